@@ -1,0 +1,3 @@
+from digest.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,287 @@
+"""The config file: TOML plus `.env` plus ${VAR} substitution, checked key by key into Settings.
+
+Owns the schema of every key, source kind and channel kind; each error is one line naming the
+file, the key path and what is allowed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from dotenv import dotenv_values
+
+from digest.models import ChannelConfig, ConfigError, Profile, Settings, SourceConfig, Subscriber
+
+STR, INT, NUM, BOOL, STRS = "a string", "an integer", "a number", "true or false", "a list of strings"
+STR_OR_STRS = "a string or a list of strings"
+
+# Options of each source and channel kind: key -> (what it must be, required?).
+SOURCE_KINDS: dict[str, dict[str, tuple[str, bool]]] = {
+    "seeds": {"path": (STR, True)},
+    "files": {"path": (STR, True)},
+}
+CHANNEL_KINDS: dict[str, dict[str, tuple[str, bool]]] = {
+    "file": {"dir": (STR, False), "to": (STR_OR_STRS, False)},
+}
+# Keys a subscriber may set; all but name, interests and library may also stand in [defaults].
+SUBSCRIBER_KEYS: dict[str, str] = {
+    "name": STR,
+    "interests": STR,
+    "keywords": STRS,
+    "exclude": STRS,
+    "authors": STRS,
+    "library": STR,
+    "top_k": INT,
+    "min_score": NUM,
+    "schedule": STR,
+    "timezone": STR,
+    "alert_threshold": NUM,
+    "channels": "a list of tables",
+}
+TOP_KEYS = {"sources", "subscribers", "defaults", "state", "smtp", "templates"}
+SMTP_KEYS = {"host", "port", "security", "username", "password", "from", "ca_file"}
+# Values substituted into these keys are secrets: they are redacted wherever they could show.
+SECRET_KEYS = {"password", "username", "token", "webhook", "url"}
+BUILTIN_DEFAULTS: dict[str, Any] = {
+    "top_k": 10,
+    "min_score": 0.05,
+    "schedule": "0 8 * * *",
+    "timezone": "UTC",
+    "channels": [{"kind": "file"}],
+}
+_VAR = re.compile(r"\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def load(path: str | os.PathLike[str], environ: Mapping[str, str] | None = None) -> Settings:
+    """Read, substitute and check a config file; raise ConfigError with one line on any problem."""
+    file = Path(path)
+    try:
+        raw = tomllib.loads(file.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{file}: no such config file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{file}: cannot read config file ({exc})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{file}: not valid TOML: {exc}") from None
+    env = _environment(file, environ)
+    secrets: set[str] = set()
+    data = _substitute(raw, env, str(file), "", secrets)
+    return _Checker(str(file)).settings(data, frozenset(secrets))
+
+
+def _environment(file: Path, environ: Mapping[str, str] | None) -> dict[str, str]:
+    # The process environment wins over .env, so an operator can override one value per run.
+    merged: dict[str, str] = {}
+    for dotenv in dict.fromkeys([file.parent / ".env", Path.cwd() / ".env"]):
+        if dotenv.is_file():
+            merged.update({k: v for k, v in dotenv_values(dotenv).items() if v is not None})
+    merged.update(os.environ if environ is None else environ)
+    return merged
+
+
+def _substitute(value: Any, env: Mapping[str, str], file: str, key: str, secrets: set[str]) -> Any:
+    if isinstance(value, dict):
+        return {k: _substitute(v, env, file, _join(key, k), secrets) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_substitute(v, env, file, f"{key}[{i}]", secrets) for i, v in enumerate(value)]
+    if not isinstance(value, str) or "$" not in value:
+        return value
+
+    def replace(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name is None:
+            return "$"
+        if name not in env:
+            raise ConfigError(f"{file}: {key}: ${{{name}}} is not set (in the environment or .env)")
+        if key.rsplit(".", 1)[-1] in SECRET_KEYS and env[name]:
+            secrets.add(env[name])
+        return env[name]
+
+    return _VAR.sub(replace, value)
+
+
+def _join(key: str, name: str) -> str:
+    return f"{key}.{name}" if key else name
+
+
+class _Checker:
+    def __init__(self, file: str) -> None:
+        self.file = file
+
+    def fail(self, key: str, problem: str) -> ConfigError:
+        return ConfigError(f"{self.file}: {key}: {problem}")
+
+    def settings(self, data: dict[str, Any], secrets: frozenset[str]) -> Settings:
+        self.only(data, TOP_KEYS, "")
+        defaults = self.table(data.get("defaults", {}), "defaults")
+        allowed_defaults = set(SUBSCRIBER_KEYS) - {"name", "interests", "library"}
+        self.only(defaults, allowed_defaults, "defaults")
+        state = self.table(data.get("state", {}), "state")
+        self.only(state, {"path"}, "state")
+        smtp = self.table(data.get("smtp", {}), "smtp")
+        self.only(smtp, SMTP_KEYS, "smtp")
+        # No `templates` key: the built-in set; a folder given here overrides them one by one.
+        templates = self.typed(data.get("templates", ""), STR, "templates")
+        if templates and not Path(templates).is_dir():
+            raise self.fail("templates", f"no such folder {templates!r} (relative paths start "
+                            "from the directory digest runs in)")
+        sources = tuple(
+            self.source(s, f"sources[{i}]") for i, s in enumerate(self.array(data, "sources"))
+        )
+        subscribers = [
+            self.subscriber(s, defaults, f"subscribers[{i}]")
+            for i, s in enumerate(self.array(data, "subscribers"))
+        ]
+        seen: set[str] = set()
+        for sub in subscribers:
+            if sub.name in seen:
+                raise self.fail(f"subscribers.{sub.name}", "duplicate subscriber name")
+            seen.add(sub.name)
+        return Settings(
+            path=self.file,
+            sources=sources,
+            subscribers=tuple(subscribers),
+            state_path=self.typed(state.get("path", "state/digest.db"), STR, "state.path"),
+            templates=templates,
+            smtp=smtp,
+            secrets=secrets,
+        )
+
+    def source(self, raw: Any, key: str) -> SourceConfig:
+        table = self.table(raw, key)
+        kind = self.kind(table, key, SOURCE_KINDS, "source")
+        options = self.options(table, key, SOURCE_KINDS[kind], extra={"kind", "name"})
+        name = self.typed(table.get("name", f"{kind}:{options.get('path', '')}"), STR, key)
+        return SourceConfig(kind=kind, name=name, options=options)
+
+    def subscriber(self, raw: Any, defaults: dict[str, Any], key: str) -> Subscriber:
+        table = self.table(raw, key)
+        name = table.get("name")
+        if not isinstance(name, str) or not name.strip():
+            raise self.fail(f"{key}.name", "every subscriber needs a name (a non-empty string)")
+        key = f"subscribers.{name}"
+        self.only(table, set(SUBSCRIBER_KEYS), key)
+        merged = {**BUILTIN_DEFAULTS, **defaults, **table}
+
+        def where(k: str) -> str:  # an inherited value is reported where it was written
+            return f"{key}.{k}" if k in table else f"defaults.{k}"
+
+        for k, v in merged.items():
+            if k != "channels":
+                self.typed(v, SUBSCRIBER_KEYS[k], where(k))
+        tz = merged["timezone"]
+        try:
+            ZoneInfo(tz)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise self.fail(where("timezone"), f"unknown time zone {tz!r} (use an IANA name "
+                            "such as 'Europe/Berlin' or 'UTC')") from None
+        self.schedule(merged["schedule"], where("schedule"), tz)
+        if merged["top_k"] < 1:
+            raise self.fail(where("top_k"), "must be at least 1")
+        channels = self.channels(merged["channels"], where("channels"))
+        profile = Profile(
+            interests=merged.get("interests", "").strip(),
+            keywords=tuple(merged.get("keywords", ())),
+            exclude=tuple(merged.get("exclude", ())),
+            authors=tuple(merged.get("authors", ())),
+            library=(),
+        )
+        if not (profile.interests or profile.keywords or "library" in merged):
+            raise self.fail(key, "says nothing about its interests: set interests, keywords "
+                            "or library")
+        threshold = merged.get("alert_threshold")
+        return Subscriber(
+            name=name,
+            profile=profile,
+            channels=channels,
+            top_k=merged["top_k"],
+            min_score=float(merged["min_score"]),
+            schedule=merged["schedule"],
+            timezone=tz,
+            alert_threshold=None if threshold is None else float(threshold),
+            library_path=merged.get("library", ""),
+        )
+
+    def channels(self, raw: Any, key: str) -> tuple[ChannelConfig, ...]:
+        if not isinstance(raw, list) or not raw:
+            raise self.fail(key, "must be a non-empty list of tables ([[subscribers.channels]])")
+        out: list[ChannelConfig] = []
+        for i, item in enumerate(raw):
+            where = f"{key}[{i}]"
+            table = self.table(item, where)
+            kind = self.kind(table, where, CHANNEL_KINDS, "channel")
+            options = self.options(table, where, CHANNEL_KINDS[kind], extra={"kind"})
+            count = sum(1 for c in out if c.kind == kind)
+            out.append(ChannelConfig(kind, kind if count == 0 else f"{kind}-{count + 1}", options))
+        return tuple(out)
+
+    def schedule(self, expr: str, key: str, tz: str) -> None:
+        from apscheduler.triggers.cron import CronTrigger
+
+        try:
+            CronTrigger.from_crontab(expr, timezone=tz)
+        except ValueError as exc:
+            raise self.fail(key, f"not a crontab expression ({exc}); e.g. '0 8 * * mon-fri' "
+                            "is 8:00 on weekdays") from None
+
+    def kind(self, table: dict[str, Any], key: str, kinds: Mapping[str, Any], what: str) -> str:
+        kind = table.get("kind")
+        if kind not in kinds:
+            allowed = ", ".join(repr(k) for k in kinds)
+            got = "missing" if kind is None else f"unknown {what} kind {kind!r}"
+            raise self.fail(f"{key}.kind", f"{got}; allowed: {allowed}")
+        return str(kind)
+
+    def options(
+        self, table: dict[str, Any], key: str, spec: dict[str, tuple[str, bool]], extra: set[str]
+    ) -> dict[str, Any]:
+        self.only(table, set(spec) | extra, key)
+        for name, (what, required) in spec.items():
+            if name in table:
+                self.typed(table[name], what, f"{key}.{name}")
+            elif required:
+                raise self.fail(f"{key}.{name}", f"missing; {table['kind']} needs it ({what})")
+        return {k: v for k, v in table.items() if k not in extra}
+
+    def only(self, table: Mapping[str, Any], allowed: set[str], key: str) -> None:
+        for name in table:
+            if name not in allowed:
+                where = _join(key, name)
+                raise self.fail(where, f"unknown key; allowed: {', '.join(sorted(allowed))}")
+
+    def table(self, value: Any, key: str) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise self.fail(key, f"must be a table, not {_kind_of(value)}")
+        return value
+
+    def array(self, data: dict[str, Any], key: str) -> list[Any]:
+        value = data.get(key, [])
+        if not isinstance(value, list):
+            raise self.fail(key, f"must be an array of tables ([[{key}]]), not {_kind_of(value)}")
+        return value
+
+    def typed(self, value: Any, what: str, key: str) -> Any:
+        ok = {
+            STR: isinstance(value, str),
+            INT: isinstance(value, int) and not isinstance(value, bool),
+            NUM: isinstance(value, int | float) and not isinstance(value, bool),
+            BOOL: isinstance(value, bool),
+            STRS: isinstance(value, list) and all(isinstance(v, str) for v in value),
+            STR_OR_STRS: isinstance(value, str)
+            or (isinstance(value, list) and all(isinstance(v, str) for v in value)),
+        }.get(what, True)
+        if not ok:
+            raise self.fail(key, f"must be {what}, not {_kind_of(value)}")
+        return value
+
+
+def _kind_of(value: Any) -> str:
+    names = {bool: "a boolean", int: "an integer", float: "a number", str: "a string",
+             list: "a list", dict: "a table"}
+    return names.get(type(value), type(value).__name__)

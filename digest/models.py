@@ -1,0 +1,178 @@
+"""The plain values every stage passes to the next, and the package's exceptions.
+
+Imports nothing from the package: every other module may import this one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any
+
+# DigestError
+#  ├── ConfigError      bad config, .env or command-line input (exit 2)
+#  ├── InputError       a bad input file named on the command line (exit 2)
+#  ├── SourceError      a whole source failed; the run goes on with the others
+#  ├── StateError       the state database is unusable or locked
+#  └── DeliveryError    a channel could not deliver (retryable or not)
+
+
+class DigestError(Exception):
+    """Base of every error the package raises on purpose; the message is one line for a person."""
+
+
+class ConfigError(DigestError):
+    pass
+
+
+class InputError(DigestError):
+    pass
+
+
+class SourceError(DigestError):
+    pass
+
+
+class StateError(DigestError):
+    pass
+
+
+class DeliveryError(DigestError):
+    """`retryable` tells the outbox whether to try again; `retry_after` is a server's wish, in seconds."""
+
+    def __init__(self, message: str, *, retryable: bool, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retryable = retryable
+        self.retry_after = retry_after
+
+
+def redact(text: str, secrets: frozenset[str]) -> str:
+    """The text with every known secret (token, password, webhook URL) blotted out."""
+    for secret in sorted(secrets, key=len, reverse=True):
+        text = text.replace(secret, "[redacted]")
+    return text
+
+
+# A source reports a skipped record (bad line, unreadable file) with one line naming file and line.
+Warn = Callable[[str], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Paper:
+    id: str
+    title: str
+    abstract: str
+    authors: tuple[str, ...] = ()
+    venue: str = ""
+    url: str = ""
+    code_url: str = ""
+    published: date | None = None
+    source: str = ""
+    categories: tuple[str, ...] = ()
+
+    @property
+    def text(self) -> str:
+        """What the ranker reads: the title counts twice because it is the densest summary."""
+        return f"{self.title}. {self.title}. {self.abstract}"
+
+
+@dataclass(frozen=True, slots=True)
+class SourceConfig:
+    kind: str
+    name: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelConfig:
+    kind: str
+    name: str  # unique within a subscriber: "file", "email", "slack-2", ...
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    interests: str = ""
+    keywords: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    authors: tuple[str, ...] = ()
+    library: tuple[Paper, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Subscriber:
+    name: str
+    profile: Profile
+    channels: tuple[ChannelConfig, ...]
+    top_k: int = 10
+    min_score: float = 0.05
+    schedule: str = "0 8 * * *"
+    timezone: str = "UTC"
+    alert_threshold: float | None = None
+    library_path: str = ""  # read into profile.library by the library module
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    path: str  # the config file, for messages
+    sources: tuple[SourceConfig, ...]
+    subscribers: tuple[Subscriber, ...]
+    state_path: str = "state/digest.db"
+    templates: str = ""  # a user's template folder; "" for the built-in set
+    smtp: Mapping[str, Any] = field(default_factory=dict)
+    secrets: frozenset[str] = frozenset()  # values to redact from every log line and message
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    paper: Paper
+    score: float
+    terms: tuple[str, ...] = ()  # the words that made it match, most important first
+    because: str = ""  # e.g. "closest to: <liked paper title>"
+
+
+@dataclass(frozen=True, slots=True)
+class Digest:
+    subscriber: str
+    period: str  # the schedule fire time that opened this period, ISO 8601 in the subscriber's zone
+    day: date  # the local date of that fire time; names the out/<date>/ folder
+    items: tuple[Scored, ...]
+    made_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    subject: str
+    text: str
+    html: str
+
+
+@dataclass(frozen=True, slots=True)
+class Delivery:
+    """One outbox row: a message for one channel of one subscriber in one period."""
+
+    id: int
+    subscriber: str
+    period: str
+    day: date
+    channel: ChannelConfig
+    message: Message
+    attempts: int = 0
+    status: str = "pending"  # pending | sent | dead
+    last_error: str = ""
+
+    @property
+    def key(self) -> str:
+        """The idempotency key a channel hands to its server (Message-ID, Matrix txnId)."""
+        # The row id alone could repeat if the state file were ever recreated; the digest's identity
+        # (subscriber, period, channel) cannot, so a server never mistakes a new digest for an old one.
+        ident = f"{self.subscriber}\x1f{self.period}\x1f{self.channel.name}".encode()
+        return f"digest-{self.id}-{hashlib.sha256(ident).hexdigest()[:16]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Receipt:
+    channel: str
+    detail: str = ""  # where it went: a file path, a message id, an event id

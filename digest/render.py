@@ -1,0 +1,218 @@
+"""Turns a Digest into a Message (subject, text, html) through Jinja2 templates.
+
+Owns the template environment, the per-paper context, abstract snippets and link safety.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+from urllib.parse import urlsplit
+
+import jinja2
+
+from digest.models import ConfigError, Digest, Message, Paper, Scored
+
+BUILTIN_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+
+SUBJECT_TEMPLATE = "digest.subject.txt"
+TEXT_TEMPLATE = "digest.txt"
+HTML_TEMPLATE = "digest.html"
+
+
+def make_environment(folder: str | None = None) -> jinja2.Environment:
+    """Templates from `folder` first, then the built-in ones: override one, keep the rest."""
+    loaders: list[jinja2.BaseLoader] = []
+    if folder:
+        path = Path(folder)
+        if not path.is_dir():
+            raise ConfigError(f"templates folder not found: {folder}")
+        loaders.append(jinja2.FileSystemLoader(str(path)))
+    loaders.append(jinja2.FileSystemLoader(str(BUILTIN_TEMPLATES)))
+    return jinja2.Environment(
+        loader=jinja2.ChoiceLoader(loaders),
+        # Titles and abstracts come from the internet: HTML must escape them, plain text must not.
+        autoescape=jinja2.select_autoescape(["html", "htm"], default_for_string=False),
+        # A typo in a user's template should fail the run, not send a digest with holes in it.
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+
+
+def render_digest(digest: Digest, env: jinja2.Environment) -> Message:
+    context = _context(digest)
+    subject = _render(env, SUBJECT_TEMPLATE, context)
+    return Message(
+        # One line whatever the template or the subscriber name holds: no header injection.
+        subject=" ".join(subject.split()),
+        text=_render(env, TEXT_TEMPLATE, context),
+        html=_render(env, HTML_TEMPLATE, context),
+    )
+
+
+def check_templates(env: jinja2.Environment) -> None:
+    """Render a sample digest (one paper, then none) so a broken template fails before any run."""
+    paper = Paper(
+        id="check",
+        title="A sample paper",
+        abstract="A sample abstract. It has two sentences.",
+        authors=("A. Author",),
+        venue="Venue",
+        url="https://example.org/paper",
+        code_url="https://example.org/code",
+    )
+    item = Scored(paper, 0.5, ("sample",), "closest to: another paper")
+    for items in ((item,), ()):
+        render_digest(
+            Digest(
+                "check", "2000-01-01T00:00:00+00:00", date(2000, 1, 1), items, datetime(2000, 1, 1)
+            ),
+            env,
+        )
+
+
+def _context(digest: Digest) -> dict[str, Any]:
+    items = [_item(rank, scored) for rank, scored in enumerate(digest.items, start=1)]
+    return {
+        "subscriber": digest.subscriber,
+        "day": digest.day.isoformat(),
+        "period": digest.period,
+        "count": len(items),
+        "items": items,
+    }
+
+
+def _item(rank: int, scored: Scored) -> dict[str, Any]:
+    paper = scored.paper
+    return {
+        "rank": rank,
+        "title": _tidy(paper.title),
+        "venue": paper.venue.strip(),
+        "score": f"{scored.score:.2f}",
+        "terms": list(scored.terms),
+        "because": " ".join(scored.because.split()),
+        "snippet": snippet(paper.abstract),
+        "url": _safe_url(paper.url),
+        "code_url": _safe_url(paper.code_url),
+        "authors": _short_authors(paper.authors),
+    }
+
+
+def _render(env: jinja2.Environment, name: str, context: dict[str, Any]) -> str:
+    try:
+        template = env.get_template(name)
+    except jinja2.TemplateNotFound as exc:
+        raise ConfigError(f"template {name} not found (looked in {_search_path(env)})") from exc
+    except jinja2.TemplateSyntaxError as exc:
+        where = exc.filename or name
+        raise ConfigError(f"template {where}, line {exc.lineno}: {_one_line(exc)}") from exc
+    try:
+        return template.render(context)
+    except jinja2.TemplateError as exc:
+        where = template.filename or name
+        line = _template_line(exc.__traceback__, where)
+        at = f", line {line}" if line else ""
+        raise ConfigError(f"template {where}{at}: {_one_line(exc)}") from exc
+
+
+def _template_line(tb: TracebackType | None, filename: str) -> int | None:
+    # Jinja rewrites the traceback so that frames inside a template carry its file name and line.
+    line = None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == filename:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+def _one_line(exc: Exception) -> str:
+    return " ".join((getattr(exc, "message", None) or str(exc)).split())
+
+
+def _search_path(env: jinja2.Environment) -> str:
+    loader = env.loader
+    loaders = loader.loaders if isinstance(loader, jinja2.ChoiceLoader) else [loader]
+    folders = [
+        p for ld in loaders if isinstance(ld, jinja2.FileSystemLoader) for p in ld.searchpath
+    ]
+    return ", ".join(str(f) for f in folders)
+
+
+def _safe_url(url: str) -> str:
+    """The URL if it is a plain http(s) link, else "": a `javascript:` URL is never a link."""
+    url = url.strip()
+    if not url or any(ch.isspace() or ord(ch) < 32 for ch in url):
+        return ""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return ""
+    return url if parts.scheme.lower() in ("http", "https") and parts.netloc else ""
+
+
+def _short_authors(authors: tuple[str, ...], keep: int = 3) -> str:
+    names = [" ".join(a.split()) for a in authors if a.strip()]
+    if len(names) > keep:
+        return ", ".join(names[:keep]) + " et al."
+    return ", ".join(names)
+
+
+# Words whose trailing period does not end a sentence; compared lower-cased, without brackets.
+_ABBREVIATIONS = frozenset(
+    "e.g. i.e. al. fig. figs. eq. eqs. sec. tab. no. vs. cf. approx. resp. ref. refs. "
+    "dr. mr. ms. prof. st. ch. app. w.r.t. et.".split()
+)
+# End punctuation, optional closing quote or bracket, whitespace, then no lower-case letter.
+_BOUNDARY = re.compile(r"([.!?]+)[\"'”’)\]]*\s+(?=[^a-z\s])")
+_INITIAL = re.compile(r"[A-Z]\.")
+# \emph{x} -> x: font commands carry no meaning in plain text.
+_LATEX_FONT = re.compile(r"\\(?:emph|text[a-z]*|math[a-z]*|[a-z]*font|bm|boldsymbol)\*?\s*(?=\{)")
+_LATEX_COMMAND = re.compile(r"\\([A-Za-z]+)(?:\s*(\{))?")  # \alpha -> alpha, \sqrt{n} -> sqrt n
+_LATEX_ESCAPE = re.compile(r"\\(.)")  # \% -> %
+
+
+def _tidy(text: str) -> str:
+    """Light LaTeX clean-up and whitespace collapse; enough for reading, not a LaTeX parser."""
+    text = _LATEX_FONT.sub("", text)
+    text = _LATEX_COMMAND.sub(lambda m: m.group(1) + (" " if m.group(2) else ""), text)
+    text = _LATEX_ESCAPE.sub(lambda m: " " if m.group(1) == "\\" else m.group(1), text)
+    text = text.replace("$", "").replace("{", "").replace("}", "")
+    return " ".join(text.split())
+
+
+def split_sentences(text: str) -> list[str]:
+    sentences: list[str] = []
+    start = 0
+    for match in _BOUNDARY.finditer(text):
+        if match.group(1) == ".":
+            words = text[start : match.start() + 1].split()
+            last = words[-1].lstrip("(\"'[“‘") if words else ""
+            if last.lower() in _ABBREVIATIONS or _INITIAL.fullmatch(last):
+                continue
+        sentences.append(text[start : match.end()].strip())
+        start = match.end()
+    rest = text[start:].strip()
+    if rest:
+        sentences.append(rest)
+    return sentences
+
+
+def snippet(abstract: str, sentences: int = 3, limit: int = 420) -> str:
+    """The abstract's first few sentences, shortened to `limit` characters at a word boundary."""
+    parts = split_sentences(_tidy(abstract))
+    chosen = parts[:sentences]
+    # Two whole sentences read better than three cut mid-way.
+    while len(chosen) > min(2, sentences) and len(" ".join(chosen)) > limit:
+        chosen.pop()
+    text = " ".join(chosen)
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    if " " in cut:
+        cut = cut.rsplit(" ", 1)[0]
+    return cut.rstrip(" ,;:-–—") + "…"

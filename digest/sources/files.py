@@ -1,0 +1,207 @@
+"""Paper files: the paper JSONL format of DESIGN.md (also gzipped) and CSV with the same columns.
+A bad record is one warning naming file and line; the rest of the file is still read.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import json
+import re
+import zlib
+from collections.abc import Iterable, Iterator, Mapping
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from digest.models import InputError, Paper, SourceConfig, Warn
+from digest.sources.common import abstract_id, code_links, derive_title
+from digest.sources.seeds import list_files, read_text, source_path
+
+SUFFIXES = (".jsonl", ".jsonl.gz", ".csv")
+_ARXIV_PREFIX = re.compile(r"^(?:arxiv:|https?://(?:www\.)?arxiv\.org/(?:abs|pdf)/)", re.IGNORECASE)
+# New style 2501.01234v3, old style hep-th/9901001v1; the version is not part of a paper's identity.
+_ARXIV_ID = re.compile(r"^(\d{4}\.\d{4,5}|[a-z][a-z.-]*/\d{7})(?:v\d+)?(?:\.pdf)?$", re.IGNORECASE)
+
+
+class BadRecord(ValueError):
+    """A record that cannot become a Paper; the message says what is wrong with it."""
+
+
+def normalize_id(raw: str) -> str:
+    """arXiv ids without prefix and version; any other id (DOI, OpenReview) as given."""
+    ident = raw.strip()
+    bare = _ARXIV_PREFIX.sub("", ident)
+    match = _ARXIV_ID.match(bare)
+    if match:
+        return match[1]
+    return bare or ident
+
+
+def _text(record: Mapping[str, Any], key: str) -> str:
+    value = record.get(key)
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise BadRecord(f"{key} must be a string, got {type(value).__name__}")
+    return value.strip()
+
+
+def _names(record: Mapping[str, Any], key: str) -> tuple[str, ...]:
+    value = record.get(key)
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise BadRecord(f"{key} must be a list of strings, got {json.dumps(value)[:60]}")
+    return tuple(v.strip() for v in value if v.strip())
+
+
+def _published(record: Mapping[str, Any]) -> date | None:
+    value = record.get("published")
+    if value is None or value == "":
+        return None
+    # arXiv feeds carry full timestamps; the day is what a digest shows.
+    if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}(?:[T ].*)?", value.strip()):
+        try:
+            return date.fromisoformat(value.strip()[:10])
+        except ValueError:
+            pass
+    raise BadRecord(f"published must be YYYY-MM-DD or null, got {json.dumps(value)[:40]}")
+
+
+def to_paper(record: Mapping[str, Any], source: str) -> Paper:
+    """One record of the paper format as a Paper, or BadRecord saying what is wrong."""
+    abstract, title = _text(record, "abstract"), _text(record, "title")
+    if not abstract and not title:
+        raise BadRecord("record has neither abstract nor title")
+    raw_id = record.get("id")
+    if raw_id is not None and not isinstance(raw_id, str):
+        raise BadRecord(f"id must be a string, got {type(raw_id).__name__}")
+    code_url = _text(record, "code_url")
+    if not code_url:
+        links = code_links(abstract)
+        code_url = links[0] if links else ""
+    return Paper(
+        id=normalize_id(raw_id) if raw_id and raw_id.strip() else abstract_id(abstract or title),
+        title=title or derive_title(abstract),
+        abstract=abstract,
+        authors=_names(record, "authors"),
+        venue=_text(record, "venue"),
+        url=_text(record, "url"),
+        code_url=code_url,
+        published=_published(record),
+        source=source,
+        categories=_names(record, "categories"),
+    )
+
+
+def _jsonl_lines(path: Path, warn: Warn) -> Iterator[tuple[int, str]]:
+    """(line number, decoded line) of a plain or gzipped JSONL file; bad bytes skip one line."""
+    offset = 0
+    try:
+        with gzip.open(path) if path.name.endswith(".gz") else path.open("rb") as stream:
+            for number, raw in enumerate(stream, start=1):
+                if b"\x00" in raw:
+                    warn(f"{path}: binary file, skipped")
+                    return
+                try:
+                    line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+                except UnicodeDecodeError as exc:
+                    where = f"byte 0x{raw[exc.start]:02x} at offset {offset + exc.start}"
+                    warn(f"{path}:{number}: not valid UTF-8 ({where})")
+                else:
+                    yield number, line
+                offset += len(raw)
+    except (OSError, EOFError, zlib.error) as exc:
+        # A corrupt or truncated gzip stream, or an unreadable file: keep what was read.
+        warn(f"{path}: cannot read ({getattr(exc, 'strerror', None) or exc})")
+
+
+def parse_jsonl(path: Path, warn: Warn) -> Iterator[Paper]:
+    source = f"files:{path.name}"
+    for number, line in _jsonl_lines(path, warn):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            warn(f"{path}:{number}: invalid JSON ({exc.msg} at column {exc.colno})")
+            continue
+        if not isinstance(record, dict):
+            warn(f"{path}:{number}: expected a JSON object, got {type(record).__name__}")
+            continue
+        try:
+            yield to_paper(record, source)
+        except BadRecord as exc:
+            warn(f"{path}:{number}: {exc}")
+
+
+def parse_csv(path: Path, warn: Warn) -> Iterator[Paper]:
+    text = read_text(path, warn)
+    if text is None:
+        return
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = [name.strip().lower() for name in next(reader)]
+    except StopIteration:
+        warn(f"{path}: empty file, no header row")
+        return
+    except csv.Error as exc:
+        warn(f"{path}:1: bad CSV header ({exc})")
+        return
+    if "abstract" not in header and "title" not in header:
+        warn(f"{path}:1: header row needs an 'abstract' or 'title' column, got {header[:8]}")
+        return
+    source, number = f"files:{path.name}", reader.line_num
+    while True:
+        start = number + 1  # a quoted field may span lines; report where the row starts
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            warn(f"{path}:{start}: bad CSV ({exc})")
+            return
+        number = reader.line_num
+        if not any(cell.strip() for cell in row):
+            continue
+        if len(row) != len(header):
+            warn(f"{path}:{start}: row has {len(row)} fields, the header has {len(header)}")
+            continue
+        record: dict[str, Any] = {k: (v.strip() or None) for k, v in zip(header, row, strict=True)}
+        for key in ("authors", "categories"):
+            if record.get(key):
+                record[key] = [part.strip() for part in record[key].split(";")]
+        try:
+            yield to_paper(record, source)
+        except BadRecord as exc:
+            warn(f"{path}:{start}: {exc}")
+
+
+def parse_file(path: Path, warn: Warn) -> Iterator[Paper]:
+    """Papers of one file, the format chosen by its name (.csv, else JSONL, gzipped if .gz)."""
+    return parse_csv(path, warn) if path.name.lower().endswith(".csv") else parse_jsonl(path, warn)
+
+
+def read_papers(path: str, warn: Warn) -> list[Paper]:
+    """The papers of one file named on the command line (`digest rank --papers FILE.jsonl`)."""
+    file = Path(path)
+    if not file.is_file():
+        raise InputError(f"{path}: no such file")
+    return list(parse_file(file, warn))
+
+
+class FilesSource:
+    """`path`: one paper file, or a folder whose *.jsonl, *.jsonl.gz and *.csv files are read."""
+
+    kind = "files"
+
+    def fetch(self, config: SourceConfig, warn: Warn) -> Iterator[Paper]:
+        # Resolve the path now, so a missing path fails the call rather than the first iteration.
+        files = list_files(source_path(config), SUFFIXES, warn)
+        return self._papers(files, warn)
+
+    def _papers(self, files: Iterable[Path], warn: Warn) -> Iterator[Paper]:
+        for path in files:
+            yield from parse_file(path, warn)

@@ -1,0 +1,113 @@
+"""The seed text format: a header line naming the collection, then one abstract per blank-line
+separated paragraph. Papers get their id from the abstract hash and a derived title.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from digest.models import Paper, SourceConfig, SourceError, Warn
+from digest.sources.common import abstract_id, code_links, derive_title
+
+# Shorter than this is a stray line or a heading, not an abstract worth ranking.
+MIN_ABSTRACT_CHARS = 20
+
+
+def source_path(config: SourceConfig) -> Path:
+    """The configured file or folder; a source that cannot start fails as a whole."""
+    raw = config.options.get("path")
+    if not isinstance(raw, str) or not raw.strip():
+        raise SourceError(f"source {config.name!r}: option 'path' must name a file or folder")
+    path = Path(raw).expanduser()
+    if not path.exists():
+        raise SourceError(f"{path}: no such file or folder")
+    return path
+
+
+def list_files(path: Path, suffixes: tuple[str, ...], warn: Warn) -> list[Path]:
+    """`path` itself, or the matching files directly inside the folder, sorted by name."""
+    if not path.is_dir():
+        return [path]
+    files = sorted(p for p in path.iterdir() if p.is_file() and p.name.endswith(suffixes))
+    if not files:
+        warn(f"{path}: no {' or '.join('*' + s for s in suffixes)} files in folder")
+    return files
+
+
+def read_text(path: Path, warn: Warn) -> str | None:
+    """The file decoded as UTF-8 (a BOM is fine), or None after one warning naming the problem."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        warn(f"{path}: cannot read ({exc.strerror or exc})")
+        return None
+    if b"\x00" in data:
+        warn(f"{path}: binary file, skipped")
+        return None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        warn(f"{path}:{line}: not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})")
+        return None
+
+
+def paragraphs(lines: list[str], first: int) -> Iterator[tuple[int, str]]:
+    """(1-based line number, text) of each blank-line-separated paragraph from `lines[first:]`."""
+    start = 0
+    chunk: list[str] = []
+    for number, line in enumerate(lines[first:], start=first + 1):
+        if line.strip():
+            if not chunk:
+                start = number
+            chunk.append(line.strip())
+        elif chunk:
+            yield start, " ".join(" ".join(chunk).split())
+            chunk = []
+    if chunk:
+        yield start, " ".join(" ".join(chunk).split())
+
+
+def parse_seeds(path: Path, text: str, warn: Warn) -> Iterator[Paper]:
+    """Papers of one seed file; every skipped paragraph or file is one warning."""
+    lines = text.splitlines()
+    header = next((i for i, line in enumerate(lines) if line.strip()), None)
+    if header is None:
+        warn(f"{path}: empty file, no header line")
+        return
+    venue = lines[header].strip()
+    found = False
+    for number, abstract in paragraphs(lines, header + 1):
+        found = True
+        if len(abstract) < MIN_ABSTRACT_CHARS:
+            warn(f"{path}:{number}: paragraph too short for an abstract ({abstract!r}), skipped")
+            continue
+        links = code_links(abstract)
+        yield Paper(
+            id=abstract_id(abstract),
+            title=derive_title(abstract),
+            abstract=abstract,
+            venue=venue,
+            code_url=links[0] if links else "",
+            source=f"seeds:{path.name}",
+        )
+    if not found:
+        warn(f"{path}: header only, no abstracts")
+
+
+class SeedsSource:
+    """`path`: one seed file, or a folder whose *.txt files are read in name order."""
+
+    kind = "seeds"
+
+    def fetch(self, config: SourceConfig, warn: Warn) -> Iterator[Paper]:
+        # Resolve the path now, so a missing path fails the call rather than the first iteration.
+        files = list_files(source_path(config), (".txt",), warn)
+        return self._papers(files, warn)
+
+    def _papers(self, files: list[Path], warn: Warn) -> Iterator[Paper]:
+        for path in files:
+            text = read_text(path, warn)
+            if text is not None:
+                yield from parse_seeds(path, text, warn)

@@ -1,0 +1,169 @@
+"""digest.channels.file: a delivery becomes <dir>/<day>/<subscriber>.eml and .html on disk."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+from datetime import date
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from digest.channels import CHANNELS
+from digest.channels.file import FileChannel
+from digest.models import ChannelConfig, Delivery, DeliveryError, Message, Settings
+
+DAY = date(2026, 11, 30)
+MESSAGE = Message(
+    subject="Digest für Zoë — 论文: 2 papers",
+    text="1. Föderiertes Lernen\n   score 0.46\n\n2. 差分隐私\n",
+    html="<!DOCTYPE html>\n<p>1. Föderiertes Lernen</p>\n<p>2. 差分隐私</p>\n",
+)
+
+
+def make_channel(options: dict[str, Any], smtp: dict[str, Any] | None = None) -> FileChannel:
+    config = ChannelConfig(kind="file", name="file", options=options)
+    settings = Settings(path="digest.toml", sources=(), subscribers=(), smtp=smtp or {})
+    return FileChannel(config, settings)
+
+
+def make_delivery(channel: FileChannel, subscriber: str = "alice") -> Delivery:
+    return Delivery(
+        id=7,
+        subscriber=subscriber,
+        period="2026-11-30T08:00:00+01:00",
+        day=DAY,
+        channel=channel.config,
+        message=MESSAGE,
+    )
+
+
+def parse(path: Path) -> EmailMessage:
+    parsed = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+    assert isinstance(parsed, EmailMessage)
+    return parsed
+
+
+def test_writes_eml_and_html_under_dir_and_day(tmp_path: Path) -> None:
+    channel = make_channel({"dir": str(tmp_path / "out")})
+    receipt = channel.send(make_delivery(channel))
+    folder = tmp_path / "out" / "2026-11-30"
+    assert receipt.channel == "file"
+    assert receipt.detail == str(folder / "alice.eml")
+    assert sorted(p.name for p in folder.iterdir()) == ["alice.eml", "alice.html"]
+    assert (folder / "alice.html").read_text(encoding="utf-8") == MESSAGE.html
+
+
+def test_dir_defaults_to_out_in_the_current_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    channel = make_channel({})
+    channel.send(make_delivery(channel))
+    assert (tmp_path / "out" / "2026-11-30" / "alice.eml").is_file()
+
+
+def test_eml_is_a_multipart_alternative_with_text_then_html(tmp_path: Path) -> None:
+    channel = make_channel({"dir": str(tmp_path)})
+    delivery = make_delivery(channel)
+    parsed = parse(Path(channel.send(delivery).detail))
+    assert parsed.get_content_type() == "multipart/alternative"
+    text, html = list(parsed.iter_parts())
+    assert text.get_content_type() == "text/plain"
+    assert html.get_content_type() == "text/html"
+    assert text.get_content().replace("\r\n", "\n") == MESSAGE.text
+    assert html.get_content().replace("\r\n", "\n") == MESSAGE.html
+
+
+def test_eml_headers(tmp_path: Path) -> None:
+    channel = make_channel(
+        {"dir": str(tmp_path), "to": ["alice@example.org", "lab@example.org"]},
+        smtp={"from": "Paper digest <digest@example.org>"},
+    )
+    delivery = make_delivery(channel)
+    raw = Path(channel.send(delivery).detail).read_bytes()
+    parsed = email.message_from_bytes(raw, policy=email.policy.default)
+    assert parsed["Subject"] == "Digest für Zoë — 论文: 2 papers"
+    assert b"Zo\xc3\xab" not in raw  # the subject travels as an encoded word, not raw UTF-8
+    assert parsed["From"] == "Paper digest <digest@example.org>"
+    assert parsed["To"] == "alice@example.org, lab@example.org"
+    assert parsed["Message-ID"] == f"<{delivery.key}@digest.local>"
+    assert parsed["Date"].datetime is not None
+    assert b"\r\n" in raw
+
+
+def test_default_from_and_a_single_to_string(tmp_path: Path) -> None:
+    channel = make_channel({"dir": str(tmp_path), "to": "alice@example.org"})
+    parsed = parse(Path(channel.send(make_delivery(channel)).detail))
+    assert parsed["From"] == "digest <digest@localhost>"
+    assert parsed["To"] == "alice@example.org"
+
+
+def test_no_to_header_without_a_to_option(tmp_path: Path) -> None:
+    channel = make_channel({"dir": str(tmp_path)})
+    parsed = parse(Path(channel.send(make_delivery(channel)).detail))
+    assert parsed["To"] is None
+
+
+def test_a_hostile_subscriber_name_stays_inside_dir(tmp_path: Path) -> None:
+    out = tmp_path / "nest" / "out"
+    channel = make_channel({"dir": str(out)})
+    receipt = channel.send(make_delivery(channel, subscriber="../../etc/x"))
+    written = Path(receipt.detail).resolve()
+    assert written.parent == (out / "2026-11-30").resolve()
+    assert not written.name.startswith(".")
+    everything = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*"))
+    assert everything == [
+        "nest",
+        "nest/out",
+        "nest/out/2026-11-30",
+        f"nest/out/2026-11-30/{written.stem}.eml",
+        f"nest/out/2026-11-30/{written.stem}.html",
+    ]
+
+
+@pytest.mark.parametrize("name", ["..", ".", "", "a/b\\c d\x00e"])
+def test_odd_names_make_plain_visible_files(tmp_path: Path, name: str) -> None:
+    channel = make_channel({"dir": str(tmp_path)})
+    written = Path(channel.send(make_delivery(channel, subscriber=name)).detail)
+    assert written.parent == tmp_path / "2026-11-30"
+    assert written.name not in (".eml", "..eml") and not written.name.startswith(".")
+    assert all(ch.isalnum() or ch in "-_." for ch in written.name)
+
+
+def test_sending_twice_overwrites_and_leaves_no_temp_files(tmp_path: Path) -> None:
+    channel = make_channel({"dir": str(tmp_path)})
+    delivery = make_delivery(channel)
+    first = channel.send(delivery)
+    second = channel.send(delivery)
+    assert first == second
+    folder = tmp_path / "2026-11-30"
+    assert sorted(p.name for p in folder.iterdir()) == ["alice.eml", "alice.html"]
+    assert parse(Path(second.detail))["Message-ID"] == f"<{delivery.key}@digest.local>"
+
+
+def test_an_unwritable_dir_is_a_retryable_delivery_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("a file where the output folder should be")
+    channel = make_channel({"dir": str(blocker / "out")})
+    with pytest.raises(DeliveryError, match=r"^file: cannot write .*not-a-dir") as caught:
+        channel.send(make_delivery(channel))
+    assert caught.value.retryable is True
+
+
+def test_a_failed_write_leaves_no_half_file(tmp_path: Path) -> None:
+    channel = make_channel({"dir": str(tmp_path)})
+    folder = tmp_path / "2026-11-30"
+    (folder / "alice.eml").mkdir(parents=True)  # os.replace onto a folder fails
+    with pytest.raises(DeliveryError, match="alice.eml") as caught:
+        channel.send(make_delivery(channel))
+    assert caught.value.retryable is True
+    assert sorted(p.name for p in folder.iterdir()) == ["alice.eml", "alice.html"]
+    assert not any((folder / "alice.eml").iterdir())
+
+
+def test_registered_under_its_kind() -> None:
+    assert FileChannel.kind == "file"
+    assert CHANNELS["file"] is FileChannel

@@ -1,0 +1,195 @@
+"""End to end: the `digest` command over a copy of the repo's seeds and example config."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from digest.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
+MONDAY = "2026-11-30T15:00:00+01:00"  # past Monday's fire time in Berlin, New York and Tokyo
+TUESDAY = "2026-12-01T15:00:00+01:00"
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    shutil.copytree(REPO / "seeds", tmp_path / "seeds")
+    shutil.copytree(REPO / "config", tmp_path / "config")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("DIGEST_STATE", raising=False)
+    monkeypatch.delenv("DIGEST_CONFIG", raising=False)
+    return tmp_path
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def digest_ids(eml: Path) -> list[str]:
+    """The paper titles listed in a digest's text part, as the reader sees them."""
+    message = email.message_from_bytes(eml.read_bytes(), policy=email.policy.default)
+    text = message.get_body(("plain",)).get_content()
+    # Each item opens with " 1. <title>"; the first line of the title is enough to tell them apart.
+    return [m.group(1) for m in re.finditer(r"^ ?\d{1,2}\. (.+)$", text, re.MULTILINE)]
+
+
+def test_run_writes_one_digest_per_subscriber_and_prints_a_summary(project: Path, capsys) -> None:
+    code, out, err = run(capsys, "run", "--now", MONDAY)
+    assert code == 0, err
+    assert "papers: 57 read, 0 skipped, 57 new" in out
+    for name in ("alice", "bob", "carol"):
+        assert f"{name}" in out
+        days = list((project / "out").glob(f"*/{name}.eml"))
+        assert len(days) == 1, name
+        message = email.message_from_bytes(days[0].read_bytes(), policy=email.policy.default)
+        assert message.get_content_type() == "multipart/alternative"
+        assert [p.get_content_type() for p in message.iter_parts()] == ["text/plain", "text/html"]
+        assert days[0].with_suffix(".html").read_text(encoding="utf-8").lstrip().startswith("<")
+    assert "3 sent" in out
+    assert (project / "state" / "digest.db").is_file()
+
+
+def test_the_same_period_twice_sends_nothing_new(project: Path, capsys) -> None:
+    run(capsys, "run", "--now", MONDAY)
+    before = sorted(p.stat().st_mtime_ns for p in (project / "out").rglob("*.eml"))
+    code, out, _ = run(capsys, "run", "--now", "2026-11-30T20:00:00+01:00")
+    assert code == 0
+    assert out.count("already made") == 3
+    assert "0 sent" in out
+    assert sorted(p.stat().st_mtime_ns for p in (project / "out").rglob("*.eml")) == before
+
+
+def test_a_paper_is_never_in_two_digests_of_one_subscriber(project: Path, capsys) -> None:
+    run(capsys, "run", "--now", MONDAY)
+    first = digest_ids(next((project / "out").glob("*/alice.eml")))
+    assert first
+    # Tuesday brings one new list that repeats a known abstract and adds fresh ones.
+    old = (project / "seeds" / "000_cde773e856411c51.txt").read_text(encoding="utf-8")
+    known = old.split("\n\n")[1]
+    fresh = ("Federated learning with differential privacy lets hospitals train jointly; we "
+             "study client heterogeneity and private aggregation for federated unlearning.")
+    (project / "seeds" / "100_new.txt").write_text(f"New list\n\n{known}\n\n{fresh}\n")
+    code, out, _ = run(capsys, "run", "--now", TUESDAY)
+    assert code == 0
+    assert "1 new" in out
+    tuesday = list((project / "out").glob("2026-12-01/alice.eml"))
+    assert len(tuesday) == 1
+    second = digest_ids(tuesday[0])
+    assert len(second) == 1 and not set(first) & set(second)
+
+
+def test_a_quiet_day_is_said_plainly(project: Path, capsys) -> None:
+    run(capsys, "run", "--now", MONDAY)
+    code, out, _ = run(capsys, "run", "--now", TUESDAY)
+    assert code == 0
+    assert "0 new" in out and out.count("nothing new") == 3
+
+
+def test_rank_prints_the_json_contract_and_changes_nothing(project: Path, capsys) -> None:
+    papers = project / "papers.jsonl"
+    with papers.open("w", encoding="utf-8") as out_file:
+        for i, text in enumerate(["differential privacy for federated clients",
+                                  "chain-of-thought reasoning with reinforcement learning",
+                                  "text-to-image diffusion with classifier-free guidance",
+                                  "protein folding"]):
+            row = {"id": f"2501.0000{i}v2", "title": text, "abstract": text + " " * 3 + text,
+                   "authors": ["A"], "categories": ["cs.LG"], "published": "2025-01-0" + str(i + 1),
+                   "url": ""}
+            out_file.write(json.dumps(row) + "\n")
+    code, out, _ = run(capsys, "rank", "--config", "config/digest.toml", "--papers", str(papers),
+                       "--top", "2", "--format", "json")
+    assert code == 0
+    result = json.loads(out)
+    assert set(result) == {"alice", "bob", "carol"}
+    for picks in result.values():
+        assert len(picks) == 2
+        assert all(set(p) == {"id", "score", "terms"} for p in picks)
+        assert picks[0]["score"] >= picks[1]["score"]
+    assert result["alice"][0]["id"] == "2501.00000"
+    assert result["bob"][0]["id"] == "2501.00001"
+    assert result["carol"][0]["id"] == "2501.00002"
+    assert not (project / "state").exists() and not (project / "out").exists()
+
+
+def test_preview_renders_without_touching_state(project: Path, capsys) -> None:
+    code, out, _ = run(capsys, "preview", "--subscriber", "bob", "--now", MONDAY)
+    assert code == 0
+    assert "reasoning" in out.lower()
+    assert not (project / "state").exists() and not (project / "out").exists()
+    code, _, err = run(capsys, "preview", "--subscriber", "zed")
+    assert code == 2 and "no subscriber named 'zed'" in err
+
+
+def test_validate_says_ok_or_names_the_problem(project: Path, capsys) -> None:
+    code, out, _ = run(capsys, "validate", "--config", "config/digest.toml")
+    assert code == 0 and "OK: 1 source(s), 3 subscriber(s), 3 channel(s)" in out
+    bad = project / "config" / "bad.toml"
+    bad.write_text((project / "config" / "digest.toml").read_text().replace("top_k = 5", "top_k = -1"))
+    code, out, err = run(capsys, "validate", "--config", str(bad))
+    assert code == 2
+    assert err.strip() == f"digest: {bad}: defaults.top_k: must be at least 1"
+
+
+def test_a_missing_library_is_bad_input(project: Path, capsys) -> None:
+    (project / "config" / "carol-library.jsonl").unlink()
+    code, _, err = run(capsys, "run", "--now", MONDAY)
+    assert code == 2
+    assert "config/carol-library.jsonl: library file not found" in err
+    assert "Traceback" not in err
+
+
+def test_bad_seed_files_are_skipped_by_name_and_the_run_goes_on(project: Path, capsys) -> None:
+    (project / "seeds" / "empty.txt").write_text("")
+    (project / "seeds" / "binary.txt").write_bytes(b"\x00\x01\x02garbage")
+    (project / "seeds" / "latin1.txt").write_bytes("Header\n\nAn abstract caf\xe9 text".encode("latin-1"))
+    code, out, err = run(capsys, "run", "--now", MONDAY)
+    assert code == 0
+    assert "57 read, 3 skipped" in out
+    for name in ("empty.txt", "binary.txt", "latin1.txt"):
+        assert name in err
+
+
+def test_a_missing_source_path_fails_that_source_only(project: Path, capsys) -> None:
+    cfg = project / "config" / "two.toml"
+    cfg.write_text((project / "config" / "digest.toml").read_text().replace(
+        'path = "seeds"', 'path = "seeds"\n\n[[sources]]\nkind = "seeds"\npath = "nowhere"'))
+    code, out, _ = run(capsys, "run", "--config", str(cfg), "--now", MONDAY)
+    assert code == 1
+    assert "FAILED" in out and "nowhere" in out
+    assert len(list((project / "out").glob("*/*.eml"))) == 3
+
+
+def test_hostile_abstracts_are_escaped_in_the_html_digest(project: Path, capsys) -> None:
+    (project / "seeds" / "zz_hostile.txt").write_text(
+        "Hostile list\n\nDifferential privacy <script>alert('x')</script> for federated "
+        "learning clients with unlearning & <b>bold</b> claims about private estimation.\n")
+    run(capsys, "run", "--now", MONDAY)
+    html = next((project / "out").glob("*/alice.html")).read_text(encoding="utf-8")
+    assert "&lt;script&gt;" in html and "<script>" not in html
+
+
+def test_bad_command_line_input_exits_2_without_a_traceback(project: Path) -> None:
+    for args in (["run", "--now", "yesterday"], ["run", "--config", "nope.toml"]):
+        done = subprocess.run([sys.executable, "-m", "digest", *args], capture_output=True,
+                              text=True, cwd=project)
+        assert done.returncode == 2, args
+        assert "Traceback" not in done.stderr and done.stderr.count("\n") <= 2
+
+
+def test_help_does_not_import_scikit_learn() -> None:
+    probe = ("import sys\nfrom digest.cli import main\ntry:\n    main(['--help'])\n"
+             "except SystemExit:\n    pass\nprint('sklearn' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.stdout.strip().endswith("False")
+    assert "run" in done.stdout and "rank" in done.stdout

@@ -1,0 +1,167 @@
+"""The config file: what a valid one gives, and the one-line error for every kind of mistake."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from digest import config
+from digest.models import ConfigError
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def write(tmp_path: Path, body: str, name: str = "digest.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(body), encoding="utf-8")
+    return path
+
+
+MINIMAL = """
+[[sources]]
+kind = "seeds"
+path = "seeds"
+
+[[subscribers]]
+name = "alice"
+interests = "differential privacy"
+"""
+
+
+def error_of(tmp_path: Path, body: str, environ: dict[str, str] | None = None) -> str:
+    path = write(tmp_path, body)
+    with pytest.raises(ConfigError) as info:
+        config.load(path, environ=environ or {})
+    message = str(info.value)
+    assert "\n" not in message
+    assert message.startswith(str(path) + ": ")
+    return message
+
+
+def test_the_example_config_loads_with_three_file_subscribers() -> None:
+    settings = config.load(REPO / "config" / "digest.toml", environ={})
+    assert [s.name for s in settings.subscribers] == ["alice", "bob", "carol"]
+    assert all(c.kind == "file" for s in settings.subscribers for c in s.channels)
+    assert settings.sources[0].kind == "seeds"
+
+
+def test_subscribers_inherit_defaults_and_override_them(tmp_path: Path) -> None:
+    path = write(tmp_path, MINIMAL + """
+[[subscribers]]
+name = "bob"
+interests = "reasoning"
+top_k = 3
+
+[defaults]
+top_k = 7
+timezone = "Europe/Berlin"
+""")
+    alice, bob = config.load(path, environ={}).subscribers
+    assert (alice.top_k, bob.top_k) == (7, 3)
+    assert alice.timezone == bob.timezone == "Europe/Berlin"
+    assert alice.schedule == "0 8 * * *"  # the built-in default
+
+
+def test_a_subscriber_without_channels_gets_the_file_channel(tmp_path: Path) -> None:
+    (alice,) = config.load(write(tmp_path, MINIMAL), environ={}).subscribers
+    assert [(c.kind, c.name) for c in alice.channels] == [("file", "file")]
+
+
+def test_channels_of_one_kind_get_distinct_names(tmp_path: Path) -> None:
+    path = write(tmp_path, MINIMAL + """
+[[subscribers.channels]]
+kind = "file"
+dir = "a"
+
+[[subscribers.channels]]
+kind = "file"
+dir = "b"
+""")
+    (alice,) = config.load(path, environ={}).subscribers
+    assert [c.name for c in alice.channels] == ["file", "file-2"]
+    assert alice.channels[1].options == {"dir": "b"}
+
+
+def test_variables_come_from_the_environment_and_dotenv(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("OUT_DIR=from-dotenv\nOTHER=x\n")
+    path = write(tmp_path, MINIMAL + """
+[[subscribers.channels]]
+kind = "file"
+dir = "${OUT_DIR}"
+to = "${MAIL}"
+""")
+    (alice,) = config.load(path, environ={"MAIL": "a@example.org"}).subscribers
+    assert alice.channels[0].options == {"dir": "from-dotenv", "to": "a@example.org"}
+    (alice,) = config.load(path, environ={"MAIL": "m", "OUT_DIR": "env-wins"}).subscribers
+    assert alice.channels[0].options["dir"] == "env-wins"
+
+
+def test_values_substituted_into_secret_keys_are_remembered_for_redaction(tmp_path: Path) -> None:
+    path = write(tmp_path, MINIMAL + """
+[smtp]
+password = "${SMTP_PASSWORD}"
+host = "${SMTP_HOST}"
+""")
+    settings = config.load(path, environ={"SMTP_PASSWORD": "hunter2", "SMTP_HOST": "mail"})
+    assert settings.secrets == frozenset({"hunter2"})
+    assert settings.smtp["password"] == "hunter2"
+
+
+def test_a_missing_variable_names_the_key_and_the_variable(tmp_path: Path) -> None:
+    message = error_of(tmp_path, MINIMAL + """
+[[subscribers.channels]]
+kind = "file"
+dir = "${NOPE}"
+""")
+    assert "subscribers[0].channels[0].dir" in message and "${NOPE} is not set" in message
+
+
+def test_dollar_dollar_is_a_literal_dollar(tmp_path: Path) -> None:
+    path = write(tmp_path, MINIMAL.replace("differential privacy", "costs $$5"))
+    assert config.load(path, environ={}).subscribers[0].profile.interests == "costs $5"
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        (MINIMAL + "colour = 1\n", "subscribers.alice.colour: unknown key; allowed: alert_threshold"),
+        ("oops = 1\n" + MINIMAL, "oops: unknown key; allowed: defaults, smtp"),
+        (MINIMAL + "top_k = 'ten'\n", "subscribers.alice.top_k: must be an integer, not a string"),
+        (MINIMAL + "top_k = 0\n", "subscribers.alice.top_k: must be at least 1"),
+        (MINIMAL + "keywords = 'lora'\n", "keywords: must be a list of strings, not a string"),
+        (MINIMAL + "min_score = true\n", "min_score: must be a number, not a boolean"),
+        (MINIMAL + "timezone = 'Mars/Base'\n", "timezone: unknown time zone 'Mars/Base'"),
+        (MINIMAL + "schedule = 'daily'\n", "subscribers.alice.schedule: not a crontab expression"),
+        (MINIMAL + "[[subscribers.channels]]\nkind = 'pigeon'\n",
+         "channels[0].kind: unknown channel kind 'pigeon'; allowed: 'file'"),
+        (MINIMAL + "[[subscribers.channels]]\nkind = 'file'\nport = 1\n",
+         "channels[0].port: unknown key; allowed: dir, kind, to"),
+        (MINIMAL.replace('kind = "seeds"', 'kind = "ftp"'),
+         "sources[0].kind: unknown source kind 'ftp'; allowed: 'seeds', 'files'"),
+        (MINIMAL.replace('path = "seeds"', ""), "sources[0].path: missing; seeds needs it"),
+        (MINIMAL + "[[subscribers]]\nname = 'alice'\ninterests = 'again'\n",
+         "subscribers.alice: duplicate subscriber name"),
+        (MINIMAL.replace('name = "alice"', ""), "subscribers[0].name: every subscriber needs"),
+        (MINIMAL.replace('interests = "differential privacy"', 'name2 = 1'),
+         "subscribers.alice.name2: unknown key"),
+        ("[[subscribers]]\nname = 'x'\n", "subscribers.x: says nothing about its interests"),
+        ("[defaults]\ninterests = 'x'\n", "defaults.interests: unknown key"),
+        ("sources = 3\n", "sources: must be an array of tables"),
+        ("[state]\npath = 1\n", "state.path: must be a string, not an integer"),
+        ("[defaults]\ntimezone = 'Nowhere'\n" + MINIMAL, "defaults.timezone: unknown time zone"),
+    ],
+)
+def test_every_mistake_is_one_line_naming_the_key(tmp_path: Path, body: str, expected: str) -> None:
+    assert expected in error_of(tmp_path, body)
+
+
+def test_toml_syntax_errors_name_the_line(tmp_path: Path) -> None:
+    message = error_of(tmp_path, "[[sources]\nkind = 1\n")
+    assert "not valid TOML" in message and "line 1" in message
+
+
+def test_a_missing_config_file_is_a_config_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="no such config file"):
+        config.load(tmp_path / "nope.toml", environ={})

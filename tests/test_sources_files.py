@@ -1,0 +1,254 @@
+"""The files source: paper JSONL (plain or gzipped) and CSV become Papers; a bad record is one
+warning naming file and line and is skipped, the rest of the file is still read.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from digest.models import InputError, Paper, SourceConfig, SourceError
+from digest.sources.common import abstract_id
+from digest.sources.files import FilesSource, normalize_id, read_papers
+
+ABSTRACT = (
+    "We propose WidgetNet, a graph model that predicts widget failures from sensor logs. "
+    "Code: https://github.com/acme/widgetnet."
+)
+RECORD: dict[str, Any] = {
+    "id": "2501.01234v3",
+    "title": "WidgetNet: Predicting Widget Failures",
+    "abstract": ABSTRACT,
+    "authors": ["Ada Lovelace", "Alan Turing"],
+    "categories": ["cs.LG", "stat.ML"],
+    "published": "2025-01-06",
+    "url": "https://arxiv.org/abs/2501.01234v3",
+}
+
+
+def fetch(path: Path) -> tuple[list[Paper], list[str]]:
+    warnings: list[str] = []
+    config = SourceConfig("files", "files", {"path": str(path)})
+    return list(FilesSource().fetch(config, warnings.append)), warnings
+
+
+def jsonl(*records: Any) -> str:
+    return "".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in records)
+
+
+def test_a_jsonl_record_becomes_a_paper(tmp_path: Path) -> None:
+    path = tmp_path / "papers.jsonl"
+    path.write_text(jsonl(RECORD | {"venue": "ICML 2026"}), encoding="utf-8")
+    papers, warnings = fetch(path)
+    assert warnings == []
+    assert papers == [
+        Paper(
+            id="2501.01234",
+            title="WidgetNet: Predicting Widget Failures",
+            abstract=ABSTRACT,
+            authors=("Ada Lovelace", "Alan Turing"),
+            venue="ICML 2026",
+            url="https://arxiv.org/abs/2501.01234v3",
+            code_url="https://github.com/acme/widgetnet",
+            published=date(2025, 1, 6),
+            source="files:papers.jsonl",
+            categories=("cs.LG", "stat.ML"),
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("2501.01234v3", "2501.01234"),
+        ("2501.01234", "2501.01234"),
+        ("arXiv:2501.01234v12", "2501.01234"),
+        ("arxiv:0704.0001", "0704.0001"),
+        ("hep-th/9901001v1", "hep-th/9901001"),
+        ("math.GT/0309136v2", "math.GT/0309136"),
+        ("https://arxiv.org/abs/2501.01234v2", "2501.01234"),
+        ("10.1145/3580305.3599831", "10.1145/3580305.3599831"),  # a DOI keeps its dots and digits
+        ("rJXMpikCZ", "rJXMpikCZ"),  # an OpenReview id
+        ("paper-v2", "paper-v2"),
+    ],
+)
+def test_arxiv_ids_lose_prefix_and_version_other_ids_stay(raw: str, expected: str) -> None:
+    assert normalize_id(raw) == expected
+
+
+def test_missing_fields_are_derived_from_the_abstract(tmp_path: Path) -> None:
+    path = tmp_path / "bare.jsonl"
+    path.write_text(
+        jsonl({"abstract": ABSTRACT}, {"id": "", "abstract": ABSTRACT, "code_url": "x"})
+    )
+    papers, warnings = fetch(path)
+    assert warnings == []
+    assert [p.id for p in papers] == [abstract_id(ABSTRACT)] * 2
+    assert (
+        papers[0].title == "WidgetNet: a graph model that predicts widget failures from sensor logs"
+    )
+    assert papers[0].code_url == "https://github.com/acme/widgetnet"
+    assert papers[1].code_url == "x"  # given wins over found
+    assert papers[0].authors == () and papers[0].published is None
+
+
+def test_bad_jsonl_lines_are_warned_with_file_and_line_and_skipped(tmp_path: Path) -> None:
+    path = tmp_path / "mixed.jsonl"
+    good = RECORD | {"id": "2501.00001"}
+    path.write_text(
+        jsonl(
+            good,
+            "",  # blank lines are not records
+            "{not json",
+            [1, 2],
+            {"id": "x", "title": "", "abstract": "  "},
+            RECORD | {"authors": "Ada Lovelace"},
+            RECORD | {"published": "06/01/2025"},
+            RECORD | {"published": "2025-02-30"},
+            RECORD | {"id": 2501.01234},
+            RECORD | {"title": ["not", "text"]},
+            RECORD | {"id": "2501.00002", "published": None},
+        ),
+        encoding="utf-8",
+    )
+    papers, warnings = fetch(path)
+    assert [p.id for p in papers] == ["2501.00001", "2501.00002"]
+    assert warnings == [
+        f"{path}:3: invalid JSON (Expecting property name enclosed in double quotes at column 2)",
+        f"{path}:4: expected a JSON object, got list",
+        f"{path}:5: record has neither abstract nor title",
+        f'{path}:6: authors must be a list of strings, got "Ada Lovelace"',
+        f'{path}:7: published must be YYYY-MM-DD or null, got "06/01/2025"',
+        f'{path}:8: published must be YYYY-MM-DD or null, got "2025-02-30"',
+        f"{path}:9: id must be a string, got float",
+        f"{path}:10: title must be a string, got list",
+    ]
+
+
+def test_invalid_utf8_skips_one_line_and_a_bom_is_fine(tmp_path: Path) -> None:
+    path = tmp_path / "bytes.jsonl"
+    first = b"\xef\xbb\xbf" + json.dumps(RECORD).encode() + b"\n"
+    bad = b'{"abstract": "caf\xe9"}\n'
+    path.write_bytes(first + bad + json.dumps(RECORD | {"id": "2501.00009"}).encode() + b"\n")
+    papers, warnings = fetch(path)
+    assert [p.id for p in papers] == ["2501.01234", "2501.00009"]
+    offset = len(first) + bad.index(b"\xe9")
+    assert warnings == [f"{path}:2: not valid UTF-8 (byte 0xe9 at offset {offset})"]
+
+
+def test_gzipped_jsonl_is_read_through_gzip(tmp_path: Path) -> None:
+    path = tmp_path / "papers.jsonl.gz"
+    with gzip.open(path, "wt", encoding="utf-8") as out:
+        out.write(
+            jsonl(
+                RECORD, RECORD | {"id": "arXiv:2502.00002v1", "published": "2025-02-03T17:00:00Z"}
+            )
+        )
+    papers, warnings = fetch(path)
+    assert warnings == []
+    assert [(p.id, p.published) for p in papers] == [
+        ("2501.01234", date(2025, 1, 6)),
+        ("2502.00002", date(2025, 2, 3)),
+    ]
+    assert papers[0].source == "files:papers.jsonl.gz"
+
+
+def test_a_corrupt_gzip_is_one_warning(tmp_path: Path) -> None:
+    (tmp_path / "broken.jsonl.gz").write_bytes(b"this is not gzip at all")
+    papers, warnings = fetch(tmp_path / "broken.jsonl.gz")
+    assert papers == []
+    assert len(warnings) == 1 and warnings[0].startswith(
+        f"{tmp_path / 'broken.jsonl.gz'}: cannot read"
+    )
+
+
+def test_csv_has_the_same_columns_with_semicolon_lists(tmp_path: Path) -> None:
+    path = tmp_path / "papers.csv"
+    path.write_text(
+        "id,title,abstract,authors,categories,published,url,venue\n"
+        f'2501.01234v2,WidgetNet,"{ABSTRACT}",'
+        "Ada Lovelace; Alan Turing,cs.LG;stat.ML,2025-01-06,,ICML\n"
+        ',,"A multi-line abstract about\nwidget graphs and sensors.",,,,,\n',
+        encoding="utf-8",
+    )
+    papers, warnings = fetch(path)
+    assert warnings == []
+    first, second = papers
+    assert first.id == "2501.01234"
+    assert first.authors == ("Ada Lovelace", "Alan Turing")
+    assert first.categories == ("cs.LG", "stat.ML")
+    assert (first.published, first.url, first.venue) == (date(2025, 1, 6), "", "ICML")
+    assert first.source == "files:papers.csv"
+    assert second.id == abstract_id("A multi-line abstract about widget graphs and sensors.")
+    assert second.title == "A multi-line abstract about widget graphs and sensors"
+
+
+def test_bad_csv_rows_are_warned_with_the_line_they_start_on(tmp_path: Path) -> None:
+    path = tmp_path / "bad.csv"
+    path.write_text(
+        "title,abstract,published\n"
+        'Good one,"An abstract that spans\ntwo lines.",2025-01-01\n'
+        "Too,many,fields,here\n"
+        "No date,An abstract.,yesterday\n"
+        ",,\n"
+        "Good two,Another abstract.,\n",
+        encoding="utf-8",
+    )
+    papers, warnings = fetch(path)
+    assert [p.title for p in papers] == ["Good one", "Good two"]
+    assert warnings == [
+        f"{path}:4: row has 4 fields, the header has 3",
+        f'{path}:5: published must be YYYY-MM-DD or null, got "yesterday"',
+    ]
+
+
+def test_a_csv_without_usable_header_is_one_warning(tmp_path: Path) -> None:
+    (tmp_path / "a.csv").write_text("")
+    (tmp_path / "b.csv").write_text("name,year\nfoo,2020\n")
+    papers, warnings = fetch(tmp_path)
+    assert papers == []
+    assert warnings == [
+        f"{tmp_path / 'a.csv'}: empty file, no header row",
+        f"{tmp_path / 'b.csv'}:1: header row needs an 'abstract' or 'title' column,"
+        " got ['name', 'year']",
+    ]
+
+
+def test_a_folder_reads_jsonl_gz_and_csv_sorted_and_ignores_the_rest(tmp_path: Path) -> None:
+    (tmp_path / "b.csv").write_text(f'id,abstract\n2501.00002,"{ABSTRACT}"\n')
+    (tmp_path / "a.jsonl").write_text(jsonl(RECORD | {"id": "2501.00001"}))
+    with gzip.open(tmp_path / "c.jsonl.gz", "wt") as out:
+        out.write(jsonl(RECORD | {"id": "2501.00003"}))
+    (tmp_path / "d.json").write_text(json.dumps(RECORD))
+    (tmp_path / "e.txt").write_text("Seeds\n\n" + ABSTRACT)
+    (tmp_path / "f.jsonl").write_bytes(b"\x00\x01binary")
+    papers, warnings = fetch(tmp_path)
+    assert [(p.id, p.source) for p in papers] == [
+        ("2501.00001", "files:a.jsonl"),
+        ("2501.00002", "files:b.csv"),
+        ("2501.00003", "files:c.jsonl.gz"),
+    ]
+    assert warnings == [f"{tmp_path / 'f.jsonl'}: binary file, skipped"]
+
+
+def test_a_missing_path_fails_the_source(tmp_path: Path) -> None:
+    missing = tmp_path / "gone.jsonl"
+    with pytest.raises(SourceError, match=re.escape(f"{missing}: no such file or folder")):
+        FilesSource().fetch(SourceConfig("files", "files", {"path": str(missing)}), print)
+
+
+def test_read_papers_reads_one_file_for_the_rank_command(tmp_path: Path) -> None:
+    path = tmp_path / "rank.jsonl"
+    path.write_text(jsonl(RECORD, "oops"))
+    warnings: list[str] = []
+    papers = read_papers(str(path), warnings.append)
+    assert [p.id for p in papers] == ["2501.01234"]
+    assert warnings == [f"{path}:2: invalid JSON (Expecting value at column 1)"]
+    with pytest.raises(InputError, match="no such file"):
+        read_papers(str(tmp_path / "missing.jsonl"), warnings.append)

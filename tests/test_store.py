@@ -1,0 +1,108 @@
+"""The state database: papers in arrival order, one digest per period, papers given once, the outbox."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from digest.models import Digest, Message, Paper, Scored, StateError
+from digest.store import SCHEMA, Store
+
+NOW = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
+
+
+def paper(n: int) -> Paper:
+    return Paper(id=f"p{n}", title=f"Paper {n}", abstract=f"Abstract number {n}.",
+                 authors=("Ada Lovelace",), categories=("cs.LG",), published=date(2026, 11, n))
+
+
+def digest(sub: str, period: str, papers: list[Paper]) -> Digest:
+    items = tuple(Scored(p, 0.5 - i / 100) for i, p in enumerate(papers))
+    return Digest(sub, period, date(2026, 11, 30), items, NOW)
+
+
+MESSAGE = Message("subject", "text", "<p>html</p>")
+
+
+def test_papers_are_kept_once_and_round_trip(tmp_path: Path) -> None:
+    with Store(tmp_path / "state" / "digest.db") as store:
+        assert store.add_papers([paper(1), paper(2)], NOW) == 2
+        assert store.add_papers([paper(2), paper(3)], NOW) == 1
+        rows = store.papers_after(0)
+        assert [p.id for _, p in rows] == ["p1", "p2", "p3"]
+        assert rows[0][1] == paper(1)
+        assert [p.id for _, p in store.papers_after(rows[1][0])] == ["p3"]
+
+
+def test_a_digest_is_recorded_once_per_subscriber_and_period(tmp_path: Path) -> None:
+    with Store(tmp_path / "d.db") as store:
+        store.add_papers([paper(1), paper(2)], NOW)
+        first = store.record_digest(digest("alice", "P1", [paper(1)]), 2, [("file", "file", MESSAGE)])
+        again = store.record_digest(digest("alice", "P1", [paper(2)]), 2, [("file", "file", MESSAGE)])
+        assert first is not None and again is None
+        assert store.has_digest("alice", "P1") and not store.has_digest("bob", "P1")
+        assert store.sent_ids("alice", ["p1", "p2"]) == {"p1"}
+        assert store.considered_through("alice") == 2 and store.considered_through("bob") == 0
+        assert len(store.outbox()) == 1
+
+
+def test_the_outbox_row_moves_from_pending_to_sent(tmp_path: Path) -> None:
+    with Store(tmp_path / "d.db") as store:
+        store.record_digest(digest("alice", "P1", [paper(1)]), 1, [("file", "file", MESSAGE)])
+        (row,) = store.due(NOW)
+        assert (row.status, row.message, row.day) == ("pending", MESSAGE, date(2026, 11, 30))
+        store.mark_sent(row.id, "out/x.eml", NOW)
+        assert store.due(NOW) == []
+        assert store.outbox_counts() == {"sent": 1}
+
+
+def test_a_failed_row_waits_for_its_next_try_then_dies_and_can_be_revived(tmp_path: Path) -> None:
+    with Store(tmp_path / "d.db") as store:
+        store.record_digest(digest("alice", "P1", [paper(1)]), 1, [("slack", "slack", MESSAGE)])
+        (row,) = store.due(NOW)
+        store.mark_failed(row.id, "503", NOW + timedelta(minutes=5))
+        assert store.due(NOW + timedelta(minutes=4)) == []
+        (again,) = store.due(NOW + timedelta(minutes=5))
+        assert (again.attempts, again.last_error) == (1, "503")
+        store.mark_failed(row.id, "410 channel_is_archived", None)
+        assert store.outbox_counts() == {"dead": 1} and store.due(NOW + timedelta(days=9)) == []
+        assert store.revive_dead() == 1
+        assert [r.id for r in store.due(NOW)] == [row.id]
+
+
+def test_a_crash_inside_record_digest_leaves_nothing_half_written(tmp_path: Path) -> None:
+    with Store(tmp_path / "d.db") as store:
+        with pytest.raises(AttributeError):
+            store.record_digest(digest("alice", "P1", [paper(1)]), 1, [("file", "file", None)])  # type: ignore[list-item]
+        assert not store.has_digest("alice", "P1")
+        assert store.sent_ids("alice", ["p1"]) == set()
+
+
+def test_runs_are_logged_with_their_summary(tmp_path: Path) -> None:
+    with Store(tmp_path / "d.db") as store:
+        run = store.start_run(NOW, NOW - timedelta(days=1))
+        store.finish_run(run, NOW, "ok", {"papers": {"read": 3}})
+        (last,) = store.runs()
+        assert last["outcome"] == "ok" and last["summary"] == {"papers": {"read": 3}}
+        assert last["clock"] == "2026-11-29T08:00:00Z"
+
+
+def test_the_schema_version_is_recorded_and_a_newer_one_refused(tmp_path: Path) -> None:
+    path = tmp_path / "d.db"
+    Store(path).close()
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == len(SCHEMA)
+    db.execute(f"PRAGMA user_version = {len(SCHEMA) + 1}")
+    db.close()
+    with pytest.raises(StateError, match="newer digest"):
+        Store(path)
+
+
+def test_a_file_that_is_not_a_database_is_a_state_error(tmp_path: Path) -> None:
+    path = tmp_path / "d.db"
+    path.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(StateError, match="cannot use the state database"):
+        Store(path)
