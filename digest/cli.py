@@ -62,30 +62,51 @@ def _parser() -> argparse.ArgumentParser:
 
     def command(name: str, func: object, help: str, state: bool = True) -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=help, description=help)
-        sub.add_argument("--config", default=os.environ.get("DIGEST_CONFIG", DEFAULT_CONFIG),
-                         help=f"the config file (default: $DIGEST_CONFIG or {DEFAULT_CONFIG})")
+        sub.add_argument(
+            "--config",
+            default=os.environ.get("DIGEST_CONFIG", DEFAULT_CONFIG),
+            help=f"the config file (default: $DIGEST_CONFIG or {DEFAULT_CONFIG})",
+        )
         if state:
-            sub.add_argument("--state", help="the state database (default: $DIGEST_STATE, "
-                             "else [state].path, else state/digest.db)")
-            sub.add_argument("--now", type=_instant, help="the run's clock, ISO 8601 "
-                             "(default: the real time; no offset means local time)")
+            sub.add_argument(
+                "--state",
+                help="the state database (default: $DIGEST_STATE, "
+                "else [state].path, else state/digest.db)",
+            )
+            sub.add_argument(
+                "--now",
+                type=_instant,
+                help="the run's clock, ISO 8601 "
+                "(default: the real time; no offset means local time)",
+            )
         sub.set_defaults(command=func)
         return sub
 
-    command("run", _run, "ingest, rank, render and deliver once; exit 1 if a delivery is "
-            "pending or failed")
-    rank = command("rank", _rank, "rank papers for every subscriber, read-only, as JSON",
-                   state=False)
-    rank.add_argument("--papers", action="append", required=True, metavar="FILE.jsonl",
-                      help="papers to rank (repeatable)")
+    command(
+        "run",
+        _run,
+        "ingest, rank, render and deliver once; exit 1 if a delivery is pending or failed",
+    )
+    rank = command(
+        "rank", _rank, "rank papers for every subscriber, read-only, as JSON", state=False
+    )
+    rank.add_argument(
+        "--papers",
+        action="append",
+        required=True,
+        metavar="FILE.jsonl",
+        help="papers to rank (repeatable)",
+    )
     rank.add_argument("--top", type=int, default=10, help="papers per subscriber (default 10)")
     rank.add_argument("--format", choices=["json"], default="json")
-    preview = command("preview", _preview, "render a subscriber's next digest without "
-                      "changing any state")
+    preview = command(
+        "preview", _preview, "render a subscriber's next digest without changing any state"
+    )
     preview.add_argument("--subscriber", required=True)
     preview.add_argument("--format", choices=["text", "html", "subject"], default="text")
-    command("validate", _validate, "check the config, libraries and templates; run nothing",
-            state=False)
+    command(
+        "validate", _validate, "check the config, libraries and templates; run nothing", state=False
+    )
     return parser
 
 
@@ -135,11 +156,16 @@ def _run(args: argparse.Namespace) -> int:
 
 def _describe(report: RunReport) -> str:
     papers = report.summary()["papers"]
-    lines = [f"digest run at {report.now.isoformat(timespec='minutes')}",
-             f"papers: {papers['read']} read, {papers['skipped']} skipped, {papers['new']} new"]
+    lines = [
+        f"digest run at {report.now.isoformat(timespec='minutes')}",
+        f"papers: {papers['read']} read, {papers['skipped']} skipped, {papers['new']} new",
+    ]
     for source in report.sources:
-        state = f"FAILED: {source.error}" if source.error else (
-            f"{source.read} read, {source.skipped} skipped, {source.new} new")
+        state = (
+            f"FAILED: {source.error}"
+            if source.error
+            else (f"{source.read} read, {source.skipped} skipped, {source.new} new")
+        )
         lines.append(f"  source {source.name}: {state}")
     width = max((len(s.name) for s in report.subscribers), default=0)
     for sub in report.subscribers:
@@ -148,8 +174,10 @@ def _describe(report: RunReport) -> str:
             detail = f"{sub.picked} picked, top score {sub.top_score:.2f}"
         lines.append(f"  {sub.name:<{width}}  {detail}")
     out = report.outcome
-    lines.append(f"deliveries: {len(out.sent)} sent, {len(out.retrying)} retrying, "
-                 f"{len(out.dead)} dead now; {report.pending} pending, {report.dead} dead in all")
+    lines.append(
+        f"deliveries: {len(out.sent)} sent, {len(out.retrying)} retrying, "
+        f"{len(out.dead)} dead now; {report.pending} pending, {report.dead} dead in all"
+    )
     lines += [f"  sent {item}" for item in out.sent]
     lines += [f"  retrying {item}" for item in out.retrying]
     lines += [f"  dead {item}" for item in out.dead]
@@ -188,6 +216,8 @@ def _validate(args: argparse.Namespace) -> int:
     library.with_libraries(settings.subscribers)
     render.check_templates(render.make_environment(settings.templates))
     channels = sum(len(s.channels) for s in settings.subscribers)
-    print(f"{args.config}: OK: {len(settings.sources)} source(s), "
-          f"{len(settings.subscribers)} subscriber(s), {channels} channel(s)")
+    print(
+        f"{args.config}: OK: {len(settings.sources)} source(s), "
+        f"{len(settings.subscribers)} subscriber(s), {channels} channel(s)"
+    )
     return 0

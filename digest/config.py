@@ -18,7 +18,13 @@ from dotenv import dotenv_values
 
 from digest.models import ChannelConfig, ConfigError, Profile, Settings, SourceConfig, Subscriber
 
-STR, INT, NUM, BOOL, STRS = "a string", "an integer", "a number", "true or false", "a list of strings"
+STR, INT, NUM, BOOL, STRS = (
+    "a string",
+    "an integer",
+    "a number",
+    "true or false",
+    "a list of strings",
+)
 STR_OR_STRS = "a string or a list of strings"
 
 # Options of each source and channel kind: key -> (what it must be, required?).
@@ -129,8 +135,11 @@ class _Checker:
         # No `templates` key: the built-in set; a folder given here overrides them one by one.
         templates = self.typed(data.get("templates", ""), STR, "templates")
         if templates and not Path(templates).is_dir():
-            raise self.fail("templates", f"no such folder {templates!r} (relative paths start "
-                            "from the directory digest runs in)")
+            raise self.fail(
+                "templates",
+                f"no such folder {templates!r} (relative paths start "
+                "from the directory digest runs in)",
+            )
         sources = tuple(
             self.source(s, f"sources[{i}]") for i, s in enumerate(self.array(data, "sources"))
         )
@@ -179,8 +188,10 @@ class _Checker:
         try:
             ZoneInfo(tz)
         except (ZoneInfoNotFoundError, ValueError):
-            raise self.fail(where("timezone"), f"unknown time zone {tz!r} (use an IANA name "
-                            "such as 'Europe/Berlin' or 'UTC')") from None
+            raise self.fail(
+                where("timezone"),
+                f"unknown time zone {tz!r} (use an IANA name such as 'Europe/Berlin' or 'UTC')",
+            ) from None
         self.schedule(merged["schedule"], where("schedule"), tz)
         if merged["top_k"] < 1:
             raise self.fail(where("top_k"), "must be at least 1")
@@ -193,8 +204,9 @@ class _Checker:
             library=(),
         )
         if not (profile.interests or profile.keywords or "library" in merged):
-            raise self.fail(key, "says nothing about its interests: set interests, keywords "
-                            "or library")
+            raise self.fail(
+                key, "says nothing about its interests: set interests, keywords or library"
+            )
         threshold = merged.get("alert_threshold")
         return Subscriber(
             name=name,
@@ -227,8 +239,9 @@ class _Checker:
         try:
             CronTrigger.from_crontab(expr, timezone=tz)
         except ValueError as exc:
-            raise self.fail(key, f"not a crontab expression ({exc}); e.g. '0 8 * * mon-fri' "
-                            "is 8:00 on weekdays") from None
+            raise self.fail(
+                key, f"not a crontab expression ({exc}); e.g. '0 8 * * mon-fri' is 8:00 on weekdays"
+            ) from None
 
     def kind(self, table: dict[str, Any], key: str, kinds: Mapping[str, Any], what: str) -> str:
         kind = table.get("kind")
@@ -282,6 +295,12 @@ class _Checker:
 
 
 def _kind_of(value: Any) -> str:
-    names = {bool: "a boolean", int: "an integer", float: "a number", str: "a string",
-             list: "a list", dict: "a table"}
+    names = {
+        bool: "a boolean",
+        int: "an integer",
+        float: "a number",
+        str: "a string",
+        list: "a list",
+        dict: "a table",
+    }
     return names.get(type(value), type(value).__name__)

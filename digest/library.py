@@ -1,6 +1,7 @@
 """A subscriber's own papers (the `library` key) read into Papers for the profile.
 
-JSONL and CSV in the paper format of DESIGN.md; BibTeX and arXiv id lists come with the sources work.
+JSONL and CSV in the paper format of DESIGN.md; BibTeX and arXiv id lists come with the
+sources work.
 """
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ class StateError(DigestError):
 
 
 class DeliveryError(DigestError):
-    """`retryable` tells the outbox whether to try again; `retry_after` is a server's wish, in seconds."""
+    """`retryable`: may the outbox try again; `retry_after`: the server's wish, in seconds."""
 
     def __init__(self, message: str, *, retryable: bool, retry_after: float | None = None) -> None:
         super().__init__(message)
@@ -166,8 +166,8 @@ class Delivery:
     @property
     def key(self) -> str:
         """The idempotency key a channel hands to its server (Message-ID, Matrix txnId)."""
-        # The row id alone could repeat if the state file were ever recreated; the digest's identity
-        # (subscriber, period, channel) cannot, so a server never mistakes a new digest for an old one.
+        # The row id alone could repeat if the state file were ever recreated; the digest's
+        # identity (subscriber, period, channel) cannot: no server mistakes a new digest for old.
         ident = f"{self.subscriber}\x1f{self.period}\x1f{self.channel.name}".encode()
         return f"digest-{self.id}-{hashlib.sha256(ident).hexdigest()[:16]}"
 

@@ -54,8 +54,13 @@ def deliver(
             outcome.dead.append(f"{label}: the channel is no longer in the config")
             continue
         delivery = Delivery(
-            id=row.id, subscriber=row.subscriber, period=row.period, day=row.day,
-            channel=config, message=row.message, attempts=row.attempts,
+            id=row.id,
+            subscriber=row.subscriber,
+            period=row.period,
+            day=row.day,
+            channel=config,
+            message=row.message,
+            attempts=row.attempts,
         )
         try:
             receipt = registry[config.kind](config, settings).send(delivery)
@@ -65,8 +70,9 @@ def deliver(
             if exc.retryable and attempts < MAX_ATTEMPTS:
                 wait = backoff(attempts, exc.retry_after, rand)
                 store.mark_failed(row.id, reason, now + timedelta(seconds=wait))
-                log.warning("%s: attempt %d failed (%s); next try in %.0f s",
-                            label, attempts, reason, wait)
+                log.warning(
+                    "%s: attempt %d failed (%s); next try in %.0f s", label, attempts, reason, wait
+                )
                 outcome.retrying.append(f"{label}: {reason}")
             else:
                 store.mark_failed(row.id, reason, None)

@@ -62,13 +62,26 @@ class RunReport:
                 "skipped": sum(s.skipped for s in self.sources),
                 "new": sum(s.new for s in self.sources),
             },
-            "sources": {s.name: {"read": s.read, "skipped": s.skipped, "new": s.new,
-                                 "error": s.error} for s in self.sources},
-            "subscribers": {s.name: {"period": s.period, "status": s.status, "picked": s.picked,
-                                     "top_score": s.top_score} for s in self.subscribers},
-            "deliveries": {"sent": len(self.outcome.sent), "retrying": len(self.outcome.retrying),
-                           "dead": len(self.outcome.dead), "pending_total": self.pending,
-                           "dead_total": self.dead},
+            "sources": {
+                s.name: {"read": s.read, "skipped": s.skipped, "new": s.new, "error": s.error}
+                for s in self.sources
+            },
+            "subscribers": {
+                s.name: {
+                    "period": s.period,
+                    "status": s.status,
+                    "picked": s.picked,
+                    "top_score": s.top_score,
+                }
+                for s in self.subscribers
+            },
+            "deliveries": {
+                "sent": len(self.outcome.sent),
+                "retrying": len(self.outcome.retrying),
+                "dead": len(self.outcome.dead),
+                "pending_total": self.pending,
+                "dead_total": self.dead,
+            },
         }
 
 
@@ -93,7 +106,9 @@ def period_start(schedule: str, timezone: str, now: datetime) -> datetime | None
     return None
 
 
-def ingest(settings: Settings, store: Store | None, now: datetime) -> tuple[list[SourceReport], list[Paper]]:
+def ingest(
+    settings: Settings, store: Store | None, now: datetime
+) -> tuple[list[SourceReport], list[Paper]]:
     """Read every source; keep the new papers in the store (when given). A failing source is
     reported and the others go on."""
     reports: list[SourceReport] = []
@@ -116,13 +131,19 @@ def ingest(settings: Settings, store: Store | None, now: datetime) -> tuple[list
         if store is not None:
             report.new = store.add_papers(batch, now)
         papers.extend(batch)
-        log.info("source %s: %d read, %d skipped, %d new", source.name, report.read,
-                 report.skipped, report.new)
+        log.info(
+            "source %s: %d read, %d skipped, %d new",
+            source.name,
+            report.read,
+            report.skipped,
+            report.new,
+        )
     return reports, papers
 
 
-def run_once(settings: Settings, store: Store, now: datetime, *,
-             channels: Mapping[str, type] | None = None) -> RunReport:
+def run_once(
+    settings: Settings, store: Store, now: datetime, *, channels: Mapping[str, type] | None = None
+) -> RunReport:
     subscribers = library.with_libraries(settings.subscribers)
     run_id = store.start_run(datetime.now().astimezone(), now)
     report = RunReport(now=now)
@@ -137,13 +158,20 @@ def run_once(settings: Settings, store: Store, now: datetime, *,
     return report
 
 
-def make_digests(settings: Settings, store: Store, subscribers: Sequence[Subscriber],
-                 now: datetime, sources_down: bool) -> list[SubscriberReport]:
+def make_digests(
+    settings: Settings,
+    store: Store,
+    subscribers: Sequence[Subscriber],
+    now: datetime,
+    sources_down: bool,
+) -> list[SubscriberReport]:
     """Make and record (not send) the digest of every subscriber whose period has none yet."""
     reports: list[SubscriberReport] = []
     due: list[tuple[Subscriber, datetime]] = []
     for sub in subscribers:
-        start = period_start(sub.schedule, sub.timezone, now) or now.astimezone(ZoneInfo(sub.timezone))
+        start = period_start(sub.schedule, sub.timezone, now) or now.astimezone(
+            ZoneInfo(sub.timezone)
+        )
         if store.has_digest(sub.name, start.isoformat()):
             reports.append(SubscriberReport(sub.name, start.isoformat(), "already made"))
         else:
@@ -204,7 +232,9 @@ def preview(settings: Settings, store: Store, name: str, now: datetime) -> Messa
     return render.render_digest(digest, render.make_environment(settings.templates))
 
 
-def rank_files(settings: Settings, paths: Sequence[str], top: int) -> dict[str, list[dict[str, Any]]]:
+def rank_files(
+    settings: Settings, paths: Sequence[str], top: int
+) -> dict[str, list[dict[str, Any]]]:
     """The `digest rank` contract: every paper for every subscriber, no state, no thresholds."""
     papers: dict[str, Paper] = {}
     for path in paths:
@@ -213,13 +243,17 @@ def rank_files(settings: Settings, paths: Sequence[str], top: int) -> dict[str, 
     subscribers = library.with_libraries(settings.subscribers)
     picks = _rank(list(papers.values()), subscribers, top_k=top, thresholds=False)
     return {
-        sub.name: [{"id": s.paper.id, "score": round(s.score, 6), "terms": list(s.terms)}
-                   for s in picks.get(sub.name, [])]
+        sub.name: [
+            {"id": s.paper.id, "score": round(s.score, 6), "terms": list(s.terms)}
+            for s in picks.get(sub.name, [])
+        ]
         for sub in subscribers
     }
 
 
-def _rank(papers: Sequence[Paper], subscribers: Sequence[Subscriber], **options: Any) -> dict[str, list[Any]]:
+def _rank(
+    papers: Sequence[Paper], subscribers: Sequence[Subscriber], **options: Any
+) -> dict[str, list[Any]]:
     if not papers or not subscribers:
         return {}
     # Imported here so that commands which never rank (--help, validate) skip scikit-learn.

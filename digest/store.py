@@ -216,8 +216,15 @@ class Store:
             cur = db.execute(
                 "INSERT OR IGNORE INTO digests (subscriber, period, day, made_at, through_seq,"
                 " picked, top_score) VALUES (?,?,?,?,?,?,?)",
-                (digest.subscriber, digest.period, digest.day.isoformat(), made, through_seq,
-                 len(digest.items), top),
+                (
+                    digest.subscriber,
+                    digest.period,
+                    digest.day.isoformat(),
+                    made,
+                    through_seq,
+                    len(digest.items),
+                    top,
+                ),
             )
             if cur.rowcount == 0:
                 return None
@@ -230,8 +237,16 @@ class Store:
                 "INSERT INTO outbox (digest_id, subscriber, period, day, channel, kind, message,"
                 " created_at) VALUES (?,?,?,?,?,?,?,?)",
                 [
-                    (digest_id, digest.subscriber, digest.period, digest.day.isoformat(), name,
-                     kind, json.dumps(_message_dict(msg)), made)
+                    (
+                        digest_id,
+                        digest.subscriber,
+                        digest.period,
+                        digest.day.isoformat(),
+                        name,
+                        kind,
+                        json.dumps(_message_dict(msg)),
+                        made,
+                    )
                     for name, kind, msg in messages
                 ],
             )
@@ -267,8 +282,12 @@ class Store:
             db.execute(
                 "UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_try_at = ?,"
                 " status = ? WHERE id = ?",
-                (error, None if next_try is None else stamp(next_try),
-                 "dead" if next_try is None else "pending", row_id),
+                (
+                    error,
+                    None if next_try is None else stamp(next_try),
+                    "dead" if next_try is None else "pending",
+                    row_id,
+                ),
             )
 
     def revive_dead(self) -> int:
@@ -292,7 +311,9 @@ class Store:
             )
             return int(cur.lastrowid or 0)
 
-    def finish_run(self, run_id: int, finished: datetime, outcome: str, summary: dict[str, Any]) -> None:
+    def finish_run(
+        self, run_id: int, finished: datetime, outcome: str, summary: dict[str, Any]
+    ) -> None:
         with self.transaction() as db:
             db.execute(
                 "UPDATE runs SET finished_at = ?, outcome = ?, summary = ? WHERE id = ?",
@@ -305,9 +326,19 @@ class Store:
 
 
 def _paper_row(p: Paper, seen: str) -> tuple[Any, ...]:
-    return (p.id, p.title, p.abstract, json.dumps(list(p.authors)), json.dumps(list(p.categories)),
-            p.venue, p.url, p.code_url, p.published.isoformat() if p.published else None,
-            p.source, seen)
+    return (
+        p.id,
+        p.title,
+        p.abstract,
+        json.dumps(list(p.authors)),
+        json.dumps(list(p.categories)),
+        p.venue,
+        p.url,
+        p.code_url,
+        p.published.isoformat() if p.published else None,
+        p.source,
+        seen,
+    )
 
 
 def _paper(row: sqlite3.Row) -> Paper:

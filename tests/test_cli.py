@@ -77,8 +77,10 @@ def test_a_paper_is_never_in_two_digests_of_one_subscriber(project: Path, capsys
     # Tuesday brings one new list that repeats a known abstract and adds fresh ones.
     old = (project / "seeds" / "000_cde773e856411c51.txt").read_text(encoding="utf-8")
     known = old.split("\n\n")[1]
-    fresh = ("Federated learning with differential privacy lets hospitals train jointly; we "
-             "study client heterogeneity and private aggregation for federated unlearning.")
+    fresh = (
+        "Federated learning with differential privacy lets hospitals train jointly; we "
+        "study client heterogeneity and private aggregation for federated unlearning."
+    )
     (project / "seeds" / "100_new.txt").write_text(f"New list\n\n{known}\n\n{fresh}\n")
     code, out, _ = run(capsys, "run", "--now", TUESDAY)
     assert code == 0
@@ -99,16 +101,36 @@ def test_a_quiet_day_is_said_plainly(project: Path, capsys) -> None:
 def test_rank_prints_the_json_contract_and_changes_nothing(project: Path, capsys) -> None:
     papers = project / "papers.jsonl"
     with papers.open("w", encoding="utf-8") as out_file:
-        for i, text in enumerate(["differential privacy for federated clients",
-                                  "chain-of-thought reasoning with reinforcement learning",
-                                  "text-to-image diffusion with classifier-free guidance",
-                                  "protein folding"]):
-            row = {"id": f"2501.0000{i}v2", "title": text, "abstract": text + " " * 3 + text,
-                   "authors": ["A"], "categories": ["cs.LG"], "published": "2025-01-0" + str(i + 1),
-                   "url": ""}
+        for i, text in enumerate(
+            [
+                "differential privacy for federated clients",
+                "chain-of-thought reasoning with reinforcement learning",
+                "text-to-image diffusion with classifier-free guidance",
+                "protein folding",
+            ]
+        ):
+            row = {
+                "id": f"2501.0000{i}v2",
+                "title": text,
+                "abstract": text + " " * 3 + text,
+                "authors": ["A"],
+                "categories": ["cs.LG"],
+                "published": "2025-01-0" + str(i + 1),
+                "url": "",
+            }
             out_file.write(json.dumps(row) + "\n")
-    code, out, _ = run(capsys, "rank", "--config", "config/digest.toml", "--papers", str(papers),
-                       "--top", "2", "--format", "json")
+    code, out, _ = run(
+        capsys,
+        "rank",
+        "--config",
+        "config/digest.toml",
+        "--papers",
+        str(papers),
+        "--top",
+        "2",
+        "--format",
+        "json",
+    )
     assert code == 0
     result = json.loads(out)
     assert set(result) == {"alice", "bob", "carol"}
@@ -135,7 +157,9 @@ def test_validate_says_ok_or_names_the_problem(project: Path, capsys) -> None:
     code, out, _ = run(capsys, "validate", "--config", "config/digest.toml")
     assert code == 0 and "OK: 1 source(s), 3 subscriber(s), 3 channel(s)" in out
     bad = project / "config" / "bad.toml"
-    bad.write_text((project / "config" / "digest.toml").read_text().replace("top_k = 5", "top_k = -1"))
+    bad.write_text(
+        (project / "config" / "digest.toml").read_text().replace("top_k = 5", "top_k = -1")
+    )
     code, out, err = run(capsys, "validate", "--config", str(bad))
     assert code == 2
     assert err.strip() == f"digest: {bad}: defaults.top_k: must be at least 1"
@@ -152,7 +176,9 @@ def test_a_missing_library_is_bad_input(project: Path, capsys) -> None:
 def test_bad_seed_files_are_skipped_by_name_and_the_run_goes_on(project: Path, capsys) -> None:
     (project / "seeds" / "empty.txt").write_text("")
     (project / "seeds" / "binary.txt").write_bytes(b"\x00\x01\x02garbage")
-    (project / "seeds" / "latin1.txt").write_bytes("Header\n\nAn abstract caf\xe9 text".encode("latin-1"))
+    (project / "seeds" / "latin1.txt").write_bytes(
+        "Header\n\nAn abstract caf\xe9 text".encode("latin-1")
+    )
     code, out, err = run(capsys, "run", "--now", MONDAY)
     assert code == 0
     assert "57 read, 3 skipped" in out
@@ -162,8 +188,13 @@ def test_bad_seed_files_are_skipped_by_name_and_the_run_goes_on(project: Path, c
 
 def test_a_missing_source_path_fails_that_source_only(project: Path, capsys) -> None:
     cfg = project / "config" / "two.toml"
-    cfg.write_text((project / "config" / "digest.toml").read_text().replace(
-        'path = "seeds"', 'path = "seeds"\n\n[[sources]]\nkind = "seeds"\npath = "nowhere"'))
+    cfg.write_text(
+        (project / "config" / "digest.toml")
+        .read_text()
+        .replace(
+            'path = "seeds"', 'path = "seeds"\n\n[[sources]]\nkind = "seeds"\npath = "nowhere"'
+        )
+    )
     code, out, _ = run(capsys, "run", "--config", str(cfg), "--now", MONDAY)
     assert code == 1
     assert "FAILED" in out and "nowhere" in out
@@ -173,7 +204,8 @@ def test_a_missing_source_path_fails_that_source_only(project: Path, capsys) -> 
 def test_hostile_abstracts_are_escaped_in_the_html_digest(project: Path, capsys) -> None:
     (project / "seeds" / "zz_hostile.txt").write_text(
         "Hostile list\n\nDifferential privacy <script>alert('x')</script> for federated "
-        "learning clients with unlearning & <b>bold</b> claims about private estimation.\n")
+        "learning clients with unlearning & <b>bold</b> claims about private estimation.\n"
+    )
     run(capsys, "run", "--now", MONDAY)
     html = next((project / "out").glob("*/alice.html")).read_text(encoding="utf-8")
     assert "&lt;script&gt;" in html and "<script>" not in html
@@ -181,15 +213,18 @@ def test_hostile_abstracts_are_escaped_in_the_html_digest(project: Path, capsys)
 
 def test_bad_command_line_input_exits_2_without_a_traceback(project: Path) -> None:
     for args in (["run", "--now", "yesterday"], ["run", "--config", "nope.toml"]):
-        done = subprocess.run([sys.executable, "-m", "digest", *args], capture_output=True,
-                              text=True, cwd=project)
+        done = subprocess.run(
+            [sys.executable, "-m", "digest", *args], capture_output=True, text=True, cwd=project
+        )
         assert done.returncode == 2, args
         assert "Traceback" not in done.stderr and done.stderr.count("\n") <= 2
 
 
 def test_help_does_not_import_scikit_learn() -> None:
-    probe = ("import sys\nfrom digest.cli import main\ntry:\n    main(['--help'])\n"
-             "except SystemExit:\n    pass\nprint('sklearn' in sys.modules)")
+    probe = (
+        "import sys\nfrom digest.cli import main\ntry:\n    main(['--help'])\n"
+        "except SystemExit:\n    pass\nprint('sklearn' in sys.modules)"
+    )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert done.stdout.strip().endswith("False")
     assert "run" in done.stdout and "rank" in done.stdout

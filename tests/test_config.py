@@ -48,7 +48,10 @@ def test_the_example_config_loads_with_three_file_subscribers() -> None:
 
 
 def test_subscribers_inherit_defaults_and_override_them(tmp_path: Path) -> None:
-    path = write(tmp_path, MINIMAL + """
+    path = write(
+        tmp_path,
+        MINIMAL
+        + """
 [[subscribers]]
 name = "bob"
 interests = "reasoning"
@@ -57,7 +60,8 @@ top_k = 3
 [defaults]
 top_k = 7
 timezone = "Europe/Berlin"
-""")
+""",
+    )
     alice, bob = config.load(path, environ={}).subscribers
     assert (alice.top_k, bob.top_k) == (7, 3)
     assert alice.timezone == bob.timezone == "Europe/Berlin"
@@ -70,7 +74,10 @@ def test_a_subscriber_without_channels_gets_the_file_channel(tmp_path: Path) -> 
 
 
 def test_channels_of_one_kind_get_distinct_names(tmp_path: Path) -> None:
-    path = write(tmp_path, MINIMAL + """
+    path = write(
+        tmp_path,
+        MINIMAL
+        + """
 [[subscribers.channels]]
 kind = "file"
 dir = "a"
@@ -78,7 +85,8 @@ dir = "a"
 [[subscribers.channels]]
 kind = "file"
 dir = "b"
-""")
+""",
+    )
     (alice,) = config.load(path, environ={}).subscribers
     assert [c.name for c in alice.channels] == ["file", "file-2"]
     assert alice.channels[1].options == {"dir": "b"}
@@ -86,12 +94,16 @@ dir = "b"
 
 def test_variables_come_from_the_environment_and_dotenv(tmp_path: Path) -> None:
     (tmp_path / ".env").write_text("OUT_DIR=from-dotenv\nOTHER=x\n")
-    path = write(tmp_path, MINIMAL + """
+    path = write(
+        tmp_path,
+        MINIMAL
+        + """
 [[subscribers.channels]]
 kind = "file"
 dir = "${OUT_DIR}"
 to = "${MAIL}"
-""")
+""",
+    )
     (alice,) = config.load(path, environ={"MAIL": "a@example.org"}).subscribers
     assert alice.channels[0].options == {"dir": "from-dotenv", "to": "a@example.org"}
     (alice,) = config.load(path, environ={"MAIL": "m", "OUT_DIR": "env-wins"}).subscribers
@@ -99,22 +111,30 @@ to = "${MAIL}"
 
 
 def test_values_substituted_into_secret_keys_are_remembered_for_redaction(tmp_path: Path) -> None:
-    path = write(tmp_path, MINIMAL + """
+    path = write(
+        tmp_path,
+        MINIMAL
+        + """
 [smtp]
 password = "${SMTP_PASSWORD}"
 host = "${SMTP_HOST}"
-""")
+""",
+    )
     settings = config.load(path, environ={"SMTP_PASSWORD": "hunter2", "SMTP_HOST": "mail"})
     assert settings.secrets == frozenset({"hunter2"})
     assert settings.smtp["password"] == "hunter2"
 
 
 def test_a_missing_variable_names_the_key_and_the_variable(tmp_path: Path) -> None:
-    message = error_of(tmp_path, MINIMAL + """
+    message = error_of(
+        tmp_path,
+        MINIMAL
+        + """
 [[subscribers.channels]]
 kind = "file"
 dir = "${NOPE}"
-""")
+""",
+    )
     assert "subscribers[0].channels[0].dir" in message and "${NOPE} is not set" in message
 
 
@@ -126,7 +146,10 @@ def test_dollar_dollar_is_a_literal_dollar(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("body", "expected"),
     [
-        (MINIMAL + "colour = 1\n", "subscribers.alice.colour: unknown key; allowed: alert_threshold"),
+        (
+            MINIMAL + "colour = 1\n",
+            "subscribers.alice.colour: unknown key; allowed: alert_threshold",
+        ),
         ("oops = 1\n" + MINIMAL, "oops: unknown key; allowed: defaults, smtp"),
         (MINIMAL + "top_k = 'ten'\n", "subscribers.alice.top_k: must be an integer, not a string"),
         (MINIMAL + "top_k = 0\n", "subscribers.alice.top_k: must be at least 1"),
@@ -134,18 +157,28 @@ def test_dollar_dollar_is_a_literal_dollar(tmp_path: Path) -> None:
         (MINIMAL + "min_score = true\n", "min_score: must be a number, not a boolean"),
         (MINIMAL + "timezone = 'Mars/Base'\n", "timezone: unknown time zone 'Mars/Base'"),
         (MINIMAL + "schedule = 'daily'\n", "subscribers.alice.schedule: not a crontab expression"),
-        (MINIMAL + "[[subscribers.channels]]\nkind = 'pigeon'\n",
-         "channels[0].kind: unknown channel kind 'pigeon'; allowed: 'file'"),
-        (MINIMAL + "[[subscribers.channels]]\nkind = 'file'\nport = 1\n",
-         "channels[0].port: unknown key; allowed: dir, kind, to"),
-        (MINIMAL.replace('kind = "seeds"', 'kind = "ftp"'),
-         "sources[0].kind: unknown source kind 'ftp'; allowed: 'seeds', 'files'"),
+        (
+            MINIMAL + "[[subscribers.channels]]\nkind = 'pigeon'\n",
+            "channels[0].kind: unknown channel kind 'pigeon'; allowed: 'file'",
+        ),
+        (
+            MINIMAL + "[[subscribers.channels]]\nkind = 'file'\nport = 1\n",
+            "channels[0].port: unknown key; allowed: dir, kind, to",
+        ),
+        (
+            MINIMAL.replace('kind = "seeds"', 'kind = "ftp"'),
+            "sources[0].kind: unknown source kind 'ftp'; allowed: 'seeds', 'files'",
+        ),
         (MINIMAL.replace('path = "seeds"', ""), "sources[0].path: missing; seeds needs it"),
-        (MINIMAL + "[[subscribers]]\nname = 'alice'\ninterests = 'again'\n",
-         "subscribers.alice: duplicate subscriber name"),
+        (
+            MINIMAL + "[[subscribers]]\nname = 'alice'\ninterests = 'again'\n",
+            "subscribers.alice: duplicate subscriber name",
+        ),
         (MINIMAL.replace('name = "alice"', ""), "subscribers[0].name: every subscriber needs"),
-        (MINIMAL.replace('interests = "differential privacy"', 'name2 = 1'),
-         "subscribers.alice.name2: unknown key"),
+        (
+            MINIMAL.replace('interests = "differential privacy"', "name2 = 1"),
+            "subscribers.alice.name2: unknown key",
+        ),
         ("[[subscribers]]\nname = 'x'\n", "subscribers.x: says nothing about its interests"),
         ("[defaults]\ninterests = 'x'\n", "defaults.interests: unknown key"),
         ("sources = 3\n", "sources: must be an array of tables"),

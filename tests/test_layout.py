@@ -7,8 +7,20 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "digest"
-ORDER = ["models", "config", "sources", "library", "ranking", "render", "channels", "store",
-         "outbox", "pipeline", "scheduler", "cli"]
+ORDER = [
+    "models",
+    "config",
+    "sources",
+    "library",
+    "ranking",
+    "render",
+    "channels",
+    "store",
+    "outbox",
+    "pipeline",
+    "scheduler",
+    "cli",
+]
 LEAVES = {"sources", "channels"}  # plugins: they see only the value types
 
 

@@ -265,7 +265,11 @@ def test_tiny_corpora_and_empty_inputs_work():
     picks = rank(three, [privacy()])["ana"]
     assert [s.paper.id for s in picks] == ["a"]
     everything = rank(three, [privacy()], thresholds=False)["ana"]
-    assert [(s.paper.id, s.score > 0) for s in everything] == [("a", True), ("b", False), ("c", False)]
+    assert [(s.paper.id, s.score > 0) for s in everything] == [
+        ("a", True),
+        ("b", False),
+        ("c", False),
+    ]
     assert rank([], [privacy()]) == {"ana": []}
     assert rank(three, []) == {}
     only_stop_words = [Paper(id="x", title="The", abstract="and of the")]

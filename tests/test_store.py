@@ -1,4 +1,5 @@
-"""The state database: papers in arrival order, one digest per period, papers given once, the outbox."""
+"""The state database: papers in arrival order, one digest per period, papers given once,
+the outbox."""
 
 from __future__ import annotations
 
@@ -15,8 +16,14 @@ NOW = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
 
 
 def paper(n: int) -> Paper:
-    return Paper(id=f"p{n}", title=f"Paper {n}", abstract=f"Abstract number {n}.",
-                 authors=("Ada Lovelace",), categories=("cs.LG",), published=date(2026, 11, n))
+    return Paper(
+        id=f"p{n}",
+        title=f"Paper {n}",
+        abstract=f"Abstract number {n}.",
+        authors=("Ada Lovelace",),
+        categories=("cs.LG",),
+        published=date(2026, 11, n),
+    )
 
 
 def digest(sub: str, period: str, papers: list[Paper]) -> Digest:
@@ -40,8 +47,12 @@ def test_papers_are_kept_once_and_round_trip(tmp_path: Path) -> None:
 def test_a_digest_is_recorded_once_per_subscriber_and_period(tmp_path: Path) -> None:
     with Store(tmp_path / "d.db") as store:
         store.add_papers([paper(1), paper(2)], NOW)
-        first = store.record_digest(digest("alice", "P1", [paper(1)]), 2, [("file", "file", MESSAGE)])
-        again = store.record_digest(digest("alice", "P1", [paper(2)]), 2, [("file", "file", MESSAGE)])
+        first = store.record_digest(
+            digest("alice", "P1", [paper(1)]), 2, [("file", "file", MESSAGE)]
+        )
+        again = store.record_digest(
+            digest("alice", "P1", [paper(2)]), 2, [("file", "file", MESSAGE)]
+        )
         assert first is not None and again is None
         assert store.has_digest("alice", "P1") and not store.has_digest("bob", "P1")
         assert store.sent_ids("alice", ["p1", "p2"]) == {"p1"}
