@@ -16,7 +16,7 @@ demo: $(STAMP)
 	$(BIN)/digest run --config config/digest.toml
 
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
 	$(BIN)/ruff check digest tests bench

@@ -12,7 +12,8 @@ import pytest
 
 from digest.models import Paper, SourceConfig, SourceError
 from digest.sources import SOURCES, FilesSource, SeedsSource
-from digest.sources.common import abstract_id, code_links, derive_title, normalize
+from digest.sources.common import abstract_id, code_links, normalize
+from digest.sources.titles import derive_title
 
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
 ENGLISH = "NeurIPS 2025 Papers"

@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from digest.models import InputError, Paper, SourceConfig, Warn
-from digest.sources.common import abstract_id, code_links, derive_title
+from digest.sources.common import abstract_id, code_links
 from digest.sources.seeds import list_files, read_text, source_path
+from digest.sources.titles import derive_title
 
 SUFFIXES = (".jsonl", ".jsonl.gz", ".csv")
 _ARXIV_PREFIX = re.compile(r"^(?:arxiv:|https?://(?:www\.)?arxiv\.org/(?:abs|pdf)/)", re.IGNORECASE)

@@ -8,7 +8,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from digest.models import Paper, SourceConfig, SourceError, Warn
-from digest.sources.common import abstract_id, code_links, derive_title
+from digest.sources.common import abstract_id, code_links
+from digest.sources.titles import derive_title
 
 # Shorter than this is a stray line or a heading, not an abstract worth ranking.
 MIN_ABSTRACT_CHARS = 20
