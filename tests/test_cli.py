@@ -228,3 +228,13 @@ def test_help_does_not_import_scikit_learn() -> None:
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert done.stdout.strip().endswith("False")
     assert "run" in done.stdout and "rank" in done.stdout
+
+
+def test_the_state_file_moves_with_the_flag_or_the_environment(
+    project: Path, capsys, monkeypatch
+) -> None:
+    run(capsys, "run", "--now", MONDAY, "--state", "elsewhere/a.db")
+    assert (project / "elsewhere" / "a.db").is_file() and not (project / "state").exists()
+    monkeypatch.setenv("DIGEST_STATE", str(project / "env.db"))
+    code, out, _ = run(capsys, "run", "--now", MONDAY)
+    assert code == 0 and (project / "env.db").is_file() and "3 sent" in out

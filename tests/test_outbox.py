@@ -1,0 +1,120 @@
+"""The delivery loop: due rows are sent; failures wait out a backoff on the run's clock; a row
+that keeps failing, or fails for good, is dead until retried; one channel never blocks another."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from digest import outbox
+from digest.models import (
+    ChannelConfig,
+    Delivery,
+    DeliveryError,
+    Digest,
+    Message,
+    Paper,
+    Profile,
+    Receipt,
+    Scored,
+    Settings,
+    Subscriber,
+)
+from digest.store import Store
+
+NOW = datetime(2026, 11, 30, 8, tzinfo=UTC)
+MESSAGE = Message("Digest", "text", "<p>html</p>")
+
+
+class Refusing:
+    """A channel whose server answers with a permanent error, as a 404 webhook does."""
+
+    kind = "refusing"
+
+    def __init__(self, config: ChannelConfig, settings: Settings) -> None:
+        self.config = config
+
+    def send(self, delivery: Delivery) -> Receipt:
+        raise DeliveryError(f"refused: token {self.config.options['token']}", retryable=False)
+
+
+def setup(tmp_path: Path, *channels: ChannelConfig) -> tuple[Settings, Store]:
+    sub = Subscriber("ana", Profile(interests="x"), channels)
+    settings = Settings("t.toml", (), (sub,), secrets=frozenset({"s3cret-token"}))
+    store = Store(tmp_path / "s.db")
+    digest = Digest("ana", "P1", date(2026, 11, 30), (Scored(Paper("p1", "T", "A"), 0.5),), NOW)
+    store.record_digest(digest, 1, [(c.name, c.kind, MESSAGE) for c in channels])
+    return settings, store
+
+
+def test_a_due_row_is_sent_and_recorded(tmp_path: Path) -> None:
+    settings, store = setup(tmp_path, ChannelConfig("file", "file", {"dir": str(tmp_path / "o")}))
+    result = outbox.deliver(store, settings, NOW)
+    assert len(result.sent) == 1 and not result.retrying and not result.dead
+    assert (tmp_path / "o" / "2026-11-30" / "ana.eml").is_file()
+    assert outbox.deliver(store, settings, NOW).sent == []  # nothing is sent twice
+
+
+def test_a_failure_waits_for_the_backoff_on_the_runs_clock(tmp_path: Path) -> None:
+    blocker = tmp_path / "blocked"
+    blocker.write_text("a file where a folder should be")
+    settings, store = setup(tmp_path, ChannelConfig("file", "file", {"dir": str(blocker)}))
+    first = outbox.deliver(store, settings, NOW, rand=lambda: 0.5)
+    assert len(first.retrying) == 1 and store.outbox_counts() == {"pending": 1}
+    # 60 s for the first failure (jitter 0.5 keeps it exact): not due a second earlier.
+    assert outbox.deliver(store, settings, NOW + timedelta(seconds=59)).retrying == []
+    blocker.unlink()
+    later = outbox.deliver(store, settings, NOW + timedelta(seconds=60))
+    assert len(later.sent) == 1 and store.outbox_counts() == {"sent": 1}
+
+
+def test_a_row_that_keeps_failing_dies_after_the_last_attempt(tmp_path: Path) -> None:
+    blocker = tmp_path / "blocked"
+    blocker.write_text("x")
+    settings, store = setup(tmp_path, ChannelConfig("file", "file", {"dir": str(blocker)}))
+    clock = NOW
+    for _ in range(outbox.MAX_ATTEMPTS):
+        outbox.deliver(store, settings, clock)
+        clock += timedelta(days=1)
+    (row,) = store.outbox()
+    assert (row.status, row.attempts) == ("dead", outbox.MAX_ATTEMPTS)
+    assert "cannot write" in row.last_error
+
+
+def test_a_permanent_error_is_dead_at_once_and_secrets_never_stored(tmp_path: Path) -> None:
+    refusing = ChannelConfig("refusing", "refusing", {"token": "s3cret-token"})
+    settings, store = setup(tmp_path, refusing)
+    result = outbox.deliver(store, settings, NOW, channels={"refusing": Refusing})
+    assert result.dead == ["ana/refusing: refused: token [redacted]"]
+    (row,) = store.outbox()
+    assert row.status == "dead" and "s3cret" not in row.last_error
+
+
+def test_one_failing_channel_does_not_stop_the_others(tmp_path: Path) -> None:
+    good = ChannelConfig("file", "file", {"dir": str(tmp_path / "o")})
+    bad = ChannelConfig("refusing", "refusing", {"token": "t"})
+    settings, store = setup(tmp_path, bad, good)
+    from digest.channels.file import FileChannel
+
+    result = outbox.deliver(
+        store, settings, NOW, channels={"refusing": Refusing, "file": FileChannel}
+    )
+    assert len(result.dead) == 1 and len(result.sent) == 1
+
+
+def test_a_channel_removed_from_the_config_is_dead_with_that_reason(tmp_path: Path) -> None:
+    settings, store = setup(tmp_path, ChannelConfig("file", "file", {"dir": "o"}))
+    emptied = Settings("t.toml", (), ())
+    result = outbox.deliver(store, emptied, NOW)
+    assert result.dead == ["ana/file: the channel is no longer in the config"]
+
+
+@pytest.mark.parametrize(
+    ("attempts", "low", "high"), [(1, 48, 72), (3, 192, 288), (20, 17280, 25920)]
+)
+def test_backoff_doubles_with_jitter_up_to_a_cap(attempts: int, low: float, high: float) -> None:
+    assert outbox.backoff(attempts, None, lambda: 0.0) == pytest.approx(low)
+    assert outbox.backoff(attempts, None, lambda: 1.0) == pytest.approx(high)
+    assert outbox.backoff(1, 3600, lambda: 0.5) == 3600  # the server's Retry-After wins when longer

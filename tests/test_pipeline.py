@@ -1,0 +1,131 @@
+"""One cycle on one clock: periods from schedules and time zones, digests made once per period,
+papers given once, quiet days told apart, sources that fail."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from digest import pipeline
+from digest.models import ChannelConfig, Profile, Settings, SourceConfig, Subscriber
+from digest.store import Store
+
+BERLIN = ZoneInfo("Europe/Berlin")
+
+
+@pytest.mark.parametrize(
+    ("schedule", "zone", "now", "expected"),
+    [
+        # Weekdays at 8:00 Berlin: Sunday evening still belongs to Friday's period.
+        ("0 8 * * mon-fri", "Europe/Berlin", "2026-11-29T20:00+01:00", "2026-11-27T08:00+01:00"),
+        ("0 8 * * mon-fri", "Europe/Berlin", "2026-11-30T07:59+01:00", "2026-11-27T08:00+01:00"),
+        ("0 8 * * mon-fri", "Europe/Berlin", "2026-11-30T08:00+01:00", "2026-11-30T08:00+01:00"),
+        # The same instant is a different period in New York.
+        ("0 8 * * mon-fri", "America/New_York", "2026-11-30T08:00+01:00", "2026-11-27T08:00-05:00"),
+        # Across the March DST change in Berlin, 8:00 stays 8:00 local.
+        ("0 8 * * *", "Europe/Berlin", "2026-03-29T09:00+02:00", "2026-03-29T08:00+02:00"),
+        ("0 8 * * *", "Europe/Berlin", "2026-03-29T07:30+02:00", "2026-03-28T08:00+01:00"),
+        # A monthly schedule reaches back weeks.
+        ("0 6 1 * *", "UTC", "2026-11-29T00:00+00:00", "2026-11-01T06:00+00:00"),
+        ("*/15 * * * *", "UTC", "2026-11-29T10:07+00:00", "2026-11-29T10:00+00:00"),
+    ],
+)
+def test_a_period_starts_at_the_latest_fire_time_at_or_before_now(
+    schedule: str, zone: str, now: str, expected: str
+) -> None:
+    start = pipeline.period_start(schedule, zone, datetime.fromisoformat(now))
+    assert start == datetime.fromisoformat(expected)
+    assert start is not None and start.utcoffset() == datetime.fromisoformat(expected).utcoffset()
+
+
+def settings_for(tmp_path: Path, *subscribers: Subscriber, path: str | None = None) -> Settings:
+    return Settings(
+        path="test.toml",
+        sources=(SourceConfig("seeds", "seeds", {"path": path or str(tmp_path / "seeds")}),),
+        subscribers=subscribers,
+    )
+
+
+def subscriber(name: str, interests: str, **extra: object) -> Subscriber:
+    channel = ChannelConfig("file", "file", {"dir": "out"})
+    return Subscriber(name, Profile(interests=interests), (channel,), top_k=2, **extra)  # type: ignore[arg-type]
+
+
+def write_seeds(tmp_path: Path, name: str, *abstracts: str) -> None:
+    folder = tmp_path / "seeds"
+    folder.mkdir(exist_ok=True)
+    (folder / name).write_text("Test list\n\n" + "\n\n".join(abstracts) + "\n", encoding="utf-8")
+
+
+PRIVACY = "We study differential privacy for federated learning with private client updates."
+UNLEARN = "Machine unlearning removes training data from models under privacy regulations."
+VISION = "Diffusion models generate images from text prompts with classifier-free guidance."
+
+
+@pytest.fixture(autouse=True)
+def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+
+
+def test_one_run_makes_one_digest_per_subscriber_and_delivers_it(tmp_path: Path) -> None:
+    write_seeds(tmp_path, "a.txt", PRIVACY, UNLEARN, VISION)
+    settings = settings_for(
+        tmp_path,
+        subscriber("ana", "differential privacy and unlearning"),
+        subscriber("vic", "diffusion image generation"),
+    )
+    with Store(tmp_path / "s.db") as store:
+        report = pipeline.run_once(settings, store, datetime(2026, 11, 30, 12, tzinfo=UTC))
+        assert report.exit_code == 0
+        statuses = {s.name: (s.status, s.picked) for s in report.subscribers}
+        assert statuses == {"ana": ("made", 2), "vic": ("made", 1)}
+        assert len(report.outcome.sent) == 2
+        assert store.runs()[0]["summary"]["papers"] == {"read": 3, "skipped": 0, "new": 3}
+
+
+def test_new_papers_only_and_never_a_paper_twice(tmp_path: Path) -> None:
+    write_seeds(tmp_path, "a.txt", PRIVACY, VISION)
+    settings = settings_for(tmp_path, subscriber("ana", "differential privacy and unlearning"))
+    with Store(tmp_path / "s.db") as store:
+        pipeline.run_once(settings, store, datetime(2026, 11, 30, 12, tzinfo=UTC))
+        write_seeds(tmp_path, "b.txt", UNLEARN, PRIVACY)  # one new, one repeat
+        report = pipeline.run_once(settings, store, datetime(2026, 12, 1, 12, tzinfo=UTC))
+        (ana,) = report.subscribers
+        assert (ana.status, ana.picked) == ("made", 1)
+        assert report.summary()["papers"]["new"] == 1
+
+
+def test_quiet_days_say_which_kind_of_quiet(tmp_path: Path) -> None:
+    write_seeds(tmp_path, "a.txt", VISION)
+    settings = settings_for(tmp_path, subscriber("ana", "differential privacy and unlearning"))
+    with Store(tmp_path / "s.db") as store:
+        first = pipeline.run_once(settings, store, datetime(2026, 11, 30, 12, tzinfo=UTC))
+        assert first.subscribers[0].status == "no match"
+        second = pipeline.run_once(settings, store, datetime(2026, 12, 1, 12, tzinfo=UTC))
+        assert second.subscribers[0].status == "nothing new"
+        assert second.exit_code == 0 and store.outbox() == []
+
+
+def test_when_every_source_fails_the_period_stays_open(tmp_path: Path) -> None:
+    settings = settings_for(tmp_path, subscriber("ana", "privacy"), path=str(tmp_path / "gone"))
+    with Store(tmp_path / "s.db") as store:
+        report = pipeline.run_once(settings, store, datetime(2026, 11, 30, 12, tzinfo=UTC))
+        assert report.subscribers[0].status == "waiting for sources"
+        assert report.sources[0].error and report.exit_code == 1
+        write_seeds(tmp_path, "a.txt", PRIVACY)
+        (tmp_path / "seeds").rename(tmp_path / "gone")
+        later = pipeline.run_once(settings, store, datetime(2026, 11, 30, 13, tzinfo=UTC))
+        assert (later.subscribers[0].status, later.subscribers[0].picked) == ("made", 1)
+
+
+def test_preview_changes_nothing(tmp_path: Path) -> None:
+    write_seeds(tmp_path, "a.txt", PRIVACY, UNLEARN)
+    settings = settings_for(tmp_path, subscriber("ana", "differential privacy"))
+    with Store(tmp_path / "s.db") as store:
+        message = pipeline.preview(settings, store, "ana", datetime(2026, 11, 30, tzinfo=UTC))
+        assert "differential privacy" in message.text.lower()
+        assert store.count_papers() == 0 and store.outbox() == [] and store.runs() == []
+        assert not (tmp_path / "out").exists()
