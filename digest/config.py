@@ -140,9 +140,12 @@ class _Checker:
                 f"no such folder {templates!r} (relative paths start "
                 "from the directory digest runs in)",
             )
-        sources = tuple(
-            self.source(s, f"sources[{i}]") for i, s in enumerate(self.array(data, "sources"))
-        )
+        sources: list[SourceConfig] = []
+        for i, raw in enumerate(self.array(data, "sources")):
+            source = self.source(raw, f"sources[{i}]")
+            if source.name in {s.name for s in sources}:
+                raise self.fail(f"sources[{i}].name", f"duplicate source name {source.name!r}")
+            sources.append(source)
         subscribers = [
             self.subscriber(s, defaults, f"subscribers[{i}]")
             for i, s in enumerate(self.array(data, "subscribers"))
@@ -154,7 +157,7 @@ class _Checker:
             seen.add(sub.name)
         return Settings(
             path=self.file,
-            sources=sources,
+            sources=tuple(sources),
             subscribers=tuple(subscribers),
             state_path=self.typed(state.get("path", "state/digest.db"), STR, "state.path"),
             templates=templates,
@@ -166,7 +169,9 @@ class _Checker:
         table = self.table(raw, key)
         kind = self.kind(table, key, SOURCE_KINDS, "source")
         options = self.options(table, key, SOURCE_KINDS[kind], extra={"kind", "name"})
-        name = self.typed(table.get("name", f"{kind}:{options.get('path', '')}"), STR, key)
+        # An unnamed source is called by its path ("seeds"), else by its kind ("arxiv").
+        default = str(options.get("path", kind))
+        name = self.typed(table.get("name", default), STR, f"{key}.name")
         return SourceConfig(kind=kind, name=name, options=options)
 
     def subscriber(self, raw: Any, defaults: dict[str, Any], key: str) -> Subscriber:
