@@ -16,24 +16,42 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from dotenv import dotenv_values
 
+from digest.checks import (
+    INT,
+    NUM,
+    SECRET_KEYS,
+    SMTP_KEYS,
+    STR,
+    STR_OR_STRS,
+    STRS,
+    Checks,
+)
 from digest.models import ChannelConfig, ConfigError, Profile, Settings, SourceConfig, Subscriber
 
-STR, INT, NUM, BOOL, STRS = (
-    "a string",
-    "an integer",
-    "a number",
-    "true or false",
-    "a list of strings",
-)
-STR_OR_STRS = "a string or a list of strings"
-
 # Options of each source and channel kind: key -> (what it must be, required?).
+NETWORK = {"url": (STR, False), "timeout": (NUM, False), "retries": (INT, False)}
 SOURCE_KINDS: dict[str, dict[str, tuple[str, bool]]] = {
     "seeds": {"path": (STR, True)},
     "files": {"path": (STR, True)},
+    # Network sources: `url` is the API or feed (the public service by default where there is
+    # one). Each kind checks its own values (sources.check): categories, ranges, URLs.
+    "arxiv": {
+        **NETWORK,
+        "categories": (STRS, False),
+        "query": (STR, False),
+        "days": (INT, False),
+        "max_results": (INT, False),
+        "delay": (NUM, False),
+    },
+    "rss": {**NETWORK, "url": (STR, True)},
+    "openreview": {**NETWORK, "venue": (STR, True)},
 }
 CHANNEL_KINDS: dict[str, dict[str, tuple[str, bool]]] = {
     "file": {"dir": (STR, False), "to": (STR_OR_STRS, False)},
+    "email": {"to": (STR_OR_STRS, True), "unsubscribe": (STR, False)},
+    "slack": {"webhook": (STR, True)},
+    "matrix": {"homeserver": (STR, True), "room": (STR, True), "token": (STR, True)},
+    "matrix-hook": {"url": (STR, True)},
 }
 # Keys a subscriber may set; all but name, interests and library may also stand in [defaults].
 SUBSCRIBER_KEYS: dict[str, str] = {
@@ -43,17 +61,26 @@ SUBSCRIBER_KEYS: dict[str, str] = {
     "exclude": STRS,
     "authors": STRS,
     "library": STR,
+    "like": STRS,
     "top_k": INT,
     "min_score": NUM,
     "schedule": STR,
     "timezone": STR,
     "alert_threshold": NUM,
+    "alert_keywords": STRS,
+    "max_alerts_per_day": INT,
+    "on_empty": STR,
     "channels": "a list of tables",
 }
-TOP_KEYS = {"sources", "subscribers", "defaults", "state", "smtp", "templates"}
-SMTP_KEYS = {"host", "port", "security", "username", "password", "from", "ca_file"}
-# Values substituted into these keys are secrets: they are redacted wherever they could show.
-SECRET_KEYS = {"password", "username", "token", "webhook", "url"}
+TOP_KEYS = {"sources", "subscribers", "defaults", "state", "smtp", "templates", "delivery", "serve"}
+# [serve] of `digest serve`: key -> default duration ("30m", "1h", "90s" or seconds).
+SERVE_KEYS = {"poll_every": "30m", "misfire_grace_time": "1h"}
+# [delivery]: key -> (what it must be, the least value allowed).
+DELIVERY_KEYS: dict[str, tuple[str, float]] = {
+    "max_attempts": (INT, 1),  # tries before a delivery is dead
+    "concurrency": (INT, 1),  # destinations served at the same time
+    "max_wait": (NUM, 0),  # seconds a run waits out a rate limit before leaving it to a later run
+}
 BUILTIN_DEFAULTS: dict[str, Any] = {
     "top_k": 10,
     "min_score": 0.05,
@@ -116,17 +143,11 @@ def _join(key: str, name: str) -> str:
     return f"{key}.{name}" if key else name
 
 
-class _Checker:
-    def __init__(self, file: str) -> None:
-        self.file = file
-
-    def fail(self, key: str, problem: str) -> ConfigError:
-        return ConfigError(f"{self.file}: {key}: {problem}")
-
+class _Checker(Checks):
     def settings(self, data: dict[str, Any], secrets: frozenset[str]) -> Settings:
         self.only(data, TOP_KEYS, "")
         defaults = self.table(data.get("defaults", {}), "defaults")
-        allowed_defaults = set(SUBSCRIBER_KEYS) - {"name", "interests", "library"}
+        allowed_defaults = set(SUBSCRIBER_KEYS) - {"name", "interests", "library", "like"}
         self.only(defaults, allowed_defaults, "defaults")
         state = self.table(data.get("state", {}), "state")
         self.only(state, {"path"}, "state")
@@ -144,7 +165,10 @@ class _Checker:
         for i, raw in enumerate(self.array(data, "sources")):
             source = self.source(raw, f"sources[{i}]")
             if source.name in {s.name for s in sources}:
-                raise self.fail(f"sources[{i}].name", f"duplicate source name {source.name!r}")
+                raise self.fail(
+                    f"sources[{i}].name",
+                    f"duplicate source name {source.name!r}; give each source its own `name`",
+                )
             sources.append(source)
         subscribers = [
             self.subscriber(s, defaults, f"subscribers[{i}]")
@@ -155,6 +179,16 @@ class _Checker:
             if sub.name in seen:
                 raise self.fail(f"subscribers.{sub.name}", "duplicate subscriber name")
             seen.add(sub.name)
+        mailing = any(c.kind == "email" for sub in subscribers for c in sub.channels)
+        smtp = self.smtp(smtp, mailing)
+        delivery = self.table(data.get("delivery", {}), "delivery")
+        self.only(delivery, set(DELIVERY_KEYS), "delivery")
+        for name, (what, least) in DELIVERY_KEYS.items():
+            if name in delivery and self.typed(delivery[name], what, f"delivery.{name}") < least:
+                raise self.fail(f"delivery.{name}", f"must be at least {least:g}")
+        serve = self.table(data.get("serve", {}), "serve")
+        self.only(serve, set(SERVE_KEYS), "serve")
+        every = {k: self.duration(serve.get(k, v), f"serve.{k}") for k, v in SERVE_KEYS.items()}
         return Settings(
             path=self.file,
             sources=tuple(sources),
@@ -162,7 +196,10 @@ class _Checker:
             state_path=self.typed(state.get("path", "state/digest.db"), STR, "state.path"),
             templates=templates,
             smtp=smtp,
-            secrets=secrets,
+            secrets=secrets | frozenset(v for v in self.secrets if v),
+            delivery=delivery,
+            poll_every=every["poll_every"],
+            misfire_grace_time=every["misfire_grace_time"],
         )
 
     def source(self, raw: Any, key: str) -> SourceConfig:
@@ -200,6 +237,10 @@ class _Checker:
         self.schedule(merged["schedule"], where("schedule"), tz)
         if merged["top_k"] < 1:
             raise self.fail(where("top_k"), "must be at least 1")
+        if merged.get("on_empty", "skip") not in ("skip", "notify"):
+            raise self.fail(where("on_empty"), "must be 'skip' or 'notify'")
+        if merged.get("max_alerts_per_day", 0) < 0:
+            raise self.fail(where("max_alerts_per_day"), "must be 0 (no alerts) or more")
         channels = self.channels(merged["channels"], where("channels"))
         profile = Profile(
             interests=merged.get("interests", "").strip(),
@@ -208,9 +249,9 @@ class _Checker:
             authors=tuple(merged.get("authors", ())),
             library=(),
         )
-        if not (profile.interests or profile.keywords or "library" in merged):
+        if not (profile.interests or profile.keywords or "library" in merged or merged.get("like")):
             raise self.fail(
-                key, "says nothing about its interests: set interests, keywords or library"
+                key, "says nothing about its interests: set interests, keywords, library or like"
             )
         threshold = merged.get("alert_threshold")
         return Subscriber(
@@ -223,6 +264,10 @@ class _Checker:
             timezone=tz,
             alert_threshold=None if threshold is None else float(threshold),
             library_path=merged.get("library", ""),
+            likes=tuple(x.strip() for x in merged.get("like", ())),
+            alert_keywords=tuple(merged.get("alert_keywords", ())),
+            max_alerts_per_day=merged.get("max_alerts_per_day", 5),
+            on_empty=merged.get("on_empty", "skip"),
         )
 
     def channels(self, raw: Any, key: str) -> tuple[ChannelConfig, ...]:
@@ -234,6 +279,7 @@ class _Checker:
             table = self.table(item, where)
             kind = self.kind(table, where, CHANNEL_KINDS, "channel")
             options = self.options(table, where, CHANNEL_KINDS[kind], extra={"kind"})
+            self.channel(kind, options, where)
             count = sum(1 for c in out if c.kind == kind)
             out.append(ChannelConfig(kind, kind if count == 0 else f"{kind}-{count + 1}", options))
         return tuple(out)
@@ -247,65 +293,3 @@ class _Checker:
             raise self.fail(
                 key, f"not a crontab expression ({exc}); e.g. '0 8 * * mon-fri' is 8:00 on weekdays"
             ) from None
-
-    def kind(self, table: dict[str, Any], key: str, kinds: Mapping[str, Any], what: str) -> str:
-        kind = table.get("kind")
-        if kind not in kinds:
-            allowed = ", ".join(repr(k) for k in kinds)
-            got = "missing" if kind is None else f"unknown {what} kind {kind!r}"
-            raise self.fail(f"{key}.kind", f"{got}; allowed: {allowed}")
-        return str(kind)
-
-    def options(
-        self, table: dict[str, Any], key: str, spec: dict[str, tuple[str, bool]], extra: set[str]
-    ) -> dict[str, Any]:
-        self.only(table, set(spec) | extra, key)
-        for name, (what, required) in spec.items():
-            if name in table:
-                self.typed(table[name], what, f"{key}.{name}")
-            elif required:
-                raise self.fail(f"{key}.{name}", f"missing; {table['kind']} needs it ({what})")
-        return {k: v for k, v in table.items() if k not in extra}
-
-    def only(self, table: Mapping[str, Any], allowed: set[str], key: str) -> None:
-        for name in table:
-            if name not in allowed:
-                where = _join(key, name)
-                raise self.fail(where, f"unknown key; allowed: {', '.join(sorted(allowed))}")
-
-    def table(self, value: Any, key: str) -> dict[str, Any]:
-        if not isinstance(value, dict):
-            raise self.fail(key, f"must be a table, not {_kind_of(value)}")
-        return value
-
-    def array(self, data: dict[str, Any], key: str) -> list[Any]:
-        value = data.get(key, [])
-        if not isinstance(value, list):
-            raise self.fail(key, f"must be an array of tables ([[{key}]]), not {_kind_of(value)}")
-        return value
-
-    def typed(self, value: Any, what: str, key: str) -> Any:
-        ok = {
-            STR: isinstance(value, str),
-            INT: isinstance(value, int) and not isinstance(value, bool),
-            NUM: isinstance(value, int | float) and not isinstance(value, bool),
-            BOOL: isinstance(value, bool),
-            STRS: isinstance(value, list) and all(isinstance(v, str) for v in value),
-            STR_OR_STRS: isinstance(value, str)
-            or (isinstance(value, list) and all(isinstance(v, str) for v in value)),
-        }.get(what, True)
-        if not ok:
-            raise self.fail(key, f"must be {what}, not {_kind_of(value)}")
-        return value
-
-
-def _kind_of(value: Any) -> str:
-    names = {
-        bool: "a boolean",
-        int: "an integer",
-        float: "a number",
-        str: "a string",
-        list: "a list",
-        dict: "a table",
-    }
-    return names.get(type(value), type(value).__name__)

@@ -71,6 +71,8 @@ class Paper:
     published: date | None = None
     source: str = ""
     categories: tuple[str, ...] = ()
+    # Other ids of the same paper (a DOI beside the arXiv id...): see sources/identity.py.
+    aliases: tuple[str, ...] = ()
 
     @property
     def text(self) -> str:
@@ -99,6 +101,9 @@ class Profile:
     exclude: tuple[str, ...] = ()
     authors: tuple[str, ...] = ()
     library: tuple[Paper, ...] = ()
+    # Papers rated down (`digest feedback ... down`): the profile moves away from them. Papers
+    # rated up join `library`. Neither is ever picked again.
+    disliked: tuple[Paper, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +117,10 @@ class Subscriber:
     timezone: str = "UTC"
     alert_threshold: float | None = None
     library_path: str = ""  # read into profile.library by the library module
+    likes: tuple[str, ...] = ()  # arXiv ids the subscriber likes, looked up once into the library
+    alert_keywords: tuple[str, ...] = ()  # a paper with one of these phrases is an alert
+    max_alerts_per_day: int = 5  # in the subscriber's local day; the rest wait for the digest
+    on_empty: str = "skip"  # skip | notify: a one-line message when a period has no digest items
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +132,9 @@ class Settings:
     templates: str = ""  # a user's template folder; "" for the built-in set
     smtp: Mapping[str, Any] = field(default_factory=dict)
     secrets: frozenset[str] = frozenset()  # values to redact from every log line and message
+    delivery: Mapping[str, Any] = field(default_factory=dict)  # [delivery]: attempts, concurrency
+    poll_every: float = 1800.0  # [serve]: seconds between `digest serve`'s ingest-and-alert polls
+    misfire_grace_time: float = 3600.0  # [serve]: how late a missed scheduled job may still run
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,10 +155,51 @@ class Digest:
 
 
 @dataclass(frozen=True, slots=True)
+class Entry:
+    """One paper as chat channels lay it out; plain unescaped text, each channel escapes its way."""
+
+    rank: int
+    title: str
+    url: str = ""  # a safe http(s) link or ""
+    code_url: str = ""
+    authors: str = ""
+    venue: str = ""
+    score: str = ""
+    terms: tuple[str, ...] = ()
+    because: str = ""
+    snippet: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Message:
     subject: str
     text: str
     html: str
+    # For chat channels (Slack blocks, Matrix events): a title line, one Entry per paper, a
+    # closing context line. A message without entries is sent as its text.
+    heading: str = ""
+    entries: tuple[Entry, ...] = ()
+    footer: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready values, as the outbox stores a message."""
+        entries = [{n: getattr(e, n) for n in Entry.__dataclass_fields__} for e in self.entries]
+        return {
+            "subject": self.subject,
+            "text": self.text,
+            "html": self.html,
+            "heading": self.heading,
+            "entries": [{**e, "terms": list(e["terms"])} for e in entries],
+            "footer": self.footer,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Message:
+        # Rows written before chat entries existed hold only subject, text and html.
+        entries = tuple(
+            Entry(**{**e, "terms": tuple(e.get("terms", ()))}) for e in data.get("entries", ())
+        )
+        return cls(**{**data, "entries": entries})
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +215,13 @@ class Delivery:
     attempts: int = 0
     status: str = "pending"  # pending | sent | dead
     last_error: str = ""
+    # A message split into parts (Slack's 50 blocks, Matrix's 64 KiB) is one row: parts_sent is
+    # how many the server has; the channel calls progress(n) to persist it before going on, and
+    # pace() before each post to keep to the destination's rate.
+    parts_sent: int = 0
+    purpose: str = "digest"  # digest | alert | notice (a quiet period's one-line message)
+    progress: Callable[[int], None] = field(default=lambda n: None, compare=False, repr=False)
+    pace: Callable[[], None] = field(default=lambda: None, compare=False, repr=False)
 
     @property
     def key(self) -> str:

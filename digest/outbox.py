@@ -1,16 +1,22 @@
 """The delivery loop: send the outbox rows that are due, then mark each sent, pending or dead.
 
-A failure is retried with exponential backoff and jitter (or the server's Retry-After, when
-longer) on the run's clock, up to MAX_ATTEMPTS; one channel failing never stops the others.
+Different destinations are served concurrently (bounded), one destination's rows in order at its
+pace. A short rate limit is waited out within the run; any other failure is retried with
+exponential backoff and jitter (or the server's Retry-After, when longer) on the run's clock, up
+to max_attempts. One channel failing never stops the others.
 """
 
 from __future__ import annotations
 
 import logging
 import random
+import threading
+import time
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from digest.channels import CHANNELS
 from digest.models import ChannelConfig, Delivery, DeliveryError, Settings, redact
@@ -18,9 +24,11 @@ from digest.store import OutboxRow, Store
 
 log = logging.getLogger("digest.outbox")
 
-MAX_ATTEMPTS = 8
+MAX_ATTEMPTS = 8  # [delivery] max_attempts
 FIRST_BACKOFF = 60.0  # seconds; doubles each attempt
 MAX_BACKOFF = 6 * 3600.0
+CONCURRENCY = 4  # [delivery] concurrency: destinations served at once
+MAX_WAIT = 60.0  # [delivery] max_wait: seconds of rate limit one run waits out per destination
 
 
 @dataclass
@@ -43,46 +51,167 @@ def deliver(
     *,
     channels: Mapping[str, type] | None = None,
     rand: Callable[[], float] = random.random,
+    sleep: Callable[[float], None] = time.sleep,
 ) -> Outcome:
-    registry = CHANNELS if channels is None else channels
-    outcome = Outcome()
+    """Send every due row; `now` is the run's clock, which moves on with the time spent here."""
+    run = _Run(store, settings, now, rand, sleep)
+    groups: dict[str, list[_Job]] = {}
     for row in store.due(now):
+        job = run.prepare(row, CHANNELS if channels is None else channels)
+        if job is not None:
+            groups.setdefault(job.destination, []).append(job)
+    workers = min(run.concurrency, len(groups))
+    if workers <= 1:
+        for jobs in groups.values():
+            run.drain(jobs)
+    else:
+        with ThreadPoolExecutor(workers, thread_name_prefix="deliver") as pool:
+            for future in [pool.submit(run.drain, jobs) for jobs in groups.values()]:
+                future.result()
+    for items in (run.outcome.sent, run.outcome.retrying, run.outcome.dead):
+        items.sort()
+    return run.outcome
+
+
+@dataclass
+class _Job:
+    row: OutboxRow
+    label: str  # "alice/slack"
+    config: ChannelConfig
+    channel: Any
+    destination: str
+    interval: float
+
+
+class _Pacer:
+    """Keeps messages to one destination at least `interval` seconds apart."""
+
+    def __init__(self, interval: float, sleep: Callable[[float], None]) -> None:
+        self.interval, self.sleep, self.last = interval, sleep, None
+
+    def wait(self) -> None:
+        if self.interval and self.last is not None:
+            delay = self.last + self.interval - time.monotonic()
+            if delay > 0:
+                self.sleep(delay)
+        self.last = time.monotonic()
+
+
+class _Run:
+    """One deliver() call: the store behind a lock (workers share it), the clock, the outcome."""
+
+    def __init__(
+        self,
+        store: Store,
+        settings: Settings,
+        now: datetime,
+        rand: Callable[[], float],
+        sleep: Callable[[float], None],
+    ) -> None:
+        self.store, self.settings, self.now = store, settings, now
+        self.rand, self.sleep = rand, sleep
+        self.max_attempts = int(settings.delivery.get("max_attempts", MAX_ATTEMPTS))
+        self.concurrency = int(settings.delivery.get("concurrency", CONCURRENCY))
+        self.max_wait = float(settings.delivery.get("max_wait", MAX_WAIT))
+        self.started = time.monotonic()
+        self.lock = threading.Lock()
+        self.outcome = Outcome()
+
+    def clock(self) -> datetime:
+        return self.now + timedelta(seconds=time.monotonic() - self.started)
+
+    def prepare(self, row: OutboxRow, registry: Mapping[str, type]) -> _Job | None:
         label = f"{row.subscriber}/{row.channel}"
-        config = _channel_config(settings, row)
+        config = _channel_config(self.settings, row)
+        job = _Job(row, label, ChannelConfig(row.kind, row.channel), None, label, 0.0)
         if config is None:
-            store.mark_failed(row.id, "the channel is no longer in the config", None)
-            outcome.dead.append(f"{label}: the channel is no longer in the config")
-            continue
-        delivery = Delivery(
-            id=row.id,
-            subscriber=row.subscriber,
-            period=row.period,
-            day=row.day,
-            channel=config,
-            message=row.message,
-            attempts=row.attempts,
-        )
+            self.failed(job, "the channel is no longer in the config", retryable=False)
+            return None
         try:
-            receipt = registry[config.kind](config, settings).send(delivery)
+            channel = registry[config.kind](config, self.settings)
         except DeliveryError as exc:
-            reason = redact(str(exc), settings.secrets)
-            attempts = row.attempts + 1
-            if exc.retryable and attempts < MAX_ATTEMPTS:
-                wait = backoff(attempts, exc.retry_after, rand)
-                store.mark_failed(row.id, reason, now + timedelta(seconds=wait))
-                log.warning(
-                    "%s: attempt %d failed (%s); next try in %.0f s", label, attempts, reason, wait
-                )
-                outcome.retrying.append(f"{label}: {reason}")
-            else:
-                store.mark_failed(row.id, reason, None)
-                log.error("%s: delivery is dead after %d attempt(s): %s", label, attempts, reason)
-                outcome.dead.append(f"{label}: {reason}")
-            continue
-        store.mark_sent(row.id, receipt.detail, now)
-        log.info("%s: delivered (%s)", label, receipt.detail)
-        outcome.sent.append(f"{label}: {receipt.detail}")
-    return outcome
+            self.failed(job, str(exc), exc.retryable)
+            return None
+        except Exception as exc:  # a broken channel must not stop the others
+            self.failed(job, f"cannot set up the channel: {type(exc).__name__}: {exc}", True)
+            return None
+        destination = str(getattr(channel, "destination", label))
+        return _Job(row, label, config, channel, destination, getattr(channel, "interval", 0.0))
+
+    def drain(self, jobs: list[_Job]) -> None:
+        """One destination's rows, in order and at its pace; a long rate limit leaves the rest
+        pending, untried, for a later run."""
+        pacer = _Pacer(jobs[0].interval, self.sleep)
+        budget = self.max_wait
+        for job in jobs:
+            if budget < 0:
+                log.info("%s: left for a later run (the destination is rate limited)", job.label)
+                continue
+            budget = self.send(job, pacer, budget)
+
+    def send(self, job: _Job, pacer: _Pacer, budget: float) -> float:
+        row = job.row
+        parts = [row.parts_sent]
+
+        def progress(count: int) -> None:
+            with self.lock:
+                self.store.record_parts(row.id, count)
+            parts[0] = count
+
+        while True:
+            delivery = Delivery(
+                id=row.id,
+                subscriber=row.subscriber,
+                period=row.period,
+                day=row.day,
+                channel=job.config,
+                message=row.message,
+                attempts=row.attempts,
+                parts_sent=parts[0],
+                purpose=row.purpose,
+                progress=progress,
+                pace=pacer.wait,
+            )
+            try:
+                receipt = job.channel.send(delivery)
+            except DeliveryError as exc:
+                wait = exc.retry_after
+                if exc.retryable and wait is not None and wait <= budget:
+                    log.info("%s: rate limited; waiting %.1f s as the server asks", job.label, wait)
+                    self.sleep(wait)
+                    budget -= max(wait, 1.0)  # at least a second each, so this loop must end
+                    continue
+                self.failed(job, str(exc), exc.retryable, wait)
+                return -1.0 if wait is not None and exc.retryable else budget
+            except Exception as exc:  # a broken channel must not stop the others
+                self.failed(job, f"unexpected {type(exc).__name__}: {exc}", retryable=True)
+                return budget
+            detail = redact(receipt.detail, self.settings.secrets)
+            with self.lock:
+                self.store.mark_sent(row.id, detail, self.clock())
+                self.outcome.sent.append(f"{job.label}: {detail}")
+            log.info("%s: delivered (%s)", job.label, detail)
+            return budget
+
+    def failed(
+        self, job: _Job, error: str, retryable: bool, retry_after: float | None = None
+    ) -> None:
+        reason = redact(error, self.settings.secrets)
+        attempts = job.row.attempts + 1
+        wait = None
+        if retryable and attempts < self.max_attempts:
+            wait = backoff(attempts, retry_after, self.rand)
+        with self.lock:
+            next_try = None if wait is None else self.clock() + timedelta(seconds=wait)
+            self.store.mark_failed(job.row.id, reason, next_try)
+            listed = self.outcome.dead if wait is None else self.outcome.retrying
+            listed.append(f"{job.label}: {reason}")
+        if wait is None:
+            log.error("%s: delivery is dead after %d attempt(s): %s", job.label, attempts, reason)
+        else:
+            log.warning(
+                "%s: attempt %d failed (%s); next try in %.0f s", job.label, attempts, reason, wait
+            )
 
 
 def _channel_config(settings: Settings, row: OutboxRow) -> ChannelConfig | None:

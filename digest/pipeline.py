@@ -6,16 +6,28 @@ run_once() is one whole cycle on one clock; preview() and rank_files() are its r
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from digest import library
-from digest.models import Digest, InputError, Message, Paper, Settings, SourceError, Subscriber
+from digest import alerts, library
+from digest.models import (
+    Digest,
+    InputError,
+    Message,
+    Paper,
+    Settings,
+    SourceConfig,
+    SourceError,
+    Subscriber,
+    Warn,
+    redact,
+)
 from digest.outbox import Outcome, deliver
-from digest.sources import SOURCES
+from digest.sources import SOURCES, identity, progress
 from digest.sources.files import read_papers
 from digest.store import Store
 
@@ -29,6 +41,7 @@ class SourceReport:
     skipped: int = 0
     new: int = 0
     error: str = ""
+    seconds: float = 0.0  # time the fetch took
 
 
 @dataclass
@@ -38,6 +51,7 @@ class SubscriberReport:
     status: str  # made | already made | nothing new | no match | waiting for sources
     picked: int = 0
     top_score: float | None = None
+    notified: bool = False  # a quiet period's one-line notice was recorded (on_empty = "notify")
 
 
 @dataclass
@@ -46,6 +60,7 @@ class RunReport:
     sources: list[SourceReport] = field(default_factory=list)
     subscribers: list[SubscriberReport] = field(default_factory=list)
     outcome: Outcome = field(default_factory=Outcome)
+    alerts: list[alerts.AlertReport] = field(default_factory=list)
     pending: int = 0  # in the whole outbox after this run, older rows included
     dead: int = 0
 
@@ -63,7 +78,13 @@ class RunReport:
                 "new": sum(s.new for s in self.sources),
             },
             "sources": {
-                s.name: {"read": s.read, "skipped": s.skipped, "new": s.new, "error": s.error}
+                s.name: {
+                    "read": s.read,
+                    "skipped": s.skipped,
+                    "new": s.new,
+                    "error": s.error,
+                    "seconds": s.seconds,
+                }
                 for s in self.sources
             },
             "subscribers": {
@@ -72,9 +93,11 @@ class RunReport:
                     "status": s.status,
                     "picked": s.picked,
                     "top_score": s.top_score,
+                    "notified": s.notified,
                 }
                 for s in self.subscribers
             },
+            "alerts": {a.subscriber: {"made": a.made, "held": a.held} for a in self.alerts},
             "deliveries": {
                 "sent": len(self.outcome.sent),
                 "retrying": len(self.outcome.retrying),
@@ -91,66 +114,119 @@ def period_start(schedule: str, timezone: str, now: datetime) -> datetime | None
 
     zone = ZoneInfo(timezone)
     trigger = CronTrigger.from_crontab(schedule, timezone=zone)
-    local = now.astimezone(zone)
+    limit = now.astimezone(UTC)
     span = timedelta(hours=1)
-    # Widen the window until it holds a fire time, then walk to the last one before now.
+    # Widen the window until it holds a fire time, then walk to the last one before now. Steps
+    # and comparisons go through UTC: local arithmetic loses the fold of a repeated hour.
     while span <= timedelta(days=800):
-        fire = trigger.get_next_fire_time(None, local - span)
-        if fire is not None and fire <= local:
+        fire = trigger.get_next_fire_time(None, (limit - span).astimezone(zone))
+        if fire is not None and fire.astimezone(UTC) <= limit:
             while True:
-                later = trigger.get_next_fire_time(fire, fire + timedelta(seconds=1))
-                if later is None or later > local:
-                    return fire
+                step = (fire.astimezone(UTC) + timedelta(seconds=1)).astimezone(zone)
+                later = trigger.get_next_fire_time(fire, step)
+                if later is None or later.astimezone(UTC) > limit:
+                    return _first_of_repeat(trigger, fire)
                 fire = later
         span *= 2
     return None
+
+
+def _first_of_repeat(trigger: Any, fire: datetime) -> datetime:
+    """When clocks fall back, 02:30 comes twice and a daily 02:30 schedule fires at both: the
+    second is the same local time, so it opens no new period."""
+    first = fire.replace(fold=0)
+    if first.utcoffset() == fire.utcoffset():
+        return fire
+    before = (first.astimezone(UTC) - timedelta(seconds=1)).astimezone(fire.tzinfo)
+    twin = trigger.get_next_fire_time(None, before)
+    same = twin is not None and twin.astimezone(UTC) == first.astimezone(UTC)
+    return first if same else fire
 
 
 def ingest(
     settings: Settings, store: Store | None, now: datetime
 ) -> tuple[list[SourceReport], list[Paper]]:
     """Read every source; keep the new papers in the store (when given). A failing source is
-    reported and the others go on."""
+    reported with what it read before failing, and the others go on."""
     reports: list[SourceReport] = []
     papers: list[Paper] = []
-    for source in settings.sources:
-        report = SourceReport(source.name)
-        reports.append(report)
+    with progress.display() as shown:
+        for source in settings.sources:
+            report = SourceReport(source.name)
+            reports.append(report)
 
-        def warn(problem: str, report: SourceReport = report) -> None:
-            report.skipped += 1
-            log.warning("skipped %s", problem)
+            def warn(problem: str, report: SourceReport = report) -> None:
+                report.skipped += 1
+                log.warning("skipped %s", problem)
 
-        try:
-            batch = list(SOURCES[source.kind].fetch(source, warn))
-        except SourceError as exc:
-            report.error = str(exc)
-            log.error("source %s failed: %s", source.name, exc)
-            continue
-        report.read = len(batch)
-        if store is not None:
-            report.new = store.add_papers(batch, now)
-        papers.extend(batch)
-        log.info(
-            "source %s: %d read, %d skipped, %d new",
-            source.name,
-            report.read,
-            report.skipped,
-            report.new,
-        )
+            started = time.monotonic()
+            with shown.source(source.name) as bar:
+                batch = _fetch(source, warn, now, bar, report)
+                # A feed URL from the environment is a secret; the summary is kept in the state.
+                report.error = redact(report.error, settings.secrets)
+                report.seconds = round(time.monotonic() - started, 3)
+                report.read = len(batch)
+                if store is not None:
+                    report.new = store.add_papers(batch, now)
+                bar.note("FAILED (see the summary)" if report.error else f"{report.new} new")
+            papers.extend(batch)
+            log.info(
+                "source %s: %d read, %d skipped, %d new in %.2f s",
+                source.name,
+                report.read,
+                report.skipped,
+                report.new,
+                report.seconds,
+            )
     return reports, papers
 
 
+def _fetch(
+    source: SourceConfig, warn: Warn, now: datetime, bar: progress.Progress, report: SourceReport
+) -> list[Paper]:
+    """The papers of one source; a failure is recorded in the report, the papers read before
+    it are kept (a page that failed does not undo the pages before it)."""
+    batch: list[Paper] = []
+    try:
+        for paper in SOURCES[source.kind].fetch(source, warn, now=now, progress=bar):
+            batch.append(paper)
+            bar.advance()
+    except SourceError as exc:
+        report.error = str(exc)
+        log.error("source %s failed after %d papers: %s", source.name, len(batch), exc)
+    except Exception as exc:  # a parser bug on odd data must not cost the other sources
+        report.error = f"unexpected {type(exc).__name__}: {exc}"
+        log.exception("source %s failed unexpectedly", source.name)
+    return batch
+
+
 def run_once(
-    settings: Settings, store: Store, now: datetime, *, channels: Mapping[str, type] | None = None
+    settings: Settings,
+    store: Store,
+    now: datetime,
+    *,
+    channels: Mapping[str, type] | None = None,
+    stop: Callable[[], bool] = lambda: False,
 ) -> RunReport:
-    subscribers = library.with_libraries(settings.subscribers)
+    """One whole cycle on the clock `now`. When stop() (serve got SIGTERM) holds before the
+    deliveries, they are left pending for the next run: recorded work is never lost."""
+    subscribers = library.with_libraries(
+        settings.subscribers, cache=store.papers, sources=settings.sources, now=now
+    )
+    subscribers = store.ratings.apply(subscribers)
     run_id = store.start_run(datetime.now().astimezone(), now)
     report = RunReport(now=now)
     report.sources, _ = ingest(settings, store, now)
-    all_failed = bool(report.sources) and all(s.error for s in report.sources)
-    report.subscribers = make_digests(settings, store, subscribers, now, all_failed)
-    report.outcome = deliver(store, settings, now, channels=channels)
+    store.journal.record_sources(run_id, now, report.summary()["sources"])
+    failed = [s.name for s in report.sources if s.error]
+    all_failed = bool(report.sources) and len(failed) == len(report.sources)
+    report.subscribers = make_digests(settings, store, subscribers, now, all_failed, failed)
+    # After the digests: a paper in a digest made just now needs no alert.
+    report.alerts = alerts.make_alerts(settings, store, subscribers, now)
+    if stop():
+        log.info("stopping: this run's deliveries are left pending for the next run")
+    else:
+        report.outcome = deliver(store, settings, now, channels=channels)
     counts = store.outbox_counts()
     report.pending, report.dead = counts.get("pending", 0), counts.get("dead", 0)
     outcome = "ok" if report.exit_code == 0 else "attention"
@@ -164,6 +240,7 @@ def make_digests(
     subscribers: Sequence[Subscriber],
     now: datetime,
     sources_down: bool,
+    failed: Sequence[str] = (),
 ) -> list[SubscriberReport]:
     """Make and record (not send) the digest of every subscriber whose period has none yet."""
     reports: list[SubscriberReport] = []
@@ -185,7 +262,11 @@ def make_digests(
     for sub, _ in due:
         ids = [paper.id for seq, paper in rows if seq > floors[sub.name]]
         allowed[sub.name] = set(ids) - store.sent_ids(sub.name, ids)
-    picks = _rank(papers, [sub for sub, _ in due], allowed=allowed)
+        # An alerted paper was announced already: the digest leaves it out.
+        allowed[sub.name] -= store.journal.alerted_ids(sub.name, ids)
+    due_now = [sub for sub, _ in due]
+    space = store.ratings.ranking_space(due_now, now)
+    picks = _rank(papers, due_now, allowed=allowed, space=space)
     through = rows[-1][0] if rows else 0
     env = None
     for sub, start in due:
@@ -193,22 +274,29 @@ def make_digests(
         period = start.isoformat()
         if not allowed[sub.name] and sources_down:
             # Nothing arrived because nothing could be read: keep the period open for a later run.
-            reports.append(SubscriberReport(sub.name, period, "waiting for sources"))
+            status = "waiting for sources"
+            told = alerts.notify_down(settings, store, sub, period, start.date(), now, failed)
+            reports.append(SubscriberReport(sub.name, period, status, notified=told))
             continue
         digest = Digest(sub.name, period, start.date(), tuple(items), now)
         messages: list[tuple[str, str, Message]] = []
+        status = "made" if items else ("no match" if allowed[sub.name] else "nothing new")
         if items:
             from digest import render
 
             env = env or render.make_environment(settings.templates)
             message = render.render_digest(digest, env)
             messages = [(channel.name, channel.kind, message) for channel in sub.channels]
-        made = store.record_digest(digest, max(through, floors[sub.name]), messages)
-        status = "made" if items else ("no match" if allowed[sub.name] else "nothing new")
+        elif sub.on_empty == "notify":
+            message = alerts.notice(settings, sub, status, start.date(), failed)
+            messages = [(channel.name, channel.kind, message) for channel in sub.channels]
+        purpose = "digest" if items else "notice"
+        made = store.record_digest(digest, max(through, floors[sub.name]), messages, purpose)
         if made is None:
             status = "already made"
         top = items[0].score if items else None
-        reports.append(SubscriberReport(sub.name, period, status, len(items), top))
+        told = made is not None and not items and bool(messages)
+        reports.append(SubscriberReport(sub.name, period, status, len(items), top, told))
         log.info("%s: %s for %s (%d picked)", sub.name, status, period, len(items))
     return reports
 
@@ -219,11 +307,16 @@ def preview(settings: Settings, store: Store, name: str, now: datetime) -> Messa
     if subscriber is None:
         known = ", ".join(s.name for s in settings.subscribers)
         raise InputError(f"no subscriber named {name!r} in {settings.path}; known: {known}")
-    (subscriber,) = library.with_libraries([subscriber])
+    (subscriber,) = library.with_libraries(
+        [subscriber], cache=store.papers, sources=settings.sources, now=now
+    )
+    (subscriber,) = store.ratings.apply([subscriber])
     _, fetched = ingest(settings, None, now)
+    fetched = store.papers.canonical(fetched)  # a paper known under another key is that paper
     stored = [paper for _, paper in store.papers_after(store.considered_through(name))]
-    pool = list({p.id: p for p in stored + fetched}.values())
-    allowed = {name: {p.id for p in pool} - store.sent_ids(name, (p.id for p in pool))}
+    pool = identity.dedupe(stored + fetched)
+    ids = [p.id for p in pool]
+    allowed = {name: set(ids) - store.sent_ids(name, ids) - store.journal.alerted_ids(name, ids)}
     items = _rank(pool, [subscriber], allowed=allowed).get(name, [])
     start = period_start(subscriber.schedule, subscriber.timezone, now) or now
     from digest import render
@@ -233,14 +326,17 @@ def preview(settings: Settings, store: Store, name: str, now: datetime) -> Messa
 
 
 def rank_files(
-    settings: Settings, paths: Sequence[str], top: int
+    settings: Settings, paths: Sequence[str], top: int, store: Store | None = None
 ) -> dict[str, list[dict[str, Any]]]:
-    """The `digest rank` contract: every paper for every subscriber, no state, no thresholds."""
+    """The `digest rank` contract: every paper for every subscriber, no thresholds, no sent
+    state; only the subscribers' ratings are read from the store, when there is one."""
     papers: dict[str, Paper] = {}
     for path in paths:
         for paper in read_papers(path, lambda problem: log.warning("skipped %s", problem)):
             papers.setdefault(paper.id, paper)
     subscribers = library.with_libraries(settings.subscribers)
+    if store is not None:
+        subscribers = store.ratings.apply(subscribers)
     picks = _rank(list(papers.values()), subscribers, top_k=top, thresholds=False)
     return {
         sub.name: [

@@ -1,84 +1,44 @@
-"""Ranking: one TF-IDF space over the day's papers and the subscribers' libraries, one sparse
-product for all subscribers at once, top-k picks, and the words and liked paper behind each pick."""
+"""Ranking: one TF-IDF space over the day's papers and the subscribers' libraries, a Rocchio
+profile per subscriber (interests, keywords, liked and disliked papers, authors), one sparse top-n
+product for all subscribers at once, and the words, liked paper and authors behind each pick."""
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.feature_extraction.text import (
-    ENGLISH_STOP_WORDS,
-    TfidfVectorizer,
-    strip_accents_unicode,
-)
 from sklearn.preprocessing import normalize
 
+from digest.features import DOMAIN_STOP_WORDS as DOMAIN_STOP_WORDS
+from digest.features import STOP_WORDS as STOP_WORDS
+from digest.features import Space, fit, paper_text
+from digest.features import analyze as analyze
+from digest.features import author_key as author_key
+from digest.features import make_vectorizer as make_vectorizer
 from digest.models import Paper, Scored, Subscriber
 
 KEYWORD_WEIGHT = 1.5  # keywords are the subscriber's explicit wish: they outweigh free text
-AUTHOR_BOOST = 0.15
+DISLIKED_WEIGHT = 0.5  # Rocchio's negative share: papers rated down pull the profile away
+# On a large pool (a background, not one topic) two Rocchio steps: the mean of the pool is an
+# implicit negative, so words every paper shares count for less than words that set a paper
+# apart; and the profile is expanded with its best FEEDBACK_DOCS first-pass papers (pseudo
+# relevance feedback), so that a short text or one liked paper finds the field's vocabulary.
+POOL_MIN = 1000
+POOL_WEIGHT = 0.5
+FEEDBACK_WEIGHT = 0.3
+FEEDBACK_DOCS = 10
+AUTHOR_BOOST = 0.15  # added to the score of a paper by a followed author, per such author
+# An author of several liked papers is a taste; of one, a coincidence (and names collide).
+LIBRARY_AUTHOR_BOOST = 0.2  # times the share of the liked papers that author wrote
+LIBRARY_AUTHOR_MIN = 2
 MAX_TERMS = 5
-MAX_DF = 0.5
-# A max_df cut on a handful of documents would delete the words that tie them together.
-MAX_DF_MIN_DOCS = 50
-# Dense scores held at once (subscribers x papers in a chunk): about 32 MB of float64.
-CHUNK_CELLS = 4_000_000
-
-# Words every abstract uses to sell itself; they say nothing about the topic.
-DOMAIN_STOP_WORDS = frozenset(
-    """paper papers study propose proposed proposes method methods approach approaches result
-    results show shows shown novel based using use used model models performance existing framework
-    frameworks task tasks state art extensive experiments experimental demonstrate demonstrates
-    demonstrated achieve achieves achieved achieving significant significantly new challenge
-    challenges challenging work works recent recently problem problems introduce introduces present
-    presents provide provides various including remarkable despite crucial critical promising
-    furthermore moreover specifically particular improve improves improved improvement outperforms
-    outperform effective effectively key able ability et al code available https http github com www
-    """.split()
-)
-STOP_WORDS = ENGLISH_STOP_WORDS | DOMAIN_STOP_WORDS
-
-# Punctuation ends a phrase; a hyphen inside a word ("privacy-utility") does not.
-_PHRASE_BREAK = re.compile(r"[^\w\s-]+|\s-+|-+\s|--+")
-# "gpt-4" and "llama-2" stay whole; other hyphenated words split into their parts.
-_TOKEN = re.compile(r"\w+-\d\w*|\w+")
-
-
-def analyze(text: str) -> list[str]:
-    """Unigrams and bigrams. A bigram never spans punctuation or a stop word, so every bigram is a
-    phrase that occurs in the text ("differential privacy", never "unlearning federated")."""
-    features: list[str] = []
-    for clause in _PHRASE_BREAK.split(strip_accents_unicode(text.lower())):
-        previous = ""
-        for token in _TOKEN.findall(clause):
-            if len(token) < 2 or token.isdigit() or token in STOP_WORDS:
-                previous = ""
-                continue
-            features.append(token)
-            if previous:
-                features.append(f"{previous} {token}")
-            previous = token
-    return features
-
-
-def make_vectorizer(n_docs: int) -> TfidfVectorizer:
-    return TfidfVectorizer(
-        analyzer=analyze,
-        sublinear_tf=True,
-        min_df=1,
-        max_df=MAX_DF if n_docs >= MAX_DF_MIN_DOCS else 1.0,
-    )
-
-
-def author_key(name: str) -> str:
-    """A name's matching key: "Last, First" and "First Last" give the same one."""
-    name = strip_accents_unicode(name).lower()
-    if "," in name:
-        last, _, first = name.partition(",")
-        name = f"{first} {last}"
-    return " ".join(re.findall(r"\w+", name))
+# Papers scored per product block: bounds the transposed copy of a block and the product's
+# per-thread buffers, so memory does not grow with subscribers x papers.
+CHUNK_CELLS = 400_000_000
+THREADS = max(1, min(4, os.cpu_count() or 1))
 
 
 def exclude_pattern(words: Collection[str]) -> re.Pattern[str] | None:
@@ -98,28 +58,70 @@ def _group_sum(rows: sp.csr_matrix, columns: list[int], owners: list[int], n: in
 
 
 def _profiles(
-    vectorizer: TfidfVectorizer,
+    space: Space,
     docs: sp.csr_matrix,
     subscribers: Sequence[Subscriber],
     library_rows: list[list[int]],
+    disliked_rows: list[list[int]],
 ) -> sp.csr_matrix:
     n = len(subscribers)
-    interests = vectorizer.transform([s.profile.interests for s in subscribers])
+    interests = space.transform([s.profile.interests for s in subscribers])
     phrases = [(i, kw) for i, s in enumerate(subscribers) for kw in s.profile.keywords]
+    keywords = sp.csr_matrix(interests.shape, dtype=interests.dtype)
     if phrases:
-        keywords = _group_sum(
-            vectorizer.transform([kw for _, kw in phrases]),
-            list(range(len(phrases))),
-            [i for i, _ in phrases],
-            n,
-        )
-    else:
-        keywords = sp.csr_matrix(interests.shape, dtype=interests.dtype)
-    owners = [i for i, rows in enumerate(library_rows) for _ in rows]
-    library = _group_sum(docs, [r for rows in library_rows for r in rows], owners, n)
-    profile = normalize(interests + KEYWORD_WEIGHT * keywords + library).tocsr()
+        rows = space.transform([kw for _, kw in phrases])
+        keywords = _group_sum(rows, list(range(len(phrases))), [i for i, _ in phrases], n)
+
+    def mean(groups: list[list[int]]) -> sp.csr_matrix:
+        owners = [i for i, rows in enumerate(groups) for _ in rows]
+        return _group_sum(docs, [r for rows in groups for r in rows], owners, n)
+
+    liked, disliked = mean(library_rows), mean(disliked_rows)
+    profile = normalize(interests + KEYWORD_WEIGHT * keywords + liked - DISLIKED_WEIGHT * disliked)
+    profile = profile.tocsr()
     profile.sort_indices()
     return profile
+
+
+def _authors(
+    papers: Sequence[Paper], subscribers: Sequence[Subscriber], liked: list[list[Paper]]
+) -> tuple[sp.csr_matrix, sp.csr_matrix, list[dict[str, float]]]:
+    """Author columns: (subscribers x authors weights, papers x authors ones, weights by key)."""
+    weights: list[dict[str, float]] = []
+    for s, lib in zip(subscribers, liked, strict=True):
+        mine: dict[str, float] = {}
+        for name in s.profile.authors:
+            mine[author_key(name)] = AUTHOR_BOOST
+        counts: dict[str, int] = {}
+        for p in lib:
+            for key in {author_key(a) for a in p.authors}:
+                counts[key] = counts.get(key, 0) + 1
+        for key, count in counts.items():
+            if count >= LIBRARY_AUTHOR_MIN:
+                mine[key] = mine.get(key, 0.0) + LIBRARY_AUTHOR_BOOST * count / len(lib)
+        weights.append(mine)
+    index = {key: i for i, key in enumerate(sorted({k for w in weights for k in w}))}
+    cells = [(si, index[k], w) for si, ws in enumerate(weights) for k, w in ws.items()]
+    profile = sp.csr_matrix(
+        ([w for *_, w in cells], ([c[0] for c in cells], [c[1] for c in cells])),
+        shape=(len(subscribers), len(index)),
+    )
+    hits: list[tuple[int, int]] = []
+    if index:
+        seen: dict[str, int] = {}
+        for j, p in enumerate(papers):
+            for name in p.authors:
+                column = seen.get(name)
+                if column is None:
+                    column = seen[name] = index.get(author_key(name), -1)
+                if column >= 0:
+                    hits.append((j, column))
+    hits = sorted(set(hits))
+    written = sp.csr_matrix(
+        (np.ones(len(hits)), ([j for j, _ in hits], [c for _, c in hits])),
+        shape=(len(papers), len(index)),
+    )
+    return profile, written, weights
 
 
 def _top(
@@ -138,6 +140,54 @@ def _top(
         if len(chosen) >= k or len(part) == len(candidates):
             return chosen
         take *= 2  # exclusions ate into the top: look deeper
+
+
+def _products(
+    profile: sp.csr_matrix, x: sp.csr_matrix, top_n: int, order: np.ndarray
+) -> tuple[list[tuple[np.ndarray, np.ndarray]], np.ndarray]:
+    """Per subscriber its top_n (paper rows, scores), best first, ties by paper id; and a bound:
+    no paper left out scores above it (-inf: none was left out)."""
+    from sparse_dot_topn import sp_matmul_topn
+
+    n, m = profile.shape[0], x.shape[0]
+    block = max(1, CHUNK_CELLS // max(1, n))
+    rows, cols, vals = [], [], []
+    bound = np.full(n, -np.inf)
+    for lo in range(0, m, block):
+        hi = min(m, lo + block)
+        take = min(top_n, hi - lo)
+        part = sp_matmul_topn(profile, x[lo:hi].T, top_n=take, n_threads=THREADS).tocsr()
+        counts = np.diff(part.indptr)
+        # Papers that share nothing with a profile are not in the product: they score 0.
+        left = np.where(counts < hi - lo, 0.0, -np.inf)
+        cut = (counts == take) & (counts < hi - lo)
+        if cut.any():
+            filled = counts > 0
+            lowest = np.full(n, np.inf)
+            lowest[filled] = np.minimum.reduceat(part.data, part.indptr[:-1][filled])
+            left[cut] = np.maximum(lowest[cut], 0.0)
+        bound = np.maximum(bound, left)
+        rows.append(np.repeat(np.arange(n), counts))
+        cols.append(part.indices.astype(np.intp) + lo)
+        vals.append(part.data)
+    r, c, v = np.concatenate(rows), np.concatenate(cols), np.concatenate(vals)
+    sort = np.lexsort((order[c], -v, r))
+    r, c, v = r[sort], c[sort], v[sort]
+    starts = np.searchsorted(r, np.arange(n + 1))
+    return [(c[a:b], v[a:b]) for a, b in zip(starts[:-1], starts[1:], strict=True)], bound
+
+
+def _left(
+    profile: sp.csr_matrix, centroid: np.ndarray | None, by_author: sp.csr_matrix
+) -> sp.csr_matrix:
+    """Profiles as product rows against [papers, c.x, authors]: (p.x - w c.x) / |p - w c| plus
+    the author weights (Rocchio against the pool as one more column; w = 0 without a pool)."""
+    active = np.diff(profile.indptr) > 0
+    weight = np.where(active, POOL_WEIGHT if centroid is not None else 0.0, 0.0)
+    towards = profile @ centroid if centroid is not None else np.zeros(profile.shape[0])
+    scale = 1 / np.sqrt(np.maximum(1 - 2 * weight * towards + weight**2, 1e-12))
+    text = sp.hstack([profile, sp.csr_matrix(-weight[:, None])]).tocsr()
+    return sp.hstack([sp.diags(scale) @ text, by_author]).tocsr()
 
 
 def _terms(
@@ -170,6 +220,10 @@ def _terms(
     return tuple(chosen)
 
 
+def _unique(papers: Sequence[Paper]) -> list[Paper]:
+    return list({p.id: p for p in reversed(papers)}.values())[::-1]
+
+
 def rank(
     papers: Sequence[Paper],
     subscribers: Sequence[Subscriber],
@@ -177,12 +231,14 @@ def rank(
     top_k: int | None = None,
     thresholds: bool = True,
     allowed: Mapping[str, Collection[str]] | None = None,
+    space: Space | None = None,
 ) -> dict[str, list[Scored]]:
     """Every subscriber name -> its picks among `papers`, best first.
 
     top_k overrides each subscriber's own; thresholds=False ignores min_score; allowed restricts a
-    subscriber to the given paper ids. With thresholds, a paper with neither shared words nor a
-    followed author is never a pick; without, every paper is ranked.
+    subscriber to the given paper ids; space: a fitted space to reuse (default: fit one on the
+    papers and the libraries). With thresholds, a paper with neither shared words nor a followed
+    author is never a pick; without, every paper is ranked.
     """
     picks: dict[str, list[Scored]] = {s.name: [] for s in subscribers}
     papers = list(papers)
@@ -190,101 +246,121 @@ def rank(
     if not m or not n:
         return picks
 
-    # Library papers join the fit so that their vocabulary exists in the space.
+    # Library and disliked papers join the fit so that their vocabulary exists in the space.
     corpus = list(papers)
     row_of: dict[str, int] = {}
     for i, p in enumerate(papers):
         row_of.setdefault(p.id, i)
-    liked: list[list[Paper]] = []
-    for s in subscribers:
-        unique: dict[str, Paper] = {}
-        for p in s.profile.library:
-            unique.setdefault(p.id, p)
-        liked.append(list(unique.values()))
-        for p in liked[-1]:
-            if p.id not in row_of:
-                row_of[p.id] = len(corpus)
-                corpus.append(p)
-    vectorizer = make_vectorizer(len(corpus))
+    liked = [_unique(s.profile.library) for s in subscribers]
+    disliked = [_unique(s.profile.disliked) for s in subscribers]
+    for p in (p for group in (*liked, *disliked) for p in group):
+        if p.id not in row_of:
+            row_of[p.id] = len(corpus)
+            corpus.append(p)
+    texts = [paper_text(p) for p in corpus]
     try:
-        docs = vectorizer.fit_transform([p.text for p in corpus]).tocsr()
+        if space is None:
+            wishes = [s.profile.interests for s in subscribers]
+            wishes += [k for s in subscribers for k in s.profile.keywords]
+            space, docs = fit(texts, wishes)
+        else:
+            docs = space.transform(texts)
     except ValueError:  # nothing but stop words: nothing can match anything
         return picks
-    docs.sort_indices()
     library_rows = [[row_of[p.id] for p in lib] for lib in liked]
-    profile = _profiles(vectorizer, docs, subscribers, library_rows)
+    disliked_rows = [[row_of[p.id] for p in bad] for bad in disliked]
+    profile = _profiles(space, docs, subscribers, library_rows, disliked_rows)
     x = docs[:m]
 
+    big = m >= POOL_MIN
+    centroid = normalize(np.asarray(x.sum(axis=0))).ravel()
+    by_author, written, author_weights = _authors(papers, subscribers, liked)
+    right = sp.hstack([x, sp.csr_matrix((x @ centroid)[:, None]), written]).tocsr()
+
     ids = [p.id for p in papers]
+    order = np.empty(m, dtype=np.intp)
+    order[sorted(range(m), key=ids.__getitem__)] = np.arange(m)
     limits = [max(0, top_k if top_k is not None else s.top_k) for s in subscribers]
-    floors = np.array([s.min_score if thresholds else -np.inf for s in subscribers])
+    floors = [s.min_score if thresholds else -np.inf for s in subscribers]
     excludes = [exclude_pattern(s.profile.exclude) for s in subscribers]
-    blocked = [np.array([r for r in rows if r < m], dtype=np.intp) for rows in library_rows]
-    permitted: list[np.ndarray | None] = []
+    blocked = [
+        {row_of[p.id] for p in (*lib, *bad) if row_of[p.id] < m}
+        for lib, bad in zip(liked, disliked, strict=True)
+    ]
+    permitted: list[set[int] | None] = []
     for s in subscribers:
         only = None if allowed is None else allowed.get(s.name)
-        rows = sorted({row_of[i] for i in only if i in row_of and row_of[i] < m}) if only else []
-        permitted.append(None if only is None else np.array(rows, dtype=np.intp))
-    followers: dict[str, set[int]] = {}
-    for si, s in enumerate(subscribers):
-        for name in s.profile.authors:
-            followers.setdefault(author_key(name), set()).add(si)
-    followed: dict[tuple[int, int], list[str]] = {}
-    for j, p in enumerate(papers):
-        for name in p.authors:
-            for si in sorted(followers.get(author_key(name), ())):
-                authors = followed.setdefault((si, j), [])
-                if name not in authors:
-                    authors.append(name)
+        permitted.append(
+            None if only is None else {row_of[i] for i in only if row_of.get(i, m) < m}
+        )
 
-    def acceptor(si: int, lo: int) -> Callable[[int], bool]:
-        pattern = excludes[si]
-        if pattern is None:
-            return lambda j: True
-        return lambda j: not pattern.search(f"{papers[j + lo].title}\n{papers[j + lo].abstract}")
+    def accepts(si: int) -> Callable[[int], bool]:
+        pattern, inside, out = excludes[si], permitted[si], blocked[si]
 
+        def ok(j: int) -> bool:
+            if j in out or (inside is not None and j not in inside):
+                return False
+            return pattern is None or not pattern.search(f"{papers[j].title}\n{papers[j].abstract}")
+
+        return ok
+
+    most = max(limits)
+    if not most:
+        return picks
+    scoring = profile
+    if big and FEEDBACK_WEIGHT:
+        left = _left(profile, centroid, by_author)
+        first, _ = _products(left, right, min(m, FEEDBACK_DOCS), order)
+        tops = [rows[values > 0][:FEEDBACK_DOCS] for rows, values in first]
+        owners = [si for si, rows in enumerate(tops) for _ in rows]
+        feedback = _group_sum(x, [int(j) for rows in tops for j in rows], owners, n)
+        active = sp.diags((np.diff(profile.indptr) > 0).astype(float))
+        scoring = normalize(profile + FEEDBACK_WEIGHT * (active @ feedback)).tocsr()
+    left = _left(scoring, centroid if big else None, by_author)
+    seen, bound = _products(left, right, min(m, 2 * most + 10), order)
     best: list[list[tuple[float, int]]] = [[] for _ in subscribers]
-    chunk = max(1, CHUNK_CELLS // n)
-    for lo in range(0, m, chunk):
-        hi = min(m, lo + chunk)
-        block = (profile @ x[lo:hi].T).toarray()
-        for si, j in followed:
-            if lo <= j < hi:
-                block[si, j - lo] += AUTHOR_BOOST
-        # `digest rank` (no thresholds) ranks every paper; a digest never carries a zero match.
-        ok = (block > 0) & (block >= floors[:, None]) if thresholds else np.ones(block.shape, bool)
-        chunk_ids = ids[lo:hi]
-        for si in range(n):
-            if not limits[si]:
-                continue
-            mask = ok[si]
-            if permitted[si] is not None:
-                inside = permitted[si][(permitted[si] >= lo) & (permitted[si] < hi)] - lo
-                mask = np.zeros_like(mask)
-                mask[inside] = ok[si, inside]
-            mask[blocked[si][(blocked[si] >= lo) & (blocked[si] < hi)] - lo] = False
+    for si in range(n):
+        if not limits[si]:
+            continue
+        ok, k, floor = accepts(si), limits[si], floors[si]
+        # Papers left out of the product score at most bound[si]; can they still make the list?
+        edge = bound[si]
+        open_below = edge > -np.inf and (not thresholds or (edge > 0 and edge >= floor))
+        chosen: list[tuple[float, int]] | None = []
+        for j, v in zip(*seen[si], strict=True):
+            if open_below and v <= bound[si]:
+                chosen = None
+                break
+            if (not thresholds or (v > 0 and v >= floor)) and ok(int(j)):
+                chosen.append((float(v), int(j)))
+                if len(chosen) == k:
+                    break
+        if chosen is None or (open_below and len(chosen) < k):
+            row = (right @ left[si].T).toarray().ravel()
+            mask = np.ones(m, bool) if not thresholds else (row > 0) & (row >= floor)
             candidates = np.flatnonzero(mask)
-            if not candidates.size:
-                continue
-            local = _top(block[si], candidates, limits[si], chunk_ids, acceptor(si, lo))
-            merged = best[si] + [(float(block[si, j]), j + lo) for j in local]
-            best[si] = sorted(merged, key=lambda c: (-c[0], ids[c[1]]))[: limits[si]]
+            chosen = [(float(row[j]), j) for j in _top(row, candidates, k, ids, ok)]
+        best[si] = chosen
 
-    names = vectorizer.get_feature_names_out()
+    names = space.names
     for si, s in enumerate(subscribers):
         if not best[si]:
             continue
-        chosen = [j for _, j in best[si]]
-        nearest: list[str] = [""] * len(chosen)
+        chosen_rows = [j for _, j in best[si]]
+        nearest: list[str] = [""] * len(chosen_rows)
         if library_rows[si]:
-            sims = (docs[library_rows[si]] @ x[chosen].T).toarray()
+            sims = (docs[library_rows[si]] @ x[chosen_rows].T).toarray()
             for c, li in enumerate(sims.argmax(axis=0)):
                 if sims[li, c] > 0:
                     nearest[c] = f"closest to: {liked[si][li].title or liked[si][li].id}"
+        followed = {author_key(a) for a in s.profile.authors}
         for c, (score, j) in enumerate(best[si]):
             reasons = [nearest[c]] if nearest[c] else []
-            if (si, j) in followed:
-                reasons.append(f"by {', '.join(followed[si, j])}, whom you follow")
+            mine = [a for a in papers[j].authors if author_key(a) in author_weights[si]]
+            if by := [a for a in mine if author_key(a) in followed]:
+                reasons.append(f"by {', '.join(by)}, whom you follow")
+            if also := [a for a in mine if author_key(a) not in followed]:
+                reasons.append(f"by {', '.join(also)}, an author of papers you liked")
             terms = _terms(profile, si, x, j, names)
             picks[s.name].append(Scored(papers[j], score, terms, "; ".join(reasons)))
     return picks

@@ -6,6 +6,7 @@ Owns the template environment, the per-paper context, abstract snippets and link
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import date, datetime
 from pathlib import Path
 from types import TracebackType
@@ -14,13 +15,15 @@ from urllib.parse import urlsplit
 
 import jinja2
 
-from digest.models import ConfigError, Digest, Message, Paper, Scored
+from digest.models import ConfigError, Digest, Entry, Message, Paper, Scored
 
 BUILTIN_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
 SUBJECT_TEMPLATE = "digest.subject.txt"
 TEXT_TEMPLATE = "digest.txt"
 HTML_TEMPLATE = "digest.html"
+ALERT_TEMPLATES = ("alert.subject.txt", "alert.txt", "alert.html")
+NOTICE_TEMPLATES = ("notice.subject.txt", "notice.txt", "notice.html")
 
 
 def make_environment(folder: str | None = None) -> jinja2.Environment:
@@ -47,11 +50,78 @@ def make_environment(folder: str | None = None) -> jinja2.Environment:
 def render_digest(digest: Digest, env: jinja2.Environment) -> Message:
     context = _context(digest)
     subject = _render(env, SUBJECT_TEMPLATE, context)
+    count = context["count"]
     return Message(
         # One line whatever the template or the subscriber name holds: no header injection.
         subject=" ".join(subject.split()),
         text=_render(env, TEXT_TEMPLATE, context),
-        html=_render(env, HTML_TEMPLATE, context),
+        html=inline_css(_render(env, HTML_TEMPLATE, context)),
+        heading=" ".join(f"Paper digest for {digest.subscriber} — {context['day']}".split()),
+        entries=tuple(_entry(item) for item in context["items"]),
+        footer=" ".join(
+            f"digest · {count} new {'paper' if count == 1 else 'papers'} · ranked by TF-IDF "
+            f"similarity to {digest.subscriber}'s interests".split()
+        ),
+    )
+
+
+def render_alert(
+    subscriber: str, day: date, scored: Scored, reasons: Sequence[str], env: jinja2.Environment
+) -> Message:
+    """One paper that could not wait for the digest, and why it could not."""
+    item = _item(1, scored)
+    context = {"subscriber": subscriber, "day": day.isoformat(), "item": item, "reasons": reasons}
+    return _message(
+        env,
+        ALERT_TEMPLATES,
+        context,
+        heading=" ".join(f"Paper alert for {subscriber}".split()),
+        entries=(_entry(item),),
+        footer="why now: " + "; ".join(reasons),
+    )
+
+
+def render_notice(
+    subscriber: str, day: date, quiet: str, line: str, env: jinja2.Environment
+) -> Message:
+    """A quiet period's one line: which quiet it is (no new papers, none matched, a source down)."""
+    context = {"subscriber": subscriber, "day": day.isoformat(), "quiet": quiet, "line": line}
+    return _message(env, NOTICE_TEMPLATES, context)
+
+
+def _message(
+    env: jinja2.Environment, names: Sequence[str], context: dict[str, Any], **chat: Any
+) -> Message:
+    subject, text, html = (_render(env, name, context) for name in names)
+    return Message(subject=" ".join(subject.split()), text=text, html=inline_css(html), **chat)
+
+
+def inline_css(html: str) -> str:
+    """Move <style> rules into style attributes: many mail clients drop <style> blocks.
+
+    @media rules stay in a <style> block for the clients that honour them; nothing is fetched.
+    """
+    import css_inline
+
+    inliner = css_inline.CSSInliner(load_remote_stylesheets=False, keep_at_rules=True)
+    try:
+        return inliner.inline(html)
+    except ValueError as exc:  # css_inline's InlineError: CSS it cannot parse
+        raise ConfigError(f"template {HTML_TEMPLATE}: cannot inline its CSS ({exc})") from None
+
+
+def _entry(item: dict[str, Any]) -> Entry:
+    return Entry(
+        rank=item["rank"],
+        title=item["title"],
+        url=item["url"],
+        code_url=item["code_url"],
+        authors=item["authors"],
+        venue=item["venue"],
+        score=item["score"],
+        terms=tuple(item["terms"]),
+        because=item["because"],
+        snippet=item["snippet"],
     )
 
 
@@ -74,6 +144,9 @@ def check_templates(env: jinja2.Environment) -> None:
             ),
             env,
         )
+    day = date(2000, 1, 1)
+    render_alert("check", day, item, ["score 0.50 is at or above your alert threshold 0.40"], env)
+    render_notice("check", day, "no new papers", "No new papers since the last digest.", env)
 
 
 def _context(digest: Digest) -> dict[str, Any]:

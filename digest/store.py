@@ -15,7 +15,12 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
+from digest.catalog import Catalog, row_paper
+from digest.journal import SCHEMA as JOURNAL_SCHEMA
+from digest.journal import Journal
 from digest.models import Digest, Message, Paper, StateError
+from digest.ratings import SCHEMA as RATINGS_SCHEMA
+from digest.ratings import Ratings
 
 SCHEMA = [
     # version 1
@@ -80,7 +85,32 @@ SCHEMA = [
         summary     TEXT NOT NULL DEFAULT '{}'
     );
     """,
+    # version 2 (channels): how many parts of a split message the server already has
+    """
+    ALTER TABLE outbox ADD COLUMN parts_sent INTEGER NOT NULL DEFAULT 0;
+    """,
+    # (sources): every key a paper is known by (arXiv id, DOI, OpenReview forum, title hash)
+    # points at its one row, so a paper arriving under another key is the same paper; and the
+    # arXiv papers that subscribers `like`, looked up once (paper NULL: arXiv does not know it).
+    """
+    CREATE TABLE paper_keys (
+        key      TEXT PRIMARY KEY,
+        paper_id TEXT NOT NULL REFERENCES papers(id)
+    );
+    CREATE INDEX paper_keys_paper ON paper_keys (paper_id);
+    CREATE TABLE liked (
+        arxiv_id  TEXT PRIMARY KEY,
+        paper     TEXT,                                -- JSON of the paper, or NULL: unknown id
+        looked_up TEXT NOT NULL
+    );
+    """,
+    # (scheduling): alerts, quiet-period notices, per-source outcomes; see journal.py
+    JOURNAL_SCHEMA,
+    # (ranking): subscribers' ratings of papers, and the fitted ranking space; see ratings.py
+    RATINGS_SCHEMA,
 ]
+# The papers stored before paper_keys existed get their keys when the store first opens.
+PAPER_KEYS_VERSION = next(i for i, s in enumerate(SCHEMA, 1) if "CREATE TABLE paper_keys" in s)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +126,8 @@ class OutboxRow:
     attempts: int
     next_try_at: str | None
     last_error: str
+    parts_sent: int = 0
+    purpose: str = "digest"  # digest | alert | notice
 
 
 def stamp(moment: datetime) -> str:
@@ -108,10 +140,16 @@ class Store:
         self.path = Path(path)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            # The outbox's delivery threads share this connection, one at a time, under a lock.
+            self.db = sqlite3.connect(
+                self.path, timeout=30, isolation_level=None, check_same_thread=False
+            )
             self.db.row_factory = sqlite3.Row
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA foreign_keys=ON")
+            self.papers = Catalog(self.db, self.transaction, stamp)
+            self.journal = Journal(self.db, self.transaction, stamp)
+            self.ratings = Ratings(self.db, self.transaction, stamp)
             self._migrate()
         except sqlite3.DatabaseError as exc:
             raise StateError(f"{self.path}: cannot use the state database ({exc})") from None
@@ -137,6 +175,8 @@ class Store:
                     if statement.strip():
                         self.db.execute(statement)
                 self.db.execute(f"PRAGMA user_version = {number}")
+        if version < PAPER_KEYS_VERSION:
+            self.papers.key_all()
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
@@ -152,21 +192,13 @@ class Store:
     # papers
 
     def add_papers(self, papers: Iterable[Paper], now: datetime) -> int:
-        """Keep the papers not seen before; return how many were new."""
-        seen = stamp(now)
-        with self.transaction() as db:
-            before = db.total_changes
-            db.executemany(
-                "INSERT OR IGNORE INTO papers (id, title, abstract, authors, categories, venue,"
-                " url, code_url, published, source, first_seen)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                [_paper_row(p, seen) for p in papers],
-            )
-            return db.total_changes - before
+        """Keep the papers not known under any of their keys, complete the known ones; return
+        how many were new (see catalog.py)."""
+        return self.papers.add(papers, now)
 
     def papers_after(self, seq: int) -> list[tuple[int, Paper]]:
         rows = self.db.execute("SELECT * FROM papers WHERE seq > ? ORDER BY seq", (seq,))
-        return [(row["seq"], _paper(row)) for row in rows]
+        return [(row["seq"], row_paper(row)) for row in rows]
 
     def latest_seq(self) -> int:
         return int(self.db.execute("SELECT coalesce(max(seq), 0) FROM papers").fetchone()[0])
@@ -203,7 +235,11 @@ class Store:
         return found
 
     def record_digest(
-        self, digest: Digest, through_seq: int, messages: Sequence[tuple[str, str, Message]]
+        self,
+        digest: Digest,
+        through_seq: int,
+        messages: Sequence[tuple[str, str, Message]],
+        purpose: str = "digest",  # "notice": the one-line message of a quiet period
     ) -> int | None:
         """Write the digest, its papers and one outbox row per (channel name, kind, message).
 
@@ -235,7 +271,7 @@ class Store:
             )
             db.executemany(
                 "INSERT INTO outbox (digest_id, subscriber, period, day, channel, kind, message,"
-                " created_at) VALUES (?,?,?,?,?,?,?,?)",
+                " created_at, purpose) VALUES (?,?,?,?,?,?,?,?,?)",
                 [
                     (
                         digest_id,
@@ -244,8 +280,9 @@ class Store:
                         digest.day.isoformat(),
                         name,
                         kind,
-                        json.dumps(_message_dict(msg)),
+                        json.dumps(msg.as_dict()),
                         made,
+                        purpose,
                     )
                     for name, kind, msg in messages
                 ],
@@ -290,13 +327,21 @@ class Store:
                 ),
             )
 
-    def revive_dead(self) -> int:
+    def record_parts(self, row_id: int, parts_sent: int) -> None:
+        """Persist how far a split message got, before the channel posts the next part."""
         with self.transaction() as db:
-            cur = db.execute(
-                "UPDATE outbox SET status = 'pending', attempts = 0, next_try_at = NULL"
-                " WHERE status = 'dead'"
-            )
-            return cur.rowcount
+            db.execute("UPDATE outbox SET parts_sent = ? WHERE id = ?", (parts_sent, row_id))
+
+    def revive_dead(self, subscriber: str | None = None) -> int:
+        """Dead rows become due again with fresh attempts; parts already sent stay sent."""
+        query = (
+            "UPDATE outbox SET status = 'pending', attempts = 0, next_try_at = NULL"
+            " WHERE status = 'dead'"
+        )
+        with self.transaction() as db:
+            if subscriber is None:
+                return db.execute(query).rowcount
+            return db.execute(query + " AND subscriber = ?", (subscriber,)).rowcount
 
     def outbox_counts(self) -> dict[str, int]:
         rows = self.db.execute("SELECT status, count(*) FROM outbox GROUP BY status")
@@ -325,41 +370,6 @@ class Store:
         return [{**dict(r), "summary": json.loads(r["summary"])} for r in rows]
 
 
-def _paper_row(p: Paper, seen: str) -> tuple[Any, ...]:
-    return (
-        p.id,
-        p.title,
-        p.abstract,
-        json.dumps(list(p.authors)),
-        json.dumps(list(p.categories)),
-        p.venue,
-        p.url,
-        p.code_url,
-        p.published.isoformat() if p.published else None,
-        p.source,
-        seen,
-    )
-
-
-def _paper(row: sqlite3.Row) -> Paper:
-    return Paper(
-        id=row["id"],
-        title=row["title"],
-        abstract=row["abstract"],
-        authors=tuple(json.loads(row["authors"])),
-        categories=tuple(json.loads(row["categories"])),
-        venue=row["venue"],
-        url=row["url"],
-        code_url=row["code_url"],
-        published=date.fromisoformat(row["published"]) if row["published"] else None,
-        source=row["source"],
-    )
-
-
-def _message_dict(msg: Message) -> dict[str, str]:
-    return {"subject": msg.subject, "text": msg.text, "html": msg.html}
-
-
 def _outbox(row: sqlite3.Row) -> OutboxRow:
     return OutboxRow(
         id=row["id"],
@@ -368,9 +378,11 @@ def _outbox(row: sqlite3.Row) -> OutboxRow:
         day=date.fromisoformat(row["day"]),
         channel=row["channel"],
         kind=row["kind"],
-        message=Message(**json.loads(row["message"])),
+        message=Message.from_dict(json.loads(row["message"])),
         status=row["status"],
         attempts=row["attempts"],
         next_try_at=row["next_try_at"],
         last_error=row["last_error"],
+        parts_sent=row["parts_sent"],
+        purpose=row["purpose"],
     )

@@ -148,9 +148,9 @@ def test_dollar_dollar_is_a_literal_dollar(tmp_path: Path) -> None:
     [
         (
             MINIMAL + "colour = 1\n",
-            "subscribers.alice.colour: unknown key; allowed: alert_threshold",
+            "subscribers.alice.colour: unknown key; allowed: alert_keywords, alert_threshold",
         ),
-        ("oops = 1\n" + MINIMAL, "oops: unknown key; allowed: defaults, smtp"),
+        ("oops = 1\n" + MINIMAL, "oops: unknown key; allowed: defaults, delivery, serve, smtp"),
         (MINIMAL + "top_k = 'ten'\n", "subscribers.alice.top_k: must be an integer, not a string"),
         (MINIMAL + "top_k = 0\n", "subscribers.alice.top_k: must be at least 1"),
         (MINIMAL + "keywords = 'lora'\n", "keywords: must be a list of strings, not a string"),

@@ -9,14 +9,20 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "digest"
 ORDER = [
     "models",
+    "checks",  # the config checker's vocabulary: types, URLs, addresses, [smtp]
     "config",
     "sources",
     "library",
+    "features",  # the TF-IDF space ranking works in: analyzer, fit, stored form
     "ranking",
     "render",
     "channels",
+    "catalog",  # the paper tables of the state database, under store.py's connection
+    "journal",  # the alert, notice and source-outcome tables, under store.py's connection
+    "ratings",  # subscribers' ratings and the stored ranking space, under store.py's connection
     "store",
     "outbox",
+    "alerts",  # papers that cannot wait for the digest, and quiet-period notices
     "pipeline",
     "scheduler",
     "cli",

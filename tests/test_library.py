@@ -1,14 +1,18 @@
-"""A subscriber's library: liked papers from JSONL or CSV, read once, errors that name the file."""
+"""A subscriber's library: liked papers from BibTeX, JSONL or CSV, read once, errors that name
+the file; liked arXiv ids looked up once through the arxiv source and kept in the state database."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from feedserver import Answer, FeedServer, serve
 
 from digest import library
-from digest.models import ChannelConfig, InputError, Profile, Subscriber
+from digest.models import ChannelConfig, InputError, Profile, SourceConfig, Subscriber
+from digest.store import Store
 
 
 def liked(tmp_path: Path, rows: list[object], name: str = "lib.jsonl") -> Path:
@@ -66,3 +70,172 @@ def test_unusable_libraries_are_input_errors(tmp_path: Path, name, content, mess
     with pytest.raises(InputError, match=message) as info:
         library.load(str(path))
     assert str(info.value).startswith(str(path))
+
+
+# --- BibTeX libraries ---------------------------------------------------------------------------
+
+BIB = r"""
+@string{neurips = "Advances in Neural Information Processing Systems"}
+
+@inproceedings{erdos2025private,
+  title     = {On {P}rivate {F}ederated Learning with G{\"o}del Numbers},
+  author    = {Erd{\H{o}}s, P{\'a}l and M{\"u}ller, J{\"u}rgen and Jos\'{e} Garc\'{\i}a and others},
+  booktitle = neurips,
+  year      = 2025,
+  abstract  = {We study differential privacy in federated learning --- code at
+               \url{https://github.com/acme/godel}.},
+  keywords  = {privacy, federated learning},
+  eprint    = {2501.01234v2},
+  archivePrefix = {arXiv},
+}
+
+@article{scholar2024,
+  title   = {Machine Unlearning for Large Language Models},
+  author  = {Noether, Emmy},
+  journal = {arXiv preprint arXiv:2402.04321},
+  year    = {2024}
+}
+
+@article{nodoi,
+  title    = {Na\"ive Bayes {\AA}ngstr\"om-scale Classification},
+  keywords = {naive Bayes; spectroscopy},
+  doi      = {10.1000/XYZ.123},
+}
+
+@misc{notitle,
+  author = {Nobody, Anne},
+  year   = {2020}
+}
+
+@article{broken,
+  title = {A field that never closes,
+  year = 2021
+}
+
+@book{after_the_break,
+  title = {Reading goes on after a broken entry},
+}
+"""
+
+
+def test_a_bibtex_library_decodes_latex_and_finds_ids(tmp_path: Path, caplog) -> None:
+    path = tmp_path / "zotero.bib"
+    path.write_text(BIB, encoding="utf-8")
+    papers = {p.title: p for p in library.load(str(path))}
+    godel = papers["On Private Federated Learning with Gödel Numbers"]
+    assert godel.id == "2501.01234"
+    assert godel.authors == ("Pál Erdős", "Jürgen Müller", "José García")
+    assert godel.venue == "Advances in Neural Information Processing Systems"
+    assert godel.abstract.startswith("We study differential privacy in federated learning — code")
+    assert godel.code_url == "https://github.com/acme/godel"
+    assert godel.categories == ("privacy", "federated learning")
+    # Google Scholar's way of citing a preprint still gives the arXiv id.
+    assert papers["Machine Unlearning for Large Language Models"].id == "2402.04321"
+    assert papers["Machine Unlearning for Large Language Models"].authors == ("Emmy Noether",)
+
+
+def test_a_bibtex_entry_without_abstract_is_ranked_by_title_and_keywords(tmp_path: Path) -> None:
+    path = tmp_path / "lib.bib"
+    path.write_text(BIB, encoding="utf-8")
+    naive = next(p for p in library.load(str(path)) if p.title.startswith("Naïve"))
+    assert naive.title == "Naïve Bayes Ångström-scale Classification"
+    assert naive.id == "10.1000/xyz.123"
+    assert naive.abstract == "Keywords: naive Bayes, spectroscopy."
+    assert "spectroscopy" in naive.text and naive.text.count("Naïve Bayes") == 2
+
+
+def test_bad_bibtex_entries_are_warnings_and_reading_goes_on(tmp_path: Path, caplog) -> None:
+    path = tmp_path / "lib.bib"
+    path.write_text(BIB, encoding="utf-8")
+    titles = [p.title for p in library.load(str(path))]
+    assert "Reading goes on after a broken entry" in titles
+    assert len(titles) == 4
+    assert f"{path}:" in caplog.text and "'notitle' has neither title nor abstract" in caplog.text
+    assert "bad BibTeX entry skipped" in caplog.text
+
+
+def test_a_windows_1252_bibtex_export_is_still_read(tmp_path: Path, caplog) -> None:
+    path = tmp_path / "old.bib"
+    path.write_bytes("@article{a, title = {Caf\xe9 au lait spots in dermatology}}".encode("cp1252"))
+    (paper,) = library.load(str(path))
+    assert paper.title == "Café au lait spots in dermatology"
+    assert "not UTF-8, read as Windows-1252" in caplog.text
+
+
+def test_a_bibtex_file_with_no_usable_entry_is_an_input_error(tmp_path: Path) -> None:
+    path = tmp_path / "empty.bib"
+    path.write_text("@comment{nothing here}\n", encoding="utf-8")
+    with pytest.raises(InputError, match="library holds no papers"):
+        library.load(str(path))
+
+
+# --- liked arXiv ids (`like`) -------------------------------------------------------------------
+
+LIKED_FEED = """<?xml version="1.0" encoding="UTF-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom" xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/"
+      xmlns:arxiv="http://arxiv.org/schemas/atom">
+  <title type="html">ArXiv Query: id_list=2501.01234,2501.99999</title>
+  <opensearch:totalResults>1</opensearch:totalResults>
+  <entry>
+    <id>http://arxiv.org/abs/2501.01234v2</id>
+    <published>2025-01-02T18:00:00Z</published>
+    <title>Private federated learning with tight bounds</title>
+    <summary>We study differential privacy for federated learning.</summary>
+    <author><name>Ada Lovelace</name></author>
+    <arxiv:primary_category term="cs.LG"/>
+  </entry>
+</feed>
+"""
+
+
+@pytest.fixture
+def arxiv_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[FeedServer]:
+    yield from serve(monkeypatch)
+
+
+def liking(*ids: str) -> Subscriber:
+    return Subscriber("ana", Profile(), (ChannelConfig("file", "file"),), likes=ids)
+
+
+def arxiv_at(server: FeedServer) -> tuple[SourceConfig, ...]:
+    options = {"url": f"{server.url}/api/query", "delay": 0, "retries": 0, "timeout": 2}
+    return (SourceConfig("arxiv", "arxiv", {**options, "categories": ["cs.LG"]}),)
+
+
+def test_liked_ids_are_looked_up_once_and_kept_in_the_state_database(
+    tmp_path: Path, arxiv_server: FeedServer
+) -> None:
+    arxiv_server.route("/api/query", Answer(body=LIKED_FEED))
+    sources = arxiv_at(arxiv_server)
+    with Store(tmp_path / "s.db") as store:
+        (ana,) = library.with_libraries(
+            [liking("2501.01234v2", "2501.99999")], cache=store.papers, sources=sources
+        )
+    assert [p.id for p in ana.profile.library] == ["2501.01234"]
+    (request,) = arxiv_server.requests
+    assert request.query["id_list"] == "2501.01234,2501.99999"
+    # The next run reads both answers from the state database, the unknown id included.
+    with Store(tmp_path / "s.db") as store:
+        (again,) = library.with_libraries(
+            [liking("2501.01234", "2501.99999")], cache=store.papers, sources=sources
+        )
+    assert again.profile.library == ana.profile.library
+    assert len(arxiv_server.requests) == 1
+
+
+def test_a_failed_lookup_is_a_warning_and_is_tried_again_next_run(
+    tmp_path: Path, arxiv_server: FeedServer, caplog
+) -> None:
+    arxiv_server.route("/api/query", Answer(503), Answer(body=LIKED_FEED))
+    sources = arxiv_at(arxiv_server)
+    with Store(tmp_path / "s.db") as store:
+        (ana,) = library.with_libraries([liking("2501.01234")], cache=store.papers, sources=sources)
+        assert ana.profile.library == ()
+        assert "cannot look up ['2501.01234'] now" in caplog.text
+        (ana,) = library.with_libraries([liking("2501.01234")], cache=store.papers, sources=sources)
+        assert [p.id for p in ana.profile.library] == ["2501.01234"]
+
+
+def test_without_a_cache_likes_are_not_looked_up(arxiv_server: FeedServer) -> None:
+    (ana,) = library.with_libraries([liking("2501.01234")], sources=arxiv_at(arxiv_server))
+    assert ana.profile.library == () and arxiv_server.requests == []

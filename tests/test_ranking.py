@@ -274,3 +274,85 @@ def test_tiny_corpora_and_empty_inputs_work():
     assert rank(three, []) == {}
     only_stop_words = [Paper(id="x", title="The", abstract="and of the")]
     assert rank(only_stop_words, [privacy()]) == {"ana": []}
+
+
+def test_disliked_papers_push_their_topic_down_and_are_never_picked(papers):
+    dp = find(papers, "ex-post dp")
+    before = {
+        s.paper.id: s.score for s in rank(papers, [privacy()], top_k=60, thresholds=False)["ana"]
+    }
+    after = rank(papers, [privacy(disliked=(dp,))], top_k=60, thresholds=False)["ana"]
+    ids = [s.paper.id for s in after]
+    assert dp.id not in ids
+    # Papers sharing the disliked paper's words lose the most.
+    drop = {s.paper.id: before[s.paper.id] - s.score for s in after}
+    private = [
+        i
+        for i in drop
+        if "differential privacy" in next(p for p in papers if p.id == i).abstract.lower()
+    ]
+    others = [i for i in drop if i not in private]
+    assert private and sum(drop[i] for i in private) / len(private) > sum(
+        drop[i] for i in others
+    ) / len(others)
+
+
+def test_an_author_of_several_liked_papers_lifts_their_new_paper_and_says_so(papers):
+    fl, unlearning, mpc = (
+        find(papers, "arbitrary client participation"),
+        find(papers, "machine unlearning"),
+        find(papers, "multi-party computation"),
+    )
+    with_ada = lambda p: dataclasses.replace(p, authors=("Ada Lovelace", "Bo Li"))  # noqa: E731
+    library = (with_ada(fl), with_ada(unlearning))
+    pool = [with_ada(p) if p == mpc else p for p in papers]
+    plain_lib = sub(library=(fl, unlearning))
+    before = {
+        s.paper.id: s.score for s in rank(pool, [plain_lib], top_k=60, thresholds=False)["ana"]
+    }
+    after = rank(pool, [sub(library=library)], top_k=60, thresholds=False)["ana"]
+    lifted = next(s for s in after if s.paper.id == mpc.id)
+    # Two authors, each on every liked paper: 2 x LIBRARY_AUTHOR_BOOST x (2 of 2 liked papers).
+    assert lifted.score == pytest.approx(before[mpc.id] + 2 * ranking.LIBRARY_AUTHOR_BOOST)
+    assert "by Ada Lovelace, Bo Li, an author of papers you liked" in lifted.because
+    assert lifted.because.startswith("closest to: ")
+
+
+def test_an_author_of_a_single_liked_paper_is_no_signal(papers):
+    fl, mpc = (
+        find(papers, "arbitrary client participation"),
+        find(papers, "multi-party computation"),
+    )
+    pool = [dataclasses.replace(p, authors=("Ada Lovelace",)) if p == mpc else p for p in papers]
+    liked = (dataclasses.replace(fl, authors=("Ada Lovelace",)),)
+    got = rank(pool, [sub(library=liked)], top_k=60, thresholds=False)["ana"]
+    plain = rank(pool, [sub(library=(fl,))], top_k=60, thresholds=False)["ana"]
+    assert [(s.paper.id, s.score) for s in got] == [(s.paper.id, s.score) for s in plain]
+
+
+def test_the_top_n_product_agrees_with_scoring_every_paper(papers):
+    subscribers = [privacy(exclude=("federated",)), sub("bo", interests="image watermarking")]
+    every = rank(papers, subscribers, top_k=len(papers), thresholds=False)
+    few = rank(papers, subscribers, top_k=4, thresholds=False)
+    for name in every:
+        top = every[name][:4]
+        assert [(s.paper, s.terms, s.because) for s in few[name]] == [
+            (s.paper, s.terms, s.because) for s in top
+        ]
+        assert [s.score for s in few[name]] == pytest.approx([s.score for s in top])
+
+
+def test_a_large_pool_adds_pool_rocchio_and_feedback_and_keeps_the_contract(papers, monkeypatch):
+    small = rank(papers, [privacy()], top_k=8, thresholds=False)["ana"]
+    monkeypatch.setattr(ranking, "POOL_MIN", 10)  # the seed papers count as a large pool
+    large = rank(papers, [privacy()], top_k=8, thresholds=False)["ana"]
+    assert [s.score for s in large] != [s.score for s in small]
+    assert large[0].paper == find(papers, "machine unlearning")
+    assert [s.score for s in large] == sorted((s.score for s in large), reverse=True)
+    # Explanations stay the subscriber's own words, not words the feedback step brought in.
+    profile_words = set(plain(PRIVACY + " unlearning").split())
+    assert all(set(" ".join(s.terms).split()) <= profile_words for s in large)
+    monkeypatch.setattr(ranking, "CHUNK_CELLS", 10)
+    chunked = rank(papers, [privacy()], top_k=8, thresholds=False)["ana"]
+    assert [(s.paper, s.terms) for s in chunked] == [(s.paper, s.terms) for s in large]
+    assert [s.score for s in chunked] == pytest.approx([s.score for s in large])

@@ -236,10 +236,10 @@ def test_a_folder_without_seed_files_is_one_warning(tmp_path: Path) -> None:
     assert warnings == [f"{tmp_path}: no *.txt files in folder"]
 
 
-def test_the_registry_knows_both_kinds() -> None:
+def test_the_registry_knows_every_kind() -> None:
     assert isinstance(SOURCES["seeds"], SeedsSource)
     assert isinstance(SOURCES["files"], FilesSource)
-    assert sorted(SOURCES) == ["files", "seeds"]
+    assert sorted(SOURCES) == ["arxiv", "files", "openreview", "rss", "seeds"]
 
 
 # --- common helpers -----------------------------------------------------------------------------

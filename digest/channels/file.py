@@ -1,6 +1,6 @@
-"""The file channel: writes each digest as <dir>/<day>/<subscriber>.eml and .html.
-
-The default channel and the one to inspect by hand; the .eml opens in any mail client.
+"""The file channel: writes each digest as <dir>/<day>/<subscriber>.eml and .html, an alert or a
+notice as <subscriber>.alert-<n>.eml or .notice-<n>.eml (n: its outbox row). The default channel
+and the one to inspect by hand; the .eml opens in any mail client.
 """
 
 from __future__ import annotations
@@ -41,6 +41,9 @@ class FileChannel:
     def send(self, delivery: Delivery) -> Receipt:
         folder = self.dir / delivery.day.isoformat()
         stem = safe_name(delivery.subscriber)
+        if delivery.purpose != "digest":
+            # Alerts and notices share the day's folder with the digest, never its file name.
+            stem = f"{stem}.{delivery.purpose}-{delivery.id}"
         eml_path = folder / f"{stem}.eml"
         html_path = folder / f"{stem}.html"
         eml = self._message(delivery).as_bytes(policy=_POLICY)

@@ -11,12 +11,13 @@ import json
 import re
 import zlib
 from collections.abc import Iterable, Iterator, Mapping
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
 from digest.models import InputError, Paper, SourceConfig, Warn
 from digest.sources.common import abstract_id, code_links
+from digest.sources.progress import QUIET, Progress
 from digest.sources.seeds import list_files, read_text, source_path
 from digest.sources.titles import derive_title
 
@@ -198,7 +199,14 @@ class FilesSource:
 
     kind = "files"
 
-    def fetch(self, config: SourceConfig, warn: Warn) -> Iterator[Paper]:
+    def fetch(
+        self,
+        config: SourceConfig,
+        warn: Warn,
+        *,
+        now: datetime | None = None,  # local files need no clock
+        progress: Progress = QUIET,  # nor progress: they are read in a moment
+    ) -> Iterator[Paper]:
         # Resolve the path now, so a missing path fails the call rather than the first iteration.
         files = list_files(source_path(config), SUFFIXES, warn)
         return self._papers(files, warn)

@@ -5,10 +5,12 @@ separated paragraph. Papers get their id from the abstract hash and a derived ti
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 
 from digest.models import Paper, SourceConfig, SourceError, Warn
 from digest.sources.common import abstract_id, code_links
+from digest.sources.progress import QUIET, Progress
 from digest.sources.titles import derive_title
 
 # Shorter than this is a stray line or a heading, not an abstract worth ranking.
@@ -102,7 +104,14 @@ class SeedsSource:
 
     kind = "seeds"
 
-    def fetch(self, config: SourceConfig, warn: Warn) -> Iterator[Paper]:
+    def fetch(
+        self,
+        config: SourceConfig,
+        warn: Warn,
+        *,
+        now: datetime | None = None,  # local files need no clock
+        progress: Progress = QUIET,  # nor progress: they are read in a moment
+    ) -> Iterator[Paper]:
         # Resolve the path now, so a missing path fails the call rather than the first iteration.
         files = list_files(source_path(config), (".txt",), warn)
         return self._papers(files, warn)

@@ -1,0 +1,298 @@
+"""Speed and memory: whole `digest rank` and `digest run` processes on N papers x M subscribers
+from the shared corpus (repeated with light perturbation past its 45k papers), beside the lower
+bound, a per-subscriber loop and arxiv-sanity-lite's per-profile SVM (bench/baselines.py). Every
+figure is one subprocess: wall seconds and peak RSS from /usr/bin/time.
+
+    nice .venv/bin/python -m bench.scale            # or: make bench-scale (about an hour)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+from bench import corpus
+from bench.interests import INTERESTS
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results"
+BIN = Path(sys.executable).parent
+TOP = 10
+LIKED = 5  # library papers per subscriber, as in the relevance benchmark's liked-papers task
+LOOP_SAMPLE, SVM_SAMPLE = 40, 4  # subscribers timed; the rest is extrapolated
+
+
+def record(paper: object, **change: object) -> dict:
+    p = paper
+    out = {
+        "id": p.id,  # type: ignore[attr-defined]
+        "title": p.title,  # type: ignore[attr-defined]
+        "abstract": p.abstract,  # type: ignore[attr-defined]
+        "authors": list(p.authors),  # type: ignore[attr-defined]
+        "categories": list(p.categories),  # type: ignore[attr-defined]
+        "published": p.published.isoformat() if p.published else None,  # type: ignore[attr-defined]
+        "url": p.url,  # type: ignore[attr-defined]
+    }
+    out.update(change)
+    return out
+
+
+def perturbed(rng: random.Random, paper: object, tag: str) -> dict:
+    """A copy under a new id with about one word in twenty dropped from the abstract."""
+    words = [w for w in paper.abstract.split() if rng.random() > 0.05]  # type: ignore[attr-defined]
+    return record(paper, id=f"{paper.id}{tag}", abstract=" ".join(words))  # type: ignore[attr-defined]
+
+
+def write_papers(path: Path, n: int, seed: int = 0, tag: str = "r") -> None:
+    rng = random.Random(seed)
+    base = list(corpus.papers())
+    with path.open("w", encoding="utf-8") as out:
+        for i in range(n):
+            paper = base[i % len(base)]
+            rounds = i // len(base)
+            row = (
+                record(paper)
+                if rounds == 0 and tag == "r"
+                else perturbed(rng, paper, f"{tag}{rounds}")
+            )
+            out.write(json.dumps(row) + "\n")
+
+
+def write_config(work: Path, papers: Path, m: int, seed: int = 1) -> Path:
+    """M subscribers: a hand-written interests text, two keywords from a paper title, and a
+    library file of LIKED papers (perturbed copies: not among the papers ranked)."""
+    rng = random.Random(seed)
+    base = list(corpus.papers())
+    libraries = work / f"libraries-{m}"
+    libraries.mkdir(exist_ok=True)
+    texts = list(INTERESTS.values())
+    lines = [
+        f'[state]\npath = "{work}/state.db"\n',
+        f'[[sources]]\nkind = "files"\npath = "{papers}"\n',
+        '[defaults]\nschedule = "0 8 * * *"\ntimezone = "UTC"\ntop_k = 10\n',
+        f'[[defaults.channels]]\nkind = "file"\ndir = "{work}/out"\n',
+    ]
+    for i in range(m):
+        lib = libraries / f"s{i}.jsonl"
+        if not lib.exists():
+            rows = [perturbed(rng, p, f"lib{i}-") for p in rng.sample(base, LIKED)]
+            lib.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+        title = [w for w in rng.choice(base).title.split() if len(w) > 5][:2]
+        lines.append(
+            f'[[subscribers]]\nname = "s{i}"\ninterests = {json.dumps(rng.choice(texts))}\n'
+            f'keywords = {json.dumps(title)}\nlibrary = "{lib}"\n'
+        )
+    path = work / f"config-{m}.toml"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return path
+
+
+def measure(command: list[str], stdout: Path | None = None) -> tuple[float, float, str]:
+    """(wall seconds, peak RSS in MB, stdout) of one process, niced."""
+    out = stdout.open("w") if stdout else subprocess.PIPE
+    done = subprocess.run(
+        ["nice", "/usr/bin/time", "-f", "%e %M", *command],
+        stdout=out,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    last = done.stderr.strip().splitlines()[-1]
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"{command[:3]} failed ({done.returncode}): {done.stderr[-2000:]}")
+    wall, rss = last.split()
+    return float(wall), int(rss) / 1024, "" if stdout else (done.stdout or "")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--papers", type=int, nargs="+", default=[10_000, 50_000, 200_000])
+    parser.add_argument("--subscribers", type=int, nargs="+", default=[100, 1_000, 10_000])
+    parser.add_argument("--methods", default="rank,run,lower,loop,svm")
+    parser.add_argument("--daily", action="store_true", help="also the 200k + 1k daily run")
+    parser.add_argument("--work", default="/tmp/digest-scale")
+    parser.add_argument("--out", default=str(RESULTS / "scale"))
+    args = parser.parse_args(argv)
+    methods = args.methods.split(",")
+    work = Path(args.work)
+    work.mkdir(parents=True, exist_ok=True)
+    rows: list[dict] = []
+    out = Path(args.out)
+
+    def add(n: int, m: int, method: str, wall: float, rss: float, note: str = "") -> None:
+        rows.append(
+            {
+                "papers": n,
+                "subscribers": m,
+                "method": method,
+                "seconds": wall,
+                "peak_rss_mb": rss,
+                "note": note,
+            }
+        )
+        print(f"{n:>7} {m:>6} {method:32} {wall:8.1f} s {rss:7.0f} MB {note}", file=sys.stderr)
+        save(rows, out)
+
+    digest = str(BIN / "digest")
+    python = str(BIN / "python")
+    for n in args.papers:
+        folder = work / f"papers-{n}"
+        folder.mkdir(exist_ok=True)
+        papers = folder / "papers.jsonl"
+        if not papers.exists():
+            write_papers(papers, n)
+        sampled = False
+        for m in args.subscribers:
+            config = write_config(work, papers, m)
+            rank = [
+                digest,
+                "rank",
+                "--config",
+                str(config),
+                "--papers",
+                str(papers),
+                "--top",
+                str(TOP),
+                "--state",
+                str(work / "none.db"),
+            ]
+            if "rank" in methods:
+                add(n, m, "digest rank", *measure(rank, work / "rank.json")[:2])
+            if "lower" in methods:
+                lb = measure(
+                    [python, "-m", "bench.baselines", "lower", str(config), str(papers), str(TOP)]
+                )
+                add(n, m, "lower bound", *lb[:2])
+            if "run" in methods:
+                state = work / "state.db"
+                for leftover in work.glob("state.db*"):
+                    leftover.unlink()
+                run = [
+                    digest,
+                    "run",
+                    "--config",
+                    str(config),
+                    "--state",
+                    str(state),
+                    "--now",
+                    "2026-01-05T09:00:00+00:00",
+                ]
+                add(n, m, "digest run (first, empty state)", *measure(run)[:2])
+            for kind, sample in (("loop", LOOP_SAMPLE), ("svm", SVM_SAMPLE)):
+                if kind not in methods or sampled:
+                    continue
+                wall, rss, text = measure(
+                    [
+                        python,
+                        "-m",
+                        "bench.baselines",
+                        kind,
+                        str(config),
+                        str(papers),
+                        str(TOP),
+                        str(sample),
+                    ]
+                )
+                got = json.loads(text.strip().splitlines()[-1])
+                per = got["seconds"] / max(1, got["sample"])
+                label = "per-subscriber loop" if kind == "loop" else "arxiv-sanity-lite SVM"
+                for each in args.subscribers:
+                    note = (
+                        f"timed {got['sample']} subscribers, extrapolated"
+                        if each > got["sample"]
+                        else ""
+                    )
+                    add(n, each, label, wall - got["seconds"] + each * per, rss, note)
+            sampled = True
+        if args.daily and n == max(args.papers):
+            daily(work, papers, n, min(args.subscribers, key=lambda s: abs(s - 1000)), add)
+    print(save(rows, out))
+    return 0
+
+
+def daily(work: Path, papers: Path, n: int, m: int, add) -> None:  # type: ignore[no-untyped-def]
+    """A store of n papers, then a day with 1k new ones: the stored space is reused (no refit);
+    then the same day again with the stored space deleted, to show what a refit costs."""
+    digest = str(BIN / "digest")
+    config = write_config(work, papers, m)
+    for leftover in work.glob("state.db*"):
+        leftover.unlink()
+    state = work / "state.db"
+    first = [
+        digest,
+        "run",
+        "--config",
+        str(config),
+        "--state",
+        str(state),
+        "--now",
+        "2026-01-05T09:00:00+00:00",
+    ]
+    add(n, m, "daily: first run (fits the space)", *measure(first)[:2])
+    new = work / "day2"
+    new.mkdir(exist_ok=True)
+    write_papers(new / "papers.jsonl", 1000, seed=9, tag="d")
+    text = config.read_text(encoding="utf-8").replace(f'path = "{papers}"', f'path = "{new}"')
+    day2 = work / "config-day2.toml"
+    day2.write_text(text, encoding="utf-8")
+    backup = work / "state-day1.db"
+    with sqlite3.connect(state) as db, sqlite3.connect(backup) as copy:
+        db.backup(copy)
+    second = [
+        digest,
+        "run",
+        "--config",
+        str(day2),
+        "--state",
+        str(state),
+        "--now",
+        "2026-01-06T09:00:00+00:00",
+    ]
+    add(n + 1000, m, "daily: +1k papers, stored space", *measure(second)[:2])
+    with sqlite3.connect(backup) as copy, sqlite3.connect(state) as db:
+        copy.backup(db)
+        db.execute("DELETE FROM spaces")
+    add(n + 1000, m, "daily: +1k papers, forced refit", *measure(second)[:2])
+
+
+def save(rows: list[dict], out: Path) -> str:
+    lower = {(r["papers"], r["subscribers"]): r for r in rows if r["method"] == "lower bound"}
+    lines = [
+        "| papers | subscribers | method | wall s | peak RSS MB | wall / lower | RSS / lower "
+        "| note |",
+        "|" + " --- |" * 8,
+    ]
+    for r in rows:
+        base = lower.get((r["papers"], r["subscribers"]))
+        ratio = (
+            (
+                f"{r['seconds'] / base['seconds']:.2f}",
+                f"{r['peak_rss_mb'] / base['peak_rss_mb']:.2f}",
+            )
+            if base
+            else ("", "")
+        )
+        lines.append(
+            f"| {r['papers']} | {r['subscribers']} | {r['method']} | {r['seconds']:.1f} | "
+            f"{r['peak_rss_mb']:.0f} | {ratio[0]} | {ratio[1]} | {r['note']} |"
+        )
+    table = "\n".join(lines)
+    out.with_suffix(".json").write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
+    out.with_suffix(".md").write_text(
+        "# Speed and memory\n\nCommand: `nice .venv/bin/python -m bench.scale --daily` on this "
+        f"machine ({os.cpu_count()} cores, shared with other work). Each row is one process; "
+        "extrapolated rows say so.\n\n" + table + "\n",
+        encoding="utf-8",
+    )
+    return table
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,148 @@
+"""Alerts: a paper that cannot wait for the digest (a strong match, a followed author, an alert
+keyword) goes out at once, once per subscriber and paper, max_alerts_per_day a local day; the next
+digest leaves it out. Also the one-line notices of quiet periods (on_empty = "notify")."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo
+
+from digest import render
+from digest.models import Message, Scored, Settings, Subscriber
+from digest.store import Store
+
+if TYPE_CHECKING:
+    import jinja2
+
+log = logging.getLogger("digest.alerts")
+
+# A quiet period's status (as the run summary says it) -> (subject words, the one line).
+QUIET = {
+    "nothing new": ("no new papers", "No new papers arrived since your last digest."),
+    "no match": (
+        "nothing matched",
+        "New papers arrived, but none matched your interests closely enough.",
+    ),
+    "waiting for sources": (
+        "a source failed",
+        "No digest yet: no source could be read. It follows when a source is back.",
+    ),
+}
+
+
+@dataclass
+class AlertReport:
+    subscriber: str
+    made: list[str] = field(default_factory=list)  # paper ids alerted in this run
+    held: int = 0  # matches over the day's cap: they wait for the digest
+
+
+def watching(sub: Subscriber) -> bool:
+    """Does this subscriber get alerts at all?"""
+    wants = sub.alert_threshold is not None or sub.profile.authors or sub.alert_keywords
+    return bool(wants) and sub.max_alerts_per_day > 0
+
+
+def reasons(sub: Subscriber, scored: Scored) -> list[str]:
+    """Why this paper cannot wait, one short sentence a reason; empty: it can wait."""
+    from digest.ranking import author_key, exclude_pattern
+
+    why: list[str] = []
+    if sub.alert_threshold is not None and scored.score >= sub.alert_threshold:
+        why.append(f"score {scored.score:.2f} is at or above your alert threshold")
+    followed = {author_key(a) for a in sub.profile.authors}
+    names = [a for a in scored.paper.authors if author_key(a) in followed]
+    if names:
+        why.append(f"by {', '.join(names)}, whom you follow")
+    text = f"{scored.paper.title}\n{scored.paper.abstract}"
+    for phrase in sub.alert_keywords:
+        pattern = exclude_pattern([phrase])  # whole words or phrases, plural forms included
+        if pattern is not None and pattern.search(text):
+            why.append(f"mentions “{phrase}”")
+    return why
+
+
+def make_alerts(
+    settings: Settings, store: Store, subscribers: Sequence[Subscriber], now: datetime
+) -> list[AlertReport]:
+    """Record (not send) the alerts due now. A subscriber's candidates are the papers that came
+    after both its last digest and its last alert pass, never given or alerted before. Each is
+    scored against the pool its next digest would rank now, so both use one scale."""
+    subs = [s for s in subscribers if watching(s)]
+    if not subs:
+        return []
+    floors = {s.name: store.considered_through(s.name) for s in subs}
+    rows = store.papers_after(min(floors.values()))
+    if not rows:
+        return [AlertReport(s.name) for s in subs]
+    allowed: dict[str, set[str]] = {}
+    for s in subs:
+        after = max(floors[s.name], store.journal.alert_mark(s.name))
+        ids = [paper.id for seq, paper in rows if seq > after]
+        allowed[s.name] = set(ids) - store.sent_ids(s.name, ids)
+        allowed[s.name] -= store.journal.alerted_ids(s.name, ids)
+    active = [s for s in subs if allowed[s.name]]
+    picks: dict[str, list[Scored]] = {}
+    if active:
+        from digest import ranking
+
+        papers = [paper for _, paper in rows]
+        picks = ranking.rank(papers, active, top_k=len(papers), thresholds=False, allowed=allowed)
+    env: jinja2.Environment | None = None
+    reports: list[AlertReport] = []
+    for s in subs:
+        report = AlertReport(s.name)
+        reports.append(report)
+        hits = [(scored, why) for scored in picks.get(s.name, []) if (why := reasons(s, scored))]
+        day = now.astimezone(ZoneInfo(s.timezone)).date()
+        room = max(0, s.max_alerts_per_day - store.journal.alerts_on(s.name, day))
+        for scored, why in hits[:room]:
+            env = env or render.make_environment(settings.templates)
+            message = render.render_alert(s.name, day, scored, why, env)
+            messages = [(c.name, c.kind, message) for c in s.channels]
+            if store.journal.record_alert(
+                s.name, scored.paper.id, day, scored.score, why, now, messages
+            ):
+                report.made.append(scored.paper.id)
+                log.info("%s: alert for %s (%s)", s.name, scored.paper.id, "; ".join(why))
+        report.held = max(0, len(hits) - room)
+        if report.held:
+            log.info("%s: %d more alert(s) wait for the digest (daily cap)", s.name, report.held)
+        # Held papers are not looked at again: tomorrow's alerts are for tomorrow's papers.
+        store.journal.set_alert_mark(s.name, rows[-1][0])
+    return reports
+
+
+def notify_down(
+    settings: Settings,
+    store: Store,
+    sub: Subscriber,
+    period: str,
+    day: date,
+    now: datetime,
+    failed: Sequence[str] = (),
+) -> bool:
+    """Record, once per period, the notice that no source could be read (on_empty = "notify");
+    True if recorded now. The period stays open for its digest, so the notice has its own key."""
+    if sub.on_empty != "notify":
+        return False
+    message = notice(settings, sub, "waiting for sources", day, failed)
+    messages = [(c.name, c.kind, message) for c in sub.channels]
+    return store.journal.record_notice(sub.name, f"notice:{period}", day, now, messages)
+
+
+def notice(
+    settings: Settings, sub: Subscriber, status: str, day: date, failed: Sequence[str] = ()
+) -> Message:
+    """The one line saying which quiet it is, naming the sources that could not be read."""
+    quiet, line = QUIET[status]
+    if failed and status != "waiting for sources":
+        line += f" (Could not read: {', '.join(failed)}.)"
+    elif failed:
+        line = line.replace("no source could be read", f"could not read {', '.join(failed)}")
+    env = render.make_environment(settings.templates)
+    return render.render_notice(sub.name, day, quiet, line, env)

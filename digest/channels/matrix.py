@@ -1,0 +1,252 @@
+"""The Matrix channel: m.notice events through the client-server API, one per digest part.
+
+Each part's txnId derives from the outbox row, so a retry after a crash returns the original event
+instead of posting again. formatted_body keeps only the HTML the spec allows (the homeserver does
+not sanitize); events stay under the 65,536-byte limit by splitting long digests.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import threading
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+import nh3
+
+from digest.channels.transport import client, json_body, network, retry_after
+from digest.models import ChannelConfig, Delivery, DeliveryError, Entry, Message, Receipt, Settings
+
+# The spec's whole event (with the server's hashes, signatures, ...) must stay under 65,536 bytes.
+MAX_CONTENT = 60_000
+# The tags and attributes the client-server spec suggests for formatted_body (img only from mxc:).
+TAGS = {
+    *"font del h1 h2 h3 h4 h5 h6 blockquote p a ul ol sup sub li b i u strong em s".split(),
+    *"code hr br div table thead tbody tr th td caption pre span img details summary".split(),
+}
+ATTRIBUTES = {
+    "font": {"data-mx-bg-color", "data-mx-color", "color"},
+    "span": {"data-mx-bg-color", "data-mx-color", "data-mx-spoiler", "data-mx-maths"},
+    "div": {"data-mx-maths"},
+    "a": {"target", "href"},
+    "img": {"width", "height", "alt", "title", "src"},
+    "ol": {"start"},
+    "code": {"class"},
+}
+LINK_SCHEMES = ("https:", "http:", "ftp:", "mailto:", "magnet:")
+
+
+def sanitize(fragment: str) -> str:
+    """HTML restricted to what Matrix clients are meant to render; anything else is dropped."""
+    return nh3.clean(
+        fragment,
+        tags=TAGS,
+        clean_content_tags={"script", "style", "head", "title"},
+        attributes=ATTRIBUTES,
+        attribute_filter=_attribute,
+        url_schemes={"https", "http", "ftp", "mailto", "magnet", "mxc"},
+        link_rel=None,
+    )
+
+
+def _attribute(tag: str, name: str, value: str) -> str | None:
+    if tag == "img" and name == "src":
+        return value if value.startswith("mxc://") else None
+    if tag == "a" and name == "href":
+        return value if value.lower().startswith(LINK_SCHEMES) else None
+    if name == "class":
+        return value if all(c.startswith("language-") for c in value.split()) else None
+    return value
+
+
+class MatrixChannel:
+    kind = "matrix"
+    interval = 0.0  # the homeserver says when to slow down (429 with retry_after_ms)
+    _rooms: dict[tuple[str, str], str] = {}  # an alias is resolved once per process
+    _lock = threading.Lock()
+
+    def __init__(self, config: ChannelConfig, settings: Settings) -> None:
+        self.config = config
+        self.homeserver = str(config.options["homeserver"]).rstrip("/")
+        self.room = str(config.options["room"])
+        self.token = str(config.options["token"])
+        self.destination = f"matrix:{self.homeserver}/{self.room}"
+
+    def send(self, delivery: Delivery) -> Receipt:
+        parts = events(delivery.message)
+        events_sent: list[str] = []
+        with client({"Authorization": f"Bearer {self.token}"}) as http:
+            room_id = self._room_id(http)
+            for index in range(delivery.parts_sent, len(parts)):
+                delivery.pace()
+                events_sent.append(
+                    self._put(http, room_id, f"{delivery.key}-{index}", parts[index])
+                )
+                delivery.progress(index + 1)
+        return Receipt(self.kind, " ".join(events_sent) or "all parts were sent before")
+
+    def _put(self, http: httpx.Client, room_id: str, txn: str, content: dict[str, Any]) -> str:
+        url = (
+            f"{self.homeserver}/_matrix/client/v3/rooms/{quote(room_id, safe='')}"
+            f"/send/m.room.message/{quote(txn, safe='')}"
+        )
+        joined = False
+        while True:
+            try:
+                response = http.put(url, json=content)
+            except httpx.HTTPError as exc:
+                raise network("matrix", exc) from None  # the same txnId makes a retry safe
+            body = json_body(response)
+            if response.is_success and isinstance(body.get("event_id"), str):
+                return str(body["event_id"])
+            if body.get("errcode") == "M_FORBIDDEN" and not joined:
+                joined = self._join(http, room_id)  # invited, or a public room: join, then post
+                if joined:
+                    continue
+            raise refusal(response, body)
+
+    def _join(self, http: httpx.Client, room_id: str) -> bool:
+        url = f"{self.homeserver}/_matrix/client/v3/join/{quote(room_id, safe='')}"
+        try:
+            return http.post(url, json={}).is_success
+        except httpx.HTTPError:
+            return False
+
+    def _room_id(self, http: httpx.Client) -> str:
+        if not self.room.startswith("#"):
+            return self.room
+        key = (self.homeserver, self.room)
+        with self._lock:
+            if key in self._rooms:
+                return self._rooms[key]
+        url = f"{self.homeserver}/_matrix/client/v3/directory/room/{quote(self.room, safe='')}"
+        try:
+            response = http.get(url)
+        except httpx.HTTPError as exc:
+            raise network("matrix", exc) from None
+        body = json_body(response)
+        if not (response.is_success and isinstance(body.get("room_id"), str)):
+            if response.status_code == 404:
+                raise DeliveryError(f"matrix: no room has the alias {self.room}", retryable=False)
+            raise refusal(response, body)
+        with self._lock:
+            self._rooms[key] = str(body["room_id"])
+        return str(body["room_id"])
+
+
+def refusal(response: httpx.Response, body: dict[str, Any]) -> DeliveryError:
+    status = response.status_code
+    code = str(body.get("errcode") or "")
+    said = " ".join(str(body.get("error") or response.reason_phrase).split())[:200]
+    if status == 429 or code == "M_LIMIT_EXCEEDED":
+        wait = retry_after(response, body)
+        return DeliveryError("matrix: rate limited (429)", retryable=True, retry_after=wait or 1.0)
+    hint = {
+        "M_UNKNOWN_TOKEN": "the access token was refused (expired, logged out or wrong)",
+        "M_MISSING_TOKEN": "no access token was sent",
+        "M_FORBIDDEN": "the bot may not post in this room (invite it, or check power levels)",
+        "M_TOO_LARGE": "the event is too large",
+    }.get(code, said)
+    return DeliveryError(
+        f"matrix answered {status} {code}: {hint}".strip(), retryable=status >= 500
+    )
+
+
+def events(message: Message) -> list[dict[str, Any]]:
+    """m.notice contents for a message, in order, each under the event size limit."""
+    if not message.entries:
+        return _plain_events(message)
+    title = message.heading or message.subject
+    pieces = [(_entry_text(e), sanitize(_entry_html(e))) for e in message.entries]
+    frame = _size(_content(title + " (99/99)", message.footer, []))
+    groups: list[list[tuple[str, str]]] = [[]]
+    used = frame
+    for piece in pieces:
+        grown = _size({"b": piece[0], "f": piece[1]}) - _size({"b": "", "f": ""})
+        if groups[-1] and used + grown > MAX_CONTENT:
+            groups.append([])
+            used = frame
+        groups[-1].append(piece)
+        used += grown
+    count = len(groups)
+    return [
+        _content(title + (f" ({n}/{count})" if count > 1 else ""), message.footer, group)
+        for n, group in enumerate(groups, start=1)
+    ]
+
+
+def _content(title: str, footer: str, pieces: list[tuple[str, str]]) -> dict[str, Any]:
+    body = "\n\n".join([title, *(text for text, _ in pieces), *([footer] if footer else [])])
+    head = f"<h4>{html.escape(title)}</h4>"
+    foot = f"<p><em>{html.escape(footer)}</em></p>" if footer else ""
+    return {
+        "msgtype": "m.notice",
+        "body": body,
+        "format": "org.matrix.custom.html",
+        "formatted_body": head + "".join(fragment for _, fragment in pieces) + foot,
+        "m.mentions": {},  # intentional mentions: none, so "@room" in an abstract pings nobody
+    }
+
+
+def _entry_text(entry: Entry) -> str:
+    lines = [f"{entry.rank}. {_clip(entry.title, 500)}"]
+    lines += [f"   {entry.url}"] if entry.url else []
+    facts = [x for x in (_clip(entry.authors, 300), entry.venue) if x]
+    facts += [f"score {entry.score}"] if entry.score else []
+    lines += ["   " + " · ".join(facts)] if facts else []
+    why = ([f"matched {', '.join(entry.terms)}"] if entry.terms else []) + (
+        [entry.because] if entry.because else []
+    )
+    lines += ["   why: " + " — ".join(why)] if why else []
+    lines += [f"   {entry.snippet}"] if entry.snippet else []
+    lines += [f"   code: {entry.code_url}"] if entry.code_url else []
+    return "\n".join(lines)
+
+
+def _entry_html(entry: Entry) -> str:
+    esc = html.escape
+    title = esc(_clip(entry.title, 500))
+    name = f'<a href="{esc(entry.url)}">{title}</a>' if entry.url else title
+    lines = [f"<b>{entry.rank}. {name}</b>"]
+    facts = [esc(x) for x in (_clip(entry.authors, 300), entry.venue) if x]
+    facts += [f"score {esc(entry.score)}"] if entry.score else []
+    lines += [" · ".join(facts)] if facts else []
+    why = ([f"matched {esc(', '.join(entry.terms))}"] if entry.terms else []) + (
+        [esc(entry.because)] if entry.because else []
+    )
+    lines += ["<i>why: " + " — ".join(why) + "</i>"] if why else []
+    lines += [esc(entry.snippet)] if entry.snippet else []
+    lines += [f'<a href="{esc(entry.code_url)}">code</a>'] if entry.code_url else []
+    return "<p>" + "<br>".join(lines) + "</p>"
+
+
+def _plain_events(message: Message) -> list[dict[str, Any]]:
+    """A message without entries: its text (and its HTML when everything fits one event)."""
+    single = {
+        "msgtype": "m.notice",
+        "body": message.text,
+        "format": "org.matrix.custom.html",
+        "formatted_body": sanitize(message.html),
+        "m.mentions": {},
+    }
+    if _size(single) <= MAX_CONTENT:
+        return [single]
+    chunks: list[str] = [""]
+    step = MAX_CONTENT // 8  # characters: even 6 JSON bytes each stay under the limit
+    for line in message.text.splitlines(keepends=True):
+        for piece in (line[i : i + step] for i in range(0, len(line), step)):
+            if _size({"body": chunks[-1] + piece}) > MAX_CONTENT:
+                chunks.append("")
+            chunks[-1] += piece
+    return [{"msgtype": "m.notice", "body": c, "m.mentions": {}} for c in chunks if c.strip()]
+
+
+def _size(value: dict[str, Any]) -> int:
+    return len(json.dumps(value, ensure_ascii=False).encode("utf-8"))
+
+
+def _clip(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

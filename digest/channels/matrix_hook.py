@@ -1,0 +1,51 @@
+"""The matrix-hook channel: a matrix-hookshot generic webhook (POST {text, html} to the hook URL).
+
+What many users mean by "a Matrix webhook": no access token, but also no idempotency key, so
+parts are posted at most once, like Slack. The parts are the Matrix channel's, sanitized alike.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import httpx
+
+from digest.channels.matrix import events
+from digest.channels.transport import answer, client, post_at_most_once, retry_after
+from digest.models import ChannelConfig, Delivery, DeliveryError, Receipt, Settings
+
+
+class MatrixHookChannel:
+    kind = "matrix-hook"
+    interval = 0.0
+
+    def __init__(self, config: ChannelConfig, settings: Settings) -> None:
+        self.config = config
+        self.url = str(config.options["url"])
+        # The hook URL is its own secret: the destination is named by a digest of it.
+        self.destination = "matrix-hook:" + hashlib.sha256(self.url.encode()).hexdigest()[:16]
+
+    def send(self, delivery: Delivery) -> Receipt:
+        payloads = [
+            {"text": e["body"], **({"html": e["formatted_body"]} if "formatted_body" in e else {})}
+            for e in events(delivery.message)
+        ]
+        with client() as http:
+            post_at_most_once(http, self.url, payloads, delivery, refusal, "matrix-hook")
+        count = len(payloads)
+        return Receipt(self.kind, f"{count} message{'s' if count > 1 else ''} via hookshot")
+
+
+def refusal(response: httpx.Response) -> DeliveryError:
+    status = response.status_code
+    if status == 429:
+        wait = retry_after(response)
+        return DeliveryError(
+            "matrix-hook: rate limited (429)", retryable=True, retry_after=wait or 1.0
+        )
+    hint = (
+        " (hookshot does not know this webhook: removed, or a wrong URL)" if status == 404 else ""
+    )
+    return DeliveryError(
+        f"matrix-hook answered {status} {answer(response, 120)}{hint}", retryable=status >= 500
+    )

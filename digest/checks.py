@@ -1,0 +1,173 @@
+"""Checks of config values: types, unknown keys and kinds, and the values whose shape matters
+(URLs, mail addresses, Matrix rooms, the [smtp] table, durations). Every failure is one line."""
+
+from __future__ import annotations
+
+import email.utils
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from digest.models import ConfigError
+
+STR, INT, NUM, BOOL, STRS = (
+    "a string",
+    "an integer",
+    "a number",
+    "true or false",
+    "a list of strings",
+)
+STR_OR_STRS = "a string or a list of strings"
+SMTP_KEYS = {"host", "port", "security", "username", "password", "from", "ca_file"}
+SMTP_PORTS = {"tls": 465, "starttls": 587, "none": 25}  # security -> its usual port
+LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+_MAILBOX = re.compile(r"[^@\s]+@[^@\s]+")
+_ROOM = re.compile(r"![^\s:]+(:\S+)?|#[^\s:]+:\S+")  # !id (v12: no server part), #alias:server
+# Values substituted into these keys are secrets: they are redacted wherever they could show.
+SECRET_KEYS = {"password", "username", "token", "webhook", "url"}
+_DURATION = re.compile(r"(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?")
+
+
+class Checks:
+    """The checker's vocabulary; config._Checker adds the shape of the whole file."""
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.secrets: set[str] = set()  # secrets written literally in the file
+
+    def fail(self, key: str, problem: str) -> ConfigError:
+        return ConfigError(f"{self.file}: {key}: {problem}")
+
+    def kind(self, table: dict[str, Any], key: str, kinds: Mapping[str, Any], what: str) -> str:
+        kind = table.get("kind")
+        if kind not in kinds:
+            allowed = ", ".join(repr(k) for k in kinds)
+            got = "missing" if kind is None else f"unknown {what} kind {kind!r}"
+            raise self.fail(f"{key}.kind", f"{got}; allowed: {allowed}")
+        return str(kind)
+
+    def options(
+        self, table: dict[str, Any], key: str, spec: dict[str, tuple[str, bool]], extra: set[str]
+    ) -> dict[str, Any]:
+        self.only(table, set(spec) | extra, key)
+        for name, (what, required) in spec.items():
+            if name in table:
+                self.typed(table[name], what, f"{key}.{name}")
+            elif required:
+                raise self.fail(f"{key}.{name}", f"missing; {table['kind']} needs it ({what})")
+        return {k: v for k, v in table.items() if k not in extra}
+
+    def only(self, table: Mapping[str, Any], allowed: set[str], key: str) -> None:
+        for name in table:
+            if name not in allowed:
+                where = f"{key}.{name}" if key else name
+                raise self.fail(where, f"unknown key; allowed: {', '.join(sorted(allowed))}")
+
+    def table(self, value: Any, key: str) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise self.fail(key, f"must be a table, not {_kind_of(value)}")
+        return value
+
+    def array(self, data: dict[str, Any], key: str) -> list[Any]:
+        value = data.get(key, [])
+        if not isinstance(value, list):
+            raise self.fail(key, f"must be an array of tables ([[{key}]]), not {_kind_of(value)}")
+        return value
+
+    def typed(self, value: Any, what: str, key: str) -> Any:
+        ok = {
+            STR: isinstance(value, str),
+            INT: isinstance(value, int) and not isinstance(value, bool),
+            NUM: isinstance(value, int | float) and not isinstance(value, bool),
+            BOOL: isinstance(value, bool),
+            STRS: isinstance(value, list) and all(isinstance(v, str) for v in value),
+            STR_OR_STRS: isinstance(value, str)
+            or (isinstance(value, list) and all(isinstance(v, str) for v in value)),
+        }.get(what, True)
+        if not ok:
+            raise self.fail(key, f"must be {what}, not {_kind_of(value)}")
+        return value
+
+    def channel(self, kind: str, options: dict[str, Any], key: str) -> None:
+        self.secrets.update(str(v) for k, v in options.items() if k in SECRET_KEYS)
+        for name in ("webhook", "homeserver", "url") if kind != "file" else ():
+            if name in options:
+                self.web_url(options[name], f"{key}.{name}")
+        if "room" in options and not _ROOM.fullmatch(options["room"]):
+            raise self.fail(f"{key}.room", "must be a room id (!…) or an alias (#name:server)")
+        to = options["to"] if kind == "email" else []
+        for i, value in enumerate([to] if isinstance(to, str) else to):
+            self.address(value, f"{key}.to" if isinstance(to, str) else f"{key}.to[{i}]")
+        link = str(options.get("unsubscribe", ""))
+        if link and not re.fullmatch(r"mailto:[^\s<>]+@[^\s<>]+", link, re.IGNORECASE):
+            self.web_url(link, f"{key}.unsubscribe", "an https:// URL or a mailto: address")
+
+    def web_url(self, value: str, key: str, what: str = "an https:// URL") -> None:
+        # The value may be a secret (a webhook's token is in its path): errors never show it.
+        try:
+            parts = urlsplit(value)
+            host = parts.hostname or ""
+        except ValueError:
+            host, parts = "", urlsplit("")
+        if _unsafe(value) or not host or parts.scheme not in ("https", "http") or "<" in value:
+            raise self.fail(key, f"must be {what}")
+        if parts.scheme == "http" and host not in LOOPBACK:
+            raise self.fail(key, "must be https:// (http:// only for 127.0.0.1 or localhost)")
+
+    def address(self, value: str, key: str) -> None:
+        found = [addr for _, addr in email.utils.getaddresses([value])]
+        if _unsafe(value, space=False) or len(found) != 1 or not _MAILBOX.fullmatch(found[0]):
+            raise self.fail(key, f"{value!r} is not one e-mail address (e.g. 'Ana <ana@x.org>')")
+
+    def smtp(self, smtp: dict[str, Any], needed: bool) -> dict[str, Any]:
+        for name in SMTP_KEYS:
+            if name in smtp:
+                self.typed(smtp[name], INT if name == "port" else STR, f"smtp.{name}")
+        self.secrets.update(str(smtp[k]) for k in ("password",) if k in smtp)
+        security = smtp.get("security", "tls" if smtp.get("port") == 465 else "starttls")
+        if security not in SMTP_PORTS:
+            raise self.fail("smtp.security", "must be 'tls' (465), 'starttls' (587) or 'none'")
+        port = smtp.get("port", SMTP_PORTS[security])
+        if not 0 < port < 65536:
+            raise self.fail("smtp.port", "must be a port number, 1 to 65535")
+        if smtp.get("username") and not smtp.get("password"):
+            raise self.fail("smtp.password", "missing; a username needs it")
+        if security == "none" and smtp.get("password"):
+            raise self.fail("smtp.password", "is never sent unencrypted: use security 'starttls'")
+        if smtp.get("ca_file") and not Path(smtp["ca_file"]).is_file():
+            raise self.fail("smtp.ca_file", f"no such file {smtp['ca_file']!r}")
+        for name in ("host", "from") if needed else ():
+            if not str(smtp.get(name, "")).strip():
+                raise self.fail(f"smtp.{name}", "missing; the email channel needs it")
+        if "from" in smtp:
+            self.address(smtp["from"], "smtp.from")
+        return {**smtp, "security": security, "port": port} if smtp or needed else {}
+
+    def duration(self, value: Any, key: str) -> float:
+        """Seconds from "30m", "1h30m", "90s", "2d" or a number of seconds; at least one second."""
+        match = _DURATION.fullmatch(value) if isinstance(value, str) else None
+        if match and any(match.groups()):
+            d, h, m, sec = (int(g or 0) for g in match.groups())
+            value = ((d * 24 + h) * 60 + m) * 60 + sec
+        if isinstance(value, bool) or not isinstance(value, int | float) or value < 1:
+            raise self.fail(key, "must be a duration such as '30m', '1h' or '90s' (at least 1s)")
+        return float(value)
+
+
+def _unsafe(text: str, space: bool = True) -> bool:
+    """Control characters (a CR/LF would inject a header) or, for URLs and ids, spaces."""
+    return any(ord(c) < 32 or ord(c) == 127 or (space and c.isspace()) for c in text)
+
+
+def _kind_of(value: Any) -> str:
+    names = {
+        bool: "a boolean",
+        int: "an integer",
+        float: "a number",
+        str: "a string",
+        list: "a list",
+        dict: "a table",
+    }
+    return names.get(type(value), type(value).__name__)

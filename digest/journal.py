@@ -1,0 +1,205 @@
+"""The state tables of scheduling and alerts, on store.py's connection: the alerts given (one per
+subscriber and paper), how far each subscriber's alerts have looked, the outbox rows of alerts and
+quiet-period notices (no digest row behind them), and every source's outcome in every run."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager
+from datetime import date, datetime
+from typing import Any
+
+from digest.models import Message
+
+# store.SCHEMA's migration for these tables. The outbox is rebuilt (SQLite cannot drop a NOT NULL)
+# so that an alert or a notice row needs no digest row: digest_id NULL, and a `purpose`.
+SCHEMA = """
+    CREATE TABLE outbox_new (
+        id          INTEGER PRIMARY KEY,
+        digest_id   INTEGER REFERENCES digests(id),    -- NULL for alerts and notices
+        subscriber  TEXT NOT NULL,
+        period      TEXT NOT NULL,                     -- alert:<paper id> for an alert
+        day         TEXT NOT NULL,
+        channel     TEXT NOT NULL,
+        kind        TEXT NOT NULL,
+        message     TEXT NOT NULL,
+        status      TEXT NOT NULL DEFAULT 'pending',
+        attempts    INTEGER NOT NULL DEFAULT 0,
+        next_try_at TEXT,
+        last_error  TEXT NOT NULL DEFAULT '',
+        created_at  TEXT NOT NULL,
+        sent_at     TEXT,
+        receipt     TEXT NOT NULL DEFAULT '',
+        parts_sent  INTEGER NOT NULL DEFAULT 0,
+        purpose     TEXT NOT NULL DEFAULT 'digest',    -- digest | alert | notice
+        UNIQUE (subscriber, period, channel)
+    );
+    INSERT INTO outbox_new (id, digest_id, subscriber, period, day, channel, kind, message, status,
+        attempts, next_try_at, last_error, created_at, sent_at, receipt, parts_sent)
+    SELECT id, digest_id, subscriber, period, day, channel, kind, message, status,
+        attempts, next_try_at, last_error, created_at, sent_at, receipt, parts_sent FROM outbox;
+    DROP TABLE outbox;
+    ALTER TABLE outbox_new RENAME TO outbox;
+    CREATE INDEX outbox_due ON outbox (status, next_try_at);
+    CREATE TABLE alerts (
+        subscriber TEXT NOT NULL,
+        paper_id   TEXT NOT NULL,
+        day        TEXT NOT NULL,                      -- the subscriber's local day: the daily cap
+        score      REAL NOT NULL,
+        reasons    TEXT NOT NULL,                      -- JSON list of sentences
+        made_at    TEXT NOT NULL,
+        PRIMARY KEY (subscriber, paper_id)
+    );
+    CREATE TABLE alert_marks (
+        subscriber  TEXT PRIMARY KEY,
+        through_seq INTEGER NOT NULL                   -- papers up to here were looked at
+    );
+    CREATE TABLE source_runs (
+        run_id  INTEGER NOT NULL REFERENCES runs(id),
+        source  TEXT NOT NULL,
+        at      TEXT NOT NULL,
+        read    INTEGER NOT NULL,
+        new     INTEGER NOT NULL,
+        error   TEXT NOT NULL DEFAULT '',
+        PRIMARY KEY (run_id, source)
+    );
+    CREATE INDEX source_runs_at ON source_runs (source, at)
+"""
+
+Transaction = Callable[[], AbstractContextManager[sqlite3.Connection]]
+# (channel name, channel kind, message): one outbox row each.
+Messages = Sequence[tuple[str, str, Message]]
+
+
+class Journal:
+    def __init__(
+        self, db: sqlite3.Connection, transaction: Transaction, stamp: Callable[[datetime], str]
+    ) -> None:
+        self.db, self.transaction, self.stamp = db, transaction, stamp
+
+    # alerts
+
+    def alerted_ids(self, subscriber: str, ids: Iterable[str]) -> set[str]:
+        wanted = list(ids)
+        found: set[str] = set()
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            rows = self.db.execute(
+                f"SELECT paper_id FROM alerts WHERE subscriber = ? AND paper_id IN ({marks})",
+                (subscriber, *chunk),
+            )
+            found.update(r[0] for r in rows)
+        return found
+
+    def alerts_on(self, subscriber: str, day: date) -> int:
+        row = self.db.execute(
+            "SELECT count(*) FROM alerts WHERE subscriber = ? AND day = ?",
+            (subscriber, day.isoformat()),
+        ).fetchone()
+        return int(row[0])
+
+    def alerts(self, subscriber: str | None = None) -> list[dict[str, Any]]:
+        """Every alert given, oldest first: subscriber, paper_id, day, score, reasons, made_at."""
+        where, args = ("", []) if subscriber is None else (" WHERE subscriber = ?", [subscriber])
+        rows = self.db.execute(f"SELECT * FROM alerts{where} ORDER BY made_at, rowid", args)
+        return [{**dict(r), "reasons": json.loads(r["reasons"])} for r in rows]
+
+    def alert_mark(self, subscriber: str) -> int:
+        row = self.db.execute(
+            "SELECT through_seq FROM alert_marks WHERE subscriber = ?", (subscriber,)
+        ).fetchone()
+        return int(row[0]) if row else 0
+
+    def set_alert_mark(self, subscriber: str, seq: int) -> None:
+        with self.transaction() as db:
+            db.execute(
+                "INSERT INTO alert_marks (subscriber, through_seq) VALUES (?, ?) ON CONFLICT"
+                " (subscriber) DO UPDATE SET through_seq = max(through_seq, excluded.through_seq)",
+                (subscriber, seq),
+            )
+
+    def record_alert(
+        self,
+        subscriber: str,
+        paper_id: str,
+        day: date,
+        score: float,
+        reasons: Sequence[str],
+        now: datetime,
+        messages: Messages,
+    ) -> bool:
+        """The alert and its outbox rows in one transaction; False if this paper was alerted to
+        this subscriber before (another run got there first)."""
+        made = self.stamp(now)
+        with self.transaction() as db:
+            cur = db.execute(
+                "INSERT OR IGNORE INTO alerts (subscriber, paper_id, day, score, reasons, made_at)"
+                " VALUES (?,?,?,?,?,?)",
+                (subscriber, paper_id, day.isoformat(), score, json.dumps(list(reasons)), made),
+            )
+            if cur.rowcount == 0:
+                return False
+            self._outbox(db, subscriber, f"alert:{paper_id}", day, made, messages, "alert")
+            return True
+
+    # notices outside a digest (a period whose sources all failed)
+
+    def record_notice(
+        self, subscriber: str, period: str, day: date, now: datetime, messages: Messages
+    ) -> bool:
+        """Outbox rows for a notice, once per (subscriber, period); False if it exists."""
+        with self.transaction() as db:
+            before = db.total_changes
+            self._outbox(db, subscriber, period, day, self.stamp(now), messages, "notice")
+            return db.total_changes > before
+
+    def _outbox(
+        self,
+        db: sqlite3.Connection,
+        subscriber: str,
+        period: str,
+        day: date,
+        made: str,
+        messages: Messages,
+        purpose: str,
+    ) -> None:
+        db.executemany(
+            "INSERT OR IGNORE INTO outbox (subscriber, period, day, channel, kind, message,"
+            " created_at, purpose) VALUES (?,?,?,?,?,?,?,?)",
+            [
+                (subscriber, period, day.isoformat(), name, kind, json.dumps(m.as_dict()), made)
+                + (purpose,)
+                for name, kind, m in messages
+            ],
+        )
+
+    # sources
+
+    def record_sources(
+        self, run_id: int, now: datetime, outcomes: Mapping[str, Mapping[str, Any]]
+    ) -> None:
+        """One row per source of a run: name -> {read, new, error} (a run summary's sources)."""
+        at = self.stamp(now)
+        with self.transaction() as db:
+            db.executemany(
+                "INSERT OR REPLACE INTO source_runs (run_id, source, at, read, new, error)"
+                " VALUES (?,?,?,?,?,?)",
+                [
+                    (run_id, name, at, int(o.get("read", 0)), int(o.get("new", 0)), o["error"])
+                    for name, o in outcomes.items()
+                ],
+            )
+
+    def sources(self) -> list[dict[str, Any]]:
+        """Per source: its last try, last success (None: never) and the last try's error."""
+        rows = self.db.execute(
+            "SELECT source, max(at) AS last_try,"
+            " max(CASE WHEN error = '' THEN at END) AS last_success,"
+            " (SELECT error FROM source_runs AS latest WHERE latest.source = s.source"
+            "  ORDER BY at DESC, run_id DESC LIMIT 1) AS error"
+            " FROM source_runs AS s GROUP BY source ORDER BY source"
+        )
+        return [dict(r) for r in rows]

@@ -1,0 +1,214 @@
+"""The arXiv API (Atom): new papers of some categories and/or a search query in a window of
+submission days, paged politely; and the lookup of single papers by id for `like` lists.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+import feedparser
+
+from digest.models import Paper, SourceConfig, SourceError, Warn
+from digest.sources.common import code_links
+from digest.sources.identity import arxiv_id, doi
+from digest.sources.progress import QUIET, Progress
+from digest.sources.rss import feed_problem
+from digest.sources.web import Client, Policy, Response, check_options, check_range
+
+URL = "https://export.arxiv.org/api/query"
+DELAY = 3.0  # seconds between calls: what the arXiv API terms of use ask of every client
+DAYS = 7
+MAX_RESULTS = 1000
+PAGE = 200
+# "ti:", "abs:", "cat:"...: a query written in arXiv's own search syntax is passed as it is.
+_FIELD = re.compile(r"\b(?:ti|au|abs|co|jr|cat|rn|id|all|submittedDate):", re.IGNORECASE)
+_VERSION = re.compile(r"v\d+$")
+_CATEGORY = re.compile(r"^[a-z][a-z-]*(?:\.[A-Za-z][A-Za-z-]*)?$")  # cs.LG, hep-th, q-bio.NC
+# The API serves at most 30000 results to one query.
+_RANGES = {"days": (1, 3650), "max_results": (1, 30000), "delay": (0, 600)}
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    url: str
+    categories: tuple[str, ...]
+    query: str
+    days: int
+    max_results: int
+    delay: float
+
+    @classmethod
+    def of(cls, config: SourceConfig) -> Options:
+        raw = config.options
+        return cls(
+            url=str(raw.get("url") or URL),
+            categories=tuple(raw.get("categories", ())),
+            query=str(raw.get("query", "")).strip(),
+            days=int(raw.get("days", DAYS)),
+            max_results=int(raw.get("max_results", MAX_RESULTS)),
+            delay=float(raw.get("delay", DELAY)),
+        )
+
+
+def search_query(options: Options, now: datetime) -> str:
+    """categories OR-ed, AND the query, AND the window of submission dates ending at `now`."""
+    parts = []
+    if options.categories:
+        parts.append("(" + " OR ".join(f"cat:{c}" for c in options.categories) + ")")
+    if options.query:
+        words = options.query
+        if not _FIELD.search(words):
+            words = " AND ".join(f"all:{w}" for w in words.split())
+        parts.append(f"({words})")
+    until = now.astimezone(UTC)
+    since = until - timedelta(days=options.days)
+    stamp = "%Y%m%d%H%M"
+    parts.append(f"submittedDate:[{since.strftime(stamp)} TO {until.strftime(stamp)}]")
+    return " AND ".join(parts)
+
+
+def parse_feed(body: bytes, warn: Warn, where: str) -> tuple[list[Paper], int | None]:
+    """The papers of one API answer and its opensearch:totalResults (None when absent)."""
+    feed = feedparser.parse(io.BytesIO(body))
+    if not feed.get("version"):
+        problem = feed.get("bozo_exception") or "no Atom feed in the answer"
+        raise SourceError(f"{where}: not an arXiv API answer ({problem})")
+    if problem := feed_problem(feed):
+        warn(f"{where}: malformed Atom ({problem}); kept what could be read")
+    total_text = str(feed.feed.get("opensearch_totalresults", "")).strip()
+    papers = []
+    for number, entry in enumerate(feed.entries, start=1):
+        paper = to_paper(entry)
+        if paper is None:
+            warn(f"{where}: entry {number} has no arXiv id, title or abstract, skipped")
+        else:
+            papers.append(paper)
+    return papers, int(total_text) if total_text.isdigit() else None
+
+
+def to_paper(entry: Mapping[str, Any]) -> Paper | None:
+    ident = arxiv_id(str(entry.get("id", "")))
+    title = " ".join(str(entry.get("title", "")).split())
+    abstract = " ".join(str(entry.get("summary", "")).split())
+    if not ident or not (title or abstract):
+        return None
+    primary = (entry.get("arxiv_primary_category") or {}).get("term", "")
+    tags = [t.get("term", "") for t in entry.get("tags", ())]
+    comment = str(entry.get("arxiv_comment", ""))
+    links = code_links(f"{comment} {abstract}")
+    journal_doi = doi(str(entry.get("arxiv_doi", "")))
+    link = _VERSION.sub("", str(entry.get("link", ""))) or f"https://arxiv.org/abs/{ident}"
+    parsed = entry.get("published_parsed") or entry.get("updated_parsed")
+    return Paper(
+        id=ident,
+        title=title,
+        abstract=abstract,
+        authors=tuple(a["name"] for a in entry.get("authors", ()) if a.get("name")),
+        venue=str(entry.get("arxiv_journal_ref", "")).strip() or f"arXiv {primary}".strip(),
+        url=link,
+        code_url=links[0] if links else "",
+        published=date(*parsed[:3]) if parsed else None,
+        source="arxiv",
+        categories=tuple(c for c in dict.fromkeys([primary, *tags]) if c),
+        aliases=(journal_doi,) if journal_doi else (),
+    )
+
+
+def explain(response: Response) -> str:
+    """What the API said was wrong: its error feed holds one entry whose summary says it."""
+    feed = feedparser.parse(io.BytesIO(response.body))
+    entries = feed.get("entries") or []
+    return " ".join(str(entries[0].get("summary", "")).split()) if entries else ""
+
+
+class ArxivSource:
+    """`categories` and/or `query`, `days` back from the run's clock, at most `max_results`,
+    `delay` seconds between calls; `url` is the API endpoint (a mirror or a test server)."""
+
+    kind = "arxiv"
+
+    def __init__(self, policy: Policy | None = None, page: int = PAGE) -> None:
+        self.policy, self.page = policy or Policy(), page
+
+    def check(self, options: Mapping[str, Any]) -> tuple[str, str] | None:
+        """(key, problem) for values the API would refuse or misread, else None."""
+        for i, category in enumerate(options.get("categories", ())):
+            if not _CATEGORY.match(category):
+                example = "e.g. 'cs.LG', 'hep-th', 'q-bio.NC'"
+                return f"categories[{i}]", f"{category!r} is not an arXiv category ({example})"
+        if not options.get("categories") and not str(options.get("query", "")).strip():
+            return "", "arxiv needs `categories` (e.g. ['cs.LG']) or a `query`, or both"
+        return check_options(options) or check_range(options, _RANGES)
+
+    def fetch(
+        self,
+        config: SourceConfig,
+        warn: Warn,
+        *,
+        now: datetime | None = None,
+        progress: Progress = QUIET,
+    ) -> Iterator[Paper]:
+        options = Options.of(config)
+        if not options.categories and not options.query:
+            raise SourceError(f"source {config.name!r}: arxiv needs `categories` or `query`")
+        query = search_query(options, now or datetime.now(UTC))
+        return self._pages(config, options, query, warn, progress)
+
+    def _client(self, config: SourceConfig, options: Options, progress: Progress) -> Client:
+        # Retries count as calls too: the politeness delay separates every one of them.
+        policy = replace(self.policy.with_options(config.options), interval=options.delay)
+        return Client(config.name, policy, progress)
+
+    def _pages(
+        self, config: SourceConfig, options: Options, query: str, warn: Warn, progress: Progress
+    ) -> Iterator[Paper]:
+        start, total, empty_pages = 0, None, 0
+        with self._client(config, options, progress) as client:
+            while start < options.max_results and (total is None or start < total):
+                size = min(self.page, options.max_results - start)
+                params = {
+                    "search_query": query,
+                    "start": start,
+                    "max_results": size,
+                    "sortBy": "submittedDate",
+                    "sortOrder": "descending",
+                }
+                pages = f" of {-(-min(total, options.max_results) // self.page)}" if total else ""
+                progress.note(f"page {start // self.page + 1}{pages}")
+                response = client.get(options.url, params, explain=explain)
+                papers, count = parse_feed(response.body, warn, config.name)
+                if total is None:
+                    total = count if count is not None else start + len(papers)
+                    progress.expect(min(total, options.max_results))
+                if not papers:
+                    # The API now and then answers a page short of its own total with nothing;
+                    # asking again once is what its documentation suggests.
+                    empty_pages += 1
+                    if empty_pages > 1 or total == 0:
+                        if total:
+                            warn(f"{config.name}: empty page at {start} of {total}; stopped")
+                        return
+                    continue
+                empty_pages = 0
+                yield from papers
+                start += len(papers)
+
+    def lookup(self, ids: Sequence[str], config: SourceConfig | None = None) -> dict[str, Paper]:
+        """The papers of these arXiv ids ({id: Paper}); ids arXiv does not know are left out."""
+        config = config or SourceConfig("arxiv", "arxiv", {})
+        options = Options.of(config)
+        wanted = [i for i in dict.fromkeys(arxiv_id(x) or x for x in ids)]
+        found: dict[str, Paper] = {}
+        with self._client(config, options, QUIET) as client:
+            for first in range(0, len(wanted), 100):
+                chunk = wanted[first : first + 100]
+                params = {"id_list": ",".join(chunk), "max_results": len(chunk)}
+                response = client.get(options.url, params, explain=explain)
+                papers, _ = parse_feed(response.body, lambda _: None, config.name)
+                found.update((p.id, p) for p in papers if p.id in chunk)
+        return found

@@ -1,0 +1,174 @@
+"""A paper's identity: the keys it may be known by (arXiv id without version, DOI, OpenReview
+forum id, the hash of its normalized title or abstract) and the merge of two records of one paper.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import re
+from collections.abc import Iterable
+from urllib.parse import parse_qs, urlsplit
+
+from digest.models import Paper
+from digest.sources.common import normalize
+
+# New style 2501.01234, old style hep-th/9901001 or math.GT/0309136; any version suffix dropped.
+_ARXIV = re.compile(
+    r"^(?:arxiv:|oai:arxiv\.org:|https?://(?:www\.|export\.)?arxiv\.org/(?:abs|pdf|html)/"
+    r"|(?:doi:|https?://(?:dx\.)?doi\.org/)?10\.48550/arxiv\.)?"
+    r"(\d{4}\.\d{4,5}|[a-z][a-z-]*(?:\.[a-z]{2})?/\d{7})(?:v\d+)?(?:\.pdf)?/?$",
+    re.IGNORECASE,
+)
+_DOI = re.compile(r"^(?:doi:\s*|https?://(?:dx\.)?doi\.org/)?(10\.\d{4,9}/\S+)$", re.IGNORECASE)
+_OPENREVIEW_HOSTS = ("openreview.net", "www.openreview.net")
+# Kinds of key that name one paper for sure: two papers with different keys of one kind differ.
+STRONG = ("arxiv", "doi", "openreview")
+# Shorter titles ("Introduction", "Attention") are shared by too many papers to identify one.
+MIN_TITLE_WORDS = 3
+
+
+def arxiv_id(value: str) -> str | None:
+    """'2501.01234' from '2501.01234v2', 'arXiv:2501.01234', an abs/pdf URL or arXiv's DOI."""
+    match = _ARXIV.match(value.strip())
+    if not match:
+        return None
+    ident = match[1]
+    # Old-style archive names are lowercase, their subject classes uppercase: hep-th, math.GT.
+    if "/" in ident:
+        archive, number = ident.split("/")
+        name, _, subject = archive.partition(".")
+        ident = f"{name.lower()}{'.' + subject.upper() if subject else ''}/{number}"
+    return ident
+
+
+def doi(value: str) -> str | None:
+    """A DOI in lowercase (DOIs ignore case) from '10.x/y', 'doi:10.x/y' or a doi.org URL."""
+    match = _DOI.match(value.strip())
+    return match[1].rstrip(".,;").lower() if match else None
+
+
+def openreview_id(value: str) -> str | None:
+    """The forum id from 'openreview:ID' or an openreview.net forum/pdf URL."""
+    value = value.strip()
+    if value.lower().startswith("openreview:"):
+        return value.split(":", 1)[1] or None
+    parts = urlsplit(value)
+    if parts.hostname in _OPENREVIEW_HOSTS and parts.path in ("/forum", "/pdf"):
+        ident = parse_qs(parts.query).get("id", [""])[0]
+        return ident or None
+    return None
+
+
+def title_hash(title: str) -> str | None:
+    """'t:<hash>' of the normalized title, or None for titles too short to tell papers apart."""
+    words = normalize(title).split()
+    if len(words) < MIN_TITLE_WORDS:
+        return None
+    return "t:" + hashlib.sha256(" ".join(words).encode()).hexdigest()[:16]
+
+
+def paper_id(
+    *, arxiv: str = "", doi_: str = "", openreview: str = "", title: str = "", fallback: str = ""
+) -> str:
+    """The id a source gives a paper: arXiv id, else DOI, else OpenReview forum, else title hash."""
+    if arxiv and (found := arxiv_id(arxiv)):
+        return found
+    if doi_ and (found := doi(doi_)):
+        return found
+    if openreview:
+        return f"openreview:{openreview}"
+    return title_hash(title) or fallback
+
+
+def keys(paper: Paper) -> list[str]:
+    """Every key the paper may be known by, strongest first: 'arxiv:…', 'doi:…', 'openreview:…',
+    then 't:…' (title) or the paper's own id when it is of no other kind."""
+    found: dict[str, None] = {}
+    for value in (paper.id, *paper.aliases, paper.url):
+        if not value:
+            continue
+        if ident := arxiv_id(value):
+            found[f"arxiv:{ident}"] = None
+        elif ident := doi(value):
+            found[f"doi:{ident}"] = None
+        elif ident := openreview_id(value):
+            found[f"openreview:{ident}"] = None
+    if not any(k.startswith(STRONG) for k in found) or paper.id.startswith(("h:", "t:")):
+        found.setdefault(paper.id, None)  # abstract hash, title hash or an id of no known kind
+    # A derived title (papers known by their abstract) says too little to merge on.
+    title = None if paper.id.startswith("h:") else title_hash(paper.title)
+    if title:
+        found.setdefault(title, None)
+    return list(found)
+
+
+def kind(key: str) -> str:
+    """'arxiv', 'doi', 'openreview', 't' (title) or 'h' (abstract); '' for a plain id."""
+    head = key.split(":", 1)[0]
+    return head if ":" in key and head in (*STRONG, "t", "h") else ""
+
+
+def merge(known: Paper, other: Paper) -> Paper:
+    """The known record completed with what the other record of the same paper adds (code link,
+    venue, the other ids...); the known record's id and text win where both have one."""
+    changes: dict[str, object] = {}
+    for name in ("title", "abstract", "venue", "url", "code_url"):
+        if not getattr(known, name) and getattr(other, name):
+            changes[name] = getattr(other, name)
+    # A listing ("arXiv cs.LG", "cs.CR updates on arXiv.org") gives way to where it was published.
+    if _listing(known.venue) and other.venue and not _listing(other.venue):
+        changes["venue"] = other.venue
+    if not known.authors and other.authors:
+        changes["authors"] = other.authors
+    if known.published is None and other.published is not None:
+        changes["published"] = other.published
+    categories = tuple(dict.fromkeys((*known.categories, *other.categories)))
+    if categories != known.categories:
+        changes["categories"] = categories
+    aliases = tuple(a for a in dict.fromkeys((*known.aliases, other.id, *other.aliases)))
+    aliases = tuple(a for a in aliases if a and a != known.id)
+    if aliases != known.aliases:
+        changes["aliases"] = aliases
+    return dataclasses.replace(known, **changes) if changes else known  # type: ignore[arg-type]
+
+
+def _listing(venue: str) -> bool:
+    return "arxiv" in venue.lower()
+
+
+def dedupe(papers: Iterable[Paper]) -> list[Paper]:
+    """One record per paper, in first-seen order, each completed by its later duplicates."""
+    merged: list[Paper] = []
+    owner: dict[str, int] = {}
+    for paper in papers:
+        paper_keys = keys(paper)
+        hits = [(k, owner[k]) for k in paper_keys if k in owner]
+        hit = next(
+            (i for k, i in hits if same_paper(k, keys(merged[i]), paper_keys)),
+            None,
+        )
+        if hit is None:
+            hit = len(merged)
+            merged.append(paper)
+        else:
+            merged[hit] = merge(merged[hit], paper)
+        for key in paper_keys:
+            owner.setdefault(key, hit)
+    return merged
+
+
+def same_paper(matched: str, known: Iterable[str], incoming: Iterable[str]) -> bool:
+    """Whether a record whose keys include `matched` is the known paper. An id match is certain;
+    a title match is not when a strong key of one kind differs (two arXiv papers that happen
+    to share a title are two papers)."""
+    if kind(matched) != "t":
+        return True
+    mine: dict[str, set[str]] = {}
+    for key in known:
+        mine.setdefault(kind(key), set()).add(key)
+    for key in incoming:
+        k = kind(key)
+        if k in STRONG and k in mine and key not in mine[k]:
+            return False
+    return True

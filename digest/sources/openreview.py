@@ -1,0 +1,169 @@
+"""OpenReview's public API v2: the notes of one venue (accepted papers by venue id, or every
+submission of an invitation), paged; title, abstract, authors, keywords, forum link, decision.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterator, Mapping
+from datetime import UTC, date, datetime
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from digest.models import Paper, SourceConfig, SourceError, Warn
+from digest.sources.common import code_links
+from digest.sources.identity import arxiv_id
+from digest.sources.progress import QUIET, Progress
+from digest.sources.web import Client, Policy, Response, check_options
+
+log = logging.getLogger("digest.sources")
+
+URL = "https://api2.openreview.net"
+PAGE = 1000  # the largest page API v2 serves
+
+
+def value(content: Mapping[str, Any], key: str) -> Any:
+    """A content field: API v2 wraps each one as {"value": ...}; API v1 did not."""
+    field = content.get(key)
+    return field.get("value") if isinstance(field, dict) else field
+
+
+def web_base(api_url: str) -> str:
+    """Where people read a forum: api2.openreview.net serves openreview.net; others themselves."""
+    parts = urlsplit(api_url.rstrip("/"))
+    host = parts.netloc
+    for prefix in ("api2.", "api."):
+        if host.startswith(prefix) and host.endswith("openreview.net"):
+            host = host[len(prefix) :]
+    return urlunsplit((parts.scheme, host, "", "", ""))
+
+
+def decision(note: Mapping[str, Any]) -> str:
+    """The public decision among the replies the note carries, if the API included them."""
+    details = note.get("details") or {}
+    for reply in details.get("directReplies") or details.get("replies") or []:
+        invitations = reply.get("invitations") or [reply.get("invitation", "")]
+        if any(str(i).endswith("/-/Decision") for i in invitations):
+            found = value(reply.get("content") or {}, "decision")
+            if isinstance(found, str) and found.strip():
+                return found.strip()
+    return ""
+
+
+def to_paper(note: Mapping[str, Any], venue_id: str, web: str) -> Paper | None:
+    content = note.get("content") or {}
+    title = " ".join(str(value(content, "title") or "").split())
+    abstract = " ".join(str(value(content, "abstract") or "").split())
+    forum = str(note.get("forum") or note.get("id") or "")
+    if not forum or not (title or abstract):
+        return None
+    authors = _strings(value(content, "authors"))
+    keywords = _strings(value(content, "keywords"))
+    venue = str(value(content, "venue") or venue_id)
+    verdict = decision(note)
+    if verdict and verdict.lower() not in venue.lower():
+        venue = f"{venue} ({verdict})"
+    code = value(content, "code")
+    links = [code] if isinstance(code, str) and code.startswith("http") else []
+    links += code_links(abstract)
+    stamp = note.get("pdate") or note.get("odate") or note.get("cdate")
+    published: date | None = None
+    if isinstance(stamp, int | float):
+        published = datetime.fromtimestamp(stamp / 1000, UTC).date()
+    # Some venues ask authors for their arXiv version; the store then links the two records.
+    arxiv = arxiv_id(str(value(content, "arxiv") or value(content, "arXiv") or ""))
+    return Paper(
+        id=f"openreview:{forum}",
+        title=title,
+        abstract=abstract,
+        authors=authors,
+        venue=venue,
+        url=f"{web}/forum?id={forum}",
+        code_url=links[0] if links else "",
+        published=published,
+        source="openreview",
+        categories=keywords,
+        aliases=(arxiv,) if arxiv else (),
+    )
+
+
+def _strings(found: Any) -> tuple[str, ...]:
+    if not isinstance(found, list):
+        return ()
+    return tuple(s.strip() for s in found if isinstance(s, str) and s.strip())
+
+
+def explain(response: Response) -> str:
+    try:
+        body = json.loads(response.body)
+    except ValueError:
+        return ""
+    return str(body.get("message", "")) if isinstance(body, dict) else ""
+
+
+class OpenReviewSource:
+    """`venue`: a venue id such as `NeurIPS.cc/2025/Conference` (its published papers) or an
+    invitation such as `ICLR.cc/2026/Conference/-/Submission` (every public submission)."""
+
+    kind = "openreview"
+
+    def __init__(self, policy: Policy | None = None, page: int = PAGE) -> None:
+        self.policy, self.page = policy or Policy(), page
+
+    def check(self, options: Mapping[str, Any]) -> tuple[str, str] | None:
+        if not str(options.get("venue", "")).strip():
+            return "venue", "must name a venue, e.g. 'NeurIPS.cc/2025/Conference'"
+        return check_options(options)
+
+    def fetch(
+        self,
+        config: SourceConfig,
+        warn: Warn,
+        *,
+        now: datetime | None = None,
+        progress: Progress = QUIET,
+    ) -> Iterator[Paper]:
+        venue = config.options.get("venue")
+        if not isinstance(venue, str) or not venue.strip():
+            raise SourceError(f"source {config.name!r}: openreview needs a `venue`")
+        return self._pages(config, venue.strip(), warn, progress)
+
+    def _pages(
+        self, config: SourceConfig, venue: str, warn: Warn, progress: Progress
+    ) -> Iterator[Paper]:
+        url = str(config.options.get("url") or URL).rstrip("/")
+        web = web_base(url)
+        by = "invitation" if "/-/" in venue else "content.venueid"
+        offset, total = 0, None
+        with Client(config.name, self.policy.with_options(config.options), progress) as client:
+            while total is None or offset < total:
+                progress.note(f"notes from {offset}")
+                params = {by: venue, "limit": self.page, "offset": offset}
+                response = client.get(f"{url}/notes", params, explain=explain)
+                notes, count = _notes(response, config.name)
+                if total is None:
+                    total = count if count is not None else len(notes)
+                    progress.expect(total)
+                    if total == 0:
+                        log.warning("source %s: no notes for venue %r", config.name, venue)
+                if not notes:
+                    return
+                for number, note in enumerate(notes, start=offset + 1):
+                    paper = to_paper(note, venue, web) if isinstance(note, dict) else None
+                    if paper is None:
+                        warn(f"{config.name}: note {number} has no forum, title or abstract")
+                    else:
+                        yield paper
+                offset += len(notes)
+
+
+def _notes(response: Response, name: str) -> tuple[list[Any], int | None]:
+    try:
+        body = json.loads(response.body)
+    except ValueError as exc:
+        raise SourceError(f"{name}: the OpenReview answer is not JSON ({exc})") from None
+    if not isinstance(body, dict) or not isinstance(body.get("notes"), list):
+        raise SourceError(f"{name}: the OpenReview answer has no `notes` list")
+    count = body.get("count")
+    return body["notes"], count if isinstance(count, int) else None

@@ -1,0 +1,169 @@
+"""Any RSS 1.0/2.0 or Atom feed (arXiv's daily RSS, journal and bioRxiv feeds), parsed with
+feedparser; HTML in entries reduced to text, ids found wherever a feed keeps them.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterator, Mapping
+from datetime import date, datetime
+from html.parser import HTMLParser
+from typing import Any
+
+import feedparser
+
+from digest.models import Paper, SourceConfig, SourceError, Warn
+from digest.sources.common import abstract_id, code_links
+from digest.sources.identity import arxiv_id, doi, openreview_id, paper_id
+from digest.sources.progress import QUIET, Progress
+from digest.sources.web import Client, Policy, check_options
+
+# arXiv's feeds open each description with "arXiv:2501.01234v1 Announce Type: new Abstract: ".
+_ARXIV_PREAMBLE = re.compile(
+    r"^\s*arXiv:\S+\s+Announce Type:\s*\S+\s*(?:Abstract:\s*)?", re.IGNORECASE
+)
+_BLOCKS = {"p", "br", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote"}
+
+
+class _Text(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.hidden = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("script", "style"):
+            self.hidden += 1
+        elif tag in _BLOCKS:
+            self.parts.append(" ")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style"):
+            self.hidden = max(0, self.hidden - 1)
+        elif tag in _BLOCKS:
+            self.parts.append(" ")
+
+    def handle_data(self, data: str) -> None:
+        if not self.hidden:
+            self.parts.append(data)
+
+
+def html_text(fragment: str) -> str:
+    """The readable text of an HTML fragment (entities decoded), whitespace collapsed."""
+    if "<" not in fragment and "&" not in fragment:
+        return " ".join(fragment.split())
+    parser = _Text()
+    parser.feed(fragment)
+    parser.close()
+    return " ".join("".join(parser.parts).split())
+
+
+def feed_problem(feed: Any) -> str | None:
+    """What made feedparser stumble, unless it only noted a missing or odd content type."""
+    if not feed.get("bozo"):
+        return None
+    # feedparser's "ThingsNobodyCaresAboutButMe": a wrong or missing Content-Type header, an
+    # encoding it overrode; the feed itself read fine.
+    if isinstance(feed.get("bozo_exception"), feedparser.ThingsNobodyCaresAboutButMe):
+        return None
+    return str(feed.get("bozo_exception"))
+
+
+def parse_feed(
+    body: bytes, name: str, warn: Warn, headers: Mapping[str, str] | None = None
+) -> list[Paper]:
+    """The papers of one feed document; a document that is no feed at all is a SourceError."""
+    feed = feedparser.parse(io.BytesIO(body), response_headers=dict(headers or {}))
+    if not feed.get("version"):
+        problem = feed.get("bozo_exception") or "no RSS or Atom elements found"
+        raise SourceError(f"{name}: not an RSS or Atom feed ({problem})")
+    if problem := feed_problem(feed):
+        warn(f"{name}: malformed feed ({problem}); kept what could be read")
+    venue = html_text(str(feed.feed.get("title", "")))
+    papers = []
+    for number, entry in enumerate(feed.entries, start=1):
+        paper = to_paper(entry, venue, f"rss:{name}")
+        if paper is None:
+            warn(f"{name}: entry {number} has neither title nor abstract, skipped")
+        else:
+            papers.append(paper)
+    return papers
+
+
+def to_paper(entry: Mapping[str, Any], venue: str, source: str) -> Paper | None:
+    title = html_text(str(entry.get("title", "")))
+    content = entry.get("content") or [{}]
+    raw = str(entry.get("summary") or content[0].get("value", ""))
+    abstract = _ARXIV_PREAMBLE.sub("", html_text(raw))
+    if not title and not abstract:
+        return None
+    link = str(entry.get("link", ""))
+    candidates = [str(entry.get(k, "")) for k in ("id", "dc_identifier", "prism_doi")] + [link]
+    found_arxiv = next((a for c in candidates if (a := arxiv_id(c))), "")
+    found_doi = next((d for c in candidates if (d := doi(c))), "")
+    found_openreview = next((o for c in candidates if (o := openreview_id(c))), "")
+    ident = paper_id(
+        arxiv=found_arxiv,
+        doi_=found_doi,
+        openreview=found_openreview,
+        title=title,
+        fallback=abstract_id(abstract or title),
+    )
+    links = code_links(raw + " " + abstract)
+    parsed = entry.get("published_parsed") or entry.get("updated_parsed")
+    return Paper(
+        id=ident,
+        title=title,
+        abstract=abstract,
+        authors=_authors(entry),
+        venue=venue,
+        url=link,
+        code_url=links[0] if links else "",
+        published=date(*parsed[:3]) if parsed else None,
+        source=source,
+        categories=tuple(t["term"] for t in entry.get("tags", ()) if t.get("term")),
+        aliases=tuple(a for a in (found_doi, found_arxiv) if a and a != ident),
+    )
+
+
+def _authors(entry: Mapping[str, Any]) -> tuple[str, ...]:
+    names = [html_text(str(a.get("name", ""))) for a in entry.get("authors", ())]
+    names = [n for n in names if n]
+    if len(names) == 1 and ", " in names[0]:
+        # dc:creator often holds the whole list in one string: "Ada Lovelace, Alan Turing".
+        parts = [p.strip() for p in re.split(r",\s*(?:and\s+)?|\s+and\s+", names[0])]
+        if all(" " in p for p in parts if p):
+            names = [p for p in parts if p]
+    return tuple(names)
+
+
+class RssSource:
+    """`url`: one RSS 1.0, RSS 2.0 or Atom feed."""
+
+    kind = "rss"
+
+    def __init__(self, policy: Policy | None = None) -> None:
+        self.policy = policy or Policy()
+
+    def check(self, options: Mapping[str, Any]) -> tuple[str, str] | None:
+        return check_options(options)
+
+    def fetch(
+        self,
+        config: SourceConfig,
+        warn: Warn,
+        *,
+        now: datetime | None = None,
+        progress: Progress = QUIET,
+    ) -> Iterator[Paper]:
+        url = config.options.get("url")
+        if not isinstance(url, str) or not url.strip():
+            raise SourceError(f"source {config.name!r}: rss needs the feed's `url`")
+        policy = self.policy.with_options(config.options)
+        with Client(config.name, policy, progress) as client:
+            progress.note("fetching the feed")
+            response = client.get(url)
+        papers = parse_feed(response.body, config.name, warn, response.headers)
+        progress.expect(len(papers))
+        return iter(papers)

@@ -1,0 +1,247 @@
+"""The HTTP client every network source shares: connect and read timeouts, a User-Agent naming
+the project, a cap on response size, spacing between calls, and retries with backoff for
+transient failures only (429, 5xx, network), honouring Retry-After.
+"""
+
+from __future__ import annotations
+
+import codecs
+import logging
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import httpx
+
+from digest import __version__
+from digest.models import SourceError
+from digest.sources.progress import QUIET, Progress
+
+log = logging.getLogger("digest.sources")
+
+USER_AGENT = f"digest/{__version__} (research-paper digest bot; python-httpx)"
+# Worth another try: the server is busy or briefly broken. Anything else 4xx/5xx is final.
+TRANSIENT = {408, 425, 429, 500, 502, 503, 504}
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """How patient a source is. Seconds throughout; `timeout` is the longest silence allowed."""
+
+    timeout: float = 30.0
+    connect_timeout: float = 10.0
+    deadline: float = 300.0  # one whole response, however slowly it trickles in
+    max_bytes: int = 50 * 2**20
+    retries: int = 3  # further tries after the first, for transient failures only
+    backoff: float = 2.0  # first wait without Retry-After; doubles each time
+    longest_wait: float = 300.0  # a Retry-After beyond this fails the source: try on a later run
+    interval: float = 0.0  # at least this long between the starts of two calls (politeness)
+    sleep: Callable[[float], None] = field(default=time.sleep, compare=False)
+
+    def with_options(self, options: Mapping[str, Any]) -> Policy:
+        """This policy with the source's `timeout` and `retries` keys applied."""
+        changes: dict[str, Any] = {}
+        if "timeout" in options:
+            changes["timeout"] = float(options["timeout"])
+            changes["connect_timeout"] = min(self.connect_timeout, float(options["timeout"]))
+        if "retries" in options:
+            changes["retries"] = int(options["retries"])
+        return replace(self, **changes)
+
+
+@dataclass(frozen=True, slots=True)
+class Response:
+    url: str
+    status: int
+    headers: httpx.Headers
+    body: bytes
+
+    @property
+    def text(self) -> str:
+        return self.body.decode(_charset(self.headers), errors="replace")
+
+
+class _Retry(Exception):
+    """A failure worth another try; `wait` is what the server asked for, if it said."""
+
+    def __init__(self, problem: str, wait: float | None = None) -> None:
+        super().__init__(problem)
+        self.wait = wait
+
+
+class Client:
+    """One source's HTTP client; every failure it gives up on is a SourceError naming the
+    source, the address (without its query) and what went wrong."""
+
+    def __init__(self, name: str, policy: Policy, progress: Progress = QUIET) -> None:
+        self.name, self.policy, self.progress = name, policy, progress
+        self.calls = 0
+        self._last_start: float | None = None
+        timeout = httpx.Timeout(policy.timeout, connect=policy.connect_timeout)
+        self.http = httpx.Client(
+            timeout=timeout, headers={"User-Agent": USER_AGENT}, follow_redirects=True
+        )
+
+    def close(self) -> None:
+        self.http.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def get(
+        self,
+        url: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        explain: Callable[[Response], str] | None = None,
+    ) -> Response:
+        """The response to GET url, after retries; `explain` words a final 4xx/5xx answer."""
+        where = shown(url)
+        for attempt in range(self.policy.retries + 1):
+            try:
+                response = self._once(url, params, where)
+                if response.status in TRANSIENT:
+                    wait = retry_after(response.headers.get("retry-after"))
+                    raise _Retry(_status(response, explain), wait)
+                if response.status >= 400:
+                    raise SourceError(f"{self.name}: {_status(response, explain)} from {where}")
+                return response
+            except _Retry as exc:
+                problem, wait = str(exc), exc.wait
+            if attempt == self.policy.retries:
+                tries = f"{attempt + 1} tries" if attempt else "1 try"
+                raise SourceError(f"{self.name}: {problem} from {where} (gave up after {tries})")
+            if wait is None:
+                wait = min(self.policy.backoff * 2**attempt, 60.0)
+            if wait > self.policy.longest_wait:
+                raise SourceError(
+                    f"{self.name}: {problem} from {where}; the server asks to wait {wait:.0f} s,"
+                    f" longer than {self.policy.longest_wait:.0f} s: a later run will try again"
+                )
+            self.progress.note(f"{problem}; retrying in {wait:.1f} s")
+            log.info("source %s: %s from %s; retrying in %.1f s", self.name, problem, where, wait)
+            self.policy.sleep(wait)
+        raise AssertionError("unreachable")  # the loop returns or raises
+
+    def _once(self, url: str, params: Mapping[str, Any] | None, where: str) -> Response:
+        self._space_out()
+        self.calls += 1
+        policy = self.policy
+        try:
+            with self.http.stream("GET", url, params=params) as stream:
+                declared = stream.headers.get("content-length", "")
+                if declared.isdigit() and int(declared) > policy.max_bytes:
+                    raise self._too_large(where)
+                if stream.status_code >= 400:
+                    # An error page is read only so far as to tell what went wrong.
+                    return self._read(stream, limit=64 * 1024, where=where)
+                return self._read(stream, limit=policy.max_bytes, where=where)
+        except httpx.TimeoutException as exc:
+            raise _Retry(_timeout_problem(exc, policy)) from None
+        except httpx.TransportError as exc:
+            raise _Retry(f"network error ({type(exc).__name__}: {exc or 'no detail'})") from None
+
+    def _read(self, stream: httpx.Response, limit: int, where: str) -> Response:
+        started = time.monotonic()
+        chunks: list[bytes] = []
+        size = 0
+        # Decoded bytes are counted, so a small gzip bomb cannot slip past the cap.
+        for chunk in stream.iter_bytes():
+            size += len(chunk)
+            if size > limit:
+                if stream.status_code >= 400:
+                    break
+                raise self._too_large(where)
+            chunks.append(chunk)
+            if time.monotonic() - started > self.policy.deadline:
+                raise _Retry(f"response still unfinished after {self.policy.deadline:g} s")
+        return Response(str(stream.url), stream.status_code, stream.headers, b"".join(chunks))
+
+    def _too_large(self, where: str) -> SourceError:
+        cap = self.policy.max_bytes
+        size = f"{cap / 2**20:g} MiB" if cap >= 2**20 else f"{cap} bytes"
+        return SourceError(f"{self.name}: response from {where} larger than {size}, abandoned")
+
+    def _space_out(self) -> None:
+        now = time.monotonic()
+        if self._last_start is not None and self.policy.interval > 0:
+            wait = self._last_start + self.policy.interval - now
+            if wait > 0:
+                self.progress.note(f"waiting {wait:.1f} s between calls")
+                self.policy.sleep(wait)
+        self._last_start = time.monotonic()
+
+
+def check_options(options: Mapping[str, Any]) -> tuple[str, str] | None:
+    """(key, problem) for a bad `url`, `timeout` or `retries` of a network source, else None."""
+    if "url" in options:
+        parts = urlsplit(str(options["url"]))
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            return "url", f"must be an http(s) URL, not {options['url']!r}"
+    return check_range(options, {"timeout": (0.001, 3600), "retries": (0, 10)})
+
+
+def check_range(
+    options: Mapping[str, Any], ranges: Mapping[str, tuple[float, float]]
+) -> tuple[str, str] | None:
+    for name, (least, most) in ranges.items():
+        if name in options and not least <= options[name] <= most:
+            return name, f"must be between {least:g} and {most:g}, not {options[name]!r}"
+    return None
+
+
+def retry_after(value: str | None, now: datetime | None = None) -> float | None:
+    """Seconds to wait from a Retry-After header (delta-seconds or an HTTP date), or None."""
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - (now or datetime.now(UTC))).total_seconds())
+
+
+def shown(url: str) -> str:
+    """The address as messages show it: no query string, no credentials."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if parts.port:
+        host = f"{host}:{parts.port}"
+    return urlunsplit((parts.scheme, host, parts.path, "", ""))
+
+
+def _status(response: Response, explain: Callable[[Response], str] | None) -> str:
+    reason = httpx.codes.get_reason_phrase(response.status)
+    text = f"HTTP {response.status} {reason}".rstrip()
+    detail = explain(response) if explain and response.body else ""
+    return f"{text}: {detail}" if detail else text
+
+
+def _timeout_problem(exc: httpx.TimeoutException, policy: Policy) -> str:
+    if isinstance(exc, httpx.ConnectTimeout | httpx.PoolTimeout):
+        return f"no connection within {policy.connect_timeout:g} s"
+    return f"no answer within {policy.timeout:g} s"
+
+
+def _charset(headers: httpx.Headers) -> str:
+    content_type = headers.get("content-type", "")
+    for part in content_type.split(";")[1:]:
+        key, _, value = part.strip().partition("=")
+        if key.lower() == "charset" and value:
+            try:
+                return codecs.lookup(value.strip('"')).name
+            except LookupError:
+                break  # a charset nobody knows: UTF-8 is the best guess
+    return "utf-8"

@@ -1,0 +1,294 @@
+"""Alerts and quiet-period notices: a strong match, a followed author or an alert keyword goes out
+at once, once per paper, within a daily cap in the subscriber's own day, and the next digest
+leaves it out; a quiet period says which quiet it is when the subscriber asks for it."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from timeline import (
+    PRIVACY,
+    ROBOTS,
+    VISION,
+    alerted,
+    arrive,
+    at,
+    given,
+    paper,
+    settings_for,
+    subscriber,
+)
+
+from digest import config, pipeline
+from digest.models import ChannelConfig, ConfigError, Delivery, Receipt, Settings, SourceConfig
+from digest.store import Store
+
+MONDAY = "2026-11-30"
+INTERESTS = "differential privacy in federated learning"
+
+
+@pytest.fixture(autouse=True)
+def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+
+
+def first_digest(tmp_path: Path, settings: Settings, store: Store, when: str) -> None:
+    """Every timeline starts with a digest made, so later papers are news, not a backlog."""
+    arrive(tmp_path / "papers", "0-start", paper("p0", ROBOTS))
+    pipeline.run_once(settings, store, at(when))
+
+
+def read_eml(path: Path) -> email.message.EmailMessage:
+    message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+    assert isinstance(message, email.message.EmailMessage)
+    return message
+
+
+def test_a_strong_match_goes_out_at_once_and_the_next_digest_leaves_it_out(tmp_path: Path) -> None:
+    ana = subscriber("ana", INTERESTS, alert_threshold=0.5)
+    settings = settings_for(tmp_path, ana)
+    with Store(tmp_path / "s.db") as store:
+        first_digest(tmp_path, settings, store, f"{MONDAY}T09:00Z")
+        arrive(tmp_path / "papers", "1", paper("p1", PRIVACY), paper("p2", VISION))
+        report = pipeline.run_once(settings, store, at(f"{MONDAY}T10:00Z"))
+        assert [(a.subscriber, a.made, a.held) for a in report.alerts] == [("ana", ["p1"], 0)]
+        assert alerted(store) == [("ana", "p1", MONDAY)]
+        (reasons,) = [a["reasons"] for a in store.journal.alerts()]
+        assert reasons[0].startswith("score ") and "alert threshold" in reasons[0]
+        (row,) = [r for r in store.outbox() if r.purpose == "alert"]
+        assert (row.period, row.status) == ("alert:p1", "sent")
+        eml = read_eml(tmp_path / "out" / MONDAY / f"ana.alert-{row.id}.eml")
+        assert (
+            eml["Subject"]
+            == "Paper alert for ana: Differential privacy for federated learning (p1)"
+        )
+        assert "why now: score" in eml.get_body(("plain",)).get_content()
+        # Tuesday's digest: the new privacy paper, never the one announced on Monday.
+        arrive(tmp_path / "papers", "2", paper("p3", PRIVACY.replace("noise", "clipping")))
+        pipeline.run_once(settings, store, at("2026-12-01T09:00Z"))
+        assert given(store, "ana", "2026-12-01T08:00:00+00:00") == ["p3"]
+        assert alerted(store) == [("ana", "p1", MONDAY)]
+
+
+def test_a_followed_author_or_an_alert_keyword_is_an_alert_whatever_the_score(
+    tmp_path: Path,
+) -> None:
+    ana = subscriber(
+        "ana", INTERESTS, authors=("Dwork, Cynthia",), alert_keywords=("membership inference",)
+    )
+    settings = settings_for(tmp_path, ana)
+    with Store(tmp_path / "s.db") as store:
+        first_digest(tmp_path, settings, store, f"{MONDAY}T09:00Z")
+        arrive(
+            tmp_path / "papers",
+            "1",
+            paper("by-dwork", ROBOTS.replace("walk", "run"), authors=("Cynthia Dwork", "B. Lee")),
+            paper("keyword", "Membership inference attacks reveal what a model was trained on."),
+            paper("strong", PRIVACY),  # a strong match, but ana set no alert_threshold
+        )
+        pipeline.run_once(settings, store, at(f"{MONDAY}T10:00Z"))
+        reasons = {a["paper_id"]: a["reasons"] for a in store.journal.alerts()}
+        assert reasons == {
+            "by-dwork": ["by Cynthia Dwork, whom you follow"],
+            "keyword": ["mentions “membership inference”"],
+        }
+
+
+def test_an_excluded_word_beats_an_alert_keyword(tmp_path: Path) -> None:
+    ana = subscriber("ana", INTERESTS, alert_keywords=("privacy",))
+    ana = replace(ana, profile=replace(ana.profile, exclude=("protein",)))
+    settings = settings_for(tmp_path, ana)
+    with Store(tmp_path / "s.db") as store:
+        first_digest(tmp_path, settings, store, f"{MONDAY}T09:00Z")
+        arrive(tmp_path / "papers", "1", paper("p1", "Privacy of protein structure data."))
+        pipeline.run_once(settings, store, at(f"{MONDAY}T10:00Z"))
+        assert alerted(store) == []
+
+
+def test_a_paper_is_alerted_at_most_once_however_often_it_is_read(tmp_path: Path) -> None:
+    ana = subscriber("ana", INTERESTS, alert_threshold=0.5)
+    settings = settings_for(tmp_path, ana)
+    with Store(tmp_path / "s.db") as store:
+        first_digest(tmp_path, settings, store, f"{MONDAY}T09:00Z")
+        arrive(tmp_path / "papers", "1", paper("p1", PRIVACY))
+        for hour in ("10", "10", "11", "12"):  # the source serves p1 again every time
+            pipeline.run_once(settings, store, at(f"{MONDAY}T{hour}:00Z"))
+        arrive(tmp_path / "papers", "1-again", paper("p1", PRIVACY))  # and from another file
+        pipeline.run_once(settings, store, at(f"{MONDAY}T13:00Z"))
+        assert alerted(store) == [("ana", "p1", MONDAY)]
+        assert [r.period for r in store.outbox() if r.purpose == "alert"] == ["alert:p1"]
+
+
+def test_the_daily_cap_counts_the_subscribers_own_day_and_the_rest_wait_for_the_digest(
+    tmp_path: Path,
+) -> None:
+    ben = subscriber(
+        "ben", INTERESTS, timezone="America/New_York", alert_threshold=0.3, max_alerts_per_day=2
+    )
+    settings = settings_for(tmp_path, ben)
+    privacy = [paper(f"p{i}", PRIVACY.replace("noise", f"noise variant {i}")) for i in range(1, 6)]
+    with Store(tmp_path / "s.db") as store:
+        first_digest(tmp_path, settings, store, "2026-11-30T14:00Z")  # 9:00 in New York
+        # 22:00 in New York: three matches, two alerts; the third waits for the digest.
+        arrive(tmp_path / "papers", "1", *privacy[:3])
+        report = pipeline.run_once(settings, store, at("2026-12-01T03:00Z"))
+        assert [(len(a.made), a.held) for a in report.alerts] == [(2, 1)]
+        # 23:30, still Monday in New York: the cap is reached.
+        arrive(tmp_path / "papers", "2", privacy[3])
+        report = pipeline.run_once(settings, store, at("2026-12-01T04:30Z"))
+        assert [(a.made, a.held) for a in report.alerts] == [([], 1)]
+        # 00:30 on Tuesday in New York (still Tuesday 05:30 in UTC): a new day, a new allowance.
+        arrive(tmp_path / "papers", "3", privacy[4])
+        report = pipeline.run_once(settings, store, at("2026-12-01T05:30Z"))
+        assert [a.made for a in report.alerts] == [["p5"]]
+        days = [day for _, _, day in alerted(store)]
+        assert days == ["2026-11-30", "2026-11-30", "2026-12-01"]
+        # Tuesday 8:00 in New York: the digest carries the held papers, not the alerted ones.
+        pipeline.run_once(settings, store, at("2026-12-01T13:00Z"))
+        held = {"p1", "p2", "p3", "p4"} - {pid for _, pid, _ in alerted(store)}
+        assert set(given(store, "ben", "2026-12-01T08:00:00-05:00")) == held
+
+
+def test_no_alert_settings_or_a_cap_of_zero_means_no_alerts(tmp_path: Path) -> None:
+    quiet = subscriber("quiet", INTERESTS)
+    capped = subscriber("capped", INTERESTS, alert_threshold=0.1, max_alerts_per_day=0)
+    settings = settings_for(tmp_path, quiet, capped)
+    with Store(tmp_path / "s.db") as store:
+        first_digest(tmp_path, settings, store, f"{MONDAY}T09:00Z")
+        arrive(tmp_path / "papers", "1", paper("p1", PRIVACY))
+        report = pipeline.run_once(settings, store, at(f"{MONDAY}T10:00Z"))
+        assert report.alerts == [] and alerted(store) == []
+
+
+class Recorder:
+    """A chat-like channel that keeps what it is given: alerts use the subscriber's channels."""
+
+    kind = "memory"
+    seen: list[Delivery] = []
+
+    def __init__(self, config: ChannelConfig, settings: Settings) -> None:
+        pass
+
+    def send(self, delivery: Delivery) -> Receipt:
+        Recorder.seen.append(delivery)
+        return Receipt("memory", f"#{delivery.id}")
+
+
+def test_an_alert_goes_through_whatever_channel_the_subscriber_has(tmp_path: Path) -> None:
+    ana = replace(
+        subscriber("ana", INTERESTS, alert_threshold=0.5),
+        channels=(ChannelConfig("memory", "memory"),),
+    )
+    settings = settings_for(tmp_path, ana)
+    Recorder.seen = []
+    with Store(tmp_path / "s.db") as store:
+        arrive(tmp_path / "papers", "0-start", paper("p0", ROBOTS))
+        pipeline.run_once(settings, store, at(f"{MONDAY}T09:00Z"), channels={"memory": Recorder})
+        arrive(tmp_path / "papers", "1", paper("p1", PRIVACY))
+        pipeline.run_once(settings, store, at(f"{MONDAY}T10:00Z"), channels={"memory": Recorder})
+    alert = Recorder.seen[-1]
+    assert (alert.purpose, alert.period) == ("alert", "alert:p1")
+    # A chat channel lays it out from the entries: one paper, with why it could not wait.
+    assert [e.title for e in alert.message.entries] == [
+        "Differential privacy for federated learning (p1)"
+    ]
+    assert alert.message.footer.startswith("why now: score")
+
+
+def test_a_quiet_period_is_told_in_one_line_when_asked(tmp_path: Path) -> None:
+    ana = subscriber("ana", INTERESTS, on_empty="notify")
+    bob = subscriber("bob", INTERESTS)  # on_empty = "skip", the default
+    settings = settings_for(tmp_path, ana, bob)
+    with Store(tmp_path / "s.db") as store:
+        arrive(tmp_path / "papers", "0", paper("p0", ROBOTS))
+        monday = pipeline.run_once(settings, store, at(f"{MONDAY}T09:00Z"))
+        tuesday = pipeline.run_once(settings, store, at("2026-12-01T09:00Z"))
+        assert [
+            (s.name, s.status, s.notified) for s in monday.subscribers + tuesday.subscribers
+        ] == [
+            ("ana", "no match", True),
+            ("bob", "no match", False),
+            ("ana", "nothing new", True),
+            ("bob", "nothing new", False),
+        ]
+        rows = store.outbox()
+        assert [(r.subscriber, r.purpose, r.status) for r in rows] == [
+            ("ana", "notice", "sent")
+        ] * 2
+        subjects = [r.message.subject for r in rows]
+        assert subjects == [
+            "Paper digest for ana — 2026-11-30: nothing matched",
+            "Paper digest for ana — 2026-12-01: no new papers",
+        ]
+        assert [r.message.text.strip().count("\n") for r in rows] == [0, 0]  # one line each
+        assert store.runs()[0]["summary"]["subscribers"]["ana"]["notified"] is True
+
+
+def test_a_period_whose_sources_failed_is_told_once_and_still_gets_its_digest(
+    tmp_path: Path,
+) -> None:
+    ana = subscriber("ana", INTERESTS, on_empty="notify")
+    settings = settings_for(tmp_path, ana)
+    with Store(tmp_path / "s.db") as store:
+        for hour in ("09", "10"):  # the papers folder does not exist yet
+            report = pipeline.run_once(settings, store, at(f"{MONDAY}T{hour}:00Z"))
+            assert report.subscribers[0].status == "waiting for sources"
+        (row,) = store.outbox()
+        assert row.purpose == "notice" and row.period == "notice:2026-11-30T08:00:00+00:00"
+        assert row.message.text.strip() == (
+            "No digest yet: could not read papers. It follows when a source is back."
+        )
+        arrive(tmp_path / "papers", "1", paper("p1", PRIVACY))
+        report = pipeline.run_once(settings, store, at(f"{MONDAY}T11:00Z"))
+        assert (report.subscribers[0].status, report.subscribers[0].picked) == ("made", 1)
+
+
+def test_a_quiet_period_names_the_source_that_could_not_be_read(tmp_path: Path) -> None:
+    ana = subscriber("ana", INTERESTS, on_empty="notify")
+    broken = SourceConfig("files", "broken", {"path": str(tmp_path / "nowhere")})
+    settings = settings_for(tmp_path, ana)
+    settings = replace(settings, sources=settings.sources + (broken,))
+    with Store(tmp_path / "s.db") as store:
+        arrive(tmp_path / "papers", "0", paper("p0", ROBOTS))
+        pipeline.run_once(settings, store, at(f"{MONDAY}T09:00Z"))
+        (row,) = store.outbox()
+        assert row.message.text.strip() == (
+            "New papers arrived, but none matched your interests closely enough. "
+            "(Could not read: broken.)"
+        )
+
+
+@pytest.mark.parametrize(
+    ("extra", "expected"),
+    [
+        ("on_empty = 'always'", "subscribers.alice.on_empty: must be 'skip' or 'notify'"),
+        ("max_alerts_per_day = -1", "subscribers.alice.max_alerts_per_day: must be 0"),
+        ("alert_keywords = 'lora'", "subscribers.alice.alert_keywords: must be a list of strings"),
+    ],
+)
+def test_alert_and_quiet_settings_are_checked_in_one_line(
+    tmp_path: Path, extra: str, expected: str
+) -> None:
+    path = tmp_path / "digest.toml"
+    path.write_text(
+        f"[[subscribers]]\nname = 'alice'\ninterests = 'privacy'\n{extra}\n", encoding="utf-8"
+    )
+    with pytest.raises(ConfigError, match=expected):
+        config.load(path, environ={})
+
+
+def test_alert_and_quiet_settings_are_read_and_inherited(tmp_path: Path) -> None:
+    path = tmp_path / "digest.toml"
+    path.write_text(
+        "[defaults]\non_empty = 'notify'\nmax_alerts_per_day = 2\n"
+        "[[subscribers]]\nname = 'alice'\ninterests = 'privacy'\n"
+        "alert_threshold = 0.4\nalert_keywords = ['membership inference']\n",
+        encoding="utf-8",
+    )
+    (alice,) = config.load(path, environ={}).subscribers
+    assert (alice.on_empty, alice.max_alerts_per_day) == ("notify", 2)
+    assert (alice.alert_threshold, alice.alert_keywords) == (0.4, ("membership inference",))

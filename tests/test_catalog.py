@@ -1,0 +1,124 @@
+"""The state database's paper catalogue: one row per paper whatever key it arrives under
+(a new arXiv version, the OpenReview record of an arXiv preprint), completed by what each
+record adds; keys for papers stored before keys were kept; the cache of liked papers."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+from digest.models import Digest, Message, Paper, Scored
+from digest.sources.identity import title_hash
+from digest.store import SCHEMA, Store
+
+NOW = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
+TITLE = "Tight Bounds for Private Federated Learning"
+PREPRINT = Paper(
+    "2501.01234",
+    TITLE,
+    "We prove tight bounds.",
+    authors=("Ada Lovelace",),
+    url="https://arxiv.org/abs/2501.01234",
+    source="arxiv",
+    categories=("cs.LG",),
+)
+FORUM = Paper(
+    "openreview:F1",
+    "Tight bounds for private federated learning",
+    "We prove tight bounds (camera ready).",
+    venue="NeurIPS 2025 oral",
+    url="https://openreview.net/forum?id=F1",
+    code_url="https://github.com/acme/tight",
+    source="openreview",
+    categories=("privacy",),
+)
+
+
+def test_a_new_version_of_a_paper_is_the_same_paper(tmp_path: Path) -> None:
+    with Store(tmp_path / "s.db") as store:
+        assert store.add_papers([PREPRINT], NOW) == 1
+        v2 = Paper("2501.01234", TITLE + ": revised", "Revised abstract.", source="arxiv")
+        assert store.add_papers([v2], NOW) == 0
+        ((_, paper),) = store.papers_after(0)
+        assert paper.abstract == "We prove tight bounds."  # the first record's text stays
+
+
+def test_an_openreview_record_of_an_arxiv_preprint_completes_it(tmp_path: Path) -> None:
+    with Store(tmp_path / "s.db") as store:
+        store.add_papers([PREPRINT], NOW)
+        assert store.add_papers([FORUM], NOW) == 0
+        ((_, paper),) = store.papers_after(0)
+        assert paper.id == "2501.01234"
+        assert paper.venue == "NeurIPS 2025 oral"
+        assert paper.code_url == "https://github.com/acme/tight"
+        assert paper.categories == ("cs.LG", "privacy")
+        assert store.papers.keys_of("2501.01234") == [
+            "arxiv:2501.01234",
+            title_hash(TITLE),
+            "openreview:F1",
+        ]
+
+
+def test_the_arxiv_id_of_an_openreview_paper_is_learned_the_other_way_round(
+    tmp_path: Path,
+) -> None:
+    with Store(tmp_path / "s.db") as store:
+        store.add_papers([FORUM], NOW)
+        assert store.add_papers([PREPRINT], NOW) == 0
+        paper = store.papers.paper("openreview:F1")
+        assert paper is not None and paper.aliases == ("2501.01234",)
+        # Later, the arXiv id alone is enough to recognize it.
+        v3 = Paper("2501.01234", "A retitled version", "x", source="rss:cs.LG")
+        assert store.add_papers([v3], NOW) == 0 and store.count_papers() == 1
+
+
+def test_two_papers_that_share_a_title_stay_two(tmp_path: Path) -> None:
+    other = Paper("2502.00002", TITLE, "A different paper with the same title.")
+    with Store(tmp_path / "s.db") as store:
+        assert store.add_papers([PREPRINT, other], NOW) == 2
+
+
+def test_duplicates_within_one_batch_are_one_paper(tmp_path: Path) -> None:
+    crosslisted = Paper("2501.01234", TITLE, "We prove tight bounds.", categories=("cs.CR",))
+    with Store(tmp_path / "s.db") as store:
+        assert store.add_papers([PREPRINT, FORUM, crosslisted], NOW) == 1
+        ((_, paper),) = store.papers_after(0)
+        assert paper.categories == ("cs.LG", "privacy", "cs.CR")
+
+
+def test_a_paper_sent_under_one_key_is_not_sent_under_another(tmp_path: Path) -> None:
+    with Store(tmp_path / "s.db") as store:
+        store.add_papers([PREPRINT], NOW)
+        digest = Digest("ana", "P1", date(2026, 11, 30), (Scored(PREPRINT, 0.5),), NOW)
+        store.record_digest(digest, store.latest_seq(), [("file", "file", Message("s", "t", "h"))])
+        store.add_papers([FORUM], NOW)
+        (known,) = store.papers.canonical([FORUM])
+        assert known.id == "2501.01234"
+        assert store.sent_ids("ana", [known.id]) == {"2501.01234"}
+
+
+def test_papers_kept_before_keys_existed_get_theirs_on_opening(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    db = sqlite3.connect(path)
+    db.executescript(SCHEMA[0] + "PRAGMA user_version = 1;")
+    db.execute(
+        "INSERT INTO papers (id, title, abstract, authors, categories, venue, url, code_url,"
+        " published, source, first_seen) VALUES (?,?,?,'[]','[]','','','',NULL,'files',?)",
+        ("2501.01234", TITLE, "Old abstract.", "2026-11-01T00:00:00Z"),
+    )
+    db.commit()
+    db.close()
+    with Store(path) as store:
+        assert store.papers.keys_of("2501.01234") == ["arxiv:2501.01234", title_hash(TITLE)]
+        assert store.add_papers([FORUM], NOW) == 0
+        assert store.count_papers() == 1
+
+
+def test_liked_papers_and_unknown_ids_are_remembered(tmp_path: Path) -> None:
+    with Store(tmp_path / "s.db") as store:
+        assert store.papers.liked(["2501.01234"]) == {}
+        store.papers.remember_liked({"2501.01234": PREPRINT, "2501.99999": None}, NOW)
+    with Store(tmp_path / "s.db") as store:
+        found = store.papers.liked(["2501.01234", "2501.99999", "2502.00001"])
+        assert found == {"2501.01234": PREPRINT, "2501.99999": None}

@@ -1,0 +1,281 @@
+"""digest.channels.email against a real SMTP server (aiosmtpd on 127.0.0.1): plain relay, STARTTLS
+with login, implicit TLS with a certificate made here; the mail is parsed back and checked."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+from channel_servers import LoopbackSMTP, Mailbox, free_port, password_check, self_signed
+from sample_digests import delivery, message, paper
+
+from digest import outbox, render
+from digest.channels.email import EmailChannel
+from digest.models import (
+    ChannelConfig,
+    Delivery,
+    DeliveryError,
+    Digest,
+    Message,
+    Profile,
+    Scored,
+    Settings,
+    Subscriber,
+)
+from digest.store import Store
+
+FROM = "Paper digest <digest@example.org>"
+TO = ["ana@example.org", "Ben Builder <ben@example.org>"]
+NOW = datetime(2026, 11, 30, 8, tzinfo=UTC)
+
+
+@pytest.fixture
+def relay() -> Iterator[tuple[LoopbackSMTP, Mailbox]]:
+    mailbox = Mailbox()
+    server = LoopbackSMTP(mailbox)
+    server.start()
+    yield server, mailbox
+    server.stop()
+
+
+@pytest.fixture
+def cert(tmp_path: Path) -> tuple[Path, Path]:
+    return self_signed(tmp_path)
+
+
+def settings_for(port: int, **smtp: Any) -> Settings:
+    base = {"host": "127.0.0.1", "port": port, "security": "none", "from": FROM}
+    return Settings("digest.toml", (), (), smtp={**base, **smtp})
+
+
+def channel(settings: Settings, **options: Any) -> EmailChannel:
+    return EmailChannel(ChannelConfig("email", "email", {"to": TO, **options}), settings)
+
+
+def send(ch: EmailChannel, msg: Message | None = None, **extra: Any) -> Delivery:
+    d = delivery(msg or message(2), "email", dict(ch.config.options), **extra)
+    ch.send(d)
+    return d
+
+
+def elements(html: str) -> list[tuple[str, list[tuple[str, str | None]]]]:
+    """Every real tag of an HTML text with its attributes (escaped text is not a tag)."""
+    found: list[tuple[str, list[tuple[str, str | None]]]] = []
+
+    class Collector(HTMLParser):
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            found.append((tag, attrs))
+
+    Collector().feed(html)
+    return found
+
+
+def test_a_digest_arrives_as_multipart_alternative_text_then_html(relay: Any) -> None:
+    server, mailbox = relay
+    ch = channel(settings_for(server.port), unsubscribe="https://lists.example.org/u?id=ana")
+    sent = send(ch, message(2, subscriber="Zoë"), row=41)
+    (mail,) = mailbox.mails
+    assert mail.sender == "digest@example.org"
+    assert mail.recipients == ["ana@example.org", "ben@example.org"]
+    msg = mail.message
+    assert msg.get_content_type() == "multipart/alternative"
+    assert [p.get_content_type() for p in msg.iter_parts()] == ["text/plain", "text/html"]
+    assert msg["Subject"] == "Paper digest for Zoë — 2026-11-30: 2 papers"
+    assert "=?utf-8?" in mail.raw.decode("ascii").lower()  # the subject travels RFC 2047-encoded
+    assert msg["Message-ID"] == f"<{sent.key}@example.org>"
+    assert msg["Date"] and msg["Auto-Submitted"] == "auto-generated"
+    assert msg["To"] == "ana@example.org, ben@example.org"
+    assert msg["List-Unsubscribe"] == "<https://lists.example.org/u?id=ana>"
+    assert msg["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    text, html = (p.get_content() for p in msg.iter_parts())
+    assert "Federated learning under heterogeneity, part 1" in text
+    assert 'href="https://arxiv.org/abs/2611.00001?a=1&amp;b=2"' in html
+
+
+def test_the_same_row_sends_the_same_message_id_again(relay: Any) -> None:
+    server, mailbox = relay
+    ch = channel(settings_for(server.port))
+    send(ch, row=5)
+    send(ch, row=5)
+    send(ch, row=6)
+    ids = [m.message["Message-ID"] for m in mailbox.mails]
+    assert ids[0] == ids[1] != ids[2]
+
+
+def test_a_mailto_unsubscribe_has_no_one_click_header(relay: Any) -> None:
+    server, mailbox = relay
+    send(channel(settings_for(server.port), unsubscribe="mailto:leave@example.org?subject=stop"))
+    msg = mailbox.mails[0].message
+    assert msg["List-Unsubscribe"] == "<mailto:leave@example.org?subject=stop>"
+    assert msg["List-Unsubscribe-Post"] is None
+
+
+def test_untrusted_text_is_escaped_and_cannot_inject_headers(relay: Any) -> None:
+    server, mailbox = relay
+    evil = message(2, evil=True)
+    hostile = Message(
+        "Digest\r\nBcc: thief@evil.example\r\n\r\nbody", evil.text, evil.html, evil.heading
+    )
+    send(channel(settings_for(server.port)), hostile)
+    mail = mailbox.mails[0]
+    assert mail.recipients == ["ana@example.org", "ben@example.org"]
+    msg = mail.message
+    assert msg["Bcc"] is None and "thief" not in str(msg["To"])
+    assert msg["Subject"] == "Digest Bcc: thief@evil.example body"
+    html = msg.get_body(("html",)).get_content()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html  # shown as text, never run
+    tags = elements(html)
+    assert not {"script", "img", "b"} & {tag for tag, _ in tags}
+    assert not [(t, a) for t, attrs in tags for a, v in attrs if a.startswith("on")]
+    assert not [v for _, attrs in tags for a, v in attrs if (v or "").startswith("javascript")]
+
+
+def test_css_in_a_users_style_block_is_inlined(relay: Any, tmp_path: Path) -> None:
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    (templates / "digest.html").write_text(
+        "<html><head><style>h2 { color: #123456 } @media (max-width: 600px) { h2 { color: red } }"
+        "</style></head><body>{% for item in items %}<h2>{{ item.title }}</h2>{% endfor %}"
+        "</body></html>"
+    )
+    env = render.make_environment(str(templates))
+    digest = Digest("ana", "P", NOW.date(), (Scored(paper(1), 0.5),), NOW)
+    server, mailbox = relay
+    send(channel(settings_for(server.port)), render.render_digest(digest, env))
+    html = mailbox.mails[0].message.get_body(("html",)).get_content()
+    assert '<h2 style="color: #123456;">' in html
+    assert "@media (max-width: 600px)" in html  # kept for the clients that read it
+
+
+def test_starttls_with_login(cert: tuple[Path, Path]) -> None:
+    import ssl
+
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(*cert)
+    mailbox = Mailbox()
+    server = LoopbackSMTP(
+        mailbox,
+        tls_context=context,
+        require_starttls=True,
+        authenticator=password_check("digest-bot", "c0rrect-h0rse"),
+        auth_required=True,
+    )
+    server.start()
+    try:
+        smtp = {
+            "security": "starttls",
+            "username": "digest-bot",
+            "password": "c0rrect-h0rse",
+            "ca_file": str(cert[0]),
+        }
+        send(channel(settings_for(server.port, **smtp)))
+        with pytest.raises(DeliveryError) as wrong:
+            send(channel(settings_for(server.port, **{**smtp, "password": "wr0ng-h0rse"})))
+        with pytest.raises(DeliveryError) as untrusted:
+            send(channel(settings_for(server.port, **{**smtp, "ca_file": ""})))
+    finally:
+        server.stop()
+    (mail,) = mailbox.mails
+    assert mail.login == "digest-bot" and mail.tls
+    assert not wrong.value.retryable and "refused the login (535" in str(wrong.value)
+    assert "wr0ng" not in str(wrong.value)
+    assert not untrusted.value.retryable and "certificate is not trusted" in str(untrusted.value)
+
+
+@pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")
+def test_implicit_tls_with_login(cert: tuple[Path, Path]) -> None:
+    import ssl
+
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(*cert)
+    mailbox = Mailbox()
+    server = LoopbackSMTP(
+        mailbox,
+        ssl_context=context,
+        authenticator=password_check("digest-bot", "c0rrect-h0rse"),
+        auth_required=True,
+        auth_require_tls=False,  # the whole session is TLS; aiosmtpd only tracks STARTTLS
+    )
+    server.start()
+    try:
+        smtp = {
+            "security": "tls",
+            "username": "digest-bot",
+            "password": "c0rrect-h0rse",
+            "ca_file": str(cert[0]),
+        }
+        send(channel(settings_for(server.port, **smtp)))
+    finally:
+        server.stop()
+    assert [m.login for m in mailbox.mails] == ["digest-bot"]
+
+
+def test_starttls_refuses_a_server_that_does_not_offer_it(relay: Any) -> None:
+    server, mailbox = relay
+    with pytest.raises(DeliveryError) as error:
+        send(channel(settings_for(server.port, security="starttls")))
+    assert not error.value.retryable and "STARTTLS" in str(error.value)
+    assert mailbox.mails == []
+
+
+# Through the outbox: what a run does with each kind of answer.
+
+
+def outbox_setup(tmp_path: Path, port: int) -> tuple[Settings, Store]:
+    config = ChannelConfig("email", "email", {"to": TO})
+    sub = Subscriber("ana", Profile(interests="x"), (config,))
+    settings = Settings(
+        "t.toml",
+        (),
+        (sub,),
+        smtp={"host": "127.0.0.1", "port": port, "security": "none", "from": FROM},
+    )
+    store = Store(tmp_path / "state.db")
+    digest = Digest("ana", "P1", NOW.date(), (Scored(paper(1), 0.5),), NOW)
+    store.record_digest(digest, 1, [("email", "email", message(1))])
+    return settings, store
+
+
+def test_a_4xx_answer_is_tried_again_later_and_then_delivered_once(
+    relay: Any, tmp_path: Path
+) -> None:
+    server, mailbox = relay
+    mailbox.script.append("451 4.3.0 Mailbox busy, try again later")
+    settings, store = outbox_setup(tmp_path, server.port)
+    first = outbox.deliver(store, settings, NOW, rand=lambda: 0.5)
+    said = "the SMTP server answered 451 4.3.0 Mailbox busy, try again later"
+    assert first.retrying == [f"ana/email: email: {said}"]
+    assert mailbox.mails == []
+    assert outbox.deliver(store, settings, NOW + timedelta(seconds=30)).sent == []
+    later = outbox.deliver(store, settings, NOW + timedelta(seconds=61))
+    assert len(later.sent) == 1 and len(mailbox.mails) == 1
+    assert store.outbox_counts() == {"sent": 1}
+
+
+def test_a_5xx_answer_is_dead_at_once_with_the_reason(relay: Any, tmp_path: Path) -> None:
+    server, mailbox = relay
+    mailbox.script.append("550 5.7.1 Relaying denied")
+    settings, store = outbox_setup(tmp_path, server.port)
+    result = outbox.deliver(store, settings, NOW)
+    assert result.dead == ["ana/email: email: the SMTP server answered 550 5.7.1 Relaying denied"]
+    (row,) = store.outbox("dead")
+    assert row.last_error == "email: the SMTP server answered 550 5.7.1 Relaying denied"
+
+
+def test_a_server_that_is_down_then_up_loses_nothing(tmp_path: Path) -> None:
+    port = free_port()
+    settings, store = outbox_setup(tmp_path, port)
+    down = outbox.deliver(store, settings, NOW, rand=lambda: 0.5)
+    assert len(down.retrying) == 1 and "cannot reach 127.0.0.1" in down.retrying[0]
+    mailbox = Mailbox()
+    server = LoopbackSMTP(mailbox, port=port)
+    server.start()
+    try:
+        up = outbox.deliver(store, settings, NOW + timedelta(minutes=5))
+    finally:
+        server.stop()
+    assert len(up.sent) == 1 and len(mailbox.mails) == 1

@@ -1,0 +1,213 @@
+"""digest.channels.matrix against a real Synapse homeserver on 127.0.0.1: the room is read back
+through /messages — one event per digest part, HTML sanitized, long digests split, retries that
+never post twice, and a real 429 from a homeserver with Synapse's default rate limits."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import logging
+from datetime import UTC, datetime
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+from homeserver import SERVER_NAME, Homeserver, shared
+from sample_digests import delivery, message, paper
+
+from digest import outbox
+from digest.channels.matrix import TAGS, MatrixChannel
+from digest.models import (
+    ChannelConfig,
+    DeliveryError,
+    Digest,
+    Message,
+    Profile,
+    Scored,
+    Settings,
+    Subscriber,
+)
+from digest.store import Store
+
+NOW = datetime(2026, 11, 30, 8, tzinfo=UTC)
+_names = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def homeserver() -> Homeserver:
+    return shared(relaxed=True)
+
+
+@pytest.fixture
+def room(homeserver: Homeserver) -> tuple[str, str]:
+    """A fresh bot user and a room it created: (access token, room id)."""
+    token = homeserver.register(f"bot{next(_names)}")
+    return token, homeserver.create_room(token)
+
+
+def channel(homeserver: Homeserver, token: str, room: str) -> MatrixChannel:
+    options = {"homeserver": homeserver.url, "room": room, "token": token}
+    return MatrixChannel(ChannelConfig("matrix", "matrix", options), Settings("t.toml", (), ()))
+
+
+def send(homeserver: Homeserver, token: str, room: str, msg: Message, **extra: Any) -> str:
+    ch = channel(homeserver, token, room)
+    return ch.send(delivery(msg, "matrix", dict(ch.config.options), **extra)).detail
+
+
+def tags_of(html: str) -> list[tuple[str, dict[str, str | None]]]:
+    found: list[tuple[str, dict[str, str | None]]] = []
+
+    class Collector(HTMLParser):
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            found.append((tag, dict(attrs)))
+
+    Collector().feed(html)
+    return found
+
+
+def test_a_digest_is_one_notice_with_sanitized_html(
+    homeserver: Homeserver, room: tuple[str, str]
+) -> None:
+    token, room_id = room
+    receipt = send(homeserver, token, room_id, message(3, evil=True))
+    (event,) = homeserver.messages(token, room_id)
+    assert receipt == event["event_id"]
+    content = event["content"]
+    assert content["msgtype"] == "m.notice"
+    assert content["format"] == "org.matrix.custom.html"
+    assert content["m.mentions"] == {}
+    assert content["body"].startswith("Paper digest for ana — 2026-11-30\n\n1. Fast <b>bold</b>")
+    html = content["formatted_body"]
+    tags = tags_of(html)
+    assert {tag for tag, _ in tags} <= TAGS
+    assert not {"script", "img"} & {tag for tag, _ in tags}
+    assert not [a for _, attrs in tags for a in attrs if a.startswith("on")]
+    hrefs = [attrs["href"] for tag, attrs in tags if tag == "a"]
+    assert all(h and h.startswith("https://") for h in hrefs) and len(hrefs) == 5
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html  # shown, not run
+
+
+def test_a_long_digest_is_split_into_events_under_the_size_limit(
+    homeserver: Homeserver, room: tuple[str, str]
+) -> None:
+    token, room_id = room
+    send(homeserver, token, room_id, message(150))
+    events = homeserver.messages(token, room_id)
+    assert len(events) >= 3
+    count = len(events)
+    headings = [e["content"]["body"].split("\n", 1)[0] for e in events]
+    assert headings == [
+        f"Paper digest for ana — 2026-11-30 ({n}/{count})" for n in range(1, 1 + count)
+    ]
+    assert all(len(json.dumps(e, ensure_ascii=False).encode()) < 65_536 for e in events)
+    ranks = [
+        int(line.split(".", 1)[0])
+        for e in events
+        for line in e["content"]["body"].split("\n")
+        if line[:1].isdigit()
+    ]
+    assert ranks == list(range(1, 151))  # in order, none lost, none twice
+
+
+def test_a_retry_of_the_same_row_returns_the_original_events(
+    homeserver: Homeserver, room: tuple[str, str]
+) -> None:
+    token, room_id = room
+    msg = message(150)
+    first = send(homeserver, token, room_id, msg, row=9)
+    # A crash before the outbox recorded anything: the whole row is sent again, same txnIds.
+    again = send(homeserver, token, room_id, msg, row=9)
+    assert first == again
+    assert len(homeserver.messages(token, room_id)) == len(first.split())
+
+
+def test_parts_the_server_has_are_not_sent_again(
+    homeserver: Homeserver, room: tuple[str, str]
+) -> None:
+    token, room_id = room
+    receipt = send(homeserver, token, room_id, message(150), parts_sent=2)
+    events = homeserver.messages(token, room_id)
+    assert [e["event_id"] for e in events] == receipt.split()
+    assert events[0]["content"]["body"].split("\n", 1)[0].endswith("(3/3)")
+
+
+def test_an_alias_is_resolved_to_its_room(homeserver: Homeserver) -> None:
+    token = homeserver.register(f"bot{next(_names)}")
+    alias = f"papers{next(_names)}"
+    room_id = homeserver.create_room(token, alias=alias)
+    send(homeserver, token, f"#{alias}:{SERVER_NAME}", message(1))
+    assert len(homeserver.messages(token, room_id)) == 1
+    with pytest.raises(DeliveryError) as missing:
+        send(homeserver, token, f"#nowhere:{SERVER_NAME}", message(1))
+    assert not missing.value.retryable and "no room has the alias" in str(missing.value)
+
+
+def test_an_invited_bot_joins_then_posts(homeserver: Homeserver) -> None:
+    owner = homeserver.register(f"owner{next(_names)}")
+    name = f"bot{next(_names)}"
+    token = homeserver.register(name)
+    room_id = homeserver.create_room(owner, invite=(f"@{name}:{SERVER_NAME}",))
+    send(homeserver, token, room_id, message(1))
+    (event,) = homeserver.messages(owner, room_id)
+    assert event["sender"] == f"@{name}:{SERVER_NAME}"
+
+
+def test_at_room_in_an_abstract_notifies_nobody(homeserver: Homeserver) -> None:
+    bot_name, reader_name = f"bot{next(_names)}", f"reader{next(_names)}"
+    token, reader = homeserver.register(bot_name), homeserver.register(reader_name)
+    room_id = homeserver.create_room(token, invite=(f"@{reader_name}:{SERVER_NAME}",))
+    homeserver.join(reader, room_id)
+    highlights = "/_matrix/client/v3/notifications"
+
+    def highlighted() -> int:
+        page = homeserver.call(reader, "GET", highlights, params={"only": "highlight"})
+        return len(page["notifications"])
+
+    send(homeserver, token, room_id, message(2, evil=True))  # its abstract says @room
+    assert highlighted() == 0
+    # The control: the same words without m.mentions do ping the room.
+    path = f"/_matrix/client/v3/rooms/{room_id}/send/m.room.message/control"
+    homeserver.call(token, "PUT", path, json={"msgtype": "m.text", "body": "hey @room"})
+    assert highlighted() == 1
+
+
+def test_a_refused_token_or_a_closed_room_is_permanent(
+    homeserver: Homeserver, room: tuple[str, str]
+) -> None:
+    token, room_id = room
+    with pytest.raises(DeliveryError) as bad_token:
+        send(homeserver, "syt_Ym90_NotARealTokenAtAll_0a1b2c", room_id, message(1))
+    assert not bad_token.value.retryable and "M_UNKNOWN_TOKEN" in str(bad_token.value)
+    outsider = homeserver.register(f"outsider{next(_names)}")
+    with pytest.raises(DeliveryError) as closed:
+        send(homeserver, outsider, room_id, message(1))
+    assert not closed.value.retryable and "M_FORBIDDEN" in str(closed.value)
+    assert homeserver.messages(token, room_id) == []
+
+
+def test_a_real_429_is_waited_out_on_the_runs_clock(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    strict = shared(relaxed=False)  # Synapse's default limits: a burst of 10, then 0.2/s
+    token = strict.register(f"bot{next(_names)}")
+    room_id = strict.create_room(token)
+    options = {"homeserver": strict.url, "room": room_id, "token": token}
+    names = [f"reader{n}" for n in range(11)]  # one more than the burst
+    subs = tuple(
+        Subscriber(n, Profile(interests="x"), (ChannelConfig("matrix", "matrix", options),))
+        for n in names
+    )
+    settings = Settings("t.toml", (), subs, secrets=frozenset({token}))
+    store = Store(tmp_path / "state.db")
+    for name in names:
+        digest = Digest(name, "P1", NOW.date(), (Scored(paper(1), 0.5),), NOW)
+        store.record_digest(digest, 1, [("matrix", "matrix", message(1, subscriber=name))])
+    with caplog.at_level(logging.INFO, logger="digest.outbox"):
+        result = outbox.deliver(store, settings, NOW)
+    waits = [r.getMessage() for r in caplog.records if "rate limited" in r.getMessage()]
+    assert waits, "the homeserver never said 429: the test proves nothing"
+    assert len(result.sent) == 11 and store.outbox_counts() == {"sent": 11}
+    bodies = [e["content"]["body"].split("\n", 1)[0] for e in strict.messages(token, room_id)]
+    assert sorted(bodies) == sorted(f"Paper digest for {n} — 2026-11-30" for n in names)

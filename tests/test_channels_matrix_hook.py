@@ -1,0 +1,87 @@
+"""digest.channels.matrix_hook against a local stand-in for a matrix-hookshot generic webhook:
+{text, html} per Matrix-sized part, the HTML sanitized, parts posted at most once."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from channel_servers import Hookshot
+from sample_digests import delivery, message, paper
+
+from digest import outbox
+from digest.channels.matrix_hook import MatrixHookChannel
+from digest.models import (
+    ChannelConfig,
+    DeliveryError,
+    Digest,
+    Message,
+    Profile,
+    Scored,
+    Settings,
+    Subscriber,
+)
+from digest.store import Store
+
+NOW = datetime(2026, 11, 30, 8, tzinfo=UTC)
+
+
+@pytest.fixture
+def hookshot() -> Iterator[Hookshot]:
+    server = Hookshot()
+    yield server
+    server.stop()
+
+
+def post(url: str, msg: Message, **extra: object) -> str:
+    d = delivery(msg, "matrix-hook", {"url": url}, **extra)
+    return MatrixHookChannel(d.channel, Settings("t.toml", (), ())).send(d).detail
+
+
+def test_a_digest_is_posted_as_text_and_sanitized_html(hookshot: Hookshot) -> None:
+    assert post(hookshot.url(), message(2, evil=True)) == "1 message via hookshot"
+    (payload,) = hookshot.accepted
+    assert set(payload) == {"text", "html"}
+    assert payload["text"].startswith("Paper digest for ana — 2026-11-30\n\n1. Fast <b>bold</b>")
+    assert "<script" not in payload["html"] and "<img" not in payload["html"]
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in payload["html"]
+
+
+def test_a_long_digest_becomes_several_posts_in_order(hookshot: Hookshot) -> None:
+    assert post(hookshot.url(), message(150)) == "3 messages via hookshot"
+    heads = [p["text"].split("\n", 1)[0][-5:] for p in hookshot.accepted]
+    assert heads == ["(1/3)", "(2/3)", "(3/3)"]
+
+
+def test_an_unknown_hook_is_permanent_and_a_5xx_is_not(hookshot: Hookshot) -> None:
+    url = hookshot.url()
+    with pytest.raises(DeliveryError) as unknown:
+        post(url.replace("webhook/6a1f", "webhook/0000"), message(1))
+    assert not unknown.value.retryable and "hookshot does not know this webhook" in str(
+        unknown.value
+    )
+    assert "6a1f" not in str(unknown.value) and "0000" not in str(unknown.value)
+    hookshot.script.append((502, '{"ok": false, "error": "Bad gateway"}'))
+    with pytest.raises(DeliveryError) as busy:
+        post(url, message(1))
+    assert busy.value.retryable
+
+
+def test_a_failed_part_is_sent_on_the_next_try_and_none_twice(
+    hookshot: Hookshot, tmp_path: Path
+) -> None:
+    url = hookshot.url()
+    config = ChannelConfig("matrix-hook", "matrix-hook", {"url": url})
+    settings = Settings("t.toml", (), (Subscriber("ana", Profile("x"), (config,)),))
+    store = Store(tmp_path / "state.db")
+    digest = Digest("ana", "P1", NOW.date(), (Scored(paper(1), 0.5),), NOW)
+    store.record_digest(digest, 1, [("matrix-hook", "matrix-hook", message(150))])
+    hookshot.script += [(200, '{"ok": true}'), (500, '{"ok": false, "error": "Failed"}')]
+    first = outbox.deliver(store, settings, NOW, rand=lambda: 0.5)
+    assert len(first.retrying) == 1 and store.outbox()[0].parts_sent == 1
+    outbox.deliver(store, settings, NOW + timedelta(minutes=2))
+    heads = [p["text"].split("\n", 1)[0][-5:] for p in hookshot.accepted]
+    assert heads == ["(2/3)", "(3/3)"]  # (1/3) was the scripted 200 above
+    assert store.outbox_counts() == {"sent": 1}

@@ -1,0 +1,199 @@
+"""The config of the delivery channels, [smtp] and [delivery]: a full example loads, each mistake
+is one line naming the key, and no secret is ever part of an error or left unredacted."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from digest import config
+from digest.models import ConfigError
+
+BASE = """
+[[sources]]
+kind = "seeds"
+path = "seeds"
+
+[[subscribers]]
+name = "alice"
+interests = "differential privacy"
+"""
+SMTP = """
+[smtp]
+host = "smtp.example.org"
+from = "Paper digest <digest@example.org>"
+"""
+WEBHOOK = "https://hooks.slack.com/services/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"
+FULL = f"""
+[smtp]
+host = "smtp.example.org"
+port = 465
+username = "${{SMTP_USER}}"
+password = "${{SMTP_PASSWORD}}"
+from = "Paper digest <digest@example.org>"
+
+[delivery]
+max_attempts = 5
+concurrency = 8
+max_wait = 30
+
+{BASE}
+[[subscribers.channels]]
+kind = "email"
+to = ["alice@example.org", "Bob <bob@example.org>"]
+unsubscribe = "https://digest.example.org/unsubscribe?u=alice"
+
+[[subscribers.channels]]
+kind = "slack"
+webhook = "{WEBHOOK}"
+
+[[subscribers.channels]]
+kind = "matrix"
+homeserver = "http://127.0.0.1:8008"
+room = "#papers:example.org"
+token = "${{MATRIX_TOKEN}}"
+
+[[subscribers.channels]]
+kind = "matrix-hook"
+url = "https://hookshot.example.org/webhook/7c1e0a2b-4d3f-4e5a-9b8c-1d2e3f4a5b6c"
+"""
+ENV = {"SMTP_USER": "digest-bot", "SMTP_PASSWORD": "pw-9f8e7d6c", "MATRIX_TOKEN": "syt_ZGln_abc"}
+
+
+def load(tmp_path: Path, body: str, environ: dict[str, str] | None = None) -> config.Settings:
+    path = tmp_path / "digest.toml"
+    path.write_text(body, encoding="utf-8")
+    return config.load(path, environ=environ or {})
+
+
+def error_of(tmp_path: Path, body: str) -> str:
+    with pytest.raises(ConfigError) as info:
+        load(tmp_path, body, ENV)
+    message = str(info.value)
+    assert "\n" not in message and message.startswith(str(tmp_path / "digest.toml") + ": ")
+    return message.split(": ", 1)[1]
+
+
+def test_every_channel_kind_loads_with_smtp_and_delivery(tmp_path: Path) -> None:
+    settings = load(tmp_path, FULL, ENV)
+    (alice,) = settings.subscribers
+    assert [c.name for c in alice.channels] == ["email", "slack", "matrix", "matrix-hook"]
+    assert settings.smtp["security"] == "tls"  # port 465 means implicit TLS
+    assert settings.delivery == {"max_attempts": 5, "concurrency": 8, "max_wait": 30}
+    hook = alice.channels[3].options["url"]
+    # Values from the environment (the user name too) and secrets written in the file alike.
+    assert settings.secrets == {"pw-9f8e7d6c", "syt_ZGln_abc", WEBHOOK, hook, "digest-bot"}
+
+
+def test_a_password_written_in_the_file_is_a_secret_too(tmp_path: Path) -> None:
+    settings = load(tmp_path, SMTP + 'username = "bot"\npassword = "literal-pw-42"\n' + BASE)
+    assert settings.secrets == {"literal-pw-42"}
+
+
+def test_smtp_defaults_to_starttls_on_587(tmp_path: Path) -> None:
+    settings = load(
+        tmp_path, SMTP + BASE + '[[subscribers.channels]]\nkind = "email"\nto = "a@x.org"\n'
+    )
+    assert (settings.smtp["security"], settings.smtp["port"]) == ("starttls", 587)
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        (
+            BASE + '[[subscribers.channels]]\nkind = "email"\nto = "a@x.org"\n',
+            "smtp.host: missing; the email channel needs it",
+        ),
+        (
+            '[smtp]\nhost = "h"\n'
+            + BASE
+            + '[[subscribers.channels]]\nkind = "email"\nto = "a@x.org"\n',
+            "smtp.from: missing; the email channel needs it",
+        ),
+        (
+            SMTP + 'security = "ssl"\n' + BASE,
+            "smtp.security: must be 'tls' (465), 'starttls' (587)",
+        ),
+        (SMTP + "port = 0\n" + BASE, "smtp.port: must be a port number, 1 to 65535"),
+        (SMTP + 'port = "587"\n' + BASE, "smtp.port: must be an integer, not a string"),
+        (
+            SMTP + 'security = "none"\nusername = "u"\npassword = "p4ss"\n' + BASE,
+            "smtp.password: is never sent unencrypted",
+        ),
+        (SMTP + 'username = "u"\n' + BASE, "smtp.password: missing; a username needs it"),
+        (SMTP + 'ca_file = "nope.pem"\n' + BASE, "smtp.ca_file: no such file 'nope.pem'"),
+        (
+            '[smtp]\nhost = "h"\nfrom = "digest"\n' + BASE,
+            "smtp.from: 'digest' is not one e-mail address",
+        ),
+        (
+            BASE + '[[subscribers.channels]]\nkind = "email"\n',
+            "subscribers.alice.channels[0].to: missing; email needs it",
+        ),
+        (
+            SMTP + BASE + '[[subscribers.channels]]\nkind = "email"\nto = ["a@x.org", "b"]\n',
+            "subscribers.alice.channels[0].to[1]: 'b' is not one e-mail address",
+        ),
+        (
+            SMTP
+            + BASE
+            + '[[subscribers.channels]]\nkind = "email"\nto = "a@x.org\\r\\nBcc: e@x"\n',
+            "subscribers.alice.channels[0].to: 'a@x.org\\r\\nBcc: e@x' is not one e-mail address",
+        ),
+        (
+            SMTP
+            + BASE
+            + '[[subscribers.channels]]\nkind = "email"\nto = "a@x.org"\nunsubscribe = "ftp://x"\n',
+            "channels[0].unsubscribe: must be an https:// URL or a mailto: address",
+        ),
+        (
+            BASE + '[[subscribers.channels]]\nkind = "matrix"\nhomeserver = "https://m.org"\n'
+            'room = "papers"\ntoken = "t"\n',
+            "channels[0].room: must be a room id (!…) or an alias (#name:server)",
+        ),
+        (
+            BASE + '[[subscribers.channels]]\nkind = "matrix"\nhomeserver = "https://m.org"\n'
+            'room = "!abc:m.org"\n',
+            "channels[0].token: missing; matrix needs it",
+        ),
+        ("[delivery]\nconcurrency = 0\n" + BASE, "delivery.concurrency: must be at least 1"),
+        ("[delivery]\nretries = 3\n" + BASE, "delivery.retries: unknown key; allowed: concurrency"),
+    ],
+)
+def test_each_mistake_is_one_line_naming_the_key(tmp_path: Path, body: str, expected: str) -> None:
+    assert expected in error_of(tmp_path, body)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://hooks.slack.com/services/T0/B0/SeCrEtToKeN",  # http off the loopback
+        "http://192.168.1.5/services/T0/B0/SeCrEtToKeN",
+        "ftp://127.0.0.1/services/T0/B0/SeCrEtToKeN",
+        "hooks.slack.com/services/T0/B0/SeCrEtToKeN",
+        "https://hooks.slack.com/services/T0/B0/SeCrEtToKeN extra",
+    ],
+)
+def test_a_bad_webhook_is_refused_without_showing_it(tmp_path: Path, url: str) -> None:
+    body = BASE + f'[[subscribers.channels]]\nkind = "slack"\nwebhook = "{url}"\n'
+    message = error_of(tmp_path, body)
+    assert message.startswith("subscribers.alice.channels[0].webhook: must be")
+    assert "SeCrEtToKeN" not in message
+
+
+@pytest.mark.parametrize(
+    "url", ["http://127.0.0.1:8080/hook", "http://localhost/hook", "https://hooks.example.org/x"]
+)
+def test_http_is_accepted_on_the_loopback_only(tmp_path: Path, url: str) -> None:
+    body = BASE + f'[[subscribers.channels]]\nkind = "matrix-hook"\nurl = "{url}"\n'
+    assert load(tmp_path, body).subscribers[0].channels[0].options["url"] == url
+
+
+def test_room_ids_of_every_version_and_aliases_are_accepted(tmp_path: Path) -> None:
+    for room in ("!abc123:example.org", "!9b-xjxBAAWjQ676l6OKTfjr7gRC_jQPFfriy9", "#papers:m.org"):
+        body = BASE + (
+            '[[subscribers.channels]]\nkind = "matrix"\nhomeserver = "https://m.org"\n'
+            f'room = "{room}"\ntoken = "syt_x"\n'
+        )
+        assert load(tmp_path, body).subscribers[0].channels[0].options["room"] == room

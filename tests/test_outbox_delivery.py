@@ -1,0 +1,193 @@
+"""The outbox's delivery loop across destinations: concurrent but bounded, in order and paced per
+destination, rate limits waited out within the run or left to a later one, split messages
+resumed where they stopped, and `[delivery]` settings obeyed."""
+
+from __future__ import annotations
+
+import threading
+from collections import defaultdict
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+
+from digest import outbox
+from digest.models import (
+    ChannelConfig,
+    Delivery,
+    DeliveryError,
+    Digest,
+    Message,
+    Paper,
+    Profile,
+    Receipt,
+    Scored,
+    Settings,
+    Subscriber,
+)
+from digest.store import Store, stamp
+
+NOW = datetime(2026, 11, 30, 8, tzinfo=UTC)
+
+
+class Probe:
+    """A test channel: options name its destination and what it should do; it records calls."""
+
+    kind = "probe"
+    lock = threading.Lock()
+    calls: ClassVar[list[tuple[str, int]]] = []  # (destination, parts_sent at the call)
+    busy: ClassVar[dict[str, int]] = defaultdict(int)
+    peak: ClassVar[dict[str, int]] = defaultdict(int)  # most sends in flight: per destination, "*"
+    barrier: ClassVar[threading.Barrier | None] = None
+    script: ClassVar[dict[str, list[Any]]] = defaultdict(list)  # per destination: raise first
+
+    def __init__(self, config: ChannelConfig, settings: Settings) -> None:
+        self.destination = str(config.options["to"])
+        self.interval = float(config.options.get("interval", 0))
+
+    @classmethod
+    def reset(cls, barrier: int = 0) -> None:
+        cls.calls = []
+        cls.script.clear()
+        cls.busy.clear()
+        cls.peak.clear()
+        cls.barrier = threading.Barrier(barrier, timeout=20) if barrier else None
+
+    def send(self, delivery: Delivery) -> Receipt:
+        with self.lock:
+            self.calls.append((self.destination, delivery.parts_sent))
+            for key in (self.destination, "*"):
+                self.busy[key] += 1
+                self.peak[key] = max(self.peak[key], self.busy[key])
+            todo = self.script[self.destination]
+            action = todo.pop(0) if todo else None
+        try:
+            if self.barrier is not None:
+                self.barrier.wait()  # only sends that run at the same time get past this
+            delivery.pace()
+            if callable(action):
+                action(delivery)
+            elif action is not None:
+                raise action
+            return Receipt(self.kind, f"to {self.destination}")
+        finally:
+            with self.lock:
+                for key in (self.destination, "*"):
+                    self.busy[key] -= 1
+
+
+def setup(
+    tmp_path: Path, destinations: list[str], delivery: dict[str, Any] | None = None, **opts: Any
+) -> tuple[Settings, Store]:
+    """One subscriber per destination entry (repeats share a destination), one row each."""
+    subs = tuple(
+        Subscriber(f"s{i}", Profile("x"), (ChannelConfig("probe", "probe", {"to": d, **opts}),))
+        for i, d in enumerate(destinations)
+    )
+    settings = Settings("t.toml", (), subs, delivery=delivery or {})
+    store = Store(tmp_path / "state.db")
+    for sub in subs:
+        digest = Digest(sub.name, "P1", date(2026, 11, 30), (Scored(Paper("p", "T", "A"), 1),), NOW)
+        store.record_digest(digest, 1, [("probe", "probe", Message("s", "t", "h"))])
+    Probe.reset()
+    return settings, store
+
+
+def deliver(store: Store, settings: Settings, **kwargs: Any) -> outbox.Outcome:
+    return outbox.deliver(
+        store, settings, kwargs.pop("now", NOW), channels={"probe": Probe}, **kwargs
+    )
+
+
+def test_different_destinations_are_served_at_the_same_time(tmp_path: Path) -> None:
+    settings, store = setup(tmp_path, ["a", "b", "c"])
+    Probe.reset(barrier=3)  # one at a time, the barrier would break and every send fail
+    result = deliver(store, settings)
+    assert len(result.sent) == 3 and not result.retrying
+
+
+def test_no_more_destinations_at_once_than_the_concurrency(tmp_path: Path) -> None:
+    settings, store = setup(tmp_path, ["a", "b", "c", "d"], delivery={"concurrency": 2})
+    Probe.reset(barrier=2)  # pairs meet; a third send in flight would show in the peak
+    result = deliver(store, settings)
+    assert len(result.sent) == 4 and Probe.peak["*"] == 2
+
+
+def test_one_destinations_rows_go_one_after_another_in_order(tmp_path: Path) -> None:
+    settings, store = setup(tmp_path, ["same", "same", "same", "other"])
+    result = deliver(store, settings)
+    assert len(result.sent) == 4 and Probe.peak["same"] == 1
+    assert [row.subscriber for row in store.outbox("sent")] == ["s0", "s1", "s2", "s3"]
+
+
+def test_messages_to_one_destination_keep_its_interval(tmp_path: Path) -> None:
+    settings, store = setup(tmp_path, ["hook", "hook", "hook"], interval=5)
+    slept: list[float] = []
+    deliver(store, settings, sleep=slept.append)
+    assert len(slept) == 2 and all(4.5 < s <= 5 for s in slept)  # none before the first
+
+
+def test_a_short_retry_after_is_waited_out_within_the_run(tmp_path: Path) -> None:
+    settings, store = setup(tmp_path, ["hook"])
+    Probe.script["hook"].append(DeliveryError("rate limited", retryable=True, retry_after=3))
+    slept: list[float] = []
+    result = deliver(store, settings, sleep=slept.append)
+    assert slept == [3] and len(result.sent) == 1
+    assert store.outbox()[0].attempts == 1  # waiting as asked is not a failed attempt
+
+
+def test_a_long_retry_after_leaves_the_destination_to_a_later_run(tmp_path: Path) -> None:
+    settings, store = setup(tmp_path, ["hook", "hook", "other"], delivery={"max_wait": 60})
+    Probe.script["hook"].append(DeliveryError("rate limited", retryable=True, retry_after=600))
+    slept: list[float] = []
+    result = deliver(store, settings, sleep=slept.append, rand=lambda: 0.5)
+    assert slept == [] and result.sent == ["s2/probe: to other"]
+    first, second, _ = store.outbox()
+    assert first.attempts == 1 and first.next_try_at is not None
+    assert first.next_try_at >= stamp(NOW + timedelta(seconds=600))
+    assert second.attempts == 0 and second.status == "pending"  # not even tried
+    assert sorted(c[0] for c in Probe.calls) == ["hook", "other"]
+    later = deliver(store, settings, now=NOW + timedelta(minutes=11))
+    assert len(later.sent) == 2
+
+
+def test_a_split_message_resumes_at_the_first_part_not_sent(tmp_path: Path) -> None:
+    settings, store = setup(tmp_path, ["chat"])
+
+    def two_parts_then_fail(delivery: Delivery) -> None:
+        delivery.progress(1)
+        delivery.progress(2)
+        raise DeliveryError("connection reset", retryable=True)
+
+    Probe.script["chat"].append(two_parts_then_fail)
+    first = deliver(store, settings, rand=lambda: 0.5)
+    assert len(first.retrying) == 1 and store.outbox()[0].parts_sent == 2
+    deliver(store, settings, now=NOW + timedelta(minutes=5))
+    assert Probe.calls == [("chat", 0), ("chat", 2)]
+    store.mark_failed(store.outbox()[0].id, "x", None)  # dead, as after many failures
+    assert store.revive_dead() == 1 and store.outbox()[0].parts_sent == 2  # kept on retry
+
+
+def test_max_attempts_comes_from_the_delivery_table(tmp_path: Path) -> None:
+    settings, store = setup(tmp_path, ["x"], delivery={"max_attempts": 2})
+    Probe.script["x"] += [DeliveryError("down", retryable=True)] * 2
+    assert len(deliver(store, settings, rand=lambda: 0.5).retrying) == 1
+    result = deliver(store, settings, now=NOW + timedelta(hours=1))
+    assert result.dead == ["s0/probe: down"] and store.outbox("dead")[0].attempts == 2
+
+
+def test_a_crashing_channel_does_not_stop_the_others(tmp_path: Path) -> None:
+    settings, store = setup(tmp_path, ["a", "b"])
+    Probe.script["a"].append(KeyError("bug"))
+    result = deliver(store, settings, rand=lambda: 0.5)
+    assert len(result.sent) == 1 and result.retrying[0].endswith("unexpected KeyError: 'bug'")
+
+
+@pytest.mark.parametrize("concurrency", [1, 4])
+def test_the_outcome_reads_the_same_whatever_the_concurrency(
+    tmp_path: Path, concurrency: int
+) -> None:
+    settings, store = setup(tmp_path, ["c", "a", "b"], delivery={"concurrency": concurrency})
+    result = deliver(store, settings)
+    assert result.sent == ["s0/probe: to c", "s1/probe: to a", "s2/probe: to b"]

@@ -1,0 +1,154 @@
+"""`digest serve` as a process: it says when each subscriber's digest is due, polls at once and
+then every poll_every, keeps a heartbeat for the container's check, and on SIGTERM or SIGINT
+starts no new work and exits 0 with a final line."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from timeline import PRIVACY, arrive, paper
+
+CONFIG = """
+[state]
+path = "state/digest.db"
+
+[serve]
+poll_every = "1s"
+
+[[sources]]
+kind = "files"
+path = "papers"
+
+[[subscribers]]
+name = "ana"
+interests = "differential privacy in federated learning"
+schedule = "0 8 * * mon-fri"
+timezone = "Europe/Berlin"
+"""
+
+
+class Serve:
+    """A `digest serve` child process whose stderr lines can be awaited one by one."""
+
+    def __init__(self, cwd: Path) -> None:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("DIGEST_")}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "digest", "serve", "--config", "digest.toml"],
+            cwd=cwd,
+            env=env,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.seen: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.process.stderr is not None
+        for line in self.process.stderr:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def wait_for(self, text: str, timeout: float = 60) -> str:
+        """The first line containing text (the timeout only guards against a hang)."""
+        while True:
+            line = self.lines.get(timeout=timeout)
+            if line is None:
+                pytest.fail(f"serve ended before saying {text!r}: {self.seen}")
+            self.seen.append(line)
+            if text in line:
+                return line
+
+    def rest(self) -> list[str]:
+        while (line := self.lines.get(timeout=60)) is not None:
+            self.seen.append(line)
+        return self.seen
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+def test_serve_polls_beats_and_stops_cleanly_on_a_signal(tmp_path: Path, stop: int) -> None:
+    (tmp_path / "digest.toml").write_text(CONFIG, encoding="utf-8")
+    arrive(tmp_path / "papers", "1", paper("p1", PRIVACY))
+    serve = Serve(tmp_path)
+    try:
+        plan = serve.wait_for("ana: next digest")
+        assert "08:00 CET (Europe/Berlin, '0 8 * * mon-fri')" in plan
+        # The first poll runs at start and catches up on the digest of the current period.
+        first = serve.wait_for("poll at")
+        assert "1 new papers; digests: ana (1)" in first
+        serve.wait_for("poll at")  # and again a second later: poll_every = "1s"
+        health = subprocess.run(
+            [sys.executable, "-m", "digest", "health", "--state", "state/digest.db"],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert health.returncode == 0, health.stdout
+        assert health.stdout.startswith("digest health: alive: pid ")
+        serve.process.send_signal(stop)
+        code = serve.process.wait(timeout=60)
+    finally:
+        if serve.process.poll() is None:
+            serve.process.kill()
+    lines = serve.rest()
+    assert code == 0, lines
+    name = signal.Signals(stop).name
+    assert lines[-1] == (
+        f"digest: INFO: serve: stopped cleanly on {name}; 0 deliveries pending for the next run"
+    )
+    assert not [line for line in lines if "Traceback" in line or "ERROR" in line]
+    assert list((tmp_path / "out").glob("*/ana.eml"))
+    after = subprocess.run(
+        [sys.executable, "-m", "digest", "health", "--state", "state/digest.db"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert after.returncode == 1 and "stopped" in after.stdout
+
+
+def test_a_signal_during_a_job_lets_it_finish_and_leaves_its_deliveries_pending(
+    tmp_path: Path,
+) -> None:
+    # The source is a named pipe: the first poll blocks reading it until the test writes.
+    config = CONFIG.replace('path = "papers"', 'path = "feed.jsonl"')
+    (tmp_path / "digest.toml").write_text(config, encoding="utf-8")
+    fifo = tmp_path / "feed.jsonl"
+    os.mkfifo(fifo)
+    serve = Serve(tmp_path)
+    try:
+        with open(fifo, "w", encoding="utf-8") as feed:  # returns once the poll is reading
+            serve.process.send_signal(signal.SIGTERM)
+            serve.wait_for("SIGTERM: no new work; waiting for the job in progress")
+            feed.write(json.dumps(paper("p1", PRIVACY)) + "\n")
+        code = serve.process.wait(timeout=60)
+    finally:
+        if serve.process.poll() is None:
+            serve.process.kill()
+    lines = serve.rest()
+    assert code == 0, lines
+    assert lines[-1] == (
+        "digest: INFO: serve: stopped cleanly on SIGTERM; 1 deliveries pending for the next run"
+    )
+    # The digest was made and kept; the next run delivers it.
+    fifo.unlink()
+    arrive(tmp_path, "feed", paper("p1", PRIVACY))
+    done = subprocess.run(
+        [sys.executable, "-m", "digest", "run", "--config", "digest.toml"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "ana  already made" in done.stdout and "1 sent" in done.stdout

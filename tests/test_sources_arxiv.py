@@ -1,0 +1,252 @@
+"""The arxiv source against a real server on 127.0.0.1 answering in the arXiv API's Atom:
+the query it asks, paging by opensearch totals, the politeness delay, ids without version,
+errors the API words itself, and the lookup of liked papers by id."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, date, datetime
+from xml.sax.saxutils import escape
+
+import pytest
+from feedserver import Answer, FeedServer, serve
+
+from digest.models import Paper, SourceConfig, SourceError
+from digest.sources.arxiv import ArxivSource, search_query
+from digest.sources.web import Policy
+
+NOW = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[FeedServer]:
+    yield from serve(monkeypatch)
+
+
+def entry(
+    ident: str,
+    title: str,
+    abstract: str = "",
+    *,
+    categories: tuple[str, ...] = ("cs.LG",),
+    comment: str = "",
+    doi: str = "",
+    published: str = "2026-11-27T18:00:00Z",
+) -> str:
+    """One <entry> as the arXiv API writes it (version in the id, primary category first)."""
+    cats = "".join(
+        f'<category term="{c}" scheme="http://arxiv.org/schemas/atom"/>' for c in categories
+    )
+    extra = f"<arxiv:comment>{escape(comment)}</arxiv:comment>" if comment else ""
+    extra += f"<arxiv:doi>{doi}</arxiv:doi>" if doi else ""
+    return f"""
+  <entry>
+    <id>http://arxiv.org/abs/{ident}</id>
+    <updated>{published}</updated>
+    <published>{published}</published>
+    <title>{escape(title)}</title>
+    <summary>  {escape(abstract or title + " is studied here at length.")}
+    </summary>
+    <author><name>Ada Lovelace</name></author>
+    <author><name>Alan Turing</name></author>
+    {extra}
+    <link href="http://arxiv.org/abs/{ident}" rel="alternate" type="text/html"/>
+    <link title="pdf" href="http://arxiv.org/pdf/{ident}" rel="related" type="application/pdf"/>
+    <arxiv:primary_category term="{categories[0]}" scheme="http://arxiv.org/schemas/atom"/>
+    {cats}
+  </entry>"""
+
+
+def feed(entries: list[str], total: int | None, start: int = 0) -> str:
+    totals = (
+        f"""<opensearch:totalResults>{total}</opensearch:totalResults>
+  <opensearch:startIndex>{start}</opensearch:startIndex>
+  <opensearch:itemsPerPage>{len(entries)}</opensearch:itemsPerPage>"""
+        if total is not None
+        else ""
+    )
+    return f"""<?xml version="1.0" encoding="UTF-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom" xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/"
+      xmlns:arxiv="http://arxiv.org/schemas/atom">
+  <link href="http://arxiv.org/api/query" rel="self" type="application/atom+xml"/>
+  <title type="html">ArXiv Query: search_query=cat:cs.LG</title>
+  <id>http://arxiv.org/api/cHxbiOdZaP56ODnBPIenZhzg5f8</id>
+  <updated>2026-11-30T00:00:00-05:00</updated>
+  {totals}{"".join(entries)}
+</feed>
+"""
+
+
+ERROR_FEED = """<?xml version="1.0" encoding="UTF-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom">
+  <title type="html">ArXiv Query: search_query=&amp;id_list=1234&amp;start=0</title>
+  <entry>
+    <id>http://arxiv.org/api/errors#incorrect_id_format_for_1234</id>
+    <title>Error</title>
+    <summary>incorrect id format for 1234</summary>
+  </entry>
+</feed>
+"""
+
+PAPERS = [entry(f"2611.0{i:04d}v1", f"Paper number {i} on federated learning") for i in range(5)]
+
+
+def paged(query: dict[str, str]) -> Answer:
+    """The API's paging: `start` and `max_results` cut the listing; the total stays."""
+    start, size = int(query["start"]), int(query["max_results"])
+    return Answer(body=feed(PAPERS[start : start + size], len(PAPERS), start))
+
+
+def source(**options: object) -> SourceConfig:
+    return SourceConfig("arxiv", "arxiv", {"categories": ["cs.LG"], "delay": 0.01, **options})
+
+
+class Sleeps(list[float]):
+    def __call__(self, seconds: float) -> None:
+        self.append(seconds)
+
+
+def fetch(
+    server: FeedServer, page: int = 2, **options: object
+) -> tuple[list[Paper], list[str], Sleeps]:
+    sleeps, warnings = Sleeps(), []
+    arxiv = ArxivSource(Policy(timeout=2, backoff=0.01, sleep=sleeps), page=page)
+    config = source(url=f"{server.url}/api/query", **options)
+    return list(arxiv.fetch(config, warnings.append, now=NOW)), warnings, sleeps
+
+
+def test_the_query_ors_categories_ands_the_query_and_windows_the_days() -> None:
+    config = source(categories=["cs.LG", "cs.CL"], query="federated unlearning", days=3)
+    from digest.sources.arxiv import Options
+
+    assert search_query(Options.of(config), NOW) == (
+        "(cat:cs.LG OR cat:cs.CL) AND (all:federated AND all:unlearning)"
+        " AND submittedDate:[202611270800 TO 202611300800]"
+    )
+    own_syntax = source(categories=[], query='abs:"machine unlearning" ANDNOT ti:survey')
+    assert search_query(Options.of(own_syntax), NOW).startswith(
+        '(abs:"machine unlearning" ANDNOT ti:survey) AND submittedDate:'
+    )
+
+
+def test_pages_are_fetched_until_the_total_with_the_delay_between_calls(
+    server: FeedServer,
+) -> None:
+    server.route("/api/query", paged)
+    papers, warnings, sleeps = fetch(server, page=2, delay=3.0)
+    assert [p.id for p in papers] == [f"2611.0{i:04d}" for i in range(5)]
+    assert warnings == []
+    requests = server.hits("/api/query")
+    assert [(r.query["start"], r.query["max_results"]) for r in requests] == [
+        ("0", "2"),
+        ("2", "2"),
+        ("4", "2"),
+    ]
+    first = requests[0].query
+    assert first["sortBy"] == "submittedDate" and first["sortOrder"] == "descending"
+    assert first["search_query"].startswith("(cat:cs.LG) AND submittedDate:[")
+    # The default delay of 3 s before each next call (recorded here, not waited out).
+    assert len(sleeps) == 2 and all(2.5 < s <= 3.0 for s in sleeps)
+
+
+def test_max_results_caps_what_is_read(server: FeedServer) -> None:
+    server.route("/api/query", paged)
+    papers, _, _ = fetch(server, page=2, max_results=3)
+    assert len(papers) == 3 and len(server.hits("/api/query")) == 2
+
+
+def test_an_entry_becomes_a_paper_without_its_version(server: FeedServer) -> None:
+    one = entry(
+        "2611.01234v3",
+        "Private   Federated\n  Learning at Scale",
+        "We study DP for FL.",
+        categories=("cs.LG", "cs.CR"),
+        comment="12 pages; code: https://github.com/acme/pfl.",
+        doi="10.1000/PFL.2026",
+    )
+    server.route("/api/query", Answer(body=feed([one], 1)))
+    (paper,), _, _ = fetch(server)
+    assert paper.id == "2611.01234"
+    assert paper.title == "Private Federated Learning at Scale"
+    assert paper.abstract == "We study DP for FL."
+    assert paper.authors == ("Ada Lovelace", "Alan Turing")
+    assert paper.categories == ("cs.LG", "cs.CR")
+    assert paper.url == "http://arxiv.org/abs/2611.01234"
+    assert paper.code_url == "https://github.com/acme/pfl"
+    assert paper.published == date(2026, 11, 27)
+    assert paper.aliases == ("10.1000/pfl.2026",)
+    assert paper.venue == "arXiv cs.LG" and paper.source == "arxiv"
+
+
+def test_an_empty_window_is_no_papers_and_no_error(server: FeedServer) -> None:
+    server.route("/api/query", Answer(body=feed([], 0)))
+    papers, warnings, _ = fetch(server)
+    assert papers == [] and warnings == []
+    assert len(server.hits("/api/query")) == 1
+
+
+def test_an_empty_page_short_of_the_total_is_asked_again_once(server: FeedServer) -> None:
+    pages = [Answer(body=feed(PAPERS[:2], 4)), Answer(body=feed([], 4, 2))]
+    server.route("/api/query", *pages, Answer(body=feed(PAPERS[2:4], 4, 2)))
+    papers, warnings, _ = fetch(server)
+    assert len(papers) == 4 and warnings == []
+    assert [r.query["start"] for r in server.hits("/api/query")] == ["0", "2", "2"]
+
+
+def test_the_apis_own_error_message_is_shown(server: FeedServer) -> None:
+    server.route("/api/query", Answer(400, body=ERROR_FEED))
+    with pytest.raises(SourceError) as info:
+        fetch(server)
+    assert "HTTP 400 Bad Request: incorrect id format for 1234" in str(info.value)
+
+
+def test_a_malformed_answer_keeps_what_could_be_read_and_paging_goes_on(
+    server: FeedServer,
+) -> None:
+    body = feed(PAPERS[:2], 3)
+    cut = body[: body.index("</entry>") + 8] + "<entry><id>http://arxiv.org/abs/2611.0"
+    server.route("/api/query", Answer(body=cut), Answer(body=feed(PAPERS[1:3], 3, 1)))
+    papers, warnings, _ = fetch(server)
+    assert [p.id for p in papers] == ["2611.00000", "2611.00001", "2611.00002"]
+    assert "malformed Atom" in warnings[0]
+    assert warnings[1] == "arxiv: entry 2 has no arXiv id, title or abstract, skipped"
+
+
+def test_an_answer_that_is_no_feed_fails_the_source(server: FeedServer) -> None:
+    server.route("/api/query", Answer(body="<html><body>Maintenance</body></html>"))
+    with pytest.raises(SourceError, match="not an arXiv API answer"):
+        fetch(server)
+
+
+def test_a_429_with_retry_after_is_waited_out_then_paging_goes_on(server: FeedServer) -> None:
+    server.route(
+        "/api/query", Answer(429, headers={"Retry-After": "1"}), Answer(body=feed(PAPERS[:1], 1))
+    )
+    papers, _, sleeps = fetch(server)
+    assert len(papers) == 1 and 1.0 in sleeps
+
+
+def test_categories_and_query_are_checked_before_any_call() -> None:
+    arxiv = ArxivSource()
+    assert arxiv.check({"categories": ["cs LG"]}) == (
+        "categories[0]",
+        "'cs LG' is not an arXiv category (e.g. 'cs.LG', 'hep-th', 'q-bio.NC')",
+    )
+    assert arxiv.check({}) == (
+        "",
+        "arxiv needs `categories` (e.g. ['cs.LG']) or a `query`, or both",
+    )
+    assert arxiv.check({"query": "x", "max_results": 50000})[0] == "max_results"  # type: ignore[index]
+    assert arxiv.check({"categories": ["astro-ph.GA", "hep-th"], "days": 2}) is None
+    with pytest.raises(SourceError, match="needs `categories` or `query`"):
+        arxiv.fetch(SourceConfig("arxiv", "arxiv", {}), print)
+
+
+def test_lookup_by_ids_returns_the_papers_arxiv_knows(server: FeedServer) -> None:
+    server.route("/api/query", Answer(body=feed([PAPERS[1], PAPERS[3]], 2)))
+    arxiv = ArxivSource(Policy(timeout=2))
+    config = SourceConfig("arxiv", "arxiv", {"url": f"{server.url}/api/query", "delay": 0})
+    found = arxiv.lookup(["2611.00001v2", "arXiv:2611.00003", "2611.09999"], config)
+    assert sorted(found) == ["2611.00001", "2611.00003"]
+    (request,) = server.requests
+    assert request.query["id_list"] == "2611.00001,2611.00003,2611.09999"

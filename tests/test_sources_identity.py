@@ -1,0 +1,137 @@
+"""A paper's identity: the forms of arXiv ids, DOIs and OpenReview forums that name one paper,
+the title hash as a last resort, and the merge of two records of one paper."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from digest.models import Paper
+from digest.sources.identity import (
+    arxiv_id,
+    dedupe,
+    doi,
+    keys,
+    merge,
+    openreview_id,
+    paper_id,
+    same_paper,
+    title_hash,
+)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "2501.01234",
+        "2501.01234v3",
+        "arXiv:2501.01234v1",
+        "oai:arXiv.org:2501.01234v2",
+        "https://arxiv.org/abs/2501.01234v2",
+        "http://export.arxiv.org/abs/2501.01234",
+        "https://arxiv.org/pdf/2501.01234v1.pdf",
+        "10.48550/arXiv.2501.01234",
+        "https://doi.org/10.48550/arXiv.2501.01234",
+    ],
+)
+def test_every_form_of_an_arxiv_id_is_one_id_without_version(value: str) -> None:
+    assert arxiv_id(value) == "2501.01234"
+
+
+def test_old_style_arxiv_ids_keep_their_archive() -> None:
+    assert arxiv_id("hep-th/9901001v2") == "hep-th/9901001"
+    assert arxiv_id("arXiv:math.gt/0309136") == "math.GT/0309136"
+    assert arxiv_id("https://arxiv.org/abs/cs/0112017") == "cs/0112017"
+
+
+@pytest.mark.parametrize("value", ["", "2501.123", "10.1000/xyz", "https://example.org/2501.01234"])
+def test_other_things_are_no_arxiv_id(value: str) -> None:
+    assert arxiv_id(value) is None
+
+
+def test_dois_ignore_case_and_prefix() -> None:
+    for value in ("10.1038/S41586-026-00001-X", "doi:10.1038/s41586-026-00001-x",
+                  "https://doi.org/10.1038/s41586-026-00001-X"):  # fmt: skip
+        assert doi(value) == "10.1038/s41586-026-00001-x"
+    assert doi("2501.01234") is None
+
+
+def test_openreview_forums_from_ids_and_links() -> None:
+    assert openreview_id("openreview:Xy12") == "Xy12"
+    assert openreview_id("https://openreview.net/forum?id=Xy12&noteId=z") == "Xy12"
+    assert openreview_id("https://openreview.net/pdf?id=Xy12") == "Xy12"
+    assert openreview_id("https://example.org/forum?id=Xy12") is None
+
+
+def test_a_title_identifies_only_when_it_says_enough() -> None:
+    assert title_hash("Private  Federated Learning!") == title_hash("private federated learning")
+    assert title_hash("Introduction") is None and title_hash("Attention, please") is None
+
+
+def test_sources_choose_the_strongest_id_they_have() -> None:
+    assert paper_id(arxiv="arXiv:2501.01234v2", doi_="10.1000/x", title="A B C") == "2501.01234"
+    assert paper_id(doi_="DOI:10.1000/X", openreview="F1", title="A B C") == "10.1000/x"
+    assert paper_id(openreview="F1", title="A B C") == "openreview:F1"
+    assert paper_id(title="Graph neural networks everywhere") == title_hash(
+        "graph neural networks everywhere"
+    )
+    assert paper_id(title="Hi", fallback="h:abc") == "h:abc"
+
+
+TITLE = "Tight Bounds for Private Federated Learning"
+
+
+def test_a_paper_is_known_by_every_key_it_carries() -> None:
+    arxiv = Paper("2501.01234", TITLE, "x", aliases=("10.1000/tight",))
+    assert keys(arxiv) == ["arxiv:2501.01234", "doi:10.1000/tight", title_hash(TITLE)]
+    forum = Paper("openreview:F1", TITLE, "x", url="https://openreview.net/forum?id=F1")
+    assert keys(forum) == ["openreview:F1", title_hash(TITLE)]
+    seed = Paper("h:0123456789abcdef", "A derived title from the abstract", "x")
+    assert keys(seed) == ["h:0123456789abcdef"]  # a derived title is no identity
+    plain = Paper("p1", "Hi", "x")
+    assert keys(plain) == ["p1"]
+
+
+def test_a_title_match_is_refused_when_the_arxiv_ids_differ() -> None:
+    one = keys(Paper("2501.00001", TITLE, "x"))
+    other = keys(Paper("2502.00002", TITLE, "y"))
+    assert not same_paper(title_hash(TITLE) or "", one, other)
+    forum = keys(Paper("openreview:F1", TITLE, "z"))
+    assert same_paper(title_hash(TITLE) or "", one, forum)
+
+
+def test_merging_completes_the_known_record_and_keeps_its_id_and_text() -> None:
+    known = Paper(
+        "2501.01234", TITLE, "Preprint abstract.", authors=("Ada",), categories=("cs.LG",)
+    )
+    forum = Paper(
+        "openreview:F1",
+        TITLE + " (camera ready)",
+        "Camera-ready abstract.",
+        venue="NeurIPS 2025 oral",
+        code_url="https://github.com/acme/tight",
+        published=date(2025, 10, 9),
+        categories=("privacy",),
+    )
+    merged = merge(known, forum)
+    assert (merged.id, merged.title, merged.abstract) == (known.id, TITLE, "Preprint abstract.")
+    assert merged.venue == "NeurIPS 2025 oral"
+    assert merged.code_url == "https://github.com/acme/tight"
+    assert merged.published == date(2025, 10, 9)
+    assert merged.categories == ("cs.LG", "privacy")
+    assert merged.aliases == ("openreview:F1",)
+    assert merge(merged, forum) == merged
+    listed = Paper("2501.01234", TITLE, "x", venue="cs.LG updates on arXiv.org")
+    assert merge(listed, forum).venue == "NeurIPS 2025 oral"
+    assert merge(merged, listed).venue == "NeurIPS 2025 oral"
+
+
+def test_dedupe_keeps_one_record_per_paper_in_first_seen_order() -> None:
+    v1 = Paper("2501.01234", TITLE, "v1 abstract")
+    other = Paper("2502.00002", TITLE, "another paper that shares the title")
+    forum = Paper("openreview:F1", TITLE.upper(), "", code_url="https://github.com/a/b")
+    v2 = Paper("2501.01234", "Tight bounds, revised", "v2 abstract")
+    out = dedupe([v1, other, forum, v2])
+    assert [p.id for p in out] == ["2501.01234", "2502.00002"]
+    assert out[0].code_url == "https://github.com/a/b" and out[0].abstract == "v1 abstract"

@@ -1,0 +1,173 @@
+"""The openreview source against a real server on 127.0.0.1 answering in OpenReview's API v2
+JSON: values wrapped as {"value": ...}, paging by offset and count, the forum link, the public
+decision, submissions by invitation, and the API's own error messages."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import date
+from typing import Any
+
+import pytest
+from feedserver import Answer, FeedServer, serve
+
+from digest.models import Paper, SourceConfig, SourceError
+from digest.sources.openreview import OpenReviewSource, web_base
+from digest.sources.web import Policy
+
+VENUE = "NeurIPS.cc/2025/Conference"
+PDATE = 1760000000000  # 2025-10-09 in milliseconds, as the API writes times
+
+
+@pytest.fixture
+def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[FeedServer]:
+    yield from serve(monkeypatch)
+
+
+def note(forum: str, title: str, **content: Any) -> dict[str, Any]:
+    """A note as API v2 returns it: every content field wrapped in {"value": ...}."""
+    fields = {
+        "title": title,
+        "abstract": f"{title} is studied at length.",
+        "authors": ["Ada Lovelace", "Alan Turing"],
+        "keywords": ["federated learning", "privacy"],
+        "venue": "NeurIPS 2025 poster",
+        "venueid": VENUE,
+        "pdf": f"/pdf/{forum}.pdf",
+        **content,
+    }
+    return {
+        "id": forum,
+        "forum": forum,
+        "number": 1,
+        "cdate": PDATE - 10**9,
+        "pdate": PDATE,
+        "invitations": [f"{VENUE}/-/Submission", f"{VENUE}/-/Post_Submission"],
+        "content": {k: {"value": v} for k, v in fields.items()},
+    }
+
+
+NOTES = [note(f"F{i:03d}abc", f"Paper number {i} on private federated learning") for i in range(5)]
+
+
+def paged(query: dict[str, str]) -> Answer:
+    offset, limit = int(query["offset"]), int(query["limit"])
+    body = {"notes": NOTES[offset : offset + limit], "count": len(NOTES)}
+    return Answer(body=json.dumps(body), content_type="application/json")
+
+
+def fetch(server: FeedServer, venue: str = VENUE, page: int = 2) -> tuple[list[Paper], list[str]]:
+    warnings: list[str] = []
+    config = SourceConfig("openreview", "neurips", {"url": server.url, "venue": venue})
+    source = OpenReviewSource(Policy(timeout=2, retries=0), page=page)
+    return list(source.fetch(config, warnings.append)), warnings
+
+
+def test_a_venues_notes_are_read_page_by_page(server: FeedServer) -> None:
+    server.route("/notes", paged)
+    papers, warnings = fetch(server)
+    assert [p.id for p in papers] == [f"openreview:F{i:03d}abc" for i in range(5)]
+    assert warnings == []
+    requests = server.hits("/notes")
+    assert [(r.query["offset"], r.query["limit"]) for r in requests] == [
+        ("0", "2"),
+        ("2", "2"),
+        ("4", "2"),
+    ]
+    assert requests[0].query["content.venueid"] == VENUE
+
+
+def test_a_note_becomes_a_paper_with_its_forum_link_and_decision(server: FeedServer) -> None:
+    oral = note(
+        "Xy12AbCd",
+        "Tight   bounds for private\nfederated learning",
+        venue="NeurIPS 2025 oral",
+        code="https://github.com/acme/tight",
+    )
+    server.route("/notes", Answer(body=json.dumps({"notes": [oral], "count": 1})))
+    (paper,), _ = fetch(server)
+    assert paper.id == "openreview:Xy12AbCd"
+    assert paper.title == "Tight bounds for private federated learning"
+    assert paper.authors == ("Ada Lovelace", "Alan Turing")
+    assert paper.categories == ("federated learning", "privacy")
+    assert paper.venue == "NeurIPS 2025 oral"
+    assert paper.url == f"{server.url}/forum?id=Xy12AbCd"
+    assert paper.code_url == "https://github.com/acme/tight"
+    assert paper.published == date(2025, 10, 9)
+    assert paper.source == "openreview"
+
+
+def test_a_decision_reply_is_read_when_the_api_includes_it(server: FeedServer) -> None:
+    submitted = note("Q1", "Reviewed but not yet published here", venue="Submitted to ICLR 2026")
+    submitted["details"] = {
+        "directReplies": [
+            {"invitations": ["ICLR.cc/2026/Conference/Submission1/-/Official_Review"]},
+            {
+                "invitations": ["ICLR.cc/2026/Conference/Submission1/-/Decision"],
+                "content": {"decision": {"value": "Accept (spotlight)"}},
+            },
+        ]
+    }
+    server.route("/notes", Answer(body=json.dumps({"notes": [submitted], "count": 1})))
+    (paper,), _ = fetch(server, venue="ICLR.cc/2026/Conference/-/Submission")
+    assert paper.venue == "Submitted to ICLR 2026 (Accept (spotlight))"
+    # An invitation asks for submissions, a venue id for published papers.
+    assert server.hits("/notes")[0].query["invitation"] == "ICLR.cc/2026/Conference/-/Submission"
+
+
+def test_api_v1_style_plain_values_and_hidden_authors_are_read(server: FeedServer) -> None:
+    plain = {
+        "id": "P1",
+        "forum": "P1",
+        "content": {"title": "Anonymous submission on graph learning", "abstract": "Graphs."},
+    }
+    bare = {"id": "P2", "forum": "P2", "content": {"pdf": {"value": "/pdf/x.pdf"}}}
+    server.route("/notes", Answer(body=json.dumps({"notes": [plain, bare], "count": 2})))
+    (paper,), warnings = fetch(server)
+    assert (paper.title, paper.authors, paper.venue) == (
+        "Anonymous submission on graph learning",
+        (),
+        VENUE,
+    )
+    assert warnings == ["neurips: note 2 has no forum, title or abstract"]
+
+
+def test_an_unknown_venue_is_no_papers(
+    server: FeedServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    server.route("/notes", Answer(body=json.dumps({"notes": [], "count": 0})))
+    assert fetch(server, venue="Nowhere.cc/2025") == ([], [])
+    assert "no notes for venue 'Nowhere.cc/2025'" in caplog.text
+
+
+def test_the_apis_error_message_is_shown(server: FeedServer) -> None:
+    error = {"name": "ForbiddenError", "message": "Too many requests from this IP", "status": 403}
+    server.route("/notes", Answer(403, body=json.dumps(error), content_type="application/json"))
+    with pytest.raises(SourceError) as info:
+        fetch(server)
+    assert str(info.value) == (
+        f"neurips: HTTP 403 Forbidden: Too many requests from this IP from {server.url}/notes"
+    )
+
+
+@pytest.mark.parametrize("body", ["<html>down</html>", '{"error": "x"}'])
+def test_an_answer_without_notes_fails_the_source(server: FeedServer, body: str) -> None:
+    server.route("/notes", Answer(body=body, content_type="application/json"))
+    with pytest.raises(SourceError, match="neurips: the OpenReview answer"):
+        fetch(server)
+
+
+def test_forum_links_point_at_the_site_people_read() -> None:
+    assert web_base("https://api2.openreview.net") == "https://openreview.net"
+    assert web_base("https://api.openreview.net/") == "https://openreview.net"
+    assert web_base("http://127.0.0.1:8080") == "http://127.0.0.1:8080"
+
+
+def test_a_venue_is_required() -> None:
+    source = OpenReviewSource()
+    assert source.check({"venue": " "}) == (
+        "venue",
+        "must name a venue, e.g. 'NeurIPS.cc/2025/Conference'",
+    )
+    assert source.check({"venue": VENUE, "url": "https://api2.openreview.net"}) is None

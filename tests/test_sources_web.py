@@ -1,0 +1,175 @@
+"""The HTTP client of the network sources, against a real server on 127.0.0.1: who it says it
+is, what it retries and how long it waits, what it gives up on, and what it refuses to read."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from email.utils import format_datetime
+
+import pytest
+from feedserver import Answer, FeedServer, serve
+
+from digest import __version__
+from digest.models import SourceError
+from digest.sources.web import Client, Policy, check_options, retry_after, shown
+
+
+@pytest.fixture
+def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[FeedServer]:
+    yield from serve(monkeypatch)
+
+
+class Sleeps(list[float]):
+    """Records every wait the client asks for (and waits none of them out)."""
+
+    def __call__(self, seconds: float) -> None:
+        self.append(seconds)
+
+
+def client(**changes: object) -> tuple[Client, Sleeps]:
+    sleeps = Sleeps()
+    policy = Policy(timeout=0.3, connect_timeout=0.3, retries=2, backoff=0.01, sleep=sleeps)
+    for name, value in changes.items():
+        policy = policy.__class__(**{**_fields(policy), name: value})
+    return Client("test", policy), sleeps
+
+
+def _fields(policy: Policy) -> dict[str, object]:
+    return {name: getattr(policy, name) for name in policy.__dataclass_fields__}
+
+
+def test_a_request_names_the_project_and_returns_the_body(server: FeedServer) -> None:
+    server.route("/feed", Answer(body="<feed/>"))
+    http, sleeps = client()
+    response = http.get(f"{server.url}/feed", {"q": "x"})
+    assert (response.status, response.body) == (200, b"<feed/>")
+    (request,) = server.requests
+    assert request.headers["User-Agent"].startswith(f"digest/{__version__} ")
+    assert request.query == {"q": "x"}
+    assert sleeps == []
+
+
+def test_a_429_is_retried_after_the_seconds_the_server_asks_for(server: FeedServer) -> None:
+    server.route("/feed", Answer(429, headers={"Retry-After": "2"}), Answer(body="ok"))
+    http, sleeps = client()
+    assert http.get(f"{server.url}/feed").body == b"ok"
+    assert sleeps == [2.0]
+    assert len(server.requests) == 2
+
+
+def test_a_503_then_success_backs_off_and_goes_on(server: FeedServer) -> None:
+    server.route("/feed", Answer(503), Answer(503), Answer(body="ok"))
+    http, sleeps = client()
+    assert http.get(f"{server.url}/feed").body == b"ok"
+    assert sleeps == [0.01, 0.02]  # the backoff doubles when the server names no time
+
+
+def test_a_server_that_stays_down_fails_the_source_after_the_last_try(server: FeedServer) -> None:
+    server.route("/feed", Answer(503))
+    http, _ = client()
+    with pytest.raises(SourceError) as info:
+        http.get(f"{server.url}/feed?token=abc")
+    message = str(info.value)
+    assert message == (
+        f"test: HTTP 503 Service Unavailable from {server.url}/feed (gave up after 3 tries)"
+    )
+    assert len(server.requests) == 3
+
+
+@pytest.mark.parametrize("status", [400, 403, 404, 410])
+def test_a_client_error_is_not_retried(server: FeedServer, status: int) -> None:
+    server.route("/feed", Answer(status, body="nope", content_type="text/plain"))
+    http, sleeps = client()
+    with pytest.raises(SourceError, match=f"HTTP {status}"):
+        http.get(f"{server.url}/feed")
+    assert len(server.requests) == 1 and sleeps == []
+
+
+def test_a_wait_longer_than_allowed_fails_now_instead_of_stalling_the_run(
+    server: FeedServer,
+) -> None:
+    server.route("/feed", Answer(429, headers={"Retry-After": "3600"}))
+    http, sleeps = client(longest_wait=60.0)
+    with pytest.raises(SourceError, match="asks to wait 3600 s.*a later run will try again"):
+        http.get(f"{server.url}/feed")
+    assert sleeps == [] and len(server.requests) == 1
+
+
+def test_retry_after_may_be_an_http_date() -> None:
+    now = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
+    assert retry_after(format_datetime(now + timedelta(seconds=30), usegmt=True), now) == 30.0
+    assert retry_after(format_datetime(now - timedelta(seconds=30), usegmt=True), now) == 0.0
+    assert retry_after("7") == 7.0
+    assert retry_after("soon") is None and retry_after(None) is None
+
+
+def test_a_response_that_never_ends_times_out_and_is_retried(server: FeedServer) -> None:
+    server.route("/feed", Answer(body="<feed>" + "x" * 500, stall=True))
+    http, sleeps = client(retries=1)
+    with pytest.raises(SourceError) as info:
+        http.get(f"{server.url}/feed")
+    assert "no answer within 0.3 s" in str(info.value)
+    assert "gave up after 2 tries" in str(info.value)
+    assert len(server.requests) == 2 and len(sleeps) == 1
+
+
+def test_a_trickle_that_never_finishes_hits_the_deadline(server: FeedServer) -> None:
+    server.route("/feed", Answer(body="<feed>", trickle=0.02))
+    http, _ = client(retries=0, deadline=0.3)
+    with pytest.raises(SourceError, match="response still unfinished after 0.3 s"):
+        http.get(f"{server.url}/feed")
+
+
+def test_an_oversized_response_is_abandoned_whether_declared_or_not(server: FeedServer) -> None:
+    big = "x" * 5000
+    server.route("/declared", Answer(body=big))
+    server.route("/chunked", Answer(body=big, chunked=True))
+    http, sleeps = client(max_bytes=4096)
+    for path in ("/declared", "/chunked"):
+        with pytest.raises(SourceError, match="larger than 4096 bytes, abandoned"):
+            http.get(f"{server.url}{path}")
+    assert len(server.requests) == 2 and sleeps == []  # too large is not worth another try
+
+
+def test_a_refused_connection_is_a_network_error_worth_retrying() -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    http, sleeps = client(retries=1)
+    with pytest.raises(SourceError, match="network error.*gave up after 2 tries"):
+        http.get(f"http://127.0.0.1:{port}/feed")
+    assert len(sleeps) == 1
+
+
+def test_calls_are_spaced_by_the_interval(server: FeedServer) -> None:
+    server.route("/feed", Answer(body="ok"))
+    http, sleeps = client(interval=30.0)
+    http.get(f"{server.url}/feed")
+    http.get(f"{server.url}/feed")
+    assert len(sleeps) == 1 and 29.0 < sleeps[0] <= 30.0
+
+
+def test_messages_show_the_address_without_query_or_credentials() -> None:
+    assert (
+        shown("https://user:pw@example.org:8443/api?key=secret") == "https://example.org:8443/api"
+    )
+
+
+@pytest.mark.parametrize(
+    ("options", "problem"),
+    [
+        ({"url": "ftp://example.org/feed"}, ("url", "must be an http(s) URL")),
+        ({"url": "example.org/feed"}, ("url", "must be an http(s) URL")),
+        ({"timeout": 0}, ("timeout", "must be between 0.001 and 3600")),
+        ({"retries": 11}, ("retries", "must be between 0 and 10")),
+        ({"url": "https://example.org/feed", "timeout": 5, "retries": 2}, None),
+    ],
+)
+def test_network_options_are_checked(options: dict[str, object], problem: object) -> None:
+    found = check_options(options)
+    if problem is None:
+        assert found is None
+    else:
+        assert found is not None and found[0] == problem[0] and problem[1] in found[1]  # type: ignore[index]
