@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint clean
+.PHONY: demo test lint clean bench-relevance bench-ideas bench-scale
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -17,6 +17,17 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+# Benchmarks (never part of `make test`); they read ../shared/data/arxiv-2025.jsonl.gz and write
+# bench/results/. Relevance: a few minutes. Ideas: about ten. Scale: about an hour, niced.
+bench-relevance: $(STAMP)
+	$(BIN)/python -m bench.relevance
+
+bench-ideas: $(STAMP)
+	$(BIN)/python -m bench.ideas
+
+bench-scale: $(STAMP)
+	nice $(BIN)/python -m bench.scale --daily
 
 lint: $(STAMP)
 	$(BIN)/ruff check digest tests bench

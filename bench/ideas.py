@@ -46,9 +46,9 @@ VARIANTS: dict[str, tuple[str, Patch]] = {
         "English stop words only",
         {(features, "STOP_WORDS"): features.ENGLISH_STOP_WORDS},
     ),
-    "title once (not twice)": (
-        "title weighting off",
-        {(ranking, "paper_text"): lambda p: f"{p.title}. {p.abstract}"},
+    "title twice (not once)": (
+        "the title counted twice",
+        {(ranking, "paper_text"): lambda p: f"{p.title}. {p.title}. {p.abstract}"},
     ),
     "max_df 0.1 (arxiv-sanity-lite's)": ("stricter common-word cut", {(features, "MAX_DF"): 0.1}),
     "stronger feedback (0.6)": (

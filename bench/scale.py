@@ -84,9 +84,10 @@ def write_config(work: Path, papers: Path, m: int, seed: int = 1) -> Path:
             rows = [perturbed(rng, p, f"lib{i}-") for p in rng.sample(base, LIKED)]
             lib.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
         title = [w for w in rng.choice(base).title.split() if len(w) > 5][:2]
-        lines.append(
-            f'[[subscribers]]\nname = "s{i}"\ninterests = {json.dumps(rng.choice(texts))}\n'
-            f'keywords = {json.dumps(title)}\nlibrary = "{lib}"\n'
+        interests, keywords = json.dumps(rng.choice(texts)), json.dumps(title)
+        lines.append(  # "$$" is a literal "$" in a config (which substitutes ${VAR})
+            f'[[subscribers]]\nname = "s{i}"\ninterests = {interests.replace("$", "$$")}\n'
+            f'keywords = {keywords.replace("$", "$$")}\nlibrary = "{lib}"\n'
         )
     path = work / f"config-{m}.toml"
     path.write_text("\n".join(lines), encoding="utf-8")

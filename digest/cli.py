@@ -277,8 +277,8 @@ def _rank(args: argparse.Namespace) -> int:
             result = pipeline.rank_files(settings, args.papers, args.top, store)
     else:
         result = pipeline.rank_files(settings, args.papers, args.top)
-    json.dump(result, sys.stdout, ensure_ascii=False)
-    sys.stdout.write("\n")
+    # One string, one write: json.dump's chunked writes cost seconds at 10k subscribers.
+    sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
     return 0
 
 

@@ -4,7 +4,9 @@ and a fitted space saved as bytes so that a daily run can reuse it instead of re
 from __future__ import annotations
 
 import io
+import os
 import re
+from collections import Counter
 from collections.abc import Sequence
 
 import numpy as np
@@ -66,8 +68,9 @@ def analyze(text: str) -> list[str]:
 
 
 def paper_text(paper: Paper) -> str:
-    """What the ranker reads of a paper: the title counts twice, being its densest summary."""
-    return f"{paper.title}. {paper.title}. {paper.abstract}"
+    """What the ranker reads of a paper: title and abstract, once each. Counting the title twice
+    measured worse on every relevance task (bench/results/ideas.md)."""
+    return f"{paper.title}. {paper.abstract}"
 
 
 def author_key(name: str) -> str:
@@ -147,25 +150,86 @@ def make_vectorizer(n_docs: int) -> TfidfVectorizer:
 def fit(texts: Sequence[str], keep: Sequence[str] = ()) -> tuple[Space, sp.csr_matrix]:
     """Fit a space on `texts` and return it with their rows. `keep`: texts (interests, keywords)
     whose words survive the min_df cut. Raises ValueError when there is no word at all."""
-    vectorizer = _vectorizer(len(texts), 1)
-    rows = vectorizer.fit_transform(texts).tocsr()
-    space = Space(vectorizer, len(texts))
-    if len(texts) >= MIN_DF_MIN_DOCS:
-        df = np.bincount(rows.indices, minlength=rows.shape[1])
-        wanted = df >= MIN_DF
-        vocabulary = vectorizer.vocabulary_
-        for text in keep:
-            for term in analyze(text):
-                index = vocabulary.get(term)
-                if index is not None:
-                    wanted[index] = True
-        if not wanted.all():
-            columns = np.flatnonzero(wanted)
-            rows = _renormalize(rows[:, columns])
-            names = [str(t) for t in vectorizer.get_feature_names_out()[columns]]
-            space = _fixed(names, vectorizer.idf_[columns], len(texts))
+    n = len(texts)
+    terms, indptr, indices, counts = _count_all(texts)
+    df = np.bincount(indices, minlength=len(terms))
+    wanted = df > 0
+    if n >= MAX_DF_MIN_DOCS:
+        wanted &= df <= MAX_DF * n
+    if n >= MIN_DF_MIN_DOCS:
+        spared = {terms_index for text in keep for terms_index in _lookup(terms, analyze(text))}
+        rare = df < MIN_DF
+        rare[list(spared)] = False
+        wanted &= ~rare
+    columns = np.flatnonzero(wanted)
+    if not columns.size:
+        raise ValueError("empty vocabulary: the texts hold only stop words")
+    # Columns in alphabetical order, as scikit-learn's vectorizer keeps them.
+    names = sorted(terms[c] for c in columns)
+    position = {t: i for i, t in enumerate(names)}
+    where = np.full(len(terms), -1, dtype=np.int64)
+    where[columns] = [position[terms[c]] for c in columns]
+    kept_df = np.empty(len(names))
+    kept_df[where[columns]] = df[columns]
+    idf = np.log((1 + n) / (1 + kept_df)) + 1  # scikit-learn's smooth idf
+    mapped = where[indices]
+    keep_cells = mapped >= 0
+    rows_of = np.repeat(np.arange(n), np.diff(indptr))[keep_cells]
+    tf = 1 + np.log(counts[keep_cells])
+    rows = sp.csr_matrix(
+        (tf * idf[mapped[keep_cells]], (rows_of, mapped[keep_cells])), shape=(n, len(names))
+    )
+    rows = _renormalize(rows)
     rows.sort_indices()
-    return space, rows
+    return _fixed(names, idf, n), rows
+
+
+def _lookup(terms: Sequence[str], wanted: Sequence[str]) -> list[int]:
+    index = {t: i for i, t in enumerate(terms)} if wanted else {}
+    return [index[t] for t in wanted if t in index]
+
+
+# Analysis is most of a large fit: from this many texts on, two processes share it.
+PARALLEL_MIN = 20_000
+
+
+def _count(texts: Sequence[str]) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
+    """(terms, indptr, term indices, counts): the bag of features of every text, CSR-style."""
+    vocabulary: dict[str, int] = {}
+    indptr = [0]
+    indices: list[int] = []
+    counts: list[int] = []
+    for text in texts:
+        bag = Counter(analyze(text))
+        indices += [vocabulary.setdefault(t, len(vocabulary)) for t in bag]
+        counts += bag.values()
+        indptr.append(len(indices))
+    return (
+        list(vocabulary),
+        np.array(indptr, dtype=np.int64),
+        np.array(indices, dtype=np.int64),
+        np.array(counts, dtype=np.float64),
+    )
+
+
+def _count_all(texts: Sequence[str]) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
+    if len(texts) < PARALLEL_MIN or (os.cpu_count() or 1) < 2:
+        return _count(texts)
+    import multiprocessing
+
+    half = len(texts) // 2
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        other = pool.apply_async(_count, (list(texts[half:]),))
+        terms, indptr, indices, counts = _count(texts[:half])
+        their_terms, their_indptr, their_indices, their_counts = other.get()
+    vocabulary = {t: i for i, t in enumerate(terms)}
+    remap = np.array([vocabulary.setdefault(t, len(vocabulary)) for t in their_terms], np.int64)
+    return (
+        list(vocabulary),
+        np.concatenate([indptr, their_indptr[1:] + indptr[-1]]),
+        np.concatenate([indices, remap[their_indices] if remap.size else their_indices]),
+        np.concatenate([counts, their_counts]),
+    )
 
 
 def _renormalize(rows: sp.csr_matrix) -> sp.csr_matrix:

@@ -220,6 +220,32 @@ def _terms(
     return tuple(chosen)
 
 
+def _closest(
+    docs: sp.csr_matrix,
+    x: sp.csr_matrix,
+    library_rows: list[list[int]],
+    best: list[list[tuple[float, int]]],
+) -> list[list[int]]:
+    """For every pick, the index of the liked paper it is most similar to (-1: none shares a
+    word). Subscribers go in batches: one product per batch, not one per subscriber."""
+    out: list[list[int]] = [[-1] * len(picks) for picks in best]
+    todo = [si for si, rows in enumerate(library_rows) if rows and best[si]]
+    for lo in range(0, len(todo), 256):
+        batch = todo[lo : lo + 256]
+        liked_rows = [r for si in batch for r in library_rows[si]]
+        picked_rows = [j for si in batch for _, j in best[si]]
+        sims = (docs[liked_rows] @ x[picked_rows].T).toarray()
+        li = pj = 0
+        for si in batch:
+            nl, npk = len(library_rows[si]), len(best[si])
+            block = sims[li : li + nl, pj : pj + npk]
+            for c, top in enumerate(block.argmax(axis=0)):
+                if block[top, c] > 0:
+                    out[si][c] = int(top)
+            li, pj = li + nl, pj + npk
+    return out
+
+
 def _unique(papers: Sequence[Paper]) -> list[Paper]:
     return list({p.id: p for p in reversed(papers)}.values())[::-1]
 
@@ -343,20 +369,19 @@ def rank(
         best[si] = chosen
 
     names = space.names
+    closest = _closest(docs, x, library_rows, best)
     for si, s in enumerate(subscribers):
         if not best[si]:
             continue
-        chosen_rows = [j for _, j in best[si]]
-        nearest: list[str] = [""] * len(chosen_rows)
-        if library_rows[si]:
-            sims = (docs[library_rows[si]] @ x[chosen_rows].T).toarray()
-            for c, li in enumerate(sims.argmax(axis=0)):
-                if sims[li, c] > 0:
-                    nearest[c] = f"closest to: {liked[si][li].title or liked[si][li].id}"
+        nearest = [
+            f"closest to: {liked[si][li].title or liked[si][li].id}" if li >= 0 else ""
+            for li in closest[si]
+        ]
         followed = {author_key(a) for a in s.profile.authors}
         for c, (score, j) in enumerate(best[si]):
             reasons = [nearest[c]] if nearest[c] else []
-            mine = [a for a in papers[j].authors if author_key(a) in author_weights[si]]
+            weights = author_weights[si]
+            mine = [a for a in papers[j].authors if author_key(a) in weights] if weights else []
             if by := [a for a in mine if author_key(a) in followed]:
                 reasons.append(f"by {', '.join(by)}, whom you follow")
             if also := [a for a in mine if author_key(a) not in followed]:

@@ -43,6 +43,10 @@ def _is_code_url(url: str) -> bool:
 
 def code_links(text: str) -> list[str]:
     """URLs pointing at code or a project page, in order of appearance, without duplicates."""
+    lowered = text.lower()
+    # Most abstracts name no URL at all: skip the costly scan (it needs "http" or a code host).
+    if "http" not in lowered and not any(host in lowered for host in _CODE_HOSTS):
+        return []
     # LaTeX escapes the underscore inside \href text; unescaped, both halves name one URL.
     text = re.sub(r"\\([_%#&~])", r"\1", text)
     found: list[str] = []

@@ -1,0 +1,58 @@
+"""The feature space: phrase bigrams, the min_df cut on large corpora that spares the subscribers'
+own words, and a fitted space that survives a round trip through bytes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from digest import features
+from digest.features import Space, analyze, fit
+
+
+def test_bigrams_are_phrases_that_occur_in_the_text():
+    words = analyze("Differential privacy, for federated learning: GPT-4 and privacy-utility trade")
+    assert "differential privacy" in words and "federated learning" in words
+    assert "privacy federated" not in words  # the comma and "for" end the phrase
+    assert "gpt-4" in words and "privacy utility" in words
+    assert "for" not in words and "and" not in words
+
+
+def test_large_corpora_drop_words_of_one_paper_but_keep_the_subscribers_words(monkeypatch):
+    monkeypatch.setattr(features, "MIN_DF_MIN_DOCS", 4)
+    texts = [
+        "graph networks for molecules",
+        "graph networks for proteins",
+        "diffusion models for images zebrafish",
+        "diffusion models for video",
+    ]
+    space, rows = fit(texts, keep=["proteins please"])
+    vocabulary = set(space.names)
+    assert {"graph", "networks", "diffusion"} <= vocabulary
+    assert "zebrafish" not in vocabulary and "video" not in vocabulary  # one paper each
+    assert "proteins" in vocabulary  # a subscriber asked for it
+    assert rows.shape == (4, space.size)
+    assert np.allclose(np.sqrt(rows.multiply(rows).sum(axis=1)), 1.0)
+    small, _ = fit(texts[:3])  # below MIN_DF_MIN_DOCS nothing is dropped
+    assert "zebrafish" in set(small.names)
+
+
+def test_a_space_survives_a_round_trip_through_bytes():
+    texts = ["graph networks for molecules", "diffusion models for images", "graph diffusion"]
+    space, rows = fit(texts)
+    again = Space.from_bytes(space.to_bytes())
+    assert again is not None and again.size == space.size and again.docs == 3
+    assert abs(again.transform(texts) - rows).max() == pytest.approx(0.0)
+    assert list(again.names) == list(space.names)
+
+
+def test_a_space_of_another_analyzer_version_is_not_reused(monkeypatch):
+    space, _ = fit(["graph networks", "diffusion models"])
+    blob = space.to_bytes()
+    monkeypatch.setattr(features, "VERSION", features.VERSION + 1)
+    assert Space.from_bytes(blob) is None
+
+
+def test_nothing_but_stop_words_cannot_be_fitted():
+    with pytest.raises(ValueError):
+        fit(["the and of", "a an the"])
