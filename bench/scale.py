@@ -120,14 +120,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--daily", action="store_true", help="also the 200k + 1k daily run")
     parser.add_argument("--work", default="/tmp/digest-scale")
     parser.add_argument("--out", default=str(RESULTS / "scale"))
+    parser.add_argument(
+        "--update", action="store_true", help="replace only the measured rows of OUT.json"
+    )
     args = parser.parse_args(argv)
     methods = args.methods.split(",")
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
-    rows: list[dict] = []
     out = Path(args.out)
+    earlier = json.loads(out.with_suffix(".json").read_text()) if args.update else []
+    rows: list[dict] = []
 
     def add(n: int, m: int, method: str, wall: float, rss: float, note: str = "") -> None:
+        for old in [
+            r for r in earlier if (r["papers"], r["subscribers"], r["method"]) == (n, m, method)
+        ]:
+            earlier.remove(old)
         rows.append(
             {
                 "papers": n,
@@ -139,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
             }
         )
         print(f"{n:>7} {m:>6} {method:32} {wall:8.1f} s {rss:7.0f} MB {note}", file=sys.stderr)
-        save(rows, out)
+        save(earlier + rows, out)
 
     digest = str(BIN / "digest")
     python = str(BIN / "python")
@@ -214,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
             sampled = True
         if args.daily and n == max(args.papers):
             daily(work, papers, n, min(args.subscribers, key=lambda s: abs(s - 1000)), add)
-    print(save(rows, out))
+    print(save(earlier + rows, out))
     return 0
 
 

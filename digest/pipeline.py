@@ -259,11 +259,19 @@ def make_digests(
     rows = store.papers_after(min(floors.values()))
     papers = [paper for _, paper in rows]
     allowed: dict[str, set[str]] = {}
+    # One id set per floor, shared by every subscriber at that floor that has nothing to take
+    # out of it: 10k subscribers x 200k papers must not become 10k copies of a 200k-id set.
+    fresh: dict[int, set[str]] = {}
     for sub, _ in due:
-        ids = [paper.id for seq, paper in rows if seq > floors[sub.name]]
-        allowed[sub.name] = set(ids) - store.sent_ids(sub.name, ids)
-        # An alerted paper was announced already: the digest leaves it out.
-        allowed[sub.name] -= store.journal.alerted_ids(sub.name, ids)
+        floor = floors[sub.name]
+        if floor not in fresh:
+            fresh[floor] = {paper.id for seq, paper in rows if seq > floor}
+        ids = fresh[floor]
+        # Papers given before (a digest came first), or announced by an alert, are left out.
+        gone = store.sent_ids(sub.name, ids) if floor else set()
+        if store.journal.alert_mark(sub.name):
+            gone |= store.journal.alerted_ids(sub.name, ids)
+        allowed[sub.name] = ids - gone if gone else ids
     due_now = [sub for sub, _ in due]
     space = store.ratings.ranking_space(due_now, now)
     picks = _rank(papers, due_now, allowed=allowed, space=space)

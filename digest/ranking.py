@@ -4,7 +4,6 @@ product for all subscribers at once, and the words, liked paper and authors behi
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 
@@ -19,6 +18,7 @@ from digest.features import analyze as analyze
 from digest.features import author_key as author_key
 from digest.features import make_vectorizer as make_vectorizer
 from digest.models import Paper, Scored, Subscriber
+from digest.scoring import best_per_row, heaviest, top_candidates
 
 KEYWORD_WEIGHT = 1.5  # keywords are the subscriber's explicit wish: they outweigh free text
 DISLIKED_WEIGHT = 0.5  # Rocchio's negative share: papers rated down pull the profile away
@@ -30,6 +30,7 @@ POOL_MIN = 1000
 POOL_WEIGHT = 0.5
 FEEDBACK_WEIGHT = 0.3
 FEEDBACK_DOCS = 10
+FEEDBACK_TERMS = 50  # the expansion keeps its heaviest words only: a denser profile costs time
 AUTHOR_BOOST = 0.15  # added to the score of a paper by a followed author, per such author
 # An author of several liked papers is a taste; of one, a coincidence (and names collide).
 LIBRARY_AUTHOR_BOOST = 0.2  # times the share of the liked papers that author wrote
@@ -38,7 +39,6 @@ MAX_TERMS = 5
 # Papers scored per product block: bounds the transposed copy of a block and the product's
 # per-thread buffers, so memory does not grow with subscribers x papers.
 CHUNK_CELLS = 400_000_000
-THREADS = max(1, min(4, os.cpu_count() or 1))
 
 
 def exclude_pattern(words: Collection[str]) -> re.Pattern[str] | None:
@@ -124,57 +124,19 @@ def _authors(
     return profile, written, weights
 
 
-def _top(
-    row: np.ndarray, candidates: np.ndarray, k: int, ids: list[str], accept: Callable[[int], bool]
-) -> list[int]:
-    """The k best candidates by (score desc, id) that accept() lets through."""
-    take = k
-    while True:
-        if take < len(candidates):
-            part = candidates[np.argpartition(-row[candidates], take - 1)[:take]]
-            # Ties at the cut compete on paper id, not on argpartition's internal order.
-            part = candidates[row[candidates] >= row[part].min()]
-        else:
-            part = candidates
-        chosen = [j for j in sorted(part, key=lambda j: (-row[j], ids[j])) if accept(j)][:k]
-        if len(chosen) >= k or len(part) == len(candidates):
-            return chosen
-        take *= 2  # exclusions ate into the top: look deeper
-
-
-def _products(
-    profile: sp.csr_matrix, x: sp.csr_matrix, top_n: int, order: np.ndarray
-) -> tuple[list[tuple[np.ndarray, np.ndarray]], np.ndarray]:
-    """Per subscriber its top_n (paper rows, scores), best first, ties by paper id; and a bound:
-    no paper left out scores above it (-inf: none was left out)."""
-    from sparse_dot_topn import sp_matmul_topn
-
-    n, m = profile.shape[0], x.shape[0]
-    block = max(1, CHUNK_CELLS // max(1, n))
-    rows, cols, vals = [], [], []
-    bound = np.full(n, -np.inf)
-    for lo in range(0, m, block):
-        hi = min(m, lo + block)
-        take = min(top_n, hi - lo)
-        part = sp_matmul_topn(profile, x[lo:hi].T, top_n=take, n_threads=THREADS).tocsr()
-        counts = np.diff(part.indptr)
-        # Papers that share nothing with a profile are not in the product: they score 0.
-        left = np.where(counts < hi - lo, 0.0, -np.inf)
-        cut = (counts == take) & (counts < hi - lo)
-        if cut.any():
-            filled = counts > 0
-            lowest = np.full(n, np.inf)
-            lowest[filled] = np.minimum.reduceat(part.data, part.indptr[:-1][filled])
-            left[cut] = np.maximum(lowest[cut], 0.0)
-        bound = np.maximum(bound, left)
-        rows.append(np.repeat(np.arange(n), counts))
-        cols.append(part.indices.astype(np.intp) + lo)
-        vals.append(part.data)
-    r, c, v = np.concatenate(rows), np.concatenate(cols), np.concatenate(vals)
-    sort = np.lexsort((order[c], -v, r))
-    r, c, v = r[sort], c[sort], v[sort]
-    starts = np.searchsorted(r, np.arange(n + 1))
-    return [(c[a:b], v[a:b]) for a, b in zip(starts[:-1], starts[1:], strict=True)], bound
+def _expanded(profile: sp.csr_matrix, x: sp.csr_matrix, tops: list[np.ndarray]) -> sp.csr_matrix:
+    """Profiles plus FEEDBACK_WEIGHT x the heaviest words of their best first-pass papers; in
+    blocks of subscribers, so that the feedback vectors never all exist at once."""
+    blocks = []
+    for lo in range(0, profile.shape[0], 1024):
+        part = profile[lo : lo + 1024]
+        mine = tops[lo : lo + 1024]
+        owners = [si for si, rows in enumerate(mine) for _ in rows]
+        feedback = _group_sum(x, [int(j) for rows in mine for j in rows], owners, part.shape[0])
+        feedback = heaviest(feedback, FEEDBACK_TERMS)
+        active = sp.diags((np.diff(part.indptr) > 0).astype(float))  # empty stays empty
+        blocks.append(normalize(part + FEEDBACK_WEIGHT * (active @ feedback)).tocsr())
+    return sp.vstack(blocks).tocsr()
 
 
 def _left(
@@ -314,11 +276,13 @@ def rank(
         for lib, bad in zip(liked, disliked, strict=True)
     ]
     permitted: list[set[int] | None] = []
+    shared: dict[int, set[int] | None] = {}  # subscribers often share one allowed set
     for s in subscribers:
         only = None if allowed is None else allowed.get(s.name)
-        permitted.append(
-            None if only is None else {row_of[i] for i in only if row_of.get(i, m) < m}
-        )
+        if only is not None and id(only) not in shared:
+            rows = {row_of[i] for i in only if row_of.get(i, m) < m}
+            shared[id(only)] = None if len(rows) == m else rows  # all allowed: no restriction
+        permitted.append(None if only is None else shared[id(only)])
 
     def accepts(si: int) -> Callable[[int], bool]:
         pattern, inside, out = excludes[si], permitted[si], blocked[si]
@@ -336,14 +300,11 @@ def rank(
     scoring = profile
     if big and FEEDBACK_WEIGHT:
         left = _left(profile, centroid, by_author)
-        first, _ = _products(left, right, min(m, FEEDBACK_DOCS), order)
+        first, _ = best_per_row(left, right, min(m, FEEDBACK_DOCS), order, CHUNK_CELLS)
         tops = [rows[values > 0][:FEEDBACK_DOCS] for rows, values in first]
-        owners = [si for si, rows in enumerate(tops) for _ in rows]
-        feedback = _group_sum(x, [int(j) for rows in tops for j in rows], owners, n)
-        active = sp.diags((np.diff(profile.indptr) > 0).astype(float))
-        scoring = normalize(profile + FEEDBACK_WEIGHT * (active @ feedback)).tocsr()
+        scoring = _expanded(profile, x, tops)
     left = _left(scoring, centroid if big else None, by_author)
-    seen, bound = _products(left, right, min(m, 2 * most + 10), order)
+    seen, bound = best_per_row(left, right, min(m, 2 * most + 10), order, CHUNK_CELLS)
     best: list[list[tuple[float, int]]] = [[] for _ in subscribers]
     for si in range(n):
         if not limits[si]:
@@ -352,20 +313,21 @@ def rank(
         # Papers left out of the product score at most bound[si]; can they still make the list?
         edge = bound[si]
         open_below = edge > -np.inf and (not thresholds or (edge > 0 and edge >= floor))
-        chosen: list[tuple[float, int]] | None = []
+        chosen: list[tuple[float, int]] = []
+        unsure = False  # an unseen paper could still tie or beat the next one
         for j, v in zip(*seen[si], strict=True):
-            if open_below and v <= bound[si]:
-                chosen = None
+            if open_below and v <= edge:
+                unsure = True
                 break
             if (not thresholds or (v > 0 and v >= floor)) and ok(int(j)):
                 chosen.append((float(v), int(j)))
                 if len(chosen) == k:
                     break
-        if chosen is None or (open_below and len(chosen) < k):
+        if unsure or (open_below and len(chosen) < k):
             row = (right @ left[si].T).toarray().ravel()
             mask = np.ones(m, bool) if not thresholds else (row > 0) & (row >= floor)
             candidates = np.flatnonzero(mask)
-            chosen = [(float(row[j]), j) for j in _top(row, candidates, k, ids, ok)]
+            chosen = [(float(row[j]), j) for j in top_candidates(row, candidates, k, ids, ok)]
         best[si] = chosen
 
     names = space.names

@@ -14,6 +14,7 @@ ORDER = [
     "sources",
     "library",
     "features",  # the TF-IDF space ranking works in: analyzer, fit, stored form
+    "scoring",  # the sparse top-n product behind ranking
     "ranking",
     "render",
     "channels",

@@ -1,0 +1,82 @@
+"""The sparse top-n product behind ranking: every subscriber's best papers in one threaded
+product per block of papers, never a dense subscribers x papers matrix, with a bound that says
+when the papers left out of it could still matter."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.preprocessing import normalize
+
+THREADS = max(1, min(4, os.cpu_count() or 1))
+
+
+def best_per_row(
+    profile: sp.csr_matrix,
+    x: sp.csr_matrix,
+    top_n: int,
+    order: np.ndarray,
+    chunk_cells: int,
+) -> tuple[list[tuple[np.ndarray, np.ndarray]], np.ndarray]:
+    """Per subscriber its top_n (paper rows, scores), best first, ties by paper id; and a bound:
+    no paper left out scores above it (-inf: none was left out)."""
+    from sparse_dot_topn import sp_matmul_topn
+
+    n, m = profile.shape[0], x.shape[0]
+    block = max(1, chunk_cells // max(1, n))
+    rows, cols, vals = [], [], []
+    bound = np.full(n, -np.inf)
+    for lo in range(0, m, block):
+        hi = min(m, lo + block)
+        take = min(top_n, hi - lo)
+        part = sp_matmul_topn(profile, x[lo:hi].T, top_n=take, n_threads=THREADS).tocsr()
+        counts = np.diff(part.indptr)
+        # Papers that share nothing with a profile are not in the product: they score 0.
+        left = np.where(counts < hi - lo, 0.0, -np.inf)
+        cut = (counts == take) & (counts < hi - lo)
+        if cut.any():
+            filled = counts > 0
+            lowest = np.full(n, np.inf)
+            lowest[filled] = np.minimum.reduceat(part.data, part.indptr[:-1][filled])
+            left[cut] = np.maximum(lowest[cut], 0.0)
+        bound = np.maximum(bound, left)
+        rows.append(np.repeat(np.arange(n), counts))
+        cols.append(part.indices.astype(np.intp) + lo)
+        vals.append(part.data)
+    r, c, v = np.concatenate(rows), np.concatenate(cols), np.concatenate(vals)
+    sort = np.lexsort((order[c], -v, r))
+    r, c, v = r[sort], c[sort], v[sort]
+    starts = np.searchsorted(r, np.arange(n + 1))
+    return [(c[a:b], v[a:b]) for a, b in zip(starts[:-1], starts[1:], strict=True)], bound
+
+
+def heaviest(rows: sp.csr_matrix, k: int) -> sp.csr_matrix:
+    """Each row with only its k largest entries kept."""
+    rows = rows.tocsr()
+    owner = np.repeat(np.arange(rows.shape[0]), np.diff(rows.indptr))
+    order = np.lexsort((-rows.data, owner))
+    rank_in_row = np.arange(rows.nnz) - rows.indptr[owner[order]]
+    keep = np.sort(order[rank_in_row < k])
+    out = sp.csr_matrix((rows.data[keep], (owner[keep], rows.indices[keep])), shape=rows.shape)
+    return normalize(out)
+
+
+def top_candidates(
+    row: np.ndarray, candidates: np.ndarray, k: int, ids: list[str], accept: Callable[[int], bool]
+) -> list[int]:
+    """The k best candidates by (score desc, id) that accept() lets through."""
+    take = k
+    while True:
+        if take < len(candidates):
+            part = candidates[np.argpartition(-row[candidates], take - 1)[:take]]
+            # Ties at the cut compete on paper id, not on argpartition's internal order.
+            part = candidates[row[candidates] >= row[part].min()]
+        else:
+            part = candidates
+        chosen = [j for j in sorted(part, key=lambda j: (-row[j], ids[j])) if accept(j)][:k]
+        if len(chosen) >= k or len(part) == len(candidates):
+            return chosen
+        take *= 2  # exclusions ate into the top: look deeper
