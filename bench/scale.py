@@ -44,9 +44,21 @@ def record(paper: object, **change: object) -> dict:
 
 
 def perturbed(rng: random.Random, paper: object, tag: str) -> dict:
-    """A copy under a new id with about one word in twenty dropped from the abstract."""
+    """A copy under a new id, without the original's URL, with one title word and about one
+    abstract word in twenty dropped: a different paper to the store's identity rules."""
     words = [w for w in paper.abstract.split() if rng.random() > 0.05]  # type: ignore[attr-defined]
-    return record(paper, id=f"{paper.id}{tag}", abstract=" ".join(words))  # type: ignore[attr-defined]
+    title = paper.title.split()  # type: ignore[attr-defined]
+    if len(title) > 2:
+        del title[rng.randrange(len(title))]
+    else:
+        title.append("revisited")
+    return record(
+        paper,
+        id=f"{paper.id}{tag}",  # type: ignore[attr-defined]
+        title=" ".join(title),
+        abstract=" ".join(words),
+        url="",
+    )
 
 
 def write_papers(path: Path, n: int, seed: int = 0, tag: str = "r") -> None:
