@@ -46,6 +46,22 @@ def paper_row(p: Paper, seen: str) -> tuple[Any, ...]:
     )
 
 
+def papers_of(db: sqlite3.Connection, table: str, subscriber: str, ids: Iterable[str]) -> set[str]:
+    """Which of the ids `table` (sent, alerts) holds for the subscriber, asked in chunks that
+    stay under SQLite's limit on bound parameters."""
+    wanted = list(ids)
+    found: set[str] = set()
+    for start in range(0, len(wanted), 500):
+        chunk = wanted[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        rows = db.execute(
+            f"SELECT paper_id FROM {table} WHERE subscriber = ? AND paper_id IN ({marks})",
+            (subscriber, *chunk),
+        )
+        found.update(r[0] for r in rows)
+    return found
+
+
 def row_paper(row: sqlite3.Row) -> Paper:
     return Paper(
         id=row["id"],

@@ -11,6 +11,7 @@ from contextlib import AbstractContextManager
 from datetime import date, datetime
 from typing import Any
 
+from digest.catalog import papers_of
 from digest.models import Message
 
 # store.SCHEMA's migration for these tables. The outbox is rebuilt (SQLite cannot drop a NOT NULL)
@@ -82,17 +83,7 @@ class Journal:
     # alerts
 
     def alerted_ids(self, subscriber: str, ids: Iterable[str]) -> set[str]:
-        wanted = list(ids)
-        found: set[str] = set()
-        for start in range(0, len(wanted), 500):
-            chunk = wanted[start : start + 500]
-            marks = ",".join("?" * len(chunk))
-            rows = self.db.execute(
-                f"SELECT paper_id FROM alerts WHERE subscriber = ? AND paper_id IN ({marks})",
-                (subscriber, *chunk),
-            )
-            found.update(r[0] for r in rows)
-        return found
+        return papers_of(self.db, "alerts", subscriber, ids)
 
     def alerts_on(self, subscriber: str, day: date) -> int:
         row = self.db.execute(

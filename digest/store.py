@@ -15,7 +15,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
-from digest.catalog import Catalog, row_paper
+from digest.catalog import Catalog, papers_of, row_paper
 from digest.journal import SCHEMA as JOURNAL_SCHEMA
 from digest.journal import Journal
 from digest.models import Digest, Message, Paper, StateError
@@ -222,17 +222,7 @@ class Store:
         return int(row[0])
 
     def sent_ids(self, subscriber: str, ids: Iterable[str]) -> set[str]:
-        wanted = list(ids)
-        found: set[str] = set()
-        for start in range(0, len(wanted), 500):
-            chunk = wanted[start : start + 500]
-            marks = ",".join("?" * len(chunk))
-            rows = self.db.execute(
-                f"SELECT paper_id FROM sent WHERE subscriber = ? AND paper_id IN ({marks})",
-                (subscriber, *chunk),
-            )
-            found.update(r[0] for r in rows)
-        return found
+        return papers_of(self.db, "sent", subscriber, ids)
 
     def record_digest(
         self,
