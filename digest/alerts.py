@@ -91,7 +91,11 @@ def make_alerts(
         from digest import ranking
 
         papers = [paper for _, paper in rows]
-        picks = ranking.rank(papers, active, top_k=len(papers), thresholds=False, allowed=allowed)
+        # The digest's stored space, so an alert's score and the digest's are on one scale.
+        space = store.ratings.ranking_space(active, now)
+        picks = ranking.rank(
+            papers, active, top_k=len(papers), thresholds=False, allowed=allowed, space=space
+        )
     env: jinja2.Environment | None = None
     reports: list[AlertReport] = []
     for s in subs:
