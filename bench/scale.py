@@ -28,6 +28,23 @@ LIKED = 5  # library papers per subscriber, as in the relevance benchmark's like
 LOOP_SAMPLE, SVM_SAMPLE = 40, 4  # subscribers timed; the rest is extrapolated
 
 
+def first_run(digest: str, config: Path, work: Path) -> list[str]:
+    """The `digest run` command of a first run: any state left in `work` is removed first."""
+    for leftover in work.glob("state.db*"):
+        leftover.unlink()
+    state = work / "state.db"
+    return [
+        digest,
+        "run",
+        "--config",
+        str(config),
+        "--state",
+        str(state),
+        "--now",
+        "2026-01-05T09:00:00+00:00",
+    ]
+
+
 def record(paper: object, **change: object) -> dict:
     p = paper
     out = {
@@ -192,19 +209,7 @@ def main(argv: list[str] | None = None) -> int:
                 )
                 add(n, m, "lower bound", *lb[:2])
             if "run" in methods:
-                state = work / "state.db"
-                for leftover in work.glob("state.db*"):
-                    leftover.unlink()
-                run = [
-                    digest,
-                    "run",
-                    "--config",
-                    str(config),
-                    "--state",
-                    str(state),
-                    "--now",
-                    "2026-01-05T09:00:00+00:00",
-                ]
+                run = first_run(digest, config, work)
                 add(n, m, "digest run (first, empty state)", *measure(run)[:2])
             for kind, sample in (("loop", LOOP_SAMPLE), ("svm", SVM_SAMPLE)):
                 if kind not in methods or sampled:
@@ -243,19 +248,8 @@ def daily(work: Path, papers: Path, n: int, m: int, add) -> None:  # type: ignor
     then the same day again with the stored space deleted, to show what a refit costs."""
     digest = str(BIN / "digest")
     config = write_config(work, papers, m)
-    for leftover in work.glob("state.db*"):
-        leftover.unlink()
+    first = first_run(digest, config, work)
     state = work / "state.db"
-    first = [
-        digest,
-        "run",
-        "--config",
-        str(config),
-        "--state",
-        str(state),
-        "--now",
-        "2026-01-05T09:00:00+00:00",
-    ]
     add(n, m, "daily: first run (fits the space)", *measure(first)[:2])
     new = work / "day2"
     new.mkdir(exist_ok=True)
