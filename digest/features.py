@@ -7,21 +7,16 @@ import array
 import io
 import os
 import re
-from collections import Counter
 from collections.abc import Sequence
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.feature_extraction.text import (
-    ENGLISH_STOP_WORDS,
-    TfidfVectorizer,
-    strip_accents_unicode,
-)
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, strip_accents_unicode
 
 from digest.models import Paper
 
 # Bump when the analyzer or the weighting changes: a stored space of another version is refitted.
-VERSION = 2
+VERSION = 3
 MAX_DF = 0.5
 # A max_df cut on a handful of documents would delete the words that tie them together.
 MAX_DF_MIN_DOCS = 50
@@ -45,26 +40,72 @@ DOMAIN_STOP_WORDS = frozenset(
 )
 STOP_WORDS = ENGLISH_STOP_WORDS | DOMAIN_STOP_WORDS
 
-# Punctuation ends a phrase; a hyphen inside a word ("privacy-utility") does not.
-_PHRASE_BREAK = re.compile(r"[^\w\s-]+|\s-+|-+\s|--+")
-# "gpt-4" and "llama-2" stay whole; other hyphenated words split into their parts.
-_TOKEN = re.compile(r"\w+-\d\w*|\w+")
+# Whether phrase bigrams are features (a switch for bench/ideas.py, which measures them).
+BIGRAMS = True
+
+
+class _Table(dict[int, int | str]):
+    """str.translate table: word characters, hyphens and spaces stay (other white space becomes a
+    space); any other character ends a phrase and becomes "|"."""
+
+    def __missing__(self, code: int) -> int | str:
+        c = chr(code)
+        kept: int | str = code if (c.isalnum() or c in "_-") else " " if c.isspace() else "|"
+        self[code] = kept
+        return kept
+
+
+_TABLE = _Table()
+_SPLIT_HYPHEN = re.compile(r"-(?!\d)")
+
+
+def _chunks(text: str) -> list[str]:
+    """The text's tokens in order, "|" where a phrase ends; stop words are still in. str methods
+    rather than one regex per token: this is most of the time a large fit takes."""
+    text = text.lower()
+    if not text.isascii():
+        text = strip_accents_unicode(text)
+    text = text.translate(_TABLE)
+    if "-" in text:
+        # A dash set off by a space, or a run of two or more, ends a phrase like punctuation.
+        text = text.replace("--", " | ").replace(" -", " | ").replace("- ", " | ")
+        text = text.replace("|-", "| ").removeprefix("-")
+        # The hyphens left sit inside a word: "gpt-4" and "llama-2-7b" stay whole, while
+        # "privacy-utility" is two words that still make a phrase.
+        text = _SPLIT_HYPHEN.sub(" ", text)
+    return text.replace("|", " | ").split()
+
+
+def _is_word(token: str) -> bool:
+    return len(token) > 1 and not token.isdigit() and token not in STOP_WORDS
+
+
+class _Words(dict[str, str | None]):
+    """token -> the token if it is a feature word, else None; remembers its answers."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stop_words = STOP_WORDS
+
+    def __missing__(self, token: str) -> str | None:
+        word = token if _is_word(token) else None
+        self[token] = word
+        return word
+
+
+_words = _Words()
 
 
 def analyze(text: str) -> list[str]:
     """Unigrams and bigrams. A bigram never spans punctuation or a stop word, so every bigram is a
     phrase that occurs in the text ("differential privacy", never "unlearning federated")."""
-    features: list[str] = []
-    for clause in _PHRASE_BREAK.split(strip_accents_unicode(text.lower())):
-        previous = ""
-        for token in _TOKEN.findall(clause):
-            if len(token) < 2 or token.isdigit() or token in STOP_WORDS:
-                previous = ""
-                continue
-            features.append(token)
-            if previous:
-                features.append(f"{previous} {token}")
-            previous = token
+    global _words
+    if _words.stop_words is not STOP_WORDS or len(_words) > 1_000_000:
+        _words = _Words()  # the stop words were changed, or the memo has grown too large
+    words = list(map(_words.__getitem__, _chunks(text)))
+    features = [w for w in words if w]
+    if BIGRAMS:
+        features += [f"{a} {b}" for a, b in zip(words, words[1:]) if a and b]
     return features
 
 
@@ -86,31 +127,38 @@ def author_key(name: str) -> str:
 class Space:
     """A fitted TF-IDF space: vocabulary and idf. transform() gives l2-normalized rows."""
 
-    def __init__(self, vectorizer: TfidfVectorizer, docs: int) -> None:
-        self.vectorizer = vectorizer
+    def __init__(self, terms: Sequence[str], idf: np.ndarray, docs: int) -> None:
+        self.names = np.asarray(terms, dtype=object)
+        self.idf = idf
         self.docs = docs  # how many documents the fit saw
-
-    @property
-    def names(self) -> np.ndarray:
-        return self.vectorizer.get_feature_names_out()
+        self.vocabulary = {t: i for i, t in enumerate(terms)}
 
     @property
     def size(self) -> int:
-        return len(self.vectorizer.vocabulary_)
+        return len(self.vocabulary)
 
     def transform(self, texts: Sequence[str]) -> sp.csr_matrix:
-        rows = self.vectorizer.transform(texts).tocsr()
-        rows.sort_indices()
-        return rows
+        words, ids, ends = _tokenize(texts)
+        keys, bags = _bags(ids, ends, len(words))
+        # Local features -> this space's columns (-1: not in the vocabulary).
+        known = self.vocabulary.get
+        column = np.fromiter(
+            (
+                *(known(w, -1) for w in words),
+                *(known(f"{words[k >> 32]} {words[k & _LOW]}", -1) for k in keys.tolist()),
+            ),
+            dtype=np.int64,
+            count=len(words) + len(keys),
+        )
+        return _weighted(bags, column, self.idf, len(self.vocabulary))
 
     def to_bytes(self) -> bytes:
-        terms = sorted(self.vectorizer.vocabulary_, key=self.vectorizer.vocabulary_.__getitem__)
         out = io.BytesIO()
         np.savez_compressed(
             out,
             version=np.array([VERSION, self.docs]),
-            terms=np.frombuffer("\n".join(terms).encode("utf-8"), dtype=np.uint8),
-            idf=self.vectorizer.idf_.astype(np.float64),
+            terms=np.frombuffer("\n".join(self.names).encode("utf-8"), dtype=np.uint8),
+            idf=self.idf.astype(np.float64),
         )
         return out.getvalue()
 
@@ -123,120 +171,189 @@ class Space:
                 return None
             terms = saved["terms"].tobytes().decode("utf-8").split("\n")
             idf = saved["idf"]
-        return _fixed(terms, idf, docs)
-
-
-def _vectorizer(n_docs: int, min_df: int) -> TfidfVectorizer:
-    return TfidfVectorizer(
-        analyzer=analyze,
-        sublinear_tf=True,
-        min_df=min_df,
-        max_df=MAX_DF if n_docs >= MAX_DF_MIN_DOCS else 1.0,
-        dtype=np.float64,
-    )
-
-
-def _fixed(terms: Sequence[str], idf: np.ndarray, docs: int) -> Space:
-    """A space over a given vocabulary and idf, as if fitted."""
-    vectorizer = _vectorizer(docs, min_df=1)
-    vectorizer.vocabulary_ = {t: i for i, t in enumerate(terms)}
-    vectorizer.idf_ = idf
-    return Space(vectorizer, docs)
-
-
-def make_vectorizer(n_docs: int) -> TfidfVectorizer:
-    return _vectorizer(n_docs, 1)
+        return cls(terms, idf, docs)
 
 
 def fit(texts: Sequence[str], keep: Sequence[str] = ()) -> tuple[Space, sp.csr_matrix]:
     """Fit a space on `texts` and return it with their rows. `keep`: texts (interests, keywords)
     whose words survive the min_df cut. Raises ValueError when there is no word at all."""
     n = len(texts)
-    terms, indptr, indices, counts = _count_all(texts)
-    df = np.bincount(indices, minlength=len(terms))
+    words, ids, ends = _tokenize_all(texts)
+    keys, bags = _bags(ids, ends, len(words))
+    del ids
+    width = len(words) + len(keys)
+    df = np.zeros(width, np.int64)
+    for block in bags:
+        df += np.bincount(block.indices, minlength=width)
     wanted = df > 0
     if n >= MAX_DF_MIN_DOCS:
         wanted &= df <= MAX_DF * n
     if n >= MIN_DF_MIN_DOCS:
-        wishes = {t for text in keep for t in analyze(text)}
         rare = df < MIN_DF
-        spared = [i for i in np.flatnonzero(rare & wanted) if terms[i] in wishes]
-        rare[spared] = False
+        rare[_columns_of(keep, words, keys)] = False  # the subscribers' own words stay
         wanted &= ~rare
     columns = np.flatnonzero(wanted)
     if not columns.size:
         raise ValueError("empty vocabulary: the texts hold only stop words")
-    # Columns in alphabetical order, as scikit-learn's vectorizer keeps them.
-    names = sorted(terms[c] for c in columns)
-    position = {t: i for i, t in enumerate(names)}
-    where = np.full(len(terms), -1, dtype=np.int64)
-    where[columns] = [position[terms[c]] for c in columns]
-    del terms, position
-    kept_df = np.empty(len(names))
-    kept_df[where[columns]] = df[columns]
+    low, pairs = len(words), keys.tolist()
+    names = [
+        words[c] if c < low else f"{words[pairs[c - low] >> 32]} {words[pairs[c - low] & _LOW]}"
+        for c in columns.tolist()
+    ]
+    # Columns in alphabetical order, as scikit-learn's vectorizer keeps them: explanations break
+    # ties between equal weights alphabetically.
+    order = sorted(range(len(names)), key=names.__getitem__)
+    position = np.full(width, -1, dtype=np.int64)
+    position[columns[order]] = np.arange(len(order))
+    kept_df = df[columns[order]]
     idf = np.log((1 + n) / (1 + kept_df)) + 1  # scikit-learn's smooth idf
-    # CSR straight from the counts: the dropped words' cells leave, each row keeps its place.
-    mapped = where[indices]
-    del indices, where
-    keep_cells = mapped >= 0
-    kept_per_row = np.diff(np.concatenate([[0], np.cumsum(keep_cells)])[indptr])
-    columns_of = mapped[keep_cells].astype(np.int32)
-    del mapped
-    data = (1 + np.log(counts[keep_cells])) * idf[columns_of]  # sublinear tf x idf
-    del counts, keep_cells
-    rows = sp.csr_matrix(
-        (data, columns_of, np.concatenate([[0], np.cumsum(kept_per_row)])), shape=(n, len(names))
-    )
-    rows = _renormalize(rows)
-    rows.sort_indices()
-    return _fixed(names, idf, n), rows
+    rows = _weighted(bags, position, idf, len(order))
+    return Space([names[i] for i in order], idf, n), rows
 
 
-# Analysis is most of a large fit: from this many texts on, two processes share it.
+_LOW = (1 << 32) - 1  # a bigram's key: first word id << 32 | second word id
+# Tokenizing is most of a large fit: from this many texts on, two processes share it.
 PARALLEL_MIN = 20_000
+BLOCK = 20_000  # texts counted per block: bounds the transient arrays of a large fit
 
 
-def _count(texts: Sequence[str]) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
-    """(terms, indptr, term indices, counts): the bag of features of every text, CSR-style."""
-    vocabulary: dict[str, int] = {}
-    indptr = [0]
-    # Typed arrays, not lists: a list of Python ints costs 36 bytes a cell, these 8.
-    indices = array.array("q")
-    counts = array.array("q")
+class _Ids(dict[str, int]):
+    """token -> its word id (in order of first sight), or -1 if it is not a feature word."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.words: list[str] = []
+
+    def __missing__(self, token: str) -> int:
+        i = -1
+        if _is_word(token):
+            i = len(self.words)
+            self.words.append(token)
+        self[token] = i
+        return i
+
+
+def _tokenize(texts: Sequence[str]) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """(words, ids, ends): every text's word ids in order, -1 at stop words and phrase breaks and
+    after each text (so that no bigram spans two texts); ends[i] is where text i stops."""
+    known = _Ids()
+    get = known.__getitem__
+    ids = array.array("i")
+    ends = array.array("q")
     for text in texts:
-        bag = Counter(analyze(text))
-        indices.extend([vocabulary.setdefault(t, len(vocabulary)) for t in bag])
-        counts.extend(bag.values())
-        indptr.append(len(indices))
-    return (
-        list(vocabulary),
-        np.array(indptr, dtype=np.int64),
-        np.frombuffer(indices, dtype=np.int64),
-        np.frombuffer(counts, dtype=np.int64).astype(np.float64),
-    )
+        ids.extend(map(get, _chunks(text)))
+        ids.append(-1)
+        ends.append(len(ids))
+    return known.words, np.frombuffer(ids, dtype=np.int32), np.frombuffer(ends, dtype=np.int64)
 
 
-def _count_all(texts: Sequence[str]) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
+def _tokenize_all(texts: Sequence[str]) -> tuple[list[str], np.ndarray, np.ndarray]:
     if len(texts) < PARALLEL_MIN or (os.cpu_count() or 1) < 2:
-        return _count(texts)
+        return _tokenize(texts)
     import multiprocessing
 
     half = len(texts) // 2
     with multiprocessing.get_context("fork").Pool(1) as pool:
-        other = pool.apply_async(_count, (list(texts[half:]),))
-        terms, indptr, indices, counts = _count(texts[:half])
-        their_terms, their_indptr, their_indices, their_counts = other.get()
-    vocabulary = {t: i for i, t in enumerate(terms)}
-    remap = np.array([vocabulary.setdefault(t, len(vocabulary)) for t in their_terms], np.int64)
+        other = pool.apply_async(_tokenize, (list(texts[half:]),))
+        words, ids, ends = _tokenize(texts[:half])
+        their_words, their_ids, their_ends = other.get()
+    # Their word ids -> ours: words first seen over there get the next ids.
+    mine = {w: i for i, w in enumerate(words)}
+    remap = np.array([mine.setdefault(w, len(mine)) for w in their_words] + [-1], np.int32)
+    words = list(mine)
     return (
-        list(vocabulary),
-        np.concatenate([indptr, their_indptr[1:] + indptr[-1]]),
-        np.concatenate([indices, remap[their_indices] if remap.size else their_indices]),
-        np.concatenate([counts, their_counts]),
+        words,
+        np.concatenate([ids, remap[their_ids]]),  # -1 indexes the appended -1
+        np.concatenate([ends, their_ends + len(ids)]),
     )
 
 
-def _renormalize(rows: sp.csr_matrix) -> sp.csr_matrix:
-    from sklearn.preprocessing import normalize
+def _bags(
+    ids: np.ndarray, ends: np.ndarray, n_words: int
+) -> tuple[np.ndarray, list[sp.csr_matrix]]:
+    """(bigram keys, blocks of count rows). Columns: word ids, then n_words + the index of a
+    bigram in the sorted keys."""
+    blocks: list[tuple[sp.csr_matrix, np.ndarray]] = []
+    for lo in range(0, len(ends), BLOCK):
+        hi = min(len(ends), lo + BLOCK)
+        start, stop = (int(ends[lo - 1]) if lo else 0), int(ends[hi - 1])
+        seg = ids[start:stop]
+        doc = np.repeat(np.arange(hi - lo, dtype=np.int32), np.diff(ends[lo:hi], prepend=start))
+        word = seg >= 0
+        parts_row, parts_col = [doc[word]], [seg[word].astype(np.int64)]
+        keys = np.empty(0, np.int64)
+        if BIGRAMS:
+            pair = word[:-1] & word[1:]
+            both = (seg[:-1][pair].astype(np.int64) << 32) | seg[1:][pair]
+            keys, local = np.unique(both, return_inverse=True)
+            parts_row.append(doc[:-1][pair])
+            parts_col.append(n_words + local.ravel())
+        rows = sp.csr_matrix(
+            (
+                np.ones(sum(len(r) for r in parts_row), np.float32),
+                (np.concatenate(parts_row), np.concatenate(parts_col)),
+            ),
+            shape=(hi - lo, n_words + len(keys)),
+        )
+        rows.sum_duplicates()
+        blocks.append((rows, keys))
+    # Each block's keys are sorted: a stable sort of their concatenation merges sorted runs.
+    every = np.concatenate([np.empty(0, np.int64), *(k for _, k in blocks)])
+    every.sort(kind="stable")
+    every = every[np.concatenate([[True], every[1:] != every[:-1]])] if every.size else every
+    out = []
+    for rows, keys in blocks:
+        # Block bigram columns -> columns of the shared, sorted key list.
+        shift = np.concatenate(
+            [np.arange(n_words), n_words + np.searchsorted(every, keys)]
+        ).astype(np.int32)
+        out.append(
+            sp.csr_matrix(
+                (rows.data, shift[rows.indices], rows.indptr),
+                shape=(rows.shape[0], n_words + len(every)),
+            )
+        )
+    return every, out
 
-    return normalize(rows).tocsr()
+
+def _columns_of(texts: Sequence[str], words: list[str], keys: np.ndarray) -> list[int]:
+    """The bag columns of the features of `texts` that occur in the bags."""
+    index = {w: i for i, w in enumerate(words)}
+    found = []
+    for text in texts:
+        for feature in analyze(text):
+            first, _, second = feature.partition(" ")
+            if not second:
+                if feature in index:
+                    found.append(index[feature])
+            elif first in index and second in index:
+                key = index[first] << 32 | index[second]
+                at = int(np.searchsorted(keys, key))
+                if at < len(keys) and keys[at] == key:
+                    found.append(len(words) + at)
+    return found
+
+
+def _weighted(
+    bags: list[sp.csr_matrix], column: np.ndarray, idf: np.ndarray, width: int
+) -> sp.csr_matrix:
+    """Count rows -> l2-normalized sublinear tf x idf rows over a space's columns (column[c] is
+    the space's column for bag column c, -1 for none)."""
+    blocks = []
+    for rows in bags:
+        where = column[rows.indices]
+        keep = where >= 0
+        owner = np.repeat(np.arange(rows.shape[0]), np.diff(rows.indptr))
+        indptr = np.concatenate([[0], np.cumsum(np.bincount(owner[keep], minlength=rows.shape[0]))])
+        cols = where[keep]
+        data = (1 + np.log(rows.data[keep].astype(np.float64))) * idf[cols]
+        block = sp.csr_matrix((data, cols.astype(np.int32), indptr), shape=(rows.shape[0], width))
+        block.sort_indices()
+        blocks.append(block)
+    if not blocks:
+        return sp.csr_matrix((0, width))
+    out = sp.vstack(blocks, format="csr") if len(blocks) > 1 else blocks[0]
+    owner = np.repeat(np.arange(out.shape[0]), np.diff(out.indptr))
+    norms = np.sqrt(np.bincount(owner, weights=out.data**2, minlength=out.shape[0]))
+    out.data /= norms[owner]
+    return out

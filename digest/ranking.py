@@ -16,7 +16,6 @@ from digest.features import STOP_WORDS as STOP_WORDS
 from digest.features import Space, fit, paper_text
 from digest.features import analyze as analyze
 from digest.features import author_key as author_key
-from digest.features import make_vectorizer as make_vectorizer
 from digest.models import Paper, Scored, Subscriber
 from digest.scoring import best_per_row, heaviest, top_candidates
 
