@@ -105,7 +105,7 @@ def analyze(text: str) -> list[str]:
     words = list(map(_words.__getitem__, _chunks(text)))
     features = [w for w in words if w]
     if BIGRAMS:
-        features += [f"{a} {b}" for a, b in zip(words, words[1:]) if a and b]
+        features += [f"{a} {b}" for a, b in zip(words, words[1:], strict=False) if a and b]
     return features
 
 
@@ -304,9 +304,9 @@ def _bags(
     out = []
     for rows, keys in blocks:
         # Block bigram columns -> columns of the shared, sorted key list.
-        shift = np.concatenate(
-            [np.arange(n_words), n_words + np.searchsorted(every, keys)]
-        ).astype(np.int32)
+        shift = np.concatenate([np.arange(n_words), n_words + np.searchsorted(every, keys)]).astype(
+            np.int32
+        )
         out.append(
             sp.csr_matrix(
                 (rows.data, shift[rows.indices], rows.indptr),
