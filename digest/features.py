@@ -115,13 +115,18 @@ def paper_text(paper: Paper) -> str:
     return f"{paper.title}. {paper.abstract}"
 
 
+_NAME_PART = re.compile(r"\w+")
+
+
 def author_key(name: str) -> str:
     """A name's matching key: "Last, First" and "First Last" give the same one."""
-    name = strip_accents_unicode(name).lower()
+    if not name.isascii():
+        name = strip_accents_unicode(name)
+    name = name.lower()
     if "," in name:
         last, _, first = name.partition(",")
         name = f"{first} {last}"
-    return " ".join(re.findall(r"\w+", name))
+    return " ".join(_NAME_PART.findall(name))
 
 
 class Space:

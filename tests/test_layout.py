@@ -15,6 +15,7 @@ ORDER = [
     "library",
     "features",  # the TF-IDF space ranking works in: analyzer, fit, stored form
     "scoring",  # the sparse top-n product behind ranking
+    "explanations",  # the words and liked paper behind each pick
     "ranking",
     "render",
     "channels",

@@ -29,6 +29,7 @@ _URL_CHARS = r"""[^\s<>"'`{}\[\]()|\\^，。；：！？、）】」“”‘’
 _HOSTS = "|".join(map(re.escape, _CODE_HOSTS))
 # A URL with a scheme, or a bare "github.com/owner/repo".
 _URL = re.compile(rf"(?:https?://|(?<![\w/.@-])(?=(?:www\.)?(?:{_HOSTS})/)){_URL_CHARS}", re.I)
+_SCHEME_URL = re.compile(rf"https?://{_URL_CHARS}", re.I)
 _TRAILING = ".,;:!?'\")]}>…"
 
 
@@ -44,13 +45,15 @@ def _is_code_url(url: str) -> bool:
 def code_links(text: str) -> list[str]:
     """URLs pointing at code or a project page, in order of appearance, without duplicates."""
     lowered = text.lower()
+    bare = any(map(lowered.__contains__, _CODE_HOSTS))
     # Most abstracts name no URL at all: skip the costly scan (it needs "http" or a code host).
-    if "http" not in lowered and not any(host in lowered for host in _CODE_HOSTS):
+    if not bare and "http" not in lowered:
         return []
     # LaTeX escapes the underscore inside \href text; unescaped, both halves name one URL.
     text = re.sub(r"\\([_%#&~])", r"\1", text)
     found: list[str] = []
-    for match in _URL.finditer(text):
+    # Without a code host's name only URLs with a scheme can match: a scan that starts at an "h".
+    for match in (_URL if bare else _SCHEME_URL).finditer(text):
         url = match.group().rstrip(_TRAILING)
         if not url.lower().startswith(("http://", "https://")):
             url = "https://" + url

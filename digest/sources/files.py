@@ -54,9 +54,10 @@ def _names(record: Mapping[str, Any], key: str) -> tuple[str, ...]:
     value = record.get(key)
     if value is None:
         return ()
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+    if not isinstance(value, list) or not all(map(str.__instancecheck__, value)):
         raise BadRecord(f"{key} must be a list of strings, got {json.dumps(value)[:60]}")
-    return tuple(v.strip() for v in value if v.strip())
+    stripped = tuple(map(str.strip, value))
+    return stripped if all(stripped) else tuple(v for v in stripped if v)
 
 
 def _published(record: Mapping[str, Any]) -> date | None:

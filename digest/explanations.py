@@ -1,0 +1,102 @@
+"""Why a paper was picked: the words that added most to its score and the liked paper it is
+closest to, for every pick of every subscriber at once, in batches of row pairs."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import scipy.sparse as sp
+
+from digest.scoring import pair_dots
+
+MAX_TERMS = 5
+# Candidate features looked at per pick before the slow path: a bigram can absorb its own
+# unigrams, so five terms may need more than five features.
+CANDIDATES = 15
+BATCH = 10_000  # picks per batch: bounds the gathered copies of profile and paper rows
+
+
+def terms(
+    profile: sp.csr_matrix,
+    papers: sp.csr_matrix,
+    picks: Sequence[tuple[int, int]],
+    names: np.ndarray,
+) -> list[tuple[str, ...]]:
+    """For every (subscriber row, paper row): the features that add most to its score, as words;
+    a bigram absorbs its own unigrams. Ties fall back to the vocabulary's alphabetical order."""
+    out: list[tuple[str, ...]] = []
+    vocabulary: Sequence[str] = names.tolist() if picks else []
+    for lo in range(0, len(picks), BATCH):
+        part = picks[lo : lo + BATCH]
+        q = profile[[s for s, _ in part]].multiply(papers[[j for _, j in part]]).tocsr()
+        owner = np.repeat(np.arange(len(part)), np.diff(q.indptr))
+        # Heaviest first within each row, equal weights in column order: two stable sorts of
+        # the canonical rows (by column) cost half of one lexsort.
+        order = np.argsort(-q.data, kind="stable")
+        order = order[np.argsort(owner[order], kind="stable")]
+        order = order[q.data[order] > 0]
+        columns = q.indices[order].tolist()
+        starts = np.searchsorted(owner[order], np.arange(len(part) + 1)).tolist()
+        for a, b in zip(starts[:-1], starts[1:], strict=True):
+            chosen, short = _words(vocabulary, columns[a : min(b, a + CANDIDATES)])
+            if short and b - a > CANDIDATES:
+                chosen, _ = _words(vocabulary, columns[a:b])
+            out.append(tuple(chosen))
+    return out
+
+
+def _words(names: Sequence[str], columns: list[int]) -> tuple[list[str], bool]:
+    """The terms of these features, heaviest first; and whether they ran out before MAX_TERMS."""
+    chosen: list[str] = []
+    inside: set[str] = set()  # every word of the chosen terms
+    for column in columns:
+        if len(chosen) == MAX_TERMS:
+            return chosen, False
+        term = names[column]
+        if " " not in term:
+            if term not in inside:
+                chosen.append(term)
+                inside.add(term)
+            continue
+        words = term.split()
+        covered = [c for c in chosen if c in words]
+        if covered:
+            chosen[chosen.index(covered[0])] = term
+            chosen = [c for c in chosen if c not in covered[1:]]
+        else:
+            chosen.append(term)
+        inside.update(words)
+    return chosen, len(chosen) < MAX_TERMS
+
+
+def closest(
+    docs: sp.csr_matrix,
+    papers: sp.csr_matrix,
+    library_rows: Sequence[Sequence[int]],
+    best: Sequence[Sequence[tuple[float, int]]],
+) -> list[list[int]]:
+    """For every pick, the index in its subscriber's library of the liked paper it is most
+    similar to (the first of equals; -1: none shares a word)."""
+    out: list[list[int]] = [[-1] * len(picks) for picks in best]
+    liked, picked, pick_of, index = [], [], [], []
+    flat: list[tuple[int, int]] = []
+    for si, picks in enumerate(best):
+        rows = library_rows[si]
+        for c, (_, j) in enumerate(picks):
+            if rows:
+                liked += rows
+                picked += [j] * len(rows)
+                pick_of += [len(flat)] * len(rows)
+                index += range(len(rows))
+                flat.append((si, c))
+    if not flat:
+        return out
+    sims = pair_dots(docs, liked, papers, picked)
+    owner, li = np.array(pick_of), np.array(index)
+    order = np.lexsort((li, -sims, owner))
+    first = order[np.searchsorted(owner[order], np.arange(len(flat)))]
+    for (si, c), at in zip(flat, first.tolist(), strict=True):
+        if sims[at] > 0:
+            out[si][c] = int(li[at])
+    return out

@@ -1,0 +1,73 @@
+"""Explanations: the words that add most to a pick's score (bigrams absorbing their own words,
+equal weights in alphabetical order) and the liked paper each pick is closest to, for all picks
+at once in batches that give what one pick at a time would."""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from digest import explanations
+from digest.explanations import closest, terms
+
+NAMES = np.array(
+    ["attack", "differential", "differential privacy", "federated", "graph", "privacy", "zebra"],
+    dtype=object,
+)
+
+
+def rows(*weights: dict[str, float]) -> sp.csr_matrix:
+    column = {n: i for i, n in enumerate(NAMES)}
+    dense = np.zeros((len(weights), len(NAMES)))
+    for r, row in enumerate(weights):
+        for name, value in row.items():
+            dense[r, column[name]] = value
+    return sp.csr_matrix(dense)
+
+
+def test_terms_are_the_heaviest_shared_features_heaviest_first():
+    profile = rows({"federated": 0.9, "graph": 0.1, "zebra": 0.5})
+    paper = rows({"federated": 0.5, "graph": 0.9, "attack": 0.7})
+    assert terms(profile, paper, [(0, 0)], NAMES) == [("federated", "graph")]
+
+
+def test_a_bigram_absorbs_its_own_words_and_a_covered_word_is_not_repeated():
+    profile = rows({"differential": 0.8, "privacy": 0.7, "differential privacy": 0.5})
+    paper = rows({"differential": 0.8, "privacy": 0.7, "differential privacy": 0.5})
+    assert terms(profile, paper, [(0, 0)], NAMES) == [("differential privacy",)]
+
+
+def test_equal_weights_fall_back_to_alphabetical_order():
+    profile = rows({"zebra": 0.5, "attack": 0.5, "graph": 0.5})
+    paper = rows({"zebra": 0.5, "attack": 0.5, "graph": 0.5})
+    assert terms(profile, paper, [(0, 0)], NAMES) == [("attack", "graph", "zebra")]
+
+
+def test_negative_contributions_never_explain_a_pick():
+    profile = rows({"attack": -0.5, "graph": 0.5})
+    paper = rows({"attack": 0.9, "graph": 0.1})
+    assert terms(profile, paper, [(0, 0)], NAMES) == [("graph",)]
+
+
+def test_batches_give_the_same_terms_as_one_pick_at_a_time(monkeypatch):
+    rng = np.random.default_rng(3)
+    profile = sp.random(6, len(NAMES), density=0.7, random_state=1, format="csr")
+    papers = sp.random(9, len(NAMES), density=0.7, random_state=2, format="csr")
+    picks = [(int(rng.integers(6)), int(rng.integers(9))) for _ in range(40)]
+    one_by_one = [terms(profile, papers, [pick], NAMES)[0] for pick in picks]
+    monkeypatch.setattr(explanations, "BATCH", 7)
+    monkeypatch.setattr(explanations, "CANDIDATES", 2)  # forces the slow path now and then
+    assert terms(profile, papers, picks, NAMES) == one_by_one
+
+
+def test_each_pick_is_closest_to_the_liked_paper_it_is_most_similar_to():
+    docs = rows(
+        {"graph": 1.0},  # 0: liked by subscriber 0
+        {"privacy": 1.0},  # 1: liked by subscriber 0
+        {"zebra": 1.0},  # 2: a pick sharing nothing with the library
+        {"privacy": 0.6, "graph": 0.1},  # 3: a pick, closer to liked paper 1
+        {"graph": 0.5, "privacy": 0.5},  # 4: a pick, equally close to both
+    )
+    best = [[(0.9, 3), (0.5, 2), (0.4, 4)], [(0.3, 3)]]
+    found = closest(docs, docs, [[0, 1], []], best)
+    assert found == [[1, -1, 0], [-1]]  # equals: the first liked; no library: -1
