@@ -6,6 +6,7 @@ file, the key path and what is allowed.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import tomllib
@@ -285,11 +286,17 @@ class _Checker(Checks):
         return tuple(out)
 
     def schedule(self, expr: str, key: str, tz: str) -> None:
-        from apscheduler.triggers.cron import CronTrigger
-
         try:
-            CronTrigger.from_crontab(expr, timezone=tz)
+            _check_crontab(expr, tz)
         except ValueError as exc:
             raise self.fail(
                 key, f"not a crontab expression ({exc}); e.g. '0 8 * * mon-fri' is 8:00 on weekdays"
             ) from None
+
+
+@functools.cache
+def _check_crontab(expr: str, tz: str) -> None:
+    """Raises ValueError for a bad expression. Cached: thousands of subscribers share a few."""
+    from apscheduler.triggers.cron import CronTrigger
+
+    CronTrigger.from_crontab(expr, timezone=tz)

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 import scipy.sparse as sp
 
+from digest.features import each
 from digest.scoring import pair_dots
 
 MAX_TERMS = 5
@@ -25,9 +26,11 @@ def terms(
 ) -> list[tuple[str, ...]]:
     """For every (subscriber row, paper row): the features that add most to its score, as words;
     a bigram absorbs its own unigrams. Ties fall back to the vocabulary's alphabetical order."""
-    out: list[tuple[str, ...]] = []
     vocabulary: Sequence[str] = names.tolist() if picks else []
-    for lo in range(0, len(picks), BATCH):
+    profile.sort_indices()
+    papers.sort_indices()
+
+    def explain(lo: int) -> list[tuple[str, ...]]:
         part = picks[lo : lo + BATCH]
         q = profile[[s for s, _ in part]].multiply(papers[[j for _, j in part]]).tocsr()
         owner = np.repeat(np.arange(len(part)), np.diff(q.indptr))
@@ -38,12 +41,16 @@ def terms(
         order = order[q.data[order] > 0]
         columns = q.indices[order].tolist()
         starts = np.searchsorted(owner[order], np.arange(len(part) + 1)).tolist()
+        out = []
         for a, b in zip(starts[:-1], starts[1:], strict=True):
             chosen, short = _words(vocabulary, columns[a : min(b, a + CANDIDATES)])
             if short and b - a > CANDIDATES:
                 chosen, _ = _words(vocabulary, columns[a:b])
             out.append(tuple(chosen))
-    return out
+        return out
+
+    # Two batches at a time: one's sparse products run while the other's words are chosen.
+    return [t for batch in each(explain, range(0, len(picks), BATCH)) for t in batch]
 
 
 def _words(names: Sequence[str], columns: list[int]) -> tuple[list[str], bool]:

@@ -7,7 +7,8 @@ import array
 import io
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 import numpy as np
 import scipy.sparse as sp
@@ -143,6 +144,10 @@ class Space:
         return len(self.vocabulary)
 
     def transform(self, texts: Sequence[str]) -> sp.csr_matrix:
+        distinct = list(dict.fromkeys(texts))
+        if len(distinct) < len(texts):  # subscribers of one lab often share an interests text
+            where = {text: i for i, text in enumerate(distinct)}
+            return self.transform(distinct)[[where[text] for text in texts]]
         words, ids, ends = _tokenize(texts)
         keys, bags = _bags(ids, ends, len(words))
         # Local features -> this space's columns (-1: not in the vocabulary).
@@ -216,6 +221,7 @@ def fit(texts: Sequence[str], keep: Sequence[str] = ()) -> tuple[Space, sp.csr_m
     return Space([names[i] for i in order], idf, n), rows
 
 
+_T = TypeVar("_T")
 _LOW = (1 << 32) - 1  # a bigram's key: first word id << 32 | second word id
 # Tokenizing is most of a large fit: from this many texts on, two processes share it.
 PARALLEL_MIN = 20_000
@@ -278,8 +284,8 @@ def _bags(
 ) -> tuple[np.ndarray, list[sp.csr_matrix]]:
     """(bigram keys, blocks of count rows). Columns: word ids, then n_words + the index of a
     bigram in the sorted keys."""
-    blocks: list[tuple[sp.csr_matrix, np.ndarray]] = []
-    for lo in range(0, len(ends), BLOCK):
+
+    def count(lo: int) -> tuple[sp.csr_matrix, np.ndarray]:
         hi = min(len(ends), lo + BLOCK)
         start, stop = (int(ends[lo - 1]) if lo else 0), int(ends[hi - 1])
         seg = ids[start:stop]
@@ -301,7 +307,9 @@ def _bags(
             shape=(hi - lo, n_words + len(keys)),
         )
         rows.sum_duplicates()
-        blocks.append((rows, keys))
+        return rows, keys
+
+    blocks = each(count, range(0, len(ends), BLOCK))
     # Each block's keys are sorted: a stable sort of their concatenation merges sorted runs.
     every = np.concatenate([np.empty(0, np.int64), *(k for _, k in blocks)])
     every.sort(kind="stable")
@@ -321,11 +329,22 @@ def _bags(
     return every, out
 
 
+def each(work: Callable[[int], _T], starts: range) -> list[_T]:
+    """work(start) for every block start, two at a time on two cores: numpy's sorts and scipy's
+    conversions release the GIL."""
+    if len(starts) < 2 or (os.cpu_count() or 1) < 2:
+        return [work(lo) for lo in starts]
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(2) as pool:
+        return list(pool.map(work, starts))
+
+
 def _columns_of(texts: Sequence[str], words: list[str], keys: np.ndarray) -> list[int]:
     """The bag columns of the features of `texts` that occur in the bags."""
     index = {w: i for i, w in enumerate(words)}
     found = []
-    for text in texts:
+    for text in dict.fromkeys(texts):
         for feature in analyze(text):
             first, _, second = feature.partition(" ")
             if not second:
@@ -344,8 +363,9 @@ def _weighted(
 ) -> sp.csr_matrix:
     """Count rows -> l2-normalized sublinear tf x idf rows over a space's columns (column[c] is
     the space's column for bag column c, -1 for none)."""
-    blocks = []
-    for rows in bags:
+
+    def weigh(i: int) -> sp.csr_matrix:
+        rows = bags[i]
         where = column[rows.indices]
         keep = where >= 0
         owner = np.repeat(np.arange(rows.shape[0]), np.diff(rows.indptr))
@@ -354,7 +374,9 @@ def _weighted(
         data = (1 + np.log(rows.data[keep].astype(np.float64))) * idf[cols]
         block = sp.csr_matrix((data, cols.astype(np.int32), indptr), shape=(rows.shape[0], width))
         block.sort_indices()
-        blocks.append(block)
+        return block
+
+    blocks = each(weigh, range(len(bags)))
     if not blocks:
         return sp.csr_matrix((0, width))
     out = sp.vstack(blocks, format="csr") if len(blocks) > 1 else blocks[0]

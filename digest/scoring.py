@@ -11,6 +11,8 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.preprocessing import normalize
 
+from digest.features import each
+
 THREADS = max(1, min(4, os.cpu_count() or 1))
 PAIR_BATCH = 10_000  # row pairs per batch in pair_dots: bounds the gathered copies of rows
 
@@ -62,9 +64,12 @@ def pair_dots(
     a.sort_indices()  # unsorted rows would take a general path three times as slow
     b.sort_indices()
     out = np.zeros(len(ia))
-    for lo in range(0, len(ia), PAIR_BATCH):
+
+    def dots(lo: int) -> None:
         part = a[ia[lo : lo + PAIR_BATCH]].multiply(b[ib[lo : lo + PAIR_BATCH]])
         out[lo : lo + PAIR_BATCH] = np.asarray(part.sum(axis=1)).ravel()
+
+    each(dots, range(0, len(ia), PAIR_BATCH))
     return out
 
 
@@ -86,43 +91,40 @@ def rescored(
     return [(columns[a:b], values[a:b]) for a, b in zip(starts[:-1], starts[1:], strict=True)]
 
 
-def heaviest(rows: sp.csr_matrix, k: int) -> sp.csr_matrix:
-    """Each row with only its k largest entries kept (of equals, those in the lower columns)."""
+def _cut(rows: sp.csr_matrix, keep_of: Callable[[np.ndarray], int]) -> sp.csr_matrix:
+    """Each row with only its heaviest entries (by absolute weight; of equals, those in the lower
+    columns), as many as keep_of(its squared weights, heaviest first) says; normalized again."""
     rows = rows.tocsr()
     rows.sort_indices()
     keep = np.ones(rows.nnz, bool)
-    for r in np.flatnonzero(np.diff(rows.indptr) > k).tolist():
-        a, b = rows.indptr[r], rows.indptr[r + 1]
-        # A stable sort keeps equal weights in column order, as the tie rule says.
-        drop = np.argsort(-rows.data[a:b], kind="stable")[k:]
-        keep[a + drop] = False
-    owner = np.repeat(np.arange(rows.shape[0]), np.diff(rows.indptr))
-    indptr = np.concatenate([[0], np.cumsum(np.bincount(owner[keep], minlength=rows.shape[0]))])
-    out = sp.csr_matrix((rows.data[keep], rows.indices[keep], indptr), shape=rows.shape)
-    return normalize(out)
-
-
-def trimmed(rows: sp.csr_matrix, share: float) -> sp.csr_matrix:
-    """Each row with its heaviest entries that hold `share` of its squared weight (by absolute
-    value; of equals, those in the lower columns), normalized again."""
-    rows = rows.tocsr()
-    rows.sort_indices()
-    if share >= 1 or not rows.nnz:
-        return rows
-    square = rows.data**2
-    keep = np.ones(rows.nnz, bool)
-    # Row by row: one stable argsort of a few hundred weights is cheaper than sorting them all.
+    # Row by row: a stable argsort of a few hundred weights each beats sorting all at once.
     for a, b in zip(rows.indptr[:-1].tolist(), rows.indptr[1:].tolist(), strict=True):
-        if b - a < 2:
-            continue
-        order = np.argsort(-square[a:b], kind="stable")
-        mass = np.cumsum(square[a:b][order])
-        keep[a + order[np.searchsorted(mass - square[a:b][order], share * mass[-1], "left") :]] = (
-            False
-        )
+        if b - a > 1:
+            order = np.argsort(-np.abs(rows.data[a:b]), kind="stable")
+            keep[a + order[keep_of(rows.data[a:b][order] ** 2) :]] = False
     owner = np.repeat(np.arange(rows.shape[0]), np.diff(rows.indptr))
     indptr = np.concatenate([[0], np.cumsum(np.bincount(owner[keep], minlength=rows.shape[0]))])
     return normalize(sp.csr_matrix((rows.data[keep], rows.indices[keep], indptr), shape=rows.shape))
+
+
+def heaviest(rows: sp.csr_matrix, k: int) -> sp.csr_matrix:
+    """Each row with only its k heaviest entries kept, normalized again."""
+    return _cut(rows, lambda square: k)
+
+
+def trimmed(rows: sp.csr_matrix, share: float) -> sp.csr_matrix:
+    """Each row with its heaviest entries that hold `share` of its squared weight, normalized."""
+    if share >= 1:
+        rows = rows.tocsr()
+        rows.sort_indices()
+        return rows
+
+    def count(square: np.ndarray) -> int:
+        mass = np.cumsum(square)
+        # Keep every entry with less than `share` of the weight before it.
+        return int(np.searchsorted(mass - square, share * mass[-1], "left"))
+
+    return _cut(rows, count)
 
 
 def top_candidates(

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 _NOT_WORD = re.compile(r"[\W_]+")
@@ -42,6 +43,17 @@ def _is_code_url(url: str) -> bool:
     return on_host and parts.path.strip("/") != ""
 
 
+def _scheme_urls(text: str, lowered: str) -> Iterator[re.Match[str]]:
+    """_SCHEME_URL.finditer(text), tried only where "http" stands (a case-blind scan is slow)."""
+    at = lowered.find("http")
+    while at >= 0:
+        match = _SCHEME_URL.match(text, at)
+        if match:
+            yield match
+            at = match.end()
+        at = lowered.find("http", at + (0 if match else 1))
+
+
 def code_links(text: str) -> list[str]:
     """URLs pointing at code or a project page, in order of appearance, without duplicates."""
     lowered = text.lower()
@@ -49,11 +61,14 @@ def code_links(text: str) -> list[str]:
     # Most abstracts name no URL at all: skip the costly scan (it needs "http" or a code host).
     if not bare and "http" not in lowered:
         return []
-    # LaTeX escapes the underscore inside \href text; unescaped, both halves name one URL.
-    text = re.sub(r"\\([_%#&~])", r"\1", text)
+    if "\\" in text:
+        # LaTeX escapes the underscore inside \href text; unescaped, both halves name one URL.
+        text = re.sub(r"\\([_%#&~])", r"\1", text)
+        lowered = text.lower()
     found: list[str] = []
-    # Without a code host's name only URLs with a scheme can match: a scan that starts at an "h".
-    for match in (_URL if bare else _SCHEME_URL).finditer(text):
+    # Without a code host's name only URLs with a scheme can match: try where "http" stands.
+    scheme_only = not bare and len(lowered) == len(text)
+    for match in _scheme_urls(text, lowered) if scheme_only else _URL.finditer(text):
         url = match.group().rstrip(_TRAILING)
         if not url.lower().startswith(("http://", "https://")):
             url = "https://" + url
