@@ -258,16 +258,28 @@ def _tokenize(texts: Sequence[str]) -> tuple[list[str], np.ndarray, np.ndarray]:
     return known.words, np.frombuffer(ids, dtype=np.int32), np.frombuffer(ends, dtype=np.int64)
 
 
+_forked: Sequence[str] = ()
+
+
+def _tokenize_second_half() -> tuple[list[str], np.ndarray, np.ndarray]:
+    return _tokenize(_forked[len(_forked) // 2 :])
+
+
 def _tokenize_all(texts: Sequence[str]) -> tuple[list[str], np.ndarray, np.ndarray]:
     if len(texts) < PARALLEL_MIN or (os.cpu_count() or 1) < 2:
         return _tokenize(texts)
     import multiprocessing
 
+    global _forked
     half = len(texts) // 2
-    with multiprocessing.get_context("fork").Pool(1) as pool:
-        other = pool.apply_async(_tokenize, (list(texts[half:]),))
-        words, ids, ends = _tokenize(texts[:half])
-        their_words, their_ids, their_ends = other.get()
+    _forked = texts  # the forked process sees the texts as they are: nothing is pickled over
+    try:
+        with multiprocessing.get_context("fork").Pool(1) as pool:
+            other = pool.apply_async(_tokenize_second_half)
+            words, ids, ends = _tokenize(texts[:half])
+            their_words, their_ids, their_ends = other.get()
+    finally:
+        _forked = ()
     # Their word ids -> ours: words first seen over there get the next ids.
     mine = {w: i for i, w in enumerate(words)}
     remap = np.array([mine.setdefault(w, len(mine)) for w in their_words] + [-1], np.int32)

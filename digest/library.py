@@ -41,7 +41,7 @@ def load(path: str) -> tuple[Paper, ...]:
     if file.name.lower().endswith(".bib"):
         papers = read_bibtex(file, warn)
     else:
-        papers = read_papers(path, warn)
+        papers = read_papers(path, warn, links=False)  # a liked paper's code is never shown
     if not papers:
         raise InputError(f"{path}: library holds no papers")
     return tuple(papers)

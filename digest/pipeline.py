@@ -340,7 +340,8 @@ def rank_files(
     state; only the subscribers' ratings are read from the store, when there is one."""
     papers: dict[str, Paper] = {}
     for path in paths:
-        for paper in read_papers(path, lambda problem: log.warning("skipped %s", problem)):
+        found = read_papers(path, lambda problem: log.warning("skipped %s", problem), links=False)
+        for paper in found:  # the contract has no code links: none are looked for
             papers.setdefault(paper.id, paper)
     subscribers = library.with_libraries(settings.subscribers)
     if store is not None:

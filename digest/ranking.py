@@ -32,12 +32,10 @@ POOL_WEIGHT = 0.5
 FEEDBACK_WEIGHT = 0.3
 FEEDBACK_DOCS = 10
 FEEDBACK_TERMS = 50  # the expansion keeps its heaviest words only: a denser profile costs time
-# A profile's lightest words are mostly common ones: their long posting lists are most of a
-# product's time, yet they move scores least. The product keeps the heaviest words that hold
-# this share of a profile's squared weight. At 50k papers x 10k subscribers, 0.99 keeps 483 of
-# 632 words a profile, halves the product's time and leaves 98.6% of the top tens as they were.
-PROFILE_MASS = 0.98
-# The first pass only chooses the feedback papers: a coarser profile serves (3x faster again).
+# On a large pool one product finds every subscriber's candidates, on a coarse profile: the
+# heaviest words that hold this share of its squared weight. The lightest words are mostly common
+# ones, whose long posting lists are most of a product's time, yet they move scores least; the
+# candidates (three times the papers needed) are then scored exactly on the whole profile.
 FIRST_PASS_MASS = 0.95
 AUTHOR_BOOST = 0.15  # added to the score of a paper by a followed author, per such author
 # An author of several liked papers is a taste; of one, a coincidence (and names collide).
@@ -131,10 +129,12 @@ def _authors(
     return profile, written, weights
 
 
-def _expanded(profile: sp.csr_matrix, x: sp.csr_matrix, tops: list[np.ndarray]) -> sp.csr_matrix:
-    """Profiles plus FEEDBACK_WEIGHT x the heaviest words of their best first-pass papers; in
-    blocks of subscribers, so that the feedback vectors never all exist at once."""
-    blocks = []
+def _expanded(
+    profile: sp.csr_matrix, x: sp.csr_matrix, tops: list[np.ndarray]
+) -> tuple[sp.csr_matrix, sp.csr_matrix]:
+    """(profiles plus FEEDBACK_WEIGHT x the heaviest words of their best first-pass papers, those
+    feedback words alone); in blocks of subscribers, to bound the transient vectors."""
+    blocks, words = [], []
     for lo in range(0, profile.shape[0], 1024):
         part = profile[lo : lo + 1024]
         mine = tops[lo : lo + 1024]
@@ -142,8 +142,9 @@ def _expanded(profile: sp.csr_matrix, x: sp.csr_matrix, tops: list[np.ndarray]) 
         feedback = _group_sum(x, [int(j) for rows in mine for j in rows], owners, part.shape[0])
         feedback = heaviest(feedback, FEEDBACK_TERMS)
         active = sp.diags((np.diff(part.indptr) > 0).astype(float))  # empty stays empty
-        blocks.append(normalize(part + FEEDBACK_WEIGHT * (active @ feedback)).tocsr())
-    return sp.vstack(blocks).tocsr()
+        words.append((active @ feedback).tocsr())
+        blocks.append(normalize(part + FEEDBACK_WEIGHT * words[-1]).tocsr())
+    return sp.vstack(blocks).tocsr(), sp.vstack(words).tocsr()
 
 
 def _left(
@@ -276,19 +277,28 @@ def rank(
     most = max(limits)
     if not most:
         return picks
-    scoring = profile
+    scoring, want = profile, min(m, 2 * most + 10)
     if big and FEEDBACK_WEIGHT:
-        # Found with a coarse profile, twice as many as needed, then scored exactly.
+        # One product, with a coarse profile, finds the candidates: enough for the digest and for
+        # the feedback papers, which are chosen on exact scores.
         left = _left(trimmed(profile, FIRST_PASS_MASS), centroid, by_author)
-        first, _ = best_per_row(left, right, min(m, 2 * FEEDBACK_DOCS), order, CHUNK_CELLS)
-        first = rescored(_left(profile, centroid, by_author), right, first, order)
+        found, bound = best_per_row(
+            left, right, max(want, min(m, 2 * FEEDBACK_DOCS)), order, CHUNK_CELLS
+        )
+        first = rescored(_left(profile, centroid, by_author), right, found, order)
         tops = [rows[values > 0][:FEEDBACK_DOCS] for rows, values in first]
-        scoring = _expanded(profile, x, tops)
-    left = _left(trimmed(scoring, PROFILE_MASS), centroid if big else None, by_author)
-    seen, bound = best_per_row(left, right, min(m, 2 * most + 10), order, CHUNK_CELLS)
-    # The scores shown (and held against min_score) are exact: the whole profile's.
-    left = _left(scoring, centroid if big else None, by_author)
-    seen = rescored(left, right, seen, order)
+        scoring, words = _expanded(profile, x, tops)
+        # The papers the feedback words alone reach best join them: a cheap product (the words
+        # are few and rare), so that what the expansion brings in can be found.
+        words = sp.csr_matrix((words.data, words.indices, words.indptr), shape=(n, right.shape[1]))
+        near, _ = best_per_row(words, right, min(m, most + 10), order, CHUNK_CELLS)
+        found = [(np.union1d(a, b), a) for (a, _), (b, _) in zip(found, near, strict=True)]
+        # The scores shown (and held against min_score) are exact: the whole profile's.
+        left = _left(scoring, centroid, by_author)
+        seen = rescored(left, right, found, order)
+    else:  # no feedback (a small pool): one exact product
+        left = _left(scoring, centroid if big else None, by_author)
+        seen, bound = best_per_row(left, right, want, order, CHUNK_CELLS)
     best: list[list[tuple[float, int]]] = [[] for _ in subscribers]
     for si in range(n):
         if not limits[si]:

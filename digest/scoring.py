@@ -91,17 +91,19 @@ def rescored(
     return [(columns[a:b], values[a:b]) for a, b in zip(starts[:-1], starts[1:], strict=True)]
 
 
-def _cut(rows: sp.csr_matrix, keep_of: Callable[[np.ndarray], int]) -> sp.csr_matrix:
+def _cut(rows: sp.csr_matrix, keep_of: Callable[[np.ndarray], int], most: int) -> sp.csr_matrix:
     """Each row with only its heaviest entries (by absolute weight; of equals, those in the lower
-    columns), as many as keep_of(its squared weights, heaviest first) says; normalized again."""
+    columns), as many as keep_of(its squared weights, heaviest first) says; normalized again.
+    Rows of at most `most` entries are kept whole without asking."""
     rows = rows.tocsr()
     rows.sort_indices()
     keep = np.ones(rows.nnz, bool)
+    lightness, square = -np.abs(rows.data), rows.data**2
     # Row by row: a stable argsort of a few hundred weights each beats sorting all at once.
     for a, b in zip(rows.indptr[:-1].tolist(), rows.indptr[1:].tolist(), strict=True):
-        if b - a > 1:
-            order = np.argsort(-np.abs(rows.data[a:b]), kind="stable")
-            keep[a + order[keep_of(rows.data[a:b][order] ** 2) :]] = False
+        if b - a > most:
+            order = a + np.argsort(lightness[a:b], kind="stable")
+            keep[order[keep_of(square[order]) :]] = False
     owner = np.repeat(np.arange(rows.shape[0]), np.diff(rows.indptr))
     indptr = np.concatenate([[0], np.cumsum(np.bincount(owner[keep], minlength=rows.shape[0]))])
     return normalize(sp.csr_matrix((rows.data[keep], rows.indices[keep], indptr), shape=rows.shape))
@@ -109,7 +111,7 @@ def _cut(rows: sp.csr_matrix, keep_of: Callable[[np.ndarray], int]) -> sp.csr_ma
 
 def heaviest(rows: sp.csr_matrix, k: int) -> sp.csr_matrix:
     """Each row with only its k heaviest entries kept, normalized again."""
-    return _cut(rows, lambda square: k)
+    return _cut(rows, lambda square: k, k)
 
 
 def trimmed(rows: sp.csr_matrix, share: float) -> sp.csr_matrix:
@@ -124,7 +126,7 @@ def trimmed(rows: sp.csr_matrix, share: float) -> sp.csr_matrix:
         # Keep every entry with less than `share` of the weight before it.
         return int(np.searchsorted(mass - square, share * mass[-1], "left"))
 
-    return _cut(rows, count)
+    return _cut(rows, count, 1)
 
 
 def top_candidates(

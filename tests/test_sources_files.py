@@ -120,7 +120,7 @@ def test_bad_jsonl_lines_are_warned_with_file_and_line_and_skipped(tmp_path: Pat
     papers, warnings = fetch(path)
     assert [p.id for p in papers] == ["2501.00001", "2501.00002"]
     assert warnings == [
-        f"{path}:3: invalid JSON (Expecting property name enclosed in double quotes at column 2)",
+        f"{path}:3: invalid JSON (unexpected character, expected a string key at column 2)",
         f"{path}:4: expected a JSON object, got list",
         f"{path}:5: record has neither abstract nor title",
         f'{path}:6: authors must be a list of strings, got "Ada Lovelace"',
@@ -249,6 +249,8 @@ def test_read_papers_reads_one_file_for_the_rank_command(tmp_path: Path) -> None
     warnings: list[str] = []
     papers = read_papers(str(path), warnings.append)
     assert [p.id for p in papers] == ["2501.01234"]
-    assert warnings == [f"{path}:2: invalid JSON (Expecting value at column 1)"]
+    assert warnings == [
+        f"{path}:2: invalid JSON (unexpected character, expected a JSON value at column 1)"
+    ]
     with pytest.raises(InputError, match="no such file"):
         read_papers(str(tmp_path / "missing.jsonl"), warnings.append)

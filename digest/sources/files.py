@@ -15,6 +15,8 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from digest.models import InputError, Paper, SourceConfig, Warn
 from digest.sources.common import abstract_id, code_links
 from digest.sources.progress import QUIET, Progress
@@ -73,8 +75,9 @@ def _published(record: Mapping[str, Any]) -> date | None:
     raise BadRecord(f"published must be YYYY-MM-DD or null, got {json.dumps(value)[:40]}")
 
 
-def to_paper(record: Mapping[str, Any], source: str) -> Paper:
-    """One record of the paper format as a Paper, or BadRecord saying what is wrong."""
+def to_paper(record: Mapping[str, Any], source: str, links: bool = True) -> Paper:
+    """One record of the paper format as a Paper, or BadRecord saying what is wrong. links=False
+    skips looking for code links in the abstract (for papers that are only ranked)."""
     abstract, title = _text(record, "abstract"), _text(record, "title")
     if not abstract and not title:
         raise BadRecord("record has neither abstract nor title")
@@ -82,9 +85,9 @@ def to_paper(record: Mapping[str, Any], source: str) -> Paper:
     if raw_id is not None and not isinstance(raw_id, str):
         raise BadRecord(f"id must be a string, got {type(raw_id).__name__}")
     code_url = _text(record, "code_url")
-    if not code_url:
-        links = code_links(abstract)
-        code_url = links[0] if links else ""
+    if not code_url and links:
+        found = code_links(abstract)
+        code_url = found[0] if found else ""
     return Paper(
         id=normalize_id(raw_id) if raw_id and raw_id.strip() else abstract_id(abstract or title),
         title=title or derive_title(abstract),
@@ -121,26 +124,26 @@ def _jsonl_lines(path: Path, warn: Warn) -> Iterator[tuple[int, str]]:
         warn(f"{path}: cannot read ({getattr(exc, 'strerror', None) or exc})")
 
 
-def parse_jsonl(path: Path, warn: Warn) -> Iterator[Paper]:
+def parse_jsonl(path: Path, warn: Warn, links: bool = True) -> Iterator[Paper]:
     source = f"files:{path.name}"
     for number, line in _jsonl_lines(path, warn):
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
+            record = orjson.loads(line)
+        except orjson.JSONDecodeError as exc:
             warn(f"{path}:{number}: invalid JSON ({exc.msg} at column {exc.colno})")
             continue
         if not isinstance(record, dict):
             warn(f"{path}:{number}: expected a JSON object, got {type(record).__name__}")
             continue
         try:
-            yield to_paper(record, source)
+            yield to_paper(record, source, links)
         except BadRecord as exc:
             warn(f"{path}:{number}: {exc}")
 
 
-def parse_csv(path: Path, warn: Warn) -> Iterator[Paper]:
+def parse_csv(path: Path, warn: Warn, links: bool = True) -> Iterator[Paper]:
     text = read_text(path, warn)
     if text is None:
         return
@@ -177,22 +180,24 @@ def parse_csv(path: Path, warn: Warn) -> Iterator[Paper]:
             if record.get(key):
                 record[key] = [part.strip() for part in record[key].split(";")]
         try:
-            yield to_paper(record, source)
+            yield to_paper(record, source, links)
         except BadRecord as exc:
             warn(f"{path}:{start}: {exc}")
 
 
-def parse_file(path: Path, warn: Warn) -> Iterator[Paper]:
+def parse_file(path: Path, warn: Warn, links: bool = True) -> Iterator[Paper]:
     """Papers of one file, the format chosen by its name (.csv, else JSONL, gzipped if .gz)."""
-    return parse_csv(path, warn) if path.name.lower().endswith(".csv") else parse_jsonl(path, warn)
+    if path.name.lower().endswith(".csv"):
+        return parse_csv(path, warn, links)
+    return parse_jsonl(path, warn, links)
 
 
-def read_papers(path: str, warn: Warn) -> list[Paper]:
+def read_papers(path: str, warn: Warn, *, links: bool = True) -> list[Paper]:
     """The papers of one file named on the command line (`digest rank --papers FILE.jsonl`)."""
     file = Path(path)
     if not file.is_file():
         raise InputError(f"{path}: no such file")
-    return list(parse_file(file, warn))
+    return list(parse_file(file, warn, links))
 
 
 class FilesSource:
