@@ -109,8 +109,9 @@ def write_config(work: Path, papers: Path, m: int, seed: int = 1) -> Path:
     ]
     for i in range(m):
         lib = libraries / f"s{i}.jsonl"
+        # Drawn whether or not the file exists: the draws that follow stay the same either way.
+        rows = [perturbed(rng, p, f"lib{i}-") for p in rng.sample(base, LIKED)]
         if not lib.exists():
-            rows = [perturbed(rng, p, f"lib{i}-") for p in rng.sample(base, LIKED)]
             lib.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
         title = [w for w in rng.choice(base).title.split() if len(w) > 5][:2]
         interests, keywords = json.dumps(rng.choice(texts)), json.dumps(title)

@@ -19,7 +19,7 @@ from digest.features import Space, fit, paper_text
 from digest.features import analyze as analyze
 from digest.features import author_key as author_key
 from digest.models import Paper, Scored, Subscriber
-from digest.scoring import best_per_row, heaviest, rescored, top_candidates, trimmed
+from digest.scoring import best_per_row, heaviest_sums, rescored, top_candidates, trimmed
 
 KEYWORD_WEIGHT = 1.5  # keywords are the subscriber's explicit wish: they outweigh free text
 DISLIKED_WEIGHT = 0.5  # Rocchio's negative share: papers rated down pull the profile away
@@ -138,9 +138,7 @@ def _expanded(
     for lo in range(0, profile.shape[0], 1024):
         part = profile[lo : lo + 1024]
         mine = tops[lo : lo + 1024]
-        owners = [si for si, rows in enumerate(mine) for _ in rows]
-        feedback = _group_sum(x, [int(j) for rows in mine for j in rows], owners, part.shape[0])
-        feedback = heaviest(feedback, FEEDBACK_TERMS)
+        feedback = heaviest_sums(x, mine, FEEDBACK_TERMS)
         active = sp.diags((np.diff(part.indptr) > 0).astype(float))  # empty stays empty
         words.append((active @ feedback).tocsr())
         blocks.append(normalize(part + FEEDBACK_WEIGHT * words[-1]).tocsr())

@@ -109,9 +109,19 @@ def _cut(rows: sp.csr_matrix, keep_of: Callable[[np.ndarray], int], most: int) -
     return normalize(sp.csr_matrix((rows.data[keep], rows.indices[keep], indptr), shape=rows.shape))
 
 
-def heaviest(rows: sp.csr_matrix, k: int) -> sp.csr_matrix:
-    """Each row with only its k heaviest entries kept, normalized again."""
-    return _cut(rows, lambda square: k, k)
+def heaviest_sums(rows: sp.csr_matrix, groups: Sequence[Sequence[int]], k: int) -> sp.csr_matrix:
+    """Per group of (non-negative) rows, the k heaviest entries of their sum, normalized: one
+    threaded top-n product rather than a sort per group."""
+    from sparse_dot_topn import sp_matmul_topn
+
+    owners = np.repeat(np.arange(len(groups)), [len(g) for g in groups])
+    members = np.fromiter((r for g in groups for r in g), np.intp, count=len(owners))
+    pick = sp.csr_matrix(
+        (np.ones(len(owners)), (owners, members)), shape=(len(groups), rows.shape[0])
+    )
+    out = sp_matmul_topn(pick, rows, top_n=k, n_threads=THREADS).tocsr()
+    out.sort_indices()
+    return normalize(out)
 
 
 def trimmed(rows: sp.csr_matrix, share: float) -> sp.csr_matrix:

@@ -1,6 +1,6 @@
 """The sparse top-n product: every row's best columns (ties by paper order) with a bound on what
-was left out, and the ways a profile is cut down: its k heaviest words, or the heaviest words that
-hold a given share of its weight."""
+was left out, candidates scored again exactly, and the ways a profile is cut down: the k heaviest
+words of a sum of papers, or the heaviest words that hold a given share of its weight."""
 
 from __future__ import annotations
 
@@ -8,7 +8,14 @@ import numpy as np
 import scipy.sparse as sp
 
 from digest import scoring
-from digest.scoring import best_per_row, heaviest, pair_dots, rescored, top_candidates, trimmed
+from digest.scoring import (
+    best_per_row,
+    heaviest_sums,
+    pair_dots,
+    rescored,
+    top_candidates,
+    trimmed,
+)
 
 
 def test_best_per_row_agrees_with_the_dense_product_and_bounds_the_rest():
@@ -25,12 +32,13 @@ def test_best_per_row_agrees_with_the_dense_product_and_bounds_the_rest():
             assert left_out.max(initial=0.0) <= bound[r] + 1e-12 or not len(left_out)
 
 
-def test_heaviest_keeps_the_k_largest_entries_of_each_row_and_normalizes():
-    rows = sp.csr_matrix(np.array([[0.1, 0.5, 0.3, 0.5], [0.0, 0.2, 0.0, 0.0]]))
-    cut = heaviest(rows, 2).toarray()
-    assert np.count_nonzero(cut[0]) == 2 and cut[0, 1] > 0 and cut[0, 3] > 0
-    assert np.allclose(np.linalg.norm(cut, axis=1), 1.0)
-    assert cut[1, 1] == 1.0
+def test_heaviest_sums_keep_the_k_largest_entries_of_each_groups_sum_normalized():
+    rows = sp.csr_matrix(np.array([[0.1, 0.5, 0.0, 0.2], [0.0, 0.1, 0.6, 0.2], [0.3, 0, 0, 0]]))
+    cut = heaviest_sums(rows, [[0, 1], [2], []], 2).toarray()
+    # Group 0 sums to [0.1, 0.6, 0.6, 0.4]: its two heaviest are columns 1 and 2.
+    assert np.count_nonzero(cut[0]) == 2 and cut[0, 1] > 0 and cut[0, 2] > 0
+    assert np.allclose(np.linalg.norm(cut[:2], axis=1), 1.0)
+    assert cut[1, 0] == 1.0 and not cut[2].any()
 
 
 def test_trimmed_keeps_the_heaviest_words_holding_the_share_of_the_weight():
