@@ -285,7 +285,11 @@ def save(rows: list[dict], out: Path) -> str:
         "| note |",
         "|" + " --- |" * 8,
     ]
-    for r in rows:
+    daily = [r for r in rows if r["method"].startswith("daily")]
+    rows = sorted(
+        (r for r in rows if r not in daily), key=lambda r: (r["papers"], r["subscribers"])
+    )
+    for r in rows + daily:
         base = lower.get((r["papers"], r["subscribers"]))
         ratio = (
             (
@@ -302,9 +306,11 @@ def save(rows: list[dict], out: Path) -> str:
     table = "\n".join(lines)
     out.with_suffix(".json").write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
     out.with_suffix(".md").write_text(
-        "# Speed and memory\n\nCommand: `nice .venv/bin/python -m bench.scale --daily` on this "
-        f"machine ({os.cpu_count()} cores, shared with other work). Each row is one process; "
-        "extrapolated rows say so.\n\n" + table + "\n",
+        "# Speed and memory\n\nCommand: `.venv/bin/python -m bench.scale --daily` (`make "
+        f"bench-scale`) on this machine ({os.cpu_count()} cores). Each row is one process; "
+        "extrapolated rows say so. Rows are sorted by size; the daily rows come last.\n\n"
+        + table
+        + "\n",
         encoding="utf-8",
     )
     return table
