@@ -16,17 +16,11 @@ from pathlib import Path
 import numpy as np
 
 from bench import relevance
-from digest import features, ranking
+from digest import features, ranking, tokens
 from digest.models import Paper
 
 Patch = dict[tuple[object, str], object]
 
-
-def unigrams(text: str) -> list[str]:
-    return [t for t in ANALYZE(text) if " " not in t]
-
-
-ANALYZE = features.analyze
 
 # name -> (what the row shows, patches applied to the shipped ranker)
 VARIANTS: dict[str, tuple[str, Patch]] = {
@@ -41,10 +35,10 @@ VARIANTS: dict[str, tuple[str, Patch]] = {
         {(ranking, "FEEDBACK_WEIGHT"): 0.0},
     ),
     "- min_df 2 on large corpora": ("words of one paper kept", {(features, "MIN_DF"): 1}),
-    "- bigrams (unigrams only)": ("no phrase bigrams", {(features, "analyze"): unigrams}),
+    "- bigrams (unigrams only)": ("no phrase bigrams", {(tokens, "BIGRAMS"): False}),
     "- domain stop words": (
         "English stop words only",
-        {(features, "STOP_WORDS"): features.ENGLISH_STOP_WORDS},
+        {(tokens, "STOP_WORDS"): tokens.ENGLISH_STOP_WORDS},
     ),
     "title twice (not once)": (
         "the title counted twice",

@@ -1,20 +1,19 @@
-"""The TF-IDF feature space ranking works in: the analyzer (words and phrase bigrams), the fit,
-and a fitted space saved as bytes so that a daily run can reuse it instead of refitting."""
+"""The TF-IDF feature space ranking works in: the fit (bags of words and phrase bigrams counted
+with numpy), and a fitted space saved as bytes so that a daily run can reuse it, not refit."""
 
 from __future__ import annotations
 
-import array
 import io
 import os
-import re
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, strip_accents_unicode
 
+from digest import tokens
 from digest.models import Paper
+from digest.tokens import analyze, tokenize, tokenize_all
 
 # Bump when the analyzer or the weighting changes: a stored space of another version is refitted.
 VERSION = 3
@@ -27,107 +26,11 @@ MAX_DF_MIN_DOCS = 50
 MIN_DF = 2
 MIN_DF_MIN_DOCS = 1000
 
-# Words every abstract uses to sell itself; they say nothing about the topic.
-DOMAIN_STOP_WORDS = frozenset(
-    """paper papers study propose proposed proposes method methods approach approaches result
-    results show shows shown novel based using use used model models performance existing framework
-    frameworks task tasks state art extensive experiments experimental demonstrate demonstrates
-    demonstrated achieve achieves achieved achieving significant significantly new challenge
-    challenges challenging work works recent recently problem problems introduce introduces present
-    presents provide provides various including remarkable despite crucial critical promising
-    furthermore moreover specifically particular improve improves improved improvement outperforms
-    outperform effective effectively key able ability et al code available https http github com www
-    """.split()
-)
-STOP_WORDS = ENGLISH_STOP_WORDS | DOMAIN_STOP_WORDS
-
-# Whether phrase bigrams are features (a switch for bench/ideas.py, which measures them).
-BIGRAMS = True
-
-
-class _Table(dict[int, int | str]):
-    """str.translate table: word characters, hyphens and spaces stay (other white space becomes a
-    space); any other character ends a phrase and becomes "|"."""
-
-    def __missing__(self, code: int) -> int | str:
-        c = chr(code)
-        kept: int | str = code if (c.isalnum() or c in "_-") else " " if c.isspace() else "|"
-        self[code] = kept
-        return kept
-
-
-_TABLE = _Table()
-_SPLIT_HYPHEN = re.compile(r"-(?!\d)")
-
-
-def _chunks(text: str) -> list[str]:
-    """The text's tokens in order, "|" where a phrase ends; stop words are still in. str methods
-    rather than one regex per token: this is most of the time a large fit takes."""
-    text = text.lower()
-    if not text.isascii():
-        text = strip_accents_unicode(text)
-    text = text.translate(_TABLE)
-    if "-" in text:
-        # A dash set off by a space, or a run of two or more, ends a phrase like punctuation.
-        text = text.replace("--", " | ").replace(" -", " | ").replace("- ", " | ")
-        text = text.replace("|-", "| ").removeprefix("-")
-        # The hyphens left sit inside a word: "gpt-4" and "llama-2-7b" stay whole, while
-        # "privacy-utility" is two words that still make a phrase.
-        text = _SPLIT_HYPHEN.sub(" ", text)
-    return text.replace("|", " | ").split()
-
-
-def _is_word(token: str) -> bool:
-    return len(token) > 1 and not token.isdigit() and token not in STOP_WORDS
-
-
-class _Words(dict[str, str | None]):
-    """token -> the token if it is a feature word, else None; remembers its answers."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.stop_words = STOP_WORDS
-
-    def __missing__(self, token: str) -> str | None:
-        word = token if _is_word(token) else None
-        self[token] = word
-        return word
-
-
-_words = _Words()
-
-
-def analyze(text: str) -> list[str]:
-    """Unigrams and bigrams. A bigram never spans punctuation or a stop word, so every bigram is a
-    phrase that occurs in the text ("differential privacy", never "unlearning federated")."""
-    global _words
-    if _words.stop_words is not STOP_WORDS or len(_words) > 1_000_000:
-        _words = _Words()  # the stop words were changed, or the memo has grown too large
-    words = list(map(_words.__getitem__, _chunks(text)))
-    features = [w for w in words if w]
-    if BIGRAMS:
-        features += [f"{a} {b}" for a, b in zip(words, words[1:], strict=False) if a and b]
-    return features
-
 
 def paper_text(paper: Paper) -> str:
     """What the ranker reads of a paper: title and abstract, once each. Counting the title twice
     measured worse on every relevance task (bench/results/ideas.md)."""
     return f"{paper.title}. {paper.abstract}"
-
-
-_NAME_PART = re.compile(r"\w+")
-
-
-def author_key(name: str) -> str:
-    """A name's matching key: "Last, First" and "First Last" give the same one."""
-    if not name.isascii():
-        name = strip_accents_unicode(name)
-    name = name.lower()
-    if "," in name:
-        last, _, first = name.partition(",")
-        name = f"{first} {last}"
-    return " ".join(_NAME_PART.findall(name))
 
 
 class Space:
@@ -148,7 +51,7 @@ class Space:
         if len(distinct) < len(texts):  # subscribers of one lab often share an interests text
             where = {text: i for i, text in enumerate(distinct)}
             return self.transform(distinct)[[where[text] for text in texts]]
-        words, ids, ends = _tokenize(texts)
+        words, ids, ends = tokenize(texts)
         keys, bags = _bags(ids, ends, len(words))
         # Local features -> this space's columns (-1: not in the vocabulary).
         known = self.vocabulary.get
@@ -188,7 +91,7 @@ def fit(texts: Sequence[str], keep: Sequence[str] = ()) -> tuple[Space, sp.csr_m
     """Fit a space on `texts` and return it with their rows. `keep`: texts (interests, keywords)
     whose words survive the min_df cut. Raises ValueError when there is no word at all."""
     n = len(texts)
-    words, ids, ends = _tokenize_all(texts)
+    words, ids, ends = tokenize_all(texts)
     keys, bags = _bags(ids, ends, len(words))
     del ids
     width = len(words) + len(keys)
@@ -223,72 +126,7 @@ def fit(texts: Sequence[str], keep: Sequence[str] = ()) -> tuple[Space, sp.csr_m
 
 _T = TypeVar("_T")
 _LOW = (1 << 32) - 1  # a bigram's key: first word id << 32 | second word id
-# Tokenizing is most of a large fit: from this many texts on, two processes share it.
-PARALLEL_MIN = 20_000
 BLOCK = 20_000  # texts counted per block: bounds the transient arrays of a large fit
-
-
-class _Ids(dict[str, int]):
-    """token -> its word id (in order of first sight), or -1 if it is not a feature word."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.words: list[str] = []
-
-    def __missing__(self, token: str) -> int:
-        i = -1
-        if _is_word(token):
-            i = len(self.words)
-            self.words.append(token)
-        self[token] = i
-        return i
-
-
-def _tokenize(texts: Sequence[str]) -> tuple[list[str], np.ndarray, np.ndarray]:
-    """(words, ids, ends): every text's word ids in order, -1 at stop words and phrase breaks and
-    after each text (so that no bigram spans two texts); ends[i] is where text i stops."""
-    known = _Ids()
-    get = known.__getitem__
-    ids = array.array("i")
-    ends = array.array("q")
-    for text in texts:
-        ids.extend(map(get, _chunks(text)))
-        ids.append(-1)
-        ends.append(len(ids))
-    return known.words, np.frombuffer(ids, dtype=np.int32), np.frombuffer(ends, dtype=np.int64)
-
-
-_forked: Sequence[str] = ()
-
-
-def _tokenize_second_half() -> tuple[list[str], np.ndarray, np.ndarray]:
-    return _tokenize(_forked[len(_forked) // 2 :])
-
-
-def _tokenize_all(texts: Sequence[str]) -> tuple[list[str], np.ndarray, np.ndarray]:
-    if len(texts) < PARALLEL_MIN or (os.cpu_count() or 1) < 2:
-        return _tokenize(texts)
-    import multiprocessing
-
-    global _forked
-    half = len(texts) // 2
-    _forked = texts  # the forked process sees the texts as they are: nothing is pickled over
-    try:
-        with multiprocessing.get_context("fork").Pool(1) as pool:
-            other = pool.apply_async(_tokenize_second_half)
-            words, ids, ends = _tokenize(texts[:half])
-            their_words, their_ids, their_ends = other.get()
-    finally:
-        _forked = ()
-    # Their word ids -> ours: words first seen over there get the next ids.
-    mine = {w: i for i, w in enumerate(words)}
-    remap = np.array([mine.setdefault(w, len(mine)) for w in their_words] + [-1], np.int32)
-    words = list(mine)
-    return (
-        words,
-        np.concatenate([ids, remap[their_ids]]),  # -1 indexes the appended -1
-        np.concatenate([ends, their_ends + len(ids)]),
-    )
 
 
 def _bags(
@@ -305,7 +143,7 @@ def _bags(
         word = seg >= 0
         parts_row, parts_col = [doc[word]], [seg[word].astype(np.int64)]
         keys = np.empty(0, np.int64)
-        if BIGRAMS:
+        if tokens.BIGRAMS:
             pair = word[:-1] & word[1:]
             both = (seg[:-1][pair].astype(np.int64) << 32) | seg[1:][pair]
             keys, local = np.unique(both, return_inverse=True)

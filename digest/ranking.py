@@ -13,13 +13,13 @@ from sklearn.preprocessing import normalize
 
 from digest.explanations import MAX_TERMS as MAX_TERMS
 from digest.explanations import closest, terms
-from digest.features import DOMAIN_STOP_WORDS as DOMAIN_STOP_WORDS
-from digest.features import STOP_WORDS as STOP_WORDS
 from digest.features import Space, fit, paper_text
-from digest.features import analyze as analyze
-from digest.features import author_key as author_key
 from digest.models import Paper, Scored, Subscriber
 from digest.scoring import best_per_row, heaviest_sums, rescored, top_candidates, trimmed
+from digest.tokens import DOMAIN_STOP_WORDS as DOMAIN_STOP_WORDS
+from digest.tokens import STOP_WORDS as STOP_WORDS
+from digest.tokens import analyze as analyze
+from digest.tokens import author_key as author_key
 
 KEYWORD_WEIGHT = 1.5  # keywords are the subscriber's explicit wish: they outweigh free text
 DISLIKED_WEIGHT = 0.5  # Rocchio's negative share: papers rated down pull the profile away

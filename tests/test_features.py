@@ -1,4 +1,4 @@
-"""The feature space: phrase bigrams, the min_df cut on large corpora that spares the subscribers'
+"""The feature space: the min_df cut on large corpora that spares the subscribers'
 own words, and a fitted space that survives a round trip through bytes."""
 
 from __future__ import annotations
@@ -7,15 +7,7 @@ import numpy as np
 import pytest
 
 from digest import features
-from digest.features import Space, analyze, fit
-
-
-def test_bigrams_are_phrases_that_occur_in_the_text():
-    words = analyze("Differential privacy, for federated learning: GPT-4 and privacy-utility trade")
-    assert "differential privacy" in words and "federated learning" in words
-    assert "privacy federated" not in words  # the comma and "for" end the phrase
-    assert "gpt-4" in words and "privacy utility" in words
-    assert "for" not in words and "and" not in words
+from digest.features import Space, fit
 
 
 def test_large_corpora_drop_words_of_one_paper_but_keep_the_subscribers_words(monkeypatch):

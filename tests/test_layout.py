@@ -13,7 +13,8 @@ ORDER = [
     "config",
     "sources",
     "library",
-    "features",  # the TF-IDF space ranking works in: analyzer, fit, stored form
+    "tokens",  # the analyzer: words and phrase bigrams, word ids of many texts, author keys
+    "features",  # the TF-IDF space ranking works in: fit, stored form
     "scoring",  # the sparse top-n product behind ranking
     "explanations",  # the words and liked paper behind each pick
     "ranking",

@@ -1,0 +1,175 @@
+"""The analyzer: a text's words and phrase bigrams (stop words and punctuation end a phrase),
+the word ids of many texts at once for a fit (two processes for large corpora), and author keys."""
+
+from __future__ import annotations
+
+import array
+import os
+import re
+from collections.abc import Sequence
+
+import numpy as np
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, strip_accents_unicode
+
+# Words every abstract uses to sell itself; they say nothing about the topic.
+DOMAIN_STOP_WORDS = frozenset(
+    """paper papers study propose proposed proposes method methods approach approaches result
+    results show shows shown novel based using use used model models performance existing framework
+    frameworks task tasks state art extensive experiments experimental demonstrate demonstrates
+    demonstrated achieve achieves achieved achieving significant significantly new challenge
+    challenges challenging work works recent recently problem problems introduce introduces present
+    presents provide provides various including remarkable despite crucial critical promising
+    furthermore moreover specifically particular improve improves improved improvement outperforms
+    outperform effective effectively key able ability et al code available https http github com www
+    """.split()
+)
+STOP_WORDS = ENGLISH_STOP_WORDS | DOMAIN_STOP_WORDS
+
+# Whether phrase bigrams are features (a switch for bench/ideas.py, which measures them).
+BIGRAMS = True
+
+
+class _Table(dict[int, int | str]):
+    """str.translate table: word characters, hyphens and spaces stay (other white space becomes a
+    space); any other character ends a phrase and becomes "|"."""
+
+    def __missing__(self, code: int) -> int | str:
+        c = chr(code)
+        kept: int | str = code if (c.isalnum() or c in "_-") else " " if c.isspace() else "|"
+        self[code] = kept
+        return kept
+
+
+_TABLE = _Table()
+_SPLIT_HYPHEN = re.compile(r"-(?!\d)")
+
+
+def _chunks(text: str) -> list[str]:
+    """The text's tokens in order, "|" where a phrase ends; stop words are still in. str methods
+    rather than one regex per token: this is most of the time a large fit takes."""
+    text = text.lower()
+    if not text.isascii():
+        text = strip_accents_unicode(text)
+    text = text.translate(_TABLE)
+    if "-" in text:
+        # A dash set off by a space, or a run of two or more, ends a phrase like punctuation.
+        text = text.replace("--", " | ").replace(" -", " | ").replace("- ", " | ")
+        text = text.replace("|-", "| ").removeprefix("-")
+        # The hyphens left sit inside a word: "gpt-4" and "llama-2-7b" stay whole, while
+        # "privacy-utility" is two words that still make a phrase.
+        text = _SPLIT_HYPHEN.sub(" ", text)
+    return text.replace("|", " | ").split()
+
+
+def _is_word(token: str) -> bool:
+    return len(token) > 1 and not token.isdigit() and token not in STOP_WORDS
+
+
+class _Words(dict[str, str | None]):
+    """token -> the token if it is a feature word, else None; remembers its answers."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stop_words = STOP_WORDS
+
+    def __missing__(self, token: str) -> str | None:
+        word = token if _is_word(token) else None
+        self[token] = word
+        return word
+
+
+_words = _Words()
+
+
+def analyze(text: str) -> list[str]:
+    """Unigrams and bigrams. A bigram never spans punctuation or a stop word, so every bigram is a
+    phrase that occurs in the text ("differential privacy", never "unlearning federated")."""
+    global _words
+    if _words.stop_words is not STOP_WORDS or len(_words) > 1_000_000:
+        _words = _Words()  # the stop words were changed, or the memo has grown too large
+    words = list(map(_words.__getitem__, _chunks(text)))
+    features = [w for w in words if w]
+    if BIGRAMS:
+        features += [f"{a} {b}" for a, b in zip(words, words[1:], strict=False) if a and b]
+    return features
+
+
+_NAME_PART = re.compile(r"\w+")
+
+
+def author_key(name: str) -> str:
+    """A name's matching key: "Last, First" and "First Last" give the same one."""
+    if not name.isascii():
+        name = strip_accents_unicode(name)
+    name = name.lower()
+    if "," in name:
+        last, _, first = name.partition(",")
+        name = f"{first} {last}"
+    return " ".join(_NAME_PART.findall(name))
+
+
+# Tokenizing is most of a large fit: from this many texts on, two processes share it.
+PARALLEL_MIN = 20_000
+
+
+class _Ids(dict[str, int]):
+    """token -> its word id (in order of first sight), or -1 if it is not a feature word."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.words: list[str] = []
+
+    def __missing__(self, token: str) -> int:
+        i = -1
+        if _is_word(token):
+            i = len(self.words)
+            self.words.append(token)
+        self[token] = i
+        return i
+
+
+def tokenize(texts: Sequence[str]) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """(words, ids, ends): every text's word ids in order, -1 at stop words and phrase breaks and
+    after each text (so that no bigram spans two texts); ends[i] is where text i stops."""
+    known = _Ids()
+    get = known.__getitem__
+    ids = array.array("i")
+    ends = array.array("q")
+    for text in texts:
+        ids.extend(map(get, _chunks(text)))
+        ids.append(-1)
+        ends.append(len(ids))
+    return known.words, np.frombuffer(ids, dtype=np.int32), np.frombuffer(ends, dtype=np.int64)
+
+
+_forked: Sequence[str] = ()
+
+
+def _tokenize_second_half() -> tuple[list[str], np.ndarray, np.ndarray]:
+    return tokenize(_forked[len(_forked) // 2 :])
+
+
+def tokenize_all(texts: Sequence[str]) -> tuple[list[str], np.ndarray, np.ndarray]:
+    if len(texts) < PARALLEL_MIN or (os.cpu_count() or 1) < 2:
+        return tokenize(texts)
+    import multiprocessing
+
+    global _forked
+    half = len(texts) // 2
+    _forked = texts  # the forked process sees the texts as they are: nothing is pickled over
+    try:
+        with multiprocessing.get_context("fork").Pool(1) as pool:
+            other = pool.apply_async(_tokenize_second_half)
+            words, ids, ends = tokenize(texts[:half])
+            their_words, their_ids, their_ends = other.get()
+    finally:
+        _forked = ()
+    # Their word ids -> ours: words first seen over there get the next ids.
+    mine = {w: i for i, w in enumerate(words)}
+    remap = np.array([mine.setdefault(w, len(mine)) for w in their_words] + [-1], np.int32)
+    words = list(mine)
+    return (
+        words,
+        np.concatenate([ids, remap[their_ids]]),  # -1 indexes the appended -1
+        np.concatenate([ends, their_ends + len(ids)]),
+    )

@@ -1,0 +1,50 @@
+"""The analyzer: words and phrase bigrams that never span punctuation or a stop word, model names
+kept whole, the same words whether one text is analyzed or many are tokenized at once (in one
+process or two), and author keys that ignore name order and accents."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from digest import tokens
+from digest.tokens import analyze, author_key, tokenize, tokenize_all
+
+
+def test_bigrams_are_phrases_that_occur_in_the_text():
+    words = analyze("Differential privacy, for federated learning: GPT-4 and privacy-utility trade")
+    assert "differential privacy" in words and "federated learning" in words
+    assert "privacy federated" not in words  # the comma and "for" end the phrase
+    assert "gpt-4" in words and "privacy utility" in words
+    assert "for" not in words and "and" not in words
+
+
+def test_model_names_stay_whole_and_dashes_set_off_by_spaces_end_a_phrase():
+    words = analyze("We tune Llama-3-8B and GPT-4 -- a strong baseline - on covid-19 data")
+    assert "llama-3-8b" in words and "gpt-4" in words and "covid-19" in words
+    assert "gpt-4 strong" not in words and "baseline covid-19" not in words
+    assert "covid-19 data" in words
+
+
+def test_accents_case_and_punctuation_do_not_change_the_words():
+    words = ["cafe", "resume", "naive", "bayes", "cafe resume", "naive bayes"]
+    assert sorted(analyze("Café RÉSUMÉ: naïve Bayes!")) == sorted(words)  # the colon ends a phrase
+
+
+def test_many_texts_tokenized_at_once_give_each_texts_own_words(monkeypatch):
+    texts = [f"graph networks for molecules number {i}, then diffusion models" for i in range(30)]
+    texts += ["differential privacy in federated learning"] * 5
+    for parallel_from in (10**9, 10):  # one process, then two
+        monkeypatch.setattr(tokens, "PARALLEL_MIN", parallel_from)
+        words, ids, ends = tokenize_all(texts)
+        start = 0
+        for text, end in zip(texts, ends, strict=True):
+            mine = [words[i] for i in ids[start:end] if i >= 0]
+            assert Counter(mine) == Counter(w for w in analyze(text) if " " not in w)
+            assert ids[end - 1] == -1  # no bigram spans two texts
+            start = end
+    assert tokenize([])[0] == []
+
+
+def test_author_keys_ignore_order_case_and_accents():
+    assert author_key("Lovelace, Ada") == author_key("ada LOVELACE") == "ada lovelace"
+    assert author_key("José Núñez") == "jose nunez"
