@@ -109,7 +109,7 @@ def author_key(name: str) -> str:
 
 
 # Tokenizing is most of a large fit: from this many texts on, two processes share it.
-PARALLEL_MIN = 20_000
+PARALLEL_MIN = 8_000
 
 
 class _Ids(dict[str, int]):
