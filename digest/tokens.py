@@ -6,6 +6,7 @@ from __future__ import annotations
 import array
 import os
 import re
+import threading
 from collections.abc import Sequence
 
 import numpy as np
@@ -143,6 +144,7 @@ def tokenize(texts: Sequence[str]) -> tuple[list[str], np.ndarray, np.ndarray]:
 
 
 _forked: Sequence[str] = ()
+_FORK_LOCK = threading.Lock()
 
 
 def _tokenize_second_half() -> tuple[list[str], np.ndarray, np.ndarray]:
@@ -156,14 +158,15 @@ def tokenize_all(texts: Sequence[str]) -> tuple[list[str], np.ndarray, np.ndarra
 
     global _forked
     half = len(texts) // 2
-    _forked = texts  # the forked process sees the texts as they are: nothing is pickled over
-    try:
-        with multiprocessing.get_context("fork").Pool(1) as pool:
-            other = pool.apply_async(_tokenize_second_half)
-            words, ids, ends = tokenize(texts[:half])
-            their_words, their_ids, their_ends = other.get()
-    finally:
-        _forked = ()
+    with _FORK_LOCK:  # one fit at a time may hand its texts to a fork
+        _forked = texts  # the forked process sees the texts as they are: nothing is pickled over
+        try:
+            with multiprocessing.get_context("fork").Pool(1) as pool:
+                other = pool.apply_async(_tokenize_second_half)
+                words, ids, ends = tokenize(texts[:half])
+                their_words, their_ids, their_ends = other.get()
+        finally:
+            _forked = ()
     # Their word ids -> ours: words first seen over there get the next ids.
     mine = {w: i for i, w in enumerate(words)}
     remap = np.array([mine.setdefault(w, len(mine)) for w in their_words] + [-1], np.int32)
