@@ -77,8 +77,9 @@ def row_paper(row: sqlite3.Row) -> Paper:
     )
 
 
-class Catalog:
-    """The paper tables over the store's connection, its transactions and its time stamps."""
+class Tables:
+    """Some tables of the state database, over the store's connection, its transactions and its
+    time stamps: the Store makes one of each kind and alone opens SQLite."""
 
     def __init__(
         self,
@@ -87,6 +88,10 @@ class Catalog:
         stamp: Callable[[datetime], str],
     ) -> None:
         self.db, self.transaction, self.stamp = db, transaction, stamp
+
+
+class Catalog(Tables):
+    """The paper tables."""
 
     def add(self, papers: Iterable[Paper], now: datetime) -> int:
         """Keep each paper not known under any of its keys; complete a known one with what the

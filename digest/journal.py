@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, datetime
 from typing import Any
 
-from digest.catalog import papers_of
+from digest.catalog import Tables, papers_of
 from digest.models import Message
 
 # store.SCHEMA's migration for these tables. The outbox is rebuilt (SQLite cannot drop a NOT NULL)
@@ -69,16 +68,12 @@ SCHEMA = """
     CREATE INDEX source_runs_at ON source_runs (source, at)
 """
 
-Transaction = Callable[[], AbstractContextManager[sqlite3.Connection]]
 # (channel name, channel kind, message): one outbox row each.
 Messages = Sequence[tuple[str, str, Message]]
 
 
-class Journal:
-    def __init__(
-        self, db: sqlite3.Connection, transaction: Transaction, stamp: Callable[[datetime], str]
-    ) -> None:
-        self.db, self.transaction, self.stamp = db, transaction, stamp
+class Journal(Tables):
+    """The alert, notice and source-outcome tables."""
 
     # alerts
 

@@ -283,17 +283,17 @@ def rank(
         found, bound = best_per_row(
             left, right, max(want, min(m, 2 * FEEDBACK_DOCS)), order, CHUNK_CELLS
         )
-        first = rescored(_left(profile, centroid, by_author), right, found, order)
+        first = rescored(_left(profile, centroid, by_author), right, [c for c, _ in found], order)
         tops = [rows[values > 0][:FEEDBACK_DOCS] for rows, values in first]
         scoring, words = _expanded(profile, x, tops)
         # The papers the feedback words alone reach best join them: a cheap product (the words
         # are few and rare), so that what the expansion brings in can be found.
         words = sp.csr_matrix((words.data, words.indices, words.indptr), shape=(n, right.shape[1]))
         near, _ = best_per_row(words, right, min(m, most + 10), order, CHUNK_CELLS)
-        found = [(np.union1d(a, b), a) for (a, _), (b, _) in zip(found, near, strict=True)]
+        candidates = [np.union1d(a, b) for (a, _), (b, _) in zip(found, near, strict=True)]
         # The scores shown (and held against min_score) are exact: the whole profile's.
         left = _left(scoring, centroid, by_author)
-        seen = rescored(left, right, found, order)
+        seen = rescored(left, right, candidates, order)
     else:  # no feedback (a small pool): one exact product
         left = _left(scoring, centroid if big else None, by_author)
         seen, bound = best_per_row(left, right, want, order, CHUNK_CELLS)

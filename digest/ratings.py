@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import sqlite3
-from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from digest.catalog import row_paper
+from digest.catalog import Tables, row_paper
 from digest.models import Paper, Subscriber
 
 if TYPE_CHECKING:
@@ -57,16 +55,8 @@ class StoredSpace:
     docs: int
 
 
-class Ratings:
-    """The ratings and stored-space tables over the store's connection and transactions."""
-
-    def __init__(
-        self,
-        db: sqlite3.Connection,
-        transaction: Callable[[], AbstractContextManager[sqlite3.Connection]],
-        stamp: Callable[[datetime], str],
-    ) -> None:
-        self.db, self.transaction, self.stamp = db, transaction, stamp
+class Ratings(Tables):
+    """The ratings and stored-space tables."""
 
     def rate(self, subscriber: str, paper_id: str, rating: str, now: datetime) -> None:
         """Record `up` or `down`; the latest rating of a paper is the one that counts."""

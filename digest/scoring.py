@@ -74,39 +74,18 @@ def pair_dots(
 
 
 def rescored(
-    profile: sp.csr_matrix,
-    x: sp.csr_matrix,
-    found: list[tuple[np.ndarray, np.ndarray]],
-    order: np.ndarray,
+    profile: sp.csr_matrix, x: sp.csr_matrix, candidates: Sequence[np.ndarray], order: np.ndarray
 ) -> list[tuple[np.ndarray, np.ndarray]]:
-    """best_per_row's lists, found with cut-down profiles, scored again on the whole profile
-    rows and sorted again (score desc, ties by paper order)."""
-    sizes = [len(columns) for columns, _ in found]
-    owner = np.repeat(np.arange(len(found)), sizes)
-    columns = np.concatenate([np.empty(0, np.intp), *(c for c, _ in found)])
+    """Each row's candidate papers (found with a cut-down profile) scored on the whole profile
+    row: (paper rows, scores), best first, ties by paper order, as best_per_row gives them."""
+    sizes = [len(columns) for columns in candidates]
+    owner = np.repeat(np.arange(len(candidates)), sizes)
+    columns = np.concatenate([np.empty(0, np.intp), *candidates])
     values = pair_dots(profile, owner, x, columns)
     sort = np.lexsort((order[columns], -values, owner))
     columns, values = columns[sort], values[sort]
     starts = np.concatenate([[0], np.cumsum(sizes)])
     return [(columns[a:b], values[a:b]) for a, b in zip(starts[:-1], starts[1:], strict=True)]
-
-
-def _cut(rows: sp.csr_matrix, keep_of: Callable[[np.ndarray], int], most: int) -> sp.csr_matrix:
-    """Each row with only its heaviest entries (by absolute weight; of equals, those in the lower
-    columns), as many as keep_of(its squared weights, heaviest first) says; normalized again.
-    Rows of at most `most` entries are kept whole without asking."""
-    rows = rows.tocsr()
-    rows.sort_indices()
-    keep = np.ones(rows.nnz, bool)
-    lightness, square = -np.abs(rows.data), rows.data**2
-    # Row by row: a stable argsort of a few hundred weights each beats sorting all at once.
-    for a, b in zip(rows.indptr[:-1].tolist(), rows.indptr[1:].tolist(), strict=True):
-        if b - a > most:
-            order = a + np.argsort(lightness[a:b], kind="stable")
-            keep[order[keep_of(square[order]) :]] = False
-    owner = np.repeat(np.arange(rows.shape[0]), np.diff(rows.indptr))
-    indptr = np.concatenate([[0], np.cumsum(np.bincount(owner[keep], minlength=rows.shape[0]))])
-    return normalize(sp.csr_matrix((rows.data[keep], rows.indices[keep], indptr), shape=rows.shape))
 
 
 def heaviest_sums(rows: sp.csr_matrix, groups: Sequence[Sequence[int]], k: int) -> sp.csr_matrix:
@@ -119,24 +98,28 @@ def heaviest_sums(rows: sp.csr_matrix, groups: Sequence[Sequence[int]], k: int) 
     pick = sp.csr_matrix(
         (np.ones(len(owners)), (owners, members)), shape=(len(groups), rows.shape[0])
     )
-    out = sp_matmul_topn(pick, rows, top_n=k, n_threads=THREADS).tocsr()
-    out.sort_indices()
-    return normalize(out)
+    return normalize(sp_matmul_topn(pick, rows, top_n=k, n_threads=THREADS).tocsr())
 
 
 def trimmed(rows: sp.csr_matrix, share: float) -> sp.csr_matrix:
-    """Each row with its heaviest entries that hold `share` of its squared weight, normalized."""
+    """Each row with its heaviest entries (by absolute weight; of equals, those in the lower
+    columns) that hold `share` of its squared weight, normalized again."""
+    rows = rows.tocsr()
+    rows.sort_indices()
     if share >= 1:
-        rows = rows.tocsr()
-        rows.sort_indices()
         return rows
-
-    def count(square: np.ndarray) -> int:
-        mass = np.cumsum(square)
-        # Keep every entry with less than `share` of the weight before it.
-        return int(np.searchsorted(mass - square, share * mass[-1], "left"))
-
-    return _cut(rows, count, 1)
+    keep = np.ones(rows.nnz, bool)
+    lightness, square = -np.abs(rows.data), rows.data**2
+    # Row by row: a stable argsort of a few hundred weights each beats sorting all at once.
+    for a, b in zip(rows.indptr[:-1].tolist(), rows.indptr[1:].tolist(), strict=True):
+        if b - a > 1:
+            order = a + np.argsort(lightness[a:b], kind="stable")
+            mass = np.cumsum(square[order])
+            # Keep every entry with less than `share` of the row's weight before it.
+            keep[order[np.searchsorted(mass - square[order], share * mass[-1], "left") :]] = False
+    owner = np.repeat(np.arange(rows.shape[0]), np.diff(rows.indptr))
+    indptr = np.concatenate([[0], np.cumsum(np.bincount(owner[keep], minlength=rows.shape[0]))])
+    return normalize(sp.csr_matrix((rows.data[keep], rows.indices[keep], indptr), shape=rows.shape))
 
 
 def top_candidates(

@@ -81,7 +81,8 @@ def test_rescored_lists_carry_the_whole_profiles_scores_best_first():
     rough = trimmed(profile, 0.5)  # a cut-down profile finds the candidates
     found, _ = best_per_row(rough, papers, 5, np.arange(20), 10**9)
     dense = (profile @ papers.T).toarray()
-    for r, (columns, values) in enumerate(rescored(profile, papers, found, np.arange(20))):
+    candidates = [columns for columns, _ in found]
+    for r, (columns, values) in enumerate(rescored(profile, papers, candidates, np.arange(20))):
         assert sorted(columns) == sorted(found[r][0])
         assert np.allclose(values, dense[r, columns])
         assert list(values) == sorted(values, reverse=True)

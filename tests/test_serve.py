@@ -73,6 +73,17 @@ class Serve:
         return self.seen
 
 
+def digest_health(folder: Path) -> subprocess.CompletedProcess[str]:
+    """`digest health` over the state of a serve running in `folder`."""
+    return subprocess.run(
+        [sys.executable, "-m", "digest", "health", "--state", "state/digest.db"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
 def test_serve_polls_beats_and_stops_cleanly_on_a_signal(tmp_path: Path, stop: int) -> None:
     (tmp_path / "digest.toml").write_text(CONFIG, encoding="utf-8")
@@ -85,13 +96,7 @@ def test_serve_polls_beats_and_stops_cleanly_on_a_signal(tmp_path: Path, stop: i
         first = serve.wait_for("poll at")
         assert "1 new papers; digests: ana (1)" in first
         serve.wait_for("poll at")  # and again a second later: poll_every = "1s"
-        health = subprocess.run(
-            [sys.executable, "-m", "digest", "health", "--state", "state/digest.db"],
-            cwd=tmp_path,
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
+        health = digest_health(tmp_path)
         assert health.returncode == 0, health.stdout
         assert health.stdout.startswith("digest health: alive: pid ")
         serve.process.send_signal(stop)
@@ -107,13 +112,7 @@ def test_serve_polls_beats_and_stops_cleanly_on_a_signal(tmp_path: Path, stop: i
     )
     assert not [line for line in lines if "Traceback" in line or "ERROR" in line]
     assert list((tmp_path / "out").glob("*/ana.eml"))
-    after = subprocess.run(
-        [sys.executable, "-m", "digest", "health", "--state", "state/digest.db"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    after = digest_health(tmp_path)
     assert after.returncode == 1 and "stopped" in after.stdout
 
 

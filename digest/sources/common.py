@@ -7,7 +7,6 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 _NOT_WORD = re.compile(r"[\W_]+")
@@ -30,7 +29,6 @@ _URL_CHARS = r"""[^\s<>"'`{}\[\]()|\\^，。；：！？、）】」“”‘’
 _HOSTS = "|".join(map(re.escape, _CODE_HOSTS))
 # A URL with a scheme, or a bare "github.com/owner/repo".
 _URL = re.compile(rf"(?:https?://|(?<![\w/.@-])(?=(?:www\.)?(?:{_HOSTS})/)){_URL_CHARS}", re.I)
-_SCHEME_URL = re.compile(rf"https?://{_URL_CHARS}", re.I)
 _TRAILING = ".,;:!?'\")]}>…"
 
 
@@ -43,32 +41,16 @@ def _is_code_url(url: str) -> bool:
     return on_host and parts.path.strip("/") != ""
 
 
-def _scheme_urls(text: str, lowered: str) -> Iterator[re.Match[str]]:
-    """_SCHEME_URL.finditer(text), tried only where "http" stands (a case-blind scan is slow)."""
-    at = lowered.find("http")
-    while at >= 0:
-        match = _SCHEME_URL.match(text, at)
-        if match:
-            yield match
-            at = match.end()
-        at = lowered.find("http", at + (0 if match else 1))
-
-
 def code_links(text: str) -> list[str]:
     """URLs pointing at code or a project page, in order of appearance, without duplicates."""
     lowered = text.lower()
-    bare = any(map(lowered.__contains__, _CODE_HOSTS))
     # Most abstracts name no URL at all: skip the costly scan (it needs "http" or a code host).
-    if not bare and "http" not in lowered:
+    if "http" not in lowered and not any(host in lowered for host in _CODE_HOSTS):
         return []
-    if "\\" in text:
-        # LaTeX escapes the underscore inside \href text; unescaped, both halves name one URL.
-        text = re.sub(r"\\([_%#&~])", r"\1", text)
-        lowered = text.lower()
+    # LaTeX escapes the underscore inside \href text; unescaped, both halves name one URL.
+    text = re.sub(r"\\([_%#&~])", r"\1", text)
     found: list[str] = []
-    # Without a code host's name only URLs with a scheme can match: try where "http" stands.
-    scheme_only = not bare and len(lowered) == len(text)
-    for match in _scheme_urls(text, lowered) if scheme_only else _URL.finditer(text):
+    for match in _URL.finditer(text):
         url = match.group().rstrip(_TRAILING)
         if not url.lower().startswith(("http://", "https://")):
             url = "https://" + url

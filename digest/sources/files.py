@@ -56,10 +56,9 @@ def _names(record: Mapping[str, Any], key: str) -> tuple[str, ...]:
     value = record.get(key)
     if value is None:
         return ()
-    if not isinstance(value, list) or not all(map(str.__instancecheck__, value)):
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise BadRecord(f"{key} must be a list of strings, got {json.dumps(value)[:60]}")
-    stripped = tuple(map(str.strip, value))
-    return stripped if all(stripped) else tuple(v for v in stripped if v)
+    return tuple(v.strip() for v in value if v.strip())
 
 
 def _published(record: Mapping[str, Any]) -> date | None:
