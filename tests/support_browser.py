@@ -53,7 +53,7 @@ _OVERFLOW_JS = """() => {
   return {
     scrollWidth: document.documentElement.scrollWidth,
     innerWidth: width,
-    widest: wide.slice(0, 5).map(([right, name]) => name + ' (right edge ' + Math.round(right) + ')'),
+    widest: wide.slice(0, 5).map(([r, name]) => name + ' (right edge ' + Math.round(r) + ')'),
   };
 }"""
 

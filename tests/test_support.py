@@ -1,6 +1,6 @@
-"""The shared test fixtures work as the other tests rely on: a fresh PostgreSQL database per test,
-isolated from the others, on 127.0.0.1 only; a headless Chromium that reads and clicks pages served
-on 127.0.0.1 and measures overflow at a phone's width; and a one-line skip when a tool is missing."""
+"""The shared fixtures work as the other tests rely on: a fresh PostgreSQL database per test,
+isolated from the others, on 127.0.0.1 only; a headless Chromium that reads and clicks pages
+served on 127.0.0.1 and measures overflow at a phone's width; a one-line skip for a missing tool."""
 
 from __future__ import annotations
 
