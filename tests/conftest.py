@@ -4,6 +4,7 @@ PostgreSQL (support_postgres.py) and a headless Chromium (support_browser.py) ar
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,15 @@ from support_postgres import postgres_cluster, postgres_url  # noqa: F401 (fixtu
 
 # A tool missing on this machine skips the tests that need it; the summary names them.
 MISSING_TOOLS = (support_postgres.HOW_TO_GET, support_browser.HOW_TO_GET)
+LOOPBACK = ("127.0.0.1", "localhost")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Loopback never goes through a proxy. The tests run with a dead one in the environment
+    (HTTP_PROXY=http://127.0.0.1:9), which then stops only traffic that would leave the machine."""
+    for name in ("NO_PROXY", "no_proxy"):
+        hosts = [host.strip() for host in os.environ.get(name, "").split(",") if host.strip()]
+        os.environ[name] = ",".join(hosts + [host for host in LOOPBACK if host not in hosts])
 
 
 @pytest.fixture(autouse=True)
