@@ -1,6 +1,6 @@
-"""digest.scheduler: each subscriber's job fires at its own local time (across DST), the polling
-job runs the pipeline on the clock of the moment, one run at a time under the state lock, the
-heartbeat tells a ticking scheduler from a stopped one, and status says what happened."""
+"""digest.scheduler (`digest serve`): a job per subscriber and a coalescing poll, each running the
+pipeline on the clock of the moment; a restart makes no second digest; a stop starts no new work;
+the heartbeat job and the [serve] durations."""
 
 from __future__ import annotations
 
