@@ -4,7 +4,9 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
+# --no-compile: byte-compiling all of scipy and scikit-learn at install time is half the CPU of
+# the first `make demo`; Python compiles what it imports on first use instead.
+PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check --no-compile
 RUN_STAMP := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
 
