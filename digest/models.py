@@ -73,6 +73,8 @@ class Paper:
     categories: tuple[str, ...] = ()
     # Other ids of the same paper (a DOI beside the arXiv id...): see sources/identity.py.
     aliases: tuple[str, ...] = ()
+    # A new version of an older paper (arXiv "replace"): new only to a store that has the paper.
+    replacement: bool = False
 
     @property
     def text(self) -> str:

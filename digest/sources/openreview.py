@@ -12,9 +12,12 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from digest.models import Paper, SourceConfig, SourceError, Warn
+from digest.sources import authors as names
 from digest.sources.common import code_links
 from digest.sources.identity import arxiv_id
+from digest.sources.latex import to_text
 from digest.sources.progress import QUIET, Progress
+from digest.sources.rss import html_text
 from digest.sources.web import Client, Policy, Response, check_options
 
 log = logging.getLogger("digest.sources")
@@ -53,20 +56,20 @@ def decision(note: Mapping[str, Any]) -> str:
 
 def to_paper(note: Mapping[str, Any], venue_id: str, web: str) -> Paper | None:
     content = note.get("content") or {}
-    title = " ".join(str(value(content, "title") or "").split())
-    abstract = " ".join(str(value(content, "abstract") or "").split())
+    raw_abstract = _string(value(content, "abstract"))
+    title, abstract = plain(_string(value(content, "title"))), plain(raw_abstract)
     forum = str(note.get("forum") or note.get("id") or "")
     if not forum or not (title or abstract):
         return None
-    authors = _strings(value(content, "authors"))
-    keywords = _strings(value(content, "keywords"))
-    venue = str(value(content, "venue") or venue_id)
+    authors = names.split(_strings(value(content, "authors")))
+    keywords = tuple(plain(k) for k in _strings(value(content, "keywords")))
+    venue = plain(_string(value(content, "venue"))) or venue_id
     verdict = decision(note)
     if verdict and verdict.lower() not in venue.lower():
         venue = f"{venue} ({verdict})"
     code = value(content, "code")
     links = [code] if isinstance(code, str) and code.startswith("http") else []
-    links += code_links(abstract)
+    links += code_links(raw_abstract)
     stamp = note.get("pdate") or note.get("odate") or note.get("cdate")
     published: date | None = None
     if isinstance(stamp, int | float):
@@ -88,7 +91,28 @@ def to_paper(note: Mapping[str, Any], venue_id: str, web: str) -> Paper | None:
     )
 
 
+def plain(text: str) -> str:
+    """Text as authors typed it into OpenReview's forms: HTML entities and tags, LaTeX."""
+    return " ".join(to_text(html_text(text)).split())
+
+
+def _string(found: Any) -> str:
+    """A text field, however a venue's form stored it: a string, a list of strings, a number,
+    or one more {"value": ...} wrapping."""
+    if isinstance(found, dict):
+        found = found.get("value")
+    if isinstance(found, list | tuple):
+        return " ".join(_string(item) for item in found)
+    if isinstance(found, str | int | float) and not isinstance(found, bool):
+        return str(found)
+    return ""
+
+
 def _strings(found: Any) -> tuple[str, ...]:
+    if isinstance(found, dict):
+        found = found.get("value")
+    if isinstance(found, str):
+        found = [found]
     if not isinstance(found, list):
         return ()
     return tuple(s.strip() for s in found if isinstance(s, str) and s.strip())
