@@ -18,10 +18,10 @@ from typing import Protocol
 
 from digest import __version__
 from digest.models import InputError, Paper, SourceConfig, SourceError, Subscriber
+from digest.models.identity import arxiv_id
 from digest.sources.arxiv import ArxivSource
 from digest.sources.bibtex import decode, read_bibtex
 from digest.sources.files import read_papers
-from digest.sources.identity import arxiv_id
 
 log = logging.getLogger("digest.library")
 

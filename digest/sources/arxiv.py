@@ -14,9 +14,9 @@ from typing import Any
 import feedparser
 
 from digest.models import Paper, SourceConfig, SourceError, Warn
+from digest.models.identity import arxiv_id, doi
 from digest.sources import authors
 from digest.sources.common import code_links
-from digest.sources.identity import arxiv_id, doi
 from digest.sources.latex import to_text
 from digest.sources.progress import QUIET, Progress
 from digest.sources.rss import feed_problem

@@ -11,9 +11,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from digest.models import InputError, Paper, Warn
+from digest.models.identity import abstract_id, arxiv_id, doi, paper_id
 from digest.sources import authors
-from digest.sources.common import abstract_id, code_links
-from digest.sources.identity import arxiv_id, doi, paper_id
+from digest.sources.common import code_links
 from digest.sources.latex import to_text
 
 # Google Scholar writes arXiv preprints as journal = {arXiv preprint arXiv:2401.01234}.

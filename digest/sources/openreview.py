@@ -12,9 +12,9 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from digest.models import Paper, SourceConfig, SourceError, Warn
+from digest.models.identity import arxiv_id
 from digest.sources import authors as names
 from digest.sources.common import code_links
-from digest.sources.identity import arxiv_id
 from digest.sources.latex import to_text
 from digest.sources.progress import QUIET, Progress
 from digest.sources.rss import html_text
