@@ -60,7 +60,7 @@ def _why(block: object) -> str:
     if name == "DuplicateBlockKeyBlock":
         return f"duplicate key {getattr(block, 'key', '')!r}"
     if name == "DuplicateFieldKeyBlock":
-        return f"a field appears twice ({', '.join(sorted(getattr(block, 'duplicate_keys', ())))})"
+        return f"field {', '.join(sorted(getattr(block, 'duplicate_keys', ())))} twice"
     error = getattr(block, "error", None)
     reason = getattr(error, "abort_reason", None) or str(error or "")
     lines = [line.strip() for line in str(reason).splitlines() if line.strip()]
@@ -69,14 +69,18 @@ def _why(block: object) -> str:
 
 @contextmanager
 def _quiet_bibtexparser() -> Iterator[None]:
-    """bibtexparser logs several lines per bad entry; the warnings above say it in one."""
+    """bibtexparser logs several lines per bad entry; the warnings above say it in one. A
+    handler that drops them (not just no propagation: logging would print them as a last resort)."""
     logger = logging.getLogger("bibtexparser")
-    saved = logger.propagate, logger.disabled
-    logger.propagate, logger.disabled = False, True
+    drop = logging.NullHandler()
+    saved = logger.propagate
+    logger.addHandler(drop)
+    logger.propagate = False
     try:
         yield
     finally:
-        logger.propagate, logger.disabled = saved
+        logger.propagate = saved
+        logger.removeHandler(drop)
 
 
 def _text(value: str) -> str:

@@ -26,10 +26,14 @@ URL = "https://api2.openreview.net"
 PAGE = 1000  # the largest page API v2 serves
 
 
-def value(content: Mapping[str, Any], key: str) -> Any:
+def value(content: Any, key: str) -> Any:
     """A content field: API v2 wraps each one as {"value": ...}; API v1 did not."""
-    field = content.get(key)
+    field = content.get(key) if isinstance(content, dict) else None
     return field.get("value") if isinstance(field, dict) else field
+
+
+def _object(found: Any) -> dict[str, Any]:
+    return found if isinstance(found, dict) else {}
 
 
 def web_base(api_url: str) -> str:
@@ -44,18 +48,22 @@ def web_base(api_url: str) -> str:
 
 def decision(note: Mapping[str, Any]) -> str:
     """The public decision among the replies the note carries, if the API included them."""
-    details = note.get("details") or {}
-    for reply in details.get("directReplies") or details.get("replies") or []:
+    details = _object(note.get("details"))
+    replies = details.get("directReplies") or details.get("replies") or []
+    for reply in replies if isinstance(replies, list) else []:
+        reply = _object(reply)
         invitations = reply.get("invitations") or [reply.get("invitation", "")]
+        if not isinstance(invitations, list):
+            invitations = [invitations]
         if any(str(i).endswith("/-/Decision") for i in invitations):
-            found = value(reply.get("content") or {}, "decision")
+            found = value(reply.get("content"), "decision")
             if isinstance(found, str) and found.strip():
                 return found.strip()
     return ""
 
 
 def to_paper(note: Mapping[str, Any], venue_id: str, web: str) -> Paper | None:
-    content = note.get("content") or {}
+    content = _object(note.get("content"))
     raw_abstract = _string(value(content, "abstract"))
     title, abstract = plain(_string(value(content, "title"))), plain(raw_abstract)
     forum = str(note.get("forum") or note.get("id") or "")
@@ -72,8 +80,11 @@ def to_paper(note: Mapping[str, Any], venue_id: str, web: str) -> Paper | None:
     links += code_links(raw_abstract)
     stamp = note.get("pdate") or note.get("odate") or note.get("cdate")
     published: date | None = None
-    if isinstance(stamp, int | float):
-        published = datetime.fromtimestamp(stamp / 1000, UTC).date()
+    if isinstance(stamp, int | float) and not isinstance(stamp, bool):
+        try:
+            published = datetime.fromtimestamp(stamp / 1000, UTC).date()
+        except (OverflowError, OSError, ValueError):  # a time no calendar holds: no date
+            published = None
     # Some venues ask authors for their arXiv version; the store then links the two records.
     arxiv = arxiv_id(str(value(content, "arxiv") or value(content, "arXiv") or ""))
     return Paper(
