@@ -16,8 +16,9 @@ from pathlib import Path
 import numpy as np
 
 from bench import relevance
-from digest import features, ranking, tokens
+from digest import ranking
 from digest.models import Paper
+from digest.ranking import features, tokens
 
 Patch = dict[tuple[object, str], object]
 

@@ -17,7 +17,7 @@ from xml.sax.saxutils import escape
 from bench.corpus import papers
 from digest.models import Paper, Settings, SourceConfig
 from digest.pipeline import ingest
-from digest.store import Store
+from digest.state import Store
 
 ARXIV, RSS, OPENREVIEW = 1000, 300, 500  # papers per source; RSS repeats 100 of the arXiv ones
 CALLS: dict[str, int] = {}
