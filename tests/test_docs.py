@@ -209,12 +209,23 @@ def test_no_document_points_outside_the_repository() -> None:
         assert "../shared" not in text, f"{document.relative_to(REPO)} mentions ../shared"
 
 
-def test_every_link_between_documents_reaches_a_file() -> None:
-    for document in [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]:
+def anchors(text: str) -> set[str]:
+    """The anchors a Markdown page offers: GitHub's slug of each heading, and <a id="...">."""
+    slugs = set(re.findall(r'<a id="([^"]+)">', text))
+    for heading in re.findall(r"^#+ (.+)$", text, re.MULTILINE):
+        slugs.add(re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-"))
+    return slugs
+
+
+def test_every_link_between_documents_reaches_a_file_and_its_anchor() -> None:
+    for document in [REPO / "README.md", REPO / "CHANGELOG.md", *(REPO / "docs").glob("*.md")]:
         text = document.read_text(encoding="utf-8")
-        for target in re.findall(r"\]\(([^)#:\s]+)(?:#[^)]*)?\)", text):
-            where = document.parent / target
-            assert where.exists(), f"{document.relative_to(REPO)} links to missing {target}"
+        for target, anchor in re.findall(r"\]\(([^)#:\s]*)(?:#([^)\s]*))?\)", text):
+            where = (document.parent / target) if target else document
+            name = f"{document.relative_to(REPO)}: link to {target}#{anchor}"
+            assert where.exists(), f"{name}: no such file"
+            if anchor and where.suffix == ".md":
+                assert anchor in anchors(where.read_text(encoding="utf-8")), f"{name}: no anchor"
 
 
 def code_block(text: str, after: str, language: str) -> str:
