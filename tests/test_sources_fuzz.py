@@ -21,6 +21,7 @@ from digest.sources.seeds import parse_seeds
 FUZZ = settings(
     max_examples=int(__import__("os").environ.get("FUZZ_EXAMPLES", "60")),
     deadline=None,
+    database=None,  # no example database written into the repository
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 # The characters that matter to these formats, and any others now and then.
