@@ -32,6 +32,7 @@ from digest.periods import period_start
 from digest.sources import SOURCES, progress
 from digest.sources.files import read_papers
 from digest.state import Store
+from digest.web.tokens import links_for
 
 log = logging.getLogger("digest.pipeline")
 
@@ -262,7 +263,8 @@ def make_digests(
             from digest import render
 
             env = env or render.make_environment(settings.templates)
-            message = render.render_digest(digest, env)
+            links = links_for(settings.web, sub.name, now)
+            message = render.render_digest(digest, env, links)
             messages = [(channel.name, channel.kind, message) for channel in sub.channels]
         elif sub.on_empty == "notify":
             message = alerts.notice(settings, sub, status, start.date(), failed)

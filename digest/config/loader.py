@@ -50,7 +50,7 @@ SOURCE_KINDS: dict[str, dict[str, tuple[str, bool]]] = {
 CHANNEL_KINDS: dict[str, dict[str, tuple[str, bool]]] = {
     "file": {"dir": (STR, False), "to": (STR_OR_STRS, False)},
     "email": {"to": (STR_OR_STRS, True), "unsubscribe": (STR, False)},
-    "slack": {"webhook": (STR, True)},
+    "slack": {"webhook": (STR, True), "signing_secret": (STR, False)},
     "matrix": {"homeserver": (STR, True), "room": (STR, True), "token": (STR, True)},
     "matrix-hook": {"url": (STR, True)},
 }
@@ -73,7 +73,10 @@ SUBSCRIBER_KEYS: dict[str, str] = {
     "on_empty": STR,
     "channels": "a list of tables",
 }
-TOP_KEYS = {"sources", "subscribers", "defaults", "state", "smtp", "templates", "delivery", "serve"}
+TOP_KEYS = {
+    *("sources", "subscribers", "defaults", "state", "smtp", "templates", "delivery", "serve"),
+    "web",
+}
 # [serve] of `digest serve`: key -> default duration ("30m", "1h", "90s" or seconds).
 SERVE_KEYS = {"poll_every": "30m", "misfire_grace_time": "1h"}
 # [delivery]: key -> (what it must be, the least value allowed).
@@ -190,6 +193,14 @@ class _Checker(Checks):
         serve = self.table(data.get("serve", {}), "serve")
         self.only(serve, set(SERVE_KEYS), "serve")
         every = {k: self.duration(serve.get(k, v), f"serve.{k}") for k, v in SERVE_KEYS.items()}
+        web = self.web(self.table(data.get("web", {}), "web"))
+        for sub in subscribers if not web else ():
+            for i, channel in enumerate(sub.channels):
+                if channel.options.get("signing_secret"):
+                    raise self.fail(
+                        f"subscribers.{sub.name}.channels[{i}].signing_secret",
+                        "needs a [web] table (base_url, secret): Slack posts the clicks there",
+                    )
         return Settings(
             path=self.file,
             sources=tuple(sources),
@@ -201,6 +212,7 @@ class _Checker(Checks):
             delivery=delivery,
             poll_every=every["poll_every"],
             misfire_grace_time=every["misfire_grace_time"],
+            web=web,
         )
 
     def source(self, raw: Any, key: str) -> SourceConfig:
