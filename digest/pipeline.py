@@ -32,6 +32,7 @@ from digest.periods import period_start
 from digest.sources import SOURCES, progress
 from digest.sources.files import read_papers
 from digest.state import Store
+from digest.web import replies
 from digest.web.tokens import links_for
 
 log = logging.getLogger("digest.pipeline")
@@ -178,6 +179,8 @@ def run_once(
 ) -> RunReport:
     """One whole cycle on the clock `now`. When stop() (serve got SIGTERM) holds before the
     deliveries, they are left pending for the next run: recorded work is never lost."""
+    # Votes replied in Matrix rooms since the last run count in this run's profiles.
+    replies.read(settings, store, now)
     subscribers = library.with_libraries(
         settings.subscribers, cache=store.papers, sources=settings.sources, now=now
     )

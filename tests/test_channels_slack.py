@@ -65,10 +65,13 @@ def test_a_digest_is_a_header_a_section_per_paper_and_a_context_line(slack: Slac
     first = payload["blocks"][1]["text"]["text"]
     assert first.startswith(
         "*1.* <https://arxiv.org/abs/2611.00001?a=1&amp;b=2|Federated learning under "
-        "heterogeneity, part 1>\nAna Author, Ben Builder · arXiv cs.LG · score 0.90\n"
+        "heterogeneity, part 1>\nAna Author, Ben Builder · arXiv cs.LG · score 0.90 · id "
+        "`2611.00001`\n"
         "_why: matched federated, drift_\nPaper 1 studies federated learning"
     )
-    assert first.endswith("<https://github.com/example/p1|code>")
+    assert first.endswith(
+        "<https://arxiv.org/pdf/2611.00001|PDF> · <https://github.com/example/p1|code>"
+    )
     assert payload["unfurl_links"] is False and payload["unfurl_media"] is False
 
 
@@ -82,8 +85,8 @@ def test_untrusted_text_pings_nobody_and_breaks_no_markup(slack: SlackWebhook) -
     assert "<!" not in body  # no <!channel>, <!here>, <!everyone> markup survives
     assert "&lt;script&gt;" in body and "&amp; robust" in body
     assert "javascript" not in body.replace("href='javascript:alert(1)'", "")
-    # The only links are the two the digest makes per paper.
-    assert body.count("<https://") == 3  # two titles and one code link (the evil one had none)
+    # The only links are the ones the digest makes per paper.
+    assert body.count("<https://") == 5  # two titles, two PDFs, one code link (none for evil)
 
 
 def test_a_long_digest_is_split_in_order_within_slacks_limits(slack: SlackWebhook) -> None:
