@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_project import MONDAY, SECRET, TUESDAY, GRAPHS, IMAGES, Project, papers_file, project
+from web_project import GRAPHS, IMAGES, MONDAY, SECRET, TUESDAY, Project, papers_file, project
 
 from digest.web.tokens import Signer
 
