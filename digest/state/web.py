@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from digest.models import Message, Paper
-from digest.state.catalog import Tables, row_paper
+from digest.models import Message
+from digest.state.catalog import Tables
 
 # schema.SCHEMA's migration for these tables (and the ratings' `via`).
 SCHEMA = """
@@ -148,14 +148,3 @@ class Web(Tables):
             (subscriber, period),
         ).fetchone()
         return None if row is None else Message.from_dict(json.loads(row[0]))
-
-    def papers_sent(self, subscriber: str, limit: int = 200) -> list[tuple[str, Paper]]:
-        """(the digest's made_at, the paper) for the papers the subscriber was given, newest
-        first."""
-        rows = self.db.execute(
-            "SELECT digests.made_at AS made_at, papers.* FROM sent"
-            " JOIN digests ON digests.id = sent.digest_id JOIN papers ON papers.id = sent.paper_id"
-            " WHERE sent.subscriber = ? ORDER BY digests.made_at DESC, papers.seq DESC LIMIT ?",
-            (subscriber, limit),
-        )
-        return [(r["made_at"], row_paper(r)) for r in rows]
