@@ -6,7 +6,6 @@ count nothing; numbers are the ones the digest shows."""
 from __future__ import annotations
 
 import itertools
-import json
 import sqlite3
 from pathlib import Path
 from typing import Any
