@@ -317,7 +317,8 @@ def preview(settings: Settings, store: Store, name: str, now: datetime) -> Messa
     from digest import render
 
     digest = Digest(name, start.isoformat(), start.date(), tuple(items), now)
-    return render.render_digest(digest, render.make_environment(settings.templates))
+    links = links_for(settings.web, name, now)  # as the real digest will have them
+    return render.render_digest(digest, render.make_environment(settings.templates), links)
 
 
 def rank_files(

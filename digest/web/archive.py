@@ -68,7 +68,7 @@ def feed(store: Store, subscriber: str, archive_url: str) -> bytes:
         for entry in message.entries if message else ():
             if entry.paper_id:
                 _entry(store, root, entry, d["made_at"], page_url)
-    return ET.tostring(root, encoding="utf-8", xml_declaration=True)
+    return bytes(ET.tostring(root, encoding="utf-8", xml_declaration=True))
 
 
 def _entry(store: Store, root: ET.Element, entry: Entry, made: str, page_url: str) -> None:

@@ -5,6 +5,7 @@ the page itself (a stored digest's inline styles are allowed one by one, never '
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import html
 from html.parser import HTMLParser
@@ -72,6 +73,7 @@ def _hash(text: str) -> str:
     return f"'sha256-{base64.b64encode(digest).decode()}'"
 
 
+@functools.lru_cache(maxsize=256)  # a digest page is read again and again: parse it once
 def csp(document: str) -> str:
     """default-src 'none', and styles only those of this very document."""
     styles = _Styles()

@@ -128,10 +128,10 @@ class _Account:
             sync = self.api("GET", "/sync", params=params)
             joined = sync.get("rooms", {}).get("join", {})
             recorded = 0
-            for room_id, room in rooms.items():
+            for room_id, place in rooms.items():
                 for event in joined.get(room_id, {}).get("timeline", {}).get("events", []):
                     if isinstance(event, dict) and event.get("sender") != me:
-                        recorded += self.event(room, event)
+                        recorded += self.event(place, event)
             self.store.web.save_since(self.key, str(sync["next_batch"]))
         return recorded
 
