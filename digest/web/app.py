@@ -143,7 +143,7 @@ class Face:
             body = (
                 f"<p>Rate <strong>{title}</strong> as <strong>{VOTE_WORDS[vote]}</strong> for "
                 f"{html.escape(subscriber)}'s next digests?</p>"
-                + button_form(f"/r/{token}", "Record my rating" if vote != "none" else "Undo")
+                + button_form(token, "Record my rating" if vote != "none" else "Undo")
             )
             return respond(page("Rate this paper", body))
         try:
@@ -154,7 +154,8 @@ class Face:
             before = self.store.ratings.current(subscriber, paper_id)
             self.store.ratings.rate(subscriber, paper_id, vote, self.now(), via="web")
         log.info("web: %s rated %s %s", subscriber, paper_id, vote)
-        undo = self.links(subscriber).vote(paper_id, before).removeprefix(self.base_url)
+        # Relative to this page (…/r/<token>): right behind a proxy that serves under a path too.
+        undo = self.links(subscriber).vote(paper_id, before).rsplit("/", 1)[1]
         said = "Rating taken back" if vote == "none" else "Rating recorded"
         body = (
             f"<p><strong>{title}</strong>: {VOTE_WORDS[vote]}. The next digest for "
@@ -174,7 +175,7 @@ class Face:
         if request.method == "GET":
             body = (
                 f"<p>Stop the e-mail digests for <strong>{html.escape(subscriber)}</strong>?"
-                " Other channels go on.</p>" + button_form(f"/u/{token}", "Unsubscribe")
+                " Other channels go on.</p>" + button_form(token, "Unsubscribe")
             )
             return respond(page("Unsubscribe", body))
         try:
