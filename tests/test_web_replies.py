@@ -133,6 +133,20 @@ def test_a_reply_to_the_digest_counts_and_chat_or_the_bots_own_lines_do_not(room
     assert set(room.acks()) == {reply} and chat not in room.acks() and own not in room.acks()
 
 
+def test_a_vote_in_the_digests_thread_counts(room: Room) -> None:
+    first, _ = room.ranked()
+    (digest,) = [
+        e["event_id"] for e in room.events("m.room.message") if e["sender"].startswith("@digestbot")
+    ]
+    chat = room.text("what do you think?")  # an earlier line in the thread
+    relation = {"rel_type": "m.thread", "event_id": digest, "is_falling_back": True,
+                "m.in_reply_to": {"event_id": chat}}  # fmt: skip
+    vote = room.say(room.reader, {"msgtype": "m.text", "body": "+1", "m.relates_to": relation})
+    room.run()
+    assert room.ratings() == {first: (1, "matrix")}
+    assert room.acks() == {vote: 1}
+
+
 def test_nothing_is_counted_twice_on_a_resync(room: Room) -> None:
     first, second = room.ranked()
     vote = room.text("-1")

@@ -153,12 +153,13 @@ class _Account:
                     ack_on = str(relation["event_id"])  # a reaction is acknowledged on its alert
         elif event.get("type") == "m.room.message" and content.get("msgtype") == "m.text":
             parsed = parse_votes(_body(content))
-            replied = (content.get("m.relates_to") or {}).get("m.in_reply_to") or {}
-            target = (
-                self.sent(room, str(replied.get("event_id") or ""))
-                if replied
-                else self.latest(room)
-            )
+            relation = content.get("m.relates_to") or {}
+            # A reply names the message; in a thread, its root is the digest.
+            named = [(relation.get("m.in_reply_to") or {}).get("event_id")]
+            if relation.get("rel_type") == "m.thread":
+                named.insert(0, relation.get("event_id"))
+            found = [s for e in named if e and (s := self.sent(room, str(e)))]
+            target = found[0] if found else None if any(named) else self.latest(room)
             if parsed and target:
                 entries = {e.rank: e for e in target.message.entries if e.paper_id}
                 votes += [
