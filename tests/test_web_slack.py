@@ -7,13 +7,18 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import queue
+import threading
 import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
 import pytest
 from web_project import MONDAY, SIGNING, Project, project
+
+from digest.web import slack
 
 
 @pytest.fixture
@@ -22,7 +27,9 @@ def web(tmp_path: Path) -> Any:
         yield p
 
 
-def clicked(p: Project, capsys: Any, vote: str = "up") -> bytes:
+def clicked(
+    p: Project, capsys: Any, vote: str = "up", response_url: str = "http://127.0.0.1:9/not-slack"
+) -> bytes:
     """The form body Slack posts when ana clicks the first paper's button."""
     assert p.digest(capsys, "run", "--now", MONDAY)[0] == 0
     (payload,) = p.slack.accepted
@@ -35,7 +42,7 @@ def clicked(p: Project, capsys: Any, vote: str = "up") -> bytes:
         "user": {"id": "U123", "username": "ana"},
         "team": {"id": "T1"},
         "actions": [action],
-        "response_url": "https://hooks.slack.com/actions/T1/1/abc",
+        "response_url": response_url,
         "trigger_id": "1.2.3",
     }
     return urlencode({"payload": json.dumps(body)}).encode()
@@ -100,3 +107,45 @@ def test_a_signed_payload_with_a_forged_rating_link_records_nothing(web: Project
         assert answer.status_code == 200
         time.sleep(0.3)
     assert ratings(web, capsys) == []
+
+
+class Responses:
+    """A stand-in for Slack's response_url on 127.0.0.1: keeps what is posted to it."""
+
+    def __init__(self) -> None:
+        got = self.got = queue.Queue()
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                got.put(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+                self.send_response(200)
+                self.end_headers()
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/actions/T1/1/abc"
+
+
+def test_the_clicker_alone_is_told_in_slack_what_was_recorded(web: Project, capsys, monkeypatch):
+    responses = Responses()
+    monkeypatch.setattr(slack, "RESPONSE_HOSTS", {"127.0.0.1"})  # the stand-in plays Slack
+    body = clicked(web, capsys, "down", responses.url)
+    try:
+        with web.web() as http:
+            headers = signature(body, int(time.time()))
+            assert http.post("/slack/actions", content=body, headers=headers).status_code == 200
+            said = responses.got.get(timeout=10)
+    finally:
+        responses.server.shutdown()
+    assert said["response_type"] == "ephemeral" and said["replace_original"] is False
+    assert said["text"].startswith("Recorded 👎 less like this: ")
+
+
+def test_a_response_url_that_is_not_slacks_is_never_called() -> None:
+    assert slack.response_allowed("https://hooks.slack.com/actions/T1/1/abc")
+    for url in ("https://evil.example/hooks.slack.com", "http://hooks.slack.com/x",
+                "https://hooks.slack.com.evil.example/x", "file:///etc/passwd", ""):  # fmt: skip
+        assert not slack.response_allowed(url), url

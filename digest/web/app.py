@@ -13,12 +13,14 @@ from collections.abc import AsyncIterator, Callable
 from datetime import datetime
 from typing import Any
 
+import httpx
 from starlette.applications import Starlette
 from starlette.background import BackgroundTask
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from digest.channels.transport import client
 from digest.models import Settings
 from digest.state import Store
 from digest.web import archive, slack
@@ -232,19 +234,30 @@ class Face:
         if not slack.signed(body, request.headers, self.slack_secrets, self.clock()):
             log.warning("web: a Slack action with a bad or stale signature was refused")
             return Response("bad signature", 401, headers=HEADERS)
-        tokens, _ = slack.votes(body)
+        tokens, response_url = slack.votes(body)
         found = [v for v in map(self._vote_token, tokens) if v]
         # Slack wants an answer within 3 s: the rating is stored after the answer is sent.
-        return Response(b"", 200, headers=HEADERS, background=BackgroundTask(self._record, found))
+        task = BackgroundTask(self._record, found, response_url)
+        return Response(b"", 200, headers=HEADERS, background=task)
 
-    def _record(self, votes: list[tuple[str, str, str]]) -> None:
+    def _record(self, votes: list[tuple[str, str, str]], response_url: str) -> None:
+        recorded = []
         for subscriber, paper_id, vote in votes:
             if subscriber not in self.subscribers:
                 continue
             with self.lock:
-                if self.store.papers.paper(paper_id) is not None:
+                paper = self.store.papers.paper(paper_id)
+                if paper is not None:
                     self.store.ratings.rate(subscriber, paper_id, vote, self.now(), via="slack")
-                    log.info("web: %s rated %s %s (slack)", subscriber, paper_id, vote)
+                    recorded.append((paper.title, vote))
+            if paper is not None:
+                log.info("web: %s rated %s %s (slack)", subscriber, paper_id, vote)
+        if recorded and slack.response_allowed(response_url):
+            try:  # only the clicker sees it; a failure here loses nothing
+                with client() as http:
+                    http.post(response_url, json=slack.confirmation(recorded), timeout=5)
+            except httpx.HTTPError as exc:
+                log.info("web: no confirmation in Slack (%s)", type(exc).__name__)
 
 
 _BAD_LINK = (

@@ -8,9 +8,13 @@ import hashlib
 import hmac
 import json
 from collections.abc import Iterable, Mapping
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, urlsplit
 
 MAX_SKEW = 300  # seconds: Slack's advice against replayed requests
+# Where a payload's response_url may point: Slack's own hooks, nowhere else (no request of ours
+# goes where a payload says unless it is Slack).
+RESPONSE_HOSTS = {"hooks.slack.com"}
+LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 
 
 def signed(body: bytes, headers: Mapping[str, str], secrets: Iterable[str], now: float) -> bool:
@@ -44,3 +48,25 @@ def votes(body: bytes) -> tuple[list[str], str]:
             tokens.append(value.rsplit("/r/", 1)[1])
     url = payload.get("response_url")
     return tokens, url if isinstance(url, str) else ""
+
+
+def response_allowed(url: str) -> bool:
+    """https:// to Slack's hooks (http:// only on loopback, for a local stand-in)."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return False
+    host = parts.hostname or ""
+    scheme_ok = parts.scheme == "https" or (parts.scheme == "http" and host in LOOPBACK)
+    return scheme_ok and host in RESPONSE_HOSTS
+
+
+def confirmation(recorded: list[tuple[str, str]]) -> dict[str, object]:
+    """The ephemeral message that tells the clicker (only them) what was recorded."""
+    words = {"up": "👍 more like this", "down": "👎 less like this"}
+    lines = [f"Recorded {words.get(vote, vote)}: {title}" for title, vote in recorded]
+    return {
+        "response_type": "ephemeral",
+        "replace_original": False,
+        "text": "\n".join(lines) + "\nThe next digest follows it.",
+    }
