@@ -133,16 +133,26 @@ def serve(args: argparse.Namespace) -> int:
     if args.verbose < 2:
         logging.getLogger("apscheduler").setLevel(logging.WARNING)
     path = _state_path(args, settings)
+    server = Server(settings, path)
     if not settings.web:
-        return Server(settings, path).serve()
+        return server.serve()
+    import signal
+
     from digest.web.server import Thread
 
+    def early(signum: int, frame: object) -> None:  # before serve() takes the signals over
+        server.signal_name = signal.Signals(signum).name
+        server.stop.set()
+
+    previous = {sig: signal.signal(sig, early) for sig in (signal.SIGTERM, signal.SIGINT)}
     web = Thread(settings, path)  # beside the scheduler, over the same state
-    web.start()
     try:
-        return Server(settings, path).serve()
+        web.start()
+        return server.serve()
     finally:
         web.stop()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def status(args: argparse.Namespace) -> int:
