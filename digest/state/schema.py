@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from digest.state.journal import SCHEMA as JOURNAL_SCHEMA
 from digest.state.ratings import SCHEMA as RATINGS_SCHEMA
+from digest.state.web import SCHEMA as WEB_SCHEMA
 
 SCHEMA = [
     # version 1
@@ -93,8 +94,8 @@ SCHEMA = [
     JOURNAL_SCHEMA,
     # (ranking): subscribers' ratings of papers, and the fitted ranking space; see ratings.py
     RATINGS_SCHEMA,
+    # (web): ratings say where they came from; readers' pauses; Matrix sync positions; see web.py
+    WEB_SCHEMA,
 ]
 # The papers stored before paper_keys existed get their keys when the store first opens.
 PAPER_KEYS_VERSION = next(i for i, s in enumerate(SCHEMA, 1) if "CREATE TABLE paper_keys" in s)
-
-
