@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from datetime import date, datetime
 from typing import Any
 
 from digest.models import Paper, identity
+from digest.state.engine import Engine
 
 _COLUMNS = "title, abstract, authors, categories, venue, url, code_url, published, source"
 _INSERT = (
@@ -26,6 +26,9 @@ _UPDATE = (
 )
 _KEY = "INSERT OR IGNORE INTO paper_keys (key, paper_id) VALUES (?, ?)"
 _KEYS_OF = "SELECT key FROM paper_keys WHERE paper_id = ? ORDER BY rowid"
+# Papers per ingest transaction: a writer never holds the database for long (`digest feedback`
+# during a large ingest waits at most one batch), and a crash keeps the batches before it.
+BATCH = 500
 
 
 def paper_row(p: Paper, seen: str) -> tuple[Any, ...]:
@@ -45,7 +48,7 @@ def paper_row(p: Paper, seen: str) -> tuple[Any, ...]:
     )
 
 
-def papers_of(db: sqlite3.Connection, table: str, subscriber: str, ids: Iterable[str]) -> set[str]:
+def papers_of(db: Engine, table: str, subscriber: str, ids: Iterable[str]) -> set[str]:
     """Which of the ids `table` (sent, alerts) holds for the subscriber, asked in chunks that
     stay under SQLite's limit on bound parameters."""
     wanted = list(ids)
@@ -61,7 +64,7 @@ def papers_of(db: sqlite3.Connection, table: str, subscriber: str, ids: Iterable
     return found
 
 
-def row_paper(row: sqlite3.Row) -> Paper:
+def row_paper(row: Any) -> Paper:
     return Paper(
         id=row["id"],
         title=row["title"],
@@ -78,12 +81,12 @@ def row_paper(row: sqlite3.Row) -> Paper:
 
 class Tables:
     """Some tables of the state database, over the store's connection, its transactions and its
-    time stamps: the Store makes one of each kind and alone opens SQLite."""
+    time stamps: the Store makes one of each kind and alone opens the database."""
 
     def __init__(
         self,
-        db: sqlite3.Connection,
-        transaction: Callable[[], AbstractContextManager[sqlite3.Connection]],
+        db: Engine,
+        transaction: Callable[[], AbstractContextManager[Engine]],
         stamp: Callable[[datetime], str],
     ) -> None:
         self.db, self.transaction, self.stamp = db, transaction, stamp
@@ -97,7 +100,20 @@ class Catalog(Tables):
         new record adds (a code link, a venue, its other ids). Return how many were new."""
         seen = self.stamp(now)
         new = 0
+        batch: list[Paper] = []
+        for paper in papers:
+            batch.append(paper)
+            if len(batch) == BATCH:
+                new += self._add(batch, seen)
+                batch = []
+        return new + (self._add(batch, seen) if batch else 0)
+
+    def _add(self, papers: Sequence[Paper], seen: str) -> int:
+        new = 0
         with self.transaction() as db:
+            # Workers ingesting side by side: one batch at a time, so a paper arriving at two of
+            # them under different keys (arXiv id, DOI) is still recognized as one.
+            db.lock("papers")
             for paper in papers:
                 keys = identity.keys(paper)
                 known = self.known(keys)
@@ -167,7 +183,11 @@ class Catalog(Tables):
     def remember_liked(self, found: dict[str, Paper | None], now: datetime) -> None:
         rows = [(i, p and _to_json(p), self.stamp(now)) for i, p in found.items()]
         with self.transaction() as db:
-            db.executemany("INSERT OR REPLACE INTO liked VALUES (?, ?, ?)", rows)
+            db.executemany(
+                "INSERT INTO liked (arxiv_id, paper, looked_up) VALUES (?, ?, ?) ON CONFLICT"
+                " (arxiv_id) DO UPDATE SET paper = excluded.paper, looked_up = excluded.looked_up",
+                rows,
+            )
 
 
 def _to_json(paper: Paper) -> str:

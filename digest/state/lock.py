@@ -111,5 +111,3 @@ def health(state: str | Path, now: datetime) -> tuple[bool, str]:
     if age > STALE_AFTER:
         return False, f"stale: the last heartbeat is {age:.0f} s old (the limit is {STALE_AFTER} s)"
     return True, f"alive: pid {beat.get('pid')}, last heartbeat {max(age, 0):.0f} s ago"
-
-
