@@ -107,8 +107,9 @@ class Journal(Tables):
         with self.transaction() as db:
             db.execute(
                 "INSERT INTO alert_marks (subscriber, through_seq) VALUES (?, ?) ON CONFLICT"
-                " (subscriber) DO UPDATE SET through_seq = CASE WHEN excluded.through_seq >"
-                " alert_marks.through_seq THEN excluded.through_seq ELSE alert_marks.through_seq END",
+                " (subscriber) DO UPDATE SET through_seq = CASE WHEN excluded.through_seq"
+                " > alert_marks.through_seq THEN excluded.through_seq"
+                " ELSE alert_marks.through_seq END",
                 (subscriber, seq),
             )
 
