@@ -151,6 +151,11 @@ class _Run:
 
     def send(self, job: _Job, pacer: _Pacer, budget: float) -> float:
         row = job.row
+        with self.lock:  # workers sharing PostgreSQL: the row may have been taken over since
+            mine = self.store.renew(row.id, self.clock())
+        if not mine:
+            log.info("%s: taken over by another worker; not sent here", job.label)
+            return budget
         parts = [row.parts_sent]
 
         def progress(count: int) -> None:

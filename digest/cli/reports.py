@@ -69,7 +69,15 @@ def status_report(settings: Settings, store: Store, state: str, now: datetime) -
     """`digest status`: the text, and 1 if something needs attention (a dead delivery, a source
     whose last try failed, a last run that was not ok), else 0."""
     alive, beat = health(state, now)
-    lines = [f"digest status at {now:%Y-%m-%dT%H:%M%z} over {state}", f"serve: {beat}"]
+    lines = [f"digest status at {now:%Y-%m-%dT%H:%M%z} over {store.name}", f"serve: {beat}"]
+    workers = store.workers()
+    lines.append("workers, last heartbeat first:" if workers else "workers: none yet")
+    for worker in workers:
+        what = "stopped" if worker["stopped"] else ("busy" if worker["facts"].get("busy") else "")
+        lines.append(
+            f"  {worker['name']}  {worker['kind']:<5}  {worker['beat_at']}"
+            + (f"  {what}" if what else "")
+        )
     runs = store.runs(5)
     lines.append("last runs, newest first:" if runs else "last runs: none yet")
     for run in runs:

@@ -18,6 +18,7 @@ from digest.state.engine import Engine
 # How long a claimed outbox row stays its worker's, on the run's clock: a worker killed mid-send
 # leaves its rows to the others once it ends. Renewed before each send, so longer than any one.
 LEASE = timedelta(minutes=10)
+FORGET = timedelta(days=7)  # a worker silent this long leaves the workers table
 
 
 def stamp(moment: datetime) -> str:
@@ -227,6 +228,8 @@ class Deliveries:
     def beat(self, now: datetime, kind: str, stopped: bool = False, **facts: Any) -> None:
         """This worker's heartbeat: `digest status` and `digest health` list every worker."""
         with self.transaction() as db:
+            # Names with a pid change on every restart: forget those gone quiet for a week.
+            db.execute("DELETE FROM workers WHERE beat_at < ?", (stamp(now - FORGET),))
             db.execute(
                 "INSERT INTO workers (name, kind, beat_at, stopped, facts) VALUES (?,?,?,?,?)"
                 " ON CONFLICT (name) DO UPDATE SET kind = excluded.kind, beat_at ="
