@@ -223,11 +223,20 @@ class Postgres:
         self.execute("SELECT pg_advisory_xact_lock(hashtext(?))", (f"digest:{name}",))
 
     def version(self) -> int:
-        self.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        # A query, not to_regclass(): its snapshot is taken after the migration lock, so it
+        # sees the table another worker has just made (the catalog cache may not yet).
+        found = self.execute(
+            "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()"
+            " AND tablename = 'schema_version'"
+        ).fetchone()[0]
+        if not found:
+            return 0
         row = self.execute("SELECT max(version) FROM schema_version").fetchone()
         return int(row[0] or 0)
 
     def set_version(self, number: int) -> None:
+        # Under the migration's lock (store.py): two workers never create it side by side.
+        self.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
         self.execute("DELETE FROM schema_version")
         self.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
 
