@@ -218,8 +218,8 @@ def claims(url: str) -> dict[str, int]:
 def test_three_workers_one_killed_mid_delivery_deliver_every_digest_once(
     tmp_path: Path,
     homeserver: Homeserver,
-    servers: Any,
-    postgres_url: str,  # noqa: F811
+    servers: Any,  # noqa: F811 (the fixture imported from test_channels_e2e)
+    postgres_url: str,
 ) -> None:
     started = time.monotonic()
     slack, mailbox, smtp = servers
