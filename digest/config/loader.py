@@ -211,14 +211,14 @@ class _Checker(Checks):
         if "url" in state:
             if "path" in state:
                 raise self.fail("state.url", "give [state].url or [state].path, not both")
-            url = self.typed(state["url"], STR, "state.url")
+            url = str(self.typed(state["url"], STR, "state.url"))
             if not url.startswith(("postgresql://", "postgres://")):
                 raise self.fail("state.url", "must be a postgresql:// URL")
             password = urlsplit(url).password
             if password:
                 self.secrets.update({password, url})
             return url
-        path = self.typed(state.get("path", "state/digest.db"), STR, "state.path")
+        path = str(self.typed(state.get("path", "state/digest.db"), STR, "state.path"))
         if not path.strip():
             raise self.fail("state.path", "must not be empty (the SQLite file of the state)")
         return path

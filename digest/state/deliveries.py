@@ -157,7 +157,7 @@ class Deliveries:
             )
 
     def outbox(self, status: str | None = None) -> list[OutboxRow]:
-        query, args = "SELECT * FROM outbox ORDER BY id", ()
+        query, args = "SELECT * FROM outbox ORDER BY id", tuple[str, ...]()
         if status:
             query, args = "SELECT * FROM outbox WHERE status = ? ORDER BY id", (status,)
         return [_outbox(r) for r in self.db.execute(query, args)]

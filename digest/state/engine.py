@@ -280,10 +280,11 @@ class _Result:
     def __init__(self, rows: list[Row], rowcount: int) -> None:
         self.rows, self.rowcount = rows, rowcount
 
-    def fetchone(self) -> Row | None:
+    # Any, as sqlite3's: a row, read by position or name, or None.
+    def fetchone(self) -> Any:
         return self.rows[0] if self.rows else None
 
-    def fetchall(self) -> list[Row]:
+    def fetchall(self) -> list[Any]:
         return self.rows
 
     def __iter__(self) -> Iterator[Row]:
