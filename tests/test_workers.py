@@ -7,6 +7,7 @@ mid-delivery; every digest arrives exactly once (Matrix, email), at most once (S
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -186,6 +187,83 @@ def test_status_and_health_show_every_worker(
     monkeypatch.setenv("DIGEST_WORKER", "host-c:33")  # a container checks its own worker
     assert main(["health", "--config", str(config), "--now", NOW.isoformat()]) == 1
     assert "worker host-c:33 has not run over this state" in capsys.readouterr().out
+
+
+SERVE = """
+[state]
+url = "{url}"
+
+[serve]
+poll_every = "1s"
+
+[[sources]]
+kind = "files"
+path = "papers.jsonl"
+
+[[subscribers]]
+name = "ana"
+interests = "Federated learning: heterogeneous clients, secure aggregation"
+schedule = "0 0 * * *"
+[[subscribers.channels]]
+kind = "file"
+dir = "out"
+"""
+
+
+def serve(tmp_path: Path, name: str) -> subprocess.Popen[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DIGEST_")}
+    return subprocess.Popen(
+        [sys.executable, "-m", "digest", "serve", "--config", "digest.toml"],
+        cwd=tmp_path,
+        env={**env, "DIGEST_WORKER": name},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def health(tmp_path: Path, name: str, url: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "digest", "health"],
+        cwd=tmp_path,
+        env={**os.environ, "DIGEST_STATE": url, "DIGEST_WORKER": name},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_two_serve_workers_side_by_side_make_the_digest_once(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    (tmp_path / "papers.jsonl").write_text(papers_jsonl(20), encoding="utf-8")
+    (tmp_path / "digest.toml").write_text(SERVE.format(url=postgres_url), encoding="utf-8")
+    workers = {name: serve(tmp_path, name) for name in ("serve-a", "serve-b")}
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # both beat, and both have polled a few times
+            with Store(postgres_url) as store:
+                runs = Counter(r["worker"] for r in store.db.execute("SELECT worker FROM runs"))
+            if all(runs[name] >= 2 for name in workers):
+                break
+            time.sleep(0.5)
+        assert all(runs[name] >= 2 for name in workers), runs
+        for name in workers:
+            alive = health(tmp_path, name, postgres_url)
+            assert alive.returncode == 0 and f"{name} alive" in alive.stdout, alive.stdout
+        for worker in workers.values():
+            worker.send_signal(signal.SIGTERM)
+        logs = {name: w.communicate(timeout=60)[1] for name, w in workers.items()}
+    finally:
+        for worker in workers.values():
+            worker.kill()
+    assert all(w.returncode == 0 for w in workers.values()), logs
+    assert len(list((tmp_path / "out").rglob("ana*.eml"))) == 1  # made and delivered once
+    with Store(postgres_url) as store:
+        assert len(store.db.execute("SELECT id FROM digests").fetchall()) == 1
+        assert store.outbox_counts() == {"sent": 1} and store.count_papers() == 20
+    stopped = health(tmp_path, "serve-a", postgres_url)
+    assert stopped.returncode == 1 and "serve-a stopped" in stopped.stdout
 
 
 # End to end: three workers, one killed.
