@@ -181,6 +181,8 @@ def test_status_and_health_show_every_worker(
     assert "serve: alive: 1 of 1 serve worker(s) ticking" in out
     assert "  host-a:11  run    2026-11-30T09:00:00Z  stopped" in out
     assert "  host-b:22  run    2026-11-30T09:00:00Z  stopped" in out
+    assert "digests made: ana; 0 alerts; 1 sent (by host-a:11)" in out
+    assert "digests made: none; 0 alerts; 0 sent (by host-b:22)" in out
     later = (NOW + timedelta(minutes=10)).isoformat()
     assert main(["health", "--config", str(config), "--now", later]) == 1
     assert "not alive: 0 of 1 serve worker(s) ticking" in capsys.readouterr().out

@@ -86,9 +86,10 @@ def status_report(settings: Settings, store: Store, state: str, now: datetime) -
         made = [n for n, s in subs.items() if s.get("status") == "made"]
         alerts = sum(len(a.get("made", [])) for a in summary.get("alerts", {}).values())
         sent = summary.get("deliveries", {}).get("sent", 0)
+        by = f" (by {run['worker']})" if store.shared and run.get("worker") else ""
         lines.append(
             f"  {run['clock']}  {run['outcome']:<9}  {summary.get('papers', {}).get('new', 0)} new"
-            f" papers; digests made: {', '.join(made) or 'none'}; {alerts} alerts; {sent} sent"
+            f" papers; digests made: {', '.join(made) or 'none'}; {alerts} alerts; {sent} sent{by}"
         )
     lines.append("next digests:")
     for name, fire in next_fires(settings, now).items():
