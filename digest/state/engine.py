@@ -86,6 +86,7 @@ class SQLite:
         self.execute("BEGIN IMMEDIATE")
         try:
             yield self
+            self.execute("COMMIT")  # inside: a COMMIT that fails must not leave it open
         except BaseException:
             # SQLite may have rolled back already (a full disk, an I/O error): a second
             # ROLLBACK would fail and hide the error that matters.
@@ -95,7 +96,6 @@ class SQLite:
                 except sqlite3.Error:
                     pass
             raise
-        self.execute("COMMIT")
 
     def lock(self, name: str) -> None:
         """Serialize this transaction with others of the same name: BEGIN IMMEDIATE did."""
