@@ -11,7 +11,7 @@ import pytest
 
 from digest.cli import main
 from digest.models import StateError
-from digest.state import Store, engine
+from digest.state import Store, dialect, engine
 
 REPO = Path(__file__).resolve().parent.parent
 MONDAY = "2026-11-30T09:00:00+01:00"
@@ -44,16 +44,16 @@ def test_a_url_is_shown_without_its_password() -> None:
     ],
 )  # fmt: skip
 def test_sql_is_written_once_and_translated_for_postgresql(sqlite: str, postgres: str) -> None:
-    assert engine._for_postgres(sqlite) == postgres
+    assert dialect.for_postgres(sqlite) == postgres
 
 
 def test_sqlite_reads_the_row_locks_it_does_not_need_as_nothing() -> None:
     sql = "SELECT id FROM outbox WHERE status = 'pending' ORDER BY id FOR UPDATE SKIP LOCKED"
-    assert engine._for_sqlite(sql) == "SELECT id FROM outbox WHERE status = 'pending' ORDER BY id"
+    assert dialect.for_sqlite(sql) == "SELECT id FROM outbox WHERE status = 'pending' ORDER BY id"
 
 
 def test_the_schema_reads_in_postgresql_types() -> None:
-    ddl = engine._ddl_for_postgres(
+    ddl = dialect.ddl_for_postgres(
         "CREATE TABLE spaces (seq INTEGER PRIMARY KEY AUTOINCREMENT, docs INTEGER NOT NULL,"
         " score REAL, data BLOB NOT NULL)"
     )
@@ -62,7 +62,7 @@ def test_the_schema_reads_in_postgresql_types() -> None:
         " docs BIGINT NOT NULL, score DOUBLE PRECISION, data BYTEA NOT NULL)"
     )
     # A table without an integer key gets SQLite's rowid, so ORDER BY rowid means the same.
-    keyed = engine._ddl_for_postgres("CREATE TABLE paper_keys (key TEXT PRIMARY KEY)")
+    keyed = dialect.ddl_for_postgres("CREATE TABLE paper_keys (key TEXT PRIMARY KEY)")
     assert keyed == (
         "CREATE TABLE paper_keys (rowid BIGINT GENERATED ALWAYS AS IDENTITY,key TEXT PRIMARY KEY)"
     )
