@@ -68,6 +68,7 @@ def deliver(
         with ThreadPoolExecutor(workers, thread_name_prefix="deliver") as pool:
             for future in [pool.submit(run.drain, jobs) for jobs in groups.values()]:
                 future.result()
+    store.release()  # rows left for later are free for any worker now, not at the lease's end
     for items in (run.outcome.sent, run.outcome.retrying, run.outcome.dead):
         items.sort()
     return run.outcome

@@ -139,6 +139,15 @@ def test_a_dead_workers_rows_pass_to_another_when_the_lease_ends(postgres_url: s
         assert [row.id for row in b.due(NOW + LEASE + timedelta(minutes=5))] == [mine[0].id]
 
 
+def test_claims_left_unsent_are_given_back_for_any_worker(postgres_url: str) -> None:
+    with Store(postgres_url, worker="a") as a, Store(postgres_url, worker="b") as b:
+        record(a, 3)
+        first, *rest = a.due(NOW)
+        a.mark_sent(first.id, "ok", NOW)
+        assert a.release() == 2  # a rate limit left two for a later run
+        assert [row.id for row in b.due(NOW)] == [row.id for row in rest]
+
+
 CONFIG = """
 [state]
 url = "{url}"

@@ -164,6 +164,16 @@ class Deliveries:
             query, args = "SELECT * FROM outbox WHERE status = ? ORDER BY id", (status,)
         return [_outbox(r) for r in self.db.execute(query, args)]
 
+    def release(self) -> int:
+        """Give back the claims this worker did not use (rows left for a later run): another
+        worker may take them at once instead of when the lease ends."""
+        with self.transaction() as db:
+            return db.execute(
+                "UPDATE outbox SET lease_until = NULL WHERE claimed_by = ? AND status = 'pending'"
+                " AND lease_until IS NOT NULL",
+                (self.worker,),
+            ).rowcount
+
     def mark_sent(self, row_id: int, receipt: str, now: datetime) -> None:
         with self.transaction() as db:
             db.execute(
