@@ -134,6 +134,7 @@ def ingest(
                 report.seconds = round(time.monotonic() - started, 3)
                 report.read = len(batch)
                 if store is not None:
+                    batch = seen_replacements(batch, store, source.name)
                     report.new = store.add_papers(batch, now)
                 bar.note("FAILED (see the summary)" if report.error else f"{report.new} new")
             papers.extend(batch)
@@ -146,6 +147,17 @@ def ingest(
                 report.seconds,
             )
     return reports, papers
+
+
+def seen_replacements(papers: list[Paper], store: Store, name: str) -> list[Paper]:
+    """The papers without the new versions of papers the store has never seen: those are not
+    new (a source opts in with `replacements = true`, and its papers come unmarked)."""
+    known = store.papers.known
+    kept = [p for p in papers if not p.replacement or known(identity.keys(p)) is not None]
+    if len(kept) < len(papers):
+        left = len(papers) - len(kept)
+        log.info("source %s: %d new versions of unseen papers left out", name, left)
+    return kept
 
 
 def _fetch(
@@ -289,6 +301,7 @@ def preview(settings: Settings, store: Store, name: str, now: datetime) -> Messa
     )
     (subscriber,) = store.ratings.apply([subscriber])
     _, fetched = ingest(settings, None, now)
+    fetched = seen_replacements(fetched, store, "preview")
     fetched = store.papers.canonical(fetched)  # a paper known under another key is that paper
     stored = [paper for _, paper in store.papers_after(store.considered_through(name))]
     pool = identity.dedupe(stored + fetched)
