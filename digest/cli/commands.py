@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     with run_lock(path, args.wait, on_wait=waiting), Store(path) as store:
         store.beat(_now(args), "run")
         report = pipeline.run_once(settings, store, _now(args))
-        store.beat(_now(args), "run", stopped=True)
+        store.leave()
     from digest.cli.reports import describe
 
     print(describe(report))
@@ -170,7 +170,8 @@ def health(args: argparse.Namespace) -> int:
 
     # The container's check reads $DIGEST_STATE and never needs the config.
     path = args.state or os.environ.get("DIGEST_STATE") or _settings(args).state_path
-    alive, why = health(path, _now(args))
+    # On PostgreSQL a container checks its own worker ($DIGEST_WORKER), not just any.
+    alive, why = health(path, _now(args), os.environ.get("DIGEST_WORKER"))
     print(f"digest health: {why}")
     return 0 if alive else 1
 

@@ -71,7 +71,8 @@ def status_report(settings: Settings, store: Store, state: str, now: datetime) -
     alive, beat = health(state, now)
     lines = [f"digest status at {now:%Y-%m-%dT%H:%M%z} over {store.name}", f"serve: {beat}"]
     workers = store.workers()
-    lines.append("workers, last heartbeat first:" if workers else "workers: none yet")
+    if workers:  # serve workers on PostgreSQL, and runs in progress (or killed)
+        lines.append("workers, last heartbeat first:")
     for worker in workers:
         what = "stopped" if worker["stopped"] else ("busy" if worker["facts"].get("busy") else "")
         lines.append(

@@ -249,6 +249,12 @@ class Deliveries:
                 (self.worker, kind, stamp(now), int(stopped), json.dumps(facts)),
             )
 
+    def leave(self) -> None:
+        """A `digest run` that ends is no worker any more (the runs table keeps its name); one
+        killed stays, its heartbeat growing old, until it is forgotten."""
+        with self.transaction() as db:
+            db.execute("DELETE FROM workers WHERE name = ?", (self.worker,))
+
     def workers(self) -> list[dict[str, Any]]:
         """Every worker that beat, the latest first: name, kind, beat_at, stopped, facts."""
         rows = self.db.execute(

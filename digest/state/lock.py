@@ -119,10 +119,11 @@ def write_heartbeat(state: str | Path, now: datetime, stopped: bool = False, **f
     os.replace(tmp, path)
 
 
-def health(state: str | Path, now: datetime) -> tuple[bool, str]:
-    """Is a `digest serve` ticking over this state? (alive, one line saying why)"""
+def health(state: str | Path, now: datetime, worker: str | None = None) -> tuple[bool, str]:
+    """Is a `digest serve` ticking over this state (on PostgreSQL: the named worker, if one is
+    named)? (alive, one line saying why)"""
     if is_url(state):
-        return _workers_health(state, now)
+        return _workers_health(state, now, worker)
     path = heartbeat_path(state)
     try:
         beat = json.loads(path.read_text(encoding="utf-8"))
@@ -139,14 +140,13 @@ def health(state: str | Path, now: datetime) -> tuple[bool, str]:
     return True, f"alive: pid {beat.get('pid')}, last heartbeat {max(age, 0):.0f} s ago"
 
 
-def _workers_health(state: str | Path, now: datetime) -> tuple[bool, str]:
-    """On PostgreSQL: this worker ($DIGEST_WORKER, a container's own check) or else any serve
-    worker, alive when its last heartbeat is recent."""
+def _workers_health(state: str | Path, now: datetime, wanted: str | None) -> tuple[bool, str]:
+    """On PostgreSQL: the wanted worker (a container's own check) or else any serve worker,
+    alive when its last heartbeat is recent."""
     from digest.state.store import Store
 
     with Store(state) as store:
         workers = [w for w in store.workers() if w["kind"] == "serve"]
-    wanted = os.environ.get("DIGEST_WORKER")
     if wanted:
         workers = [w for w in workers if w["name"] == wanted]
     if not workers:
