@@ -102,6 +102,20 @@ def test_each_digest_is_made_once_when_workers_race(postgres_url: str) -> None:
         assert len(store.outbox()) == 1 and store.sent_ids("ana", ["2611.00001"]) == {"2611.00001"}
 
 
+def test_workers_alerting_at_once_keep_the_daily_cap(postgres_url: str) -> None:
+    Store(postgres_url).close()
+
+    def alert(i: int) -> bool:
+        with Store(postgres_url, worker=f"w{i}") as store:
+            messages = [("mail", "email", MESSAGE)]
+            day = date(2026, 11, 30)
+            return store.journal.record_alert("ana", f"p{i}", day, 0.9, ["x"], NOW, messages, 2)
+
+    assert sorted(together(4, alert)) == [False, False, True, True]
+    with Store(postgres_url) as store:
+        assert store.journal.alerts_on("ana", date(2026, 11, 30)) == 2
+
+
 def record(store: Store, subscribers: int) -> None:
     paper = Paper("2611.00001", "A paper", "x")
     store.add_papers([paper], NOW)

@@ -122,11 +122,16 @@ class Journal(Tables):
         reasons: Sequence[str],
         now: datetime,
         messages: Messages,
+        cap: int | None = None,
     ) -> bool:
         """The alert and its outbox rows in one transaction; False if this paper was alerted to
-        this subscriber before (another run got there first)."""
+        this subscriber before (another run got there first), or if `cap` alerts were given on
+        that day already (counted under a lock: workers side by side keep the daily cap)."""
         made = self.stamp(now)
         with self.transaction() as db:
+            db.lock(f"alerts:{subscriber}")
+            if cap is not None and self.alerts_on(subscriber, day) >= cap:
+                return False
             cur = db.execute(
                 "INSERT OR IGNORE INTO alerts (subscriber, paper_id, day, score, reasons, made_at)"
                 " VALUES (?,?,?,?,?,?)",
