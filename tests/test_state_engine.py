@@ -64,7 +64,8 @@ def test_the_schema_reads_in_postgresql_types() -> None:
     # A table without an integer key gets SQLite's rowid, so ORDER BY rowid means the same.
     keyed = dialect.ddl_for_postgres("CREATE TABLE paper_keys (key TEXT PRIMARY KEY)")
     assert keyed == (
-        "CREATE TABLE paper_keys (rowid BIGINT GENERATED ALWAYS AS IDENTITY,key TEXT PRIMARY KEY)"
+        "CREATE TABLE paper_keys (key TEXT PRIMARY KEY,"
+        "\n rowid BIGINT GENERATED ALWAYS AS IDENTITY)"
     )
 
 

@@ -27,6 +27,7 @@ from digest.config.checks import (
     STR,
     STR_OR_STRS,
     STRS,
+    WEB_KEYS,
     Checks,
 )
 from digest.models import ChannelConfig, ConfigError, Profile, Settings, SourceConfig, Subscriber
@@ -53,7 +54,7 @@ SOURCE_KINDS: dict[str, dict[str, tuple[str, bool]]] = {
 CHANNEL_KINDS: dict[str, dict[str, tuple[str, bool]]] = {
     "file": {"dir": (STR, False), "to": (STR_OR_STRS, False)},
     "email": {"to": (STR_OR_STRS, True), "unsubscribe": (STR, False)},
-    "slack": {"webhook": (STR, True)},
+    "slack": {"webhook": (STR, True), "signing_secret": (STR, False)},
     "matrix": {"homeserver": (STR, True), "room": (STR, True), "token": (STR, True)},
     "matrix-hook": {"url": (STR, True)},
 }
@@ -76,7 +77,10 @@ SUBSCRIBER_KEYS: dict[str, str] = {
     "on_empty": STR,
     "channels": "a list of tables",
 }
-TOP_KEYS = {"sources", "subscribers", "defaults", "state", "smtp", "templates", "delivery", "serve"}
+TOP_KEYS = {
+    *("sources", "subscribers", "defaults", "state", "smtp", "templates", "delivery", "serve"),
+    "web",
+}
 STATE_KEYS = {"path", "url"}
 SOURCE_KEYS = {"kind", "name"}  # every source has these beside its kind's own
 CHANNEL_KEYS = {"kind"}  # every channel has this beside its kind's own
@@ -109,6 +113,7 @@ def accepted_keys() -> dict[str, frozenset[str]]:
         "serve": set(SERVE_KEYS),
         "delivery": set(DELIVERY_KEYS),
         "smtp": SMTP_KEYS,
+        "web": WEB_KEYS,
         "sources": SOURCE_KEYS,
         "defaults": DEFAULTS_KEYS,
         "subscribers": set(SUBSCRIBER_KEYS),
@@ -217,6 +222,14 @@ class _Checker(Checks):
         serve = self.table(data.get("serve", {}), "serve")
         self.only(serve, set(SERVE_KEYS), "serve")
         every = {k: self.duration(serve.get(k, v), f"serve.{k}") for k, v in SERVE_KEYS.items()}
+        web = self.web(self.table(data.get("web", {}), "web"))
+        for sub in subscribers if not web else ():
+            for i, channel in enumerate(sub.channels):
+                if channel.options.get("signing_secret"):
+                    raise self.fail(
+                        f"subscribers.{sub.name}.channels[{i}].signing_secret",
+                        "needs a [web] table (base_url, secret): Slack posts the clicks there",
+                    )
         return Settings(
             path=self.file,
             sources=tuple(sources),
@@ -228,6 +241,7 @@ class _Checker(Checks):
             delivery=delivery,
             poll_every=every["poll_every"],
             misfire_grace_time=every["misfire_grace_time"],
+            web=web,
         )
 
     def state(self, state: dict[str, Any]) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from digest.state.journal import SCHEMA as JOURNAL_SCHEMA
 from digest.state.ratings import SCHEMA as RATINGS_SCHEMA
+from digest.state.web import SCHEMA as WEB_SCHEMA
 
 SCHEMA = [
     # version 1
@@ -93,6 +94,8 @@ SCHEMA = [
     JOURNAL_SCHEMA,
     # (ranking): subscribers' ratings of papers, and the fitted ranking space; see ratings.py
     RATINGS_SCHEMA,
+    # (web): ratings say where they came from; readers' pauses; Matrix sync positions; see web.py
+    WEB_SCHEMA,
     # (workers): several workers on one database. An outbox row is claimed by one worker for a
     # lease (on the run's clock); every worker's heartbeat; which worker made each run.
     """
