@@ -112,7 +112,7 @@ def make_alerts(
             message = render.render_alert(s.name, day, scored, why, env, links)
             messages = [(c.name, c.kind, message) for c in s.channels]
             if store.journal.record_alert(
-                s.name, scored.paper.id, day, scored.score, why, now, messages
+                s.name, scored.paper.id, day, scored.score, why, now, messages, s.max_alerts_per_day
             ):
                 report.made.append(scored.paper.id)
                 log.info("%s: alert for %s (%s)", s.name, scored.paper.id, "; ".join(why))

@@ -12,6 +12,7 @@ import support_browser
 import support_postgres
 from support_browser import browser_page, chromium  # noqa: F401 (fixtures)
 from support_postgres import postgres_cluster, postgres_url  # noqa: F401 (fixtures)
+from support_state import state  # noqa: F401 (fixture: each state test on SQLite and PostgreSQL)
 
 # A tool missing on this machine skips the tests that need it; the summary names them.
 MISSING_TOOLS = (support_postgres.HOW_TO_GET, support_browser.HOW_TO_GET)

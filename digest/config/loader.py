@@ -13,6 +13,7 @@ import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from dotenv import dotenv_values
@@ -80,7 +81,7 @@ TOP_KEYS = {
     *("sources", "subscribers", "defaults", "state", "smtp", "templates", "delivery", "serve"),
     "web",
 }
-STATE_KEYS = {"path"}
+STATE_KEYS = {"path", "url"}
 SOURCE_KEYS = {"kind", "name"}  # every source has these beside its kind's own
 CHANNEL_KEYS = {"kind"}  # every channel has this beside its kind's own
 DEFAULTS_KEYS = set(SUBSCRIBER_KEYS) - {"name", "interests", "library", "like"}
@@ -182,6 +183,7 @@ class _Checker(Checks):
         self.only(defaults, DEFAULTS_KEYS, "defaults")
         state = self.table(data.get("state", {}), "state")
         self.only(state, STATE_KEYS, "state")
+        state_path = self.state(state)
         smtp = self.table(data.get("smtp", {}), "smtp")
         self.only(smtp, SMTP_KEYS, "smtp")
         # No `templates` key: the built-in set; a folder given here overrides them one by one.
@@ -232,7 +234,7 @@ class _Checker(Checks):
             path=self.file,
             sources=tuple(sources),
             subscribers=tuple(subscribers),
-            state_path=self.typed(state.get("path", "state/digest.db"), STR, "state.path"),
+            state_path=state_path,
             templates=templates,
             smtp=smtp,
             secrets=secrets | frozenset(v for v in self.secrets if v),
@@ -241,6 +243,24 @@ class _Checker(Checks):
             misfire_grace_time=every["misfire_grace_time"],
             web=web,
         )
+
+    def state(self, state: dict[str, Any]) -> str:
+        """[state]: `path` an SQLite file, or `url` a PostgreSQL database (its password a
+        secret); not both."""
+        if "url" in state:
+            if "path" in state:
+                raise self.fail("state.url", "give [state].url or [state].path, not both")
+            url = str(self.typed(state["url"], STR, "state.url"))
+            if not url.startswith(("postgresql://", "postgres://")):
+                raise self.fail("state.url", "must be a postgresql:// URL")
+            password = urlsplit(url).password
+            if password:
+                self.secrets.update({password, url})
+            return url
+        path = str(self.typed(state.get("path", "state/digest.db"), STR, "state.path"))
+        if not path.strip():
+            raise self.fail("state.path", "must not be empty (the SQLite file of the state)")
+        return path
 
     def source(self, raw: Any, key: str) -> SourceConfig:
         table = self.table(raw, key)

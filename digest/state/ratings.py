@@ -120,8 +120,9 @@ class Ratings(Tables):
     ) -> None:
         with self.transaction() as db:
             db.execute(
-                "INSERT OR REPLACE INTO spaces (name, through_seq, docs, fitted_at, data)"
-                " VALUES (?,?,?,?,?)",
+                "INSERT INTO spaces (name, through_seq, docs, fitted_at, data) VALUES (?,?,?,?,?)"
+                " ON CONFLICT (name) DO UPDATE SET through_seq = excluded.through_seq,"
+                " docs = excluded.docs, fitted_at = excluded.fitted_at, data = excluded.data",
                 (name, through_seq, docs, self.stamp(now), data),
             )
 

@@ -107,7 +107,11 @@ class Web(Tables):
 
     def save_since(self, account: str, since: str) -> None:
         with self.transaction() as db:
-            db.execute("INSERT OR REPLACE INTO matrix_since VALUES (?, ?)", (account, since))
+            db.execute(
+                "INSERT INTO matrix_since (account, since) VALUES (?, ?)"
+                " ON CONFLICT (account) DO UPDATE SET since = excluded.since",
+                (account, since),
+            )
 
     def seen(self, event_id: str) -> bool:
         row = self.db.execute("SELECT 1 FROM matrix_seen WHERE event_id = ?", (event_id,))
@@ -116,7 +120,8 @@ class Web(Tables):
     def mark_seen(self, event_id: str, now: datetime) -> None:
         with self.transaction() as db:
             db.execute(
-                "INSERT OR IGNORE INTO matrix_seen VALUES (?, ?)", (event_id, self.stamp(now))
+                "INSERT OR IGNORE INTO matrix_seen (event_id, seen_at) VALUES (?, ?)",
+                (event_id, self.stamp(now)),
             )
 
     def sent_messages(self, subscriber: str, channel: str, limit: int = 50) -> list[Sent]:
