@@ -89,7 +89,7 @@ dir = "b"
     )
     (alice,) = config.load(path, environ={}).subscribers
     assert [c.name for c in alice.channels] == ["file", "file-2"]
-    assert alice.channels[1].options == {"dir": "b"}
+    assert alice.channels[1].options == {"dir": str(tmp_path / "b")}  # beside the config
 
 
 def test_variables_come_from_the_environment_and_dotenv(tmp_path: Path) -> None:
@@ -105,9 +105,10 @@ to = "${MAIL}"
 """,
     )
     (alice,) = config.load(path, environ={"MAIL": "a@example.org"}).subscribers
-    assert alice.channels[0].options == {"dir": "from-dotenv", "to": "a@example.org"}
+    dotenv = {"dir": str(tmp_path / "from-dotenv"), "to": "a@example.org"}
+    assert alice.channels[0].options == dotenv
     (alice,) = config.load(path, environ={"MAIL": "m", "OUT_DIR": "env-wins"}).subscribers
-    assert alice.channels[0].options["dir"] == "env-wins"
+    assert alice.channels[0].options["dir"] == str(tmp_path / "env-wins")
 
 
 def test_values_substituted_into_secret_keys_are_remembered_for_redaction(tmp_path: Path) -> None:
@@ -152,7 +153,7 @@ def test_dollar_dollar_is_a_literal_dollar(tmp_path: Path) -> None:
         ),
         ("oops = 1\n" + MINIMAL, "oops: unknown key; allowed: defaults, delivery, serve, smtp"),
         (MINIMAL + "top_k = 'ten'\n", "subscribers.alice.top_k: must be an integer, not a string"),
-        (MINIMAL + "top_k = 0\n", "subscribers.alice.top_k: must be at least 1"),
+        (MINIMAL + "top_k = 0\n", "subscribers.alice.top_k: must be between 1 and 1000, not 0"),
         (MINIMAL + "keywords = 'lora'\n", "keywords: must be a list of strings, not a string"),
         (MINIMAL + "min_score = true\n", "min_score: must be a number, not a boolean"),
         (MINIMAL + "timezone = 'Mars/Base'\n", "timezone: unknown time zone 'Mars/Base'"),

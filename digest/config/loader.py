@@ -76,11 +76,21 @@ SUBSCRIBER_KEYS: dict[str, str] = {
 TOP_KEYS = {"sources", "subscribers", "defaults", "state", "smtp", "templates", "delivery", "serve"}
 # [serve] of `digest serve`: key -> default duration ("30m", "1h", "90s" or seconds).
 SERVE_KEYS = {"poll_every": "30m", "misfire_grace_time": "1h"}
-# [delivery]: key -> (what it must be, the least value allowed).
-DELIVERY_KEYS: dict[str, tuple[str, float]] = {
-    "max_attempts": (INT, 1),  # tries before a delivery is dead
-    "concurrency": (INT, 1),  # destinations served at the same time
-    "max_wait": (NUM, 0),  # seconds a run waits out a rate limit before leaving it to a later run
+SERVE_SECONDS = {"poll_every": 1800, "misfire_grace_time": 3600}
+# [delivery]: key -> (what it must be, the least and the most allowed).
+DELIVERY_KEYS: dict[str, tuple[str, float, float]] = {
+    "max_attempts": (INT, 1, 100),  # tries before a delivery is dead
+    "concurrency": (INT, 1, 64),  # destinations served at the same time (threads)
+    # seconds a run waits out a rate limit before leaving it to a later run (a day at most)
+    "max_wait": (NUM, 0, 86400),
+}
+# A subscriber's numbers: key -> (least, most). Scores are cosine similarities, 0 to 1; a huge
+# top_k or cap is a typo, and would cost the ranker memory for nothing.
+SUBSCRIBER_RANGES: dict[str, tuple[float, float]] = {
+    "top_k": (1, 1000),
+    "min_score": (0, 1),
+    "alert_threshold": (0, 1),
+    "max_alerts_per_day": (0, 1000),
 }
 BUILTIN_DEFAULTS: dict[str, Any] = {
     "top_k": 10,
@@ -107,6 +117,26 @@ def load(path: str | os.PathLike[str], environ: Mapping[str, str] | None = None)
     secrets: set[str] = set()
     data = _substitute(raw, env, str(file), "", secrets)
     return _Checker(str(file)).settings(data, frozenset(secrets))
+
+
+def accepted_keys() -> dict[str, frozenset[str]]:
+    """Place -> the keys the checker accepts there: "" (the top level), "state", "sources" (the
+    keys of every source), "sources.<kind>", "subscribers", "subscribers.channels" and
+    "subscribers.channels.<kind>". docs/configuration.md documents exactly these."""
+    places: dict[str, frozenset[str]] = {
+        "": frozenset(TOP_KEYS),
+        "state": frozenset({"path"}),
+        "smtp": frozenset(SMTP_KEYS),
+        "delivery": frozenset(DELIVERY_KEYS),
+        "serve": frozenset(SERVE_KEYS),
+        "defaults": frozenset(set(SUBSCRIBER_KEYS) - {"name", "interests", "library", "like"}),
+        "sources": frozenset({"kind", "name"}),
+        "subscribers": frozenset(SUBSCRIBER_KEYS),
+        "subscribers.channels": frozenset({"kind"}),
+    }
+    places.update({f"sources.{k}": frozenset(v) for k, v in SOURCE_KINDS.items()})
+    places.update({f"subscribers.channels.{k}": frozenset(v) for k, v in CHANNEL_KINDS.items()})
+    return places
 
 
 def _environment(file: Path, environ: Mapping[str, str] | None) -> dict[str, str]:
@@ -146,55 +176,80 @@ def _join(key: str, name: str) -> str:
 
 class _Checker(Checks):
     def settings(self, data: dict[str, Any], secrets: frozenset[str]) -> Settings:
+        """Settings, or ConfigErrors with every problem found: each part is checked even when
+        another failed (a part that depends on a failed one is left out, never guessed)."""
         self.only(data, TOP_KEYS, "")
-        defaults = self.table(data.get("defaults", {}), "defaults")
+        tables: dict[str, dict[str, Any]] = {}
+        for name in ("defaults", "state", "smtp", "delivery", "serve"):
+            tables[name] = {}
+            with self.gather():
+                tables[name] = self.table(data.get(name, {}), name)
+        defaults = tables["defaults"]
         allowed_defaults = set(SUBSCRIBER_KEYS) - {"name", "interests", "library", "like"}
         self.only(defaults, allowed_defaults, "defaults")
-        state = self.table(data.get("state", {}), "state")
+        state = tables["state"]
         self.only(state, {"path"}, "state")
-        smtp = self.table(data.get("smtp", {}), "smtp")
-        self.only(smtp, SMTP_KEYS, "smtp")
+        state_path = self.path("state/digest.db")
+        with self.gather():
+            written = self.typed(state.get("path", "state/digest.db"), STR, "state.path")
+            if not written.strip():
+                raise self.fail("state.path", "must name a file (leave it out for state/digest.db)")
+            state_path = self.path(written)
+        self.only(tables["smtp"], SMTP_KEYS, "smtp")
         # No `templates` key: the built-in set; a folder given here overrides them one by one.
-        templates = self.typed(data.get("templates", ""), STR, "templates")
-        if templates and not Path(templates).is_dir():
-            raise self.fail(
-                "templates",
-                f"no such folder {templates!r} (relative paths start "
-                "from the directory digest runs in)",
-            )
-        sources: list[SourceConfig] = []
-        for i, raw in enumerate(self.array(data, "sources")):
-            source = self.source(raw, f"sources[{i}]")
-            if source.name in {s.name for s in sources}:
+        templates = ""
+        with self.gather():
+            templates = self.typed(data.get("templates", ""), STR, "templates")
+            templates = self.path(templates) if templates else ""
+            if templates and not Path(templates).is_dir():
                 raise self.fail(
-                    f"sources[{i}].name",
-                    f"duplicate source name {source.name!r}; give each source its own `name`",
+                    "templates",
+                    f"no such folder {templates!r} (relative paths start from the config "
+                    "file's folder)",
                 )
-            sources.append(source)
-        subscribers = [
-            self.subscriber(s, defaults, f"subscribers[{i}]")
-            for i, s in enumerate(self.array(data, "subscribers"))
-        ]
-        seen: set[str] = set()
-        for sub in subscribers:
-            if sub.name in seen:
-                raise self.fail(f"subscribers.{sub.name}", "duplicate subscriber name")
-            seen.add(sub.name)
+        sources: list[SourceConfig] = []
+        with self.gather():
+            for i, raw in enumerate(self.array(data, "sources")):
+                with self.gather():
+                    source = self.source(raw, f"sources[{i}]")
+                    if source.name in {s.name for s in sources}:
+                        raise self.fail(
+                            f"sources[{i}].name",
+                            f"duplicate source name {source.name!r}; give each source its own "
+                            "`name`",
+                        )
+                    sources.append(source)
+        subscribers: list[Subscriber] = []
+        with self.gather():
+            for i, raw in enumerate(self.array(data, "subscribers")):
+                with self.gather():
+                    sub = self.subscriber(raw, defaults, f"subscribers[{i}]")
+                    if sub.name in {s.name for s in subscribers}:
+                        raise self.fail(f"subscribers.{sub.name}", "duplicate subscriber name")
+                    subscribers.append(sub)
         mailing = any(c.kind == "email" for sub in subscribers for c in sub.channels)
-        smtp = self.smtp(smtp, mailing)
-        delivery = self.table(data.get("delivery", {}), "delivery")
+        smtp: dict[str, Any] = {}
+        with self.gather():
+            smtp = self.smtp(tables["smtp"], mailing)
+        delivery = tables["delivery"]
         self.only(delivery, set(DELIVERY_KEYS), "delivery")
-        for name, (what, least) in DELIVERY_KEYS.items():
-            if name in delivery and self.typed(delivery[name], what, f"delivery.{name}") < least:
-                raise self.fail(f"delivery.{name}", f"must be at least {least:g}")
-        serve = self.table(data.get("serve", {}), "serve")
+        for name, (what, least, most) in DELIVERY_KEYS.items():
+            if name in delivery:
+                with self.gather():
+                    value = self.typed(delivery[name], what, f"delivery.{name}")
+                    self.within(value, least, most, f"delivery.{name}")
+        serve = tables["serve"]
         self.only(serve, set(SERVE_KEYS), "serve")
-        every = {k: self.duration(serve.get(k, v), f"serve.{k}") for k, v in SERVE_KEYS.items()}
+        every = {k: float(v) for k, v in SERVE_SECONDS.items()}
+        for k, v in SERVE_KEYS.items():
+            with self.gather():
+                every[k] = self.duration(serve.get(k, v), f"serve.{k}")
+        self.done()
         return Settings(
             path=self.file,
             sources=tuple(sources),
             subscribers=tuple(subscribers),
-            state_path=self.typed(state.get("path", "state/digest.db"), STR, "state.path"),
+            state_path=state_path,
             templates=templates,
             smtp=smtp,
             secrets=secrets | frozenset(v for v in self.secrets if v),
@@ -207,9 +262,12 @@ class _Checker(Checks):
         table = self.table(raw, key)
         kind = self.kind(table, key, SOURCE_KINDS, "source")
         options = self.options(table, key, SOURCE_KINDS[kind], extra={"kind", "name"})
-        # An unnamed source is called by its path ("seeds"), else by its kind ("arxiv").
+        # An unnamed source is called by its path as written ("seeds"), else by its kind
+        # ("arxiv"): the name keys the source's journal, so it never changes with the folder.
         default = str(options.get("path", kind))
         name = self.typed(table.get("name", default), STR, f"{key}.name")
+        if "path" in options:
+            options["path"] = self.path(options["path"])
         return SourceConfig(kind=kind, name=name, options=options)
 
     def subscriber(self, raw: Any, defaults: dict[str, Any], key: str) -> Subscriber:
@@ -218,6 +276,7 @@ class _Checker(Checks):
         if not isinstance(name, str) or not name.strip():
             raise self.fail(f"{key}.name", "every subscriber needs a name (a non-empty string)")
         key = f"subscribers.{name}"
+        before = len(self.errors)
         self.only(table, set(SUBSCRIBER_KEYS), key)
         merged = {**BUILTIN_DEFAULTS, **defaults, **table}
 
@@ -225,24 +284,30 @@ class _Checker(Checks):
             return f"{key}.{k}" if k in table else f"defaults.{k}"
 
         for k, v in merged.items():
-            if k != "channels":
-                self.typed(v, SUBSCRIBER_KEYS[k], where(k))
+            if k != "channels" and k in SUBSCRIBER_KEYS:
+                with self.gather():
+                    self.typed(v, SUBSCRIBER_KEYS[k], where(k))
+        self.settle(before)  # the checks below need the right types
         tz = merged["timezone"]
-        try:
-            ZoneInfo(tz)
-        except (ZoneInfoNotFoundError, ValueError):
-            raise self.fail(
-                where("timezone"),
-                f"unknown time zone {tz!r} (use an IANA name such as 'Europe/Berlin' or 'UTC')",
-            ) from None
-        self.schedule(merged["schedule"], where("schedule"), tz)
-        if merged["top_k"] < 1:
-            raise self.fail(where("top_k"), "must be at least 1")
-        if merged.get("on_empty", "skip") not in ("skip", "notify"):
-            raise self.fail(where("on_empty"), "must be 'skip' or 'notify'")
-        if merged.get("max_alerts_per_day", 0) < 0:
-            raise self.fail(where("max_alerts_per_day"), "must be 0 (no alerts) or more")
-        channels = self.channels(merged["channels"], where("channels"))
+        with self.gather():
+            try:
+                ZoneInfo(tz)
+            except (ZoneInfoNotFoundError, ValueError):
+                raise self.fail(
+                    where("timezone"),
+                    f"unknown time zone {tz!r} (use an IANA name such as 'Europe/Berlin' or 'UTC')",
+                ) from None
+            self.schedule(merged["schedule"], where("schedule"), tz)
+        for k, (least, most) in SUBSCRIBER_RANGES.items():
+            if k in merged:
+                with self.gather():
+                    self.within(merged[k], least, most, where(k))
+        with self.gather():
+            if merged.get("on_empty", "skip") not in ("skip", "notify"):
+                raise self.fail(where("on_empty"), "must be 'skip' or 'notify'")
+        channels: tuple[ChannelConfig, ...] = ()
+        with self.gather():
+            channels = self.channels(merged["channels"], where("channels"))
         profile = Profile(
             interests=merged.get("interests", "").strip(),
             keywords=tuple(merged.get("keywords", ())),
@@ -254,6 +319,7 @@ class _Checker(Checks):
             raise self.fail(
                 key, "says nothing about its interests: set interests, keywords, library or like"
             )
+        self.settle(before)
         threshold = merged.get("alert_threshold")
         return Subscriber(
             name=name,
@@ -264,7 +330,7 @@ class _Checker(Checks):
             schedule=merged["schedule"],
             timezone=tz,
             alert_threshold=None if threshold is None else float(threshold),
-            library_path=merged.get("library", ""),
+            library_path=self.path(merged["library"]) if merged.get("library") else "",
             likes=tuple(x.strip() for x in merged.get("like", ())),
             alert_keywords=tuple(merged.get("alert_keywords", ())),
             max_alerts_per_day=merged.get("max_alerts_per_day", 5),
@@ -274,15 +340,20 @@ class _Checker(Checks):
     def channels(self, raw: Any, key: str) -> tuple[ChannelConfig, ...]:
         if not isinstance(raw, list) or not raw:
             raise self.fail(key, "must be a non-empty list of tables ([[subscribers.channels]])")
+        before = len(self.errors)
         out: list[ChannelConfig] = []
         for i, item in enumerate(raw):
             where = f"{key}[{i}]"
-            table = self.table(item, where)
-            kind = self.kind(table, where, CHANNEL_KINDS, "channel")
-            options = self.options(table, where, CHANNEL_KINDS[kind], extra={"kind"})
-            self.channel(kind, options, where)
-            count = sum(1 for c in out if c.kind == kind)
-            out.append(ChannelConfig(kind, kind if count == 0 else f"{kind}-{count + 1}", options))
+            with self.gather():
+                table = self.table(item, where)
+                kind = self.kind(table, where, CHANNEL_KINDS, "channel")
+                options = self.options(table, where, CHANNEL_KINDS[kind], extra={"kind"})
+                self.channel(kind, options, where)
+                if kind == "file":  # written or not, the folder is the config's: out/ beside it
+                    options["dir"] = self.path(options.get("dir", "out"))
+                count = sum(1 for c in out if c.kind == kind)
+                out.append(ChannelConfig(kind, kind if count == 0 else f"{kind}-{count + 1}", options))
+        self.settle(before)
         return tuple(out)
 
     def schedule(self, expr: str, key: str, tz: str) -> None:

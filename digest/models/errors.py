@@ -7,6 +7,7 @@ from __future__ import annotations
 
 # DigestError
 #  ├── ConfigError      bad config, .env or command-line input (exit 2)
+#  │    └── ConfigErrors  several of them at once: one line each
 #  ├── InputError       a bad input file named on the command line (exit 2)
 #  ├── SourceError      a whole source failed; the run goes on with the others
 #  ├── StateError       the state database is unusable or locked
@@ -19,6 +20,14 @@ class DigestError(Exception):
 
 class ConfigError(DigestError):
     pass
+
+
+class ConfigErrors(ConfigError):
+    """Every problem the config checker found, one line each, so that one round fixes them all."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = tuple(dict.fromkeys(problems))  # an inherited default fails once
+        super().__init__("\n".join(self.problems))
 
 
 class InputError(DigestError):
