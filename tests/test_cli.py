@@ -162,7 +162,7 @@ def test_validate_says_ok_or_names_the_problem(project: Path, capsys) -> None:
     )
     code, out, err = run(capsys, "validate", "--config", str(bad))
     assert code == 2
-    assert err.strip() == f"digest: {bad}: defaults.top_k: must be between 1 and 1000, not -1"
+    assert err.strip() == f"digest: {bad}: defaults.top_k: must be 1 to 1000, not -1"
 
 
 def test_a_missing_library_is_bad_input(project: Path, capsys) -> None:

@@ -153,7 +153,7 @@ def test_dollar_dollar_is_a_literal_dollar(tmp_path: Path) -> None:
         ),
         ("oops = 1\n" + MINIMAL, "oops: unknown key; allowed: defaults, delivery, serve, smtp"),
         (MINIMAL + "top_k = 'ten'\n", "subscribers.alice.top_k: must be an integer, not a string"),
-        (MINIMAL + "top_k = 0\n", "subscribers.alice.top_k: must be between 1 and 1000, not 0"),
+        (MINIMAL + "top_k = 0\n", "subscribers.alice.top_k: must be 1 to 1000, not 0"),
         (MINIMAL + "keywords = 'lora'\n", "keywords: must be a list of strings, not a string"),
         (MINIMAL + "min_score = true\n", "min_score: must be a number, not a boolean"),
         (MINIMAL + "timezone = 'Mars/Base'\n", "timezone: unknown time zone 'Mars/Base'"),

@@ -157,7 +157,7 @@ def test_smtp_defaults_to_starttls_on_587(tmp_path: Path) -> None:
             'room = "!abc:m.org"\n',
             "channels[0].token: missing; matrix needs it",
         ),
-        ("[delivery]\nconcurrency = 0\n" + BASE, "delivery.concurrency: must be between 1 and 64, not 0"),
+        ("[delivery]\nconcurrency = 0\n" + BASE, "delivery.concurrency: must be 1 to 64, not 0"),
         ("[delivery]\nretries = 3\n" + BASE, "delivery.retries: unknown key; allowed: concurrency"),
     ],
 )

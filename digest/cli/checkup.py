@@ -31,7 +31,7 @@ def problems(settings: Settings) -> list[str]:
         key = f"subscribers.{sub.name}"
         for i, liked in enumerate(sub.likes):
             if not identity.arxiv_id(liked):
-                found.append(f"{file}: {key}.like[{i}]: {liked!r} is not an arXiv id")
+                found.append(f"{file}: {key}.like[{i}]: {liked!r} is not an arXiv id (e.g. '2501.01234')")
         if sub.library_path and sub.library_path not in libraries:
             libraries[sub.library_path] = key
             try:

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from digest.models import Settings, redact
-from digest.periods import next_fires
+from digest.periods import next_fires, period_start
 from digest.state.lock import health
 
 if TYPE_CHECKING:
@@ -83,10 +83,18 @@ def status_report(settings: Settings, store: Store, state: str, now: datetime) -
             f" papers; digests made: {', '.join(made) or 'none'}; {alerts} alerts; {sent} sent"
         )
     lines.append("next digests:")
-    for name, fire in next_fires(settings, now).items():
+    fires = next_fires(settings, now)
+    for sub in settings.subscribers:
+        fire = fires[sub.name]
         when = "never" if fire is None else f"{fire:%a %Y-%m-%d %H:%M %Z}"
         left = "" if fire is None else f" ({fire.tzinfo}), in {_span(fire - now)}"
-        lines.append(f"  {name}: {when}{left}")
+        # Past the period's fire time with no digest for it yet: the next run makes it.
+        start = period_start(sub.schedule, sub.timezone, now)
+        if start is not None and not store.has_digest(sub.name, start.isoformat()):
+            opened = f"{start:%a %Y-%m-%d %H:%M %Z}"
+            lines.append(f"  {sub.name}: due now (the period of {opened}); then {when}{left}")
+            continue
+        lines.append(f"  {sub.name}: {when}{left}")
     sources = {s["source"]: s for s in store.journal.sources()}
     failing = False
     lines.append("sources, last success:")

@@ -147,9 +147,9 @@ class Checks:
             raise self.fail(key, f"must be a finite number, not {value}")
         return value
 
-    def within(self, value: float, least: float, most: float, key: str, unit: str = "") -> None:
+    def within(self, value: float, least: float, most: float, key: str) -> None:
         if not least <= value <= most:
-            raise self.fail(key, f"must be between {least:g} and {most:g}{unit}, not {value!r}")
+            raise self.fail(key, f"must be {least:g} to {most:g}, not {value!r}")
 
     def channel(self, kind: str, options: dict[str, Any], key: str) -> None:
         self.secrets.update(str(v) for k, v in options.items() if k in SECRET_KEYS)
@@ -214,8 +214,10 @@ class Checks:
         if match and any(match.groups()):
             d, h, m, sec = (int(g or 0) for g in match.groups())
             value = ((d * 24 + h) * 60 + m) * 60 + sec
-        if isinstance(value, bool) or not isinstance(value, int | float) or not 1 <= value <= YEAR:
-            raise self.fail(key, "must be a duration such as '30m', '1h' or '90s' (1s to 365d)")
+        if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 1:
+            raise self.fail(key, "must be a duration such as '30m', '1h' or '90s' (at least 1s)")
+        if value > YEAR:
+            raise self.fail(key, "must be a duration of at most 365d")
         return float(value)
 
 
