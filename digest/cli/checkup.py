@@ -27,6 +27,7 @@ def problems(settings: Settings) -> list[str]:
         if source.kind in ("seeds", "files"):
             found += _local_source(file, f"sources[{i}].path", source.kind, source.options["path"])
     libraries: dict[str, str] = {}
+    folders: set[str] = set()
     for sub in settings.subscribers:
         key = f"subscribers.{sub.name}"
         for i, liked in enumerate(sub.likes):
@@ -39,8 +40,10 @@ def problems(settings: Settings) -> list[str]:
             except DigestError as exc:
                 found.append(f"{file}: {key}.library: {exc}")
         for channel in sub.channels:
-            if channel.kind == "file":
-                problem = _unwritable(str(channel.options["dir"]))
+            folder = str(channel.options.get("dir", ""))
+            if channel.kind == "file" and folder not in folders:  # a default's: said once
+                folders.add(folder)
+                problem = _unwritable(folder)
                 if problem:
                     found.append(f"{file}: {key}.channels ({channel.name}).dir: {problem}")
     try:
