@@ -382,3 +382,46 @@ def running(server: _Server) -> Iterator[Any]:
         yield server
     finally:
         server.stop()
+
+
+class Dripping:
+    """A TCP server on 127.0.0.1 that reads what a client sends first, then answers `payload`
+    one byte every `every` seconds, then holds the connection: a server no per-read timeout
+    ever gives up on. `requests` counts the connections it took."""
+
+    def __init__(self, payload: bytes, every: float = 0.05, read_first: bool = True) -> None:
+        self.payload, self.every, self.read_first = payload, every, read_first
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.stop_event = threading.Event()
+        self.requests = 0
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        self.listener.settimeout(0.1)
+        while not self.stop_event.is_set():
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                continue
+            self.requests += 1
+            threading.Thread(target=self._drip, args=(conn,), daemon=True).start()
+
+    def _drip(self, conn: socket.socket) -> None:
+        with conn:
+            if self.read_first:
+                conn.settimeout(5)
+                with contextlib.suppress(OSError):
+                    conn.recv(65536)
+            for byte in self.payload:
+                if self.stop_event.wait(self.every):
+                    return
+                try:
+                    conn.send(bytes([byte]))
+                except OSError:
+                    return
+            self.stop_event.wait()
+
+    def stop(self) -> None:
+        self.stop_event.set()
+        self.listener.close()

@@ -4,16 +4,18 @@ and parts posted at most once."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
-from channel_servers import SlackWebhook
+from channel_servers import Dripping, SlackWebhook
 from sample_digests import delivery, message, paper
 
 from digest import outbox
+from digest.channels import transport
 from digest.channels.slack import SlackChannel
 from digest.models import (
     ChannelConfig,
@@ -203,3 +205,60 @@ def test_a_lost_answer_never_posts_that_part_again(slack: SlackWebhook, tmp_path
     headers = [p["blocks"][0]["text"]["text"][-5:] for p in slack.accepted]
     assert headers == ["(1/3)", "(2/3)", "(3/3)"]  # each once
     assert store.outbox_counts() == {"sent": 1}
+
+
+# A server that takes the request and then drips its answer, a byte at a time.
+
+
+@pytest.fixture
+def dripping(monkeypatch: pytest.MonkeyPatch) -> Iterator[Dripping]:
+    monkeypatch.setattr(transport, "DEADLINE", 1.0)
+    server = Dripping(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n" + b"X: y\r\n" * 500)
+    yield server
+    server.stop()
+
+
+def test_a_dripping_answer_is_given_up_at_the_deadline(dripping: Dripping, tmp_path: Path) -> None:
+    settings, store = setup(tmp_path, f"http://127.0.0.1:{dripping.port}/services/T/B/x")
+    started = time.monotonic()
+    first = outbox.deliver(store, settings, NOW, rand=lambda: 0.5)
+    assert time.monotonic() - started < 5
+    assert first.retrying == [
+        "ana/slack: slack: no answer for part 1 of 1 (no complete answer within 1 s); it may"
+        " have been posted and is not posted again"
+    ]
+
+
+def test_a_send_that_timed_out_is_never_reported_sent(dripping: Dripping, tmp_path: Path) -> None:
+    settings, store = setup(tmp_path, f"http://127.0.0.1:{dripping.port}/services/T/B/x")
+    outbox.deliver(store, settings, NOW, rand=lambda: 0.5)
+    later = outbox.deliver(store, settings, NOW + timedelta(minutes=2), rand=lambda: 0.5)
+    assert later.sent == []  # the server confirmed nothing: not "sent 1 message"
+    (dead,) = later.dead
+    assert "part 1 of 1 got no answer on an earlier try" in dead and "nothing was confirmed" in dead
+    assert dripping.requests == 1  # and it was not posted twice
+    assert store.outbox_counts() == {"dead": 1}
+
+
+def test_a_receipt_counts_only_the_parts_the_server_took(slack: SlackWebhook, tmp_path: Path) -> None:
+    settings, store = setup(tmp_path, slack.url(), count=100)  # three messages
+    slack.drop_after = 1  # takes part 2, then hangs up without an answer
+    outbox.deliver(store, settings, NOW, rand=lambda: 0.5)
+    later = outbox.deliver(store, settings, NOW + timedelta(minutes=2))
+    (sent,) = later.sent
+    assert sent.endswith(
+        "2 of 3 messages confirmed via webhook; part 2 got no answer on an earlier try and may be"
+        " missing"
+    )
+
+
+def test_an_answer_that_stalls_after_200_is_still_a_post(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(transport, "DEADLINE", 1.0)
+    server = Dripping(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nok", every=0.001)
+    try:
+        url = f"http://127.0.0.1:{server.port}/services/T/B/x"
+        d = delivery(message(1), "slack", {"webhook": url})
+        receipt = SlackChannel(d.channel, Settings("t.toml", (), ())).send(d)
+    finally:
+        server.stop()
+    assert receipt.detail == "1 message via webhook"

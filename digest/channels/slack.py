@@ -11,7 +11,14 @@ from typing import Any
 
 import httpx
 
-from digest.channels.transport import answer, client, post_at_most_once, retry_after
+from digest.channels.transport import (
+    Answer,
+    answer,
+    client,
+    post_at_most_once,
+    receipt_detail,
+    retry_after,
+)
 from digest.models import ChannelConfig, Delivery, DeliveryError, Entry, Message, Receipt, Settings
 
 # Slack's documented limits for one message.
@@ -49,12 +56,11 @@ class SlackChannel:
     def send(self, delivery: Delivery) -> Receipt:
         payloads = messages(delivery.message)
         with client() as http:
-            post_at_most_once(http, self.webhook, payloads, delivery, refusal, "slack")
-        count = len(payloads)
-        return Receipt(self.kind, f"{count} message{'s' if count > 1 else ''} via webhook")
+            posted = post_at_most_once(http, self.webhook, payloads, delivery, refusal, "slack")
+        detail = receipt_detail("slack", delivery, posted, len(payloads), "message", "via webhook")
+        return Receipt(self.kind, detail)
 
-
-def refusal(response: httpx.Response) -> DeliveryError:
+def refusal(response: Answer) -> DeliveryError:
     status, said = response.status_code, answer(response, 80)
     if status == 429:
         wait = retry_after(response)
