@@ -425,3 +425,9 @@ class Dripping:
     def stop(self) -> None:
         self.stop_event.set()
         self.listener.close()
+
+
+def no_proxies(monkeypatch: Any) -> None:
+    """Traffic to the loopback servers here never goes through a proxy from the environment."""
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
+        monkeypatch.delenv(name, raising=False)

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from channel_servers import Dripping, Hookshot
+from channel_servers import Dripping, Hookshot, no_proxies
 from sample_digests import delivery, message, paper
 
 from digest import outbox
@@ -92,6 +92,7 @@ def test_a_failed_part_is_sent_on_the_next_try_and_none_twice(
 def test_a_post_that_timed_out_is_never_reported_sent(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    no_proxies(monkeypatch)
     monkeypatch.setattr(transport, "DEADLINE", 1.0)
     server = Dripping(b"HTTP/1.1 200 OK\r\n" + b"X: y\r\n" * 500)  # headers, a byte at a time
     try:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from channel_servers import Dripping, SlackWebhook
+from channel_servers import Dripping, SlackWebhook, no_proxies
 from sample_digests import delivery, message, paper
 
 from digest import outbox
@@ -212,6 +212,7 @@ def test_a_lost_answer_never_posts_that_part_again(slack: SlackWebhook, tmp_path
 
 @pytest.fixture
 def dripping(monkeypatch: pytest.MonkeyPatch) -> Iterator[Dripping]:
+    no_proxies(monkeypatch)
     monkeypatch.setattr(transport, "DEADLINE", 1.0)
     server = Dripping(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n" + b"X: y\r\n" * 500)
     yield server
@@ -253,6 +254,7 @@ def test_a_receipt_counts_only_the_parts_the_server_took(slack: SlackWebhook, tm
 
 
 def test_an_answer_that_stalls_after_200_is_still_a_post(monkeypatch: pytest.MonkeyPatch) -> None:
+    no_proxies(monkeypatch)
     monkeypatch.setattr(transport, "DEADLINE", 1.0)
     server = Dripping(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nok", every=0.001)
     try:

@@ -5,6 +5,11 @@ Imports nothing from the package: every other module may import this one.
 
 from __future__ import annotations
 
+import functools
+import json
+import re
+from urllib.parse import parse_qsl, quote, quote_plus, unquote, urlsplit
+
 # DigestError
 #  ├── ConfigError      bad config, .env or command-line input (exit 2)
 #  │    └── ConfigErrors  several of them at once: one line each
@@ -52,7 +57,72 @@ class DeliveryError(DigestError):
 
 
 def redact(text: str, secrets: frozenset[str]) -> str:
-    """The text with every known secret (token, password, webhook URL) blotted out."""
-    for secret in sorted(secrets, key=len, reverse=True):
-        text = text.replace(secret, "[redacted]")
-    return text
+    """The text with every known secret (token, password, webhook URL) blotted out, in every
+    form a message may hold it: percent-encoded or decoded, JSON-escaped, in any letter case, and
+    for a URL also as shown elsewhere (host lower-cased, without its query or credentials, the
+    path alone, a long path segment or query value alone)."""
+    if not secrets or not text:
+        return text
+    pattern = _pattern(secrets)
+    return pattern.sub("[redacted]", text) if pattern else text
+
+
+@functools.lru_cache(maxsize=32)
+def _pattern(secrets: frozenset[str]) -> re.Pattern[str] | None:
+    forms = {form for secret in secrets if secret for form in _forms(secret)}
+    if not forms:
+        return None
+    # Longest first: the whole URL is blotted before a part of it would be.
+    alternatives = sorted(forms, key=lambda f: (-len(f), f))
+    return re.compile("|".join(re.escape(f) for f in alternatives), re.IGNORECASE)
+
+
+PART = 8  # a part of a URL shorter than this ("/rss", "v=2") is not a secret by itself
+
+
+def _forms(secret: str) -> set[str]:
+    forms: set[str] = set()
+    for text in {secret, unquote(secret)}:
+        forms |= _encodings(text)
+    try:
+        parts = urlsplit(secret)
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return forms
+    if parts.scheme not in ("http", "https") or not host:
+        return forms
+    hosts = {host}
+    try:
+        hosts.add(host.encode("idna").decode("ascii"))
+    except UnicodeError:
+        pass
+    paths = {parts.path, unquote(parts.path), quote(unquote(parts.path))}
+    query = f"?{parts.query}" if parts.query else ""
+    for name in hosts:
+        base = f"{parts.scheme}://{name}" + (f":{port}" if port else "")
+        for path in paths:
+            for url in (base + path, base + path + query, base + path.rstrip("/")):
+                forms |= _encodings(url)
+    for path in paths:
+        for tail in (path + query, path, path.lstrip("/")):
+            if len(tail.strip("/")) >= PART:
+                forms |= _encodings(tail)
+        forms |= {seg for seg in path.split("/") if len(seg) >= 2 * PART}
+    if parts.query:
+        forms |= _encodings(parts.query)
+        forms |= {v for _, v in parse_qsl(parts.query) if len(v) >= PART}
+    if parts.password:
+        forms |= _encodings(parts.password)
+    return {form for form in forms if form}
+
+
+def _encodings(text: str) -> set[str]:
+    return {
+        text,
+        quote(text, safe=""),
+        quote(text, safe="/:"),
+        quote_plus(text),
+        json.dumps(text)[1:-1],
+        json.dumps(text, ensure_ascii=False)[1:-1],
+        text.replace("/", "\\/"),  # JSON may escape "/" too
+    }
