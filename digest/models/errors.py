@@ -78,6 +78,7 @@ def _pattern(secrets: frozenset[str]) -> re.Pattern[str] | None:
 
 
 PART = 8  # a part of a URL shorter than this ("/rss", "v=2") is not a secret by itself
+SEGMENT = 12  # nor a single path segment shorter than this ("atom.xml", "services")
 
 
 def _forms(secret: str) -> set[str]:
@@ -107,7 +108,7 @@ def _forms(secret: str) -> set[str]:
         for tail in (path + query, path, path.lstrip("/")):
             if len(tail.strip("/")) >= PART:
                 forms |= _encodings(tail)
-        forms |= {seg for seg in path.split("/") if len(seg) >= 2 * PART}
+        forms |= {seg for seg in path.split("/") if len(seg) >= SEGMENT}
     if parts.query:
         forms |= _encodings(parts.query)
         forms |= {v for _, v in parse_qsl(parts.query) if len(v) >= PART}
