@@ -311,7 +311,7 @@ def rank_files(
     for path in paths:
         skipped: list[str] = []
 
-        def warn(problem: str) -> None:
+        def warn(problem: str, skipped: list[str] = skipped) -> None:
             skipped.append(problem)
             log.warning("skipped %s", problem)
 

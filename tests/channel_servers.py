@@ -444,5 +444,12 @@ class Dripping:
 
 def no_proxies(monkeypatch: Any) -> None:
     """Traffic to the loopback servers here never goes through a proxy from the environment."""
-    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
+    for name in (
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "ALL_PROXY",
+        "http_proxy",
+        "https_proxy",
+        "all_proxy",
+    ):
         monkeypatch.delenv(name, raising=False)

@@ -311,9 +311,7 @@ class AnswersAfterData(Mailbox):
     ["421 4.3.2 Service shutting down", "554 5.3.0 Transaction failed", ""],
     ids=["QUIT 421", "QUIT 554", "connection dropped"],
 )
-def test_a_mail_the_relay_accepted_is_sent_whatever_comes_after(
-    tmp_path: Path, quit: str
-) -> None:
+def test_a_mail_the_relay_accepted_is_sent_whatever_comes_after(tmp_path: Path, quit: str) -> None:
     mailbox = AnswersAfterData(quit=quit)
     server = LoopbackSMTP(mailbox)
     server.start()

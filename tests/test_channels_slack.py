@@ -254,7 +254,9 @@ def test_a_send_that_timed_out_is_never_reported_sent(dripping: Dripping, tmp_pa
     assert store.outbox_counts() == {"dead": 1}
 
 
-def test_a_receipt_counts_only_the_parts_the_server_took(slack: SlackWebhook, tmp_path: Path) -> None:
+def test_a_receipt_counts_only_the_parts_the_server_took(
+    slack: SlackWebhook, tmp_path: Path
+) -> None:
     settings, store = setup(tmp_path, slack.url(), count=60)  # three messages
     slack.drop_after = 1  # takes part 2, then hangs up without an answer
     outbox.deliver(store, settings, NOW, rand=lambda: 0.5)
@@ -319,7 +321,9 @@ def test_the_blocks_of_one_message_never_hold_too_much_text(slack: SlackWebhook)
     assert ranks == [f"*{n}" for n in range(1, 13)]
 
 
-def test_msg_blocks_too_long_is_explained_and_permanent(slack: SlackWebhook, tmp_path: Path) -> None:
+def test_msg_blocks_too_long_is_explained_and_permanent(
+    slack: SlackWebhook, tmp_path: Path
+) -> None:
     settings, store = setup(tmp_path, slack.url())
     slack.script.append((400, "msg_blocks_too_long"))
     out = outbox.deliver(store, settings, NOW)

@@ -279,7 +279,10 @@ def test_numbers_outside_their_meaningful_range_are_refused(
         ("[delivery]\nmax_attempts = 1000\n", "delivery.max_attempts: must be 1 to 100"),
         ("[serve]\npoll_every = 1e400\n", "serve.poll_every: must be a duration"),
         ("[serve]\npoll_every = 99999999999\n", "serve.poll_every: must be a duration of at most"),
-        ("[serve]\npoll_every = '9999999999d'\n", "serve.poll_every: must be a duration of at most"),
+        (
+            "[serve]\npoll_every = '9999999999d'\n",
+            "serve.poll_every: must be a duration of at most",
+        ),
         ('[state]\npath = ""\n', "state.path: must name a file"),
     ],
 )

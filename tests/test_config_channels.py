@@ -122,7 +122,7 @@ def test_smtp_defaults_to_starttls_on_587(tmp_path: Path) -> None:
             "smtp.password: is never sent unencrypted",
         ),
         (SMTP + 'username = "u"\n' + BASE, "smtp.password: missing; a username needs it"),
-        (SMTP + 'ca_file = "nope.pem"\n' + BASE, "smtp.ca_file: no such file '" ),
+        (SMTP + 'ca_file = "nope.pem"\n' + BASE, "smtp.ca_file: no such file '"),
         (
             '[smtp]\nhost = "h"\nfrom = "digest"\n' + BASE,
             "smtp.from: 'digest' is not one e-mail address",

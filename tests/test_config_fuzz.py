@@ -45,9 +45,7 @@ BASE: dict[str, Any] = {
     ],
 }
 # Where a fuzzed value goes: a path of keys and list indexes into BASE.
-PLACES: list[tuple[Any, ...]] = [
-    (top,) for top in BASE
-] + [
+PLACES: list[tuple[Any, ...]] = [(top,) for top in BASE] + [
     ("state", "path"),
     ("serve", "poll_every"),
     ("serve", "misfire_grace_time"),
@@ -59,9 +57,22 @@ PLACES: list[tuple[Any, ...]] = [
     *[
         ("subscribers", 0, k)
         for k in (
-            "name", "interests", "keywords", "exclude", "authors", "library", "like", "top_k",
-            "min_score", "schedule", "timezone", "alert_threshold", "alert_keywords",
-            "max_alerts_per_day", "on_empty", "channels",
+            "name",
+            "interests",
+            "keywords",
+            "exclude",
+            "authors",
+            "library",
+            "like",
+            "top_k",
+            "min_score",
+            "schedule",
+            "timezone",
+            "alert_threshold",
+            "alert_keywords",
+            "max_alerts_per_day",
+            "on_empty",
+            "channels",
         )
     ],
     ("subscribers", 0),
@@ -69,11 +80,47 @@ PLACES: list[tuple[Any, ...]] = [
     ("subscribers", 0, "channels", 0),
 ]
 ODD: list[Any] = [
-    [], [1], ["a", 2], [[]], {}, {"a": 1}, {"kind": []},
-    0, -1, 1, 2, 2**63 - 1, -(2**63), 10**30,
-    0.5, -0.0, 1e308, math.nan, math.inf, -math.inf,
-    "", " ", "é中😀", "\u0000", "\n", "x" * 5000, "0", "-1", "30m", "0s", "${NOPE}", "$$",
-    "~", "/", "..", "https://example.org/x", "http://10.0.0.1/", "#room:x", "a@b", True, False,
+    [],
+    [1],
+    ["a", 2],
+    [[]],
+    {},
+    {"a": 1},
+    {"kind": []},
+    0,
+    -1,
+    1,
+    2,
+    2**63 - 1,
+    -(2**63),
+    10**30,
+    0.5,
+    -0.0,
+    1e308,
+    math.nan,
+    math.inf,
+    -math.inf,
+    "",
+    " ",
+    "é中😀",
+    "\u0000",
+    "\n",
+    "x" * 5000,
+    "0",
+    "-1",
+    "30m",
+    "0s",
+    "${NOPE}",
+    "$$",
+    "~",
+    "/",
+    "..",
+    "https://example.org/x",
+    "http://10.0.0.1/",
+    "#room:x",
+    "a@b",
+    True,
+    False,
 ]
 values = st.one_of(
     st.sampled_from(ODD),
@@ -139,7 +186,9 @@ def test_the_base_config_is_valid(site: Path) -> None:
 
 @FUZZ
 @given(place=st.sampled_from(PLACES), value=values)
-def test_load_gives_settings_or_config_lines(site: Path, place: tuple[Any, ...], value: Any) -> None:
+def test_load_gives_settings_or_config_lines(
+    site: Path, place: tuple[Any, ...], value: Any
+) -> None:
     path = site / "digest.toml"
     path.write_text(document(place, value), encoding="utf-8")
     outcome_is_settings_or_config_lines(path)

@@ -122,7 +122,14 @@ def test_make_demo_writes_out_and_state_in_the_project_folder(tmp_path: Path) ->
     shutil.copytree(REPO / "config", tmp_path / "config")
     shutil.copytree(REPO / "seeds", tmp_path / "seeds")
     (tmp_path / "cron-cwd").mkdir()
-    command = [sys.executable, "-m", "digest", "run", "--config", str(tmp_path / "config" / "digest.toml")]
+    command = [
+        sys.executable,
+        "-m",
+        "digest",
+        "run",
+        "--config",
+        str(tmp_path / "config" / "digest.toml"),
+    ]
     done = subprocess.run(
         [*command, "--now", "2026-11-30T15:00:00+01:00"],
         cwd=tmp_path / "cron-cwd",

@@ -297,7 +297,9 @@ def test_a_token_in_a_feed_path_shows_nowhere_in_any_form(
     monkeypatch.chdir(tmp_path)
     host = server.url.replace("127.0.0.1", "LOCALHOST")
     monkeypatch.setenv("PRIVATE_FEED", f"{host}/feeds/tok-s3cr3t-77/atom.xml?key=qu3ry-s3cr3t")
-    server.route("/feeds/tok-s3cr3t-77/atom.xml", Answer(503, body="busy", headers={"Retry-After": "0"}))
+    server.route(
+        "/feeds/tok-s3cr3t-77/atom.xml", Answer(503, body="busy", headers={"Retry-After": "0"})
+    )
     (tmp_path / "digest.toml").write_text(
         '[[sources]]\nkind = "rss"\nname = "private"\nurl = "${PRIVATE_FEED}"\nretries = 1\n\n'
         '[[subscribers]]\nname = "a"\ninterests = "x"\n',

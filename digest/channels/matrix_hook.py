@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import hashlib
 
-import httpx
-
 from digest.channels.matrix import events
 from digest.channels.transport import (
     Answer,
@@ -39,8 +37,11 @@ class MatrixHookChannel:
         ]
         with client() as http:
             posted = post_at_most_once(http, self.url, payloads, delivery, refusal, "matrix-hook")
-        detail = receipt_detail("matrix-hook", delivery, posted, len(payloads), "message", "via hookshot")
+        detail = receipt_detail(
+            "matrix-hook", delivery, posted, len(payloads), "message", "via hookshot"
+        )
         return Receipt(self.kind, detail)
+
 
 def refusal(response: Answer) -> DeliveryError:
     status = response.status_code

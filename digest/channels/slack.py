@@ -11,8 +11,6 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-import httpx
-
 from digest.channels.transport import (
     Answer,
     answer,
@@ -68,6 +66,7 @@ class SlackChannel:
             posted = post_at_most_once(http, self.webhook, payloads, delivery, refusal, "slack")
         detail = receipt_detail("slack", delivery, posted, len(payloads), "message", "via webhook")
         return Receipt(self.kind, detail)
+
 
 def refusal(response: Answer) -> DeliveryError:
     status, said = response.status_code, answer(response, 80)

@@ -32,7 +32,9 @@ def problems(settings: Settings) -> list[str]:
         key = f"subscribers.{sub.name}"
         for i, liked in enumerate(sub.likes):
             if not identity.arxiv_id(liked):
-                found.append(f"{file}: {key}.like[{i}]: {liked!r} is not an arXiv id (e.g. '2501.01234')")
+                found.append(
+                    f"{file}: {key}.like[{i}]: {liked!r} is not an arXiv id (e.g. '2501.01234')"
+                )
         if sub.library_path and sub.library_path not in libraries:
             libraries[sub.library_path] = key
             try:
@@ -79,9 +81,7 @@ def _local_source(file: str, key: str, kind: str, raw: object) -> list[str]:
     if not path.exists():
         return [f"{file}: {key}: no such file or folder {str(path)!r}"]
     suffixes = (".txt",) if kind == "seeds" else SUFFIXES
-    if path.is_dir() and not any(
-        p.is_file() and p.name.endswith(suffixes) for p in path.iterdir()
-    ):
+    if path.is_dir() and not any(p.is_file() and p.name.endswith(suffixes) for p in path.iterdir()):
         wanted = " or ".join("*" + s for s in suffixes)
         return [f"{file}: {key}: no {wanted} files in folder {str(path)!r}"]
     return []

@@ -352,7 +352,9 @@ class _Checker(Checks):
                 if kind == "file":  # written or not, the folder is the config's: out/ beside it
                     options["dir"] = self.path(options.get("dir", "out"))
                 count = sum(1 for c in out if c.kind == kind)
-                out.append(ChannelConfig(kind, kind if count == 0 else f"{kind}-{count + 1}", options))
+                out.append(
+                    ChannelConfig(kind, kind if count == 0 else f"{kind}-{count + 1}", options)
+                )
         self.settle(before)
         return tuple(out)
 

@@ -156,7 +156,9 @@ class Client:
                     raise _Retry(_unfinished(policy)) from None
                 if isinstance(exc, httpx.TimeoutException):
                     raise _Retry(_timeout_problem(exc, policy)) from None
-                raise _Retry(f"network error ({type(exc).__name__}: {exc or 'no detail'})") from None
+                raise _Retry(
+                    f"network error ({type(exc).__name__}: {exc or 'no detail'})"
+                ) from None
 
     def _read(self, stream: httpx.Response, limit: int, where: str) -> Response:
         started = time.monotonic()
