@@ -154,7 +154,9 @@ class EmailChannel:
             smtp = _WatchedSSL(deadline, local_hostname=local, timeout=TIMEOUT, context=self._tls())
         else:
             smtp = _Watched(deadline, local_hostname=local, timeout=TIMEOUT)
-        smtp._host = self.host  # the name TLS verifies; set by __init__ only when it connects
+        # The name TLS verifies: smtplib's __init__ sets it only when it connects, and here
+        # connect() comes after, under the deadline.
+        smtp._host = self.host  # type: ignore[attr-defined]
         try:
             smtp.connect(self.host, self.port)
             if self.security == "starttls":

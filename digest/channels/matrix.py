@@ -16,7 +16,7 @@ from urllib.parse import quote
 import httpx
 import nh3
 
-from digest.channels.transport import client, json_body, network, request, retry_after
+from digest.channels.transport import Answer, client, json_body, network, request, retry_after
 from digest.models import ChannelConfig, Delivery, DeliveryError, Entry, Message, Receipt, Settings
 
 # The spec's whole event (with the server's hashes, signatures, ...) must stay under 65,536 bytes.
@@ -136,7 +136,7 @@ class MatrixChannel:
         return str(body["room_id"])
 
 
-def refusal(response: httpx.Response, body: dict[str, Any]) -> DeliveryError:
+def refusal(response: Answer, body: dict[str, Any]) -> DeliveryError:
     status = response.status_code
     code = str(body.get("errcode") or "")
     said = " ".join(str(body.get("error") or response.reason_phrase).split())[:200]

@@ -55,6 +55,10 @@ class Answer:
         return 200 <= self.status_code < 300
 
     @property
+    def reason_phrase(self) -> str:
+        return httpx.codes.get_reason_phrase(self.status_code)
+
+    @property
     def text(self) -> str:
         return self.content.decode("utf-8", "replace")
 
