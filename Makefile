@@ -4,7 +4,9 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
+# --no-compile: byte-compiling all of scipy and scikit-learn at install time is half the CPU of
+# the first `make demo`; Python compiles what it imports on first use instead.
+PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check --no-compile
 RUN_STAMP := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
 
@@ -26,8 +28,9 @@ $(TEST_STAMP): $(RUN_STAMP)
 demo: $(RUN_STAMP)
 	$(BIN)/digest run --config config/digest.toml
 
+# `make test PYTEST_ARGS=tests/test_support.py`: one file only.
 test: $(TEST_STAMP)
-	$(BIN)/python -m pytest -q
+	$(strip $(BIN)/python -m pytest -q $(PYTEST_ARGS))
 
 # Benchmarks (never part of `make test`); they read ../shared/data/arxiv-2025.jsonl.gz and write
 # bench/results/. Relevance: a few minutes. Ideas: about ten. Scale: about an hour, niced.

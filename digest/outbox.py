@@ -56,6 +56,7 @@ def deliver(
     """Send every due row; `now` is the run's clock, which moves on with the time spent here."""
     run = _Run(store, settings, now, rand, sleep)
     groups: dict[str, list[_Job]] = {}
+    store.web.hold_paused()  # a reader's one-click unsubscribe: nothing more to that channel
     for row in store.due(now):
         job = run.prepare(row, CHANNELS if channels is None else channels)
         if job is not None:

@@ -4,6 +4,7 @@ PostgreSQL (support_postgres.py) and a headless Chromium (support_browser.py) ar
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -14,11 +15,28 @@ from support_postgres import postgres_cluster, postgres_url  # noqa: F401 (fixtu
 
 # A tool missing on this machine skips the tests that need it; the summary names them.
 MISSING_TOOLS = (support_postgres.HOW_TO_GET, support_browser.HOW_TO_GET)
+DEAD_PROXY = "http://127.0.0.1:9"  # nothing listens on the discard port: refused at once
+PROXY_VARIABLES = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY")
+PROXY_VARIABLES += tuple(name.lower() for name in PROXY_VARIABLES)
+LOOPBACK = ("127.0.0.1", "localhost")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A dead proxy for every client that reads the environment (httpx, urllib, and the
+    processes the tests start): a request past 127.0.0.1 fails at once instead of using the
+    network. Loopback, where every test server listens, bypasses it."""
+    for name in PROXY_VARIABLES:
+        os.environ[name] = DEAD_PROXY
+    for name in ("NO_PROXY", "no_proxy"):
+        hosts = [host.strip() for host in os.environ.get(name, "").split(",") if host.strip()]
+        os.environ[name] = ",".join(hosts + [host for host in LOOPBACK if host not in hosts])
 
 
 @pytest.fixture(autouse=True)
 def _own_working_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
+    # Parsed libraries are cached under XDG_CACHE_HOME: each test gets its own, not ~/.cache.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / ".cache"))
     monkeypatch.delenv("DIGEST_STATE", raising=False)
     monkeypatch.delenv("DIGEST_CONFIG", raising=False)
 

@@ -4,6 +4,7 @@ with login, implicit TLS with a certificate made here; the mail is parsed back a
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import socket
 import threading
 import time
@@ -359,3 +360,13 @@ def test_a_relay_that_drips_its_greeting_is_given_up_at_the_deadline() -> None:
     assert time.monotonic() - started < 5
     assert error.value.retryable
     assert f"127.0.0.1:{port} did not finish within 1 s" in str(error.value)
+
+
+def test_the_web_faces_one_click_link_goes_first_in_list_unsubscribe(relay: Any) -> None:
+    server, mailbox = relay
+    web = dataclasses.replace(message(1), unsubscribe_url="https://digest.example.org/u/abc.def")
+    send(channel(settings_for(server.port), unsubscribe="mailto:leave@example.org"), web)
+    msg = mailbox.mails[0].message
+    listed = msg["List-Unsubscribe"].strip()  # folded: it is a long header
+    assert listed == "<https://digest.example.org/u/abc.def>, <mailto:leave@example.org>"
+    assert msg["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"  # RFC 8058

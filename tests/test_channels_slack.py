@@ -16,7 +16,7 @@ from sample_digests import delivery, message, paper
 
 from digest import outbox
 from digest.channels import transport
-from digest.channels.slack import SlackChannel
+from digest.channels.slack import SlackChannel, messages
 from digest.models import (
     ChannelConfig,
     Delivery,
@@ -75,8 +75,8 @@ def test_a_digest_is_a_header_a_section_per_paper_and_a_context_line(slack: Slac
     assert first == {
         "type": "mrkdwn",
         "text": "*1.* <https://arxiv.org/abs/2611.00001?a=1&amp;b=2|Federated learning under "
-        "heterogeneity, part 1>\n_why: matched federated, drift_\n"
-        "<https://github.com/example/p1|code>",
+        "heterogeneity, part 1>\n_why: matched federated, drift_\nid `2611.00001`\n"
+        "<https://arxiv.org/pdf/2611.00001|PDF> · <https://github.com/example/p1|code>",
         "verbatim": True,
     }
     assert free["type"] == "plain_text" and free["text"].startswith(
@@ -96,15 +96,18 @@ def test_untrusted_text_pings_nobody_and_breaks_no_markup(slack: SlackWebhook) -
     assert "<!" not in body  # no <!channel>, <!here>, <!everyone> markup survives
     assert "&lt;b&gt;" in body and "&amp; robust" in body  # the evil title, escaped
     assert "javascript" not in body.replace("href='javascript:alert(1)'", "")
-    # The only links are the two the digest makes per paper.
-    assert body.count("<https://") == 3  # two titles and one code link (the evil one had none)
+    # The only links are the ones the digest makes per paper.
+    assert body.count("<https://") == 5  # two titles, two PDFs, one code link (none for evil)
 
 
 def test_a_long_digest_is_split_in_order_within_slacks_limits(slack: SlackWebhook) -> None:
     post(slack.url(), message(100))
-    assert len(slack.accepted) == 5 and slack.answers == [200] * 5
+    count = len(slack.accepted)
+    assert count >= 5 and slack.answers == [200] * count
     headers = [p["blocks"][0]["text"]["text"] for p in slack.accepted]
-    assert headers == [f"Paper digest for ana — 2026-11-30 ({n}/5)" for n in range(1, 6)]
+    assert headers == [
+        f"Paper digest for ana — 2026-11-30 ({n}/{count})" for n in range(1, count + 1)
+    ]
     assert all(len(p["blocks"]) <= 50 for p in slack.accepted)
     assert all(text_size(p) <= 10_000 for p in slack.accepted)  # msg_blocks_too_long
     ranks = [
@@ -132,8 +135,10 @@ def test_a_message_without_papers_is_posted_as_its_text(slack: SlackWebhook) -> 
 
 
 def test_parts_already_sent_are_not_posted_again(slack: SlackWebhook) -> None:
+    count = len(messages(message(60)))
     post(slack.url(), message(60), parts_sent=2)
-    assert [p["blocks"][0]["text"]["text"][-5:] for p in slack.accepted] == ["(3/3)"]
+    heads = [p["blocks"][0]["text"]["text"][-5:] for p in slack.accepted]
+    assert heads == [f"({n}/{count})" for n in range(3, count + 1)]
 
 
 # Through the outbox: how a run treats each answer.
@@ -206,7 +211,7 @@ def test_a_429_is_waited_out_within_the_run(tmp_path: Path) -> None:
 
 
 def test_a_lost_answer_never_posts_that_part_again(slack: SlackWebhook, tmp_path: Path) -> None:
-    settings, store = setup(tmp_path, slack.url(), count=60)  # three messages
+    settings, store = setup(tmp_path, slack.url(), count=45)  # three messages
     slack.drop_after = 1  # takes part 2, then hangs up without an answer
     first = outbox.deliver(store, settings, NOW, rand=lambda: 0.5)
     assert first.retrying == [
@@ -257,7 +262,7 @@ def test_a_send_that_timed_out_is_never_reported_sent(dripping: Dripping, tmp_pa
 def test_a_receipt_counts_only_the_parts_the_server_took(
     slack: SlackWebhook, tmp_path: Path
 ) -> None:
-    settings, store = setup(tmp_path, slack.url(), count=60)  # three messages
+    settings, store = setup(tmp_path, slack.url(), count=45)  # three messages
     slack.drop_after = 1  # takes part 2, then hangs up without an answer
     outbox.deliver(store, settings, NOW, rand=lambda: 0.5)
     later = outbox.deliver(store, settings, NOW + timedelta(minutes=2))
@@ -338,3 +343,51 @@ def test_an_alerts_notification_names_the_paper(slack: SlackWebhook) -> None:
     post(slack.url(), Message("s", "t", "h", heading="Paper alert for ana", entries=(entry,)))
     (payload,) = slack.accepted
     assert payload["text"] == "Paper alert for ana: Membership inference on &lt;tiny&gt; models"
+
+
+def rated(count: int) -> Message:
+    from sample_digests import DAY, PERIOD, paper
+
+    from digest import render
+    from digest.web.tokens import links_for
+
+    items = tuple(Scored(paper(n), 0.9 - n / 1000, ("federated",)) for n in range(1, count + 1))
+    links = links_for({"base_url": "https://digest.example.org", "secret": "x" * 32}, "ana", NOW)
+    return render.render_digest(
+        Digest("ana", PERIOD, DAY, items, NOW), render.make_environment(), links
+    )
+
+
+def post_with(url: str, msg: Message, **options: Any) -> None:
+    d = delivery(msg, "slack", {"webhook": url, **options})
+    SlackChannel(d.channel, Settings("t.toml", (), ())).send(d)
+
+
+def test_with_a_signing_secret_each_paper_gets_thumbs_buttons(slack: SlackWebhook) -> None:
+    post_with(slack.url(), rated(2), signing_secret="s3cret")
+    (payload,) = slack.accepted
+    kinds = [b["type"] for b in payload["blocks"]]
+    paper = ["section", "section", "actions"]  # its line, its free text, its buttons
+    assert kinds == ["header", *paper, *paper, "context"]
+    up, down = payload["blocks"][3]["elements"]
+    assert up["text"]["text"].startswith("👍") and down["text"]["text"].startswith("👎")
+    assert up["value"].startswith("https://digest.example.org/r/") and up["value"] != down["value"]
+    ids = [
+        e["action_id"] for b in payload["blocks"] if b["type"] == "actions" for e in b["elements"]
+    ]
+    assert len(ids) == len(set(ids)) == 4
+
+
+def test_without_a_signing_secret_there_are_no_buttons(slack: SlackWebhook) -> None:
+    post_with(slack.url(), rated(2))
+    (payload,) = slack.accepted
+    assert "actions" not in [b["type"] for b in payload["blocks"]]
+
+
+def test_a_long_digest_with_buttons_keeps_each_paper_with_its_buttons(slack: SlackWebhook) -> None:
+    post_with(slack.url(), rated(60), signing_secret="s3cret")
+    assert len(slack.accepted) >= 4  # 16 papers (48 blocks) a message at most
+    for payload in slack.accepted:
+        kinds = [b["type"] for b in payload["blocks"]]
+        assert len(kinds) <= 50 and text_size(payload) <= 10_000
+        assert kinds[1:-1] == ["section", "section", "actions"] * ((len(kinds) - 2) // 3)

@@ -4,6 +4,7 @@ repository."""
 
 from __future__ import annotations
 
+import argparse
 import re
 import tomllib
 from pathlib import Path
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from digest import sources
+from digest.cli import parser
 from digest.config import load
 from digest.config.loader import accepted_keys
 from digest.models import ConfigError
@@ -73,9 +75,9 @@ def differences(want: dict[str, frozenset[str]], have: dict[str, set[str]]) -> l
 
 def test_every_accepted_key_is_documented_and_every_documented_key_accepted() -> None:
     problems = differences(accepted_keys(), documented(CONFIGURATION.read_text(encoding="utf-8")))
-    assert not problems, f"{CONFIGURATION.relative_to(REPO)} and the config checker differ:\n" + (
-        "\n".join(problems)
-    )
+    if problems:
+        where = CONFIGURATION.relative_to(REPO)
+        pytest.fail(f"{where} and the config checker differ:\n" + "\n".join(problems), False)
 
 
 def test_the_comparison_names_a_missing_and_an_extra_key() -> None:
@@ -178,7 +180,9 @@ def test_every_example_in_the_key_tables_sets_its_own_key() -> None:
         if example.startswith("["):  # a table header: [state], [[sources]], [[defaults.channels]]
             assert example.strip("[]").rsplit(".", 1)[-1] == key, (key, example)
             continue
-        assert list(tomllib.loads(example)) == [key], f"`{key}`: example {example!r} sets another key"
+        assert list(tomllib.loads(example)) == [key], (
+            f"`{key}`: example {example!r} sets another key"
+        )
 
 
 def test_the_complete_example_is_a_valid_config(tmp_path: Path) -> None:
@@ -205,9 +209,65 @@ def test_no_document_points_outside_the_repository() -> None:
         assert "../shared" not in text, f"{document.relative_to(REPO)} mentions ../shared"
 
 
-def test_every_link_between_documents_reaches_a_file() -> None:
-    for document in [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]:
+def anchors(text: str) -> set[str]:
+    """The anchors a Markdown page offers: GitHub's slug of each heading, and <a id="...">."""
+    slugs = set(re.findall(r'<a id="([^"]+)">', text))
+    for heading in re.findall(r"^#+ (.+)$", text, re.MULTILINE):
+        slugs.add(re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-"))
+    return slugs
+
+
+def test_every_link_between_documents_reaches_a_file_and_its_anchor() -> None:
+    for document in [REPO / "README.md", REPO / "CHANGELOG.md", *(REPO / "docs").glob("*.md")]:
         text = document.read_text(encoding="utf-8")
-        for target in re.findall(r"\]\(([^)#:\s]+)(?:#[^)]*)?\)", text):
-            where = document.parent / target
-            assert where.exists(), f"{document.relative_to(REPO)} links to missing {target}"
+        for target, anchor in re.findall(r"\]\(([^)#:\s]*)(?:#([^)\s]*))?\)", text):
+            where = (document.parent / target) if target else document
+            name = f"{document.relative_to(REPO)}: link to {target}#{anchor}"
+            assert where.exists(), f"{name}: no such file"
+            if anchor and where.suffix == ".md":
+                assert anchor in anchors(where.read_text(encoding="utf-8")), f"{name}: no anchor"
+
+
+def code_block(text: str, after: str, language: str) -> str:
+    """The first fenced block of `language` after the heading or line `after`."""
+    return text.split(after, 1)[1].split(f"```{language}\n", 1)[1].split("```", 1)[0]
+
+
+def test_the_readme_smallest_config_is_valid(tmp_path: Path) -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    path = tmp_path / "digest.toml"
+    path.write_text(code_block(readme, "## The smallest config", "toml"), encoding="utf-8")
+    (subscriber,) = load(path, environ={}).subscribers
+    assert [c.kind for c in subscriber.channels] == ["file"]
+    assert (subscriber.top_k, subscriber.schedule, subscriber.timezone) == (10, "0 8 * * *", "UTC")
+
+
+def commands() -> dict[str, set[str]]:
+    """Each `digest` command -> the options it takes."""
+    subparsers = next(
+        a for a in parser.build()._actions if isinstance(a, argparse._SubParsersAction)
+    )
+    return {
+        name: {o for action in sub._actions for o in action.option_strings}
+        for name, sub in subparsers.choices.items()
+    }
+
+
+def test_the_readme_command_table_names_every_command_with_options_it_takes() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `digest (\w+)([^`]*)` \|", readme, re.MULTILINE)
+    known = commands()
+    assert sorted(name for name, _ in rows) == sorted(known)
+    for name, usage in rows:
+        for option in re.findall(r"--[\w-]+", usage):
+            assert option in known[name], f"README: `digest {name}` has no option {option}"
+
+
+def test_deployment_shows_the_dockerfile_and_compose_file_as_they_are() -> None:
+    text = (REPO / "docs" / "deployment.md").read_text(encoding="utf-8")
+    assert code_block(text, "The `Dockerfile`, as it is", "dockerfile") == (
+        (REPO / "Dockerfile").read_text(encoding="utf-8")
+    )
+    assert code_block(text, "The `compose.yaml`", "yaml") == (
+        (REPO / "compose.yaml").read_text(encoding="utf-8")
+    )

@@ -1,6 +1,6 @@
-"""The shared fixtures work as the other tests rely on: a fresh PostgreSQL database per test,
-isolated from the others, on 127.0.0.1 only; a headless Chromium that reads and clicks pages
-served on 127.0.0.1 and measures overflow at a phone's width; a one-line skip for a missing tool."""
+"""The shared fixtures work as the other tests rely on: a fresh, isolated PostgreSQL database per
+test on 127.0.0.1; a headless Chromium that reads and clicks loopback pages and measures overflow
+at a phone's width; a dead proxy for all but loopback; a one-line skip for a missing tool."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+import httpx
 import psycopg
 import pytest
 from psycopg_pool import ConnectionPool
@@ -143,6 +144,15 @@ def test_a_dead_proxy_in_the_environment_does_not_reach_the_browser(
             assert browser.call(lambda: page.evaluate("document.cookie")) == "reader=alice"
     finally:
         browser.close()
+
+
+def test_requests_past_loopback_meet_the_dead_proxy_and_loopback_bypasses_it() -> None:
+    for url in ("http://digest.example.invalid/", "https://digest.example.invalid/"):
+        with pytest.raises(httpx.ConnectError, match="Connection refused"):  # not a DNS lookup
+            httpx.get(url, timeout=5)
+    with serve_pages({"/": COUNTER}) as base:
+        assert httpx.get(base + "/", timeout=5).status_code == 200
+        assert httpx.get(base.replace("127.0.0.1", "localhost") + "/", timeout=5).status_code == 200
 
 
 def test_missing_tools_skip_with_one_line_naming_the_tests(tmp_path: Path) -> None:

@@ -60,8 +60,11 @@ class SlackChannel:
         # A webhook URL is a secret: the destination is named by a digest of it.
         self.destination = "slack:" + hashlib.sha256(self.webhook.encode()).hexdigest()[:16]
 
+        # With the Slack app's signing secret the web face can check its clicks: buttons then.
+        self.buttons = bool(config.options.get("signing_secret"))
+
     def send(self, delivery: Delivery) -> Receipt:
-        payloads = messages(delivery.message)
+        payloads = messages(delivery.message, self.buttons)
         with client() as http:
             posted = post_at_most_once(http, self.webhook, payloads, delivery, refusal, "slack")
         detail = receipt_detail("slack", delivery, posted, len(payloads), "message", "via webhook")
@@ -89,10 +92,11 @@ def link(url: str, label: str) -> str:
     return f"<{escape(safe)}|{escape(label)}>"
 
 
-def messages(message: Message) -> list[dict[str, Any]]:
+def messages(message: Message, buttons: bool = False) -> list[dict[str, Any]]:
     """The Block Kit payloads for a message, in order, each within Slack's limits: 50 blocks,
-    3,000 characters a section, MAX_TEXT characters of text in all."""
-    papers = [_paper_blocks(e) for e in message.entries] or [
+    3,000 characters a section, MAX_TEXT characters of text in all. With `buttons`, each paper
+    that has rating links gets a 👍 / 👎 actions block; a paper's blocks stay in one message."""
+    papers = [[*_paper_blocks(e), *_buttons(e, buttons)] for e in message.entries] or [
         [_section(escape(chunk))] for chunk in _chunks(message.text, MAX_SECTION - 200)
     ]
     title = message.heading or message.subject
@@ -132,6 +136,26 @@ def messages(message: Message) -> list[dict[str, Any]]:
     return out
 
 
+def _buttons(entry: Entry, wanted: bool) -> list[dict[str, Any]]:
+    """👍 / 👎 for one paper: each button's value is the signed rating link (under Slack's 2000
+    characters), which the web face checks at {base_url}/slack/actions."""
+    if not (wanted and entry.up_url and entry.down_url):
+        return []
+    elements = [
+        {
+            "type": "button",
+            "action_id": f"digest-{vote}-{entry.rank}",  # unique within the message
+            "text": {"type": "plain_text", "text": label, "emoji": True},
+            "value": url[:2000],
+        }
+        for vote, label, url in (
+            ("up", "👍 more like this", entry.up_url),
+            ("down", "👎 less", entry.down_url),
+        )
+    ]
+    return [{"type": "actions", "block_id": f"rate-{entry.rank}", "elements": elements}]
+
+
 def _section(text: str) -> dict[str, Any]:
     return {"type": "section", "text": {"type": "mrkdwn", "text": text, "verbatim": True}}
 
@@ -141,19 +165,25 @@ def _plain(text: str) -> dict[str, Any]:
 
 
 def _text_size(block: dict[str, Any]) -> int:
-    return len(block["text"]["text"])
+    """The text a block holds: a section's, or its elements' (an actions block's labels)."""
+    if "text" in block:
+        return len(block["text"]["text"])
+    return sum(len(e.get("text", {}).get("text", "")) for e in block.get("elements", ()))
 
 
 def _paper_blocks(entry: Entry) -> list[dict[str, Any]]:
-    """A paper: its mrkdwn line (rank, linked title, matched words, code link), then its
+    """A paper: its mrkdwn line (rank, linked title, matched words, PDF and code links), then its
     untrusted free text as plain_text, shortened to a section's 3,000 characters."""
     title = _clip(entry.title, 500)
     name = link(entry.url, title) if entry.url else escape(title)
     lines = [f"*{entry.rank}.* {name}"]
     if entry.terms:
         lines.append(f"_why: matched {escape(', '.join(entry.terms))}_")
-    if entry.code_url:
-        lines.append(link(entry.code_url, "code"))
+    if entry.paper_id:  # a code span: easy to copy into `digest feedback`
+        lines.append(f"id `{escape(entry.paper_id.replace('`', ''))}`")
+    extra = [link(u, label) for u, label in ((entry.pdf_url, "PDF"), (entry.code_url, "code")) if u]
+    if extra:
+        lines.append(" · ".join(extra))
     head = "\n".join(lines)
     if len(head) > MAX_SECTION:
         head = f"*{entry.rank}.* " + escape(_clip(entry.title, 300))

@@ -146,7 +146,27 @@ def serve(args: argparse.Namespace) -> int:
         logging.getLogger().setLevel(logging.INFO)
     if args.verbose < 2:
         logging.getLogger("apscheduler").setLevel(logging.WARNING)
-    return Server(settings, _state_path(args, settings)).serve()
+    path = _state_path(args, settings)
+    server = Server(settings, path)
+    if not settings.web:
+        return server.serve()
+    import signal
+
+    from digest.web.server import Thread
+
+    def early(signum: int, frame: object) -> None:  # before serve() takes the signals over
+        server.signal_name = signal.Signals(signum).name
+        server.stop.set()
+
+    previous = {sig: signal.signal(sig, early) for sig in (signal.SIGTERM, signal.SIGINT)}
+    web = Thread(settings, path)  # beside the scheduler, over the same state
+    try:
+        web.start()
+        return server.serve()
+    finally:
+        web.stop()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def status(args: argparse.Namespace) -> int:
@@ -189,4 +209,56 @@ def feedback(args: argparse.Namespace) -> int:
             raise InputError(f"{args.paper}: no such paper in {path}")
         store.ratings.rate(args.subscriber, paper.id, args.rating, _now(args))
     print(f"{args.subscriber}: rated {paper.id} {args.rating} ({paper.title})")
+    return 0
+
+
+def web(args: argparse.Namespace) -> int:
+    from digest.models import ConfigError
+    from digest.web import server
+
+    settings = _settings(args)
+    if not settings.web:
+        raise ConfigError(f"{settings.path}: web: no [web] table (base_url, listen, secret)")
+    if args.verbose == 0:
+        logging.getLogger().setLevel(logging.INFO)
+    return server.run(settings, _state_path(args, settings))
+
+
+def ratings(args: argparse.Namespace) -> int:
+    from digest.state import Store
+
+    settings = _settings(args)
+    path = _state_path(args, settings)
+    if args.subscriber and not any(s.name == args.subscriber for s in settings.subscribers):
+        raise InputError(f"no subscriber named {args.subscriber!r} in {settings.path}")
+    listed: list[dict[str, str]] = []
+    if os.path.exists(path):  # never creates the state: no state, no ratings
+        with Store(path) as store:
+            listed = store.ratings.listing(args.subscriber)
+    if args.format == "json":
+        sys.stdout.write(json.dumps(listed, ensure_ascii=False) + "\n")
+        return 0
+    for r in listed:
+        print(f"{r['at']}  {r['subscriber']}  {r['vote']:<4}  {r['paper']}  (via {r['via']})")
+    if not listed:
+        print("no ratings yet")
+    return 0
+
+
+def resume(args: argparse.Namespace) -> int:
+    from digest.state import Store
+
+    settings = _settings(args)
+    if not any(s.name == args.name for s in settings.subscribers):
+        known = ", ".join(s.name for s in settings.subscribers)
+        raise InputError(f"no subscriber named {args.name!r} in {settings.path}; known: {known}")
+    path = _state_path(args, settings)
+    resumed: list[str] = []
+    if os.path.exists(path):
+        with Store(path) as store:
+            resumed = store.web.resume(args.name)
+    if resumed:
+        print(f"{args.name}: {', '.join(resumed)} resumed; the next digest goes out as usual")
+    else:
+        print(f"{args.name}: nothing was paused")
     return 0

@@ -106,6 +106,13 @@ def status_report(settings: Settings, store: Store, state: str, now: datetime) -
         failing = failing or bool(known["error"])
         state_now = f"; FAILING: {known['error']}" if known["error"] else ""
         lines.append(f"  {source.name}: {known['last_success'] or 'never'}{state_now}")
+    pauses = store.web.pauses()
+    lines += ["channels paused by their readers:"] if pauses else []
+    for pause in pauses:  # one-click unsubscribes; `digest resume NAME` lifts them
+        lines.append(
+            f"  {pause.subscriber}/{pause.channel}: email paused by the reader since "
+            f"{pause.since}; `digest resume {pause.subscriber}` sends again"
+        )
     counts = store.outbox_counts()
     pending, dead = counts.get("pending", 0), counts.get("dead", 0)
     lines.append(f"deliveries: {pending} pending, {dead} dead")

@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from dotenv import dotenv_values
 
 from digest.config.checks import (
+    BOOL,
     INT,
     NUM,
     SECRET_KEYS,
@@ -25,6 +26,7 @@ from digest.config.checks import (
     STR,
     STR_OR_STRS,
     STRS,
+    WEB_KEYS,
     Checks,
 )
 from digest.models import ChannelConfig, ConfigError, Profile, Settings, SourceConfig, Subscriber
@@ -43,14 +45,15 @@ SOURCE_KINDS: dict[str, dict[str, tuple[str, bool]]] = {
         "days": (INT, False),
         "max_results": (INT, False),
         "delay": (NUM, False),
+        "replacements": (BOOL, False),  # new versions of papers not seen before count as new
     },
-    "rss": {**NETWORK, "url": (STR, True)},
+    "rss": {**NETWORK, "url": (STR, True), "replacements": (BOOL, False)},
     "openreview": {**NETWORK, "venue": (STR, True)},
 }
 CHANNEL_KINDS: dict[str, dict[str, tuple[str, bool]]] = {
     "file": {"dir": (STR, False), "to": (STR_OR_STRS, False)},
     "email": {"to": (STR_OR_STRS, True), "unsubscribe": (STR, False)},
-    "slack": {"webhook": (STR, True)},
+    "slack": {"webhook": (STR, True), "signing_secret": (STR, False)},
     "matrix": {"homeserver": (STR, True), "room": (STR, True), "token": (STR, True)},
     "matrix-hook": {"url": (STR, True)},
 }
@@ -73,7 +76,14 @@ SUBSCRIBER_KEYS: dict[str, str] = {
     "on_empty": STR,
     "channels": "a list of tables",
 }
-TOP_KEYS = {"sources", "subscribers", "defaults", "state", "smtp", "templates", "delivery", "serve"}
+TOP_KEYS = {
+    *("sources", "subscribers", "defaults", "state", "smtp", "templates", "delivery", "serve"),
+    "web",
+}
+STATE_KEYS = {"path"}
+SOURCE_KEYS = {"kind", "name"}  # every source has these beside its kind's own
+CHANNEL_KEYS = {"kind"}  # every channel has this beside its kind's own
+DEFAULTS_KEYS = set(SUBSCRIBER_KEYS) - {"name", "interests", "library", "like"}
 # [serve] of `digest serve`: key -> default duration ("30m", "1h", "90s" or seconds).
 SERVE_KEYS = {"poll_every": "30m", "misfire_grace_time": "1h"}
 SERVE_SECONDS = {"poll_every": 1800, "misfire_grace_time": 3600}
@@ -102,6 +112,27 @@ BUILTIN_DEFAULTS: dict[str, Any] = {
 _VAR = re.compile(r"\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
+def accepted_keys() -> dict[str, frozenset[str]]:
+    """Every place in a config file -> the keys the checker accepts there: "" is the top level,
+    "sources.arxiv" one source kind's own keys (beside "sources"), "subscribers.channels.email"
+    one channel kind's. docs/configuration.md documents each; tests/test_docs.py compares."""
+    places: dict[str, set[str]] = {
+        "": TOP_KEYS,
+        "state": STATE_KEYS,
+        "serve": set(SERVE_KEYS),
+        "delivery": set(DELIVERY_KEYS),
+        "smtp": SMTP_KEYS,
+        "web": WEB_KEYS,
+        "sources": SOURCE_KEYS,
+        "defaults": DEFAULTS_KEYS,
+        "subscribers": set(SUBSCRIBER_KEYS),
+        "subscribers.channels": CHANNEL_KEYS,
+    }
+    places |= {f"sources.{kind}": set(keys) for kind, keys in SOURCE_KINDS.items()}
+    places |= {f"subscribers.channels.{kind}": set(keys) for kind, keys in CHANNEL_KINDS.items()}
+    return {place: frozenset(keys) for place, keys in places.items()}
+
+
 def load(path: str | os.PathLike[str], environ: Mapping[str, str] | None = None) -> Settings:
     """Read, substitute and check a config file; raise ConfigError with one line on any problem."""
     file = Path(path)
@@ -117,26 +148,6 @@ def load(path: str | os.PathLike[str], environ: Mapping[str, str] | None = None)
     secrets: set[str] = set()
     data = _substitute(raw, env, str(file), "", secrets)
     return _Checker(str(file)).settings(data, frozenset(secrets))
-
-
-def accepted_keys() -> dict[str, frozenset[str]]:
-    """Place -> the keys the checker accepts there: "" (the top level), "state", "sources" (the
-    keys of every source), "sources.<kind>", "subscribers", "subscribers.channels" and
-    "subscribers.channels.<kind>". docs/configuration.md documents exactly these."""
-    places: dict[str, frozenset[str]] = {
-        "": frozenset(TOP_KEYS),
-        "state": frozenset({"path"}),
-        "smtp": frozenset(SMTP_KEYS),
-        "delivery": frozenset(DELIVERY_KEYS),
-        "serve": frozenset(SERVE_KEYS),
-        "defaults": frozenset(set(SUBSCRIBER_KEYS) - {"name", "interests", "library", "like"}),
-        "sources": frozenset({"kind", "name"}),
-        "subscribers": frozenset(SUBSCRIBER_KEYS),
-        "subscribers.channels": frozenset({"kind"}),
-    }
-    places.update({f"sources.{k}": frozenset(v) for k, v in SOURCE_KINDS.items()})
-    places.update({f"subscribers.channels.{k}": frozenset(v) for k, v in CHANNEL_KINDS.items()})
-    return places
 
 
 def _environment(file: Path, environ: Mapping[str, str] | None) -> dict[str, str]:
@@ -180,15 +191,14 @@ class _Checker(Checks):
         another failed (a part that depends on a failed one is left out, never guessed)."""
         self.only(data, TOP_KEYS, "")
         tables: dict[str, dict[str, Any]] = {}
-        for name in ("defaults", "state", "smtp", "delivery", "serve"):
+        for name in ("defaults", "state", "smtp", "delivery", "serve", "web"):
             tables[name] = {}
             with self.gather():
                 tables[name] = self.table(data.get(name, {}), name)
         defaults = tables["defaults"]
-        allowed_defaults = set(SUBSCRIBER_KEYS) - {"name", "interests", "library", "like"}
-        self.only(defaults, allowed_defaults, "defaults")
+        self.only(defaults, DEFAULTS_KEYS, "defaults")
         state = tables["state"]
-        self.only(state, {"path"}, "state")
+        self.only(state, STATE_KEYS, "state")
         state_path = self.path("state/digest.db")
         with self.gather():
             written = self.typed(state.get("path", "state/digest.db"), STR, "state.path")
@@ -244,6 +254,21 @@ class _Checker(Checks):
         for k, v in SERVE_KEYS.items():
             with self.gather():
                 every[k] = self.duration(serve.get(k, v), f"serve.{k}")
+        web: dict[str, Any] = {}
+        with self.gather():
+            web = self.web(tables["web"])
+        for sub in subscribers if not web else ():
+            for i, channel in enumerate(sub.channels):
+                if channel.options.get("signing_secret"):
+                    self.errors.append(
+                        str(
+                            self.fail(
+                                f"subscribers.{sub.name}.channels[{i}].signing_secret",
+                                "needs a [web] table (base_url, secret): Slack posts the clicks "
+                                "there",
+                            )
+                        )
+                    )
         self.done()
         return Settings(
             path=self.file,
@@ -256,12 +281,13 @@ class _Checker(Checks):
             delivery=delivery,
             poll_every=every["poll_every"],
             misfire_grace_time=every["misfire_grace_time"],
+            web=web,
         )
 
     def source(self, raw: Any, key: str) -> SourceConfig:
         table = self.table(raw, key)
         kind = self.kind(table, key, SOURCE_KINDS, "source")
-        options = self.options(table, key, SOURCE_KINDS[kind], extra={"kind", "name"})
+        options = self.options(table, key, SOURCE_KINDS[kind], extra=SOURCE_KEYS)
         # An unnamed source is called by its path as written ("seeds"), else by its kind
         # ("arxiv"): the name keys the source's journal, so it never changes with the folder.
         default = str(options.get("path", kind))
@@ -347,7 +373,7 @@ class _Checker(Checks):
             with self.gather():
                 table = self.table(item, where)
                 kind = self.kind(table, where, CHANNEL_KINDS, "channel")
-                options = self.options(table, where, CHANNEL_KINDS[kind], extra={"kind"})
+                options = self.options(table, where, CHANNEL_KINDS[kind], extra=CHANNEL_KEYS)
                 self.channel(kind, options, where)
                 if kind == "file":  # written or not, the folder is the config's: out/ beside it
                     options["dir"] = self.path(options.get("dir", "out"))

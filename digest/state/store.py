@@ -15,12 +15,13 @@ from digest.state.deliveries import Deliveries, stamp
 from digest.state.journal import Journal
 from digest.state.ratings import Ratings
 from digest.state.schema import PAPER_KEYS_VERSION, SCHEMA
+from digest.state.web import Web
 
 
 class Store(Deliveries):
     """The state database: opens it, migrates it, and owns its transactions; the tables live in
-    catalog.py (store.papers), journal.py (store.journal), ratings.py (store.ratings) and
-    deliveries.py (digests, outbox, runs: methods of the store itself)."""
+    catalog.py (store.papers), journal.py (store.journal), ratings.py (store.ratings), web.py
+    (store.web) and deliveries.py (digests, outbox, runs: methods of the store itself)."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
@@ -36,6 +37,7 @@ class Store(Deliveries):
             self.papers = Catalog(self.db, self.transaction, stamp)
             self.journal = Journal(self.db, self.transaction, stamp)
             self.ratings = Ratings(self.db, self.transaction, stamp)
+            self.web = Web(self.db, self.transaction, stamp)
             self._migrate()
         except sqlite3.DatabaseError as exc:
             raise StateError(f"{self.path}: cannot use the state database ({exc})") from None
@@ -91,4 +93,3 @@ class Store(Deliveries):
 
     def count_papers(self) -> int:
         return int(self.db.execute("SELECT count(*) FROM papers").fetchone()[0])
-
