@@ -104,7 +104,9 @@ def status_report(settings: Settings, store: Store, state: str, now: datetime) -
             lines.append(f"  {source.name}: not read yet")
             continue
         failing = failing or bool(known["error"])
-        state_now = f"; FAILING: {known['error']}" if known["error"] else ""
+        # Redacted again when shown: a row written before a secret was known still holds it.
+        error = redact(known["error"] or "", settings.secrets)
+        state_now = f"; FAILING: {error}" if error else ""
         lines.append(f"  {source.name}: {known['last_success'] or 'never'}{state_now}")
     pauses = store.web.pauses()
     lines += ["channels paused by their readers:"] if pauses else []
