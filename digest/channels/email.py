@@ -13,12 +13,15 @@ import socket
 import ssl
 from datetime import datetime
 from email.message import EmailMessage
+from typing import Any
 
 from digest.models import ChannelConfig, Delivery, DeliveryError, Receipt, Settings
+from digest.models.deadline import Deadline
 
 # 7-bit transfer encodings and RFC 2047 headers: any relay takes it, SMTPUTF8 or not.
 POLICY = email.policy.SMTP.clone(cte_type="7bit")
-TIMEOUT = 30.0
+TIMEOUT = 30.0  # seconds of silence, per read
+DEADLINE = 120.0  # seconds for the whole conversation, however slowly the relay answers
 DEFAULT_PORTS = {"tls": 465, "starttls": 587, "none": 25}
 
 
@@ -45,6 +48,7 @@ class EmailChannel:
         self.to = recipients(config.options.get("to"))
         self.unsubscribe = str(config.options.get("unsubscribe") or "")
         self.destination = f"smtp:{self.host}:{self.port}:{','.join(sorted(self.to))}"
+        self.deadline = DEADLINE
 
     def compose(self, delivery: Delivery) -> EmailMessage:
         envelope = email.utils.parseaddr(self.sender)[1]
@@ -73,59 +77,95 @@ class EmailChannel:
         msg = self.compose(delivery)
         envelope = email.utils.parseaddr(self.sender)[1]
         delivery.pace()
-        try:
-            with self._connect() as smtp:
-                if self.username:
-                    smtp.login(self.username, self.password)
-                refused = smtp.send_message(msg, from_addr=envelope, to_addrs=self.to)
-        except smtplib.SMTPAuthenticationError as exc:
-            raise DeliveryError(
-                f"email: the SMTP server refused the login ({_said(exc)})", retryable=False
-            ) from None
-        except smtplib.SMTPRecipientsRefused as exc:
-            codes = [code for code, _ in exc.recipients.values()]
-            said = "; ".join(f"{a}: {c} {_text(m)}" for a, (c, m) in exc.recipients.items())
-            raise DeliveryError(
-                f"email: every recipient was refused ({said})",
-                retryable=any(400 <= c < 500 for c in codes),
-            ) from None
-        except smtplib.SMTPNotSupportedError as exc:
-            raise DeliveryError(f"email: {exc} (check [smtp].security)", retryable=False) from None
-        except smtplib.SMTPResponseException as exc:
-            raise DeliveryError(
-                f"email: the SMTP server answered {_said(exc)}",
-                retryable=400 <= exc.smtp_code < 500,
-            ) from None
-        except ssl.SSLCertVerificationError as exc:
-            raise DeliveryError(
-                f"email: the SMTP server's certificate is not trusted ({exc.verify_message});"
-                " set [smtp].ca_file for a private CA",
-                retryable=False,
-            ) from None
-        except (OSError, smtplib.SMTPException) as exc:
-            reason = str(exc) or type(exc).__name__
-            raise DeliveryError(
-                f"email: cannot reach {self.host}:{self.port} ({reason})", retryable=True
-            ) from None
+        with Deadline(self.deadline) as deadline:
+            try:
+                refused = self._converse(msg, envelope, deadline)
+            except (OSError, smtplib.SMTPException) as exc:
+                if deadline.expired:
+                    raise DeliveryError(
+                        f"email: {self.host}:{self.port} did not finish within "
+                        f"{self.deadline:g} s (a stalled or dripping server)",
+                        retryable=True,
+                    ) from None
+                raise self._error(exc) from None
         detail = f"{msg['Message-ID']} to {len(self.to) - len(refused)} recipient(s)"
         if refused:  # the others have it: a resend would double theirs, so report, not retry
             detail += "; refused: " + ", ".join(f"{a} ({c})" for a, (c, _) in refused.items())
         return Receipt(self.kind, detail)
 
-    def _connect(self) -> smtplib.SMTP:
+    def _converse(
+        self, msg: EmailMessage, envelope: str, deadline: Deadline
+    ) -> dict[str, tuple[int, bytes]]:
+        smtp = self._connect(deadline)
+        try:
+            if self.username:
+                smtp.login(self.username, self.password)
+            refused = smtp.send_message(msg, from_addr=envelope, to_addrs=self.to)
+        except BaseException:
+            _close(smtp)
+            raise
+        # DATA got its 250: the relay has the message. Whatever QUIT answers (421, 554), a
+        # dropped connection or a timeout now, it is sent; sending it again would double it.
+        try:
+            smtp.quit()
+        except (OSError, smtplib.SMTPException):
+            pass
+        finally:
+            smtp.close()
+        return refused
+
+    def _error(self, exc: BaseException) -> DeliveryError:
+        """A failure before the relay accepted the message, as a DeliveryError."""
+        try:
+            raise exc
+        except smtplib.SMTPAuthenticationError as exc:
+            return DeliveryError(
+                f"email: the SMTP server refused the login ({_said(exc)})", retryable=False
+            )
+        except smtplib.SMTPRecipientsRefused as exc:
+            codes = [code for code, _ in exc.recipients.values()]
+            said = "; ".join(f"{a}: {c} {_text(m)}" for a, (c, m) in exc.recipients.items())
+            return DeliveryError(
+                f"email: every recipient was refused ({said})",
+                retryable=any(400 <= c < 500 for c in codes),
+            )
+        except smtplib.SMTPNotSupportedError as exc:
+            return DeliveryError(f"email: {exc} (check [smtp].security)", retryable=False)
+        except smtplib.SMTPResponseException as exc:
+            return DeliveryError(
+                f"email: the SMTP server answered {_said(exc)}",
+                retryable=400 <= exc.smtp_code < 500,
+            )
+        except ssl.SSLCertVerificationError as exc:
+            return DeliveryError(
+                f"email: the SMTP server's certificate is not trusted ({exc.verify_message});"
+                " set [smtp].ca_file for a private CA",
+                retryable=False,
+            )
+        except (OSError, smtplib.SMTPException) as exc:
+            reason = str(exc) or type(exc).__name__
+            return DeliveryError(
+                f"email: cannot reach {self.host}:{self.port} ({reason})", retryable=True
+            )
+
+    def _connect(self, deadline: Deadline) -> smtplib.SMTP:
         # getfqdn() can stall on a host without DNS; the plain host name is enough for EHLO.
         local = socket.gethostname() or "localhost"
+        smtp: smtplib.SMTP
         if self.security == "tls":
-            return smtplib.SMTP_SSL(
-                self.host, self.port, local, timeout=TIMEOUT, context=self._tls()
-            )
-        smtp = smtplib.SMTP(self.host, self.port, local, timeout=TIMEOUT)
-        if self.security == "starttls":
-            try:
+            smtp = _WatchedSSL(deadline, local_hostname=local, timeout=TIMEOUT, context=self._tls())
+        else:
+            smtp = _Watched(deadline, local_hostname=local, timeout=TIMEOUT)
+        # The name TLS verifies: smtplib's __init__ sets it only when it connects, and here
+        # connect() comes after, under the deadline.
+        smtp._host = self.host  # type: ignore[attr-defined]
+        try:
+            smtp.connect(self.host, self.port)
+            if self.security == "starttls":
                 smtp.starttls(context=self._tls())
-            except BaseException:
-                smtp.close()
-                raise
+        except BaseException:
+            _close(smtp)
+            raise
         return smtp
 
     def _tls(self) -> ssl.SSLContext:
@@ -133,6 +173,36 @@ class EmailChannel:
         if self.ca_file:
             context.load_verify_locations(cafile=self.ca_file)
         return context
+
+
+class _Watched(smtplib.SMTP):
+    """SMTP whose socket the deadline watches from the moment it connects (before the greeting:
+    a relay can drip that too)."""
+
+    def __init__(self, deadline: Deadline, **kwargs: Any) -> None:
+        self.deadline = deadline
+        super().__init__(**kwargs)
+
+    def _get_socket(self, host: str, port: int, timeout: float) -> socket.socket:
+        sock: socket.socket = super()._get_socket(host, port, timeout)  # type: ignore[misc]
+        self.deadline.watch(sock)
+        return sock
+
+
+class _WatchedSSL(smtplib.SMTP_SSL, _Watched):
+    """SMTP_SSL's _get_socket wraps what _Watched's returns: the plain socket is watched, so
+    the TLS handshake is under the deadline too."""
+
+    def __init__(self, deadline: Deadline, **kwargs: Any) -> None:
+        self.deadline = deadline
+        smtplib.SMTP_SSL.__init__(self, **kwargs)
+
+
+def _close(smtp: smtplib.SMTP) -> None:
+    try:
+        smtp.close()
+    except OSError:
+        pass
 
 
 def _text(raw: bytes | str) -> str:
