@@ -1,7 +1,8 @@
 """Each ranking idea's effect on the relevance tasks: the project's ranker as shipped, then with one
-idea switched off (or one rejected idea switched on), same tasks and seeds; bench/results/ideas.md.
+idea switched off (or one rejected idea switched on), measured on the TUNE split (what ideas are
+chosen on) and then checked on the REPORT split; bench/results/ideas.md.
 
-    .venv/bin/python -m bench.ideas            # or: make bench-ideas
+    .venv/bin/python -m bench.ideas [--data PATH] [--split tune|report|both]
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
-from bench import relevance
+from bench import corpus, rankers, relevance
+from bench.tasks import SPLITS, Query
 from digest import features, ranking, tokens
 from digest.models import Paper
 
@@ -64,63 +66,67 @@ def patched(patch: Patch) -> Iterator[None]:
             setattr(owner, name, value)
 
 
-def variant(patch: Patch) -> relevance.Ranker:
-    def ranker(pool: Sequence[Paper], queries: Sequence[relevance.Query]) -> list[list[int]]:
+def variant(patch: Patch) -> rankers.Ranker:
+    def ranker(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list[int]]:
         with patched(patch):
-            return relevance.digest_ranker(pool, queries)
-
-    return ranker
-
-
-def mmr(lam: float, depth: int = 30) -> relevance.Ranker:
-    """Maximal marginal relevance over the shipped ranker's top `depth`: each next pick maximizes
-    lam * score - (1 - lam) * (highest similarity to a paper already picked)."""
-
-    def ranker(pool: Sequence[Paper], queries: Sequence[relevance.Query]) -> list[list[int]]:
-        ranked = relevance.digest_ranker(pool, queries)
-        space, x = features.fit([features.paper_text(p) for p in pool])
-        out = []
-        for rows in ranked:
-            head = rows[:depth]
-            sims = (x[head] @ x[head].T).toarray()
-            score = np.linspace(1.0, 0.5, len(head))  # rank-based relevance, best first
-            chosen: list[int] = []
-            left = list(range(len(head)))
-            while left:
-                redundancy = (
-                    sims[np.ix_(left, chosen)].max(axis=1) if chosen else np.zeros(len(left))
-                )
-                best = max(
-                    range(len(left)), key=lambda i: lam * score[left[i]] - (1 - lam) * redundancy[i]
-                )
-                chosen.append(left.pop(best))
-            out.append([head[i] for i in chosen] + rows[depth:])
-        return out
+            return rankers.digest_ranker(pool, queries)
 
     return ranker
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
+    corpus.add_argument(parser)
+    parser.add_argument("--split", choices=["tune", "report", "both"], default="both")
+    parser.add_argument("--only", nargs="+", help="these variants (and shipped) only")
     parser.add_argument("--out", default=str(relevance.RESULTS / "ideas"))
     args = parser.parse_args(argv)
-    rankers: dict[str, relevance.Ranker] = {name: variant(p) for name, (_, p) in VARIANTS.items()}
-    rankers["+ MMR diversity (lambda 0.7)"] = mmr(0.7)
+    corpus.use(args.data)
+    names = [n for n in VARIANTS if n == "shipped" or not args.only or n in args.only]
+    ranks: dict[str, rankers.Ranker] = {n: variant(VARIANTS[n][1]) for n in names}
     log: Callable[[str], None] = lambda line: print(line, file=sys.stderr)  # noqa: E731
-    result = relevance.run(rankers, args.seeds, 5000, 6, 120, log=log)
-    text = relevance.table(result)
-    print(text)
+    chosen = list(SPLITS) if args.split == "both" else [args.split]
+    scale = {"per_category": 4, "authors": 80, "examples": 40}
+    texts, results = [], {}
+    for key in chosen:
+        results[key] = relevance.run_split(SPLITS[key], ranks, scale, log)
+        texts.append(_table(key, results[key]))
+        print(texts[-1] + "\n", flush=True)
     out = Path(args.out)
-    out.with_suffix(".json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    out.with_suffix(".json").write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     out.with_suffix(".md").write_text(
         "# Ranking ideas, one at a time\n\n"
-        f"Command: `.venv/bin/python -m bench.ideas` (seeds {args.seeds}; the relevance tasks of "
-        "bench/relevance.py). Row `shipped` is the ranker as it ships; every other row switches "
-        "one idea off (-) or one rejected idea on.\n\n" + text + "\n",
+        "Command: `python -m bench.ideas` (the tasks of bench/tasks.py). Row `shipped` is the "
+        "ranker as it ships; every other row switches one idea off (-) or one idea on (+), and "
+        "shows its difference from shipped, paired over queries (standard error in brackets).\n\n"
+        + "\n\n".join(texts)
+        + "\n",
         encoding="utf-8",
     )
     return 0
+
+
+def _table(split: str, result: dict[str, object]) -> str:
+    tasks = result["tasks"]
+    assert isinstance(tasks, dict)
+    names = list(next(iter(tasks.values()))["values"])
+    lines = [
+        f"### {split}",
+        "",
+        "| variant | " + " | ".join(tasks) + " |",
+        "|" + " --- |" * (len(tasks) + 1),
+    ]
+    for name in names:
+        cells = []
+        for entry in tasks.values():
+            values = entry["values"]
+            if name == "shipped":
+                cells.append(f"{np.mean(values[name]):.3f}")
+            else:
+                d, se = relevance.paired(values[name], values["shipped"])
+                cells.append(f"{d:+.3f} ({se:.3f})")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":
