@@ -25,7 +25,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.preprocessing import normalize
 
-from digest import features
+from digest.ranking import features
 
 
 def read(path: str) -> list[dict]:
@@ -46,7 +46,7 @@ def load(config: str, papers: str) -> tuple[list[dict], list[dict]]:
 
 
 def fitted(records: list[dict]) -> tuple[features.Space, sp.csr_matrix]:
-    """The project's own fit (digest.features), the fastest this machine has: the bound is then
+    """The project's own fit (ranking.features), the fastest this machine has: the bound is then
     what the product and top-k cost beyond reading the files and fitting."""
     return features.fit([text(r) for r in records])
 

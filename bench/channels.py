@@ -31,7 +31,7 @@ from digest.models import (  # noqa: E402
     Settings,
     Subscriber,
 )
-from digest.store import Store  # noqa: E402
+from digest.state import Store  # noqa: E402
 
 NOW = datetime(2026, 11, 30, 8, tzinfo=UTC)
 

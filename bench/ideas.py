@@ -18,8 +18,8 @@ import numpy as np
 
 from bench import corpus, rankers, relevance
 from bench.tasks import SPLITS, Query
-from digest import features, ranking, tokens
 from digest.models import Paper
+from digest.ranking import features, profiles, ranker, tokens
 
 Patch = dict[tuple[object, str], object]
 
@@ -29,12 +29,12 @@ VARIANTS: dict[str, tuple[str, Patch]] = {
     "shipped": ("all kept ideas on", {}),
     "- authors of liked papers": (
         "no author signal from the library",
-        {(ranking, "LIBRARY_AUTHOR_BOOST"): 0.0},
+        {(profiles, "LIBRARY_AUTHOR_BOOST"): 0.0},
     ),
-    "- Rocchio against the pool": ("no pool-mean negative", {(ranking, "POOL_WEIGHT"): 0.0}),
+    "- Rocchio against the pool": ("no pool-mean negative", {(profiles, "POOL_WEIGHT"): 0.0}),
     "- pseudo relevance feedback": (
         "no expansion with the first pass's best papers",
-        {(ranking, "FEEDBACK_WEIGHT"): 0.0},
+        {(profiles, "FEEDBACK_WEIGHT"): 0.0},
     ),
     "- min_df 2 on large corpora": ("words of one paper kept", {(features, "MIN_DF"): 1}),
     "- bigrams (unigrams only)": ("no phrase bigrams", {(tokens, "BIGRAMS"): False}),
@@ -44,12 +44,12 @@ VARIANTS: dict[str, tuple[str, Patch]] = {
     ),
     "title twice (not once)": (
         "the title counted twice",
-        {(ranking, "paper_text"): lambda p: f"{p.title}. {p.title}. {p.abstract}"},
+        {(ranker, "paper_text"): lambda p: f"{p.title}. {p.title}. {p.abstract}"},
     ),
     "max_df 0.1 (arxiv-sanity-lite's)": ("stricter common-word cut", {(features, "MAX_DF"): 0.1}),
     "stronger feedback (0.6)": (
         "pseudo relevance feedback weight 0.6",
-        {(ranking, "FEEDBACK_WEIGHT"): 0.6},
+        {(profiles, "FEEDBACK_WEIGHT"): 0.6},
     ),
 }
 

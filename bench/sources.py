@@ -18,7 +18,7 @@ from bench import corpus as shared
 from bench.corpus import papers
 from digest.models import Paper, Settings, SourceConfig
 from digest.pipeline import ingest
-from digest.store import Store
+from digest.state import Store
 
 ARXIV, RSS, OPENREVIEW = 1000, 300, 500  # papers per source; RSS repeats 100 of the arXiv ones
 CALLS: dict[str, int] = {}

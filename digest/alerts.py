@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 
 from digest import render
 from digest.models import Message, Scored, Settings, Subscriber
-from digest.store import Store
+from digest.state import Store
 
 if TYPE_CHECKING:
     import jinja2
@@ -49,7 +49,8 @@ def watching(sub: Subscriber) -> bool:
 
 def reasons(sub: Subscriber, scored: Scored) -> list[str]:
     """Why this paper cannot wait, one short sentence a reason; empty: it can wait."""
-    from digest.ranking import author_key, exclude_pattern
+    from digest.ranking.profiles import exclude_pattern
+    from digest.ranking.tokens import author_key
 
     why: list[str] = []
     if sub.alert_threshold is not None and scored.score >= sub.alert_threshold:
@@ -88,11 +89,11 @@ def make_alerts(
     active = [s for s in subs if allowed[s.name]]
     picks: dict[str, list[Scored]] = {}
     if active:
-        from digest import ranking
+        from digest import corpus, ranking
 
         papers = [paper for _, paper in rows]
         # The digest's stored space, so an alert's score and the digest's are on one scale.
-        space = store.ratings.ranking_space(active, now)
+        space = corpus.ranking_space(store, active, now)
         picks = ranking.rank(
             papers, active, top_k=len(papers), thresholds=False, allowed=allowed, space=space
         )

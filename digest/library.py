@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Protocol
 
 from digest.models import InputError, Paper, SourceConfig, SourceError, Subscriber, Warn
+from digest.models.identity import abstract_id, arxiv_id, doi, paper_id
 from digest.sources.arxiv import ArxivSource
-from digest.sources.common import abstract_id, code_links
+from digest.sources.common import code_links
 from digest.sources.files import read_papers
-from digest.sources.identity import arxiv_id, doi, paper_id
 
 log = logging.getLogger("digest.library")
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from digest.channels import CHANNELS
 from digest.models import ChannelConfig, Delivery, DeliveryError, Settings, redact
-from digest.store import OutboxRow, Store
+from digest.state import OutboxRow, Store
 
 log = logging.getLogger("digest.outbox")
 

@@ -9,7 +9,7 @@ import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -24,12 +24,14 @@ from digest.models import (
     SourceError,
     Subscriber,
     Warn,
+    identity,
     redact,
 )
 from digest.outbox import Outcome, deliver
-from digest.sources import SOURCES, identity, progress
+from digest.periods import period_start
+from digest.sources import SOURCES, progress
 from digest.sources.files import read_papers
-from digest.store import Store
+from digest.state import Store
 
 log = logging.getLogger("digest.pipeline")
 
@@ -106,41 +108,6 @@ class RunReport:
                 "dead_total": self.dead,
             },
         }
-
-
-def period_start(schedule: str, timezone: str, now: datetime) -> datetime | None:
-    """The latest fire time of the schedule at or before now, in its zone (None: never fired)."""
-    from apscheduler.triggers.cron import CronTrigger
-
-    zone = ZoneInfo(timezone)
-    trigger = CronTrigger.from_crontab(schedule, timezone=zone)
-    limit = now.astimezone(UTC)
-    span = timedelta(hours=1)
-    # Widen the window until it holds a fire time, then walk to the last one before now. Steps
-    # and comparisons go through UTC: local arithmetic loses the fold of a repeated hour.
-    while span <= timedelta(days=800):
-        fire = trigger.get_next_fire_time(None, (limit - span).astimezone(zone))
-        if fire is not None and fire.astimezone(UTC) <= limit:
-            while True:
-                step = (fire.astimezone(UTC) + timedelta(seconds=1)).astimezone(zone)
-                later = trigger.get_next_fire_time(fire, step)
-                if later is None or later.astimezone(UTC) > limit:
-                    return _first_of_repeat(trigger, fire)
-                fire = later
-        span *= 2
-    return None
-
-
-def _first_of_repeat(trigger: Any, fire: datetime) -> datetime:
-    """When clocks fall back, 02:30 comes twice and a daily 02:30 schedule fires at both: the
-    second is the same local time, so it opens no new period."""
-    first = fire.replace(fold=0)
-    if first.utcoffset() == fire.utcoffset():
-        return fire
-    before = (first.astimezone(UTC) - timedelta(seconds=1)).astimezone(fire.tzinfo)
-    twin = trigger.get_next_fire_time(None, before)
-    same = twin is not None and twin.astimezone(UTC) == first.astimezone(UTC)
-    return first if same else fire
 
 
 def ingest(
@@ -273,7 +240,9 @@ def make_digests(
             gone |= store.journal.alerted_ids(sub.name, ids)
         allowed[sub.name] = ids - gone if gone else ids
     due_now = [sub for sub, _ in due]
-    space = store.ratings.ranking_space(due_now, now)
+    from digest import corpus
+
+    space = corpus.ranking_space(store, due_now, now)
     picks = _rank(papers, due_now, allowed=allowed, space=space)
     through = rows[-1][0] if rows else 0
     env = None

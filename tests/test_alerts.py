@@ -25,7 +25,7 @@ from timeline import (
 
 from digest import config, pipeline
 from digest.models import ChannelConfig, ConfigError, Delivery, Receipt, Settings, SourceConfig
-from digest.store import Store
+from digest.state import Store
 
 MONDAY = "2026-11-30"
 INTERESTS = "differential privacy in federated learning"

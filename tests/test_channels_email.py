@@ -26,7 +26,7 @@ from digest.models import (
     Settings,
     Subscriber,
 )
-from digest.store import Store
+from digest.state import Store
 
 FROM = "Paper digest <digest@example.org>"
 TO = ["ana@example.org", "Ben Builder <ben@example.org>"]

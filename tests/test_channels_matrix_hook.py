@@ -23,7 +23,7 @@ from digest.models import (
     Settings,
     Subscriber,
 )
-from digest.store import Store
+from digest.state import Store
 
 NOW = datetime(2026, 11, 30, 8, tzinfo=UTC)
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from timeline import PRIVACY, VISION, arrive, at, given, paper, settings_for, subscriber
 
-from digest import pipeline, scheduler
+from digest import pipeline
 from digest.cli import main
-from digest.store import Store
+from digest.state import Store, lock
 
 CONFIG = """
 [state]
@@ -228,7 +228,7 @@ def test_an_overlapping_run_skips_with_exit_1_and_changes_nothing(
 ) -> None:
     arrive(project / "papers", "1", paper("ana-1", PRIVACY))
     state = project / "state" / "digest.db"
-    with scheduler.run_lock(state):  # the first run, still going
+    with lock.run_lock(state):  # the first run, still going
         code = run_cli("--wait", "0", "--now", "2026-11-30T09:00Z")
         err = capsys.readouterr().err
     assert code == 1
@@ -258,7 +258,7 @@ def test_an_overlapping_run_waits_for_the_first_then_finds_the_period_done(
     waiting = Waiting()
     logging.getLogger("digest").addHandler(waiting)
     try:
-        with scheduler.run_lock(project / "state" / "digest.db"):
+        with lock.run_lock(project / "state" / "digest.db"):
             second = threading.Thread(target=lambda: codes.append(run_cli("--now", now)))
             second.start()
             assert waiting.started.wait(30), "the second run never waited"

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from digest import scheduler
+from digest.state import lock
 
 REPO = Path(__file__).resolve().parent.parent
 SECRETISH = re.compile(r"PASS|SECRET|TOKEN|WEBHOOK|KEY|SMTP_USER|CREDENTIAL", re.IGNORECASE)
@@ -98,7 +98,7 @@ def test_the_healthcheck_command_fails_without_a_fresh_heartbeat(tmp_path: Path)
     state = tmp_path / "digest.db"
     missing = health(state)
     assert missing.returncode == 1 and "no heartbeat" in missing.stdout
-    scheduler.write_heartbeat(state, datetime.now(UTC))
+    lock.write_heartbeat(state, datetime.now(UTC))
     fresh = health(state)
     assert fresh.returncode == 0, fresh.stdout + fresh.stderr
 

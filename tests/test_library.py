@@ -12,7 +12,7 @@ from feedserver import Answer, FeedServer, serve
 
 from digest import library
 from digest.models import ChannelConfig, InputError, Profile, SourceConfig, Subscriber
-from digest.store import Store
+from digest.state import Store
 
 
 def liked(tmp_path: Path, rows: list[object], name: str = "lib.jsonl") -> Path:

@@ -26,7 +26,7 @@ from digest.models import (
     Settings,
     Subscriber,
 )
-from digest.store import Store, stamp
+from digest.state import Store, stamp
 
 NOW = datetime(2026, 11, 30, 8, tzinfo=UTC)
 

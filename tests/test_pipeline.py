@@ -9,9 +9,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from digest import pipeline
+from digest import periods, pipeline
 from digest.models import ChannelConfig, Profile, Settings, SourceConfig, Subscriber
-from digest.store import Store
+from digest.state import Store
 
 BERLIN = ZoneInfo("Europe/Berlin")
 
@@ -36,7 +36,7 @@ BERLIN = ZoneInfo("Europe/Berlin")
 def test_a_period_starts_at_the_latest_fire_time_at_or_before_now(
     schedule: str, zone: str, now: str, expected: str
 ) -> None:
-    start = pipeline.period_start(schedule, zone, datetime.fromisoformat(now))
+    start = periods.period_start(schedule, zone, datetime.fromisoformat(now))
     assert start == datetime.fromisoformat(expected)
     assert start is not None and start.utcoffset() == datetime.fromisoformat(expected).utcoffset()
 

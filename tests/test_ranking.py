@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from digest import ranking
 from digest.models import Paper, Profile, Subscriber
-from digest.ranking import author_key, exclude_pattern, rank
+from digest.ranking import profiles, rank, ranker
+from digest.ranking.profiles import exclude_pattern
+from digest.ranking.tokens import author_key
 
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
 PRIVACY = "differential privacy, private estimation, machine unlearning and federated learning"
@@ -162,7 +163,7 @@ def test_followed_author_adds_a_boost_and_says_so(papers):
     }
     after = rank(papers, [privacy(authors=("lovelace, ada",))], top_k=60, thresholds=False)["ana"]
     boosted = next(s for s in after if s.paper.id == mpc.id)
-    assert boosted.score == pytest.approx(before[mpc.id] + ranking.AUTHOR_BOOST)
+    assert boosted.score == pytest.approx(before[mpc.id] + profiles.AUTHOR_BOOST)
     assert boosted.because == "by Ada Lovelace, whom you follow"
     assert [s.paper.id for s in after].index(mpc.id) < list(before).index(mpc.id)
 
@@ -247,14 +248,14 @@ def test_ties_are_broken_by_paper_id(monkeypatch):
     papers = [Paper(id=i, title="Private federated learning", abstract=twin) for i in "cdab"]
     picks = rank(papers, [privacy()], top_k=3, thresholds=False)["ana"]
     assert [s.paper.id for s in picks] == ["a", "b", "c"]
-    monkeypatch.setattr(ranking, "CHUNK_CELLS", 1)  # one paper per chunk: ties meet in the merge
+    monkeypatch.setattr(ranker, "CHUNK_CELLS", 1)  # one paper per chunk: ties meet in the merge
     assert rank(papers, [privacy()], top_k=3, thresholds=False)["ana"] == picks
 
 
 def test_chunked_scoring_equals_one_block(papers, monkeypatch):
     subscribers = [privacy(exclude=("federated",)), sub("bo", interests="image watermarking")]
     whole = rank(papers, subscribers, thresholds=False)
-    monkeypatch.setattr(ranking, "CHUNK_CELLS", 10)  # five papers per chunk for two subscribers
+    monkeypatch.setattr(ranker, "CHUNK_CELLS", 10)  # five papers per chunk for two subscribers
     assert rank(papers, subscribers, thresholds=False) == whole
 
 
@@ -315,7 +316,7 @@ def test_an_author_of_several_liked_papers_lifts_their_new_paper_and_says_so(pap
     after = rank(pool, [sub(library=library)], top_k=60, thresholds=False)["ana"]
     lifted = next(s for s in after if s.paper.id == mpc.id)
     # Two authors, each on every liked paper: 2 x LIBRARY_AUTHOR_BOOST x (2 of 2 liked papers).
-    assert lifted.score == pytest.approx(before[mpc.id] + 2 * ranking.LIBRARY_AUTHOR_BOOST)
+    assert lifted.score == pytest.approx(before[mpc.id] + 2 * profiles.LIBRARY_AUTHOR_BOOST)
     assert "by Ada Lovelace, Bo Li, an author of papers you liked" in lifted.because
     assert lifted.because.startswith("closest to: ")
 
@@ -346,7 +347,7 @@ def test_the_top_n_product_agrees_with_scoring_every_paper(papers):
 
 def test_a_large_pool_adds_pool_rocchio_and_feedback_and_keeps_the_contract(papers, monkeypatch):
     small = rank(papers, [privacy()], top_k=8, thresholds=False)["ana"]
-    monkeypatch.setattr(ranking, "POOL_MIN", 10)  # the seed papers count as a large pool
+    monkeypatch.setattr(ranker, "POOL_MIN", 10)  # the seed papers count as a large pool
     large = rank(papers, [privacy()], top_k=8, thresholds=False)["ana"]
     assert [s.score for s in large] != [s.score for s in small]
     assert large[0].paper == find(papers, "machine unlearning")
@@ -354,7 +355,7 @@ def test_a_large_pool_adds_pool_rocchio_and_feedback_and_keeps_the_contract(pape
     # Explanations stay the subscriber's own words, not words the feedback step brought in.
     profile_words = set(plain(PRIVACY + " unlearning").split())
     assert all(set(" ".join(s.terms).split()) <= profile_words for s in large)
-    monkeypatch.setattr(ranking, "CHUNK_CELLS", 10)
+    monkeypatch.setattr(ranker, "CHUNK_CELLS", 10)
     chunked = rank(papers, [privacy()], top_k=8, thresholds=False)["ana"]
     assert [(s.paper, s.terms) for s in chunked] == [(s.paper, s.terms) for s in large]
     assert [s.score for s in chunked] == pytest.approx([s.score for s in large])

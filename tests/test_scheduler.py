@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 from timeline import PRIVACY, ROBOTS, arrive, at, digests, paper, settings_for, subscriber
 
-from digest import config, pipeline, scheduler
+from digest import config, periods, pipeline, scheduler
+from digest.cli import reports
 from digest.models import ConfigError
-from digest.store import Store
+from digest.state import Store, lock
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -26,7 +27,7 @@ def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def fires(schedule: str, zone: str, start: str, count: int) -> list[str]:
     """The next `count` fire times after start, as local ISO times."""
-    trigger = scheduler.trigger(schedule, zone)
+    trigger = periods.trigger(schedule, zone)
     out: list[str] = []
     fire, now = None, at(start)
     for _ in range(count):
@@ -67,13 +68,13 @@ def test_a_time_in_the_repeated_hour_fires_twice_but_opens_one_period() -> None:
     assert twice[:2] == ["2026-10-25T02:30:00+02:00", "2026-10-25T02:30:00+01:00"]
     # The period both open is the first one: the second fire finds its digest made.
     for now in ("2026-10-25T00:45Z", "2026-10-25T01:45Z", "2026-10-25T23:00Z"):
-        start = pipeline.period_start("30 2 * * *", "Europe/Berlin", at(now))
+        start = periods.period_start("30 2 * * *", "Europe/Berlin", at(now))
         assert start is not None and start.isoformat() == "2026-10-25T02:30:00+02:00"
 
 
 def test_the_example_config_fires_at_each_subscribers_local_time() -> None:
     settings = config.load(REPO / "config" / "digest.toml", environ={})
-    nexts = scheduler.next_fires(settings, at("2026-11-30T07:30:00+01:00"))
+    nexts = periods.next_fires(settings, at("2026-11-30T07:30:00+01:00"))
     assert {k: v.isoformat() if v else None for k, v in nexts.items()} == {
         "alice": "2026-11-30T08:00:00+01:00",  # Europe/Berlin, weekdays
         "bob": "2026-11-30T08:00:00-05:00",  # America/New_York, weekdays
@@ -147,9 +148,9 @@ def test_a_run_told_to_stop_leaves_its_deliveries_pending_for_the_next(tmp_path:
 
 def test_a_second_run_skips_at_once_when_told_not_to_wait(tmp_path: Path) -> None:
     state = tmp_path / "state" / "digest.db"
-    with scheduler.run_lock(state):
-        with pytest.raises(scheduler.LockBusy) as info:
-            with scheduler.run_lock(state, wait=0):
+    with lock.run_lock(state):
+        with pytest.raises(lock.LockBusy) as info:
+            with lock.run_lock(state, wait=0):
                 pytest.fail("two runs held the lock at once")
     assert f"another digest run holds {tmp_path / 'state' / 'digest.lock'} (pid " in str(info.value)
     assert str(info.value).endswith("skipped after waiting 0 s")
@@ -161,11 +162,11 @@ def test_a_second_run_waits_for_the_first_then_goes_on(tmp_path: Path) -> None:
     order: list[str] = []
 
     def second() -> None:
-        with scheduler.run_lock(state, wait=60, on_wait=lambda holder: waiting.set()):
+        with lock.run_lock(state, wait=60, on_wait=lambda holder: waiting.set()):
             order.append("second")
         done.set()
 
-    with scheduler.run_lock(state):
+    with lock.run_lock(state):
         thread = threading.Thread(target=second)
         thread.start()
         assert waiting.wait(30), "the second run never started waiting"
@@ -176,23 +177,23 @@ def test_a_second_run_waits_for_the_first_then_goes_on(tmp_path: Path) -> None:
 
 def test_a_waiting_run_gives_up_when_the_server_stops(tmp_path: Path) -> None:
     state = tmp_path / "digest.db"
-    with scheduler.run_lock(state), pytest.raises(scheduler.LockBusy):
-        with scheduler.run_lock(state, wait=3600, stop=lambda: True):
+    with lock.run_lock(state), pytest.raises(lock.LockBusy):
+        with lock.run_lock(state, wait=3600, stop=lambda: True):
             pass
 
 
 def test_the_heartbeat_tells_ticking_from_stale_and_stopped(tmp_path: Path) -> None:
     state = tmp_path / "digest.db"
     now = at("2026-11-30T09:00Z")
-    alive, why = scheduler.health(state, now)
+    alive, why = lock.health(state, now)
     assert not alive and "no heartbeat" in why
-    scheduler.write_heartbeat(state, now)
-    assert scheduler.health(state, now + timedelta(seconds=scheduler.STALE_AFTER))[0]
-    stale = now + timedelta(seconds=scheduler.STALE_AFTER + 1)
-    alive, why = scheduler.health(state, stale)
+    lock.write_heartbeat(state, now)
+    assert lock.health(state, now + timedelta(seconds=lock.STALE_AFTER))[0]
+    stale = now + timedelta(seconds=lock.STALE_AFTER + 1)
+    alive, why = lock.health(state, stale)
     assert not alive and why.startswith("stale: the last heartbeat is 121 s old")
-    scheduler.write_heartbeat(state, now, stopped=True)
-    alive, why = scheduler.health(state, now)
+    lock.write_heartbeat(state, now, stopped=True)
+    alive, why = lock.health(state, now)
     assert not alive and "stopped" in why
 
 
@@ -200,7 +201,7 @@ def test_the_heartbeat_job_writes_next_fire_times(tmp_path: Path) -> None:
     settings = settings_for(tmp_path, subscriber("ana", "privacy", timezone="Europe/Berlin"))
     server = scheduler.Server(settings, str(tmp_path / "s.db"), clock=lambda: at(MONDAY_9))
     server.beat()
-    alive, why = scheduler.health(tmp_path / "s.db", at(MONDAY_9) + timedelta(seconds=5))
+    alive, why = lock.health(tmp_path / "s.db", at(MONDAY_9) + timedelta(seconds=5))
     assert alive and why.endswith("last heartbeat 5 s ago")
     beat = (tmp_path / "s.heartbeat").read_text(encoding="utf-8")
     assert '"ana": "2026-12-01T08:00:00+01:00"' in beat
@@ -216,7 +217,7 @@ def test_status_shows_runs_next_digests_sources_and_dead_deliveries(tmp_path: Pa
         store.db.execute(
             "UPDATE outbox SET status = 'dead', attempts = 8, last_error = 'smtp: refused'"
         )
-        text, code = scheduler.status_report(settings, store, state, at("2026-11-30T10:00Z"))
+        text, code = reports.status_report(settings, store, state, at("2026-11-30T10:00Z"))
     assert code == 1  # a dead delivery needs attention
     lines = text.splitlines()
     assert lines[1].startswith("serve: no heartbeat")
@@ -237,7 +238,7 @@ def test_status_flags_a_source_whose_last_read_failed(tmp_path: Path) -> None:
         (tmp_path / "papers" / "1.jsonl").unlink()
         (tmp_path / "papers").rmdir()
         pipeline.run_once(settings, store, at("2026-11-30T09:30Z"))
-        text, code = scheduler.status_report(settings, store, state, at("2026-11-30T10:00Z"))
+        text, code = reports.status_report(settings, store, state, at("2026-11-30T10:00Z"))
     (line,) = [x for x in text.splitlines() if x.startswith("  papers: ")]
     assert line.startswith("  papers: 2026-11-30T09:00:00Z; FAILING: ")
     assert code == 1

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from digest.models import InputError, Paper, SourceConfig, SourceError
-from digest.sources.common import abstract_id
+from digest.models.identity import abstract_id
 from digest.sources.files import FilesSource, normalize_id, read_papers
 
 ABSTRACT = (

@@ -8,7 +8,7 @@ from datetime import date
 import pytest
 
 from digest.models import Paper
-from digest.sources.identity import (
+from digest.models.identity import (
     arxiv_id,
     dedupe,
     doi,

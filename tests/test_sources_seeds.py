@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from digest.models import Paper, SourceConfig, SourceError
+from digest.models.identity import abstract_id, normalize
 from digest.sources import SOURCES, FilesSource, SeedsSource
-from digest.sources.common import abstract_id, code_links, normalize
+from digest.sources.common import code_links
 from digest.sources.titles import derive_title
 
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"

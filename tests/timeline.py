@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from digest.models import ChannelConfig, Profile, Settings, SourceConfig, Subscriber
-from digest.store import Store
+from digest.state import Store
 
 PRIVACY = "Differential privacy for federated learning: private client updates with noise."
 VISION = "Diffusion models generate images from text prompts with classifier-free guidance."

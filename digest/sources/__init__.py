@@ -8,8 +8,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Protocol
 
-from digest.models import ConfigError, Paper, Settings, SourceConfig, Warn
-from digest.sources import identity
+from digest.models import ConfigError, Paper, Settings, SourceConfig, Warn, identity
 from digest.sources.arxiv import ArxivSource
 from digest.sources.files import FilesSource
 from digest.sources.openreview import OpenReviewSource
@@ -43,7 +42,7 @@ SOURCES: dict[str, Source] = {s.kind: s for s in _ALL}
 
 
 def check(settings: Settings) -> None:
-    """What each source kind knows about its values beyond their types (config.py checks
+    """What each source kind knows about its values beyond their types (config/loader.py checks
     those): URLs, ranges, arXiv categories; and the arXiv ids of `like`. One ConfigError line."""
     for i, source in enumerate(settings.sources):
         rule = getattr(SOURCES[source.kind], "check", None)

@@ -14,8 +14,8 @@ from typing import Any
 import feedparser
 
 from digest.models import Paper, SourceConfig, SourceError, Warn
+from digest.models.identity import arxiv_id, doi
 from digest.sources.common import code_links
-from digest.sources.identity import arxiv_id, doi
 from digest.sources.progress import QUIET, Progress
 from digest.sources.rss import feed_problem
 from digest.sources.web import Client, Policy, Response, check_options, check_range

@@ -1,26 +1,11 @@
-"""Text helpers the sources share: normalization, the abstract hash that gives a paper without
-an id its identity, and code-link extraction. Titles for papers that arrive without one: titles.py.
+"""Code links the sources find in abstracts and comments (GitHub, GitLab, Hugging Face, ...).
+Normalization and the abstract hash are identity's (models/identity.py); titles: titles.py.
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
-import unicodedata
 from urllib.parse import urlsplit
-
-_NOT_WORD = re.compile(r"[\W_]+")
-
-
-def normalize(text: str) -> str:
-    """NFKC, lowercase, punctuation and whitespace collapsed to single spaces."""
-    return " ".join(_NOT_WORD.sub(" ", unicodedata.normalize("NFKC", text).lower()).split())
-
-
-def abstract_id(abstract: str) -> str:
-    """Identity of a paper known only by its abstract; survives re-wrapping and case changes."""
-    return "h:" + hashlib.sha256(normalize(abstract).encode()).hexdigest()[:16]
-
 
 # --- code links -------------------------------------------------------------------------------
 

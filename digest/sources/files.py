@@ -18,7 +18,8 @@ from typing import Any
 import orjson
 
 from digest.models import InputError, Paper, SourceConfig, Warn
-from digest.sources.common import abstract_id, code_links
+from digest.models.identity import abstract_id
+from digest.sources.common import code_links
 from digest.sources.progress import QUIET, Progress
 from digest.sources.seeds import list_files, read_text, source_path
 from digest.sources.titles import derive_title

@@ -12,8 +12,8 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from digest.models import Paper, SourceConfig, SourceError, Warn
+from digest.models.identity import arxiv_id
 from digest.sources.common import code_links
-from digest.sources.identity import arxiv_id
 from digest.sources.progress import QUIET, Progress
 from digest.sources.web import Client, Policy, Response, check_options
 

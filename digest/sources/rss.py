@@ -14,8 +14,8 @@ from typing import Any
 import feedparser
 
 from digest.models import Paper, SourceConfig, SourceError, Warn
-from digest.sources.common import abstract_id, code_links
-from digest.sources.identity import arxiv_id, doi, openreview_id, paper_id
+from digest.models.identity import abstract_id, arxiv_id, doi, openreview_id, paper_id
+from digest.sources.common import code_links
 from digest.sources.progress import QUIET, Progress
 from digest.sources.web import Client, Policy, check_options
 

@@ -9,7 +9,8 @@ from datetime import datetime
 from pathlib import Path
 
 from digest.models import Paper, SourceConfig, SourceError, Warn
-from digest.sources.common import abstract_id, code_links
+from digest.models.identity import abstract_id
+from digest.sources.common import code_links
 from digest.sources.progress import QUIET, Progress
 from digest.sources.titles import derive_title
 

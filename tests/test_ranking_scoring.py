@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from digest import scoring
-from digest.scoring import (
+from digest.ranking import scoring
+from digest.ranking.scoring import (
     best_per_row,
     heaviest_sums,
     pair_dots,

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from digest import tokens
-from digest.tokens import analyze, author_key, tokenize, tokenize_all
+from digest.ranking import tokens
+from digest.ranking.tokens import analyze, author_key, tokenize, tokenize_all
 
 
 def test_bigrams_are_phrases_that_occur_in_the_text():

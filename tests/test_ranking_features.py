@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from digest import features
-from digest.features import Space, fit
+from digest.ranking import features
+from digest.ranking.features import Space, fit
 
 
 def test_large_corpora_drop_words_of_one_paper_but_keep_the_subscribers_words(monkeypatch):

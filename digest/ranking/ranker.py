@@ -1,148 +1,39 @@
-"""Ranking: one TF-IDF space over the day's papers and the subscribers' libraries, a Rocchio
-profile per subscriber (interests, keywords, liked and disliked papers, authors), one sparse top-n
-product for all subscribers at once, and the words, liked paper and authors behind each pick."""
+"""rank(): one TF-IDF space over the day's papers and the subscribers' libraries, a profile per
+subscriber (profiles.py), one sparse top-n product for all subscribers at once, and the words,
+liked paper and authors behind each pick (explain.py)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.preprocessing import normalize
 
-from digest.explanations import MAX_TERMS as MAX_TERMS
-from digest.explanations import closest, terms
-from digest.features import Space, fit, paper_text
 from digest.models import Paper, Scored, Subscriber
-from digest.scoring import best_per_row, heaviest_sums, rescored, top_candidates, trimmed
-from digest.tokens import DOMAIN_STOP_WORDS as DOMAIN_STOP_WORDS
-from digest.tokens import STOP_WORDS as STOP_WORDS
-from digest.tokens import analyze as analyze
-from digest.tokens import author_key as author_key
+from digest.ranking.explain import closest, terms
+from digest.ranking.features import Space, fit, paper_text
+from digest.ranking.profiles import (
+    FEEDBACK_DOCS,
+    FEEDBACK_WEIGHT,
+    POOL_MIN,
+    POOL_WEIGHT,
+    authors,
+    exclude_pattern,
+    expanded,
+    profiles,
+)
+from digest.ranking.scoring import best_per_row, rescored, top_candidates, trimmed
+from digest.ranking.tokens import author_key
 
-KEYWORD_WEIGHT = 1.5  # keywords are the subscriber's explicit wish: they outweigh free text
-DISLIKED_WEIGHT = 0.5  # Rocchio's negative share: papers rated down pull the profile away
-# On a large pool (a background, not one topic) two Rocchio steps: the mean of the pool is an
-# implicit negative, so words every paper shares count for less than words that set a paper
-# apart; and the profile is expanded with its best FEEDBACK_DOCS first-pass papers (pseudo
-# relevance feedback), so that a short text or one liked paper finds the field's vocabulary.
-POOL_MIN = 1000
-POOL_WEIGHT = 0.5
-FEEDBACK_WEIGHT = 0.3
-FEEDBACK_DOCS = 10
-FEEDBACK_TERMS = 50  # the expansion keeps its heaviest words only: a denser profile costs time
 # On a large pool one product finds every subscriber's candidates, on a coarse profile: the
 # heaviest words that hold this share of its squared weight. The lightest words are mostly common
 # ones, whose long posting lists are most of a product's time, yet they move scores least; the
 # candidates (three times the papers needed) are then scored exactly on the whole profile.
 FIRST_PASS_MASS = 0.95
-AUTHOR_BOOST = 0.15  # added to the score of a paper by a followed author, per such author
-# An author of several liked papers is a taste; of one, a coincidence (and names collide).
-LIBRARY_AUTHOR_BOOST = 0.2  # times the share of the liked papers that author wrote
-LIBRARY_AUTHOR_MIN = 2
 # Papers scored per product block: bounds the transposed copy of a block and the product's
 # per-thread buffers, so memory does not grow with subscribers x papers.
 CHUNK_CELLS = 1_000_000_000
-
-
-def exclude_pattern(words: Collection[str]) -> re.Pattern[str] | None:
-    """One regex for a subscriber's exclude list: whole words or phrases, plural forms included."""
-    parts = [r"[\s-]+".join(map(re.escape, w.split())) for w in words if w.split()]
-    if not parts:
-        return None
-    return re.compile(r"(?<!\w)(?:" + "|".join(parts) + r")(?:e?s)?(?!\w)", re.IGNORECASE)
-
-
-def _group_sum(rows: sp.csr_matrix, columns: list[int], owners: list[int], n: int) -> sp.csr_matrix:
-    """Sum of the given rows per owner; normalizing the sum later equals normalizing the mean."""
-    pick = sp.csr_matrix(
-        (np.ones(len(columns)), (owners, columns)), shape=(n, rows.shape[0]), dtype=rows.dtype
-    )
-    return normalize(pick @ rows)
-
-
-def _profiles(
-    space: Space,
-    docs: sp.csr_matrix,
-    subscribers: Sequence[Subscriber],
-    library_rows: list[list[int]],
-    disliked_rows: list[list[int]],
-) -> sp.csr_matrix:
-    n = len(subscribers)
-    interests = space.transform([s.profile.interests for s in subscribers])
-    phrases = [(i, kw) for i, s in enumerate(subscribers) for kw in s.profile.keywords]
-    keywords = sp.csr_matrix(interests.shape, dtype=interests.dtype)
-    if phrases:
-        rows = space.transform([kw for _, kw in phrases])
-        keywords = _group_sum(rows, list(range(len(phrases))), [i for i, _ in phrases], n)
-
-    def mean(groups: list[list[int]]) -> sp.csr_matrix:
-        owners = [i for i, rows in enumerate(groups) for _ in rows]
-        return _group_sum(docs, [r for rows in groups for r in rows], owners, n)
-
-    liked, disliked = mean(library_rows), mean(disliked_rows)
-    profile = normalize(interests + KEYWORD_WEIGHT * keywords + liked - DISLIKED_WEIGHT * disliked)
-    profile = profile.tocsr()
-    profile.sort_indices()
-    return profile
-
-
-def _authors(
-    papers: Sequence[Paper], subscribers: Sequence[Subscriber], liked: list[list[Paper]]
-) -> tuple[sp.csr_matrix, sp.csr_matrix, list[dict[str, float]]]:
-    """Author columns: (subscribers x authors weights, papers x authors ones, weights by key)."""
-    weights: list[dict[str, float]] = []
-    for s, lib in zip(subscribers, liked, strict=True):
-        mine: dict[str, float] = {}
-        for name in s.profile.authors:
-            mine[author_key(name)] = AUTHOR_BOOST
-        counts: dict[str, int] = {}
-        for p in lib:
-            for key in {author_key(a) for a in p.authors}:
-                counts[key] = counts.get(key, 0) + 1
-        for key, count in counts.items():
-            if count >= LIBRARY_AUTHOR_MIN:
-                mine[key] = mine.get(key, 0.0) + LIBRARY_AUTHOR_BOOST * count / len(lib)
-        weights.append(mine)
-    index = {key: i for i, key in enumerate(sorted({k for w in weights for k in w}))}
-    cells = [(si, index[k], w) for si, ws in enumerate(weights) for k, w in ws.items()]
-    profile = sp.csr_matrix(
-        ([w for *_, w in cells], ([c[0] for c in cells], [c[1] for c in cells])),
-        shape=(len(subscribers), len(index)),
-    )
-    hits: list[tuple[int, int]] = []
-    if index:
-        seen: dict[str, int] = {}
-        for j, p in enumerate(papers):
-            for name in p.authors:
-                column = seen.get(name)
-                if column is None:
-                    column = seen[name] = index.get(author_key(name), -1)
-                if column >= 0:
-                    hits.append((j, column))
-    hits = sorted(set(hits))
-    written = sp.csr_matrix(
-        (np.ones(len(hits)), ([j for j, _ in hits], [c for _, c in hits])),
-        shape=(len(papers), len(index)),
-    )
-    return profile, written, weights
-
-
-def _expanded(
-    profile: sp.csr_matrix, x: sp.csr_matrix, tops: list[np.ndarray]
-) -> tuple[sp.csr_matrix, sp.csr_matrix]:
-    """(profiles plus FEEDBACK_WEIGHT x the heaviest words of their best first-pass papers, those
-    feedback words alone); in blocks of subscribers, to bound the transient vectors."""
-    blocks, words = [], []
-    for lo in range(0, profile.shape[0], 1024):
-        part = profile[lo : lo + 1024]
-        mine = tops[lo : lo + 1024]
-        feedback = heaviest_sums(x, mine, FEEDBACK_TERMS)
-        active = sp.diags((np.diff(part.indptr) > 0).astype(float))  # empty stays empty
-        words.append((active @ feedback).tocsr())
-        blocks.append(normalize(part + FEEDBACK_WEIGHT * words[-1]).tocsr())
-    return sp.vstack(blocks).tocsr(), sp.vstack(words).tocsr()
 
 
 def _left(
@@ -235,12 +126,12 @@ def rank(
         return picks
     library_rows = [[row_of[p.id] for p in lib] for lib in liked]
     disliked_rows = [[row_of[p.id] for p in bad] for bad in disliked]
-    profile = _profiles(space, docs, subscribers, library_rows, disliked_rows)
+    profile = profiles(space, docs, subscribers, library_rows, disliked_rows)
     x = docs[:m]
 
     big = m >= POOL_MIN
     centroid = normalize(np.asarray(x.sum(axis=0))).ravel()
-    by_author, written, author_weights = _authors(papers, subscribers, liked)
+    by_author, written, author_weights = authors(papers, subscribers, liked)
     right = sp.hstack([x, sp.csr_matrix((x @ centroid)[:, None]), written]).tocsr()
 
     ids = [p.id for p in papers]
@@ -285,7 +176,7 @@ def rank(
         )
         first = rescored(_left(profile, centroid, by_author), right, [c for c, _ in found], order)
         tops = [rows[values > 0][:FEEDBACK_DOCS] for rows, values in first]
-        scoring, words = _expanded(profile, x, tops)
+        scoring, words = expanded(profile, x, tops)
         # The papers the feedback words alone reach best join them: a cheap product (the words
         # are few and rare), so that what the expansion brings in can be found.
         words = sp.csr_matrix((words.data, words.indices, words.indptr), shape=(n, right.shape[1]))

@@ -7,11 +7,24 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import re
+import unicodedata
 from collections.abc import Iterable
 from urllib.parse import parse_qs, urlsplit
 
-from digest.models import Paper
-from digest.sources.common import normalize
+from digest.models.values import Paper
+
+_NOT_WORD = re.compile(r"[\W_]+")
+
+
+def normalize(text: str) -> str:
+    """NFKC, lowercase, punctuation and whitespace collapsed to single spaces."""
+    return " ".join(_NOT_WORD.sub(" ", unicodedata.normalize("NFKC", text).lower()).split())
+
+
+def abstract_id(abstract: str) -> str:
+    """Identity of a paper known only by its abstract; survives re-wrapping and case changes."""
+    return "h:" + hashlib.sha256(normalize(abstract).encode()).hexdigest()[:16]
+
 
 # New style 2501.01234, old style hep-th/9901001 or math.GT/0309136; any version suffix dropped.
 _ARXIV = re.compile(

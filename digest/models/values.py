@@ -1,7 +1,5 @@
-"""The plain values every stage passes to the next, and the package's exceptions.
-
-Imports nothing from the package: every other module may import this one.
-"""
+"""The plain values every stage passes to the next: frozen dataclasses of papers, subscribers,
+settings, scores, digests, messages and deliveries. Imports nothing from the package."""
 
 from __future__ import annotations
 
@@ -10,50 +8,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
-
-# DigestError
-#  ├── ConfigError      bad config, .env or command-line input (exit 2)
-#  ├── InputError       a bad input file named on the command line (exit 2)
-#  ├── SourceError      a whole source failed; the run goes on with the others
-#  ├── StateError       the state database is unusable or locked
-#  └── DeliveryError    a channel could not deliver (retryable or not)
-
-
-class DigestError(Exception):
-    """Base of every error the package raises on purpose; the message is one line for a person."""
-
-
-class ConfigError(DigestError):
-    pass
-
-
-class InputError(DigestError):
-    pass
-
-
-class SourceError(DigestError):
-    pass
-
-
-class StateError(DigestError):
-    pass
-
-
-class DeliveryError(DigestError):
-    """`retryable`: may the outbox try again; `retry_after`: the server's wish, in seconds."""
-
-    def __init__(self, message: str, *, retryable: bool, retry_after: float | None = None) -> None:
-        super().__init__(message)
-        self.retryable = retryable
-        self.retry_after = retry_after
-
-
-def redact(text: str, secrets: frozenset[str]) -> str:
-    """The text with every known secret (token, password, webhook URL) blotted out."""
-    for secret in sorted(secrets, key=len, reverse=True):
-        text = text.replace(secret, "[redacted]")
-    return text
-
 
 # A source reports a skipped record (bad line, unreadable file) with one line naming file and line.
 Warn = Callable[[str], None]

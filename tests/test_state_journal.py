@@ -1,4 +1,4 @@
-"""digest.journal: the migration keeps every outbox row of an older state database; alerts are
+"""digest.state.journal: the migration keeps every outbox row of an older state database; alerts are
 once per subscriber and paper; notices once per key; each source's last try and last success."""
 
 from __future__ import annotations
@@ -7,9 +7,10 @@ import sqlite3
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
-from digest.journal import SCHEMA as JOURNAL_SCHEMA
 from digest.models import Message
-from digest.store import SCHEMA, Store
+from digest.state import Store
+from digest.state.journal import SCHEMA as JOURNAL_SCHEMA
+from digest.state.schema import SCHEMA
 
 NOW = datetime(2026, 11, 30, 9, tzinfo=UTC)
 DAY = date(2026, 11, 30)

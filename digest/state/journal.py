@@ -10,8 +10,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, datetime
 from typing import Any
 
-from digest.catalog import Tables, papers_of
 from digest.models import Message
+from digest.state.catalog import Tables, papers_of
 
 # store.SCHEMA's migration for these tables. The outbox is rebuilt (SQLite cannot drop a NOT NULL)
 # so that an alert or a notice row needs no digest row: digest_id NULL, and a `purpose`.

@@ -9,18 +9,14 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
 
-from digest.catalog import Tables, row_paper
 from digest.models import Paper, Subscriber
+from digest.state.catalog import Tables, row_paper
 
-if TYPE_CHECKING:
-    from digest.features import Space
-
-log = logging.getLogger("digest.ratings")
+log = logging.getLogger("digest.state.ratings")
 
 # store.SCHEMA's migration for these tables.
 SCHEMA = """
@@ -36,16 +32,11 @@ SCHEMA = """
         through_seq INTEGER NOT NULL,                  -- papers up to this seq were in the fit
         docs        INTEGER NOT NULL,
         fitted_at   TEXT NOT NULL,
-        data        BLOB NOT NULL                      -- features.Space.to_bytes()
+        data        BLOB NOT NULL                      -- ranking's Space.to_bytes(): see corpus.py
     );
 """
 
 RATINGS = {"up": 1, "down": -1}
-# The ranking space of the digests is fitted on every stored paper and kept here; a run refits it
-# only when the store has grown by this share since the fit (new words enter, and document
-# frequencies move, only slowly). A smaller store fits on each run's papers instead.
-REFIT_GROWTH = 0.25
-SPACE_MIN_PAPERS = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,26 +107,14 @@ class Ratings(Tables):
             out.append(sub)
         return tuple(out)
 
-    def ranking_space(self, subscribers: Sequence[Subscriber], now: datetime) -> Space | None:
-        """The stored space, refitted on every stored paper when missing, stale or of another
-        version; None: too few papers for a space (ranking then fits on the papers it ranks)."""
+    def extent(self) -> tuple[int, int]:
+        """(how many papers are stored, the latest seq)."""
         count, latest = self.db.execute(
             "SELECT count(*), coalesce(max(seq), 0) FROM papers"
         ).fetchone()
-        if count < SPACE_MIN_PAPERS:
-            return None
-        from digest import features
+        return int(count), int(latest)
 
-        saved = self.space()
-        if saved is not None and latest - saved.through_seq <= REFIT_GROWTH * saved.docs:
-            space = features.Space.from_bytes(saved.data)
-            if space is not None:
-                return space
-        rows = self.db.execute("SELECT * FROM papers WHERE seq <= ? ORDER BY seq", (latest,))
-        texts = [features.paper_text(row_paper(row)) for row in rows]
-        wishes = [s.profile.interests for s in subscribers]
-        wishes += [k for s in subscribers for k in s.profile.keywords]
-        space, _ = features.fit(texts, wishes)
-        self.save_space(space.to_bytes(), latest, len(texts), now)
-        log.info("ranking space fitted on %d papers (%d terms)", len(texts), space.size)
-        return space
+    def papers_through(self, seq: int) -> Iterator[Paper]:
+        """Every stored paper up to seq, oldest first."""
+        for row in self.db.execute("SELECT * FROM papers WHERE seq <= ? ORDER BY seq", (seq,)):
+            yield row_paper(row)

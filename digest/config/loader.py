@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from dotenv import dotenv_values
 
-from digest.checks import (
+from digest.config.checks import (
     INT,
     NUM,
     SECRET_KEYS,

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 import numpy as np
 import scipy.sparse as sp
 
-from digest.features import each
-from digest.scoring import pair_dots
+from digest.ranking.features import each
+from digest.ranking.scoring import pair_dots
 
 MAX_TERMS = 5
 # Candidate features looked at per pick before the slow path: a bigram can absorb its own

@@ -15,8 +15,7 @@ from contextlib import AbstractContextManager
 from datetime import date, datetime
 from typing import Any
 
-from digest.models import Paper
-from digest.sources import identity
+from digest.models import Paper, identity
 
 _COLUMNS = "title, abstract, authors, categories, venue, url, code_url, published, source"
 _INSERT = (

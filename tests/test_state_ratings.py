@@ -1,5 +1,4 @@
-"""Ratings in the state database, how they move a profile, and the stored ranking space: fitted
-once on the stored papers, reused while the store grows little, refitted when it grows a lot."""
+"""Ratings in the state database and how they move a profile."""
 
 from __future__ import annotations
 
@@ -8,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from digest import ratings
 from digest.models import Paper, Profile, Subscriber
-from digest.store import Store
+from digest.state import Store
 
 NOW = datetime(2026, 11, 30, 9, tzinfo=UTC)
 
@@ -46,25 +44,3 @@ def test_a_new_rating_of_the_same_paper_replaces_the_old_one(store: Store) -> No
     store.ratings.rate("ana", "p1", "down", NOW)
     up, down = store.ratings.of("ana")
     assert up == [] and [p.id for p in down] == ["p1"]
-
-
-def test_a_small_store_has_no_space_of_its_own(store: Store) -> None:
-    assert store.ratings.ranking_space([], NOW) is None
-    assert store.ratings.space() is None
-
-
-def test_the_space_is_fitted_once_then_reused_until_the_store_grows_a_quarter(
-    store: Store, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(ratings, "SPACE_MIN_PAPERS", 5)
-    first = store.ratings.ranking_space([], NOW)
-    assert first is not None and first.docs == 6
-    saved = store.ratings.space()
-    assert saved is not None and (saved.through_seq, saved.docs) == (6, 6)
-    store.add_papers([paper(6, "diffusion models for images")], NOW)  # +1 of 6: reuse
-    again = store.ratings.ranking_space([], NOW)
-    assert again is not None and again.docs == 6 and "diffusion" not in set(again.names)
-    store.add_papers([paper(i, "diffusion models for images") for i in (7, 8)], NOW)  # +3 of 6
-    refit = store.ratings.ranking_space([], NOW)
-    assert refit is not None and refit.docs == 9 and "diffusion" in set(refit.names)
-    assert store.ratings.space().through_seq == 9  # type: ignore[union-attr]

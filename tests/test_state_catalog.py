@@ -9,8 +9,9 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 from digest.models import Digest, Message, Paper, Scored
-from digest.sources.identity import title_hash
-from digest.store import SCHEMA, Store
+from digest.models.identity import title_hash
+from digest.state import Store
+from digest.state.schema import SCHEMA
 
 NOW = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
 TITLE = "Tight Bounds for Private Federated Learning"

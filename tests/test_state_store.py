@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from digest.models import Digest, Message, Paper, Scored, StateError
-from digest.store import SCHEMA, Store
+from digest.state import Store
+from digest.state.schema import SCHEMA
 
 NOW = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
 

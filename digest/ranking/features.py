@@ -11,9 +11,9 @@ from typing import TypeVar
 import numpy as np
 import scipy.sparse as sp
 
-from digest import tokens
 from digest.models import Paper
-from digest.tokens import analyze, tokenize, tokenize_all
+from digest.ranking import tokens
+from digest.ranking.tokens import analyze, tokenize, tokenize_all
 
 # Bump when the analyzer or the weighting changes: a stored space of another version is refitted.
 VERSION = 3

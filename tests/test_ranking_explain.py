@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from digest import explanations
-from digest.explanations import closest, terms
+from digest.ranking import explain as explanations
+from digest.ranking.explain import closest, terms
 
 NAMES = np.array(
     ["attack", "differential", "differential privacy", "federated", "graph", "privacy", "zebra"],

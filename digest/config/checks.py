@@ -31,7 +31,7 @@ _DURATION = re.compile(r"(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?")
 
 
 class Checks:
-    """The checker's vocabulary; config._Checker adds the shape of the whole file."""
+    """The checker's vocabulary; loader._Checker adds the shape of the whole file."""
 
     def __init__(self, file: str) -> None:
         self.file = file

@@ -1,0 +1,182 @@
+"""One function per `digest` command: each takes the parsed arguments and returns the exit code;
+the package's exceptions travel up to main() (cli/__init__.py)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+from datetime import datetime
+
+from digest.cli.logs import REDACTOR
+from digest.models import InputError, Settings
+
+log = logging.getLogger("digest")
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    from digest import config, sources
+
+    settings = config.load(args.config)
+    REDACTOR.secrets = settings.secrets
+    sources.check(settings)  # what each source kind knows of its own values
+    return settings
+
+
+def _state_path(args: argparse.Namespace, settings: Settings) -> str:
+    return args.state or os.environ.get("DIGEST_STATE") or settings.state_path
+
+
+def _now(args: argparse.Namespace) -> datetime:
+    return args.now or datetime.now().astimezone()
+
+
+def run(args: argparse.Namespace) -> int:
+    from digest import pipeline
+    from digest.state import Store
+    from digest.state.lock import run_lock
+
+    settings = _settings(args)
+    path = _state_path(args, settings)
+
+    def waiting(holder: str) -> None:
+        log.warning("another run holds the state lock (%s); waiting up to %g s", holder, args.wait)
+
+    # One run at a time over one state: an overlapping cron run waits, then skips (exit 1).
+    with run_lock(path, args.wait, on_wait=waiting), Store(path) as store:
+        report = pipeline.run_once(settings, store, _now(args))
+    from digest.cli.reports import describe
+
+    print(describe(report))
+    return report.exit_code
+
+
+def rank(args: argparse.Namespace) -> int:
+    from digest import pipeline
+
+    if args.top < 1:
+        raise InputError("--top must be at least 1")
+    settings = _settings(args)
+    path = _state_path(args, settings)
+    if os.path.exists(path):
+        from digest.state import Store
+
+        with Store(path) as store:
+            result = pipeline.rank_files(settings, args.papers, args.top, store)
+    else:
+        result = pipeline.rank_files(settings, args.papers, args.top)
+    # One string, one write: json.dump's chunked writes cost seconds at 10k subscribers.
+    sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
+    return 0
+
+
+def preview(args: argparse.Namespace) -> int:
+    from digest import pipeline
+    from digest.state import Store
+
+    settings = _settings(args)
+    path = _state_path(args, settings)
+    # A preview never creates the state file: with none yet, it previews a first run.
+    with Store(path if os.path.exists(path) else ":memory:") as store:
+        message = pipeline.preview(settings, store, args.subscriber, _now(args))
+    print({"text": message.text, "html": message.html, "subject": message.subject}[args.format])
+    return 0
+
+
+def validate(args: argparse.Namespace) -> int:
+    from digest import library, render
+
+    settings = _settings(args)
+    library.with_libraries(settings.subscribers)
+    render.check_templates(render.make_environment(settings.templates))
+    channels = sum(len(s.channels) for s in settings.subscribers)
+    print(
+        f"{args.config}: OK: {len(settings.sources)} source(s), "
+        f"{len(settings.subscribers)} subscriber(s), {channels} channel(s)"
+    )
+    return 0
+
+
+def retry(args: argparse.Namespace) -> int:
+    from digest import outbox
+    from digest.state import Store
+    from digest.state.lock import run_lock
+
+    settings = _settings(args)
+    path = _state_path(args, settings)
+    # Never beside a run: two senders of one row could post it twice.
+    with run_lock(path, 60.0), Store(path) as store:
+        revived = store.revive_dead(args.subscriber)
+        out = outbox.deliver(store, settings, _now(args))
+        counts = store.outbox_counts()
+    pending, dead = counts.get("pending", 0), counts.get("dead", 0)
+    lines = [
+        f"retry: {revived} dead deliver{'y' if revived == 1 else 'ies'} queued again; "
+        f"{len(out.sent)} sent, {len(out.retrying)} retrying, {len(out.dead)} dead now; "
+        f"{pending} pending, {dead} dead in all"
+    ]
+    lines += [f"  sent {item}" for item in out.sent]
+    lines += [f"  retrying {item}" for item in out.retrying]
+    lines += [f"  dead {item}" for item in out.dead]
+    print("\n".join(lines))
+    return 1 if pending or dead else 0
+
+
+def serve(args: argparse.Namespace) -> int:
+    from digest.scheduler import Server
+
+    settings = _settings(args)
+    if args.verbose == 0:  # a service's log is its output: say what it does
+        logging.getLogger().setLevel(logging.INFO)
+    if args.verbose < 2:
+        logging.getLogger("apscheduler").setLevel(logging.WARNING)
+    return Server(settings, _state_path(args, settings)).serve()
+
+
+def status(args: argparse.Namespace) -> int:
+    from digest.cli.reports import status_report
+    from digest.state import Store
+
+    settings = _settings(args)
+    path = _state_path(args, settings)
+    if not os.path.exists(path):
+        print(f"digest status: no state at {path} yet: no run so far")
+        return 0
+    with Store(path) as store:
+        text, code = status_report(settings, store, path, _now(args))
+    print(text)
+    return code
+
+
+def health(args: argparse.Namespace) -> int:
+    from digest.state.lock import health
+
+    # The container's check reads $DIGEST_STATE and never needs the config.
+    path = args.state or os.environ.get("DIGEST_STATE") or _settings(args).state_path
+    alive, why = health(path, _now(args))
+    print(f"digest health: {why}")
+    return 0 if alive else 1
+
+
+def feedback(args: argparse.Namespace) -> int:
+    from digest.sources.files import normalize_id
+    from digest.state import Store
+
+    settings = _settings(args)
+    if not any(s.name == args.subscriber for s in settings.subscribers):
+        known = ", ".join(s.name for s in settings.subscribers)
+        raise InputError(
+            f"no subscriber named {args.subscriber!r} in {settings.path}; known: {known}"
+        )
+    path = _state_path(args, settings)
+    if not os.path.exists(path):
+        raise InputError(f"{path}: no state database yet: papers are known after a `digest run`")
+    with Store(path) as store:
+        paper = store.papers.paper(normalize_id(args.paper))
+        if paper is None:
+            raise InputError(f"{args.paper}: no such paper in {path}")
+        store.ratings.rate(args.subscriber, paper.id, args.rating, _now(args))
+    print(f"{args.subscriber}: rated {paper.id} {args.rating} ({paper.title})")
+    return 0

@@ -1,0 +1,36 @@
+"""The command's log: one line per event on stderr, every known secret redacted before any
+handler sees it."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from digest.models import redact
+
+
+class Redactor(logging.Filter):
+    """Replaces every known secret in a log record before any handler sees it."""
+
+    secrets: frozenset[str] = frozenset()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if self.secrets:
+            record.msg, record.args = redact(record.getMessage(), self.secrets), None
+        return True
+
+
+REDACTOR = Redactor()
+
+
+def setup_logging(verbose: int) -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("digest: %(levelname)s: %(message)s"))
+    handler.addFilter(REDACTOR)
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel([logging.WARNING, logging.INFO, logging.DEBUG][min(verbose, 2)])
+    # httpx logs every request URL at INFO, and a webhook's URL is its secret: channels and
+    # sources log what matters themselves.
+    for noisy in ("httpx", "httpcore"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)

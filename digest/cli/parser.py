@@ -1,0 +1,129 @@
+"""The argument tree of the `digest` command: global options, one sub-command per command, and
+the options every command shares (--config, --state, --now)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from datetime import datetime
+
+from digest import __version__
+from digest.cli import commands
+
+DEFAULT_CONFIG = "config/digest.toml"
+
+
+def build() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="digest", description="A daily research-paper digest and alert bot."
+    )
+    parser.add_argument("--version", action="version", version=f"digest {__version__}")
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="log more (-vv: debug)")
+    subparsers = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
+
+    def command(name: str, func: object, help: str, state: bool = True) -> argparse.ArgumentParser:
+        sub = subparsers.add_parser(name, help=help, description=help)
+        sub.add_argument(
+            "--config",
+            default=os.environ.get("DIGEST_CONFIG", DEFAULT_CONFIG),
+            help=f"the config file (default: $DIGEST_CONFIG or {DEFAULT_CONFIG})",
+        )
+        if state:
+            sub.add_argument(
+                "--state",
+                help="the state database (default: $DIGEST_STATE, "
+                "else [state].path, else state/digest.db)",
+            )
+            sub.add_argument(
+                "--now",
+                type=_instant,
+                help="the run's clock, ISO 8601 "
+                "(default: the real time; no offset means local time)",
+            )
+        sub.set_defaults(command=func)
+        return sub
+
+    run = command(
+        "run",
+        commands.run,
+        "ingest, rank, render and deliver once; exit 1 if a delivery is pending or failed",
+    )
+    run.add_argument(
+        "--wait",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="how long to wait for another run holding the state lock, then skip with exit 1 "
+        "(default 60)",
+    )
+    rank = command(
+        "rank", commands.rank, "rank papers for every subscriber, read-only, as JSON", state=False
+    )
+    rank.add_argument(
+        "--papers",
+        action="append",
+        required=True,
+        metavar="FILE.jsonl",
+        help="papers to rank (repeatable)",
+    )
+    rank.add_argument("--top", type=int, default=10, help="papers per subscriber (default 10)")
+    rank.add_argument("--format", choices=["json"], default="json")
+    rank.add_argument(
+        "--state",
+        help="the state database whose ratings (`digest feedback`) apply, if it exists; never "
+        "created (default: $DIGEST_STATE, else [state].path, else state/digest.db)",
+    )
+    feedback = command(
+        "feedback",
+        commands.feedback,
+        "rate a paper for a subscriber: up (more like it) or down (less); the next rank and "
+        "digest follow it",
+    )
+    feedback.add_argument("subscriber", metavar="SUBSCRIBER")
+    feedback.add_argument("paper", metavar="PAPER_ID", help="a paper in the state database")
+    feedback.add_argument("rating", choices=["up", "down"])
+    preview = command(
+        "preview", commands.preview, "render a subscriber's next digest without changing any state"
+    )
+    preview.add_argument("--subscriber", required=True)
+    preview.add_argument("--format", choices=["text", "html", "subject"], default="text")
+    command(
+        "validate",
+        commands.validate,
+        "check the config, libraries and templates; run nothing",
+        state=False,
+    )
+    retry = command(
+        "retry",
+        commands.retry,
+        "send dead deliveries again, after fixing their cause; exit 1 if any is still undelivered",
+    )
+    retry.add_argument("--subscriber", help="only this subscriber's dead deliveries")
+    serve = command(
+        "serve",
+        commands.serve,
+        "run by itself: each subscriber's digest on its schedule, polls for new papers and "
+        "alerts; stops cleanly on SIGTERM or SIGINT",
+        state=False,
+    )
+    serve.add_argument("--state", help="the state database (as for run)")
+    command(
+        "status",
+        commands.status,
+        "last runs, next digests, sources, pending and dead deliveries; exit 1 if any needs "
+        "attention",
+    )
+    command(
+        "health",
+        commands.health,
+        "exit 0 if a `digest serve` over this state is ticking, else 1 (the container's check)",
+    )
+    return parser
+
+
+def _instant(text: str) -> datetime:
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an ISO 8601 time: {text!r}") from None
+    return moment if moment.tzinfo else moment.astimezone()

@@ -1,0 +1,118 @@
+"""What the command prints about runs: the summary of one `digest run` and the `digest status`
+report (last runs, next digests, sources, pending and dead deliveries)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from digest.models import Settings, redact
+from digest.periods import next_fires
+from digest.state.lock import health
+
+if TYPE_CHECKING:
+    from digest.pipeline import RunReport, SourceReport
+    from digest.state import Store
+
+
+def describe(report: RunReport) -> str:
+    papers = report.summary()["papers"]
+    lines = [
+        f"digest run at {report.now.isoformat(timespec='minutes')}",
+        f"papers: {papers['read']} read, {papers['skipped']} skipped, {papers['new']} new",
+    ]
+    for source in report.sources:
+        lines.append(f"  source {source.name}: {_source_state(source)} ({source.seconds:.2f} s)")
+    width = max((len(s.name) for s in report.subscribers), default=0)
+    for sub in report.subscribers:
+        detail = _SUBSCRIBER_STATES.get(sub.status, sub.status)
+        if sub.status == "made":
+            detail = f"{sub.picked} picked, top score {sub.top_score:.2f}"
+        notified = " (notified: on_empty = notify)" if sub.notified else ""
+        lines.append(f"  {sub.name:<{width}}  {detail}{notified}")
+    for alert in report.alerts:
+        held = f"; {alert.held} more wait for the digest (daily cap)" if alert.held else ""
+        made = ", ".join(alert.made) or "none"
+        lines.append(f"  {alert.subscriber:<{width}}  alerts: {made}{held}")
+    out = report.outcome
+    lines.append(
+        f"deliveries: {len(out.sent)} sent, {len(out.retrying)} retrying, "
+        f"{len(out.dead)} dead now; {report.pending} pending, {report.dead} dead in all"
+    )
+    lines += [f"  sent {item}" for item in out.sent]
+    lines += [f"  retrying {item}" for item in out.retrying]
+    lines += [f"  dead {item}" for item in out.dead]
+    return "\n".join(lines)
+
+
+# Said plainly, because "failed", "nothing new" and "nothing matched" call for different actions.
+_SUBSCRIBER_STATES = {
+    "nothing new": "nothing new: no paper arrived since the last digest",
+    "no match": "no match: new papers arrived, none scored above min_score",
+    "waiting for sources": "waiting for sources: every source failed; a later run makes it",
+}
+
+
+def _source_state(source: SourceReport) -> str:
+    counts = f"{source.read} read, {source.skipped} skipped, {source.new} new"
+    if source.error:
+        kept = f" (kept {source.read} read before)" if source.read else ""
+        return f"FAILED: {source.error}{kept}"
+    if source.read == 0:
+        return f"{counts}: the source has no papers now (empty feed, or none in the window)"
+    if source.new == 0:
+        return f"{counts}: all seen before"
+    return counts
+
+
+def status_report(settings: Settings, store: Store, state: str, now: datetime) -> tuple[str, int]:
+    """`digest status`: the text, and 1 if something needs attention (a dead delivery, a source
+    whose last try failed, a last run that was not ok), else 0."""
+    alive, beat = health(state, now)
+    lines = [f"digest status at {now:%Y-%m-%dT%H:%M%z} over {state}", f"serve: {beat}"]
+    runs = store.runs(5)
+    lines.append("last runs, newest first:" if runs else "last runs: none yet")
+    for run in runs:
+        summary = run["summary"]
+        subs = summary.get("subscribers", {})
+        made = [n for n, s in subs.items() if s.get("status") == "made"]
+        alerts = sum(len(a.get("made", [])) for a in summary.get("alerts", {}).values())
+        sent = summary.get("deliveries", {}).get("sent", 0)
+        lines.append(
+            f"  {run['clock']}  {run['outcome']:<9}  {summary.get('papers', {}).get('new', 0)} new"
+            f" papers; digests made: {', '.join(made) or 'none'}; {alerts} alerts; {sent} sent"
+        )
+    lines.append("next digests:")
+    for name, fire in next_fires(settings, now).items():
+        when = "never" if fire is None else f"{fire:%a %Y-%m-%d %H:%M %Z}"
+        left = "" if fire is None else f" ({fire.tzinfo}), in {_span(fire - now)}"
+        lines.append(f"  {name}: {when}{left}")
+    sources = {s["source"]: s for s in store.journal.sources()}
+    failing = False
+    lines.append("sources, last success:")
+    for source in settings.sources:
+        known = sources.get(source.name)
+        if known is None:
+            lines.append(f"  {source.name}: not read yet")
+            continue
+        failing = failing or bool(known["error"])
+        state_now = f"; FAILING: {known['error']}" if known["error"] else ""
+        lines.append(f"  {source.name}: {known['last_success'] or 'never'}{state_now}")
+    counts = store.outbox_counts()
+    pending, dead = counts.get("pending", 0), counts.get("dead", 0)
+    lines.append(f"deliveries: {pending} pending, {dead} dead")
+    for row in store.outbox("dead") + store.outbox("pending"):
+        retry = f", next try {row.next_try_at}" if row.status == "pending" else ""
+        reason = redact(row.last_error, settings.secrets) or "not tried yet"
+        lines.append(
+            f"  {row.status:<7}  {row.subscriber}/{row.channel} {row.purpose} {row.period} "
+            f"({row.attempts} attempts{retry}): {reason}"
+        )
+    attention = dead > 0 or failing or bool(runs and runs[0]["outcome"] not in ("ok", "running"))
+    return "\n".join(lines), 1 if attention else 0
+
+
+def _span(delta: timedelta) -> str:
+    minutes = max(0, int(delta.total_seconds() // 60))
+    days, minutes = divmod(minutes, 24 * 60)
+    return (f"{days} d " if days else "") + f"{minutes // 60} h {minutes % 60:02d} min"

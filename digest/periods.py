@@ -1,0 +1,59 @@
+"""A subscriber's periods: its crontab schedule in its own time zone, the period a moment falls
+in (from the latest fire time at or before it) and the next fire time."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from apscheduler.triggers.cron import CronTrigger
+
+from digest.models import Settings
+
+
+def trigger(schedule: str, timezone: str) -> CronTrigger:
+    return CronTrigger.from_crontab(schedule, timezone=ZoneInfo(timezone))
+
+
+def next_fires(settings: Settings, now: datetime) -> dict[str, datetime | None]:
+    """Each subscriber's next scheduled digest after now, in its own zone."""
+    return {
+        s.name: trigger(s.schedule, s.timezone).get_next_fire_time(
+            None, now.astimezone(ZoneInfo(s.timezone))
+        )
+        for s in settings.subscribers
+    }
+
+
+def period_start(schedule: str, timezone: str, now: datetime) -> datetime | None:
+    """The latest fire time of the schedule at or before now, in its zone (None: never fired)."""
+    zone = ZoneInfo(timezone)
+    trigger = CronTrigger.from_crontab(schedule, timezone=zone)
+    limit = now.astimezone(UTC)
+    span = timedelta(hours=1)
+    # Widen the window until it holds a fire time, then walk to the last one before now. Steps
+    # and comparisons go through UTC: local arithmetic loses the fold of a repeated hour.
+    while span <= timedelta(days=800):
+        fire = trigger.get_next_fire_time(None, (limit - span).astimezone(zone))
+        if fire is not None and fire.astimezone(UTC) <= limit:
+            while True:
+                step = (fire.astimezone(UTC) + timedelta(seconds=1)).astimezone(zone)
+                later = trigger.get_next_fire_time(fire, step)
+                if later is None or later.astimezone(UTC) > limit:
+                    return _first_of_repeat(trigger, fire)
+                fire = later
+        span *= 2
+    return None
+
+
+def _first_of_repeat(trigger: Any, fire: datetime) -> datetime:
+    """When clocks fall back, 02:30 comes twice and a daily 02:30 schedule fires at both: the
+    second is the same local time, so it opens no new period."""
+    first = fire.replace(fold=0)
+    if first.utcoffset() == fire.utcoffset():
+        return fire
+    before = (first.astimezone(UTC) - timedelta(seconds=1)).astimezone(fire.tzinfo)
+    twin = trigger.get_next_fire_time(None, before)
+    same = twin is not None and twin.astimezone(UTC) == first.astimezone(UTC)
+    return first if same else fire
