@@ -32,6 +32,16 @@ VARIANTS: dict[str, tuple[str, Patch]] = {
         {(profiles, "LIBRARY_AUTHOR_BOOST"): 0.0},
     ),
     "- Rocchio against the pool": ("no pool-mean negative", {(profiles, "POOL_WEIGHT"): 0.0}),
+    "background 0 (plain smooth idf)": ("no pseudo-documents", {(features, "BACKGROUND_DOCS"): 0}),
+    "background 500": ("500 pseudo-documents", {(features, "BACKGROUND_DOCS"): 500}),
+    "pool steps at every size": (
+        "Rocchio against the pool and feedback on pools of any size",
+        {(profiles, "POOL_MIN"): 1, (profiles, "FEEDBACK_MIN"): 1},
+    ),
+    "feedback at every size, no pool Rocchio": (
+        "feedback on pools of any size, no pool-mean negative",
+        {(profiles, "POOL_WEIGHT"): 0.0, (profiles, "FEEDBACK_MIN"): 1},
+    ),
     "- pseudo relevance feedback": (
         "no expansion with the first pass's best papers",
         {(profiles, "FEEDBACK_WEIGHT"): 0.0},
@@ -46,7 +56,6 @@ VARIANTS: dict[str, tuple[str, Patch]] = {
         "the title counted twice",
         {(ranker, "paper_text"): lambda p: f"{p.title}. {p.title}. {p.abstract}"},
     ),
-    "max_df 0.1 (arxiv-sanity-lite's)": ("stricter common-word cut", {(features, "MAX_DF"): 0.1}),
     "stronger feedback (0.6)": (
         "pseudo relevance feedback weight 0.6",
         {(profiles, "FEEDBACK_WEIGHT"): 0.6},

@@ -121,7 +121,7 @@ def table(split: Split, result: dict[str, object]) -> str:
         cells = [f"**{means[n]:.3f}**" if means[n] == best else f"{means[n]:.3f}" for n in names]
         for o in others:
             d, se = paired(values[OURS], values[o])
-            mark = " ✓" if d >= 2 * se else ""
+            mark = " ✓" if d > 0 and d >= 2 * se else ""
             cells.append(f"{d:+.3f} ({se:.3f}){mark}")
         lines.append(
             f"| {name} | {entry['metric']} | {len(values[OURS])} | " + " | ".join(cells) + " |"

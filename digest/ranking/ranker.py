@@ -8,21 +8,12 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.preprocessing import normalize
 
 from digest.models import Paper, Scored, Subscriber
+from digest.ranking import profiles as prof
 from digest.ranking.explain import closest, terms
 from digest.ranking.features import Space, fit, paper_text
-from digest.ranking.profiles import (
-    FEEDBACK_DOCS,
-    FEEDBACK_WEIGHT,
-    POOL_MIN,
-    POOL_WEIGHT,
-    authors,
-    exclude_pattern,
-    expanded,
-    profiles,
-)
+from digest.ranking.profiles import authors, exclude_pattern, expanded, profiles
 from digest.ranking.scoring import best_per_row, rescored, top_candidates, trimmed
 from digest.ranking.tokens import author_key
 
@@ -37,13 +28,13 @@ CHUNK_CELLS = 1_000_000_000
 
 
 def _left(
-    profile: sp.csr_matrix, centroid: np.ndarray | None, by_author: sp.csr_matrix
+    profile: sp.csr_matrix, centroid: np.ndarray, pool_weight: float, by_author: sp.csr_matrix
 ) -> sp.csr_matrix:
     """Profiles as product rows against [papers, c.x, authors]: (p.x - w c.x) / |p - w c| plus
-    the author weights (Rocchio against the pool as one more column; w = 0 without a pool)."""
+    the author weights (Rocchio against the background's centroid c as one more column)."""
     active = np.diff(profile.indptr) > 0
-    weight = np.where(active, POOL_WEIGHT if centroid is not None else 0.0, 0.0)
-    towards = profile @ centroid if centroid is not None else np.zeros(profile.shape[0])
+    weight = np.where(active, pool_weight, 0.0)
+    towards = profile @ centroid
     scale = 1 / np.sqrt(np.maximum(1 - 2 * weight * towards + weight**2, 1e-12))
     # Each row laid out as [scaled profile words, the pool column, author columns], in column
     # order: assembled in place, cheaper than stacking and sorting three matrices.
@@ -129,8 +120,11 @@ def rank(
     profile = profiles(space, docs, subscribers, library_rows, disliked_rows)
     x = docs[:m]
 
-    big = m >= POOL_MIN
-    centroid = normalize(np.asarray(x.sum(axis=0))).ravel()
+    # The implicit negative is the background's centroid (the stored corpus, or what was fitted),
+    # not today's pool: papers that arrive beside the related ones do not move it. Its weight grows
+    # with the background, from nothing on a handful of papers to POOL_WEIGHT from POOL_MIN on.
+    centroid = space.centroid
+    pool_weight = prof.POOL_WEIGHT * min(1.0, space.docs / prof.POOL_MIN)
     by_author, written, author_weights = authors(papers, subscribers, liked)
     right = sp.hstack([x, sp.csr_matrix((x @ centroid)[:, None]), written]).tocsr()
 
@@ -167,15 +161,17 @@ def rank(
     if not most:
         return picks
     scoring, want = profile, min(m, 2 * most + 10)
-    if big and FEEDBACK_WEIGHT:
+    if space.docs >= prof.FEEDBACK_MIN and prof.FEEDBACK_WEIGHT:
         # One product, with a coarse profile, finds the candidates: enough for the digest and for
         # the feedback papers, which are chosen on exact scores.
-        left = _left(trimmed(profile, FIRST_PASS_MASS), centroid, by_author)
+        left = _left(trimmed(profile, FIRST_PASS_MASS), centroid, pool_weight, by_author)
         found, bound = best_per_row(
-            left, right, max(want, min(m, 2 * FEEDBACK_DOCS)), order, CHUNK_CELLS
+            left, right, max(want, min(m, 2 * prof.FEEDBACK_DOCS)), order, CHUNK_CELLS
         )
-        first = rescored(_left(profile, centroid, by_author), right, [c for c, _ in found], order)
-        tops = [rows[values > 0][:FEEDBACK_DOCS] for rows, values in first]
+        first = rescored(
+            _left(profile, centroid, pool_weight, by_author), right, [c for c, _ in found], order
+        )
+        tops = [rows[values > 0][: prof.FEEDBACK_DOCS] for rows, values in first]
         scoring, words = expanded(profile, x, tops)
         # The papers the feedback words alone reach best join them: a cheap product (the words
         # are few and rare), so that what the expansion brings in can be found.
@@ -183,10 +179,10 @@ def rank(
         near, _ = best_per_row(words, right, min(m, most + 10), order, CHUNK_CELLS)
         candidates = [np.union1d(a, b) for (a, _), (b, _) in zip(found, near, strict=True)]
         # The scores shown (and held against min_score) are exact: the whole profile's.
-        left = _left(scoring, centroid, by_author)
+        left = _left(scoring, centroid, pool_weight, by_author)
         seen = rescored(left, right, candidates, order)
     else:  # no feedback (a small pool): one exact product
-        left = _left(scoring, centroid if big else None, by_author)
+        left = _left(scoring, centroid, pool_weight, by_author)
         seen, bound = best_per_row(left, right, want, order, CHUNK_CELLS)
     best: list[list[tuple[float, int]]] = [[] for _ in subscribers]
     for si in range(n):
