@@ -19,7 +19,7 @@ import numpy as np
 from bench import corpus, rankers, relevance
 from bench.tasks import SPLITS, Query
 from digest.models import Paper
-from digest.ranking import features, profiles, ranker, tokens
+from digest.ranking import features, interests, profiles, ranker, tokens
 
 Patch = dict[tuple[object, str], object]
 
@@ -32,6 +32,10 @@ VARIANTS: dict[str, tuple[str, Patch]] = {
         {(profiles, "LIBRARY_AUTHOR_BOOST"): 0.0},
     ),
     "- Rocchio against the pool": ("no pool-mean negative", {(profiles, "POOL_WEIGHT"): 0.0}),
+    "- several interests (one vector)": (
+        "a large library stays one mean vector",
+        {(interests, "CLUSTER_MIN"): 10**9},
+    ),
     "background 0 (plain smooth idf)": ("no pseudo-documents", {(features, "BACKGROUND_DOCS"): 0}),
     "background 500": ("500 pseudo-documents", {(features, "BACKGROUND_DOCS"): 500}),
     "pool steps at every size": (

@@ -141,7 +141,7 @@ def build(split: Split, seed: int, per_category: int, authors: int, examples: in
             Query(c, text=texts[c], grades=of_category(large, c)) for c in cats if c in texts
         )
         tasks.append(Task(f"interests text, {style}", "P@10", large, queries))
-    tasks.append(_many(rng, cats, early_by, large, per_category * 3))
+    tasks.append(_many(rng, cats, early_by, large, per_category * 6))
     return [t for t in tasks if t.queries]
 
 

@@ -10,6 +10,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from digest.models import Paper, Scored, Subscriber
+from digest.ranking import interests
 from digest.ranking import profiles as prof
 from digest.ranking.explain import closest, terms
 from digest.ranking.features import Space, fit, paper_text
@@ -119,6 +120,9 @@ def rank(
     disliked_rows = [[row_of[p.id] for p in bad] for bad in disliked]
     profile = profiles(space, docs, subscribers, library_rows, disliked_rows)
     x = docs[:m]
+    # From here on a row is one interest of a subscriber (most subscribers have one).
+    interest = interests.split(profile, space, docs, x, subscribers, library_rows, disliked_rows)
+    profile, owner = interest.vectors, interest.owner
 
     # The implicit negative is the background's centroid (the stored corpus, or what was fitted),
     # not today's pool: papers that arrive beside the related ones do not move it. Its weight grows
@@ -126,6 +130,7 @@ def rank(
     centroid = space.centroid
     pool_weight = prof.POOL_WEIGHT * min(1.0, space.docs / prof.POOL_MIN)
     by_author, written, author_weights = authors(papers, subscribers, liked)
+    by_author = by_author[owner]
     right = sp.hstack([x, sp.csr_matrix((x @ centroid)[:, None]), written]).tocsr()
 
     ids = [p.id for p in papers]
@@ -175,7 +180,9 @@ def rank(
         scoring, words = expanded(profile, x, tops)
         # The papers the feedback words alone reach best join them: a cheap product (the words
         # are few and rare), so that what the expansion brings in can be found.
-        words = sp.csr_matrix((words.data, words.indices, words.indptr), shape=(n, right.shape[1]))
+        words = sp.csr_matrix(
+            (words.data, words.indices, words.indptr), shape=(len(owner), right.shape[1])
+        )
         near, _ = best_per_row(words, right, min(m, most + 10), order, CHUNK_CELLS)
         candidates = [np.union1d(a, b) for (a, _), (b, _) in zip(found, near, strict=True)]
         # The scores shown (and held against min_score) are exact: the whole profile's.
@@ -184,17 +191,18 @@ def rank(
     else:  # no feedback (a small pool): one exact product
         left = _left(scoring, centroid, pool_weight, by_author)
         seen, bound = best_per_row(left, right, want, order, CHUNK_CELLS)
-    best: list[list[tuple[float, int]]] = [[] for _ in subscribers]
-    for si in range(n):
+    best: list[list[tuple[float, int]]] = [[] for _ in owner]
+    oks = [accepts(si) for si in range(n)]
+    for r, si in enumerate(owner.tolist()):
         if not limits[si]:
             continue
-        ok, k, floor = accepts(si), limits[si], floors[si]
-        # Papers left out of the product score at most bound[si]; can they still make the list?
-        edge = bound[si]
+        ok, k, floor = oks[si], limits[si], floors[si]
+        # Papers left out of the product score at most bound[r]; can they still make the list?
+        edge = bound[r]
         open_below = edge > -np.inf and (not thresholds or (edge > 0 and edge >= floor))
         chosen: list[tuple[float, int]] = []
         unsure = False  # an unseen paper could still tie or beat the next one
-        for j, v in zip(*seen[si], strict=True):
+        for j, v in zip(*seen[r], strict=True):
             if open_below and v <= edge:
                 unsure = True
                 break
@@ -203,29 +211,36 @@ def rank(
                 if len(chosen) == k:
                     break
         if unsure or (open_below and len(chosen) < k):
-            row = (right @ left[si].T).toarray().ravel()
+            row = (right @ left[r].T).toarray().ravel()
             mask = np.ones(m, bool) if not thresholds else (row > 0) & (row >= floor)
             candidates = np.flatnonzero(mask)
             chosen = [(float(row[j]), j) for j in top_candidates(row, candidates, k, ids, ok)]
-        best[si] = chosen
+        best[r] = chosen
 
-    nearest_rows = closest(docs, x, library_rows, best)
-    words = iter(terms(profile, x, [(si, j) for si in range(n) for _, j in best[si]], space.names))
-    for si, s in enumerate(subscribers):
-        if not best[si]:
-            continue
-        nearest = [
-            f"closest to: {liked[si][li].title or liked[si][li].id}" if li >= 0 else ""
-            for li in nearest_rows[si]
-        ]
+    mine_rows: list[list[int]] = [[] for _ in subscribers]
+    for r, si in enumerate(owner.tolist()):
+        mine_rows[si].append(r)
+    drawn = []  # (subscriber, score, paper, interest row)
+    for si in range(n):
+        lists = [best[r] for r in mine_rows[si]]
+        for score, j, c in interests.draw(lists, limits[si], order):
+            drawn.append((si, score, j, mine_rows[si][c]))
+    nearest_rows = closest(
+        docs, x, [interest.library[r] for *_, r in drawn], [[(v, j)] for _, v, j, _ in drawn]
+    )
+    words = iter(terms(profile, x, [(r, j) for _, _, j, r in drawn], space.names))
+    for (si, score, j, r), (li,) in zip(drawn, nearest_rows, strict=True):
+        s = subscribers[si]
+        reasons = [f"your interest: {interest.labels[r]}"] if interest.labels[r] else []
+        if li >= 0:
+            near = corpus[interest.library[r][li]]
+            reasons.append(f"closest to: {near.title or near.id}")
+        weights = author_weights[si]
         followed = {author_key(a) for a in s.profile.authors}
-        for c, (score, j) in enumerate(best[si]):
-            reasons = [nearest[c]] if nearest[c] else []
-            weights = author_weights[si]
-            mine = [a for a in papers[j].authors if author_key(a) in weights] if weights else []
-            if by := [a for a in mine if author_key(a) in followed]:
-                reasons.append(f"by {', '.join(by)}, whom you follow")
-            if also := [a for a in mine if author_key(a) not in followed]:
-                reasons.append(f"by {', '.join(also)}, an author of papers you liked")
-            picks[s.name].append(Scored(papers[j], score, next(words), "; ".join(reasons)))
+        mine = [a for a in papers[j].authors if author_key(a) in weights] if weights else []
+        if by := [a for a in mine if author_key(a) in followed]:
+            reasons.append(f"by {', '.join(by)}, whom you follow")
+        if also := [a for a in mine if author_key(a) not in followed]:
+            reasons.append(f"by {', '.join(also)}, an author of papers you liked")
+        picks[s.name].append(Scored(papers[j], score, next(words), "; ".join(reasons)))
     return picks
