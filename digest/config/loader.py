@@ -74,6 +74,10 @@ SUBSCRIBER_KEYS: dict[str, str] = {
     "channels": "a list of tables",
 }
 TOP_KEYS = {"sources", "subscribers", "defaults", "state", "smtp", "templates", "delivery", "serve"}
+STATE_KEYS = {"path"}
+SOURCE_KEYS = {"kind", "name"}  # every source has these beside its kind's own
+CHANNEL_KEYS = {"kind"}  # every channel has this beside its kind's own
+DEFAULTS_KEYS = set(SUBSCRIBER_KEYS) - {"name", "interests", "library", "like"}
 # [serve] of `digest serve`: key -> default duration ("30m", "1h", "90s" or seconds).
 SERVE_KEYS = {"poll_every": "30m", "misfire_grace_time": "1h"}
 # [delivery]: key -> (what it must be, the least value allowed).
@@ -90,6 +94,26 @@ BUILTIN_DEFAULTS: dict[str, Any] = {
     "channels": [{"kind": "file"}],
 }
 _VAR = re.compile(r"\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def accepted_keys() -> dict[str, frozenset[str]]:
+    """Every place in a config file -> the keys the checker accepts there: "" is the top level,
+    "sources.arxiv" one source kind's own keys (beside "sources"), "subscribers.channels.email"
+    one channel kind's. docs/configuration.md documents each; tests/test_docs.py compares."""
+    places: dict[str, set[str]] = {
+        "": TOP_KEYS,
+        "state": STATE_KEYS,
+        "serve": set(SERVE_KEYS),
+        "delivery": set(DELIVERY_KEYS),
+        "smtp": SMTP_KEYS,
+        "sources": SOURCE_KEYS,
+        "defaults": DEFAULTS_KEYS,
+        "subscribers": set(SUBSCRIBER_KEYS),
+        "subscribers.channels": CHANNEL_KEYS,
+    }
+    places |= {f"sources.{kind}": set(keys) for kind, keys in SOURCE_KINDS.items()}
+    places |= {f"subscribers.channels.{kind}": set(keys) for kind, keys in CHANNEL_KINDS.items()}
+    return {place: frozenset(keys) for place, keys in places.items()}
 
 
 def load(path: str | os.PathLike[str], environ: Mapping[str, str] | None = None) -> Settings:
@@ -148,10 +172,9 @@ class _Checker(Checks):
     def settings(self, data: dict[str, Any], secrets: frozenset[str]) -> Settings:
         self.only(data, TOP_KEYS, "")
         defaults = self.table(data.get("defaults", {}), "defaults")
-        allowed_defaults = set(SUBSCRIBER_KEYS) - {"name", "interests", "library", "like"}
-        self.only(defaults, allowed_defaults, "defaults")
+        self.only(defaults, DEFAULTS_KEYS, "defaults")
         state = self.table(data.get("state", {}), "state")
-        self.only(state, {"path"}, "state")
+        self.only(state, STATE_KEYS, "state")
         smtp = self.table(data.get("smtp", {}), "smtp")
         self.only(smtp, SMTP_KEYS, "smtp")
         # No `templates` key: the built-in set; a folder given here overrides them one by one.
@@ -206,7 +229,7 @@ class _Checker(Checks):
     def source(self, raw: Any, key: str) -> SourceConfig:
         table = self.table(raw, key)
         kind = self.kind(table, key, SOURCE_KINDS, "source")
-        options = self.options(table, key, SOURCE_KINDS[kind], extra={"kind", "name"})
+        options = self.options(table, key, SOURCE_KINDS[kind], extra=SOURCE_KEYS)
         # An unnamed source is called by its path ("seeds"), else by its kind ("arxiv").
         default = str(options.get("path", kind))
         name = self.typed(table.get("name", default), STR, f"{key}.name")
@@ -279,7 +302,7 @@ class _Checker(Checks):
             where = f"{key}[{i}]"
             table = self.table(item, where)
             kind = self.kind(table, where, CHANNEL_KINDS, "channel")
-            options = self.options(table, where, CHANNEL_KINDS[kind], extra={"kind"})
+            options = self.options(table, where, CHANNEL_KINDS[kind], extra=CHANNEL_KEYS)
             self.channel(kind, options, where)
             count = sum(1 for c in out if c.kind == kind)
             out.append(ChannelConfig(kind, kind if count == 0 else f"{kind}-{count + 1}", options))

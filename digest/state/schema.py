@@ -1,0 +1,100 @@
+"""The state database's schema: one script per version, applied in order by store.py. Papers
+seen (in arrival order), digests per subscriber and period, what each subscriber was given, the
+outbox, runs; the journal's and ratings' tables come from their own modules."""
+
+from __future__ import annotations
+
+from digest.state.journal import SCHEMA as JOURNAL_SCHEMA
+from digest.state.ratings import SCHEMA as RATINGS_SCHEMA
+
+SCHEMA = [
+    # version 1
+    """
+    CREATE TABLE papers (
+        seq        INTEGER PRIMARY KEY AUTOINCREMENT,  -- arrival order: "new since" is seq > n
+        id         TEXT NOT NULL UNIQUE,
+        title      TEXT NOT NULL,
+        abstract   TEXT NOT NULL,
+        authors    TEXT NOT NULL,                      -- JSON list
+        categories TEXT NOT NULL,                      -- JSON list
+        venue      TEXT NOT NULL,
+        url        TEXT NOT NULL,
+        code_url   TEXT NOT NULL,
+        published  TEXT,
+        source     TEXT NOT NULL,
+        first_seen TEXT NOT NULL
+    );
+    CREATE TABLE digests (
+        id          INTEGER PRIMARY KEY,
+        subscriber  TEXT NOT NULL,
+        period      TEXT NOT NULL,
+        day         TEXT NOT NULL,
+        made_at     TEXT NOT NULL,
+        through_seq INTEGER NOT NULL,                  -- papers up to here were considered
+        picked      INTEGER NOT NULL,
+        top_score   REAL,
+        UNIQUE (subscriber, period)
+    );
+    -- A paper given to a subscriber once is never given again, whatever happens to delivery.
+    CREATE TABLE sent (
+        subscriber TEXT NOT NULL,
+        paper_id   TEXT NOT NULL,
+        digest_id  INTEGER NOT NULL REFERENCES digests(id),
+        PRIMARY KEY (subscriber, paper_id)
+    );
+    CREATE TABLE outbox (
+        id          INTEGER PRIMARY KEY,
+        digest_id   INTEGER NOT NULL REFERENCES digests(id),
+        subscriber  TEXT NOT NULL,
+        period      TEXT NOT NULL,
+        day         TEXT NOT NULL,
+        channel     TEXT NOT NULL,                     -- the channel's name within the subscriber
+        kind        TEXT NOT NULL,
+        message     TEXT NOT NULL,                     -- JSON: subject, text, html
+        status      TEXT NOT NULL DEFAULT 'pending',   -- pending | sent | dead
+        attempts    INTEGER NOT NULL DEFAULT 0,
+        next_try_at TEXT,
+        last_error  TEXT NOT NULL DEFAULT '',
+        created_at  TEXT NOT NULL,
+        sent_at     TEXT,
+        receipt     TEXT NOT NULL DEFAULT '',
+        UNIQUE (subscriber, period, channel)
+    );
+    CREATE INDEX outbox_due ON outbox (status, next_try_at);
+    CREATE TABLE runs (
+        id          INTEGER PRIMARY KEY,
+        started_at  TEXT NOT NULL,
+        finished_at TEXT,
+        clock       TEXT NOT NULL,                     -- the run's --now
+        outcome     TEXT NOT NULL DEFAULT 'running',
+        summary     TEXT NOT NULL DEFAULT '{}'
+    );
+    """,
+    # version 2 (channels): how many parts of a split message the server already has
+    """
+    ALTER TABLE outbox ADD COLUMN parts_sent INTEGER NOT NULL DEFAULT 0;
+    """,
+    # (sources): every key a paper is known by (arXiv id, DOI, OpenReview forum, title hash)
+    # points at its one row, so a paper arriving under another key is the same paper; and the
+    # arXiv papers that subscribers `like`, looked up once (paper NULL: arXiv does not know it).
+    """
+    CREATE TABLE paper_keys (
+        key      TEXT PRIMARY KEY,
+        paper_id TEXT NOT NULL REFERENCES papers(id)
+    );
+    CREATE INDEX paper_keys_paper ON paper_keys (paper_id);
+    CREATE TABLE liked (
+        arxiv_id  TEXT PRIMARY KEY,
+        paper     TEXT,                                -- JSON of the paper, or NULL: unknown id
+        looked_up TEXT NOT NULL
+    );
+    """,
+    # (scheduling): alerts, quiet-period notices, per-source outcomes; see journal.py
+    JOURNAL_SCHEMA,
+    # (ranking): subscribers' ratings of papers, and the fitted ranking space; see ratings.py
+    RATINGS_SCHEMA,
+]
+# The papers stored before paper_keys existed get their keys when the store first opens.
+PAPER_KEYS_VERSION = next(i for i, s in enumerate(SCHEMA, 1) if "CREATE TABLE paper_keys" in s)
+
+

@@ -1,0 +1,58 @@
+"""`digest status`: runs, next digests, sources and dead deliveries; exit 1 when one needs
+attention."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from timeline import PRIVACY, arrive, at, paper, settings_for, subscriber
+
+from digest import pipeline
+from digest.cli import reports
+from digest.state import Store
+
+MONDAY_9 = "2026-11-30T09:00Z"
+
+
+@pytest.fixture(autouse=True)
+def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+
+
+def test_status_shows_runs_next_digests_sources_and_dead_deliveries(tmp_path: Path) -> None:
+    ana = replace(subscriber("ana", "differential privacy"), timezone="Europe/Berlin")
+    settings = settings_for(tmp_path, ana)
+    arrive(tmp_path / "papers", "1", paper("p1", PRIVACY))
+    state = str(tmp_path / "s.db")
+    with Store(state) as store:
+        pipeline.run_once(settings, store, at(MONDAY_9))
+        store.db.execute(
+            "UPDATE outbox SET status = 'dead', attempts = 8, last_error = 'smtp: refused'"
+        )
+        text, code = reports.status_report(settings, store, state, at("2026-11-30T10:00Z"))
+    assert code == 1  # a dead delivery needs attention
+    lines = text.splitlines()
+    assert lines[1].startswith("serve: no heartbeat")
+    assert "  2026-11-30T09:00:00Z  ok         1 new papers; digests made: ana; 0 alerts" in text
+    assert "  ana: Tue 2026-12-01 08:00 CET (Europe/Berlin), in 21 h 00 min" in lines
+    assert "  papers: 2026-11-30T09:00:00Z" in lines
+    assert "deliveries: 0 pending, 1 dead" in lines
+    assert lines[-1].startswith("  dead     ana/file digest 2026-11-30T08:00:00+01:00")
+    assert lines[-1].endswith("(8 attempts): smtp: refused")
+
+
+def test_status_flags_a_source_whose_last_read_failed(tmp_path: Path) -> None:
+    settings = settings_for(tmp_path, subscriber("ana", "differential privacy"))
+    arrive(tmp_path / "papers", "1", paper("p1", PRIVACY))
+    state = str(tmp_path / "s.db")
+    with Store(state) as store:
+        pipeline.run_once(settings, store, at(MONDAY_9))
+        (tmp_path / "papers" / "1.jsonl").unlink()
+        (tmp_path / "papers").rmdir()
+        pipeline.run_once(settings, store, at("2026-11-30T09:30Z"))
+        text, code = reports.status_report(settings, store, state, at("2026-11-30T10:00Z"))
+    (line,) = [x for x in text.splitlines() if x.startswith("  papers: ")]
+    assert line.startswith("  papers: 2026-11-30T09:00:00Z; FAILING: ")
+    assert code == 1

@@ -1,0 +1,70 @@
+"""A subscriber's periods: fire times in its own zone across DST, one period for a repeated
+hour, and the example config's local times."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+from timeline import at
+
+from digest import config, periods
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def fires(schedule: str, zone: str, start: str, count: int) -> list[str]:
+    """The next `count` fire times after start, as local ISO times."""
+    trigger = periods.trigger(schedule, zone)
+    out: list[str] = []
+    fire, now = None, at(start)
+    for _ in range(count):
+        fire = trigger.get_next_fire_time(fire, now)
+        assert fire is not None
+        out.append(fire.isoformat())
+        now = fire + timedelta(seconds=1)
+    return out
+
+
+def test_a_weekday_schedule_fires_at_eight_local_in_each_zone() -> None:
+    berlin = fires("0 8 * * mon-fri", "Europe/Berlin", "2026-11-28T12:00Z", 6)
+    assert berlin == [f"2026-{d}T08:00:00+01:00" for d in ("11-30", "12-01", "12-02")] + [
+        f"2026-12-{d:02d}T08:00:00+01:00" for d in (3, 4, 7)
+    ]
+    tokyo = fires("30 7 * * *", "Asia/Tokyo", "2026-11-28T12:00Z", 2)
+    assert tokyo == ["2026-11-29T07:30:00+09:00", "2026-11-30T07:30:00+09:00"]
+    new_york = fires("0 8 * * mon-fri", "America/New_York", "2026-11-28T12:00Z", 1)
+    assert new_york == ["2026-11-30T08:00:00-05:00"]
+
+
+def test_eight_oclock_stays_eight_oclock_across_both_berlin_dst_changes() -> None:
+    # Last Sunday of March: 8:00 moves from 07:00 to 06:00 UTC; of October, back again.
+    march = fires("0 8 * * *", "Europe/Berlin", "2026-03-27T12:00Z", 3)
+    assert [at(f).astimezone(at("2026-01-01T00:00Z").tzinfo).hour for f in march] == [7, 6, 6]
+    assert march[1] == "2026-03-29T08:00:00+02:00"
+    october = fires("0 8 * * *", "Europe/Berlin", "2026-10-23T12:00Z", 3)
+    assert october == [
+        "2026-10-24T08:00:00+02:00",
+        "2026-10-25T08:00:00+01:00",
+        "2026-10-26T08:00:00+01:00",
+    ]
+
+
+def test_a_time_in_the_repeated_hour_fires_twice_but_opens_one_period() -> None:
+    # 02:30 on 25 October 2026 happens twice in Berlin; APScheduler fires at both.
+    twice = fires("30 2 * * *", "Europe/Berlin", "2026-10-24T12:00Z", 3)
+    assert twice[:2] == ["2026-10-25T02:30:00+02:00", "2026-10-25T02:30:00+01:00"]
+    # The period both open is the first one: the second fire finds its digest made.
+    for now in ("2026-10-25T00:45Z", "2026-10-25T01:45Z", "2026-10-25T23:00Z"):
+        start = periods.period_start("30 2 * * *", "Europe/Berlin", at(now))
+        assert start is not None and start.isoformat() == "2026-10-25T02:30:00+02:00"
+
+
+def test_the_example_config_fires_at_each_subscribers_local_time() -> None:
+    settings = config.load(REPO / "config" / "digest.toml", environ={})
+    nexts = periods.next_fires(settings, at("2026-11-30T07:30:00+01:00"))
+    assert {k: v.isoformat() if v else None for k, v in nexts.items()} == {
+        "alice": "2026-11-30T08:00:00+01:00",  # Europe/Berlin, weekdays
+        "bob": "2026-11-30T08:00:00-05:00",  # America/New_York, weekdays
+        "carol": "2026-12-01T07:30:00+09:00",  # Asia/Tokyo, every day; already 15:30 there
+    }

@@ -1,0 +1,68 @@
+"""The run lock (one run at a time over a state database) and the heartbeat of `digest serve`."""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from timeline import at
+
+from digest.state import lock
+
+
+@pytest.fixture(autouse=True)
+def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+
+
+def test_a_second_run_skips_at_once_when_told_not_to_wait(tmp_path: Path) -> None:
+    state = tmp_path / "state" / "digest.db"
+    with lock.run_lock(state):
+        with pytest.raises(lock.LockBusy) as info:
+            with lock.run_lock(state, wait=0):
+                pytest.fail("two runs held the lock at once")
+    assert f"another digest run holds {tmp_path / 'state' / 'digest.lock'} (pid " in str(info.value)
+    assert str(info.value).endswith("skipped after waiting 0 s")
+
+
+def test_a_second_run_waits_for_the_first_then_goes_on(tmp_path: Path) -> None:
+    state = tmp_path / "digest.db"
+    waiting, done = threading.Event(), threading.Event()
+    order: list[str] = []
+
+    def second() -> None:
+        with lock.run_lock(state, wait=60, on_wait=lambda holder: waiting.set()):
+            order.append("second")
+        done.set()
+
+    with lock.run_lock(state):
+        thread = threading.Thread(target=second)
+        thread.start()
+        assert waiting.wait(30), "the second run never started waiting"
+        order.append("first")
+    thread.join(30)
+    assert done.is_set() and order == ["first", "second"]
+
+
+def test_a_waiting_run_gives_up_when_the_server_stops(tmp_path: Path) -> None:
+    state = tmp_path / "digest.db"
+    with lock.run_lock(state), pytest.raises(lock.LockBusy):
+        with lock.run_lock(state, wait=3600, stop=lambda: True):
+            pass
+
+
+def test_the_heartbeat_tells_ticking_from_stale_and_stopped(tmp_path: Path) -> None:
+    state = tmp_path / "digest.db"
+    now = at("2026-11-30T09:00Z")
+    alive, why = lock.health(state, now)
+    assert not alive and "no heartbeat" in why
+    lock.write_heartbeat(state, now)
+    assert lock.health(state, now + timedelta(seconds=lock.STALE_AFTER))[0]
+    stale = now + timedelta(seconds=lock.STALE_AFTER + 1)
+    alive, why = lock.health(state, stale)
+    assert not alive and why.startswith("stale: the last heartbeat is 121 s old")
+    lock.write_heartbeat(state, now, stopped=True)
+    alive, why = lock.health(state, now)
+    assert not alive and "stopped" in why
