@@ -36,6 +36,19 @@ VARIANTS: dict[str, tuple[str, Patch]] = {
         "a large library stays one mean vector",
         {(interests, "CLUSTER_MIN"): 10**9},
     ),
+    "- model learned from ratings": (
+        "ratings only as Rocchio vectors",
+        {(profiles, "LEARNED_WEIGHT"): 0.0},
+    ),
+    "learned weight 1.0": (
+        "the ratings' linear model at weight 1",
+        {(profiles, "LEARNED_WEIGHT"): 1.0},
+    ),
+    "learned with 200 background negatives": (
+        "the ratings' model also against background papers",
+        {(profiles, "LEARNED_BACKGROUND"): 200},
+    ),
+    "disliked weight 1.0": ("a stronger Rocchio negative", {(profiles, "DISLIKED_WEIGHT"): 1.0}),
     "background 0 (plain smooth idf)": ("no pseudo-documents", {(features, "BACKGROUND_DOCS"): 0}),
     "background 500": ("500 pseudo-documents", {(features, "BACKGROUND_DOCS"): 500}),
     "pool steps at every size": (

@@ -15,10 +15,12 @@ from bench.tasks import Query, Split, _by_category, _sorted, windows
 
 DAYS = 4  # ratings on days 1-3; day 4 is what three days of ratings bring
 POOL = 2000
-REPEATS = 2  # profiles per category and start
+REPEATS = 4  # profiles per category and start
 
 
-def run(split: Split, log: Callable[[str], None]) -> dict[str, object]:
+def run(
+    split: Split, log: Callable[[str], None], methods: tuple[str, ...] | None = None
+) -> dict[str, object]:
     """{start: {method: {day: [P@10 per profile]}}}."""
     rng = random.Random(f"ratings-{split.name}-{split.seeds[0]}")
     early, late = windows(split)
@@ -40,6 +42,8 @@ def run(split: Split, log: Callable[[str], None]) -> dict[str, object]:
             ("digest, no ratings", digest_ranker),
             ("arxiv-sanity-lite SVM, rated", arxiv_sanity_lite),
         ):
+            if methods and method not in methods:
+                continue
             current = list(queries)
             days: dict[int, list[float]] = {}
             for day, pool in enumerate(pools, 1):

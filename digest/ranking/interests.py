@@ -23,6 +23,9 @@ MAX_GROUPS = 5
 # Two papers of one field share few words, so they are grouped by their neighbourhoods: each
 # liked paper with the sum of its NEIGHBOURS closest papers of the pool.
 NEIGHBOURS = 20
+# Groups whose neighbourhood centroids are closer than this are one interest after all (papers of
+# one field land near 0.35-0.8, of unrelated fields near 0.1-0.3 in the tuning split).
+MERGE_SIMILARITY = 0.4
 LABEL_TERMS = 3
 
 
@@ -38,6 +41,7 @@ class Rows:
 
 def split(
     whole: sp.csr_matrix,
+    model: sp.csr_matrix,
     space: Space,
     docs: sp.csr_matrix,
     x: sp.csr_matrix,
@@ -46,13 +50,15 @@ def split(
     disliked_rows: list[list[int]],
 ) -> Rows:
     """Every subscriber's interests: its whole profile row when its library is small, else one
-    row per group of liked papers plus one for its interests text and keywords."""
+    row per group of liked papers plus one for its interests text and keywords; `model` (the
+    weights learned from ratings) joins each of them."""
     n = len(subscribers)
     many = [si for si in range(n) if len(library_rows[si]) >= CLUSTER_MIN]
     if not many:
         return Rows(whole, np.arange(n), [list(r) for r in library_rows], [""] * n)
     groups = _groups(docs, x, [library_rows[si] for si in many])
-    texts = prof.profiles(space, docs, subscribers, [[] for _ in range(n)], disliked_rows)
+    texts, _ = prof.profiles(space, docs, subscribers, [[] for _ in range(n)], disliked_rows)
+    learned = prof.LEARNED_WEIGHT * model  # what the ratings taught joins every interest
     dislike = prof.group_sum(
         docs,
         [r for rows in disliked_rows for r in rows],
@@ -63,7 +69,7 @@ def split(
     owner: list[int] = []
     library: list[list[int]] = []
     labels: list[str] = []
-    grouped = dict(zip(many, groups, strict=True))
+    grouped = {si: g for si, g in zip(many, groups, strict=True) if len(g) > 1}
     for si, s in enumerate(subscribers):
         if si not in grouped:
             rows.append(whole[si])
@@ -73,12 +79,12 @@ def split(
             continue
         for members in grouped[si]:
             mean = normalize(sp.csr_matrix(docs[members].sum(axis=0)))
-            rows.append(normalize(mean - prof.DISLIKED_WEIGHT * dislike[si]))
+            rows.append(normalize(mean - prof.DISLIKED_WEIGHT * dislike[si] + learned[si]))
             owner.append(si)
             library.append(members)
             labels.append(_label(rows[-1], space))
         if s.profile.interests.strip() or s.profile.keywords:
-            rows.append(texts[si])
+            rows.append(normalize(texts[si] + learned[si]))
             owner.append(si)
             library.append([])
             labels.append("your interests text and keywords")
@@ -104,9 +110,25 @@ def _groups(
         at += len(rows)
         k = min(MAX_GROUPS, max(2, len(rows) // PER_GROUP))
         labels = KMeans(k, n_init=4, random_state=0).fit_predict(part)
-        groups = [[rows[i] for i in np.flatnonzero(labels == g)] for g in range(k)]
-        out.append([g for g in groups if g])
+        members = [np.flatnonzero(labels == g) for g in range(k)]
+        members = _merged(part, [m for m in members if m.size])
+        out.append([[rows[i] for i in m] for m in members])
     return out
+
+
+def _merged(vectors: sp.csr_matrix, groups: list[np.ndarray]) -> list[np.ndarray]:
+    """The groups, the closest two joined while their centroids are closer than MERGE_SIMILARITY."""
+    while len(groups) > 1:
+        centroids = normalize(sp.vstack([sp.csr_matrix(vectors[g].sum(axis=0)) for g in groups]))
+        close = (centroids @ centroids.T).toarray()
+        np.fill_diagonal(close, -np.inf)
+        a, b = np.unravel_index(int(np.argmax(close)), close.shape)
+        if close[a, b] <= MERGE_SIMILARITY:
+            break
+        groups = [g for i, g in enumerate(groups) if i not in (a, b)] + [
+            np.sort(np.concatenate([groups[a], groups[b]]))
+        ]
+    return groups
 
 
 def _label(row: sp.csr_matrix, space: Space) -> str:
