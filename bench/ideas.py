@@ -36,19 +36,11 @@ VARIANTS: dict[str, tuple[str, Patch]] = {
         "a large library stays one mean vector",
         {(interests, "CLUSTER_MIN"): 10**9},
     ),
-    "- model learned from ratings": (
-        "ratings only as Rocchio vectors",
-        {(profiles, "LEARNED_WEIGHT"): 0.0},
-    ),
-    "learned weight 1.0": (
-        "the ratings' linear model at weight 1",
-        {(profiles, "LEARNED_WEIGHT"): 1.0},
-    ),
-    "learned with 200 background negatives": (
-        "the ratings' model also against background papers",
-        {(profiles, "LEARNED_BACKGROUND"): 200},
-    ),
     "disliked weight 1.0": ("a stronger Rocchio negative", {(profiles, "DISLIKED_WEIGHT"): 1.0}),
+    "+ BM25 tf saturation (k1 1.2)": (
+        "tf (k1 + 1) / (tf + k1) for 1 + log tf inside the cosine",
+        {(features, "TF"): lambda tf: tf * 2.2 / (tf + 1.2)},
+    ),
     "background 0 (plain smooth idf)": ("no pseudo-documents", {(features, "BACKGROUND_DOCS"): 0}),
     "background 500": ("500 pseudo-documents", {(features, "BACKGROUND_DOCS"): 500}),
     "pool steps at every size": (
@@ -100,6 +92,42 @@ def variant(patch: Patch) -> rankers.Ranker:
     return ranker
 
 
+def latent(weight: float, components: int = 100) -> rankers.Ranker:
+    """The shipped ranker's top 100 reranked by its score plus `weight` x the cosine of profile
+    and paper in a TruncatedSVD space fitted on the pool's TF-IDF (the latent component)."""
+    from sklearn.decomposition import TruncatedSVD
+    from sklearn.preprocessing import normalize
+
+    from digest.models import Profile, Subscriber
+    from digest.ranking import rank
+
+    def ranker(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list[int]]:
+        subs = [
+            Subscriber(f"q{i}", Profile(interests=q.text, library=q.liked), (), top_k=100)
+            for i, q in enumerate(queries)
+        ]
+        picks = rank(pool, subs, top_k=100, thresholds=False)
+        liked = list({p.id: p for q in queries for p in q.liked}.values())
+        space, x = features.fit([features.paper_text(p) for p in [*pool, *liked]])
+        svd = TruncatedSVD(min(components, x.shape[1] - 1), random_state=0)
+        z = normalize(svd.fit_transform(x))
+        row = {p.id: i for i, p in enumerate([*pool, *liked])}
+        out = []
+        for i, q in enumerate(queries):
+            parts = [z[[row[p.id] for p in q.liked]].sum(axis=0)] if q.liked else []
+            if q.text:
+                parts.append(normalize(svd.transform(space.transform([q.text])))[0])
+            want = normalize(np.sum(parts, axis=0)[None, :])[0]
+            scored = [
+                (s.score + weight * float(z[row[s.paper.id]] @ want), row[s.paper.id])
+                for s in picks[f"q{i}"]
+            ]
+            out.append([j for _, j in sorted(scored, key=lambda t: (-t[0], t[1]))])
+        return out
+
+    return ranker
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     corpus.add_argument(parser)
@@ -110,6 +138,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     corpus.use(args.data)
     names = [n for n in VARIANTS if n == "shipped" or not args.only or n in args.only]
     ranks: dict[str, rankers.Ranker] = {n: variant(VARIANTS[n][1]) for n in names}
+    if not args.only or "+ latent SVD component (0.3)" in args.only:
+        ranks["+ latent SVD component (0.3)"] = latent(0.3)
     log: Callable[[str], None] = lambda line: print(line, file=sys.stderr)  # noqa: E731
     chosen = list(SPLITS) if args.split == "both" else [args.split]
     scale = {"per_category": 4, "authors": 80, "examples": 40}

@@ -29,8 +29,8 @@ def run(
     pools = [_sorted(late[d * POOL : (d + 1) * POOL]) for d in range(DAYS)]
     cats = [c for c in split.categories if len(early_by[c]) >= 5]
     starts = {
-        "interests text only": [
-            Query(c, text=_text(split, c)) for c in cats for _ in range(REPEATS) if _text(split, c)
+        "interests text only": [  # each style of text once: a repeat would be the same query
+            Query(c, text=texts[c]) for texts in split.texts.values() for c in cats if c in texts
         ],
         "one liked paper": [Query(c, (p,)) for c in cats for p in rng.sample(early_by[c], REPEATS)],
     }
@@ -66,13 +66,6 @@ def run(
             )
         out[start] = figures
     return out
-
-
-def _text(split: Split, category: str) -> str:
-    for texts in split.texts.values():
-        if category in texts:
-            return texts[category]
-    return ""
 
 
 def table(split: Split, result: dict[str, object]) -> str:

@@ -44,10 +44,10 @@ def measure(metric: str, ranked: Sequence[str], query: Query) -> float:
     if metric == "Recall@20":
         relevant = sum(g > 0 for g in query.grades.values())
         return sum(g > 0 for g in gains[:20]) / relevant if relevant else 0.0
-    if metric == "3 of each in top 15":
+    if metric == "topics with 3+ in top 15":
         found = Counter(query.topics[pid] for pid in ranked[:15] if pid in query.topics)
         topics = set(query.topics.values())
-        return float(all(found[t] >= 3 for t in topics))
+        return sum(found[t] >= 3 for t in topics) / len(topics)
     raise ValueError(metric)
 
 
@@ -126,6 +126,13 @@ def table(split: Split, result: dict[str, object]) -> str:
         lines.append(
             f"| {name} | {entry['metric']} | {len(values[OURS])} | " + " | ".join(cells) + " |"
         )
+    for name, entry in tasks.items():
+        if entry["metric"] == "topics with 3+ in top 15":
+            values = entry["values"]
+            every = ", ".join(
+                f"{n} {sum(v == 1.0 for v in values[n])}/{len(values[n])}" for n in names
+            )
+            lines.append(f"\n{name}: libraries with 3+ of every topic in the top 15: {every}.")
     seconds = result["seconds"]
     assert isinstance(seconds, dict)
     lines.append("")

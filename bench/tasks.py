@@ -281,7 +281,7 @@ def _many(
         )
     return Task(
         f"3 interests x 5 papers, pool large ({len(large)})",
-        "3 of each in top 15",
+        "topics with 3+ in top 15",
         large,
         tuple(queries),
     )

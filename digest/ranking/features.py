@@ -27,6 +27,9 @@ BACKGROUND_DOCS = 50
 # focuses each paper's vector on shared vocabulary (and shrinks the space). Words of the
 # subscribers' own interests and keywords are always kept. Below this many papers, keep all.
 MIN_DF = 2
+# Term frequency -> weight: sublinear, 1 + log tf. BM25's saturation tf (k1 + 1) / (tf + k1),
+# inside the cosine, measured no better on the tuning split (bench/results/README.md).
+TF = lambda counts: 1 + np.log(counts)  # noqa: E731
 MIN_DF_MIN_DOCS = 1000
 
 
@@ -230,7 +233,7 @@ def _weighted(
         owner = np.repeat(np.arange(rows.shape[0]), np.diff(rows.indptr))
         indptr = np.concatenate([[0], np.cumsum(np.bincount(owner[keep], minlength=rows.shape[0]))])
         cols = where[keep]
-        data = (1 + np.log(rows.data[keep].astype(np.float64))) * idf[cols]
+        data = TF(rows.data[keep].astype(np.float64)) * idf[cols]
         block = sp.csr_matrix((data, cols.astype(np.int32), indptr), shape=(rows.shape[0], width))
         block.sort_indices()
         return block

@@ -41,7 +41,6 @@ class Rows:
 
 def split(
     whole: sp.csr_matrix,
-    model: sp.csr_matrix,
     space: Space,
     docs: sp.csr_matrix,
     x: sp.csr_matrix,
@@ -50,15 +49,13 @@ def split(
     disliked_rows: list[list[int]],
 ) -> Rows:
     """Every subscriber's interests: its whole profile row when its library is small, else one
-    row per group of liked papers plus one for its interests text and keywords; `model` (the
-    weights learned from ratings) joins each of them."""
+    row per group of liked papers plus one for its interests text and keywords."""
     n = len(subscribers)
     many = [si for si in range(n) if len(library_rows[si]) >= CLUSTER_MIN]
     if not many:
         return Rows(whole, np.arange(n), [list(r) for r in library_rows], [""] * n)
     groups = _groups(docs, x, [library_rows[si] for si in many])
-    texts, _ = prof.profiles(space, docs, subscribers, [[] for _ in range(n)], disliked_rows)
-    learned = prof.LEARNED_WEIGHT * model  # what the ratings taught joins every interest
+    texts = prof.profiles(space, docs, subscribers, [[] for _ in range(n)], disliked_rows)
     dislike = prof.group_sum(
         docs,
         [r for rows in disliked_rows for r in rows],
@@ -79,12 +76,12 @@ def split(
             continue
         for members in grouped[si]:
             mean = normalize(sp.csr_matrix(docs[members].sum(axis=0)))
-            rows.append(normalize(mean - prof.DISLIKED_WEIGHT * dislike[si] + learned[si]))
+            rows.append(normalize(mean - prof.DISLIKED_WEIGHT * dislike[si]))
             owner.append(si)
             library.append(members)
             labels.append(_label(rows[-1], space))
         if s.profile.interests.strip() or s.profile.keywords:
-            rows.append(normalize(texts[si] + learned[si]))
+            rows.append(texts[si])
             owner.append(si)
             library.append([])
             labels.append("your interests text and keywords")

@@ -29,12 +29,6 @@ POOL_WEIGHT = 0.5
 FEEDBACK_WEIGHT = 0.3
 FEEDBACK_DOCS = 10
 FEEDBACK_TERMS = 50  # the expansion keeps its heaviest words only: a denser profile costs time
-# Ratings beyond Rocchio: once a profile has RATED_MIN papers rated up (or liked) and as many
-# rated down, a linear model per profile (as arxiv-sanity-lite trains one per tag) learns the
-# words that tell them apart; its weight vector, normalized, joins the profile with this weight.
-RATED_MIN = 3
-LEARNED_WEIGHT = 0.5
-LEARNED_BACKGROUND = 0  # background papers (the first ones fitted) added as negatives
 AUTHOR_BOOST = 0.15  # added to the score of a paper by a followed author, per such author
 # An author of several liked papers is a taste; of one, a coincidence (and names collide).
 LIBRARY_AUTHOR_BOOST = 0.2  # times the share of the liked papers that author wrote
@@ -63,8 +57,8 @@ def profiles(
     subscribers: Sequence[Subscriber],
     library_rows: list[list[int]],
     disliked_rows: list[list[int]],
-) -> tuple[sp.csr_matrix, sp.csr_matrix]:
-    """(each subscriber's Rocchio vector, the weights learned from its ratings, in it already)."""
+) -> sp.csr_matrix:
+    """Each subscriber's Rocchio vector."""
     n = len(subscribers)
     interests = space.transform([s.profile.interests for s in subscribers])
     phrases = [(i, kw) for i, s in enumerate(subscribers) for kw in s.profile.keywords]
@@ -78,17 +72,10 @@ def profiles(
         return group_sum(docs, [r for rows in groups for r in rows], owners, n)
 
     liked, disliked = mean(library_rows), mean(disliked_rows)
-    model = learned(docs, interests, library_rows, disliked_rows)
-    profile = normalize(
-        interests
-        + KEYWORD_WEIGHT * keywords
-        + liked
-        - DISLIKED_WEIGHT * disliked
-        + LEARNED_WEIGHT * model
-    )
+    profile = normalize(interests + KEYWORD_WEIGHT * keywords + liked - DISLIKED_WEIGHT * disliked)
     profile = profile.tocsr()
     profile.sort_indices()
-    return profile, model
+    return profile
 
 
 def authors(
@@ -146,39 +133,3 @@ def expanded(
         words.append((active @ feedback).tocsr())
         blocks.append(normalize(part + FEEDBACK_WEIGHT * words[-1]).tocsr())
     return sp.vstack(blocks).tocsr(), sp.vstack(words).tocsr()
-
-
-def learned(
-    docs: sp.csr_matrix,
-    interests: sp.csr_matrix,
-    library_rows: list[list[int]],
-    disliked_rows: list[list[int]],
-) -> sp.csr_matrix:
-    """Per subscriber, the normalized weights of a linear SVM that separates its liked papers
-    (and interests text) from the papers it rated down; a zero row below RATED_MIN of each."""
-    from sklearn.svm import LinearSVC
-
-    n, width = interests.shape
-    rows: list[sp.csr_matrix] = []
-    for si in range(n):
-        up, down = library_rows[si], disliked_rows[si]
-        if len(up) < RATED_MIN or len(down) < RATED_MIN or not LEARNED_WEIGHT:
-            rows.append(sp.csr_matrix((1, width)))
-            continue
-        parts = [docs[up], docs[down]] + ([interests[si]] if interests[si].nnz else [])
-        negatives = len(down)
-        if LEARNED_BACKGROUND:
-            step = max(1, docs.shape[0] // LEARNED_BACKGROUND)
-            parts.insert(2, docs[::step][:LEARNED_BACKGROUND])
-            negatives += parts[2].shape[0]
-        data = sp.vstack(parts).tocsr()
-        labels = np.r_[
-            np.ones(len(up)), np.zeros(negatives), np.ones(data.shape[0] - len(up) - negatives)
-        ]
-        # Only the columns the rated papers use: the weights live there, and the fit stays small.
-        used = np.unique(data.indices)
-        clf = LinearSVC(C=1.0, class_weight="balanced", max_iter=5000)
-        clf.fit(data[:, used], labels)
-        weights = sp.csr_matrix((clf.coef_.ravel(), (np.zeros(len(used), int), used)), (1, width))
-        rows.append(normalize(weights))
-    return sp.vstack(rows, format="csr")

@@ -118,12 +118,10 @@ def rank(
         return picks
     library_rows = [[row_of[p.id] for p in lib] for lib in liked]
     disliked_rows = [[row_of[p.id] for p in bad] for bad in disliked]
-    profile, model = profiles(space, docs, subscribers, library_rows, disliked_rows)
+    profile = profiles(space, docs, subscribers, library_rows, disliked_rows)
     x = docs[:m]
     # From here on a row is one interest of a subscriber (most subscribers have one).
-    interest = interests.split(
-        profile, model, space, docs, x, subscribers, library_rows, disliked_rows
-    )
+    interest = interests.split(profile, space, docs, x, subscribers, library_rows, disliked_rows)
     profile, owner = interest.vectors, interest.owner
 
     # The implicit negative is the background's centroid (the stored corpus, or what was fitted),
