@@ -82,3 +82,14 @@ def test_draw_takes_each_interest_in_turn_and_keeps_a_papers_best_score():
     ]  # fmt: skip
     assert draw([[(0.3, 7), (0.3, 6)]], 1, order) == [(0.3, 7, 0)]  # one interest: as ranked
     assert draw([[(0.3, 7)], [(0.3, 6)]], 2, order) == [(0.3, 6, 1), (0.3, 7, 0)]  # ties: paper
+
+
+def test_a_library_of_copies_and_a_pool_of_one_still_rank():
+    rng = random.Random(6)
+    copy = papers_of("galaxies", 1, "lib-", rng)[0]
+    library = tuple(
+        Paper(id=f"lib-{i}", title=copy.title, abstract=copy.abstract) for i in range(8)
+    )
+    pool = papers_of("galaxies", 1, "new-", rng)
+    picks = rank(pool, [Subscriber("ana", Profile(library=library), (), min_score=0.0)])["ana"]
+    assert [s.paper for s in picks] == pool and picks[0].score > 0

@@ -4,6 +4,7 @@ and a digest draws from every interest in turn."""
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -106,7 +107,9 @@ def _groups(
         part = smooth[at : at + len(rows)]
         at += len(rows)
         k = min(MAX_GROUPS, max(2, len(rows) // PER_GROUP))
-        labels = KMeans(k, n_init=4, random_state=0).fit_predict(part)
+        with warnings.catch_warnings():  # identical liked papers make fewer distinct groups
+            warnings.simplefilter("ignore")
+            labels = KMeans(k, n_init=4, random_state=0).fit_predict(part)
         members = [np.flatnonzero(labels == g) for g in range(k)]
         members = _merged(part, [m for m in members if m.size])
         out.append([[rows[i] for i in m] for m in members])
