@@ -41,6 +41,14 @@ VARIANTS: dict[str, tuple[str, Patch]] = {
         "tf (k1 + 1) / (tf + k1) for 1 + log tf inside the cosine",
         {(features, "TF"): lambda tf: tf * 2.2 / (tf + 1.2)},
     ),
+    "idf without +1, background 50": (
+        "log((1 + n + 50) / (1 + df)): common words weigh near 0, never 0",
+        {(features, "IDF_FLOOR"): 0.0},
+    ),
+    "idf without +1, background 200": (
+        "log((1 + n + 200) / (1 + df))",
+        {(features, "IDF_FLOOR"): 0.0, (features, "BACKGROUND_DOCS"): 200},
+    ),
     "background 0 (plain smooth idf)": ("no pseudo-documents", {(features, "BACKGROUND_DOCS"): 0}),
     "background 500": ("500 pseudo-documents", {(features, "BACKGROUND_DOCS"): 500}),
     "pool steps at every size": (

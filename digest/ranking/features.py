@@ -23,6 +23,7 @@ VERSION = 4
 # that a pool of 10 papers (where every df is noise) and one of 50,000 weigh words alike: on a
 # small pool idf is nearly flat, on a large one the pool's own df dominate.
 BACKGROUND_DOCS = 50
+IDF_FLOOR = 1.0  # added to every idf (scikit-learn's smooth idf adds 1)
 # On a large corpus a word seen in one paper only ties it to nothing else; dropping such words
 # focuses each paper's vector on shared vocabulary (and shrinks the space). Words of the
 # subscribers' own interests and keywords are always kept. Below this many papers, keep all.
@@ -129,7 +130,7 @@ def fit(texts: Sequence[str], keep: Sequence[str] = ()) -> tuple[Space, sp.csr_m
     position = np.full(width, -1, dtype=np.int64)
     position[columns[order]] = np.arange(len(order))
     kept_df = df[columns[order]]
-    idf = np.log((1 + n + BACKGROUND_DOCS) / (1 + kept_df)) + 1  # smooth idf, plus the background
+    idf = np.log((1 + n + BACKGROUND_DOCS) / (1 + kept_df)) + IDF_FLOOR
     rows = _weighted(bags, position, idf, len(order))
     total = np.asarray(rows.sum(axis=0)).ravel()
     centroid = total / max(float(np.linalg.norm(total)), 1e-12)
