@@ -444,3 +444,32 @@ def test_a_score_means_the_same_on_a_small_pool_and_a_large_one():
     assert small.keys() == large.keys() == {p.id for p in related}
     for pid, score in small.items():
         assert 0.8 < large[pid] / score < 1.25  # min_score and alert_threshold keep their meaning
+
+
+RL_WORDS = (
+    "agent reward policy environment exploration value actor critic episode markov offline "
+    "trajectory planning return bandit"
+).split()
+
+
+def test_three_days_of_ratings_lift_a_vague_profile_to_what_the_reader_wants():
+    # A reader who wrote "learning" wants federated learning, not reinforcement learning; each
+    # day they rate the top 10 up or down, and the next day's digest follows.
+    reader = Profile(interests="learning")
+    rated = reader
+    for day in range(4):
+        pool = topical(20, FOCUSED_WORDS, "federated learning", f"fl{day}-", seed=day)
+        pool += topical(20, RL_WORDS, "reinforcement learning", f"rl{day}-", seed=day)
+        plain_top = rank(pool, [Subscriber("a", reader, (), top_k=10)], thresholds=False)["a"]
+        top = rank(pool, [Subscriber("a", rated, (), top_k=10)], thresholds=False)["a"]
+        precision = sum(s.paper.id.startswith("fl") for s in top) / 10
+        if day == 0:
+            assert precision < 1.0  # a vague text ranks both topics
+        else:
+            assert precision == 1.0
+            assert sum(s.paper.id.startswith("fl") for s in plain_top) / 10 < precision
+        ups = tuple(s.paper for s in top if s.paper.id.startswith("fl"))
+        downs = tuple(s.paper for s in top if s.paper.id.startswith("rl"))
+        rated = dataclasses.replace(
+            rated, library=rated.library + ups, disliked=rated.disliked + downs
+        )
