@@ -136,6 +136,37 @@ def latent(weight: float, components: int = 100) -> rankers.Ranker:
     return ranker
 
 
+_BACKGROUNDS: dict[str, features.Space] = {}
+
+
+def stored(patch: Patch) -> rankers.Ranker:
+    """The shipped ranker as `digest run` uses it with a stored corpus: the space (idf, centroid,
+    the feedback switch) fitted on every paper of the split's months, not on the pool."""
+    from digest.models import Profile, Subscriber
+    from digest.ranking import rank
+
+    def ranker(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list[int]]:
+        months = {corpus.month(p) for p in pool}
+        split = next(t for t in SPLITS.values() if months <= set(t.pool_months))
+        if split.name not in _BACKGROUNDS:
+            every = [
+                p
+                for p in corpus.papers()
+                if corpus.month(p) in (*split.profile_months, *split.pool_months)
+            ]
+            _BACKGROUNDS[split.name], _ = features.fit([features.paper_text(p) for p in every])
+        subs = [
+            Subscriber(f"q{i}", Profile(interests=q.text, library=q.liked), (), top_k=100)
+            for i, q in enumerate(queries)
+        ]
+        with patched(patch):
+            picks = rank(pool, subs, top_k=100, thresholds=False, space=_BACKGROUNDS[split.name])
+        index = {p.id: i for i, p in enumerate(pool)}
+        return [[index[s.paper.id] for s in picks[f"q{i}"]] for i in range(len(queries))]
+
+    return ranker
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     corpus.add_argument(parser)
@@ -146,6 +177,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     corpus.use(args.data)
     names = [n for n in VARIANTS if n == "shipped" or not args.only or n in args.only]
     ranks: dict[str, rankers.Ranker] = {n: variant(VARIANTS[n][1]) for n in names}
+    if not args.only or "stored background" in args.only:
+        ranks["stored background"] = stored({})
+        ranks["stored background, no feedback"] = stored({(profiles, "FEEDBACK_MIN"): 10**9})
+        ranks["stored background, no feedback or centroid"] = stored(
+            {(profiles, "FEEDBACK_MIN"): 10**9, (profiles, "POOL_WEIGHT"): 0.0}
+        )
     if not args.only or "+ latent SVD component (0.3)" in args.only:
         ranks["+ latent SVD component (0.3)"] = latent(0.3)
     log: Callable[[str], None] = lambda line: print(line, file=sys.stderr)  # noqa: E731

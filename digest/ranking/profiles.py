@@ -23,8 +23,8 @@ DISLIKED_WEIGHT = 0.5  # Rocchio's negative share: papers rated down pull the pr
 # profile is expanded with its best FEEDBACK_DOCS first-pass papers (pseudo relevance feedback),
 # so that a short text or one liked paper finds the field's vocabulary. Both depend on the
 # background, never on how many papers arrive today: unrelated arrivals reorder nothing.
-POOL_MIN = 1000
-FEEDBACK_MIN = 1000
+POOL_MIN = 300  # papers of today's pool sharing a word with the interest (ranker._sharing)
+FEEDBACK_MIN = 300
 POOL_WEIGHT = 0.5
 FEEDBACK_WEIGHT = 0.3
 FEEDBACK_DOCS = 10

@@ -29,7 +29,7 @@ CHUNK_CELLS = 1_000_000_000
 
 
 def _left(
-    profile: sp.csr_matrix, centroid: np.ndarray, pool_weight: float, by_author: sp.csr_matrix
+    profile: sp.csr_matrix, centroid: np.ndarray, pool_weight: np.ndarray, by_author: sp.csr_matrix
 ) -> sp.csr_matrix:
     """Profiles as product rows against [papers, c.x, authors]: (p.x - w c.x) / |p - w c| plus
     the author weights (Rocchio against the background's centroid c as one more column)."""
@@ -67,6 +67,16 @@ def _left(
     )
     data[at], indices[at] = by_author.data, width + 1 + by_author.indices
     return sp.csr_matrix((data, indices, indptr), shape=(n, width + 1 + by_author.shape[1]))
+
+
+def _sharing(profile: sp.csr_matrix, x: sp.csr_matrix) -> np.ndarray:
+    """Per profile row, the most papers of the pool that hold any one of its words."""
+    df = np.bincount(x.indices, minlength=x.shape[1])[profile.indices]
+    out = np.zeros(profile.shape[0])
+    filled = np.diff(profile.indptr) > 0
+    if filled.any():
+        out[filled] = np.maximum.reduceat(df, profile.indptr[:-1][filled])
+    return out
 
 
 def _unique(papers: Sequence[Paper]) -> list[Paper]:
@@ -124,11 +134,15 @@ def rank(
     interest = interests.split(profile, space, docs, x, subscribers, library_rows, disliked_rows)
     profile, owner = interest.vectors, interest.owner
 
-    # The implicit negative is the background's centroid (the stored corpus, or what was fitted),
-    # not today's pool: papers that arrive beside the related ones do not move it. Its weight grows
-    # with the background, from nothing on a handful of papers to POOL_WEIGHT from POOL_MIN on.
+    # The implicit negative is the background's centroid (the stored corpus, or what was fitted).
+    # It and the feedback step help on a large pool and hurt on a small one, and what makes a
+    # pool large for an interest is how many of today's papers share its words: the most papers
+    # that hold any one of its words. Papers that share no word with it do not count, so their
+    # arrival changes nothing.
     centroid = space.centroid
-    pool_weight = prof.POOL_WEIGHT * min(1.0, space.docs / prof.POOL_MIN)
+    shared = _sharing(profile, x)
+    pool_weight = prof.POOL_WEIGHT * np.minimum(1.0, shared / prof.POOL_MIN)
+    feedback = shared >= prof.FEEDBACK_MIN
     by_author, written, author_weights = authors(papers, subscribers, liked)
     by_author = by_author[owner]
     right = sp.hstack([x, sp.csr_matrix((x @ centroid)[:, None]), written]).tocsr()
@@ -166,7 +180,7 @@ def rank(
     if not most:
         return picks
     scoring, want = profile, min(m, 2 * most + 10)
-    if space.docs >= prof.FEEDBACK_MIN and prof.FEEDBACK_WEIGHT:
+    if feedback.any() and prof.FEEDBACK_WEIGHT:
         # One product, with a coarse profile, finds the candidates: enough for the digest and for
         # the feedback papers, which are chosen on exact scores.
         left = _left(trimmed(profile, FIRST_PASS_MASS), centroid, pool_weight, by_author)
@@ -176,7 +190,10 @@ def rank(
         first = rescored(
             _left(profile, centroid, pool_weight, by_author), right, [c for c, _ in found], order
         )
-        tops = [rows[values > 0][: prof.FEEDBACK_DOCS] for rows, values in first]
+        tops = [
+            rows[values > 0][: prof.FEEDBACK_DOCS] if wanted else rows[:0]
+            for (rows, values), wanted in zip(first, feedback.tolist(), strict=True)
+        ]
         scoring, words = expanded(profile, x, tops)
         # The papers the feedback words alone reach best join them: a cheap product (the words
         # are few and rare), so that what the expansion brings in can be found.
