@@ -56,6 +56,7 @@ def deliver(
     """Send every due row; `now` is the run's clock, which moves on with the time spent here."""
     run = _Run(store, settings, now, rand, sleep)
     groups: dict[str, list[_Job]] = {}
+    store.web.hold_paused()  # a reader's one-click unsubscribe: nothing more to that channel
     for row in store.due(now):
         job = run.prepare(row, CHANNELS if channels is None else channels)
         if job is not None:
@@ -68,6 +69,7 @@ def deliver(
         with ThreadPoolExecutor(workers, thread_name_prefix="deliver") as pool:
             for future in [pool.submit(run.drain, jobs) for jobs in groups.values()]:
                 future.result()
+    store.release()  # rows left for later are free for any worker now, not at the lease's end
     for items in (run.outcome.sent, run.outcome.retrying, run.outcome.dead):
         items.sort()
     return run.outcome
@@ -151,6 +153,11 @@ class _Run:
 
     def send(self, job: _Job, pacer: _Pacer, budget: float) -> float:
         row = job.row
+        with self.lock:  # workers sharing PostgreSQL: the row may have been taken over since
+            mine = self.store.renew(row.id, self.clock())
+        if not mine:
+            log.info("%s: taken over by another worker; not sent here", job.label)
+            return budget
         parts = [row.parts_sent]
 
         def progress(count: int) -> None:

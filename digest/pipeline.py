@@ -32,6 +32,8 @@ from digest.periods import period_start
 from digest.sources import SOURCES, progress
 from digest.sources.files import read_papers
 from digest.state import Store
+from digest.web import replies
+from digest.web.tokens import links_for
 
 log = logging.getLogger("digest.pipeline")
 
@@ -134,6 +136,7 @@ def ingest(
                 report.seconds = round(time.monotonic() - started, 3)
                 report.read = len(batch)
                 if store is not None:
+                    batch = seen_replacements(batch, store, source.name)
                     report.new = store.add_papers(batch, now)
                 bar.note("FAILED (see the summary)" if report.error else f"{report.new} new")
             papers.extend(batch)
@@ -146,6 +149,17 @@ def ingest(
                 report.seconds,
             )
     return reports, papers
+
+
+def seen_replacements(papers: list[Paper], store: Store, name: str) -> list[Paper]:
+    """The papers without the new versions of papers the store has never seen: those are not
+    new (a source opts in with `replacements = true`, and its papers come unmarked)."""
+    known = store.papers.known
+    kept = [p for p in papers if not p.replacement or known(identity.keys(p)) is not None]
+    if len(kept) < len(papers):
+        left = len(papers) - len(kept)
+        log.info("source %s: %d new versions of unseen papers left out", name, left)
+    return kept
 
 
 def _fetch(
@@ -177,6 +191,8 @@ def run_once(
 ) -> RunReport:
     """One whole cycle on the clock `now`. When stop() (serve got SIGTERM) holds before the
     deliveries, they are left pending for the next run: recorded work is never lost."""
+    # Votes replied in Matrix rooms since the last run count in this run's profiles.
+    replies.read(settings, store, now)
     subscribers = library.with_libraries(
         settings.subscribers, cache=store.papers, sources=settings.sources, now=now
     )
@@ -262,7 +278,8 @@ def make_digests(
             from digest import render
 
             env = env or render.make_environment(settings.templates)
-            message = render.render_digest(digest, env)
+            links = links_for(settings.web, sub.name, now)
+            message = render.render_digest(digest, env, links)
             messages = [(channel.name, channel.kind, message) for channel in sub.channels]
         elif sub.on_empty == "notify":
             message = alerts.notice(settings, sub, status, start.date(), failed)
@@ -289,6 +306,7 @@ def preview(settings: Settings, store: Store, name: str, now: datetime) -> Messa
     )
     (subscriber,) = store.ratings.apply([subscriber])
     _, fetched = ingest(settings, None, now)
+    fetched = seen_replacements(fetched, store, "preview")
     fetched = store.papers.canonical(fetched)  # a paper known under another key is that paper
     stored = [paper for _, paper in store.papers_after(store.considered_through(name))]
     pool = identity.dedupe(stored + fetched)
@@ -299,7 +317,8 @@ def preview(settings: Settings, store: Store, name: str, now: datetime) -> Messa
     from digest import render
 
     digest = Digest(name, start.isoformat(), start.date(), tuple(items), now)
-    return render.render_digest(digest, render.make_environment(settings.templates))
+    links = links_for(settings.web, name, now)  # as the real digest will have them
+    return render.render_digest(digest, render.make_environment(settings.templates), links)
 
 
 def rank_files(

@@ -57,9 +57,11 @@ class EmailChannel:
         msg["Date"] = email.utils.format_datetime(datetime.now().astimezone())
         msg["Message-ID"] = f"<{delivery.key}@{domain}>"
         msg["Auto-Submitted"] = "auto-generated"  # RFC 3834: no vacation replies, please
-        if self.unsubscribe:
-            msg["List-Unsubscribe"] = f"<{self.unsubscribe}>"
-            if self.unsubscribe.lower().startswith("https:"):
+        # The web face's one-click link ([web]) first, then the channel's own `unsubscribe`.
+        links = [u for u in (delivery.message.unsubscribe_url, self.unsubscribe) if u]
+        if links:
+            msg["List-Unsubscribe"] = ", ".join(f"<{u}>" for u in links)
+            if delivery.message.unsubscribe_url or self.unsubscribe.lower().startswith("https:"):
                 msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"  # RFC 8058
         msg.set_content(delivery.message.text)
         msg.add_alternative(delivery.message.html, subtype="html")
