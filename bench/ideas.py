@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
+import scipy.sparse as sp
 
 from bench import corpus, rankers, relevance
 from bench.tasks import SPLITS, Query
@@ -22,6 +23,31 @@ from digest.models import Paper
 from digest.ranking import features, interests, profiles, ranker, tokens
 
 Patch = dict[tuple[object, str], object]
+
+
+def pivoted(slope: float) -> Patch:
+    """Pivoted length normalization (Singhal et al. 1996) of the space's rows: each divided by
+    (1 - slope) x the mean l2 norm of the rows weighed together + slope x its own norm."""
+    original = features._weighted
+
+    def weighted(bags, column, idf, width):  # type: ignore[no-untyped-def]
+        out = original(bags, column, idf, width)
+        if out.shape[0] < 2:
+            return out
+        norms = []
+        for rows in bags:
+            where = column[rows.indices]
+            keep = where >= 0
+            owner = np.repeat(np.arange(rows.shape[0]), np.diff(rows.indptr))[keep]
+            weight = features.TF(rows.data[keep].astype(np.float64)) * idf[where[keep]]
+            norms.append(np.sqrt(np.bincount(owner, weight**2, minlength=rows.shape[0])))
+        norm = np.concatenate(norms)
+        filled = norm > 0
+        divisor = (1 - slope) * norm[filled].mean() + slope * norm
+        scale = np.where(filled, norm / np.where(filled, divisor, 1.0), 1.0)
+        return (sp.diags(scale) @ out).tocsr()
+
+    return {(features, "_weighted"): weighted}
 
 
 # name -> (what the row shows, patches applied to the shipped ranker)
@@ -72,6 +98,18 @@ VARIANTS: dict[str, tuple[str, Patch]] = {
     "title twice (not once)": (
         "the title counted twice",
         {(ranker, "paper_text"): lambda p: f"{p.title}. {p.title}. {p.abstract}"},
+    ),
+    "+ pivoted length normalization (s 0.2)": (
+        "rows divided by 0.8 x the mean norm + 0.2 x their norm",
+        pivoted(0.2),
+    ),
+    "+ pivoted length normalization (s 0.3)": (
+        "rows divided by 0.7 x the mean norm + 0.3 x their norm",
+        pivoted(0.3),
+    ),
+    "+ pivoted length normalization (s 0.5)": (
+        "rows divided by 0.5 x the mean norm + 0.5 x their norm",
+        pivoted(0.5),
     ),
     "stronger feedback (0.6)": (
         "pseudo relevance feedback weight 0.6",
@@ -136,6 +174,37 @@ def latent(weight: float, components: int = 100) -> rankers.Ranker:
     return ranker
 
 
+def bm25_fused(weight: float, text_only: bool, single: bool = False) -> rankers.Ranker:
+    """The shipped ranker's top 100 and BM25's top 100, ranked by digest's score (0 outside its
+    top 100) plus `weight` x the query's BM25 score over its best BM25 score (a normalized score
+    sum); with text_only, only queries with an interests text are fused; with single, only those
+    whose library is too small to be split into interests (whose picks are not drawn in turn)."""
+    from digest.models import Profile, Subscriber
+    from digest.ranking import rank
+
+    def ranker(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list[int]]:
+        subs = [
+            Subscriber(f"q{i}", Profile(interests=q.text, library=q.liked), (), top_k=100)
+            for i, q in enumerate(queries)
+        ]
+        picks = rank(pool, subs, top_k=100, thresholds=False)
+        index = {p.id: i for i, p in enumerate(pool)}
+        ours = [{index[s.paper.id]: s.score for s in picks[f"q{i}"]} for i in range(len(queries))]
+        theirs = rankers.bm25_scores(pool, queries)
+        out = []
+        for q, mine, row in zip(queries, ours, theirs, strict=True):
+            if (text_only and not q.text) or (single and len(q.liked) >= interests.CLUSTER_MIN):
+                out.append(sorted(mine, key=lambda j: (-mine[j], j)))
+                continue
+            top = float(row.max()) or 1.0
+            near = rankers.top_rows(row)[0]
+            fused = {j: mine.get(j, 0.0) + weight * float(row[j]) / top for j in {*mine, *near}}
+            out.append(sorted(fused, key=lambda j: (-fused[j], j))[: rankers.DEPTH])
+        return out
+
+    return ranker
+
+
 _BACKGROUNDS: dict[str, features.Space] = {}
 
 
@@ -185,6 +254,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     if not args.only or "+ latent SVD component (0.3)" in args.only:
         ranks["+ latent SVD component (0.3)"] = latent(0.3)
+    for w in (0.05, 0.1, 0.2):
+        for text_only in (True, False):
+            name = f"+ BM25 fused ({w}, {'texts' if text_only else 'all'})"
+            if args.only and name in args.only:
+                ranks[name] = bm25_fused(w, text_only)
+        name = f"+ BM25 fused ({w}, one-interest profiles)"
+        if args.only and name in args.only:
+            ranks[name] = bm25_fused(w, False, single=True)
     log: Callable[[str], None] = lambda line: print(line, file=sys.stderr)  # noqa: E731
     chosen = list(SPLITS) if args.split == "both" else [args.split]
     scale = {"per_category": 4, "authors": 80, "examples": 40}

@@ -92,6 +92,13 @@ def bm25(
 ) -> list[list[int]]:
     """Okapi BM25 (Lucene's idf), English stop words; the query is the liked papers' text and the
     interests text, each word weighed by how often it occurs there."""
+    return top_rows(bm25_scores(pool, queries, k1, b))
+
+
+def bm25_scores(
+    pool: Sequence[Paper], queries: Sequence[Query], k1: float = 1.2, b: float = 0.75
+) -> np.ndarray:
+    """Every query's BM25 score of every pool paper (queries x pool)."""
     rated = _rated(queries)
     counter = CountVectorizer(stop_words="english", strip_accents="unicode")
     counts = counter.fit_transform([f"{p.title} {p.abstract}" for p in [*pool, *rated]]).tocsr()
@@ -110,7 +117,7 @@ def bm25(
         if q.text:
             bag = bag + counter.transform([q.text])
         bags.append(bag)
-    return top_rows((sp.vstack(bags).astype(np.float64) @ tf.T).toarray())
+    return (sp.vstack(bags).astype(np.float64) @ tf.T).toarray()
 
 
 def digest_ranker(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list[int]]:
