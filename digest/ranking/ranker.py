@@ -158,13 +158,13 @@ def rank(
         for lib, bad in zip(liked, disliked, strict=True)
     ]
     permitted: list[set[int] | None] = []
-    shared: dict[int, set[int] | None] = {}  # subscribers often share one allowed set
+    allowed_sets: dict[int, set[int] | None] = {}  # subscribers often share one allowed set
     for s in subscribers:
         only = None if allowed is None else allowed.get(s.name)
-        if only is not None and id(only) not in shared:
+        if only is not None and id(only) not in allowed_sets:
             rows = {row_of[i] for i in only if row_of.get(i, m) < m}
-            shared[id(only)] = None if len(rows) == m else rows  # all allowed: no restriction
-        permitted.append(None if only is None else shared[id(only)])
+            allowed_sets[id(only)] = None if len(rows) == m else rows  # all allowed: none
+        permitted.append(None if only is None else allowed_sets[id(only)])
 
     def accepts(si: int) -> Callable[[int], bool]:
         pattern, inside, out = excludes[si], permitted[si], blocked[si]
@@ -230,8 +230,8 @@ def rank(
         if unsure or (open_below and len(chosen) < k):
             row = (right @ left[r].T).toarray().ravel()
             mask = np.ones(m, bool) if not thresholds else (row > 0) & (row >= floor)
-            candidates = np.flatnonzero(mask)
-            chosen = [(float(row[j]), j) for j in top_candidates(row, candidates, k, ids, ok)]
+            within = np.flatnonzero(mask)
+            chosen = [(float(row[j]), j) for j in top_candidates(row, within, k, ids, ok)]
         best[r] = chosen
 
     mine_rows: list[list[int]] = [[] for _ in subscribers]
@@ -250,8 +250,8 @@ def rank(
         s = subscribers[si]
         reasons = [f"your interest: {interest.labels[r]}"] if interest.labels[r] else []
         if li >= 0:
-            near = corpus[interest.library[r][li]]
-            reasons.append(f"closest to: {near.title or near.id}")
+            liked_paper = corpus[interest.library[r][li]]
+            reasons.append(f"closest to: {liked_paper.title or liked_paper.id}")
         weights = author_weights[si]
         followed = {author_key(a) for a in s.profile.authors}
         mine = [a for a in papers[j].authors if author_key(a) in weights] if weights else []
