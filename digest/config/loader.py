@@ -246,7 +246,7 @@ class _Checker(Checks):
         with self.gather():
             try:
                 ZoneInfo(tz)
-            except (ZoneInfoNotFoundError, ValueError):
+            except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: too long for a path
                 raise self.fail(
                     where("timezone"),
                     f"unknown time zone {tz!r} (use an IANA name such as 'Europe/Berlin' or 'UTC')",
