@@ -15,6 +15,8 @@ import random
 import sqlite3
 import subprocess
 import sys
+import tempfile
+import time
 from pathlib import Path
 
 from bench import corpus
@@ -142,12 +144,101 @@ def measure(command: list[str], stdout: Path | None = None) -> tuple[float, floa
     return float(wall), int(rss) / 1024, "" if stdout else (done.stdout or "")
 
 
+def tree_memory(root: int) -> tuple[int, int]:
+    """(RSS, PSS) in kB of a process and all its descendants now, from /proc. A container's limit
+    counts the tree together (the tokenizer's fork, say); the RSS sum counts the pages a fork
+    shares with its parent twice, the PSS sum shares them out (what the container is charged)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue  # gone meanwhile
+            ppid = int(stat.rsplit(")", 1)[1].split()[1])
+            children.setdefault(ppid, []).append(int(entry.name))
+    rss = pss = 0
+    todo = [root]
+    while todo:
+        pid = todo.pop()
+        todo.extend(children.get(pid, ()))
+        try:
+            rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
+        except OSError:
+            continue
+        for line in rollup.splitlines():
+            name, _, value = line.partition(":")
+            if name in ("Rss", "Pss"):
+                kb = int(value.split()[0])
+                rss, pss = (rss + kb, pss) if name == "Rss" else (rss, pss + kb)
+    return rss, pss
+
+
+def measure_tree(command: list[str], every: float = 0.1) -> tuple[float, float, float]:
+    """(wall seconds, peak RSS and peak PSS in MB of the whole process tree, sampled) of one
+    process."""
+    started = time.monotonic()
+    # A file, not a pipe: a chatty run must not block on a full pipe while we sample.
+    with (
+        tempfile.TemporaryFile() as log,
+        subprocess.Popen(
+            ["nice", *command],
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        ) as process,
+    ):
+        peak_rss = peak_pss = 0
+        while process.poll() is None:
+            rss, pss = tree_memory(process.pid)
+            peak_rss, peak_pss = max(peak_rss, rss), max(peak_pss, pss)
+            time.sleep(every)
+        log.seek(0)
+        errors = log.read().decode(errors="replace")
+    if process.returncode not in (0, 1):
+        raise SystemExit(f"{command[:3]} failed ({process.returncode}): {errors[-2000:]}")
+    return round(time.monotonic() - started, 1), peak_rss / 1024, peak_pss / 1024
+
+
+def write_distinct(path: Path, n: int, seed: int = 5) -> None:
+    """N perturbed copies of the corpus, each under a new arXiv-style id (2601.00000 on): two
+    copies that happen to keep one title are still two papers (their arXiv ids differ)."""
+    rng = random.Random(seed)
+    base = list(corpus.papers())
+    with path.open("w", encoding="utf-8") as out:
+        for i in range(n):
+            row = perturbed(rng, base[i % len(base)], "")
+            row["id"] = f"{2601 + i // 100_000}.{i % 100_000:05d}"
+            out.write(json.dumps(row) + "\n")
+
+
+def ingest(work: Path, n: int, m: int, add) -> None:  # type: ignore[no-untyped-def]
+    """A first `digest run` on one N-line JSONL file (perturbed copies of the corpus, new ids),
+    M subscribers: the whole tree's peak RSS, beside the figure recorded before."""
+    folder = work / f"ingest-{n}"
+    folder.mkdir(exist_ok=True)
+    papers = folder / "papers.jsonl"
+    if not papers.exists():
+        write_distinct(papers, n)
+    config = write_config(work, papers, m)
+    wall, rss = measure_tree(first_run(str(BIN / "digest"), config, work))
+    add(n, m, "ingest: digest run, one JSONL file", wall, rss, "peak RSS of the process tree")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--papers", type=int, nargs="+", default=[10_000, 50_000, 200_000])
     parser.add_argument("--subscribers", type=int, nargs="+", default=[100, 1_000, 10_000])
     parser.add_argument("--methods", default="rank,run,lower,loop,svm")
     parser.add_argument("--daily", action="store_true", help="also the 200k + 1k daily run")
+    parser.add_argument(
+        "--ingest",
+        type=int,
+        metavar="N",
+        help="only a first digest run on one N-line JSONL file (e.g. 1000000), tree RSS",
+    )
+    parser.add_argument("--ingest-subscribers", type=int, default=100, metavar="M")
     parser.add_argument("--work", default="/tmp/digest-scale")
     parser.add_argument("--out", default=str(RESULTS / "scale"))
     parser.add_argument(
@@ -158,7 +249,8 @@ def main(argv: list[str] | None = None) -> int:
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
     out = Path(args.out)
-    earlier = json.loads(out.with_suffix(".json").read_text()) if args.update else []
+    keep = args.update or args.ingest  # an ingest figure joins the table, replacing only its row
+    earlier = json.loads(out.with_suffix(".json").read_text()) if keep else []
     rows: list[dict] = []
 
     def add(n: int, m: int, method: str, wall: float, rss: float, note: str = "") -> None:
@@ -179,6 +271,18 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{n:>7} {m:>6} {method:32} {wall:8.1f} s {rss:7.0f} MB {note}", file=sys.stderr)
         save(earlier + rows, out)
 
+    if args.ingest:
+        before = [r for r in earlier if r["method"].startswith("ingest:")]
+        ingest(work, args.ingest, args.ingest_subscribers, add)
+        for old in before:
+            row = rows[-1]
+            if (old["papers"], old["subscribers"]) == (row["papers"], row["subscribers"]):
+                print(
+                    f"ingest {row['papers']} lines: {row['peak_rss_mb']:.0f} MB peak, "
+                    f"{row['seconds']:.0f} s (before: {old['peak_rss_mb']:.0f} MB, "
+                    f"{old['seconds']:.0f} s)"
+                )
+        return 0
     digest = str(BIN / "digest")
     python = str(BIN / "python")
     for n in args.papers:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -110,11 +110,17 @@ class RunReport:
         }
 
 
+# Papers read, deduplicated against the store and kept per transaction: a source's answer or a
+# file of a million lines is never held whole, and a crash keeps the batches stored before it.
+BATCH = 5000
+
+
 def ingest(
     settings: Settings, store: Store | None, now: datetime
 ) -> tuple[list[SourceReport], list[Paper]]:
-    """Read every source; keep the new papers in the store (when given). A failing source is
-    reported with what it read before failing, and the others go on."""
+    """Read every source; keep the new papers in the store (when given), BATCH at a time as they
+    are read, and return none of them. Without a store (a preview), return every paper read. A
+    failing source is reported with what it read before failing, and the others go on."""
     reports: list[SourceReport] = []
     papers: list[Paper] = []
     with progress.display() as shown:
@@ -128,15 +134,16 @@ def ingest(
 
             started = time.monotonic()
             with shown.source(source.name) as bar:
-                batch = _fetch(source, warn, now, bar, report)
+                for batch in _batches(source, warn, now, bar, report):
+                    report.read += len(batch)
+                    if store is None:
+                        papers.extend(batch)
+                    else:
+                        report.new += store.add_papers(batch, now)
                 # A feed URL from the environment is a secret; the summary is kept in the state.
                 report.error = redact(report.error, settings.secrets)
                 report.seconds = round(time.monotonic() - started, 3)
-                report.read = len(batch)
-                if store is not None:
-                    report.new = store.add_papers(batch, now)
                 bar.note("FAILED (see the summary)" if report.error else f"{report.new} new")
-            papers.extend(batch)
             log.info(
                 "source %s: %d read, %d skipped, %d new in %.2f s",
                 source.name,
@@ -148,23 +155,29 @@ def ingest(
     return reports, papers
 
 
-def _fetch(
+def _batches(
     source: SourceConfig, warn: Warn, now: datetime, bar: progress.Progress, report: SourceReport
-) -> list[Paper]:
-    """The papers of one source; a failure is recorded in the report, the papers read before
-    it are kept (a page that failed does not undo the pages before it)."""
+) -> Iterator[list[Paper]]:
+    """The papers of one source, BATCH at a time; a failure is recorded in the report, the papers
+    read before it are kept (a page that failed does not undo the pages before it)."""
     batch: list[Paper] = []
+    read = 0
     try:
         for paper in SOURCES[source.kind].fetch(source, warn, now=now, progress=bar):
             batch.append(paper)
             bar.advance()
+            if len(batch) == BATCH:
+                read += len(batch)
+                yield batch
+                batch = []
     except SourceError as exc:
         report.error = str(exc)
-        log.error("source %s failed after %d papers: %s", source.name, len(batch), exc)
+        log.error("source %s failed after %d papers: %s", source.name, read + len(batch), exc)
     except Exception as exc:  # a parser bug on odd data must not cost the other sources
         report.error = f"unexpected {type(exc).__name__}: {exc}"
         log.exception("source %s failed unexpectedly", source.name)
-    return batch
+    if batch:
+        yield batch
 
 
 def run_once(

@@ -14,6 +14,7 @@ import ssl
 from datetime import datetime
 from email.message import EmailMessage
 
+from digest.channels import connections
 from digest.models import ChannelConfig, Delivery, DeliveryError, Receipt, Settings
 
 # 7-bit transfer encodings and RFC 2047 headers: any relay takes it, SMTPUTF8 or not.
@@ -45,6 +46,15 @@ class EmailChannel:
         self.to = recipients(config.options.get("to"))
         self.unsubscribe = str(config.options.get("unsubscribe") or "")
         self.destination = f"smtp:{self.host}:{self.port}:{','.join(sorted(self.to))}"
+        # One pool of connections per relay and login, whoever the recipients.
+        self.relay = (
+            self.host,
+            self.port,
+            self.security,
+            self.username,
+            self.password,
+            self.ca_file,
+        )
 
     def compose(self, delivery: Delivery) -> EmailMessage:
         envelope = email.utils.parseaddr(self.sender)[1]
@@ -72,10 +82,7 @@ class EmailChannel:
         envelope = email.utils.parseaddr(self.sender)[1]
         delivery.pace()
         try:
-            with self._connect() as smtp:
-                if self.username:
-                    smtp.login(self.username, self.password)
-                refused = smtp.send_message(msg, from_addr=envelope, to_addrs=self.to)
+            refused = self._transmit(msg, envelope)
         except smtplib.SMTPAuthenticationError as exc:
             raise DeliveryError(
                 f"email: the SMTP server refused the login ({_said(exc)})", retryable=False
@@ -109,6 +116,39 @@ class EmailChannel:
         if refused:  # the others have it: a resend would double theirs, so report, not retry
             detail += "; refused: " + ", ".join(f"{a} ({c})" for a, (c, _) in refused.items())
         return Receipt(self.kind, detail)
+
+    def _transmit(self, msg: EmailMessage, envelope: str) -> dict[str, tuple[int, bytes]]:
+        """Send on a connection of the relay's pool while the outbox keeps connections, else on
+        one opened for this message; the recipients refused (the others have it)."""
+        pool = connections.relay(self.relay, self._open)
+        if pool is None:
+            with self._open() as smtp:
+                return smtp.send_message(msg, from_addr=envelope, to_addrs=self.to)
+        while True:
+            smtp, reused = pool.take()
+            try:
+                refused = smtp.send_message(msg, from_addr=envelope, to_addrs=self.to)
+            except (smtplib.SMTPServerDisconnected, ConnectionError):
+                pool.drop(smtp)
+                if reused:  # an idle connection the relay had closed: again on another one
+                    continue
+                raise
+            except BaseException:
+                pool.drop(smtp)
+                raise
+            pool.give(smtp)
+            return refused
+
+    def _open(self) -> smtplib.SMTP:
+        """A connection ready to send: TLS as configured, logged in when there is a username."""
+        smtp = self._connect()
+        if self.username:
+            try:
+                smtp.login(self.username, self.password)
+            except BaseException:
+                smtp.close()
+                raise
+        return smtp
 
     def _connect(self) -> smtplib.SMTP:
         # getfqdn() can stall on a host without DNS; the plain host name is enough for EHLO.

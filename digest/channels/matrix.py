@@ -16,7 +16,7 @@ from urllib.parse import quote
 import httpx
 import nh3
 
-from digest.channels.transport import client, json_body, network, retry_after
+from digest.channels.transport import json_body, network, retry_after, session
 from digest.models import ChannelConfig, Delivery, DeliveryError, Entry, Message, Receipt, Settings
 
 # The spec's whole event (with the server's hashes, signatures, ...) must stay under 65,536 bytes.
@@ -77,7 +77,7 @@ class MatrixChannel:
     def send(self, delivery: Delivery) -> Receipt:
         parts = events(delivery.message)
         events_sent: list[str] = []
-        with client({"Authorization": f"Bearer {self.token}"}) as http:
+        with session({"Authorization": f"Bearer {self.token}"}) as http:
             room_id = self._room_id(http)
             for index in range(delivery.parts_sent, len(parts)):
                 delivery.pace()

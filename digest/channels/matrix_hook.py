@@ -11,7 +11,7 @@ import hashlib
 import httpx
 
 from digest.channels.matrix import events
-from digest.channels.transport import answer, client, post_at_most_once, retry_after
+from digest.channels.transport import answer, post_at_most_once, retry_after, session
 from digest.models import ChannelConfig, Delivery, DeliveryError, Receipt, Settings
 
 
@@ -30,7 +30,7 @@ class MatrixHookChannel:
             {"text": e["body"], **({"html": e["formatted_body"]} if "formatted_body" in e else {})}
             for e in events(delivery.message)
         ]
-        with client() as http:
+        with session() as http:
             post_at_most_once(http, self.url, payloads, delivery, refusal, "matrix-hook")
         count = len(payloads)
         return Receipt(self.kind, f"{count} message{'s' if count > 1 else ''} via hookshot")

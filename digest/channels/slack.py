@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 
-from digest.channels.transport import answer, client, post_at_most_once, retry_after
+from digest.channels.transport import answer, post_at_most_once, retry_after, session
 from digest.models import ChannelConfig, Delivery, DeliveryError, Entry, Message, Receipt, Settings
 
 # Slack's documented limits for one message.
@@ -48,7 +48,7 @@ class SlackChannel:
 
     def send(self, delivery: Delivery) -> Receipt:
         payloads = messages(delivery.message)
-        with client() as http:
+        with session() as http:
             post_at_most_once(http, self.webhook, payloads, delivery, refusal, "slack")
         count = len(payloads)
         return Receipt(self.kind, f"{count} message{'s' if count > 1 else ''} via webhook")

@@ -1,5 +1,6 @@
-"""What the HTTP channels share: the client, Retry-After, errors that never show a URL (a webhook
-URL is a secret), and posting the parts of a message at most once to a server without idempotency.
+"""What the HTTP channels share: the client (one kept per delivery run), Retry-After, errors
+that never show a URL (a webhook URL is a secret), and posting the parts of a message at most
+once to a server without idempotency.
 """
 
 from __future__ import annotations
@@ -8,12 +9,14 @@ import email.utils
 import functools
 import ssl
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import httpx
 
 from digest import __version__
+from digest.channels import connections
 from digest.models import Delivery, DeliveryError
 
 USER_AGENT = f"digest/{__version__} (research-paper digest bot)"
@@ -36,6 +39,18 @@ def client(headers: Mapping[str, str] | None = None) -> httpx.Client:
         headers={"User-Agent": USER_AGENT, **(headers or {})},
         follow_redirects=False,
     )
+
+
+@contextmanager
+def session(headers: Mapping[str, str] | None = None) -> Iterator[httpx.Client]:
+    """The client for one send: while the outbox keeps connections, the one shared client for
+    these headers (keep-alive, left open); else a client of its own, closed after."""
+    shared = connections.http_client(headers, lambda: client(headers))
+    if shared is not None:
+        yield shared
+        return
+    with client(headers) as http:
+        yield http
 
 
 def retry_after(response: httpx.Response, body: Mapping[str, Any] | None = None) -> float | None:

@@ -85,6 +85,7 @@ DELIVERY_KEYS: dict[str, tuple[str, float]] = {
     "max_attempts": (INT, 1),  # tries before a delivery is dead
     "concurrency": (INT, 1),  # destinations served at the same time
     "max_wait": (NUM, 0),  # seconds a run waits out a rate limit before leaving it to a later run
+    "smtp_connections": (INT, 1),  # connections to the SMTP relay at once, reused across messages
 }
 BUILTIN_DEFAULTS: dict[str, Any] = {
     "top_k": 10,
