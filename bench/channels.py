@@ -162,9 +162,9 @@ def phase(subscribers: int, smtp_port: int, slack_port: int, settings_json: str)
             digest = Digest(sub.name, "P", NOW.date(), (Scored(paper(1), 0.5),), NOW)
             msg = long if n % LONG_EVERY == 0 else short
             store.record_digest(digest, 1, [("email", "email", msg), ("slack", "slack", msg)])
-        started = time.monotonic()
+        started, cpu = time.monotonic(), time.process_time()
         result = outbox.deliver(store, settings, NOW)
-        elapsed = time.monotonic() - started
+        elapsed, cpu = time.monotonic() - started, time.process_time() - cpu
         store.close()
     problems = result.retrying + result.dead
     print(
@@ -173,6 +173,7 @@ def phase(subscribers: int, smtp_port: int, slack_port: int, settings_json: str)
                 "sent": len(result.sent),
                 "seconds": elapsed,
                 "started": started,
+                "cpu": cpu,
                 "problems": problems[:3],
             }
         )
@@ -209,10 +210,12 @@ def delivery_phase(subscribers: int, baseline: str, settings: dict[str, Any]) ->
                     json.dumps(options),
                 ]
                 env = {**os.environ, "PYTHONPATH": f"{tree}{os.pathsep}{ROOT}"}
+                serving = time.process_time()  # the servers' CPU: this process's, meanwhile
                 done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True)
                 if done.returncode:
                     raise SystemExit(f"{label}: the delivery phase failed: {done.stderr[-2000:]}")
                 got = json.loads(done.stdout.strip().splitlines()[-1])
+                got["servers_cpu"] = time.process_time() - serving
                 rows.append((label, got, _figures(arrivals, got["started"])))
     finally:
         smtp.stop()
@@ -220,13 +223,14 @@ def delivery_phase(subscribers: int, baseline: str, settings: dict[str, Any]) ->
     print(f"delivery phase: {subscribers} subscribers x (email + Slack), loopback servers")
     print(
         f"  {'':7} {'messages':>8} {'seconds':>8} {'msg/s':>7} {'slowest dest. s':>16}"
-        f" {'closest Slack gap s':>20} {'SMTP connections':>17}"
+        f" {'closest Slack gap s':>20} {'SMTP connections':>17} {'CPU s':>6} {'servers CPU s':>14}"
     )
     for label, got, fig in rows:
         print(
             f"  {label:7} {fig['messages']:8d} {got['seconds']:8.2f}"
             f" {fig['messages'] / got['seconds']:7.1f} {fig['slowest']:16.2f}"
-            f" {fig['closest_gap']:20.2f} {fig['connections']:17d}"
+            f" {fig['closest_gap']:20.2f} {fig['connections']:17d} {got['cpu']:6.1f}"
+            f" {got['servers_cpu']:14.1f}"
         )
         if got["problems"] or got["sent"] != 2 * subscribers:
             print(f"  {label}: {got['sent']} rows sent; problems: {got['problems']}")

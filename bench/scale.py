@@ -174,9 +174,11 @@ def tree_memory(root: int) -> tuple[int, int]:
     return rss, pss
 
 
-def measure_tree(command: list[str], every: float = 0.1) -> tuple[float, float, float]:
+def measure_tree(
+    command: list[str], tree: Path = ROOT, every: float = 0.1
+) -> tuple[float, float, float]:
     """(wall seconds, peak RSS and peak PSS in MB of the whole process tree, sampled) of one
-    process."""
+    process, run on the package in `tree`."""
     started = time.monotonic()
     # A file, not a pipe: a chatty run must not block on a full pipe while we sample.
     with (
@@ -185,8 +187,8 @@ def measure_tree(command: list[str], every: float = 0.1) -> tuple[float, float, 
             ["nice", *command],
             stdout=subprocess.DEVNULL,
             stderr=log,
-            cwd=ROOT,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            cwd=tree,
+            env={**os.environ, "PYTHONPATH": str(tree)},
         ) as process,
     ):
         peak_rss = peak_pss = 0
@@ -213,17 +215,55 @@ def write_distinct(path: Path, n: int, seed: int = 5) -> None:
             out.write(json.dumps(row) + "\n")
 
 
-def ingest(work: Path, n: int, m: int, add) -> None:  # type: ignore[no-untyped-def]
-    """A first `digest run` on one N-line JSONL file (perturbed copies of the corpus, new ids),
-    M subscribers: the whole tree's peak RSS, beside the figure recorded before."""
+# The code before streaming ingest (main after the Layout commit and its state fix).
+INGEST_BASELINE = "8225264"
+
+
+def ingest(work: Path, n: int, m: int, baseline: str, add) -> None:  # type: ignore[no-untyped-def]
+    """`digest run` on one N-line JSONL file (perturbed copies of the corpus, new ids) with the
+    code of `baseline` (a git ref; "none" skips it) and with this tree's: a first run on an empty
+    state, then the same file again (nothing new). M subscribers (0: none, so the runs only
+    ingest). The whole tree's peak RSS (and PSS) of each run."""
     folder = work / f"ingest-{n}"
     folder.mkdir(exist_ok=True)
     papers = folder / "papers.jsonl"
     if not papers.exists():
         write_distinct(papers, n)
-    config = write_config(work, papers, m)
-    wall, rss = measure_tree(first_run(str(BIN / "digest"), config, work))
-    add(n, m, "ingest: digest run, one JSONL file", wall, rss, "peak RSS of the process tree")
+    if m:
+        config = write_config(work, papers, m)
+    else:
+        config = folder / "config-0.toml"
+        config.write_text(f'[[sources]]\nkind = "files"\npath = "{papers}"\n', encoding="utf-8")
+    trees = [("now", ROOT)]
+    if baseline != "none":
+        before = work / f"code-{baseline}"
+        if not before.exists():
+            before.mkdir()
+            archive = subprocess.run(
+                ["git", "archive", baseline, "digest", "templates"],
+                cwd=ROOT,
+                capture_output=True,
+                check=True,
+            ).stdout
+            subprocess.run(["tar", "-x", "-C", str(before)], input=archive, check=True)
+        trees.insert(0, (f"before ({baseline})", before))
+    peaks: dict[str, list[str]] = {}
+    for label, tree in trees:
+        state = folder / "state.db"
+        for leftover in folder.glob("state.db*"):
+            leftover.unlink()
+        command = [str(BIN / "python"), "-m", "digest", "run", "--config", str(config)]
+        command += ["--state", str(state), "--now"]
+        for run, now in (
+            ("first run", "2026-01-05T09:00:00+00:00"),
+            ("same file again", "2026-01-06T09:00:00+00:00"),
+        ):
+            wall, rss, pss = measure_tree([*command, now], tree)
+            method = f"ingest, {m} subscribers, {run}: {label}"
+            add(n, m, method, wall, rss, f"tree RSS sum; PSS {pss:.0f} MB")
+            peaks.setdefault(run, []).append(f"{label} {rss:.0f} MB ({wall:.0f} s)")
+    for run, figures in peaks.items():
+        print(f"{n} lines, {m} subscribers, {run}: peak RSS " + ", ".join(figures))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -238,7 +278,10 @@ def main(argv: list[str] | None = None) -> int:
         metavar="N",
         help="only a first digest run on one N-line JSONL file (e.g. 1000000), tree RSS",
     )
-    parser.add_argument("--ingest-subscribers", type=int, default=100, metavar="M")
+    parser.add_argument("--ingest-subscribers", type=int, default=0, metavar="M")
+    parser.add_argument(
+        "--baseline", default=INGEST_BASELINE, help="--ingest: git ref of the code before"
+    )
     parser.add_argument("--work", default="/tmp/digest-scale")
     parser.add_argument("--out", default=str(RESULTS / "scale"))
     parser.add_argument(
@@ -250,7 +293,8 @@ def main(argv: list[str] | None = None) -> int:
     work.mkdir(parents=True, exist_ok=True)
     out = Path(args.out)
     keep = args.update or args.ingest  # an ingest figure joins the table, replacing only its row
-    earlier = json.loads(out.with_suffix(".json").read_text()) if keep else []
+    known = out.with_suffix(".json")
+    earlier = json.loads(known.read_text()) if keep and known.exists() else []
     rows: list[dict] = []
 
     def add(n: int, m: int, method: str, wall: float, rss: float, note: str = "") -> None:
@@ -272,16 +316,7 @@ def main(argv: list[str] | None = None) -> int:
         save(earlier + rows, out)
 
     if args.ingest:
-        before = [r for r in earlier if r["method"].startswith("ingest:")]
-        ingest(work, args.ingest, args.ingest_subscribers, add)
-        for old in before:
-            row = rows[-1]
-            if (old["papers"], old["subscribers"]) == (row["papers"], row["subscribers"]):
-                print(
-                    f"ingest {row['papers']} lines: {row['peak_rss_mb']:.0f} MB peak, "
-                    f"{row['seconds']:.0f} s (before: {old['peak_rss_mb']:.0f} MB, "
-                    f"{old['seconds']:.0f} s)"
-                )
+        ingest(work, args.ingest, args.ingest_subscribers, args.baseline, add)
         return 0
     digest = str(BIN / "digest")
     python = str(BIN / "python")

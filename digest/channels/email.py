@@ -6,21 +6,21 @@ Message-ID derives from the outbox row, so a resend after a crash is recognizabl
 
 from __future__ import annotations
 
-import email.policy
+import binascii
 import email.utils
+import secrets
 import smtplib
 import socket
 import ssl
 from datetime import datetime
-from email.message import EmailMessage
+from email.header import Header
 
 from digest.channels import connections
 from digest.models import ChannelConfig, Delivery, DeliveryError, Receipt, Settings
 
-# 7-bit transfer encodings and RFC 2047 headers: any relay takes it, SMTPUTF8 or not.
-POLICY = email.policy.SMTP.clone(cte_type="7bit")
 TIMEOUT = 30.0
 DEFAULT_PORTS = {"tls": 465, "starttls": 587, "none": 25}
+CRLF = "\r\n"
 
 
 def recipients(to: object) -> list[str]:
@@ -56,29 +56,47 @@ class EmailChannel:
             self.ca_file,
         )
 
-    def compose(self, delivery: Delivery) -> EmailMessage:
+    def compose(self, delivery: Delivery) -> tuple[str, bytes]:
+        """(Message-ID, the message as sent). Written out here rather than by the email
+        package, which costs ten times as much a message (its header registry and pure-Python
+        quoted-printable): at hundreds of messages a second that was most of a run's CPU."""
         envelope = email.utils.parseaddr(self.sender)[1]
         domain = envelope.rpartition("@")[2] or "digest.local"
-        msg = EmailMessage(policy=POLICY)
-        msg["From"] = self.sender
-        msg["To"] = ", ".join(self.to)
-        # One line whatever it holds: a newline in a header would start a header of its own.
-        msg["Subject"] = " ".join(delivery.message.subject.split())
-        msg["Date"] = email.utils.format_datetime(datetime.now().astimezone())
-        msg["Message-ID"] = f"<{delivery.key}@{domain}>"
-        msg["Auto-Submitted"] = "auto-generated"  # RFC 3834: no vacation replies, please
+        message_id = f"<{delivery.key}@{domain}>"
+        name, address = email.utils.parseaddr(self.sender)
+        headers = [
+            ("From", email.utils.formataddr((name, address), charset="utf-8")),
+            ("To", ", ".join(self.to)),
+            # One line whatever it holds: a newline in a header would start a header of its own.
+            ("Subject", " ".join(delivery.message.subject.split())),
+            ("Date", email.utils.format_datetime(datetime.now().astimezone())),
+            ("Message-ID", message_id),
+            ("Auto-Submitted", "auto-generated"),  # RFC 3834: no vacation replies, please
+        ]
         if self.unsubscribe:
-            msg["List-Unsubscribe"] = f"<{self.unsubscribe}>"
+            headers.append(("List-Unsubscribe", f"<{self.unsubscribe}>"))
             if self.unsubscribe.lower().startswith("https:"):
-                msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"  # RFC 8058
-        msg.set_content(delivery.message.text)
-        msg.add_alternative(delivery.message.html, subtype="html")
-        return msg
+                headers.append(("List-Unsubscribe-Post", "List-Unsubscribe=One-Click"))  # RFC 8058
+        parts = [_body(delivery.message.text), _body(delivery.message.html)]
+        boundary = "=_" + secrets.token_hex(12)  # "=_" never occurs in quoted-printable text
+        while any(boundary.encode() in body for _, body in parts):
+            boundary = "=_" + secrets.token_hex(12)
+        head = "".join(_header(k, v) for k, v in headers)
+        head += f'MIME-Version: 1.0\r\nContent-Type: multipart/alternative; boundary="{boundary}"'
+        out = [head.encode("ascii"), b"\r\n\r\n"]
+        for subtype, (cte, body) in zip(("plain", "html"), parts, strict=True):
+            out.append(
+                f'--{boundary}\r\nContent-Type: text/{subtype}; charset="utf-8"\r\n'
+                f"Content-Transfer-Encoding: {cte}\r\n\r\n".encode("ascii")
+            )
+            out += [body, b"\r\n"]  # the line break before a boundary belongs to the boundary
+        out.append(f"--{boundary}--\r\n".encode("ascii"))
+        return message_id, b"".join(out)
 
     def send(self, delivery: Delivery) -> Receipt:
         if not self.to:
             raise DeliveryError("email: the channel has no recipient (`to`)", retryable=False)
-        msg = self.compose(delivery)
+        message_id, msg = self.compose(delivery)
         envelope = email.utils.parseaddr(self.sender)[1]
         delivery.pace()
         try:
@@ -112,22 +130,22 @@ class EmailChannel:
             raise DeliveryError(
                 f"email: cannot reach {self.host}:{self.port} ({reason})", retryable=True
             ) from None
-        detail = f"{msg['Message-ID']} to {len(self.to) - len(refused)} recipient(s)"
+        detail = f"{message_id} to {len(self.to) - len(refused)} recipient(s)"
         if refused:  # the others have it: a resend would double theirs, so report, not retry
             detail += "; refused: " + ", ".join(f"{a} ({c})" for a, (c, _) in refused.items())
         return Receipt(self.kind, detail)
 
-    def _transmit(self, msg: EmailMessage, envelope: str) -> dict[str, tuple[int, bytes]]:
+    def _transmit(self, msg: bytes, envelope: str) -> dict[str, tuple[int, bytes]]:
         """Send on a connection of the relay's pool while the outbox keeps connections, else on
         one opened for this message; the recipients refused (the others have it)."""
         pool = connections.relay(self.relay, self._open)
         if pool is None:
             with self._open() as smtp:
-                return smtp.send_message(msg, from_addr=envelope, to_addrs=self.to)
+                return smtp.sendmail(envelope, self.to, msg)
         while True:
             smtp, reused = pool.take()
             try:
-                refused = smtp.send_message(msg, from_addr=envelope, to_addrs=self.to)
+                refused = smtp.sendmail(envelope, self.to, msg)
             except (smtplib.SMTPServerDisconnected, ConnectionError):
                 pool.drop(smtp)
                 if reused:  # an idle connection the relay had closed: again on another one
@@ -171,6 +189,31 @@ class EmailChannel:
         if self.ca_file:
             context.load_verify_locations(cafile=self.ca_file)
         return context
+
+
+def _header(name: str, value: str) -> str:
+    """One header field, folded at spaces under 78 characters a line where it can be; RFC 2047
+    words for text beyond ASCII."""
+    if not value.isascii():
+        return f"{name}: {Header(value, 'utf-8', header_name=name).encode(linesep=CRLF)}\r\n"
+    lines = [f"{name}:"]
+    for word in value.split(" "):
+        if len(lines[-1]) + 1 + len(word) > 78 and lines[-1] != f"{name}:":
+            lines.append("")
+        lines[-1] += " " + word
+    return "\r\n".join(lines) + "\r\n"
+
+
+def _body(text: str) -> tuple[str, bytes]:
+    """(transfer encoding, CRLF lines) of a text part: 7bit when it is short-lined ASCII, else
+    quoted-printable (binascii's, in C), so that any relay takes it, SMTPUTF8 or not."""
+    raw = text.encode("utf-8")
+    lines = raw.splitlines()
+    if raw.isascii() and all(len(line) <= 998 for line in lines):
+        return "7bit", b"\r\n".join(lines) + b"\r\n"
+    return "quoted-printable", b"\r\n".join(
+        binascii.b2a_qp(raw, istext=True).splitlines()
+    ) + b"\r\n"
 
 
 def _text(raw: bytes | str) -> str:
