@@ -148,24 +148,16 @@ def tree_memory(root: int) -> tuple[int, int]:
     """(RSS, PSS) in kB of a process and all its descendants now, from /proc. A container's limit
     counts the tree together (the tokenizer's fork, say); the RSS sum counts the pages a fork
     shares with its parent twice, the PSS sum shares them out (what the container is charged)."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue  # gone meanwhile
-            ppid = int(stat.rsplit(")", 1)[1].split()[1])
-            children.setdefault(ppid, []).append(int(entry.name))
     rss = pss = 0
     todo = [root]
     while todo:
         pid = todo.pop()
-        todo.extend(children.get(pid, ()))
         try:
+            for task in Path(f"/proc/{pid}/task").iterdir():
+                todo.extend(int(c) for c in (task / "children").read_text().split())
             rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
         except OSError:
-            continue
+            continue  # gone meanwhile
         for line in rollup.splitlines():
             name, _, value = line.partition(":")
             if name in ("Rss", "Pss"):

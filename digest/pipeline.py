@@ -236,6 +236,12 @@ def make_digests(
     if not due:
         return reports
     floors = {sub.name: store.considered_through(sub.name) for sub, _ in due}
+    due_now = [sub for sub, _ in due]
+    from digest import corpus
+
+    # The space first: a refit reads every stored paper's text, which need not sit in memory
+    # beside the new papers it is fitted for (at a million papers, gigabytes each).
+    space = corpus.ranking_space(store, due_now, now)
     rows = store.papers_after(min(floors.values()))
     papers = [paper for _, paper in rows]
     allowed: dict[str, set[str]] = {}
@@ -252,10 +258,6 @@ def make_digests(
         if store.journal.alert_mark(sub.name):
             gone |= store.journal.alerted_ids(sub.name, ids)
         allowed[sub.name] = ids - gone if gone else ids
-    due_now = [sub for sub, _ in due]
-    from digest import corpus
-
-    space = corpus.ranking_space(store, due_now, now)
     picks = _rank(papers, due_now, allowed=allowed, space=space)
     through = rows[-1][0] if rows else 0
     env = None
