@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import shutil
 import subprocess
@@ -24,6 +25,7 @@ import tempfile
 import threading
 import time
 from datetime import UTC, datetime
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -180,12 +182,35 @@ def phase(subscribers: int, smtp_port: int, slack_port: int, settings_json: str)
     )
 
 
-def delivery_phase(subscribers: int, baseline: str, settings: dict[str, Any]) -> int:
+def _serve(kind: str, subscribers: int, pipe: Connection) -> None:
+    """(In a process of its own, as a real relay and Slack are: one Python process serving both
+    would hold them to one core and one GIL.) Serve, and answer "collect" with what arrived."""
     arrivals = _Arrivals()
-    smtp, slack = LoopbackSMTP(_Mailbox(arrivals)), _Slack(arrivals)
-    smtp.start()
-    for n in range(subscribers):
-        slack.hooks[f"/services/T0/B0/hook{n:05d}"] = "ok"
+    server: Any
+    if kind == "smtp":
+        server = LoopbackSMTP(_Mailbox(arrivals))
+        server.start()
+    else:
+        server = _Slack(arrivals)
+        for n in range(subscribers):
+            server.hooks[f"/services/T0/B0/hook{n:05d}"] = "ok"
+    pipe.send(server.port)
+    while pipe.recv() == "collect":
+        with arrivals.lock:
+            pipe.send((dict(arrivals.times), len(arrivals.connections), time.process_time()))
+        arrivals.clear()
+        if kind == "slack":
+            server.tokens.clear()
+    server.stop()
+
+
+def delivery_phase(subscribers: int, baseline: str, settings: dict[str, Any]) -> int:
+    servers = {}
+    for kind in ("smtp", "slack"):
+        mine, theirs = multiprocessing.Pipe()
+        process = multiprocessing.Process(target=_serve, args=(kind, subscribers, theirs))
+        process.start()
+        servers[kind] = (process, mine, mine.recv())
     rows = []
     try:
         with tempfile.TemporaryDirectory() as folder:
@@ -193,8 +218,10 @@ def delivery_phase(subscribers: int, baseline: str, settings: dict[str, Any]) ->
             if baseline != "none":
                 trees.insert(0, ("before", _baseline_tree(Path(folder), baseline), {}))
             for label, tree, options in trees:
-                arrivals.clear()
-                slack.tokens.clear()
+                serving = 0.0
+                for _, pipe, _ in servers.values():
+                    pipe.send("collect")  # forget what came before
+                    serving -= pipe.recv()[2]
                 command = [
                     sys.executable,
                     "-m",
@@ -203,23 +230,31 @@ def delivery_phase(subscribers: int, baseline: str, settings: dict[str, Any]) ->
                     "--subscribers",
                     str(subscribers),
                     "--smtp-port",
-                    str(smtp.port),
+                    str(servers["smtp"][2]),
                     "--slack-port",
-                    str(slack.port),
+                    str(servers["slack"][2]),
                     "--settings",
                     json.dumps(options),
                 ]
                 env = {**os.environ, "PYTHONPATH": f"{tree}{os.pathsep}{ROOT}"}
-                serving = time.process_time()  # the servers' CPU: this process's, meanwhile
                 done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True)
                 if done.returncode:
                     raise SystemExit(f"{label}: the delivery phase failed: {done.stderr[-2000:]}")
                 got = json.loads(done.stdout.strip().splitlines()[-1])
-                got["servers_cpu"] = time.process_time() - serving
-                rows.append((label, got, _figures(arrivals, got["started"])))
+                times: dict[str, list[float]] = {}
+                connections = 0
+                for _, pipe, _ in servers.values():
+                    pipe.send("collect")
+                    theirs, count, cpu = pipe.recv()
+                    times.update(theirs)
+                    connections += count
+                    serving += cpu
+                got["servers_cpu"] = serving
+                rows.append((label, got, _figures(times, connections, got["started"])))
     finally:
-        smtp.stop()
-        slack.stop()
+        for process, pipe, _ in servers.values():
+            pipe.send("stop")
+            process.join(10)
     print(f"delivery phase: {subscribers} subscribers x (email + Slack), loopback servers")
     print(
         f"  {'':7} {'messages':>8} {'seconds':>8} {'msg/s':>7} {'slowest dest. s':>16}"
@@ -237,8 +272,7 @@ def delivery_phase(subscribers: int, baseline: str, settings: dict[str, Any]) ->
     return 0
 
 
-def _figures(arrivals: _Arrivals, started: float) -> dict[str, Any]:
-    times = arrivals.times
+def _figures(times: dict[str, list[float]], connections: int, started: float) -> dict[str, Any]:
     gaps = [b - a for t in times.values() for a, b in zip(t, t[1:], strict=False)]
     return {
         "messages": sum(len(t) for t in times.values()),
@@ -246,7 +280,7 @@ def _figures(arrivals: _Arrivals, started: float) -> dict[str, Any]:
         "slowest": max((t[-1] - started for t in times.values()), default=0.0),
         # One Slack webhook's two posts (a split digest): Slack's pace says at least 1 s.
         "closest_gap": min(gaps, default=float("nan")),
-        "connections": len(arrivals.connections),
+        "connections": connections,
     }
 
 
