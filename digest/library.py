@@ -1,135 +1,122 @@
 """A subscriber's own papers, read into Papers for the profile: the `library` file (BibTeX from
-Zotero, Mendeley or JabRef; paper JSONL or CSV) and the arXiv ids of `like`, looked up once
-through the arxiv source and cached in the state database.
+Zotero, Mendeley or JabRef; paper JSONL or CSV), its Papers cached by the file's contents; and the
+arXiv ids of `like`, looked up through the arxiv source and kept in the state database.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
 import logging
-import re
-from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime
+import os
+import tempfile
+from collections.abc import Sequence
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Protocol
 
-from digest.models import InputError, Paper, SourceConfig, SourceError, Subscriber, Warn
-from digest.models.identity import abstract_id, arxiv_id, doi, paper_id
+from digest import __version__
+from digest.models import InputError, Paper, SourceConfig, SourceError, Subscriber
+from digest.models.identity import arxiv_id
 from digest.sources.arxiv import ArxivSource
-from digest.sources.common import code_links
+from digest.sources.bibtex import decode, read_bibtex
 from digest.sources.files import read_papers
 
 log = logging.getLogger("digest.library")
 
 SUFFIXES = (".bib", ".jsonl", ".jsonl.gz", ".csv")
-# Google Scholar writes arXiv preprints as journal = {arXiv preprint arXiv:2401.01234}.
-_ARXIV_IN_TEXT = re.compile(r"arXiv:\s*(\S+)", re.IGNORECASE)
+# Bump when parsing changes what a library's Papers hold: older cached parses are then ignored.
+CACHE_FORMAT = 1
+# arXiv may not know an id yet (a typo is also possible): asked again after this long.
+RETRY_UNKNOWN = timedelta(days=1)
+
+
+def cache_dir() -> Path:
+    """Where parsed libraries are kept: $XDG_CACHE_HOME/digest/libraries (~/.cache/...)."""
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "digest" / "libraries"
 
 
 def load(path: str) -> tuple[Paper, ...]:
-    """Read one library file; a missing, unknown or unreadable one is an InputError (exit 2)."""
+    """Read one library file; a missing, unknown or unreadable one is an InputError (exit 2).
+    An unchanged file is read from the cache, its warnings said again."""
     file = Path(path)
     if not file.is_file():
         raise InputError(f"{path}: library file not found")
     if not file.name.lower().endswith(SUFFIXES):
         raise InputError(f"{path}: unknown library format; use {', '.join(SUFFIXES)}")
-
+    try:
+        data = file.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    key = hashlib.sha256(f"{CACHE_FORMAT} {__version__} {file.name}\n".encode() + data).hexdigest()
+    found = _cached(file, key)
+    if found is None:
+        warnings: list[str] = []
+        if file.name.lower().endswith(".bib"):
+            papers = read_bibtex(file, decode(data, file, warnings.append), warnings.append)
+        else:  # a liked paper's code is never shown: no links looked for
+            papers = read_papers(path, warnings.append, links=False)
+        found = (tuple(papers), warnings)
+        _save(file, key, *found)
+    papers, warnings = found
     # One odd entry in a reference-manager export should not cost the subscriber a digest.
-    def warn(problem: str) -> None:
+    for problem in warnings:
         log.warning("library %s", problem)
-
-    if file.name.lower().endswith(".bib"):
-        papers = read_bibtex(file, warn)
-    else:
-        papers = read_papers(path, warn, links=False)  # a liked paper's code is never shown
     if not papers:
         raise InputError(f"{path}: library holds no papers")
-    return tuple(papers)
-
-
-def read_bibtex(path: Path, warn: Warn) -> list[Paper]:
-    """The entries of a .bib file with LaTeX accents decoded; bad entries are warnings."""
-    import bibtexparser
-    from bibtexparser.middlewares import LatexDecodingMiddleware
-
-    data = path.read_bytes()
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        # Older exports are Windows-1252; guessing it beats losing the whole library.
-        warn(f"{path}: not UTF-8, read as Windows-1252")
-        text = data.decode("cp1252", errors="replace")
-    library = bibtexparser.parse_string(text, append_middleware=[LatexDecodingMiddleware()])
-    for block in library.failed_blocks:
-        where = f"{path}:{(block.start_line or 0) + 1}"
-        error = getattr(block, "error", None)
-        lines = str(error or "").strip().splitlines()
-        why = lines[0] if lines else type(error).__name__ if error else "unreadable"
-        warn(f"{where}: bad BibTeX entry skipped ({why})")
-    papers = []
-    for entry in library.entries:
-        fields = {f.key.lower(): str(f.value) for f in entry.fields}
-        paper = bib_paper(fields, f"library:{path.name}")
-        if paper is None:
-            where = f"{path}:{(entry.start_line or 0) + 1}"
-            warn(f"{where}: entry {entry.key!r} has neither title nor abstract, skipped")
-        else:
-            papers.append(paper)
     return papers
 
 
-def _clean(value: str) -> str:
-    """Braces that only protected capitals go; whitespace collapses."""
-    return " ".join(value.replace("{", "").replace("}", "").split())
+def _cache_file(file: Path) -> Path:
+    where = hashlib.sha256(str(file.resolve()).encode()).hexdigest()[:24]
+    return cache_dir() / f"{where}.json"
 
 
-def bib_paper(fields: Mapping[str, str], source: str) -> Paper | None:
-    """One BibTeX entry's fields (keys lowercased, LaTeX decoded) as a Paper."""
-    title, abstract = _clean(fields.get("title", "")), _clean(fields.get("abstract", ""))
-    keywords = [k.strip() for k in re.split(r"[,;]", _clean(fields.get("keywords", ""))) if k]
-    if not title and not abstract:
+def _cached(file: Path, key: str) -> tuple[tuple[Paper, ...], list[str]] | None:
+    """The cached parse of this content, or None: absent, stale, or damaged in any way."""
+    try:
+        data = json.loads(_cache_file(file).read_bytes())
+        if not isinstance(data, dict) or data.get("key") != key:
+            return None
+        papers = tuple(_paper(p) for p in data["papers"])
+        warnings = [str(w) for w in data["warnings"]]
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
         return None
-    eprint = fields.get("eprint", "")
-    journal = _clean(fields.get("journal", "") or fields.get("booktitle", ""))
-    in_text = _ARXIV_IN_TEXT.search(f"{journal} {fields.get('note', '')}")
-    url = fields.get("url", "").strip()
-    arxiv = arxiv_id(eprint) or (arxiv_id(in_text[1]) if in_text else None) or arxiv_id(url)
-    found_doi = doi(fields.get("doi", "")) or doi(url)
-    text = abstract or (f"Keywords: {', '.join(keywords)}." if keywords else "")
-    links = [url] if code_links(url) else []
-    links += code_links(" ".join((fields.get("code", ""), abstract, fields.get("note", ""))))
-    return Paper(
-        id=paper_id(
-            arxiv=arxiv or "",
-            doi_=found_doi or "",
-            title=title,
-            fallback=abstract_id(abstract or title),
-        ),
-        title=title,
-        abstract=text,
-        authors=_names(fields.get("author", "")),
-        venue=journal,
-        url=url or (f"https://arxiv.org/abs/{arxiv}" if arxiv else ""),
-        code_url=links[0] if links else "",
-        source=source,
-        categories=tuple(keywords),
-        aliases=tuple(a for a in (found_doi, arxiv) if a),
-    )
+    return papers, warnings
 
 
-def _names(field: str) -> tuple[str, ...]:
-    """BibTeX's 'Last, First and First Last' as ('First Last', 'First Last')."""
-    names = []
-    for name in re.split(r"\s+and\s+", _clean(field)):
-        last, comma, first = name.partition(",")
-        names.append(f"{first.strip()} {last.strip()}" if comma and first.strip() else last)
-    return tuple(n.strip() for n in names if n.strip() and n.strip().lower() != "others")
+def _save(file: Path, key: str, papers: tuple[Paper, ...], warnings: list[str]) -> None:
+    target = _cache_file(file)
+    rows = [
+        {**dataclasses.asdict(p), "published": p.published and p.published.isoformat()}
+        for p in papers
+    ]
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        # Written whole, then renamed: a run killed mid-write leaves the old cache or none.
+        handle, temporary = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            json.dump({"key": key, "papers": rows, "warnings": warnings}, out)
+        os.replace(temporary, target)
+    except OSError as exc:  # no cache is only slower
+        log.debug("library cache %s not written: %s", target, exc)
+
+
+def _paper(row: dict) -> Paper:
+    published = row.pop("published")
+    for name in ("authors", "categories", "aliases"):
+        row[name] = tuple(row[name])
+    return Paper(**row, published=date.fromisoformat(published) if published else None)
 
 
 class LikedCache(Protocol):
     """Where looked-up liked papers are kept between runs (the store's paper catalogue)."""
 
-    def liked(self, ids: Sequence[str]) -> dict[str, Paper | None]: ...
+    def liked(
+        self, ids: Sequence[str], unknown_since: datetime | None = None
+    ) -> dict[str, Paper | None]: ...
 
     def remember_liked(self, found: dict[str, Paper | None], now: datetime) -> None: ...
 
@@ -140,10 +127,10 @@ def liked_papers(
     """The papers of these arXiv ids: from the cache, else looked up once and remembered.
 
     A failed lookup is a warning and is tried again on the next run; an id arXiv does not know
-    is remembered as such, so it is not asked about again.
+    is remembered as such for RETRY_UNKNOWN on the run's clock, then asked about again.
     """
     wanted = [arxiv_id(i) or i for i in ids]
-    known = cache.liked(wanted)
+    known = cache.liked(wanted, unknown_since=now - RETRY_UNKNOWN)
     missing = [i for i in wanted if i not in known]
     if missing:
         try:

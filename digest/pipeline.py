@@ -139,6 +139,7 @@ def ingest(
                     if store is None:
                         papers.extend(batch)
                     else:
+                        batch = seen_replacements(batch, store, source.name)
                         report.new += store.add_papers(batch, now)
                 # A feed URL from the environment is a secret; the summary is kept in the state.
                 report.error = redact(report.error, settings.secrets)
@@ -153,6 +154,17 @@ def ingest(
                 report.seconds,
             )
     return reports, papers
+
+
+def seen_replacements(papers: list[Paper], store: Store, name: str) -> list[Paper]:
+    """The papers without the new versions of papers the store has never seen: those are not
+    new (a source opts in with `replacements = true`, and its papers come unmarked)."""
+    known = store.papers.known
+    kept = [p for p in papers if not p.replacement or known(identity.keys(p)) is not None]
+    if len(kept) < len(papers):
+        left = len(papers) - len(kept)
+        log.info("source %s: %d new versions of unseen papers left out", name, left)
+    return kept
 
 
 def _batches(
@@ -304,6 +316,7 @@ def preview(settings: Settings, store: Store, name: str, now: datetime) -> Messa
     )
     (subscriber,) = store.ratings.apply([subscriber])
     _, fetched = ingest(settings, None, now)
+    fetched = seen_replacements(fetched, store, "preview")
     fetched = store.papers.canonical(fetched)  # a paper known under another key is that paper
     stored = [paper for _, paper in store.papers_after(store.considered_through(name))]
     pool = identity.dedupe(stored + fetched)

@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 import jinja2
 
 from digest.models import ConfigError, Digest, Entry, Message, Paper, Scored
+from digest.sources.latex import to_text
 
 BUILTIN_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
@@ -243,19 +244,11 @@ _ABBREVIATIONS = frozenset(
 # End punctuation, optional closing quote or bracket, whitespace, then no lower-case letter.
 _BOUNDARY = re.compile(r"([.!?]+)[\"'”’)\]]*\s+(?=[^a-z\s])")
 _INITIAL = re.compile(r"[A-Z]\.")
-# \emph{x} -> x: font commands carry no meaning in plain text.
-_LATEX_FONT = re.compile(r"\\(?:emph|text[a-z]*|math[a-z]*|[a-z]*font|bm|boldsymbol)\*?\s*(?=\{)")
-_LATEX_COMMAND = re.compile(r"\\([A-Za-z]+)(?:\s*(\{))?")  # \alpha -> alpha, \sqrt{n} -> sqrt n
-_LATEX_ESCAPE = re.compile(r"\\(.)")  # \% -> %
 
 
 def _tidy(text: str) -> str:
-    """Light LaTeX clean-up and whitespace collapse; enough for reading, not a LaTeX parser."""
-    text = _LATEX_FONT.sub("", text)
-    text = _LATEX_COMMAND.sub(lambda m: m.group(1) + (" " if m.group(2) else ""), text)
-    text = _LATEX_ESCAPE.sub(lambda m: " " if m.group(1) == "\\" else m.group(1), text)
-    text = text.replace("$", "").replace("{", "").replace("}", "")
-    return " ".join(text.split())
+    """LaTeX as plain text where it is LaTeX ($5 and {x : x > 0} stay), whitespace collapsed."""
+    return " ".join(to_text(text).split())
 
 
 def split_sentences(text: str) -> list[str]:

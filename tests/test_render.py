@@ -197,9 +197,12 @@ def test_snippet_cleans_latex_and_whitespace() -> None:
         "We bound the\n  error by $\\mathcal{O}(\\sqrt{n})$ with \\emph{high}\tprobability"
         " and \\alpha = 5\\%."
     )
-    assert (
-        snippet(abstract) == "We bound the error by O(sqrt n) with high probability and alpha = 5%."
-    )
+    assert snippet(abstract) == "We bound the error by O(√(n)) with high probability and α = 5%."
+
+
+def test_snippet_keeps_dollars_and_braces_that_are_not_latex() -> None:
+    abstract = "A $5 million grant and $10 more fund {x : x > 0}, at 2.1$\\mu$W in H$_2$O."
+    assert snippet(abstract) == "A $5 million grant and $10 more fund {x : x > 0}, at 2.1μW in H₂O."
 
 
 def test_snippet_of_an_empty_abstract_is_empty() -> None:

@@ -250,3 +250,30 @@ def test_lookup_by_ids_returns_the_papers_arxiv_knows(server: FeedServer) -> Non
     assert sorted(found) == ["2611.00001", "2611.00003"]
     (request,) = server.requests
     assert request.query["id_list"] == "2611.00001,2611.00003,2611.09999"
+
+
+def test_a_version_of_a_paper_first_submitted_before_the_window_is_a_replacement(
+    server: FeedServer,
+) -> None:
+    # NOW is 2026-11-30; the default window is 7 days. 2601.00001 was submitted in January and
+    # comes back because of its v4: new only to a store that has it.
+    old = entry("2601.00001v4", "An old paper revised", published="2026-01-05T10:00:00Z")
+    fresh = entry("2611.00002v2", "A new paper revised at once")
+    server.route("/api/query", Answer(body=feed([old, fresh], 2)))
+    (revised, new), _, _ = fetch(server)
+    assert revised.replacement and revised.published == date(2026, 1, 5)
+    assert not new.replacement
+    (revised, _), _, _ = fetch(server, replacements=True)
+    assert not revised.replacement
+
+
+def test_api_text_reads_as_plain_text_and_authors_are_whole_names(server: FeedServer) -> None:
+    paper = entry(
+        "2611.00003v1", "Sub-$\\mu$W inference in $\\mathcal{O}(n)$", "H$_2$O for $5 a day."
+    )
+    paper = paper.replace("<name>Alan Turing</name>", "<name>STAR Collaboration</name>")
+    server.route("/api/query", Answer(body=feed([paper], 1)))
+    (found,), _, _ = fetch(server)
+    assert found.title == "Sub-μW inference in O(n)"
+    assert found.abstract == "H₂O for $5 a day."
+    assert found.authors == ("Ada Lovelace", "STAR Collaboration")

@@ -254,3 +254,25 @@ def test_read_papers_reads_one_file_for_the_rank_command(tmp_path: Path) -> None
     ]
     with pytest.raises(InputError, match="no such file"):
         read_papers(str(tmp_path / "missing.jsonl"), warnings.append)
+
+
+def test_csv_and_jsonl_authors_split_as_reference_managers_write_them(tmp_path: Path) -> None:
+    path = tmp_path / "zotero.csv"
+    path.write_text(
+        "title,authors\n"
+        '"One","Kukla, D., Crampton, A., Wood, D., Khetani, S."\n'
+        '"Two","Reagle, Jr., Joseph M.; Lovelace, Ada"\n'
+        '"Three","Ada Lovelace, Alan Turing and Grace Hopper et al."\n',
+        encoding="utf-8",
+    )
+    papers, warnings = fetch(path)
+    assert warnings == []
+    assert [p.authors for p in papers] == [
+        ("D. Kukla", "A. Crampton", "D. Wood", "S. Khetani"),
+        ("Joseph M. Reagle Jr.", "Ada Lovelace"),
+        ("Ada Lovelace", "Alan Turing", "Grace Hopper"),
+    ]
+    lines = tmp_path / "lines.jsonl"
+    lines.write_text(jsonl(RECORD | {"authors": ["Lovelace, Ada", "Reagle, Jr., Joseph M."]}))
+    (paper,), _ = fetch(lines)
+    assert paper.authors == ("Ada Lovelace", "Joseph M. Reagle Jr.")

@@ -171,3 +171,45 @@ def test_a_venue_is_required() -> None:
         "must name a venue, e.g. 'NeurIPS.cc/2025/Conference'",
     )
     assert source.check({"venue": VENUE, "url": "https://api2.openreview.net"}) is None
+
+
+def serve_notes(server: FeedServer, *notes: dict[str, Any]) -> None:
+    body = json.dumps({"notes": list(notes), "count": len(notes)})
+    server.route("/notes", Answer(body=body, content_type="application/json"))
+
+
+def test_html_and_latex_in_titles_and_abstracts_read_as_plain_text(server: FeedServer) -> None:
+    serve_notes(
+        server,
+        note(
+            "L1",
+            "Radix-2\\(^\\mboxk\\) FFTs at 2.1$\\mu$W &amp; <i>beyond</i>",
+            abstract="<p>We model $\\textCFT_1$ in H$_2$O &lt;fast&gt;.</p>"
+            "<p>It costs $5 million.</p>",
+        ),
+    )
+    (paper,), _ = fetch(server)
+    assert paper.title == "Radix-2ᵏ FFTs at 2.1μW & beyond"
+    assert paper.abstract == "We model CFT₁ in H₂O <fast>. It costs $5 million."
+
+
+@pytest.mark.parametrize(
+    "title", [["Private", "federated learning"], {"value": "Private federated learning"}]
+)
+def test_a_title_given_as_a_list_or_wrapped_twice_is_text(
+    server: FeedServer, title: object
+) -> None:
+    serve_notes(server, note("T1", title))  # type: ignore[arg-type]
+    (paper,), _ = fetch(server)
+    assert paper.title == "Private federated learning"
+
+
+def test_authors_written_as_one_string_or_last_first_are_whole_names(server: FeedServer) -> None:
+    serve_notes(
+        server,
+        note("A1", "One", authors="Ada Lovelace, Alan Turing"),
+        note("A2", "Two", authors=["Reagle, Jr., Joseph M.", "Grace Hopper"]),
+    )
+    (one, two), _ = fetch(server)
+    assert one.authors == ("Ada Lovelace", "Alan Turing")
+    assert two.authors == ("Joseph M. Reagle Jr.", "Grace Hopper")

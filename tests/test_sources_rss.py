@@ -105,9 +105,9 @@ EMPTY_RSS = """<?xml version="1.0"?><rss version="2.0"><channel><title>Quiet</ti
 <link>https://example.org</link><description>nothing today</description></channel></rss>"""
 
 
-def fetch(server: FeedServer, path: str) -> tuple[list[Paper], list[str]]:
+def fetch(server: FeedServer, path: str, **options: object) -> tuple[list[Paper], list[str]]:
     warnings: list[str] = []
-    config = SourceConfig("rss", "feed", {"url": f"{server.url}{path}"})
+    config = SourceConfig("rss", "feed", {"url": f"{server.url}{path}", **options})
     papers = list(RssSource(Policy(timeout=2, retries=0)).fetch(config, warnings.append))
     return papers, warnings
 
@@ -183,3 +183,136 @@ def test_html_becomes_readable_text() -> None:
     assert html_text("<p>a &amp; b</p><p>c<br/>d</p><style>p{}</style>") == "a & b c d"
     assert html_text("plain  text\n here") == "plain text here"
     assert html_text("x &lt; y &#8212; z") == "x < y — z"
+
+
+# --- replacements: new versions of older papers -------------------------------------------------
+
+OLD_ARXIV_RDF = """<?xml version="1.0" encoding="UTF-8"?>
+<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/"
+         xmlns:dc="http://purl.org/dc/elements/1.1/">
+  <channel rdf:about="http://arxiv.org/rss/hep-ex">
+    <title>hep-ex updates on arXiv.org</title>
+    <link>http://arxiv.org/</link>
+    <description>High Energy Physics - Experiment (hep-ex) updates</description>
+  </channel>
+  <item rdf:about="http://arxiv.org/abs/1805.09166">
+    <title>Measurement of the W boson mass. (arXiv:1805.09166v1 [hep-ex] CROSS LISTED)</title>
+    <link>http://arxiv.org/abs/1805.09166</link>
+    <description rdf:parseType="Literal">&lt;p&gt;We measure the W mass.&lt;/p&gt;</description>
+    <dc:creator> &lt;a href="http://arxiv.org/find/hep-ex/1/au:+Adamczyk_L/0/1/0/all/0/1"&gt;L.
+ Adamczyk&lt;/a&gt;, &lt;a href="http://arxiv.org/find/hep-ex/1/au:+Adkins_J/0/1/0/all/0/1"&gt;J. K.
+ Adkins&lt;/a&gt; (STAR Collaboration)</dc:creator>
+  </item>
+  <item rdf:about="http://arxiv.org/abs/1704.01234">
+    <title>Jet quenching at RHIC. (arXiv:1704.01234v3 [nucl-ex] UPDATED)</title>
+    <link>http://arxiv.org/abs/1704.01234</link>
+    <description rdf:parseType="Literal">&lt;p&gt;Jets lose energy.&lt;/p&gt;</description>
+    <dc:creator>&lt;a href="http://arxiv.org/a/x"&gt;Grace Hopper&lt;/a&gt;</dc:creator>
+  </item>
+</rdf:RDF>
+"""
+
+
+def test_arxivs_replace_entries_are_marked_and_carry_no_listing_date(server: FeedServer) -> None:
+    server.route("/rss/cs.LG", Answer(body=ARXIV_RSS, content_type="application/rss+xml"))
+    (new, replaced), _ = fetch(server, "/rss/cs.LG")
+    assert not new.replacement and new.published == date(2026, 11, 30)
+    # The feed's pubDate is the day the new version was listed, not the paper's date.
+    assert replaced.replacement and replaced.published is None
+
+
+def test_a_source_opts_in_to_replacements_as_new_papers(server: FeedServer) -> None:
+    server.route("/rss/cs.LG", Answer(body=ARXIV_RSS, content_type="application/rss+xml"))
+    (_, replaced), _ = fetch(server, "/rss/cs.LG", replacements=True)
+    assert not replaced.replacement and replaced.published is None
+
+
+def test_the_announce_type_element_alone_marks_a_replace_cross(server: FeedServer) -> None:
+    body = ARXIV_RSS.replace("Announce Type: replace\n", "").replace(
+        "<dc:creator>Emmy Noether",
+        "<arxiv:announce_type>replace-cross</arxiv:announce_type><dc:creator>Emmy Noether",
+    )
+    server.route("/rss/cs.LG", Answer(body=body, content_type="application/rss+xml"))
+    (new, replaced), _ = fetch(server, "/rss/cs.LG")
+    assert replaced.replacement and not new.replacement
+
+
+def test_an_atom_replacement_keeps_its_original_date(server: FeedServer) -> None:
+    body = ATOM.replace(
+        "<updated>2026-11-28T00:00:00Z</updated>",
+        "<published>2026-03-02T00:00:00Z</published><updated>2026-11-28T00:00:00Z</updated>"
+        "<summary>arXiv:2603.00001v2 Announce Type: replace Abstract: We map cells.</summary>",
+    )
+    server.route("/atom", Answer(body=body, content_type="application/atom+xml"))
+    (cells, _), _ = fetch(server, "/atom")
+    assert cells.replacement and cells.published == date(2026, 3, 2)
+
+
+def test_old_arxiv_rdf_titles_lose_the_listing_and_updated_items_are_replacements(
+    server: FeedServer,
+) -> None:
+    server.route("/rss/hep-ex", Answer(body=OLD_ARXIV_RDF, content_type="application/rdf+xml"))
+    (crossed, updated), warnings = fetch(server, "/rss/hep-ex")
+    assert warnings == []
+    assert (crossed.id, crossed.title) == ("1805.09166", "Measurement of the W boson mass")
+    assert crossed.authors == ("L. Adamczyk", "J. K. Adkins", "STAR Collaboration")
+    assert not crossed.replacement  # a cross-listing is new to this category
+    assert (updated.id, updated.title) == ("1704.01234", "Jet quenching at RHIC")
+    assert updated.replacement and updated.authors == ("Grace Hopper",)
+
+
+def test_a_biorxiv_creator_string_of_surnames_and_initials_is_each_author(
+    server: FeedServer,
+) -> None:
+    body = JOURNAL_RDF.replace(
+        "<dc:creator>Rosalind Franklin</dc:creator>\n    <dc:creator>Linus Pauling</dc:creator>",
+        "<dc:creator>Kukla, D., Crampton, A., Wood, D., Khetani, S.</dc:creator>",
+    )
+    server.route("/rss", Answer(body=body, content_type="application/rdf+xml"))
+    (paper,), _ = fetch(server, "/rss")
+    assert paper.authors == ("D. Kukla", "A. Crampton", "D. Wood", "S. Khetani")
+
+
+def test_latex_in_a_feed_reads_as_text_and_dollar_amounts_stay(server: FeedServer) -> None:
+    body = ARXIV_RSS.replace(
+        "Private Federated Learning with Heterogeneous Clients",
+        "Private learning at 2.1$\\mu$W for $5 million",
+    )
+    server.route("/rss/cs.LG", Answer(body=body, content_type="application/rss+xml"))
+    (new, _), _ = fetch(server, "/rss/cs.LG")
+    assert new.title == "Private learning at 2.1μW for $5 million"
+
+
+def test_ingest_keeps_a_replacement_only_of_a_paper_the_store_has(
+    server: FeedServer, tmp_path
+) -> None:
+    from datetime import UTC, datetime
+
+    from digest.models import Settings
+    from digest.pipeline import ingest
+    from digest.state import Store
+
+    now = datetime(2026, 11, 30, 9, tzinfo=UTC)
+    url = f"{server.url}/rss/cs.LG"
+    settings = Settings("t.toml", (SourceConfig("rss", "feed", {"url": url}),), ())
+    opted_in = Settings(
+        "t.toml", (SourceConfig("rss", "feed", {"url": url, "replacements": True}),), ()
+    )
+    server.route("/rss/cs.LG", Answer(body=ARXIV_RSS, content_type="application/rss+xml"))
+    with Store(tmp_path / "a.db") as store:
+        (report,), _ = ingest(settings, store, now)
+        assert (report.read, report.new) == (
+            2,
+            1,
+        )  # the replace entry of an unseen paper is not new
+        assert [p.id for _, p in store.papers_after(0)] == ["2611.01234"]
+    with Store(tmp_path / "b.db") as store:
+        (report,), _ = ingest(opted_in, store, now)
+        assert report.new == 2
+    # A paper the store has: its new version completes the stored record.
+    known = ARXIV_RSS.replace("Announce Type: new", "Announce Type: replace")
+    with Store(tmp_path / "a.db") as store:
+        server.route("/rss/cs.LG", Answer(body=known, content_type="application/rss+xml"))
+        (report,), _ = ingest(settings, store, now)
+        assert (report.read, report.new) == (2, 0)
+        assert store.count_papers() == 1

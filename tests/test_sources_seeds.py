@@ -14,11 +14,12 @@ from digest.models import Paper, SourceConfig, SourceError
 from digest.models.identity import abstract_id, normalize
 from digest.sources import SOURCES, FilesSource, SeedsSource
 from digest.sources.common import code_links
+from digest.sources.seeds import venue_of
 from digest.sources.titles import derive_title
 
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
-ENGLISH = "NeurIPS 2025 Papers"
-CHINESE = "NeurIPS 2025 论文列表"
+# The headers read "NeurIPS 2025 Papers" and "NeurIPS 2025 论文列表": both name one venue.
+ENGLISH = CHINESE = "NeurIPS 2025"
 ABSTRACT = (
     "We propose WidgetNet, a graph model that predicts widget failures from sensor logs. "
     "Experiments on three factories show fewer false alarms."
@@ -168,10 +169,10 @@ def test_the_same_abstract_rewrapped_or_recased_in_another_file_is_one_paper(
 ) -> None:
     (tmp_path / "a.txt").write_text(f"ICML 2026\n\n{ABSTRACT}\n", encoding="utf-8")
     wrapped = ABSTRACT.upper().replace(". ", ".\n   ").replace("graph model", "graph   model")
-    (tmp_path / "b.txt").write_text(f"Workshop list\n\n{wrapped}\n", encoding="utf-8")
+    (tmp_path / "b.txt").write_text(f"SafeML Workshop\n\n{wrapped}\n", encoding="utf-8")
     papers, warnings = fetch(tmp_path)
     assert warnings == []
-    assert [p.venue for p in papers] == ["ICML 2026", "Workshop list"]
+    assert [p.venue for p in papers] == ["ICML 2026", "SafeML Workshop"]
     assert papers[0].id == papers[1].id
     assert (
         papers[0].title == "WidgetNet: a graph model that predicts widget failures from sensor logs"
@@ -297,3 +298,23 @@ def test_derive_title_prefers_the_named_method_and_strips_markup() -> None:
         "Our LLMs (large language models) are big. We propose a new way to rank."
     ) == ("A way to rank")
     assert derive_title(ABSTRACT, limit=40) == "WidgetNet: a graph model"  # cut at "that"
+
+
+@pytest.mark.parametrize(
+    ("header", "venue"),
+    [
+        ("NeurIPS 2025 Papers", "NeurIPS 2025"),
+        ("NeurIPS 2025 论文列表", "NeurIPS 2025"),
+        ("# ICML 2025 Accepted Papers", "ICML 2025"),
+        ("ICLR 2026 - paper list", "ICLR 2026"),
+        ("ACL 2025: List of Accepted Papers", "ACL 2025"),
+        ("CVPR 2025 已接收论文列表", "CVPR 2025"),
+        ("AAAI 2026 录用论文清单", "AAAI 2026"),
+        ("NeurIPS 2025 Oral Papers", "NeurIPS 2025 Oral"),  # the track is part of the venue
+        ("Newspapers of 1900", "Newspapers of 1900"),
+        ("Papers", "Papers"),  # nothing but the word: the header stays
+        ("论文列表", "论文列表"),
+    ],
+)
+def test_a_headers_words_for_a_list_of_papers_are_not_the_venue(header: str, venue: str) -> None:
+    assert venue_of(header) == venue

@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from dotenv import dotenv_values
 
 from digest.config.checks import (
+    BOOL,
     INT,
     NUM,
     SECRET_KEYS,
@@ -43,8 +44,9 @@ SOURCE_KINDS: dict[str, dict[str, tuple[str, bool]]] = {
         "days": (INT, False),
         "max_results": (INT, False),
         "delay": (NUM, False),
+        "replacements": (BOOL, False),  # new versions of papers not seen before count as new
     },
-    "rss": {**NETWORK, "url": (STR, True)},
+    "rss": {**NETWORK, "url": (STR, True), "replacements": (BOOL, False)},
     "openreview": {**NETWORK, "venue": (STR, True)},
 }
 CHANNEL_KINDS: dict[str, dict[str, tuple[str, bool]]] = {

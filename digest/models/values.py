@@ -25,8 +25,10 @@ class Paper:
     published: date | None = None
     source: str = ""
     categories: tuple[str, ...] = ()
-    # Other ids of the same paper (a DOI beside the arXiv id...): see sources/identity.py.
+    # Other ids of the same paper (a DOI beside the arXiv id...): see models/identity.py.
     aliases: tuple[str, ...] = ()
+    # A new version of an older paper (arXiv "replace"): new only to a store that has the paper.
+    replacement: bool = False
 
     @property
     def text(self) -> str:

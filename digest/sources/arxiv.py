@@ -15,7 +15,9 @@ import feedparser
 
 from digest.models import Paper, SourceConfig, SourceError, Warn
 from digest.models.identity import arxiv_id, doi
+from digest.sources import authors
 from digest.sources.common import code_links
+from digest.sources.latex import to_text
 from digest.sources.progress import QUIET, Progress
 from digest.sources.rss import feed_problem
 from digest.sources.web import Client, Policy, Response, check_options, check_range
@@ -41,6 +43,7 @@ class Options:
     days: int
     max_results: int
     delay: float
+    replacements: bool = False
 
     @classmethod
     def of(cls, config: SourceConfig) -> Options:
@@ -52,6 +55,7 @@ class Options:
             days=int(raw.get("days", DAYS)),
             max_results=int(raw.get("max_results", MAX_RESULTS)),
             delay=float(raw.get("delay", DELAY)),
+            replacements=raw.get("replacements") is True,
         )
 
 
@@ -93,22 +97,24 @@ def parse_feed(body: bytes, warn: Warn, where: str) -> tuple[list[Paper], int | 
 
 def to_paper(entry: Mapping[str, Any]) -> Paper | None:
     ident = arxiv_id(str(entry.get("id", "")))
-    title = " ".join(str(entry.get("title", "")).split())
-    abstract = " ".join(str(entry.get("summary", "")).split())
+    title = " ".join(to_text(str(entry.get("title", ""))).split())
+    raw = " ".join(str(entry.get("summary", "")).split())
+    abstract = " ".join(to_text(raw).split())
     if not ident or not (title or abstract):
         return None
     primary = (entry.get("arxiv_primary_category") or {}).get("term", "")
     tags = [t.get("term", "") for t in entry.get("tags", ())]
     comment = str(entry.get("arxiv_comment", ""))
-    links = code_links(f"{comment} {abstract}")
+    links = code_links(f"{comment} {raw}")
     journal_doi = doi(str(entry.get("arxiv_doi", "")))
     link = _VERSION.sub("", str(entry.get("link", ""))) or f"https://arxiv.org/abs/{ident}"
-    parsed = entry.get("published_parsed") or entry.get("updated_parsed")
+    # <published> is the first version's date, <updated> this version's.
+    parsed = dict.get(entry, "published_parsed") or dict.get(entry, "updated_parsed")
     return Paper(
         id=ident,
         title=title,
         abstract=abstract,
-        authors=tuple(a["name"] for a in entry.get("authors", ()) if a.get("name")),
+        authors=authors.split([str(a.get("name", "")) for a in entry.get("authors", ())]),
         venue=str(entry.get("arxiv_journal_ref", "")).strip() or f"arXiv {primary}".strip(),
         url=link,
         code_url=links[0] if links else "",
@@ -117,6 +123,14 @@ def to_paper(entry: Mapping[str, Any]) -> Paper | None:
         categories=tuple(c for c in dict.fromkeys([primary, *tags]) if c),
         aliases=(journal_doi,) if journal_doi else (),
     )
+
+
+def _mark_replacements(papers: Iterator[Paper], since: date) -> Iterator[Paper]:
+    """A paper first submitted before the window came because of a new version: new only to a
+    store that already has it (the window counts versions when arXiv dates them by update)."""
+    for paper in papers:
+        old = paper.published is not None and paper.published < since
+        yield replace(paper, replacement=True) if old else paper
 
 
 def explain(response: Response) -> str:
@@ -156,8 +170,11 @@ class ArxivSource:
         options = Options.of(config)
         if not options.categories and not options.query:
             raise SourceError(f"source {config.name!r}: arxiv needs `categories` or `query`")
-        query = search_query(options, now or datetime.now(UTC))
-        return self._pages(config, options, query, warn, progress)
+        now = now or datetime.now(UTC)
+        query = search_query(options, now)
+        since = (now.astimezone(UTC) - timedelta(days=options.days)).date()
+        papers = self._pages(config, options, query, warn, progress)
+        return papers if options.replacements else _mark_replacements(papers, since)
 
     def _client(self, config: SourceConfig, options: Options, progress: Progress) -> Client:
         # Retries count as calls too: the politeness delay separates every one of them.

@@ -19,6 +19,7 @@ import orjson
 
 from digest.models import InputError, Paper, SourceConfig, Warn
 from digest.models.identity import abstract_id
+from digest.sources import authors as names
 from digest.sources.common import code_links
 from digest.sources.progress import QUIET, Progress
 from digest.sources.seeds import list_files, read_text, source_path
@@ -59,6 +60,8 @@ def _names(record: Mapping[str, Any], key: str) -> tuple[str, ...]:
         return ()
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise BadRecord(f"{key} must be a list of strings, got {json.dumps(value)[:60]}")
+    if key == "authors":  # "Lovelace, Ada" is Ada Lovelace here too
+        return names.split(value)
     return tuple(v.strip() for v in value if v.strip())
 
 
@@ -176,9 +179,10 @@ def parse_csv(path: Path, warn: Warn, links: bool = True) -> Iterator[Paper]:
             warn(f"{path}:{start}: row has {len(row)} fields, the header has {len(header)}")
             continue
         record: dict[str, Any] = {k: (v.strip() or None) for k, v in zip(header, row, strict=True)}
-        for key in ("authors", "categories"):
-            if record.get(key):
-                record[key] = [part.strip() for part in record[key].split(";")]
+        if record.get("categories"):
+            record["categories"] = [part.strip() for part in record["categories"].split(";")]
+        if record.get("authors"):  # "A; B", "Last, F., Last, F.", "A, B and C": names.split's
+            record["authors"] = list(names.split(record["authors"]))
         try:
             yield to_paper(record, source, links)
         except BadRecord as exc:

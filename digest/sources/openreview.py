@@ -13,8 +13,11 @@ from urllib.parse import urlsplit, urlunsplit
 
 from digest.models import Paper, SourceConfig, SourceError, Warn
 from digest.models.identity import arxiv_id
+from digest.sources import authors as names
 from digest.sources.common import code_links
+from digest.sources.latex import to_text
 from digest.sources.progress import QUIET, Progress
+from digest.sources.rss import html_text
 from digest.sources.web import Client, Policy, Response, check_options
 
 log = logging.getLogger("digest.sources")
@@ -23,10 +26,14 @@ URL = "https://api2.openreview.net"
 PAGE = 1000  # the largest page API v2 serves
 
 
-def value(content: Mapping[str, Any], key: str) -> Any:
+def value(content: Any, key: str) -> Any:
     """A content field: API v2 wraps each one as {"value": ...}; API v1 did not."""
-    field = content.get(key)
+    field = content.get(key) if isinstance(content, dict) else None
     return field.get("value") if isinstance(field, dict) else field
+
+
+def _object(found: Any) -> dict[str, Any]:
+    return found if isinstance(found, dict) else {}
 
 
 def web_base(api_url: str) -> str:
@@ -41,36 +48,43 @@ def web_base(api_url: str) -> str:
 
 def decision(note: Mapping[str, Any]) -> str:
     """The public decision among the replies the note carries, if the API included them."""
-    details = note.get("details") or {}
-    for reply in details.get("directReplies") or details.get("replies") or []:
+    details = _object(note.get("details"))
+    replies = details.get("directReplies") or details.get("replies") or []
+    for reply in replies if isinstance(replies, list) else []:
+        reply = _object(reply)
         invitations = reply.get("invitations") or [reply.get("invitation", "")]
+        if not isinstance(invitations, list):
+            invitations = [invitations]
         if any(str(i).endswith("/-/Decision") for i in invitations):
-            found = value(reply.get("content") or {}, "decision")
+            found = value(reply.get("content"), "decision")
             if isinstance(found, str) and found.strip():
                 return found.strip()
     return ""
 
 
 def to_paper(note: Mapping[str, Any], venue_id: str, web: str) -> Paper | None:
-    content = note.get("content") or {}
-    title = " ".join(str(value(content, "title") or "").split())
-    abstract = " ".join(str(value(content, "abstract") or "").split())
+    content = _object(note.get("content"))
+    raw_abstract = _string(value(content, "abstract"))
+    title, abstract = plain(_string(value(content, "title"))), plain(raw_abstract)
     forum = str(note.get("forum") or note.get("id") or "")
     if not forum or not (title or abstract):
         return None
-    authors = _strings(value(content, "authors"))
-    keywords = _strings(value(content, "keywords"))
-    venue = str(value(content, "venue") or venue_id)
+    authors = names.split(_strings(value(content, "authors")))
+    keywords = tuple(plain(k) for k in _strings(value(content, "keywords")))
+    venue = plain(_string(value(content, "venue"))) or venue_id
     verdict = decision(note)
     if verdict and verdict.lower() not in venue.lower():
         venue = f"{venue} ({verdict})"
     code = value(content, "code")
     links = [code] if isinstance(code, str) and code.startswith("http") else []
-    links += code_links(abstract)
+    links += code_links(raw_abstract)
     stamp = note.get("pdate") or note.get("odate") or note.get("cdate")
     published: date | None = None
-    if isinstance(stamp, int | float):
-        published = datetime.fromtimestamp(stamp / 1000, UTC).date()
+    if isinstance(stamp, int | float) and not isinstance(stamp, bool):
+        try:
+            published = datetime.fromtimestamp(stamp / 1000, UTC).date()
+        except (OverflowError, OSError, ValueError):  # a time no calendar holds: no date
+            published = None
     # Some venues ask authors for their arXiv version; the store then links the two records.
     arxiv = arxiv_id(str(value(content, "arxiv") or value(content, "arXiv") or ""))
     return Paper(
@@ -88,7 +102,28 @@ def to_paper(note: Mapping[str, Any], venue_id: str, web: str) -> Paper | None:
     )
 
 
+def plain(text: str) -> str:
+    """Text as authors typed it into OpenReview's forms: HTML entities and tags, LaTeX."""
+    return " ".join(to_text(html_text(text)).split())
+
+
+def _string(found: Any) -> str:
+    """A text field, however a venue's form stored it: a string, a list of strings, a number,
+    or one more {"value": ...} wrapping."""
+    if isinstance(found, dict):
+        found = found.get("value")
+    if isinstance(found, list | tuple):
+        return " ".join(_string(item) for item in found)
+    if isinstance(found, str | int | float) and not isinstance(found, bool):
+        return str(found)
+    return ""
+
+
 def _strings(found: Any) -> tuple[str, ...]:
+    if isinstance(found, dict):
+        found = found.get("value")
+    if isinstance(found, str):
+        found = [found]
     if not isinstance(found, list):
         return ()
     return tuple(s.strip() for s in found if isinstance(s, str) and s.strip())

@@ -15,13 +15,20 @@ import feedparser
 
 from digest.models import Paper, SourceConfig, SourceError, Warn
 from digest.models.identity import abstract_id, arxiv_id, doi, openreview_id, paper_id
+from digest.sources import authors
 from digest.sources.common import code_links
+from digest.sources.latex import to_text
 from digest.sources.progress import QUIET, Progress
 from digest.sources.web import Client, Policy, check_options
 
 # arXiv's feeds open each description with "arXiv:2501.01234v1 Announce Type: new Abstract: ".
 _ARXIV_PREAMBLE = re.compile(
-    r"^\s*arXiv:\S+\s+Announce Type:\s*\S+\s*(?:Abstract:\s*)?", re.IGNORECASE
+    r"^\s*arXiv:\S+\s+Announce Type:\s*(\S+)\s*(?:Abstract:\s*)?", re.IGNORECASE
+)
+# Its old RSS 1.0 feeds end each title with the listing: "Title. (arXiv:1805.09166v1 [hep-ex]
+# UPDATED)"; UPDATED marks a new version, CROSS LISTED a paper of another category.
+_LISTING = re.compile(
+    r"\.?\s*\(arXiv:\s*([^\s()\[\]]+)\s*(?:\[[^\]]*\])?\s*([A-Z][A-Z ]*[A-Z])?\s*\)\s*$"
 )
 _BLOCKS = {"p", "br", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote"}
 
@@ -71,9 +78,15 @@ def feed_problem(feed: Any) -> str | None:
 
 
 def parse_feed(
-    body: bytes, name: str, warn: Warn, headers: Mapping[str, str] | None = None
+    body: bytes,
+    name: str,
+    warn: Warn,
+    headers: Mapping[str, str] | None = None,
+    replacements: bool = False,
 ) -> list[Paper]:
-    """The papers of one feed document; a document that is no feed at all is a SourceError."""
+    """The papers of one feed document; a document that is no feed at all is a SourceError.
+    New versions of older papers are marked `replacement` unless `replacements` takes them as
+    new papers."""
     feed = feedparser.parse(io.BytesIO(body), response_headers=dict(headers or {}))
     if not feed.get("version"):
         problem = feed.get("bozo_exception") or "no RSS or Atom elements found"
@@ -83,7 +96,7 @@ def parse_feed(
     venue = html_text(str(feed.feed.get("title", "")))
     papers = []
     for number, entry in enumerate(feed.entries, start=1):
-        paper = to_paper(entry, venue, f"rss:{name}")
+        paper = to_paper(entry, venue, f"rss:{name}", replacements)
         if paper is None:
             warn(f"{name}: entry {number} has neither title nor abstract, skipped")
         else:
@@ -91,15 +104,28 @@ def parse_feed(
     return papers
 
 
-def to_paper(entry: Mapping[str, Any], venue: str, source: str) -> Paper | None:
+def to_paper(
+    entry: Mapping[str, Any], venue: str, source: str, replacements: bool = False
+) -> Paper | None:
     title = html_text(str(entry.get("title", "")))
+    listing = _LISTING.search(title)
+    if listing:
+        title = title[: listing.start()]
     content = entry.get("content") or [{}]
     raw = str(entry.get("summary") or content[0].get("value", ""))
-    abstract = _ARXIV_PREAMBLE.sub("", html_text(raw))
+    text = html_text(raw)
+    preamble = _ARXIV_PREAMBLE.match(text)
+    abstract = to_text(text[preamble.end() :] if preamble else text)
+    title = to_text(title)
     if not title and not abstract:
         return None
+    announced = str(entry.get("arxiv_announce_type") or (preamble and preamble[1]) or "")
+    replacement = announced.lower().startswith("replace") or bool(
+        listing and listing[2] == "UPDATED"
+    )
     link = str(entry.get("link", ""))
     candidates = [str(entry.get(k, "")) for k in ("id", "dc_identifier", "prism_doi")] + [link]
+    candidates += [listing[1]] if listing else []
     found_arxiv = next((a for c in candidates if (a := arxiv_id(c))), "")
     found_doi = next((d for c in candidates if (d := doi(c))), "")
     found_openreview = next((o for c in candidates if (o := openreview_id(c))), "")
@@ -111,7 +137,6 @@ def to_paper(entry: Mapping[str, Any], venue: str, source: str) -> Paper | None:
         fallback=abstract_id(abstract or title),
     )
     links = code_links(raw + " " + abstract)
-    parsed = entry.get("published_parsed") or entry.get("updated_parsed")
     return Paper(
         id=ident,
         title=title,
@@ -120,22 +145,32 @@ def to_paper(entry: Mapping[str, Any], venue: str, source: str) -> Paper | None:
         venue=venue,
         url=link,
         code_url=links[0] if links else "",
-        published=date(*parsed[:3]) if parsed else None,
+        published=_published(entry, replacement),
         source=source,
         categories=tuple(t["term"] for t in entry.get("tags", ()) if t.get("term")),
         aliases=tuple(a for a in (found_doi, found_arxiv) if a and a != ident),
+        replacement=replacement and not replacements,
     )
 
 
+def _published(entry: Mapping[str, Any], replacement: bool) -> date | None:
+    """The paper's date. A replacement's pubDate is the day the new version was listed: only
+    an Atom <published> older than its <updated> is the paper's own date."""
+    # dict.get: feedparser would answer a missing updated_parsed with published_parsed.
+    published, updated = dict.get(entry, "published_parsed"), dict.get(entry, "updated_parsed")
+    if replacement:
+        original = published if published and updated and published[:3] < updated[:3] else None
+        return date(*original[:3]) if original else None
+    parsed = published or updated
+    return date(*parsed[:3]) if parsed else None
+
+
 def _authors(entry: Mapping[str, Any]) -> tuple[str, ...]:
-    names = [html_text(str(a.get("name", ""))) for a in entry.get("authors", ())]
-    names = [n for n in names if n]
-    if len(names) == 1 and ", " in names[0]:
-        # dc:creator often holds the whole list in one string: "Ada Lovelace, Alan Turing".
-        parts = [p.strip() for p in re.split(r",\s*(?:and\s+)?|\s+and\s+", names[0])]
-        if all(" " in p for p in parts if p):
-            names = [p for p in parts if p]
-    return tuple(names)
+    # dc:creator often holds the whole list in one string: "Kukla, D., Crampton, A.".
+    names = [html_text(str(a.get("name", ""))) for a in entry.get("authors", ()) if a]
+    if not names and entry.get("author"):
+        names = [html_text(str(entry["author"]))]
+    return authors.split(names)
 
 
 class RssSource:
@@ -164,6 +199,7 @@ class RssSource:
         with Client(config.name, policy, progress) as client:
             progress.note("fetching the feed")
             response = client.get(url)
-        papers = parse_feed(response.body, config.name, warn, response.headers)
+        replacements = config.options.get("replacements") is True
+        papers = parse_feed(response.body, config.name, warn, response.headers, replacements)
         progress.expect(len(papers))
         return iter(papers)

@@ -4,6 +4,7 @@ separated paragraph. Papers get their id from the abstract hash and a derived ti
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
@@ -16,6 +17,25 @@ from digest.sources.titles import derive_title
 
 # Shorter than this is a stray line or a heading, not an abstract worth ranking.
 MIN_ABSTRACT_CHARS = 20
+# Words after a venue that only say the file lists its papers: "NeurIPS 2025 Accepted Papers",
+# "NeurIPS 2025 论文列表", "ICML 2025 - paper list". Stripped from the end, one at a time.
+_LISTING_WORD = re.compile(
+    r"(?:(?:[\s:：\-–—|·,，/]|^)(?:list\s+of\s+(?:accepted\s+)?papers|papers?|paper\s*list"
+    r"|accepted|selected|abstracts?|articles?|lists?|reading|publications?)"
+    # Chinese needs no space before a word.
+    r"|论文列表|论文清单|论文合集|论文汇总|论文|列表|清单|合集|汇总|已?接收|已?录用|收录|文章|摘要)"
+    r"[\s:：\-–—|·,，/()（）\[\]【】]*$",
+    re.IGNORECASE,
+)
+
+
+def venue_of(header: str) -> str:
+    """The venue a seed list's header names, without the words that say it is a list of papers
+    or the Markdown heading marks around it."""
+    venue = header.strip().lstrip("#").strip().strip("*_\"'“”「」【】[]").strip()
+    while (match := _LISTING_WORD.search(venue)) and match.start() > 0:
+        venue = venue[: match.start()].rstrip(" :：-–—|·,，/(（")
+    return venue or header.strip()
 
 
 def source_path(config: SourceConfig) -> Path:
@@ -80,7 +100,7 @@ def parse_seeds(path: Path, text: str, warn: Warn) -> Iterator[Paper]:
     if header is None:
         warn(f"{path}: empty file, no header line")
         return
-    venue = lines[header].strip()
+    venue = venue_of(lines[header])
     found = False
     for number, abstract in paragraphs(lines, header + 1):
         found = True

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from digest.sources.latex import to_text
+
 _FIELD_ACRONYMS = frozenset(
     "AI ML RL DP FL NLP CV LLM VLM LMM MLLM GNN CNN RNN MLP GPU TPU API SGD KV SD KD MoE GAN VAE "
     "SOTA IID MPC RLHF CoT VQA SNR SVD RGB PPO DPO GRPO NCO SFT TSF MSE PDE ODE SDE".split()
@@ -66,13 +68,12 @@ _DANGLING = frozenset("a an the of for to in on and or with by via from as at th
 
 
 def _clean(text: str) -> str:
-    """Markup-free text: LaTeX accents, commands and math delimiters, emphasis dropped."""
-    text = re.sub(r"\\['`^\"~]\{?([A-Za-z])\}?", r"\1", text)  # R\'{e}nyi: the letter stays
+    """Markup-free text: LaTeX where it is LaTeX ($5 and {x : x > 0} stay), Markdown links and
+    emphasis dropped."""
+    text = to_text(text)
     text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
     text = text.replace("``", '"').replace("''", '"')
-    text = re.sub(r"\\([%&#_$])", r"\1", text)
-    text = re.sub(r"\\[A-Za-z]+\*?\s*", "", text)
-    text = re.sub(r"[${}*\\]", "", text)
+    text = re.sub(r"(\*{1,2}|__)(?=\S)(.+?)(?<=\S)\1", r"\2", text)
     text = re.sub(r"\s+([,.;:!?])", r"\1", text)
     return " ".join(text.split())
 

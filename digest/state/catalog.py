@@ -155,12 +155,18 @@ class Catalog(Tables):
 
     # liked arXiv papers (`like = [...]`), looked up once
 
-    def liked(self, ids: Iterable[str]) -> dict[str, Paper | None]:
-        """Earlier lookups of these arXiv ids: the paper, or None when arXiv did not know it."""
+    def liked(
+        self, ids: Iterable[str], unknown_since: datetime | None = None
+    ) -> dict[str, Paper | None]:
+        """Earlier lookups of these arXiv ids: the paper, or None when arXiv did not know it;
+        an id found unknown before `unknown_since` is left out, to be looked up again."""
         out: dict[str, Paper | None] = {}
+        since = self.stamp(unknown_since) if unknown_since else ""
         for ident in ids:
-            row = self.db.execute("SELECT paper FROM liked WHERE arxiv_id = ?", (ident,)).fetchone()
-            if row is not None:
+            row = self.db.execute(
+                "SELECT paper, looked_up FROM liked WHERE arxiv_id = ?", (ident,)
+            ).fetchone()
+            if row is not None and (row[0] or row[1] >= since):
                 out[ident] = _from_json(row[0]) if row[0] else None
         return out
 

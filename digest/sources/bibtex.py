@@ -1,0 +1,132 @@
+"""BibTeX files (Zotero, Better BibTeX, Mendeley, JabRef, Google Scholar) as Papers: split by
+bibtexparser, LaTeX decoded only in the fields a Paper keeps, each bad entry one warning line.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+
+from digest.models import InputError, Paper, Warn
+from digest.models.identity import abstract_id, arxiv_id, doi, paper_id
+from digest.sources import authors
+from digest.sources.common import code_links
+from digest.sources.latex import to_text
+
+# Google Scholar writes arXiv preprints as journal = {arXiv preprint arXiv:2401.01234}.
+_ARXIV_IN_TEXT = re.compile(r"arXiv:\s*(\S+)", re.IGNORECASE)
+
+
+def decode(data: bytes, path: Path, warn: Warn) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        # Older exports are Windows-1252; guessing it beats losing the whole library.
+        warn(f"{path}: not UTF-8, read as Windows-1252")
+        return data.decode("cp1252", errors="replace")
+
+
+def read_bibtex(path: Path, text: str, warn: Warn) -> list[Paper]:
+    """The entries of one .bib file's text; bad entries are warnings naming file and line."""
+    import bibtexparser
+
+    with _quiet_bibtexparser():
+        try:
+            # Only the default stack (@string references, enclosing braces): LaTeX is decoded
+            # below, in the few fields kept, which is what makes a large library fast.
+            library = bibtexparser.parse_string(text)
+        except Exception as exc:  # its own bugs on odd input: the file is unreadable, say so
+            raise InputError(f"{path}: cannot read as BibTeX ({type(exc).__name__})") from None
+    for block in library.failed_blocks:
+        warn(f"{path}:{(block.start_line or 0) + 1}: bad BibTeX entry skipped ({_why(block)})")
+    papers = []
+    for entry in library.entries:
+        fields = {f.key.lower(): f.value for f in entry.fields if isinstance(f.value, str)}
+        paper = bib_paper(fields, f"library:{path.name}")
+        if paper is None:
+            where = f"{path}:{(entry.start_line or 0) + 1}"
+            warn(f"{where}: entry {entry.key!r} has neither title nor abstract, skipped")
+        else:
+            papers.append(paper)
+    return papers
+
+
+def _why(block: object) -> str:
+    """One line on what is wrong with a block bibtexparser could not use."""
+    name = type(block).__name__
+    if name == "DuplicateBlockKeyBlock":
+        return f"duplicate key {getattr(block, 'key', '')!r}"
+    if name == "DuplicateFieldKeyBlock":
+        return f"field {', '.join(sorted(getattr(block, 'duplicate_keys', ())))} twice"
+    error = getattr(block, "error", None)
+    reason = getattr(error, "abort_reason", None) or str(error or "")
+    lines = [line.strip() for line in str(reason).splitlines() if line.strip()]
+    return lines[0] if lines else type(error).__name__ if error else "unreadable"
+
+
+@contextmanager
+def _quiet_bibtexparser() -> Iterator[None]:
+    """bibtexparser logs several lines per bad entry; the warnings above say it in one. A
+    handler that drops them (not just no propagation: logging would print them as a last resort)."""
+    logger = logging.getLogger("bibtexparser")
+    drop = logging.NullHandler()
+    saved = logger.propagate
+    logger.addHandler(drop)
+    logger.propagate = False
+    try:
+        yield
+    finally:
+        logger.propagate = saved
+        logger.removeHandler(drop)
+
+
+def _text(value: str) -> str:
+    return " ".join(to_text(value, bibtex=True).split())
+
+
+def bib_paper(fields: Mapping[str, str], source: str) -> Paper | None:
+    """One BibTeX entry's fields (keys lowercased, values as written) as a Paper."""
+    title, abstract = _text(fields.get("title", "")), _text(fields.get("abstract", ""))
+    if not title and not abstract:
+        return None
+    keywords = [
+        k.strip() for k in re.split(r"[,;]", _text(fields.get("keywords", ""))) if k.strip()
+    ]
+    eprint = fields.get("eprint", "").strip("{} ")
+    journal = _text(fields.get("journal", "") or fields.get("booktitle", ""))
+    note = fields.get("note", "")
+    in_text = _ARXIV_IN_TEXT.search(f"{journal} {note}")
+    url = fields.get("url", "").strip("{} ")
+    arxiv = arxiv_id(eprint) or (arxiv_id(in_text[1].rstrip(".,;}")) if in_text else None)
+    arxiv = arxiv or arxiv_id(url)
+    found_doi = doi(fields.get("doi", "").strip("{} ")) or doi(url)
+    text = abstract or (f"Keywords: {', '.join(keywords)}." if keywords else "")
+    links = [url] if code_links(url) else []
+    links += code_links(" ".join((fields.get("code", ""), fields.get("abstract", ""), note)))
+    return Paper(
+        id=paper_id(
+            arxiv=arxiv or "",
+            doi_=found_doi or "",
+            title=title,
+            fallback=abstract_id(abstract or title),
+        ),
+        title=title,
+        abstract=text,
+        authors=names(fields.get("author", "")),
+        venue=journal,
+        url=url or (f"https://arxiv.org/abs/{arxiv}" if arxiv else ""),
+        code_url=links[0] if links else "",
+        source=source,
+        categories=tuple(keywords),
+        aliases=tuple(a for a in (found_doi, arxiv) if a),
+    )
+
+
+def names(field: str) -> tuple[str, ...]:
+    """BibTeX's 'Last, First and {Corporate and Name} and First Last' as 'First Last' names:
+    accents decoded first, so braces left are the ones that keep a name whole."""
+    found = (_text(name) for name in authors.split(to_text(field)))
+    return tuple(dict.fromkeys(n for n in found if n and n.lower() != "others"))

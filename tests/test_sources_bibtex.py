@@ -1,0 +1,99 @@
+"""BibTeX as reference managers export it: LaTeX math and accents read as text, author lists in
+every form, one warning line per bad entry (bibtexparser's own messages never reach the user)."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+
+from digest.sources.bibtex import bib_paper, names, read_bibtex
+
+SOURCE = "library:test.bib"
+
+
+def paper_of(**fields: str):
+    paper = bib_paper(fields, SOURCE)
+    assert paper is not None
+    return paper
+
+
+@pytest.mark.parametrize(
+    ("title", "text"),
+    [
+        ("Conformal field theory: {$\\textCFT_1$} models", "Conformal field theory: CFT₁ models"),
+        ("A 2.1$\\mu$W wake-up receiver", "A 2.1μW wake-up receiver"),
+        ("Splitting H$_2$O with light", "Splitting H₂O with light"),
+        ("Radix-2\\(^\\mboxk\\) {FFT} cores", "Radix-2ᵏ FFT cores"),
+        ("A \\$5 million {Question}", "A $5 million Question"),
+        ("The set \\{x : x > 0\\} is open", "The set {x : x > 0} is open"),
+        ("{{Deep}} Learning --- a {Survey}", "Deep Learning — a Survey"),
+        ('G{\\"o}del, Escher, {\\AA}ngstr{\\"o}m', "Gödel, Escher, Ångström"),
+    ],
+)
+def test_latex_in_titles_reads_as_plain_text(title: str, text: str) -> None:
+    assert paper_of(title=title).title == text
+
+
+def test_the_abstract_venue_and_keywords_are_decoded_too() -> None:
+    paper = paper_of(
+        title="T",
+        abstract="Costs fall by 30\\% at $\\mathcal{O}(n)$ per step.",
+        journal='Journal of M{\\"u}nster',
+        keywords="{privacy}, H$_2$O; learning",
+    )
+    assert paper.abstract == "Costs fall by 30% at O(n) per step."
+    assert paper.venue == "Journal of Münster"
+    assert paper.categories == ("privacy", "H₂O", "learning")
+
+
+@pytest.mark.parametrize(
+    ("author", "expected"),
+    [
+        ("Reagle, Jr., Joseph M.", ("Joseph M. Reagle Jr.",)),
+        ("Reagle, Jr., Joseph M. and Lovelace, Ada", ("Joseph M. Reagle Jr.", "Ada Lovelace")),
+        ("Kukla, D. and Crampton, A. and others", ("D. Kukla", "A. Crampton")),
+        ("{Barnes and Noble} and Erd{\\H{o}}s, P{\\'a}l", ("Barnes and Noble", "Pál Erdős")),
+        ("{STAR Collaboration} and Adamczyk, L.", ("STAR Collaboration", "L. Adamczyk")),
+        ("Ada Lovelace and Alan Turing", ("Ada Lovelace", "Alan Turing")),
+    ],
+)
+def test_author_fields_become_first_last_names(author: str, expected: tuple[str, ...]) -> None:
+    assert names(author) == expected
+
+
+BAD = """@article{good, title = {A good entry}}
+
+@article{broken,
+  title = {A field that never closes,
+  year = 2021
+}
+
+@article{good, title = {The same key again}}
+@article{twice, title = {One}, title = {Two}}
+@misc{empty, year = {2020}}
+@book{last, title = {Reading goes on}}
+"""
+
+
+def test_each_bad_entry_is_one_line_with_file_line_and_reason(caplog) -> None:
+    path = Path("lib.bib")
+    warnings: list[str] = []
+    with caplog.at_level(logging.DEBUG):
+        papers = read_bibtex(path, BAD, warnings.append)
+    assert [p.title for p in papers] == ["A good entry", "Reading goes on"]
+    assert warnings == [
+        "lib.bib:3: bad BibTeX entry skipped (Unexpected block start: `@article`. "
+        "Was still looking for field-value closing `,` or `}`)",
+        "lib.bib:8: bad BibTeX entry skipped (duplicate key 'good')",
+        "lib.bib:9: bad BibTeX entry skipped (field title twice)",
+        "lib.bib:10: entry 'empty' has neither title nor abstract, skipped",
+    ]
+    # bibtexparser's own multi-line messages are not logged to the user.
+    assert not [r for r in caplog.records if r.name.startswith("bibtexparser")]
+
+
+def test_bibtexparser_messages_do_not_reach_stderr(capfd) -> None:
+    read_bibtex(Path("lib.bib"), BAD, lambda _: None)
+    assert capfd.readouterr().err == ""

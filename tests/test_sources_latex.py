@@ -1,0 +1,57 @@
+"""LaTeX reads as plain text where it is LaTeX, and only there: dollar amounts and set braces
+in ordinary text stay as written; BibTeX fields, which are LaTeX, lose their grouping braces."""
+
+from __future__ import annotations
+
+import pytest
+
+from digest.sources.latex import is_math, to_text
+
+
+@pytest.mark.parametrize(
+    ("written", "text"),
+    [
+        ("$\\textCFT_1$ models", "CFT₁ models"),  # an export that lost \text{CFT}'s braces
+        ("2.1$\\mu$W", "2.1μW"),
+        ("H$_2$O", "H₂O"),
+        ("Radix-2\\(^\\mboxk\\)", "Radix-2ᵏ"),
+        ("$\\mathcal{O}(n \\log n)$ time", "O(n log n) time"),
+        ("$\\alpha^{2}_{ij}$", "α²ᵢⱼ"),
+        ("we propose $\\texttt{Mozart}$, a", "we propose Mozart, a"),
+        ("\\emph{in situ} M{\\\"u}ller and R\\'enyi", "in situ Müller and Rényi"),
+        ("50\\% of \\{x\\}", "50% of {x}"),
+        ("as shown \\cite{smith20} before", "as shown  before"),
+    ],
+)
+def test_latex_reads_as_plain_text(written: str, text: str) -> None:
+    assert to_text(written) == text
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "a $5 million grant",
+        "between $5 and $10 a month",
+        "the set {x : x > 0} is open",
+        "costs $5, and $10 more buys {a, b}",
+        "plain text with no markup at all",
+    ],
+)
+def test_text_that_is_not_latex_stays_as_written(written: str) -> None:
+    assert to_text(written) == written
+
+
+def test_dollars_around_prose_are_not_math_but_math_after_them_is() -> None:
+    assert to_text("$5 and $10 buy $k$ items") == "$5 and $10 buy k items"
+    assert not is_math("5 million and ") and is_math("x + y") and is_math("ReLU")
+
+
+def test_bibtex_fields_lose_grouping_braces_and_know_ties_and_dashes() -> None:
+    assert to_text("{Deep} {L}earning for {GPU}s", bibtex=True) == "Deep Learning for GPUs"
+    assert to_text("Fig.~1, pages 3--5 ``quoted''", bibtex=True) == "Fig. 1, pages 3–5 “quoted”"
+    assert to_text("\\{x : x > 0\\}", bibtex=True) == "{x : x > 0}"
+
+
+def test_malformed_latex_never_raises() -> None:
+    for odd in ("\\", "$", "$$", "\\frac{", '{\\"', "\\(", "$\\begin{x}$", "}{", "\\\\\\"):
+        assert isinstance(to_text(odd), str) and isinstance(to_text(odd, bibtex=True), str)
