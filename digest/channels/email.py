@@ -193,7 +193,9 @@ class EmailChannel:
 
 def _header(name: str, value: str) -> str:
     """One header field, folded at spaces under 78 characters a line where it can be; RFC 2047
-    words for text beyond ASCII."""
+    words for text beyond ASCII. A line break inside a value is a space: it would start a header
+    of its own."""
+    value = " ".join(value.splitlines())
     if not value.isascii():
         return f"{name}: {Header(value, 'utf-8', header_name=name).encode(linesep=CRLF)}\r\n"
     lines = [f"{name}:"]
