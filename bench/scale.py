@@ -209,6 +209,13 @@ def write_distinct(path: Path, n: int, seed: int = 5) -> None:
 
 # The code before streaming ingest (main after the Layout commit and its state fix).
 INGEST_BASELINE = "8225264"
+INGEST_HEADING = (
+    "# Ingest memory\n\nCommand: `.venv/bin/python -m bench.scale --ingest 1000000` (and"
+    " `--ingest-subscribers 100 --baseline none` for the ranked rows) on this machine"
+    f" ({os.cpu_count()} cores, shared). One `digest run` per row on one JSONL file of N"
+    " perturbed corpus papers with new ids; peak RSS is the sum over the process tree, sampled"
+    " every 0.1 s (PSS in the note: shared pages counted once)."
+)
 
 
 def ingest(work: Path, n: int, m: int, baseline: str, add) -> None:  # type: ignore[no-untyped-def]
@@ -305,7 +312,7 @@ def main(argv: list[str] | None = None) -> int:
             }
         )
         print(f"{n:>7} {m:>6} {method:32} {wall:8.1f} s {rss:7.0f} MB {note}", file=sys.stderr)
-        save(earlier + rows, out)
+        save(earlier + rows, out, INGEST_HEADING if args.ingest else "")
 
     if args.ingest:
         ingest(work, args.ingest, args.ingest_subscribers, args.baseline, add)
@@ -409,7 +416,7 @@ def daily(work: Path, papers: Path, n: int, m: int, add) -> None:  # type: ignor
     add(n + 1000, m, "daily: +1k papers, forced refit", *measure(second)[:2])
 
 
-def save(rows: list[dict], out: Path) -> str:
+def save(rows: list[dict], out: Path, heading: str = "") -> str:
     lower = {(r["papers"], r["subscribers"]): r for r in rows if r["method"] == "lower bound"}
     lines = [
         "| papers | subscribers | method | wall s | peak RSS MB | wall / lower | RSS / lower "
@@ -436,12 +443,13 @@ def save(rows: list[dict], out: Path) -> str:
         )
     table = "\n".join(lines)
     out.with_suffix(".json").write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
-    out.with_suffix(".md").write_text(
+    heading = heading or (
         "# Speed and memory\n\nCommand: `.venv/bin/python -m bench.scale --daily` (`make "
         f"bench-scale`) on this machine ({os.cpu_count()} cores). Each row is one process; "
-        "extrapolated rows say so. Rows are sorted by size; the daily rows come last.\n\n"
-        + table
-        + "\n",
+        "extrapolated rows say so. Rows are sorted by size; the daily rows come last."
+    )
+    out.with_suffix(".md").write_text(
+        heading + "\n\n" + table + "\n",
         encoding="utf-8",
     )
     return table
