@@ -198,6 +198,16 @@ def test_the_outcome_reads_the_same_whatever_the_concurrency(
     assert result.sent == ["s0/probe: to c", "s1/probe: to a", "s2/probe: to b"]
 
 
+def test_a_run_interrupted_midway_keeps_every_sent_mark(tmp_path: Path) -> None:
+    """Sent marks are committed a few at a time; an interrupted run still writes those it has."""
+    settings, store = setup(tmp_path, [f"d{i}" for i in range(30)], delivery={"concurrency": 1})
+    Probe.script["d25"].append(KeyboardInterrupt())
+    with pytest.raises(KeyboardInterrupt):
+        deliver(store, settings)
+    assert [r.subscriber for r in store.outbox("sent")] == [f"s{i}" for i in range(25)]
+    assert len(deliver(store, settings, now=NOW + timedelta(minutes=1)).sent) == 5
+
+
 # The real Slack channel against the Slack stand-in: pace and Retry-After seen from the server.
 
 
