@@ -15,8 +15,6 @@ import random
 import sqlite3
 import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
 
 from bench import corpus
@@ -144,127 +142,6 @@ def measure(command: list[str], stdout: Path | None = None) -> tuple[float, floa
     return float(wall), int(rss) / 1024, "" if stdout else (done.stdout or "")
 
 
-def tree_memory(root: int) -> tuple[int, int]:
-    """(RSS, PSS) in kB of a process and all its descendants now, from /proc. A container's limit
-    counts the tree together (the tokenizer's fork, say); the RSS sum counts the pages a fork
-    shares with its parent twice, the PSS sum shares them out (what the container is charged)."""
-    rss = pss = 0
-    todo = [root]
-    while todo:
-        pid = todo.pop()
-        try:
-            for task in Path(f"/proc/{pid}/task").iterdir():
-                todo.extend(int(c) for c in (task / "children").read_text().split())
-            rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
-        except OSError:
-            continue  # gone meanwhile
-        for line in rollup.splitlines():
-            name, _, value = line.partition(":")
-            if name in ("Rss", "Pss"):
-                kb = int(value.split()[0])
-                rss, pss = (rss + kb, pss) if name == "Rss" else (rss, pss + kb)
-    return rss, pss
-
-
-def measure_tree(
-    command: list[str], tree: Path = ROOT, every: float = 0.1
-) -> tuple[float, float, float]:
-    """(wall seconds, peak RSS and peak PSS in MB of the whole process tree, sampled) of one
-    process, run on the package in `tree`."""
-    started = time.monotonic()
-    # A file, not a pipe: a chatty run must not block on a full pipe while we sample.
-    with (
-        tempfile.TemporaryFile() as log,
-        subprocess.Popen(
-            ["nice", *command],
-            stdout=subprocess.DEVNULL,
-            stderr=log,
-            cwd=tree,
-            env={**os.environ, "PYTHONPATH": str(tree)},
-        ) as process,
-    ):
-        peak_rss = peak_pss = 0
-        while process.poll() is None:
-            rss, pss = tree_memory(process.pid)
-            peak_rss, peak_pss = max(peak_rss, rss), max(peak_pss, pss)
-            time.sleep(every)
-        log.seek(0)
-        errors = log.read().decode(errors="replace")
-    if process.returncode not in (0, 1):
-        raise SystemExit(f"{command[:3]} failed ({process.returncode}): {errors[-2000:]}")
-    return round(time.monotonic() - started, 1), peak_rss / 1024, peak_pss / 1024
-
-
-def write_distinct(path: Path, n: int, seed: int = 5) -> None:
-    """N perturbed copies of the corpus, each under a new arXiv-style id (2601.00000 on): two
-    copies that happen to keep one title are still two papers (their arXiv ids differ)."""
-    rng = random.Random(seed)
-    base = list(corpus.papers())
-    with path.open("w", encoding="utf-8") as out:
-        for i in range(n):
-            row = perturbed(rng, base[i % len(base)], "")
-            row["id"] = f"{2601 + i // 100_000}.{i % 100_000:05d}"
-            out.write(json.dumps(row) + "\n")
-
-
-# The code before streaming ingest (main after the Layout commit and its state fix).
-INGEST_BASELINE = "8225264"
-INGEST_HEADING = (
-    "# Ingest memory\n\nCommand: `.venv/bin/python -m bench.scale --ingest 1000000` (and"
-    " `--ingest-subscribers 100 --baseline none` for the ranked rows) on this machine"
-    f" ({os.cpu_count()} cores, shared). One `digest run` per row on one JSONL file of N"
-    " perturbed corpus papers with new ids; peak RSS is the sum over the process tree, sampled"
-    " every 0.1 s (PSS in the note: shared pages counted once)."
-)
-
-
-def ingest(work: Path, n: int, m: int, baseline: str, add) -> None:  # type: ignore[no-untyped-def]
-    """`digest run` on one N-line JSONL file (perturbed copies of the corpus, new ids) with the
-    code of `baseline` (a git ref; "none" skips it) and with this tree's: a first run on an empty
-    state, then the same file again (nothing new). M subscribers (0: none, so the runs only
-    ingest). The whole tree's peak RSS (and PSS) of each run."""
-    folder = work / f"ingest-{n}"
-    folder.mkdir(exist_ok=True)
-    papers = folder / "papers.jsonl"
-    if not papers.exists():
-        write_distinct(papers, n)
-    if m:
-        config = write_config(work, papers, m)
-    else:
-        config = folder / "config-0.toml"
-        config.write_text(f'[[sources]]\nkind = "files"\npath = "{papers}"\n', encoding="utf-8")
-    trees = [("now", ROOT)]
-    if baseline != "none":
-        before = work / f"code-{baseline}"
-        if not before.exists():
-            before.mkdir()
-            archive = subprocess.run(
-                ["git", "archive", baseline, "digest", "templates"],
-                cwd=ROOT,
-                capture_output=True,
-                check=True,
-            ).stdout
-            subprocess.run(["tar", "-x", "-C", str(before)], input=archive, check=True)
-        trees.insert(0, (f"before ({baseline})", before))
-    peaks: dict[str, list[str]] = {}
-    for label, tree in trees:
-        state = folder / "state.db"
-        for leftover in folder.glob("state.db*"):
-            leftover.unlink()
-        command = [str(BIN / "python"), "-m", "digest", "run", "--config", str(config)]
-        command += ["--state", str(state), "--now"]
-        for run, now in (
-            ("first run", "2026-01-05T09:00:00+00:00"),
-            ("same file again", "2026-01-06T09:00:00+00:00"),
-        ):
-            wall, rss, pss = measure_tree([*command, now], tree)
-            method = f"ingest, {m} subscribers, {run}: {label}"
-            add(n, m, method, wall, rss, f"tree RSS sum; PSS {pss:.0f} MB")
-            peaks.setdefault(run, []).append(f"{label} {rss:.0f} MB ({wall:.0f} s)")
-    for run, figures in peaks.items():
-        print(f"{n} lines, {m} subscribers, {run}: peak RSS " + ", ".join(figures))
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--papers", type=int, nargs="+", default=[10_000, 50_000, 200_000])
@@ -275,11 +152,11 @@ def main(argv: list[str] | None = None) -> int:
         "--ingest",
         type=int,
         metavar="N",
-        help="only a first digest run on one N-line JSONL file (e.g. 1000000), tree RSS",
+        help="only ingest runs on one N-line JSONL file (e.g. 1000000; bench/ingest.py)",
     )
     parser.add_argument("--ingest-subscribers", type=int, default=0, metavar="M")
     parser.add_argument(
-        "--baseline", default=INGEST_BASELINE, help="--ingest: git ref of the code before"
+        "--baseline", default="8225264", help="--ingest: git ref of the code before"
     )
     parser.add_argument("--work", default="/tmp/digest-scale")
     parser.add_argument("--out", default=str(RESULTS / "scale"))
@@ -312,10 +189,12 @@ def main(argv: list[str] | None = None) -> int:
             }
         )
         print(f"{n:>7} {m:>6} {method:32} {wall:8.1f} s {rss:7.0f} MB {note}", file=sys.stderr)
-        save(earlier + rows, out, INGEST_HEADING if args.ingest else "")
+        save(earlier + rows, out, HEADINGS["ingest"] if args.ingest else "")
 
     if args.ingest:
-        ingest(work, args.ingest, args.ingest_subscribers, args.baseline, add)
+        from bench import ingest  # which imports this module
+
+        ingest.run(work, args.ingest, args.ingest_subscribers, args.baseline, add)
         return 0
     digest = str(BIN / "digest")
     python = str(BIN / "python")
@@ -414,6 +293,17 @@ def daily(work: Path, papers: Path, n: int, m: int, add) -> None:  # type: ignor
         copy.backup(db)
         db.execute("DELETE FROM spaces")
     add(n + 1000, m, "daily: +1k papers, forced refit", *measure(second)[:2])
+
+
+HEADINGS = {
+    "ingest": (
+        "# Ingest memory\n\nCommand: `.venv/bin/python -m bench.scale --ingest 1000000` (and"
+        " `--ingest-subscribers 100 --baseline none` for the ranked rows) on this machine"
+        f" ({os.cpu_count()} cores, shared). One `digest run` per row on one JSONL file of N"
+        " perturbed corpus papers with new ids (bench/ingest.py); peak RSS is the sum over the"
+        " process tree, sampled every 0.1 s (PSS in the note: shared pages counted once)."
+    )
+}
 
 
 def save(rows: list[dict], out: Path, heading: str = "") -> str:
