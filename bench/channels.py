@@ -7,9 +7,9 @@ Run on demand (needs the test extra: aiosmtpd, Synapse):
 
 The second runs the phase twice in child processes, against aiosmtpd and the Slack stand-in in
 processes of their own (as a real relay and Slack are elsewhere): first with the outbox and
-channels of --baseline (a git ref: the code before connection reuse), then with this tree's. Slack's own pace is kept (real sleeps; one
-message a second per webhook); a few long digests go to Slack in two parts, so the closest two
-posts to one webhook show that pace.
+channels of --baseline (a git ref: the code before connection reuse), then with this tree's.
+Slack's own pace is kept (real sleeps; one message a second per webhook); a few long digests go
+to Slack in two parts, so the closest two posts to one webhook show that pace.
 """
 
 from __future__ import annotations
