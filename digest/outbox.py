@@ -70,6 +70,8 @@ def deliver(
             groups.setdefault(job.destination, []).append(job)
     workers = min(run.concurrency, len(groups))
     smtp_connections = int(settings.delivery.get("smtp_connections", SMTP_CONNECTIONS))
+    ticking = threading.Thread(target=run.marks.tick, name="deliver-marks", daemon=True)
+    ticking.start()
     try:
         with connections.kept(smtp_connections):
             if workers <= 1:
@@ -80,6 +82,8 @@ def deliver(
                     for future in [pool.submit(run.drain, jobs) for jobs in groups.values()]:
                         future.result()
     finally:
+        run.marks.stop.set()
+        ticking.join()
         run.marks.flush()
     for items in (run.outcome.sent, run.outcome.retrying, run.outcome.dead):
         items.sort()
@@ -124,24 +128,28 @@ class _Pacer:
 class _Marks:
     """The run's writes to the outbox, grouped into few transactions. A claim (a part about to
     be posted) returns once committed; sent marks wait for the next commit, which any claim, a
-    full batch (MARK_BATCH), an old mark (MARK_SECONDS) or the end of the run makes. Claims from
-    several threads that arrive while one commit is under way share the next one."""
+    full batch (MARK_BATCH), the ticker (every MARK_SECONDS) or the end of the run makes.
+    Claims from several threads that arrive while one commit is under way share the next one."""
 
     def __init__(self, store: Store, lock: threading.Lock) -> None:
         self.store, self.lock = store, lock  # the run's lock: the one connection, one at a time
         self.queue = threading.Lock()
         self.sent: list[tuple[int, str, datetime]] = []
         self.parts: dict[int, int] = {}
-        self.oldest = 0.0
+        self.stop = threading.Event()
         self.asked = self.written = 0  # claims queued, and queued before the last commit
 
     def mark_sent(self, row_id: int, receipt: str, when: datetime) -> None:
         with self.queue:
-            if not self.sent:
-                self.oldest = time.monotonic()
             self.sent.append((row_id, receipt, when))
-            due = len(self.sent) >= MARK_BATCH or time.monotonic() - self.oldest >= MARK_SECONDS
+            due = len(self.sent) >= MARK_BATCH
         if due:
+            self.flush()
+
+    def tick(self) -> None:
+        """Until stopped: commit what waits, every MARK_SECONDS (a run can be slow to the end:
+        a long Retry-After, the last Slack posts a second apart)."""
+        while not self.stop.wait(MARK_SECONDS):
             self.flush()
 
     def claim(self, row_id: int, parts_sent: int) -> None:

@@ -208,6 +208,23 @@ def test_a_run_interrupted_midway_keeps_every_sent_mark(tmp_path: Path) -> None:
     assert len(deliver(store, settings, now=NOW + timedelta(minutes=1)).sent) == 5
 
 
+def test_a_sent_mark_is_committed_within_seconds_while_the_run_goes_on(tmp_path: Path) -> None:
+    settings, store = setup(tmp_path, ["quick", "slow"], delivery={"concurrency": 2})
+    seen: list[bool] = []
+
+    def wait_for_the_quick_mark(delivery: Delivery) -> None:
+        with Store(tmp_path / "state.db") as other:  # another connection: committed rows only
+            for _ in range(200):
+                if [r.subscriber for r in other.outbox("sent")] == ["s0"]:
+                    seen.append(True)
+                    return
+                time.sleep(0.05)
+
+    Probe.script["slow"].append(wait_for_the_quick_mark)
+    result = deliver(store, settings)
+    assert len(result.sent) == 2 and seen == [True]  # written before the run ended
+
+
 # The real Slack channel against the Slack stand-in: pace and Retry-After seen from the server.
 
 
