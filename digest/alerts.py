@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo
 from digest import render
 from digest.models import Message, Scored, Settings, Subscriber
 from digest.state import Store
+from digest.web.tokens import links_for
 
 if TYPE_CHECKING:
     import jinja2
@@ -107,10 +108,11 @@ def make_alerts(
         room = max(0, s.max_alerts_per_day - store.journal.alerts_on(s.name, day))
         for scored, why in hits[:room]:
             env = env or render.make_environment(settings.templates)
-            message = render.render_alert(s.name, day, scored, why, env)
+            links = links_for(settings.web, s.name, now)
+            message = render.render_alert(s.name, day, scored, why, env, links)
             messages = [(c.name, c.kind, message) for c in s.channels]
             if store.journal.record_alert(
-                s.name, scored.paper.id, day, scored.score, why, now, messages
+                s.name, scored.paper.id, day, scored.score, why, now, messages, s.max_alerts_per_day
             ):
                 report.made.append(scored.paper.id)
                 log.info("%s: alert for %s (%s)", s.name, scored.paper.id, "; ".join(why))

@@ -14,7 +14,7 @@ import tempfile
 from collections.abc import Sequence
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from digest import __version__
 from digest.models import InputError, Paper, SourceConfig, SourceError, Subscriber
@@ -55,18 +55,20 @@ def load(path: str) -> tuple[Paper, ...]:
     if found is None:
         warnings: list[str] = []
         if file.name.lower().endswith(".bib"):
-            papers = read_bibtex(file, decode(data, file, warnings.append), warnings.append)
+            papers: list[Paper] | tuple[Paper, ...] = read_bibtex(
+                file, decode(data, file, warnings.append), warnings.append
+            )
         else:  # a liked paper's code is never shown: no links looked for
             papers = read_papers(path, warnings.append, links=False)
         found = (tuple(papers), warnings)
         _save(file, key, *found)
-    papers, warnings = found
+    kept, warnings = found
     # One odd entry in a reference-manager export should not cost the subscriber a digest.
     for problem in warnings:
         log.warning("library %s", problem)
-    if not papers:
+    if not kept:
         raise InputError(f"{path}: library holds no papers")
-    return papers
+    return kept
 
 
 def _cache_file(file: Path) -> Path:
@@ -104,7 +106,7 @@ def _save(file: Path, key: str, papers: tuple[Paper, ...], warnings: list[str]) 
         log.debug("library cache %s not written: %s", target, exc)
 
 
-def _paper(row: dict) -> Paper:
+def _paper(row: dict[str, Any]) -> Paper:
     published = row.pop("published")
     for name in ("authors", "categories", "aliases"):
         row[name] = tuple(row[name])

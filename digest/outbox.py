@@ -49,7 +49,7 @@ class Outcome:
 def backoff(attempts: int, retry_after: float | None, rand: Callable[[], float]) -> float:
     """Seconds to wait after the given number of failed attempts (jitter spreads a herd)."""
     delay = min(MAX_BACKOFF, FIRST_BACKOFF * 2 ** (attempts - 1)) * (0.8 + 0.4 * rand())
-    return max(delay, retry_after or 0.0)
+    return float(max(delay, retry_after or 0.0))
 
 
 def deliver(
@@ -64,6 +64,7 @@ def deliver(
     """Send every due row; `now` is the run's clock, which moves on with the time spent here."""
     run = _Run(store, settings, now, rand, sleep)
     groups: dict[str, list[_Job]] = {}
+    store.web.hold_paused()  # a reader's one-click unsubscribe: nothing more to that channel
     for row in store.due(now):
         job = run.prepare(row, CHANNELS if channels is None else channels)
         if job is not None:
@@ -85,6 +86,7 @@ def deliver(
         run.marks.stop.set()
         ticking.join()
         run.marks.flush()
+    store.release()  # rows left for later are free for any worker now, not at the lease's end
     for items in (run.outcome.sent, run.outcome.retrying, run.outcome.dead):
         items.sort()
     return run.outcome
@@ -106,7 +108,8 @@ class _Pacer:
     sees two closer than that."""
 
     def __init__(self, interval: float, sleep: Callable[[float], None]) -> None:
-        self.interval, self.sleep, self.last = interval, sleep, None
+        self.interval, self.sleep = interval, sleep
+        self.last: float | None = None
         self.posting = False  # wait() was called for a post that done() has not closed
 
     def wait(self) -> None:
@@ -197,7 +200,7 @@ class _Run:
     def clock(self) -> datetime:
         return self.now + timedelta(seconds=time.monotonic() - self.started)
 
-    def prepare(self, row: OutboxRow, registry: Mapping[str, type]) -> _Job | None:
+    def prepare(self, row: OutboxRow, registry: Mapping[str, Callable[..., Any]]) -> _Job | None:
         label = f"{row.subscriber}/{row.channel}"
         config = _channel_config(self.settings, row)
         job = _Job(row, label, ChannelConfig(row.kind, row.channel), None, label, 0.0)
@@ -228,6 +231,11 @@ class _Run:
 
     def send(self, job: _Job, pacer: _Pacer, budget: float) -> float:
         row = job.row
+        with self.lock:  # workers sharing PostgreSQL: the row may have been taken over since
+            mine = self.store.renew(row.id, self.clock())
+        if not mine:
+            log.info("%s: taken over by another worker; not sent here", job.label)
+            return budget
         parts = [row.parts_sent]
 
         def progress(count: int) -> None:

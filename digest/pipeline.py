@@ -32,6 +32,8 @@ from digest.periods import period_start
 from digest.sources import SOURCES, progress
 from digest.sources.files import read_papers
 from digest.state import Store
+from digest.web import replies
+from digest.web.tokens import links_for
 
 log = logging.getLogger("digest.pipeline")
 
@@ -202,6 +204,8 @@ def run_once(
 ) -> RunReport:
     """One whole cycle on the clock `now`. When stop() (serve got SIGTERM) holds before the
     deliveries, they are left pending for the next run: recorded work is never lost."""
+    # Votes replied in Matrix rooms since the last run count in this run's profiles.
+    replies.read(settings, store, now)
     subscribers = library.with_libraries(
         settings.subscribers, cache=store.papers, sources=settings.sources, now=now
     )
@@ -289,7 +293,8 @@ def make_digests(
             from digest import render
 
             env = env or render.make_environment(settings.templates)
-            message = render.render_digest(digest, env)
+            links = links_for(settings.web, sub.name, now)
+            message = render.render_digest(digest, env, links)
             messages = [(channel.name, channel.kind, message) for channel in sub.channels]
         elif sub.on_empty == "notify":
             message = alerts.notice(settings, sub, status, start.date(), failed)
@@ -327,7 +332,8 @@ def preview(settings: Settings, store: Store, name: str, now: datetime) -> Messa
     from digest import render
 
     digest = Digest(name, start.isoformat(), start.date(), tuple(items), now)
-    return render.render_digest(digest, render.make_environment(settings.templates))
+    links = links_for(settings.web, name, now)  # as the real digest will have them
+    return render.render_digest(digest, render.make_environment(settings.templates), links)
 
 
 def rank_files(

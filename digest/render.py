@@ -10,12 +10,12 @@ from collections.abc import Sequence
 from datetime import date, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 import jinja2
 
-from digest.models import ConfigError, Digest, Entry, Message, Paper, Scored
+from digest.models import ConfigError, Digest, Entry, Message, Paper, Scored, identity
 from digest.sources.latex import to_text
 
 BUILTIN_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -25,6 +25,16 @@ TEXT_TEMPLATE = "digest.txt"
 HTML_TEMPLATE = "digest.html"
 ALERT_TEMPLATES = ("alert.subject.txt", "alert.txt", "alert.html")
 NOTICE_TEMPLATES = ("notice.subject.txt", "notice.txt", "notice.html")
+
+
+class Links(Protocol):
+    """What a message links to on the web face ([web]); the pipeline hands one per subscriber
+    (web/tokens.py), and without [web] there is none: ids, no links."""
+
+    def vote(self, paper_id: str, vote: str) -> str: ...
+    def unsubscribe(self) -> str: ...
+    def archive(self) -> str: ...
+    def digest_page(self, period: str) -> str: ...
 
 
 def make_environment(folder: str | None = None) -> jinja2.Environment:
@@ -48,8 +58,8 @@ def make_environment(folder: str | None = None) -> jinja2.Environment:
     )
 
 
-def render_digest(digest: Digest, env: jinja2.Environment) -> Message:
-    context = _context(digest)
+def render_digest(digest: Digest, env: jinja2.Environment, links: Links | None = None) -> Message:
+    context = _context(digest, links)
     subject = _render(env, SUBJECT_TEMPLATE, context)
     count = context["count"]
     return Message(
@@ -63,15 +73,23 @@ def render_digest(digest: Digest, env: jinja2.Environment) -> Message:
             f"digest · {count} new {'paper' if count == 1 else 'papers'} · ranked by TF-IDF "
             f"similarity to {digest.subscriber}'s interests".split()
         ),
+        view_url=context["view_url"],
+        unsubscribe_url=context["unsubscribe_url"],
     )
 
 
 def render_alert(
-    subscriber: str, day: date, scored: Scored, reasons: Sequence[str], env: jinja2.Environment
+    subscriber: str,
+    day: date,
+    scored: Scored,
+    reasons: Sequence[str],
+    env: jinja2.Environment,
+    links: Links | None = None,
 ) -> Message:
     """One paper that could not wait for the digest, and why it could not."""
-    item = _item(1, scored)
+    item = _item(1, scored, links)
     context = {"subscriber": subscriber, "day": day.isoformat(), "item": item, "reasons": reasons}
+    context.update(_page_links(links, None))
     return _message(
         env,
         ALERT_TEMPLATES,
@@ -79,6 +97,7 @@ def render_alert(
         heading=" ".join(f"Paper alert for {subscriber}".split()),
         entries=(_entry(item),),
         footer="why now: " + "; ".join(reasons),
+        unsubscribe_url=context["unsubscribe_url"],
     )
 
 
@@ -123,6 +142,10 @@ def _entry(item: dict[str, Any]) -> Entry:
         terms=tuple(item["terms"]),
         because=item["because"],
         snippet=item["snippet"],
+        paper_id=item["id"],
+        pdf_url=item["pdf_url"],
+        up_url=item["up_url"],
+        down_url=item["down_url"],
     )
 
 
@@ -138,33 +161,80 @@ def check_templates(env: jinja2.Environment) -> None:
         code_url="https://example.org/code",
     )
     item = Scored(paper, 0.5, ("sample",), "closest to: another paper")
-    for items in ((item,), ()):
-        render_digest(
-            Digest(
-                "check", "2000-01-01T00:00:00+00:00", date(2000, 1, 1), items, datetime(2000, 1, 1)
-            ),
-            env,
-        )
+    # With links and without: a template must work whether [web] is set or not.
+    for links in (None, _SampleLinks()):
+        for items in ((item,), ()):
+            render_digest(
+                Digest(
+                    "check",
+                    "2000-01-01T00:00:00+00:00",
+                    date(2000, 1, 1),
+                    items,
+                    datetime(2000, 1, 1),
+                ),
+                env,
+                links,
+            )
+        why = ["score 0.50 is at or above your alert threshold 0.40"]
+        render_alert("check", date(2000, 1, 1), item, why, env, links)
     day = date(2000, 1, 1)
-    render_alert("check", day, item, ["score 0.50 is at or above your alert threshold 0.40"], env)
     render_notice("check", day, "no new papers", "No new papers since the last digest.", env)
 
 
-def _context(digest: Digest) -> dict[str, Any]:
-    items = [_item(rank, scored) for rank, scored in enumerate(digest.items, start=1)]
+class _SampleLinks:
+    def vote(self, paper_id: str, vote: str) -> str:
+        return f"https://example.org/r/{vote}"
+
+    def unsubscribe(self) -> str:
+        return "https://example.org/u/x"
+
+    def archive(self) -> str:
+        return "https://example.org/a/x/"
+
+    def digest_page(self, period: str) -> str:
+        return "https://example.org/a/x/d/p"
+
+
+def _context(digest: Digest, links: Links | None = None) -> dict[str, Any]:
+    items = [_item(rank, scored, links) for rank, scored in enumerate(digest.items, start=1)]
     return {
         "subscriber": digest.subscriber,
         "day": digest.day.isoformat(),
         "period": digest.period,
         "count": len(items),
         "items": items,
+        **_page_links(links, digest.period),
     }
 
 
-def _item(rank: int, scored: Scored) -> dict[str, Any]:
+def _page_links(links: Links | None, period: str | None) -> dict[str, str]:
+    """view_url (this digest in the browser), archive_url and unsubscribe_url, "" without [web]."""
+    if links is None:
+        return {"view_url": "", "archive_url": "", "unsubscribe_url": ""}
+    return {
+        "view_url": links.digest_page(period) if period else "",
+        "archive_url": links.archive(),
+        "unsubscribe_url": links.unsubscribe(),
+    }
+
+
+def pdf_url(paper: Paper) -> str:
+    """The PDF's address where one is known: arXiv's, from the paper's arXiv id."""
+    for value in (paper.id, *paper.aliases, paper.url):
+        found = identity.arxiv_id(value) if value else None
+        if found:
+            return f"https://arxiv.org/pdf/{found}"
+    return ""
+
+
+def _item(rank: int, scored: Scored, links: Links | None = None) -> dict[str, Any]:
     paper = scored.paper
     return {
         "rank": rank,
+        "id": paper.id,
+        "pdf_url": pdf_url(paper),
+        "up_url": links.vote(paper.id, "up") if links else "",
+        "down_url": links.vote(paper.id, "down") if links else "",
         "title": _tidy(paper.title),
         "venue": paper.venue.strip(),
         "score": f"{scored.score:.2f}",

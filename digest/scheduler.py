@@ -20,6 +20,7 @@ from digest import pipeline
 from digest.models import DigestError, Settings, redact
 from digest.periods import next_fires, trigger
 from digest.state import Store
+from digest.state.engine import shown
 from digest.state.lock import BEAT_SECONDS, run_lock, write_heartbeat
 
 log = logging.getLogger("digest.serve")
@@ -105,7 +106,7 @@ class Server:
         log.info(
             "serve: state %s; polling every %s for new papers, alerts and retries; "
             "a missed digest runs up to %s late, once",
-            self.state,
+            shown(self.state),
             timedelta(seconds=self.settings.poll_every),
             timedelta(seconds=self.settings.misfire_grace_time),
         )
@@ -139,7 +140,10 @@ class Server:
     def beat(self) -> None:
         now = self.clock()
         nexts = {k: v.isoformat() if v else None for k, v in next_fires(self.settings, now).items()}
-        write_heartbeat(self.state, now, next=nexts, busy=self.running > 0)
+        try:
+            write_heartbeat(self.state, now, next=nexts, busy=self.running > 0)
+        except DigestError as exc:  # a database briefly away: the next beat tries again
+            log.error("heartbeat: %s", redact(str(exc), self.settings.secrets))
 
     def _signal(self, signum: int, frame: FrameType | None) -> None:
         # Only set a flag here: the scheduler's own locks may be held by the interrupted code.

@@ -308,9 +308,24 @@ def _valid_blocks(blocks: Any) -> bool:
             elements = block.get("elements") or []
             if not 0 < len(elements) <= 10:
                 return False
+        elif kind == "actions":  # Block Kit: at most 25 elements; buttons as documented
+            elements = block.get("elements") or []
+            if not 0 < len(elements) <= 25 or not all(_valid_button(e) for e in elements):
+                return False
         elif kind != "divider":
             return False
     return True
+
+
+def _valid_button(element: Any) -> bool:
+    text = element.get("text") or {}
+    return (
+        element.get("type") == "button"
+        and text.get("type") == "plain_text"
+        and 0 < len(text.get("text", "")) <= 75
+        and 0 < len(element.get("action_id", "")) <= 255
+        and len(element.get("value", "")) <= 2000
+    )
 
 
 class Hookshot(_Server):

@@ -286,6 +286,16 @@ def test_a_server_that_is_down_then_up_loses_nothing(tmp_path: Path) -> None:
     assert len(up.sent) == 1 and len(mailbox.mails) == 1
 
 
+def test_the_web_faces_one_click_link_goes_first_in_list_unsubscribe(relay: Any) -> None:
+    server, mailbox = relay
+    web = dataclasses.replace(message(1), unsubscribe_url="https://digest.example.org/u/abc.def")
+    send(channel(settings_for(server.port), unsubscribe="mailto:leave@example.org"), web)
+    msg = mailbox.mails[0].message
+    listed = msg["List-Unsubscribe"].strip()  # folded: it is a long header
+    assert listed == "<https://digest.example.org/u/abc.def>, <mailto:leave@example.org>"
+    assert msg["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"  # RFC 8058
+
+
 # Connections reused: a run keeps a few open to the relay and sends message after message on them.
 
 

@@ -211,3 +211,15 @@ def test_a_real_429_is_waited_out_on_the_runs_clock(
     assert len(result.sent) == 11 and store.outbox_counts() == {"sent": 11}
     bodies = [e["content"]["body"].split("\n", 1)[0] for e in strict.messages(token, room_id)]
     assert sorted(bodies) == sorted(f"Paper digest for {n} — 2026-11-30" for n in names)
+
+
+def test_each_paper_shows_its_number_and_id_and_the_footer_says_how_to_rate(
+    homeserver: Homeserver, room: tuple[str, str]
+) -> None:
+    token, room_id = room
+    send(homeserver, token, room_id, message(2))
+    (event,) = homeserver.messages(token, room_id)
+    body, html = event["content"]["body"], event["content"]["formatted_body"]
+    assert "1. Federated learning under heterogeneity, part 1" in body
+    assert "id 2611.00001" in body and "id <code>2611.00002</code>" in html
+    assert "to rate: reply e.g. “+1 -3”" in body  # read back by digest/web/replies.py

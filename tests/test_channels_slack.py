@@ -65,10 +65,13 @@ def test_a_digest_is_a_header_a_section_per_paper_and_a_context_line(slack: Slac
     first = payload["blocks"][1]["text"]["text"]
     assert first.startswith(
         "*1.* <https://arxiv.org/abs/2611.00001?a=1&amp;b=2|Federated learning under "
-        "heterogeneity, part 1>\nAna Author, Ben Builder · arXiv cs.LG · score 0.90\n"
+        "heterogeneity, part 1>\nAna Author, Ben Builder · arXiv cs.LG · score 0.90 · id "
+        "`2611.00001`\n"
         "_why: matched federated, drift_\nPaper 1 studies federated learning"
     )
-    assert first.endswith("<https://github.com/example/p1|code>")
+    assert first.endswith(
+        "<https://arxiv.org/pdf/2611.00001|PDF> · <https://github.com/example/p1|code>"
+    )
     assert payload["unfurl_links"] is False and payload["unfurl_media"] is False
 
 
@@ -82,8 +85,8 @@ def test_untrusted_text_pings_nobody_and_breaks_no_markup(slack: SlackWebhook) -
     assert "<!" not in body  # no <!channel>, <!here>, <!everyone> markup survives
     assert "&lt;script&gt;" in body and "&amp; robust" in body
     assert "javascript" not in body.replace("href='javascript:alert(1)'", "")
-    # The only links are the two the digest makes per paper.
-    assert body.count("<https://") == 3  # two titles and one code link (the evil one had none)
+    # The only links are the ones the digest makes per paper.
+    assert body.count("<https://") == 5  # two titles, two PDFs, one code link (none for evil)
 
 
 def test_a_long_digest_is_split_in_order_within_slacks_limits(slack: SlackWebhook) -> None:
@@ -203,3 +206,50 @@ def test_a_lost_answer_never_posts_that_part_again(slack: SlackWebhook, tmp_path
     headers = [p["blocks"][0]["text"]["text"][-5:] for p in slack.accepted]
     assert headers == ["(1/3)", "(2/3)", "(3/3)"]  # each once
     assert store.outbox_counts() == {"sent": 1}
+
+
+def rated(count: int) -> Message:
+    from sample_digests import DAY, PERIOD, paper
+
+    from digest import render
+    from digest.web.tokens import links_for
+
+    items = tuple(Scored(paper(n), 0.9 - n / 1000, ("federated",)) for n in range(1, count + 1))
+    links = links_for({"base_url": "https://digest.example.org", "secret": "x" * 32}, "ana", NOW)
+    return render.render_digest(
+        Digest("ana", PERIOD, DAY, items, NOW), render.make_environment(), links
+    )
+
+
+def post_with(url: str, msg: Message, **options: Any) -> None:
+    d = delivery(msg, "slack", {"webhook": url, **options})
+    SlackChannel(d.channel, Settings("t.toml", (), ())).send(d)
+
+
+def test_with_a_signing_secret_each_paper_gets_thumbs_buttons(slack: SlackWebhook) -> None:
+    post_with(slack.url(), rated(2), signing_secret="s3cret")
+    (payload,) = slack.accepted
+    kinds = [b["type"] for b in payload["blocks"]]
+    assert kinds == ["header", "section", "actions", "section", "actions", "context"]
+    up, down = payload["blocks"][2]["elements"]
+    assert up["text"]["text"].startswith("👍") and down["text"]["text"].startswith("👎")
+    assert up["value"].startswith("https://digest.example.org/r/") and up["value"] != down["value"]
+    ids = [
+        e["action_id"] for b in payload["blocks"] if b["type"] == "actions" for e in b["elements"]
+    ]
+    assert len(ids) == len(set(ids)) == 4
+
+
+def test_without_a_signing_secret_there_are_no_buttons(slack: SlackWebhook) -> None:
+    post_with(slack.url(), rated(2))
+    (payload,) = slack.accepted
+    assert "actions" not in [b["type"] for b in payload["blocks"]]
+
+
+def test_a_long_digest_with_buttons_keeps_each_paper_with_its_buttons(slack: SlackWebhook) -> None:
+    post_with(slack.url(), rated(60), signing_secret="s3cret")
+    assert len(slack.accepted) == 3  # 24 papers (48 blocks) a message
+    for payload in slack.accepted:
+        kinds = [b["type"] for b in payload["blocks"]]
+        assert len(kinds) <= 50
+        assert kinds[1:-1] == ["section", "actions"] * ((len(kinds) - 2) // 2)

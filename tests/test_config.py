@@ -198,3 +198,61 @@ def test_toml_syntax_errors_name_the_line(tmp_path: Path) -> None:
 def test_a_missing_config_file_is_a_config_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="no such config file"):
         config.load(tmp_path / "nope.toml", environ={})
+
+
+# --- [web] --------------------------------------------------------------------------------------
+
+WEB = (
+    MINIMAL
+    + """
+[web]
+base_url = "https://digest.example.org/"
+secret = "${DIGEST_WEB_SECRET}"
+"""
+)
+
+
+def test_web_is_optional_and_its_secret_is_redacted(tmp_path: Path) -> None:
+    assert config.load(write(tmp_path, MINIMAL), environ={}).web == {}
+    settings = config.load(write(tmp_path, WEB), environ={"DIGEST_WEB_SECRET": "k" * 32})
+    assert settings.web == {
+        "base_url": "https://digest.example.org",
+        "secret": "k" * 32,
+        "listen": "127.0.0.1:8080",
+    }
+    assert "k" * 32 in settings.secrets
+
+
+@pytest.mark.parametrize(
+    ("extra", "expected"),
+    [
+        ('base_url = "http://digest.example.org"', "web.base_url: must be https://"),
+        ('base_url = "https://x.org/?a=1"', "web.base_url: must be a plain URL"),
+        ('listen = "8080"', "web.listen: must be host:port"),
+        ('listen = "0.0.0.0:99999"', "web.listen: must be host:port"),
+        ("port = 8080", "web.port: unknown key; allowed: base_url, listen, secret"),
+    ],
+)
+def test_web_mistakes_name_the_key(tmp_path: Path, extra: str, expected: str) -> None:
+    body = (
+        WEB.replace('base_url = "https://digest.example.org/"', "") if "base_url" in extra else WEB
+    )
+    message = error_of(tmp_path, body + extra + "\n", {"DIGEST_WEB_SECRET": "k" * 32})
+    assert expected in message
+
+
+def test_a_short_web_secret_or_a_missing_one_is_refused(tmp_path: Path) -> None:
+    assert "web.secret: must be at least 16" in error_of(
+        tmp_path, WEB, {"DIGEST_WEB_SECRET": "short"}
+    )
+    body = MINIMAL + '\n[web]\nbase_url = "https://digest.example.org"\n'
+    assert "web.secret: missing" in error_of(tmp_path, body)
+
+
+def test_a_slack_signing_secret_needs_web(tmp_path: Path) -> None:
+    body = MINIMAL + (
+        '\n[[subscribers.channels]]\nkind = "slack"\nwebhook = "https://hooks.slack.com/x"\n'
+        'signing_secret = "abc"\n'
+    )
+    message = error_of(tmp_path, body)
+    assert "subscribers.alice.channels[0].signing_secret: needs a [web] table" in message

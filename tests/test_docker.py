@@ -112,3 +112,19 @@ def test_compose_runs_the_image_with_env_file_and_volumes() -> None:
     assert any(v.startswith("./config:/app/config") for v in service["volumes"])
     assert "environment" not in service  # secrets come from .env only
     assert set(compose["volumes"]) >= {"state"}
+
+
+def test_the_postgresql_compose_runs_two_named_workers_on_one_database() -> None:
+    yaml = pytest.importorskip("yaml")
+    compose = yaml.safe_load((REPO / "compose.postgres.yaml").read_text(encoding="utf-8"))
+    services = compose["services"]
+    workers = {name: s for name, s in services.items() if name.startswith("worker-")}
+    assert len(workers) == 2 and services["postgres"]["image"].startswith("postgres:")
+    names = {s["environment"]["DIGEST_WORKER"] for s in workers.values()}
+    assert names == {"worker-1", "worker-2"}
+    for service in workers.values():
+        assert service["build"] == "." and service["env_file"] == ".env"
+        state = service["environment"]["DIGEST_STATE"]
+        assert state == "postgresql://digest@postgres:5432/digest"  # the password stays in .env
+        assert service["depends_on"]["postgres"]["condition"] == "service_healthy"
+    assert "pgdata:/var/lib/postgresql/data" in services["postgres"]["volumes"]

@@ -21,6 +21,7 @@ ORDER = [
     "state",  # the only code that touches the database
     "corpus",  # the stored corpus as ranking's background (the stored space)
     "outbox",  # the delivery loop
+    "web",  # the reader-facing HTTP face: rating links, Slack, archive, feed; Matrix replies
     "alerts",  # papers that cannot wait for the digest, and quiet-period notices
     "pipeline",  # the only module that wires the stages
     "scheduler",  # digest serve
@@ -29,7 +30,7 @@ ORDER = [
 # Stages that see only the value types and their own folder.
 LEAVES = {"sources", "channels", "ranking", "state"}
 # Folders of modules; every other stage is one module.
-FOLDERS = {"models", "config", "sources", "ranking", "channels", "state", "cli"}
+FOLDERS = {"models", "config", "sources", "ranking", "channels", "state", "web", "cli"}
 
 
 def layer(module: str) -> str:

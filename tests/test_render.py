@@ -12,6 +12,7 @@ from digest.render import (
     BUILTIN_TEMPLATES,
     check_templates,
     make_environment,
+    pdf_url,
     render_digest,
     snippet,
 )
@@ -259,3 +260,41 @@ def test_check_templates_catches_a_typo_before_any_digest_is_made(tmp_path: Path
 def test_builtin_templates_live_in_the_repos_templates_folder() -> None:
     names = {p.name for p in BUILTIN_TEMPLATES.iterdir()}
     assert {"digest.subject.txt", "digest.txt", "digest.html"} <= names
+
+
+# --- ids and the web face's links ---------------------------------------------------------------
+
+
+def test_without_web_every_paper_shows_its_id_and_pdf_but_no_rating_link() -> None:
+    message = render(two_items())
+    assert "id 2401.00001" in message.text and ">2401.00002</code>" in message.html
+    assert "https://arxiv.org/pdf/2401.00001" in message.text  # arXiv papers have a PDF
+    openreview = Paper("openreview:xyz", "T", "A.", url="https://openreview.net/forum?id=xyz")
+    assert pdf_url(openreview) == ""  # a paper without an arXiv id has no known PDF
+    assert "👍" not in message.html and "unsubscribe" not in message.html.lower()
+    assert message.view_url == message.unsubscribe_url == ""
+    assert [e.paper_id for e in message.entries] == ["2401.00001", "2401.00002"]
+    assert all(not e.up_url for e in message.entries)
+
+
+def test_with_web_each_paper_gets_signed_votes_and_the_digest_its_page_and_unsubscribe() -> None:
+    from digest.web.tokens import Signer, links_for
+
+    web = {"base_url": "https://digest.example.org", "secret": "x" * 32}
+    links = links_for(web, "alice", datetime(2026, 11, 30, 7, tzinfo=UTC))
+    message = render_digest(two_items(), make_environment(), links)
+    first = message.entries[0]
+    signer = Signer(web["secret"])
+    now = datetime(2026, 11, 30, 7, tzinfo=UTC).timestamp()
+    assert signer.check(first.up_url.rsplit("/", 1)[1], "v", now) == ["alice", "2401.00001", "up"]
+    assert signer.check(first.down_url.rsplit("/", 1)[1], "v", now)[2] == "down"
+    assert f'href="{first.up_url}"' in message.html and first.down_url in message.text
+    assert message.view_url.startswith("https://digest.example.org/a/")
+    assert "view in browser" in message.html and message.unsubscribe_url in message.html
+    assert message.unsubscribe_url.startswith("https://digest.example.org/u/")
+
+
+def test_check_templates_renders_with_and_without_links(tmp_path: Path) -> None:
+    (tmp_path / "digest.html").write_text("{{ items[0].up_url | upper }}{{ view_urll }}")
+    with pytest.raises(ConfigError, match="view_urll"):
+        check_templates(make_environment(str(tmp_path)))

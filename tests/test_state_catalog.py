@@ -36,8 +36,8 @@ FORUM = Paper(
 )
 
 
-def test_a_new_version_of_a_paper_is_the_same_paper(tmp_path: Path) -> None:
-    with Store(tmp_path / "s.db") as store:
+def test_a_new_version_of_a_paper_is_the_same_paper(state: str) -> None:
+    with Store(state) as store:
         assert store.add_papers([PREPRINT], NOW) == 1
         v2 = Paper("2501.01234", TITLE + ": revised", "Revised abstract.", source="arxiv")
         assert store.add_papers([v2], NOW) == 0
@@ -45,8 +45,8 @@ def test_a_new_version_of_a_paper_is_the_same_paper(tmp_path: Path) -> None:
         assert paper.abstract == "We prove tight bounds."  # the first record's text stays
 
 
-def test_an_openreview_record_of_an_arxiv_preprint_completes_it(tmp_path: Path) -> None:
-    with Store(tmp_path / "s.db") as store:
+def test_an_openreview_record_of_an_arxiv_preprint_completes_it(state: str) -> None:
+    with Store(state) as store:
         store.add_papers([PREPRINT], NOW)
         assert store.add_papers([FORUM], NOW) == 0
         ((_, paper),) = store.papers_after(0)
@@ -62,9 +62,9 @@ def test_an_openreview_record_of_an_arxiv_preprint_completes_it(tmp_path: Path) 
 
 
 def test_the_arxiv_id_of_an_openreview_paper_is_learned_the_other_way_round(
-    tmp_path: Path,
+    state: str,
 ) -> None:
-    with Store(tmp_path / "s.db") as store:
+    with Store(state) as store:
         store.add_papers([FORUM], NOW)
         assert store.add_papers([PREPRINT], NOW) == 0
         paper = store.papers.paper("openreview:F1")
@@ -74,22 +74,22 @@ def test_the_arxiv_id_of_an_openreview_paper_is_learned_the_other_way_round(
         assert store.add_papers([v3], NOW) == 0 and store.count_papers() == 1
 
 
-def test_two_papers_that_share_a_title_stay_two(tmp_path: Path) -> None:
+def test_two_papers_that_share_a_title_stay_two(state: str) -> None:
     other = Paper("2502.00002", TITLE, "A different paper with the same title.")
-    with Store(tmp_path / "s.db") as store:
+    with Store(state) as store:
         assert store.add_papers([PREPRINT, other], NOW) == 2
 
 
-def test_duplicates_within_one_batch_are_one_paper(tmp_path: Path) -> None:
+def test_duplicates_within_one_batch_are_one_paper(state: str) -> None:
     crosslisted = Paper("2501.01234", TITLE, "We prove tight bounds.", categories=("cs.CR",))
-    with Store(tmp_path / "s.db") as store:
+    with Store(state) as store:
         assert store.add_papers([PREPRINT, FORUM, crosslisted], NOW) == 1
         ((_, paper),) = store.papers_after(0)
         assert paper.categories == ("cs.LG", "privacy", "cs.CR")
 
 
-def test_a_paper_sent_under_one_key_is_not_sent_under_another(tmp_path: Path) -> None:
-    with Store(tmp_path / "s.db") as store:
+def test_a_paper_sent_under_one_key_is_not_sent_under_another(state: str) -> None:
+    with Store(state) as store:
         store.add_papers([PREPRINT], NOW)
         digest = Digest("ana", "P1", date(2026, 11, 30), (Scored(PREPRINT, 0.5),), NOW)
         store.record_digest(digest, store.latest_seq(), [("file", "file", Message("s", "t", "h"))])
@@ -116,10 +116,10 @@ def test_papers_kept_before_keys_existed_get_theirs_on_opening(tmp_path: Path) -
         assert store.count_papers() == 1
 
 
-def test_liked_papers_and_unknown_ids_are_remembered(tmp_path: Path) -> None:
-    with Store(tmp_path / "s.db") as store:
+def test_liked_papers_and_unknown_ids_are_remembered(state: str) -> None:
+    with Store(state) as store:
         assert store.papers.liked(["2501.01234"]) == {}
         store.papers.remember_liked({"2501.01234": PREPRINT, "2501.99999": None}, NOW)
-    with Store(tmp_path / "s.db") as store:
+    with Store(state) as store:
         found = store.papers.liked(["2501.01234", "2501.99999", "2502.00001"])
         assert found == {"2501.01234": PREPRINT, "2501.99999": None}

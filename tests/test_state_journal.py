@@ -50,8 +50,8 @@ def test_an_older_state_database_keeps_its_outbox_through_the_migration(tmp_path
         assert store.db.execute("PRAGMA foreign_key_check").fetchall() == []
 
 
-def test_an_alert_is_recorded_once_with_its_outbox_rows(tmp_path: Path) -> None:
-    with Store(tmp_path / "s.db") as store:
+def test_an_alert_is_recorded_once_with_its_outbox_rows(state: str) -> None:
+    with Store(state) as store:
         messages = [("file", "file", MESSAGE), ("slack", "slack", MESSAGE)]
         assert store.journal.record_alert("ana", "p1", DAY, 0.6, ["why"], NOW, messages)
         assert not store.journal.record_alert("ana", "p1", DAY, 0.6, ["why"], NOW, messages)
@@ -66,24 +66,24 @@ def test_an_alert_is_recorded_once_with_its_outbox_rows(tmp_path: Path) -> None:
         assert store.journal.alerted_ids("ana", ["p1", "p2"]) == {"p1"}
 
 
-def test_the_alert_mark_only_moves_forward(tmp_path: Path) -> None:
-    with Store(tmp_path / "s.db") as store:
+def test_the_alert_mark_only_moves_forward(state: str) -> None:
+    with Store(state) as store:
         assert store.journal.alert_mark("ana") == 0
         store.journal.set_alert_mark("ana", 9)
         store.journal.set_alert_mark("ana", 4)
         assert store.journal.alert_mark("ana") == 9
 
 
-def test_a_notice_is_made_once_per_key(tmp_path: Path) -> None:
-    with Store(tmp_path / "s.db") as store:
+def test_a_notice_is_made_once_per_key(state: str) -> None:
+    with Store(state) as store:
         messages = [("file", "file", MESSAGE)]
         assert store.journal.record_notice("ana", "notice:P1", DAY, NOW, messages)
         assert not store.journal.record_notice("ana", "notice:P1", DAY, NOW, messages)
         assert [r.purpose for r in store.outbox()] == ["notice"]
 
 
-def test_each_source_has_its_last_try_last_success_and_current_error(tmp_path: Path) -> None:
-    with Store(tmp_path / "s.db") as store:
+def test_each_source_has_its_last_try_last_success_and_current_error(state: str) -> None:
+    with Store(state) as store:
         for hours, arxiv_error in ((0, ""), (1, "timeout"), (2, "HTTP 503")):
             when = NOW + timedelta(hours=hours)
             run = store.start_run(when, when)

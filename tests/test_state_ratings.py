@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 
@@ -18,8 +17,8 @@ def paper(i: int, topic: str = "graph neural networks for molecules") -> Paper:
 
 
 @pytest.fixture
-def store(tmp_path: Path):
-    with Store(tmp_path / "state.db") as s:
+def store(state: str):
+    with Store(state) as s:
         s.add_papers([paper(i) for i in range(6)], NOW)
         yield s
 

@@ -35,8 +35,8 @@ def digest(sub: str, period: str, papers: list[Paper]) -> Digest:
 MESSAGE = Message("subject", "text", "<p>html</p>")
 
 
-def test_papers_are_kept_once_and_round_trip(tmp_path: Path) -> None:
-    with Store(tmp_path / "state" / "digest.db") as store:
+def test_papers_are_kept_once_and_round_trip(state: str) -> None:
+    with Store(state) as store:
         assert store.add_papers([paper(1), paper(2)], NOW) == 2
         assert store.add_papers([paper(2), paper(3)], NOW) == 1
         rows = store.papers_after(0)
@@ -45,8 +45,8 @@ def test_papers_are_kept_once_and_round_trip(tmp_path: Path) -> None:
         assert [p.id for _, p in store.papers_after(rows[1][0])] == ["p3"]
 
 
-def test_a_digest_is_recorded_once_per_subscriber_and_period(tmp_path: Path) -> None:
-    with Store(tmp_path / "d.db") as store:
+def test_a_digest_is_recorded_once_per_subscriber_and_period(state: str) -> None:
+    with Store(state) as store:
         store.add_papers([paper(1), paper(2)], NOW)
         first = store.record_digest(
             digest("alice", "P1", [paper(1)]), 2, [("file", "file", MESSAGE)]
@@ -61,8 +61,8 @@ def test_a_digest_is_recorded_once_per_subscriber_and_period(tmp_path: Path) -> 
         assert len(store.outbox()) == 1
 
 
-def test_the_outbox_row_moves_from_pending_to_sent(tmp_path: Path) -> None:
-    with Store(tmp_path / "d.db") as store:
+def test_the_outbox_row_moves_from_pending_to_sent(state: str) -> None:
+    with Store(state) as store:
         store.record_digest(digest("alice", "P1", [paper(1)]), 1, [("file", "file", MESSAGE)])
         (row,) = store.due(NOW)
         assert (row.status, row.message, row.day) == ("pending", MESSAGE, date(2026, 11, 30))
@@ -71,8 +71,8 @@ def test_the_outbox_row_moves_from_pending_to_sent(tmp_path: Path) -> None:
         assert store.outbox_counts() == {"sent": 1}
 
 
-def test_a_failed_row_waits_for_its_next_try_then_dies_and_can_be_revived(tmp_path: Path) -> None:
-    with Store(tmp_path / "d.db") as store:
+def test_a_failed_row_waits_for_its_next_try_then_dies_and_can_be_revived(state: str) -> None:
+    with Store(state) as store:
         store.record_digest(digest("alice", "P1", [paper(1)]), 1, [("slack", "slack", MESSAGE)])
         (row,) = store.due(NOW)
         store.mark_failed(row.id, "503", NOW + timedelta(minutes=5))
@@ -85,16 +85,16 @@ def test_a_failed_row_waits_for_its_next_try_then_dies_and_can_be_revived(tmp_pa
         assert [r.id for r in store.due(NOW)] == [row.id]
 
 
-def test_a_crash_inside_record_digest_leaves_nothing_half_written(tmp_path: Path) -> None:
-    with Store(tmp_path / "d.db") as store:
+def test_a_crash_inside_record_digest_leaves_nothing_half_written(state: str) -> None:
+    with Store(state) as store:
         with pytest.raises(AttributeError):
             store.record_digest(digest("alice", "P1", [paper(1)]), 1, [("file", "file", None)])  # type: ignore[list-item]
         assert not store.has_digest("alice", "P1")
         assert store.sent_ids("alice", ["p1"]) == set()
 
 
-def test_runs_are_logged_with_their_summary(tmp_path: Path) -> None:
-    with Store(tmp_path / "d.db") as store:
+def test_runs_are_logged_with_their_summary(state: str) -> None:
+    with Store(state) as store:
         run = store.start_run(NOW, NOW - timedelta(days=1))
         store.finish_run(run, NOW, "ok", {"papers": {"read": 3}})
         (last,) = store.runs()

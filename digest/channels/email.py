@@ -73,9 +73,11 @@ class EmailChannel:
             ("Message-ID", message_id),
             ("Auto-Submitted", "auto-generated"),  # RFC 3834: no vacation replies, please
         ]
-        if self.unsubscribe:
-            headers.append(("List-Unsubscribe", f"<{self.unsubscribe}>"))
-            if self.unsubscribe.lower().startswith("https:"):
+        # The web face's one-click link ([web]) first, then the channel's own `unsubscribe`.
+        links = [u for u in (delivery.message.unsubscribe_url, self.unsubscribe) if u]
+        if links:
+            headers.append(("List-Unsubscribe", ", ".join(f"<{u}>" for u in links)))
+            if delivery.message.unsubscribe_url or self.unsubscribe.lower().startswith("https:"):
                 headers.append(("List-Unsubscribe-Post", "List-Unsubscribe=One-Click"))  # RFC 8058
         parts = [_body(delivery.message.text), _body(delivery.message.html)]
         boundary = "=_" + secrets.token_hex(12)  # "=_" never occurs in quoted-printable text

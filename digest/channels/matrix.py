@@ -159,8 +159,12 @@ def events(message: Message) -> list[dict[str, Any]]:
     if not message.entries:
         return _plain_events(message)
     title = message.heading or message.subject
+    footer = message.footer
+    if any(e.paper_id for e in message.entries):  # digest/web/replies.py reads these back
+        how = "react 👍 / 👎" if len(message.entries) == 1 else "reply e.g. “+1 -3” (👍 1 👎 3)"
+        footer = f"{footer} · to rate: {how}" if footer else f"to rate: {how}"
     pieces = [(_entry_text(e), sanitize(_entry_html(e))) for e in message.entries]
-    frame = _size(_content(title + " (99/99)", message.footer, []))
+    frame = _size(_content(title + " (99/99)", footer, []))
     groups: list[list[tuple[str, str]]] = [[]]
     used = frame
     for piece in pieces:
@@ -172,7 +176,7 @@ def events(message: Message) -> list[dict[str, Any]]:
         used += grown
     count = len(groups)
     return [
-        _content(title + (f" ({n}/{count})" if count > 1 else ""), message.footer, group)
+        _content(title + (f" ({n}/{count})" if count > 1 else ""), footer, group)
         for n, group in enumerate(groups, start=1)
     ]
 
@@ -195,6 +199,7 @@ def _entry_text(entry: Entry) -> str:
     lines += [f"   {entry.url}"] if entry.url else []
     facts = [x for x in (_clip(entry.authors, 300), entry.venue) if x]
     facts += [f"score {entry.score}"] if entry.score else []
+    facts += [f"id {entry.paper_id}"] if entry.paper_id else []
     lines += ["   " + " · ".join(facts)] if facts else []
     why = ([f"matched {', '.join(entry.terms)}"] if entry.terms else []) + (
         [entry.because] if entry.because else []
@@ -212,6 +217,7 @@ def _entry_html(entry: Entry) -> str:
     lines = [f"<b>{entry.rank}. {name}</b>"]
     facts = [esc(x) for x in (_clip(entry.authors, 300), entry.venue) if x]
     facts += [f"score {esc(entry.score)}"] if entry.score else []
+    facts += [f"id <code>{esc(entry.paper_id)}</code>"] if entry.paper_id else []
     lines += [" · ".join(facts)] if facts else []
     why = ([f"matched {esc(', '.join(entry.terms))}"] if entry.terms else []) + (
         [esc(entry.because)] if entry.because else []

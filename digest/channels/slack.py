@@ -46,8 +46,11 @@ class SlackChannel:
         # A webhook URL is a secret: the destination is named by a digest of it.
         self.destination = "slack:" + hashlib.sha256(self.webhook.encode()).hexdigest()[:16]
 
+        # With the Slack app's signing secret the web face can check its clicks: buttons then.
+        self.buttons = bool(config.options.get("signing_secret"))
+
     def send(self, delivery: Delivery) -> Receipt:
-        payloads = messages(delivery.message)
+        payloads = messages(delivery.message, self.buttons)
         with session() as http:
             post_at_most_once(http, self.webhook, payloads, delivery, refusal, "slack")
         count = len(payloads)
@@ -75,13 +78,18 @@ def link(url: str, label: str) -> str:
     return f"<{escape(safe)}|{escape(label)}>"
 
 
-def messages(message: Message) -> list[dict[str, Any]]:
-    """The Block Kit payloads for a message, in order, each within Slack's limits."""
-    sections = [_section(_paper(e)) for e in message.entries] or [
-        _section(escape(chunk)) for chunk in _chunks(message.text, MAX_SECTION - 200)
+def messages(message: Message, buttons: bool = False) -> list[dict[str, Any]]:
+    """The Block Kit payloads for a message, in order, each within Slack's limits; with
+    `buttons`, each paper that has rating links gets a 👍 / 👎 actions block."""
+    papers = [[_section(_paper(e)), *_buttons(e, buttons)] for e in message.entries] or [
+        [_section(escape(chunk))] for chunk in _chunks(message.text, MAX_SECTION - 200)
     ]
     per_message = MAX_BLOCKS - 2  # a header and a context line frame each message
-    groups = [sections[i : i + per_message] for i in range(0, len(sections), per_message)]
+    groups: list[list[dict[str, Any]]] = [[]]
+    for blocks in papers:  # a paper's section and its buttons stay in one message
+        if groups[-1] and len(groups[-1]) + len(blocks) > per_message:
+            groups.append([])
+        groups[-1].extend(blocks)
     title = message.heading or message.subject
     footer = message.footer or message.subject
     out = []
@@ -102,6 +110,26 @@ def messages(message: Message) -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+def _buttons(entry: Entry, wanted: bool) -> list[dict[str, Any]]:
+    """👍 / 👎 for one paper: each button's value is the signed rating link (under Slack's 2000
+    characters), which the web face checks at {base_url}/slack/actions."""
+    if not (wanted and entry.up_url and entry.down_url):
+        return []
+    elements = [
+        {
+            "type": "button",
+            "action_id": f"digest-{vote}-{entry.rank}",  # unique within the message
+            "text": {"type": "plain_text", "text": label, "emoji": True},
+            "value": url[:2000],
+        }
+        for vote, label, url in (
+            ("up", "👍 more like this", entry.up_url),
+            ("down", "👎 less", entry.down_url),
+        )
+    ]
+    return [{"type": "actions", "block_id": f"rate-{entry.rank}", "elements": elements}]
 
 
 def _section(text: str) -> dict[str, Any]:
@@ -125,6 +153,8 @@ def _paper_text(entry: Entry, snippet: str) -> str:
     facts = [escape(_clip(x, 300)) for x in (entry.authors, entry.venue) if x]
     if entry.score:
         facts.append(f"score {escape(entry.score)}")
+    if entry.paper_id:
+        facts.append(f"id `{escape(entry.paper_id)}`")
     if facts:
         lines.append(" · ".join(facts))
     why = [f"matched {escape(', '.join(entry.terms))}"] if entry.terms else []
@@ -134,8 +164,9 @@ def _paper_text(entry: Entry, snippet: str) -> str:
         lines.append("_why: " + " — ".join(why) + "_")
     if snippet:
         lines.append(escape(snippet))
-    if entry.code_url:
-        lines.append(link(entry.code_url, "code"))
+    extra = [link(u, label) for u, label in ((entry.pdf_url, "PDF"), (entry.code_url, "code")) if u]
+    if extra:
+        lines.append(" · ".join(extra))
     return "\n".join(lines)
 
 

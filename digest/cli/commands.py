@@ -26,7 +26,20 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 
 def _state_path(args: argparse.Namespace, settings: Settings) -> str:
-    return args.state or os.environ.get("DIGEST_STATE") or settings.state_path
+    """An SQLite file or a postgresql:// URL, whose password is a secret wherever it came from."""
+    from urllib.parse import urlsplit
+
+    state = args.state or os.environ.get("DIGEST_STATE") or settings.state_path
+    if state.startswith(("postgresql://", "postgres://")):
+        password = urlsplit(state).password
+        if password:
+            REDACTOR.secrets = REDACTOR.secrets | {password, state}
+    return state
+
+
+def _exists(state: str) -> bool:
+    """Is there a state to read? A database server always has one (made on first use)."""
+    return state.startswith(("postgresql://", "postgres://")) or os.path.exists(state)
 
 
 def _now(args: argparse.Namespace) -> datetime:
@@ -46,7 +59,9 @@ def run(args: argparse.Namespace) -> int:
 
     # One run at a time over one state: an overlapping cron run waits, then skips (exit 1).
     with run_lock(path, args.wait, on_wait=waiting), Store(path) as store:
+        store.beat(_now(args), "run")
         report = pipeline.run_once(settings, store, _now(args))
+        store.leave()
     from digest.cli.reports import describe
 
     print(describe(report))
@@ -60,7 +75,7 @@ def rank(args: argparse.Namespace) -> int:
         raise InputError("--top must be at least 1")
     settings = _settings(args)
     path = _state_path(args, settings)
-    if os.path.exists(path):
+    if _exists(path):
         from digest.state import Store
 
         with Store(path) as store:
@@ -79,7 +94,7 @@ def preview(args: argparse.Namespace) -> int:
     settings = _settings(args)
     path = _state_path(args, settings)
     # A preview never creates the state file: with none yet, it previews a first run.
-    with Store(path if os.path.exists(path) else ":memory:") as store:
+    with Store(path if _exists(path) else ":memory:") as store:
         message = pipeline.preview(settings, store, args.subscriber, _now(args))
     print({"text": message.text, "html": message.html, "subject": message.subject}[args.format])
     return 0
@@ -132,7 +147,27 @@ def serve(args: argparse.Namespace) -> int:
         logging.getLogger().setLevel(logging.INFO)
     if args.verbose < 2:
         logging.getLogger("apscheduler").setLevel(logging.WARNING)
-    return Server(settings, _state_path(args, settings)).serve()
+    path = _state_path(args, settings)
+    server = Server(settings, path)
+    if not settings.web:
+        return server.serve()
+    import signal
+
+    from digest.web.server import Thread
+
+    def early(signum: int, frame: object) -> None:  # before serve() takes the signals over
+        server.signal_name = signal.Signals(signum).name
+        server.stop.set()
+
+    previous = {sig: signal.signal(sig, early) for sig in (signal.SIGTERM, signal.SIGINT)}
+    web = Thread(settings, path)  # beside the scheduler, over the same state
+    try:
+        web.start()
+        return server.serve()
+    finally:
+        web.stop()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def status(args: argparse.Namespace) -> int:
@@ -141,7 +176,7 @@ def status(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     path = _state_path(args, settings)
-    if not os.path.exists(path):
+    if not _exists(path):
         print(f"digest status: no state at {path} yet: no run so far")
         return 0
     with Store(path) as store:
@@ -155,7 +190,8 @@ def health(args: argparse.Namespace) -> int:
 
     # The container's check reads $DIGEST_STATE and never needs the config.
     path = args.state or os.environ.get("DIGEST_STATE") or _settings(args).state_path
-    alive, why = health(path, _now(args))
+    # On PostgreSQL a container checks its own worker ($DIGEST_WORKER), not just any.
+    alive, why = health(path, _now(args), os.environ.get("DIGEST_WORKER"))
     print(f"digest health: {why}")
     return 0 if alive else 1
 
@@ -171,12 +207,64 @@ def feedback(args: argparse.Namespace) -> int:
             f"no subscriber named {args.subscriber!r} in {settings.path}; known: {known}"
         )
     path = _state_path(args, settings)
-    if not os.path.exists(path):
+    if not _exists(path):
         raise InputError(f"{path}: no state database yet: papers are known after a `digest run`")
     with Store(path) as store:
         paper = store.papers.paper(normalize_id(args.paper))
         if paper is None:
-            raise InputError(f"{args.paper}: no such paper in {path}")
+            raise InputError(f"{args.paper}: no such paper in {store.name}")
         store.ratings.rate(args.subscriber, paper.id, args.rating, _now(args))
     print(f"{args.subscriber}: rated {paper.id} {args.rating} ({paper.title})")
+    return 0
+
+
+def web(args: argparse.Namespace) -> int:
+    from digest.models import ConfigError
+    from digest.web import server
+
+    settings = _settings(args)
+    if not settings.web:
+        raise ConfigError(f"{settings.path}: web: no [web] table (base_url, listen, secret)")
+    if args.verbose == 0:
+        logging.getLogger().setLevel(logging.INFO)
+    return server.run(settings, _state_path(args, settings))
+
+
+def ratings(args: argparse.Namespace) -> int:
+    from digest.state import Store
+
+    settings = _settings(args)
+    path = _state_path(args, settings)
+    if args.subscriber and not any(s.name == args.subscriber for s in settings.subscribers):
+        raise InputError(f"no subscriber named {args.subscriber!r} in {settings.path}")
+    listed: list[dict[str, str]] = []
+    if os.path.exists(path):  # never creates the state: no state, no ratings
+        with Store(path) as store:
+            listed = store.ratings.listing(args.subscriber)
+    if args.format == "json":
+        sys.stdout.write(json.dumps(listed, ensure_ascii=False) + "\n")
+        return 0
+    for r in listed:
+        print(f"{r['at']}  {r['subscriber']}  {r['vote']:<4}  {r['paper']}  (via {r['via']})")
+    if not listed:
+        print("no ratings yet")
+    return 0
+
+
+def resume(args: argparse.Namespace) -> int:
+    from digest.state import Store
+
+    settings = _settings(args)
+    if not any(s.name == args.name for s in settings.subscribers):
+        known = ", ".join(s.name for s in settings.subscribers)
+        raise InputError(f"no subscriber named {args.name!r} in {settings.path}; known: {known}")
+    path = _state_path(args, settings)
+    resumed: list[str] = []
+    if os.path.exists(path):
+        with Store(path) as store:
+            resumed = store.web.resume(args.name)
+    if resumed:
+        print(f"{args.name}: {', '.join(resumed)} resumed; the next digest goes out as usual")
+    else:
+        print(f"{args.name}: nothing was paused")
     return 0

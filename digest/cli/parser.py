@@ -107,6 +107,27 @@ def build() -> argparse.ArgumentParser:
         state=False,
     )
     serve.add_argument("--state", help="the state database (as for run)")
+    web = command(
+        "web",
+        commands.web,
+        "run the web face alone ([web]: rating links, unsubscribe, archive, feed, Slack "
+        "actions), e.g. in its own container behind a reverse proxy; stops on SIGTERM or SIGINT",
+        state=False,
+    )
+    web.add_argument("--state", help="the state database (as for run)")
+    ratings = command(
+        "ratings",
+        commands.ratings,
+        "list the readers' ratings (from `digest feedback`, the web, Matrix and Slack)",
+    )
+    ratings.add_argument("--subscriber", help="only this subscriber's ratings")
+    ratings.add_argument("--format", choices=["text", "json"], default="text")
+    resume = command(
+        "resume",
+        commands.resume,
+        "send e-mail again to a subscriber who unsubscribed with the one-click link",
+    )
+    resume.add_argument("name", metavar="NAME", help="the subscriber")
     command(
         "status",
         commands.status,

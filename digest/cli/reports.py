@@ -69,7 +69,16 @@ def status_report(settings: Settings, store: Store, state: str, now: datetime) -
     """`digest status`: the text, and 1 if something needs attention (a dead delivery, a source
     whose last try failed, a last run that was not ok), else 0."""
     alive, beat = health(state, now)
-    lines = [f"digest status at {now:%Y-%m-%dT%H:%M%z} over {state}", f"serve: {beat}"]
+    lines = [f"digest status at {now:%Y-%m-%dT%H:%M%z} over {store.name}", f"serve: {beat}"]
+    workers = store.workers()
+    if workers:  # serve workers on PostgreSQL, and runs in progress (or killed)
+        lines.append("workers, last heartbeat first:")
+    for worker in workers:
+        what = "stopped" if worker["stopped"] else ("busy" if worker["facts"].get("busy") else "")
+        lines.append(
+            f"  {worker['name']}  {worker['kind']:<5}  {worker['beat_at']}"
+            + (f"  {what}" if what else "")
+        )
     runs = store.runs(5)
     lines.append("last runs, newest first:" if runs else "last runs: none yet")
     for run in runs:
@@ -78,9 +87,10 @@ def status_report(settings: Settings, store: Store, state: str, now: datetime) -
         made = [n for n, s in subs.items() if s.get("status") == "made"]
         alerts = sum(len(a.get("made", [])) for a in summary.get("alerts", {}).values())
         sent = summary.get("deliveries", {}).get("sent", 0)
+        by = f" (by {run['worker']})" if store.shared and run.get("worker") else ""
         lines.append(
             f"  {run['clock']}  {run['outcome']:<9}  {summary.get('papers', {}).get('new', 0)} new"
-            f" papers; digests made: {', '.join(made) or 'none'}; {alerts} alerts; {sent} sent"
+            f" papers; digests made: {', '.join(made) or 'none'}; {alerts} alerts; {sent} sent{by}"
         )
     lines.append("next digests:")
     for name, fire in next_fires(settings, now).items():
@@ -98,6 +108,13 @@ def status_report(settings: Settings, store: Store, state: str, now: datetime) -
         failing = failing or bool(known["error"])
         state_now = f"; FAILING: {known['error']}" if known["error"] else ""
         lines.append(f"  {source.name}: {known['last_success'] or 'never'}{state_now}")
+    pauses = store.web.pauses()
+    lines += ["channels paused by their readers:"] if pauses else []
+    for pause in pauses:  # one-click unsubscribes; `digest resume NAME` lifts them
+        lines.append(
+            f"  {pause.subscriber}/{pause.channel}: email paused by the reader since "
+            f"{pause.since}; `digest resume {pause.subscriber}` sends again"
+        )
     counts = store.outbox_counts()
     pending, dead = counts.get("pending", 0), counts.get("dead", 0)
     lines.append(f"deliveries: {pending} pending, {dead} dead")

@@ -26,7 +26,9 @@ LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 _MAILBOX = re.compile(r"[^@\s]+@[^@\s]+")
 _ROOM = re.compile(r"![^\s:]+(:\S+)?|#[^\s:]+:\S+")  # !id (v12: no server part), #alias:server
 # Values substituted into these keys are secrets: they are redacted wherever they could show.
-SECRET_KEYS = {"password", "username", "token", "webhook", "url"}
+SECRET_KEYS = {"password", "username", "token", "webhook", "url", "secret", "signing_secret"}
+WEB_KEYS = {"base_url", "listen", "secret"}  # [web]: the reader-facing HTTP face
+MIN_SECRET = 16  # characters of [web].secret: it signs every link
 _DURATION = re.compile(r"(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?")
 
 
@@ -144,6 +146,31 @@ class Checks:
         if "from" in smtp:
             self.address(smtp["from"], "smtp.from")
         return {**smtp, "security": security, "port": port} if smtp or needed else {}
+
+    def web(self, web: dict[str, Any]) -> dict[str, Any]:
+        """[web]: base_url (https://, http:// only on loopback), listen host:port, secret."""
+        if not web:
+            return {}
+        self.only(web, WEB_KEYS, "web")
+        for name in ("base_url", "secret"):
+            if name not in web:
+                raise self.fail(f"web.{name}", "missing; the web face needs it (a string)")
+        for name, value in web.items():
+            self.typed(value, STR, f"web.{name}")
+        self.web_url(web["base_url"], "web.base_url")
+        if urlsplit(web["base_url"]).query or "#" in web["base_url"]:
+            raise self.fail("web.base_url", "must be a plain URL, no ?query or #fragment")
+        self.secrets.add(web["secret"])
+        if len(web["secret"]) < MIN_SECRET:
+            raise self.fail(
+                "web.secret",
+                f"must be at least {MIN_SECRET} characters (e.g. from `openssl rand -hex 32`)",
+            )
+        listen = web.get("listen", "127.0.0.1:8080")
+        host, _, port = listen.rpartition(":")
+        if not host or not port.isdigit() or not 0 < int(port) < 65536:
+            raise self.fail("web.listen", "must be host:port, e.g. '127.0.0.1:8080'")
+        return {**web, "base_url": web["base_url"].rstrip("/"), "listen": listen}
 
     def duration(self, value: Any, key: str) -> float:
         """Seconds from "30m", "1h30m", "90s", "2d" or a number of seconds; at least one second."""

@@ -13,6 +13,7 @@ import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from dotenv import dotenv_values
@@ -26,6 +27,7 @@ from digest.config.checks import (
     STR,
     STR_OR_STRS,
     STRS,
+    WEB_KEYS,
     Checks,
 )
 from digest.models import ChannelConfig, ConfigError, Profile, Settings, SourceConfig, Subscriber
@@ -52,7 +54,7 @@ SOURCE_KINDS: dict[str, dict[str, tuple[str, bool]]] = {
 CHANNEL_KINDS: dict[str, dict[str, tuple[str, bool]]] = {
     "file": {"dir": (STR, False), "to": (STR_OR_STRS, False)},
     "email": {"to": (STR_OR_STRS, True), "unsubscribe": (STR, False)},
-    "slack": {"webhook": (STR, True)},
+    "slack": {"webhook": (STR, True), "signing_secret": (STR, False)},
     "matrix": {"homeserver": (STR, True), "room": (STR, True), "token": (STR, True)},
     "matrix-hook": {"url": (STR, True)},
 }
@@ -75,8 +77,11 @@ SUBSCRIBER_KEYS: dict[str, str] = {
     "on_empty": STR,
     "channels": "a list of tables",
 }
-TOP_KEYS = {"sources", "subscribers", "defaults", "state", "smtp", "templates", "delivery", "serve"}
-STATE_KEYS = {"path"}
+TOP_KEYS = {
+    *("sources", "subscribers", "defaults", "state", "smtp", "templates", "delivery", "serve"),
+    "web",
+}
+STATE_KEYS = {"path", "url"}
 SOURCE_KEYS = {"kind", "name"}  # every source has these beside its kind's own
 CHANNEL_KEYS = {"kind"}  # every channel has this beside its kind's own
 DEFAULTS_KEYS = set(SUBSCRIBER_KEYS) - {"name", "interests", "library", "like"}
@@ -109,6 +114,7 @@ def accepted_keys() -> dict[str, frozenset[str]]:
         "serve": set(SERVE_KEYS),
         "delivery": set(DELIVERY_KEYS),
         "smtp": SMTP_KEYS,
+        "web": WEB_KEYS,
         "sources": SOURCE_KEYS,
         "defaults": DEFAULTS_KEYS,
         "subscribers": set(SUBSCRIBER_KEYS),
@@ -178,6 +184,7 @@ class _Checker(Checks):
         self.only(defaults, DEFAULTS_KEYS, "defaults")
         state = self.table(data.get("state", {}), "state")
         self.only(state, STATE_KEYS, "state")
+        state_path = self.state(state)
         smtp = self.table(data.get("smtp", {}), "smtp")
         self.only(smtp, SMTP_KEYS, "smtp")
         # No `templates` key: the built-in set; a folder given here overrides them one by one.
@@ -216,18 +223,45 @@ class _Checker(Checks):
         serve = self.table(data.get("serve", {}), "serve")
         self.only(serve, set(SERVE_KEYS), "serve")
         every = {k: self.duration(serve.get(k, v), f"serve.{k}") for k, v in SERVE_KEYS.items()}
+        web = self.web(self.table(data.get("web", {}), "web"))
+        for sub in subscribers if not web else ():
+            for i, channel in enumerate(sub.channels):
+                if channel.options.get("signing_secret"):
+                    raise self.fail(
+                        f"subscribers.{sub.name}.channels[{i}].signing_secret",
+                        "needs a [web] table (base_url, secret): Slack posts the clicks there",
+                    )
         return Settings(
             path=self.file,
             sources=tuple(sources),
             subscribers=tuple(subscribers),
-            state_path=self.typed(state.get("path", "state/digest.db"), STR, "state.path"),
+            state_path=state_path,
             templates=templates,
             smtp=smtp,
             secrets=secrets | frozenset(v for v in self.secrets if v),
             delivery=delivery,
             poll_every=every["poll_every"],
             misfire_grace_time=every["misfire_grace_time"],
+            web=web,
         )
+
+    def state(self, state: dict[str, Any]) -> str:
+        """[state]: `path` an SQLite file, or `url` a PostgreSQL database (its password a
+        secret); not both."""
+        if "url" in state:
+            if "path" in state:
+                raise self.fail("state.url", "give [state].url or [state].path, not both")
+            url = str(self.typed(state["url"], STR, "state.url"))
+            if not url.startswith(("postgresql://", "postgres://")):
+                raise self.fail("state.url", "must be a postgresql:// URL")
+            password = urlsplit(url).password
+            if password:
+                self.secrets.update({password, url})
+            return url
+        path = str(self.typed(state.get("path", "state/digest.db"), STR, "state.path"))
+        if not path.strip():
+            raise self.fail("state.path", "must not be empty (the SQLite file of the state)")
+        return path
 
     def source(self, raw: Any, key: str) -> SourceConfig:
         table = self.table(raw, key)

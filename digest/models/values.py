@@ -91,6 +91,7 @@ class Settings:
     delivery: Mapping[str, Any] = field(default_factory=dict)  # [delivery]: attempts, concurrency
     poll_every: float = 1800.0  # [serve]: seconds between `digest serve`'s ingest-and-alert polls
     misfire_grace_time: float = 3600.0  # [serve]: how late a missed scheduled job may still run
+    web: Mapping[str, Any] = field(default_factory=dict)  # [web]: base_url, listen, secret; {} off
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +125,10 @@ class Entry:
     terms: tuple[str, ...] = ()
     because: str = ""
     snippet: str = ""
+    paper_id: str = ""  # the id `digest feedback` and Matrix replies name the paper by
+    pdf_url: str = ""
+    up_url: str = ""  # signed rating links of the web face ([web]), or ""
+    down_url: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +141,9 @@ class Message:
     heading: str = ""
     entries: tuple[Entry, ...] = ()
     footer: str = ""
+    # The web face's links ([web]): this message in the browser, and the one-click unsubscribe.
+    view_url: str = ""
+    unsubscribe_url: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         """Plain JSON-ready values, as the outbox stores a message."""
@@ -147,6 +155,8 @@ class Message:
             "heading": self.heading,
             "entries": [{**e, "terms": list(e["terms"])} for e in entries],
             "footer": self.footer,
+            "view_url": self.view_url,
+            "unsubscribe_url": self.unsubscribe_url,
         }
 
     @classmethod

@@ -109,7 +109,8 @@ def to_paper(entry: Mapping[str, Any]) -> Paper | None:
     journal_doi = doi(str(entry.get("arxiv_doi", "")))
     link = _VERSION.sub("", str(entry.get("link", ""))) or f"https://arxiv.org/abs/{ident}"
     # <published> is the first version's date, <updated> this version's.
-    parsed = dict.get(entry, "published_parsed") or dict.get(entry, "updated_parsed")
+    plain = dict(entry)  # dict.get: feedparser answers a missing key with a stand-in
+    parsed = plain.get("published_parsed") or plain.get("updated_parsed")
     return Paper(
         id=ident,
         title=title,

@@ -37,7 +37,7 @@ def read_bibtex(path: Path, text: str, warn: Warn) -> list[Paper]:
         try:
             # Only the default stack (@string references, enclosing braces): LaTeX is decoded
             # below, in the few fields kept, which is what makes a large library fast.
-            library = bibtexparser.parse_string(text)
+            library = bibtexparser.parse_string(text)  # type: ignore[attr-defined]
         except Exception as exc:  # its own bugs on odd input: the file is unreadable, say so
             raise InputError(f"{path}: cannot read as BibTeX ({type(exc).__name__})") from None
     for block in library.failed_blocks:

@@ -157,7 +157,7 @@ def _published(entry: Mapping[str, Any], replacement: bool) -> date | None:
     """The paper's date. A replacement's pubDate is the day the new version was listed: only
     an Atom <published> older than its <updated> is the paper's own date."""
     # dict.get: feedparser would answer a missing updated_parsed with published_parsed.
-    published, updated = dict.get(entry, "published_parsed"), dict.get(entry, "updated_parsed")
+    published, updated = dict(entry).get("published_parsed"), dict(entry).get("updated_parsed")
     if replacement:
         original = published if published and updated and published[:3] < updated[:3] else None
         return date(*original[:3]) if original else None

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from datetime import date, datetime
 from typing import Any
 
 from digest.models import Paper, identity
+from digest.state.engine import Engine
 
 _COLUMNS = "title, abstract, authors, categories, venue, url, code_url, published, source"
 _INSERT = (
@@ -26,6 +26,10 @@ _UPDATE = (
 )
 _KEY = "INSERT OR IGNORE INTO paper_keys (key, paper_id) VALUES (?, ?)"
 _KEYS_OF = "SELECT key FROM paper_keys WHERE paper_id = ? ORDER BY rowid"
+_SELECT_IN = "SELECT * FROM papers WHERE id IN"
+# Papers per ingest transaction: a writer never holds the database for long (`digest feedback`
+# during a large ingest waits at most one batch), and a crash keeps the batches before it.
+BATCH = 500
 
 
 def paper_row(p: Paper, seen: str) -> tuple[Any, ...]:
@@ -45,7 +49,7 @@ def paper_row(p: Paper, seen: str) -> tuple[Any, ...]:
     )
 
 
-def papers_of(db: sqlite3.Connection, table: str, subscriber: str, ids: Iterable[str]) -> set[str]:
+def papers_of(db: Engine, table: str, subscriber: str, ids: Iterable[str]) -> set[str]:
     """Which of the ids `table` (sent, alerts) holds for the subscriber, asked in chunks that
     stay under SQLite's limit on bound parameters."""
     wanted = list(ids)
@@ -61,7 +65,7 @@ def papers_of(db: sqlite3.Connection, table: str, subscriber: str, ids: Iterable
     return found
 
 
-def row_paper(row: sqlite3.Row) -> Paper:
+def row_paper(row: Any) -> Paper:
     return Paper(
         id=row["id"],
         title=row["title"],
@@ -78,12 +82,12 @@ def row_paper(row: sqlite3.Row) -> Paper:
 
 class Tables:
     """Some tables of the state database, over the store's connection, its transactions and its
-    time stamps: the Store makes one of each kind and alone opens SQLite."""
+    time stamps: the Store makes one of each kind and alone opens the database."""
 
     def __init__(
         self,
-        db: sqlite3.Connection,
-        transaction: Callable[[], AbstractContextManager[sqlite3.Connection]],
+        db: Engine,
+        transaction: Callable[[], AbstractContextManager[Engine]],
         stamp: Callable[[datetime], str],
     ) -> None:
         self.db, self.transaction, self.stamp = db, transaction, stamp
@@ -97,19 +101,58 @@ class Catalog(Tables):
         new record adds (a code link, a venue, its other ids). Return how many were new."""
         seen = self.stamp(now)
         new = 0
+        batch: list[Paper] = []
+        for paper in papers:
+            batch.append(paper)
+            if len(batch) == BATCH:
+                new += self._add(batch, seen)
+                batch = []
+        return new + (self._add(batch, seen) if batch else 0)
+
+    def _add(self, papers: Sequence[Paper], seen: str) -> int:
+        new = 0
         with self.transaction() as db:
-            for paper in papers:
-                keys = identity.keys(paper)
-                known = self.known(keys)
-                if known is None and db.execute(_INSERT, paper_row(paper, seen)).rowcount:
+            # Workers ingesting side by side: one batch at a time, so a paper arriving at two of
+            # them under different keys (arXiv id, DOI) is still recognized as one.
+            db.lock("papers")
+            keyed = [(paper, identity.keys(paper)) for paper in papers]
+            # What the batch's keys already name, read in a few queries rather than a few per
+            # paper (a database server is a round trip away), then kept up to date in memory.
+            known_keys = _in(db, "SELECT key, paper_id FROM paper_keys WHERE key IN", keyed)
+            owners = {key: str(paper_id) for key, paper_id in known_keys}
+            theirs: dict[str, list[str]] = {}
+            ids = {*owners.values(), *(paper.id for paper in papers)}
+            query = "SELECT paper_id, key FROM paper_keys WHERE paper_id IN"
+            for paper_id, key in _in(db, query, ids, " ORDER BY rowid"):
+                theirs.setdefault(paper_id, []).append(key)
+            stored = {row["id"]: row_paper(row) for row in _in(db, _SELECT_IN, ids)}
+            # Written at the end, in arrival order (seq): one round of statements per batch.
+            inserts: dict[str, Paper] = {}
+            updates: dict[str, Paper] = {}
+            key_rows: list[tuple[str, str]] = []
+            for paper, keys in keyed:
+                known = _match(keys, owners, theirs)
+                # (the same id known without keys: stored before keys were kept)
+                owner = known or paper.id
+                if known is None and paper.id not in stored:
                     new += 1
+                    inserts[paper.id] = stored[paper.id] = dataclasses.replace(paper, aliases=())
                 else:
-                    known = known or paper.id  # or the same id, stored before keys were kept
-                    old = self.paper(known)
-                    merged = old and identity.merge(old, paper)
-                    if old and merged and paper_row(merged, "")[1:10] != paper_row(old, "")[1:10]:
-                        db.execute(_UPDATE, (*paper_row(merged, seen)[1:10], known))
-                db.executemany(_KEY, [(key, known or paper.id) for key in keys])
+                    old = dataclasses.replace(
+                        stored[owner], aliases=_aliases(owner, theirs.get(owner, []))
+                    )
+                    merged = identity.merge(old, paper)
+                    if paper_row(merged, "")[1:10] != paper_row(old, "")[1:10]:
+                        stored[owner] = merged
+                        (inserts if owner in inserts else updates)[owner] = merged
+                fresh = [key for key in keys if key not in owners]
+                key_rows += [(key, owner) for key in fresh]
+                for key in fresh:
+                    owners[key] = owner
+                    theirs.setdefault(owner, []).append(key)
+            db.executemany(_INSERT, [paper_row(p, seen) for p in inserts.values()])
+            db.executemany(_UPDATE, [(*paper_row(p, seen)[1:10], i) for i, p in updates.items()])
+            db.executemany(_KEY, key_rows)
         return new
 
     def known(self, keys: Sequence[str]) -> str | None:
@@ -131,14 +174,7 @@ class Catalog(Tables):
         if row is None:
             return None
         keys = [r[0] for r in self.db.execute(_KEYS_OF, (paper_id,))]
-        # The forms identity.keys reads back: bare arXiv ids and DOIs, "openreview:<forum>".
-        forms = [
-            k if k.startswith("openreview:") else k.split(":", 1)[1]
-            for k in keys
-            if identity.kind(k) in identity.STRONG
-        ]
-        aliases = tuple(f for f in forms if f != paper_id)
-        return dataclasses.replace(row_paper(row), aliases=aliases)
+        return dataclasses.replace(row_paper(row), aliases=_aliases(paper_id, keys))
 
     def keys_of(self, paper_id: str) -> list[str]:
         return [r[0] for r in self.db.execute(_KEYS_OF, (paper_id,))]
@@ -173,7 +209,42 @@ class Catalog(Tables):
     def remember_liked(self, found: dict[str, Paper | None], now: datetime) -> None:
         rows = [(i, p and _to_json(p), self.stamp(now)) for i, p in found.items()]
         with self.transaction() as db:
-            db.executemany("INSERT OR REPLACE INTO liked VALUES (?, ?, ?)", rows)
+            db.executemany(
+                "INSERT INTO liked (arxiv_id, paper, looked_up) VALUES (?, ?, ?) ON CONFLICT"
+                " (arxiv_id) DO UPDATE SET paper = excluded.paper, looked_up = excluded.looked_up",
+                rows,
+            )
+
+
+def _aliases(paper_id: str, keys: Sequence[str]) -> tuple[str, ...]:
+    """A stored paper's other ids, in the forms identity.keys reads back: bare arXiv ids and
+    DOIs, "openreview:<forum>"."""
+    forms = [
+        k if k.startswith("openreview:") else k.split(":", 1)[1]
+        for k in keys
+        if identity.kind(k) in identity.STRONG
+    ]
+    return tuple(f for f in forms if f != paper_id)
+
+
+def _match(keys: Sequence[str], owners: dict[str, str], theirs: dict[str, list[str]]) -> str | None:
+    """The stored paper one of these keys names; identity.same_paper judges title matches."""
+    for key in (k for k in keys if k in owners):
+        if identity.same_paper(key, theirs.get(owners[key], []), keys):
+            return owners[key]
+    return None
+
+
+def _in(db: Engine, query: str, values: Iterable[Any], tail: str = "") -> list[Any]:
+    """The rows of `query IN (values)`, asked in chunks under SQLite's bound-parameter limit;
+    values may be (paper, keys) pairs, whose keys are asked."""
+    wanted = list(dict.fromkeys(k for v in values for k in (v[1] if isinstance(v, tuple) else [v])))
+    rows: list[Any] = []
+    for start in range(0, len(wanted), 500):
+        chunk = wanted[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        rows += db.execute(f"{query} ({marks}){tail}", chunk).fetchall()
+    return rows
 
 
 def _to_json(paper: Paper) -> str:

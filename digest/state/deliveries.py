@@ -1,18 +1,24 @@
 """Digests made per subscriber and period, the papers each subscriber was given, the outbox of
-deliveries and the log of runs: the Store's own tables, as methods of the Store (store.py)."""
+deliveries (claimed by one worker at a time, for a lease), the log of runs and the workers that
+share the database: the Store's own tables, as methods of the Store (store.py)."""
 
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from digest.models import Digest, Message
 from digest.state.catalog import papers_of
+from digest.state.engine import Engine
+
+# How long a claimed outbox row stays its worker's, on the run's clock: a worker killed mid-send
+# leaves its rows to the others once it ends. Renewed before each send, so longer than any one.
+LEASE = timedelta(minutes=10)
+FORGET = timedelta(days=7)  # a worker silent this long leaves the workers table
 
 
 def stamp(moment: datetime) -> str:
@@ -38,10 +44,11 @@ class OutboxRow:
 
 
 class Deliveries:
-    """The digests, sent, outbox and runs tables, over the store's connection."""
+    """The digests, sent, outbox, runs and workers tables, over the store's connection."""
 
-    db: sqlite3.Connection
-    transaction: Callable[[], AbstractContextManager[sqlite3.Connection]]
+    db: Engine
+    worker: str
+    transaction: Callable[[], AbstractContextManager[Engine]]
 
     # digests and what each subscriber was given
 
@@ -76,9 +83,10 @@ class Deliveries:
         made = stamp(digest.made_at)
         top = max((s.score for s in digest.items), default=None)
         with self.transaction() as db:
-            cur = db.execute(
+            # The unique (subscriber, period) decides between workers making the same digest.
+            row = db.execute(
                 "INSERT OR IGNORE INTO digests (subscriber, period, day, made_at, through_seq,"
-                " picked, top_score) VALUES (?,?,?,?,?,?,?)",
+                " picked, top_score) VALUES (?,?,?,?,?,?,?) RETURNING id",
                 (
                     digest.subscriber,
                     digest.period,
@@ -88,10 +96,10 @@ class Deliveries:
                     len(digest.items),
                     top,
                 ),
-            )
-            if cur.rowcount == 0:
+            ).fetchone()
+            if row is None:
                 return None
-            digest_id = int(cur.lastrowid or 0)
+            digest_id = int(row[0])
             db.executemany(
                 "INSERT OR IGNORE INTO sent (subscriber, paper_id, digest_id) VALUES (?,?,?)",
                 [(digest.subscriber, s.paper.id, digest_id) for s in digest.items],
@@ -119,24 +127,58 @@ class Deliveries:
     # the outbox
 
     def due(self, now: datetime) -> list[OutboxRow]:
-        rows = self.db.execute(
-            "SELECT * FROM outbox WHERE status = 'pending'"
-            " AND (next_try_at IS NULL OR next_try_at <= ?) ORDER BY id",
-            (stamp(now),),
+        """Claim the pending rows whose time has come and that no other worker holds (or whose
+        lease ended): they are this worker's until `now` + LEASE."""
+        # On SQLite the run lock lets one run at a time in: a claim left there is a dead run's.
+        held = (
+            " AND (lease_until IS NULL OR lease_until <= ? OR claimed_by = ?)"
+            if self.db.kind == "postgres"
+            else " AND (? IS NOT NULL OR ? IS NOT NULL)"
         )
-        return [_outbox(r) for r in rows]
+        with self.transaction() as db:
+            rows = db.execute(
+                "UPDATE outbox SET claimed_by = ?, lease_until = ? WHERE id IN (SELECT id FROM"
+                " outbox WHERE status = 'pending' AND (next_try_at IS NULL OR next_try_at <= ?)"
+                f"{held} ORDER BY id FOR UPDATE SKIP LOCKED) RETURNING *",
+                (self.worker, stamp(now + LEASE), stamp(now), stamp(now), self.worker),
+            ).fetchall()
+        return sorted((_outbox(r) for r in rows), key=lambda r: r.id)
+
+    def renew(self, row_id: int, now: datetime) -> bool:
+        """Just before sending: is the row still this worker's (not taken over after its lease
+        ended, nor sent by another)? If so, its lease starts again from `now`."""
+        if self.db.kind == "sqlite":  # one run at a time (the run lock): always its own
+            return True
+        with self.transaction() as db:
+            return bool(
+                db.execute(
+                    "UPDATE outbox SET lease_until = ? WHERE id = ? AND claimed_by = ?"
+                    " AND status = 'pending'",
+                    (stamp(now + LEASE), row_id, self.worker),
+                ).rowcount
+            )
 
     def outbox(self, status: str | None = None) -> list[OutboxRow]:
-        query, args = "SELECT * FROM outbox ORDER BY id", ()
+        query, args = "SELECT * FROM outbox ORDER BY id", tuple[str, ...]()
         if status:
             query, args = "SELECT * FROM outbox WHERE status = ? ORDER BY id", (status,)
         return [_outbox(r) for r in self.db.execute(query, args)]
+
+    def release(self) -> int:
+        """Give back the claims this worker did not use (rows left for a later run): another
+        worker may take them at once instead of when the lease ends."""
+        with self.transaction() as db:
+            return db.execute(
+                "UPDATE outbox SET lease_until = NULL WHERE claimed_by = ? AND status = 'pending'"
+                " AND lease_until IS NOT NULL",
+                (self.worker,),
+            ).rowcount
 
     def mark_sent(self, row_id: int, receipt: str, now: datetime) -> None:
         with self.transaction() as db:
             db.execute(
                 "UPDATE outbox SET status = 'sent', sent_at = ?, receipt = ?, last_error = '',"
-                " attempts = attempts + 1, next_try_at = NULL WHERE id = ?",
+                " attempts = attempts + 1, next_try_at = NULL, lease_until = NULL WHERE id = ?",
                 (stamp(now), receipt, row_id),
             )
 
@@ -151,7 +193,7 @@ class Deliveries:
             )
             db.executemany(
                 "UPDATE outbox SET status = 'sent', sent_at = ?, receipt = ?, last_error = '',"
-                " attempts = attempts + 1, next_try_at = NULL WHERE id = ?",
+                " attempts = attempts + 1, next_try_at = NULL, lease_until = NULL WHERE id = ?",
                 [(stamp(when), receipt, row_id) for row_id, receipt, when in sent],
             )
 
@@ -160,7 +202,7 @@ class Deliveries:
         with self.transaction() as db:
             db.execute(
                 "UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_try_at = ?,"
-                " status = ? WHERE id = ?",
+                " status = ?, lease_until = NULL WHERE id = ?",
                 (
                     error,
                     None if next_try is None else stamp(next_try),
@@ -177,8 +219,8 @@ class Deliveries:
     def revive_dead(self, subscriber: str | None = None) -> int:
         """Dead rows become due again with fresh attempts; parts already sent stay sent."""
         query = (
-            "UPDATE outbox SET status = 'pending', attempts = 0, next_try_at = NULL"
-            " WHERE status = 'dead'"
+            "UPDATE outbox SET status = 'pending', attempts = 0, next_try_at = NULL,"
+            " lease_until = NULL WHERE status = 'dead'"
         )
         with self.transaction() as db:
             if subscriber is None:
@@ -193,10 +235,11 @@ class Deliveries:
 
     def start_run(self, started: datetime, clock: datetime) -> int:
         with self.transaction() as db:
-            cur = db.execute(
-                "INSERT INTO runs (started_at, clock) VALUES (?, ?)", (stamp(started), stamp(clock))
-            )
-            return int(cur.lastrowid or 0)
+            row = db.execute(
+                "INSERT INTO runs (started_at, clock, worker) VALUES (?, ?, ?) RETURNING id",
+                (stamp(started), stamp(clock), self.worker),
+            ).fetchone()
+            return int(row[0])
 
     def finish_run(
         self, run_id: int, finished: datetime, outcome: str, summary: dict[str, Any]
@@ -207,12 +250,42 @@ class Deliveries:
                 (stamp(finished), outcome, json.dumps(summary), run_id),
             )
 
+    # workers
+
+    def beat(self, now: datetime, kind: str, stopped: bool = False, **facts: Any) -> None:
+        """This worker's heartbeat: `digest status` and `digest health` list every worker."""
+        with self.transaction() as db:
+            # Names with a pid change on every restart: forget those gone quiet for a week.
+            db.execute("DELETE FROM workers WHERE beat_at < ?", (stamp(now - FORGET),))
+            db.execute(
+                "INSERT INTO workers (name, kind, beat_at, stopped, facts) VALUES (?,?,?,?,?)"
+                " ON CONFLICT (name) DO UPDATE SET kind = excluded.kind, beat_at ="
+                " excluded.beat_at, stopped = excluded.stopped, facts = excluded.facts",
+                (self.worker, kind, stamp(now), int(stopped), json.dumps(facts)),
+            )
+
+    def leave(self) -> None:
+        """A `digest run` that ends is no worker any more (the runs table keeps its name); one
+        killed stays, its heartbeat growing old, until it is forgotten."""
+        with self.transaction() as db:
+            db.execute("DELETE FROM workers WHERE name = ?", (self.worker,))
+
+    def workers(self) -> list[dict[str, Any]]:
+        """Every worker that beat, the latest first: name, kind, beat_at, stopped, facts."""
+        rows = self.db.execute(
+            "SELECT name, kind, beat_at, stopped, facts FROM workers ORDER BY beat_at DESC, name"
+        )
+        return [
+            {**dict(r), "stopped": bool(r["stopped"]), "facts": json.loads(r["facts"])}
+            for r in rows
+        ]
+
     def runs(self, limit: int = 10) -> list[dict[str, Any]]:
         rows = self.db.execute("SELECT * FROM runs ORDER BY id DESC LIMIT ?", (limit,))
         return [{**dict(r), "summary": json.loads(r["summary"])} for r in rows]
 
 
-def _outbox(row: sqlite3.Row) -> OutboxRow:
+def _outbox(row: Any) -> OutboxRow:
     return OutboxRow(
         id=row["id"],
         subscriber=row["subscriber"],

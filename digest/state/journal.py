@@ -5,13 +5,13 @@ quiet-period notices (no digest row behind them), and every source's outcome in 
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, datetime
 from typing import Any
 
 from digest.models import Message
 from digest.state.catalog import Tables, papers_of
+from digest.state.engine import Engine
 
 # store.SCHEMA's migration for these tables. The outbox is rebuilt (SQLite cannot drop a NOT NULL)
 # so that an alert or a notice row needs no digest row: digest_id NULL, and a `purpose`.
@@ -90,7 +90,11 @@ class Journal(Tables):
     def alerts(self, subscriber: str | None = None) -> list[dict[str, Any]]:
         """Every alert given, oldest first: subscriber, paper_id, day, score, reasons, made_at."""
         where, args = ("", []) if subscriber is None else (" WHERE subscriber = ?", [subscriber])
-        rows = self.db.execute(f"SELECT * FROM alerts{where} ORDER BY made_at, rowid", args)
+        rows = self.db.execute(
+            "SELECT subscriber, paper_id, day, score, reasons, made_at"
+            f" FROM alerts{where} ORDER BY made_at, rowid",
+            args,
+        )
         return [{**dict(r), "reasons": json.loads(r["reasons"])} for r in rows]
 
     def alert_mark(self, subscriber: str) -> int:
@@ -103,7 +107,9 @@ class Journal(Tables):
         with self.transaction() as db:
             db.execute(
                 "INSERT INTO alert_marks (subscriber, through_seq) VALUES (?, ?) ON CONFLICT"
-                " (subscriber) DO UPDATE SET through_seq = max(through_seq, excluded.through_seq)",
+                " (subscriber) DO UPDATE SET through_seq = CASE WHEN excluded.through_seq"
+                " > alert_marks.through_seq THEN excluded.through_seq"
+                " ELSE alert_marks.through_seq END",
                 (subscriber, seq),
             )
 
@@ -116,11 +122,16 @@ class Journal(Tables):
         reasons: Sequence[str],
         now: datetime,
         messages: Messages,
+        cap: int | None = None,
     ) -> bool:
         """The alert and its outbox rows in one transaction; False if this paper was alerted to
-        this subscriber before (another run got there first)."""
+        this subscriber before (another run got there first), or if `cap` alerts were given on
+        that day already (counted under a lock: workers side by side keep the daily cap)."""
         made = self.stamp(now)
         with self.transaction() as db:
+            db.lock(f"alerts:{subscriber}")
+            if cap is not None and self.alerts_on(subscriber, day) >= cap:
+                return False
             cur = db.execute(
                 "INSERT OR IGNORE INTO alerts (subscriber, paper_id, day, score, reasons, made_at)"
                 " VALUES (?,?,?,?,?,?)",
@@ -138,29 +149,28 @@ class Journal(Tables):
     ) -> bool:
         """Outbox rows for a notice, once per (subscriber, period); False if it exists."""
         with self.transaction() as db:
-            before = db.total_changes
-            self._outbox(db, subscriber, period, day, self.stamp(now), messages, "notice")
-            return db.total_changes > before
+            return self._outbox(db, subscriber, period, day, self.stamp(now), messages, "notice")
 
     def _outbox(
         self,
-        db: sqlite3.Connection,
+        db: Engine,
         subscriber: str,
         period: str,
         day: date,
         made: str,
         messages: Messages,
         purpose: str,
-    ) -> None:
-        db.executemany(
-            "INSERT OR IGNORE INTO outbox (subscriber, period, day, channel, kind, message,"
-            " created_at, purpose) VALUES (?,?,?,?,?,?,?,?)",
-            [
+    ) -> bool:
+        """The rows not there yet; whether any was added."""
+        added = 0
+        for name, kind, m in messages:
+            added += db.execute(
+                "INSERT OR IGNORE INTO outbox (subscriber, period, day, channel, kind, message,"
+                " created_at, purpose) VALUES (?,?,?,?,?,?,?,?)",
                 (subscriber, period, day.isoformat(), name, kind, json.dumps(m.as_dict()), made)
-                + (purpose,)
-                for name, kind, m in messages
-            ],
-        )
+                + (purpose,),
+            ).rowcount
+        return added > 0
 
     # sources
 
@@ -171,8 +181,9 @@ class Journal(Tables):
         at = self.stamp(now)
         with self.transaction() as db:
             db.executemany(
-                "INSERT OR REPLACE INTO source_runs (run_id, source, at, read, new, error)"
-                " VALUES (?,?,?,?,?,?)",
+                "INSERT INTO source_runs (run_id, source, at, read, new, error)"
+                " VALUES (?,?,?,?,?,?) ON CONFLICT (run_id, source) DO UPDATE SET at = excluded.at,"
+                " read = excluded.read, new = excluded.new, error = excluded.error",
                 [
                     (run_id, name, at, int(o.get("read", 0)), int(o.get("new", 0)), o["error"])
                     for name, o in outcomes.items()

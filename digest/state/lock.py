@@ -1,5 +1,7 @@
-"""One run at a time over a state database (fcntl.flock on <db>.lock, dropped by the kernel when
-its holder dies) and the heartbeat a `digest serve` writes beside it for `digest health`."""
+"""One run at a time over an SQLite state (fcntl.flock on <db>.lock, dropped by the kernel when
+its holder dies; on PostgreSQL workers run side by side and the database's own locks decide), and
+the heartbeat a `digest serve` leaves for `digest health`: a file beside SQLite, the workers table
+on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -14,7 +16,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
-from digest.models import DigestError
+from digest.models import DigestError, StateError
+from digest.state.engine import is_url, shown
 
 BEAT_SECONDS = 30  # the heartbeat job's interval
 STALE_AFTER = 4 * BEAT_SECONDS  # a heartbeat older than this means the scheduler stopped ticking
@@ -44,9 +47,21 @@ def run_lock(
     Waits up to `wait` seconds (on_wait(holder) once, when it starts waiting), then raises
     LockBusy. The kernel drops the lock when its holder dies, so a crash never leaves it stuck.
     """
+    if is_url(state):
+        yield
+        return
+    if not str(state):
+        raise StateError("the state database's path is empty ([state].path or --state)")
     path = lock_path(state)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a+", encoding="utf-8") as handle:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(path, "a+", encoding="utf-8")
+    except OSError as exc:
+        raise StateError(
+            f"{path}: cannot create the run lock ({exc.strerror}): the state folder must be"
+            " writable by the user digest runs as"
+        ) from None
+    with handle:
         deadline = time.monotonic() + wait
         waited = False
         while not _try_lock(handle):
@@ -84,8 +99,17 @@ def _holder(path: Path) -> str:
         return "holder unknown"
 
 
-def write_heartbeat(state: str | Path, now: datetime, **facts: Any) -> None:
-    """Atomically, so `digest health` never reads half a file."""
+def write_heartbeat(state: str | Path, now: datetime, stopped: bool = False, **facts: Any) -> None:
+    """A serve worker's heartbeat: its row in the workers table on PostgreSQL, else the file
+    beside the database, written atomically so `digest health` never reads half of it."""
+    if is_url(state):
+        from digest.state.store import Store
+
+        with Store(state) as store:
+            store.beat(now, "serve", stopped=stopped, **facts)
+        return
+    if stopped:
+        facts["stopped"] = True
     path = heartbeat_path(state)
     path.parent.mkdir(parents=True, exist_ok=True)
     body = {"pid": os.getpid(), "beat_at": now.astimezone(UTC).isoformat(), **facts}
@@ -95,8 +119,11 @@ def write_heartbeat(state: str | Path, now: datetime, **facts: Any) -> None:
     os.replace(tmp, path)
 
 
-def health(state: str | Path, now: datetime) -> tuple[bool, str]:
-    """Is a `digest serve` ticking over this state? (alive, one line saying why)"""
+def health(state: str | Path, now: datetime, worker: str | None = None) -> tuple[bool, str]:
+    """Is a `digest serve` ticking over this state (on PostgreSQL: the named worker, if one is
+    named)? (alive, one line saying why)"""
+    if is_url(state):
+        return _workers_health(state, now, worker)
     path = heartbeat_path(state)
     try:
         beat = json.loads(path.read_text(encoding="utf-8"))
@@ -113,3 +140,27 @@ def health(state: str | Path, now: datetime) -> tuple[bool, str]:
     return True, f"alive: pid {beat.get('pid')}, last heartbeat {max(age, 0):.0f} s ago"
 
 
+def _workers_health(state: str | Path, now: datetime, wanted: str | None) -> tuple[bool, str]:
+    """On PostgreSQL: the wanted worker (a container's own check) or else any serve worker,
+    alive when its last heartbeat is recent."""
+    from digest.state.store import Store
+
+    with Store(state) as store:
+        workers = [w for w in store.workers() if w["kind"] == "serve"]
+    if wanted:
+        workers = [w for w in workers if w["name"] == wanted]
+    if not workers:
+        who = f"worker {wanted}" if wanted else "digest serve"
+        return False, f"no heartbeat in {shown(state)}: {who} has not run over this state"
+    lines, alive = [], 0
+    for worker in workers:
+        age = now - datetime.fromisoformat(worker["beat_at"].replace("Z", "+00:00"))
+        seconds = age.total_seconds()
+        ticking = not worker["stopped"] and seconds <= STALE_AFTER
+        alive += ticking
+        how = "stopped" if worker["stopped"] else ("alive" if ticking else "stale")
+        lines.append(f"{worker['name']} {how} ({max(seconds, 0):.0f} s ago)")
+    word = "alive" if alive else "not alive"
+    return bool(alive), f"{word}: {alive} of {len(workers)} serve worker(s) ticking: " + ", ".join(
+        lines
+    )

@@ -37,6 +37,7 @@ SCHEMA = """
 """
 
 RATINGS = {"up": 1, "down": -1}
+VIAS = ("cli", "web", "matrix", "slack")  # where a rating came from (the web schema's `via`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,15 +50,51 @@ class StoredSpace:
 class Ratings(Tables):
     """The ratings and stored-space tables."""
 
-    def rate(self, subscriber: str, paper_id: str, rating: str, now: datetime) -> None:
-        """Record `up` or `down`; the latest rating of a paper is the one that counts."""
+    def rate(
+        self, subscriber: str, paper_id: str, rating: str, now: datetime, via: str = "cli"
+    ) -> None:
+        """Record `up` or `down`; the latest rating of a paper is the one that counts. `none`
+        takes the rating back (the web face's undo)."""
         with self.transaction() as db:
+            if rating == "none":
+                db.execute(
+                    "DELETE FROM ratings WHERE subscriber = ? AND paper_id = ?",
+                    (subscriber, paper_id),
+                )
+                return
             db.execute(
-                "INSERT INTO ratings (subscriber, paper_id, rating, rated_at) VALUES (?,?,?,?)"
-                " ON CONFLICT (subscriber, paper_id) DO UPDATE"
-                " SET rating = excluded.rating, rated_at = excluded.rated_at",
-                (subscriber, paper_id, RATINGS[rating], self.stamp(now)),
+                "INSERT INTO ratings (subscriber, paper_id, rating, rated_at, via)"
+                " VALUES (?,?,?,?,?) ON CONFLICT (subscriber, paper_id) DO UPDATE"
+                " SET rating = excluded.rating, rated_at = excluded.rated_at, via = excluded.via",
+                (subscriber, paper_id, RATINGS[rating], self.stamp(now), via),
             )
+
+    def current(self, subscriber: str, paper_id: str) -> str:
+        """The paper's rating now: up, down or none."""
+        row = self.db.execute(
+            "SELECT rating FROM ratings WHERE subscriber = ? AND paper_id = ?",
+            (subscriber, paper_id),
+        ).fetchone()
+        return "none" if row is None else ("up" if row[0] > 0 else "down")
+
+    def listing(self, subscriber: str | None = None) -> list[dict[str, str]]:
+        """Every rating (of one subscriber), oldest first, as `digest ratings` prints them."""
+        where, args = (" WHERE subscriber = ?", (subscriber,)) if subscriber else ("", ())
+        rows = self.db.execute(
+            f"SELECT subscriber, paper_id, rating, via, rated_at FROM ratings{where}"
+            " ORDER BY rated_at, subscriber, paper_id",
+            args,
+        )
+        return [
+            {
+                "subscriber": r[0],
+                "paper": r[1],
+                "vote": "up" if r[2] > 0 else "down",
+                "via": r[3],
+                "at": r[4],
+            }
+            for r in rows
+        ]
 
     def of(self, subscriber: str) -> tuple[list[Paper], list[Paper]]:
         """(papers rated up, papers rated down), oldest rating first."""
@@ -83,8 +120,9 @@ class Ratings(Tables):
     ) -> None:
         with self.transaction() as db:
             db.execute(
-                "INSERT OR REPLACE INTO spaces (name, through_seq, docs, fitted_at, data)"
-                " VALUES (?,?,?,?,?)",
+                "INSERT INTO spaces (name, through_seq, docs, fitted_at, data) VALUES (?,?,?,?,?)"
+                " ON CONFLICT (name) DO UPDATE SET through_seq = excluded.through_seq,"
+                " docs = excluded.docs, fitted_at = excluded.fitted_at, data = excluded.data",
                 (name, through_seq, docs, self.stamp(now), data),
             )
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from digest.state.journal import SCHEMA as JOURNAL_SCHEMA
 from digest.state.ratings import SCHEMA as RATINGS_SCHEMA
+from digest.state.web import SCHEMA as WEB_SCHEMA
 
 SCHEMA = [
     # version 1
@@ -93,8 +94,22 @@ SCHEMA = [
     JOURNAL_SCHEMA,
     # (ranking): subscribers' ratings of papers, and the fitted ranking space; see ratings.py
     RATINGS_SCHEMA,
+    # (web): ratings say where they came from; readers' pauses; Matrix sync positions; see web.py
+    WEB_SCHEMA,
+    # (workers): several workers on one database. An outbox row is claimed by one worker for a
+    # lease (on the run's clock); every worker's heartbeat; which worker made each run.
+    """
+    ALTER TABLE outbox ADD COLUMN claimed_by TEXT NOT NULL DEFAULT '';
+    ALTER TABLE outbox ADD COLUMN lease_until TEXT;
+    ALTER TABLE runs ADD COLUMN worker TEXT NOT NULL DEFAULT '';
+    CREATE TABLE workers (
+        name    TEXT PRIMARY KEY,                      -- $DIGEST_WORKER, else hostname:pid
+        kind    TEXT NOT NULL,                         -- serve | run
+        beat_at TEXT NOT NULL,
+        stopped INTEGER NOT NULL DEFAULT 0,
+        facts   TEXT NOT NULL DEFAULT '{}'             -- JSON: next fires, busy
+    );
+    """,
 ]
 # The papers stored before paper_keys existed get their keys when the store first opens.
 PAPER_KEYS_VERSION = next(i for i, s in enumerate(SCHEMA, 1) if "CREATE TABLE paper_keys" in s)
-
-

@@ -1,46 +1,60 @@
-"""The state database's connection: opening SQLite, migrating the schema (schema.py, versioned
-with PRAGMA user_version) and the transactions every table module writes in."""
+"""The state database's connection: opening it (engine.py: an SQLite file or a PostgreSQL URL),
+migrating the schema (schema.py, versioned by the engine) and the transactions every table module
+writes in."""
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+import os
+import socket
+from collections.abc import Iterable
+from contextlib import AbstractContextManager
 from datetime import datetime
 from pathlib import Path
 
 from digest.models import Paper, StateError
+from digest.state import engine
 from digest.state.catalog import Catalog, row_paper
 from digest.state.deliveries import Deliveries, stamp
 from digest.state.journal import Journal
 from digest.state.ratings import Ratings
 from digest.state.schema import PAPER_KEYS_VERSION, SCHEMA
+from digest.state.web import Web
+
+
+def worker_name() -> str:
+    """This process among the workers sharing a database: $DIGEST_WORKER, else hostname:pid."""
+    return os.environ.get("DIGEST_WORKER") or f"{socket.gethostname()}:{os.getpid()}"
 
 
 class Store(Deliveries):
     """The state database: opens it, migrates it, and owns its transactions; the tables live in
-    catalog.py (store.papers), journal.py (store.journal), ratings.py (store.ratings) and
-    deliveries.py (digests, outbox, runs: methods of the store itself)."""
+    catalog.py (store.papers), journal.py (store.journal), ratings.py (store.ratings), web.py
+    (store.web) and deliveries.py (digests, outbox, runs, workers: methods of the store
+    itself)."""
 
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
+    def __init__(
+        self, state: str | Path, *, worker: str | None = None, timeout: float | None = None
+    ) -> None:
+        if not str(state):
+            raise StateError("the state database's path is empty ([state].path or --state)")
+        self.path = state if engine.is_url(state) else Path(state)
+        self.db = engine.connect(state, timeout)
+        self.name = self.db.name  # what may be printed (no password)
+        self.worker = worker or worker_name()
+        self.papers = Catalog(self.db, self.transaction, stamp)
+        self.journal = Journal(self.db, self.transaction, stamp)
+        self.ratings = Ratings(self.db, self.transaction, stamp)
+        self.web = Web(self.db, self.transaction, stamp)
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            # The outbox's delivery threads share this connection, one at a time, under a lock.
-            self.db = sqlite3.connect(
-                self.path, timeout=30, isolation_level=None, check_same_thread=False
-            )
-            self.db.row_factory = sqlite3.Row
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA foreign_keys=ON")
-            self.papers = Catalog(self.db, self.transaction, stamp)
-            self.journal = Journal(self.db, self.transaction, stamp)
-            self.ratings = Ratings(self.db, self.transaction, stamp)
             self._migrate()
-        except sqlite3.DatabaseError as exc:
-            raise StateError(f"{self.path}: cannot use the state database ({exc})") from None
-        except OSError as exc:
-            raise StateError(f"{self.path}: cannot create the state folder ({exc})") from None
+        except BaseException:
+            self.db.close()
+            raise
+
+    @property
+    def shared(self) -> bool:
+        """Several workers may use this database at once (PostgreSQL)."""
+        return self.db.kind == "postgres"
 
     def close(self) -> None:
         self.db.close()
@@ -52,28 +66,26 @@ class Store(Deliveries):
         self.close()
 
     def _migrate(self) -> None:
-        version = self.db.execute("PRAGMA user_version").fetchone()[0]
-        if version > len(SCHEMA):
-            raise StateError(f"{self.path}: made by a newer digest (schema {version})")
-        for number, script in enumerate(SCHEMA[version:], start=version + 1):
-            with self.transaction():
-                for statement in script.split(";"):
-                    if statement.strip():
-                        self.db.execute(statement)
-                self.db.execute(f"PRAGMA user_version = {number}")
-        if version < PAPER_KEYS_VERSION:
+        # Each step under a lock, the version read inside it: workers starting together on an
+        # empty database migrate it once.
+        first = self.db.version()
+        if first == len(SCHEMA):
+            return
+        for number, script in enumerate(SCHEMA, start=1):
+            with self.transaction() as db:
+                db.lock("schema")
+                version = db.version()
+                if version > len(SCHEMA):
+                    raise StateError(f"{self.name}: made by a newer digest (schema {version})")
+                if version >= number:
+                    continue
+                db.script(script)
+                db.set_version(number)
+        if first < PAPER_KEYS_VERSION:
             self.papers.key_all()
 
-    @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
-        # IMMEDIATE takes the write lock up front, so two runs never interleave half-decisions.
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            yield self.db
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        self.db.execute("COMMIT")
+    def transaction(self) -> AbstractContextManager[engine.Engine]:
+        return self.db.transaction()
 
     # papers
 
@@ -91,4 +103,3 @@ class Store(Deliveries):
 
     def count_papers(self) -> int:
         return int(self.db.execute("SELECT count(*) FROM papers").fetchone()[0])
-

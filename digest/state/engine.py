@@ -1,0 +1,162 @@
+"""The two databases the state runs on, behind one small interface: an SQLite file (the default,
+here) or a PostgreSQL URL (postgres.py). The table modules write SQL once, in SQLite's dialect
+(dialect.py translates it), and every driver error becomes one StateError line."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Union
+from urllib.parse import urlsplit, urlunsplit
+
+from digest.models import DigestError, StateError
+from digest.state.dialect import for_sqlite
+
+BUSY_TIMEOUT = 30.0  # seconds an SQLite writer waits for another's transaction to end
+SCHEMES = ("postgresql://", "postgres://")
+
+
+class StateBusy(DigestError):
+    """Another process held the database longer than the busy timeout: try again (exit 1)."""
+
+
+def is_url(state: str | Path) -> bool:
+    return str(state).startswith(SCHEMES)
+
+
+def shown(state: str | Path) -> str:
+    """The state as it may be printed: a URL without its password."""
+    if not is_url(state):
+        return str(state)
+    parts = urlsplit(str(state))
+    host = parts.hostname or ""
+    netloc = (f"{parts.username}@" if parts.username else "") + host
+    netloc += f":{parts.port}" if parts.port else ""
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
+def connect(state: str | Path, timeout: float | None = None) -> Engine:
+    if is_url(state):
+        from digest.state.postgres import Postgres  # psycopg is imported only for a URL
+
+        return Postgres(str(state))
+    return SQLite(Path(state), timeout)
+
+
+class SQLite:
+    """One connection to a file, shared by the delivery threads one at a time (outbox.py's lock);
+    BEGIN IMMEDIATE serializes writers, so lock() and SKIP LOCKED have nothing to add."""
+
+    kind = "sqlite"
+
+    def __init__(self, path: Path, timeout: float | None = None) -> None:
+        self.name = str(path)
+        self.timeout = BUSY_TIMEOUT if timeout is None else timeout
+        try:
+            if str(path) != ":memory:":
+                path.parent.mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(
+                path, timeout=self.timeout, isolation_level=None, check_same_thread=False
+            )
+        except OSError as exc:
+            raise StateError(f"{path}: cannot create the state folder ({exc.strerror})") from None
+        except sqlite3.Error as exc:
+            raise self.error(exc) from None
+        self.db.row_factory = sqlite3.Row
+        with self.errors():
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA foreign_keys=ON")
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> _Rows:
+        with self.errors():
+            return _Rows(self, self.db.execute(for_sqlite(sql), params))
+
+    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        with self.errors():
+            self.db.executemany(for_sqlite(sql), rows)
+
+    def script(self, ddl: str) -> None:
+        for statement in ddl.split(";"):
+            if statement.strip():
+                self.execute(statement)
+
+    @contextmanager
+    def transaction(self) -> Iterator[SQLite]:
+        # IMMEDIATE takes the write lock up front, so two runs never interleave half-decisions.
+        self.execute("BEGIN IMMEDIATE")
+        try:
+            yield self
+            self.execute("COMMIT")  # inside: a COMMIT that fails must not leave it open
+        except BaseException:
+            # SQLite may have rolled back already (a full disk, an I/O error): a second
+            # ROLLBACK would fail and hide the error that matters.
+            if self.db.in_transaction:
+                try:
+                    self.db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+            raise
+
+    def lock(self, name: str) -> None:
+        """Serialize this transaction with others of the same name: BEGIN IMMEDIATE did."""
+
+    def version(self) -> int:
+        return int(self.execute("PRAGMA user_version").fetchone()[0])
+
+    def set_version(self, number: int) -> None:
+        self.execute(f"PRAGMA user_version = {int(number)}")
+
+    def close(self) -> None:
+        self.db.close()
+
+    @contextmanager
+    def errors(self) -> Iterator[None]:
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise self.error(exc) from None
+
+    def error(self, exc: sqlite3.Error) -> DigestError:
+        code = getattr(exc, "sqlite_errorname", "")
+        where = self.name
+        if code.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+            return StateBusy(
+                f"{where}: the state database stayed locked by another digest process for"
+                f" {self.timeout:g} s; try again"
+            )
+        reason = f"{exc}"
+        if code.startswith("SQLITE_FULL"):
+            reason = "the disk is full; nothing of this step was written"
+        elif code.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
+            reason = f"it is damaged ({exc}); restore it from a backup"
+        elif code.startswith("SQLITE_READONLY"):
+            reason = f"it or its folder is read-only ({exc})"
+        return StateError(f"{where}: cannot use the state database: {reason}")
+
+
+class _Rows:
+    """An SQLite cursor whose errors (rows are read lazily) are StateErrors too."""
+
+    def __init__(self, engine: SQLite, cursor: sqlite3.Cursor) -> None:
+        self.engine, self.cursor = engine, cursor
+        self.rowcount = cursor.rowcount
+
+    def fetchone(self) -> Any:
+        with self.engine.errors():
+            return self.cursor.fetchone()
+
+    def fetchall(self) -> list[Any]:
+        with self.engine.errors():
+            return self.cursor.fetchall()
+
+    def __iter__(self) -> Iterator[Any]:
+        with self.engine.errors():
+            yield from self.cursor
+
+
+if TYPE_CHECKING:
+    from digest.state.postgres import Postgres
+
+Engine = Union[SQLite, "Postgres"]

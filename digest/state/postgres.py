@@ -1,0 +1,160 @@
+"""The PostgreSQL engine: a psycopg 3 pool behind the interface engine.py's SQLite offers, for
+several workers on one database; rows read like sqlite3.Row, errors are one StateError line."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from digest.models import StateError
+from digest.state.dialect import ddl_for_postgres, for_postgres
+from digest.state.engine import StateBusy, shown
+
+
+class Postgres:
+    """A psycopg 3 pool: a lost connection is replaced and the delivery threads read side by
+    side; a transaction keeps one connection for its thread until it commits."""
+
+    kind = "postgres"
+
+    def __init__(self, url: str) -> None:
+        import psycopg
+        from psycopg_pool import ConnectionPool
+
+        self.name, self.psycopg = shown(url), psycopg
+        self.local = threading.local()
+        try:
+            # One direct connection first: the pool would only say it timed out, not why.
+            psycopg.connect(url, connect_timeout=10).close()
+        except psycopg.Error as exc:
+            raise StateError(f"{self.name}: cannot connect ({_first_line(exc)})") from None
+        self.pool = ConnectionPool(
+            url,
+            min_size=1,
+            max_size=4,
+            kwargs={"autocommit": True, "row_factory": _row_factory},
+            check=ConnectionPool.check_connection,
+            open=True,
+            timeout=30,
+        )
+
+    def _run(self, conn: Any, sql: str, params: Sequence[Any]) -> _Result:
+        with self.errors():
+            cur = conn.execute(for_postgres(sql), params)
+            return _Result(cur.fetchall() if cur.description else [], cur.rowcount)
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> _Result:
+        conn = getattr(self.local, "conn", None)
+        if conn is not None:
+            return self._run(conn, sql, params)
+        with self.errors(), self.pool.connection() as conn:
+            return self._run(conn, sql, params)
+
+    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        rows = list(rows)
+        if not rows:
+            return
+        with self.transaction(), self.errors(), self.local.conn.cursor() as cur:
+            cur.executemany(for_postgres(sql), rows)
+
+    def script(self, ddl: str) -> None:
+        for statement in ddl.split(";"):
+            if statement.strip():
+                self.execute(ddl_for_postgres(statement))
+
+    @contextmanager
+    def transaction(self) -> Iterator[Postgres]:
+        if getattr(self.local, "conn", None) is not None:  # executemany inside a transaction
+            yield self
+            return
+        with self.errors(), self.pool.connection() as conn:
+            self.local.conn = conn
+            try:
+                with conn.transaction():
+                    yield self
+            finally:
+                self.local.conn = None
+
+    def lock(self, name: str) -> None:
+        """Serialize this transaction with every other holding the same name, on any machine."""
+        self.execute("SELECT pg_advisory_xact_lock(hashtext(?))", (f"digest:{name}",))
+
+    def version(self) -> int:
+        # A query, not to_regclass(): its snapshot is taken after the migration lock, so it
+        # sees the table another worker has just made (the catalog cache may not yet).
+        found = self.execute(
+            "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()"
+            " AND tablename = 'schema_version'"
+        ).fetchone()[0]
+        if not found:
+            return 0
+        row = self.execute("SELECT max(version) FROM schema_version").fetchone()
+        return int(row[0] or 0)
+
+    def set_version(self, number: int) -> None:
+        # Under the migration's lock (store.py): two workers never create it side by side.
+        self.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        self.execute("DELETE FROM schema_version")
+        self.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
+
+    def close(self) -> None:
+        self.pool.close()
+
+    @contextmanager
+    def errors(self) -> Iterator[None]:
+        from psycopg_pool import PoolTimeout
+
+        try:
+            yield
+        except self.psycopg.errors.LockNotAvailable as exc:
+            raise StateBusy(f"{self.name}: {_first_line(exc)}; try again") from None
+        except (self.psycopg.Error, PoolTimeout) as exc:
+            raise StateError(f"{self.name}: {_first_line(exc)}") from None
+
+
+class Row:
+    """A PostgreSQL row read like sqlite3.Row: by position or by column name."""
+
+    __slots__ = ("values", "index")
+
+    def __init__(self, values: Sequence[Any], index: dict[str, int]) -> None:
+        self.values, self.index = values, index
+
+    def __getitem__(self, key: int | str) -> Any:
+        return self.values[self.index[key] if isinstance(key, str) else key]
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.values)
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def keys(self) -> list[str]:
+        return list(self.index)
+
+
+class _Result:
+    def __init__(self, rows: list[Row], rowcount: int) -> None:
+        self.rows, self.rowcount = rows, rowcount
+
+    # Any, as sqlite3's: a row, read by position or name, or None.
+    def fetchone(self) -> Any:
+        return self.rows[0] if self.rows else None
+
+    def fetchall(self) -> list[Any]:
+        return self.rows
+
+    def __iter__(self) -> Iterator[Row]:
+        return iter(self.rows)
+
+
+def _row_factory(cursor: Any) -> Any:
+    index = {column.name: i for i, column in enumerate(cursor.description or ())}
+    return lambda values: Row(values, index)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    return text.splitlines()[0]

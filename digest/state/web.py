@@ -1,0 +1,157 @@
+"""The web face's tables, on store.py's connection: channels paused by their reader (one-click
+unsubscribe), where each Matrix account's /sync left off, the Matrix events already counted, and
+the archive's reads (past digests, the papers they gave).
+
+store.py owns the connection, the schema and the transactions; this module owns these tables.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from digest.models import Message
+from digest.state.catalog import Tables
+
+# schema.SCHEMA's migration for these tables (and the ratings' `via`).
+SCHEMA = """
+    ALTER TABLE ratings ADD COLUMN via TEXT NOT NULL DEFAULT 'cli';  -- cli | web | matrix | slack
+    CREATE TABLE pauses (
+        subscriber TEXT NOT NULL,
+        channel    TEXT NOT NULL,                      -- the channel's name within the subscriber
+        since      TEXT NOT NULL,
+        PRIMARY KEY (subscriber, channel)
+    );
+    CREATE TABLE matrix_since (
+        account TEXT PRIMARY KEY,                      -- a digest of homeserver and token
+        since   TEXT NOT NULL                          -- next_batch of the last /sync
+    );
+    CREATE TABLE matrix_seen (
+        event_id TEXT PRIMARY KEY,                     -- a reply or reaction already counted
+        seen_at  TEXT NOT NULL
+    );
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Pause:
+    subscriber: str
+    channel: str
+    since: str
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """One delivered message of a channel: its outbox row, the events or ids it went out as."""
+
+    row_id: int
+    subscriber: str
+    channel: str
+    purpose: str
+    receipt: str
+    message: Message
+
+
+class Web(Tables):
+    """Pauses, Matrix sync positions and seen events, and the archive's queries."""
+
+    # one-click unsubscribe
+
+    def pause(self, subscriber: str, channels: list[str], now: datetime) -> None:
+        with self.transaction() as db:
+            db.executemany(
+                "INSERT OR IGNORE INTO pauses (subscriber, channel, since) VALUES (?,?,?)",
+                [(subscriber, name, self.stamp(now)) for name in channels],
+            )
+
+    def resume(self, subscriber: str) -> list[str]:
+        """Lift every pause of the subscriber; the channels that were paused."""
+        with self.transaction() as db:
+            names = [
+                r[0]
+                for r in db.execute(
+                    "SELECT channel FROM pauses WHERE subscriber = ? ORDER BY channel",
+                    (subscriber,),
+                )
+            ]
+            db.execute("DELETE FROM pauses WHERE subscriber = ?", (subscriber,))
+        return names
+
+    def pauses(self) -> list[Pause]:
+        rows = self.db.execute("SELECT * FROM pauses ORDER BY subscriber, channel")
+        return [Pause(r["subscriber"], r["channel"], r["since"]) for r in rows]
+
+    def hold_paused(self) -> int:
+        """Pending rows of paused channels leave the queue for good (status 'paused'): a reader
+        who comes back gets the next digest, not a backlog."""
+        if self.db.execute("SELECT 1 FROM pauses LIMIT 1").fetchone() is None:
+            return 0  # the usual case: no write transaction on every delivery
+        with self.transaction() as db:
+            return db.execute(
+                "UPDATE outbox SET status = 'paused', next_try_at = NULL,"
+                " last_error = 'paused by the reader (one-click unsubscribe)'"
+                " WHERE status = 'pending' AND EXISTS (SELECT 1 FROM pauses"
+                " WHERE pauses.subscriber = outbox.subscriber"
+                " AND pauses.channel = outbox.channel)"
+            ).rowcount
+
+    # Matrix replies
+
+    def since(self, account: str) -> str | None:
+        row = self.db.execute(
+            "SELECT since FROM matrix_since WHERE account = ?", (account,)
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    def save_since(self, account: str, since: str) -> None:
+        with self.transaction() as db:
+            db.execute(
+                "INSERT INTO matrix_since (account, since) VALUES (?, ?)"
+                " ON CONFLICT (account) DO UPDATE SET since = excluded.since",
+                (account, since),
+            )
+
+    def seen(self, event_id: str) -> bool:
+        row = self.db.execute("SELECT 1 FROM matrix_seen WHERE event_id = ?", (event_id,))
+        return row.fetchone() is not None
+
+    def mark_seen(self, event_id: str, now: datetime) -> None:
+        with self.transaction() as db:
+            db.execute(
+                "INSERT OR IGNORE INTO matrix_seen (event_id, seen_at) VALUES (?, ?)",
+                (event_id, self.stamp(now)),
+            )
+
+    def sent_messages(self, subscriber: str, channel: str, limit: int = 50) -> list[Sent]:
+        """The channel's delivered messages, newest first."""
+        rows = self.db.execute(
+            "SELECT id, subscriber, channel, purpose, receipt, message FROM outbox"
+            " WHERE subscriber = ? AND channel = ? AND status = 'sent' ORDER BY id DESC LIMIT ?",
+            (subscriber, channel, limit),
+        )
+        return [
+            Sent(r[0], r[1], r[2], r[3], r[4], Message.from_dict(json.loads(r[5]))) for r in rows
+        ]
+
+    # the archive and the feed
+
+    def digests(self, subscriber: str, limit: int = 200) -> list[dict[str, Any]]:
+        """The subscriber's digests that had papers, newest first."""
+        rows = self.db.execute(
+            "SELECT id, period, day, made_at, picked FROM digests"
+            " WHERE subscriber = ? AND picked > 0 ORDER BY made_at DESC, id DESC LIMIT ?",
+            (subscriber, limit),
+        )
+        return [dict(r) for r in rows]
+
+    def digest_message(self, subscriber: str, period: str) -> Message | None:
+        """The message of one digest, as its channels got it."""
+        row = self.db.execute(
+            "SELECT outbox.message FROM outbox JOIN digests ON digests.id = outbox.digest_id"
+            " WHERE digests.subscriber = ? AND digests.period = ? AND outbox.purpose = 'digest'"
+            " ORDER BY outbox.id LIMIT 1",
+            (subscriber, period),
+        ).fetchone()
+        return None if row is None else Message.from_dict(json.loads(row[0]))

@@ -1,0 +1,270 @@
+"""The web face's routes (starlette): rating links (GET confirms, POST records and offers undo),
+one-click unsubscribe (RFC 8058), the archive and feed behind each subscriber's secret path, and
+Slack's button clicks. Every answer carries strict headers; bodies are bounded."""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import logging
+import threading
+import time
+from collections.abc import AsyncIterator, Callable
+from datetime import datetime
+from typing import Any
+
+import httpx
+from starlette.applications import Starlette
+from starlette.background import BackgroundTask
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from digest.channels.transport import client
+from digest.models import Settings
+from digest.state import Store
+from digest.web import archive, slack
+from digest.web.pages import HEADERS, button_form, csp, page
+from digest.web.tokens import Links, Signer
+
+log = logging.getLogger("digest.web")
+
+MAX_BODY = 4096  # bytes: a one-click unsubscribe or a confirm form is a few dozen
+MAX_SLACK_BODY = 256 * 1024  # a block_actions payload repeats the whole message's blocks
+UNDO_SECONDS = 86400  # the undo button of a recorded vote works for a day
+VOTE_WORDS = {"up": "👍 more like this", "down": "👎 less like this", "none": "no rating"}
+
+
+def respond(body: str | bytes, status: int = 200, media: str = "text/html") -> Response:
+    headers = dict(HEADERS)
+    text = body if isinstance(body, str) else body.decode("utf-8", "replace")
+    headers["Content-Security-Policy"] = (
+        csp(text) if media == "text/html" else ("default-src 'none'; frame-ancestors 'none'")
+    )
+    return Response(body, status, headers=headers, media_type=f"{media}; charset=utf-8")
+
+
+def refused(status: int, title: str, why: str) -> Response:
+    return respond(page(title, f"<p>{html.escape(why)}</p>"), status)
+
+
+class TooLarge(Exception):
+    pass
+
+
+async def read_body(request: Request, limit: int) -> bytes:
+    """The request body, or TooLarge past `limit` bytes (announced or actually sent)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise TooLarge
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise TooLarge
+    return body
+
+
+class Face:
+    """The routes over one config and one state database (one connection, behind a lock)."""
+
+    def __init__(
+        self, settings: Settings, state: str, clock: Callable[[], float] = time.time
+    ) -> None:
+        self.settings, self.clock = settings, clock
+        self.base_url = str(settings.web["base_url"]).rstrip("/")
+        self.signer = Signer(str(settings.web["secret"]))
+        self.subscribers = {s.name: s for s in settings.subscribers}
+        self.archives = {self.signer.archive_key(name): name for name in self.subscribers}
+        self.slack_secrets = [
+            str(c.options["signing_secret"])
+            for s in settings.subscribers
+            for c in s.channels
+            if c.kind == "slack" and c.options.get("signing_secret")
+        ]
+        self.store = Store(state)
+        self.lock = threading.Lock()
+
+    def now(self) -> datetime:
+        return datetime.fromtimestamp(self.clock()).astimezone()
+
+    def links(self, subscriber: str) -> Links:
+        return Links(self.base_url, self.signer, subscriber, int(self.clock()) + UNDO_SECONDS)
+
+    def app(self) -> Starlette:
+        routes = [
+            Route("/", self.home),
+            Route("/r/{token}", self.vote, methods=["GET", "POST"]),
+            Route("/u/{token}", self.unsubscribe, methods=["GET", "POST"]),
+            Route("/a/{key}/", self.archive_index),
+            Route("/a/{key}/feed.atom", self.archive_feed),
+            Route("/a/{key}/d/{period}", self.archive_digest),
+            Route("/slack/actions", self.slack_actions, methods=["POST"]),
+        ]
+        app = Starlette(routes=routes, lifespan=self._lifespan)
+        app.add_exception_handler(404, self._not_found)
+        app.add_exception_handler(405, self._not_allowed)
+        return app
+
+    @contextlib.asynccontextmanager
+    async def _lifespan(self, app: Starlette) -> AsyncIterator[None]:
+        yield
+        self.store.close()
+
+    async def _not_found(self, request: Request, exc: Exception) -> Response:
+        return refused(404, "Not found", "There is nothing at this address.")
+
+    async def _not_allowed(self, request: Request, exc: Exception) -> Response:
+        return refused(405, "Not allowed", "This address does not take that kind of request.")
+
+    async def home(self, request: Request) -> Response:
+        return respond(page("digest", "<p>This is the web face of a paper digest.</p>"))
+
+    # rating links
+
+    def _vote_token(self, token: str) -> tuple[str, str, str] | None:
+        fields = self.signer.check(token, "v", self.clock())
+        if not fields or len(fields) != 3 or fields[2] not in VOTE_WORDS:
+            return None
+        return str(fields[0]), str(fields[1]), str(fields[2])
+
+    async def vote(self, request: Request) -> Response:
+        token = request.path_params["token"]
+        found = self._vote_token(token)
+        if found is None:
+            return refused(403, "This link does not work", _BAD_LINK)
+        subscriber, paper_id, vote = found
+        if subscriber not in self.subscribers:
+            return refused(410, "This link does not work", "Its reader is no longer subscribed.")
+        with self.lock:
+            paper = self.store.papers.paper(paper_id)
+        if paper is None:
+            return refused(404, "Unknown paper", "This paper is not in the digest's records.")
+        title = html.escape(paper.title)
+        if request.method == "GET":  # a mail scanner opens every link: GET only asks
+            body = (
+                f"<p>Rate <strong>{title}</strong> as <strong>{VOTE_WORDS[vote]}</strong> for "
+                f"{html.escape(subscriber)}'s next digests?</p>"
+                + button_form(token, "Record my rating" if vote != "none" else "Undo")
+            )
+            return respond(page("Rate this paper", body))
+        try:
+            await read_body(request, MAX_BODY)
+        except TooLarge:
+            return refused(413, "Too large", "The request was larger than a vote can be.")
+        with self.lock:
+            before = self.store.ratings.current(subscriber, paper_id)
+            self.store.ratings.rate(subscriber, paper_id, vote, self.now(), via="web")
+        log.info("web: %s rated %s %s", subscriber, paper_id, vote)
+        # Relative to this page (…/r/<token>): right behind a proxy that serves under a path too.
+        undo = self.links(subscriber).vote(paper_id, before).rsplit("/", 1)[1]
+        said = "Rating taken back" if vote == "none" else "Rating recorded"
+        body = (
+            f"<p><strong>{title}</strong>: {VOTE_WORDS[vote]}. The next digest for "
+            f"{html.escape(subscriber)} follows it.</p>"
+            + (button_form(undo, "Undo", quiet=True) if before != vote else "")
+        )
+        return respond(page(said, body))
+
+    # one-click unsubscribe
+
+    async def unsubscribe(self, request: Request) -> Response:
+        token = request.path_params["token"]
+        fields = self.signer.check(token, "u", self.clock())
+        subscriber = str(fields[0]) if fields and len(fields) == 1 else ""
+        if subscriber not in self.subscribers:
+            return refused(403, "This link does not work", _BAD_LINK)
+        if request.method == "GET":
+            body = (
+                f"<p>Stop the e-mail digests for <strong>{html.escape(subscriber)}</strong>?"
+                " Other channels go on.</p>" + button_form(token, "Unsubscribe")
+            )
+            return respond(page("Unsubscribe", body))
+        try:
+            await read_body(request, MAX_BODY)  # RFC 8058's "List-Unsubscribe=One-Click"
+        except TooLarge:
+            return refused(413, "Too large", "The request was larger than an unsubscribe.")
+        channels = [c.name for c in self.subscribers[subscriber].channels if c.kind == "email"]
+        with self.lock:
+            self.store.web.pause(subscriber, channels, self.now())
+        log.info("web: %s unsubscribed from e-mail (%s)", subscriber, ", ".join(channels))
+        body = (
+            f"<p>No more e-mail digests go to {html.escape(subscriber)}. To start them again,"
+            " ask the digest's operator (<code>digest resume</code>).</p>"
+        )
+        return respond(page("Unsubscribed", body))
+
+    # the archive and the feed
+
+    def _archive_of(self, request: Request) -> str | None:
+        return self.archives.get(request.path_params["key"])
+
+    async def archive_index(self, request: Request) -> Response:
+        subscriber = self._archive_of(request)
+        if subscriber is None:
+            return refused(404, "Not found", "There is nothing at this address.")
+        with self.lock:
+            return respond(archive.index(self.store, subscriber))
+
+    async def archive_feed(self, request: Request) -> Response:
+        subscriber = self._archive_of(request)
+        if subscriber is None:
+            return refused(404, "Not found", "There is nothing at this address.")
+        url = self.links(subscriber).archive()
+        with self.lock:
+            return respond(archive.feed(self.store, subscriber, url), media="application/atom+xml")
+
+    async def archive_digest(self, request: Request) -> Response:
+        subscriber = self._archive_of(request)
+        if subscriber is None:
+            return refused(404, "Not found", "There is nothing at this address.")
+        with self.lock:
+            message = self.store.web.digest_message(subscriber, request.path_params["period"])
+        if message is None:
+            return refused(404, "Not found", "There is no digest of that date.")
+        return respond(message.html)
+
+    # Slack
+
+    async def slack_actions(self, request: Request) -> Response:
+        try:
+            body = await read_body(request, MAX_SLACK_BODY)
+        except TooLarge:
+            return Response("too large", 413, headers=HEADERS)
+        if not slack.signed(body, request.headers, self.slack_secrets, self.clock()):
+            log.warning("web: a Slack action with a bad or stale signature was refused")
+            return Response("bad signature", 401, headers=HEADERS)
+        tokens, response_url = slack.votes(body)
+        found = [v for v in map(self._vote_token, tokens) if v]
+        # Slack wants an answer within 3 s: the rating is stored after the answer is sent.
+        task = BackgroundTask(self._record, found, response_url)
+        return Response(b"", 200, headers=HEADERS, background=task)
+
+    def _record(self, votes: list[tuple[str, str, str]], response_url: str) -> None:
+        recorded = []
+        for subscriber, paper_id, vote in votes:
+            if subscriber not in self.subscribers:
+                continue
+            with self.lock:
+                paper = self.store.papers.paper(paper_id)
+                if paper is not None:
+                    self.store.ratings.rate(subscriber, paper_id, vote, self.now(), via="slack")
+                    recorded.append((paper.title, vote))
+            if paper is not None:
+                log.info("web: %s rated %s %s (slack)", subscriber, paper_id, vote)
+        if recorded and slack.response_allowed(response_url):
+            try:  # only the clicker sees it; a failure here loses nothing
+                with client() as http:
+                    http.post(response_url, json=slack.confirmation(recorded), timeout=5)
+            except httpx.HTTPError as exc:
+                log.info("web: no confirmation in Slack (%s)", type(exc).__name__)
+
+
+_BAD_LINK = (
+    "The link is damaged, has expired, or was made before the digest's secret changed. "
+    "The next digest has fresh links."
+)
+
+
+def make_app(settings: Settings, state: str, **options: Any) -> Starlette:
+    return Face(settings, state, **options).app()

@@ -1,0 +1,91 @@
+"""A subscriber's archive: the index of past digests (HTML) and feed.atom, one entry per paper
+sent (title, link, authors, the "why" line, published), read from the state."""
+
+from __future__ import annotations
+
+import html
+import re
+import xml.etree.ElementTree as ET
+from datetime import UTC, datetime
+from urllib.parse import quote
+
+from digest.models import Entry
+from digest.state import Store
+from digest.web.pages import page
+
+ATOM = "http://www.w3.org/2005/Atom"
+ET.register_namespace("", ATOM)
+FEED_DIGESTS = 30  # the feed holds the papers of this many latest digests
+# Characters XML 1.0 cannot hold at all (titles come from the internet).
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def index(store: Store, subscriber: str) -> str:
+    digests = store.web.digests(subscriber)
+    items = "".join(
+        f'<li><a href="d/{quote(d["period"], safe="")}">{html.escape(d["day"])}</a>'
+        f' <span class="muted">· {d["picked"]} paper{"s" if d["picked"] != 1 else ""}</span></li>'
+        for d in digests
+    )
+    body = f"<ul>{items}</ul>" if items else "<p>No digest yet.</p>"
+    body += '<p><a href="feed.atom">Atom feed</a> (one entry per paper)</p>'
+    return page(f"Past digests for {subscriber}", body)
+
+
+def _text(value: str) -> str:
+    return _NOT_XML.sub("", value)
+
+
+def _stamp(value: str) -> str:
+    """The state's stamps are already RFC 3339 (UTC, Z); dates become midnight UTC."""
+    if len(value) == 10:
+        return f"{value}T00:00:00Z"
+    return value
+
+
+def add(parent: ET.Element, tag: str, text: str | None = None, **attrs: str) -> ET.Element:
+    element = ET.SubElement(parent, f"{{{ATOM}}}{tag}", attrs)
+    if text is not None:
+        element.text = _text(text)
+    return element
+
+
+def feed(store: Store, subscriber: str, archive_url: str) -> bytes:
+    """A valid Atom 1.0 document (RFC 4287) of the papers sent to the subscriber."""
+    root = ET.Element(f"{{{ATOM}}}feed")
+    digests = store.web.digests(subscriber, FEED_DIGESTS)
+    now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    add(root, "id", f"{archive_url}feed.atom")
+    add(root, "title", f"Paper digest for {subscriber}")
+    add(root, "updated", digests[0]["made_at"] if digests else now)
+    add(root, "link", rel="self", href=f"{archive_url}feed.atom")
+    add(root, "link", rel="alternate", type="text/html", href=archive_url)
+    add(add(root, "author"), "name", "digest")
+    add(root, "generator", "digest")
+    for d in digests:
+        message = store.web.digest_message(subscriber, d["period"])
+        page_url = f"{archive_url}d/{quote(d['period'], safe='')}"
+        for entry in message.entries if message else ():
+            if entry.paper_id:
+                _entry(store, root, entry, d["made_at"], page_url)
+    return bytes(ET.tostring(root, encoding="utf-8", xml_declaration=True))
+
+
+def _entry(store: Store, root: ET.Element, entry: Entry, made: str, page_url: str) -> None:
+    paper = store.papers.paper(entry.paper_id)
+    item = add(root, "entry")
+    add(item, "id", f"{page_url}#{quote(entry.paper_id, safe='')}")
+    add(item, "title", entry.title)
+    add(item, "link", rel="alternate", href=entry.url or page_url)
+    if entry.pdf_url:
+        add(item, "link", rel="related", type="application/pdf", href=entry.pdf_url)
+    published = paper.published.isoformat() if paper and paper.published else made
+    add(item, "published", _stamp(published))
+    add(item, "updated", made)
+    for name in (paper.authors if paper else ()) or ("unknown",):
+        add(add(item, "author"), "name", name)
+    why = [f"matched {', '.join(entry.terms)}"] if entry.terms else []
+    why += [entry.because] if entry.because else []
+    add(item, "summary", "why: " + " — ".join(why) if why else entry.snippet)
+    if entry.snippet:
+        add(item, "content", entry.snippet, type="text")

@@ -1,0 +1,100 @@
+"""The web face's HTML: one small page shell (own styles, no third-party resource) and the strict
+headers every answer carries, with a Content-Security-Policy whose style hashes are computed from
+the page itself (a stored digest's inline styles are allowed one by one, never 'unsafe-inline')."""
+
+from __future__ import annotations
+
+import base64
+import functools
+import hashlib
+import html
+from html.parser import HTMLParser
+
+STYLE = (
+    "body{margin:0;background:#f4f5f7;color:#1f2328;font:16px/1.5 -apple-system,'Segoe UI',"
+    "Helvetica,Arial,sans-serif}main{max-width:40rem;margin:0 auto;padding:24px 20px;"
+    "background:#fff}h1{font-size:1.3rem;margin:0 0 .5rem}p{margin:0 0 1rem}"
+    "a{color:#0b57d0}.muted{color:#59636e;font-size:.9rem}form{display:inline}"
+    "button{font:inherit;padding:.5rem 1.1rem;border:1px solid #0b57d0;border-radius:6px;"
+    "background:#0b57d0;color:#fff;cursor:pointer}button.quiet{background:#fff;color:#0b57d0}"
+    "ul{padding-left:1.2rem}li{margin:0 0 .4rem}"
+)
+
+
+def page(title: str, body: str, status_line: str = "") -> str:
+    """A whole HTML page; `body` is HTML the caller escaped."""
+    note = f'<p class="muted">{html.escape(status_line)}</p>' if status_line else ""
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<meta name="referrer" content="no-referrer">'
+        f"<title>{html.escape(title)}</title><style>{STYLE}</style></head>"
+        f"<body><main><h1>{html.escape(title)}</h1>{body}{note}</main></body></html>\n"
+    )
+
+
+def button_form(action: str, label: str, quiet: bool = False) -> str:
+    """A POST form to `action` (a path on this site, with its signed token) with one button."""
+    css = ' class="quiet"' if quiet else ""
+    return (
+        f'<form method="post" action="{html.escape(action)}">'
+        f'<button type="submit"{css}>{html.escape(label)}</button></form>'
+    )
+
+
+class _Styles(HTMLParser):
+    """Collects what a CSP must allow: <style> blocks and style="" attributes, as parsed."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.blocks: list[str] = []
+        self.attributes: set[str] = set()
+        self._in_style = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            if name == "style" and value is not None:
+                self.attributes.add(value)
+        if tag == "style":
+            self._in_style = True
+            self.blocks.append("")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "style":
+            self._in_style = False
+
+    def handle_data(self, data: str) -> None:
+        if self._in_style:
+            self.blocks[-1] += data
+
+
+def _hash(text: str) -> str:
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    return f"'sha256-{base64.b64encode(digest).decode()}'"
+
+
+@functools.lru_cache(maxsize=256)  # a digest page is read again and again: parse it once
+def csp(document: str) -> str:
+    """default-src 'none', and styles only those of this very document."""
+    styles = _Styles()
+    styles.feed(document)
+    styles.close()
+    allowed = sorted({_hash(b) for b in styles.blocks} | {_hash(a) for a in styles.attributes})
+    if styles.attributes:
+        allowed.insert(0, "'unsafe-hashes'")  # CSP 3: hashes may then match style attributes
+    style = " ".join(allowed) or "'none'"
+    return (
+        f"default-src 'none'; style-src {style}; form-action 'self'; "
+        "frame-ancestors 'none'; base-uri 'none'"
+    )
+
+
+# Every answer's headers; the CSP is added per document.
+HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cache-Control": "no-store",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Resource-Policy": "same-origin",
+}

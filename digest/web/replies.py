@@ -1,0 +1,201 @@
+"""Readers' votes from Matrix rooms: a /sync with the bot's token from the stored `since`, replies
+such as `+2 -5` or `👍 2 👎 5` (numbers as the digest shows them; to a digest, or to nothing: the
+room's latest digest) and 👍/👎 reactions to a one-paper message (an alert). Each vote is recorded
+for the subscriber whose channel the message went out on, and the reply gets a ✅ reaction. The
+bot's own events and anything else are ignored; an event is never counted twice."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from digest.channels.transport import client, json_body
+from digest.models import Settings, redact
+from digest.state import Store
+from digest.state.web import Sent
+
+log = logging.getLogger("digest.web.replies")
+
+TIMEOUT = httpx.Timeout(10.0, connect=5.0)  # a run must not wait long on a homeserver
+TIMELINE = 100  # events per room a first sync looks back on
+UP, DOWN, ACK = "👍", "👎", "✅"
+_VOTE = re.compile(r"(\+|-|👍|👎)\s*(\d+(?:\s*[, ]\s*\d+)*)")
+_NOISE = re.compile("[\ufe0f\U0001f3fb-\U0001f3ff]")  # variation selector, skin tones
+_FILTER = json.dumps(
+    {
+        "presence": {"not_types": ["*"]},
+        "account_data": {"not_types": ["*"]},
+        "room": {
+            "timeline": {"limit": TIMELINE, "types": ["m.room.message", "m.reaction"]},
+            "state": {"lazy_load_members": True, "types": []},
+            "ephemeral": {"not_types": ["*"]},
+            "account_data": {"not_types": ["*"]},
+        },
+    },
+    separators=(",", ":"),
+)
+
+
+def parse_votes(text: str) -> list[tuple[str, int]] | None:
+    """[("up", 2), ("down", 5)] from "+2 -5" or "👍 2 👎 5"; None when the text is anything
+    else (a chat line that mentions a number is not a vote)."""
+    text = _NOISE.sub("", text).replace("−", "-")
+    if _VOTE.sub(" ", text).strip(" ,;\t\n") or not _VOTE.search(text):
+        return None
+    votes = []
+    for sign, numbers in _VOTE.findall(text):
+        vote = "up" if sign in ("+", UP) else "down"
+        votes += [(vote, int(n)) for n in re.findall(r"\d+", numbers)]
+    return votes
+
+
+def _body(content: dict[str, Any]) -> str:
+    """The reply's own text: the quoted fallback of the message replied to is dropped."""
+    lines = str(content.get("body") or "").splitlines()
+    if content.get("m.relates_to", {}).get("m.in_reply_to"):
+        while lines and lines[0].startswith(">"):
+            lines.pop(0)
+    return "\n".join(lines)
+
+
+@dataclass
+class Room:
+    room_id: str
+    channels: list[tuple[str, str]] = field(default_factory=list)  # (subscriber, channel name)
+
+
+def read(settings: Settings, store: Store, now: datetime) -> int:
+    """Read every Matrix account's rooms once; the number of votes recorded. A homeserver that
+    fails is logged and skipped: the run goes on."""
+    accounts: dict[tuple[str, str], list[tuple[str, str, str]]] = {}
+    for sub in settings.subscribers:
+        for channel in sub.channels:
+            if channel.kind == "matrix":
+                o = channel.options
+                key = (str(o["homeserver"]).rstrip("/"), str(o["token"]))
+                accounts.setdefault(key, []).append((sub.name, channel.name, str(o["room"])))
+    recorded = 0
+    for (homeserver, token), channels in accounts.items():
+        try:
+            recorded += _Account(homeserver, token, store, now).read(channels)
+        except (httpx.HTTPError, ValueError, KeyError, TypeError) as exc:
+            reason = redact(f"{type(exc).__name__}: {exc}", settings.secrets)
+            log.warning("matrix replies from %s not read: %s", homeserver, reason)
+    return recorded
+
+
+class _Account:
+    def __init__(self, homeserver: str, token: str, store: Store, now: datetime) -> None:
+        self.homeserver, self.store, self.now = homeserver, store, now
+        self.key = hashlib.sha256(f"{homeserver}\x00{token}".encode()).hexdigest()[:24]
+        self.http = client({"Authorization": f"Bearer {token}"})
+        self.http.timeout = TIMEOUT
+
+    def api(self, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
+        response = self.http.request(method, f"{self.homeserver}/_matrix/client/v3{path}", **kwargs)
+        body = json_body(response)
+        if not response.is_success:
+            raise ValueError(
+                f"{path.split('?')[0].split('/')[1]}: {response.status_code} "
+                f"{body.get('errcode', '')}"
+            )
+        return body
+
+    def read(self, channels: Iterable[tuple[str, str, str]]) -> int:
+        with self.http:
+            me = str(self.api("GET", "/account/whoami")["user_id"])
+            rooms: dict[str, Room] = {}
+            for subscriber, name, room in channels:
+                room_id = room
+                if room.startswith("#"):
+                    room_id = str(
+                        self.api("GET", f"/directory/room/{quote(room, safe='')}")["room_id"]
+                    )
+                rooms.setdefault(room_id, Room(room_id)).channels.append((subscriber, name))
+            params = {"timeout": "0", "filter": _FILTER}
+            since = self.store.web.since(self.key)
+            if since:
+                params["since"] = since
+            sync = self.api("GET", "/sync", params=params)
+            joined = sync.get("rooms", {}).get("join", {})
+            recorded = 0
+            for room_id, place in rooms.items():
+                for event in joined.get(room_id, {}).get("timeline", {}).get("events", []):
+                    if isinstance(event, dict) and event.get("sender") != me:
+                        recorded += self.event(place, event)
+            self.store.web.save_since(self.key, str(sync["next_batch"]))
+        return recorded
+
+    def event(self, room: Room, event: dict[str, Any]) -> int:
+        event_id = str(event.get("event_id") or "")
+        if not event_id or self.store.web.seen(event_id):
+            return 0
+        content = event.get("content") or {}
+        votes: list[tuple[str, str, str]] = []  # (subscriber, paper id, vote)
+        ack_on = event_id
+        if event.get("type") == "m.reaction":
+            relation = content.get("m.relates_to") or {}
+            key = _NOISE.sub("", str(relation.get("key") or ""))
+            target = self.sent(room, str(relation.get("event_id") or ""))
+            if relation.get("rel_type") == "m.annotation" and key in (UP, DOWN) and target:
+                if len(target.message.entries) == 1 and target.message.entries[0].paper_id:
+                    vote = "up" if key == UP else "down"
+                    votes.append((target.subscriber, target.message.entries[0].paper_id, vote))
+                    ack_on = str(relation["event_id"])  # a reaction is acknowledged on its alert
+        elif event.get("type") == "m.room.message" and content.get("msgtype") == "m.text":
+            parsed = parse_votes(_body(content))
+            relation = content.get("m.relates_to") or {}
+            # A reply names the message; in a thread, its root is the digest.
+            named = [(relation.get("m.in_reply_to") or {}).get("event_id")]
+            if relation.get("rel_type") == "m.thread":
+                named.insert(0, relation.get("event_id"))
+            found = [s for e in named if e and (s := self.sent(room, str(e)))]
+            target = found[0] if found else None if any(named) else self.latest(room)
+            if parsed and target:
+                entries = {e.rank: e for e in target.message.entries if e.paper_id}
+                votes += [
+                    (target.subscriber, entries[n].paper_id, v) for v, n in parsed if n in entries
+                ]
+        for subscriber, paper_id, vote in votes:
+            if self.store.papers.paper(paper_id) is not None:
+                self.store.ratings.rate(subscriber, paper_id, vote, self.now, via="matrix")
+                log.info("matrix: %s rated %s %s", subscriber, paper_id, vote)
+        if votes:
+            self.ack(room.room_id, ack_on)
+        self.store.web.mark_seen(event_id, self.now)
+        return len(votes)
+
+    def sent(self, room: Room, event_id: str) -> Sent | None:
+        """The message of ours (digest, alert) that went out as this event, in this room."""
+        for subscriber, channel in room.channels if event_id else ():
+            for sent in self.store.web.sent_messages(subscriber, channel):
+                if event_id in sent.receipt.split():
+                    return sent
+        return None
+
+    def latest(self, room: Room) -> Sent | None:
+        found = [
+            s
+            for subscriber, channel in room.channels
+            for s in self.store.web.sent_messages(subscriber, channel, limit=5)
+            if s.purpose == "digest"
+        ]
+        return max(found, key=lambda s: s.row_id, default=None)
+
+    def ack(self, room_id: str, event_id: str) -> None:
+        txn = "digest-ack-" + hashlib.sha256(event_id.encode()).hexdigest()[:16]
+        relation = {"rel_type": "m.annotation", "event_id": event_id, "key": ACK}
+        path = f"/rooms/{quote(room_id, safe='')}/send/m.reaction/{txn}"
+        try:
+            self.api("PUT", path, json={"m.relates_to": relation})
+        except ValueError as exc:  # a ✅ already there (M_DUPLICATE_ANNOTATION) is fine
+            log.info("matrix: no ✅ on %s (%s)", event_id, exc)

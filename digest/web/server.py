@@ -1,0 +1,80 @@
+"""Running the web face: uvicorn on [web].listen, in the foreground (`digest web`) or in a thread
+beside the scheduler (`digest serve`). No access log: every path holds a signed token."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import threading
+import time
+
+import uvicorn
+
+from digest.models import DigestError, Settings
+from digest.web.app import make_app
+
+log = logging.getLogger("digest.web")
+
+
+def server(settings: Settings, state: str) -> uvicorn.Server:
+    host, _, port = str(settings.web.get("listen", "127.0.0.1:8080")).rpartition(":")
+    config = uvicorn.Config(
+        make_app(settings, state),
+        host=host.strip("[]"),
+        port=int(port),
+        access_log=False,  # paths carry tokens; our own log lines name what happened instead
+        log_config=None,  # digest's logging setup stays in charge
+        server_header=False,
+        proxy_headers=False,  # links come from base_url, never from a forwarded Host
+        limit_concurrency=200,
+        timeout_keep_alive=5,
+        h11_max_incomplete_event_size=16 * 1024,  # bounded request line and headers
+    )
+    return uvicorn.Server(config)
+
+
+def run(settings: Settings, state: str) -> int:
+    """`digest web`: serve until SIGINT or SIGTERM, finish the requests in flight, return 0."""
+    stop = threading.Event()
+    handlers = {s: signal.signal(s, lambda *_: stop.set()) for s in (signal.SIGTERM, signal.SIGINT)}
+    web = Thread(settings, state)
+    try:
+        web.start()
+        while not stop.wait(0.5):
+            if not web.thread.is_alive():  # it could not start (the port is taken...)
+                raise DigestError(f"web: cannot listen on {settings.web.get('listen')}")
+    finally:
+        web.stop()
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+    log.info("web: stopped")
+    return 0
+
+
+class Thread:
+    """The web face in a thread of its own, for `digest serve`; stop() ends it cleanly."""
+
+    def __init__(self, settings: Settings, state: str) -> None:
+        # uvicorn takes no signal outside the main thread: the caller decides when to stop.
+        self.web = server(settings, state)
+        self.thread = threading.Thread(target=self._run, name="digest-web", daemon=True)
+
+    def _run(self) -> None:
+        asyncio.run(self.web.serve())
+
+    def start(self, wait: float = 10.0) -> None:
+        """Start serving; return once it listens (or has failed, or after `wait` seconds)."""
+        self.thread.start()
+        deadline = time.monotonic() + wait
+        while not self.web.started and self.thread.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        if self.web.started:
+            log.info("web: listening on %s:%s", self.web.config.host, self.web.config.port)
+
+    def started(self) -> bool:
+        return bool(self.web.started)
+
+    def stop(self) -> None:
+        self.web.should_exit = True
+        self.thread.join(timeout=10)

@@ -1,0 +1,72 @@
+"""Slack's interactivity requests: the v0 signature (HMAC-SHA256 of `v0:{timestamp}:{body}` under
+the app's signing secret, timestamps at most five minutes off) and the votes a block_actions
+payload carries (each button's value is a signed rating link of ours)."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from collections.abc import Iterable, Mapping
+from urllib.parse import parse_qs, urlsplit
+
+MAX_SKEW = 300  # seconds: Slack's advice against replayed requests
+# Where a payload's response_url may point: Slack's own hooks, nowhere else (no request of ours
+# goes where a payload says unless it is Slack).
+RESPONSE_HOSTS = {"hooks.slack.com"}
+LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+
+
+def signed(body: bytes, headers: Mapping[str, str], secrets: Iterable[str], now: float) -> bool:
+    """True when one of the signing secrets signed this body, recently."""
+    stamp = headers.get("x-slack-request-timestamp", "")
+    given = headers.get("x-slack-signature", "")
+    if not stamp.isdigit() or abs(now - int(stamp)) > MAX_SKEW or not given.startswith("v0="):
+        return False
+    base = b"v0:" + stamp.encode() + b":" + body
+    ok = False
+    for secret in secrets:  # every secret is tried: the time taken says nothing of which matched
+        mine = "v0=" + hmac.new(secret.encode(), base, hashlib.sha256).hexdigest()
+        ok = hmac.compare_digest(mine.encode(), given.encode()) or ok
+    return ok
+
+
+def votes(body: bytes) -> tuple[list[str], str]:
+    """(the tokens of the buttons clicked, the payload's response_url) from a form-encoded
+    `payload=<JSON>` body; ([], "") for anything that is not a block_actions payload."""
+    try:
+        form = parse_qs(body.decode("utf-8"), max_num_fields=10)
+        payload = json.loads(form.get("payload", [""])[0])
+    except (UnicodeDecodeError, ValueError):
+        return [], ""
+    if not isinstance(payload, dict) or payload.get("type") != "block_actions":
+        return [], ""
+    tokens = []
+    for action in payload.get("actions") or []:
+        value = action.get("value") if isinstance(action, dict) else None
+        if isinstance(value, str) and "/r/" in value:
+            tokens.append(value.rsplit("/r/", 1)[1])
+    url = payload.get("response_url")
+    return tokens, url if isinstance(url, str) else ""
+
+
+def response_allowed(url: str) -> bool:
+    """https:// to Slack's hooks (http:// only on loopback, for a local stand-in)."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return False
+    host = parts.hostname or ""
+    scheme_ok = parts.scheme == "https" or (parts.scheme == "http" and host in LOOPBACK)
+    return scheme_ok and host in RESPONSE_HOSTS
+
+
+def confirmation(recorded: list[tuple[str, str]]) -> dict[str, object]:
+    """The ephemeral message that tells the clicker (only them) what was recorded."""
+    words = {"up": "👍 more like this", "down": "👎 less like this"}
+    lines = [f"Recorded {words.get(vote, vote)}: {title}" for title, vote in recorded]
+    return {
+        "response_type": "ephemeral",
+        "replace_original": False,
+        "text": "\n".join(lines) + "\nThe next digest follows it.",
+    }

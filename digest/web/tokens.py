@@ -1,0 +1,102 @@
+"""Signed links of the web face: each token binds what it may do (a vote on one paper for one
+subscriber, an unsubscribe, an archive) and an expiry, under an HMAC-SHA256 of [web].secret.
+Rotating the secret voids every link; a changed byte fails the constant-time check."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from urllib.parse import quote
+
+VOTE_DAYS = 180  # a rating link in a digest works this long: long enough for a backlog
+VOTES = ("up", "down", "none")  # none: take a rating back (undo)
+MAC_BYTES = 16  # 128 bits: forging one is as hard as guessing the secret
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+class Signer:
+    """Makes and checks tokens: base64url(JSON fields) "." base64url(MAC)."""
+
+    def __init__(self, secret: str) -> None:
+        # A key of its own for links, so the raw secret is never used for anything else.
+        self.key = hashlib.sha256(b"digest web links\x00" + secret.encode()).digest()
+
+    def _mac(self, payload: bytes) -> bytes:
+        return hmac.new(self.key, payload, hashlib.sha256).digest()[:MAC_BYTES]
+
+    def sign(self, *fields: Any) -> str:
+        payload = json.dumps(list(fields), ensure_ascii=False, separators=(",", ":")).encode()
+        return f"{_b64(payload)}.{_b64(self._mac(payload))}"
+
+    def check(self, token: str, kind: str, now: float) -> list[Any] | None:
+        """The token's fields after its kind, or None: forged, damaged, expired or of another
+        kind. The last field of every kind is its expiry (0: none)."""
+        if len(token) > 2000 or token.count(".") != 1:
+            return None
+        body, mac = token.split(".")
+        try:
+            payload, given = _unb64(body), _unb64(mac)
+        except (ValueError, TypeError):
+            return None
+        if not hmac.compare_digest(self._mac(payload), given):
+            return None
+        try:
+            fields = json.loads(payload)
+        except ValueError:
+            return None
+        if not isinstance(fields, list) or len(fields) < 2 or fields[0] != kind:
+            return None
+        expiry = fields[-1]
+        if not isinstance(expiry, int) or (expiry and expiry < now):
+            return None
+        return fields[1:-1]
+
+    def archive_key(self, subscriber: str) -> str:
+        """The secret path segment of a subscriber's archive and feed."""
+        mac = hmac.new(self.key, b"archive\x00" + subscriber.encode(), hashlib.sha256)
+        return _b64(mac.digest()[:MAC_BYTES])
+
+
+@dataclass(frozen=True)
+class Links:
+    """The links of one subscriber's messages: what render.py needs, as values and calls."""
+
+    base_url: str
+    signer: Signer
+    subscriber: str
+    expires: int  # epoch seconds for vote links
+
+    def vote(self, paper_id: str, vote: str) -> str:
+        token = self.signer.sign("v", self.subscriber, paper_id, vote, self.expires)
+        return f"{self.base_url}/r/{token}"
+
+    def unsubscribe(self) -> str:
+        # No expiry: an old mail's unsubscribe link must still work.
+        return f"{self.base_url}/u/{self.signer.sign('u', self.subscriber, 0)}"
+
+    def archive(self) -> str:
+        return f"{self.base_url}/a/{self.signer.archive_key(self.subscriber)}/"
+
+    def digest_page(self, period: str) -> str:
+        return f"{self.archive()}d/{quote(period, safe='')}"
+
+
+def links_for(web: Mapping[str, Any], subscriber: str, now: datetime) -> Links | None:
+    """The subscriber's links when [web] is set, else None (digests then carry no links)."""
+    if not web:
+        return None
+    expires = int(now.timestamp()) + VOTE_DAYS * 86400
+    return Links(str(web["base_url"]).rstrip("/"), Signer(str(web["secret"])), subscriber, expires)

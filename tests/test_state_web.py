@@ -1,0 +1,72 @@
+"""The web face's tables: readers' pauses (and the pending rows they hold back), ratings that say
+where they came from, Matrix sync positions and the events already counted."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+from digest.models import Digest, Message, Paper, Scored
+from digest.state import Store
+
+NOW = datetime(2026, 11, 30, 9, tzinfo=UTC)
+
+
+def store_with_digest(state: str) -> Store:
+    store = Store(state)
+    paper = Paper("g1", "A paper", "An abstract.")
+    store.add_papers([paper], NOW)
+    digest = Digest(
+        "ana", "2026-11-30T08:00:00+00:00", date(2026, 11, 30), (Scored(paper, 0.5),), NOW
+    )
+    message = Message("s", "t", "<p>h</p>")
+    store.record_digest(digest, 1, [("email", "email", message), ("file", "file", message)])
+    return store
+
+
+def test_a_pause_holds_back_that_channels_pending_rows_for_good(state: str) -> None:
+    with store_with_digest(state) as store:
+        store.web.pause("ana", ["email"], NOW)
+        assert [(p.subscriber, p.channel) for p in store.web.pauses()] == [("ana", "email")]
+        assert store.web.hold_paused() == 1
+        assert [r.channel for r in store.due(NOW)] == ["file"]
+        assert store.outbox_counts() == {"paused": 1, "pending": 1}
+        assert store.web.resume("ana") == ["email"]
+        assert store.web.pauses() == [] and store.web.resume("ana") == []
+        assert [r.channel for r in store.due(NOW)] == ["file"]  # no backlog after resume
+
+
+def test_ratings_say_where_they_came_from_and_none_takes_one_back(state: str) -> None:
+    with store_with_digest(state) as store:
+        store.ratings.rate("ana", "g1", "up", NOW, via="matrix")
+        assert store.ratings.current("ana", "g1") == "up"
+        assert store.ratings.listing() == [
+            {"subscriber": "ana", "paper": "g1", "vote": "up", "via": "matrix",
+             "at": "2026-11-30T09:00:00Z"}
+        ]  # fmt: skip
+        store.ratings.rate("ana", "g1", "down", NOW)
+        assert store.ratings.listing("ana")[0]["via"] == "cli"
+        assert store.ratings.listing("ben") == []
+        store.ratings.rate("ana", "g1", "none", NOW, via="web")
+        assert store.ratings.current("ana", "g1") == "none" and store.ratings.listing() == []
+
+
+def test_sync_positions_and_seen_events_persist(state: str) -> None:
+    with store_with_digest(state) as store:
+        assert store.web.since("acct") is None
+        store.web.save_since("acct", "s1")
+        store.web.save_since("acct", "s2")
+        store.web.mark_seen("$e1", NOW)
+        store.web.mark_seen("$e1", NOW)
+    with Store(state) as store:
+        assert store.web.since("acct") == "s2"
+        assert store.web.seen("$e1") and not store.web.seen("$e2")
+
+
+def test_the_archive_reads_digests_and_their_message(state: str) -> None:
+    with store_with_digest(state) as store:
+        (made,) = store.web.digests("ana")
+        assert made["period"] == "2026-11-30T08:00:00+00:00" and made["picked"] == 1
+        message = store.web.digest_message("ana", made["period"])
+        assert message is not None and message.html == "<p>h</p>"
+        assert store.web.digest_message("ben", made["period"]) is None
+        assert store.web.digests("ben") == []

@@ -1,0 +1,162 @@
+"""The web face as readers and mail scanners meet it, on a real uvicorn over a real state: a GET
+only asks, a POST records and offers undo; damaged, expired or foreign links record nothing;
+one-click unsubscribe pauses e-mail until `digest resume`; every answer has strict headers."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytest
+from web_project import GRAPHS, IMAGES, MONDAY, SECRET, TUESDAY, Project, papers_file, project
+
+from digest.web.tokens import Signer
+
+
+@pytest.fixture
+def web(tmp_path: Path) -> Any:
+    with project(tmp_path) as p:
+        yield p
+
+
+def ratings(p: Project, capsys: Any) -> list[dict[str, str]]:
+    code, out, err = p.digest(capsys, "ratings", "--format", "json")
+    assert code == 0, err
+    return list(json.loads(out))
+
+
+def first_links(p: Project, capsys: Any, label: str = "👍") -> tuple[str, list[str]]:
+    code, _, err = p.digest(capsys, "run", "--now", MONDAY)
+    assert code == 0, err
+    (mail,) = p.mails("ana@example.org")
+    html = p.html_of(mail)
+    return html, p.links(html, label)
+
+
+def test_a_get_only_asks_and_a_post_records_then_undo_takes_it_back(web: Project, capsys) -> None:
+    _, ups = first_links(web, capsys)
+    assert len(ups) == 2 and all(u.startswith(web.base + "/r/") for u in ups)
+    with web.web() as http:
+        page = http.get(ups[0])
+        assert page.status_code == 200 and "Record my rating" in page.text
+        assert 'method="post"' in page.text
+        assert ratings(web, capsys) == []  # a mail scanner's GET changes nothing
+        done = http.post(ups[0])
+        assert done.status_code == 200 and "Rating recorded" in done.text
+        (rated,) = ratings(web, capsys)
+        assert rated["subscriber"] == "ana" and rated["vote"] == "up" and rated["via"] == "web"
+        undo = done.text.split('action="')[1].split('"')[0]
+        assert "/" not in undo  # relative to the page, so a proxy's path prefix stays
+        assert http.post(f"/r/{undo}").status_code == 200
+        assert ratings(web, capsys) == []
+
+
+def test_a_changed_byte_an_expired_link_or_another_kind_records_nothing(web: Project, capsys):
+    _, ups = first_links(web, capsys)
+    token = ups[0].rsplit("/", 1)[1]
+    body, mac = token.split(".")
+    flipped = body[:-1] + ("A" if body[-1] != "A" else "B")
+    signer = Signer(SECRET)
+    expired = signer.sign("v", "ana", "g1", "up", 1)
+    unsubscribe_as_vote = signer.sign("u", "ana", 0)
+    other_secret = Signer("another-secret-0123456789").sign("v", "ana", "g1", "up", 0)
+    with web.web() as http:
+        for bad in (f"{flipped}.{mac}", f"{body}.{mac[:-2]}", expired, unsubscribe_as_vote,
+                    other_secret, "nonsense", "a.b"):  # fmt: skip
+            for method in ("GET", "POST"):
+                answer = http.request(method, f"/r/{bad}")
+                assert answer.status_code == 403, (bad, method)
+                assert "does not work" in answer.text
+    assert ratings(web, capsys) == []
+
+
+def test_every_answer_has_strict_headers_and_no_third_party_resource(web: Project, capsys):
+    html, ups = first_links(web, capsys)
+    with web.web() as http:
+        for answer in (http.get(ups[0]), http.get("/nowhere"), http.get("/"), http.post(ups[1])):
+            csp = answer.headers["content-security-policy"]
+            assert "default-src 'none'" in csp and "frame-ancestors 'none'" in csp
+            assert "unsafe-inline" not in csp and "script-src" not in csp
+            assert answer.headers["x-content-type-options"] == "nosniff"
+            assert answer.headers["referrer-policy"] == "no-referrer"
+            assert "server" not in answer.headers
+            assert "http" not in answer.text.split("<body>")[0]  # nothing fetched from anywhere
+
+
+def test_request_bodies_are_bounded(web: Project, capsys) -> None:
+    _, ups = first_links(web, capsys)
+    with web.web() as http:
+        assert http.post(ups[0], content=b"x" * 100_000).status_code == 413
+        assert http.post("/slack/actions", content=b"x" * 1_000_000).status_code == 413
+    assert ratings(web, capsys) == []
+
+
+def test_tokens_never_reach_the_log(web: Project, capsys) -> None:
+    _, ups = first_links(web, capsys)
+    root = logging.getLogger()
+    level = root.level
+    root.setLevel(logging.DEBUG)  # every line uvicorn and digest could write
+    try:
+        with web.web() as http:
+            http.get(ups[0])
+            http.post(ups[0])
+            http.get(ups[0] + "x")
+    finally:
+        root.setLevel(level)
+    log = capsys.readouterr().err
+    token = ups[0].rsplit("/", 1)[1]
+    assert "ana rated g" in log  # what happened is logged...
+    assert token[:20] not in log and "/r/" not in log  # ...never the link that did it
+
+
+def test_one_click_unsubscribe_pauses_email_until_digest_resume(web: Project, capsys) -> None:
+    first_links(web, capsys)
+    (mail,) = web.mails("ana@example.org")
+    header = mail["List-Unsubscribe"]
+    assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    url = header.strip().strip("<>")
+    with web.web() as http:
+        asked = http.get(url)
+        assert asked.status_code == 200 and "Unsubscribe" in asked.text
+        # RFC 8058: the mail client POSTs this body, with no cookie and no page.
+        done = http.post(url, content=b"List-Unsubscribe=One-Click",
+                         headers={"Content-Type": "application/x-www-form-urlencoded"})  # fmt: skip
+        assert done.status_code == 200 and "No more e-mail" in done.text
+    code, out, _ = web.digest(capsys, "status", "--now", TUESDAY)
+    assert "ana/email: email paused by the reader since 20" in out
+    papers_file(web.root / "feed" / "tuesday.jsonl", [GRAPHS[2], IMAGES[2]])
+    assert web.digest(capsys, "run", "--now", TUESDAY)[0] == 0
+    assert len(web.mails("ana@example.org")) == 1  # no e-mail on Tuesday...
+    assert (web.root / "out" / "2026-12-01" / "ana.eml").is_file()  # ...the other channels go on
+    assert len(web.mails("ben@example.org")) == 2  # and other readers are not touched
+    code, out, _ = web.digest(capsys, "resume", "ana")
+    assert code == 0 and "email resumed" in out
+    assert "paused" not in web.digest(capsys, "status", "--now", TUESDAY)[1]
+    fresh = [("w1", "Graph transformers for molecules", "Graph transformers on molecular graphs.")]
+    papers_file(web.root / "feed" / "wednesday.jsonl", fresh)
+    assert web.digest(capsys, "run", "--now", "2026-12-02T09:00:00+00:00")[0] == 0
+    assert len(web.mails("ana@example.org")) == 2  # the next digest, not Tuesday's backlog
+
+
+def test_a_link_for_a_reader_no_longer_configured_is_gone(web: Project, capsys) -> None:
+    token = Signer(SECRET).sign("v", "zoe", "g1", "up", 0)
+    first_links(web, capsys)
+    with web.web() as http:
+        assert http.post(f"/r/{token}").status_code == 410
+    assert ratings(web, capsys) == []
+
+
+def test_digest_ratings_lists_text_and_json_and_checks_the_subscriber(web: Project, capsys):
+    _, ups = first_links(web, capsys)
+    assert web.digest(capsys, "feedback", "ana", "g2", "down")[0] == 0
+    with web.web() as http:
+        http.post(ups[0])
+    listed = ratings(web, capsys)
+    assert {(r["paper"], r["vote"], r["via"]) for r in listed} >= {("g2", "down", "cli")}
+    assert all(set(r) == {"subscriber", "paper", "vote", "via", "at"} for r in listed)
+    code, out, _ = web.digest(capsys, "ratings", "--subscriber", "ana")
+    assert code == 0 and "down  g2  (via cli)" in out
+    code, _, err = web.digest(capsys, "ratings", "--subscriber", "zoe")
+    assert code == 2 and "no subscriber named 'zoe'" in err

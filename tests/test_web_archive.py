@@ -1,0 +1,89 @@
+"""Each reader's archive behind a secret path: an index of past digests, each digest as the same
+HTML as the e-mail with working rating links, and feed.atom (one entry per paper sent) that
+feedparser reads without a complaint. Another reader's key, or a guessed one, shows nothing."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import feedparser
+import pytest
+from web_project import GRAPHS, IMAGES, MONDAY, SECRET, TUESDAY, Project, papers_file, project
+
+from digest.web.tokens import Signer
+
+
+@pytest.fixture
+def web(tmp_path: Path) -> Any:
+    with project(tmp_path) as p:
+        yield p
+
+
+def two_days(p: Project, capsys: Any) -> None:
+    assert p.digest(capsys, "run", "--now", MONDAY)[0] == 0
+    papers_file(p.root / "feed" / "tuesday.jsonl", [GRAPHS[2], IMAGES[2]])
+    assert p.digest(capsys, "run", "--now", TUESDAY)[0] == 0
+
+
+def test_view_in_browser_shows_the_mail_as_it_was_sent(web: Project, capsys) -> None:
+    two_days(web, capsys)
+    mail = web.mails("ana@example.org")[-1]
+    html = web.html_of(mail)
+    (view,) = web.links(html, "view in browser")
+    key = Signer(SECRET).archive_key("ana")
+    assert view.startswith(f"{web.base}/a/{key}/d/")
+    with web.web() as http:
+        page = http.get(view)
+        assert page.status_code == 200
+        assert page.text.strip() == html.replace("\r\n", "\n").strip()  # the same HTML and links
+        csp = page.headers["content-security-policy"]
+        assert "'unsafe-hashes'" in csp and "'sha256-" in csp and "unsafe-inline" not in csp
+        up = web.links(page.text, "👍")[0]
+        assert http.post(up).status_code == 200  # its links work
+
+
+def test_the_index_lists_each_digest_newest_first(web: Project, capsys) -> None:
+    two_days(web, capsys)
+    key = Signer(SECRET).archive_key("ana")
+    with web.web() as http:
+        index = http.get(f"/a/{key}/")
+        assert index.status_code == 200
+        days = re.findall(r">(2026-\d\d-\d\d)</a>", index.text)
+        assert days == ["2026-12-01", "2026-11-30"]
+        for href in re.findall(r'href="(d/[^"]+)"', index.text):
+            assert http.get(f"/a/{key}/{href}").status_code == 200
+
+
+def test_the_feed_is_valid_atom_with_one_entry_per_paper_sent(web: Project, capsys) -> None:
+    two_days(web, capsys)
+    key = Signer(SECRET).archive_key("ana")
+    with web.web() as http:
+        answer = http.get(f"/a/{key}/feed.atom")
+    assert answer.headers["content-type"].startswith("application/atom+xml")
+    feed = feedparser.parse(answer.content)
+    assert feed.bozo == 0, feed.get("bozo_exception")
+    assert feed.version == "atom10"
+    sent = [m for m in web.mails("ana@example.org")]
+    titles = [e.title for e in feed.entries]
+    assert len(titles) == 4 == len(set(titles))  # two papers a day, each once
+    assert all(e.link.startswith("https://example.org/") for e in feed.entries)
+    assert all(e.summary.startswith("why: matched") for e in feed.entries)
+    assert all(
+        e.author == "A. Author" and e.published.startswith("2026-11-29") for e in feed.entries
+    )
+    assert len(sent) == 2
+
+
+def test_another_readers_key_or_a_guess_shows_nothing(web: Project, capsys) -> None:
+    two_days(web, capsys)
+    ana, ben = Signer(SECRET).archive_key("ana"), Signer(SECRET).archive_key("ben")
+    with web.web() as http:
+        ana_index = http.get(f"/a/{ana}/").text
+        ben_index = http.get(f"/a/{ben}/").text
+        assert "ana" in ana_index and "ben" not in ana_index and "ana" not in ben_index
+        for path in (f"/a/{ana[:-1]}x/", "/a/ana/", f"/a/{ana}/d/nothing", "/a//feed.atom"):
+            assert http.get(path).status_code == 404, path
+        old = Signer("the-secret-before-rotation").archive_key("ana")
+        assert http.get(f"/a/{old}/feed.atom").status_code == 404  # rotating voids old paths

@@ -1,0 +1,80 @@
+"""End to end in headless Chromium, as a reader meets it: a digest delivered to aiosmtpd, its 👍
+link opened and clicked, the rating in `digest ratings` and moving the next `digest rank`; the
+archive and the feed loaded in the same browser, their styles allowed by the page's own CSP."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from support_browser import expect
+from web_project import GRAPHS, IMAGES, MONDAY, SECRET, Project, papers_file, project
+
+from digest.web.tokens import Signer
+
+
+@pytest.fixture
+def web(tmp_path: Path) -> Any:
+    with project(tmp_path) as p:
+        yield p
+
+
+def ranked(p: Project, capsys: Any, papers: Path) -> dict[str, float]:
+    code, out, err = p.digest(capsys, "rank", "--papers", str(papers), "--top", "10")
+    assert code == 0, err
+    return {item["id"]: item["score"] for item in json.loads(out)["ana"]}
+
+
+def test_a_thumbs_up_clicked_in_the_browser_moves_the_next_rank(web: Project, capsys, browser_page):
+    assert web.digest(capsys, "run", "--now", MONDAY)[0] == 0
+    (mail,) = web.mails("ana@example.org")
+    html = web.html_of(mail)
+    ups = web.links(html, "👍")
+    ids = [i for i in ("g1", "g2", "d1", "d2") if f">{i}</code>" in html]
+    tuesday = papers_file(web.root / "tuesday.jsonl", GRAPHS + IMAGES)
+    before = ranked(web, capsys, tuesday)
+    page = browser_page
+    with web.web():
+        page.goto(ups[0])
+        expect(page.get_by_role("heading")).to_have_text("Rate this paper")
+        assert json.loads(web.digest(capsys, "ratings", "--format", "json")[1]) == []
+        started = time.monotonic()
+        page.get_by_role("button", name="Record my rating").click()
+        expect(page.get_by_role("heading")).to_have_text("Rating recorded")
+        took = time.monotonic() - started
+        expect(page.get_by_role("button", name="Undo")).to_be_visible()
+    (rated,) = json.loads(web.digest(capsys, "ratings", "--format", "json")[1])
+    assert (rated["subscriber"], rated["paper"], rated["vote"], rated["via"]) == (
+        "ana", ids[0], "up", "web",
+    )  # fmt: skip
+    after = ranked(web, capsys, tuesday)
+    assert ids[0] not in after  # a liked paper joins the library: never offered again
+    topic = "g" if ids[0].startswith("g") else "d"
+    same = [i for i in after if i.startswith(topic)]
+    assert all(after[i] > before[i] for i in same)  # its topic rose
+    print(f"click to rating stored (browser round trip): {took * 1000:.0f} ms")
+
+
+def test_the_archive_and_feed_show_in_the_browser(web: Project, capsys, browser_page) -> None:
+    assert web.digest(capsys, "run", "--now", MONDAY)[0] == 0
+    page = browser_page
+    violations: list[str] = []
+    page.on(
+        "console", lambda m: violations.append(m.text) if "Content Security" in m.text else None
+    )
+    key = Signer(SECRET).archive_key("ana")
+    with web.web():
+        page.goto(f"{web.base}/a/{key}/")
+        expect(page.get_by_role("heading")).to_have_text("Past digests for ana")
+        page.get_by_role("link", name="2026-11-30").click()
+        expect(page.get_by_role("heading", level=1)).to_have_text("Paper digest for ana")
+        size = page.evaluate("getComputedStyle(document.querySelector('h1')).fontSize")
+        assert size == "22px"  # the mail's inline styles apply: the CSP hashes allow them
+        assert page.get_by_role("link", name="👍 more like this").count() == 2
+        answer = page.goto(f"{web.base}/a/{key}/feed.atom")
+        assert answer.status == 200
+        assert "Graph" in page.content() or "diffusion" in page.content().lower()
+    assert violations == []

@@ -1,0 +1,175 @@
+"""Votes from Matrix rooms, on a real Synapse: a reader replies `+1 -2` (or `👍 2`, to the digest
+or to nothing) or reacts 👍 to a one-paper message; the next `digest run` records them for the
+room's subscriber (via matrix) and acknowledges with ✅. Chat, the bot's own lines and a resync
+count nothing; numbers are the ones the digest shows."""
+
+from __future__ import annotations
+
+import itertools
+import sqlite3
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from homeserver import Homeserver, shared
+from web_project import GRAPHS, IMAGES, papers_file
+
+from digest.cli import main
+from digest.web.replies import parse_votes
+
+MONDAY = "2026-11-30T09:00:00+00:00"
+LATER = "2026-11-30T10:00:00+00:00"
+_names = itertools.count(1)
+_txn = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def homeserver() -> Homeserver:
+    return shared(relaxed=True)
+
+
+def test_votes_are_parsed_only_from_vote_shaped_text() -> None:
+    assert parse_votes("+2 -5") == [("up", 2), ("down", 5)]
+    assert parse_votes("👍 2 3 👎 5") == [("up", 2), ("up", 3), ("down", 5)]
+    assert parse_votes("👍️2, 👎🏽 1") == [("up", 2), ("down", 1)]  # emoji variants
+    assert parse_votes(" +1\n") == [("up", 1)]
+    for chat in ("I liked 2 a lot", "+2 is great", "2", "", "👍", "-", "+ -", "see 1-2"):
+        assert parse_votes(chat) is None, chat
+
+
+class Room:
+    def __init__(self, homeserver: Homeserver, tmp_path: Path) -> None:
+        n = next(_names)
+        self.hs = homeserver
+        self.bot = homeserver.register(f"digestbot{n}")
+        self.reader = homeserver.register(f"reader{n}")
+        me = homeserver.call(self.reader, "GET", "/_matrix/client/v3/account/whoami")["user_id"]
+        self.room = homeserver.create_room(self.bot, invite=(me,))
+        homeserver.join(self.reader, self.room)
+        self.root = tmp_path
+        (tmp_path / "feed").mkdir()
+        papers_file(tmp_path / "feed" / "monday.jsonl", GRAPHS[:2] + IMAGES[:2])
+        (tmp_path / "digest.toml").write_text(
+            '[state]\npath = "state.db"\n\n[[sources]]\nkind = "files"\npath = "feed"\n\n'
+            '[[subscribers]]\nname = "ana"\n'
+            'interests = "deep learning: graph neural networks, diffusion models, molecules"\n'
+            'schedule = "0 8 * * *"\ntimezone = "UTC"\ntop_k = 2\nmin_score = 0.0\n\n'
+            f'[[subscribers.channels]]\nkind = "matrix"\nhomeserver = "{homeserver.url}"\n'
+            f'room = "{self.room}"\ntoken = "{self.bot}"\n',
+            encoding="utf-8",
+        )
+
+    def run(self, now: str = LATER) -> None:
+        assert main(["run", "--config", str(self.root / "digest.toml"), "--now", now]) == 0
+
+    def say(self, token: str, content: dict[str, Any], kind: str = "m.room.message") -> str:
+        path = f"/_matrix/client/v3/rooms/{quote(self.room, safe='')}/send/{kind}/t{next(_txn)}"
+        return str(self.hs.call(token, "PUT", path, json=content)["event_id"])
+
+    def text(self, body: str, reply_to: str | None = None, token: str | None = None) -> str:
+        content: dict[str, Any] = {"msgtype": "m.text", "body": body}
+        if reply_to:
+            content["body"] = f"> <@digestbot:digest.test> Paper digest for ana\n\n{body}"
+            content["m.relates_to"] = {"m.in_reply_to": {"event_id": reply_to}}
+        return self.say(token or self.reader, content)
+
+    def events(self, kind: str) -> list[dict[str, Any]]:
+        path = f"/_matrix/client/v3/rooms/{quote(self.room, safe='')}/messages"
+        page = self.hs.call(self.bot, "GET", path, params={"dir": "f", "limit": 200})
+        return [e for e in page["chunk"] if e["type"] == kind]
+
+    def acks(self) -> dict[str, int]:
+        """event id -> how many ✅ the bot put on it."""
+        found: dict[str, int] = {}
+        for e in self.events("m.reaction"):
+            rel = e["content"]["m.relates_to"]
+            if rel["key"] == "✅":
+                found[rel["event_id"]] = found.get(rel["event_id"], 0) + 1
+        return found
+
+    def ratings(self) -> dict[str, tuple[int, str]]:
+        with sqlite3.connect(self.root / "state.db") as db:
+            rows = db.execute("SELECT paper_id, rating, via FROM ratings WHERE subscriber = 'ana'")
+            return {p: (r, v) for p, r, v in rows}
+
+    def ranked(self) -> list[str]:
+        """The paper ids of the digest in the room, in the order (numbers) it shows them."""
+        (digest,) = [
+            e for e in self.events("m.room.message") if "Paper digest" in e["content"]["body"]
+        ]
+        return [
+            line.split("id ")[1].split()[0]
+            for line in digest["content"]["body"].splitlines()
+            if " id " in line
+        ]
+
+
+@pytest.fixture
+def room(homeserver: Homeserver, tmp_path: Path) -> Room:
+    r = Room(homeserver, tmp_path)
+    r.run(MONDAY)
+    return r
+
+
+def test_a_plain_reply_rates_the_latest_digest_and_gets_a_tick(room: Room) -> None:
+    first, second = room.ranked()
+    vote = room.text("+1 -2")
+    room.run()
+    assert room.ratings() == {first: (1, "matrix"), second: (-1, "matrix")}
+    assert room.acks() == {vote: 1}
+
+
+def test_a_reply_to_the_digest_counts_and_chat_or_the_bots_own_lines_do_not(room: Room) -> None:
+    first, second = room.ranked()
+    (digest,) = [
+        e["event_id"] for e in room.events("m.room.message") if e["sender"].startswith("@digestbot")
+    ]
+    reply = room.text("👍 2", reply_to=digest)
+    chat = room.text("I liked 1 a lot")
+    own = room.text("-1", token=room.bot)
+    room.run()
+    assert room.ratings() == {second: (1, "matrix")}
+    assert set(room.acks()) == {reply} and chat not in room.acks() and own not in room.acks()
+
+
+def test_a_vote_in_the_digests_thread_counts(room: Room) -> None:
+    first, _ = room.ranked()
+    (digest,) = [
+        e["event_id"] for e in room.events("m.room.message") if e["sender"].startswith("@digestbot")
+    ]
+    chat = room.text("what do you think?")  # an earlier line in the thread
+    relation = {"rel_type": "m.thread", "event_id": digest, "is_falling_back": True,
+                "m.in_reply_to": {"event_id": chat}}  # fmt: skip
+    vote = room.say(room.reader, {"msgtype": "m.text", "body": "+1", "m.relates_to": relation})
+    room.run()
+    assert room.ratings() == {first: (1, "matrix")}
+    assert room.acks() == {vote: 1}
+
+
+def test_nothing_is_counted_twice_on_a_resync(room: Room) -> None:
+    first, second = room.ranked()
+    vote = room.text("-1")
+    room.run()
+    assert main(["feedback", "--config", str(room.root / "digest.toml"), "ana", first, "up"]) == 0
+    with sqlite3.connect(room.root / "state.db") as db:
+        db.execute("DELETE FROM matrix_since")  # a lost sync position: the next /sync starts over
+    room.run()
+    room.run()
+    assert room.ratings() == {first: (1, "cli")}  # the old "-1" was not applied again
+    assert room.acks() == {vote: 1}
+
+
+def test_a_thumbs_up_reaction_to_a_one_paper_message_rates_it(room: Room) -> None:
+    config = (room.root / "digest.toml").read_text(encoding="utf-8")
+    (room.root / "digest.toml").write_text(
+        config.replace("top_k = 2", "top_k = 1"), encoding="utf-8"
+    )
+    papers_file(room.root / "feed" / "tuesday.jsonl", [GRAPHS[2]])
+    room.run("2026-12-01T09:00:00+00:00")
+    alert = [e for e in room.events("m.room.message") if e["sender"].startswith("@digestbot")][-1]
+    relation = {"rel_type": "m.annotation", "event_id": alert["event_id"], "key": "👍"}
+    room.say(room.reader, {"m.relates_to": relation}, kind="m.reaction")
+    room.run("2026-12-01T10:00:00+00:00")
+    assert room.ratings() == {"g3": (1, "matrix")}
+    assert room.acks() == {alert["event_id"]: 1}

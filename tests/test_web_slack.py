@@ -1,0 +1,151 @@
+"""Slack's button clicks at {base_url}/slack/actions: a block_actions payload signed with the app's
+signing secret (v0, HMAC-SHA256 over `v0:{timestamp}:{body}`) is answered at once and its vote
+recorded; a changed byte, another secret or a stale timestamp is refused and records nothing."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import queue
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+from web_project import MONDAY, SIGNING, Project, project
+
+from digest.web import slack
+
+
+@pytest.fixture
+def web(tmp_path: Path) -> Any:
+    with project(tmp_path) as p:
+        yield p
+
+
+def clicked(
+    p: Project, capsys: Any, vote: str = "up", response_url: str = "http://127.0.0.1:9/not-slack"
+) -> bytes:
+    """The form body Slack posts when ana clicks the first paper's button."""
+    assert p.digest(capsys, "run", "--now", MONDAY)[0] == 0
+    (payload,) = p.slack.accepted
+    actions = [b for b in payload["blocks"] if b["type"] == "actions"]
+    assert len(actions) == 2  # one row of buttons per paper
+    button = next(e for e in actions[0]["elements"] if e["action_id"].startswith(f"digest-{vote}"))
+    action = {**button, "block_id": actions[0]["block_id"], "action_ts": "1764493200.000100"}
+    body = {
+        "type": "block_actions",
+        "user": {"id": "U123", "username": "ana"},
+        "team": {"id": "T1"},
+        "actions": [action],
+        "response_url": response_url,
+        "trigger_id": "1.2.3",
+    }
+    return urlencode({"payload": json.dumps(body)}).encode()
+
+
+def signature(body: bytes, stamp: int, secret: str = SIGNING) -> dict[str, str]:
+    mac = hmac.new(secret.encode(), f"v0:{stamp}:".encode() + body, hashlib.sha256)
+    return {
+        "X-Slack-Request-Timestamp": str(stamp),
+        "X-Slack-Signature": f"v0={mac.hexdigest()}",
+        "Content-Type": "application/x-www-form-urlencoded",
+    }
+
+
+def ratings(p: Project, capsys: Any) -> list[dict[str, str]]:
+    return list(json.loads(p.digest(capsys, "ratings", "--format", "json")[1]))
+
+
+def test_a_signed_click_is_answered_at_once_and_recorded(web: Project, capsys) -> None:
+    body = clicked(web, capsys)
+    with web.web() as http:
+        started = time.monotonic()
+        answer = http.post(
+            "/slack/actions", content=body, headers=signature(body, int(time.time()))
+        )
+        took = time.monotonic() - started
+        assert answer.status_code == 200 and took < 3.0  # Slack gives up after 3 s
+        deadline = time.monotonic() + 5
+        while not ratings(web, capsys) and time.monotonic() < deadline:
+            time.sleep(0.05)  # recorded just after the answer went out
+    (rated,) = ratings(web, capsys)
+    assert (rated["subscriber"], rated["vote"], rated["via"]) == ("ana", "up", "slack")
+
+
+def test_a_tampered_body_another_secret_or_a_stale_timestamp_is_refused(web: Project, capsys):
+    body = clicked(web, capsys)
+    now = int(time.time())
+    tampered = body.replace(b"digest-up", b"digest-dn")
+    attempts = [
+        (tampered, signature(body, now)),  # the body changed after signing
+        (body, signature(body, now, "another-signing-secret")),
+        (body, signature(body, now - 301)),  # a replay from more than 5 minutes ago
+        (body, signature(body, now + 301)),
+        (body, {**signature(body, now), "X-Slack-Signature": "v1=00"}),
+        (body, {"Content-Type": "application/x-www-form-urlencoded"}),
+    ]
+    with web.web() as http:
+        for content, headers in attempts:
+            assert http.post("/slack/actions", content=content, headers=headers).status_code == 401
+        time.sleep(0.3)
+    assert ratings(web, capsys) == []
+
+
+def test_a_signed_payload_with_a_forged_rating_link_records_nothing(web: Project, capsys):
+    body = clicked(web, capsys)
+    forged = body.replace(b"%2Fr%2F", b"%2Fr%2FX")  # the button's own signed link, damaged
+    assert forged != body
+    with web.web() as http:
+        answer = http.post(
+            "/slack/actions", content=forged, headers=signature(forged, int(time.time()))
+        )
+        assert answer.status_code == 200
+        time.sleep(0.3)
+    assert ratings(web, capsys) == []
+
+
+class Responses:
+    """A stand-in for Slack's response_url on 127.0.0.1: keeps what is posted to it."""
+
+    def __init__(self) -> None:
+        got = self.got = queue.Queue()
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                got.put(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+                self.send_response(200)
+                self.end_headers()
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/actions/T1/1/abc"
+
+
+def test_the_clicker_alone_is_told_in_slack_what_was_recorded(web: Project, capsys, monkeypatch):
+    responses = Responses()
+    monkeypatch.setattr(slack, "RESPONSE_HOSTS", {"127.0.0.1"})  # the stand-in plays Slack
+    body = clicked(web, capsys, "down", responses.url)
+    try:
+        with web.web() as http:
+            headers = signature(body, int(time.time()))
+            assert http.post("/slack/actions", content=body, headers=headers).status_code == 200
+            said = responses.got.get(timeout=10)
+    finally:
+        responses.server.shutdown()
+    assert said["response_type"] == "ephemeral" and said["replace_original"] is False
+    assert said["text"].startswith("Recorded 👎 less like this: ")
+
+
+def test_a_response_url_that_is_not_slacks_is_never_called() -> None:
+    assert slack.response_allowed("https://hooks.slack.com/actions/T1/1/abc")
+    for url in ("https://evil.example/hooks.slack.com", "http://hooks.slack.com/x",
+                "https://hooks.slack.com.evil.example/x", "file:///etc/passwd", ""):  # fmt: skip
+        assert not slack.response_allowed(url), url

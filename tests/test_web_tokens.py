@@ -1,0 +1,48 @@
+"""Signed links: each token binds its kind, subscriber, paper, vote and expiry under [web].secret;
+any changed byte, an expired token, another kind or a rotated secret fails the check."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from digest.web.tokens import VOTE_DAYS, Signer, links_for
+
+NOW = 1_764_493_200.0  # 2026-11-30T09:00Z
+WEB = {"base_url": "https://digest.example.org", "secret": "s" * 32}
+
+
+def test_a_token_round_trips_and_binds_every_field() -> None:
+    signer = Signer("s" * 32)
+    token = signer.sign("v", "ana", "2501.01234", "up", int(NOW) + 60)
+    assert signer.check(token, "v", NOW) == ["ana", "2501.01234", "up"]
+    assert signer.check(token, "u", NOW) is None  # another kind
+    assert signer.check(token, "v", NOW + 61) is None  # expired
+    assert Signer("t" * 32).check(token, "v", NOW) is None  # the secret was rotated
+
+
+def test_every_changed_character_fails() -> None:
+    signer = Signer("s" * 32)
+    token = signer.sign("v", "ana", "g1", "down", 0)
+    for i in range(len(token)):
+        for other in "A_-.x":
+            if token[i] != other:
+                changed = token[:i] + other + token[i + 1 :]
+                assert signer.check(changed, "v", NOW) is None, changed
+
+
+def test_links_carry_the_base_url_and_expire_after_the_vote_window() -> None:
+    now = datetime.fromtimestamp(NOW, UTC)
+    links = links_for(WEB, "ana", now)
+    assert links is not None and links_for({}, "ana", now) is None
+    up = links.vote("g1", "up")
+    assert up.startswith("https://digest.example.org/r/")
+    signer = Signer(WEB["secret"])
+    token = up.rsplit("/", 1)[1]
+    assert signer.check(token, "v", NOW + VOTE_DAYS * 86400 - 1) == ["ana", "g1", "up"]
+    assert signer.check(token, "v", NOW + VOTE_DAYS * 86400 + 1) is None
+    assert links.archive() == f"https://digest.example.org/a/{signer.archive_key('ana')}/"
+    assert signer.archive_key("ana") != signer.archive_key("ben")
+    assert links.digest_page("2026-11-30T08:00:00+01:00").endswith(
+        "/d/2026-11-30T08%3A00%3A00%2B01%3A00"
+    )
+    assert signer.check(links.unsubscribe().rsplit("/", 1)[1], "u", NOW + 10**9) == ["ana"]

@@ -1,0 +1,387 @@
+"""Several workers on one PostgreSQL database: they migrate it once, store each paper once, make
+each digest once, claim each outbox row once (a lease on the run's clock: a dead worker's rows
+pass to another when it ends) and show up, each by name, in `digest status` and `digest health`.
+End to end: three `digest run` processes with real SMTP, Slack and Matrix servers, one SIGKILLed
+mid-delivery; every digest arrives exactly once (Matrix, email), at most once (Slack)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from channel_servers import StallingProxy
+from homeserver import Homeserver, shared
+from sample_digests import papers_jsonl
+from test_channels_e2e import channels, matrix_parts, parts, servers, write_config  # noqa: F401
+
+from digest.cli import main
+from digest.models import Digest, Message, Paper, Scored
+from digest.state import Store
+from digest.state.deliveries import LEASE
+from digest.state.schema import SCHEMA
+
+NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
+MESSAGE = Message("subject", "text", "<p>html</p>")
+
+
+def together(count: int, work: Callable[[int], Any]) -> list[Any]:
+    """work(0..count-1) in threads released at one instant; their results in order."""
+    start, results = threading.Barrier(count), [None] * count
+    errors: list[BaseException] = []
+
+    def run(i: int) -> None:
+        try:
+            start.wait()
+            results[i] = work(i)
+        except BaseException as exc:  # noqa: BLE001 (reported below)
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert not errors, errors
+    return results
+
+
+def test_workers_starting_together_on_an_empty_database_migrate_it_once(postgres_url: str) -> None:
+    def open_store(i: int) -> int:
+        with Store(postgres_url, worker=f"w{i}") as store:
+            return store.db.version()
+
+    assert set(together(4, open_store)) == {len(SCHEMA)}
+    with psycopg.connect(postgres_url) as db:
+        assert db.execute("SELECT count(*) FROM schema_version").fetchone() == (1,)
+
+
+def test_papers_ingested_by_several_workers_are_stored_once(postgres_url: str) -> None:
+    preprints = [Paper(f"2611.{n:05d}", f"Robust learning, study {n}", "x") for n in range(300)]
+    # The same papers as another source knows them: by DOI, with the arXiv id as an alias.
+    published = [
+        Paper(f"10.1000/j.{n}", p.title, "y", aliases=(p.id,), venue="J. Robust")
+        for n, p in enumerate(preprints)
+    ]
+    batches = [preprints, published, list(reversed(preprints)), published[::-1]]
+    Store(postgres_url).close()
+
+    def ingest(i: int) -> int:
+        with Store(postgres_url, worker=f"w{i}") as store:
+            return store.add_papers(batches[i], NOW)
+
+    assert sum(together(4, ingest)) == 300
+    with Store(postgres_url) as store:
+        assert store.count_papers() == 300
+        assert {p.venue for _, p in store.papers_after(0)} == {"J. Robust"}
+
+
+def test_each_digest_is_made_once_when_workers_race(postgres_url: str) -> None:
+    paper = Paper("2611.00001", "A paper", "x")
+    with Store(postgres_url) as store:
+        store.add_papers([paper], NOW)
+    digest = Digest("ana", "P1", date(2026, 11, 30), (Scored(paper, 0.5),), NOW)
+
+    def make(i: int) -> int | None:
+        with Store(postgres_url, worker=f"w{i}") as store:
+            return store.record_digest(digest, 1, [("mail", "email", MESSAGE)])
+
+    made = together(4, make)
+    assert len([m for m in made if m is not None]) == 1
+    with Store(postgres_url) as store:
+        assert len(store.outbox()) == 1 and store.sent_ids("ana", ["2611.00001"]) == {"2611.00001"}
+
+
+def test_workers_alerting_at_once_keep_the_daily_cap(postgres_url: str) -> None:
+    Store(postgres_url).close()
+
+    def alert(i: int) -> bool:
+        with Store(postgres_url, worker=f"w{i}") as store:
+            messages = [("mail", "email", MESSAGE)]
+            day = date(2026, 11, 30)
+            return store.journal.record_alert("ana", f"p{i}", day, 0.9, ["x"], NOW, messages, 2)
+
+    assert sorted(together(4, alert)) == [False, False, True, True]
+    with Store(postgres_url) as store:
+        assert store.journal.alerts_on("ana", date(2026, 11, 30)) == 2
+
+
+def record(store: Store, subscribers: int) -> None:
+    paper = Paper("2611.00001", "A paper", "x")
+    store.add_papers([paper], NOW)
+    for n in range(subscribers):
+        digest = Digest(f"s{n}", "P1", date(2026, 11, 30), (Scored(paper, 0.5),), NOW)
+        store.record_digest(digest, 1, [("mail", "email", MESSAGE)])
+
+
+def test_outbox_rows_claimed_at_once_go_to_one_worker_each(postgres_url: str) -> None:
+    with Store(postgres_url) as store:
+        record(store, 60)
+
+    def claim(i: int) -> list[int]:
+        with Store(postgres_url, worker=f"w{i}") as store:
+            return [row.id for row in store.due(NOW)]
+
+    claimed = together(3, claim)
+    everyone = [row_id for rows in claimed for row_id in rows]
+    assert sorted(everyone) == sorted(set(everyone)) and len(everyone) == 60
+
+
+def test_a_dead_workers_rows_pass_to_another_when_the_lease_ends(postgres_url: str) -> None:
+    with Store(postgres_url, worker="a") as a, Store(postgres_url, worker="b") as b:
+        record(a, 2)
+        mine = a.due(NOW)
+        assert len(mine) == 2 and b.due(NOW) == []
+        assert b.due(NOW + LEASE - timedelta(seconds=1)) == []
+        # a renews the first before sending it, then dies: the second is b's once the lease ends.
+        assert a.renew(mine[0].id, NOW + timedelta(minutes=5))
+        taken = b.due(NOW + LEASE)
+        assert [row.id for row in taken] == [mine[1].id]
+        assert not a.renew(mine[1].id, NOW + LEASE)  # a late a must not send it too
+        b.mark_sent(taken[0].id, "ok", NOW + LEASE)
+        assert not b.renew(taken[0].id, NOW + LEASE)  # nor b again
+        assert [row.id for row in b.due(NOW + LEASE + timedelta(minutes=5))] == [mine[0].id]
+
+
+def test_claims_left_unsent_are_given_back_for_any_worker(postgres_url: str) -> None:
+    with Store(postgres_url, worker="a") as a, Store(postgres_url, worker="b") as b:
+        record(a, 3)
+        first, *rest = a.due(NOW)
+        a.mark_sent(first.id, "ok", NOW)
+        assert a.release() == 2  # a rate limit left two for a later run
+        assert [row.id for row in b.due(NOW)] == [row.id for row in rest]
+
+
+CONFIG = """
+[state]
+url = "{url}"
+
+[[sources]]
+kind = "files"
+path = "papers.jsonl"
+
+[[subscribers]]
+name = "ana"
+interests = "Federated learning: heterogeneous clients, secure aggregation"
+[[subscribers.channels]]
+kind = "file"
+dir = "out"
+"""
+
+
+def test_status_and_health_show_every_worker(
+    postgres_url: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "papers.jsonl").write_text(papers_jsonl(20), encoding="utf-8")
+    url = postgres_url.replace("digest@", "digest:s3cr3t-pw@")  # trust auth ignores it
+    config = tmp_path / "digest.toml"
+    config.write_text(CONFIG.format(url=url), encoding="utf-8")
+    for name in ("host-a:11", "host-b:22"):
+        monkeypatch.setenv("DIGEST_WORKER", name)
+        assert main(["run", "--config", str(config), "--now", NOW.isoformat()]) == 0
+    monkeypatch.delenv("DIGEST_WORKER")
+    from digest.state.lock import write_heartbeat
+
+    write_heartbeat(url, NOW + timedelta(seconds=5), next={}, busy=False)
+    capsys.readouterr()
+    assert main(["status", "--config", str(config), "--now", NOW.isoformat()]) == 0
+    out = capsys.readouterr().out
+    assert "s3cr3t-pw" not in out and f"over {postgres_url}" in out
+    assert "serve: alive: 1 of 1 serve worker(s) ticking" in out
+    assert "workers, last heartbeat first:\n  " in out and "host-a:11  run" not in out  # runs end
+    assert "digests made: ana; 0 alerts; 1 sent (by host-a:11)" in out
+    assert "digests made: none; 0 alerts; 0 sent (by host-b:22)" in out
+    later = (NOW + timedelta(minutes=10)).isoformat()
+    assert main(["health", "--config", str(config), "--now", later]) == 1
+    assert "not alive: 0 of 1 serve worker(s) ticking" in capsys.readouterr().out
+    monkeypatch.setenv("DIGEST_WORKER", "host-c:33")  # a container checks its own worker
+    assert main(["health", "--config", str(config), "--now", NOW.isoformat()]) == 1
+    assert "worker host-c:33 has not run over this state" in capsys.readouterr().out
+
+
+SERVE = """
+[state]
+url = "{url}"
+
+[serve]
+poll_every = "1s"
+
+[[sources]]
+kind = "files"
+path = "papers.jsonl"
+
+[[subscribers]]
+name = "ana"
+interests = "Federated learning: heterogeneous clients, secure aggregation"
+schedule = "0 0 * * *"
+[[subscribers.channels]]
+kind = "file"
+dir = "out"
+"""
+
+
+def serve(tmp_path: Path, name: str) -> subprocess.Popen[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DIGEST_")}
+    return subprocess.Popen(
+        [sys.executable, "-m", "digest", "serve", "--config", "digest.toml"],
+        cwd=tmp_path,
+        env={**env, "DIGEST_WORKER": name},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def health(tmp_path: Path, name: str, url: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "digest", "health"],
+        cwd=tmp_path,
+        env={**os.environ, "DIGEST_STATE": url, "DIGEST_WORKER": name},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_two_serve_workers_side_by_side_make_the_digest_once(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    (tmp_path / "papers.jsonl").write_text(papers_jsonl(20), encoding="utf-8")
+    (tmp_path / "digest.toml").write_text(SERVE.format(url=postgres_url), encoding="utf-8")
+    workers = {name: serve(tmp_path, name) for name in ("serve-a", "serve-b")}
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # both beat, and both have polled a few times
+            with Store(postgres_url) as store:
+                runs = Counter(r["worker"] for r in store.db.execute("SELECT worker FROM runs"))
+            if all(runs[name] >= 2 for name in workers):
+                break
+            time.sleep(0.5)
+        assert all(runs[name] >= 2 for name in workers), runs
+        for name in workers:
+            alive = health(tmp_path, name, postgres_url)
+            assert alive.returncode == 0 and f"{name} alive" in alive.stdout, alive.stdout
+        for worker in workers.values():
+            worker.send_signal(signal.SIGTERM)
+        logs = {name: w.communicate(timeout=60)[1] for name, w in workers.items()}
+    finally:
+        for worker in workers.values():
+            worker.kill()
+    assert all(w.returncode == 0 for w in workers.values()), logs
+    assert len(list((tmp_path / "out").rglob("ana*.eml"))) == 1  # made and delivered once
+    with Store(postgres_url) as store:
+        assert len(store.db.execute("SELECT id FROM digests").fetchall()) == 1
+        assert store.outbox_counts() == {"sent": 1} and store.count_papers() == 20
+    stopped = health(tmp_path, "serve-a", postgres_url)
+    assert stopped.returncode == 1 and "serve-a stopped" in stopped.stdout
+
+
+# End to end: three workers, one killed.
+
+
+@pytest.fixture(scope="session")
+def homeserver() -> Homeserver:
+    return shared(relaxed=True)
+
+
+def start(tmp_path: Path, name: str, now: str, env: dict[str, str]) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "digest", "run", "--config", "digest.toml", "--now", now],
+        cwd=tmp_path,
+        env={**os.environ, **env, "DIGEST_WORKER": name},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+
+
+def claims(url: str) -> dict[str, int]:
+    with psycopg.connect(url) as db:
+        rows = db.execute(
+            "SELECT claimed_by, count(*) FROM outbox WHERE claimed_by <> '' GROUP BY claimed_by"
+        )
+        return dict(rows.fetchall())
+
+
+def test_three_workers_one_killed_mid_delivery_deliver_every_digest_once(
+    tmp_path: Path,
+    homeserver: Homeserver,
+    servers: Any,  # noqa: F811 (the fixture imported from test_channels_e2e)
+    postgres_url: str,
+) -> None:
+    started = time.monotonic()
+    slack, mailbox, smtp = servers
+    token = homeserver.register("workerbot")
+    room = homeserver.create_room(token)
+    proxy = StallingProxy(homeserver.url)
+    write_config(tmp_path, smtp.port, channels(proxy.url, room))
+    config = tmp_path / "digest.toml"
+    config.write_text(
+        config.read_text().replace('path = "state/digest.db"', f'url = "{postgres_url}"')
+    )
+    env = {"MATRIX_TOKEN": token, "SLACK_WEBHOOK": slack.url()}
+    # Each server takes one message, then holds the next: the worker sending hangs mid-delivery.
+    proxy.stall_after = slack.stall_after = mailbox.stall_after = 1
+    now = "2026-11-30T09:00:00+00:00"
+    workers = {name: start(tmp_path, name, now, env) for name in ("w1", "w2", "w3")}
+    try:
+        for server in (proxy, slack, mailbox):
+            assert server.stalled.wait(60), f"{type(server).__name__} never got its second message"
+        (sender,) = claims(postgres_url)  # one worker claimed the four rows
+        workers[sender].kill()  # SIGKILL: no cleanup, no last words
+        outputs = {name: w.communicate(timeout=60)[0] for name, w in workers.items()}
+    finally:
+        for worker in workers.values():
+            worker.kill()
+    for server in (proxy, slack, mailbox):
+        server.stall_after = None
+        server.release.set()
+    assert all(workers[n].returncode == 1 for n in workers if n != sender), outputs
+    with Store(postgres_url) as store:
+        assert store.count_papers() == 120  # three ingests, each paper once
+        assert len(store.db.execute("SELECT id FROM digests").fetchall()) == 2  # ana, ben
+        assert store.outbox_counts() == {"sent": 1, "pending": 3}  # the killed worker's, leased
+    # Before the lease ends nobody takes them over; after it, the two left share what is left.
+    # (Another name than the killed worker's: a worker restarted under its own name takes its
+    # rows back at once.)
+    other = next(n for n in workers if n != sender)
+    early = start(tmp_path, other, now, env).communicate(timeout=60)[0]
+    assert "deliveries: 0 sent, 0 retrying, 0 dead now" in early, early
+    later = (datetime.fromisoformat(now) + LEASE + timedelta(seconds=1)).isoformat()
+    try:
+        survivors = [start(tmp_path, n, later, env) for n in workers if n != sender]
+        finals = [s.communicate(timeout=60)[0] for s in survivors]
+    finally:
+        proxy.stop()
+    # Side by side, one may finish while the other still sends (exit 1: pending then).
+    assert all(s.returncode in (0, 1) for s in survivors), finals
+    assert sum(f.count("\n  sent ") for f in finals) == 3, finals  # ana's three, ben's was sent
+    found, count = matrix_parts(homeserver.messages(token, room))
+    assert count >= 2 and found == parts(count)  # exactly once each (the txnId)
+    slack_heads = [p["blocks"][0]["text"]["text"] for p in slack.accepted]
+    assert max(Counter(slack_heads).values()) == 1 and len(slack_heads) >= 2  # at most once
+    # A mail whose 250 was lost may come twice, with one Message-ID: a mail client shows it once.
+    by_id = {m.message["Message-ID"]: m.message["Subject"].split(":")[0] for m in mailbox.mails}
+    assert sorted(by_id.values()) == [
+        "Paper digest for ana — 2026-11-30",
+        "Paper digest for ben — 2026-11-30",
+    ]
+    with Store(postgres_url) as store:
+        assert store.outbox_counts() == {"sent": 4}
+        names = {w["name"] for w in store.workers()}
+    assert names == {sender}  # the runs that ended left; the killed one stays, its beat aging
+    assert time.monotonic() - started < 60
