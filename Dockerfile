@@ -23,8 +23,8 @@ RUN pip install -e . \
  && mkdir -p /app/state /app/out \
  && chown digest:digest /app/state /app/out
 
-# Relative paths in the config start from /app: mount your config over /app/config, your
-# templates anywhere under /app (and point `templates = "..."` at them), your papers likewise.
+# Relative paths in the config start from its folder, /app/config: mount your config (and
+# libraries beside it) over /app/config; templates elsewhere: `templates = "../my-templates"`.
 ENV DIGEST_CONFIG=/app/config/digest.toml \
     DIGEST_STATE=/app/state/digest.db
 

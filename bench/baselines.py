@@ -110,7 +110,7 @@ def loop(config: str, papers: str, top: int, sample: int) -> None:
 def svm(config: str, papers: str, top: int, sample: int) -> None:
     from sklearn.svm import LinearSVC
 
-    from bench.relevance import asl_vectorizer
+    from bench.rankers import asl_vectorizer
 
     start = time.perf_counter()
     records, subscribers = load(config, papers)

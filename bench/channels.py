@@ -47,7 +47,7 @@ from digest.models import (  # noqa: E402
 
 NOW = datetime(2026, 11, 30, 8, tzinfo=UTC)
 BASELINE = "3b4786a"  # the Layout commit: one SMTP connection and one HTTP client per message
-LONG_EVERY = 100  # one subscriber in this many gets a 60-paper digest: two Slack posts
+LONG_EVERY = 100  # one subscriber in this many gets a 28-paper digest: two Slack posts
 
 
 def rate(count: int, channel: Any, msg: Message, kind: str, options: dict[str, str]) -> float:
@@ -157,7 +157,7 @@ def phase(subscribers: int, smtp_port: int, slack_port: int, settings_json: str)
         for n in range(subscribers)
     )
     settings = Settings("bench", (), subs, smtp=mail, delivery=json.loads(settings_json))
-    short, long = message(10), message(60)
+    short, long = message(10), message(28)
     with tempfile.TemporaryDirectory() as folder:
         store = Store(Path(folder) / "state.db")
         for n, sub in enumerate(subs):

@@ -1,7 +1,8 @@
 """Each ranking idea's effect on the relevance tasks: the project's ranker as shipped, then with one
-idea switched off (or one rejected idea switched on), same tasks and seeds; bench/results/ideas.md.
+idea switched off (or one rejected idea switched on), measured on the TUNE split (what ideas are
+chosen on) and then checked on the REPORT split; bench/results/ideas.md.
 
-    .venv/bin/python -m bench.ideas            # or: make bench-ideas
+    .venv/bin/python -m bench.ideas [--data PATH] [--split tune|report|both]
 """
 
 from __future__ import annotations
@@ -15,10 +16,10 @@ from pathlib import Path
 
 import numpy as np
 
-from bench import relevance
-from digest import ranking
+from bench import corpus, rankers, relevance
+from bench.tasks import SPLITS, Query
 from digest.models import Paper
-from digest.ranking import features, tokens
+from digest.ranking import features, interests, profiles, ranker, tokens
 
 Patch = dict[tuple[object, str], object]
 
@@ -28,12 +29,39 @@ VARIANTS: dict[str, tuple[str, Patch]] = {
     "shipped": ("all kept ideas on", {}),
     "- authors of liked papers": (
         "no author signal from the library",
-        {(ranking, "LIBRARY_AUTHOR_BOOST"): 0.0},
+        {(profiles, "LIBRARY_AUTHOR_BOOST"): 0.0},
     ),
-    "- Rocchio against the pool": ("no pool-mean negative", {(ranking, "POOL_WEIGHT"): 0.0}),
+    "- Rocchio against the pool": ("no pool-mean negative", {(profiles, "POOL_WEIGHT"): 0.0}),
+    "- several interests (one vector)": (
+        "a large library stays one mean vector",
+        {(interests, "CLUSTER_MIN"): 10**9},
+    ),
+    "disliked weight 1.0": ("a stronger Rocchio negative", {(profiles, "DISLIKED_WEIGHT"): 1.0}),
+    "+ BM25 tf saturation (k1 1.2)": (
+        "tf (k1 + 1) / (tf + k1) for 1 + log tf inside the cosine",
+        {(features, "TF"): lambda tf: tf * 2.2 / (tf + 1.2)},
+    ),
+    "idf without +1, background 50": (
+        "log((1 + n + 50) / (1 + df)): common words weigh near 0, never 0",
+        {(features, "IDF_FLOOR"): 0.0},
+    ),
+    "idf without +1, background 200": (
+        "log((1 + n + 200) / (1 + df))",
+        {(features, "IDF_FLOOR"): 0.0, (features, "BACKGROUND_DOCS"): 200},
+    ),
+    "background 0 (plain smooth idf)": ("no pseudo-documents", {(features, "BACKGROUND_DOCS"): 0}),
+    "background 500": ("500 pseudo-documents", {(features, "BACKGROUND_DOCS"): 500}),
+    "pool steps at every size": (
+        "Rocchio against the pool and feedback on pools of any size",
+        {(profiles, "POOL_MIN"): 1, (profiles, "FEEDBACK_MIN"): 1},
+    ),
+    "feedback at every size, no pool Rocchio": (
+        "feedback on pools of any size, no pool-mean negative",
+        {(profiles, "POOL_WEIGHT"): 0.0, (profiles, "FEEDBACK_MIN"): 1},
+    ),
     "- pseudo relevance feedback": (
         "no expansion with the first pass's best papers",
-        {(ranking, "FEEDBACK_WEIGHT"): 0.0},
+        {(profiles, "FEEDBACK_WEIGHT"): 0.0},
     ),
     "- min_df 2 on large corpora": ("words of one paper kept", {(features, "MIN_DF"): 1}),
     "- bigrams (unigrams only)": ("no phrase bigrams", {(tokens, "BIGRAMS"): False}),
@@ -43,12 +71,11 @@ VARIANTS: dict[str, tuple[str, Patch]] = {
     ),
     "title twice (not once)": (
         "the title counted twice",
-        {(ranking, "paper_text"): lambda p: f"{p.title}. {p.title}. {p.abstract}"},
+        {(ranker, "paper_text"): lambda p: f"{p.title}. {p.title}. {p.abstract}"},
     ),
-    "max_df 0.1 (arxiv-sanity-lite's)": ("stricter common-word cut", {(features, "MAX_DF"): 0.1}),
     "stronger feedback (0.6)": (
         "pseudo relevance feedback weight 0.6",
-        {(ranking, "FEEDBACK_WEIGHT"): 0.6},
+        {(profiles, "FEEDBACK_WEIGHT"): 0.6},
     ),
 }
 
@@ -65,63 +92,142 @@ def patched(patch: Patch) -> Iterator[None]:
             setattr(owner, name, value)
 
 
-def variant(patch: Patch) -> relevance.Ranker:
-    def ranker(pool: Sequence[Paper], queries: Sequence[relevance.Query]) -> list[list[int]]:
+def variant(patch: Patch) -> rankers.Ranker:
+    def ranker(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list[int]]:
         with patched(patch):
-            return relevance.digest_ranker(pool, queries)
+            return rankers.digest_ranker(pool, queries)
 
     return ranker
 
 
-def mmr(lam: float, depth: int = 30) -> relevance.Ranker:
-    """Maximal marginal relevance over the shipped ranker's top `depth`: each next pick maximizes
-    lam * score - (1 - lam) * (highest similarity to a paper already picked)."""
+def latent(weight: float, components: int = 100) -> rankers.Ranker:
+    """The shipped ranker's top 100 reranked by its score plus `weight` x the cosine of profile
+    and paper in a TruncatedSVD space fitted on the pool's TF-IDF (the latent component)."""
+    from sklearn.decomposition import TruncatedSVD
+    from sklearn.preprocessing import normalize
 
-    def ranker(pool: Sequence[Paper], queries: Sequence[relevance.Query]) -> list[list[int]]:
-        ranked = relevance.digest_ranker(pool, queries)
-        space, x = features.fit([features.paper_text(p) for p in pool])
+    from digest.models import Profile, Subscriber
+    from digest.ranking import rank
+
+    def ranker(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list[int]]:
+        subs = [
+            Subscriber(f"q{i}", Profile(interests=q.text, library=q.liked), (), top_k=100)
+            for i, q in enumerate(queries)
+        ]
+        picks = rank(pool, subs, top_k=100, thresholds=False)
+        liked = list({p.id: p for q in queries for p in q.liked}.values())
+        space, x = features.fit([features.paper_text(p) for p in [*pool, *liked]])
+        svd = TruncatedSVD(min(components, x.shape[1] - 1), random_state=0)
+        z = normalize(svd.fit_transform(x))
+        row = {p.id: i for i, p in enumerate([*pool, *liked])}
         out = []
-        for rows in ranked:
-            head = rows[:depth]
-            sims = (x[head] @ x[head].T).toarray()
-            score = np.linspace(1.0, 0.5, len(head))  # rank-based relevance, best first
-            chosen: list[int] = []
-            left = list(range(len(head)))
-            while left:
-                redundancy = (
-                    sims[np.ix_(left, chosen)].max(axis=1) if chosen else np.zeros(len(left))
-                )
-                best = max(
-                    range(len(left)), key=lambda i: lam * score[left[i]] - (1 - lam) * redundancy[i]
-                )
-                chosen.append(left.pop(best))
-            out.append([head[i] for i in chosen] + rows[depth:])
+        for i, q in enumerate(queries):
+            parts = [z[[row[p.id] for p in q.liked]].sum(axis=0)] if q.liked else []
+            if q.text:
+                parts.append(normalize(svd.transform(space.transform([q.text])))[0])
+            want = normalize(np.sum(parts, axis=0)[None, :])[0]
+            scored = [
+                (s.score + weight * float(z[row[s.paper.id]] @ want), row[s.paper.id])
+                for s in picks[f"q{i}"]
+            ]
+            out.append([j for _, j in sorted(scored, key=lambda t: (-t[0], t[1]))])
         return out
+
+    return ranker
+
+
+_BACKGROUNDS: dict[str, features.Space] = {}
+
+
+def stored(patch: Patch) -> rankers.Ranker:
+    """The shipped ranker as `digest run` uses it with a stored corpus: the space (idf, centroid,
+    the feedback switch) fitted on every paper of the split's months, not on the pool."""
+    from digest.models import Profile, Subscriber
+    from digest.ranking import rank
+
+    def ranker(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list[int]]:
+        months = {corpus.month(p) for p in pool}
+        split = next(t for t in SPLITS.values() if months <= set(t.pool_months))
+        if split.name not in _BACKGROUNDS:
+            every = [
+                p
+                for p in corpus.papers()
+                if corpus.month(p) in (*split.profile_months, *split.pool_months)
+            ]
+            _BACKGROUNDS[split.name], _ = features.fit([features.paper_text(p) for p in every])
+        subs = [
+            Subscriber(f"q{i}", Profile(interests=q.text, library=q.liked), (), top_k=100)
+            for i, q in enumerate(queries)
+        ]
+        with patched(patch):
+            picks = rank(pool, subs, top_k=100, thresholds=False, space=_BACKGROUNDS[split.name])
+        index = {p.id: i for i, p in enumerate(pool)}
+        return [[index[s.paper.id] for s in picks[f"q{i}"]] for i in range(len(queries))]
 
     return ranker
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
+    corpus.add_argument(parser)
+    parser.add_argument("--split", choices=["tune", "report", "both"], default="both")
+    parser.add_argument("--only", nargs="+", help="these variants (and shipped) only")
     parser.add_argument("--out", default=str(relevance.RESULTS / "ideas"))
     args = parser.parse_args(argv)
-    rankers: dict[str, relevance.Ranker] = {name: variant(p) for name, (_, p) in VARIANTS.items()}
-    rankers["+ MMR diversity (lambda 0.7)"] = mmr(0.7)
+    corpus.use(args.data)
+    names = [n for n in VARIANTS if n == "shipped" or not args.only or n in args.only]
+    ranks: dict[str, rankers.Ranker] = {n: variant(VARIANTS[n][1]) for n in names}
+    if not args.only or "stored background" in args.only:
+        ranks["stored background"] = stored({})
+        ranks["stored background, no feedback"] = stored({(profiles, "FEEDBACK_MIN"): 10**9})
+        ranks["stored background, no feedback or centroid"] = stored(
+            {(profiles, "FEEDBACK_MIN"): 10**9, (profiles, "POOL_WEIGHT"): 0.0}
+        )
+    if not args.only or "+ latent SVD component (0.3)" in args.only:
+        ranks["+ latent SVD component (0.3)"] = latent(0.3)
     log: Callable[[str], None] = lambda line: print(line, file=sys.stderr)  # noqa: E731
-    result = relevance.run(rankers, args.seeds, 5000, 6, 120, log=log)
-    text = relevance.table(result)
-    print(text)
+    chosen = list(SPLITS) if args.split == "both" else [args.split]
+    scale = {"per_category": 4, "authors": 80, "examples": 40}
+    texts, results = [], {}
+    for key in chosen:
+        results[key] = relevance.run_split(SPLITS[key], ranks, scale, log)
+        texts.append(_table(key, results[key]))
+        print(texts[-1] + "\n", flush=True)
     out = Path(args.out)
-    out.with_suffix(".json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    out.with_suffix(".json").write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     out.with_suffix(".md").write_text(
         "# Ranking ideas, one at a time\n\n"
-        f"Command: `.venv/bin/python -m bench.ideas` (seeds {args.seeds}; the relevance tasks of "
-        "bench/relevance.py). Row `shipped` is the ranker as it ships; every other row switches "
-        "one idea off (-) or one rejected idea on.\n\n" + text + "\n",
+        "Command: `python -m bench.ideas` (the tasks of bench/tasks.py). Row `shipped` is the "
+        "ranker as it ships; every other row switches one idea off (-) or one idea on (+), and "
+        "shows its difference from shipped, paired over queries (standard error in brackets).\n\n"
+        + "\n\n".join(texts)
+        + "\n",
         encoding="utf-8",
     )
     return 0
+
+
+def _table(split: str, result: dict[str, object]) -> str:
+    tasks = result["tasks"]
+    assert isinstance(tasks, dict)
+    names = list(next(iter(tasks.values()))["values"])
+    lines = [
+        f"### {split}",
+        "",
+        "| variant | " + " | ".join(tasks) + " |",
+        "|" + " --- |" * (len(tasks) + 1),
+    ]
+    for name in names:
+        cells = []
+        for entry in tasks.values():
+            values = entry["values"]
+            if name == "shipped":
+                cells.append(f"{np.mean(values[name]):.3f}")
+            else:
+                d, se = relevance.paired(values[name], values["shipped"])
+                cells.append(f"{d:+.3f} ({se:.3f})")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

@@ -84,3 +84,108 @@ INTERESTS = {
         "catalysis."
     ),
 }
+
+# A second author, for the reporting categories only (bench/splits.py): one terse keyword-like
+# line, and one long paragraph, in another voice than the texts above. Written from what each
+# field is about, without looking at any reporting paper or score.
+TERSE = {
+    "cs.CL": "LLMs, machine translation, tokenization, instruction tuning, NLP evaluation",
+    "cs.AI": "LLM agents; planning; tool use; multi-agent systems; AI alignment",
+    "astro-ph.CO": "cosmology, dark energy, CMB, galaxy clustering, weak lensing, Hubble tension",
+    "astro-ph.IM": "telescope instrumentation, detectors, survey pipelines, calibration",
+    "astro-ph.HE": "pulsars, gamma-ray bursts, X-ray binaries, cosmic rays, neutrinos, AGN jets",
+    "astro-ph.SR": "stellar evolution; asteroseismology; solar flares; binaries; stellar winds",
+    "astro-ph.EP": "exoplanets, transits, planetary atmospheres, planet formation, debris disks",
+    "gr-qc": "black holes, gravitational waves, numerical relativity, modified gravity",
+    "hep-ph": "BSM phenomenology, LHC, neutrino physics, dark matter models, QCD",
+    "quant-ph": "quantum computing, qubits, error correction, entanglement, quantum algorithms",
+}
+
+LONG = {
+    "cs.CL": (
+        "Our group studies how language technology behaves once it leaves the lab. We train and "
+        "adapt large language models, and we want to know when their answers can be trusted: "
+        "factuality, calibration and the way prompts, decoding and alignment with human "
+        "preferences change what a model says. We also build corpora and tools for languages "
+        "with few resources, look at speech and text translation, and keep an eye on how "
+        "benchmarks are built, contaminated and gamed, since most claims in the field rest on "
+        "them. Papers on reasoning traces, long contexts and multilingual tokenizers are "
+        "welcome too."
+    ),
+    "cs.AI": (
+        "I am interested in systems that act rather than only predict. Most of my reading is "
+        "about agents built around language models: how they break a goal into steps, call "
+        "tools and external APIs, remember what they did and recover from mistakes, and how "
+        "several of them can share a task. I also follow work on search and planning in the "
+        "classical sense, on knowledge graphs and symbolic reasoning combined with learning, and "
+        "on questions of safety: how to evaluate such agents, keep them aligned with what their "
+        "users want, and explain their decisions."
+    ),
+    "astro-ph.CO": (
+        "I try to learn what the universe is made of from how it grew. That means the cosmic "
+        "microwave background and its polarization, the clustering of galaxies and the baryon "
+        "acoustic feature in spectroscopic surveys such as DESI and Euclid, cosmic shear from "
+        "weak gravitational lensing, and the tension between local and early-universe "
+        "measurements of the Hubble constant. On the theory side I read about dark energy "
+        "beyond a cosmological constant, the nature of dark matter, primordial non-Gaussianity "
+        "and inflation, and the simulations and emulators that connect them to data."
+    ),
+    "astro-ph.IM": (
+        "I build the things that astronomers take for granted: cameras, receivers, "
+        "spectrographs and the software around them. I care about detector noise and "
+        "calibration, adaptive optics, the design of radio arrays and interferometric imaging, "
+        "and the data-reduction pipelines that large surveys depend on. Increasingly this "
+        "includes machine learning for finding and classifying transients, for cleaning "
+        "radio-frequency interference and for handling the data volumes of the next generation "
+        "of telescopes, as well as the archives and simulations used to plan observations."
+    ),
+    "astro-ph.HE": (
+        "My work is about the most energetic objects in the sky. I look at neutron stars and "
+        "pulsars, magnetars and fast radio bursts, accretion onto stellar-mass and supermassive "
+        "black holes, and the relativistic jets and outflows that come with it. Gamma-ray "
+        "bursts and their afterglows, supernova remnants, and the acceleration of cosmic rays "
+        "in shocks are close to my heart, as are the high-energy neutrinos seen by IceCube and "
+        "the X-ray and gamma-ray telescopes that observe these sources."
+    ),
+    "astro-ph.SR": (
+        "I am a stellar astrophysicist. I want to understand how stars are built and how they "
+        "change over their lives, from young stars and their rotation to red giants, white "
+        "dwarfs and the last stages before a supernova. Oscillations measured by space "
+        "photometry are one of my main tools, together with high-resolution spectra for "
+        "chemical abundances. I also follow the Sun: its magnetic field, sunspots, flares and "
+        "coronal mass ejections, and the winds of massive stars and interacting binaries."
+    ),
+    "astro-ph.EP": (
+        "I study worlds around other stars and the history of our own solar system. I follow "
+        "detections of exoplanets by transits, radial velocities and direct imaging, and above "
+        "all the characterization of their atmospheres with JWST transmission and emission "
+        "spectra. I am just as interested in how planets form: dust growth and gaps in "
+        "protoplanetary disks, migration and orbital dynamics, and the small bodies, such as "
+        "asteroids, comets and Kuiper belt objects, that remember the early solar system."
+    ),
+    "gr-qc": (
+        "I work on gravity as Einstein described it and on the ways it might fail. My topics "
+        "are black holes and their perturbations, the ringdown and quasinormal modes seen in "
+        "gravitational-wave signals, numerical simulations of compact binary mergers and the "
+        "waveform templates used by LIGO, Virgo and future detectors like LISA. I also read "
+        "about scalar-tensor and other modified theories, cosmological solutions, wormholes "
+        "and horizons, and attempts to bring quantum effects into the picture."
+    ),
+    "hep-ph": (
+        "I am a phenomenologist looking for what lies beyond the Standard Model. I read about "
+        "searches at the Large Hadron Collider, precision calculations in QCD and electroweak "
+        "theory, and the properties of the Higgs boson and the top quark. Neutrino masses and "
+        "oscillations, flavour anomalies in B-meson decays, axions and other dark matter "
+        "candidates, and the early-universe consequences of new particles, such as "
+        "baryogenesis and phase transitions, are the topics I follow most closely."
+    ),
+    "quant-ph": (
+        "I follow quantum information science from the hardware to the algorithms. On the "
+        "hardware side: superconducting qubits, trapped ions, neutral atoms and photonic "
+        "platforms, and the noise and decoherence that limit them. On the theory side: quantum "
+        "error correction and fault tolerance, entanglement and its measures, quantum "
+        "communication and key distribution, and the algorithms, variational or not, for which "
+        "a quantum computer might actually be useful, including quantum simulation of physical "
+        "systems."
+    ),
+}

@@ -1,370 +1,189 @@
-"""Relevance benchmark: four seeded ranking tasks over the shared arXiv corpus, four rankers side by
-side (scikit-learn defaults, arxiv-sanity-lite, BM25, this project), one table.
+"""Relevance benchmark: the tasks of bench/tasks.py on both splits, this project beside
+arxiv-sanity-lite and BM25 in the same run, with paired differences and their standard errors;
+then the learning-from-ratings task (bench/ratings.py). One command prints every table:
 
-    .venv/bin/python -m bench.relevance            # or: make bench-relevance
+    .venv/bin/python -m bench.relevance [--data PATH] [--split tune|report|both]
+
+Which is which: TUNE (ideas and constants are chosen on it) = profiles from 2025-03..04, pools
+from 2025-05, categories cs.CV cs.LG cond-mat.mtrl-sci physics.chem-ph astro-ph.GA cs.GR eess.IV
+cs.RO, seed 0, the first author's interests texts. REPORT (never looked at while choosing) =
+profiles from 2025-07, pools from 2025-08..10, categories cs.CL cs.AI astro-ph.CO astro-ph.IM
+astro-ph.HE astro-ph.SR astro-ph.EP gr-qc hep-ph quant-ph, seed 7, a second author's texts too.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import random
+import math
 import statistics
 import sys
 import time
-from collections import defaultdict
+from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-import scipy.sparse as sp
-from sklearn.feature_extraction.text import CountVectorizer, TfidfVectorizer
-from sklearn.preprocessing import normalize
-from sklearn.svm import LinearSVC
-
 from bench import corpus
-from bench.interests import INTERESTS
-from digest import ranking
-from digest.models import Paper, Profile, Subscriber
+from bench.rankers import RANKERS, Ranker
+from bench.tasks import SPLITS, Query, Split, Task, build
 
 RESULTS = Path(__file__).resolve().parent / "results"
-DEPTH = 100  # every ranker returns its top 100; MRR counts a first hit within them
-CATEGORIES = tuple(INTERESTS)  # the categories with >= 150 later papers, one interests text each
-LIKED = 5
-MAX_AUTHOR_PAPERS = 15  # a name on more papers than this in eight months is usually several people
+OURS = "digest"
 
 
-@dataclass(frozen=True)
-class Query:
-    group: str  # category or author: results are averaged per group, then over groups
-    liked: tuple[Paper, ...]
-    text: str
-    relevant: frozenset[str]
-
-
-@dataclass(frozen=True)
-class Task:
-    name: str
-    metrics: tuple[str, ...]
-    pool: tuple[Paper, ...]
-    queries: tuple[Query, ...]
-
-
-# Rankers: (pool, queries) -> for each query the pool indices of its top DEPTH, best first.
-Ranker = Callable[[Sequence[Paper], Sequence[Query]], list[list[int]]]
-
-
-def top_rows(scores: np.ndarray, depth: int = DEPTH) -> list[list[int]]:
-    """Best `depth` columns of each row, best first; ties go to the lower index (paper id order)."""
-    out = []
-    for row in scores:
-        take = min(depth, row.size)
-        part = np.argpartition(-row, take - 1)[:take]
-        out.append([int(j) for j in sorted(part, key=lambda j: (-row[j], j))])
-    return out
-
-
-def sklearn_default(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list[int]]:
-    """TfidfVectorizer() as shipped; profile = mean of the liked papers' vectors (or the text)."""
-    liked = _liked(queries)
-    vectorizer = TfidfVectorizer()
-    x = vectorizer.fit_transform([f"{p.title} {p.abstract}" for p in [*pool, *liked]]).tocsr()
-    row = {p.id: len(pool) + i for i, p in enumerate(liked)}
-    profiles = []
-    for q in queries:
-        if q.liked:
-            profiles.append(sp.csr_matrix(x[[row[p.id] for p in q.liked]].mean(axis=0)))
-        else:
-            profiles.append(vectorizer.transform([q.text]))
-    scores = (normalize(sp.vstack(profiles)) @ x[: len(pool)].T).toarray()
-    return top_rows(scores)
-
-
-def asl_text(p: Paper) -> str:
-    return " ".join([p.title, p.abstract, " ".join(p.authors)])
-
-
-def asl_vectorizer() -> TfidfVectorizer:
-    """arxiv-sanity-lite's compute.py settings (title, abstract and author names are indexed)."""
-    return TfidfVectorizer(
-        input="content",
-        encoding="utf-8",
-        decode_error="replace",
-        strip_accents="unicode",
-        lowercase=True,
-        analyzer="word",
-        stop_words="english",
-        token_pattern=r"(?u)\b[a-zA-Z_][a-zA-Z0-9_]+\b",
-        ngram_range=(1, 2),
-        max_features=20000,
-        norm="l2",
-        use_idf=True,
-        smooth_idf=True,
-        sublinear_tf=True,
-        max_df=0.1,
-        min_df=5,
-    )
-
-
-def arxiv_sanity_lite(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list[int]]:
-    """Its serve.py svm_rank: a LinearSVC per profile, liked papers positive, the pool negative,
-    papers ranked by decision_function. A text profile is one positive "paper" made of the text."""
-    liked = _liked(queries)
-    vectorizer = asl_vectorizer()
-    x = vectorizer.fit_transform([asl_text(p) for p in [*pool, *liked]]).astype(np.float32).tocsr()
-    row = {p.id: len(pool) + i for i, p in enumerate(liked)}
-    candidates = x[: len(pool)]
-    out = []
-    for q in queries:
-        if q.liked:
-            positives = x[[row[p.id] for p in q.liked]]
-        else:
-            positives = vectorizer.transform([q.text]).astype(np.float32)
-        features = sp.vstack([candidates, positives]).tocsr()
-        labels = np.r_[np.zeros(len(pool)), np.ones(positives.shape[0])]
-        clf = LinearSVC(class_weight="balanced", max_iter=10000, tol=1e-6, C=0.01)
-        clf.fit(features, labels)
-        out += top_rows(clf.decision_function(candidates)[None, :])
-    return out
-
-
-def bm25(
-    pool: Sequence[Paper], queries: Sequence[Query], k1: float = 1.2, b: float = 0.75
-) -> list[list[int]]:
-    """Okapi BM25 (Lucene's idf), English stop words; the query is the liked papers' text (or
-    the interests text), each query word weighed by how often it occurs there."""
-    liked = _liked(queries)
-    counter = CountVectorizer(stop_words="english", strip_accents="unicode")
-    counts = counter.fit_transform([f"{p.title} {p.abstract}" for p in [*pool, *liked]]).tocsr()
-    tf = counts[: len(pool)].astype(np.float64).tocsr()
-    n = tf.shape[0]
-    df = np.bincount(tf.indices, minlength=tf.shape[1])
-    idf = np.log1p((n - df + 0.5) / (df + 0.5))
-    length = np.asarray(tf.sum(axis=1)).ravel()
-    norm = k1 * (1 - b + b * length / length.mean())
-    per_nonzero = np.repeat(norm, np.diff(tf.indptr))
-    tf.data = tf.data * (k1 + 1) / (tf.data + per_nonzero) * idf[tf.indices]
-    row = {p.id: len(pool) + i for i, p in enumerate(liked)}
-    bags = []
-    for q in queries:
-        if q.liked:
-            bags.append(sp.csr_matrix(counts[[row[p.id] for p in q.liked]].sum(axis=0)))
-        else:
-            bags.append(counter.transform([q.text]))
-    scores = (sp.vstack(bags).astype(np.float64) @ tf.T).toarray()
-    return top_rows(scores)
-
-
-def digest_ranker(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list[int]]:
-    """This project: every profile a subscriber, all ranked in one digest.ranking.rank call."""
-    subscribers = [
-        Subscriber(f"q{i}", Profile(interests=q.text, library=q.liked), (), top_k=DEPTH)
-        for i, q in enumerate(queries)
-    ]
-    picks = ranking.rank(pool, subscribers, top_k=DEPTH, thresholds=False)
-    index = {p.id: i for i, p in enumerate(pool)}
-    return [[index[s.paper.id] for s in picks[f"q{i}"]] for i in range(len(queries))]
-
-
-RANKERS: dict[str, Ranker] = {
-    "scikit-learn TfidfVectorizer defaults, mean profile": sklearn_default,
-    "arxiv-sanity-lite (TF-IDF + LinearSVC per profile)": arxiv_sanity_lite,
-    "BM25 (k1=1.2, b=0.75)": bm25,
-    "digest (this project)": digest_ranker,
-}
-
-
-def _liked(queries: Sequence[Query]) -> list[Paper]:
-    return list({p.id: p for q in queries for p in q.liked}.values())
-
-
-# --- tasks ----------------------------------------------------------------------------------
-
-
-def ambiguous(name: str, papers: Sequence[Paper]) -> bool:
-    """A name that may stand for several people: initials only, very many papers, or papers in
-    both computer science and the physical sciences."""
-    given = name.replace("-", " ").split()[:-1]
-    if not given or any(len(g.rstrip(".")) <= 1 for g in given):
-        return True
-    if len(papers) > MAX_AUTHOR_PAPERS:
-        return True
-    fields = {corpus.primary(p).split(".")[0] in {"cs", "eess", "stat", "math"} for p in papers}
-    return len(fields) > 1
-
-
-def author_queries(
-    rng: random.Random, earlier: Sequence[Paper], later: Sequence[Paper], count: int
-) -> list[tuple[str, list[Paper], list[Paper]]]:
-    """(name, earlier papers, later papers) of `count` unambiguous authors with >= 3 and >= 2."""
-    before: dict[str, list[Paper]] = defaultdict(list)
-    after: dict[str, list[Paper]] = defaultdict(list)
-    for p in earlier:
-        for name in set(p.authors):
-            before[name].append(p)
-    for p in later:
-        for name in set(p.authors):
-            after[name].append(p)
-    eligible = sorted(
-        name
-        for name in before
-        if len(before[name]) >= 3
-        and len(after.get(name, ())) >= 2
-        and not ambiguous(name, before[name] + after[name])
-    )
-    chosen = rng.sample(eligible, min(count, len(eligible)))
-    return [(name, before[name], after[name]) for name in sorted(chosen)]
-
-
-def build_tasks(seed: int, pool_size: int, per_category: int, authors: int) -> list[Task]:
-    rng = random.Random(seed)
-    earlier, later = corpus.split()
-    pool = tuple(sorted(rng.sample(later, pool_size), key=lambda p: p.id))
-    by_category: dict[str, list[Paper]] = defaultdict(list)
-    for p in earlier:
-        by_category[corpus.primary(p)].append(p)
-    relevant = {c: frozenset(p.id for p in pool if corpus.primary(p) == c) for c in CATEGORIES}
-    liked, one = [], []
-    for c in CATEGORIES:
-        for _ in range(per_category):
-            liked.append(Query(c, tuple(rng.sample(by_category[c], LIKED)), "", relevant[c]))
-            one.append(Query(c, (rng.choice(by_category[c]),), "", relevant[c]))
-    text = [Query(c, (), INTERESTS[c], relevant[c]) for c in CATEGORIES]
-    found = author_queries(rng, earlier, later, authors)
-    extra = {p.id: p for _, _, theirs in found for p in theirs}
-    author_pool = tuple(sorted({**{p.id: p for p in pool}, **extra}.values(), key=lambda p: p.id))
-    by_author = [
-        Query(name, tuple(mine), "", frozenset(p.id for p in theirs))
-        for name, mine, theirs in found
-    ]
-    return [
-        Task("liked papers", ("nDCG@10", "P@10"), pool, tuple(liked)),
-        Task("author", ("Recall@20", "MRR"), author_pool, tuple(by_author)),
-        Task("one paper", ("nDCG@10",), pool, tuple(one)),
-        Task("interests text", ("P@10",), pool, tuple(text)),
-    ]
-
-
-# --- metrics --------------------------------------------------------------------------------
-
-
-def measure(metric: str, ranked: Sequence[str], relevant: frozenset[str]) -> float:
-    hits = [1.0 if pid in relevant else 0.0 for pid in ranked]
+def measure(metric: str, ranked: Sequence[str], query: Query) -> float:
+    gains = [query.grades.get(pid, 0.0) for pid in ranked]
     if metric == "P@10":
-        return sum(hits[:10]) / 10
-    if metric == "nDCG@10":
-        dcg = sum(h / np.log2(i + 2) for i, h in enumerate(hits[:10]))
-        ideal = sum(1 / np.log2(i + 2) for i in range(min(10, len(relevant))))
+        return sum(g > 0 for g in gains[:10]) / 10
+    if metric.startswith("nDCG@"):
+        k = int(metric[5:])
+        dcg = sum(g / math.log2(i + 2) for i, g in enumerate(gains[:k]))
+        best = sorted(query.grades.values(), reverse=True)[:k]
+        ideal = sum(g / math.log2(i + 2) for i, g in enumerate(best))
         return dcg / ideal if ideal else 0.0
     if metric == "Recall@20":
-        return sum(hits[:20]) / len(relevant) if relevant else 0.0
-    if metric == "MRR":
-        return next((1 / (i + 1) for i, h in enumerate(hits) if h), 0.0)
+        relevant = sum(g > 0 for g in query.grades.values())
+        return sum(g > 0 for g in gains[:20]) / relevant if relevant else 0.0
+    if metric == "topics with 3+ in top 15":
+        found = Counter(query.topics[pid] for pid in ranked[:15] if pid in query.topics)
+        topics = set(query.topics.values())
+        return sum(found[t] >= 3 for t in topics) / len(topics)
     raise ValueError(metric)
 
 
-def evaluate(task: Task, ranker: Ranker) -> tuple[dict[str, float], float]:
-    """Each metric averaged per group, then over groups; and the ranker's wall time."""
+def evaluate(task: Task, ranker: Ranker) -> tuple[list[float], float]:
+    """The metric of every query, and the ranker's wall time."""
     start = time.perf_counter()
-    ranked = ranker(task.pool, task.queries)
+    if task.pool:
+        pools = [task.pool] * len(task.queries)
+        ranked = ranker(task.pool, task.queries)
+    else:  # each query on its own small pool
+        pools = [q.pool for q in task.queries]
+        ranked = [ranker(q.pool, [q])[0] for q in task.queries]
     elapsed = time.perf_counter() - start
-    figures: dict[str, float] = {}
-    for metric in task.metrics:
-        per_group: dict[str, list[float]] = defaultdict(list)
-        for q, rows in zip(task.queries, ranked, strict=True):
-            ids = [task.pool[j].id for j in rows]
-            per_group[q.group].append(measure(metric, ids, q.relevant))
-        figures[metric] = statistics.fmean(statistics.fmean(v) for v in per_group.values())
-    return figures, elapsed
+    values = [
+        measure(task.metric, [pool[j].id for j in rows], q)
+        for q, pool, rows in zip(task.queries, pools, ranked, strict=True)
+    ]
+    return values, elapsed
 
 
-def run(
+def paired(ours: Sequence[float], theirs: Sequence[float]) -> tuple[float, float]:
+    """Mean paired difference and its standard error."""
+    diffs = [a - b for a, b in zip(ours, theirs, strict=True)]
+    if len(diffs) < 2:
+        return (diffs[0] if diffs else 0.0), float("nan")
+    return statistics.fmean(diffs), statistics.stdev(diffs) / math.sqrt(len(diffs))
+
+
+def run_split(
+    split: Split,
     rankers: dict[str, Ranker],
-    seeds: Sequence[int],
-    pool_size: int,
-    per_category: int,
-    authors: int,
-    log: Callable[[str], None] = print,
+    scale: dict[str, int],
+    log: Callable[[str], None],
 ) -> dict[str, object]:
-    """{task: {metric: {ranker: [figure per seed]}}} plus timings and the run's settings."""
-    figures: dict[str, dict[str, dict[str, list[float]]]] = {}
-    timings: dict[str, float] = defaultdict(float)
-    sizes: dict[str, list[int]] = {}
-    for seed in seeds:
-        for task in build_tasks(seed, pool_size, per_category, authors):
-            sizes[task.name] = [len(task.pool), len(task.queries)]
+    """{task: {"metric", "queries", "pool", "values": {ranker: [per query]}}} and timings."""
+    out: dict[str, dict[str, object]] = {}
+    seconds: dict[str, float] = dict.fromkeys(rankers, 0.0)
+    for seed in split.seeds:
+        for task in build(split, seed, **scale):
+            entry = out.setdefault(task.name, {"metric": task.metric, "values": {}})
+            entry["pool"] = len(task.pool) or len(task.queries[0].pool)
             for name, ranker in rankers.items():
-                got, elapsed = evaluate(task, ranker)
-                timings[name] += elapsed
-                for metric, value in got.items():
-                    figures.setdefault(task.name, {}).setdefault(metric, {}).setdefault(
-                        name, []
-                    ).append(value)
-                log(f"seed {seed} {task.name:15} {name[:40]:40} {elapsed:6.1f}s  {got}")
-    return {
-        "settings": {
-            "seeds": list(seeds),
-            "pool": pool_size,
-            "profiles_per_category": per_category,
-            "authors": authors,
-            "categories": list(CATEGORIES),
-            "pool_and_queries_per_task": sizes,
-        },
-        "figures": figures,
-        "seconds": dict(timings),
-    }
+                values, elapsed = evaluate(task, ranker)
+                seconds[name] += elapsed
+                entry["values"].setdefault(name, []).extend(values)  # type: ignore[union-attr]
+                log(
+                    f"{split.name} seed {seed} {task.name[:44]:44} {name:18} {elapsed:6.1f}s "
+                    f"{statistics.fmean(values):.3f} (n={len(values)})"
+                )
+    return {"tasks": out, "seconds": seconds}
 
 
-def table(result: dict[str, object]) -> str:
-    """Markdown: one row per ranker, one column per (task, metric); mean over seeds."""
-    figures = result["figures"]
-    assert isinstance(figures, dict)
-    columns = [(task, metric) for task, metrics in figures.items() for metric in metrics]
-    names = list(next(iter(next(iter(figures.values())).values())))
-    head = "| ranker | " + " | ".join(f"{t}: {m}" for t, m in columns) + " | seconds |"
-    lines = [head, "|" + " --- |" * (len(columns) + 2)]
+def table(split: Split, result: dict[str, object]) -> str:
+    tasks = result["tasks"]
+    assert isinstance(tasks, dict)
+    names = list(next(iter(tasks.values()))["values"])
+    others = [n for n in names if n != OURS]
+    head = ["task", "metric", "n", *names, *(f"{OURS} - {o} (SE)" for o in others)]
+    lines = [
+        f"### {split.name}: profiles {', '.join(split.profile_months)}; pools "
+        f"{', '.join(split.pool_months)}; seeds {list(split.seeds)}; categories "
+        f"{' '.join(split.categories)}",
+        "",
+        "| " + " | ".join(head) + " |",
+        "|" + " --- |" * len(head),
+    ]
+    for name, entry in tasks.items():
+        values = entry["values"]
+        means = {n: statistics.fmean(values[n]) for n in names}
+        best = max(means.values())
+        cells = [f"**{means[n]:.3f}**" if means[n] == best else f"{means[n]:.3f}" for n in names]
+        for o in others:
+            d, se = paired(values[OURS], values[o])
+            mark = " ✓" if d > 0 and d >= 2 * se else ""
+            cells.append(f"{d:+.3f} ({se:.3f}){mark}")
+        lines.append(
+            f"| {name} | {entry['metric']} | {len(values[OURS])} | " + " | ".join(cells) + " |"
+        )
+    for name, entry in tasks.items():
+        if entry["metric"] == "topics with 3+ in top 15":
+            values = entry["values"]
+            every = ", ".join(
+                f"{n} {sum(v == 1.0 for v in values[n])}/{len(values[n])}" for n in names
+            )
+            lines.append(f"\n{name}: libraries with 3+ of every topic in the top 15: {every}.")
     seconds = result["seconds"]
     assert isinstance(seconds, dict)
-    for name in names:
-        cells = []
-        for task, metric in columns:
-            values = figures[task][metric][name]
-            best = max(statistics.fmean(v) for v in figures[task][metric].values())
-            mean = statistics.fmean(values)
-            cell = f"{mean:.3f}"
-            cells.append(f"**{cell}**" if mean == best else cell)
-        lines.append(f"| {name} | " + " | ".join(cells) + f" | {seconds[name]:.0f} |")
+    lines.append("")
+    lines.append(
+        "Seconds: "
+        + ", ".join(f"{n} {s:.0f}" for n, s in seconds.items())
+        + ". ✓: the paired difference is at least 2 standard errors above zero."
+    )
     return "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
-    parser.add_argument("--pool", type=int, default=5000, help="candidate papers per task")
-    parser.add_argument("--per-category", type=int, default=6, help="profiles per category")
-    parser.add_argument("--authors", type=int, default=120, help="author profiles per seed")
+    corpus.add_argument(parser)
+    parser.add_argument("--split", choices=["tune", "report", "both"], default="both")
+    parser.add_argument("--seeds", type=int, nargs="+", help="replace the split's own seeds")
+    parser.add_argument("--per-category", type=int, default=4, help="profiles per category")
+    parser.add_argument("--authors", type=int, default=80, help="author profiles per seed")
+    parser.add_argument("--examples", type=int, default=40, help="query-by-example papers")
+    parser.add_argument("--no-ratings", action="store_true", help="skip the ratings task")
     parser.add_argument("--out", default=str(RESULTS / "relevance"), help="writes OUT.md, OUT.json")
     args = parser.parse_args(argv)
-    result = run(
-        RANKERS,
-        args.seeds,
-        args.pool,
-        args.per_category,
-        args.authors,
-        log=lambda line: print(line, file=sys.stderr),
-    )
-    text = table(result)
-    print(text)
+    corpus.use(args.data)
+    from bench import ratings
+
+    chosen = list(SPLITS) if args.split == "both" else [args.split]
+    scale = {"per_category": args.per_category, "authors": args.authors, "examples": args.examples}
+    texts, results = [], {}
+    for key in chosen:
+        split = SPLITS[key]
+        if args.seeds:
+            split = Split(**{**split.__dict__, "seeds": tuple(args.seeds)})
+        log = lambda line: print(line, file=sys.stderr)  # noqa: E731
+        results[key] = run_split(split, RANKERS, scale, log)
+        texts.append(table(split, results[key]))
+        print(texts[-1] + "\n", flush=True)
+        if not args.no_ratings:
+            results[key]["ratings"] = ratings.run(split, log)
+            texts.append(ratings.table(split, results[key]["ratings"]))
+            print(texts[-1] + "\n", flush=True)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.with_suffix(".json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
-    settings = result["settings"]
+    out.with_suffix(".json").write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    command = "python -m bench.relevance" + (
+        f" --split {args.split}" if args.split != "both" else ""
+    )
     out.with_suffix(".md").write_text(
-        f"# Relevance\n\nCommand: `.venv/bin/python -m bench.relevance` "
-        f"(seeds {args.seeds}, pool {args.pool}).\nSettings: `{json.dumps(settings)}`\n\n"
-        f"Mean over seeds; per seed in {out.with_suffix('.json').name}. Best per column in bold."
-        f"\n\n{text}\n",
+        f"# Relevance\n\nCommand: `{command}`; per-query figures in "
+        f"{out.with_suffix('.json').name}. Best mean per row in bold.\n\n"
+        + "\n\n".join(texts)
+        + "\n",
         encoding="utf-8",
     )
     return 0

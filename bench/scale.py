@@ -144,6 +144,7 @@ def measure(command: list[str], stdout: Path | None = None) -> tuple[float, floa
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    corpus.add_argument(parser)
     parser.add_argument("--papers", type=int, nargs="+", default=[10_000, 50_000, 200_000])
     parser.add_argument("--subscribers", type=int, nargs="+", default=[100, 1_000, 10_000])
     parser.add_argument("--methods", default="rank,run,lower,loop,svm")
@@ -164,6 +165,7 @@ def main(argv: list[str] | None = None) -> int:
         "--update", action="store_true", help="replace only the measured rows of OUT.json"
     )
     args = parser.parse_args(argv)
+    corpus.use(args.data)
     methods = args.methods.split(",")
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)

@@ -14,6 +14,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 from xml.sax.saxutils import escape
 
+from bench import corpus as shared
 from bench.corpus import papers
 from digest.models import Paper, Settings, SourceConfig
 from digest.pipeline import ingest
@@ -102,7 +103,12 @@ def serve(corpus: list[Paper]) -> ThreadingHTTPServer:
     return httpd
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    shared.add_argument(parser)
+    shared.use(parser.parse_args(argv).data)
     corpus = list(papers())
     httpd = serve(corpus)
     url = f"http://127.0.0.1:{httpd.server_address[1]}"

@@ -42,8 +42,12 @@ def load(path: str) -> tuple[Paper, ...]:
     """Read one library file; a missing, unknown or unreadable one is an InputError (exit 2).
     An unchanged file is read from the cache, its warnings said again."""
     file = Path(path)
-    if not file.is_file():
-        raise InputError(f"{path}: library file not found")
+    try:
+        there = file.is_file()
+    except (OSError, ValueError):  # a name too long for the system, a NUL byte
+        there = False
+    if not there:
+        raise InputError(f"{path[:200]}: library file not found")
     if not file.name.lower().endswith(SUFFIXES):
         raise InputError(f"{path}: unknown library format; use {', '.join(SUFFIXES)}")
     try:

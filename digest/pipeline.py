@@ -343,7 +343,18 @@ def rank_files(
     state; only the subscribers' ratings are read from the store, when there is one."""
     papers: dict[str, Paper] = {}
     for path in paths:
-        found = read_papers(path, lambda problem: log.warning("skipped %s", problem), links=False)
+        skipped: list[str] = []
+
+        def warn(problem: str, skipped: list[str] = skipped) -> None:
+            skipped.append(problem)
+            log.warning("skipped %s", problem)
+
+        found = read_papers(path, warn, links=False)
+        if skipped and not found:  # not one paper: the wrong file, not a few bad lines
+            raise InputError(
+                f"{path}: not a paper file (JSONL or CSV): no paper read, {len(skipped)} "
+                f"skipped; the first: {skipped[0]}"
+            )
         for paper in found:  # the contract has no code links: none are looked for
             papers.setdefault(paper.id, paper)
     subscribers = library.with_libraries(settings.subscribers)

@@ -264,6 +264,8 @@ class SlackWebhook(_Server):
                 return 400, "no_text", {}
             if not _valid_blocks(payload.get("blocks", [])):
                 return 400, "invalid_blocks", {}
+            if _block_text(payload.get("blocks", [])) > SLACK_BLOCKS_TEXT:
+                return 400, "msg_blocks_too_long", {}
             wait = self._take(path)
             if wait:
                 return 429, "rate_limited", {"Retry-After": str(math.ceil(wait))}
@@ -289,6 +291,19 @@ class SlackWebhook(_Server):
             return (1 - tokens) / self.rate
         self.tokens[path] = (tokens - 1, now)
         return 0.0
+
+
+# All the text of a message's blocks: Slack refuses msg_blocks_too_long well before 50 x 3000,
+# from about 12,000 characters with its block containers counted (slackapi/bolt-js#2509, #2867).
+SLACK_BLOCKS_TEXT = 11_000
+
+
+def _block_text(blocks: list[Any]) -> int:
+    size = 0
+    for block in blocks:
+        size += len((block.get("text") or {}).get("text", ""))
+        size += sum(len(e.get("text", "")) for e in block.get("elements") or [])
+    return size
 
 
 def _valid_blocks(blocks: Any) -> bool:
@@ -400,3 +415,59 @@ def running(server: _Server) -> Iterator[Any]:
         yield server
     finally:
         server.stop()
+
+
+class Dripping:
+    """A TCP server on 127.0.0.1 that reads what a client sends first, then answers `payload`
+    one byte every `every` seconds, then holds the connection: a server no per-read timeout
+    ever gives up on. `requests` counts the connections it took."""
+
+    def __init__(self, payload: bytes, every: float = 0.05, read_first: bool = True) -> None:
+        self.payload, self.every, self.read_first = payload, every, read_first
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.stop_event = threading.Event()
+        self.requests = 0
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        self.listener.settimeout(0.1)
+        while not self.stop_event.is_set():
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                continue
+            self.requests += 1
+            threading.Thread(target=self._drip, args=(conn,), daemon=True).start()
+
+    def _drip(self, conn: socket.socket) -> None:
+        with conn:
+            if self.read_first:
+                conn.settimeout(5)
+                with contextlib.suppress(OSError):
+                    conn.recv(65536)
+            for byte in self.payload:
+                if self.stop_event.wait(self.every):
+                    return
+                try:
+                    conn.send(bytes([byte]))
+                except OSError:
+                    return
+            self.stop_event.wait()
+
+    def stop(self) -> None:
+        self.stop_event.set()
+        self.listener.close()
+
+
+def no_proxies(monkeypatch: Any) -> None:
+    """Traffic to the loopback servers here never goes through a proxy from the environment."""
+    for name in (
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "ALL_PROXY",
+        "http_proxy",
+        "https_proxy",
+        "all_proxy",
+    ):
+        monkeypatch.delenv(name, raising=False)

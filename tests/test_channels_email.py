@@ -4,8 +4,12 @@ run's connections reused across messages (counted at the server)."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import socket
 import ssl
+import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -286,6 +290,81 @@ def test_a_server_that_is_down_then_up_loses_nothing(tmp_path: Path) -> None:
     assert len(up.sent) == 1 and len(mailbox.mails) == 1
 
 
+# After DATA's 250 the relay has the message: nothing said or lost afterwards unsends it.
+
+
+@dataclass
+class AnswersAfterData(Mailbox):
+    """A relay that accepts the message (250), then answers QUIT with `quit`, or (quit = "")
+    drops the connection right after its 250."""
+
+    quit: str = "421 4.3.2 Service shutting down"
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        answer = await super().handle_DATA(server, session, envelope)
+        if not self.quit:
+            asyncio.get_running_loop().call_later(0.05, server.transport.close)
+        return answer
+
+    async def handle_QUIT(self, server: Any, session: Any, envelope: Any) -> str:
+        return self.quit or "221 Bye"
+
+
+@pytest.mark.parametrize(
+    "quit",
+    ["421 4.3.2 Service shutting down", "554 5.3.0 Transaction failed", ""],
+    ids=["QUIT 421", "QUIT 554", "connection dropped"],
+)
+def test_a_mail_the_relay_accepted_is_sent_whatever_comes_after(tmp_path: Path, quit: str) -> None:
+    mailbox = AnswersAfterData(quit=quit)
+    server = LoopbackSMTP(mailbox)
+    server.start()
+    try:
+        settings, store = outbox_setup(tmp_path, server.port)
+        for minutes in (0, 10, 100, 1000):  # every later run: nothing is sent again
+            outbox.deliver(store, settings, NOW + timedelta(minutes=minutes), rand=lambda: 0.5)
+    finally:
+        server.stop()
+    assert len(mailbox.mails) == 1
+    assert store.outbox_counts() == {"sent": 1}
+
+
+def dripping_server(payload: bytes, every: float = 0.05) -> tuple[int, threading.Event]:
+    """A TCP server on 127.0.0.1 that sends `payload` one byte at a time, then nothing."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    stop = threading.Event()
+
+    def serve() -> None:
+        conn, _ = listener.accept()
+        with conn, listener:
+            for byte in payload:
+                if stop.wait(every):
+                    return
+                try:
+                    conn.send(bytes([byte]))
+                except OSError:
+                    return
+            stop.wait()
+
+    threading.Thread(target=serve, daemon=True).start()
+    return listener.getsockname()[1], stop
+
+
+def test_a_relay_that_drips_its_greeting_is_given_up_at_the_deadline() -> None:
+    port, stop = dripping_server(b"220 " + b"x" * 10_000)  # one line, never ended
+    ch = channel(settings_for(port))
+    ch.deadline = 1.0
+    started = time.monotonic()
+    try:
+        with pytest.raises(DeliveryError) as error:
+            send(ch)
+    finally:
+        stop.set()
+    assert time.monotonic() - started < 5
+    assert error.value.retryable
+    assert f"127.0.0.1:{port} did not finish within 1 s" in str(error.value)
+
+
 def test_the_web_faces_one_click_link_goes_first_in_list_unsubscribe(relay: Any) -> None:
     server, mailbox = relay
     web = dataclasses.replace(message(1), unsubscribe_url="https://digest.example.org/u/abc.def")
@@ -375,7 +454,7 @@ def test_a_connection_the_relay_dropped_is_replaced_and_the_mail_still_goes(
         server.start()
         try:
             send(ch, row=2)
-            pool = connections.relay(ch.relay, ch._open)
+            pool = connections.relay(ch.relay)
         finally:
             server.stop()
     assert len(first.mails) == 1 and len(second.mails) == 1

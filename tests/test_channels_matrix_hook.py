@@ -3,15 +3,17 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from channel_servers import Hookshot
+from channel_servers import Dripping, Hookshot, no_proxies
 from sample_digests import delivery, message, paper
 
 from digest import outbox
+from digest.channels import transport
 from digest.channels.matrix_hook import MatrixHookChannel
 from digest.models import (
     ChannelConfig,
@@ -85,3 +87,27 @@ def test_a_failed_part_is_sent_on_the_next_try_and_none_twice(
     heads = [p["text"].split("\n", 1)[0][-5:] for p in hookshot.accepted]
     assert heads == ["(2/3)", "(3/3)"]  # (1/3) was the scripted 200 above
     assert store.outbox_counts() == {"sent": 1}
+
+
+def test_a_post_that_timed_out_is_never_reported_sent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    no_proxies(monkeypatch)
+    monkeypatch.setattr(transport, "DEADLINE", 1.0)
+    server = Dripping(b"HTTP/1.1 200 OK\r\n" + b"X: y\r\n" * 500)  # headers, a byte at a time
+    try:
+        url = f"http://127.0.0.1:{server.port}/webhook/6a1fd0c4"
+        config = ChannelConfig("matrix-hook", "matrix-hook", {"url": url})
+        settings = Settings("t.toml", (), (Subscriber("ana", Profile("x"), (config,)),))
+        store = Store(tmp_path / "state.db")
+        digest = Digest("ana", "P1", NOW.date(), (Scored(paper(1), 0.5),), NOW)
+        store.record_digest(digest, 1, [("matrix-hook", "matrix-hook", message(1))])
+        started = time.monotonic()
+        first = outbox.deliver(store, settings, NOW, rand=lambda: 0.5)
+        assert time.monotonic() - started < 5
+        assert "no complete answer within 1 s" in first.retrying[0]
+        later = outbox.deliver(store, settings, NOW + timedelta(minutes=2))
+    finally:
+        server.stop()
+    assert later.sent == [] and "nothing was confirmed" in later.dead[0]
+    assert server.requests == 1

@@ -4,17 +4,19 @@ and parts posted at most once."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
-from channel_servers import SlackWebhook
+from channel_servers import Dripping, SlackWebhook, no_proxies
 from sample_digests import delivery, message, paper
 
 from digest import outbox
-from digest.channels.slack import SlackChannel
+from digest.channels import transport
+from digest.channels.slack import SlackChannel, messages
 from digest.models import (
     ChannelConfig,
     Delivery,
@@ -44,6 +46,13 @@ def post(url: str, msg: Message, **extra: Any) -> Delivery:
     return d
 
 
+def text_size(payload: dict[str, Any]) -> int:
+    """All the text of a payload's blocks: what Slack's msg_blocks_too_long counts."""
+    return sum(len(t["text"]) for t in mrkdwn_texts(payload)) + len(
+        payload["blocks"][0]["text"]["text"]
+    )
+
+
 def mrkdwn_texts(payload: dict[str, Any]) -> list[dict[str, Any]]:
     found = []
     for block in payload["blocks"]:
@@ -56,21 +65,22 @@ def test_a_digest_is_a_header_a_section_per_paper_and_a_context_line(slack: Slac
     post(slack.url(), message(3))
     (payload,) = slack.accepted
     kinds = [b["type"] for b in payload["blocks"]]
-    assert kinds == ["header", "section", "section", "section", "context"]
+    assert kinds == ["header", *["section"] * 6, "context"]  # two sections per paper
     assert payload["blocks"][0]["text"] == {
         "type": "plain_text",
         "text": "Paper digest for ana — 2026-11-30",
     }
     assert payload["text"] == "Paper digest for ana — 2026-11-30"  # the notification fallback
-    first = payload["blocks"][1]["text"]["text"]
-    assert first.startswith(
-        "*1.* <https://arxiv.org/abs/2611.00001?a=1&amp;b=2|Federated learning under "
-        "heterogeneity, part 1>\nAna Author, Ben Builder · arXiv cs.LG · score 0.90 · id "
-        "`2611.00001`\n"
-        "_why: matched federated, drift_\nPaper 1 studies federated learning"
-    )
-    assert first.endswith(
-        "<https://arxiv.org/pdf/2611.00001|PDF> · <https://github.com/example/p1|code>"
+    first, free = payload["blocks"][1]["text"], payload["blocks"][2]["text"]
+    assert first == {
+        "type": "mrkdwn",
+        "text": "*1.* <https://arxiv.org/abs/2611.00001?a=1&amp;b=2|Federated learning under "
+        "heterogeneity, part 1>\n_why: matched federated, drift_\nid `2611.00001`\n"
+        "<https://arxiv.org/pdf/2611.00001|PDF> · <https://github.com/example/p1|code>",
+        "verbatim": True,
+    }
+    assert free["type"] == "plain_text" and free["text"].startswith(
+        "Ana Author, Ben Builder · arXiv cs.LG · score 0.90\nPaper 1 studies federated learning"
     )
     assert payload["unfurl_links"] is False and payload["unfurl_media"] is False
 
@@ -79,11 +89,12 @@ def test_untrusted_text_pings_nobody_and_breaks_no_markup(slack: SlackWebhook) -
     post(slack.url(), message(2, evil=True))
     (payload,) = slack.accepted
     texts = mrkdwn_texts(payload)
-    assert texts and all(t["type"] == "mrkdwn" and t["verbatim"] is True for t in texts)
-    body = "\n".join(t["text"] for t in texts)
-    assert "&lt;!channel&gt;" in body and "&lt;!everyone&gt;" in body
+    marked = [t for t in texts if t["type"] == "mrkdwn"]
+    assert marked and all(t["verbatim"] is True for t in marked)
+    assert all(t["type"] in ("mrkdwn", "plain_text") for t in texts)
+    body = "\n".join(t["text"] for t in marked)
     assert "<!" not in body  # no <!channel>, <!here>, <!everyone> markup survives
-    assert "&lt;script&gt;" in body and "&amp; robust" in body
+    assert "&lt;b&gt;" in body and "&amp; robust" in body  # the evil title, escaped
     assert "javascript" not in body.replace("href='javascript:alert(1)'", "")
     # The only links are the ones the digest makes per paper.
     assert body.count("<https://") == 5  # two titles, two PDFs, one code link (none for evil)
@@ -91,15 +102,19 @@ def test_untrusted_text_pings_nobody_and_breaks_no_markup(slack: SlackWebhook) -
 
 def test_a_long_digest_is_split_in_order_within_slacks_limits(slack: SlackWebhook) -> None:
     post(slack.url(), message(100))
-    assert len(slack.accepted) == 3 and slack.answers == [200, 200, 200]
+    count = len(slack.accepted)
+    assert count >= 5 and slack.answers == [200] * count
     headers = [p["blocks"][0]["text"]["text"] for p in slack.accepted]
-    assert headers == [f"Paper digest for ana — 2026-11-30 ({n}/3)" for n in (1, 2, 3)]
+    assert headers == [
+        f"Paper digest for ana — 2026-11-30 ({n}/{count})" for n in range(1, count + 1)
+    ]
     assert all(len(p["blocks"]) <= 50 for p in slack.accepted)
+    assert all(text_size(p) <= 10_000 for p in slack.accepted)  # msg_blocks_too_long
     ranks = [
         int(b["text"]["text"].split(".*", 1)[0].lstrip("*"))
         for p in slack.accepted
         for b in p["blocks"]
-        if b["type"] == "section"
+        if b["type"] == "section" and b["text"]["type"] == "mrkdwn"
     ]
     assert ranks == list(range(1, 101))
 
@@ -120,8 +135,10 @@ def test_a_message_without_papers_is_posted_as_its_text(slack: SlackWebhook) -> 
 
 
 def test_parts_already_sent_are_not_posted_again(slack: SlackWebhook) -> None:
-    post(slack.url(), message(100), parts_sent=2)
-    assert [p["blocks"][0]["text"]["text"][-5:] for p in slack.accepted] == ["(3/3)"]
+    count = len(messages(message(60)))
+    post(slack.url(), message(60), parts_sent=2)
+    heads = [p["blocks"][0]["text"]["text"][-5:] for p in slack.accepted]
+    assert heads == [f"({n}/{count})" for n in range(3, count + 1)]
 
 
 # Through the outbox: how a run treats each answer.
@@ -169,7 +186,7 @@ def test_a_refused_payload_is_dead_too(slack: SlackWebhook, tmp_path: Path, said
 
 
 def test_a_5xx_is_tried_again_and_nothing_is_doubled(slack: SlackWebhook, tmp_path: Path) -> None:
-    settings, store = setup(tmp_path, slack.url(), count=60)  # two messages
+    settings, store = setup(tmp_path, slack.url(), count=30)  # two messages
     slack.script.append((200, "ok"))  # the first part goes through (the server "posts" it)
     slack.script.append((503, "service_unavailable"))
     first = outbox.deliver(store, settings, NOW, rand=lambda: 0.5)
@@ -183,7 +200,7 @@ def test_a_5xx_is_tried_again_and_nothing_is_doubled(slack: SlackWebhook, tmp_pa
 def test_a_429_is_waited_out_within_the_run(tmp_path: Path) -> None:
     server = SlackWebhook(rate=1 / 3, burst=1)  # stricter than Slack: one message per 3 s
     try:
-        settings, store = setup(tmp_path, server.url(), count=60)
+        settings, store = setup(tmp_path, server.url(), count=30)
         result = outbox.deliver(store, settings, NOW)
     finally:
         server.stop()
@@ -194,7 +211,7 @@ def test_a_429_is_waited_out_within_the_run(tmp_path: Path) -> None:
 
 
 def test_a_lost_answer_never_posts_that_part_again(slack: SlackWebhook, tmp_path: Path) -> None:
-    settings, store = setup(tmp_path, slack.url(), count=100)  # three messages
+    settings, store = setup(tmp_path, slack.url(), count=45)  # three messages
     slack.drop_after = 1  # takes part 2, then hangs up without an answer
     first = outbox.deliver(store, settings, NOW, rand=lambda: 0.5)
     assert first.retrying == [
@@ -206,6 +223,126 @@ def test_a_lost_answer_never_posts_that_part_again(slack: SlackWebhook, tmp_path
     headers = [p["blocks"][0]["text"]["text"][-5:] for p in slack.accepted]
     assert headers == ["(1/3)", "(2/3)", "(3/3)"]  # each once
     assert store.outbox_counts() == {"sent": 1}
+
+
+# A server that takes the request and then drips its answer, a byte at a time.
+
+
+@pytest.fixture
+def dripping(monkeypatch: pytest.MonkeyPatch) -> Iterator[Dripping]:
+    no_proxies(monkeypatch)
+    monkeypatch.setattr(transport, "DEADLINE", 1.0)
+    server = Dripping(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n" + b"X: y\r\n" * 500)
+    yield server
+    server.stop()
+
+
+def test_a_dripping_answer_is_given_up_at_the_deadline(dripping: Dripping, tmp_path: Path) -> None:
+    settings, store = setup(tmp_path, f"http://127.0.0.1:{dripping.port}/services/T/B/x")
+    started = time.monotonic()
+    first = outbox.deliver(store, settings, NOW, rand=lambda: 0.5)
+    assert time.monotonic() - started < 5
+    assert first.retrying == [
+        "ana/slack: slack: no answer for part 1 of 1 (no complete answer within 1 s); it may"
+        " have been posted and is not posted again"
+    ]
+
+
+def test_a_send_that_timed_out_is_never_reported_sent(dripping: Dripping, tmp_path: Path) -> None:
+    settings, store = setup(tmp_path, f"http://127.0.0.1:{dripping.port}/services/T/B/x")
+    outbox.deliver(store, settings, NOW, rand=lambda: 0.5)
+    later = outbox.deliver(store, settings, NOW + timedelta(minutes=2), rand=lambda: 0.5)
+    assert later.sent == []  # the server confirmed nothing: not "sent 1 message"
+    (dead,) = later.dead
+    assert "part 1 of 1 got no answer on an earlier try" in dead and "nothing was confirmed" in dead
+    assert dripping.requests == 1  # and it was not posted twice
+    assert store.outbox_counts() == {"dead": 1}
+
+
+def test_a_receipt_counts_only_the_parts_the_server_took(
+    slack: SlackWebhook, tmp_path: Path
+) -> None:
+    settings, store = setup(tmp_path, slack.url(), count=45)  # three messages
+    slack.drop_after = 1  # takes part 2, then hangs up without an answer
+    outbox.deliver(store, settings, NOW, rand=lambda: 0.5)
+    later = outbox.deliver(store, settings, NOW + timedelta(minutes=2))
+    (sent,) = later.sent
+    assert sent.endswith(
+        "2 of 3 messages confirmed via webhook; part 2 got no answer on an earlier try and may be"
+        " missing"
+    )
+
+
+def test_an_answer_that_stalls_after_200_is_still_a_post(monkeypatch: pytest.MonkeyPatch) -> None:
+    no_proxies(monkeypatch)
+    monkeypatch.setattr(transport, "DEADLINE", 1.0)
+    server = Dripping(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nok", every=0.001)
+    try:
+        url = f"http://127.0.0.1:{server.port}/services/T/B/x"
+        d = delivery(message(1), "slack", {"webhook": url})
+        receipt = SlackChannel(d.channel, Settings("t.toml", (), ())).send(d)
+    finally:
+        server.stop()
+    assert receipt.detail == "1 message via webhook"
+
+
+# Formatting, the total size of a message's blocks, and what the notification says.
+
+
+def test_formatting_marks_in_free_text_stay_literal(slack: SlackWebhook) -> None:
+    """mrkdwn has no escape for * and _ (verbatim only stops links and mentions): the abstract,
+    authors and "closest to" go as plain_text, shown as written."""
+    entry = Entry(
+        1,
+        "A title",
+        "https://example.org/x",
+        authors="J_Smith, *Star* Author",
+        snippet="We prove *bold* claims about _italic_ bounds and ~strike~ `code`.",
+        because="closest to: *Liked* paper",
+    )
+    post(slack.url(), Message("s", "t", "h", heading="Paper digest for ana", entries=(entry,)))
+    (payload,) = slack.accepted
+    marked = [t["text"] for t in mrkdwn_texts(payload) if t["type"] == "mrkdwn"]
+    plain = [t["text"] for t in mrkdwn_texts(payload) if t["type"] == "plain_text"]
+    assert not any(mark in text for text in marked for mark in ("*bold*", "_italic_", "*Star*"))
+    (free,) = plain
+    assert "We prove *bold* claims about _italic_ bounds and ~strike~ `code`." in free
+    assert "J_Smith, *Star* Author" in free and "closest to: *Liked* paper" in free
+
+
+def test_the_blocks_of_one_message_never_hold_too_much_text(slack: SlackWebhook) -> None:
+    long = "words " * 600  # a section's worth of snippet each
+    entries = tuple(Entry(n, f"Paper {n}", snippet=long, authors="A. Author") for n in range(1, 13))
+    post(slack.url(), Message("s", "t", "h", heading="Paper digest for ana", entries=entries))
+    assert slack.answers == [200] * len(slack.accepted)  # no msg_blocks_too_long
+    assert len(slack.accepted) >= 4
+    assert all(text_size(p) <= 10_000 for p in slack.accepted)
+    ranks = [
+        b["text"]["text"].split(".*", 1)[0]
+        for p in slack.accepted
+        for b in p["blocks"]
+        if b["type"] == "section" and b["text"]["type"] == "mrkdwn"
+    ]
+    assert ranks == [f"*{n}" for n in range(1, 13)]
+
+
+def test_msg_blocks_too_long_is_explained_and_permanent(
+    slack: SlackWebhook, tmp_path: Path
+) -> None:
+    settings, store = setup(tmp_path, slack.url())
+    slack.script.append((400, "msg_blocks_too_long"))
+    out = outbox.deliver(store, settings, NOW)
+    assert out.dead == [
+        "ana/slack: slack answered 400 msg_blocks_too_long: the blocks hold too much text in all"
+        " (a user template's footer?)"
+    ]
+
+
+def test_an_alerts_notification_names_the_paper(slack: SlackWebhook) -> None:
+    entry = Entry(1, "Membership inference on <tiny> models", "https://example.org/x")
+    post(slack.url(), Message("s", "t", "h", heading="Paper alert for ana", entries=(entry,)))
+    (payload,) = slack.accepted
+    assert payload["text"] == "Paper alert for ana: Membership inference on &lt;tiny&gt; models"
 
 
 def rated(count: int) -> Message:
@@ -230,8 +367,9 @@ def test_with_a_signing_secret_each_paper_gets_thumbs_buttons(slack: SlackWebhoo
     post_with(slack.url(), rated(2), signing_secret="s3cret")
     (payload,) = slack.accepted
     kinds = [b["type"] for b in payload["blocks"]]
-    assert kinds == ["header", "section", "actions", "section", "actions", "context"]
-    up, down = payload["blocks"][2]["elements"]
+    paper = ["section", "section", "actions"]  # its line, its free text, its buttons
+    assert kinds == ["header", *paper, *paper, "context"]
+    up, down = payload["blocks"][3]["elements"]
     assert up["text"]["text"].startswith("👍") and down["text"]["text"].startswith("👎")
     assert up["value"].startswith("https://digest.example.org/r/") and up["value"] != down["value"]
     ids = [
@@ -248,8 +386,8 @@ def test_without_a_signing_secret_there_are_no_buttons(slack: SlackWebhook) -> N
 
 def test_a_long_digest_with_buttons_keeps_each_paper_with_its_buttons(slack: SlackWebhook) -> None:
     post_with(slack.url(), rated(60), signing_secret="s3cret")
-    assert len(slack.accepted) == 3  # 24 papers (48 blocks) a message
+    assert len(slack.accepted) >= 4  # 16 papers (48 blocks) a message at most
     for payload in slack.accepted:
         kinds = [b["type"] for b in payload["blocks"]]
-        assert len(kinds) <= 50
-        assert kinds[1:-1] == ["section", "actions"] * ((len(kinds) - 2) // 2)
+        assert len(kinds) <= 50 and text_size(payload) <= 10_000
+        assert kinds[1:-1] == ["section", "section", "actions"] * ((len(kinds) - 2) // 3)

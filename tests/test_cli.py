@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from digest.cli import main
+from digest.cli import main, parser
 
 REPO = Path(__file__).resolve().parent.parent
 MONDAY = "2026-11-30T15:00:00+01:00"  # past Monday's fire time in Berlin, New York and Tokyo
@@ -162,7 +162,7 @@ def test_validate_says_ok_or_names_the_problem(project: Path, capsys) -> None:
     )
     code, out, err = run(capsys, "validate", "--config", str(bad))
     assert code == 2
-    assert err.strip() == f"digest: {bad}: defaults.top_k: must be at least 1"
+    assert err.strip() == f"digest: {bad}: defaults.top_k: must be 1 to 1000, not -1"
 
 
 def test_a_missing_library_is_bad_input(project: Path, capsys) -> None:
@@ -192,7 +192,8 @@ def test_a_missing_source_path_fails_that_source_only(project: Path, capsys) -> 
         (project / "config" / "digest.toml")
         .read_text()
         .replace(
-            'path = "seeds"', 'path = "seeds"\n\n[[sources]]\nkind = "seeds"\npath = "nowhere"'
+            'path = "../seeds"',
+            'path = "../seeds"\n\n[[sources]]\nkind = "seeds"\npath = "nowhere"',
         )
     )
     code, out, _ = run(capsys, "run", "--config", str(cfg), "--now", MONDAY)
@@ -239,3 +240,105 @@ def test_the_state_file_moves_with_the_flag_or_the_environment(
     monkeypatch.setenv("DIGEST_STATE", str(project / "env.db"))
     code, out, _ = run(capsys, "run", "--now", MONDAY)
     assert code == 0 and (project / "env.db").is_file() and "3 sent" in out
+
+
+def closed_pipe_run(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """`digest ARGS | head -0`: the reader is gone before the command writes a byte."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "digest", *args],
+        cwd=project,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    proc.stdout.close()
+    _, err = proc.communicate(timeout=120)
+    return subprocess.CompletedProcess(proc.args, proc.returncode, "", err)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("status",), ("preview", "--subscriber", "alice"), ("validate",)],
+    ids=["status", "preview", "validate"],
+)
+def test_a_reader_that_leaves_early_ends_the_command_quietly_with_141(
+    project: Path, capsys, args: tuple[str, ...]
+) -> None:
+    run(capsys, "run", "--now", MONDAY)
+    done = closed_pipe_run(project, *args, "--config", "config/digest.toml")
+    assert done.returncode == 141, done.stderr
+    assert done.stderr == ""
+
+
+def test_options_are_accepted_after_the_command_too(project: Path, capsys) -> None:
+    code, _, err = run(capsys, "run", "-v", "--now", MONDAY)
+    assert code == 0 and "digest: INFO:" in err
+    assert parser.parse(["-v", "status", "-v"]).verbose == 2
+    assert parser.parse(["status"]).verbose == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (("run", "--wait", "-5"), "--wait: not a number of seconds from 0 to 86400: '-5'"),
+        (("run", "--wait", "nan"), "--wait: not a number of seconds"),
+        (("rank", "--papers", "x.jsonl", "--top", "0"), "--top: not a whole number from 1 to 1000"),
+    ],
+)
+def test_numeric_options_outside_their_range_are_refused(
+    project: Path, capsys, args: tuple[str, ...], expected: str
+) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(list(args))
+    assert info.value.code == 2
+    assert expected in capsys.readouterr().err
+
+
+def test_retry_of_a_subscriber_nobody_has_is_bad_input(project: Path, capsys) -> None:
+    code, _, err = run(capsys, "retry", "--subscriber", "nobody")
+    assert code == 2
+    assert "no subscriber named 'nobody'" in err and "known: alice, bob, carol" in err
+
+
+def test_rank_of_a_file_that_is_not_jsonl_is_bad_input(project: Path, capsys) -> None:
+    (project / "notes.jsonl").write_text("this is a note\nnot json at all\n")
+    code, out, err = run(capsys, "rank", "--papers", "notes.jsonl")
+    assert code == 2 and out == ""
+    assert "notes.jsonl: not a paper file (JSONL or CSV): no paper read, 2 skipped" in err
+
+
+def test_validate_reports_every_problem_of_paths_and_folders(project: Path, capsys) -> None:
+    (project / "empty").mkdir()
+    (project / "a-file").write_text("")
+    text = (project / "config" / "digest.toml").read_text()
+    text = text.replace('path = "../seeds"', 'path = "../no-such-seeds"')
+    text = text.replace('dir = "../out"', 'dir = "../a-file/out"')
+    text += '\n[[sources]]\nkind = "seeds"\nname = "more"\npath = "../empty"\n'
+    bad = project / "config" / "bad.toml"
+    bad.write_text(text)
+    code, out, err = run(capsys, "validate", "--config", str(bad))
+    assert code == 2 and out == ""
+    assert err.splitlines() == [
+        f"digest: {bad}: sources[0].path: no such file or folder '{project / 'no-such-seeds'}'",
+        f"digest: {bad}: sources[1].path: no *.txt files in folder '{project / 'empty'}'",
+        f"digest: {bad}: subscribers.alice.channels (file).dir: cannot create folder "
+        f"'{project / 'a-file' / 'out'}': '{project / 'a-file'}' is not a folder",
+    ]
+
+
+def test_validate_refuses_a_file_channel_folder_it_cannot_write(project: Path, capsys) -> None:
+    text = (project / "config" / "digest.toml").read_text().replace("../out", "/proc/digest-out")
+    (project / "config" / "ro.toml").write_text(text)
+    code, _, err = run(capsys, "validate", "--config", "config/ro.toml")
+    assert code == 2 and "(file).dir: cannot write in '/proc'" in err
+
+
+def test_a_digest_past_its_fire_time_and_not_made_yet_is_due_now(project: Path, capsys) -> None:
+    run(capsys, "run", "--now", MONDAY)
+    code, out, _ = run(capsys, "status", "--now", MONDAY)
+    assert "alice: Tue 2026-12-01 08:00 CET" in out  # made: the next one is tomorrow's
+    code, out, _ = run(capsys, "status", "--now", TUESDAY)  # Tuesday's 8:00 passed, no run since
+    lines = [line.strip() for line in out.splitlines()]
+    alice = next(line for line in lines if line.startswith("alice:"))
+    assert alice.startswith("alice: due now (the period of Tue 2026-12-01 08:00 CET); then Wed")

@@ -89,7 +89,7 @@ dir = "b"
     )
     (alice,) = config.load(path, environ={}).subscribers
     assert [c.name for c in alice.channels] == ["file", "file-2"]
-    assert alice.channels[1].options == {"dir": "b"}
+    assert alice.channels[1].options == {"dir": str(tmp_path / "b")}  # beside the config
 
 
 def test_variables_come_from_the_environment_and_dotenv(tmp_path: Path) -> None:
@@ -105,9 +105,10 @@ to = "${MAIL}"
 """,
     )
     (alice,) = config.load(path, environ={"MAIL": "a@example.org"}).subscribers
-    assert alice.channels[0].options == {"dir": "from-dotenv", "to": "a@example.org"}
+    dotenv = {"dir": str(tmp_path / "from-dotenv"), "to": "a@example.org"}
+    assert alice.channels[0].options == dotenv
     (alice,) = config.load(path, environ={"MAIL": "m", "OUT_DIR": "env-wins"}).subscribers
-    assert alice.channels[0].options["dir"] == "env-wins"
+    assert alice.channels[0].options["dir"] == str(tmp_path / "env-wins")
 
 
 def test_values_substituted_into_secret_keys_are_remembered_for_redaction(tmp_path: Path) -> None:
@@ -152,7 +153,7 @@ def test_dollar_dollar_is_a_literal_dollar(tmp_path: Path) -> None:
         ),
         ("oops = 1\n" + MINIMAL, "oops: unknown key; allowed: defaults, delivery, serve, smtp"),
         (MINIMAL + "top_k = 'ten'\n", "subscribers.alice.top_k: must be an integer, not a string"),
-        (MINIMAL + "top_k = 0\n", "subscribers.alice.top_k: must be at least 1"),
+        (MINIMAL + "top_k = 0\n", "subscribers.alice.top_k: must be 1 to 1000, not 0"),
         (MINIMAL + "keywords = 'lora'\n", "keywords: must be a list of strings, not a string"),
         (MINIMAL + "min_score = true\n", "min_score: must be a number, not a boolean"),
         (MINIMAL + "timezone = 'Mars/Base'\n", "timezone: unknown time zone 'Mars/Base'"),
@@ -198,6 +199,97 @@ def test_toml_syntax_errors_name_the_line(tmp_path: Path) -> None:
 def test_a_missing_config_file_is_a_config_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="no such config file"):
         config.load(tmp_path / "nope.toml", environ={})
+
+
+def test_every_mistake_is_reported_in_one_round_a_line_each(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        """
+        colour = "blue"
+
+        [delivery]
+        max_attempts = 0
+
+        [[sources]]
+        kind = []
+
+        [[sources]]
+        kind = "seeds"
+        path = 7
+
+        [[subscribers]]
+        name = "alice"
+        interests = "x"
+        top_k = "ten"
+        min_score = 2
+
+        [[subscribers]]
+        name = "bob"
+        interests = "y"
+        min_score = 2
+        timezone = "Mars/Olympus"
+
+        [[subscribers.channels]]
+        kind = {}
+        """,
+    )
+    with pytest.raises(ConfigError) as info:
+        config.load(path, environ={})
+    lines = str(info.value).splitlines()
+    assert [line.split(": ", 1)[0] for line in lines] == [str(path)] * len(lines)
+    keys = [line.split(": ")[1] for line in lines]
+    assert sorted(keys) == sorted(
+        [
+            "colour",
+            "sources[0].kind",
+            "sources[1].path",
+            "subscribers.alice.top_k",
+            "subscribers.bob.timezone",
+            "subscribers.bob.min_score",
+            "subscribers.bob.channels[0].kind",
+            "delivery.max_attempts",
+        ]
+    ), lines
+    assert f"{path}: sources[0].kind: must be a string, not a list; allowed: 'seeds'" in lines[1]
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("min_score = 2", "subscribers.alice.min_score: must be 0 to 1, not 2"),
+        ("min_score = -0.1", "subscribers.alice.min_score: must be 0 to 1, not -0.1"),
+        ("min_score = nan", "subscribers.alice.min_score: must be a finite number, not nan"),
+        ("alert_threshold = inf", "subscribers.alice.alert_threshold: must be a finite number"),
+        ("alert_threshold = 1.5", "subscribers.alice.alert_threshold: must be 0 to 1, not 1.5"),
+        ("top_k = 10_000_000_000_000_000_000", "subscribers.alice.top_k: must be 1 to 1000"),
+        ("max_alerts_per_day = 99999", "subscribers.alice.max_alerts_per_day: must be 0 to 1000"),
+    ],
+)
+def test_numbers_outside_their_meaningful_range_are_refused(
+    tmp_path: Path, line: str, expected: str
+) -> None:
+    assert expected in error_of(tmp_path, MINIMAL + line + "\n")
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("[delivery]\nmax_wait = -1\n", "delivery.max_wait: must be 0 to 86400, not -1"),
+        ("[delivery]\nmax_wait = nan\n", "delivery.max_wait: must be a finite number"),
+        ("[delivery]\nmax_attempts = 1000\n", "delivery.max_attempts: must be 1 to 100"),
+        ("[serve]\npoll_every = 1e400\n", "serve.poll_every: must be a duration"),
+        ("[serve]\npoll_every = 99999999999\n", "serve.poll_every: must be a duration of at most"),
+        (
+            "[serve]\npoll_every = '9999999999d'\n",
+            "serve.poll_every: must be a duration of at most",
+        ),
+        ('[state]\npath = ""\n', "state.path: must name a file"),
+    ],
+)
+def test_table_numbers_outside_their_range_are_refused(
+    tmp_path: Path, body: str, expected: str
+) -> None:
+    assert expected in error_of(tmp_path, body + MINIMAL)
 
 
 # --- [web] --------------------------------------------------------------------------------------

@@ -116,7 +116,7 @@ def test_compose_runs_the_image_with_env_file_and_volumes() -> None:
 
 def test_the_postgresql_compose_runs_two_named_workers_on_one_database() -> None:
     yaml = pytest.importorskip("yaml")
-    compose = yaml.safe_load((REPO / "compose.postgres.yaml").read_text(encoding="utf-8"))
+    compose = yaml.safe_load((REPO / "docs" / "compose.postgres.yaml").read_text(encoding="utf-8"))
     services = compose["services"]
     workers = {name: s for name, s in services.items() if name.startswith("worker-")}
     assert len(workers) == 2 and services["postgres"]["image"].startswith("postgres:")

@@ -253,7 +253,7 @@ class TimedSlack(SlackWebhook):
 
 
 def slack_setup(
-    tmp_path: Path, hooks: list[str], parts: int = 1, **delivery: Any
+    tmp_path: Path, hooks: list[str], papers: int = 1, **delivery: Any
 ) -> tuple[Settings, Store]:
     """One subscriber per webhook entry (repeats share a webhook: a team channel)."""
     subs = tuple(
@@ -264,7 +264,7 @@ def slack_setup(
     store = Store(tmp_path / "state.db")
     for sub in subs:
         digest = Digest(sub.name, "P1", NOW.date(), (Scored(paper(1), 0.5),), NOW)
-        msg = message(1 if parts == 1 else 48 * parts, subscriber=sub.name)
+        msg = message(papers, subscriber=sub.name)
         store.record_digest(digest, 1, [("slack", "slack", msg)])
     return settings, store
 
@@ -296,7 +296,7 @@ def test_a_429_is_obeyed_no_post_comes_before_its_retry_after(tmp_path: Path) ->
     server = TimedSlack(rate=1 / 3, burst=1)  # one message per 3 s: the second part is refused
     try:
         url = server.url()
-        settings, store = slack_setup(tmp_path, [url], parts=2)
+        settings, store = slack_setup(tmp_path, [url], papers=28)  # two Slack messages
         result = outbox.deliver(store, settings, NOW)
     finally:
         server.stop()

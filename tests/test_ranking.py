@@ -12,6 +12,7 @@ import pytest
 
 from digest.models import Paper, Profile, Subscriber
 from digest.ranking import profiles, rank, ranker
+from digest.ranking.features import fit, paper_text
 from digest.ranking.profiles import exclude_pattern
 from digest.ranking.tokens import author_key
 
@@ -347,7 +348,8 @@ def test_the_top_n_product_agrees_with_scoring_every_paper(papers):
 
 def test_a_large_pool_adds_pool_rocchio_and_feedback_and_keeps_the_contract(papers, monkeypatch):
     small = rank(papers, [privacy()], top_k=8, thresholds=False)["ana"]
-    monkeypatch.setattr(ranker, "POOL_MIN", 10)  # the seed papers count as a large pool
+    monkeypatch.setattr(profiles, "POOL_MIN", 10)  # the seed papers count as a large pool
+    monkeypatch.setattr(profiles, "FEEDBACK_MIN", 10)
     large = rank(papers, [privacy()], top_k=8, thresholds=False)["ana"]
     assert [s.score for s in large] != [s.score for s in small]
     assert large[0].paper == find(papers, "machine unlearning")
@@ -359,3 +361,115 @@ def test_a_large_pool_adds_pool_rocchio_and_feedback_and_keeps_the_contract(pape
     chunked = rank(papers, [privacy()], top_k=8, thresholds=False)["ana"]
     assert [(s.paper, s.terms) for s in chunked] == [(s.paper, s.terms) for s in large]
     assert [s.score for s in chunked] == pytest.approx([s.score for s in large])
+
+
+# --- never blank, never erratic: pools of any size, on one topic or on unrelated ones ------------
+
+FOCUS = "federated learning with differential privacy"
+FOCUSED_WORDS = (
+    "clients server aggregation noise gradient clipping budget accounting utility heterogeneous "
+    "communication rounds secure medical mobile personalization attack membership inference"
+).split()
+UNRELATED_WORDS = (
+    "galaxy stellar redshift cluster halo spectra telescope supernova quasar nebula accretion "
+    "magnetar pulsar dust cosmic lensing photometry"
+).split()
+
+
+def topical(count: int, words: list[str], phrase: str, prefix: str, seed: int = 0) -> list[Paper]:
+    """`count` papers that all say `phrase`, each with six other words of `words`."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(count):
+        w = rng.sample(words, 6)
+        out.append(
+            Paper(
+                id=f"{prefix}{i:05d}",
+                title=f"{phrase.capitalize()}: {w[0]} and {w[1]}",
+                abstract=f"We study {phrase} for {' '.join(w[2:])}.",
+            )
+        )
+    return out
+
+
+def focused(top_k: int = 100) -> Subscriber:
+    return Subscriber("fl", Profile(interests=FOCUS), (), top_k=top_k)
+
+
+@pytest.mark.parametrize("count", [48, 49, 50, 51, 120])
+def test_a_focused_pool_on_the_subscribers_own_topic_never_goes_blank(count):
+    # 48 papers that all say "federated learning with differential privacy" scored 0.0 once a
+    # common-word cut removed words in more than half of 50+ texts, the subscriber's own included.
+    papers = topical(count, FOCUSED_WORDS, FOCUS, "fl")
+    picks = rank(papers, [focused()])["fl"]  # with thresholds: the default min_score holds
+    assert len(picks) == min(count, 100)
+    assert all(s.score >= 0.05 for s in picks)
+    assert all({"federated learning", "differential privacy"} <= set(s.terms) for s in picks)
+
+
+@pytest.mark.parametrize("size", [1, 2, 10, 49, 50, 300, 1500])
+@pytest.mark.parametrize("mix", ["one topic", "unrelated", "half and half"])
+def test_every_paper_sharing_a_word_is_ranked_with_an_explanation_at_any_pool_size(size, mix):
+    share = {"one topic": size, "unrelated": 0, "half and half": size // 2}[mix]
+    related = topical(share, FOCUSED_WORDS, FOCUS, "fl")
+    others = topical(size - share, UNRELATED_WORDS, "star formation in dwarf galaxies", "gx")
+    one_word = Paper(id="zz-one-word", title="Secure aggregation", abstract="Secure aggregation.")
+    papers = [*related, *others, one_word]
+    picks = rank(papers, [focused(top_k=len(papers))])["fl"]
+    picked = {s.paper.id for s in picks}
+    assert picked == {p.id for p in related}  # one_word shares no word of the interests
+    assert all(s.score > 0 and s.terms for s in picks)
+    everything = rank(papers, [focused(top_k=len(papers))], thresholds=False)["fl"]
+    assert len(everything) == len(papers)
+
+
+@pytest.mark.parametrize("extra", [0, 40, 500, 1500])
+def test_with_a_stored_background_unrelated_papers_do_not_reorder_the_related_ones(extra, papers):
+    # The stored corpus (every `digest run` has one) is the background: idf, the centroid that
+    # is the implicit negative and the feedback switch all come from it, not from today's pool.
+    others = topical(1500, UNRELATED_WORDS, "star formation in dwarf galaxies", "gx")
+    background, _ = fit([paper_text(p) for p in [*papers, *others]])
+    reader = privacy(top_k=25)
+    alone = rank(papers, [reader], space=background)["ana"]
+    mixed = rank([*papers, *others[:extra]], [reader], space=background)["ana"]
+    assert [(s.paper.id, s.terms) for s in mixed] == [(s.paper.id, s.terms) for s in alone]
+    assert [s.score for s in mixed] == pytest.approx([s.score for s in alone])
+
+
+def test_a_score_means_the_same_on_a_small_pool_and_a_large_one():
+    related = topical(10, FOCUSED_WORDS, FOCUS, "fl")
+    others = topical(3000, UNRELATED_WORDS, "star formation in dwarf galaxies", "gx")
+    small = {s.paper.id: s.score for s in rank(related, [focused()])["fl"]}
+    large = {s.paper.id: s.score for s in rank([*related, *others], [focused()])["fl"]}
+    assert small.keys() == large.keys() == {p.id for p in related}
+    for pid, score in small.items():
+        assert 0.8 < large[pid] / score < 1.25  # min_score and alert_threshold keep their meaning
+
+
+RL_WORDS = (
+    "agent reward policy environment exploration value actor critic episode markov offline "
+    "trajectory planning return bandit"
+).split()
+
+
+def test_three_days_of_ratings_lift_a_vague_profile_to_what_the_reader_wants():
+    # A reader who wrote "learning" wants federated learning, not reinforcement learning; each
+    # day they rate the top 10 up or down, and the next day's digest follows.
+    reader = Profile(interests="learning")
+    rated = reader
+    for day in range(4):
+        pool = topical(20, FOCUSED_WORDS, "federated learning", f"fl{day}-", seed=day)
+        pool += topical(20, RL_WORDS, "reinforcement learning", f"rl{day}-", seed=day)
+        plain_top = rank(pool, [Subscriber("a", reader, (), top_k=10)], thresholds=False)["a"]
+        top = rank(pool, [Subscriber("a", rated, (), top_k=10)], thresholds=False)["a"]
+        precision = sum(s.paper.id.startswith("fl") for s in top) / 10
+        if day == 0:
+            assert precision < 1.0  # a vague text ranks both topics
+        else:
+            assert precision == 1.0
+            assert sum(s.paper.id.startswith("fl") for s in plain_top) / 10 < precision
+        ups = tuple(s.paper for s in top if s.paper.id.startswith("fl"))
+        downs = tuple(s.paper for s in top if s.paper.id.startswith("rl"))
+        rated = dataclasses.replace(
+            rated, library=rated.library + ups, disliked=rated.disliked + downs
+        )

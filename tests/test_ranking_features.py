@@ -1,5 +1,6 @@
-"""The feature space: the min_df cut on large corpora that spares the subscribers'
-own words, and a fitted space that survives a round trip through bytes."""
+"""The feature space: no common-word cut, idf over a background of pseudo-documents, the min_df
+cut on large corpora that spares the subscribers' own words, and a fitted space (with its
+centroid) that survives a round trip through bytes."""
 
 from __future__ import annotations
 
@@ -29,6 +30,20 @@ def test_large_corpora_drop_words_of_one_paper_but_keep_the_subscribers_words(mo
     assert "zebrafish" in set(small.names)
 
 
+def test_no_word_is_cut_for_being_common_and_idf_counts_a_background():
+    texts = [f"federated learning with differential privacy, part {i}" for i in range(60)]
+    texts += ["graph networks for molecules"]
+    space, rows = fit(texts)
+    vocabulary = set(space.names)
+    assert {"federated learning", "differential privacy", "federated", "privacy"} <= vocabulary
+    assert rows[:60].nnz and np.all(space.idf > 1)  # no zero or negative weight
+    # BACKGROUND_DOCS pseudo-documents that hold no word: a word in every paper keeps weight.
+    common = space.idf[space.vocabulary["federated"]]
+    assert common == pytest.approx(np.log((1 + 61 + features.BACKGROUND_DOCS) / 61) + 1)
+    assert space.centroid.shape == (space.size,)
+    assert np.linalg.norm(space.centroid) == pytest.approx(1.0)
+
+
 def test_a_space_survives_a_round_trip_through_bytes():
     texts = ["graph networks for molecules", "diffusion models for images", "graph diffusion"]
     space, rows = fit(texts)
@@ -36,6 +51,7 @@ def test_a_space_survives_a_round_trip_through_bytes():
     assert again is not None and again.size == space.size and again.docs == 3
     assert abs(again.transform(texts) - rows).max() == pytest.approx(0.0)
     assert list(again.names) == list(space.names)
+    assert again.centroid == pytest.approx(space.centroid, abs=1e-6)
 
 
 def test_a_space_of_another_analyzer_version_is_not_reused(monkeypatch):

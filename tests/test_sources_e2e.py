@@ -288,3 +288,33 @@ def test_a_feed_url_from_the_environment_never_shows(
         (summary,) = db.execute("SELECT summary FROM runs").fetchone()
     assert "FAILED" not in summary and "[redacted]" in summary
     assert "s3cr3t" not in out + err + summary
+
+
+def test_a_token_in_a_feed_path_shows_nowhere_in_any_form(
+    tmp_path: Path, server: FeedServer, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The URL is shown altered (host lower-cased, query dropped): the token must still go."""
+    monkeypatch.chdir(tmp_path)
+    host = server.url.replace("127.0.0.1", "LOCALHOST")
+    monkeypatch.setenv("PRIVATE_FEED", f"{host}/feeds/tok-s3cr3t-77/atom.xml?key=qu3ry-s3cr3t")
+    server.route(
+        "/feeds/tok-s3cr3t-77/atom.xml", Answer(503, body="busy", headers={"Retry-After": "0"})
+    )
+    (tmp_path / "digest.toml").write_text(
+        '[[sources]]\nkind = "rss"\nname = "private"\nurl = "${PRIVATE_FEED}"\nretries = 1\n\n'
+        '[[subscribers]]\nname = "a"\ninterests = "x"\n',
+        encoding="utf-8",
+    )
+    said = ""
+    for args in (
+        ["-vv", "run", "--now", MONDAY],
+        ["status", "--now", MONDAY],
+        ["-vv", "preview", "--subscriber", "a", "--now", MONDAY],
+    ):
+        main([*args[:-2], "--config", "digest.toml", *args[-2:]])
+        out, err = capsys.readouterr()
+        said += out + err
+    assert "[redacted]" in said and "source private: FAILED" in said
+    stored = b"".join(p.read_bytes() for p in (tmp_path / "state").iterdir())
+    for secret in ("s3cr3t", "S3CR3T"):
+        assert secret not in said and secret.encode() not in stored

@@ -4,6 +4,7 @@ is, what it retries and how long it waits, what it gives up on, and what it refu
 from __future__ import annotations
 
 import socket
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
@@ -173,3 +174,18 @@ def test_network_options_are_checked(options: dict[str, object], problem: object
         assert found is None
     else:
         assert found is not None and found[0] == problem[0] and problem[1] in found[1]  # type: ignore[index]
+
+
+def test_a_server_that_drips_its_headers_hits_the_deadline(server: FeedServer) -> None:
+    """Per-read timeouts never end a server sending a byte every 50 ms; the deadline does."""
+    from channel_servers import Dripping
+
+    dripping = Dripping(b"HTTP/1.1 200 OK\r\n" + b"X-Slow: y\r\n" * 1000)
+    try:
+        http, _ = client(retries=0, deadline=0.5)
+        started = time.monotonic()
+        with pytest.raises(SourceError, match="response still unfinished after 0.5 s"):
+            http.get(f"http://127.0.0.1:{dripping.port}/feed")
+        assert time.monotonic() - started < 3
+    finally:
+        dripping.stop()

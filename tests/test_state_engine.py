@@ -104,9 +104,9 @@ def test_the_example_config_makes_the_same_digests_on_both_engines(
     assert (project / "state" / "digest.db").exists() and len(made(on_sqlite)) == 3
     shutil.rmtree(project / "out")
     text = config.read_text(encoding="utf-8")
-    assert 'path = "state/digest.db"' in text
+    assert 'path = "../state/digest.db"' in text
     with_url = project / "config" / "pg.toml"
-    with_url.write_text(text.replace('path = "state/digest.db"', f'url = "{postgres_url}"'))
+    with_url.write_text(text.replace('path = "../state/digest.db"', f'url = "{postgres_url}"'))
     assert main(["run", "--config", str(with_url), "--now", MONDAY]) == 0
     assert made(capsys.readouterr().out) == made(on_sqlite)
     # DIGEST_STATE names the database as well, over the unchanged config: nothing new to make.
@@ -123,11 +123,11 @@ def test_state_url_and_path_together_are_refused(
     config = project / "config" / "digest.toml"
     text = config.read_text(encoding="utf-8")
     both = text.replace(
-        'path = "state/digest.db"', 'path = "state/digest.db"\nurl = "postgresql://h/d"'
+        'path = "../state/digest.db"', 'path = "../state/digest.db"\nurl = "postgresql://h/d"'
     )
     config.write_text(both, encoding="utf-8")
     assert main(["validate", "--config", str(config)]) == 2
     assert "state.url" in capsys.readouterr().err
-    config.write_text(text.replace('path = "state/digest.db"', 'url = "mysql://h/d"'))
+    config.write_text(text.replace('path = "../state/digest.db"', 'url = "mysql://h/d"'))
     assert main(["validate", "--config", str(config)]) == 2
     assert "state.url: must be a postgresql:// URL" in capsys.readouterr().err

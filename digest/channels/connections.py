@@ -1,6 +1,7 @@
 """Connections kept open while the outbox delivers (`with kept():`): a bounded pool of SMTP
-connections per relay and one keep-alive HTTP client per set of headers, shared by the delivery
-threads and closed when the delivery ends. Outside it, every send opens and closes its own.
+connections per relay, shared by the delivery threads and closed when the delivery ends. Outside
+it, every send opens and closes its own. (HTTP requests keep none: each one's deadline watches
+the connection it opens, transport.py.)
 """
 
 from __future__ import annotations
@@ -8,10 +9,8 @@ from __future__ import annotations
 import smtplib
 import threading
 import time
-from collections.abc import Callable, Hashable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager, suppress
-
-import httpx
 
 SMTP_CONNECTIONS = 4  # [delivery] smtp_connections: connections to one relay at once
 # Relays drop clients that stay quiet (often after 60 s or more) and cap messages per connection
@@ -24,16 +23,17 @@ class Relay:
     """Open connections to one SMTP relay, at most `size` at once; a borrowed one carries one
     message, then goes back for the next (or is closed, if anything went wrong on it)."""
 
-    def __init__(self, connect: Callable[[], smtplib.SMTP], size: int) -> None:
-        self.connect, self.size = connect, max(1, size)
+    def __init__(self, size: int) -> None:
+        self.size = max(1, size)
         self.idle: list[tuple[smtplib.SMTP, float, int]] = []  # (connection, since, messages)
         self.used: dict[int, int] = {}  # id(lent connection) -> messages it carried before
         self.active = 0  # connections lent or being opened; with the idle ones, at most size
         self.opened = 0  # connections ever opened (the tests and the benchmark count them)
         self.ready = threading.Condition()
 
-    def take(self) -> tuple[smtplib.SMTP, bool]:
-        """A connection and whether it carried a message before (it may have gone stale)."""
+    def take(self, connect: Callable[[], smtplib.SMTP]) -> tuple[smtplib.SMTP, bool]:
+        """A connection (an idle one, or one `connect` opens) and whether it carried a message
+        before (it may have gone stale)."""
         stale: list[smtplib.SMTP] = []
         try:
             with self.ready:
@@ -53,7 +53,7 @@ class Relay:
             for smtp in stale:
                 _quit(smtp)
         try:
-            smtp = self.connect()
+            smtp = connect()
         except BaseException:
             with self.ready:
                 self.active -= 1
@@ -105,7 +105,6 @@ class _Kept:
         self.users = 0
         self.smtp_connections = SMTP_CONNECTIONS
         self.relays: dict[Hashable, Relay] = {}
-        self.clients: dict[Hashable, httpx.Client] = {}
 
 
 _kept = _Kept()
@@ -124,36 +123,19 @@ def kept(smtp_connections: int = SMTP_CONNECTIONS) -> Iterator[None]:
     finally:
         with _kept.lock:
             _kept.users -= 1
-            relays, clients = [], []
+            relays: list[Relay] = []
             if not _kept.users:
-                relays, clients = list(_kept.relays.values()), list(_kept.clients.values())
+                relays = list(_kept.relays.values())
                 _kept.relays.clear()
-                _kept.clients.clear()
-        for relay in relays:
-            relay.close()
-        for client in clients:
-            client.close()
+        for pool in relays:
+            pool.close()
 
 
-def relay(key: Hashable, connect: Callable[[], smtplib.SMTP]) -> Relay | None:
+def relay(key: Hashable) -> Relay | None:
     """The pool for this relay while connections are kept; None outside `kept()`."""
     with _kept.lock:
         if not _kept.users:
             return None
         if key not in _kept.relays:
-            _kept.relays[key] = Relay(connect, _kept.smtp_connections)
+            _kept.relays[key] = Relay(_kept.smtp_connections)
         return _kept.relays[key]
-
-
-def http_client(
-    headers: Mapping[str, str] | None, make: Callable[[], httpx.Client]
-) -> httpx.Client | None:
-    """The shared client for these headers while connections are kept (httpx's Client may be
-    shared between threads and keeps connections per host); None outside `kept()`."""
-    key = frozenset((headers or {}).items())
-    with _kept.lock:
-        if not _kept.users:
-            return None
-        if key not in _kept.clients:
-            _kept.clients[key] = make()
-        return _kept.clients[key]

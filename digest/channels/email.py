@@ -14,11 +14,14 @@ import socket
 import ssl
 from datetime import datetime
 from email.header import Header
+from typing import Any
 
 from digest.channels import connections
 from digest.models import ChannelConfig, Delivery, DeliveryError, Receipt, Settings
+from digest.models.deadline import Deadline
 
-TIMEOUT = 30.0
+TIMEOUT = 30.0  # seconds of silence, per read
+DEADLINE = 120.0  # seconds for the whole conversation, however slowly the relay answers
 DEFAULT_PORTS = {"tls": 465, "starttls": 587, "none": 25}
 CRLF = "\r\n"
 
@@ -46,6 +49,7 @@ class EmailChannel:
         self.to = recipients(config.options.get("to"))
         self.unsubscribe = str(config.options.get("unsubscribe") or "")
         self.destination = f"smtp:{self.host}:{self.port}:{','.join(sorted(self.to))}"
+        self.deadline = DEADLINE
         # One pool of connections per relay and login, whoever the recipients.
         self.relay = (
             self.host,
@@ -101,57 +105,41 @@ class EmailChannel:
         message_id, msg = self.compose(delivery)
         envelope = email.utils.parseaddr(self.sender)[1]
         delivery.pace()
-        try:
-            refused = self._transmit(msg, envelope)
-        except smtplib.SMTPAuthenticationError as exc:
-            raise DeliveryError(
-                f"email: the SMTP server refused the login ({_said(exc)})", retryable=False
-            ) from None
-        except smtplib.SMTPRecipientsRefused as exc:
-            codes = [code for code, _ in exc.recipients.values()]
-            said = "; ".join(f"{a}: {c} {_text(m)}" for a, (c, m) in exc.recipients.items())
-            raise DeliveryError(
-                f"email: every recipient was refused ({said})",
-                retryable=any(400 <= c < 500 for c in codes),
-            ) from None
-        except smtplib.SMTPNotSupportedError as exc:
-            raise DeliveryError(f"email: {exc} (check [smtp].security)", retryable=False) from None
-        except smtplib.SMTPResponseException as exc:
-            raise DeliveryError(
-                f"email: the SMTP server answered {_said(exc)}",
-                retryable=400 <= exc.smtp_code < 500,
-            ) from None
-        except ssl.SSLCertVerificationError as exc:
-            raise DeliveryError(
-                f"email: the SMTP server's certificate is not trusted ({exc.verify_message});"
-                " set [smtp].ca_file for a private CA",
-                retryable=False,
-            ) from None
-        except (OSError, smtplib.SMTPException) as exc:
-            reason = str(exc) or type(exc).__name__
-            raise DeliveryError(
-                f"email: cannot reach {self.host}:{self.port} ({reason})", retryable=True
-            ) from None
+        with Deadline(self.deadline) as deadline:
+            try:
+                refused = self._transmit(msg, envelope, deadline)
+            except (OSError, smtplib.SMTPException) as exc:
+                if deadline.expired:
+                    raise DeliveryError(
+                        f"email: {self.host}:{self.port} did not finish within "
+                        f"{self.deadline:g} s (a stalled or dripping server)",
+                        retryable=True,
+                    ) from None
+                raise self._error(exc) from None
         detail = f"{message_id} to {len(self.to) - len(refused)} recipient(s)"
         if refused:  # the others have it: a resend would double theirs, so report, not retry
             detail += "; refused: " + ", ".join(f"{a} ({c})" for a, (c, _) in refused.items())
         return Receipt(self.kind, detail)
 
-    def _transmit(self, msg: bytes, envelope: str) -> dict[str, tuple[int, bytes]]:
-        """Send on a connection of the relay's pool while the outbox keeps connections, else on
-        one opened for this message; the recipients refused (the others have it)."""
-        pool = connections.relay(self.relay, self._open)
+    def _transmit(
+        self, msg: bytes, envelope: str, deadline: Deadline
+    ) -> dict[str, tuple[int, bytes]]:
+        """Send on a connection of the relay's pool while the outbox keeps connections (the
+        deadline watches it for this message), else on one opened for this message; the
+        recipients refused (the others have it)."""
+        pool = connections.relay(self.relay)
         if pool is None:
-            with self._open() as smtp:
-                return smtp.sendmail(envelope, self.to, msg)
+            return self._converse(msg, envelope, deadline)
         while True:
-            smtp, reused = pool.take()
+            smtp, reused = pool.take(lambda: self._open(deadline))
+            if reused and smtp.sock is not None:
+                deadline.watch(smtp.sock)
             try:
                 refused = smtp.sendmail(envelope, self.to, msg)
             except (smtplib.SMTPServerDisconnected, ConnectionError):
                 pool.drop(smtp)
-                if reused:  # an idle connection the relay had closed: again on another one
-                    continue
+                if reused and not deadline.expired:  # an idle connection the relay had closed
+                    continue  # again, on another one
                 raise
             except BaseException:
                 pool.drop(smtp)
@@ -159,31 +147,88 @@ class EmailChannel:
             pool.give(smtp)
             return refused
 
-    def _open(self) -> smtplib.SMTP:
+    def _open(self, deadline: Deadline) -> smtplib.SMTP:
         """A connection ready to send: TLS as configured, logged in when there is a username."""
-        smtp = self._connect()
-        if self.username:
-            try:
+        smtp = self._connect(deadline)
+        try:
+            if self.username:
                 smtp.login(self.username, self.password)
-            except BaseException:
-                smtp.close()
-                raise
+        except BaseException:
+            _close(smtp)
+            raise
         return smtp
 
-    def _connect(self) -> smtplib.SMTP:
+    def _converse(
+        self, msg: bytes, envelope: str, deadline: Deadline
+    ) -> dict[str, tuple[int, bytes]]:
+        smtp = self._open(deadline)
+        try:
+            refused = smtp.sendmail(envelope, self.to, msg)
+        except BaseException:
+            _close(smtp)
+            raise
+        # DATA got its 250: the relay has the message. Whatever QUIT answers (421, 554), a
+        # dropped connection or a timeout now, it is sent; sending it again would double it.
+        try:
+            smtp.quit()
+        except (OSError, smtplib.SMTPException):
+            pass
+        finally:
+            smtp.close()
+        return refused
+
+    def _error(self, exc: BaseException) -> DeliveryError:
+        """A failure before the relay accepted the message, as a DeliveryError."""
+        try:
+            raise exc
+        except smtplib.SMTPAuthenticationError as exc:
+            return DeliveryError(
+                f"email: the SMTP server refused the login ({_said(exc)})", retryable=False
+            )
+        except smtplib.SMTPRecipientsRefused as exc:
+            codes = [code for code, _ in exc.recipients.values()]
+            said = "; ".join(f"{a}: {c} {_text(m)}" for a, (c, m) in exc.recipients.items())
+            return DeliveryError(
+                f"email: every recipient was refused ({said})",
+                retryable=any(400 <= c < 500 for c in codes),
+            )
+        except smtplib.SMTPNotSupportedError as exc:
+            return DeliveryError(f"email: {exc} (check [smtp].security)", retryable=False)
+        except smtplib.SMTPResponseException as exc:
+            return DeliveryError(
+                f"email: the SMTP server answered {_said(exc)}",
+                retryable=400 <= exc.smtp_code < 500,
+            )
+        except ssl.SSLCertVerificationError as exc:
+            return DeliveryError(
+                f"email: the SMTP server's certificate is not trusted ({exc.verify_message});"
+                " set [smtp].ca_file for a private CA",
+                retryable=False,
+            )
+        except (OSError, smtplib.SMTPException) as exc:
+            reason = str(exc) or type(exc).__name__
+            return DeliveryError(
+                f"email: cannot reach {self.host}:{self.port} ({reason})", retryable=True
+            )
+
+    def _connect(self, deadline: Deadline) -> smtplib.SMTP:
         # getfqdn() can stall on a host without DNS; the plain host name is enough for EHLO.
         local = socket.gethostname() or "localhost"
+        smtp: smtplib.SMTP
         if self.security == "tls":
-            return smtplib.SMTP_SSL(
-                self.host, self.port, local, timeout=TIMEOUT, context=self._tls()
-            )
-        smtp = smtplib.SMTP(self.host, self.port, local, timeout=TIMEOUT)
-        if self.security == "starttls":
-            try:
+            smtp = _WatchedSSL(deadline, local_hostname=local, timeout=TIMEOUT, context=self._tls())
+        else:
+            smtp = _Watched(deadline, local_hostname=local, timeout=TIMEOUT)
+        # The name TLS verifies: smtplib's __init__ sets it only when it connects, and here
+        # connect() comes after, under the deadline.
+        smtp._host = self.host  # type: ignore[attr-defined]
+        try:
+            smtp.connect(self.host, self.port)
+            if self.security == "starttls":
                 smtp.starttls(context=self._tls())
-            except BaseException:
-                smtp.close()
-                raise
+        except BaseException:
+            _close(smtp)
+            raise
         return smtp
 
     def _tls(self) -> ssl.SSLContext:
@@ -191,6 +236,36 @@ class EmailChannel:
         if self.ca_file:
             context.load_verify_locations(cafile=self.ca_file)
         return context
+
+
+class _Watched(smtplib.SMTP):
+    """SMTP whose socket the deadline watches from the moment it connects (before the greeting:
+    a relay can drip that too)."""
+
+    def __init__(self, deadline: Deadline, **kwargs: Any) -> None:
+        self.deadline = deadline
+        super().__init__(**kwargs)
+
+    def _get_socket(self, host: str, port: int, timeout: float) -> socket.socket:
+        sock: socket.socket = super()._get_socket(host, port, timeout)  # type: ignore[misc]
+        self.deadline.watch(sock)
+        return sock
+
+
+class _WatchedSSL(smtplib.SMTP_SSL, _Watched):
+    """SMTP_SSL's _get_socket wraps what _Watched's returns: the plain socket is watched, so
+    the TLS handshake is under the deadline too."""
+
+    def __init__(self, deadline: Deadline, **kwargs: Any) -> None:
+        self.deadline = deadline
+        smtplib.SMTP_SSL.__init__(self, **kwargs)
+
+
+def _close(smtp: smtplib.SMTP) -> None:
+    try:
+        smtp.close()
+    except OSError:
+        pass
 
 
 def _header(name: str, value: str) -> str:

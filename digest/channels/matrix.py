@@ -16,7 +16,7 @@ from urllib.parse import quote
 import httpx
 import nh3
 
-from digest.channels.transport import json_body, network, retry_after, session
+from digest.channels.transport import Answer, client, json_body, network, request, retry_after
 from digest.models import ChannelConfig, Delivery, DeliveryError, Entry, Message, Receipt, Settings
 
 # The spec's whole event (with the server's hashes, signatures, ...) must stay under 65,536 bytes.
@@ -77,7 +77,7 @@ class MatrixChannel:
     def send(self, delivery: Delivery) -> Receipt:
         parts = events(delivery.message)
         events_sent: list[str] = []
-        with session({"Authorization": f"Bearer {self.token}"}) as http:
+        with client({"Authorization": f"Bearer {self.token}"}) as http:
             room_id = self._room_id(http)
             for index in range(delivery.parts_sent, len(parts)):
                 delivery.pace()
@@ -95,7 +95,7 @@ class MatrixChannel:
         joined = False
         while True:
             try:
-                response = http.put(url, json=content)
+                response = request(http, "PUT", url, json=content)
             except httpx.HTTPError as exc:
                 raise network("matrix", exc) from None  # the same txnId makes a retry safe
             body = json_body(response)
@@ -110,7 +110,7 @@ class MatrixChannel:
     def _join(self, http: httpx.Client, room_id: str) -> bool:
         url = f"{self.homeserver}/_matrix/client/v3/join/{quote(room_id, safe='')}"
         try:
-            return http.post(url, json={}).is_success
+            return request(http, "POST", url, json={}).is_success
         except httpx.HTTPError:
             return False
 
@@ -123,7 +123,7 @@ class MatrixChannel:
                 return self._rooms[key]
         url = f"{self.homeserver}/_matrix/client/v3/directory/room/{quote(self.room, safe='')}"
         try:
-            response = http.get(url)
+            response = request(http, "GET", url)
         except httpx.HTTPError as exc:
             raise network("matrix", exc) from None
         body = json_body(response)
@@ -136,7 +136,7 @@ class MatrixChannel:
         return str(body["room_id"])
 
 
-def refusal(response: httpx.Response, body: dict[str, Any]) -> DeliveryError:
+def refusal(response: Answer, body: dict[str, Any]) -> DeliveryError:
     status = response.status_code
     code = str(body.get("errcode") or "")
     said = " ".join(str(body.get("error") or response.reason_phrase).split())[:200]

@@ -8,10 +8,15 @@ from __future__ import annotations
 
 import hashlib
 
-import httpx
-
 from digest.channels.matrix import events
-from digest.channels.transport import answer, post_at_most_once, retry_after, session
+from digest.channels.transport import (
+    Answer,
+    answer,
+    client,
+    post_at_most_once,
+    receipt_detail,
+    retry_after,
+)
 from digest.models import ChannelConfig, Delivery, DeliveryError, Receipt, Settings
 
 
@@ -30,13 +35,15 @@ class MatrixHookChannel:
             {"text": e["body"], **({"html": e["formatted_body"]} if "formatted_body" in e else {})}
             for e in events(delivery.message)
         ]
-        with session() as http:
-            post_at_most_once(http, self.url, payloads, delivery, refusal, "matrix-hook")
-        count = len(payloads)
-        return Receipt(self.kind, f"{count} message{'s' if count > 1 else ''} via hookshot")
+        with client() as http:
+            posted = post_at_most_once(http, self.url, payloads, delivery, refusal, "matrix-hook")
+        detail = receipt_detail(
+            "matrix-hook", delivery, posted, len(payloads), "message", "via hookshot"
+        )
+        return Receipt(self.kind, detail)
 
 
-def refusal(response: httpx.Response) -> DeliveryError:
+def refusal(response: Answer) -> DeliveryError:
     status = response.status_code
     if status == 429:
         wait = retry_after(response)

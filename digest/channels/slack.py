@@ -1,7 +1,9 @@
 """The Slack channel: an incoming webhook, Block Kit, split to Slack's limits, posted at most once.
 
-A header, one section per paper, a context line; `text` is the notification fallback. Untrusted
-text is escaped for mrkdwn and every text object is `verbatim`, so an abstract pings nobody.
+A header, two sections per paper, a context line; `text` is the notification (it names the paper
+of a one-paper message, an alert). mrkdwn has no escape for *, _, ~ and `: untrusted free text
+(authors, venue, the snippet, "closest to") travels as plain_text; the mrkdwn line holds only the
+rank, the linked title (&, <, > escaped) and the matched words, `verbatim`, so nothing pings.
 """
 
 from __future__ import annotations
@@ -9,20 +11,32 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-import httpx
-
-from digest.channels.transport import answer, post_at_most_once, retry_after, session
+from digest.channels.transport import (
+    Answer,
+    answer,
+    client,
+    post_at_most_once,
+    receipt_detail,
+    retry_after,
+)
 from digest.models import ChannelConfig, Delivery, DeliveryError, Entry, Message, Receipt, Settings
 
 # Slack's documented limits for one message.
 MAX_BLOCKS = 50
 MAX_SECTION = 3000
 MAX_HEADER = 150
+# Undocumented: all the text of a message's blocks together. Slack answers msg_blocks_too_long
+# from about 12,000 characters "with a buffer for block containers", and has refused 11,341
+# (slackapi/bolt-js#2509, #2867): 10,000 leaves room for the JSON around them.
+MAX_TEXT = 10_000
+MAX_NOTIFICATION = 300
 # What Slack's webhook answers mean; every 4xx is permanent, 429 and 5xx are tried again.
 HINTS = {
     "invalid_payload": "Slack could not read the message",
     "invalid_blocks": "a block broke Slack's rules",
     "invalid_blocks_format": "a block broke Slack's rules",
+    "msg_blocks_too_long": "the blocks hold too much text in all (a user template's footer?)",
+    "msg_too_long": "the message is too long",
     "no_text": "the message had no text",
     "action_prohibited": "an admin has restricted posting to this channel",
     "invalid_token": "the webhook's token is no longer valid",
@@ -51,13 +65,13 @@ class SlackChannel:
 
     def send(self, delivery: Delivery) -> Receipt:
         payloads = messages(delivery.message, self.buttons)
-        with session() as http:
-            post_at_most_once(http, self.webhook, payloads, delivery, refusal, "slack")
-        count = len(payloads)
-        return Receipt(self.kind, f"{count} message{'s' if count > 1 else ''} via webhook")
+        with client() as http:
+            posted = post_at_most_once(http, self.webhook, payloads, delivery, refusal, "slack")
+        detail = receipt_detail("slack", delivery, posted, len(payloads), "message", "via webhook")
+        return Receipt(self.kind, detail)
 
 
-def refusal(response: httpx.Response) -> DeliveryError:
+def refusal(response: Answer) -> DeliveryError:
     status, said = response.status_code, answer(response, 80)
     if status == 429:
         wait = retry_after(response)
@@ -79,27 +93,37 @@ def link(url: str, label: str) -> str:
 
 
 def messages(message: Message, buttons: bool = False) -> list[dict[str, Any]]:
-    """The Block Kit payloads for a message, in order, each within Slack's limits; with
-    `buttons`, each paper that has rating links gets a 👍 / 👎 actions block."""
-    papers = [[_section(_paper(e)), *_buttons(e, buttons)] for e in message.entries] or [
+    """The Block Kit payloads for a message, in order, each within Slack's limits: 50 blocks,
+    3,000 characters a section, MAX_TEXT characters of text in all. With `buttons`, each paper
+    that has rating links gets a 👍 / 👎 actions block; a paper's blocks stay in one message."""
+    papers = [[*_paper_blocks(e), *_buttons(e, buttons)] for e in message.entries] or [
         [_section(escape(chunk))] for chunk in _chunks(message.text, MAX_SECTION - 200)
     ]
-    per_message = MAX_BLOCKS - 2  # a header and a context line frame each message
-    groups: list[list[dict[str, Any]]] = [[]]
-    for blocks in papers:  # a paper's section and its buttons stay in one message
-        if groups[-1] and len(groups[-1]) + len(blocks) > per_message:
-            groups.append([])
-        groups[-1].extend(blocks)
     title = message.heading or message.subject
-    footer = message.footer or message.subject
+    footer = _clip(message.footer or message.subject, 2000)
+    frame = MAX_HEADER + len(escape(footer))  # the header and the context line of each part
+    groups: list[list[dict[str, Any]]] = [[]]
+    size = frame
+    for blocks in papers:
+        grown = sum(_text_size(b) for b in blocks)
+        full = len(groups[-1]) + len(blocks) > MAX_BLOCKS - 2 or size + grown > MAX_TEXT
+        if groups[-1] and full:
+            groups.append([])
+            size = frame
+        groups[-1].extend(blocks)
+        size += grown
+    notification = title
+    if len(message.entries) == 1:  # an alert: the notification says which paper
+        notification = f"{title}: {message.entries[0].title}"
     out = []
     for number, group in enumerate(groups, start=1):
         part = f" ({number}/{len(groups)})" if len(groups) > 1 else ""
         heading = _clip(title, MAX_HEADER - len(part)) + part
-        context = {"type": "mrkdwn", "text": escape(_clip(footer, 2000)), "verbatim": True}
+        context = {"type": "mrkdwn", "text": escape(footer), "verbatim": True}
         out.append(
             {
-                "text": escape(heading),  # the notification; mrkdwn, so escaped too
+                # The notification; mrkdwn, so escaped too.
+                "text": escape(_clip(notification, MAX_NOTIFICATION - len(part)) + part),
                 "blocks": [
                     {"type": "header", "text": {"type": "plain_text", "text": heading}},
                     *group,
@@ -136,38 +160,45 @@ def _section(text: str) -> dict[str, Any]:
     return {"type": "section", "text": {"type": "mrkdwn", "text": text, "verbatim": True}}
 
 
-def _paper(entry: Entry) -> str:
-    """One paper as mrkdwn, shortening its snippet until it fits a section's 3000 characters."""
-    snippet = entry.snippet
-    while True:
-        text = _paper_text(entry, snippet)
-        if len(text) <= MAX_SECTION or not snippet:
-            return text[:MAX_SECTION] if len(text) > MAX_SECTION else text
-        snippet = _clip(snippet, max(0, len(snippet) - (len(text) - MAX_SECTION) - 8))
+def _plain(text: str) -> dict[str, Any]:
+    return {"type": "section", "text": {"type": "plain_text", "text": text, "emoji": False}}
 
 
-def _paper_text(entry: Entry, snippet: str) -> str:
+def _text_size(block: dict[str, Any]) -> int:
+    """The text a block holds: a section's, or its elements' (an actions block's labels)."""
+    if "text" in block:
+        return len(block["text"]["text"])
+    return sum(len(e.get("text", {}).get("text", "")) for e in block.get("elements", ()))
+
+
+def _paper_blocks(entry: Entry) -> list[dict[str, Any]]:
+    """A paper: its mrkdwn line (rank, linked title, matched words, PDF and code links), then its
+    untrusted free text as plain_text, shortened to a section's 3,000 characters."""
     title = _clip(entry.title, 500)
     name = link(entry.url, title) if entry.url else escape(title)
     lines = [f"*{entry.rank}.* {name}"]
-    facts = [escape(_clip(x, 300)) for x in (entry.authors, entry.venue) if x]
-    if entry.score:
-        facts.append(f"score {escape(entry.score)}")
-    if entry.paper_id:
-        facts.append(f"id `{escape(entry.paper_id)}`")
-    if facts:
-        lines.append(" · ".join(facts))
-    why = [f"matched {escape(', '.join(entry.terms))}"] if entry.terms else []
-    if entry.because:
-        why.append(escape(_clip(entry.because, 300)))
-    if why:
-        lines.append("_why: " + " — ".join(why) + "_")
-    if snippet:
-        lines.append(escape(snippet))
+    if entry.terms:
+        lines.append(f"_why: matched {escape(', '.join(entry.terms))}_")
+    if entry.paper_id:  # a code span: easy to copy into `digest feedback`
+        lines.append(f"id `{escape(entry.paper_id.replace('`', ''))}`")
     extra = [link(u, label) for u, label in ((entry.pdf_url, "PDF"), (entry.code_url, "code")) if u]
     if extra:
         lines.append(" · ".join(extra))
-    return "\n".join(lines)
+    head = "\n".join(lines)
+    if len(head) > MAX_SECTION:
+        head = f"*{entry.rank}.* " + escape(_clip(entry.title, 300))
+    facts = [_clip(x, 300) for x in (entry.authors, entry.venue) if x]
+    if entry.score:
+        facts.append(f"score {entry.score}")
+    plain = [" · ".join(facts)] if facts else []
+    if entry.because:
+        plain.append(_clip(entry.because, 300))
+    snippet = entry.snippet
+    room = MAX_SECTION - sum(len(p) + 1 for p in plain)
+    if snippet and room > 20:
+        plain.append(_clip(snippet, room))
+    text = "\n".join(p for p in plain if p)
+    return [_section(head), _plain(text)] if text else [_section(head)]
 
 
 def _clip(text: str, limit: int) -> str:

@@ -1,6 +1,6 @@
-"""What the HTTP channels share: the client (one kept per delivery run), Retry-After, errors
+"""What the HTTP channels share: the client, a total deadline per request, Retry-After, errors
 that never show a URL (a webhook URL is a secret), and posting the parts of a message at most
-once to a server without idempotency.
+once to a server without idempotency, counting only what the server accepted.
 """
 
 from __future__ import annotations
@@ -9,18 +9,19 @@ import email.utils
 import functools
 import ssl
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import httpx
 
 from digest import __version__
-from digest.channels import connections
 from digest.models import Delivery, DeliveryError
+from digest.models.deadline import Deadline
 
 USER_AGENT = f"digest/{__version__} (research-paper digest bot)"
-TIMEOUT = httpx.Timeout(30.0, connect=10.0)
+TIMEOUT = httpx.Timeout(30.0, connect=10.0)  # of silence, per read
+DEADLINE = 60.0  # seconds for one whole request and its answer, however slowly they trickle
+ANSWER_LIMIT = 64 * 1024  # bytes of an answer read: enough for any error a chat server gives
 # Errors raised before a byte of the request left: the server cannot have acted on it.
 NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout, httpx.UnsupportedProtocol)
 
@@ -32,28 +33,77 @@ def _tls() -> ssl.SSLContext:
 
 
 def client(headers: Mapping[str, str] | None = None) -> httpx.Client:
-    # No redirects: a webhook that moved should fail loudly, not post somewhere else.
+    # No redirects: a webhook that moved should fail loudly, not post somewhere else. No kept
+    # connections: each request's deadline watches the connection it opens (Deadline.trace).
     return httpx.Client(
         verify=_tls(),
         timeout=TIMEOUT,
         headers={"User-Agent": USER_AGENT, **(headers or {})},
         follow_redirects=False,
+        limits=httpx.Limits(max_keepalive_connections=0),
     )
 
 
-@contextmanager
-def session(headers: Mapping[str, str] | None = None) -> Iterator[httpx.Client]:
-    """The client for one send: while the outbox keeps connections, the one shared client for
-    these headers (keep-alive, left open); else a client of its own, closed after."""
-    shared = connections.http_client(headers, lambda: client(headers))
-    if shared is not None:
-        yield shared
-        return
-    with client(headers) as http:
-        yield http
+class Answer:
+    """A response's status, headers and (capped) body: what the channels read of an answer."""
+
+    def __init__(self, status_code: int, headers: httpx.Headers, body: bytes) -> None:
+        self.status_code, self.headers, self.content = status_code, headers, body
+
+    @property
+    def is_success(self) -> bool:
+        return 200 <= self.status_code < 300
+
+    @property
+    def reason_phrase(self) -> str:
+        return httpx.codes.get_reason_phrase(self.status_code)
+
+    @property
+    def text(self) -> str:
+        return self.content.decode("utf-8", "replace")
+
+    def json(self) -> Any:
+        import json
+
+        return json.loads(self.content)
 
 
-def retry_after(response: httpx.Response, body: Mapping[str, Any] | None = None) -> float | None:
+class Unanswered(httpx.TransportError):
+    """The request left but no status came back (within the deadline, or at all)."""
+
+
+def request(
+    http: httpx.Client, method: str, url: str, deadline: float | None = None, **kwargs: Any
+) -> Answer:
+    """One request under a total deadline. Once the status line says 2xx the server has taken
+    it: a body that then stalls or breaks off changes nothing. NOT_SENT errors pass through;
+    any other failure after the request left is Unanswered."""
+    deadline = DEADLINE if deadline is None else deadline
+    with Deadline(deadline) as watch:
+        try:
+            with http.stream(method, url, extensions={"trace": watch.trace}, **kwargs) as stream:
+                status, headers = stream.status_code, stream.headers
+                body = b""
+                try:
+                    for chunk in stream.iter_bytes():
+                        body += chunk
+                        if len(body) >= ANSWER_LIMIT:
+                            break
+                except httpx.HTTPError:
+                    if not 200 <= status < 300:
+                        raise
+        except NOT_SENT:
+            raise  # nothing left: the caller may send it again
+        except httpx.HTTPError as exc:
+            if watch.expired:
+                raise Unanswered(f"no complete answer within {deadline:g} s") from None
+            raise Unanswered(str(exc) or type(exc).__name__) from None
+    return Answer(status, headers, body)
+
+
+def retry_after(
+    response: httpx.Response | Answer, body: Mapping[str, Any] | None = None
+) -> float | None:
     """Seconds the server asks us to wait: Retry-After (seconds or a date), or retry_after_ms."""
     value = response.headers.get("Retry-After", "").strip()
     if value:
@@ -69,7 +119,7 @@ def retry_after(response: httpx.Response, body: Mapping[str, Any] | None = None)
     return None
 
 
-def answer(response: httpx.Response, limit: int = 160) -> str:
+def answer(response: httpx.Response | Answer, limit: int = 160) -> str:
     """The server's answer as one short line, for an error message."""
     text = " ".join(response.text.split())
     return text[:limit] + ("…" if len(text) > limit else "") if text else "(empty answer)"
@@ -81,7 +131,7 @@ def network(what: str, exc: httpx.HTTPError) -> DeliveryError:
     return DeliveryError(f"{what}: cannot reach the server ({reason})", retryable=True)
 
 
-def json_body(response: httpx.Response) -> dict[str, Any]:
+def json_body(response: httpx.Response | Answer) -> dict[str, Any]:
     try:
         data = response.json()
     except ValueError:
@@ -94,27 +144,27 @@ def post_at_most_once(
     url: str,
     payloads: Sequence[Mapping[str, Any]],
     delivery: Delivery,
-    refusal: Callable[[httpx.Response], DeliveryError],
+    refusal: Callable[[Answer], DeliveryError],
     what: str,
 ) -> int:
     """POST each part not yet sent, claiming it in the outbox first, so that a crash or a lost
     answer never posts it twice (the server keeps no idempotency key: it may then be missing).
 
-    Returns how many parts this call posted. A refused part is unclaimed before raising."""
+    Returns how many parts this call posted and the server accepted. A refused part is
+    unclaimed before raising."""
     posted = 0
     for index in range(delivery.parts_sent, len(payloads)):
         delivery.pace()
         delivery.progress(index + 1)
         try:
-            response = http.post(url, json=payloads[index])
+            response = request(http, "POST", url, json=payloads[index])
         except NOT_SENT as exc:
             delivery.progress(index)
             raise network(what, exc) from None
-        except httpx.HTTPError as exc:
+        except Unanswered as exc:
             # The request left: the server may have posted it. Claimed it stays; the rest waits.
-            reason = str(exc) or type(exc).__name__
             raise DeliveryError(
-                f"{what}: no answer for part {index + 1} of {len(payloads)} ({reason}); it may"
+                f"{what}: no answer for part {index + 1} of {len(payloads)} ({exc}); it may"
                 " have been posted and is not posted again",
                 retryable=True,
             ) from None
@@ -123,3 +173,26 @@ def post_at_most_once(
             raise refusal(response)
         posted += 1
     return posted
+
+
+def receipt_detail(
+    what: str, delivery: Delivery, posted: int, total: int, unit: str, via: str
+) -> str:
+    """What the receipt says: only messages the server accepted count. A send that resumes
+    after a part went unanswered (it stays claimed, never posted twice) says so; when nothing
+    at all was accepted, the delivery is not sent: a DeliveryError, dead, for a person to see."""
+    earlier = delivery.parts_sent  # claimed by an earlier try; the last may never have arrived
+    plural = unit if total == 1 else unit + "s"
+    if not earlier:
+        return f"{posted} {plural} {via}"
+    accepted = earlier - 1 + posted
+    if accepted == 0:
+        raise DeliveryError(
+            f"{what}: part {earlier} of {total} got no answer on an earlier try and is not posted"
+            " again (at most once): it may be missing; nothing was confirmed",
+            retryable=False,
+        )
+    return (
+        f"{accepted} of {total} {unit}s confirmed {via}; part {earlier} got no answer on an "
+        "earlier try and may be missing"
+    )

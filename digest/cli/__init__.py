@@ -1,8 +1,10 @@
 """The `digest` command: parses arguments, runs one command, and turns the package's exceptions
-into one line on stderr and an exit code (0 ok, 1 needs attention, 2 bad config or input)."""
+into one line on stderr each and an exit code (0 ok, 1 needs attention, 2 bad config or input,
+141 the reader of its output went away, as after SIGPIPE: `digest status | head -1`)."""
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 
@@ -10,18 +12,40 @@ from digest.cli import parser
 from digest.cli.logs import REDACTOR, setup_logging
 from digest.models import ConfigError, DigestError, InputError, StateError, redact
 
+BROKEN_PIPE = 141  # 128 + SIGPIPE: what a shell reports for a command whose reader left
+
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parser.build().parse_args(argv)
+    args = parser.parse(argv)
     setup_logging(args.verbose)
     try:
-        return int(args.command(args))
+        code = int(args.command(args))
+        sys.stdout.flush()  # a closed pipe shows here, not at exit where it would be a traceback
+        return code
+    except BrokenPipeError:
+        _silence_stdout()
+        return BROKEN_PIPE
     except (ConfigError, InputError, StateError) as exc:
-        print(f"digest: {redact(str(exc), REDACTOR.secrets)}", file=sys.stderr)
+        _say(exc)
         return 2
     except DigestError as exc:
-        print(f"digest: {redact(str(exc), REDACTOR.secrets)}", file=sys.stderr)
+        _say(exc)
         return 1
     except KeyboardInterrupt:
         print("digest: interrupted", file=sys.stderr)
         return 130
+
+
+def _say(exc: DigestError) -> None:
+    # A ConfigErrors holds one problem per line: each is said as a line of its own.
+    for line in str(exc).splitlines() or [type(exc).__name__]:
+        print(f"digest: {redact(line, REDACTOR.secrets)}", file=sys.stderr)
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's last flush at exit finds no closed pipe."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # not a real file (a test's capture): no flush
+        pass

@@ -25,6 +25,12 @@ def _settings(args: argparse.Namespace) -> Settings:
     return settings
 
 
+def _subscriber(settings: Settings, name: str) -> None:
+    if not any(s.name == name for s in settings.subscribers):
+        known = ", ".join(s.name for s in settings.subscribers) or "none"
+        raise InputError(f"no subscriber named {name!r} in {settings.path}; known: {known}")
+
+
 def _state_path(args: argparse.Namespace, settings: Settings) -> str:
     """An SQLite file or a postgresql:// URL, whose password is a secret wherever it came from."""
     from urllib.parse import urlsplit
@@ -71,8 +77,6 @@ def run(args: argparse.Namespace) -> int:
 def rank(args: argparse.Namespace) -> int:
     from digest import pipeline
 
-    if args.top < 1:
-        raise InputError("--top must be at least 1")
     settings = _settings(args)
     path = _state_path(args, settings)
     if _exists(path):
@@ -101,16 +105,24 @@ def preview(args: argparse.Namespace) -> int:
 
 
 def validate(args: argparse.Namespace) -> int:
-    from digest import library, render
+    """Every problem of the config, its sources' values, libraries, paths and templates, one line
+    each (exit 2); or OK and where each relative path landed."""
+    from digest import config
+    from digest.cli.checkup import problems, where_paths
+    from digest.models.errors import ConfigErrors
 
-    settings = _settings(args)
-    library.with_libraries(settings.subscribers)
-    render.check_templates(render.make_environment(settings.templates))
+    settings = config.load(args.config)  # its own problems are all raised at once
+    REDACTOR.secrets = settings.secrets
+    found = problems(settings)
+    if found:
+        raise ConfigErrors(found)
     channels = sum(len(s.channels) for s in settings.subscribers)
-    print(
+    lines = [
         f"{args.config}: OK: {len(settings.sources)} source(s), "
-        f"{len(settings.subscribers)} subscriber(s), {channels} channel(s)"
-    )
+        f"{len(settings.subscribers)} subscriber(s), {channels} channel(s)",
+        *where_paths(settings),
+    ]
+    print("\n".join(lines))
     return 0
 
 
@@ -120,6 +132,8 @@ def retry(args: argparse.Namespace) -> int:
     from digest.state.lock import run_lock
 
     settings = _settings(args)
+    if args.subscriber is not None:
+        _subscriber(settings, args.subscriber)
     path = _state_path(args, settings)
     # Never beside a run: two senders of one row could post it twice.
     with run_lock(path, 60.0), Store(path) as store:
@@ -201,11 +215,7 @@ def feedback(args: argparse.Namespace) -> int:
     from digest.state import Store
 
     settings = _settings(args)
-    if not any(s.name == args.subscriber for s in settings.subscribers):
-        known = ", ".join(s.name for s in settings.subscribers)
-        raise InputError(
-            f"no subscriber named {args.subscriber!r} in {settings.path}; known: {known}"
-        )
+    _subscriber(settings, args.subscriber)
     path = _state_path(args, settings)
     if not _exists(path):
         raise InputError(f"{path}: no state database yet: papers are known after a `digest run`")

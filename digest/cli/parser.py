@@ -4,13 +4,22 @@ the options every command shares (--config, --state, --now)."""
 from __future__ import annotations
 
 import argparse
+import math
 import os
+from collections.abc import Sequence
 from datetime import datetime
 
 from digest import __version__
 from digest.cli import commands
 
 DEFAULT_CONFIG = "config/digest.toml"
+
+
+def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """The parsed command line; -v counts before and after the command (`digest run -v`)."""
+    args = build().parse_args(argv)
+    args.verbose += getattr(args, "verbose_after", 0)
+    return args
 
 
 def build() -> argparse.ArgumentParser:
@@ -23,6 +32,14 @@ def build() -> argparse.ArgumentParser:
 
     def command(name: str, func: object, help: str, state: bool = True) -> argparse.ArgumentParser:
         sub = subparsers.add_parser(name, help=help, description=help)
+        sub.add_argument(
+            "-v",
+            "--verbose",
+            dest="verbose_after",
+            action="count",
+            default=0,
+            help="log more (-vv: debug), as before the command",
+        )
         sub.add_argument(
             "--config",
             default=os.environ.get("DIGEST_CONFIG", DEFAULT_CONFIG),
@@ -50,7 +67,7 @@ def build() -> argparse.ArgumentParser:
     )
     run.add_argument(
         "--wait",
-        type=float,
+        type=_seconds,
         default=60.0,
         metavar="SECONDS",
         help="how long to wait for another run holding the state lock, then skip with exit 1 "
@@ -66,7 +83,9 @@ def build() -> argparse.ArgumentParser:
         metavar="FILE.jsonl",
         help="papers to rank (repeatable)",
     )
-    rank.add_argument("--top", type=int, default=10, help="papers per subscriber (default 10)")
+    rank.add_argument(
+        "--top", type=_count, default=10, help="papers per subscriber (default 10, up to 1000)"
+    )
     rank.add_argument("--format", choices=["json"], default="json")
     rank.add_argument(
         "--state",
@@ -140,6 +159,26 @@ def build() -> argparse.ArgumentParser:
         "exit 0 if a `digest serve` over this state is ticking, else 1 (the container's check)",
     )
     return parser
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or not 0 <= value <= 86400:
+        raise argparse.ArgumentTypeError(f"not a number of seconds from 0 to 86400: {text!r}")
+    return value
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= 1000:
+        raise argparse.ArgumentTypeError(f"not a whole number from 1 to 1000: {text!r}")
+    return value
 
 
 def _instant(text: str) -> datetime:

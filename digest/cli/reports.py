@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from digest.models import Settings, redact
-from digest.periods import next_fires
+from digest.periods import next_fires, period_start
 from digest.state.lock import health
 
 if TYPE_CHECKING:
@@ -93,10 +93,18 @@ def status_report(settings: Settings, store: Store, state: str, now: datetime) -
             f" papers; digests made: {', '.join(made) or 'none'}; {alerts} alerts; {sent} sent{by}"
         )
     lines.append("next digests:")
-    for name, fire in next_fires(settings, now).items():
+    fires = next_fires(settings, now)
+    for sub in settings.subscribers:
+        fire = fires[sub.name]
         when = "never" if fire is None else f"{fire:%a %Y-%m-%d %H:%M %Z}"
         left = "" if fire is None else f" ({fire.tzinfo}), in {_span(fire - now)}"
-        lines.append(f"  {name}: {when}{left}")
+        # Past the period's fire time with no digest for it yet: the next run makes it.
+        start = period_start(sub.schedule, sub.timezone, now)
+        if start is not None and not store.has_digest(sub.name, start.isoformat()):
+            opened = f"{start:%a %Y-%m-%d %H:%M %Z}"
+            lines.append(f"  {sub.name}: due now (the period of {opened}); then {when}{left}")
+            continue
+        lines.append(f"  {sub.name}: {when}{left}")
     sources = {s["source"]: s for s in store.journal.sources()}
     failing = False
     lines.append("sources, last success:")
@@ -106,7 +114,9 @@ def status_report(settings: Settings, store: Store, state: str, now: datetime) -
             lines.append(f"  {source.name}: not read yet")
             continue
         failing = failing or bool(known["error"])
-        state_now = f"; FAILING: {known['error']}" if known["error"] else ""
+        # Redacted again when shown: a row written before a secret was known still holds it.
+        error = redact(known["error"] or "", settings.secrets)
+        state_now = f"; FAILING: {error}" if error else ""
         lines.append(f"  {source.name}: {known['last_success'] or 'never'}{state_now}")
     pauses = store.web.pauses()
     lines += ["channels paused by their readers:"] if pauses else []

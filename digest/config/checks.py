@@ -4,13 +4,17 @@
 from __future__ import annotations
 
 import email.utils
+import math
+import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from digest.models import ConfigError
+from digest.models.errors import ConfigErrors
 
 STR, INT, NUM, BOOL, STRS = (
     "a string",
@@ -29,43 +33,110 @@ _ROOM = re.compile(r"![^\s:]+(:\S+)?|#[^\s:]+:\S+")  # !id (v12: no server part)
 SECRET_KEYS = {"password", "username", "token", "webhook", "url", "secret", "signing_secret"}
 WEB_KEYS = {"base_url", "listen", "secret"}  # [web]: the reader-facing HTTP face
 MIN_SECRET = 16  # characters of [web].secret: it signs every link
+YEAR = 365 * 86400  # the longest duration: beyond it a timer overflows, and it means "never"
 _DURATION = re.compile(r"(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?")
 
 
+class _Abandon(Exception):
+    """A table whose keys failed (each already recorded) is not checked further."""
+
+
+def is_folder(path: str) -> bool:
+    """Whether a folder is there; a name the system cannot hold (too long, a NUL) is none."""
+    try:
+        return Path(path).is_dir()
+    except (OSError, ValueError):
+        return False
+
+
+def is_file(path: str) -> bool:
+    """Whether a file is there; a name the system cannot hold (too long, a NUL) is none."""
+    try:
+        return Path(path).is_file()
+    except (OSError, ValueError):
+        return False
+
+
 class Checks:
-    """The checker's vocabulary; loader._Checker adds the shape of the whole file."""
+    """The checker's vocabulary; loader._Checker adds the shape of the whole file.
+
+    Problems are gathered, not raised one at a time: `gather()` records a failing check and goes
+    on with the next, and `done()` raises them all as one ConfigErrors, a line each."""
 
     def __init__(self, file: str) -> None:
         self.file = file
+        self.base = os.path.dirname(file) or "."  # relative paths in the file start here
         self.secrets: set[str] = set()  # secrets written literally in the file
+        self.errors: list[str] = []
 
     def fail(self, key: str, problem: str) -> ConfigError:
         return ConfigError(f"{self.file}: {key}: {problem}")
 
+    @contextmanager
+    def gather(self) -> Iterator[None]:
+        try:
+            yield
+        except _Abandon:
+            pass
+        except ConfigErrors as exc:
+            self.errors.extend(exc.problems)
+        except ConfigError as exc:
+            self.errors.append(str(exc))
+
+    def settle(self, before: int) -> None:
+        """Abandon the table being checked if a problem was recorded since `before`."""
+        if len(self.errors) > before:
+            raise _Abandon
+
+    def done(self) -> None:
+        if self.errors:
+            raise ConfigErrors(self.errors)
+
+    def path(self, value: str) -> str:
+        """A path as written in the file, resolved against the file's folder (`~` expanded)."""
+        written = Path(value).expanduser()
+        if written.is_absolute():
+            return str(written)
+        joined = os.path.join(self.base, written)
+        normal = os.path.normpath(joined)
+        # "config/../seeds" is "seeds" unless config/ is a symbolic link to elsewhere.
+        if ".." in Path(joined).parts and os.path.realpath(joined) != os.path.realpath(normal):
+            return joined
+        return normal
+
     def kind(self, table: dict[str, Any], key: str, kinds: Mapping[str, Any], what: str) -> str:
         kind = table.get("kind")
-        if kind not in kinds:
+        if not isinstance(kind, str) or kind not in kinds:
             allowed = ", ".join(repr(k) for k in kinds)
-            got = "missing" if kind is None else f"unknown {what} kind {kind!r}"
+            if kind is None:
+                got = "missing"
+            elif isinstance(kind, str):
+                got = f"unknown {what} kind {kind!r}"
+            else:
+                got = f"must be a string, not {_kind_of(kind)}"
             raise self.fail(f"{key}.kind", f"{got}; allowed: {allowed}")
         return str(kind)
 
     def options(
         self, table: dict[str, Any], key: str, spec: dict[str, tuple[str, bool]], extra: set[str]
     ) -> dict[str, Any]:
+        before = len(self.errors)
         self.only(table, set(spec) | extra, key)
         for name, (what, required) in spec.items():
-            if name in table:
-                self.typed(table[name], what, f"{key}.{name}")
-            elif required:
-                raise self.fail(f"{key}.{name}", f"missing; {table['kind']} needs it ({what})")
+            with self.gather():
+                if name in table:
+                    self.typed(table[name], what, f"{key}.{name}")
+                elif required:
+                    raise self.fail(f"{key}.{name}", f"missing; {table['kind']} needs it ({what})")
+        self.settle(before)
         return {k: v for k, v in table.items() if k not in extra}
 
     def only(self, table: Mapping[str, Any], allowed: set[str], key: str) -> None:
         for name in table:
             if name not in allowed:
                 where = f"{key}.{name}" if key else name
-                raise self.fail(where, f"unknown key; allowed: {', '.join(sorted(allowed))}")
+                problem = f"unknown key; allowed: {', '.join(sorted(allowed))}"
+                self.errors.append(str(self.fail(where, problem)))
 
     def table(self, value: Any, key: str) -> dict[str, Any]:
         if not isinstance(value, dict):
@@ -90,7 +161,13 @@ class Checks:
         }.get(what, True)
         if not ok:
             raise self.fail(key, f"must be {what}, not {_kind_of(value)}")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise self.fail(key, f"must be a finite number, not {value}")
         return value
+
+    def within(self, value: float, least: float, most: float, key: str) -> None:
+        if not least <= value <= most:
+            raise self.fail(key, f"must be {least:g} to {most:g}, not {value!r}")
 
     def channel(self, kind: str, options: dict[str, Any], key: str) -> None:
         self.secrets.update(str(v) for k, v in options.items() if k in SECRET_KEYS)
@@ -138,8 +215,10 @@ class Checks:
             raise self.fail("smtp.password", "missing; a username needs it")
         if security == "none" and smtp.get("password"):
             raise self.fail("smtp.password", "is never sent unencrypted: use security 'starttls'")
-        if smtp.get("ca_file") and not Path(smtp["ca_file"]).is_file():
-            raise self.fail("smtp.ca_file", f"no such file {smtp['ca_file']!r}")
+        if smtp.get("ca_file"):
+            smtp = {**smtp, "ca_file": self.path(smtp["ca_file"])}
+            if not is_file(smtp["ca_file"]):
+                raise self.fail("smtp.ca_file", f"no such file {smtp['ca_file']!r}")
         for name in ("host", "from") if needed else ():
             if not str(smtp.get(name, "")).strip():
                 raise self.fail(f"smtp.{name}", "missing; the email channel needs it")
@@ -156,7 +235,8 @@ class Checks:
             if name not in web:
                 raise self.fail(f"web.{name}", "missing; the web face needs it (a string)")
         for name, value in web.items():
-            self.typed(value, STR, f"web.{name}")
+            if name in WEB_KEYS:  # an unknown key is already a line of its own
+                self.typed(value, STR, f"web.{name}")
         self.web_url(web["base_url"], "web.base_url")
         if urlsplit(web["base_url"]).query or "#" in web["base_url"]:
             raise self.fail("web.base_url", "must be a plain URL, no ?query or #fragment")
@@ -178,8 +258,10 @@ class Checks:
         if match and any(match.groups()):
             d, h, m, sec = (int(g or 0) for g in match.groups())
             value = ((d * 24 + h) * 60 + m) * 60 + sec
-        if isinstance(value, bool) or not isinstance(value, int | float) or value < 1:
+        if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 1:
             raise self.fail(key, "must be a duration such as '30m', '1h' or '90s' (at least 1s)")
+        if value > YEAR:
+            raise self.fail(key, "must be a duration of at most 365d")
         return float(value)
 
 

@@ -1,7 +1,7 @@
 """The config file: TOML plus `.env` plus ${VAR} substitution, checked key by key into Settings.
 
-Owns the schema of every key, source kind and channel kind; each error is one line naming the
-file, the key path and what is allowed.
+Checks the file against its schema (schema.py); each error is one line naming the file, the key
+path and what is allowed.
 """
 
 from __future__ import annotations
@@ -19,110 +19,31 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from dotenv import dotenv_values
 
 from digest.config.checks import (
-    BOOL,
-    INT,
-    NUM,
     SECRET_KEYS,
     SMTP_KEYS,
     STR,
-    STR_OR_STRS,
-    STRS,
-    WEB_KEYS,
     Checks,
+    is_folder,
 )
+from digest.config.schema import (
+    BUILTIN_DEFAULTS,
+    CHANNEL_KEYS,
+    CHANNEL_KINDS,
+    DEFAULTS_KEYS,
+    DELIVERY_KEYS,
+    SERVE_KEYS,
+    SERVE_SECONDS,
+    SOURCE_KEYS,
+    SOURCE_KINDS,
+    STATE_KEYS,
+    SUBSCRIBER_KEYS,
+    SUBSCRIBER_RANGES,
+    TOP_KEYS,
+)
+from digest.config.schema import accepted_keys as accepted_keys  # its old home, kept
 from digest.models import ChannelConfig, ConfigError, Profile, Settings, SourceConfig, Subscriber
 
-# Options of each source and channel kind: key -> (what it must be, required?).
-NETWORK = {"url": (STR, False), "timeout": (NUM, False), "retries": (INT, False)}
-SOURCE_KINDS: dict[str, dict[str, tuple[str, bool]]] = {
-    "seeds": {"path": (STR, True)},
-    "files": {"path": (STR, True)},
-    # Network sources: `url` is the API or feed (the public service by default where there is
-    # one). Each kind checks its own values (sources.check): categories, ranges, URLs.
-    "arxiv": {
-        **NETWORK,
-        "categories": (STRS, False),
-        "query": (STR, False),
-        "days": (INT, False),
-        "max_results": (INT, False),
-        "delay": (NUM, False),
-        "replacements": (BOOL, False),  # new versions of papers not seen before count as new
-    },
-    "rss": {**NETWORK, "url": (STR, True), "replacements": (BOOL, False)},
-    "openreview": {**NETWORK, "venue": (STR, True)},
-}
-CHANNEL_KINDS: dict[str, dict[str, tuple[str, bool]]] = {
-    "file": {"dir": (STR, False), "to": (STR_OR_STRS, False)},
-    "email": {"to": (STR_OR_STRS, True), "unsubscribe": (STR, False)},
-    "slack": {"webhook": (STR, True), "signing_secret": (STR, False)},
-    "matrix": {"homeserver": (STR, True), "room": (STR, True), "token": (STR, True)},
-    "matrix-hook": {"url": (STR, True)},
-}
-# Keys a subscriber may set; all but name, interests and library may also stand in [defaults].
-SUBSCRIBER_KEYS: dict[str, str] = {
-    "name": STR,
-    "interests": STR,
-    "keywords": STRS,
-    "exclude": STRS,
-    "authors": STRS,
-    "library": STR,
-    "like": STRS,
-    "top_k": INT,
-    "min_score": NUM,
-    "schedule": STR,
-    "timezone": STR,
-    "alert_threshold": NUM,
-    "alert_keywords": STRS,
-    "max_alerts_per_day": INT,
-    "on_empty": STR,
-    "channels": "a list of tables",
-}
-TOP_KEYS = {
-    *("sources", "subscribers", "defaults", "state", "smtp", "templates", "delivery", "serve"),
-    "web",
-}
-STATE_KEYS = {"path", "url"}
-SOURCE_KEYS = {"kind", "name"}  # every source has these beside its kind's own
-CHANNEL_KEYS = {"kind"}  # every channel has this beside its kind's own
-DEFAULTS_KEYS = set(SUBSCRIBER_KEYS) - {"name", "interests", "library", "like"}
-# [serve] of `digest serve`: key -> default duration ("30m", "1h", "90s" or seconds).
-SERVE_KEYS = {"poll_every": "30m", "misfire_grace_time": "1h"}
-# [delivery]: key -> (what it must be, the least value allowed).
-DELIVERY_KEYS: dict[str, tuple[str, float]] = {
-    "max_attempts": (INT, 1),  # tries before a delivery is dead
-    "concurrency": (INT, 1),  # destinations served at the same time
-    "max_wait": (NUM, 0),  # seconds a run waits out a rate limit before leaving it to a later run
-    "smtp_connections": (INT, 1),  # connections to the SMTP relay at once, reused across messages
-}
-BUILTIN_DEFAULTS: dict[str, Any] = {
-    "top_k": 10,
-    "min_score": 0.05,
-    "schedule": "0 8 * * *",
-    "timezone": "UTC",
-    "channels": [{"kind": "file"}],
-}
 _VAR = re.compile(r"\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
-
-
-def accepted_keys() -> dict[str, frozenset[str]]:
-    """Every place in a config file -> the keys the checker accepts there: "" is the top level,
-    "sources.arxiv" one source kind's own keys (beside "sources"), "subscribers.channels.email"
-    one channel kind's. docs/configuration.md documents each; tests/test_docs.py compares."""
-    places: dict[str, set[str]] = {
-        "": TOP_KEYS,
-        "state": STATE_KEYS,
-        "serve": set(SERVE_KEYS),
-        "delivery": set(DELIVERY_KEYS),
-        "smtp": SMTP_KEYS,
-        "web": WEB_KEYS,
-        "sources": SOURCE_KEYS,
-        "defaults": DEFAULTS_KEYS,
-        "subscribers": set(SUBSCRIBER_KEYS),
-        "subscribers.channels": CHANNEL_KEYS,
-    }
-    places |= {f"sources.{kind}": set(keys) for kind, keys in SOURCE_KINDS.items()}
-    places |= {f"subscribers.channels.{kind}": set(keys) for kind, keys in CHANNEL_KINDS.items()}
-    return {place: frozenset(keys) for place, keys in places.items()}
 
 
 def load(path: str | os.PathLike[str], environ: Mapping[str, str] | None = None) -> Settings:
@@ -179,58 +100,86 @@ def _join(key: str, name: str) -> str:
 
 class _Checker(Checks):
     def settings(self, data: dict[str, Any], secrets: frozenset[str]) -> Settings:
+        """Settings, or ConfigErrors with every problem found: each part is checked even when
+        another failed (a part that depends on a failed one is left out, never guessed)."""
         self.only(data, TOP_KEYS, "")
-        defaults = self.table(data.get("defaults", {}), "defaults")
+        tables: dict[str, dict[str, Any]] = {}
+        for name in ("defaults", "state", "smtp", "delivery", "serve", "web"):
+            tables[name] = {}
+            with self.gather():
+                tables[name] = self.table(data.get(name, {}), name)
+        defaults = tables["defaults"]
         self.only(defaults, DEFAULTS_KEYS, "defaults")
-        state = self.table(data.get("state", {}), "state")
+        state = tables["state"]
         self.only(state, STATE_KEYS, "state")
-        state_path = self.state(state)
-        smtp = self.table(data.get("smtp", {}), "smtp")
-        self.only(smtp, SMTP_KEYS, "smtp")
+        state_path = self.path("state/digest.db")
+        with self.gather():
+            state_path = self.state(state)
+        self.only(tables["smtp"], SMTP_KEYS, "smtp")
         # No `templates` key: the built-in set; a folder given here overrides them one by one.
-        templates = self.typed(data.get("templates", ""), STR, "templates")
-        if templates and not Path(templates).is_dir():
-            raise self.fail(
-                "templates",
-                f"no such folder {templates!r} (relative paths start "
-                "from the directory digest runs in)",
-            )
-        sources: list[SourceConfig] = []
-        for i, raw in enumerate(self.array(data, "sources")):
-            source = self.source(raw, f"sources[{i}]")
-            if source.name in {s.name for s in sources}:
+        templates = ""
+        with self.gather():
+            templates = self.typed(data.get("templates", ""), STR, "templates")
+            templates = self.path(templates) if templates else ""
+            if templates and not is_folder(templates):
                 raise self.fail(
-                    f"sources[{i}].name",
-                    f"duplicate source name {source.name!r}; give each source its own `name`",
+                    "templates",
+                    f"no such folder {templates!r} (relative paths start from the config "
+                    "file's folder)",
                 )
-            sources.append(source)
-        subscribers = [
-            self.subscriber(s, defaults, f"subscribers[{i}]")
-            for i, s in enumerate(self.array(data, "subscribers"))
-        ]
-        seen: set[str] = set()
-        for sub in subscribers:
-            if sub.name in seen:
-                raise self.fail(f"subscribers.{sub.name}", "duplicate subscriber name")
-            seen.add(sub.name)
+        sources: list[SourceConfig] = []
+        with self.gather():
+            for i, raw in enumerate(self.array(data, "sources")):
+                with self.gather():
+                    source = self.source(raw, f"sources[{i}]")
+                    if source.name in {s.name for s in sources}:
+                        raise self.fail(
+                            f"sources[{i}].name",
+                            f"duplicate source name {source.name!r}; give each source its own "
+                            "`name`",
+                        )
+                    sources.append(source)
+        subscribers: list[Subscriber] = []
+        with self.gather():
+            for i, raw in enumerate(self.array(data, "subscribers")):
+                with self.gather():
+                    sub = self.subscriber(raw, defaults, f"subscribers[{i}]")
+                    if sub.name in {s.name for s in subscribers}:
+                        raise self.fail(f"subscribers.{sub.name}", "duplicate subscriber name")
+                    subscribers.append(sub)
         mailing = any(c.kind == "email" for sub in subscribers for c in sub.channels)
-        smtp = self.smtp(smtp, mailing)
-        delivery = self.table(data.get("delivery", {}), "delivery")
+        smtp: dict[str, Any] = {}
+        with self.gather():
+            smtp = self.smtp(tables["smtp"], mailing)
+        delivery = tables["delivery"]
         self.only(delivery, set(DELIVERY_KEYS), "delivery")
-        for name, (what, least) in DELIVERY_KEYS.items():
-            if name in delivery and self.typed(delivery[name], what, f"delivery.{name}") < least:
-                raise self.fail(f"delivery.{name}", f"must be at least {least:g}")
-        serve = self.table(data.get("serve", {}), "serve")
+        for name, (what, least, most) in DELIVERY_KEYS.items():
+            if name in delivery:
+                with self.gather():
+                    value = self.typed(delivery[name], what, f"delivery.{name}")
+                    self.within(value, least, most, f"delivery.{name}")
+        serve = tables["serve"]
         self.only(serve, set(SERVE_KEYS), "serve")
-        every = {k: self.duration(serve.get(k, v), f"serve.{k}") for k, v in SERVE_KEYS.items()}
-        web = self.web(self.table(data.get("web", {}), "web"))
+        every = {k: float(v) for k, v in SERVE_SECONDS.items()}
+        for k, v in SERVE_KEYS.items():
+            with self.gather():
+                every[k] = self.duration(serve.get(k, v), f"serve.{k}")
+        web: dict[str, Any] = {}
+        with self.gather():
+            web = self.web(tables["web"])
         for sub in subscribers if not web else ():
             for i, channel in enumerate(sub.channels):
                 if channel.options.get("signing_secret"):
-                    raise self.fail(
-                        f"subscribers.{sub.name}.channels[{i}].signing_secret",
-                        "needs a [web] table (base_url, secret): Slack posts the clicks there",
+                    self.errors.append(
+                        str(
+                            self.fail(
+                                f"subscribers.{sub.name}.channels[{i}].signing_secret",
+                                "needs a [web] table (base_url, secret): Slack posts the clicks "
+                                "there",
+                            )
+                        )
                     )
+        self.done()
         return Settings(
             path=self.file,
             sources=tuple(sources),
@@ -260,16 +209,19 @@ class _Checker(Checks):
             return url
         path = str(self.typed(state.get("path", "state/digest.db"), STR, "state.path"))
         if not path.strip():
-            raise self.fail("state.path", "must not be empty (the SQLite file of the state)")
-        return path
+            raise self.fail("state.path", "must name a file (leave it out for state/digest.db)")
+        return self.path(path)
 
     def source(self, raw: Any, key: str) -> SourceConfig:
         table = self.table(raw, key)
         kind = self.kind(table, key, SOURCE_KINDS, "source")
         options = self.options(table, key, SOURCE_KINDS[kind], extra=SOURCE_KEYS)
-        # An unnamed source is called by its path ("seeds"), else by its kind ("arxiv").
+        # An unnamed source is called by its path as written ("seeds"), else by its kind
+        # ("arxiv"): the name keys the source's journal, so it never changes with the folder.
         default = str(options.get("path", kind))
         name = self.typed(table.get("name", default), STR, f"{key}.name")
+        if "path" in options:
+            options["path"] = self.path(options["path"])
         return SourceConfig(kind=kind, name=name, options=options)
 
     def subscriber(self, raw: Any, defaults: dict[str, Any], key: str) -> Subscriber:
@@ -278,6 +230,7 @@ class _Checker(Checks):
         if not isinstance(name, str) or not name.strip():
             raise self.fail(f"{key}.name", "every subscriber needs a name (a non-empty string)")
         key = f"subscribers.{name}"
+        before = len(self.errors)
         self.only(table, set(SUBSCRIBER_KEYS), key)
         merged = {**BUILTIN_DEFAULTS, **defaults, **table}
 
@@ -285,24 +238,30 @@ class _Checker(Checks):
             return f"{key}.{k}" if k in table else f"defaults.{k}"
 
         for k, v in merged.items():
-            if k != "channels":
-                self.typed(v, SUBSCRIBER_KEYS[k], where(k))
+            if k != "channels" and k in SUBSCRIBER_KEYS:
+                with self.gather():
+                    self.typed(v, SUBSCRIBER_KEYS[k], where(k))
+        self.settle(before)  # the checks below need the right types
         tz = merged["timezone"]
-        try:
-            ZoneInfo(tz)
-        except (ZoneInfoNotFoundError, ValueError):
-            raise self.fail(
-                where("timezone"),
-                f"unknown time zone {tz!r} (use an IANA name such as 'Europe/Berlin' or 'UTC')",
-            ) from None
-        self.schedule(merged["schedule"], where("schedule"), tz)
-        if merged["top_k"] < 1:
-            raise self.fail(where("top_k"), "must be at least 1")
-        if merged.get("on_empty", "skip") not in ("skip", "notify"):
-            raise self.fail(where("on_empty"), "must be 'skip' or 'notify'")
-        if merged.get("max_alerts_per_day", 0) < 0:
-            raise self.fail(where("max_alerts_per_day"), "must be 0 (no alerts) or more")
-        channels = self.channels(merged["channels"], where("channels"))
+        with self.gather():
+            try:
+                ZoneInfo(tz)
+            except (ZoneInfoNotFoundError, ValueError):
+                raise self.fail(
+                    where("timezone"),
+                    f"unknown time zone {tz!r} (use an IANA name such as 'Europe/Berlin' or 'UTC')",
+                ) from None
+            self.schedule(merged["schedule"], where("schedule"), tz)
+        for k, (least, most) in SUBSCRIBER_RANGES.items():
+            if k in merged:
+                with self.gather():
+                    self.within(merged[k], least, most, where(k))
+        with self.gather():
+            if merged.get("on_empty", "skip") not in ("skip", "notify"):
+                raise self.fail(where("on_empty"), "must be 'skip' or 'notify'")
+        channels: tuple[ChannelConfig, ...] = ()
+        with self.gather():
+            channels = self.channels(merged["channels"], where("channels"))
         profile = Profile(
             interests=merged.get("interests", "").strip(),
             keywords=tuple(merged.get("keywords", ())),
@@ -314,6 +273,7 @@ class _Checker(Checks):
             raise self.fail(
                 key, "says nothing about its interests: set interests, keywords, library or like"
             )
+        self.settle(before)
         threshold = merged.get("alert_threshold")
         return Subscriber(
             name=name,
@@ -324,7 +284,7 @@ class _Checker(Checks):
             schedule=merged["schedule"],
             timezone=tz,
             alert_threshold=None if threshold is None else float(threshold),
-            library_path=merged.get("library", ""),
+            library_path=self.path(merged["library"]) if merged.get("library") else "",
             likes=tuple(x.strip() for x in merged.get("like", ())),
             alert_keywords=tuple(merged.get("alert_keywords", ())),
             max_alerts_per_day=merged.get("max_alerts_per_day", 5),
@@ -334,15 +294,22 @@ class _Checker(Checks):
     def channels(self, raw: Any, key: str) -> tuple[ChannelConfig, ...]:
         if not isinstance(raw, list) or not raw:
             raise self.fail(key, "must be a non-empty list of tables ([[subscribers.channels]])")
+        before = len(self.errors)
         out: list[ChannelConfig] = []
         for i, item in enumerate(raw):
             where = f"{key}[{i}]"
-            table = self.table(item, where)
-            kind = self.kind(table, where, CHANNEL_KINDS, "channel")
-            options = self.options(table, where, CHANNEL_KINDS[kind], extra=CHANNEL_KEYS)
-            self.channel(kind, options, where)
-            count = sum(1 for c in out if c.kind == kind)
-            out.append(ChannelConfig(kind, kind if count == 0 else f"{kind}-{count + 1}", options))
+            with self.gather():
+                table = self.table(item, where)
+                kind = self.kind(table, where, CHANNEL_KINDS, "channel")
+                options = self.options(table, where, CHANNEL_KINDS[kind], extra=CHANNEL_KEYS)
+                self.channel(kind, options, where)
+                if kind == "file":  # written or not, the folder is the config's: out/ beside it
+                    options["dir"] = self.path(options.get("dir", "out"))
+                count = sum(1 for c in out if c.kind == kind)
+                out.append(
+                    ChannelConfig(kind, kind if count == 0 else f"{kind}-{count + 1}", options)
+                )
+        self.settle(before)
         return tuple(out)
 
     def schedule(self, expr: str, key: str, tz: str) -> None:

@@ -5,8 +5,13 @@ Imports nothing from the package: every other module may import this one.
 
 from __future__ import annotations
 
+import functools
+import json
+from urllib.parse import parse_qsl, quote, quote_plus, unquote, urlsplit
+
 # DigestError
 #  ├── ConfigError      bad config, .env or command-line input (exit 2)
+#  │    └── ConfigErrors  several of them at once: one line each
 #  ├── InputError       a bad input file named on the command line (exit 2)
 #  ├── SourceError      a whole source failed; the run goes on with the others
 #  ├── StateError       the state database is unusable or locked
@@ -19,6 +24,14 @@ class DigestError(Exception):
 
 class ConfigError(DigestError):
     pass
+
+
+class ConfigErrors(ConfigError):
+    """Every problem the config checker found, one line each, so that one round fixes them all."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = tuple(dict.fromkeys(problems))  # an inherited default fails once
+        super().__init__("\n".join(self.problems))
 
 
 class InputError(DigestError):
@@ -43,7 +56,103 @@ class DeliveryError(DigestError):
 
 
 def redact(text: str, secrets: frozenset[str]) -> str:
-    """The text with every known secret (token, password, webhook URL) blotted out."""
-    for secret in sorted(secrets, key=len, reverse=True):
-        text = text.replace(secret, "[redacted]")
-    return text
+    """The text with every known secret (token, password, webhook URL) blotted out, in every
+    form a message may hold it: percent-encoded or decoded, JSON-escaped, in any letter case, and
+    for a URL also as shown elsewhere (host lower-cased, without its query or credentials, the
+    path alone, a long path segment or query value alone)."""
+    if not secrets or not text:
+        return text
+    ends, short = _index(secrets)
+    low = text.lower()
+    if len(low) != len(text):  # a letter whose lower case is longer ("İ"): positions shift
+        low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+    found: list[tuple[int, int]] = []  # (start, end) of every form found
+    for end in range(1, len(low) + 1):
+        for form in ends.get(low[max(0, end - KEY) : end], ()):
+            if len(form) <= end and low.startswith(form, end - len(form)):
+                found.append((end - len(form), end))
+    for form in short:
+        at = low.find(form)
+        while at >= 0:
+            found.append((at, at + len(form)))
+            at = low.find(form, at + 1)
+    out: list[str] = []
+    last = 0
+    # Leftmost, then longest: the whole URL is blotted, not a part of it; overlaps merge.
+    for start, end in sorted(found, key=lambda m: (m[0], -m[1])):
+        if end <= last:
+            continue  # within one blotted already
+        if start >= last:
+            out += [text[last:start], "[redacted]"]
+        last = end  # an overlapping one makes the blot before it longer
+    out.append(text[last:])
+    return "".join(out)
+
+
+KEY = 4  # forms are found by their last characters: one dictionary look-up per position
+
+
+@functools.lru_cache(maxsize=32)
+def _index(secrets: frozenset[str]) -> tuple[dict[str, list[str]], list[str]]:
+    """Every form of every secret, lower-cased, by its last KEY characters (a secret's ending is
+    its random part: the buckets stay small, where beginnings share "https://hooks..."); the
+    forms shorter than KEY apart. A dictionary, not one regular expression: thousands of webhook
+    URLs make an alternation of 100,000 forms, seconds to compile and milliseconds a line."""
+    forms = {form.lower() for secret in secrets if secret for form in _forms(secret)}
+    ends: dict[str, list[str]] = {}
+    for form in forms:
+        if len(form) >= KEY:
+            ends.setdefault(form[-KEY:], []).append(form)
+    return ends, sorted(f for f in forms if len(f) < KEY)
+
+
+PART = 8  # a part of a URL shorter than this ("/rss", "v=2") is not a secret by itself
+SEGMENT = 12  # nor a single path segment shorter than this ("atom.xml", "services")
+
+
+def _forms(secret: str) -> set[str]:
+    forms: set[str] = set()
+    for text in {secret, unquote(secret)}:
+        forms |= _encodings(text)
+    try:
+        parts = urlsplit(secret)
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return forms
+    if parts.scheme not in ("http", "https") or not host:
+        return forms
+    hosts = {host}
+    try:
+        hosts.add(host.encode("idna").decode("ascii"))
+    except UnicodeError:
+        pass
+    paths = {parts.path, unquote(parts.path), quote(unquote(parts.path))}
+    query = f"?{parts.query}" if parts.query else ""
+    for name in hosts:
+        base = f"{parts.scheme}://{name}" + (f":{port}" if port else "")
+        for path in paths:
+            for url in (base + path, base + path + query, base + path.rstrip("/")):
+                forms |= _encodings(url)
+    for path in paths:
+        for tail in (path + query, path, path.lstrip("/")):
+            if len(tail.strip("/")) >= PART:
+                forms |= _encodings(tail)
+        forms |= {seg for seg in path.split("/") if len(seg) >= SEGMENT}
+    if parts.query:
+        forms |= _encodings(parts.query)
+        forms |= {v for _, v in parse_qsl(parts.query) if len(v) >= PART}
+    if parts.password:
+        forms |= _encodings(parts.password)
+    return {form for form in forms if form}
+
+
+def _encodings(text: str) -> set[str]:
+    return {
+        text,
+        quote(text, safe=""),
+        quote(text, safe="/:"),
+        quote_plus(text),
+        json.dumps(text)[1:-1],
+        json.dumps(text, ensure_ascii=False)[1:-1],
+        text.replace("/", "\\/"),  # JSON may escape "/" too
+    }

@@ -86,7 +86,10 @@ def closest(
     """For every pick, the index in its subscriber's library of the liked paper it is most
     similar to (the first of equals; -1: none shares a word)."""
     out: list[list[int]] = [[-1] * len(picks) for picks in best]
-    liked, picked, pick_of, index = [], [], [], []
+    liked: list[int] = []
+    picked: list[int] = []
+    pick_of: list[int] = []
+    index: list[int] = []
     flat: list[tuple[int, int]] = []
     for si, picks in enumerate(best):
         rows = library_rows[si]

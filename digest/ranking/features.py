@@ -16,15 +16,27 @@ from digest.ranking import tokens
 from digest.ranking.tokens import analyze, tokenize, tokenize_all
 
 # Bump when the analyzer or the weighting changes: a stored space of another version is refitted.
-VERSION = 3
-MAX_DF = 0.5
-# A max_df cut on a handful of documents would delete the words that tie them together.
-MAX_DF_MIN_DOCS = 50
+VERSION = 4
+# No word is ever cut for being common: a focused source (48 papers that all say "federated
+# learning") would lose the very words its subscriber asked for. Common words weigh little through
+# idf instead, and idf counts BACKGROUND_DOCS pseudo-documents that hold none of the words, so
+# that a pool of 10 papers (where every df is noise) and one of 50,000 weigh words alike: on a
+# small pool idf is nearly flat, on a large one the pool's own df dominate.
+BACKGROUND_DOCS = 50
+IDF_FLOOR = 1.0  # added to every idf (scikit-learn's smooth idf adds 1)
 # On a large corpus a word seen in one paper only ties it to nothing else; dropping such words
 # focuses each paper's vector on shared vocabulary (and shrinks the space). Words of the
 # subscribers' own interests and keywords are always kept. Below this many papers, keep all.
 MIN_DF = 2
 MIN_DF_MIN_DOCS = 1000
+
+
+# Term frequency -> weight: sublinear, 1 + log tf. BM25's saturation tf (k1 + 1) / (tf + k1),
+# inside the cosine, measured no better on the tuning split (bench/results/README.md).
+def TF(counts: np.ndarray) -> np.ndarray:  # noqa: N802 (a hook the benchmarks patch)
+    """Sublinear term frequency."""
+    weights: np.ndarray = 1 + np.log(counts)
+    return weights
 
 
 def paper_text(paper: Paper) -> str:
@@ -34,13 +46,17 @@ def paper_text(paper: Paper) -> str:
 
 
 class Space:
-    """A fitted TF-IDF space: vocabulary and idf. transform() gives l2-normalized rows."""
+    """A fitted TF-IDF space: vocabulary, idf and the direction of the mean fitted row (the
+    background's centroid). transform() gives l2-normalized rows."""
 
-    def __init__(self, terms: Sequence[str], idf: np.ndarray, docs: int) -> None:
+    def __init__(
+        self, terms: Sequence[str], idf: np.ndarray, docs: int, centroid: np.ndarray | None = None
+    ) -> None:
         self.names = np.asarray(terms, dtype=object)
         self.idf = idf
         self.docs = docs  # how many documents the fit saw
         self.vocabulary = {t: i for i, t in enumerate(terms)}
+        self.centroid = np.zeros(len(terms)) if centroid is None else centroid
 
     @property
     def size(self) -> int:
@@ -72,6 +88,7 @@ class Space:
             version=np.array([VERSION, self.docs]),
             terms=np.frombuffer("\n".join(self.names).encode("utf-8"), dtype=np.uint8),
             idf=self.idf.astype(np.float64),
+            centroid=self.centroid.astype(np.float32),
         )
         return out.getvalue()
 
@@ -84,7 +101,8 @@ class Space:
                 return None
             terms = saved["terms"].tobytes().decode("utf-8").split("\n")
             idf = saved["idf"]
-        return cls(terms, idf, docs)
+            centroid = saved["centroid"].astype(np.float64)
+        return cls(terms, idf, docs, centroid)
 
 
 def fit(texts: Sequence[str], keep: Sequence[str] = ()) -> tuple[Space, sp.csr_matrix]:
@@ -99,8 +117,6 @@ def fit(texts: Sequence[str], keep: Sequence[str] = ()) -> tuple[Space, sp.csr_m
     for block in bags:
         df += np.bincount(block.indices, minlength=width)
     wanted = df > 0
-    if n >= MAX_DF_MIN_DOCS:
-        wanted &= df <= MAX_DF * n
     if n >= MIN_DF_MIN_DOCS:
         rare = df < MIN_DF
         rare[_columns_of(keep, words, keys)] = False  # the subscribers' own words stay
@@ -119,9 +135,11 @@ def fit(texts: Sequence[str], keep: Sequence[str] = ()) -> tuple[Space, sp.csr_m
     position = np.full(width, -1, dtype=np.int64)
     position[columns[order]] = np.arange(len(order))
     kept_df = df[columns[order]]
-    idf = np.log((1 + n) / (1 + kept_df)) + 1  # scikit-learn's smooth idf
+    idf = np.log((1 + n + BACKGROUND_DOCS) / (1 + kept_df)) + IDF_FLOOR
     rows = _weighted(bags, position, idf, len(order))
-    return Space([names[i] for i in order], idf, n), rows
+    total = np.asarray(rows.sum(axis=0)).ravel()
+    centroid = total / max(float(np.linalg.norm(total)), 1e-12)
+    return Space([names[i] for i in order], idf, n, centroid), rows
 
 
 _T = TypeVar("_T")
@@ -221,7 +239,7 @@ def _weighted(
         owner = np.repeat(np.arange(rows.shape[0]), np.diff(rows.indptr))
         indptr = np.concatenate([[0], np.cumsum(np.bincount(owner[keep], minlength=rows.shape[0]))])
         cols = where[keep]
-        data = (1 + np.log(rows.data[keep].astype(np.float64))) * idf[cols]
+        data = TF(rows.data[keep].astype(np.float64)) * idf[cols]
         block = sp.csr_matrix((data, cols.astype(np.int32), indptr), shape=(rows.shape[0], width))
         block.sort_indices()
         return block

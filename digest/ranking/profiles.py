@@ -17,11 +17,14 @@ from digest.ranking.tokens import author_key
 
 KEYWORD_WEIGHT = 1.5  # keywords are the subscriber's explicit wish: they outweigh free text
 DISLIKED_WEIGHT = 0.5  # Rocchio's negative share: papers rated down pull the profile away
-# On a large pool (a background, not one topic) two Rocchio steps: the mean of the pool is an
-# implicit negative, so words every paper shares count for less than words that set a paper
-# apart; and the profile is expanded with its best FEEDBACK_DOCS first-pass papers (pseudo
-# relevance feedback), so that a short text or one liked paper finds the field's vocabulary.
-POOL_MIN = 1000
+# Two Rocchio steps for an interest that meets many of today's papers: the background's mean
+# (the stored corpus, or what was fitted) is an implicit negative, so words every paper shares
+# count for less than words that set a paper apart (its weight grows up to POOL_WEIGHT at
+# POOL_MIN papers sharing the interest's words); and from FEEDBACK_MIN such papers the profile is
+# expanded with its best FEEDBACK_DOCS first-pass papers (pseudo relevance feedback), so that a
+# short text or one liked paper finds the field's vocabulary. On a small pool both hurt.
+POOL_MIN = 300  # papers of today's pool sharing a word with the interest (ranker._sharing)
+FEEDBACK_MIN = 300
 POOL_WEIGHT = 0.5
 FEEDBACK_WEIGHT = 0.3
 FEEDBACK_DOCS = 10
@@ -55,6 +58,7 @@ def profiles(
     library_rows: list[list[int]],
     disliked_rows: list[list[int]],
 ) -> sp.csr_matrix:
+    """Each subscriber's Rocchio vector."""
     n = len(subscribers)
     interests = space.transform([s.profile.interests for s in subscribers])
     phrases = [(i, kw) for i, s in enumerate(subscribers) for kw in s.profile.keywords]

@@ -8,21 +8,13 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.preprocessing import normalize
 
 from digest.models import Paper, Scored, Subscriber
+from digest.ranking import interests
+from digest.ranking import profiles as prof
 from digest.ranking.explain import closest, terms
 from digest.ranking.features import Space, fit, paper_text
-from digest.ranking.profiles import (
-    FEEDBACK_DOCS,
-    FEEDBACK_WEIGHT,
-    POOL_MIN,
-    POOL_WEIGHT,
-    authors,
-    exclude_pattern,
-    expanded,
-    profiles,
-)
+from digest.ranking.profiles import authors, exclude_pattern, expanded, profiles
 from digest.ranking.scoring import best_per_row, rescored, top_candidates, trimmed
 from digest.ranking.tokens import author_key
 
@@ -37,13 +29,13 @@ CHUNK_CELLS = 1_000_000_000
 
 
 def _left(
-    profile: sp.csr_matrix, centroid: np.ndarray | None, by_author: sp.csr_matrix
+    profile: sp.csr_matrix, centroid: np.ndarray, pool_weight: np.ndarray, by_author: sp.csr_matrix
 ) -> sp.csr_matrix:
     """Profiles as product rows against [papers, c.x, authors]: (p.x - w c.x) / |p - w c| plus
-    the author weights (Rocchio against the pool as one more column; w = 0 without a pool)."""
+    the author weights (Rocchio against the background's centroid c as one more column)."""
     active = np.diff(profile.indptr) > 0
-    weight = np.where(active, POOL_WEIGHT if centroid is not None else 0.0, 0.0)
-    towards = profile @ centroid if centroid is not None else np.zeros(profile.shape[0])
+    weight = np.where(active, pool_weight, 0.0)
+    towards = profile @ centroid
     scale = 1 / np.sqrt(np.maximum(1 - 2 * weight * towards + weight**2, 1e-12))
     # Each row laid out as [scaled profile words, the pool column, author columns], in column
     # order: assembled in place, cheaper than stacking and sorting three matrices.
@@ -75,6 +67,16 @@ def _left(
     )
     data[at], indices[at] = by_author.data, width + 1 + by_author.indices
     return sp.csr_matrix((data, indices, indptr), shape=(n, width + 1 + by_author.shape[1]))
+
+
+def _sharing(profile: sp.csr_matrix, x: sp.csr_matrix) -> np.ndarray:
+    """Per profile row, the most papers of the pool that hold any one of its words."""
+    df = np.bincount(x.indices, minlength=x.shape[1])[profile.indices]
+    out = np.zeros(profile.shape[0])
+    filled = np.diff(profile.indptr) > 0
+    if filled.any():
+        out[filled] = np.maximum.reduceat(df, profile.indptr[:-1][filled])
+    return out
 
 
 def _unique(papers: Sequence[Paper]) -> list[Paper]:
@@ -128,10 +130,21 @@ def rank(
     disliked_rows = [[row_of[p.id] for p in bad] for bad in disliked]
     profile = profiles(space, docs, subscribers, library_rows, disliked_rows)
     x = docs[:m]
+    # From here on a row is one interest of a subscriber (most subscribers have one).
+    interest = interests.split(profile, space, docs, x, subscribers, library_rows, disliked_rows)
+    profile, owner = interest.vectors, interest.owner
 
-    big = m >= POOL_MIN
-    centroid = normalize(np.asarray(x.sum(axis=0))).ravel()
+    # The implicit negative is the background's centroid (the stored corpus, or what was fitted).
+    # It and the feedback step help on a large pool and hurt on a small one, and what makes a
+    # pool large for an interest is how many of today's papers share its words: the most papers
+    # that hold any one of its words. Papers that share no word with it do not count, so their
+    # arrival changes nothing.
+    centroid = space.centroid
+    shared = _sharing(profile, x)
+    pool_weight = prof.POOL_WEIGHT * np.minimum(1.0, shared / prof.POOL_MIN)
+    feedback = shared >= prof.FEEDBACK_MIN
     by_author, written, author_weights = authors(papers, subscribers, liked)
+    by_author = by_author[owner]
     right = sp.hstack([x, sp.csr_matrix((x @ centroid)[:, None]), written]).tocsr()
 
     ids = [p.id for p in papers]
@@ -145,13 +158,13 @@ def rank(
         for lib, bad in zip(liked, disliked, strict=True)
     ]
     permitted: list[set[int] | None] = []
-    shared: dict[int, set[int] | None] = {}  # subscribers often share one allowed set
+    allowed_sets: dict[int, set[int] | None] = {}  # subscribers often share one allowed set
     for s in subscribers:
         only = None if allowed is None else allowed.get(s.name)
-        if only is not None and id(only) not in shared:
+        if only is not None and id(only) not in allowed_sets:
             rows = {row_of[i] for i in only if row_of.get(i, m) < m}
-            shared[id(only)] = None if len(rows) == m else rows  # all allowed: no restriction
-        permitted.append(None if only is None else shared[id(only)])
+            allowed_sets[id(only)] = None if len(rows) == m else rows  # all allowed: none
+        permitted.append(None if only is None else allowed_sets[id(only)])
 
     def accepts(si: int) -> Callable[[int], bool]:
         pattern, inside, out = excludes[si], permitted[si], blocked[si]
@@ -167,38 +180,46 @@ def rank(
     if not most:
         return picks
     scoring, want = profile, min(m, 2 * most + 10)
-    if big and FEEDBACK_WEIGHT:
+    if feedback.any() and prof.FEEDBACK_WEIGHT:
         # One product, with a coarse profile, finds the candidates: enough for the digest and for
         # the feedback papers, which are chosen on exact scores.
-        left = _left(trimmed(profile, FIRST_PASS_MASS), centroid, by_author)
+        left = _left(trimmed(profile, FIRST_PASS_MASS), centroid, pool_weight, by_author)
         found, bound = best_per_row(
-            left, right, max(want, min(m, 2 * FEEDBACK_DOCS)), order, CHUNK_CELLS
+            left, right, max(want, min(m, 2 * prof.FEEDBACK_DOCS)), order, CHUNK_CELLS
         )
-        first = rescored(_left(profile, centroid, by_author), right, [c for c, _ in found], order)
-        tops = [rows[values > 0][:FEEDBACK_DOCS] for rows, values in first]
+        first = rescored(
+            _left(profile, centroid, pool_weight, by_author), right, [c for c, _ in found], order
+        )
+        tops = [
+            rows[values > 0][: prof.FEEDBACK_DOCS] if wanted else rows[:0]
+            for (rows, values), wanted in zip(first, feedback.tolist(), strict=True)
+        ]
         scoring, words = expanded(profile, x, tops)
         # The papers the feedback words alone reach best join them: a cheap product (the words
         # are few and rare), so that what the expansion brings in can be found.
-        words = sp.csr_matrix((words.data, words.indices, words.indptr), shape=(n, right.shape[1]))
+        words = sp.csr_matrix(
+            (words.data, words.indices, words.indptr), shape=(len(owner), right.shape[1])
+        )
         near, _ = best_per_row(words, right, min(m, most + 10), order, CHUNK_CELLS)
         candidates = [np.union1d(a, b) for (a, _), (b, _) in zip(found, near, strict=True)]
         # The scores shown (and held against min_score) are exact: the whole profile's.
-        left = _left(scoring, centroid, by_author)
+        left = _left(scoring, centroid, pool_weight, by_author)
         seen = rescored(left, right, candidates, order)
     else:  # no feedback (a small pool): one exact product
-        left = _left(scoring, centroid if big else None, by_author)
+        left = _left(scoring, centroid, pool_weight, by_author)
         seen, bound = best_per_row(left, right, want, order, CHUNK_CELLS)
-    best: list[list[tuple[float, int]]] = [[] for _ in subscribers]
-    for si in range(n):
+    best: list[list[tuple[float, int]]] = [[] for _ in owner]
+    oks = [accepts(si) for si in range(n)]
+    for r, si in enumerate(owner.tolist()):
         if not limits[si]:
             continue
-        ok, k, floor = accepts(si), limits[si], floors[si]
-        # Papers left out of the product score at most bound[si]; can they still make the list?
-        edge = bound[si]
+        ok, k, floor = oks[si], limits[si], floors[si]
+        # Papers left out of the product score at most bound[r]; can they still make the list?
+        edge = bound[r]
         open_below = edge > -np.inf and (not thresholds or (edge > 0 and edge >= floor))
         chosen: list[tuple[float, int]] = []
         unsure = False  # an unseen paper could still tie or beat the next one
-        for j, v in zip(*seen[si], strict=True):
+        for j, v in zip(*seen[r], strict=True):
             if open_below and v <= edge:
                 unsure = True
                 break
@@ -207,29 +228,36 @@ def rank(
                 if len(chosen) == k:
                     break
         if unsure or (open_below and len(chosen) < k):
-            row = (right @ left[si].T).toarray().ravel()
+            row = (right @ left[r].T).toarray().ravel()
             mask = np.ones(m, bool) if not thresholds else (row > 0) & (row >= floor)
-            candidates = np.flatnonzero(mask)
-            chosen = [(float(row[j]), j) for j in top_candidates(row, candidates, k, ids, ok)]
-        best[si] = chosen
+            within = np.flatnonzero(mask)
+            chosen = [(float(row[j]), j) for j in top_candidates(row, within, k, ids, ok)]
+        best[r] = chosen
 
-    nearest_rows = closest(docs, x, library_rows, best)
-    words = iter(terms(profile, x, [(si, j) for si in range(n) for _, j in best[si]], space.names))
-    for si, s in enumerate(subscribers):
-        if not best[si]:
-            continue
-        nearest = [
-            f"closest to: {liked[si][li].title or liked[si][li].id}" if li >= 0 else ""
-            for li in nearest_rows[si]
-        ]
+    mine_rows: list[list[int]] = [[] for _ in subscribers]
+    for r, si in enumerate(owner.tolist()):
+        mine_rows[si].append(r)
+    drawn = []  # (subscriber, score, paper, interest row)
+    for si in range(n):
+        lists = [best[r] for r in mine_rows[si]]
+        for score, j, c in interests.draw(lists, limits[si], order):
+            drawn.append((si, score, j, mine_rows[si][c]))
+    nearest_rows = closest(
+        docs, x, [interest.library[r] for *_, r in drawn], [[(v, j)] for _, v, j, _ in drawn]
+    )
+    words = iter(terms(profile, x, [(r, j) for _, _, j, r in drawn], space.names))
+    for (si, score, j, r), (li,) in zip(drawn, nearest_rows, strict=True):
+        s = subscribers[si]
+        reasons = [f"your interest: {interest.labels[r]}"] if interest.labels[r] else []
+        if li >= 0:
+            liked_paper = corpus[interest.library[r][li]]
+            reasons.append(f"closest to: {liked_paper.title or liked_paper.id}")
+        weights = author_weights[si]
         followed = {author_key(a) for a in s.profile.authors}
-        for c, (score, j) in enumerate(best[si]):
-            reasons = [nearest[c]] if nearest[c] else []
-            weights = author_weights[si]
-            mine = [a for a in papers[j].authors if author_key(a) in weights] if weights else []
-            if by := [a for a in mine if author_key(a) in followed]:
-                reasons.append(f"by {', '.join(by)}, whom you follow")
-            if also := [a for a in mine if author_key(a) not in followed]:
-                reasons.append(f"by {', '.join(also)}, an author of papers you liked")
-            picks[s.name].append(Scored(papers[j], score, next(words), "; ".join(reasons)))
+        mine = [a for a in papers[j].authors if author_key(a) in weights] if weights else []
+        if by := [a for a in mine if author_key(a) in followed]:
+            reasons.append(f"by {', '.join(by)}, whom you follow")
+        if also := [a for a in mine if author_key(a) not in followed]:
+            reasons.append(f"by {', '.join(also)}, an author of papers you liked")
+        picks[s.name].append(Scored(papers[j], score, next(words), "; ".join(reasons)))
     return picks

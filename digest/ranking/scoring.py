@@ -57,7 +57,10 @@ def best_per_row(
 
 
 def pair_dots(
-    a: sp.csr_matrix, rows_a: Sequence[int], b: sp.csr_matrix, rows_b: Sequence[int]
+    a: sp.csr_matrix,
+    rows_a: Sequence[int] | np.ndarray,
+    b: sp.csr_matrix,
+    rows_b: Sequence[int] | np.ndarray,
 ) -> np.ndarray:
     """a[rows_a[k]] . b[rows_b[k]] for every k, in batches of gathered rows."""
     ia, ib = np.asarray(rows_a, np.intp), np.asarray(rows_b, np.intp)
@@ -88,7 +91,9 @@ def rescored(
     return [(columns[a:b], values[a:b]) for a, b in zip(starts[:-1], starts[1:], strict=True)]
 
 
-def heaviest_sums(rows: sp.csr_matrix, groups: Sequence[Sequence[int]], k: int) -> sp.csr_matrix:
+def heaviest_sums(
+    rows: sp.csr_matrix, groups: Sequence[Sequence[int] | np.ndarray], k: int
+) -> sp.csr_matrix:
     """Per group of (non-negative) rows, the k heaviest entries of their sum, normalized: one
     threaded top-n product rather than a sort per group."""
     from sparse_dot_topn import sp_matmul_topn

@@ -5,6 +5,7 @@ suffixes ("Reagle, Jr., Joseph M." is Joseph M. Reagle Jr.) and collaborations.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 
@@ -20,6 +21,8 @@ _PARTICLE = re.compile(r"^(?:van|von|der|de|den|del|della|di|da|du|la|le|dos|das
 _AND = re.compile(r"(?:,\s*|\s+)(?:and|&)\s+", re.IGNORECASE)
 _SEMICOLON = re.compile(r";")
 _COMMA = re.compile(r",")
+# A name with none of these is one plain name, "Ada Lovelace": most of a paper file's names.
+_LIST_MARKS = re.compile(r"[,;(){}&…]|\.\.\.|\b(?:and|et|others)\b", re.IGNORECASE)
 
 
 def split(value: str | Iterable[str]) -> tuple[str, ...]:
@@ -30,7 +33,15 @@ def split(value: str | Iterable[str]) -> tuple[str, ...]:
         for item in value:
             found.extend(split(item) if isinstance(item, str) else ())
         return tuple(dict.fromkeys(found))
+    return _split_text(value)
+
+
+# Names repeat across the papers of a file (and a day's feeds): each form is split once.
+@functools.lru_cache(maxsize=1 << 16)
+def _split_text(value: str) -> tuple[str, ...]:
     text = " ".join(value.split())
+    if not _LIST_MARKS.search(text):
+        return (text,) if _is_name(text) else ()
     collaborations = [" ".join(c.split()) for c in _COLLABORATION.findall(text)]
     text = _ASIDE.sub("", _COLLABORATION.sub("", text))
     names: list[str] = []

@@ -46,7 +46,11 @@ def source_path(config: SourceConfig) -> Path:
     if not isinstance(raw, str) or not raw.strip():
         raise SourceError(f"source {config.name!r}: option 'path' must name a file or folder")
     path = Path(raw).expanduser()
-    if not path.exists():
+    try:
+        there = path.exists()
+    except (OSError, ValueError) as exc:  # a name too long for the system, a NUL byte
+        raise SourceError(f"{raw[:80]!r}: not a usable path ({exc.__class__.__name__})") from None
+    if not there:
         raise SourceError(f"{path}: no such file or folder")
     return path
 

@@ -19,6 +19,7 @@ import httpx
 
 from digest import __version__
 from digest.models import SourceError
+from digest.models.deadline import Deadline
 from digest.sources.progress import QUIET, Progress
 
 log = logging.getLogger("digest.sources")
@@ -34,7 +35,7 @@ class Policy:
 
     timeout: float = 30.0
     connect_timeout: float = 10.0
-    deadline: float = 300.0  # one whole response, however slowly it trickles in
+    deadline: float = 300.0  # one whole call, headers and body, however slowly they trickle in
     max_bytes: int = 50 * 2**20
     retries: int = 3  # further tries after the first, for transient failures only
     backoff: float = 2.0  # first wait without Retry-After; doubles each time
@@ -82,8 +83,12 @@ class Client:
         self.calls = 0
         self._last_start: float | None = None
         timeout = httpx.Timeout(policy.timeout, connect=policy.connect_timeout)
+        # No kept connections: each call's deadline watches the connections it opens.
         self.http = httpx.Client(
-            timeout=timeout, headers={"User-Agent": USER_AGENT}, follow_redirects=True
+            timeout=timeout,
+            headers={"User-Agent": USER_AGENT},
+            follow_redirects=True,
+            limits=httpx.Limits(max_keepalive_connections=0),
         )
 
     def close(self) -> None:
@@ -134,19 +139,26 @@ class Client:
         self._space_out()
         self.calls += 1
         policy = self.policy
-        try:
-            with self.http.stream("GET", url, params=params) as stream:
-                declared = stream.headers.get("content-length", "")
-                if declared.isdigit() and int(declared) > policy.max_bytes:
-                    raise self._too_large(where)
-                if stream.status_code >= 400:
-                    # An error page is read only so far as to tell what went wrong.
-                    return self._read(stream, limit=64 * 1024, where=where)
-                return self._read(stream, limit=policy.max_bytes, where=where)
-        except httpx.TimeoutException as exc:
-            raise _Retry(_timeout_problem(exc, policy)) from None
-        except httpx.TransportError as exc:
-            raise _Retry(f"network error ({type(exc).__name__}: {exc or 'no detail'})") from None
+        # Timeouts are per read: the watchdog ends a call whose server drips a byte at a time.
+        with Deadline(policy.deadline) as watch:
+            try:
+                trace = {"trace": watch.trace}
+                with self.http.stream("GET", url, params=params, extensions=trace) as stream:
+                    declared = stream.headers.get("content-length", "")
+                    if declared.isdigit() and int(declared) > policy.max_bytes:
+                        raise self._too_large(where)
+                    if stream.status_code >= 400:
+                        # An error page is read only so far as to tell what went wrong.
+                        return self._read(stream, limit=64 * 1024, where=where)
+                    return self._read(stream, limit=policy.max_bytes, where=where)
+            except httpx.TransportError as exc:
+                if watch.expired:
+                    raise _Retry(_unfinished(policy)) from None
+                if isinstance(exc, httpx.TimeoutException):
+                    raise _Retry(_timeout_problem(exc, policy)) from None
+                raise _Retry(
+                    f"network error ({type(exc).__name__}: {exc or 'no detail'})"
+                ) from None
 
     def _read(self, stream: httpx.Response, limit: int, where: str) -> Response:
         started = time.monotonic()
@@ -161,7 +173,7 @@ class Client:
                 raise self._too_large(where)
             chunks.append(chunk)
             if time.monotonic() - started > self.policy.deadline:
-                raise _Retry(f"response still unfinished after {self.policy.deadline:g} s")
+                raise _Retry(_unfinished(self.policy))
         return Response(str(stream.url), stream.status_code, stream.headers, b"".join(chunks))
 
     def _too_large(self, where: str) -> SourceError:
@@ -227,6 +239,10 @@ def _status(response: Response, explain: Callable[[Response], str] | None) -> st
     text = f"HTTP {response.status} {reason}".rstrip()
     detail = explain(response) if explain and response.body else ""
     return f"{text}: {detail}" if detail else text
+
+
+def _unfinished(policy: Policy) -> str:
+    return f"response still unfinished after {policy.deadline:g} s"
 
 
 def _timeout_problem(exc: httpx.TimeoutException, policy: Policy) -> str:

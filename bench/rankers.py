@@ -1,0 +1,136 @@
+"""The rankers the relevance benchmark compares, each (pool, queries) -> every query's top DEPTH
+pool indices, best first: this project, arxiv-sanity-lite's TF-IDF + per-profile SVM, and BM25."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.feature_extraction.text import CountVectorizer, TfidfVectorizer
+
+from bench.tasks import Query
+from digest import ranking
+from digest.models import Paper, Profile, Subscriber
+
+DEPTH = 100
+Ranker = Callable[[Sequence[Paper], Sequence[Query]], list[list[int]]]
+
+
+def top_rows(scores: np.ndarray, depth: int = DEPTH) -> list[list[int]]:
+    """Best `depth` columns of each row, best first; ties go to the lower index (paper id order)."""
+    out = []
+    for row in np.atleast_2d(scores):
+        take = min(depth, row.size)
+        part = np.argpartition(-row, take - 1)[:take]
+        out.append([int(j) for j in sorted(part, key=lambda j: (-row[j], j))])
+    return out
+
+
+def _rated(queries: Sequence[Query]) -> list[Paper]:
+    return list({p.id: p for q in queries for p in (*q.liked, *q.disliked)}.values())
+
+
+def asl_text(p: Paper) -> str:
+    return " ".join([p.title, p.abstract, " ".join(p.authors)])
+
+
+def asl_vectorizer() -> TfidfVectorizer:
+    """arxiv-sanity-lite's compute.py settings (title, abstract and author names are indexed)."""
+    return TfidfVectorizer(
+        input="content",
+        encoding="utf-8",
+        decode_error="replace",
+        strip_accents="unicode",
+        lowercase=True,
+        analyzer="word",
+        stop_words="english",
+        token_pattern=r"(?u)\b[a-zA-Z_][a-zA-Z0-9_]+\b",
+        ngram_range=(1, 2),
+        max_features=20000,
+        norm="l2",
+        use_idf=True,
+        smooth_idf=True,
+        sublinear_tf=True,
+        max_df=0.1,
+        min_df=5,
+    )
+
+
+def arxiv_sanity_lite(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list[int]]:
+    """Its serve.py svm_rank: a LinearSVC per profile, liked papers positive, the rest of the pool
+    negative, ranked by decision_function. The interests text is one more positive "paper"; papers
+    rated down stay negatives (they are not in the pool)."""
+    from sklearn.svm import LinearSVC
+
+    rated = _rated(queries)
+    vectorizer = asl_vectorizer()
+    x = vectorizer.fit_transform([asl_text(p) for p in [*pool, *rated]]).astype(np.float32).tocsr()
+    row = {p.id: len(pool) + i for i, p in enumerate(rated)}
+    candidates = x[: len(pool)]
+
+    def one(q: Query) -> list[int]:
+        positive = [x[[row[p.id] for p in q.liked]]] if q.liked else []
+        if q.text:
+            positive.append(vectorizer.transform([q.text]).astype(np.float32))
+        negative = x[[row[p.id] for p in q.disliked]] if q.disliked else x[:0]
+        ups = sp.vstack(positive).tocsr()
+        features = sp.vstack([candidates, negative, ups]).tocsr()
+        labels = np.r_[np.zeros(len(pool) + negative.shape[0]), np.ones(ups.shape[0])]
+        clf = LinearSVC(class_weight="balanced", max_iter=10000, tol=1e-6, C=0.01)
+        clf.fit(features, labels)
+        return top_rows(clf.decision_function(candidates))[0]
+
+    # liblinear releases the GIL: two fits at a time on two cores.
+    with ThreadPoolExecutor(2) as threads:
+        return list(threads.map(one, queries))
+
+
+def bm25(
+    pool: Sequence[Paper], queries: Sequence[Query], k1: float = 1.2, b: float = 0.75
+) -> list[list[int]]:
+    """Okapi BM25 (Lucene's idf), English stop words; the query is the liked papers' text and the
+    interests text, each word weighed by how often it occurs there."""
+    rated = _rated(queries)
+    counter = CountVectorizer(stop_words="english", strip_accents="unicode")
+    counts = counter.fit_transform([f"{p.title} {p.abstract}" for p in [*pool, *rated]]).tocsr()
+    tf = counts[: len(pool)].astype(np.float64).tocsr()
+    df = np.bincount(tf.indices, minlength=tf.shape[1])
+    idf = np.log1p((tf.shape[0] - df + 0.5) / (df + 0.5))
+    length = np.asarray(tf.sum(axis=1)).ravel()
+    norm = k1 * (1 - b + b * length / max(length.mean(), 1e-9))
+    tf.data = tf.data * (k1 + 1) / (tf.data + np.repeat(norm, np.diff(tf.indptr))) * idf[tf.indices]
+    row = {p.id: len(pool) + i for i, p in enumerate(rated)}
+    bags = []
+    for q in queries:
+        bag = sp.csr_matrix((1, tf.shape[1]))
+        if q.liked:
+            bag = bag + sp.csr_matrix(counts[[row[p.id] for p in q.liked]].sum(axis=0))
+        if q.text:
+            bag = bag + counter.transform([q.text])
+        bags.append(bag)
+    return top_rows((sp.vstack(bags).astype(np.float64) @ tf.T).toarray())
+
+
+def digest_ranker(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list[int]]:
+    """This project: every query a subscriber, all ranked in one digest.ranking.rank call."""
+    subscribers = [
+        Subscriber(
+            f"q{i}",
+            Profile(interests=q.text, library=q.liked, disliked=q.disliked),
+            (),
+            top_k=DEPTH,
+        )
+        for i, q in enumerate(queries)
+    ]
+    picks = ranking.rank(pool, subscribers, top_k=DEPTH, thresholds=False)
+    index = {p.id: i for i, p in enumerate(pool)}
+    return [[index[s.paper.id] for s in picks[f"q{i}"]] for i in range(len(queries))]
+
+
+RANKERS: dict[str, Ranker] = {
+    "digest": digest_ranker,
+    "arxiv-sanity-lite": arxiv_sanity_lite,
+    "BM25": bm25,
+}

@@ -1,0 +1,91 @@
+"""Learning from ratings: a simulated reader rates the top 10 of each day (up: the paper is of the
+reader's category; down: it is not) for three days on fresh pools; P@10 on every day, and on a
+fourth day after three days of ratings, against the same profile without ratings on the same pool
+and against arxiv-sanity-lite's SVM retrained on its own top 10's ratings."""
+
+from __future__ import annotations
+
+import random
+import statistics
+from collections.abc import Callable
+
+from bench import corpus
+from bench.rankers import arxiv_sanity_lite, digest_ranker
+from bench.tasks import Query, Split, _by_category, _sorted, windows
+
+DAYS = 4  # ratings on days 1-3; day 4 is what three days of ratings bring
+POOL = 2000
+REPEATS = 4  # profiles per category and start
+
+
+def run(
+    split: Split, log: Callable[[str], None], methods: tuple[str, ...] | None = None
+) -> dict[str, object]:
+    """{start: {method: {day: [P@10 per profile]}}}."""
+    rng = random.Random(f"ratings-{split.name}-{split.seeds[0]}")
+    early, late = windows(split)
+    early_by = _by_category(early)
+    rng.shuffle(late)
+    pools = [_sorted(late[d * POOL : (d + 1) * POOL]) for d in range(DAYS)]
+    cats = [c for c in split.categories if len(early_by[c]) >= 5]
+    starts = {
+        "interests text only": [  # each style of text once: a repeat would be the same query
+            Query(c, text=texts[c]) for texts in split.texts.values() for c in cats if c in texts
+        ],
+        "one liked paper": [Query(c, (p,)) for c in cats for p in rng.sample(early_by[c], REPEATS)],
+    }
+    out: dict[str, object] = {}
+    for start, queries in starts.items():
+        figures: dict[str, dict[int, list[float]]] = {}
+        for method, ranker in (
+            ("digest, rated", digest_ranker),
+            ("digest, no ratings", digest_ranker),
+            ("arxiv-sanity-lite SVM, rated", arxiv_sanity_lite),
+        ):
+            if methods and method not in methods:
+                continue
+            current = list(queries)
+            days: dict[int, list[float]] = {}
+            for day, pool in enumerate(pools, 1):
+                ranked = ranker(pool, current)
+                scores, updated = [], []
+                for q, rows in zip(current, ranked, strict=True):
+                    top = [pool[j] for j in rows[:10]]
+                    ups = [p for p in top if corpus.primary(p) == q.group]
+                    downs = [p for p in top if corpus.primary(p) != q.group]
+                    scores.append(len(ups) / 10)
+                    if method.endswith("rated") and day < DAYS:
+                        q = Query(q.group, (*q.liked, *ups), q.text, (*q.disliked, *downs))
+                    updated.append(q)
+                days[day] = scores
+                current = updated
+            figures[method] = days
+            log(
+                f"{split.name} ratings {start:20} {method:30} "
+                + " ".join(f"{statistics.fmean(v):.3f}" for v in days.values())
+            )
+        out[start] = figures
+    return out
+
+
+def table(split: Split, result: dict[str, object]) -> str:
+    from bench.relevance import paired
+
+    lines = [
+        f"### {split.name}: learning from ratings (P@10 per day; pools of {POOL}, fresh each "
+        f"day; ratings on days 1-{DAYS - 1})",
+        "",
+        "| start | method | n | " + " | ".join(f"day {d}" for d in range(1, DAYS + 1)) + " |",
+        "|" + " --- |" * (DAYS + 3),
+    ]
+    diffs = []
+    for start, figures in result.items():
+        assert isinstance(figures, dict)
+        for method, days in figures.items():
+            cells = [f"{statistics.fmean(v):.3f}" for v in days.values()]
+            lines.append(f"| {start} | {method} | {len(days[1])} | " + " | ".join(cells) + " |")
+        rated = figures["digest, rated"][DAYS]
+        for other in ("digest, no ratings", "arxiv-sanity-lite SVM, rated"):
+            d, se = paired(rated, figures[other][DAYS])
+            diffs.append(f"{start}, day {DAYS}: rated digest - {other} = {d:+.3f} (SE {se:.3f})")
+    return "\n".join([*lines, "", *(f"- {d}" for d in diffs)])

@@ -1,0 +1,287 @@
+"""The relevance tasks and the two splits they are drawn from. TUNE is what ideas and constants are
+chosen on; REPORT is what the tables report, with other months, other categories, other seeds and
+interests texts by another author: nothing of it was looked at while choosing."""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from bench import corpus
+from bench.interests import INTERESTS, LONG, TERSE
+from digest.models import Paper
+
+LIKED = 5
+MAX_AUTHOR_PAPERS = 15  # a name on more papers than this in eight months is usually several people
+
+
+@dataclass(frozen=True)
+class Split:
+    name: str
+    profile_months: tuple[str, ...]  # liked papers, an author's earlier papers, query papers
+    pool_months: tuple[str, ...]  # candidate pools
+    categories: tuple[str, ...]  # the fields whose papers are relevant
+    focus: str  # the one category of the focused pool
+    seeds: tuple[int, ...]
+    texts: Mapping[str, Mapping[str, str]] = field(
+        default_factory=dict
+    )  # style -> category -> text
+
+
+TUNE = Split(
+    "tune",
+    ("2025-03", "2025-04"),
+    ("2025-05",),
+    (
+        "cs.CV",
+        "cs.LG",
+        "cond-mat.mtrl-sci",
+        "physics.chem-ph",
+        "astro-ph.GA",
+        "cs.GR",
+        "eess.IV",
+        "cs.RO",
+    ),
+    "cs.CV",
+    (0,),
+    {
+        "first author": {
+            c: t
+            for c, t in INTERESTS.items()
+            if c
+            in {"cs.CV", "cs.LG", "cond-mat.mtrl-sci", "physics.chem-ph", "astro-ph.GA", "cs.GR"}
+        }
+    },
+)
+REPORT = Split(
+    "report",
+    ("2025-07",),
+    ("2025-08", "2025-09", "2025-10"),
+    tuple(TERSE),  # cs.CL cs.AI astro-ph.CO .IM .HE .SR .EP gr-qc hep-ph quant-ph
+    "cs.CL",
+    (7,),
+    {
+        "first author": {c: t for c, t in INTERESTS.items() if c in TERSE},
+        "second author, terse": TERSE,
+        "second author, long": LONG,
+    },
+)
+SPLITS = {"tune": TUNE, "report": REPORT}
+
+
+@dataclass(frozen=True)
+class Query:
+    group: str  # category or author
+    liked: tuple[Paper, ...] = ()
+    text: str = ""
+    disliked: tuple[Paper, ...] = ()  # papers the reader rated down (bench/ratings.py)
+    grades: Mapping[str, float] = field(default_factory=dict)  # paper id -> gain; absent: 0
+    topics: Mapping[str, str] = field(default_factory=dict)  # many interests: paper id -> topic
+    pool: tuple[Paper, ...] = ()  # this query's own candidates (default: the task's)
+
+
+@dataclass(frozen=True)
+class Task:
+    name: str
+    metric: str
+    pool: tuple[Paper, ...]
+    queries: tuple[Query, ...]
+
+
+def windows(split: Split) -> tuple[list[Paper], list[Paper]]:
+    every = corpus.papers()
+    early = [p for p in every if corpus.month(p) in split.profile_months]
+    late = [p for p in every if corpus.month(p) in split.pool_months]
+    return early, late
+
+
+def _by_category(papers: Sequence[Paper]) -> dict[str, list[Paper]]:
+    out: dict[str, list[Paper]] = defaultdict(list)
+    for p in papers:
+        out[corpus.primary(p)].append(p)
+    return out
+
+
+def _sorted(papers: Sequence[Paper]) -> tuple[Paper, ...]:
+    return tuple(sorted({p.id: p for p in papers}.values(), key=lambda p: p.id))
+
+
+def of_category(pool: Sequence[Paper], category: str) -> dict[str, float]:
+    return {p.id: 1.0 for p in pool if corpus.primary(p) == category}
+
+
+def build(split: Split, seed: int, per_category: int, authors: int, examples: int) -> list[Task]:
+    rng = random.Random(f"{split.name}-{seed}")
+    early, late = windows(split)
+    early_by = _by_category(early)
+    cats = [c for c in split.categories if len(early_by[c]) >= 2 * LIKED]
+    large = _sorted(late)
+    tasks = []
+    for size in (100, 1000, len(large)):
+        pool = _sorted(rng.sample(late, size)) if size < len(large) else large
+        queries = []
+        for c in cats:
+            grades = of_category(pool, c)
+            if grades:
+                for _ in range(per_category):
+                    liked = tuple(rng.sample(early_by[c], LIKED))
+                    queries.append(Query(c, liked, grades=grades))
+        label = "large" if size == len(large) else str(size)
+        tasks.append(
+            Task(f"5 liked papers, pool {label} ({size})", "nDCG@10", pool, tuple(queries))
+        )
+    tasks.append(_focused(split, rng, early, late, per_category))
+    tasks.append(_authors(rng, early, late, large, authors))
+    small, big = _examples(split, rng, early_by, late, large, examples)
+    tasks += [small, big]
+    for style, texts in split.texts.items():
+        queries = tuple(
+            Query(c, text=texts[c], grades=of_category(large, c)) for c in cats if c in texts
+        )
+        tasks.append(Task(f"interests text, {style}", "P@10", large, queries))
+    tasks.append(_many(rng, cats, early_by, large, per_category * 6))
+    return [t for t in tasks if t.queries]
+
+
+def _focused(
+    split: Split, rng: random.Random, early: list[Paper], late: list[Paper], count: int
+) -> Task:
+    """One category's papers only; a profile is 5 liked papers cross-listed to one other category,
+    and the pool's papers with that cross-list are relevant."""
+    focus = split.focus
+    pool = _sorted([p for p in late if corpus.primary(p) == focus])
+    cross: dict[str, list[Paper]] = defaultdict(list)
+    for p in early:
+        if corpus.primary(p) == focus:
+            for c in p.categories[1:]:
+                cross[c].append(p)
+    queries = []
+    for c in sorted(cross):
+        grades = {p.id: 1.0 for p in pool if c in p.categories[1:]}
+        if len(cross[c]) >= 4 * LIKED and len(grades) >= 30:
+            for _ in range(count):
+                queries.append(Query(c, tuple(rng.sample(cross[c], LIKED)), grades=grades))
+    return Task(f"focused pool: {focus} only ({len(pool)})", "nDCG@10", pool, tuple(queries))
+
+
+def ambiguous(name: str, papers: Sequence[Paper]) -> bool:
+    """A name that may stand for several people: initials only, very many papers, or papers in
+    both computer science and the physical sciences."""
+    given = name.replace("-", " ").split()[:-1]
+    if not given or any(len(g.rstrip(".")) <= 1 for g in given):
+        return True
+    if len(papers) > MAX_AUTHOR_PAPERS:
+        return True
+    fields = {corpus.primary(p).split(".")[0] in {"cs", "eess", "stat", "math"} for p in papers}
+    return len(fields) > 1
+
+
+def _authors(
+    rng: random.Random, early: list[Paper], late: list[Paper], large: tuple[Paper, ...], count: int
+) -> Task:
+    """An author's earlier papers (>= 2) as the library; their later papers (>= 2) are relevant."""
+    before: dict[str, list[Paper]] = defaultdict(list)
+    after: dict[str, list[Paper]] = defaultdict(list)
+    for papers, into in ((early, before), (late, after)):
+        for p in papers:
+            for name in set(p.authors):
+                into[name].append(p)
+    eligible = sorted(
+        n
+        for n in before
+        if len(before[n]) >= 2
+        and len(after.get(n, ())) >= 2
+        and not ambiguous(n, before[n] + after[n])
+    )
+    chosen = sorted(rng.sample(eligible, min(count, len(eligible))))
+    queries = tuple(
+        Query(n, tuple(before[n]), grades={p.id: 1.0 for p in after[n]}) for n in chosen
+    )
+    return Task(f"author's earlier papers, pool large ({len(large)})", "Recall@20", large, queries)
+
+
+def grade(query: Paper, candidate: Paper) -> float:
+    """3: shares an author; 2: same primary category and one more category in common; 1: same
+    primary category; 0: otherwise."""
+    if set(query.authors) & set(candidate.authors):
+        return 3.0
+    if corpus.primary(query) != corpus.primary(candidate):
+        return 0.0
+    return 2.0 if set(query.categories[1:]) & set(candidate.categories[1:]) else 1.0
+
+
+def _examples(
+    split: Split,
+    rng: random.Random,
+    early_by: dict[str, list[Paper]],
+    late: list[Paper],
+    large: tuple[Paper, ...],
+    count: int,
+) -> tuple[Task, Task]:
+    """Query by example with graded relevance: one earlier paper; candidates on their own pool of
+    200 (every grade-3 and up to 30 grade-2, 60 grade-1, the rest grade 0, half of those from the
+    same archive) and on the large pool."""
+    late_by = _by_category(late)
+    small, big = [], []
+    per = max(1, count // len(split.categories))
+    for c in split.categories:
+        shuffled = list(early_by.get(c, ()))
+        rng.shuffle(shuffled)
+        found = 0
+        archive = [p for p in late if corpus.primary(p).split(".")[0] == c.split(".")[0]]
+        others = [p for p in archive if corpus.primary(p) != c]
+        for q in shuffled:
+            if found == per:
+                break
+            grades = {p.id: grade(q, p) for p in late if grade(q, p) > 0}
+            if sum(g >= 2 for g in grades.values()) < 3:
+                continue
+            found += 1
+            big.append(Query(c, (q,), grades=grades))
+            by_grade = defaultdict(list)
+            for p in late_by[c]:
+                by_grade[grades.get(p.id, 0.0)].append(p)
+            authored = [p for p in late if grades.get(p.id) == 3.0]
+            chosen = authored + _some(rng, by_grade[2.0], 30) + _some(rng, by_grade[1.0], 60)
+            chosen += _some(rng, others, (200 - len(chosen)) // 2)
+            rest = [p for p in late if p.id not in grades]
+            chosen += rng.sample(rest, 200 - len({p.id for p in chosen}))
+            pool = _sorted(chosen)
+            small.append(
+                Query(c, (q,), grades={p.id: grades.get(p.id, 0.0) for p in pool}, pool=pool)
+            )
+    return (
+        Task("one paper, graded, own pool of 200", "nDCG@20", (), tuple(small)),
+        Task(f"one paper, graded, pool large ({len(large)})", "nDCG@20", large, tuple(big)),
+    )
+
+
+def _some(rng: random.Random, papers: list[Paper], k: int) -> list[Paper]:
+    return rng.sample(papers, min(k, len(papers)))
+
+
+def _many(
+    rng: random.Random,
+    cats: list[str],
+    early_by: dict[str, list[Paper]],
+    large: tuple[Paper, ...],
+    count: int,
+) -> Task:
+    """Libraries of 3 categories x 5 papers; the top 15 should hold >= 3 of each category."""
+    queries = []
+    sized = [c for c in cats if len(of_category(large, c)) >= 15]
+    for _ in range(count):
+        three = sorted(rng.sample(sized, 3))
+        liked = tuple(p for c in three for p in rng.sample(early_by[c], LIKED))
+        topics = {p.id: corpus.primary(p) for p in large if corpus.primary(p) in three}
+        queries.append(
+            Query("+".join(three), liked, grades=dict.fromkeys(topics, 1.0), topics=topics)
+        )
+    return Task(
+        f"3 interests x 5 papers, pool large ({len(large)})",
+        "topics with 3+ in top 15",
+        large,
+        tuple(queries),
+    )

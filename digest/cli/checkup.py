@@ -1,0 +1,103 @@
+"""What `digest validate` checks beyond the config's own rules: each source's values, the local
+sources' paths, the libraries, the file channels' folders and the templates; and where every
+relative path of the config landed (they start from the config file's folder)."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from digest.models import DigestError, Settings, identity
+
+
+def problems(settings: Settings) -> list[str]:
+    """Every problem found, one line each naming the config file and the key."""
+    from digest import library, render
+    from digest.sources import SOURCES
+
+    file = settings.path
+    found: list[str] = []
+    for i, source in enumerate(settings.sources):
+        rule = getattr(SOURCES[source.kind], "check", None)
+        problem = rule(source.options) if rule else None
+        if problem:
+            key = f"sources[{i}]" + (f".{problem[0]}" if problem[0] else "")
+            found.append(f"{file}: {key}: {problem[1]}")
+        if source.kind in ("seeds", "files"):
+            found += _local_source(file, f"sources[{i}].path", source.kind, source.options["path"])
+    libraries: dict[str, str] = {}
+    folders: set[str] = set()
+    for sub in settings.subscribers:
+        key = f"subscribers.{sub.name}"
+        for i, liked in enumerate(sub.likes):
+            if not identity.arxiv_id(liked):
+                found.append(
+                    f"{file}: {key}.like[{i}]: {liked!r} is not an arXiv id (e.g. '2501.01234')"
+                )
+        if sub.library_path and sub.library_path not in libraries:
+            libraries[sub.library_path] = key
+            try:
+                library.load(sub.library_path)
+            except DigestError as exc:
+                found.append(f"{file}: {key}.library: {exc}")
+        for channel in sub.channels:
+            folder = str(channel.options.get("dir", ""))
+            if channel.kind == "file" and folder not in folders:  # a default's: said once
+                folders.add(folder)
+                problem = _unwritable(folder)
+                if problem:
+                    found.append(f"{file}: {key}.channels ({channel.name}).dir: {problem}")
+    try:
+        render.check_templates(render.make_environment(settings.templates))
+    except DigestError as exc:
+        found.append(f"{file}: templates: {exc}")
+    return list(dict.fromkeys(found))  # a shared folder or default fails once
+
+
+def where_paths(settings: Settings) -> list[str]:
+    """The paths the config names, as resolved: relative ones start from its folder."""
+    folder = os.path.dirname(settings.path) or "."
+    lines = [f"  relative paths start from the config file's folder, {folder}{os.sep}:"]
+    lines.append(f"  state: {settings.state_path}")
+    for source in settings.sources:
+        if "path" in source.options:
+            lines.append(f"  source {source.name}: {source.options['path']}")
+    for sub in settings.subscribers:
+        if sub.library_path:
+            lines.append(f"  library of {sub.name}: {sub.library_path}")
+        for channel in sub.channels:
+            if channel.kind == "file":
+                lines.append(f"  {sub.name}/{channel.name}: {channel.options['dir']}")
+    if settings.templates:
+        lines.append(f"  templates: {settings.templates}")
+    return lines
+
+
+def _local_source(file: str, key: str, kind: str, raw: object) -> list[str]:
+    from digest.sources.files import SUFFIXES
+
+    path = Path(str(raw))
+    if not path.exists():
+        return [f"{file}: {key}: no such file or folder {str(path)!r}"]
+    suffixes = (".txt",) if kind == "seeds" else SUFFIXES
+    if path.is_dir() and not any(p.is_file() and p.name.endswith(suffixes) for p in path.iterdir()):
+        wanted = " or ".join("*" + s for s in suffixes)
+        return [f"{file}: {key}: no {wanted} files in folder {str(path)!r}"]
+    return []
+
+
+def _unwritable(folder: str) -> str:
+    """Why files cannot be written in `folder` (created on first delivery), or ""."""
+    path = Path(folder)
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    if not path.is_dir():
+        return f"cannot create folder {folder!r}: {str(path)!r} is not a folder"
+    try:  # a real write, not os.access(): root passes that everywhere, a read-only mount too
+        fd, probe = tempfile.mkstemp(dir=path, prefix=".digest-validate-")
+    except OSError as exc:
+        return f"cannot write in {str(path)!r} ({exc.strerror or exc})"
+    os.close(fd)
+    os.unlink(probe)
+    return ""

@@ -1,0 +1,69 @@
+"""A total deadline for one network call. Timeouts of sockets and httpx are per read: a server
+that drips one byte a second never trips them. The watchdog shuts the call's sockets down when
+the time is up, which wakes any read blocked on them; the caller then says "no answer within"."""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+from typing import Any
+
+
+class Deadline:
+    """`with Deadline(seconds) as d:` around a call; sockets it opens are given to d.watch()
+    (or, for httpx, d.trace goes in the request's extensions); d.expired tells afterwards."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.expired = False
+        self._lock = threading.Lock()
+        self._copies: list[socket.socket] = []
+        self._timer = threading.Timer(seconds, self._expire)
+        self._timer.daemon = True
+
+    def __enter__(self) -> Deadline:
+        self._timer.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._timer.cancel()
+        with self._lock:
+            for copy in self._copies:
+                copy.close()
+            self._copies.clear()
+
+    def watch(self, sock: socket.socket) -> None:
+        # A duplicate of the descriptor: a TLS wrap detaches the original socket object, and
+        # shutdown() acts on the connection, whichever descriptor names it.
+        try:
+            copy = socket.socket(fileno=os.dup(sock.fileno()))
+        except OSError:
+            return
+        with self._lock:
+            self._copies.append(copy)
+            late = self.expired
+        if late:
+            self._shut(copy)
+
+    def trace(self, event: str, info: dict[str, Any]) -> None:
+        """httpx's (httpcore's) trace extension: every new connection's socket is watched."""
+        if event in ("connection.connect_tcp.complete", "connection.start_tls.complete"):
+            stream = info.get("return_value")
+            sock = stream.get_extra_info("socket") if stream is not None else None
+            if isinstance(sock, socket.socket):
+                self.watch(sock)
+
+    def _expire(self) -> None:
+        with self._lock:
+            self.expired = True
+            copies = list(self._copies)
+        for copy in copies:
+            self._shut(copy)
+
+    @staticmethod
+    def _shut(copy: socket.socket) -> None:
+        try:
+            copy.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass

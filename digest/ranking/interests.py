@@ -1,0 +1,168 @@
+"""A profile as several interests: a library of many papers split into groups of like papers (each
+its own vector), the interests text and keywords as one more; a paper's score is its best match,
+and a digest draws from every interest in turn."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.preprocessing import normalize
+
+from digest.models import Subscriber
+from digest.ranking import profiles as prof
+from digest.ranking.features import Space
+
+# A library this large may hold several topics; smaller ones stay one interest (one vector, as a
+# mean of a few papers is what ranks a single field best).
+CLUSTER_MIN = 6
+PER_GROUP = 5  # about this many liked papers per interest: k = library size // PER_GROUP
+MAX_GROUPS = 5
+# Two papers of one field share few words, so they are grouped by their neighbourhoods: each
+# liked paper with the sum of its NEIGHBOURS closest papers of the pool.
+NEIGHBOURS = 20
+# Groups whose neighbourhood centroids are closer than this are one interest after all (papers of
+# one field land near 0.35-0.8, of unrelated fields near 0.1-0.3 in the tuning split).
+MERGE_SIMILARITY = 0.4
+LABEL_TERMS = 3
+
+
+@dataclass(frozen=True)
+class Rows:
+    """The product rows of every subscriber's interests."""
+
+    vectors: sp.csr_matrix  # one row per interest
+    owner: np.ndarray  # row -> subscriber index
+    library: list[list[int]]  # row -> the liked papers (doc rows) it stands for
+    labels: list[str]  # row -> how an explanation names it ("" for a subscriber's only row)
+
+
+def split(
+    whole: sp.csr_matrix,
+    space: Space,
+    docs: sp.csr_matrix,
+    x: sp.csr_matrix,
+    subscribers: Sequence[Subscriber],
+    library_rows: list[list[int]],
+    disliked_rows: list[list[int]],
+) -> Rows:
+    """Every subscriber's interests: its whole profile row when its library is small, else one
+    row per group of liked papers plus one for its interests text and keywords."""
+    n = len(subscribers)
+    many = [si for si in range(n) if len(library_rows[si]) >= CLUSTER_MIN]
+    if not many:
+        return Rows(whole, np.arange(n), [list(r) for r in library_rows], [""] * n)
+    groups = _groups(docs, x, [library_rows[si] for si in many])
+    texts = prof.profiles(space, docs, subscribers, [[] for _ in range(n)], disliked_rows)
+    dislike = prof.group_sum(
+        docs,
+        [r for rows in disliked_rows for r in rows],
+        [i for i, rows in enumerate(disliked_rows) for _ in rows],
+        n,
+    )
+    rows: list[sp.csr_matrix] = []
+    owner: list[int] = []
+    library: list[list[int]] = []
+    labels: list[str] = []
+    grouped = {si: g for si, g in zip(many, groups, strict=True) if len(g) > 1}
+    for si, s in enumerate(subscribers):
+        if si not in grouped:
+            rows.append(whole[si])
+            owner.append(si)
+            library.append(list(library_rows[si]))
+            labels.append("")
+            continue
+        for members in grouped[si]:
+            mean = normalize(sp.csr_matrix(docs[members].sum(axis=0)))
+            rows.append(normalize(mean - prof.DISLIKED_WEIGHT * dislike[si]))
+            owner.append(si)
+            library.append(members)
+            labels.append(_label(rows[-1], space))
+        if s.profile.interests.strip() or s.profile.keywords:
+            rows.append(texts[si])
+            owner.append(si)
+            library.append([])
+            labels.append("your interests text and keywords")
+    vectors = sp.vstack(rows, format="csr")
+    vectors.sort_indices()
+    return Rows(vectors, np.asarray(owner), library, labels)
+
+
+def _groups(
+    docs: sp.csr_matrix, x: sp.csr_matrix, libraries: list[list[int]]
+) -> list[list[list[int]]]:
+    """Each library's papers in groups: k-means over the papers' neighbourhood vectors."""
+    from sklearn.cluster import KMeans
+    from sparse_dot_topn import sp_matmul_topn
+
+    every = [r for rows in libraries for r in rows]
+    near = sp_matmul_topn(docs[every], x.T, top_n=min(NEIGHBOURS, x.shape[0])).tocsr()
+    near.data[:] = 1.0
+    smooth = normalize(docs[every] + near @ x)
+    out, at = [], 0
+    for rows in libraries:
+        part = smooth[at : at + len(rows)]
+        at += len(rows)
+        k = min(MAX_GROUPS, max(2, len(rows) // PER_GROUP))
+        with warnings.catch_warnings():  # identical liked papers make fewer distinct groups
+            warnings.simplefilter("ignore")
+            labels = KMeans(k, n_init=4, random_state=0).fit_predict(part)
+        members = [np.flatnonzero(labels == g) for g in range(k)]
+        members = _merged(part, [m for m in members if m.size])
+        out.append([[rows[i] for i in m] for m in members])
+    return out
+
+
+def _merged(vectors: sp.csr_matrix, groups: list[np.ndarray]) -> list[np.ndarray]:
+    """The groups, the closest two joined while their centroids are closer than MERGE_SIMILARITY."""
+    while len(groups) > 1:
+        centroids = normalize(sp.vstack([sp.csr_matrix(vectors[g].sum(axis=0)) for g in groups]))
+        close = (centroids @ centroids.T).toarray()
+        np.fill_diagonal(close, -np.inf)
+        a, b = np.unravel_index(int(np.argmax(close)), close.shape)
+        if close[a, b] <= MERGE_SIMILARITY:
+            break
+        groups = [g for i, g in enumerate(groups) if i not in (a, b)] + [
+            np.sort(np.concatenate([groups[a], groups[b]]))
+        ]
+    return groups
+
+
+def _label(row: sp.csr_matrix, space: Space) -> str:
+    heaviest = row.indices[np.argsort(-row.data, kind="stable")[:LABEL_TERMS]]
+    return ", ".join(str(space.names[c]) for c in heaviest)
+
+
+def draw(
+    lists: Sequence[Sequence[tuple[float, int]]], k: int, order: np.ndarray
+) -> list[tuple[float, int, int]]:
+    """A subscriber's picks from its interests' ranked lists [(score, paper)]: each interest in
+    turn (the best-matching first) gives its best paper not yet drawn, until k. Returns
+    (score, paper, interest) best first, ties in paper order; a paper in several lists keeps its
+    best score."""
+    best: dict[int, tuple[float, int]] = {}
+    for r, ranked in enumerate(lists):
+        for score, j in ranked:
+            if j not in best or score > best[j][0]:
+                best[j] = (score, r)
+    if len(lists) == 1:
+        return [(s, j, 0) for s, j in lists[0][:k]]
+    turns = sorted(range(len(lists)), key=lambda r: -(lists[r][0][0] if lists[r] else -np.inf))
+    cursor = [0] * len(lists)
+    chosen: dict[int, None] = {}
+    while len(chosen) < k:
+        moved = False
+        for r in turns:
+            ranked = lists[r]
+            while cursor[r] < len(ranked) and ranked[cursor[r]][1] in chosen:
+                cursor[r] += 1
+            if cursor[r] < len(ranked) and len(chosen) < k:
+                chosen[ranked[cursor[r]][1]] = None
+                moved = True
+        if not moved:
+            break
+    picked = [(best[j][0], j, best[j][1]) for j in chosen]
+    return sorted(picked, key=lambda t: (-t[0], order[t[1]]))

@@ -1,0 +1,143 @@
+"""Relative paths in a config start from the config file's folder, wherever `digest` runs from
+(cron runs from anywhere): sources, libraries, the state database, the file channel's folder,
+the templates and the SMTP CA file; `digest validate` says where each one landed."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from digest import config
+from digest.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
+
+CONFIG = """
+templates = "my-templates"
+
+[state]
+path = "var/digest.db"
+
+[smtp]
+host = "smtp.example.org"
+from = "digest@example.org"
+ca_file = "ca.pem"
+
+[[sources]]
+kind = "seeds"
+path = "../seeds"
+
+[[subscribers]]
+name = "ana"
+interests = "differential privacy"
+library = "ana.jsonl"
+
+[[subscribers.channels]]
+kind = "file"
+dir = "../out"
+
+[[subscribers]]
+name = "ben"
+interests = "diffusion"
+"""
+
+
+def project(tmp_path: Path) -> Path:
+    """tmp/site/conf/digest.toml over tmp/site/seeds, with its own templates and CA file."""
+    conf = tmp_path / "site" / "conf"
+    (conf / "my-templates").mkdir(parents=True)
+    shutil.copytree(REPO / "seeds", tmp_path / "site" / "seeds")
+    (conf / "ca.pem").write_text("not checked here\n")
+    (conf / "ana.jsonl").write_text('{"id": "x1", "title": "DP-SGD", "abstract": "Privacy."}\n')
+    (conf / "digest.toml").write_text(CONFIG, encoding="utf-8")
+    return conf / "digest.toml"
+
+
+def test_every_relative_path_starts_from_the_config_folder_not_the_working_directory(
+    tmp_path: Path, monkeypatch
+) -> None:
+    path = project(tmp_path)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    site, conf = tmp_path / "site", tmp_path / "site" / "conf"
+    for given in (path, os.path.relpath(path, elsewhere)):  # absolute, and "../site/conf/..."
+        settings = config.load(given, environ={})
+        assert Path(settings.state_path).resolve() == conf / "var" / "digest.db"
+        assert Path(settings.templates).resolve() == conf / "my-templates"
+        assert Path(settings.smtp["ca_file"]).resolve() == conf / "ca.pem"
+        (seeds,) = settings.sources
+        assert Path(seeds.options["path"]).resolve() == site / "seeds"
+        assert seeds.name == "../seeds"  # named as written: the journal keys on it
+        ana, ben = settings.subscribers
+        assert Path(ana.library_path).resolve() == conf / "ana.jsonl"
+        assert Path(ana.channels[0].options["dir"]).resolve() == site / "out"
+        # Left out, the file channel's folder is out/ beside the config, like the state's.
+        assert Path(ben.channels[0].options["dir"]).resolve() == conf / "out"
+
+
+def test_absolute_paths_and_home_are_kept(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    path = tmp_path / "digest.toml"
+    path.write_text(
+        '[state]\npath = "~/digest.db"\n[[sources]]\nkind = "seeds"\npath = "/srv/seeds"\n'
+        '[[subscribers]]\nname = "a"\ninterests = "x"\n'
+    )
+    settings = config.load(path, environ={})
+    assert settings.state_path == str(tmp_path / "home" / "digest.db")
+    assert settings.sources[0].options["path"] == "/srv/seeds"
+
+
+def test_a_path_through_a_symbolic_link_keeps_its_meaning(tmp_path: Path) -> None:
+    real = tmp_path / "etc" / "digest"
+    real.mkdir(parents=True)
+    (tmp_path / "link").symlink_to(real)
+    path = real / "digest.toml"
+    path.write_text('[state]\npath = "../state.db"\n')
+    settings = config.load(tmp_path / "link" / "digest.toml", environ={})
+    # ../ from the link's target, not from the link's own folder.
+    assert Path(settings.state_path).resolve() == tmp_path / "etc" / "state.db"
+
+
+def test_validate_says_where_relative_paths_start(tmp_path: Path, monkeypatch, capsys) -> None:
+    path = project(tmp_path)
+    (path.parent / "ca.pem").unlink()
+    path.write_text(CONFIG.replace('ca_file = "ca.pem"\n', ""))
+    monkeypatch.chdir(tmp_path)
+    code = main(["validate", "--config", str(path)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert f"relative paths start from the config file's folder, {path.parent}{os.sep}:" in out
+    assert f"source ../seeds: {tmp_path / 'site' / 'seeds'}" in out
+    assert f"ana/file: {tmp_path / 'site' / 'out'}" in out
+    assert f"state: {path.parent / 'var' / 'digest.db'}" in out
+
+
+def test_make_demo_writes_out_and_state_in_the_project_folder(tmp_path: Path) -> None:
+    """The example config lives in config/ and names ../seeds, ../out and ../state: the demo,
+    run from the project folder or from anywhere, writes where the README says."""
+    shutil.copytree(REPO / "config", tmp_path / "config")
+    shutil.copytree(REPO / "seeds", tmp_path / "seeds")
+    (tmp_path / "cron-cwd").mkdir()
+    command = [
+        sys.executable,
+        "-m",
+        "digest",
+        "run",
+        "--config",
+        str(tmp_path / "config" / "digest.toml"),
+    ]
+    done = subprocess.run(
+        [*command, "--now", "2026-11-30T15:00:00+01:00"],
+        cwd=tmp_path / "cron-cwd",
+        capture_output=True,
+        text=True,
+        env={**os.environ, "DIGEST_STATE": ""},
+    )
+    assert done.returncode == 0, done.stderr
+    assert len(list((tmp_path / "out").glob("*/*.eml"))) == 3
+    assert (tmp_path / "state" / "digest.db").is_file()
+    assert not any((tmp_path / "cron-cwd").iterdir())
