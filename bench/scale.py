@@ -149,6 +149,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--subscribers", type=int, nargs="+", default=[100, 1_000, 10_000])
     parser.add_argument("--methods", default="rank,run,lower,loop,svm")
     parser.add_argument("--daily", action="store_true", help="also the 200k + 1k daily run")
+    parser.add_argument(
+        "--ingest",
+        type=int,
+        metavar="N",
+        help="only ingest runs on one N-line JSONL file (e.g. 1000000; bench/ingest.py)",
+    )
+    parser.add_argument("--ingest-subscribers", type=int, default=0, metavar="M")
+    parser.add_argument(
+        "--baseline", default="8225264", help="--ingest: git ref of the code before"
+    )
     parser.add_argument("--work", default="/tmp/digest-scale")
     parser.add_argument("--out", default=str(RESULTS / "scale"))
     parser.add_argument(
@@ -160,7 +170,9 @@ def main(argv: list[str] | None = None) -> int:
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
     out = Path(args.out)
-    earlier = json.loads(out.with_suffix(".json").read_text()) if args.update else []
+    keep = args.update or args.ingest  # an ingest figure joins the table, replacing only its row
+    known = out.with_suffix(".json")
+    earlier = json.loads(known.read_text()) if keep and known.exists() else []
     rows: list[dict] = []
 
     def add(n: int, m: int, method: str, wall: float, rss: float, note: str = "") -> None:
@@ -179,8 +191,13 @@ def main(argv: list[str] | None = None) -> int:
             }
         )
         print(f"{n:>7} {m:>6} {method:32} {wall:8.1f} s {rss:7.0f} MB {note}", file=sys.stderr)
-        save(earlier + rows, out)
+        save(earlier + rows, out, HEADINGS["ingest"] if args.ingest else "")
 
+    if args.ingest:
+        from bench import ingest  # which imports this module
+
+        ingest.run(work, args.ingest, args.ingest_subscribers, args.baseline, add)
+        return 0
     digest = str(BIN / "digest")
     python = str(BIN / "python")
     for n in args.papers:
@@ -280,7 +297,18 @@ def daily(work: Path, papers: Path, n: int, m: int, add) -> None:  # type: ignor
     add(n + 1000, m, "daily: +1k papers, forced refit", *measure(second)[:2])
 
 
-def save(rows: list[dict], out: Path) -> str:
+HEADINGS = {
+    "ingest": (
+        "# Ingest memory\n\nCommand: `.venv/bin/python -m bench.scale --ingest 1000000` (and"
+        " `--ingest-subscribers 100 --baseline none` for the ranked rows) on this machine"
+        f" ({os.cpu_count()} cores, shared). One `digest run` per row on one JSONL file of N"
+        " perturbed corpus papers with new ids (bench/ingest.py); peak RSS is the sum over the"
+        " process tree, sampled every 0.1 s (PSS in the note: shared pages counted once)."
+    )
+}
+
+
+def save(rows: list[dict], out: Path, heading: str = "") -> str:
     lower = {(r["papers"], r["subscribers"]): r for r in rows if r["method"] == "lower bound"}
     lines = [
         "| papers | subscribers | method | wall s | peak RSS MB | wall / lower | RSS / lower "
@@ -307,12 +335,13 @@ def save(rows: list[dict], out: Path) -> str:
         )
     table = "\n".join(lines)
     out.with_suffix(".json").write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
-    out.with_suffix(".md").write_text(
+    heading = heading or (
         "# Speed and memory\n\nCommand: `.venv/bin/python -m bench.scale --daily` (`make "
         f"bench-scale`) on this machine ({os.cpu_count()} cores). Each row is one process; "
-        "extrapolated rows say so. Rows are sorted by size; the daily rows come last.\n\n"
-        + table
-        + "\n",
+        "extrapolated rows say so. Rows are sorted by size; the daily rows come last."
+    )
+    out.with_suffix(".md").write_text(
+        heading + "\n\n" + table + "\n",
         encoding="utf-8",
     )
     return table

@@ -1,9 +1,11 @@
 """The delivery loop: send the outbox rows that are due, then mark each sent, pending or dead.
 
 Different destinations are served concurrently (bounded), one destination's rows in order at its
-pace. A short rate limit is waited out within the run; any other failure is retried with
-exponential backoff and jitter (or the server's Retry-After, when longer) on the run's clock, up
-to max_attempts. One channel failing never stops the others.
+pace, over connections kept for the run (channels/connections.py). A short rate limit is waited
+out within the run; any other failure is retried with exponential backoff and jitter (or the
+server's Retry-After, when longer) on the run's clock, up to max_attempts. One channel failing
+never stops the others. The marks are written in groups (_Marks): a claim before its post, a few
+sent marks together after their sends.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from digest.channels import CHANNELS
+from digest.channels import CHANNELS, connections
 from digest.models import ChannelConfig, Delivery, DeliveryError, Settings, redact
 from digest.state import OutboxRow, Store
 
@@ -27,7 +29,13 @@ log = logging.getLogger("digest.outbox")
 MAX_ATTEMPTS = 8  # [delivery] max_attempts
 FIRST_BACKOFF = 60.0  # seconds; doubles each attempt
 MAX_BACKOFF = 6 * 3600.0
-CONCURRENCY = 4  # [delivery] concurrency: destinations served at once
+CONCURRENCY = 16  # [delivery] concurrency: destinations served at once
+SMTP_CONNECTIONS = connections.SMTP_CONNECTIONS  # [delivery] smtp_connections, per relay
+# Sent marks wait for the next commit, at most this many or this long: a crash can lose these
+# few, and then resends them under the same idempotency key (email Message-ID, Matrix txnId) or
+# not at all (a Slack or hookshot part is claimed, durably, before it is posted).
+MARK_BATCH = 20
+MARK_SECONDS = 1.0
 MAX_WAIT = 60.0  # [delivery] max_wait: seconds of rate limit one run waits out per destination
 
 
@@ -41,7 +49,7 @@ class Outcome:
 def backoff(attempts: int, retry_after: float | None, rand: Callable[[], float]) -> float:
     """Seconds to wait after the given number of failed attempts (jitter spreads a herd)."""
     delay = min(MAX_BACKOFF, FIRST_BACKOFF * 2 ** (attempts - 1)) * (0.8 + 0.4 * rand())
-    return max(delay, retry_after or 0.0)
+    return float(max(delay, retry_after or 0.0))
 
 
 def deliver(
@@ -62,13 +70,22 @@ def deliver(
         if job is not None:
             groups.setdefault(job.destination, []).append(job)
     workers = min(run.concurrency, len(groups))
-    if workers <= 1:
-        for jobs in groups.values():
-            run.drain(jobs)
-    else:
-        with ThreadPoolExecutor(workers, thread_name_prefix="deliver") as pool:
-            for future in [pool.submit(run.drain, jobs) for jobs in groups.values()]:
-                future.result()
+    smtp_connections = int(settings.delivery.get("smtp_connections", SMTP_CONNECTIONS))
+    ticking = threading.Thread(target=run.marks.tick, name="deliver-marks", daemon=True)
+    ticking.start()
+    try:
+        with connections.kept(smtp_connections):
+            if workers <= 1:
+                for jobs in groups.values():
+                    run.drain(jobs)
+            else:
+                with ThreadPoolExecutor(workers, thread_name_prefix="deliver") as pool:
+                    for future in [pool.submit(run.drain, jobs) for jobs in groups.values()]:
+                        future.result()
+    finally:
+        run.marks.stop.set()
+        ticking.join()
+        run.marks.flush()
     store.release()  # rows left for later are free for any worker now, not at the lease's end
     for items in (run.outcome.sent, run.outcome.retrying, run.outcome.dead):
         items.sort()
@@ -86,17 +103,76 @@ class _Job:
 
 
 class _Pacer:
-    """Keeps messages to one destination at least `interval` seconds apart."""
+    """Keeps messages to one destination at least `interval` seconds apart, counted from the end
+    of one post to the start of the next: however long a post takes to arrive, the server never
+    sees two closer than that."""
 
     def __init__(self, interval: float, sleep: Callable[[float], None]) -> None:
-        self.interval, self.sleep, self.last = interval, sleep, None
+        self.interval, self.sleep = interval, sleep
+        self.last: float | None = None
+        self.posting = False  # wait() was called for a post that done() has not closed
 
     def wait(self) -> None:
+        if self.posting:  # the next part of one message: the previous part has just ended
+            self.last = time.monotonic()
         if self.interval and self.last is not None:
             delay = self.last + self.interval - time.monotonic()
             if delay > 0:
                 self.sleep(delay)
-        self.last = time.monotonic()
+        self.posting = True
+
+    def done(self) -> None:
+        """The send that paced itself has returned (delivered or failed)."""
+        if self.posting:
+            self.last = time.monotonic()
+        self.posting = False
+
+
+class _Marks:
+    """The run's writes to the outbox, grouped into few transactions. A claim (a part about to
+    be posted) returns once committed; sent marks wait for the next commit, which any claim, a
+    full batch (MARK_BATCH), the ticker (every MARK_SECONDS) or the end of the run makes.
+    Claims from several threads that arrive while one commit is under way share the next one."""
+
+    def __init__(self, store: Store, lock: threading.Lock) -> None:
+        self.store, self.lock = store, lock  # the run's lock: the one connection, one at a time
+        self.queue = threading.Lock()
+        self.sent: list[tuple[int, str, datetime]] = []
+        self.parts: dict[int, int] = {}
+        self.stop = threading.Event()
+        self.asked = self.written = 0  # claims queued, and queued before the last commit
+
+    def mark_sent(self, row_id: int, receipt: str, when: datetime) -> None:
+        with self.queue:
+            self.sent.append((row_id, receipt, when))
+            due = len(self.sent) >= MARK_BATCH
+        if due:
+            self.flush()
+
+    def tick(self) -> None:
+        """Until stopped: commit what waits, every MARK_SECONDS (a run can be slow to the end:
+        a long Retry-After, the last Slack posts a second apart)."""
+        while not self.stop.wait(MARK_SECONDS):
+            self.flush()
+
+    def claim(self, row_id: int, parts_sent: int) -> None:
+        with self.queue:
+            self.parts[row_id] = parts_sent
+            self.asked += 1
+            mine = self.asked
+        self.flush(mine)
+
+    def flush(self, claim: int = 0) -> None:
+        """Commit what is queued; for a claim, return as soon as a commit has included it."""
+        with self.lock:
+            if claim and self.written >= claim:
+                return
+            with self.queue:
+                sent, parts, self.sent, self.parts = self.sent, self.parts, [], {}
+                upto = self.asked
+            if sent or parts:
+                self.store.mark_many(sent, list(parts.items()))
+            self.written = upto
 
 
 class _Run:
@@ -116,13 +192,15 @@ class _Run:
         self.concurrency = int(settings.delivery.get("concurrency", CONCURRENCY))
         self.max_wait = float(settings.delivery.get("max_wait", MAX_WAIT))
         self.started = time.monotonic()
-        self.lock = threading.Lock()
+        self.lock = threading.Lock()  # the store's: its one connection, one thread at a time
+        self.tally = threading.Lock()  # the outcome's: a send need not wait for a commit
+        self.marks = _Marks(store, self.lock)
         self.outcome = Outcome()
 
     def clock(self) -> datetime:
         return self.now + timedelta(seconds=time.monotonic() - self.started)
 
-    def prepare(self, row: OutboxRow, registry: Mapping[str, type]) -> _Job | None:
+    def prepare(self, row: OutboxRow, registry: Mapping[str, Callable[..., Any]]) -> _Job | None:
         label = f"{row.subscriber}/{row.channel}"
         config = _channel_config(self.settings, row)
         job = _Job(row, label, ChannelConfig(row.kind, row.channel), None, label, 0.0)
@@ -161,8 +239,7 @@ class _Run:
         parts = [row.parts_sent]
 
         def progress(count: int) -> None:
-            with self.lock:
-                self.store.record_parts(row.id, count)
+            self.marks.claim(row.id, count)
             parts[0] = count
 
         while True:
@@ -182,6 +259,7 @@ class _Run:
             try:
                 receipt = job.channel.send(delivery)
             except DeliveryError as exc:
+                pacer.done()
                 wait = exc.retry_after
                 if exc.retryable and wait is not None and wait <= budget:
                     log.info("%s: rate limited; waiting %.1f s as the server asks", job.label, wait)
@@ -191,11 +269,13 @@ class _Run:
                 self.failed(job, str(exc), exc.retryable, wait)
                 return -1.0 if wait is not None and exc.retryable else budget
             except Exception as exc:  # a broken channel must not stop the others
+                pacer.done()
                 self.failed(job, f"unexpected {type(exc).__name__}: {exc}", retryable=True)
                 return budget
+            pacer.done()
             detail = redact(receipt.detail, self.settings.secrets)
-            with self.lock:
-                self.store.mark_sent(row.id, detail, self.clock())
+            self.marks.mark_sent(row.id, detail, self.clock())
+            with self.tally:
                 self.outcome.sent.append(f"{job.label}: {detail}")
             log.info("%s: delivered (%s)", job.label, detail)
             return budget
@@ -211,6 +291,7 @@ class _Run:
         with self.lock:
             next_try = None if wait is None else self.clock() + timedelta(seconds=wait)
             self.store.mark_failed(job.row.id, reason, next_try)
+        with self.tally:
             listed = self.outcome.dead if wait is None else self.outcome.retrying
             listed.append(f"{job.label}: {reason}")
         if wait is None:

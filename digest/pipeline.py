@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -112,11 +112,17 @@ class RunReport:
         }
 
 
+# Papers read, deduplicated against the store and kept per transaction: a source's answer or a
+# file of a million lines is never held whole, and a crash keeps the batches stored before it.
+BATCH = 5000
+
+
 def ingest(
     settings: Settings, store: Store | None, now: datetime
 ) -> tuple[list[SourceReport], list[Paper]]:
-    """Read every source; keep the new papers in the store (when given). A failing source is
-    reported with what it read before failing, and the others go on."""
+    """Read every source; keep the new papers in the store (when given), BATCH at a time as they
+    are read, and return none of them. Without a store (a preview), return every paper read. A
+    failing source is reported with what it read before failing, and the others go on."""
     reports: list[SourceReport] = []
     papers: list[Paper] = []
     with progress.display() as shown:
@@ -130,16 +136,17 @@ def ingest(
 
             started = time.monotonic()
             with shown.source(source.name) as bar:
-                batch = _fetch(source, warn, now, bar, report)
+                for batch in _batches(source, warn, now, bar, report):
+                    report.read += len(batch)
+                    if store is None:
+                        papers.extend(batch)
+                    else:
+                        batch = seen_replacements(batch, store, source.name)
+                        report.new += store.add_papers(batch, now)
                 # A feed URL from the environment is a secret; the summary is kept in the state.
                 report.error = redact(report.error, settings.secrets)
                 report.seconds = round(time.monotonic() - started, 3)
-                report.read = len(batch)
-                if store is not None:
-                    batch = seen_replacements(batch, store, source.name)
-                    report.new = store.add_papers(batch, now)
                 bar.note("FAILED (see the summary)" if report.error else f"{report.new} new")
-            papers.extend(batch)
             log.info(
                 "source %s: %d read, %d skipped, %d new in %.2f s",
                 source.name,
@@ -162,23 +169,29 @@ def seen_replacements(papers: list[Paper], store: Store, name: str) -> list[Pape
     return kept
 
 
-def _fetch(
+def _batches(
     source: SourceConfig, warn: Warn, now: datetime, bar: progress.Progress, report: SourceReport
-) -> list[Paper]:
-    """The papers of one source; a failure is recorded in the report, the papers read before
-    it are kept (a page that failed does not undo the pages before it)."""
+) -> Iterator[list[Paper]]:
+    """The papers of one source, BATCH at a time; a failure is recorded in the report, the papers
+    read before it are kept (a page that failed does not undo the pages before it)."""
     batch: list[Paper] = []
+    read = 0
     try:
         for paper in SOURCES[source.kind].fetch(source, warn, now=now, progress=bar):
             batch.append(paper)
             bar.advance()
+            if len(batch) == BATCH:
+                read += len(batch)
+                yield batch
+                batch = []
     except SourceError as exc:
         report.error = str(exc)
-        log.error("source %s failed after %d papers: %s", source.name, len(batch), exc)
+        log.error("source %s failed after %d papers: %s", source.name, read + len(batch), exc)
     except Exception as exc:  # a parser bug on odd data must not cost the other sources
         report.error = f"unexpected {type(exc).__name__}: {exc}"
         log.exception("source %s failed unexpectedly", source.name)
-    return batch
+    if batch:
+        yield batch
 
 
 def run_once(
@@ -239,6 +252,12 @@ def make_digests(
     if not due:
         return reports
     floors = {sub.name: store.considered_through(sub.name) for sub, _ in due}
+    due_now = [sub for sub, _ in due]
+    from digest import corpus
+
+    # The space first: a refit reads every stored paper's text, which need not sit in memory
+    # beside the new papers it is fitted for (at a million papers, gigabytes each).
+    space = corpus.ranking_space(store, due_now, now)
     rows = store.papers_after(min(floors.values()))
     papers = [paper for _, paper in rows]
     allowed: dict[str, set[str]] = {}
@@ -255,10 +274,6 @@ def make_digests(
         if store.journal.alert_mark(sub.name):
             gone |= store.journal.alerted_ids(sub.name, ids)
         allowed[sub.name] = ids - gone if gone else ids
-    due_now = [sub for sub, _ in due]
-    from digest import corpus
-
-    space = corpus.ranking_space(store, due_now, now)
     picks = _rank(papers, due_now, allowed=allowed, space=space)
     through = rows[-1][0] if rows else 0
     env = None

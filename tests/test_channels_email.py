@@ -1,15 +1,17 @@
 """digest.channels.email against a real SMTP server (aiosmtpd on 127.0.0.1): plain relay, STARTTLS
-with login, implicit TLS with a certificate made here; the mail is parsed back and checked."""
+with login, implicit TLS with a certificate made here; the mail is parsed back and checked; a
+run's connections reused across messages (counted at the server)."""
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
 import socket
+import ssl
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from html.parser import HTMLParser
 from pathlib import Path
@@ -20,6 +22,7 @@ from channel_servers import LoopbackSMTP, Mailbox, free_port, password_check, se
 from sample_digests import delivery, message, paper
 
 from digest import outbox, render
+from digest.channels import connections
 from digest.channels.email import EmailChannel
 from digest.models import (
     ChannelConfig,
@@ -370,3 +373,116 @@ def test_the_web_faces_one_click_link_goes_first_in_list_unsubscribe(relay: Any)
     listed = msg["List-Unsubscribe"].strip()  # folded: it is a long header
     assert listed == "<https://digest.example.org/u/abc.def>, <mailto:leave@example.org>"
     assert msg["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"  # RFC 8058
+
+
+# Connections reused: a run keeps a few open to the relay and sends message after message on them.
+
+
+@dataclass
+class Sessions(Mailbox):
+    """Also keeps each mail's SMTP session: aiosmtpd makes one per connection."""
+
+    sessions: list[Any] = field(default_factory=list)
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        self.sessions.append(session)
+        return await super().handle_DATA(server, session, envelope)
+
+    @property
+    def connections(self) -> int:
+        return len({id(s) for s in self.sessions})
+
+
+def many_setup(tmp_path: Path, port: int, count: int, **delivery: Any) -> tuple[Settings, Store]:
+    subs = tuple(
+        Subscriber(f"s{n}", Profile("x"), (ChannelConfig("email", "email", {"to": f"s{n}@x.org"}),))
+        for n in range(count)
+    )
+    smtp = {"host": "127.0.0.1", "port": port, "security": "none", "from": FROM}
+    settings = Settings("t.toml", (), subs, smtp=smtp, delivery=delivery)
+    store = Store(tmp_path / "state.db")
+    for sub in subs:
+        digest = Digest(sub.name, "P1", NOW.date(), (Scored(paper(1), 0.5),), NOW)
+        store.record_digest(digest, 1, [("email", "email", message(1, subscriber=sub.name))])
+    return settings, store
+
+
+WANTED = [f"s{n}@x.org" for n in range(12)]
+
+
+def test_a_run_reuses_a_few_connections_for_many_messages(tmp_path: Path) -> None:
+    mailbox = Sessions()
+    server = LoopbackSMTP(mailbox)
+    server.start()
+    try:
+        settings, store = many_setup(tmp_path, server.port, 12, smtp_connections=2)
+        result = outbox.deliver(store, settings, NOW)
+    finally:
+        server.stop()
+    assert len(result.sent) == 12 and store.outbox_counts() == {"sent": 12}
+    assert sorted(m.recipients[0] for m in mailbox.mails) == sorted(
+        f"s{n}@x.org" for n in range(12)
+    )
+    assert 1 <= mailbox.connections <= 2  # twelve messages, concurrently, on two connections
+
+
+def test_each_send_outside_a_run_has_its_own_connection() -> None:
+    mailbox = Sessions()
+    server = LoopbackSMTP(mailbox)
+    server.start()
+    try:
+        ch = channel(settings_for(server.port))
+        send(ch)
+        send(ch, row=2)
+    finally:
+        server.stop()
+    assert len(mailbox.mails) == 2 and mailbox.connections == 2
+
+
+def test_a_connection_the_relay_dropped_is_replaced_and_the_mail_still_goes(
+    tmp_path: Path,
+) -> None:
+    port = free_port()
+    first, second = Sessions(), Sessions()
+    ch = channel(settings_for(port))
+    server = LoopbackSMTP(first, port=port)
+    server.start()
+    with connections.kept():
+        send(ch)
+        server.stop()  # the relay restarts: the connection kept from the first mail is dead
+        server = LoopbackSMTP(second, port=port)
+        server.start()
+        try:
+            send(ch, row=2)
+            pool = connections.relay(ch.relay)
+        finally:
+            server.stop()
+    assert len(first.mails) == 1 and len(second.mails) == 1
+    assert second.mails[0].message["Message-ID"] != first.mails[0].message["Message-ID"]
+    assert pool is not None and pool.opened == 2
+
+
+def test_a_login_is_made_once_per_connection(cert: tuple[Path, Path], tmp_path: Path) -> None:
+    cert_file, key_file = cert
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert_file, key_file)
+    mailbox = Sessions()
+    server = LoopbackSMTP(
+        mailbox,
+        tls_context=context,
+        require_starttls=True,
+        authenticator=password_check("digest", "s3cret"),
+        auth_required=True,
+    )
+    server.start()
+    try:
+        settings, store = many_setup(tmp_path, server.port, 5, smtp_connections=1)
+        login = {"security": "starttls", "username": "digest", "password": "s3cret"}
+        settings = dataclasses.replace(
+            settings, smtp={**settings.smtp, **login, "ca_file": str(cert_file)}
+        )
+        result = outbox.deliver(store, settings, NOW)
+    finally:
+        server.stop()
+    assert len(result.sent) == 5 and mailbox.connections == 1
+    assert all(m.login == "digest" and m.tls for m in mailbox.mails)

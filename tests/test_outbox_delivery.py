@@ -1,18 +1,23 @@
 """The outbox's delivery loop across destinations: concurrent but bounded, in order and paced per
 destination, rate limits waited out within the run or left to a later one, split messages
-resumed where they stopped, and `[delivery]` settings obeyed."""
+resumed where they stopped, and `[delivery]` settings obeyed; with the real Slack channel, each
+webhook's pace and Retry-After seen from the server while many are served at once."""
 
 from __future__ import annotations
 
 import threading
+import time
 from collections import defaultdict
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
+from channel_servers import SlackWebhook
+from sample_digests import message, paper
 
 from digest import outbox
+from digest.channels.slack import SlackChannel
 from digest.models import (
     ChannelConfig,
     Delivery,
@@ -191,3 +196,112 @@ def test_the_outcome_reads_the_same_whatever_the_concurrency(
     settings, store = setup(tmp_path, ["c", "a", "b"], delivery={"concurrency": concurrency})
     result = deliver(store, settings)
     assert result.sent == ["s0/probe: to c", "s1/probe: to a", "s2/probe: to b"]
+
+
+def test_a_run_interrupted_midway_keeps_every_sent_mark(tmp_path: Path) -> None:
+    """Sent marks are committed a few at a time; an interrupted run still writes those it has."""
+    settings, store = setup(tmp_path, [f"d{i}" for i in range(30)], delivery={"concurrency": 1})
+    Probe.script["d25"].append(KeyboardInterrupt())
+    with pytest.raises(KeyboardInterrupt):
+        deliver(store, settings)
+    assert [r.subscriber for r in store.outbox("sent")] == [f"s{i}" for i in range(25)]
+    assert len(deliver(store, settings, now=NOW + timedelta(minutes=1)).sent) == 5
+
+
+def test_a_sent_mark_is_committed_within_seconds_while_the_run_goes_on(tmp_path: Path) -> None:
+    settings, store = setup(tmp_path, ["quick", "slow"], delivery={"concurrency": 2})
+    seen: list[bool] = []
+
+    def wait_for_the_quick_mark(delivery: Delivery) -> None:
+        with Store(tmp_path / "state.db") as other:  # another connection: committed rows only
+            for _ in range(200):
+                if [r.subscriber for r in other.outbox("sent")] == ["s0"]:
+                    seen.append(True)
+                    return
+                time.sleep(0.05)
+
+    Probe.script["slow"].append(wait_for_the_quick_mark)
+    result = deliver(store, settings)
+    assert len(result.sent) == 2 and seen == [True]  # written before the run ended
+
+
+# The real Slack channel against the Slack stand-in: pace and Retry-After seen from the server.
+
+
+class TimedSlack(SlackWebhook):
+    """The Slack stand-in, also noting per webhook when each answer was given, and its
+    Retry-After."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.times: list[tuple[str, int, float, str]] = []  # (path, status, when, Retry-After)
+        super().__init__(**kwargs)
+
+    def handle(
+        self, method: str, path: str, body: bytes, headers: dict[str, str]
+    ) -> tuple[int, str, dict[str, str]] | None:
+        answer = super().handle(method, path, body, headers)
+        if answer is not None:
+            with self.lock:
+                self.times.append(
+                    (path, answer[0], time.monotonic(), answer[2].get("Retry-After", ""))
+                )
+        return answer
+
+    def answers_to(self, url: str) -> list[tuple[int, float, str]]:
+        path = "/" + url.split("/", 3)[3]
+        return [(status, when, wait) for p, status, when, wait in self.times if p == path]
+
+
+def slack_setup(
+    tmp_path: Path, hooks: list[str], papers: int = 1, **delivery: Any
+) -> tuple[Settings, Store]:
+    """One subscriber per webhook entry (repeats share a webhook: a team channel)."""
+    subs = tuple(
+        Subscriber(f"s{i}", Profile("x"), (ChannelConfig("slack", "slack", {"webhook": url}),))
+        for i, url in enumerate(hooks)
+    )
+    settings = Settings("t.toml", (), subs, secrets=frozenset(hooks), delivery=delivery)
+    store = Store(tmp_path / "state.db")
+    for sub in subs:
+        digest = Digest(sub.name, "P1", NOW.date(), (Scored(paper(1), 0.5),), NOW)
+        msg = message(papers, subscriber=sub.name)
+        store.record_digest(digest, 1, [("slack", "slack", msg)])
+    return settings, store
+
+
+def test_each_webhook_keeps_its_pace_while_many_are_served_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(SlackChannel, "interval", 0.5)  # Slack's second, shortened for the test
+    server = TimedSlack(rate=2, burst=1)  # refuses (429) two posts to one webhook within 0.5 s
+    try:
+        shared = [server.url(f"team{i}") for i in range(3)]
+        own = [server.url(f"own{i}") for i in range(6)]
+        settings, store = slack_setup(tmp_path, shared * 3 + own, concurrency=8)
+        result = outbox.deliver(store, settings, NOW)
+    finally:
+        server.stop()
+    assert len(result.sent) == 15 and 429 not in server.answers
+    for url in shared:
+        times = [when for status, when, _ in server.answers_to(url)]
+        assert len(times) == 3
+        assert all(b - a >= 0.5 for a, b in zip(times, times[1:], strict=False))
+    # Served at once: every team channel had its first message before any had its last.
+    firsts = [server.answers_to(url)[0][1] for url in shared]
+    lasts = [server.answers_to(url)[-1][1] for url in shared]
+    assert max(firsts) < min(lasts)
+
+
+def test_a_429_is_obeyed_no_post_comes_before_its_retry_after(tmp_path: Path) -> None:
+    server = TimedSlack(rate=1 / 3, burst=1)  # one message per 3 s: the second part is refused
+    try:
+        url = server.url()
+        settings, store = slack_setup(tmp_path, [url], papers=28)  # two Slack messages
+        result = outbox.deliver(store, settings, NOW)
+    finally:
+        server.stop()
+    assert len(result.sent) == 1 and store.outbox()[0].parts_sent == 2
+    answers = server.answers_to(url)
+    assert [status for status, _, _ in answers] == [200, 429, 200]
+    (_, refused_at, wait), (_, posted_at, _) = answers[1], answers[2]
+    assert float(wait) >= 1 and posted_at - refused_at >= float(wait)

@@ -12,7 +12,7 @@ import pytest
 
 from digest.models import Paper, SourceConfig, SourceError
 from digest.models.identity import abstract_id, normalize
-from digest.sources import SOURCES, FilesSource, SeedsSource
+from digest.sources import SOURCES, FilesSource, SeedsSource, seeds
 from digest.sources.common import code_links
 from digest.sources.seeds import venue_of
 from digest.sources.titles import derive_title
@@ -318,3 +318,24 @@ def test_derive_title_prefers_the_named_method_and_strips_markup() -> None:
 )
 def test_a_headers_words_for_a_list_of_papers_are_not_the_venue(header: str, venue: str) -> None:
     assert venue_of(header) == venue
+
+
+@pytest.mark.parametrize("chunk", [1, 5, 1 << 20])
+def test_text_files_are_checked_and_read_in_chunks_with_the_same_answers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk: int
+) -> None:
+    """Files are read a chunk at a time (memory stays flat): a character cut by a chunk's end,
+    a bad byte or a NUL byte in a later chunk, say the same as when the file was read whole."""
+    monkeypatch.setattr(seeds, "CHUNK", chunk)
+    (tmp_path / "a_good.txt").write_text(f"Café 2025\r\n\r\n{ABSTRACT} Zoë\u2028\n\n", "utf-8-sig")
+    (tmp_path / "b_late.txt").write_bytes(f"Venue\n\n{ABSTRACT}\n\nZo\xeb".encode("latin-1"))
+    (tmp_path / "c_cut.txt").write_bytes(f"Venue\n\n{ABSTRACT} Zoë".encode()[:-1])
+    (tmp_path / "d_nul.txt").write_bytes(f"Venue\n\nCaf\xe9\n\n{ABSTRACT}\x00".encode("latin-1"))
+    papers, warnings = fetch(tmp_path)
+    assert [(p.venue, p.abstract) for p in papers] == [("Café 2025", f"{ABSTRACT} Zoë")]
+    late, cut = len(f"Venue\n\n{ABSTRACT}\n\nZo"), len(f"Venue\n\n{ABSTRACT} Zo")
+    assert warnings == [
+        f"{tmp_path / 'b_late.txt'}:5: not valid UTF-8 (byte 0xeb at offset {late})",
+        f"{tmp_path / 'c_cut.txt'}:3: not valid UTF-8 (byte 0xc3 at offset {cut})",
+        f"{tmp_path / 'd_nul.txt'}: binary file, skipped",  # the NUL wins, as before
+    ]

@@ -71,6 +71,21 @@ def test_the_outbox_row_moves_from_pending_to_sent(state: str) -> None:
         assert store.outbox_counts() == {"sent": 1}
 
 
+def test_several_rows_marks_are_written_in_one_go(state: str) -> None:
+    """The outbox's group commit: parts claimed and rows sent, all in one transaction."""
+    with Store(state) as store:
+        for sub in ("alice", "bob", "carol"):
+            store.record_digest(digest(sub, "P1", [paper(1)]), 1, [("slack", "slack", MESSAGE)])
+        a, b, c = store.due(NOW)
+        store.mark_many([(a.id, "1 message", NOW), (b.id, "2 messages", NOW)], [(c.id, 1)])
+        assert [r.id for r in store.due(NOW)] == [c.id]
+        rows = {r.id: r for r in store.outbox()}
+        assert (rows[a.id].status, rows[a.id].attempts) == ("sent", 1)
+        assert rows[c.id].parts_sent == 1 and rows[c.id].status == "pending"
+        store.mark_many([], [])  # nothing waits: nothing changes
+        assert store.outbox_counts() == {"sent": 2, "pending": 1}
+
+
 def test_a_failed_row_waits_for_its_next_try_then_dies_and_can_be_revived(state: str) -> None:
     with Store(state) as store:
         store.record_digest(digest("alice", "P1", [paper(1)]), 1, [("slack", "slack", MESSAGE)])

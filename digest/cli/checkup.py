@@ -90,8 +90,11 @@ def _local_source(file: str, key: str, kind: str, raw: object) -> list[str]:
 def _unwritable(folder: str) -> str:
     """Why files cannot be written in `folder` (created on first delivery), or ""."""
     path = Path(folder)
-    while not path.exists() and path != path.parent:
-        path = path.parent
+    try:  # a name the system cannot hold (too long) fails exists() itself
+        while not path.exists() and path != path.parent:
+            path = path.parent
+    except OSError as exc:
+        return f"cannot create folder {folder!r} ({exc.strerror or exc})"
     if not path.is_dir():
         return f"cannot create folder {folder!r}: {str(path)!r} is not a folder"
     try:  # a real write, not os.access(): root passes that everywhere, a read-only mount too

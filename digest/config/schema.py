@@ -78,6 +78,8 @@ DELIVERY_KEYS: dict[str, tuple[str, float, float]] = {
     "concurrency": (INT, 1, 64),  # destinations served at the same time (threads)
     # seconds a run waits out a rate limit before leaving it to a later run (a day at most)
     "max_wait": (NUM, 0, 86400),
+    # connections to the SMTP relay at once, each reused across messages
+    "smtp_connections": (INT, 1, 64),
 }
 # A subscriber's numbers: key -> (least, most). Scores are cosine similarities, 0 to 1; a huge
 # top_k or cap is a typo, and would cost the ranker memory for nothing.

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import csv
 import gzip
-import io
 import json
 import re
 import zlib
@@ -22,7 +21,7 @@ from digest.models.identity import abstract_id
 from digest.sources import authors as names
 from digest.sources.common import code_links
 from digest.sources.progress import QUIET, Progress
-from digest.sources.seeds import list_files, read_text, source_path
+from digest.sources.seeds import list_files, source_path, text_lines
 from digest.sources.titles import derive_title
 
 SUFFIXES = (".jsonl", ".jsonl.gz", ".csv")
@@ -147,10 +146,10 @@ def parse_jsonl(path: Path, warn: Warn, links: bool = True) -> Iterator[Paper]:
 
 
 def parse_csv(path: Path, warn: Warn, links: bool = True) -> Iterator[Paper]:
-    text = read_text(path, warn)
-    if text is None:
+    lines = text_lines(path, warn, newline="")  # read as the rows are: memory stays flat
+    if lines is None:
         return
-    reader = csv.reader(io.StringIO(text, newline=""))
+    reader = csv.reader(lines)
     try:
         header = [name.strip().lower() for name in next(reader)]
     except StopIteration:

@@ -4,8 +4,9 @@ separated paragraph. Papers get their id from the abstract hash and a derived ti
 
 from __future__ import annotations
 
+import codecs
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from datetime import datetime
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from digest.sources.titles import derive_title
 
 # Shorter than this is a stray line or a heading, not an abstract worth ranking.
 MIN_ABSTRACT_CHARS = 20
+CHUNK = 1 << 20  # bytes read at a time when a text file is checked
 # Words after a venue that only say the file lists its papers: "NeurIPS 2025 Accepted Papers",
 # "NeurIPS 2025 论文列表", "ICML 2025 - paper list". Stripped from the end, one at a time.
 _LISTING_WORD = re.compile(
@@ -63,29 +65,78 @@ def list_files(path: Path, suffixes: tuple[str, ...], warn: Warn) -> list[Path]:
     return files
 
 
-def read_text(path: Path, warn: Warn) -> str | None:
-    """The file decoded as UTF-8 (a BOM is fine), or None after one warning naming the problem."""
+def text_lines(path: Path, warn: Warn, *, newline: str | None = None) -> Iterator[str] | None:
+    """The lines of a UTF-8 text file (a BOM is fine), read as they are needed, or None after one
+    warning naming the problem. The whole file is checked first, a chunk at a time, so a bad byte
+    anywhere still skips the file and memory stays flat however large it is. newline="" gives the
+    raw lines, ends kept (for csv); else the lines of str.splitlines()."""
+    if not _checked(path, warn):
+        return None
+    return _raw_lines(path) if newline == "" else _split_lines(path)
+
+
+def _checked(path: Path, warn: Warn) -> bool:
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    done = lines = 0  # bytes and line breaks before this chunk
+    bad = ""  # the first decoding problem; a NUL byte anywhere speaks first
     try:
-        data = path.read_bytes()
+        with path.open("rb") as stream:
+            while chunk := stream.read(CHUNK):
+                if b"\x00" in chunk:
+                    warn(f"{path}: binary file, skipped")
+                    return False
+                if not bad:
+                    pending = decoder.getstate()[0]  # a character cut by the previous chunk
+                    bad = _problem(decoder, pending, chunk, done - len(pending), lines)
+                done, lines = done + len(chunk), lines + chunk.count(b"\n")
+            if not bad:
+                pending = decoder.getstate()[0]
+                bad = _problem(decoder, pending, b"", done - len(pending), lines, final=True)
     except OSError as exc:
         warn(f"{path}: cannot read ({exc.strerror or exc})")
-        return None
-    if b"\x00" in data:
-        warn(f"{path}: binary file, skipped")
-        return None
+        return False
+    if bad:
+        warn(f"{path}:{bad}")
+    return not bad
+
+
+def _problem(
+    decoder: codecs.IncrementalDecoder,
+    pending: bytes,
+    chunk: bytes,
+    at: int,
+    lines: int,
+    final: bool = False,
+) -> str:
+    """'' or "LINE: not valid UTF-8 (...)" for the bytes `pending + chunk`, which start at
+    offset `at` of the file after `lines` line breaks."""
     try:
-        return data.decode("utf-8-sig")
+        decoder.decode(chunk, final)
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        warn(f"{path}:{line}: not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})")
-        return None
+        data = pending + chunk
+        line = lines + data.count(b"\n", 0, exc.start) + 1
+        return f"{line}: not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {at + exc.start})"
+    return ""
 
 
-def paragraphs(lines: list[str], first: int) -> Iterator[tuple[int, str]]:
-    """(1-based line number, text) of each blank-line-separated paragraph from `lines[first:]`."""
+def _raw_lines(path: Path) -> Iterator[str]:
+    with path.open(encoding="utf-8-sig", newline="") as stream:
+        yield from stream
+
+
+def _split_lines(path: Path) -> Iterator[str]:
+    # Universal newlines, then str.splitlines for the rarer breaks (form feed, U+2028...), so
+    # the lines and their numbers are those of the whole text's splitlines().
+    with path.open(encoding="utf-8-sig") as stream:
+        for line in stream:
+            yield from line.splitlines() or [""]
+
+
+def paragraphs(numbered: Iterable[tuple[int, str]]) -> Iterator[tuple[int, str]]:
+    """(1-based line number, text) of each blank-line-separated paragraph of the numbered lines."""
     start = 0
     chunk: list[str] = []
-    for number, line in enumerate(lines[first:], start=first + 1):
+    for number, line in numbered:
         if line.strip():
             if not chunk:
                 start = number
@@ -97,16 +148,17 @@ def paragraphs(lines: list[str], first: int) -> Iterator[tuple[int, str]]:
         yield start, " ".join(" ".join(chunk).split())
 
 
-def parse_seeds(path: Path, text: str, warn: Warn) -> Iterator[Paper]:
-    """Papers of one seed file; every skipped paragraph or file is one warning."""
-    lines = text.splitlines()
-    header = next((i for i, line in enumerate(lines) if line.strip()), None)
+def parse_seeds(path: Path, text: str | Iterable[str], warn: Warn) -> Iterator[Paper]:
+    """Papers of one seed file (its text, or its lines as they are read); every skipped
+    paragraph or file is one warning."""
+    numbered = enumerate(text.splitlines() if isinstance(text, str) else text, start=1)
+    header = next((line for _, line in numbered if line.strip()), None)
     if header is None:
         warn(f"{path}: empty file, no header line")
         return
-    venue = venue_of(lines[header])
+    venue = venue_of(header)
     found = False
-    for number, abstract in paragraphs(lines, header + 1):
+    for number, abstract in paragraphs(numbered):
         found = True
         if len(abstract) < MIN_ABSTRACT_CHARS:
             warn(f"{path}:{number}: paragraph too short for an abstract ({abstract!r}), skipped")
@@ -143,6 +195,6 @@ class SeedsSource:
 
     def _papers(self, files: list[Path], warn: Warn) -> Iterator[Paper]:
         for path in files:
-            text = read_text(path, warn)
-            if text is not None:
-                yield from parse_seeds(path, text, warn)
+            lines = text_lines(path, warn)
+            if lines is not None:
+                yield from parse_seeds(path, lines, warn)

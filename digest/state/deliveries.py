@@ -182,6 +182,21 @@ class Deliveries:
                 (stamp(now), receipt, row_id),
             )
 
+    def mark_many(
+        self, sent: Sequence[tuple[int, str, datetime]], parts: Sequence[tuple[int, int]] = ()
+    ) -> None:
+        """Several rows' marks in one transaction (the outbox's group commit): (row id, receipt,
+        when) sent, as mark_sent; (row id, parts sent), as record_parts."""
+        with self.transaction() as db:
+            db.executemany(
+                "UPDATE outbox SET parts_sent = ? WHERE id = ?", [(n, i) for i, n in parts]
+            )
+            db.executemany(
+                "UPDATE outbox SET status = 'sent', sent_at = ?, receipt = ?, last_error = '',"
+                " attempts = attempts + 1, next_try_at = NULL, lease_until = NULL WHERE id = ?",
+                [(stamp(when), receipt, row_id) for row_id, receipt, when in sent],
+            )
+
     def mark_failed(self, row_id: int, error: str, next_try: datetime | None) -> None:
         """Count a failed attempt; with no next try the row is dead until `digest retry`."""
         with self.transaction() as db:
