@@ -1,7 +1,7 @@
 """Speed and memory: whole `digest rank` and `digest run` processes on N papers x M subscribers
 from the shared corpus (repeated with light perturbation past its 45k papers), beside the lower
 bound, a per-subscriber loop and arxiv-sanity-lite's per-profile SVM (bench/baselines.py). Every
-figure is one subprocess: wall seconds and peak RSS from /usr/bin/time.
+figure is one subprocess: wall seconds from /usr/bin/time, peak RSS of its whole process tree.
 
     nice .venv/bin/python -m bench.scale            # or: make bench-scale (about an hour)
 """
@@ -15,6 +15,8 @@ import random
 import sqlite3
 import subprocess
 import sys
+import tempfile
+import time
 from pathlib import Path
 
 from bench import corpus
@@ -125,21 +127,39 @@ def write_config(work: Path, papers: Path, m: int, seed: int = 1) -> Path:
 
 
 def measure(command: list[str], stdout: Path | None = None) -> tuple[float, float, str]:
-    """(wall seconds, peak RSS in MB, stdout) of one process, niced."""
-    out = stdout.open("w") if stdout else subprocess.PIPE
-    done = subprocess.run(
-        ["nice", "/usr/bin/time", "-f", "%e %M", *command],
-        stdout=out,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
-    last = done.stderr.strip().splitlines()[-1]
-    if done.returncode not in (0, 1):
-        raise SystemExit(f"{command[:3]} failed ({done.returncode}): {done.stderr[-2000:]}")
+    """(wall seconds, peak RSS in MB, stdout) of one process, niced. The peak is the whole
+    process tree's (a container's limit counts a forked tokenizer with its parent): the larger
+    of the tree's RSS sum sampled every 0.05 s from /proc and /usr/bin/time's single-process peak
+    (which a sample can miss)."""
+    from bench.ingest import tree_memory  # which imports this module
+
+    with (
+        (stdout.open("w") if stdout else tempfile.TemporaryFile("w+")) as out,
+        tempfile.TemporaryFile("w+") as err,
+        subprocess.Popen(
+            ["nice", "/usr/bin/time", "-f", "%e %M", *command],
+            stdout=out,
+            stderr=err,
+            text=True,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        ) as process,
+    ):
+        tree = 0
+        while process.poll() is None:
+            tree = max(tree, tree_memory(process.pid)[0])
+            time.sleep(0.05)
+        err.seek(0)
+        errors = err.read()
+        text = ""
+        if not stdout:
+            out.seek(0)
+            text = out.read()
+    last = errors.strip().splitlines()[-1]
+    if process.returncode not in (0, 1):
+        raise SystemExit(f"{command[:3]} failed ({process.returncode}): {errors[-2000:]}")
     wall, rss = last.split()
-    return float(wall), int(rss) / 1024, "" if stdout else (done.stdout or "")
+    return float(wall), max(int(rss), tree) / 1024, text
 
 
 def main(argv: list[str] | None = None) -> int:
