@@ -9,13 +9,13 @@ import numpy as np
 import scipy.sparse as sp
 
 from digest.ranking.features import each
-from digest.ranking.scoring import pair_dots
+from digest.ranking.scoring import batches, pair_dots
 
 MAX_TERMS = 5
 # Candidate features looked at per pick before the slow path: a bigram can absorb its own
 # unigrams, so five terms may need more than five features.
 CANDIDATES = 15
-BATCH = 10_000  # picks per batch: bounds the gathered copies of profile and paper rows
+BATCH = 10_000  # picks per batch (and scoring.PAIR_CELLS): bounds the gathered rows' copies
 
 
 def terms(
@@ -30,9 +30,14 @@ def terms(
     profile.sort_indices()
     papers.sort_indices()
 
-    def explain(lo: int) -> list[tuple[str, ...]]:
-        part = picks[lo : lo + BATCH]
-        q = profile[[s for s, _ in part]].multiply(papers[[j for _, j in part]]).tocsr()
+    left = np.fromiter((s for s, _ in picks), np.intp, count=len(picks))
+    right = np.fromiter((j for _, j in picks), np.intp, count=len(picks))
+    bounds = batches(profile, left, papers, right, BATCH)
+
+    def explain(k: int) -> list[tuple[str, ...]]:
+        lo, hi = bounds[k], bounds[k + 1]
+        part = picks[lo:hi]
+        q = profile[left[lo:hi]].multiply(papers[right[lo:hi]]).tocsr()
         owner = np.repeat(np.arange(len(part)), np.diff(q.indptr))
         # Heaviest first within each row, equal weights in column order: two stable sorts of
         # the canonical rows (by column) cost half of one lexsort.
@@ -50,7 +55,7 @@ def terms(
         return out
 
     # Two batches at a time: one's sparse products run while the other's words are chosen.
-    return [t for batch in each(explain, range(0, len(picks), BATCH)) for t in batch]
+    return [t for batch in each(explain, range(len(bounds) - 1)) for t in batch]
 
 
 def _words(names: Sequence[str], columns: list[int]) -> tuple[list[str], bool]:

@@ -126,6 +126,7 @@ def rank(
             docs = space.transform(texts)
     except ValueError:  # nothing but stop words: nothing can match anything
         return picks
+    del texts  # read into the rows: free before the products
     library_rows = [[row_of[p.id] for p in lib] for lib in liked]
     disliked_rows = [[row_of[p.id] for p in bad] for bad in disliked]
     profile = profiles(space, docs, subscribers, library_rows, disliked_rows)

@@ -15,6 +15,9 @@ from digest.ranking.features import each
 
 THREADS = max(1, min(4, os.cpu_count() or 1))
 PAIR_BATCH = 10_000  # row pairs per batch in pair_dots: bounds the gathered copies of rows
+# Stored entries gathered per batch (of both sides): a profile row can hold thousands, and ten
+# thousand copies of such rows were the largest transient of a ranking.
+PAIR_CELLS = 2_000_000
 
 
 def best_per_row(
@@ -67,13 +70,30 @@ def pair_dots(
     a.sort_indices()  # unsorted rows would take a general path three times as slow
     b.sort_indices()
     out = np.zeros(len(ia))
+    bounds = batches(a, ia, b, ib, PAIR_BATCH)
 
-    def dots(lo: int) -> None:
-        part = a[ia[lo : lo + PAIR_BATCH]].multiply(b[ib[lo : lo + PAIR_BATCH]])
-        out[lo : lo + PAIR_BATCH] = np.asarray(part.sum(axis=1)).ravel()
+    def dots(k: int) -> None:
+        lo, hi = bounds[k], bounds[k + 1]
+        part = a[ia[lo:hi]].multiply(b[ib[lo:hi]])
+        out[lo:hi] = np.asarray(part.sum(axis=1)).ravel()
 
-    each(dots, range(0, len(ia), PAIR_BATCH))
+    each(dots, range(len(bounds) - 1))
     return out
+
+
+def batches(
+    a: sp.csr_matrix, rows_a: np.ndarray, b: sp.csr_matrix, rows_b: np.ndarray, most: int
+) -> list[int]:
+    """Where batches of row pairs start (and the last ends): at most `most` pairs and, beyond a
+    pair's own, PAIR_CELLS stored entries of the two gathered sides each."""
+    cells = np.diff(a.indptr)[rows_a] + np.diff(b.indptr)[rows_b]
+    total = np.cumsum(cells)
+    bounds, lo = [0], 0
+    while lo < len(cells):
+        reach = int(np.searchsorted(total, (total[lo - 1] if lo else 0) + PAIR_CELLS, "right"))
+        lo = min(len(cells), lo + most, max(lo + 1, reach))
+        bounds.append(lo)
+    return bounds
 
 
 def rescored(
