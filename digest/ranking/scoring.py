@@ -38,7 +38,9 @@ def best_per_row(
     for lo in range(0, m, block):
         hi = min(m, lo + block)
         take = min(top_n, hi - lo)
-        part = sp_matmul_topn(profile, x[lo:hi].T, top_n=take, n_threads=THREADS).tocsr()
+        # One block is the whole pool: no sliced copy of it beside the product's transposed one.
+        papers = x if hi - lo == m else x[lo:hi]
+        part = sp_matmul_topn(profile, papers.T, top_n=take, n_threads=THREADS).tocsr()
         counts = np.diff(part.indptr)
         # Papers that share nothing with a profile are not in the product: they score 0.
         left = np.where(counts < hi - lo, 0.0, -np.inf)
