@@ -134,7 +134,7 @@ def measure(command: list[str], stdout: Path | None = None) -> tuple[float, floa
     from bench.ingest import tree_memory  # which imports this module
 
     with (
-        (stdout.open("w") if stdout else tempfile.TemporaryFile("w+")) as out,
+        stdout.open("w") if stdout else tempfile.TemporaryFile("w+") as out,
         tempfile.TemporaryFile("w+") as err,
         subprocess.Popen(
             ["nice", "/usr/bin/time", "-f", "%e %M", *command],
@@ -358,10 +358,10 @@ def save(rows: list[dict], out: Path, heading: str = "") -> str:
     heading = heading or (
         "# Speed and memory\n\nCommand: `.venv/bin/python -m bench.scale --daily` (`make "
         f"bench-scale`) on this machine ({os.cpu_count()} cores). Each row is one process; "
-        "extrapolated rows say so. Peak RSS is the whole process tree's (the tokenizer's fork above 8k "
-        "texts included) for the rows measured since issue 14's memory work (10k x 100, 10k x "
-        "1000, 20k x 1000); the older rows count the largest process only. Rows are sorted by "
-        "size; the daily rows come last."
+        "extrapolated rows say so. Peak RSS is the whole process tree's (the tokenizer's fork "
+        "above 8k texts included) for the rows measured since issue 14's memory work (10k x 100, "
+        "10k x 1000, 20k x 1000); the older rows count the largest process only. Rows are sorted "
+        "by size; the daily rows come last."
     )
     out.with_suffix(".md").write_text(
         heading + "\n\n" + table + "\n",
