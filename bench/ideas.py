@@ -31,7 +31,7 @@ def pivoted(slope: float) -> Patch:
     original = features._weighted
 
     def weighted(bags, column, idf, width):  # type: ignore[no-untyped-def]
-        out = original(bags, column, idf, width)
+        out = original(list(bags), column, idf, width)  # which empties the list it is given
         if out.shape[0] < 2:
             return out
         norms = []

@@ -230,7 +230,7 @@ def _weighted(
     bags: list[sp.csr_matrix], column: np.ndarray, idf: np.ndarray, width: int
 ) -> sp.csr_matrix:
     """Count rows -> l2-normalized sublinear tf x idf rows over a space's columns (column[c] is
-    the space's column for bag column c, -1 for none)."""
+    the space's column for bag column c, -1 for none). Empties `bags` (freed before the stack)."""
 
     def weigh(i: int) -> sp.csr_matrix:
         rows = bags[i]
@@ -245,6 +245,7 @@ def _weighted(
         return block
 
     blocks = each(weigh, range(len(bags)))
+    bags.clear()  # the counts are weighed: free them before the blocks are stacked (a copy)
     if not blocks:
         return sp.csr_matrix((0, width))
     out = sp.vstack(blocks, format="csr") if len(blocks) > 1 else blocks[0]
