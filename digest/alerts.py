@@ -137,19 +137,26 @@ def notify_down(
     True if recorded now. The period stays open for its digest, so the notice has its own key."""
     if sub.on_empty != "notify":
         return False
-    message = notice(settings, sub, "waiting for sources", day, failed)
+    message = notice(settings, sub, "waiting for sources", day, failed, now)
     messages = [(c.name, c.kind, message) for c in sub.channels]
     return store.journal.record_notice(sub.name, f"notice:{period}", day, now, messages)
 
 
 def notice(
-    settings: Settings, sub: Subscriber, status: str, day: date, failed: Sequence[str] = ()
+    settings: Settings,
+    sub: Subscriber,
+    status: str,
+    day: date,
+    failed: Sequence[str] = (),
+    now: datetime | None = None,
 ) -> Message:
-    """The one line saying which quiet it is, naming the sources that could not be read."""
+    """The one line saying which quiet it is, naming the sources that could not be read; with
+    [web], the archive and the one-click unsubscribe too (a notice is a mail like a digest)."""
     quiet, line = QUIET[status]
     if failed and status != "waiting for sources":
         line += f" (Could not read: {', '.join(failed)}.)"
     elif failed:
         line = line.replace("no source could be read", f"could not read {', '.join(failed)}")
     env = render.make_environment(settings.templates)
-    return render.render_notice(sub.name, day, quiet, line, env)
+    links = links_for(settings.web, sub.name, now) if now is not None else None
+    return render.render_notice(sub.name, day, quiet, line, env, links)

@@ -297,7 +297,7 @@ def make_digests(
             message = render.render_digest(digest, env, links)
             messages = [(channel.name, channel.kind, message) for channel in sub.channels]
         elif sub.on_empty == "notify":
-            message = alerts.notice(settings, sub, status, start.date(), failed)
+            message = alerts.notice(settings, sub, status, start.date(), failed, now)
             messages = [(channel.name, channel.kind, message) for channel in sub.channels]
         purpose = "digest" if items else "notice"
         made = store.record_digest(digest, max(through, floors[sub.name]), messages, purpose)

@@ -102,11 +102,18 @@ def render_alert(
 
 
 def render_notice(
-    subscriber: str, day: date, quiet: str, line: str, env: jinja2.Environment
+    subscriber: str,
+    day: date,
+    quiet: str,
+    line: str,
+    env: jinja2.Environment,
+    links: Links | None = None,
 ) -> Message:
-    """A quiet period's one line: which quiet it is (no new papers, none matched, a source down)."""
+    """A quiet period's one line: which quiet it is (no new papers, none matched, a source down);
+    with links, the archive and the one-click unsubscribe, as in a digest."""
     context = {"subscriber": subscriber, "day": day.isoformat(), "quiet": quiet, "line": line}
-    return _message(env, NOTICE_TEMPLATES, context)
+    context |= _page_links(links, None)
+    return _message(env, NOTICE_TEMPLATES, context, unsubscribe_url=context["unsubscribe_url"])
 
 
 def _message(

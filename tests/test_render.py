@@ -14,8 +14,10 @@ from digest.render import (
     make_environment,
     pdf_url,
     render_digest,
+    render_notice,
     snippet,
 )
+from digest.web.tokens import links_for
 
 DAY = date(2026, 11, 30)
 
@@ -298,3 +300,17 @@ def test_check_templates_renders_with_and_without_links(tmp_path: Path) -> None:
     (tmp_path / "digest.html").write_text("{{ items[0].up_url | upper }}{{ view_urll }}")
     with pytest.raises(ConfigError, match="view_urll"):
         check_templates(make_environment(str(tmp_path)))
+
+
+def test_a_quiet_period_notice_carries_the_archive_and_one_click_unsubscribe_with_web() -> None:
+    web = {"base_url": "https://digest.example.org", "secret": "s" * 32}
+    links = links_for(web, "ana", datetime(2026, 11, 30, 9, tzinfo=UTC))
+    env = make_environment(None)
+    line = "No new papers since the last digest."
+    notice = render_notice("ana", DAY, "no new papers", line, env, links)
+    assert notice.unsubscribe_url.startswith("https://digest.example.org/u/")
+    assert notice.unsubscribe_url in notice.text
+    assert "Past digests" in notice.html and "unsubscribe</a>" in notice.html
+    plain = render_notice("ana", DAY, "no new papers", line, env)
+    assert plain.unsubscribe_url == "" and "Unsubscribe" not in plain.text
+    assert "Past digests" not in plain.html
