@@ -360,8 +360,8 @@ def save(rows: list[dict], out: Path, heading: str = "") -> str:
         f"bench-scale`) on this machine ({os.cpu_count()} cores). Each row is one process; "
         "extrapolated rows say so. Peak RSS is the whole process tree's (the tokenizer's fork "
         "above 8k texts included) for the rows measured since issue 14's memory work (10k x 100, "
-        "10k x 1000, 20k x 1000, 50k x 100); the older rows count the largest process only. Rows are sorted "
-        "by size; the daily rows come last."
+        "10k x 1000, 20k x 1000, 50k x 100); the older rows count the largest process only. "
+        "Rows are sorted by size; the daily rows come last."
     )
     out.with_suffix(".md").write_text(
         heading + "\n\n" + table + "\n",
