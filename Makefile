@@ -32,16 +32,17 @@ demo: $(RUN_STAMP)
 test: $(TEST_STAMP)
 	$(strip $(BIN)/python -m pytest -q $(PYTEST_ARGS))
 
-# Benchmarks (never part of `make test`); they read ../shared/data/arxiv-2025.jsonl.gz and write
-# bench/results/. Relevance: a few minutes. Ideas: about ten. Scale: about an hour, niced.
+# Benchmarks (never part of `make test`): a paper corpus by `make bench-relevance DATA=path` (else
+# the bench's own default, where it exists; docs/ranking.md says how to build one); they write
+# bench/results/. Relevance: about eight minutes. Ideas: about forty. Scale: about an hour, niced.
 bench-relevance: $(TEST_STAMP)
-	$(BIN)/python -m bench.relevance
+	$(BIN)/python -m bench.relevance $(if $(DATA),--data $(DATA))
 
 bench-ideas: $(TEST_STAMP)
-	$(BIN)/python -m bench.ideas
+	$(BIN)/python -m bench.ideas $(if $(DATA),--data $(DATA))
 
 bench-scale: $(TEST_STAMP)
-	nice $(BIN)/python -m bench.scale --daily
+	nice $(BIN)/python -m bench.scale --daily $(if $(DATA),--data $(DATA))
 
 lint: lint-ruff lint-mypy
 
