@@ -327,6 +327,16 @@ def test_validate_reports_every_problem_of_paths_and_folders(project: Path, caps
     ]
 
 
+def test_validate_says_a_source_path_too_long_for_the_system_is_not_there(
+    project: Path, capsys
+) -> None:
+    text = (project / "config" / "digest.toml").read_text()
+    (project / "config" / "long.toml").write_text(text.replace("../seeds", "x" * 300))
+    code, out, err = run(capsys, "validate", "--config", "config/long.toml")
+    assert code == 2 and out == ""
+    assert len(err.splitlines()) == 1 and "sources[0].path: no such file or folder" in err
+
+
 def test_validate_refuses_a_file_channel_folder_it_cannot_write(project: Path, capsys) -> None:
     text = (project / "config" / "digest.toml").read_text().replace("../out", "/proc/digest-out")
     (project / "config" / "ro.toml").write_text(text)

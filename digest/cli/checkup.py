@@ -8,6 +8,7 @@ import os
 import tempfile
 from pathlib import Path
 
+from digest.config.checks import exists
 from digest.models import DigestError, Settings, identity
 
 
@@ -78,8 +79,8 @@ def _local_source(file: str, key: str, kind: str, raw: object) -> list[str]:
     from digest.sources.files import SUFFIXES
 
     path = Path(str(raw))
-    if not path.exists():
-        return [f"{file}: {key}: no such file or folder {str(path)!r}"]
+    if not exists(path):
+        return [f"{file}: {key}: no such file or folder {str(path)[:200]!r}"]
     suffixes = (".txt",) if kind == "seeds" else SUFFIXES
     if path.is_dir() and not any(p.is_file() and p.name.endswith(suffixes) for p in path.iterdir()):
         wanted = " or ".join("*" + s for s in suffixes)

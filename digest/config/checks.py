@@ -41,6 +41,14 @@ class _Abandon(Exception):
     """A table whose keys failed (each already recorded) is not checked further."""
 
 
+def exists(path: str | Path) -> bool:
+    """Whether anything is there; a name the system cannot hold (too long, a NUL) is nothing."""
+    try:
+        return Path(path).exists()
+    except (OSError, ValueError):
+        return False
+
+
 def is_folder(path: str) -> bool:
     """Whether a folder is there; a name the system cannot hold (too long, a NUL) is none."""
     try:
