@@ -5,6 +5,7 @@ liked paper and authors behind each pick (explain.py)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
@@ -69,13 +70,14 @@ def _left(
     return sp.csr_matrix((data, indices, indptr), shape=(n, width + 1 + by_author.shape[1]))
 
 
-def _sharing(profile: sp.csr_matrix, x: sp.csr_matrix) -> np.ndarray:
-    """Per profile row, the most papers of the pool that hold any one of its words."""
-    df = np.bincount(x.indices, minlength=x.shape[1])[profile.indices]
+def _sharing(profile: sp.csr_matrix, df: np.ndarray) -> np.ndarray:
+    """Per profile row, the most papers of the pool that hold any one of its words (df: the
+    pool's document frequency of every column)."""
+    most = df[profile.indices]
     out = np.zeros(profile.shape[0])
     filled = np.diff(profile.indptr) > 0
     if filled.any():
-        out[filled] = np.maximum.reduceat(df, profile.indptr[:-1][filled])
+        out[filled] = np.maximum.reduceat(most, profile.indptr[:-1][filled])
     return out
 
 
@@ -83,28 +85,51 @@ def _unique(papers: Sequence[Paper]) -> list[Paper]:
     return list({p.id: p for p in reversed(papers)}.values())[::-1]
 
 
-def rank(
+@dataclass
+class Prepared:
+    """What ranking needs before any product: the rows of the pool and of the libraries, every
+    interest's profile row and the pool-dependent weights (the centroid's, the feedback switch)."""
+
+    papers: list[Paper]
+    corpus: list[Paper]  # the pool, then the liked and disliked papers it lacks
+    row_of: dict[str, int]
+    liked: list[list[Paper]]
+    disliked: list[list[Paper]]
+    space: Space
+    docs: sp.csr_matrix
+    interest: interests.Rows
+    pool_weight: np.ndarray
+    feedback: np.ndarray
+    by_author: sp.csr_matrix  # interest rows x author columns
+    author_weights: list[dict[str, float]]
+    right: sp.csr_matrix  # the pool as product columns: [papers, c.x, authors]
+
+    @property
+    def x(self) -> sp.csr_matrix:
+        return self.docs[: len(self.papers)]
+
+    def left(self, profile: sp.csr_matrix) -> sp.csr_matrix:
+        """Profile rows (one per interest) as product rows against `right`."""
+        return _left(profile, self.space.centroid, self.pool_weight, self.by_author)
+
+    def right_of(
+        self, papers: Sequence[Paper], x: sp.csr_matrix, subscribers: Sequence[Subscriber]
+    ) -> sp.csr_matrix:
+        """Other papers (their rows x) as product columns, laid out as `right`."""
+        _, written, _ = authors(papers, subscribers, self.liked)
+        return sp.hstack([x, sp.csr_matrix((x @ self.space.centroid)[:, None]), written]).tocsr()
+
+
+def prepare(
     papers: Sequence[Paper],
     subscribers: Sequence[Subscriber],
-    *,
-    top_k: int | None = None,
-    thresholds: bool = True,
-    allowed: Mapping[str, Collection[str]] | None = None,
     space: Space | None = None,
-) -> dict[str, list[Scored]]:
-    """Every subscriber name -> its picks among `papers`, best first.
-
-    top_k overrides each subscriber's own; thresholds=False ignores min_score; allowed restricts a
-    subscriber to the given paper ids; space: a fitted space to reuse (default: fit one on the
-    papers and the libraries). With thresholds, a paper with neither shared words nor a followed
-    author is never a pick; without, every paper is ranked.
-    """
-    picks: dict[str, list[Scored]] = {s.name: [] for s in subscribers}
+    pool_df: np.ndarray | None = None,
+) -> Prepared | None:
+    """Rows and profiles for ranking `papers`; pool_df: the document frequencies of the whole
+    pool when `papers` are a selection of it (ranking/pool.py). None: no word to match on."""
     papers = list(papers)
-    m, n = len(papers), len(subscribers)
-    if not m or not n:
-        return picks
-
+    m = len(papers)
     # Library and disliked papers join the fit so that their vocabulary exists in the space.
     corpus = list(papers)
     row_of: dict[str, int] = {}
@@ -125,7 +150,7 @@ def rank(
         else:
             docs = space.transform(texts)
     except ValueError:  # nothing but stop words: nothing can match anything
-        return picks
+        return None
     del texts  # read into the rows: free before the products
     library_rows = [[row_of[p.id] for p in lib] for lib in liked]
     disliked_rows = [[row_of[p.id] for p in bad] for bad in disliked]
@@ -133,24 +158,101 @@ def rank(
     x = docs[:m]
     # From here on a row is one interest of a subscriber (most subscribers have one).
     interest = interests.split(profile, space, docs, x, subscribers, library_rows, disliked_rows)
-    profile, owner = interest.vectors, interest.owner
 
     # The implicit negative is the background's centroid (the stored corpus, or what was fitted).
     # It and the feedback step help on a large pool and hurt on a small one, and what makes a
     # pool large for an interest is how many of today's papers share its words: the most papers
     # that hold any one of its words. Papers that share no word with it do not count, so their
     # arrival changes nothing.
-    centroid = space.centroid
-    shared = _sharing(profile, x)
-    pool_weight = prof.POOL_WEIGHT * np.minimum(1.0, shared / prof.POOL_MIN)
-    feedback = shared >= prof.FEEDBACK_MIN
+    if pool_df is None:
+        pool_df = np.bincount(x.indices, minlength=x.shape[1])
+    shared = _sharing(interest.vectors, pool_df)
     by_author, written, author_weights = authors(papers, subscribers, liked)
-    by_author = by_author[owner]
-    right = sp.hstack([x, sp.csr_matrix((x @ centroid)[:, None]), written]).tocsr()
+    right = sp.hstack([x, sp.csr_matrix((x @ space.centroid)[:, None]), written]).tocsr()
+    return Prepared(
+        papers=papers,
+        corpus=corpus,
+        row_of=row_of,
+        liked=liked,
+        disliked=disliked,
+        space=space,
+        docs=docs,
+        interest=interest,
+        pool_weight=prof.POOL_WEIGHT * np.minimum(1.0, shared / prof.POOL_MIN),
+        feedback=shared >= prof.FEEDBACK_MIN,
+        by_author=by_author[interest.owner],
+        author_weights=author_weights,
+        right=right,
+    )
+
+
+def expansion(
+    prep: Prepared, found: Sequence[np.ndarray], order: np.ndarray
+) -> tuple[sp.csr_matrix, sp.csr_matrix]:
+    """(the profiles expanded with the best FEEDBACK_DOCS of their first-pass candidates `found`,
+    those feedback words alone as product rows against `right`)."""
+    profile = prep.interest.vectors
+    first = rescored(prep.left(profile), prep.right, found, order)
+    tops = [
+        rows[values > 0][: prof.FEEDBACK_DOCS] if wanted else rows[:0]
+        for (rows, values), wanted in zip(first, prep.feedback.tolist(), strict=True)
+    ]
+    scoring, words = expanded(profile, prep.x, tops)
+    words = sp.csr_matrix(
+        (words.data, words.indices, words.indptr), shape=(profile.shape[0], prep.right.shape[1])
+    )
+    return scoring, words
+
+
+def _order(papers: Sequence[Paper]) -> np.ndarray:
+    """Each paper's place among the papers sorted by id: ties between scores go by id."""
+    ids = [p.id for p in papers]
+    order = np.empty(len(ids), dtype=np.intp)
+    order[sorted(range(len(ids)), key=ids.__getitem__)] = np.arange(len(ids))
+    return order
+
+
+def first_pass_size(prep: Prepared, most: int) -> int:
+    """How many candidates per interest the first product keeps, for digests of `most` papers."""
+    m = len(prep.papers)
+    want = min(m, 2 * most + 10)
+    if prep.feedback.any() and prof.FEEDBACK_WEIGHT:
+        return max(want, min(m, 2 * prof.FEEDBACK_DOCS))
+    return want
+
+
+def rank(
+    papers: Sequence[Paper],
+    subscribers: Sequence[Subscriber],
+    *,
+    top_k: int | None = None,
+    thresholds: bool = True,
+    allowed: Mapping[str, Collection[str]] | None = None,
+    space: Space | None = None,
+    pool_df: np.ndarray | None = None,
+) -> dict[str, list[Scored]]:
+    """Every subscriber name -> its picks among `papers`, best first.
+
+    top_k overrides each subscriber's own; thresholds=False ignores min_score; allowed restricts a
+    subscriber to the given paper ids; space: a fitted space to reuse (default: fit one on the
+    papers and the libraries); pool_df: the whole pool's document frequencies when `papers` are a
+    selection of it. With thresholds, a paper with neither shared words nor a followed author is
+    never a pick; without, every paper is ranked.
+    """
+    picks: dict[str, list[Scored]] = {s.name: [] for s in subscribers}
+    m, n = len(papers), len(subscribers)
+    if not m or not n:
+        return picks
+    prep = prepare(papers, subscribers, space, pool_df)
+    if prep is None:
+        return picks
+    papers, corpus, row_of = prep.papers, prep.corpus, prep.row_of
+    liked, disliked, space, docs, x = prep.liked, prep.disliked, prep.space, prep.docs, prep.x
+    interest, author_weights, right = prep.interest, prep.author_weights, prep.right
+    profile, owner = interest.vectors, interest.owner
 
     ids = [p.id for p in papers]
-    order = np.empty(m, dtype=np.intp)
-    order[sorted(range(m), key=ids.__getitem__)] = np.arange(m)
+    order = _order(papers)
     limits = [max(0, top_k if top_k is not None else s.top_k) for s in subscribers]
     floors = [s.min_score if thresholds else -np.inf for s in subscribers]
     excludes = [exclude_pattern(s.profile.exclude) for s in subscribers]
@@ -181,33 +283,21 @@ def rank(
     if not most:
         return picks
     scoring, want = profile, min(m, 2 * most + 10)
-    if feedback.any() and prof.FEEDBACK_WEIGHT:
+    if prep.feedback.any() and prof.FEEDBACK_WEIGHT:
         # One product, with a coarse profile, finds the candidates: enough for the digest and for
         # the feedback papers, which are chosen on exact scores.
-        left = _left(trimmed(profile, FIRST_PASS_MASS), centroid, pool_weight, by_author)
-        found, bound = best_per_row(
-            left, right, max(want, min(m, 2 * prof.FEEDBACK_DOCS)), order, CHUNK_CELLS
-        )
-        first = rescored(
-            _left(profile, centroid, pool_weight, by_author), right, [c for c, _ in found], order
-        )
-        tops = [
-            rows[values > 0][: prof.FEEDBACK_DOCS] if wanted else rows[:0]
-            for (rows, values), wanted in zip(first, feedback.tolist(), strict=True)
-        ]
-        scoring, words = expanded(profile, x, tops)
+        left = prep.left(trimmed(profile, FIRST_PASS_MASS))
+        found, bound = best_per_row(left, right, first_pass_size(prep, most), order, CHUNK_CELLS)
+        scoring, words = expansion(prep, [c for c, _ in found], order)
         # The papers the feedback words alone reach best join them: a cheap product (the words
         # are few and rare), so that what the expansion brings in can be found.
-        words = sp.csr_matrix(
-            (words.data, words.indices, words.indptr), shape=(len(owner), right.shape[1])
-        )
         near, _ = best_per_row(words, right, min(m, most + 10), order, CHUNK_CELLS)
         candidates = [np.union1d(a, b) for (a, _), (b, _) in zip(found, near, strict=True)]
         # The scores shown (and held against min_score) are exact: the whole profile's.
-        left = _left(scoring, centroid, pool_weight, by_author)
+        left = prep.left(scoring)
         seen = rescored(left, right, candidates, order)
     else:  # no feedback (a small pool): one exact product
-        left = _left(scoring, centroid, pool_weight, by_author)
+        left = prep.left(scoring)
         seen, bound = best_per_row(left, right, want, order, CHUNK_CELLS)
     best: list[list[tuple[float, int]]] = [[] for _ in owner]
     oks = [accepts(si) for si in range(n)]
