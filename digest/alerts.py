@@ -5,14 +5,14 @@ digest leaves it out. Also the one-line notices of quiet periods (on_empty = "no
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from digest import render
-from digest.models import Message, Scored, Settings, Subscriber
+from digest.models import Message, Paper, Scored, Settings, Subscriber
 from digest.state import Store
 from digest.web.tokens import links_for
 
@@ -68,6 +68,28 @@ def reasons(sub: Subscriber, scored: Scored) -> list[str]:
     return why
 
 
+ALL = 1 << 62  # top_k: every paper, ranked
+
+
+def _urgent(sub: Subscriber) -> Callable[[Paper], bool] | None:
+    """The papers an alert is for whatever their score: by a followed author, or naming an
+    alert keyword (None: the subscriber has neither)."""
+    from digest.ranking.profiles import exclude_pattern
+    from digest.ranking.tokens import author_key
+
+    followed = {author_key(a) for a in sub.profile.authors}
+    pattern = exclude_pattern(list(sub.alert_keywords))
+    if not followed and pattern is None:
+        return None
+
+    def urgent(paper: Paper) -> bool:
+        if followed and any(author_key(a) in followed for a in paper.authors):
+            return True
+        return pattern is not None and bool(pattern.search(f"{paper.title}\n{paper.abstract}"))
+
+    return urgent
+
+
 def make_alerts(
     settings: Settings, store: Store, subscribers: Sequence[Subscriber], now: datetime
 ) -> list[AlertReport]:
@@ -78,26 +100,32 @@ def make_alerts(
     if not subs:
         return []
     floors = {s.name: store.considered_through(s.name) for s in subs}
-    rows = store.papers_after(min(floors.values()))
-    if not rows:
+    after = {s.name: max(floors[s.name], store.journal.alert_mark(s.name)) for s in subs}
+    if not store.count_after(min(after.values())):
         return [AlertReport(s.name) for s in subs]
-    allowed: dict[str, set[str]] = {}
-    for s in subs:
-        after = max(floors[s.name], store.journal.alert_mark(s.name))
-        ids = [paper.id for seq, paper in rows if seq > after]
-        allowed[s.name] = set(ids) - store.sent_ids(s.name, ids)
-        allowed[s.name] -= store.journal.alerted_ids(s.name, ids)
-    active = [s for s in subs if allowed[s.name]]
-    picks: dict[str, list[Scored]] = {}
-    if active:
-        from digest import corpus, ranking
+    from digest import corpus
 
-        papers = [paper for _, paper in rows]
-        # The digest's stored space, so an alert's score and the digest's are on one scale.
-        space = corpus.ranking_space(store, active, now)
-        picks = ranking.rank(
-            papers, active, top_k=len(papers), thresholds=False, allowed=allowed, space=space
-        )
+    def gone(sub: Subscriber, ids: set[str]) -> set[str]:
+        return store.sent_ids(sub.name, ids) | store.journal.alerted_ids(sub.name, ids)
+
+    # The digest's stored space, so an alert's score and the digest's are on one scale. Every
+    # new paper is ranked; a pool too large to hold keeps for each subscriber its best papers
+    # and the best that a followed author wrote or that name an alert keyword.
+    space = corpus.ranking_space(store, subs, now)
+    room = max(s.max_alerts_per_day for s in subs)
+    ranked = corpus.rank_stored(
+        store,
+        subs,
+        after,
+        space,
+        gone,
+        top_k=ALL,
+        thresholds=False,
+        keep=room,
+        extra=_urgent,
+        pool_after=min(floors.values()),
+    )
+    picks = ranked.picks
     env: jinja2.Environment | None = None
     reports: list[AlertReport] = []
     for s in subs:
@@ -120,7 +148,7 @@ def make_alerts(
         if report.held:
             log.info("%s: %d more alert(s) wait for the digest (daily cap)", s.name, report.held)
         # Held papers are not looked at again: tomorrow's alerts are for tomorrow's papers.
-        store.journal.set_alert_mark(s.name, rows[-1][0])
+        store.journal.set_alert_mark(s.name, max(ranked.through, after[s.name]))
     return reports
 
 

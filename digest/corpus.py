@@ -1,15 +1,21 @@
-"""The stored corpus as ranking's background: the TF-IDF space fitted on every stored paper,
-kept in the state database and refitted only when the store has grown enough to move it."""
+"""The stored corpus as ranking's input and background: the new stored papers ranked (in memory,
+or in passes over blocks when there are very many), and the TF-IDF space fitted on the stored
+papers (an even sample of a large store), kept in the state database and refitted when stale."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
-from digest.models import Subscriber
+import numpy as np
+
+from digest import ranking
+from digest.models import Paper, Scored, Subscriber
 from digest.ranking import Space
-from digest.ranking.features import fit, paper_text
+from digest.ranking.features import counted, fit, paper_text
 from digest.state import Store
 
 log = logging.getLogger("digest.corpus")
@@ -18,11 +24,116 @@ log = logging.getLogger("digest.corpus")
 # enter, and document frequencies move, only slowly). A smaller store fits on each run's papers.
 REFIT_GROWTH = 0.25
 SPACE_MIN_PAPERS = 1000
+# A larger store fits its vocabulary on an even sample of this many papers (a fit holds every
+# text's counts at once: about 13 kB a paper), then counts every paper's document frequencies
+# in blocks; words only a few of a million papers hold are left out, the subscribers' own kept.
+SPACE_SAMPLE = 40_000
+
+
+Gone = Callable[[Subscriber, set[str]], set[str]]  # of these paper ids, those it must not get
+
+
+@dataclass
+class Ranked:
+    picks: dict[str, list[Scored]]
+    through: int  # the last paper seq looked at
+    fresh: dict[str, bool]  # subscriber -> it had papers it could get
+
+
+def rank_stored(
+    store: Store,
+    subscribers: Sequence[Subscriber],
+    after: Mapping[str, int],
+    space: Space | None,
+    gone: Gone,
+    *,
+    top_k: int | None = None,
+    thresholds: bool = True,
+    keep: int | None = None,
+    extra: ranking.Extra | None = None,
+    pool_after: int | None = None,
+) -> Ranked:
+    """Rank, for every subscriber, the stored papers after its seq `after[name]` that gone()
+    leaves it, scored against the pool of papers after `pool_after` (default: the lowest of
+    `after`). top_k, thresholds: as rank(); keep, extra: as rank_pool(), for a pool of over
+    LARGE_POOL papers, which is ranked in passes over blocks."""
+    through = store.latest_seq()  # papers other workers store meanwhile wait for the next run
+    low = min(after.values()) if pool_after is None else min(pool_after, *after.values())
+    beyond = store.count_after(through)
+    if space is None or store.count_after(low) - beyond <= ranking.LARGE_POOL:
+        rows = [row for block in store.paper_blocks(low, through) for row in block]
+        held, fresh = _rank_held(rows, subscribers, after, space, gone, top_k, thresholds)
+        return Ranked(held, through, fresh)
+    picks: dict[str, list[Scored]] = {}
+    fresh = {s.name: store.count_after(after[s.name]) > beyond for s in subscribers}
+    # Candidates per floor, among the papers its subscribers can get, but every score against
+    # the whole pool's document frequencies: the scale rank() over the whole pool would use.
+    groups: dict[int, list[Subscriber]] = {}
+    for sub in subscribers:
+        groups.setdefault(after[sub.name], []).append(sub)
+    whole = None
+    if len(groups) > 1 or low not in groups:
+        pool = ([p for _, p in block] for block in store.paper_blocks(low, through))
+        whole = ranking.frequencies(pool, space)
+    for floor, subs in groups.items():
+
+        def blocks(floor: int = floor) -> Iterator[list[Paper]]:
+            return ([p for _, p in block] for block in store.paper_blocks(floor, through))
+
+        def allowed_in(
+            papers: Sequence[Paper], subs: list[Subscriber] = subs
+        ) -> dict[str, set[str]]:
+            ids = {p.id for p in papers}
+            return {s.name: ids - gone(s, ids) for s in subs}
+
+        picks |= ranking.rank_pool(
+            blocks,
+            subs,
+            space=space,
+            top_k=top_k,
+            thresholds=thresholds,
+            allowed_in=allowed_in,
+            keep=keep,
+            extra=extra,
+            frequencies=whole,
+        )
+    log.info("ranked %d stored papers in passes", store.count_after(low) - beyond)
+    return Ranked(picks, through, fresh)
+
+
+def _rank_held(
+    rows: list[tuple[int, Paper]],
+    subscribers: Sequence[Subscriber],
+    after: Mapping[str, int],
+    space: Space | None,
+    gone: Gone,
+    top_k: int | None,
+    thresholds: bool,
+) -> tuple[dict[str, list[Scored]], dict[str, bool]]:
+    """rank_stored() with every new paper in memory at once."""
+    allowed: dict[str, Collection[str]] = {}
+    # One id set per floor, shared by every subscriber at that floor that has nothing to take
+    # out of it: 10k subscribers x 200k papers must not become 10k copies of a 200k-id set.
+    by_floor: dict[int, set[str]] = {}
+    for sub in subscribers:
+        floor = after[sub.name]
+        if floor not in by_floor:
+            by_floor[floor] = {paper.id for seq, paper in rows if seq > floor}
+        ids = by_floor[floor]
+        taken = gone(sub, ids)
+        allowed[sub.name] = ids - taken if taken else ids
+    papers = [paper for _, paper in rows]
+    picks: dict[str, list[Scored]] = {}
+    if papers and subscribers:
+        picks = ranking.rank(
+            papers, subscribers, top_k=top_k, thresholds=thresholds, allowed=allowed, space=space
+        )
+    return picks, {name: bool(ids) for name, ids in allowed.items()}
 
 
 def ranking_space(store: Store, subscribers: Sequence[Subscriber], now: datetime) -> Space | None:
-    """The stored space, refitted on every stored paper when missing, stale or of another
-    version; None: too few papers for a space (ranking then fits on the papers it ranks)."""
+    """The stored space, refitted when missing, stale or of another version; None: too few
+    papers for a space (ranking then fits on the papers it ranks)."""
     count, latest = store.ratings.extent()
     if count < SPACE_MIN_PAPERS:
         return None
@@ -31,10 +142,31 @@ def ranking_space(store: Store, subscribers: Sequence[Subscriber], now: datetime
         space = Space.from_bytes(saved.data)
         if space is not None:
             return space
-    texts = [paper_text(p) for p in store.ratings.papers_through(latest)]
     wishes = [s.profile.interests for s in subscribers]
     wishes += [k for s in subscribers for k in s.profile.keywords]
-    space, _ = fit(texts, wishes)
-    store.ratings.save_space(space.to_bytes(), latest, len(texts), now)
-    log.info("ranking space fitted on %d papers (%d terms)", len(texts), space.size)
+    if count <= SPACE_SAMPLE:
+        space, _ = fit(list(_texts(store, latest)), wishes)
+    else:
+        space = _fit_sampled(store, latest, count, wishes)
+    store.ratings.save_space(space.to_bytes(), latest, count, now)
+    log.info("ranking space fitted on %d papers (%d terms)", count, space.size)
     return space
+
+
+def _texts(store: Store, through: int, every: int = 1) -> Iterator[str]:
+    for block in store.paper_blocks(0, through, every=every):
+        yield from (paper_text(p) for _, p in block)
+
+
+def _fit_sampled(store: Store, latest: int, count: int, wishes: list[str]) -> Space:
+    """The vocabulary of an even sample (the wishes join it as texts of their own, so that a
+    rare word of theirs is in it), with document frequencies and idf counted on every paper."""
+    sample = list(_texts(store, latest, every=math.ceil(count / SPACE_SAMPLE)))
+    space, rows = fit(sample + wishes, wishes)
+    rows = rows[: len(sample)]
+    del sample
+    df = np.zeros(space.size, np.int64)
+    for block in store.paper_blocks(0, latest):
+        x = space.transform([paper_text(p) for _, p in block])
+        df += np.bincount(x.indices, minlength=space.size)
+    return counted(space, df, count, rows)

@@ -255,32 +255,23 @@ def make_digests(
     due_now = [sub for sub, _ in due]
     from digest import corpus
 
+    def gone(sub: Subscriber, ids: set[str]) -> set[str]:
+        """Papers given before (a digest came first), or announced by an alert, are left out."""
+        taken = store.sent_ids(sub.name, ids) if floors[sub.name] else set()
+        if store.journal.alert_mark(sub.name):
+            taken |= store.journal.alerted_ids(sub.name, ids)
+        return taken
+
     # The space first: a refit reads every stored paper's text, which need not sit in memory
     # beside the new papers it is fitted for (at a million papers, gigabytes each).
     space = corpus.ranking_space(store, due_now, now)
-    rows = store.papers_after(min(floors.values()))
-    papers = [paper for _, paper in rows]
-    allowed: dict[str, set[str]] = {}
-    # One id set per floor, shared by every subscriber at that floor that has nothing to take
-    # out of it: 10k subscribers x 200k papers must not become 10k copies of a 200k-id set.
-    fresh: dict[int, set[str]] = {}
-    for sub, _ in due:
-        floor = floors[sub.name]
-        if floor not in fresh:
-            fresh[floor] = {paper.id for seq, paper in rows if seq > floor}
-        ids = fresh[floor]
-        # Papers given before (a digest came first), or announced by an alert, are left out.
-        gone = store.sent_ids(sub.name, ids) if floor else set()
-        if store.journal.alert_mark(sub.name):
-            gone |= store.journal.alerted_ids(sub.name, ids)
-        allowed[sub.name] = ids - gone if gone else ids
-    picks = _rank(papers, due_now, allowed=allowed, space=space)
-    through = rows[-1][0] if rows else 0
+    ranked = corpus.rank_stored(store, due_now, floors, space, gone)
+    picks, through = ranked.picks, ranked.through
     env = None
     for sub, start in due:
         items = picks.get(sub.name, [])
         period = start.isoformat()
-        if not allowed[sub.name] and sources_down:
+        if not ranked.fresh[sub.name] and sources_down:
             # Nothing arrived because nothing could be read: keep the period open for a later run.
             status = "waiting for sources"
             told = alerts.notify_down(settings, store, sub, period, start.date(), now, failed)
@@ -288,7 +279,7 @@ def make_digests(
             continue
         digest = Digest(sub.name, period, start.date(), tuple(items), now)
         messages: list[tuple[str, str, Message]] = []
-        status = "made" if items else ("no match" if allowed[sub.name] else "nothing new")
+        status = "made" if items else ("no match" if ranked.fresh[sub.name] else "nothing new")
         if items:
             from digest import render
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from digest import corpus
-from digest.models import Paper
+from digest import corpus, ranking
+from digest.models import Paper, Profile, Subscriber
 from digest.state import Store
 
 NOW = datetime(2026, 11, 30, 9, tzinfo=UTC)
@@ -46,3 +47,72 @@ def test_the_space_is_fitted_once_then_reused_until_the_store_grows_a_quarter(
     refit = corpus.ranking_space(store, [], NOW)
     assert refit is not None and refit.docs == 9 and "diffusion" in set(refit.names)
     assert store.ratings.space().through_seq == 9  # type: ignore[union-attr]
+
+
+def test_a_large_store_fits_a_sample_and_counts_every_paper(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(corpus, "SPACE_MIN_PAPERS", 5)
+    monkeypatch.setattr(corpus, "SPACE_SAMPLE", 10)  # 40 papers: every 4th seq is the sample
+    with Store(tmp_path / "big.db") as store:
+        papers = [paper(i) for i in range(40)]
+        papers[6] = paper(6, "zymurgy of sourdough")  # seq 7: not in the sample
+        papers[10] = paper(10, "quasicrystal tilings")  # seq 11: not in the sample either
+        store.add_papers(papers, NOW)
+        wants = [Subscriber("ana", Profile(keywords=("zymurgy",)), ())]
+        space = corpus.ranking_space(store, wants, NOW)
+    assert space is not None and space.docs == 40
+    names = set(space.names)
+    assert "zymurgy" in names  # a subscriber's own word, however rare
+    assert "quasicrystal" not in names  # a rare word of nobody's: the sample never saw it
+    column = space.vocabulary["zymurgy"]
+    assert space.idf[column] == pytest.approx(np.log((1 + 40 + 50) / (1 + 1)) + 1)
+    common = space.vocabulary["molecules"]  # in 38 of 40 papers, counted on all of them
+    assert space.idf[common] == pytest.approx(np.log((1 + 40 + 50) / (1 + 38)) + 1)
+
+
+def many(count: int) -> list[Paper]:
+    topics = [
+        "graph neural networks for molecules",
+        "federated learning with privacy",
+        "diffusion models for images",
+        "dark matter halo surveys",
+    ]
+    return [
+        Paper(
+            id=f"2601.{i:05d}",
+            title=f"{topics[i % 4]} {i}",
+            abstract=f"We study {topics[i % 4]} and {topics[(i * 7) % 4]}, case {i % 13}.",
+        )
+        for i in range(count)
+    ]
+
+
+def test_ranking_stored_papers_in_passes_picks_what_ranking_them_at_once_picks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(corpus, "SPACE_MIN_PAPERS", 5)
+    subs = [
+        Subscriber("ana", Profile(interests="federated learning and privacy"), (), top_k=5),
+        Subscriber("bo", Profile(interests="dark matter surveys"), (), top_k=3),
+    ]
+    with Store(tmp_path / "pool.db") as store:
+        store.add_papers(many(300), NOW)
+        space = corpus.ranking_space(store, subs, NOW)
+        after = {"ana": 0, "bo": 120}  # bo's last digest looked at the first 120 papers
+        taken = {"2601.00005"}
+
+        def gone(sub: Subscriber, ids: set[str]) -> set[str]:
+            return ids & taken if sub.name == "ana" else set()
+
+        held = corpus.rank_stored(store, subs, after, space, gone)
+        monkeypatch.setattr(ranking, "LARGE_POOL", 50)
+        passes = corpus.rank_stored(store, subs, after, space, gone)
+
+    def ids(picks: dict) -> dict:
+        return {n: [(s.paper.id, round(s.score, 6)) for s in v] for n, v in picks.items()}
+
+    assert ids(passes.picks) == ids(held.picks) and all(held.picks.values())
+    assert "2601.00005" not in {s.paper.id for s in passes.picks["ana"]}
+    assert all(int(s.paper.id[-5:]) >= 120 for s in passes.picks["bo"])
+    assert passes.through == held.through == 300 and passes.fresh == held.fresh

@@ -134,12 +134,30 @@ def fit(texts: Sequence[str], keep: Sequence[str] = ()) -> tuple[Space, sp.csr_m
     order = sorted(range(len(names)), key=names.__getitem__)
     position = np.full(width, -1, dtype=np.int64)
     position[columns[order]] = np.arange(len(order))
-    kept_df = df[columns[order]]
-    idf = np.log((1 + n + BACKGROUND_DOCS) / (1 + kept_df)) + IDF_FLOOR
+    idf = _idf(n, df[columns[order]])
     rows = _weighted(bags, position, idf, len(order))
     total = np.asarray(rows.sum(axis=0)).ravel()
     centroid = total / max(float(np.linalg.norm(total)), 1e-12)
     return Space([names[i] for i in order], idf, n, centroid), rows
+
+
+def counted(space: Space, df: np.ndarray, docs: int, rows: sp.csr_matrix) -> Space:
+    """A space fitted on a sample, with the document frequencies `df` of its columns counted on
+    all `docs` papers instead; the centroid is the sample's (`rows`, the fit's rows) reweighted."""
+    idf = _idf(docs, df)
+    rows = rows.copy()
+    rows.data *= (idf / space.idf)[rows.indices]
+    owner = np.repeat(np.arange(rows.shape[0]), np.diff(rows.indptr))
+    norms = np.sqrt(np.bincount(owner, weights=rows.data**2, minlength=rows.shape[0]))
+    rows.data /= np.maximum(norms, 1e-12)[owner]
+    total = np.asarray(rows.sum(axis=0)).ravel()
+    centroid = total / max(float(np.linalg.norm(total)), 1e-12)
+    return Space(list(space.names), idf, docs, centroid)
+
+
+def _idf(docs: int, df: np.ndarray) -> np.ndarray:
+    idf: np.ndarray = np.log((1 + docs + BACKGROUND_DOCS) / (1 + df)) + IDF_FLOOR
+    return idf
 
 
 _T = TypeVar("_T")

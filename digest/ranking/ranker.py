@@ -204,7 +204,7 @@ def expansion(
     return scoring, words
 
 
-def _order(papers: Sequence[Paper]) -> np.ndarray:
+def order_of(papers: Sequence[Paper]) -> np.ndarray:
     """Each paper's place among the papers sorted by id: ties between scores go by id."""
     ids = [p.id for p in papers]
     order = np.empty(len(ids), dtype=np.intp)
@@ -212,13 +212,16 @@ def _order(papers: Sequence[Paper]) -> np.ndarray:
     return order
 
 
-def first_pass_size(prep: Prepared, most: int) -> int:
-    """How many candidates per interest the first product keeps, for digests of `most` papers."""
-    m = len(prep.papers)
+def feeds_back(prep: Prepared) -> bool:
+    """Whether ranking expands the profiles with their best papers (on a large enough pool)."""
+    return bool(prep.feedback.any() and prof.FEEDBACK_WEIGHT)
+
+
+def first_pass_size(m: int, most: int, feedback: bool) -> int:
+    """How many candidates per interest the first product keeps among m papers, for digests of
+    `most` papers."""
     want = min(m, 2 * most + 10)
-    if prep.feedback.any() and prof.FEEDBACK_WEIGHT:
-        return max(want, min(m, 2 * prof.FEEDBACK_DOCS))
-    return want
+    return max(want, min(m, 2 * prof.FEEDBACK_DOCS)) if feedback else want
 
 
 def rank(
@@ -252,7 +255,7 @@ def rank(
     profile, owner = interest.vectors, interest.owner
 
     ids = [p.id for p in papers]
-    order = _order(papers)
+    order = order_of(papers)
     limits = [max(0, top_k if top_k is not None else s.top_k) for s in subscribers]
     floors = [s.min_score if thresholds else -np.inf for s in subscribers]
     excludes = [exclude_pattern(s.profile.exclude) for s in subscribers]
@@ -283,11 +286,11 @@ def rank(
     if not most:
         return picks
     scoring, want = profile, min(m, 2 * most + 10)
-    if prep.feedback.any() and prof.FEEDBACK_WEIGHT:
+    if feeds_back(prep):
         # One product, with a coarse profile, finds the candidates: enough for the digest and for
         # the feedback papers, which are chosen on exact scores.
         left = prep.left(trimmed(profile, FIRST_PASS_MASS))
-        found, bound = best_per_row(left, right, first_pass_size(prep, most), order, CHUNK_CELLS)
+        found, bound = best_per_row(left, right, first_pass_size(m, most, True), order, CHUNK_CELLS)
         scoring, words = expansion(prep, [c for c, _ in found], order)
         # The papers the feedback words alone reach best join them: a cheap product (the words
         # are few and rare), so that what the expansion brings in can be found.

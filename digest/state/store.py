@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import socket
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from contextlib import AbstractContextManager
 from datetime import datetime
 from pathlib import Path
@@ -97,6 +97,30 @@ class Store(Deliveries):
     def papers_after(self, seq: int) -> list[tuple[int, Paper]]:
         rows = self.db.execute("SELECT * FROM papers WHERE seq > ? ORDER BY seq", (seq,))
         return [(row["seq"], row_paper(row)) for row in rows]
+
+    def paper_blocks(
+        self, after: int, through: int | None = None, size: int = 20_000, every: int = 1
+    ) -> Iterator[list[tuple[int, Paper]]]:
+        """The papers after seq `after` (up to `through`), oldest first, `size` at a time: a page
+        per query, so that no engine holds them all (psycopg fetches a whole result). every=k:
+        only the papers whose seq is a multiple of k (an even sample)."""
+        last = after
+        high = self.latest_seq() if through is None else through
+        while True:
+            rows = self.db.execute(
+                "SELECT * FROM papers WHERE seq > ? AND seq <= ? AND seq % ? = 0"
+                " ORDER BY seq LIMIT ?",
+                (last, high, max(1, every), size),
+            ).fetchall()
+            if not rows:
+                return
+            yield [(row["seq"], row_paper(row)) for row in rows]
+            last = rows[-1]["seq"]
+
+    def count_after(self, seq: int) -> int:
+        return int(
+            self.db.execute("SELECT count(*) FROM papers WHERE seq > ?", (seq,)).fetchone()[0]
+        )
 
     def latest_seq(self) -> int:
         return int(self.db.execute("SELECT coalesce(max(seq), 0) FROM papers").fetchone()[0])
