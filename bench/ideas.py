@@ -20,7 +20,7 @@ import scipy.sparse as sp
 from bench import corpus, rankers, relevance
 from bench.tasks import SPLITS, Query
 from digest.models import Paper
-from digest.ranking import features, interests, profiles, ranker, tokens
+from digest.ranking import features, interests, product, profiles, tokens
 
 Patch = dict[tuple[object, str], object]
 
@@ -97,7 +97,7 @@ VARIANTS: dict[str, tuple[str, Patch]] = {
     ),
     "title twice (not once)": (
         "the title counted twice",
-        {(ranker, "paper_text"): lambda p: f"{p.title}. {p.title}. {p.abstract}"},
+        {(product, "paper_text"): lambda p: f"{p.title}. {p.title}. {p.abstract}"},
     ),
     "+ pivoted length normalization (s 0.2)": (
         "rows divided by 0.8 x the mean norm + 0.2 x their norm",

@@ -51,3 +51,16 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         ]
         if tests:
             terminalreporter.write_line(f"{reason}; skipped {len(tests)}: {' '.join(tests)}")
+
+
+@pytest.fixture(params=["at once", "in passes"])
+def ranking_mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Runs a test twice: the new papers ranked at once, and ranked in passes over blocks of
+    stored papers (as a day of over LARGE_POOL papers is), with a stored space however small
+    the store: a digest or an alert must not depend on which."""
+    if request.param == "in passes":
+        from digest import corpus, ranking
+
+        monkeypatch.setattr(ranking, "LARGE_POOL", 0)
+        monkeypatch.setattr(corpus, "SPACE_MIN_PAPERS", 1)
+    return str(request.param)

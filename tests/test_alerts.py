@@ -32,6 +32,11 @@ INTERESTS = "differential privacy in federated learning"
 
 
 @pytest.fixture(autouse=True)
+def both_ways(ranking_mode: str) -> str:
+    return ranking_mode
+
+
+@pytest.fixture(autouse=True)
 def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
 

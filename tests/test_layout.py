@@ -15,7 +15,7 @@ ORDER = [
     "periods",  # a subscriber's schedule: period start, next fire
     "sources",  # one module per source kind
     "library",  # a subscriber's own papers
-    "ranking",  # tokens, features, profiles, scoring, explain, ranker
+    "ranking",  # tokens, features, profiles, interests, scoring, explain, product, ranker, pool
     "render",  # Jinja2 -> Message
     "channels",  # one module per channel
     "state",  # the only code that touches the database

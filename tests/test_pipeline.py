@@ -68,6 +68,11 @@ VISION = "Diffusion models generate images from text prompts with classifier-fre
 
 
 @pytest.fixture(autouse=True)
+def both_ways(ranking_mode: str) -> str:
+    return ranking_mode
+
+
+@pytest.fixture(autouse=True)
 def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
 

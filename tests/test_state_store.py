@@ -45,6 +45,27 @@ def test_papers_are_kept_once_and_round_trip(state: str) -> None:
         assert [p.id for _, p in store.papers_after(rows[1][0])] == ["p3"]
 
 
+def test_papers_are_read_a_page_at_a_time_between_two_seqs_or_as_an_even_sample(
+    state: str,
+) -> None:
+    with Store(state) as store:
+        store.add_papers([paper(n) for n in range(1, 11)], NOW)
+        seqs = [seq for seq, _ in store.papers_after(0)]
+        pages = list(store.paper_blocks(seqs[1], seqs[8], size=3))
+        assert [[p.id for _, p in page] for page in pages] == [
+            ["p3", "p4", "p5"],
+            ["p6", "p7", "p8"],
+            ["p9"],
+        ]
+        assert pages[0][0][1] == paper(3)
+        assert [p.id for page in store.paper_blocks(0) for _, p in page] == [
+            f"p{n}" for n in range(1, 11)
+        ]
+        sample = [seq for page in store.paper_blocks(0, every=3) for seq, _ in page]
+        assert sample == [s for s in seqs if s % 3 == 0] and len(sample) == 3
+        assert store.count_after(seqs[6]) == 3 and store.count_after(seqs[-1]) == 0
+
+
 def test_a_digest_is_recorded_once_per_subscriber_and_period(state: str) -> None:
     with Store(state) as store:
         store.add_papers([paper(1), paper(2)], NOW)

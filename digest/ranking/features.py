@@ -3,6 +3,7 @@ with numpy), and a fitted space saved as bytes so that a daily run can reuse it,
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 from collections.abc import Callable, Sequence
@@ -138,7 +139,33 @@ def fit(texts: Sequence[str], keep: Sequence[str] = ()) -> tuple[Space, sp.csr_m
     rows = _weighted(bags, position, idf, len(order))
     total = np.asarray(rows.sum(axis=0)).ravel()
     centroid = total / max(float(np.linalg.norm(total)), 1e-12)
-    return Space([names[i] for i in order], idf, n, centroid), rows
+    space = Space([names[i] for i in order], idf, n, centroid)
+    del names, words, keys, df, position
+    release_memory()
+    return space, rows
+
+
+def release_memory() -> None:
+    """Hand the heap's free pages back to the system (glibc's malloc_trim; elsewhere nothing).
+    A fit's millions of short-lived strings leave the heap full of holes that the process keeps
+    resident, and a container's memory limit counts resident pages."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+@functools.cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    import ctypes
+    import ctypes.util
+
+    try:
+        trim: Callable[[int], int] = ctypes.CDLL(
+            ctypes.util.find_library("c") or "libc.so.6"
+        ).malloc_trim
+        return trim
+    except (OSError, AttributeError):  # not glibc (musl, macOS): its allocator does this itself
+        return None
 
 
 def counted(space: Space, df: np.ndarray, docs: int, rows: sp.csr_matrix) -> Space:
@@ -162,7 +189,7 @@ def _idf(docs: int, df: np.ndarray) -> np.ndarray:
 
 _T = TypeVar("_T")
 _LOW = (1 << 32) - 1  # a bigram's key: first word id << 32 | second word id
-BLOCK = 20_000  # texts counted per block: bounds the transient arrays of a large fit
+BLOCK = 5_000  # texts counted per block: bounds the transient arrays of a large fit
 
 
 def _bags(

@@ -12,17 +12,15 @@ import scipy.sparse as sp
 from digest.models import Paper, Scored, Subscriber
 from digest.ranking.features import Space, paper_text
 from digest.ranking.interests import NEIGHBOURS
-from digest.ranking.ranker import (
-    CHUNK_CELLS,
-    FIRST_PASS_MASS,
+from digest.ranking.product import (
     Prepared,
     expansion,
     feeds_back,
     first_pass_size,
     order_of,
     prepare,
-    rank,
 )
+from digest.ranking.ranker import CHUNK_CELLS, FIRST_PASS_MASS, rank
 from digest.ranking.scoring import best_per_row, trimmed
 
 # Above this many papers a run ranks in passes (pipeline, alerts): a pass holds one block of

@@ -1,0 +1,213 @@
+"""The two sides of the score product: the pool's rows (papers, the centroid's column, authors)
+and every interest's profile row, with the weights that depend on the pool (prepare()), and the
+pseudo-relevance-feedback expansion of the profiles (expansion())."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+from digest.models import Paper, Subscriber
+from digest.ranking import interests
+from digest.ranking import profiles as prof
+from digest.ranking.features import Space, fit, paper_text
+from digest.ranking.profiles import authors, expanded, profiles
+from digest.ranking.scoring import rescored
+
+
+def _left(
+    profile: sp.csr_matrix, centroid: np.ndarray, pool_weight: np.ndarray, by_author: sp.csr_matrix
+) -> sp.csr_matrix:
+    """Profiles as product rows against [papers, c.x, authors]: (p.x - w c.x) / |p - w c| plus
+    the author weights (Rocchio against the background's centroid c as one more column)."""
+    active = np.diff(profile.indptr) > 0
+    weight = np.where(active, pool_weight, 0.0)
+    towards = profile @ centroid
+    scale = 1 / np.sqrt(np.maximum(1 - 2 * weight * towards + weight**2, 1e-12))
+    # Each row laid out as [scaled profile words, the pool column, author columns], in column
+    # order: assembled in place, cheaper than stacking and sorting three matrices.
+    profile.sort_indices()
+    by_author = by_author.tocsr()
+    by_author.sort_indices()
+    n, width = profile.shape
+    words, pool, authors = (
+        np.diff(profile.indptr),
+        (weight != 0).astype(np.int64),
+        np.diff(by_author.indptr),
+    )
+    indptr = np.concatenate([[0], np.cumsum(words + pool + authors)])
+    data = np.empty(indptr[-1])
+    indices = np.empty(indptr[-1], np.int32)
+    owner = np.repeat(np.arange(n), words)
+    at = np.arange(profile.nnz) - profile.indptr[owner] + indptr[owner]
+    data[at], indices[at] = profile.data * scale[owner], profile.indices
+    rows = np.flatnonzero(pool)
+    at = indptr[rows] + words[rows]
+    data[at], indices[at] = -weight[rows] * scale[rows], width
+    owner = np.repeat(np.arange(n), authors)
+    at = (
+        np.arange(by_author.nnz)
+        - by_author.indptr[owner]
+        + indptr[owner]
+        + words[owner]
+        + pool[owner]
+    )
+    data[at], indices[at] = by_author.data, width + 1 + by_author.indices
+    return sp.csr_matrix((data, indices, indptr), shape=(n, width + 1 + by_author.shape[1]))
+
+
+def _sharing(profile: sp.csr_matrix, df: np.ndarray) -> np.ndarray:
+    """Per profile row, the most papers of the pool that hold any one of its words (df: the
+    pool's document frequency of every column)."""
+    most = df[profile.indices]
+    out = np.zeros(profile.shape[0])
+    filled = np.diff(profile.indptr) > 0
+    if filled.any():
+        out[filled] = np.maximum.reduceat(most, profile.indptr[:-1][filled])
+    return out
+
+
+def _unique(papers: Sequence[Paper]) -> list[Paper]:
+    return list({p.id: p for p in reversed(papers)}.values())[::-1]
+
+
+@dataclass
+class Prepared:
+    """What ranking needs before any product: the rows of the pool and of the libraries, every
+    interest's profile row and the pool-dependent weights (the centroid's, the feedback switch)."""
+
+    papers: list[Paper]
+    corpus: list[Paper]  # the pool, then the liked and disliked papers it lacks
+    row_of: dict[str, int]
+    liked: list[list[Paper]]
+    disliked: list[list[Paper]]
+    space: Space
+    docs: sp.csr_matrix
+    interest: interests.Rows
+    pool_weight: np.ndarray
+    feedback: np.ndarray
+    by_author: sp.csr_matrix  # interest rows x author columns
+    author_weights: list[dict[str, float]]
+    right: sp.csr_matrix  # the pool as product columns: [papers, c.x, authors]
+
+    @property
+    def x(self) -> sp.csr_matrix:
+        return self.docs[: len(self.papers)]
+
+    def left(self, profile: sp.csr_matrix) -> sp.csr_matrix:
+        """Profile rows (one per interest) as product rows against `right`."""
+        return _left(profile, self.space.centroid, self.pool_weight, self.by_author)
+
+    def right_of(
+        self, papers: Sequence[Paper], x: sp.csr_matrix, subscribers: Sequence[Subscriber]
+    ) -> sp.csr_matrix:
+        """Other papers (their rows x) as product columns, laid out as `right`."""
+        _, written, _ = authors(papers, subscribers, self.liked)
+        return sp.hstack([x, sp.csr_matrix((x @ self.space.centroid)[:, None]), written]).tocsr()
+
+
+def prepare(
+    papers: Sequence[Paper],
+    subscribers: Sequence[Subscriber],
+    space: Space | None = None,
+    pool_df: np.ndarray | None = None,
+) -> Prepared | None:
+    """Rows and profiles for ranking `papers`; pool_df: the document frequencies of the whole
+    pool when `papers` are a selection of it (ranking/pool.py). None: no word to match on."""
+    papers = list(papers)
+    m = len(papers)
+    # Library and disliked papers join the fit so that their vocabulary exists in the space.
+    corpus = list(papers)
+    row_of: dict[str, int] = {}
+    for i, p in enumerate(papers):
+        row_of.setdefault(p.id, i)
+    liked = [_unique(s.profile.library) for s in subscribers]
+    disliked = [_unique(s.profile.disliked) for s in subscribers]
+    for p in (p for group in (*liked, *disliked) for p in group):
+        if p.id not in row_of:
+            row_of[p.id] = len(corpus)
+            corpus.append(p)
+    texts = [paper_text(p) for p in corpus]
+    try:
+        if space is None:
+            wishes = [s.profile.interests for s in subscribers]
+            wishes += [k for s in subscribers for k in s.profile.keywords]
+            space, docs = fit(texts, wishes)
+        else:
+            docs = space.transform(texts)
+    except ValueError:  # nothing but stop words: nothing can match anything
+        return None
+    del texts  # read into the rows: free before the products
+    library_rows = [[row_of[p.id] for p in lib] for lib in liked]
+    disliked_rows = [[row_of[p.id] for p in bad] for bad in disliked]
+    profile = profiles(space, docs, subscribers, library_rows, disliked_rows)
+    x = docs[:m]
+    # From here on a row is one interest of a subscriber (most subscribers have one).
+    interest = interests.split(profile, space, docs, x, subscribers, library_rows, disliked_rows)
+
+    # The implicit negative is the background's centroid (the stored corpus, or what was fitted).
+    # It and the feedback step help on a large pool and hurt on a small one, and what makes a
+    # pool large for an interest is how many of today's papers share its words: the most papers
+    # that hold any one of its words. Papers that share no word with it do not count, so their
+    # arrival changes nothing.
+    if pool_df is None:
+        pool_df = np.bincount(x.indices, minlength=x.shape[1])
+    shared = _sharing(interest.vectors, pool_df)
+    by_author, written, author_weights = authors(papers, subscribers, liked)
+    right = sp.hstack([x, sp.csr_matrix((x @ space.centroid)[:, None]), written]).tocsr()
+    return Prepared(
+        papers=papers,
+        corpus=corpus,
+        row_of=row_of,
+        liked=liked,
+        disliked=disliked,
+        space=space,
+        docs=docs,
+        interest=interest,
+        pool_weight=prof.POOL_WEIGHT * np.minimum(1.0, shared / prof.POOL_MIN),
+        feedback=shared >= prof.FEEDBACK_MIN,
+        by_author=by_author[interest.owner],
+        author_weights=author_weights,
+        right=right,
+    )
+
+
+def expansion(
+    prep: Prepared, found: Sequence[np.ndarray], order: np.ndarray
+) -> tuple[sp.csr_matrix, sp.csr_matrix]:
+    """(the profiles expanded with the best FEEDBACK_DOCS of their first-pass candidates `found`,
+    those feedback words alone as product rows against `right`)."""
+    profile = prep.interest.vectors
+    first = rescored(prep.left(profile), prep.right, found, order)
+    tops = [
+        rows[values > 0][: prof.FEEDBACK_DOCS] if wanted else rows[:0]
+        for (rows, values), wanted in zip(first, prep.feedback.tolist(), strict=True)
+    ]
+    scoring, words = expanded(profile, prep.x, tops)
+    words = sp.csr_matrix(
+        (words.data, words.indices, words.indptr), shape=(profile.shape[0], prep.right.shape[1])
+    )
+    return scoring, words
+
+
+def order_of(papers: Sequence[Paper]) -> np.ndarray:
+    """Each paper's place among the papers sorted by id: ties between scores go by id."""
+    ids = [p.id for p in papers]
+    order = np.empty(len(ids), dtype=np.intp)
+    order[sorted(range(len(ids)), key=ids.__getitem__)] = np.arange(len(ids))
+    return order
+
+
+def feeds_back(prep: Prepared) -> bool:
+    """Whether ranking expands the profiles with their best papers (on a large enough pool)."""
+    return bool(prep.feedback.any() and prof.FEEDBACK_WEIGHT)
+
+
+def first_pass_size(m: int, most: int, feedback: bool) -> int:
+    """How many candidates per interest the first product keeps among m papers, for digests of
+    `most` papers."""
+    want = min(m, 2 * most + 10)
+    return max(want, min(m, 2 * prof.FEEDBACK_DOCS)) if feedback else want
