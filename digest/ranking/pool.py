@@ -45,19 +45,18 @@ class Best:
         """Merge the block's best papers for the product rows `left` (rows[k] is left's row k)."""
         if not self.n or not len(block) or not left.shape[0]:
             return
-        order = order_of(block)
-        found, bound = best_per_row(left, right, min(self.n, len(block)), order, CHUNK_CELLS)
+        order, n = order_of(block), self.n
+        # One more than kept: when it ties with the last one kept, papers tied with both may
+        # have been left out by the product; then this row, on this block, exactly.
+        found, _ = best_per_row(left, right, min(n + 1, len(block)), order, CHUNK_CELLS)
         for k, (r, (columns, values)) in enumerate(zip(rows, found, strict=True)):
-            if len(values) and bound[k] >= values[-1]:
-                # Papers tied with the last one kept may have been left out by the product:
-                # this row, on this block, exactly, ties by id as rank() breaks them.
+            if len(values) > n and values[n] == values[n - 1]:
                 exact = (right @ left[k].T).toarray().ravel()
                 within = np.flatnonzero(exact > 0)
-                pick = within[np.lexsort((order[within], -exact[within]))][: self.n]
-                columns, values = pick, exact[pick]
-            self.merge(
-                r, [(v, block[j]) for j, v in zip(columns.tolist(), values.tolist(), strict=True)]
-            )
+                columns = within[np.lexsort((order[within], -exact[within]))]
+                values = exact[columns]
+            pairs = zip(columns[:n].tolist(), values[:n].tolist(), strict=True)
+            self.merge(r, [(v, block[j]) for j, v in pairs])
 
     def merge(self, r: int, scored: Sequence[tuple[float, Paper]]) -> None:
         if scored:
