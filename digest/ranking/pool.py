@@ -11,7 +11,7 @@ import scipy.sparse as sp
 
 from digest.models import Paper, Scored, Subscriber
 from digest.ranking.features import Space, paper_text
-from digest.ranking.interests import NEIGHBOURS
+from digest.ranking.interests import CLUSTER_MIN, NEIGHBOURS
 from digest.ranking.product import (
     Prepared,
     expansion,
@@ -129,7 +129,11 @@ def _first_pass(
 ) -> tuple[np.ndarray, int, dict[str, Paper]]:
     """(the pool's document frequencies, its size, every liked paper's nearest papers): the
     neighbours are what interests.split() groups a library by."""
-    liked = list({p.id: p for s in subscribers for p in s.profile.library}.values())
+    # Only a library large enough to be split into interests looks for its papers' neighbours.
+    libraries = [{p.id: p for p in s.profile.library} for s in subscribers]
+    liked = list(
+        {i: p for lib in libraries if len(lib) >= CLUSTER_MIN for i, p in lib.items()}.values()
+    )
     library = space.transform([paper_text(p) for p in liked]) if liked else None
     near = Best(len(liked), NEIGHBOURS)
     df = np.zeros(space.size, np.int64)
