@@ -275,10 +275,15 @@ def _weighted(
     bags: list[sp.csr_matrix], column: np.ndarray, idf: np.ndarray, width: int
 ) -> sp.csr_matrix:
     """Count rows -> l2-normalized sublinear tf x idf rows over a space's columns (column[c] is
-    the space's column for bag column c, -1 for none). Empties `bags` (freed before the stack)."""
+    the space's column for bag column c, -1 for none). Empties `bags`: each block of counts is
+    freed once weighed, each weighed block once copied into the result."""
+    counts: list[sp.csr_matrix | None] = list(bags)
+    bags.clear()
 
     def weigh(i: int) -> sp.csr_matrix:
-        rows = bags[i]
+        rows = counts[i]
+        assert rows is not None
+        counts[i] = None
         where = column[rows.indices]
         keep = where >= 0
         owner = np.repeat(np.arange(rows.shape[0]), np.diff(rows.indptr))
@@ -287,14 +292,29 @@ def _weighted(
         data = TF(rows.data[keep].astype(np.float64)) * idf[cols]
         block = sp.csr_matrix((data, cols.astype(np.int32), indptr), shape=(rows.shape[0], width))
         block.sort_indices()
+        owner = np.repeat(np.arange(block.shape[0]), np.diff(block.indptr))
+        block.data /= np.sqrt(np.bincount(owner, weights=block.data**2, minlength=block.shape[0]))[
+            owner
+        ]
         return block
 
-    blocks = each(weigh, range(len(bags)))
-    bags.clear()  # the counts are weighed: free them before the blocks are stacked (a copy)
-    if not blocks:
-        return sp.csr_matrix((0, width))
-    out = sp.vstack(blocks, format="csr") if len(blocks) > 1 else blocks[0]
-    owner = np.repeat(np.arange(out.shape[0]), np.diff(out.indptr))
-    norms = np.sqrt(np.bincount(owner, weights=out.data**2, minlength=out.shape[0]))
-    out.data /= norms[owner]
+    return stacked(each(weigh, range(len(counts))), width)
+
+
+def stacked(blocks: list[sp.csr_matrix], width: int) -> sp.csr_matrix:
+    """The blocks one under the other, each freed as soon as it is copied (sp.vstack holds them
+    all beside the result)."""
+    nnz, height = sum(b.nnz for b in blocks), sum(b.shape[0] for b in blocks)
+    ordered = all(b.has_sorted_indices for b in blocks)
+    data, indices = np.empty(nnz), np.empty(nnz, np.int32)
+    indptr = np.zeros(height + 1, np.int64 if nnz >= 2**31 else np.int32)
+    at = row = 0
+    while blocks:
+        block = blocks.pop(0)
+        data[at : at + block.nnz] = block.data
+        indices[at : at + block.nnz] = block.indices
+        indptr[row + 1 : row + 1 + block.shape[0]] = block.indptr[1:] + at
+        at, row = at + block.nnz, row + block.shape[0]
+    out = sp.csr_matrix((data, indices, indptr), shape=(height, width))
+    out.has_sorted_indices = ordered
     return out

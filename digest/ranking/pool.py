@@ -27,6 +27,7 @@ from digest.ranking.scoring import best_per_row, trimmed
 # papers with its rows, and what is kept between passes is a few hundred papers per interest.
 LARGE_POOL = 50_000
 
+TIES = 16  # candidates fetched beyond those kept, for ties at the cut
 Blocks = Callable[[], Iterable[Sequence[Paper]]]  # each call: the pool again, block by block
 Allowed = Callable[[Sequence[Paper]], Mapping[str, Collection[str]]]
 Extra = Callable[[Subscriber], Callable[[Paper], bool] | None]
@@ -46,11 +47,13 @@ class Best:
         if not self.n or not len(block) or not left.shape[0]:
             return
         order, n = order_of(block), self.n
-        # One more than kept: when it ties with the last one kept, papers tied with both may
-        # have been left out by the product; then this row, on this block, exactly.
-        found, _ = best_per_row(left, right, min(n + 1, len(block)), order, CHUNK_CELLS)
+        # TIES more than kept: unless the last of them ties with the last one kept, every paper
+        # tied with that one is among them, and their order by id is exact. Otherwise (copies of
+        # one paper, say) this row, on this block, exactly.
+        take = min(n + TIES, len(block))
+        found, _ = best_per_row(left, right, take, order, CHUNK_CELLS)
         for k, (r, (columns, values)) in enumerate(zip(rows, found, strict=True)):
-            if len(values) > n and values[n] == values[n - 1]:
+            if take > n and len(values) == take and values[-1] == values[n - 1]:
                 exact = (right @ left[k].T).toarray().ravel()
                 within = np.flatnonzero(exact > 0)
                 columns = within[np.lexsort((order[within], -exact[within]))]

@@ -13,7 +13,7 @@ import scipy.sparse as sp
 from digest.models import Paper, Subscriber
 from digest.ranking import interests
 from digest.ranking import profiles as prof
-from digest.ranking.features import Space, fit, paper_text
+from digest.ranking.features import Space, fit, paper_text, release_memory
 from digest.ranking.profiles import authors, expanded, profiles
 from digest.ranking.scoring import rescored
 
@@ -92,10 +92,7 @@ class Prepared:
     by_author: sp.csr_matrix  # interest rows x author columns
     author_weights: list[dict[str, float]]
     right: sp.csr_matrix  # the pool as product columns: [papers, c.x, authors]
-
-    @property
-    def x(self) -> sp.csr_matrix:
-        return self.docs[: len(self.papers)]
+    x: sp.csr_matrix  # the pool's rows (docs' first rows: a copy, made once)
 
     def left(self, profile: sp.csr_matrix) -> sp.csr_matrix:
         """Profile rows (one per interest) as product rows against `right`."""
@@ -172,6 +169,7 @@ def prepare(
         by_author=by_author[interest.owner],
         author_weights=author_weights,
         right=right,
+        x=x,
     )
 
 
@@ -182,6 +180,7 @@ def expansion(
     those feedback words alone as product rows against `right`)."""
     profile = prep.interest.vectors
     first = rescored(prep.left(profile), prep.right, found, order)
+    release_memory()  # the exact rows gathered for it: tens of megabytes at 10k subscribers
     tops = [
         rows[values > 0][: prof.FEEDBACK_DOCS] if wanted else rows[:0]
         for (rows, values), wanted in zip(first, prep.feedback.tolist(), strict=True)

@@ -11,7 +11,7 @@ import scipy.sparse as sp
 from sklearn.preprocessing import normalize
 
 from digest.models import Paper, Subscriber
-from digest.ranking.features import Space
+from digest.ranking.features import Space, stacked
 from digest.ranking.scoring import heaviest_sums
 from digest.ranking.tokens import author_key
 
@@ -132,4 +132,5 @@ def expanded(
         active = sp.diags((np.diff(part.indptr) > 0).astype(float))  # empty stays empty
         words.append((active @ feedback).tocsr())
         blocks.append(normalize(part + FEEDBACK_WEIGHT * words[-1]).tocsr())
-    return sp.vstack(blocks).tocsr(), sp.vstack(words).tocsr()
+    width = profile.shape[1]
+    return stacked(blocks, width), stacked(words, width)
