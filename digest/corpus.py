@@ -65,7 +65,8 @@ def rank_stored(
         held, fresh = _rank_held(rows, subscribers, after, space, gone, top_k, thresholds)
         return Ranked(held, through, fresh)
     picks: dict[str, list[Scored]] = {}
-    fresh = {s.name: store.count_after(after[s.name]) > beyond for s in subscribers}
+    counts = {floor: store.count_after(floor) for floor in set(after.values())}  # not one a name
+    fresh = {s.name: counts[after[s.name]] > beyond for s in subscribers}
     # Candidates per floor, among the papers its subscribers can get, but every score against
     # the whole pool's document frequencies: the scale rank() over the whole pool would use.
     groups: dict[int, list[Subscriber]] = {}
@@ -84,7 +85,11 @@ def rank_stored(
             papers: Sequence[Paper], subs: list[Subscriber] = subs
         ) -> dict[str, set[str]]:
             ids = {p.id for p in papers}
-            return {s.name: ids - gone(s, ids) for s in subs}
+            out = {}
+            for s in subs:  # one shared set where nothing is taken out: not a copy a subscriber
+                taken = gone(s, ids)
+                out[s.name] = ids - taken if taken else ids
+            return out
 
         picks |= ranking.rank_pool(
             blocks,

@@ -4,6 +4,7 @@ that selection with the whole pool's document frequencies, as one rank() over al
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
 import numpy as np
@@ -22,6 +23,8 @@ from digest.ranking.product import (
 )
 from digest.ranking.ranker import CHUNK_CELLS, FIRST_PASS_MASS, rank
 from digest.ranking.scoring import best_per_row, trimmed
+
+log = logging.getLogger("digest.ranking")
 
 # Above this many papers a run ranks in passes (pipeline, alerts): a pass holds one block of
 # papers with its rows, and what is kept between passes is a few hundred papers per interest.
@@ -105,6 +108,7 @@ def rank_pool(
         if prep is not None:
             selected |= _near_pass(blocks, prep, subscribers, count, most)
     papers = list(selected.values())
+    log.info("ranking %d of %d papers, selected in passes", len(papers), count)
     allowed = allowed_in(papers) if allowed_in is not None else None
     return rank(
         papers,

@@ -92,7 +92,7 @@ class Prepared:
     by_author: sp.csr_matrix  # interest rows x author columns
     author_weights: list[dict[str, float]]
     right: sp.csr_matrix  # the pool as product columns: [papers, c.x, authors]
-    x: sp.csr_matrix  # the pool's rows (docs' first rows: a copy, made once)
+    x: sp.csr_matrix  # the pool's rows: docs' first rows, sharing docs' arrays
 
     def left(self, profile: sp.csr_matrix) -> sp.csr_matrix:
         """Profile rows (one per interest) as product rows against `right`."""
@@ -104,6 +104,18 @@ class Prepared:
         """Other papers (their rows x) as product columns, laid out as `right`."""
         _, written, _ = authors(papers, subscribers, self.liked)
         return sp.hstack([x, sp.csr_matrix((x @ self.space.centroid)[:, None]), written]).tocsr()
+
+
+def _head(rows: sp.csr_matrix, m: int) -> sp.csr_matrix:
+    """The first m rows as a view of the matrix's arrays (slicing a CSR matrix copies them)."""
+    end = int(rows.indptr[m])
+    head = sp.csr_matrix(
+        (rows.data[:end], rows.indices[:end], rows.indptr[: m + 1]),
+        shape=(m, rows.shape[1]),
+        copy=False,
+    )
+    head.has_sorted_indices = rows.has_sorted_indices
+    return head
 
 
 def prepare(
@@ -141,7 +153,7 @@ def prepare(
     library_rows = [[row_of[p.id] for p in lib] for lib in liked]
     disliked_rows = [[row_of[p.id] for p in bad] for bad in disliked]
     profile = profiles(space, docs, subscribers, library_rows, disliked_rows)
-    x = docs[:m]
+    x = _head(docs, m)
     # From here on a row is one interest of a subscriber (most subscribers have one).
     interest = interests.split(profile, space, docs, x, subscribers, library_rows, disliked_rows)
 
