@@ -16,7 +16,6 @@ BROKEN_PIPE = 141  # 128 + SIGPIPE: what a shell reports for a command whose rea
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    _fixed_mmap_threshold()
     args = parser.parse(argv)
     setup_logging(args.verbose)
     try:
@@ -35,19 +34,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("digest: interrupted", file=sys.stderr)
         return 130
-
-
-def _fixed_mmap_threshold() -> None:
-    """Arrays from 256 kB up get mappings of their own, given back to the system when freed.
-    glibc starts so but raises the threshold after the first large array is freed (up to 32 MB),
-    so the ranking's later mid-sized arrays stay resident in the heap after they are freed: at
-    10k subscribers that held 60-80 MB more at the peak. Not glibc: its allocator stays as it is."""
-    import ctypes
-
-    try:
-        ctypes.CDLL(None).mallopt(-3, 256 * 1024)  # M_MMAP_THRESHOLD
-    except (OSError, AttributeError):
-        pass
 
 
 def _say(exc: DigestError) -> None:
