@@ -359,8 +359,9 @@ def save(rows: list[dict], out: Path, heading: str = "") -> str:
         "# Speed and memory\n\nCommand: `.venv/bin/python -m bench.scale --daily` (`make "
         f"bench-scale`) on this machine ({os.cpu_count()} cores). Each row is one process; "
         "extrapolated rows say so. Peak RSS is the whole process tree's (the tokenizer's fork "
-        "above 8k texts included) for the rows measured since issue 14's memory work (10k x 100, "
-        "10k x 1000, 20k x 1000, 50k x 100); the older rows count the largest process only. "
+        "above 8k texts included); every `digest rank`, lower bound and `digest run` row but "
+        "20k x 1000 and the 200k x 10000 run was measured again at the end of issue 14; the "
+        "loop and SVM rows, and those two, are older and count the largest process only. "
         "Rows are sorted by size; the daily rows come last."
     )
     out.with_suffix(".md").write_text(
