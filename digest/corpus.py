@@ -10,8 +10,6 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-import numpy as np
-
 from digest import ranking
 from digest.models import Paper, Scored, Subscriber
 from digest.ranking import Space
@@ -170,8 +168,5 @@ def _fit_sampled(store: Store, latest: int, count: int, wishes: list[str]) -> Sp
     space, rows = fit(sample + wishes, wishes)
     rows = rows[: len(sample)]
     del sample
-    df = np.zeros(space.size, np.int64)
-    for block in store.paper_blocks(0, latest):
-        x = space.transform([paper_text(p) for _, p in block])
-        df += np.bincount(x.indices, minlength=space.size)
+    df, _ = ranking.frequencies(([p for _, p in b] for b in store.paper_blocks(0, latest)), space)
     return counted(space, df, count, rows)

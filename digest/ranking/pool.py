@@ -131,6 +131,13 @@ def frequencies(blocks: Iterable[Iterable[Paper]], space: Space) -> tuple[np.nda
     return df, count
 
 
+def _right(
+    prep: Prepared, block: Sequence[Paper], subscribers: Sequence[Subscriber]
+) -> sp.csr_matrix:
+    """A block of the pool as product columns against the selection's profile rows."""
+    return prep.right_of(block, prep.space.transform([paper_text(p) for p in block]), subscribers)
+
+
 def _first_pass(
     blocks: Blocks, subscribers: Sequence[Subscriber], space: Space
 ) -> tuple[np.ndarray, int, dict[str, Paper]]:
@@ -176,9 +183,7 @@ def _second_pass(
     owner = prep.interest.owner
     extras = Best(len(subscribers), keep)
     for block in blocks():
-        right = prep.right_of(
-            block, prep.space.transform([paper_text(p) for p in block]), subscribers
-        )
+        right = _right(prep, block, subscribers)
         found.add(left, right, block, range(profile.shape[0]))
         for si, test in enumerate(tests):
             if test is None:
@@ -207,8 +212,6 @@ def _near_pass(
     _, words = expansion(prep, [c for c, _ in found], order)
     near = Best(profile.shape[0], min(count, most + 10))
     for block in blocks():
-        right = prep.right_of(
-            block, prep.space.transform([paper_text(p) for p in block]), subscribers
-        )
+        right = _right(prep, block, subscribers)
         near.add(words, right, block, range(profile.shape[0]))
     return near.papers()

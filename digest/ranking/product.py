@@ -103,7 +103,12 @@ class Prepared:
     ) -> sp.csr_matrix:
         """Other papers (their rows x) as product columns, laid out as `right`."""
         _, written, _ = authors(papers, subscribers, self.liked)
-        return sp.hstack([x, sp.csr_matrix((x @ self.space.centroid)[:, None]), written]).tocsr()
+        return _columns(x, self.space, written)
+
+
+def _columns(x: sp.csr_matrix, space: Space, written: sp.csr_matrix) -> sp.csr_matrix:
+    """Papers' rows as product columns: [words, c.x, authors]."""
+    return sp.hstack([x, sp.csr_matrix((x @ space.centroid)[:, None]), written]).tocsr()
 
 
 def _head(rows: sp.csr_matrix, m: int) -> sp.csr_matrix:
@@ -166,7 +171,7 @@ def prepare(
         pool_df = np.bincount(x.indices, minlength=x.shape[1])
     shared = _sharing(interest.vectors, pool_df)
     by_author, written, author_weights = authors(papers, subscribers, liked)
-    right = sp.hstack([x, sp.csr_matrix((x @ space.centroid)[:, None]), written]).tocsr()
+    right = _columns(x, space, written)
     return Prepared(
         papers=papers,
         corpus=corpus,
