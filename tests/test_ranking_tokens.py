@@ -45,6 +45,29 @@ def test_many_texts_tokenized_at_once_give_each_texts_own_words(monkeypatch):
     assert tokenize([])[0] == []
 
 
+def test_the_second_half_of_a_large_fit_is_tokenized_by_a_helper_process(monkeypatch):
+    texts = [f"graph networks for molecules number {i}" for i in range(40)]
+    here = []
+    local = tokens.tokenize
+    monkeypatch.setattr(tokens, "PARALLEL_MIN", 10)
+    monkeypatch.setattr(tokens, "tokenize", lambda part: here.append(len(part)) or local(part))
+    words, ids, ends = tokenize_all(texts)
+    assert here == [20]  # this process did only its half
+    assert (words, ids.tolist(), ends.tolist()) == tuple(
+        [local(texts)[0], local(texts)[1].tolist(), local(texts)[2].tolist()]
+    )
+
+
+def test_a_helper_that_cannot_start_or_dies_leaves_the_work_to_this_process(monkeypatch):
+    texts = [f"diffusion models for proteins {i}, then graph networks" for i in range(40)]
+    expected = [a.tolist() if hasattr(a, "tolist") else a for a in tokenize(texts)]
+    monkeypatch.setattr(tokens, "PARALLEL_MIN", 10)
+    for broken in ("/nonexistent/python", "/bin/false"):
+        monkeypatch.setattr(tokens.sys, "executable", broken)
+        got = tokenize_all(texts)
+        assert [a.tolist() if hasattr(a, "tolist") else a for a in got] == expected
+
+
 def test_author_keys_ignore_order_case_and_accents():
     assert author_key("Lovelace, Ada") == author_key("ada LOVELACE") == "ada lovelace"
     assert author_key("José Núñez") == "jose nunez"

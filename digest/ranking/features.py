@@ -136,13 +136,14 @@ def fit(texts: Sequence[str], keep: Sequence[str] = ()) -> tuple[Space, sp.csr_m
     position = np.full(width, -1, dtype=np.int64)
     position[columns[order]] = np.arange(len(order))
     idf = _idf(n, df[columns[order]])
-    rows = _weighted(bags, position, idf, len(order))
+    terms = [names[i] for i in order]
+    del names, words, keys, df, wanted, columns, order  # before the rows are weighed beside them
+    rows = _weighted(bags, position, idf, len(terms))
+    del position
     total = np.asarray(rows.sum(axis=0)).ravel()
     centroid = total / max(float(np.linalg.norm(total)), 1e-12)
-    space = Space([names[i] for i in order], idf, n, centroid)
-    del names, words, keys, df, position
     release_memory()
-    return space, rows
+    return Space(terms, idf, n, centroid), rows
 
 
 def release_memory() -> None:
@@ -228,7 +229,8 @@ def _bags(
     every.sort(kind="stable")
     every = every[np.concatenate([[True], every[1:] != every[:-1]])] if every.size else every
     out = []
-    for rows, keys in blocks:
+    while blocks:  # each block's counts freed as it is laid out again
+        rows, keys = blocks.pop(0)
         # Block bigram columns -> columns of the shared, sorted key list.
         shift = np.concatenate([np.arange(n_words), n_words + np.searchsorted(every, keys)]).astype(
             np.int32

@@ -94,9 +94,9 @@ class Prepared:
     right: sp.csr_matrix  # the pool as product columns: [papers, c.x, authors]
     x: sp.csr_matrix  # the pool's rows: docs' first rows, sharing docs' arrays
 
-    def left(self, profile: sp.csr_matrix) -> sp.csr_matrix:
-        """Profile rows (one per interest) as product rows against `right`."""
-        return _left(profile, self.space.centroid, self.pool_weight, self.by_author)
+    def left(self, profile: sp.csr_matrix, rows: slice = slice(None)) -> sp.csr_matrix:
+        """Profile rows (of the interests `rows`) as product rows against `right`."""
+        return _left(profile, self.space.centroid, self.pool_weight[rows], self.by_author[rows])
 
     def right_of(
         self, papers: Sequence[Paper], x: sp.csr_matrix, subscribers: Sequence[Subscriber]
@@ -191,16 +191,16 @@ def prepare(
 
 
 def expansion(
-    prep: Prepared, found: Sequence[np.ndarray], order: np.ndarray
+    prep: Prepared, found: Sequence[np.ndarray], order: np.ndarray, rows: slice = slice(None)
 ) -> tuple[sp.csr_matrix, sp.csr_matrix]:
-    """(the profiles expanded with the best FEEDBACK_DOCS of their first-pass candidates `found`,
-    those feedback words alone as product rows against `right`)."""
-    profile = prep.interest.vectors
-    first = rescored(prep.left(profile), prep.right, found, order)
+    """(the profiles of the interests `rows` expanded with the best FEEDBACK_DOCS of their
+    first-pass candidates `found`, those feedback words alone as product rows against `right`)."""
+    profile = prep.interest.vectors[rows]
+    first = rescored(prep.left(profile, rows), prep.right, found, order)
     release_memory()  # the exact rows gathered for it: tens of megabytes at 10k subscribers
     tops = [
-        rows[values > 0][: prof.FEEDBACK_DOCS] if wanted else rows[:0]
-        for (rows, values), wanted in zip(first, prep.feedback.tolist(), strict=True)
+        papers[values > 0][: prof.FEEDBACK_DOCS] if wanted else papers[:0]
+        for (papers, values), wanted in zip(first, prep.feedback[rows].tolist(), strict=True)
     ]
     scoring, words = expanded(profile, prep.x, tops)
     words = sp.csr_matrix(

@@ -7,12 +7,20 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 
 import numpy as np
+import scipy.sparse as sp
 
 from digest.models import Paper, Scored, Subscriber
 from digest.ranking import interests
 from digest.ranking.explain import closest, terms
 from digest.ranking.features import Space, release_memory
-from digest.ranking.product import expansion, feeds_back, first_pass_size, order_of, prepare
+from digest.ranking.product import (
+    Prepared,
+    expansion,
+    feeds_back,
+    first_pass_size,
+    order_of,
+    prepare,
+)
 from digest.ranking.profiles import exclude_pattern
 from digest.ranking.scoring import best_per_row, rescored, top_candidates, trimmed
 from digest.ranking.tokens import author_key
@@ -22,6 +30,9 @@ from digest.ranking.tokens import author_key
 # ones, whose long posting lists are most of a product's time, yet they move scores least; the
 # candidates (three times the papers needed) are then scored exactly on the whole profile.
 FIRST_PASS_MASS = 0.95
+# Interest rows ranked at a time: what one row costs in the products (its product rows, the
+# expanded profile, the candidates) is then held for this many, not for every subscriber.
+ROWS_AT_ONCE = 2_000
 # Papers scored per product block: bounds the transposed copy of a block and the product's
 # per-thread buffers, so memory does not grow with subscribers x papers.
 CHUNK_CELLS = 1_000_000_000
@@ -88,52 +99,37 @@ def rank(
     most = max(limits)
     if not most:
         return picks
-    scoring, want = profile, min(m, 2 * most + 10)
-    if feeds_back(prep):
-        # One product, with a coarse profile, finds the candidates: enough for the digest and for
-        # the feedback papers, which are chosen on exact scores.
-        left = prep.left(trimmed(profile, FIRST_PASS_MASS))
-        found, bound = best_per_row(left, right, first_pass_size(m, most, True), order, CHUNK_CELLS)
-        scoring, words = expansion(prep, [c for c, _ in found], order)
-        # The papers the feedback words alone reach best join them: a cheap product (the words
-        # are few and rare), so that what the expansion brings in can be found.
-        near, _ = best_per_row(words, right, min(m, most + 10), order, CHUNK_CELLS)
-        candidates = [np.union1d(a, b) for (a, _), (b, _) in zip(found, near, strict=True)]
-        del left, words, near, found  # at 10k subscribers each is tens of megabytes
-        release_memory()
-        # The scores shown (and held against min_score) are exact: the whole profile's.
-        left = prep.left(scoring)
-        del scoring
-        seen = rescored(left, right, candidates, order)
-        del candidates
-    else:  # no feedback (a small pool): one exact product
-        left = prep.left(scoring)
-        seen, bound = best_per_row(left, right, want, order, CHUNK_CELLS)
+    feedback = feeds_back(prep)
     best: list[list[tuple[float, int]]] = [[] for _ in owner]
     oks = [accepts(si) for si in range(n)]
-    for r, si in enumerate(owner.tolist()):
-        if not limits[si]:
-            continue
-        ok, k, floor = oks[si], limits[si], floors[si]
-        # Papers left out of the product score at most bound[r]; can they still make the list?
-        edge = bound[r]
-        open_below = edge > -np.inf and (not thresholds or (edge > 0 and edge >= floor))
-        chosen: list[tuple[float, int]] = []
-        unsure = False  # an unseen paper could still tie or beat the next one
-        for j, v in zip(*seen[r], strict=True):
-            if open_below and v <= edge:
-                unsure = True
-                break
-            if (not thresholds or (v > 0 and v >= floor)) and ok(int(j)):
-                chosen.append((float(v), int(j)))
-                if len(chosen) == k:
+    for lo in range(0, len(owner), ROWS_AT_ONCE):
+        rows = slice(lo, min(len(owner), lo + ROWS_AT_ONCE))
+        seen, bound, left = _scored(prep, rows, most, feedback, order)
+        for r, si in enumerate(owner[rows].tolist()):
+            if not limits[si]:
+                continue
+            ok, k, floor = oks[si], limits[si], floors[si]
+            # Papers left out of the product score at most bound[r]; can they still make the list?
+            edge = bound[r]
+            open_below = edge > -np.inf and (not thresholds or (edge > 0 and edge >= floor))
+            chosen: list[tuple[float, int]] = []
+            unsure = False  # an unseen paper could still tie or beat the next one
+            for j, v in zip(*seen[r], strict=True):
+                if open_below and v <= edge:
+                    unsure = True
                     break
-        if unsure or (open_below and len(chosen) < k):
-            row = (right @ left[r].T).toarray().ravel()
-            mask = np.ones(m, bool) if not thresholds else (row > 0) & (row >= floor)
-            within = np.flatnonzero(mask)
-            chosen = [(float(row[j]), j) for j in top_candidates(row, within, k, ids, ok)]
-        best[r] = chosen
+                if (not thresholds or (v > 0 and v >= floor)) and ok(int(j)):
+                    chosen.append((float(v), int(j)))
+                    if len(chosen) == k:
+                        break
+            if unsure or (open_below and len(chosen) < k):
+                row = (right @ left[r].T).toarray().ravel()
+                mask = np.ones(m, bool) if not thresholds else (row > 0) & (row >= floor)
+                within = np.flatnonzero(mask)
+                chosen = [(float(row[j]), j) for j in top_candidates(row, within, k, ids, ok)]
+            best[lo + r] = chosen
+        del seen, left
+        release_memory()
 
     mine_rows: list[list[int]] = [[] for _ in subscribers]
     for r, si in enumerate(owner.tolist()):
@@ -162,3 +158,29 @@ def rank(
             reasons.append(f"by {', '.join(also)}, an author of papers you liked")
         picks[s.name].append(Scored(papers[j], score, next(words), "; ".join(reasons)))
     return picks
+
+
+def _scored(
+    prep: Prepared, rows: slice, most: int, feedback: bool, order: np.ndarray
+) -> tuple[list[tuple[np.ndarray, np.ndarray]], np.ndarray, sp.csr_matrix]:
+    """For the interests `rows`: their best papers found in the products, (paper rows, exact
+    scores) best first; the bound on the papers left out; and their product rows."""
+    profile, right, m = prep.interest.vectors[rows], prep.right, len(prep.papers)
+    if not feedback:  # a small pool: one exact product
+        left = prep.left(profile, rows)
+        seen, bound = best_per_row(left, right, min(m, 2 * most + 10), order, CHUNK_CELLS)
+        return seen, bound, left
+    # One product, with a coarse profile, finds the candidates: enough for the digest and for
+    # the feedback papers, which are chosen on exact scores.
+    left = prep.left(trimmed(profile, FIRST_PASS_MASS), rows)
+    found, bound = best_per_row(left, right, first_pass_size(m, most, True), order, CHUNK_CELLS)
+    scoring, words = expansion(prep, [c for c, _ in found], order, rows)
+    # The papers the feedback words alone reach best join them: a cheap product (the words are
+    # few and rare), so that what the expansion brings in can be found.
+    near, _ = best_per_row(words, right, min(m, most + 10), order, CHUNK_CELLS)
+    candidates = [np.union1d(a, b) for (a, _), (b, _) in zip(found, near, strict=True)]
+    del left, words, near, found
+    # The scores shown (and held against min_score) are exact: the whole profile's.
+    left = prep.left(scoring, rows)
+    del scoring
+    return rescored(left, right, candidates, order), bound, left

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import array
 import os
+import pickle
 import re
-import threading
+import subprocess
+import sys
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, strip_accents_unicode
@@ -143,30 +146,15 @@ def tokenize(texts: Sequence[str]) -> tuple[list[str], np.ndarray, np.ndarray]:
     return known.words, np.frombuffer(ids, dtype=np.int32), np.frombuffer(ends, dtype=np.int64)
 
 
-_forked: Sequence[str] = ()
-_FORK_LOCK = threading.Lock()
-
-
-def _tokenize_second_half() -> tuple[list[str], np.ndarray, np.ndarray]:
-    return tokenize(_forked[len(_forked) // 2 :])
-
-
 def tokenize_all(texts: Sequence[str]) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """tokenize(texts), the second half in a helper process on a second core."""
     if len(texts) < PARALLEL_MIN or (os.cpu_count() or 1) < 2:
         return tokenize(texts)
-    import multiprocessing
-
-    global _forked
     half = len(texts) // 2
-    with _FORK_LOCK:  # one fit at a time may hand its texts to a fork
-        _forked = texts  # the forked process sees the texts as they are: nothing is pickled over
-        try:
-            with multiprocessing.get_context("fork").Pool(1) as pool:
-                other = pool.apply_async(_tokenize_second_half)
-                words, ids, ends = tokenize(texts[:half])
-                their_words, their_ids, their_ends = other.get()
-        finally:
-            _forked = ()
+    with ThreadPoolExecutor(1) as waiter:  # the helper starts while this process tokenizes
+        theirs = waiter.submit(_in_helper, texts[half:])
+        words, ids, ends = tokenize(texts[:half])
+        their_words, their_ids, their_ends = theirs.result()
     # Their word ids -> ours: words first seen over there get the next ids.
     mine = {w: i for i, w in enumerate(words)}
     remap = np.array([mine.setdefault(w, len(mine)) for w in their_words] + [-1], np.int32)
@@ -176,3 +164,40 @@ def tokenize_all(texts: Sequence[str]) -> tuple[list[str], np.ndarray, np.ndarra
         np.concatenate([ids, remap[their_ids]]),  # -1 indexes the appended -1
         np.concatenate([ends, their_ends + len(ids)]),
     )
+
+
+def _in_helper(texts: Sequence[str]) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """tokenize(texts) in a new Python process. Not a fork: a fork would carry (and a container
+    would count) this process's whole heap, hundreds of megabytes by the time a large fit runs.
+    Where the helper cannot run, this process tokenizes them itself."""
+    try:
+        helper = subprocess.Popen(
+            [sys.executable, "-c", "from digest.ranking.tokens import serve; serve()"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,  # its failure is this process's to handle, not to show
+            env={**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)},
+        )
+    except OSError:
+        return tokenize(texts)
+    assert helper.stdin is not None and helper.stdout is not None
+    # Pickled whole and written in one call: pickling onto the pipe would take the GIL back for
+    # every frame, each time waiting out the tokenizing thread's switch interval.
+    payload = pickle.dumps(list(texts), pickle.HIGHEST_PROTOCOL)
+    try:
+        with helper.stdin:
+            helper.stdin.write(payload)
+        del payload
+        with helper.stdout:
+            got = pickle.loads(helper.stdout.read())
+    except (OSError, EOFError, pickle.UnpicklingError):
+        got = None
+    if helper.wait() != 0 or got is None:
+        return tokenize(texts)
+    return got  # type: ignore[no-any-return]
+
+
+def serve() -> None:
+    """The helper's side: pickled texts on stdin, their tokenize() pickled on stdout."""
+    texts = pickle.load(sys.stdin.buffer)
+    sys.stdout.buffer.write(pickle.dumps(tokenize(texts), pickle.HIGHEST_PROTOCOL))
