@@ -363,6 +363,30 @@ def test_a_large_pool_adds_pool_rocchio_and_feedback_and_keeps_the_contract(pape
     assert [s.score for s in chunked] == pytest.approx([s.score for s in large])
 
 
+
+@pytest.mark.parametrize("large", [False, True])
+def test_interests_ranked_a_few_at_a_time_equal_all_at_once(papers, monkeypatch, large):
+    if large:  # the feedback step, and the background's centroid, on
+        monkeypatch.setattr(profiles, "POOL_MIN", 10)
+        monkeypatch.setattr(profiles, "FEEDBACK_MIN", 10)
+    reader = sub("cy", library=tuple(papers[i] for i in range(0, 60, 5)), keywords=("diffusion",))
+    subscribers = [privacy(exclude=("federated",)), sub("bo", interests="image watermarking")]
+    subscribers += [reader, sub("di", interests="speculative decoding", top_k=0)]
+    whole = rank(papers, subscribers, top_k=6)
+    calls = []
+    scored = ranker._scored
+    monkeypatch.setattr(ranker, "_scored", lambda *a: calls.append(a[1]) or scored(*a))
+    for at_once in (1, 2):
+        monkeypatch.setattr(ranker, "ROWS_AT_ONCE", at_once)
+        got = rank(papers, subscribers, top_k=6)
+        for name, picks in whole.items():  # scores equal but for the last bits of a sum's order
+            assert [(s.paper, s.terms, s.because) for s in got[name]] == [
+                (s.paper, s.terms, s.because) for s in picks
+            ]
+            assert [s.score for s in got[name]] == pytest.approx([s.score for s in picks], 1e-12)
+    rows = [stop - start for start, stop, _ in (c.indices(10**6) for c in calls)]
+    assert max(rows) <= 2 and len(calls) > len(subscribers)
+
 # --- never blank, never erratic: pools of any size, on one topic or on unrelated ones ------------
 
 FOCUS = "federated learning with differential privacy"
