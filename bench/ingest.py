@@ -1,6 +1,6 @@
 """Ingest memory for bench/scale.py --ingest N: `digest run` on one N-line JSONL file, before
 (the code of a git ref) and now, with the peak memory of the whole process tree sampled from
-/proc (a container's limit counts a forked tokenizer with its parent).
+/proc (a container's limit counts the tokenizer's helper process with its parent).
 
     .venv/bin/python -m bench.scale --ingest 1000000 --out bench/results/ingest
 """
@@ -21,7 +21,7 @@ from bench.scale import BIN, ROOT, perturbed, write_config
 
 def tree_memory(root: int) -> tuple[int, int]:
     """(RSS, PSS) in kB of a process and all its descendants now, from /proc. A container's limit
-    counts the tree together (the tokenizer's fork, say); the RSS sum counts the pages a fork
+    counts the tree together (the tokenizer's helper, say); the RSS sum counts the pages a fork
     shares with its parent twice, the PSS sum shares them out (what the container is charged)."""
     rss = pss = 0
     todo = [root]

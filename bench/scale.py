@@ -128,7 +128,7 @@ def write_config(work: Path, papers: Path, m: int, seed: int = 1) -> Path:
 
 def measure(command: list[str], stdout: Path | None = None) -> tuple[float, float, str]:
     """(wall seconds, peak RSS in MB, stdout) of one process, niced. The peak is the whole
-    process tree's (a container's limit counts a forked tokenizer with its parent): the larger
+    process tree's (a container's limit counts the tokenizer's helper with its parent): the larger
     of the tree's RSS sum sampled every 0.05 s from /proc and /usr/bin/time's single-process peak
     (which a sample can miss)."""
     from bench.ingest import tree_memory  # which imports this module
@@ -358,10 +358,11 @@ def save(rows: list[dict], out: Path, heading: str = "") -> str:
     heading = heading or (
         "# Speed and memory\n\nCommand: `.venv/bin/python -m bench.scale --daily` (`make "
         f"bench-scale`) on this machine ({os.cpu_count()} cores). Each row is one process; "
-        "extrapolated rows say so. Peak RSS is the whole process tree's (the tokenizer's fork "
-        "above 8k texts included); every `digest rank`, lower bound and `digest run` row but "
-        "20k x 1000 and the 200k x 10000 run was measured again at the end of issue 14; the "
-        "loop and SVM rows, and those two, are older and count the largest process only. "
+        "extrapolated rows say so. Peak RSS is the whole process tree's (the tokenizer's helper "
+        "process above 8k texts included); every `digest rank` and lower bound row was measured "
+        "again after `rank()` came to work through 2,000 interests at a time, the `digest run` "
+        "rows at the end of the previous session (but 20k x 1000 and the 200k x 10000 run, "
+        "older); the loop and SVM rows are older and count the largest process only. "
         "Rows are sorted by size; the daily rows come last."
     )
     out.with_suffix(".md").write_text(
