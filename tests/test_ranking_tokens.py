@@ -68,6 +68,37 @@ def test_a_helper_that_cannot_start_or_dies_leaves_the_work_to_this_process(monk
         assert [a.tolist() if hasattr(a, "tolist") else a for a in got] == expected
 
 
+def test_the_helper_tokenizes_with_the_stop_words_of_this_process(monkeypatch):
+    texts = [f"the graph of all networks, number {i}" for i in range(40)]
+    monkeypatch.setattr(tokens, "PARALLEL_MIN", 10)
+    monkeypatch.setattr(tokens, "STOP_WORDS", frozenset({"graph"}))  # as bench/ideas.py does
+    words, ids, ends = tokenize_all(texts)
+    start = 0
+    for end in ends:
+        assert [words[i] for i in ids[start:end] if i >= 0] == ["the", "of", "all", "networks", "number"]
+        start = end
+
+
+def test_the_tokenizer_imports_without_scikit_learn_and_keeps_its_stop_words_and_accents():
+    import os
+    import subprocess
+    import sys
+
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, strip_accents_unicode
+
+    loaded = (
+        "import sys, digest.ranking.tokens; print(sorted({'sklearn', 'scipy'} & set(sys.modules)))"
+    )
+    path = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}  # this checkout's digest
+    out = subprocess.run(
+        [sys.executable, "-c", loaded], capture_output=True, text=True, check=True, env=path
+    )
+    assert out.stdout.strip() == "[]"
+    assert tokens.ENGLISH_STOP_WORDS == ENGLISH_STOP_WORDS
+    for text in ("Café RÉSUMÉ naïve", "Łódź Ångström", "ﬁber ½ x\u0301", "plain ascii"):
+        assert tokens._strip_accents(text) == strip_accents_unicode(text)
+
+
 def test_author_keys_ignore_order_case_and_accents():
     assert author_key("Lovelace, Ada") == author_key("ada LOVELACE") == "ada lovelace"
     assert author_key("José Núñez") == "jose nunez"
