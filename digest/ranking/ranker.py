@@ -180,6 +180,7 @@ def _scored(
     near, _ = best_per_row(words, right, min(m, most + 10), order, CHUNK_CELLS)
     candidates = [np.union1d(a, b) for (a, _), (b, _) in zip(found, near, strict=True)]
     del left, words, near, found
+    release_memory()
     # The scores shown (and held against min_score) are exact: the whole profile's.
     left = prep.left(scoring, rows)
     del scoring
