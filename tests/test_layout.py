@@ -20,6 +20,7 @@ ORDER = [
     "channels",  # one module per channel
     "state",  # the only code that touches the database
     "corpus",  # the stored corpus as ranking's background (the stored space)
+    "intake",  # every source read, its papers deduplicated and stored in batches
     "outbox",  # the delivery loop
     "web",  # the reader-facing HTTP face: rating links, Slack, archive, feed; Matrix replies
     "alerts",  # papers that cannot wait for the digest, and quiet-period notices

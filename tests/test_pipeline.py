@@ -1,10 +1,8 @@
 """One cycle on one clock: periods from schedules and time zones, digests made once per period,
-papers given once, quiet days told apart, sources that fail, and ingest in batches."""
+papers given once, quiet days told apart, and sources that fail."""
 
 from __future__ import annotations
 
-import json
-import logging
 from datetime import UTC, datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -136,78 +134,3 @@ def test_preview_changes_nothing(tmp_path: Path) -> None:
         assert "differential privacy" in message.text.lower()
         assert store.count_papers() == 0 and store.outbox() == [] and store.runs() == []
         assert not (tmp_path / "out").exists()
-
-
-# Ingest streams: a source's papers are stored BATCH at a time as they are read.
-
-
-def jsonl(ids: list[str]) -> str:
-    rows = [
-        {"id": ident, "title": f"Paper {n} on private federated learning", "abstract": PRIVACY}
-        for n, ident in enumerate(ids)
-    ]
-    return "".join(json.dumps(r) + "\n" for r in rows)
-
-
-def write_jsonl(path: Path, ids: list[str]) -> None:
-    path.write_text(jsonl(ids), encoding="utf-8")
-
-
-def files_settings(path: Path) -> Settings:
-    return Settings("test.toml", (SourceConfig("files", "dump", {"path": str(path)}),), ())
-
-
-NOW = datetime(2026, 11, 30, 12, tzinfo=UTC)
-
-
-def test_a_source_larger_than_a_batch_is_stored_whole(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(pipeline, "BATCH", 4)
-    write_jsonl(tmp_path / "dump.jsonl", [f"2611.{n:05d}" for n in range(10)])  # 4 + 4 + 2
-    with Store(tmp_path / "s.db") as store:
-        (report,), papers = pipeline.ingest(files_settings(tmp_path / "dump.jsonl"), store, NOW)
-        assert (report.read, report.new, report.error) == (10, 10, "")
-        assert [p.id for _, p in store.papers_after(0)] == [f"2611.{n:05d}" for n in range(10)]
-        assert papers == []  # stored, not held: memory does not grow with the file
-
-
-def test_a_paper_repeated_in_a_later_batch_is_stored_once(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(pipeline, "BATCH", 3)
-    # The first paper comes back in the third batch under another form of its arXiv id.
-    ids = ["2611.00001", "2611.00002", "2611.00003", "2611.00004", "2611.00005", "2611.00006"]
-    write_jsonl(tmp_path / "dump.jsonl", [*ids, "arXiv:2611.00001v2"])
-    with Store(tmp_path / "s.db") as store:
-        (report,), _ = pipeline.ingest(files_settings(tmp_path / "dump.jsonl"), store, NOW)
-        assert (report.read, report.new) == (7, 6)
-        assert [p.id for _, p in store.papers_after(0)] == ids
-
-
-def test_an_ingest_interrupted_midway_keeps_the_batches_stored_before(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(pipeline, "BATCH", 3)
-    ids = [f"2611.{n:05d}" for n in range(8)]
-    path = tmp_path / "dump.jsonl"
-    # A bad line after the eighth paper: its warning is where Ctrl-C (or a kill) arrives.
-    path.write_text(jsonl(ids) + "{not json\n" + jsonl(["2611.00008"]), encoding="utf-8")
-
-    class Interrupt(logging.Handler):
-        def emit(self, record: logging.LogRecord) -> None:
-            if "invalid JSON" in record.getMessage():
-                raise KeyboardInterrupt
-
-    handler = Interrupt()
-    logging.getLogger("digest.pipeline").addHandler(handler)
-    try:
-        with Store(tmp_path / "s.db") as store, pytest.raises(KeyboardInterrupt):
-            pipeline.ingest(files_settings(path), store, NOW)
-    finally:
-        logging.getLogger("digest.pipeline").removeHandler(handler)
-    with Store(tmp_path / "s.db") as store:
-        assert [p.id for _, p in store.papers_after(0)] == ids[:6]  # two whole batches
-        (report,), _ = pipeline.ingest(files_settings(path), store, NOW)  # the next run
-        assert (report.read, report.new, report.skipped) == (9, 3, 1)
-        assert [p.id for _, p in store.papers_after(0)] == [*ids, "2611.00008"]

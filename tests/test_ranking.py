@@ -363,7 +363,6 @@ def test_a_large_pool_adds_pool_rocchio_and_feedback_and_keeps_the_contract(pape
     assert [s.score for s in chunked] == pytest.approx([s.score for s in large])
 
 
-
 @pytest.mark.parametrize("large", [False, True])
 def test_interests_ranked_a_few_at_a_time_equal_all_at_once(papers, monkeypatch, large):
     if large:  # the feedback step, and the background's centroid, on
@@ -386,6 +385,7 @@ def test_interests_ranked_a_few_at_a_time_equal_all_at_once(papers, monkeypatch,
             assert [s.score for s in got[name]] == pytest.approx([s.score for s in picks], 1e-12)
     rows = [stop - start for start, stop, _ in (c.indices(10**6) for c in calls)]
     assert max(rows) <= 2 and len(calls) > len(subscribers)
+
 
 # --- never blank, never erratic: pools of any size, on one topic or on unrelated ones ------------
 

@@ -75,7 +75,13 @@ def test_the_helper_tokenizes_with_the_stop_words_of_this_process(monkeypatch):
     words, ids, ends = tokenize_all(texts)
     start = 0
     for end in ends:
-        assert [words[i] for i in ids[start:end] if i >= 0] == ["the", "of", "all", "networks", "number"]
+        assert [words[i] for i in ids[start:end] if i >= 0] == [
+            "the",
+            "of",
+            "all",
+            "networks",
+            "number",
+        ]
         start = end
 
 

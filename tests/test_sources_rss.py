@@ -288,8 +288,8 @@ def test_ingest_keeps_a_replacement_only_of_a_paper_the_store_has(
 ) -> None:
     from datetime import UTC, datetime
 
+    from digest.intake import ingest
     from digest.models import Settings
-    from digest.pipeline import ingest
     from digest.state import Store
 
     now = datetime(2026, 11, 30, 9, tzinfo=UTC)

@@ -11,7 +11,8 @@ from digest.periods import next_fires, period_start
 from digest.state.lock import health
 
 if TYPE_CHECKING:
-    from digest.pipeline import RunReport, SourceReport
+    from digest.intake import SourceReport
+    from digest.pipeline import RunReport
     from digest.state import Store
 
 

@@ -1,0 +1,108 @@
+"""Intake: every source read in turn, its papers deduplicated against the store and kept
+BATCH at a time as they are read, and what each source did (SourceReport)."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
+
+from digest.models import Paper, Settings, SourceConfig, SourceError, Warn, identity, redact
+from digest.sources import SOURCES, progress
+from digest.state import Store
+
+log = logging.getLogger("digest.intake")
+
+
+@dataclass
+class SourceReport:
+    name: str
+    read: int = 0
+    skipped: int = 0
+    new: int = 0
+    error: str = ""
+    seconds: float = 0.0  # time the fetch took
+
+
+# Papers read, deduplicated against the store and kept per transaction: a source's answer or a
+# file of a million lines is never held whole, and a crash keeps the batches stored before it.
+BATCH = 5000
+
+
+def ingest(
+    settings: Settings, store: Store | None, now: datetime
+) -> tuple[list[SourceReport], list[Paper]]:
+    """Read every source; keep the new papers in the store (when given), BATCH at a time as they
+    are read, and return none of them. Without a store (a preview), return every paper read. A
+    failing source is reported with what it read before failing, and the others go on."""
+    reports: list[SourceReport] = []
+    papers: list[Paper] = []
+    with progress.display() as shown:
+        for source in settings.sources:
+            report = SourceReport(source.name)
+            reports.append(report)
+
+            def warn(problem: str, report: SourceReport = report) -> None:
+                report.skipped += 1
+                log.warning("skipped %s", problem)
+
+            started = time.monotonic()
+            with shown.source(source.name) as bar:
+                for batch in _batches(source, warn, now, bar, report):
+                    report.read += len(batch)
+                    if store is None:
+                        papers.extend(batch)
+                    else:
+                        batch = seen_replacements(batch, store, source.name)
+                        report.new += store.add_papers(batch, now)
+                # A feed URL from the environment is a secret; the summary is kept in the state.
+                report.error = redact(report.error, settings.secrets)
+                report.seconds = round(time.monotonic() - started, 3)
+                bar.note("FAILED (see the summary)" if report.error else f"{report.new} new")
+            log.info(
+                "source %s: %d read, %d skipped, %d new in %.2f s",
+                source.name,
+                report.read,
+                report.skipped,
+                report.new,
+                report.seconds,
+            )
+    return reports, papers
+
+
+def seen_replacements(papers: list[Paper], store: Store, name: str) -> list[Paper]:
+    """The papers without the new versions of papers the store has never seen: those are not
+    new (a source opts in with `replacements = true`, and its papers come unmarked)."""
+    known = store.papers.known
+    kept = [p for p in papers if not p.replacement or known(identity.keys(p)) is not None]
+    if len(kept) < len(papers):
+        left = len(papers) - len(kept)
+        log.info("source %s: %d new versions of unseen papers left out", name, left)
+    return kept
+
+
+def _batches(
+    source: SourceConfig, warn: Warn, now: datetime, bar: progress.Progress, report: SourceReport
+) -> Iterator[list[Paper]]:
+    """The papers of one source, BATCH at a time; a failure is recorded in the report, the papers
+    read before it are kept (a page that failed does not undo the pages before it)."""
+    batch: list[Paper] = []
+    read = 0
+    try:
+        for paper in SOURCES[source.kind].fetch(source, warn, now=now, progress=bar):
+            batch.append(paper)
+            bar.advance()
+            if len(batch) == BATCH:
+                read += len(batch)
+                yield batch
+                batch = []
+    except SourceError as exc:
+        report.error = str(exc)
+        log.error("source %s failed after %d papers: %s", source.name, read + len(batch), exc)
+    except Exception as exc:  # a parser bug on odd data must not cost the other sources
+        report.error = f"unexpected {type(exc).__name__}: {exc}"
+        log.exception("source %s failed unexpectedly", source.name)
+    if batch:
+        yield batch
