@@ -16,8 +16,8 @@ from xml.sax.saxutils import escape
 
 from bench import corpus as shared
 from bench.corpus import papers
-from digest.models import Paper, Settings, SourceConfig
 from digest.intake import ingest
+from digest.models import Paper, Settings, SourceConfig
 from digest.state import Store
 
 ARXIV, RSS, OPENREVIEW = 1000, 300, 500  # papers per source; RSS repeats 100 of the arXiv ones

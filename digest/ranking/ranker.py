@@ -103,9 +103,9 @@ def rank(
     best: list[list[tuple[float, int]]] = [[] for _ in owner]
     oks = [accepts(si) for si in range(n)]
     for lo in range(0, len(owner), ROWS_AT_ONCE):
-        rows = slice(lo, min(len(owner), lo + ROWS_AT_ONCE))
-        seen, bound, left = _scored(prep, rows, most, feedback, order)
-        for r, si in enumerate(owner[rows].tolist()):
+        part = slice(lo, min(len(owner), lo + ROWS_AT_ONCE))
+        seen, bound, left = _scored(prep, part, most, feedback, order)
+        for r, si in enumerate(owner[part].tolist()):
             if not limits[si]:
                 continue
             ok, k, floor = oks[si], limits[si], floors[si]

@@ -217,20 +217,23 @@ def _in_helper(texts: Sequence[str]) -> tuple[list[str], np.ndarray, np.ndarray]
     except OSError:
         return tokenize(texts)
     assert helper.stdin is not None and helper.stdout is not None
-    # Pickled whole and written in one call: pickling onto the pipe would take the GIL back for
-    # every frame, each time waiting out the tokenizing thread's switch interval.
-    payload = pickle.dumps((STOP_WORDS, list(texts)), pickle.HIGHEST_PROTOCOL)
+    got = None
     try:
+        # Pickled whole and written in one call: pickling onto the pipe would take the GIL back
+        # for every frame, each time waiting out the tokenizing thread's switch interval.
+        payload = pickle.dumps((STOP_WORDS, list(texts)), pickle.HIGHEST_PROTOCOL)
         with helper.stdin:
             helper.stdin.write(payload)
         del payload
         with helper.stdout:
             got = pickle.loads(helper.stdout.read())
     except (OSError, EOFError, pickle.UnpicklingError):
-        got = None
-    if helper.wait() != 0 or got is None:
-        return tokenize(texts)
-    return got  # type: ignore[no-any-return]
+        pass
+    finally:  # whatever went wrong here, the helper does not outlive its use
+        if helper.poll() is None and got is None:
+            helper.kill()
+        code = helper.wait()
+    return tokenize(texts) if code != 0 or got is None else got
 
 
 def serve() -> None:
