@@ -52,7 +52,7 @@ def subscribers(pool: list[Paper]) -> list[Subscriber]:
 
 def shown(picks: dict[str, list[Scored]]) -> dict[str, list[tuple]]:
     return {
-        name: [(s.paper.id, round(s.score, 6), s.terms, s.because) for s in scored]
+        name: [(s.paper.id, s.score, s.terms, s.because) for s in scored]
         for name, scored in picks.items()
     }
 

@@ -202,16 +202,22 @@ def _near_pass(
     blocks: Blocks, prep: Prepared, subscribers: Sequence[Subscriber], count: int, most: int
 ) -> dict[str, Paper]:
     """The papers that the feedback words alone reach best over the whole pool (rank()'s second
-    product), the words drawn from the selection's first-pass candidates, as rank() draws them."""
+    product), the words drawn from the selection's first-pass candidates, as rank() draws them;
+    and the best on the whole expanded profile, which rank() finds by scoring every paper when
+    its candidates' exact scores fall to their bound."""
     profile = prep.interest.vectors
     order = order_of(prep.papers)
     size = first_pass_size(count, most, True)
     found, _ = best_per_row(
         prep.left(trimmed(profile, FIRST_PASS_MASS)), prep.right, size, order, CHUNK_CELLS
     )
-    _, words = expansion(prep, [c for c, _ in found], order)
-    near = Best(profile.shape[0], min(count, most + 10))
+    scoring, words = expansion(prep, [c for c, _ in found], order)
+    exact = prep.left(scoring)
+    del scoring
+    rows = range(profile.shape[0])
+    near, best = Best(len(rows), min(count, most + 10)), Best(len(rows), min(count, most + 10))
     for block in blocks():
         right = _right(prep, block, subscribers)
-        near.add(words, right, block, range(profile.shape[0]))
-    return near.papers()
+        near.add(words, right, block, rows)
+        best.add(exact, right, block, rows)
+    return near.papers() | best.papers()

@@ -131,7 +131,9 @@ def prepare(
 ) -> Prepared | None:
     """Rows and profiles for ranking `papers`; pool_df: the document frequencies of the whole
     pool when `papers` are a selection of it (ranking/pool.py). None: no word to match on."""
-    papers = list(papers)
+    # In id order: sums over papers (the feedback words, the centroid) then add in one order
+    # whatever order the papers came in, so a selection of a pool scores as the pool does.
+    papers = sorted(papers, key=lambda p: p.id)
     m = len(papers)
     # Library and disliked papers join the fit so that their vocabulary exists in the space.
     corpus = list(papers)
