@@ -106,28 +106,13 @@ def rank(
         part = slice(lo, min(len(owner), lo + ROWS_AT_ONCE))
         seen, bound, left = _scored(prep, part, most, feedback, order)
         for r, si in enumerate(owner[part].tolist()):
-            if not limits[si]:
-                continue
-            ok, k, floor = oks[si], limits[si], floors[si]
-            # Papers left out of the product score at most bound[r]; can they still make the list?
-            edge = bound[r]
-            open_below = edge > -np.inf and (not thresholds or (edge > 0 and edge >= floor))
-            chosen: list[tuple[float, int]] = []
-            unsure = False  # an unseen paper could still tie or beat the next one
-            for j, v in zip(*seen[r], strict=True):
-                if open_below and v <= edge:
-                    unsure = True
-                    break
-                if (not thresholds or (v > 0 and v >= floor)) and ok(int(j)):
-                    chosen.append((float(v), int(j)))
-                    if len(chosen) == k:
-                        break
-            if unsure or (open_below and len(chosen) < k):
-                row = (right @ left[r].T).toarray().ravel()
-                mask = np.ones(m, bool) if not thresholds else (row > 0) & (row >= floor)
-                within = np.flatnonzero(mask)
-                chosen = [(float(row[j]), j) for j in top_candidates(row, within, k, ids, ok)]
-            best[lo + r] = chosen
+            if limits[si]:
+                floor = floors[si] if thresholds else None
+                chosen = _chosen(seen[r], bound[r], limits[si], floor, oks[si], ids)
+                if chosen is None:  # a paper left out could still make the list
+                    row = (right @ left[r].T).toarray().ravel()
+                    chosen = _every(row, limits[si], floor, oks[si], ids)
+                best[lo + r] = chosen
         del seen, left
         release_memory()
 
@@ -185,3 +170,34 @@ def _scored(
     left = prep.left(scoring, rows)
     del scoring
     return rescored(left, right, candidates, order), bound, left
+
+
+def _chosen(
+    seen: tuple[np.ndarray, np.ndarray],
+    edge: float,
+    k: int,
+    floor: float | None,
+    ok: Callable[[int], bool],
+    ids: list[str],
+) -> list[tuple[float, int]] | None:
+    """One interest's best k (score, paper row) among the papers its products found, `seen`,
+    when papers left out (which score at most `edge`) cannot make the list; else None. floor:
+    the lowest score that counts (None: any score, zero and below included)."""
+    open_below = edge > -np.inf and (floor is None or (edge > 0 and edge >= floor))
+    chosen: list[tuple[float, int]] = []
+    for j, v in zip(*seen, strict=True):
+        if open_below and v <= edge:  # an unseen paper could still tie or beat this one
+            return None
+        if (floor is None or (v > 0 and v >= floor)) and ok(int(j)):
+            chosen.append((float(v), int(j)))
+            if len(chosen) == k:
+                return chosen
+    return None if open_below else chosen
+
+
+def _every(
+    row: np.ndarray, k: int, floor: float | None, ok: Callable[[int], bool], ids: list[str]
+) -> list[tuple[float, int]]:
+    """The best k (score, paper row) of one interest's scores for every paper."""
+    mask = np.ones(len(row), bool) if floor is None else (row > 0) & (row >= floor)
+    return [(float(row[j]), j) for j in top_candidates(row, np.flatnonzero(mask), k, ids, ok)]
