@@ -366,11 +366,15 @@ def save(rows: list[dict], out: Path, heading: str = "") -> str:
         "older); the loop and SVM rows are older and count the largest process only. "
         "Rows are sorted by size; the daily rows come last."
     )
-    out.with_suffix(".md").write_text(
-        heading + "\n\n" + table + "\n",
-        encoding="utf-8",
-    )
+    md = out.with_suffix(".md")
+    # What was written under the table by hand (what the rows say) stays under the new one.
+    earlier = md.read_text(encoding="utf-8") if md.exists() else ""
+    notes = earlier[earlier.index(NOTES) :] if NOTES in earlier else ""
+    md.write_text(heading + "\n\n" + table + "\n" + ("\n" + notes if notes else ""), "utf-8")
     return table
+
+
+NOTES = "What the rows say:"
 
 
 if __name__ == "__main__":
