@@ -233,8 +233,10 @@ class _Run:
         row = job.row
         with self.lock:  # workers sharing PostgreSQL: the row may have been taken over since
             mine = self.store.renew(row.id, self.clock())
-        if not mine:
-            log.info("%s: taken over by another worker; not sent here", job.label)
+            # Loaded now, one at a time: the claim left the messages out.
+            message = (row.message or self.store.message(row.id)) if mine else None
+        if message is None:
+            log.info("%s: taken over by another worker, or gone; not sent here", job.label)
             return budget
         parts = [row.parts_sent]
 
@@ -249,7 +251,7 @@ class _Run:
                 period=row.period,
                 day=row.day,
                 channel=job.config,
-                message=row.message,
+                message=message,
                 attempts=row.attempts,
                 parts_sent=parts[0],
                 purpose=row.purpose,

@@ -34,7 +34,7 @@ class OutboxRow:
     day: date
     channel: str
     kind: str
-    message: Message
+    message: Message | None  # None in a claim (due()): message() loads it when it is sent
     status: str
     attempts: int
     next_try_at: str | None
@@ -139,10 +139,17 @@ class Deliveries:
             rows = db.execute(
                 "UPDATE outbox SET claimed_by = ?, lease_until = ? WHERE id IN (SELECT id FROM"
                 " outbox WHERE status = 'pending' AND (next_try_at IS NULL OR next_try_at <= ?)"
-                f"{held} ORDER BY id FOR UPDATE SKIP LOCKED) RETURNING *",
+                f"{held} ORDER BY id FOR UPDATE SKIP LOCKED) RETURNING {CLAIMED}",
                 (self.worker, stamp(now + LEASE), stamp(now), stamp(now), self.worker),
             ).fetchall()
+        # Without their messages: a run may claim thousands of digests, tens of kilobytes each.
         return sorted((_outbox(r) for r in rows), key=lambda r: r.id)
+
+    def message(self, row_id: int) -> Message | None:
+        """The message of one outbox row (a claim from due() comes without it); None: no such
+        row."""
+        row = self.db.execute("SELECT message FROM outbox WHERE id = ?", (row_id,)).fetchone()
+        return None if row is None else Message.from_dict(json.loads(row[0]))
 
     def renew(self, row_id: int, now: datetime) -> bool:
         """Just before sending: is the row still this worker's (not taken over after its lease
@@ -285,7 +292,15 @@ class Deliveries:
         return [{**dict(r), "summary": json.loads(r["summary"])} for r in rows]
 
 
+# The columns of a claim: every one an OutboxRow has but the message.
+CLAIMED = (
+    "id, subscriber, period, day, channel, kind, status, attempts, next_try_at, last_error,"
+    " parts_sent, purpose"
+)
+
+
 def _outbox(row: Any) -> OutboxRow:
+    keys = row.keys()
     return OutboxRow(
         id=row["id"],
         subscriber=row["subscriber"],
@@ -293,7 +308,7 @@ def _outbox(row: Any) -> OutboxRow:
         day=date.fromisoformat(row["day"]),
         channel=row["channel"],
         kind=row["kind"],
-        message=Message.from_dict(json.loads(row["message"])),
+        message=Message.from_dict(json.loads(row["message"])) if "message" in keys else None,
         status=row["status"],
         attempts=row["attempts"],
         next_try_at=row["next_try_at"],
