@@ -360,10 +360,11 @@ def save(rows: list[dict], out: Path, heading: str = "") -> str:
         f"bench-scale`) on this machine ({os.cpu_count()} cores). Each row is one process; "
         "extrapolated rows say so. Peak RSS is the whole process tree's (the tokenizer's helper "
         "process above 8k texts included); every `digest rank` and lower bound row was measured "
-        "again after `rank()` came to work through 2,000 interests at a time, the 200k x 100 and "
-        "x 1000 `digest run` rows after the passes came to score exactly as ranking at once, "
-        "the other `digest run` rows at the end of the previous session (the 200k x 10000 run "
-        "older); the loop and SVM rows are older and count the largest process only. "
+        "again after `rank()` came to work through 2,000 interests at a time; the `digest run` "
+        "rows of 10k subscribers after the outbox stopped holding every claimed message, the "
+        "200k x 100 and x 1000 ones after the passes came to score exactly as ranking at once, "
+        "the others at the end of the previous session; the loop and SVM rows are older and "
+        "count the largest process only. "
         "Rows are sorted by size; the daily rows come last."
     )
     md = out.with_suffix(".md")
