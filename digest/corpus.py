@@ -83,11 +83,7 @@ def rank_stored(
             papers: Sequence[Paper], subs: list[Subscriber] = subs
         ) -> dict[str, set[str]]:
             ids = {p.id for p in papers}
-            out = {}
-            for s in subs:  # one shared set where nothing is taken out: not a copy a subscriber
-                taken = gone(s, ids)
-                out[s.name] = ids - taken if taken else ids
-            return out
+            return {s.name: _left_for(s, ids, gone) for s in subs}
 
         picks |= ranking.rank_pool(
             blocks,
@@ -104,6 +100,13 @@ def rank_stored(
     return Ranked(picks, through, fresh)
 
 
+def _left_for(sub: Subscriber, ids: set[str], gone: Gone) -> set[str]:
+    """The ids the subscriber can still get: the shared set itself when nothing is taken out of
+    it (10k subscribers must not make 10k copies of a 200k-id set)."""
+    taken = gone(sub, ids)
+    return ids - taken if taken else ids
+
+
 def _rank_held(
     rows: list[tuple[int, Paper]],
     subscribers: Sequence[Subscriber],
@@ -115,16 +118,14 @@ def _rank_held(
 ) -> tuple[dict[str, list[Scored]], dict[str, bool]]:
     """rank_stored() with every new paper in memory at once."""
     allowed: dict[str, Collection[str]] = {}
-    # One id set per floor, shared by every subscriber at that floor that has nothing to take
-    # out of it: 10k subscribers x 200k papers must not become 10k copies of a 200k-id set.
+    # One id set per floor, shared by the subscribers at that floor (_left_for).
     by_floor: dict[int, set[str]] = {}
     for sub in subscribers:
         floor = after[sub.name]
         if floor not in by_floor:
             by_floor[floor] = {paper.id for seq, paper in rows if seq > floor}
         ids = by_floor[floor]
-        taken = gone(sub, ids)
-        allowed[sub.name] = ids - taken if taken else ids
+        allowed[sub.name] = _left_for(sub, ids, gone)
     papers = [paper for _, paper in rows]
     picks: dict[str, list[Scored]] = {}
     if papers and subscribers:

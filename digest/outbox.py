@@ -234,7 +234,7 @@ class _Run:
         with self.lock:  # workers sharing PostgreSQL: the row may have been taken over since
             mine = self.store.renew(row.id, self.clock())
             # Loaded now, one at a time: the claim left the messages out.
-            message = (row.message or self.store.message(row.id)) if mine else None
+            message = self.store.message(row.id) if mine else None
         if message is None:
             log.info("%s: taken over by another worker, or gone; not sent here", job.label)
             return budget

@@ -71,7 +71,7 @@ def rank(
     ids = [p.id for p in papers]
     order = order_of(papers)
     limits = [max(0, top_k if top_k is not None else s.top_k) for s in subscribers]
-    floors = [s.min_score if thresholds else -np.inf for s in subscribers]
+    floors = [s.min_score if thresholds else None for s in subscribers]  # None: any score
     excludes = [exclude_pattern(s.profile.exclude) for s in subscribers]
     blocked = [
         {row_of[p.id] for p in (*lib, *bad) if row_of[p.id] < m}
@@ -107,7 +107,7 @@ def rank(
         seen, bound, left = _scored(prep, part, most, feedback, order)
         for r, si in enumerate(owner[part].tolist()):
             if limits[si]:
-                floor = floors[si] if thresholds else None
+                floor = floors[si]
                 chosen = _chosen(seen[r], bound[r], limits[si], floor, oks[si], ids)
                 if chosen is None:  # a paper left out could still make the list
                     row = (right @ left[r].T).toarray().ravel()
