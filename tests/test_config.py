@@ -159,6 +159,14 @@ def test_dollar_dollar_is_a_literal_dollar(tmp_path: Path) -> None:
         (MINIMAL + "timezone = 'Mars/Base'\n", "timezone: unknown time zone 'Mars/Base'"),
         (MINIMAL + "schedule = 'daily'\n", "subscribers.alice.schedule: not a crontab expression"),
         (
+            MINIMAL + "schedule = '0 8 31 2 *'\n",
+            "subscribers.alice.schedule: not a crontab expression (it never fires)",
+        ),
+        (
+            MINIMAL + "schedule = '0 8 * * 1-9'\n",
+            "subscribers.alice.schedule: not a crontab expression ('9' is not a weekday",
+        ),
+        (
             MINIMAL + "[[subscribers.channels]]\nkind = 'pigeon'\n",
             "channels[0].kind: unknown channel kind 'pigeon'; allowed: 'file'",
         ),

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 from timeline import at
 
 from digest import config, periods
@@ -68,3 +69,54 @@ def test_the_example_config_fires_at_each_subscribers_local_time() -> None:
         "bob": "2026-11-30T08:00:00-05:00",  # America/New_York, weekdays
         "carol": "2026-12-01T07:30:00+09:00",  # Asia/Tokyo, every day; already 15:30 there
     }
+
+
+def test_weekday_numbers_count_from_sunday_as_crontab_does() -> None:
+    # 2026-11-29 is a Sunday. APScheduler's own from_crontab would read 0 as Monday.
+    assert fires("0 8 * * 0", "UTC", "2026-11-28T12:00Z", 2) == [
+        "2026-11-29T08:00:00+00:00",
+        "2026-12-06T08:00:00+00:00",
+    ]
+    assert fires("0 8 * * 7", "UTC", "2026-11-28T12:00Z", 1) == ["2026-11-29T08:00:00+00:00"]
+    weekdays = fires("0 8 * * 1-5", "UTC", "2026-11-28T12:00Z", 6)
+    assert [w[:10] for w in weekdays] == [
+        "2026-11-30", "2026-12-01", "2026-12-02", "2026-12-03", "2026-12-04", "2026-12-07"
+    ]  # fmt: skip
+    assert fires("0 8 * * 1-5", "UTC", "2026-11-28T12:00Z", 6) == fires(
+        "0 8 * * mon-fri", "UTC", "2026-11-28T12:00Z", 6
+    )
+
+
+def test_weekday_lists_steps_and_sunday_as_seven_in_a_range() -> None:
+    assert periods.weekdays("*/2") == "sun,tue,thu,sat"
+    assert periods.weekdays("5-7") == "sun,fri,sat"
+    assert periods.weekdays("fri-sun") == "sun,fri,sat"
+    assert periods.weekdays("1,3,SAT") == "mon,wed,sat"
+    assert periods.weekdays("0-7") == "*"
+
+
+@pytest.mark.parametrize("field", ["8", "mon-", "fri-mon", "*/0", "*/x", "funday"])
+def test_a_bad_weekday_field_is_a_value_error(field: str) -> None:
+    with pytest.raises(ValueError):
+        periods.trigger(f"0 8 * * {field}", "UTC")
+
+
+def test_a_day_of_month_and_a_weekday_fire_on_either_as_in_cron() -> None:
+    # The 1st of the month or any Monday; 2026-11-30 is a Monday, 2026-12-01 a Tuesday.
+    assert fires("0 8 1 * 1", "UTC", "2026-11-28T12:00Z", 3) == [
+        "2026-11-30T08:00:00+00:00",
+        "2026-12-01T08:00:00+00:00",
+        "2026-12-07T08:00:00+00:00",
+    ]
+    # A field that starts with * restricts nothing on its own: both must match.
+    assert fires("0 8 */2 * 1", "UTC", "2026-11-28T12:00Z", 1) == ["2026-12-07T08:00:00+00:00"]
+
+
+def test_a_leap_day_schedule_has_a_period_years_after_it_last_fired() -> None:
+    start = periods.period_start("0 8 29 2 *", "UTC", at("2026-12-01T10:00Z"))
+    assert start is not None and start.isoformat() == "2024-02-29T08:00:00+00:00"
+
+
+def test_a_schedule_on_31_february_never_fires() -> None:
+    assert periods.never_fires("0 8 31 2 *", "UTC", at("2026-12-01T10:00Z"))
+    assert not periods.never_fires("0 8 29 2 *", "UTC", at("2026-12-01T10:00Z"))

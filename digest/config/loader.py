@@ -11,6 +11,7 @@ import os
 import re
 import tomllib
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -323,7 +324,9 @@ class _Checker(Checks):
 
 @functools.cache
 def _check_crontab(expr: str, tz: str) -> None:
-    """Raises ValueError for a bad expression. Cached: thousands of subscribers share a few."""
-    from apscheduler.triggers.cron import CronTrigger
+    """Raises ValueError for a bad expression or one that never fires (31 February). Cached:
+    thousands of subscribers share a few."""
+    from digest import periods
 
-    CronTrigger.from_crontab(expr, timezone=tz)
+    if periods.never_fires(expr, tz, datetime.now(UTC)):
+        raise ValueError("it never fires")
