@@ -111,6 +111,32 @@ to = "${MAIL}"
     assert alice.channels[0].options["dir"] == str(tmp_path / "env-wins")
 
 
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (b"\xff\xfeTOPIC=x\n", ".env: cannot read the .env file ('utf-8' codec can't decode"),
+        (b"GOOD=1\nthis is not an assignment\n", ".env:2: not a NAME=value line"),
+    ],
+)
+def test_a_dotenv_it_cannot_read_is_one_line_naming_the_file(
+    tmp_path: Path, text: bytes, message: str
+) -> None:
+    (tmp_path / ".env").write_bytes(text)
+    path = write(tmp_path, MINIMAL)
+    with pytest.raises(ConfigError) as info:
+        config.load(path, environ={})
+    assert str(info.value).startswith(str(tmp_path / message.split(":")[0]) + ":")
+    assert message.split(":", 1)[1] in str(info.value) and "\n" not in str(info.value)
+
+
+def test_a_dotenv_with_a_byte_order_mark_reads_its_first_name(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_bytes("\ufeffOUT_DIR=bom\n".encode())
+    channel = '[[subscribers.channels]]\nkind = "file"\ndir = "${OUT_DIR}"\n'
+    path = write(tmp_path, MINIMAL + channel)
+    (alice,) = config.load(path, environ={}).subscribers
+    assert alice.channels[0].options["dir"] == str(tmp_path / "bom")
+
+
 def test_values_substituted_into_secret_keys_are_remembered_for_redaction(tmp_path: Path) -> None:
     path = write(
         tmp_path,

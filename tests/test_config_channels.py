@@ -132,6 +132,16 @@ def test_smtp_defaults_to_starttls_on_587(tmp_path: Path) -> None:
             "subscribers.alice.channels[0].to: missing; email needs it",
         ),
         (
+            SMTP + BASE + '[[subscribers.channels]]\nkind = "email"\nto = []\n',
+            "subscribers.alice.channels[0].to: is empty; email needs it",
+        ),
+        (
+            BASE
+            + '[[subscribers.channels]]\nkind = "matrix"\nhomeserver = "https://m.org"\n'
+            + 'room = "!r:m.org"\ntoken = " "\n',
+            "subscribers.alice.channels[0].token: is empty; matrix needs it",
+        ),
+        (
             SMTP + BASE + '[[subscribers.channels]]\nkind = "email"\nto = ["a@x.org", "b"]\n',
             "subscribers.alice.channels[0].to[1]: 'b' is not one e-mail address",
         ),

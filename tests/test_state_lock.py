@@ -66,3 +66,16 @@ def test_the_heartbeat_tells_ticking_from_stale_and_stopped(tmp_path: Path) -> N
     lock.write_heartbeat(state, now, stopped=True)
     alive, why = lock.health(state, now)
     assert not alive and "stopped" in why
+
+
+@pytest.mark.parametrize("name", ["real.lock", "real.heartbeat"])
+def test_a_state_named_like_its_lock_or_heartbeat_is_never_overwritten(
+    tmp_path: Path, name: str
+) -> None:
+    state = tmp_path / name
+    state.write_bytes(b"SQLite format 3\x00 the subscribers' history")
+    with lock.run_lock(state):
+        lock.write_heartbeat(state, at("2026-12-01T09:00Z"))
+    assert state.read_bytes() == b"SQLite format 3\x00 the subscribers' history"
+    assert lock.lock_path(state) != state and lock.heartbeat_path(state) != state
+    assert lock.lock_path(tmp_path / "digest.db") == tmp_path / "digest.lock"  # as before

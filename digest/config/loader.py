@@ -7,6 +7,7 @@ path and what is allowed.
 from __future__ import annotations
 
 import functools
+import io
 import os
 import re
 import tomllib
@@ -18,6 +19,7 @@ from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from dotenv import dotenv_values
+from dotenv.parser import parse_stream
 
 from digest.config.checks import (
     SECRET_KEYS,
@@ -69,9 +71,23 @@ def _environment(file: Path, environ: Mapping[str, str] | None) -> dict[str, str
     merged: dict[str, str] = {}
     for dotenv in dict.fromkeys([file.parent / ".env", Path.cwd() / ".env"]):
         if dotenv.is_file():
-            merged.update({k: v for k, v in dotenv_values(dotenv).items() if v is not None})
+            merged.update(_dotenv(dotenv))
     merged.update(os.environ if environ is None else environ)
     return merged
+
+
+def _dotenv(path: Path) -> dict[str, str]:
+    """A .env file's values; a file it cannot read or a line it cannot parse is a ConfigError
+    naming the file (and line): python-dotenv would only warn, twice, without the file's name."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read the .env file ({exc})") from None
+    for binding in parse_stream(io.StringIO(text)):
+        if binding.error:
+            raise ConfigError(f"{path}:{binding.original.line}: not a NAME=value line")
+    values = dotenv_values(stream=io.StringIO(text))
+    return {k: v for k, v in values.items() if v is not None}
 
 
 def _substitute(value: Any, env: Mapping[str, str], file: str, key: str, secrets: set[str]) -> Any:

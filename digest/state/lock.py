@@ -28,11 +28,18 @@ class LockBusy(DigestError):
 
 
 def lock_path(state: str | Path) -> Path:
-    return Path(state).with_suffix(".lock")
+    return _beside(Path(state), ".lock")
 
 
 def heartbeat_path(state: str | Path) -> Path:
-    return Path(state).with_suffix(".heartbeat")
+    return _beside(Path(state), ".heartbeat")
+
+
+def _beside(state: Path, suffix: str) -> Path:
+    """state with `suffix` for its own; appended when the database already has that suffix, so a
+    state named digest.lock is never overwritten by its own lock."""
+    path = state.with_suffix(suffix)
+    return state.with_name(state.name + suffix) if path == state else path
 
 
 @contextlib.contextmanager
