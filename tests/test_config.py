@@ -230,6 +230,25 @@ def test_toml_syntax_errors_name_the_line(tmp_path: Path) -> None:
     assert "not valid TOML" in message and "line 1" in message
 
 
+@pytest.mark.parametrize("depth", [5000, 900])  # past the TOML parser's recursion, and past ours
+def test_arrays_nested_too_deeply_are_one_line(tmp_path: Path, depth: int) -> None:
+    message = error_of(tmp_path, "x = " + "[" * depth + "]" * depth + "\n")
+    assert "nested too deeply" in message and "\n" not in message
+
+
+@pytest.mark.parametrize("other", ["a/b", "A_B", "a:b"])
+def test_two_subscribers_whose_digests_would_share_a_file_are_refused(
+    tmp_path: Path, other: str
+) -> None:
+    body = MINIMAL + "\n".join(
+        f'[[subscribers]]\nname = "{name}"\ninterests = "x"\n' for name in ("a_b", other)
+    )
+    message = error_of(tmp_path, body)
+    assert f"subscribers.{other}.channels[0]: writes the same files as subscriber 'a_b'" in message
+    fine = body + '[[subscribers.channels]]\nkind = "file"\ndir = "elsewhere"\n'
+    assert [s.name for s in config.load(write(tmp_path, fine), environ={}).subscribers][-1] == other
+
+
 def test_a_missing_config_file_is_a_config_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="no such config file"):
         config.load(tmp_path / "nope.toml", environ={})

@@ -131,3 +131,9 @@ def test_state_url_and_path_together_are_refused(
     config.write_text(text.replace('path = "../state/digest.db"', 'url = "mysql://h/d"'))
     assert main(["validate", "--config", str(config)]) == 2
     assert "state.url: must be a postgresql:// URL" in capsys.readouterr().err
+    broken = 'url = "postgresql://u:s3cret-pw@[bad/db"'  # an unclosed [ in the host
+    config.write_text(text.replace('path = "../state/digest.db"', broken), encoding="utf-8")
+    assert main(["validate", "--config", str(config)]) == 2
+    err = capsys.readouterr().err
+    assert "state.url: is not a valid postgresql:// URL" in err and "s3cret" not in err
+    assert len(err.strip().splitlines()) == 1

@@ -68,6 +68,26 @@ def test_the_heartbeat_tells_ticking_from_stale_and_stopped(tmp_path: Path) -> N
     assert not alive and "stopped" in why
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        '{"beat_at": "2026-11-30T09:00:00"}',
+        '{"beat_at": 5}',
+        "[1]",
+        '"x"',
+        '{"beat_at": null}',
+        "{",
+    ],
+)
+def test_a_heartbeat_of_the_wrong_shape_is_unreadable_not_a_crash(
+    tmp_path: Path, body: str
+) -> None:
+    state = tmp_path / "digest.db"
+    lock.heartbeat_path(state).write_text(body, encoding="utf-8")
+    alive, why = lock.health(state, at("2026-11-30T09:00Z"))
+    assert not alive and why.startswith(f"{lock.heartbeat_path(state)}: unreadable heartbeat (")
+
+
 @pytest.mark.parametrize("name", ["real.lock", "real.heartbeat"])
 def test_a_state_named_like_its_lock_or_heartbeat_is_never_overwritten(
     tmp_path: Path, name: str

@@ -60,9 +60,14 @@ def load(path: str | os.PathLike[str], environ: Mapping[str, str] | None = None)
         raise ConfigError(f"{file}: cannot read config file ({exc})") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{file}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{file}: not valid TOML: arrays or tables nested too deeply") from None
     env = _environment(file, environ)
     secrets: set[str] = set()
-    data = _substitute(raw, env, str(file), "", secrets)
+    try:
+        data = _substitute(raw, env, str(file), "", secrets)
+    except RecursionError:
+        raise ConfigError(f"{file}: arrays or tables nested too deeply") from None
     return _Checker(str(file)).settings(data, frozenset(secrets))
 
 
@@ -196,6 +201,7 @@ class _Checker(Checks):
                             )
                         )
                     )
+        self.shared_files(subscribers)
         self.done()
         return Settings(
             path=self.file,
@@ -211,6 +217,27 @@ class _Checker(Checks):
             web=web,
         )
 
+    def shared_files(self, subscribers: list[Subscriber]) -> None:
+        """Two subscribers whose names make one file name in one folder ("a/b" and "a_b", or "Ana"
+        and "ana" where case is ignored) would overwrite each other's digests."""
+        from digest.channels.file import safe_name
+
+        owner: dict[tuple[str, str], str] = {}
+        for sub in subscribers:
+            for i, channel in enumerate(sub.channels):
+                if channel.kind != "file":
+                    continue
+                key = (str(channel.options["dir"]), safe_name(sub.name).casefold())
+                other = owner.setdefault(key, sub.name)
+                if other != sub.name:
+                    problem = (
+                        f"writes the same files as subscriber {other!r} "
+                        f"({safe_name(sub.name)}.eml in {key[0]}); rename one or give it a dir"
+                    )
+                    self.errors.append(
+                        str(self.fail(f"subscribers.{sub.name}.channels[{i}]", problem))
+                    )
+
     def state(self, state: dict[str, Any]) -> str:
         """[state]: `path` an SQLite file, or `url` a PostgreSQL database (its password a
         secret); not both."""
@@ -220,9 +247,13 @@ class _Checker(Checks):
             url = str(self.typed(state["url"], STR, "state.url"))
             if not url.startswith(("postgresql://", "postgres://")):
                 raise self.fail("state.url", "must be a postgresql:// URL")
-            password = urlsplit(url).password
+            self.secrets.add(url)  # whole, in case it cannot be split: it may hold a password
+            try:
+                password = urlsplit(url).password
+            except ValueError:  # an unclosed [ in the host, a port out of range
+                raise self.fail("state.url", "is not a valid postgresql:// URL") from None
             if password:
-                self.secrets.update({password, url})
+                self.secrets.add(password)
             return url
         path = str(self.typed(state.get("path", "state/digest.db"), STR, "state.path"))
         if not path.strip():

@@ -134,7 +134,10 @@ def health(state: str | Path, now: datetime, worker: str | None = None) -> tuple
     path = heartbeat_path(state)
     try:
         beat = json.loads(path.read_text(encoding="utf-8"))
-        at = datetime.fromisoformat(beat["beat_at"])
+        stamp = beat.get("beat_at") if isinstance(beat, dict) else None
+        at = datetime.fromisoformat(stamp) if isinstance(stamp, str) else None
+        if at is None or at.tzinfo is None:
+            raise ValueError("no beat_at time with its UTC offset")
     except FileNotFoundError:
         return False, f"no heartbeat at {path}: digest serve has not run over this state"
     except (OSError, ValueError, KeyError) as exc:
