@@ -5,6 +5,8 @@ on both (SQLite unchanged; PostgreSQL by [state] url or DIGEST_STATE)."""
 from __future__ import annotations
 
 import shutil
+import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -137,3 +139,31 @@ def test_state_url_and_path_together_are_refused(
     err = capsys.readouterr().err
     assert "state.url: is not a valid postgresql:// URL" in err and "s3cret" not in err
     assert len(err.strip().splitlines()) == 1
+
+
+@pytest.fixture
+def read_only_copy(tmp_path: Path) -> Iterator[Path]:
+    """A state database seen through a read-only bind mount (needs root, as CI runs)."""
+    folder, mounted = tmp_path / "state", tmp_path / "ro"
+    folder.mkdir()
+    mounted.mkdir()
+    with Store(folder / "digest.db"):
+        pass
+    done = subprocess.run(
+        ["mount", "--bind", "-o", "ro", str(folder), str(mounted)], capture_output=True
+    )
+    if done.returncode:
+        pytest.skip(f"cannot bind-mount read-only here: {done.stderr.decode().strip()}")
+    try:
+        yield mounted / "digest.db"
+    finally:
+        subprocess.run(["umount", "--lazy", str(mounted)], check=True)
+
+
+def test_a_state_on_a_read_only_filesystem_names_the_cause(read_only_copy: Path) -> None:
+    with pytest.raises(StateError) as info:
+        with Store(read_only_copy):
+            pass
+    message = str(info.value)
+    assert message.startswith(f"{read_only_copy}: cannot use the state database: it or its folder")
+    assert "read-only" in message and "-wal and -shm" in message

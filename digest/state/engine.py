@@ -4,6 +4,7 @@ here) or a PostgreSQL URL (postgres.py). The table modules write SQL once, in SQ
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -65,9 +66,13 @@ class SQLite:
         except sqlite3.Error as exc:
             raise self.error(exc) from None
         self.db.row_factory = sqlite3.Row
-        with self.errors():
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA foreign_keys=ON")
+        try:
+            with self.errors():
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.execute("PRAGMA foreign_keys=ON")
+        except StateError:
+            self.db.close()  # the file stays open otherwise, until the collector finds it
+            raise
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> _Rows:
         with self.errors():
@@ -131,9 +136,21 @@ class SQLite:
             reason = "the disk is full; nothing of this step was written"
         elif code.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
             reason = f"it is damaged ({exc}); restore it from a backup"
-        elif code.startswith("SQLITE_READONLY"):
-            reason = f"it or its folder is read-only ({exc})"
+        elif code.startswith("SQLITE_READONLY") or self._folder_read_only(code):
+            reason = (
+                f"it or its folder is read-only ({exc}); SQLite writes its -wal and -shm beside it"
+            )
         return StateError(f"{where}: cannot use the state database: {reason}")
+
+    def _folder_read_only(self, code: str) -> bool:
+        # A database in a read-only folder fails to open with SQLITE_CANTOPEN: the WAL needs its
+        # -shm file beside it, even to read.
+        folder = Path(self.name).parent
+        return (
+            code.startswith("SQLITE_CANTOPEN")
+            and folder.is_dir()
+            and not os.access(folder, os.W_OK)
+        )
 
 
 class _Rows:
