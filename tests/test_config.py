@@ -107,7 +107,7 @@ to = "${MAIL}"
     (alice,) = config.load(path, environ={"MAIL": "a@example.org"}).subscribers
     dotenv = {"dir": str(tmp_path / "from-dotenv"), "to": "a@example.org"}
     assert alice.channels[0].options == dotenv
-    (alice,) = config.load(path, environ={"MAIL": "m", "OUT_DIR": "env-wins"}).subscribers
+    (alice,) = config.load(path, environ={"MAIL": "m@x.org", "OUT_DIR": "env-wins"}).subscribers
     assert alice.channels[0].options["dir"] == str(tmp_path / "env-wins")
 
 
@@ -247,6 +247,29 @@ def test_two_subscribers_whose_digests_would_share_a_file_are_refused(
     assert f"subscribers.{other}.channels[0]: writes the same files as subscriber 'a_b'" in message
     fine = body + '[[subscribers.channels]]\nkind = "file"\ndir = "elsewhere"\n'
     assert [s.name for s in config.load(write(tmp_path, fine), environ={}).subscribers][-1] == other
+
+
+@pytest.mark.parametrize(
+    ("extra", "expected"),
+    [
+        ("[web]\n", "web: is empty: give base_url and secret, or leave [web] out"),
+        (
+            '[[subscribers.channels]]\nkind = "file"\nto = "not an address"\n',
+            "channels[0].to: 'not an address' is not one e-mail address",
+        ),
+    ],
+)
+def test_an_empty_web_table_and_a_bad_file_to_are_errors(
+    tmp_path: Path, extra: str, expected: str
+) -> None:
+    body = extra + MINIMAL if extra.startswith("[web]") else MINIMAL + extra
+    assert expected in error_of(tmp_path, body)
+
+
+@pytest.mark.parametrize("blank", ["keywords = ['', ' ']", "library = ' '"])
+def test_blank_keywords_or_library_say_nothing_about_interests(tmp_path: Path, blank: str) -> None:
+    body = MINIMAL.replace('interests = "differential privacy"', blank)
+    assert "says nothing about its interests" in error_of(tmp_path, body)
 
 
 def test_a_missing_config_file_is_a_config_error(tmp_path: Path) -> None:

@@ -187,7 +187,7 @@ class Checks:
                 self.web_url(options[name], f"{key}.{name}")
         if "room" in options and not _ROOM.fullmatch(options["room"]):
             raise self.fail(f"{key}.room", "must be a room id (!…) or an alias (#name:server)")
-        to = options["to"] if kind == "email" else []
+        to = options.get("to", []) if kind in ("email", "file") else []  # the .eml's To, too
         for i, value in enumerate([to] if isinstance(to, str) else to):
             self.address(value, f"{key}.to" if isinstance(to, str) else f"{key}.to[{i}]")
         link = str(options.get("unsubscribe", ""))

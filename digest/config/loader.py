@@ -188,6 +188,8 @@ class _Checker(Checks):
                 every[k] = self.duration(serve.get(k, v), f"serve.{k}")
         web: dict[str, Any] = {}
         with self.gather():
+            if "web" in data and not tables["web"]:  # [web] written, nothing in it
+                raise self.fail("web", "is empty: give base_url and secret, or leave [web] out")
             web = self.web(tables["web"])
         for sub in subscribers if not web else ():
             for i, channel in enumerate(sub.channels):
@@ -312,12 +314,13 @@ class _Checker(Checks):
             channels = self.channels(merged["channels"], where("channels"))
         profile = Profile(
             interests=merged.get("interests", "").strip(),
-            keywords=tuple(merged.get("keywords", ())),
+            keywords=tuple(k for k in merged.get("keywords", ()) if k.strip()),
             exclude=tuple(merged.get("exclude", ())),
             authors=tuple(merged.get("authors", ())),
             library=(),
         )
-        if not (profile.interests or profile.keywords or "library" in merged or merged.get("like")):
+        library = str(merged.get("library", "")).strip()
+        if not (profile.interests or profile.keywords or library or merged.get("like")):
             raise self.fail(
                 key, "says nothing about its interests: set interests, keywords, library or like"
             )
@@ -332,7 +335,7 @@ class _Checker(Checks):
             schedule=merged["schedule"],
             timezone=tz,
             alert_threshold=None if threshold is None else float(threshold),
-            library_path=self.path(merged["library"]) if merged.get("library") else "",
+            library_path=self.path(library) if library else "",
             likes=tuple(x.strip() for x in merged.get("like", ())),
             alert_keywords=tuple(merged.get("alert_keywords", ())),
             max_alerts_per_day=merged.get("max_alerts_per_day", 5),
