@@ -7,68 +7,11 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from apscheduler.triggers.base import BaseTrigger
-from apscheduler.triggers.combining import OrTrigger
-from apscheduler.triggers.cron import CronTrigger
-
+from digest.config.crontab import trigger
 from digest.models import Settings
 
-DAYS = ("sun", "mon", "tue", "wed", "thu", "fri", "sat")  # crontab's numbers; 7 is Sunday too
 # A leap-day schedule fires at least once in 8 years (2096 to 2104 has no 29 February).
 LOOKBACK = timedelta(days=8 * 366 + 1)
-
-
-def trigger(schedule: str, timezone: str) -> BaseTrigger:
-    """The schedule as cron reads it. APScheduler 3's from_crontab counts weekdays from Monday = 0
-    and requires both the day of the month and the weekday; cron counts from Sunday = 0 (or 7) and,
-    when both are restricted, fires on either. ValueError for a bad expression."""
-    fields = schedule.split()
-    if len(fields) != 5:
-        raise ValueError(f"wrong number of fields; got {len(fields)}, expected 5")
-    minute, hour, day, month, weekday = fields
-    zone = ZoneInfo(timezone)
-    days = weekdays(weekday)
-
-    def cron(day: str, day_of_week: str) -> CronTrigger:
-        return CronTrigger(
-            minute=minute, hour=hour, day=day, month=month, day_of_week=day_of_week, timezone=zone
-        )
-
-    if day.startswith("*") or weekday.startswith("*"):
-        return cron(day, days)
-    return OrTrigger([cron(day, "*"), cron("*", days)])
-
-
-def weekdays(field: str) -> str:
-    """A crontab weekday field (numbers 0-7, names, ranges, lists, steps) as APScheduler's names."""
-    chosen: set[int] = set()
-    for item in field.lower().split(","):
-        base, _, step = item.partition("/")
-        if step and not step.isdigit() or step == "0":
-            raise ValueError(f"bad step in the weekday field {field!r}")
-        if base == "*":
-            first, last = 0, 6
-        else:
-            low, dash, high = base.partition("-")
-            first = _weekday(low, field)
-            last = _weekday(high, field, end=True) if dash else (6 if step else first)
-        if first > last:
-            raise ValueError(f"the weekday range {base!r} runs backwards")
-        chosen |= {d % 7 for d in range(first, last + 1, int(step or 1))}
-    return "*" if len(chosen) == 7 else ",".join(DAYS[d] for d in sorted(chosen))
-
-
-def _weekday(value: str, field: str, end: bool = False) -> int:
-    if value.isdigit() and int(value) <= 7:
-        return int(value)
-    if value in DAYS:
-        return 7 if end and value == "sun" else DAYS.index(value)
-    raise ValueError(f"{value!r} is not a weekday (0-7 or sun-sat) in {field!r}")
-
-
-def never_fires(schedule: str, timezone: str, now: datetime) -> bool:
-    """A schedule such as 31 February, which would give every run a period of its own."""
-    return trigger(schedule, timezone).get_next_fire_time(None, now) is None
 
 
 def next_fires(settings: Settings, now: datetime) -> dict[str, datetime | None]:

@@ -17,8 +17,9 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 from apscheduler.triggers.interval import IntervalTrigger
 
 from digest import pipeline
+from digest.config.crontab import trigger
 from digest.models import DigestError, Settings, redact
-from digest.periods import next_fires, trigger
+from digest.periods import next_fires
 from digest.state import Store
 from digest.state.engine import shown
 from digest.state.lock import BEAT_SECONDS, run_lock, write_heartbeat

@@ -134,9 +134,6 @@ class Checks:
             with self.gather():
                 if name in table:
                     self.typed(table[name], what, f"{key}.{name}")
-                    empty = table[name] == [] or str(table[name]).strip() == ""
-                    if required and empty:  # to = [], or a ${VAR} set to nothing
-                        raise self.fail(f"{key}.{name}", f"is empty; {table['kind']} needs it")
                 elif required:
                     raise self.fail(f"{key}.{name}", f"missing; {table['kind']} needs it ({what})")
         self.settle(before)

@@ -21,6 +21,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from dotenv import dotenv_values
 from dotenv.parser import parse_stream
 
+from digest.config import crontab
 from digest.config.checks import (
     SECRET_KEYS,
     SMTP_KEYS,
@@ -44,7 +45,15 @@ from digest.config.schema import (
     TOP_KEYS,
 )
 from digest.config.schema import accepted_keys as accepted_keys  # its old home, kept
-from digest.models import ChannelConfig, ConfigError, Profile, Settings, SourceConfig, Subscriber
+from digest.models import (
+    ChannelConfig,
+    ConfigError,
+    Profile,
+    Settings,
+    SourceConfig,
+    Subscriber,
+    safe_name,
+)
 
 _VAR = re.compile(r"\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
@@ -222,8 +231,6 @@ class _Checker(Checks):
     def shared_files(self, subscribers: list[Subscriber]) -> None:
         """Two subscribers whose names make one file name in one folder ("a/b" and "a_b", or "Ana"
         and "ana" where case is ignored) would overwrite each other's digests."""
-        from digest.channels.file import safe_name
-
         owner: dict[tuple[str, str], str] = {}
         for sub in subscribers:
             for i, channel in enumerate(sub.channels):
@@ -353,6 +360,11 @@ class _Checker(Checks):
                 table = self.table(item, where)
                 kind = self.kind(table, where, CHANNEL_KINDS, "channel")
                 options = self.options(table, where, CHANNEL_KINDS[kind], extra=CHANNEL_KEYS)
+                for name, (_, required) in CHANNEL_KINDS[kind].items():
+                    value = options.get(name)
+                    if required and (value == [] or str(value).strip() == ""):
+                        # to = [], or a ${VAR} set to nothing: the digest would die at delivery
+                        raise self.fail(f"{where}.{name}", f"is empty; {kind} needs it")
                 self.channel(kind, options, where)
                 if kind == "file":  # written or not, the folder is the config's: out/ beside it
                     options["dir"] = self.path(options.get("dir", "out"))
@@ -376,7 +388,5 @@ class _Checker(Checks):
 def _check_crontab(expr: str, tz: str) -> None:
     """Raises ValueError for a bad expression or one that never fires (31 February). Cached:
     thousands of subscribers share a few."""
-    from digest import periods
-
-    if periods.never_fires(expr, tz, datetime.now(UTC)):
+    if crontab.never_fires(expr, tz, datetime.now(UTC)):
         raise ValueError("it never fires")

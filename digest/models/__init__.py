@@ -24,6 +24,7 @@ from digest.models.values import (
     SourceConfig,
     Subscriber,
     Warn,
+    safe_name,
 )
 
 __all__ = [
@@ -47,4 +48,5 @@ __all__ = [
     "Subscriber",
     "Warn",
     "redact",
+    "safe_name",
 ]

@@ -4,6 +4,7 @@ settings, scores, digests, messages and deliveries. Imports nothing from the pac
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -77,6 +78,16 @@ class Subscriber:
     alert_keywords: tuple[str, ...] = ()  # a paper with one of these phrases is an alert
     max_alerts_per_day: int = 5  # in the subscriber's local day; the rest wait for the digest
     on_empty: str = "skip"  # skip | notify: a one-line message when a period has no digest items
+
+
+_UNSAFE = re.compile(r"[^\w.-]")
+
+
+def safe_name(name: str) -> str:
+    """A subscriber's name as a file name (the file channel's digests): letters, digits, '-', '_',
+    '.'; never hidden, never '..'. Two names may share one (the config refuses that)."""
+    cleaned = _UNSAFE.sub("_", name).lstrip(".")
+    return cleaned[:120] or "_"
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,28 @@
+"""A schedule read as crontab(5) reads it: weekday fields, and schedules that never fire. Fire
+times across zones and DST are tests/test_periods.py's."""
+
+from __future__ import annotations
+
+import pytest
+from timeline import at
+
+from digest.config import crontab
+
+
+def test_weekday_lists_steps_and_sunday_as_seven_in_a_range() -> None:
+    assert crontab.weekdays("*/2") == "sun,tue,thu,sat"
+    assert crontab.weekdays("5-7") == "sun,fri,sat"
+    assert crontab.weekdays("fri-sun") == "sun,fri,sat"
+    assert crontab.weekdays("1,3,SAT") == "mon,wed,sat"
+    assert crontab.weekdays("0-7") == "*"
+
+
+@pytest.mark.parametrize("field", ["8", "mon-", "fri-mon", "*/0", "*/x", "funday"])
+def test_a_bad_weekday_field_is_a_value_error(field: str) -> None:
+    with pytest.raises(ValueError):
+        crontab.trigger(f"0 8 * * {field}", "UTC")
+
+
+def test_a_schedule_on_31_february_never_fires() -> None:
+    assert crontab.never_fires("0 8 31 2 *", "UTC", at("2026-12-01T10:00Z"))
+    assert not crontab.never_fires("0 8 29 2 *", "UTC", at("2026-12-01T10:00Z"))
