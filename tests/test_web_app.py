@@ -53,6 +53,20 @@ def test_a_get_only_asks_and_a_post_records_then_undo_takes_it_back(web: Project
         assert ratings(web, capsys) == []
 
 
+def test_a_head_request_changes_nothing_and_a_post_after_it_still_offers_undo(web: Project, capsys):
+    _, ups = first_links(web, capsys)
+    (mail,) = web.mails("ana@example.org")
+    unsubscribe = mail["List-Unsubscribe"].strip().strip("<>")
+    with web.web() as http:
+        for url in (ups[0], unsubscribe):
+            looked = http.head(url)  # link checkers and previewers send HEAD, as they send GET
+            assert looked.status_code == 200 and looked.content == b""
+        assert ratings(web, capsys) == []
+        assert "paused" not in web.digest(capsys, "status", "--now", TUESDAY)[1]
+        done = http.post(ups[0])
+        assert done.status_code == 200 and "Rating recorded" in done.text and "Undo" in done.text
+
+
 def test_a_changed_byte_an_expired_link_or_another_kind_records_nothing(web: Project, capsys):
     _, ups = first_links(web, capsys)
     token = ups[0].rsplit("/", 1)[1]

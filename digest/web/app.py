@@ -141,7 +141,7 @@ class Face:
         if paper is None:
             return refused(404, "Unknown paper", "This paper is not in the digest's records.")
         title = html.escape(paper.title)
-        if request.method == "GET":  # a mail scanner opens every link: GET only asks
+        if request.method != "POST":  # a mail scanner opens every link: GET (and HEAD) only ask
             body = (
                 f"<p>Rate <strong>{title}</strong> as <strong>{VOTE_WORDS[vote]}</strong> for "
                 f"{html.escape(subscriber)}'s next digests?</p>"
@@ -174,7 +174,7 @@ class Face:
         subscriber = str(fields[0]) if fields and len(fields) == 1 else ""
         if subscriber not in self.subscribers:
             return refused(403, "This link does not work", _BAD_LINK)
-        if request.method == "GET":
+        if request.method != "POST":  # HEAD too: only a POST changes anything
             body = (
                 f"<p>Stop the e-mail digests for <strong>{html.escape(subscriber)}</strong>?"
                 " Other channels go on.</p>" + button_form(token, "Unsubscribe")
