@@ -109,6 +109,26 @@ def test_a_signed_payload_with_a_forged_rating_link_records_nothing(web: Project
     assert ratings(web, capsys) == []
 
 
+def test_a_signed_payload_of_the_wrong_shapes_is_a_400_with_the_usual_headers(web: Project, capsys):
+    clicked(web, capsys)
+    shapes = [{"actions": 5}, {"actions": ["x"]}, {"actions": [{"value": 5}]},
+              {"actions": [], "response_url": 5}, {"actions": {"value": "/r/x"}}]  # fmt: skip
+    bodies = [urlencode({"payload": json.dumps({"type": "block_actions", **s})}) for s in shapes]
+    bodies += [urlencode({"payload": "[]"}), urlencode({"payload": "{"}), "no payload"]
+    with web.web() as http:
+        for text in bodies:
+            body = text.encode()
+            answer = http.post(
+                "/slack/actions", content=body, headers=signature(body, int(time.time()))
+            )
+            assert answer.status_code == 400, text
+            assert "default-src 'none'" in answer.headers["content-security-policy"]
+            assert answer.headers["cache-control"] == "no-store"
+            assert answer.headers["x-frame-options"] == "DENY"
+        time.sleep(0.3)
+    assert ratings(web, capsys) == []
+
+
 class Responses:
     """A stand-in for Slack's response_url on 127.0.0.1: keeps what is posted to it."""
 

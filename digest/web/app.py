@@ -234,7 +234,10 @@ class Face:
         if not slack.signed(body, request.headers, self.slack_secrets, self.clock()):
             log.warning("web: a Slack action with a bad or stale signature was refused")
             return Response("bad signature", 401, headers=HEADERS)
-        tokens, response_url = slack.votes(body)
+        clicked = slack.votes(body)
+        if clicked is None:
+            return refused(400, "Bad request", "This is not a Slack action digest can read.")
+        tokens, response_url = clicked
         found = [v for v in map(self._vote_token, tokens) if v]
         # Slack wants an answer within 3 s: the rating is stored after the answer is sent.
         task = BackgroundTask(self._record, found, response_url)

@@ -31,23 +31,31 @@ def signed(body: bytes, headers: Mapping[str, str], secrets: Iterable[str], now:
     return ok
 
 
-def votes(body: bytes) -> tuple[list[str], str]:
+def votes(body: bytes) -> tuple[list[str], str] | None:
     """(the tokens of the buttons clicked, the payload's response_url) from a form-encoded
-    `payload=<JSON>` body; ([], "") for anything that is not a block_actions payload."""
+    `payload=<JSON>` body; ([], "") for a payload of another type; None for a body that is no
+    such payload or whose values have the wrong shapes (actions not a list of objects, a value
+    or response_url not a string): signed or not, it is refused."""
     try:
         form = parse_qs(body.decode("utf-8"), max_num_fields=10)
         payload = json.loads(form.get("payload", [""])[0])
     except (UnicodeDecodeError, ValueError):
+        return None
+    if not isinstance(payload, dict):
+        return None
+    if payload.get("type") != "block_actions":
         return [], ""
-    if not isinstance(payload, dict) or payload.get("type") != "block_actions":
-        return [], ""
+    actions, url = payload.get("actions", []), payload.get("response_url", "")
+    if not isinstance(actions, list) or not isinstance(url, str):
+        return None
     tokens = []
-    for action in payload.get("actions") or []:
-        value = action.get("value") if isinstance(action, dict) else None
-        if isinstance(value, str) and "/r/" in value:
+    for action in actions:
+        value = action.get("value", "") if isinstance(action, dict) else None
+        if not isinstance(value, str):
+            return None
+        if "/r/" in value:
             tokens.append(value.rsplit("/r/", 1)[1])
-    url = payload.get("response_url")
-    return tokens, url if isinstance(url, str) else ""
+    return tokens, url
 
 
 def response_allowed(url: str) -> bool:
