@@ -99,6 +99,47 @@ def test_every_answer_has_strict_headers_and_no_third_party_resource(web: Projec
             assert "http" not in answer.text.split("<body>")[0]  # nothing fetched from anywhere
 
 
+def strict(answer: Any) -> None:
+    """The headers the docs promise on every answer, whatever its status."""
+    csp = answer.headers["content-security-policy"]
+    assert "default-src 'none'" in csp and "frame-ancestors 'none'" in csp, answer
+    assert answer.headers["cache-control"] == "no-store"
+    assert answer.headers["referrer-policy"] == "no-referrer"
+    assert answer.headers["x-frame-options"] == "DENY"
+    assert answer.headers["x-content-type-options"] == "nosniff"
+
+
+def test_redirects_errors_and_refusals_carry_the_headers_and_no_host_of_the_request(
+    web: Project, capsys, monkeypatch
+) -> None:
+    _, ups = first_links(web, capsys)
+    token = ups[0].rsplit("/", 1)[1]
+    key = Signer(SECRET).archive_key("ana")
+    evil = {"Host": "evil.example"}
+    with web.web() as http:
+        moved = http.get(f"/a/{key}", headers=evil)
+        assert moved.status_code == 308 and moved.headers["location"] == f"{key}/"  # relative
+        strict(moved)
+        for method in ("GET", "POST"):
+            slashed = http.request(method, f"/r/{token}/", headers=evil)
+            assert slashed.status_code == 404 and "location" not in slashed.headers
+            strict(slashed)
+        for method, path, allow in (("PUT", f"/r/{token}", "GET, HEAD, POST"),
+                                    ("GET", "/slack/actions", "POST"),
+                                    ("HEAD", "/slack/actions", "POST")):  # fmt: skip
+            refused = http.request(method, path)
+            allowed = sorted(refused.headers["allow"].split(", "))
+            assert refused.status_code == 405 and allowed == sorted(allow.split(", ")), path
+            strict(refused)
+        strict(http.post("/slack/actions", content=b"payload=x"))  # 401: not signed
+        strict(http.post("/slack/actions", content=b"x" * 300_000))  # 413
+        monkeypatch.setattr("digest.web.archive.index", lambda *_: 1 / 0)
+        broken = http.get(f"/a/{key}/")
+        assert broken.status_code == 500
+        strict(broken)
+    assert ratings(web, capsys) == []
+
+
 def test_request_bodies_are_bounded(web: Project, capsys) -> None:
     _, ups = first_links(web, capsys)
     with web.web() as http:
