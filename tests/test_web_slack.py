@@ -169,3 +169,15 @@ def test_a_response_url_that_is_not_slacks_is_never_called() -> None:
     for url in ("https://evil.example/hooks.slack.com", "http://hooks.slack.com/x",
                 "https://hooks.slack.com.evil.example/x", "file:///etc/passwd", ""):  # fmt: skip
         assert not slack.response_allowed(url), url
+
+
+def test_the_confirmation_shows_a_title_as_text_never_as_markup() -> None:
+    title = "<!channel> <http://evil.example|click> *bold* & `code` " + "long " * 200
+    said = slack.confirmation([(title, "up")])
+    text = str(said["text"])
+    assert "<" not in text and ">" not in text and "&lt;!channel&gt;" in text
+    assert "&lt;http://evil.example|click&gt;" in text and "&amp;" in text
+    (block,) = said["blocks"]  # type: ignore[attr-defined]
+    assert block["text"]["type"] == "plain_text"  # *bold* and `code` stay as typed
+    assert block["text"]["text"].startswith("Recorded 👍 more like this: <!channel> <http://")
+    assert len(block["text"]["text"]) < 3000

@@ -10,11 +10,15 @@ import json
 from collections.abc import Iterable, Mapping
 from urllib.parse import parse_qs, urlsplit
 
+from digest.channels.slack import escape
+
 MAX_SKEW = 300  # seconds: Slack's advice against replayed requests
 # Where a payload's response_url may point: Slack's own hooks, nowhere else (no request of ours
 # goes where a payload says unless it is Slack).
 RESPONSE_HOSTS = {"hooks.slack.com"}
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+SECTION_CHARS = 3000  # Slack's limit for a section's text
+TITLE_CHARS = 300  # a title in the confirmation: enough to recognize it
 
 
 def signed(body: bytes, headers: Mapping[str, str], secrets: Iterable[str], now: float) -> bool:
@@ -70,11 +74,22 @@ def response_allowed(url: str) -> bool:
 
 
 def confirmation(recorded: list[tuple[str, str]]) -> dict[str, object]:
-    """The ephemeral message that tells the clicker (only them) what was recorded."""
+    """The ephemeral message that tells the clicker (only them) what was recorded. Titles come
+    from the internet: the message is a plain_text section (mrkdwn has no escape for *, _, ~
+    and `), and `text`, the notification, has &, < and > escaped: nothing pings or links."""
     words = {"up": "👍 more like this", "down": "👎 less like this"}
-    lines = [f"Recorded {words.get(vote, vote)}: {title}" for title, vote in recorded]
+    lines = [f"Recorded {words.get(vote, vote)}: {_clip(title)}" for title, vote in recorded]
+    said = ("\n".join(lines) + "\nThe next digest follows it.")[:SECTION_CHARS]
     return {
         "response_type": "ephemeral",
         "replace_original": False,
-        "text": "\n".join(lines) + "\nThe next digest follows it.",
+        "text": escape(said),
+        "blocks": [
+            {"type": "section", "text": {"type": "plain_text", "text": said, "emoji": True}}
+        ],
     }
+
+
+def _clip(title: str) -> str:
+    title = " ".join(title.split())
+    return title if len(title) <= TITLE_CHARS else title[: TITLE_CHARS - 1] + "…"
