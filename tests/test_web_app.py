@@ -195,6 +195,26 @@ def test_one_click_unsubscribe_pauses_email_until_digest_resume(web: Project, ca
     assert len(web.mails("ana@example.org")) == 2  # the next digest, not Tuesday's backlog
 
 
+def test_unsubscribing_a_reader_without_e_mail_says_there_is_nothing_to_stop(web: Project, capsys):
+    config = web.root / "digest.toml"
+    config.write_text(
+        config.read_text(encoding="utf-8") + '\n[[subscribers]]\nname = "cai"\n'
+        'interests = "graph neural networks"\n[[subscribers.channels]]\nkind = "file"\n'
+        'dir = "out"\n',
+        encoding="utf-8",
+    )
+    first_links(web, capsys)
+    url = f"/u/{Signer(SECRET).sign('u', 'cai', 0)}"
+    with web.web() as http:
+        asked = http.get(url)
+        assert asked.status_code == 200 and "gets no e-mail digests" in asked.text
+        assert "<form" not in asked.text  # no button that would pretend to do something
+        done = http.post(url, content=b"List-Unsubscribe=One-Click")
+        assert done.status_code == 200 and "nothing for this link to stop" in done.text
+        assert "No more e-mail" not in done.text
+    assert "paused" not in web.digest(capsys, "status", "--now", TUESDAY)[1]
+
+
 def test_a_link_for_a_reader_no_longer_configured_is_gone(web: Project, capsys) -> None:
     token = Signer(SECRET).sign("v", "zoe", "g1", "up", 0)
     first_links(web, capsys)

@@ -181,6 +181,13 @@ class Face:
         subscriber = str(fields[0]) if fields and len(fields) == 1 else ""
         if subscriber not in self.subscribers:
             return refused(403, "This link does not work", _BAD_LINK)
+        channels = [c.name for c in self.subscribers[subscriber].channels if c.kind == "email"]
+        if not channels:  # digests in other channels carry the link too: nothing to pause here
+            body = (
+                f"<p>{html.escape(subscriber)} gets no e-mail digests, so there is nothing for"
+                " this link to stop; its other channels are set by the digest's operator.</p>"
+            )
+            return respond(page("No e-mail to stop", body))
         if request.method != "POST":  # HEAD too: only a POST changes anything
             body = (
                 f"<p>Stop the e-mail digests for <strong>{html.escape(subscriber)}</strong>?"
@@ -191,7 +198,6 @@ class Face:
             await read_body(request, MAX_BODY)  # RFC 8058's "List-Unsubscribe=One-Click"
         except TooLarge:
             return refused(413, "Too large", "The request was larger than an unsubscribe.")
-        channels = [c.name for c in self.subscribers[subscriber].channels if c.kind == "email"]
         with self.lock:
             self.store.web.pause(subscriber, channels, self.now())
         log.info("web: %s unsubscribed from e-mail (%s)", subscriber, ", ".join(channels))
