@@ -53,6 +53,20 @@ def test_a_get_only_asks_and_a_post_records_then_undo_takes_it_back(web: Project
         assert ratings(web, capsys) == []
 
 
+def test_a_head_request_changes_nothing_and_a_post_after_it_still_offers_undo(web: Project, capsys):
+    _, ups = first_links(web, capsys)
+    (mail,) = web.mails("ana@example.org")
+    unsubscribe = mail["List-Unsubscribe"].strip().strip("<>")
+    with web.web() as http:
+        for url in (ups[0], unsubscribe):
+            looked = http.head(url)  # link checkers and previewers send HEAD, as they send GET
+            assert looked.status_code == 200 and looked.content == b""
+        assert ratings(web, capsys) == []
+        assert "paused" not in web.digest(capsys, "status", "--now", TUESDAY)[1]
+        done = http.post(ups[0])
+        assert done.status_code == 200 and "Rating recorded" in done.text and "Undo" in done.text
+
+
 def test_a_changed_byte_an_expired_link_or_another_kind_records_nothing(web: Project, capsys):
     _, ups = first_links(web, capsys)
     token = ups[0].rsplit("/", 1)[1]
@@ -83,6 +97,47 @@ def test_every_answer_has_strict_headers_and_no_third_party_resource(web: Projec
             assert answer.headers["referrer-policy"] == "no-referrer"
             assert "server" not in answer.headers
             assert "http" not in answer.text.split("<body>")[0]  # nothing fetched from anywhere
+
+
+def strict(answer: Any) -> None:
+    """The headers the docs promise on every answer, whatever its status."""
+    csp = answer.headers["content-security-policy"]
+    assert "default-src 'none'" in csp and "frame-ancestors 'none'" in csp, answer
+    assert answer.headers["cache-control"] == "no-store"
+    assert answer.headers["referrer-policy"] == "no-referrer"
+    assert answer.headers["x-frame-options"] == "DENY"
+    assert answer.headers["x-content-type-options"] == "nosniff"
+
+
+def test_redirects_errors_and_refusals_carry_the_headers_and_no_host_of_the_request(
+    web: Project, capsys, monkeypatch
+) -> None:
+    _, ups = first_links(web, capsys)
+    token = ups[0].rsplit("/", 1)[1]
+    key = Signer(SECRET).archive_key("ana")
+    evil = {"Host": "evil.example"}
+    with web.web() as http:
+        moved = http.get(f"/a/{key}", headers=evil)
+        assert moved.status_code == 308 and moved.headers["location"] == f"{key}/"  # relative
+        strict(moved)
+        for method in ("GET", "POST"):
+            slashed = http.request(method, f"/r/{token}/", headers=evil)
+            assert slashed.status_code == 404 and "location" not in slashed.headers
+            strict(slashed)
+        for method, path, allow in (("PUT", f"/r/{token}", "GET, HEAD, POST"),
+                                    ("GET", "/slack/actions", "POST"),
+                                    ("HEAD", "/slack/actions", "POST")):  # fmt: skip
+            refused = http.request(method, path)
+            allowed = sorted(refused.headers["allow"].split(", "))
+            assert refused.status_code == 405 and allowed == sorted(allow.split(", ")), path
+            strict(refused)
+        strict(http.post("/slack/actions", content=b"payload=x"))  # 401: not signed
+        strict(http.post("/slack/actions", content=b"x" * 300_000))  # 413
+        monkeypatch.setattr("digest.web.archive.index", lambda *_: 1 / 0)
+        broken = http.get(f"/a/{key}/")
+        assert broken.status_code == 500
+        strict(broken)
+    assert ratings(web, capsys) == []
 
 
 def test_request_bodies_are_bounded(web: Project, capsys) -> None:
@@ -138,6 +193,26 @@ def test_one_click_unsubscribe_pauses_email_until_digest_resume(web: Project, ca
     papers_file(web.root / "feed" / "wednesday.jsonl", fresh)
     assert web.digest(capsys, "run", "--now", "2026-12-02T09:00:00+00:00")[0] == 0
     assert len(web.mails("ana@example.org")) == 2  # the next digest, not Tuesday's backlog
+
+
+def test_unsubscribing_a_reader_without_e_mail_says_there_is_nothing_to_stop(web: Project, capsys):
+    config = web.root / "digest.toml"
+    config.write_text(
+        config.read_text(encoding="utf-8") + '\n[[subscribers]]\nname = "cai"\n'
+        'interests = "graph neural networks"\n[[subscribers.channels]]\nkind = "file"\n'
+        'dir = "out"\n',
+        encoding="utf-8",
+    )
+    first_links(web, capsys)
+    url = f"/u/{Signer(SECRET).sign('u', 'cai', 0)}"
+    with web.web() as http:
+        asked = http.get(url)
+        assert asked.status_code == 200 and "gets no e-mail digests" in asked.text
+        assert "<form" not in asked.text  # no button that would pretend to do something
+        done = http.post(url, content=b"List-Unsubscribe=One-Click")
+        assert done.status_code == 200 and "nothing for this link to stop" in done.text
+        assert "No more e-mail" not in done.text
+    assert "paused" not in web.digest(capsys, "status", "--now", TUESDAY)[1]
 
 
 def test_a_link_for_a_reader_no_longer_configured_is_gone(web: Project, capsys) -> None:

@@ -4,7 +4,9 @@ feedparser reads without a complaint. Another reader's key, or a guessed one, sh
 
 from __future__ import annotations
 
+import json
 import re
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
@@ -74,6 +76,35 @@ def test_the_feed_is_valid_atom_with_one_entry_per_paper_sent(web: Project, caps
         e.author == "A. Author" and e.published.startswith("2026-11-29") for e in feed.entries
     )
     assert len(sent) == 2
+
+
+def test_a_link_with_characters_xml_or_a_reader_cannot_take_leaves_the_feed_valid(
+    web: Project, capsys
+) -> None:
+    odd = {
+        "g1": "https://example.org/a\ufffeb",
+        "g2": "https://example.org/\u202etxt.exe",
+        "d1": "https://example.org/\u2066x\u2069",
+        "d2": "https://example.org/\x7f\ud800",
+    }
+    rows = [
+        {"id": i, "title": t + "\ufffe", "abstract": a, "authors": ["A. Author"], "url": odd[i]}
+        for i, t, a in GRAPHS[:2] + IMAGES[:2]
+    ]
+    feed = web.root / "feed" / "monday.jsonl"
+    feed.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    assert web.digest(capsys, "run", "--now", MONDAY)[0] == 0
+    key = Signer(SECRET).archive_key("ana")
+    with web.web() as http:
+        answer = http.get(f"/a/{key}/feed.atom")
+    assert answer.status_code == 200
+    root = ET.fromstring(answer.content)  # raises on anything XML 1.0 does not allow
+    links = [e.get("href", "") for e in root.iter("{http://www.w3.org/2005/Atom}link")]
+    entries = root.findall("{http://www.w3.org/2005/Atom}entry")
+    assert len(entries) == 2 and len(links) == 4
+    assert not any(odd[i] in h for h in links for i in odd)
+    assert all(h.startswith(f"{web.base}/a/{key}/") for h in links)  # the digest's page instead
+    assert feedparser.parse(answer.content).bozo == 0
 
 
 def test_another_readers_key_or_a_guess_shows_nothing(web: Project, capsys) -> None:

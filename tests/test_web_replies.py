@@ -6,12 +6,14 @@ count nothing; numbers are the ones the digest shows."""
 from __future__ import annotations
 
 import itertools
+import json
 import sqlite3
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import pytest
+from channel_servers import StallingProxy, running
 from homeserver import Homeserver, shared
 from web_project import GRAPHS, IMAGES, papers_file
 
@@ -173,3 +175,61 @@ def test_a_thumbs_up_reaction_to_a_one_paper_message_rates_it(room: Room) -> Non
     room.run("2026-12-01T10:00:00+00:00")
     assert room.ratings() == {"g3": (1, "matrix")}
     assert room.acks() == {alert["event_id"]: 1}
+
+
+MALFORMED = [
+    "junk",  # a content that is no object
+    {"msgtype": "m.text", "body": "+1", "m.relates_to": "x"},
+    {"msgtype": "m.text", "body": "+1", "m.relates_to": {"m.in_reply_to": "notadict"}},
+    {"msgtype": "m.text", "body": "+1", "m.relates_to": {"m.in_reply_to": {"event_id": 5}}},
+    {"msgtype": "m.text", "body": ["+1"]},
+    {"msgtype": ["m.text"], "body": "+1"},
+]
+
+
+class Tampering(StallingProxy):
+    """The homeserver as seen through it: every /sync answer carries, before the room's real
+    events, events that a room member could have sent with content of the wrong shapes."""
+
+    def __init__(self, upstream: str, room: str) -> None:
+        self.room, self.syncs = room, 0
+        self.resumed: list[bool] = []  # per /sync: did it start from a stored position?
+        super().__init__(upstream)
+
+    def handle(self, method: str, path: str, body: bytes, headers: dict[str, str]) -> Any:
+        status, content, answer_headers = super().handle(method, path, body, headers)
+        if method != "GET" or not path.startswith("/_matrix/client/v3/sync"):
+            return status, content, answer_headers
+        self.syncs += 1
+        self.resumed.append("since=" in path)
+        sync = json.loads(content)
+        timeline = sync.setdefault("rooms", {}).setdefault("join", {}).setdefault(self.room, {})
+        events = timeline.setdefault("timeline", {}).setdefault("events", [])
+        bad = [{"type": "m.room.message", "content": c} for c in MALFORMED]
+        bad += [{"type": "m.reaction", "content": {"m.relates_to": "x"}},
+                {"type": "m.reaction", "content": {"m.relates_to": {
+                    "rel_type": "m.annotation", "event_id": ["$x"], "key": "👍"}}}]  # fmt: skip
+        for n, event in enumerate(bad):
+            event |= {"event_id": f"$bad{self.syncs}-{n}:digest.test", "sender": "@eve:digest.test"}
+        events[:0] = bad
+        return status, json.dumps(sync).encode(), answer_headers
+
+
+def test_malformed_events_are_skipped_and_the_sync_position_moves_past_them(
+    homeserver: Homeserver, tmp_path: Path
+) -> None:
+    room = Room(homeserver, tmp_path)
+    with running(Tampering(homeserver.url, room.room)) as proxy:
+        config = room.root / "digest.toml"
+        text = config.read_text(encoding="utf-8")
+        config.write_text(text.replace(homeserver.url, proxy.url), encoding="utf-8")
+        room.run(MONDAY)  # exits 0: the malformed events neither crash it nor count
+        first, _ = room.ranked()
+        vote = room.text("+1")
+        room.run()
+        assert proxy.resumed == [False, True]  # the second run synced from where the first left
+        assert room.ratings() == {first: (1, "matrix")}  # and counted the reply after them
+        assert room.acks() == {vote: 1}
+        with sqlite3.connect(room.root / "state.db") as db:
+            skipped = db.execute("SELECT count(*) FROM matrix_seen WHERE event_id LIKE '$bad%'")
+            assert skipped.fetchone()[0] == 2 * (len(MALFORMED) + 2)

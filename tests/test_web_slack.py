@@ -111,6 +111,26 @@ def test_a_signed_payload_with_a_forged_rating_link_records_nothing(web: Project
     assert ratings(web, capsys) == []
 
 
+def test_a_signed_payload_of_the_wrong_shapes_is_a_400_with_the_usual_headers(web: Project, capsys):
+    clicked(web, capsys)
+    shapes = [{"actions": 5}, {"actions": ["x"]}, {"actions": [{"value": 5}]},
+              {"actions": [], "response_url": 5}, {"actions": {"value": "/r/x"}}]  # fmt: skip
+    bodies = [urlencode({"payload": json.dumps({"type": "block_actions", **s})}) for s in shapes]
+    bodies += [urlencode({"payload": "[]"}), urlencode({"payload": "{"}), "no payload"]
+    with web.web() as http:
+        for text in bodies:
+            body = text.encode()
+            answer = http.post(
+                "/slack/actions", content=body, headers=signature(body, int(time.time()))
+            )
+            assert answer.status_code == 400, text
+            assert "default-src 'none'" in answer.headers["content-security-policy"]
+            assert answer.headers["cache-control"] == "no-store"
+            assert answer.headers["x-frame-options"] == "DENY"
+        time.sleep(0.3)
+    assert ratings(web, capsys) == []
+
+
 class Responses:
     """A stand-in for Slack's response_url on 127.0.0.1: keeps what is posted to it."""
 
@@ -151,3 +171,15 @@ def test_a_response_url_that_is_not_slacks_is_never_called() -> None:
     for url in ("https://evil.example/hooks.slack.com", "http://hooks.slack.com/x",
                 "https://hooks.slack.com.evil.example/x", "file:///etc/passwd", ""):  # fmt: skip
         assert not slack.response_allowed(url), url
+
+
+def test_the_confirmation_shows_a_title_as_text_never_as_markup() -> None:
+    title = "<!channel> <http://evil.example|click> *bold* & `code` " + "long " * 200
+    said = slack.confirmation([(title, "up")])
+    text = str(said["text"])
+    assert "<" not in text and ">" not in text and "&lt;!channel&gt;" in text
+    assert "&lt;http://evil.example|click&gt;" in text and "&amp;" in text
+    (block,) = said["blocks"]  # type: ignore[attr-defined]
+    assert block["text"]["type"] == "plain_text"  # *bold* and `code` stay as typed
+    assert block["text"]["text"].startswith("Recorded 👍 more like this: <!channel> <http://")
+    assert len(block["text"]["text"]) < 3000

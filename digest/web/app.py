@@ -19,12 +19,13 @@ from starlette.background import BackgroundTask
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
+from starlette.types import ASGIApp
 
 from digest.channels.transport import client
 from digest.models import Settings
 from digest.state import Store
 from digest.web import archive, slack
-from digest.web.pages import HEADERS, button_form, csp, page
+from digest.web.pages import BARE_CSP, Strict, button_form, csp, page
 from digest.web.tokens import Links, Signer
 
 log = logging.getLogger("digest.web")
@@ -36,11 +37,10 @@ VOTE_WORDS = {"up": "👍 more like this", "down": "👎 less like this", "none"
 
 
 def respond(body: str | bytes, status: int = 200, media: str = "text/html") -> Response:
-    headers = dict(HEADERS)
+    """An answer with its CSP (the page's own styles); pages.Strict adds the other headers."""
     text = body if isinstance(body, str) else body.decode("utf-8", "replace")
-    headers["Content-Security-Policy"] = (
-        csp(text) if media == "text/html" else ("default-src 'none'; frame-ancestors 'none'")
-    )
+    policy = csp(text) if media == "text/html" else BARE_CSP
+    headers = {"Content-Security-Policy": policy}
     return Response(body, status, headers=headers, media_type=f"{media}; charset=utf-8")
 
 
@@ -91,20 +91,24 @@ class Face:
     def links(self, subscriber: str) -> Links:
         return Links(self.base_url, self.signer, subscriber, int(self.clock()) + UNDO_SECONDS)
 
-    def app(self) -> Starlette:
+    def app(self) -> ASGIApp:
         routes = [
             Route("/", self.home),
             Route("/r/{token}", self.vote, methods=["GET", "POST"]),
             Route("/u/{token}", self.unsubscribe, methods=["GET", "POST"]),
+            Route("/a/{key}", self.archive_slash),
             Route("/a/{key}/", self.archive_index),
             Route("/a/{key}/feed.atom", self.archive_feed),
             Route("/a/{key}/d/{period}", self.archive_digest),
             Route("/slack/actions", self.slack_actions, methods=["POST"]),
         ]
         app = Starlette(routes=routes, lifespan=self._lifespan)
+        # starlette's own slash redirects are absolute, built from the request's Host header:
+        # links come from base_url only, so there are none (the archive's is relative, above).
+        app.router.redirect_slashes = False
         app.add_exception_handler(404, self._not_found)
         app.add_exception_handler(405, self._not_allowed)
-        return app
+        return Strict(app)
 
     @contextlib.asynccontextmanager
     async def _lifespan(self, app: Starlette) -> AsyncIterator[None]:
@@ -115,7 +119,10 @@ class Face:
         return refused(404, "Not found", "There is nothing at this address.")
 
     async def _not_allowed(self, request: Request, exc: Exception) -> Response:
-        return refused(405, "Not allowed", "This address does not take that kind of request.")
+        answer = refused(405, "Not allowed", "This address does not take that kind of request.")
+        allow = getattr(exc, "headers", None) or {}  # RFC 9110: a 405 says what is allowed
+        answer.headers["Allow"] = allow.get("Allow", "GET, HEAD")
+        return answer
 
     async def home(self, request: Request) -> Response:
         return respond(page("digest", "<p>This is the web face of a paper digest.</p>"))
@@ -141,7 +148,7 @@ class Face:
         if paper is None:
             return refused(404, "Unknown paper", "This paper is not in the digest's records.")
         title = html.escape(paper.title)
-        if request.method == "GET":  # a mail scanner opens every link: GET only asks
+        if request.method != "POST":  # a mail scanner opens every link: GET (and HEAD) only ask
             body = (
                 f"<p>Rate <strong>{title}</strong> as <strong>{VOTE_WORDS[vote]}</strong> for "
                 f"{html.escape(subscriber)}'s next digests?</p>"
@@ -174,7 +181,14 @@ class Face:
         subscriber = str(fields[0]) if fields and len(fields) == 1 else ""
         if subscriber not in self.subscribers:
             return refused(403, "This link does not work", _BAD_LINK)
-        if request.method == "GET":
+        channels = [c.name for c in self.subscribers[subscriber].channels if c.kind == "email"]
+        if not channels:  # digests in other channels carry the link too: nothing to pause here
+            body = (
+                f"<p>{html.escape(subscriber)} gets no e-mail digests, so there is nothing for"
+                " this link to stop; its other channels are set by the digest's operator.</p>"
+            )
+            return respond(page("No e-mail to stop", body))
+        if request.method != "POST":  # HEAD too: only a POST changes anything
             body = (
                 f"<p>Stop the e-mail digests for <strong>{html.escape(subscriber)}</strong>?"
                 " Other channels go on.</p>" + button_form(token, "Unsubscribe")
@@ -184,7 +198,6 @@ class Face:
             await read_body(request, MAX_BODY)  # RFC 8058's "List-Unsubscribe=One-Click"
         except TooLarge:
             return refused(413, "Too large", "The request was larger than an unsubscribe.")
-        channels = [c.name for c in self.subscribers[subscriber].channels if c.kind == "email"]
         with self.lock:
             self.store.web.pause(subscriber, channels, self.now())
         log.info("web: %s unsubscribed from e-mail (%s)", subscriber, ", ".join(channels))
@@ -198,6 +211,17 @@ class Face:
 
     def _archive_of(self, request: Request) -> str | None:
         return self.archives.get(request.path_params["key"])
+
+    async def archive_slash(self, request: Request) -> Response:
+        """/a/<key> is the archive's index: a redirect to <key>/, relative (Host plays no part)."""
+        if self._archive_of(request) is None:
+            return refused(404, "Not found", "There is nothing at this address.")
+        where = f"{request.path_params['key']}/"
+        answer = respond(
+            page("Moved", f'<p><a href="{html.escape(where)}">The archive</a></p>'), 308
+        )
+        answer.headers["Location"] = where
+        return answer
 
     async def archive_index(self, request: Request) -> Response:
         subscriber = self._archive_of(request)
@@ -230,15 +254,18 @@ class Face:
         try:
             body = await read_body(request, MAX_SLACK_BODY)
         except TooLarge:
-            return Response("too large", 413, headers=HEADERS)
+            return respond("too large", 413, media="text/plain")
         if not slack.signed(body, request.headers, self.slack_secrets, self.clock()):
             log.warning("web: a Slack action with a bad or stale signature was refused")
-            return Response("bad signature", 401, headers=HEADERS)
-        tokens, response_url = slack.votes(body)
+            return respond("bad signature", 401, media="text/plain")
+        clicked = slack.votes(body)
+        if clicked is None:
+            return refused(400, "Bad request", "This is not a Slack action digest can read.")
+        tokens, response_url = clicked
         found = [v for v in map(self._vote_token, tokens) if v]
         # Slack wants an answer within 3 s: the rating is stored after the answer is sent.
         task = BackgroundTask(self._record, found, response_url)
-        return Response(b"", 200, headers=HEADERS, background=task)
+        return Response(b"", 200, background=task)  # pages.Strict adds the headers
 
     def _record(self, votes: list[tuple[str, str, str]], response_url: str) -> None:
         recorded = []
@@ -266,5 +293,5 @@ _BAD_LINK = (
 )
 
 
-def make_app(settings: Settings, state: str, **options: Any) -> Starlette:
+def make_app(settings: Settings, state: str, **options: Any) -> ASGIApp:
     return Face(settings, state, **options).app()

@@ -16,8 +16,11 @@ from digest.web.pages import page
 ATOM = "http://www.w3.org/2005/Atom"
 ET.register_namespace("", ATOM)
 FEED_DIGESTS = 30  # the feed holds the papers of this many latest digests
-# Characters XML 1.0 cannot hold at all (titles come from the internet).
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+# Characters XML 1.0 cannot hold at all (titles and links come from the internet), lone
+# surrogates included: the feed must parse whatever a paper carries.
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+# Bidi controls: a link that holds one shows a reader another address than it opens.
+_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
 
 
 def index(store: Store, subscriber: str) -> str:
@@ -43,8 +46,17 @@ def _stamp(value: str) -> str:
     return value
 
 
+def _link(url: str, fallback: str) -> str:
+    """`url`, unless a character of it has no place in a link of the feed: then `fallback`."""
+    if _NOT_XML.search(url) or _BIDI.search(url) or any(ch.isspace() for ch in url):
+        return fallback
+    return url
+
+
 def add(parent: ET.Element, tag: str, text: str | None = None, **attrs: str) -> ET.Element:
-    element = ET.SubElement(parent, f"{{{ATOM}}}{tag}", attrs)
+    # Attribute values are filtered as text is: an href is written into the document as well.
+    clean = {name: _text(value) for name, value in attrs.items()}
+    element = ET.SubElement(parent, f"{{{ATOM}}}{tag}", clean)
     if text is not None:
         element.text = _text(text)
     return element
@@ -76,8 +88,8 @@ def _entry(store: Store, root: ET.Element, entry: Entry, made: str, page_url: st
     item = add(root, "entry")
     add(item, "id", f"{page_url}#{quote(entry.paper_id, safe='')}")
     add(item, "title", entry.title)
-    add(item, "link", rel="alternate", href=entry.url or page_url)
-    if entry.pdf_url:
+    add(item, "link", rel="alternate", href=_link(entry.url, page_url) or page_url)
+    if _link(entry.pdf_url, ""):
         add(item, "link", rel="related", type="application/pdf", href=entry.pdf_url)
     published = paper.published.isoformat() if paper and paper.published else made
     add(item, "published", _stamp(published))

@@ -1,6 +1,7 @@
 """The web face's HTML: one small page shell (own styles, no third-party resource) and the strict
 headers every answer carries, with a Content-Security-Policy whose style hashes are computed from
-the page itself (a stored digest's inline styles are allowed one by one, never 'unsafe-inline')."""
+the page itself (a stored digest's inline styles are allowed one by one, never 'unsafe-inline').
+`Strict` puts the headers on every answer, starlette's own (404, 405, 500) included."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import functools
 import hashlib
 import html
 from html.parser import HTMLParser
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 STYLE = (
     "body{margin:0;background:#f4f5f7;color:#1f2328;font:16px/1.5 -apple-system,'Segoe UI',"
@@ -89,7 +92,8 @@ def csp(document: str) -> str:
     )
 
 
-# Every answer's headers; the CSP is added per document.
+# Every answer's headers; an HTML page's CSP is made per document, any other answer gets BARE_CSP.
+BARE_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
 HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
@@ -98,3 +102,28 @@ HEADERS = {
     "Cross-Origin-Opener-Policy": "same-origin",
     "Cross-Origin-Resource-Policy": "same-origin",
 }
+
+
+class Strict:
+    """ASGI middleware around the whole app: an answer that lacks one of HEADERS or a CSP gets it,
+    whoever made it (a route, a redirect, starlette's 404 or 405, the 500 of an exception)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.defaults = [(k.lower().encode(), v.encode()) for k, v in HEADERS.items()]
+        self.defaults.append((b"content-security-policy", BARE_CSP.encode()))
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def strict(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                have = {name.lower() for name, _ in headers}
+                headers += [(k, v) for k, v in self.defaults if k not in have]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, strict)

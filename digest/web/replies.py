@@ -58,10 +58,36 @@ def parse_votes(text: str) -> list[tuple[str, int]] | None:
     return votes
 
 
+def _dict(value: Any) -> dict[str, Any]:
+    """`value` if it is a JSON object, else {}: any room member writes an event's content, and a
+    malformed one must be skipped, not stop every later run."""
+    return value if isinstance(value, dict) else {}
+
+
+def _str(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def malformed(event: dict[str, Any]) -> bool:
+    """True when a value digest reads from the event has the wrong type (a content that is not
+    an object, a relation or reply that is not one, a body or key that is not a string): such an
+    event is skipped, never guessed at."""
+    content = event.get("content")
+    if not isinstance(content, dict) or not isinstance(event.get("event_id", ""), str):
+        return True
+    relation = content.get("m.relates_to", {})
+    reply = relation.get("m.in_reply_to", {}) if isinstance(relation, dict) else None
+    if not isinstance(relation, dict) or not isinstance(reply, dict):
+        return True
+    texts = [content.get(k, "") for k in ("body", "msgtype")]
+    texts += [relation.get(k, "") for k in ("rel_type", "event_id", "key")]
+    return not all(isinstance(t, str) for t in [*texts, reply.get("event_id", "")])
+
+
 def _body(content: dict[str, Any]) -> str:
     """The reply's own text: the quoted fallback of the message replied to is dropped."""
-    lines = str(content.get("body") or "").splitlines()
-    if content.get("m.relates_to", {}).get("m.in_reply_to"):
+    lines = _str(content.get("body")).splitlines()
+    if _dict(content.get("m.relates_to")).get("m.in_reply_to"):
         while lines and lines[0].startswith(">"):
             lines.pop(0)
     return "\n".join(lines)
@@ -126,39 +152,43 @@ class _Account:
             if since:
                 params["since"] = since
             sync = self.api("GET", "/sync", params=params)
-            joined = sync.get("rooms", {}).get("join", {})
+            joined = _dict(_dict(sync.get("rooms")).get("join"))
             recorded = 0
             for room_id, place in rooms.items():
-                for event in joined.get(room_id, {}).get("timeline", {}).get("events", []):
+                events = _dict(_dict(joined.get(room_id)).get("timeline")).get("events")
+                for event in events if isinstance(events, list) else ():
                     if isinstance(event, dict) and event.get("sender") != me:
                         recorded += self.event(place, event)
             self.store.web.save_since(self.key, str(sync["next_batch"]))
         return recorded
 
     def event(self, room: Room, event: dict[str, Any]) -> int:
-        event_id = str(event.get("event_id") or "")
+        event_id = _str(event.get("event_id"))
         if not event_id or self.store.web.seen(event_id):
             return 0
-        content = event.get("content") or {}
+        if malformed(event):  # from a room member: skipped and marked seen, the run goes on
+            log.info("matrix: a malformed event in %s was skipped", room.room_id)
+            self.store.web.mark_seen(event_id, self.now)
+            return 0
+        content = _dict(event.get("content"))
+        relation = _dict(content.get("m.relates_to"))
         votes: list[tuple[str, str, str]] = []  # (subscriber, paper id, vote)
         ack_on = event_id
         if event.get("type") == "m.reaction":
-            relation = content.get("m.relates_to") or {}
-            key = _NOISE.sub("", str(relation.get("key") or ""))
-            target = self.sent(room, str(relation.get("event_id") or ""))
+            key = _NOISE.sub("", _str(relation.get("key")))
+            target = self.sent(room, _str(relation.get("event_id")))
             if relation.get("rel_type") == "m.annotation" and key in (UP, DOWN) and target:
                 if len(target.message.entries) == 1 and target.message.entries[0].paper_id:
                     vote = "up" if key == UP else "down"
                     votes.append((target.subscriber, target.message.entries[0].paper_id, vote))
-                    ack_on = str(relation["event_id"])  # a reaction is acknowledged on its alert
+                    ack_on = _str(relation["event_id"])  # a reaction is acknowledged on its alert
         elif event.get("type") == "m.room.message" and content.get("msgtype") == "m.text":
             parsed = parse_votes(_body(content))
-            relation = content.get("m.relates_to") or {}
             # A reply names the message; in a thread, its root is the digest.
-            named = [(relation.get("m.in_reply_to") or {}).get("event_id")]
+            named = [_str(_dict(relation.get("m.in_reply_to")).get("event_id"))]
             if relation.get("rel_type") == "m.thread":
-                named.insert(0, relation.get("event_id"))
-            found = [s for e in named if e and (s := self.sent(room, str(e)))]
+                named.insert(0, _str(relation.get("event_id")))
+            found = [s for e in named if e and (s := self.sent(room, e))]
             target = found[0] if found else None if any(named) else self.latest(room)
             if parsed and target:
                 entries = {e.rank: e for e in target.message.entries if e.paper_id}

@@ -10,11 +10,15 @@ import json
 from collections.abc import Iterable, Mapping
 from urllib.parse import parse_qs, urlsplit
 
+from digest.channels.slack import escape
+
 MAX_SKEW = 300  # seconds: Slack's advice against replayed requests
 # Where a payload's response_url may point: Slack's own hooks, nowhere else (no request of ours
 # goes where a payload says unless it is Slack).
 RESPONSE_HOSTS = {"hooks.slack.com"}
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+SECTION_CHARS = 3000  # Slack's limit for a section's text
+TITLE_CHARS = 300  # a title in the confirmation: enough to recognize it
 
 
 def signed(body: bytes, headers: Mapping[str, str], secrets: Iterable[str], now: float) -> bool:
@@ -31,23 +35,31 @@ def signed(body: bytes, headers: Mapping[str, str], secrets: Iterable[str], now:
     return ok
 
 
-def votes(body: bytes) -> tuple[list[str], str]:
+def votes(body: bytes) -> tuple[list[str], str] | None:
     """(the tokens of the buttons clicked, the payload's response_url) from a form-encoded
-    `payload=<JSON>` body; ([], "") for anything that is not a block_actions payload."""
+    `payload=<JSON>` body; ([], "") for a payload of another type; None for a body that is no
+    such payload or whose values have the wrong shapes (actions not a list of objects, a value
+    or response_url not a string): signed or not, it is refused."""
     try:
         form = parse_qs(body.decode("utf-8"), max_num_fields=10)
         payload = json.loads(form.get("payload", [""])[0])
     except (UnicodeDecodeError, ValueError):
+        return None
+    if not isinstance(payload, dict):
+        return None
+    if payload.get("type") != "block_actions":
         return [], ""
-    if not isinstance(payload, dict) or payload.get("type") != "block_actions":
-        return [], ""
+    actions, url = payload.get("actions", []), payload.get("response_url", "")
+    if not isinstance(actions, list) or not isinstance(url, str):
+        return None
     tokens = []
-    for action in payload.get("actions") or []:
-        value = action.get("value") if isinstance(action, dict) else None
-        if isinstance(value, str) and "/r/" in value:
+    for action in actions:
+        value = action.get("value", "") if isinstance(action, dict) else None
+        if not isinstance(value, str):
+            return None
+        if "/r/" in value:
             tokens.append(value.rsplit("/r/", 1)[1])
-    url = payload.get("response_url")
-    return tokens, url if isinstance(url, str) else ""
+    return tokens, url
 
 
 def response_allowed(url: str) -> bool:
@@ -62,11 +74,22 @@ def response_allowed(url: str) -> bool:
 
 
 def confirmation(recorded: list[tuple[str, str]]) -> dict[str, object]:
-    """The ephemeral message that tells the clicker (only them) what was recorded."""
+    """The ephemeral message that tells the clicker (only them) what was recorded. Titles come
+    from the internet: the message is a plain_text section (mrkdwn has no escape for *, _, ~
+    and `), and `text`, the notification, has &, < and > escaped: nothing pings or links."""
     words = {"up": "👍 more like this", "down": "👎 less like this"}
-    lines = [f"Recorded {words.get(vote, vote)}: {title}" for title, vote in recorded]
+    lines = [f"Recorded {words.get(vote, vote)}: {_clip(title)}" for title, vote in recorded]
+    said = ("\n".join(lines) + "\nThe next digest follows it.")[:SECTION_CHARS]
     return {
         "response_type": "ephemeral",
         "replace_original": False,
-        "text": "\n".join(lines) + "\nThe next digest follows it.",
+        "text": escape(said),
+        "blocks": [
+            {"type": "section", "text": {"type": "plain_text", "text": said, "emoji": True}}
+        ],
     }
+
+
+def _clip(title: str) -> str:
+    title = " ".join(title.split())
+    return title if len(title) <= TITLE_CHARS else title[: TITLE_CHARS - 1] + "…"
