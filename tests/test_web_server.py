@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -36,8 +37,10 @@ interests = "differential privacy in federated learning"
 """
 
 
-def start(tmp_path: Path, command: str) -> tuple[subprocess.Popen[str], int]:
-    port = free_port()
+def start(
+    tmp_path: Path, command: str, port: int | None = None
+) -> tuple[subprocess.Popen[str], int]:
+    port = port or free_port()
     (tmp_path / "papers").mkdir(exist_ok=True)
     (tmp_path / "digest.toml").write_text(CONFIG.format(port=port), encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if not k.startswith("DIGEST_")}
@@ -96,3 +99,20 @@ def test_digest_web_without_a_web_table_is_a_one_line_error(tmp_path: Path) -> N
     )
     assert done.returncode == 2
     assert done.stderr.strip().count("\n") == 0 and "no [web] table" in done.stderr
+
+
+@pytest.mark.parametrize("command", ["web", "serve"])
+def test_a_listen_address_in_use_is_one_line_and_exit_2(tmp_path: Path, command: str) -> None:
+    # serve used to run on without its face: every digest's links would point at nothing.
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        process, _ = start(tmp_path, command, port)
+        try:
+            code = process.wait(timeout=60)
+        finally:
+            if process.poll() is None:
+                process.kill()
+    err = (process.stderr.read() if process.stderr else "").strip()
+    assert code == 2, err
+    assert err.endswith(f"web.listen: cannot listen on 127.0.0.1:{port} (Address already in use)")
+    assert "\n" not in err

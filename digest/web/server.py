@@ -5,24 +5,26 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import signal
+import socket
 import threading
 import time
 
 import uvicorn
 
-from digest.models import DigestError, Settings
+from digest.models import ConfigError, DigestError, Settings
 from digest.web.app import make_app
 
 log = logging.getLogger("digest.web")
 
 
 def server(settings: Settings, state: str) -> uvicorn.Server:
-    host, _, port = str(settings.web.get("listen", "127.0.0.1:8080")).rpartition(":")
+    host, port = _address(settings)
     config = uvicorn.Config(
         make_app(settings, state),
-        host=host.strip("[]"),
-        port=int(port),
+        host=host,
+        port=port,
         access_log=False,  # paths carry tokens; our own log lines name what happened instead
         log_config=None,  # digest's logging setup stays in charge
         server_header=False,
@@ -32,6 +34,28 @@ def server(settings: Settings, state: str) -> uvicorn.Server:
         h11_max_incomplete_event_size=16 * 1024,  # bounded request line and headers
     )
     return uvicorn.Server(config)
+
+
+def _address(settings: Settings) -> tuple[str, int]:
+    host, _, port = str(settings.web.get("listen", "127.0.0.1:8080")).rpartition(":")
+    return host.strip("[]"), int(port)
+
+
+def bound(settings: Settings) -> socket.socket:
+    """The listening socket, bound here rather than by uvicorn: a port in use (or a host that is
+    not this machine's) is one ConfigError naming [web].listen, before anything else starts. So
+    `digest serve` never runs on with a web face that every digest's links point at but that is
+    not there."""
+    host, port = _address(settings)
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        return socket.create_server((host, port), family=family)
+    except OSError as exc:
+        listen = settings.web.get("listen", "127.0.0.1:8080")
+        reason = os.strerror(exc.errno) if exc.errno else str(exc)
+        raise ConfigError(
+            f"{settings.path}: web.listen: cannot listen on {listen} ({reason})"
+        ) from None
 
 
 def run(settings: Settings, state: str) -> int:
@@ -57,11 +81,12 @@ class Thread:
 
     def __init__(self, settings: Settings, state: str) -> None:
         # uvicorn takes no signal outside the main thread: the caller decides when to stop.
+        self.socket = bound(settings)
         self.web = server(settings, state)
         self.thread = threading.Thread(target=self._run, name="digest-web", daemon=True)
 
     def _run(self) -> None:
-        asyncio.run(self.web.serve())
+        asyncio.run(self.web.serve(sockets=[self.socket]))
 
     def start(self, wait: float = 10.0) -> None:
         """Start serving; return once it listens (or has failed, or after `wait` seconds)."""
@@ -77,4 +102,6 @@ class Thread:
 
     def stop(self) -> None:
         self.web.should_exit = True
-        self.thread.join(timeout=10)
+        if self.thread.is_alive():
+            self.thread.join(timeout=10)
+        self.socket.close()
