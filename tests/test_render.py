@@ -13,6 +13,7 @@ from digest.render import (
     check_templates,
     make_environment,
     pdf_url,
+    render_alert,
     render_digest,
     render_notice,
     snippet,
@@ -314,3 +315,31 @@ def test_a_quiet_period_notice_carries_the_archive_and_one_click_unsubscribe_wit
     plain = render_notice("ana", DAY, "no new papers", line, env)
     assert plain.unsubscribe_url == "" and "Unsubscribe" not in plain.text
     assert "Past digests" not in plain.html
+
+
+# ESC sequences (a window title, colours, a link, a cleared screen), BEL, NUL, CR and C1's CSI.
+CONTROLS = "\x1b]0;PWNED\x07\x1b[2J\x1b[31m\x1b]8;;http://evil.example\x07\x00\r\x9b\x7f"
+HOSTILE = Paper(
+    id="2401.00003",
+    title=f"Terminal {CONTROLS}red title",
+    abstract=f"Differential privacy {CONTROLS}for everyone. Second sentence.",
+    authors=(f"Eve {CONTROLS}Blink",),
+    venue=f"Venue {CONTROLS}2026",
+)
+
+
+def control_characters(text: str) -> list[str]:
+    return [c for c in text if (ord(c) < 32 and c not in "\n\t") or 0x7F <= ord(c) <= 0x9F]
+
+
+def test_no_text_of_a_message_carries_a_control_character() -> None:
+    scored = Scored(HOSTILE, 0.5, (f"pri{CONTROLS}vacy",), f"closest to: {CONTROLS}FedProx")
+    env = make_environment()
+    digest = render_digest(make_digest(scored), env)
+    alert = render_alert("alice", DAY, scored, ["a keyword"], env)
+    for message in (digest, alert):
+        entry = message.entries[0]
+        shown = [message.subject, message.text, message.html, entry.title, entry.authors]
+        shown += [entry.venue, entry.because, entry.snippet, *entry.terms]
+        assert [control_characters(text) for text in shown] == [[]] * len(shown)
+        assert "Terminal ]0;PWNED[2J[31m]8;;http://evil.example red title" in message.text
