@@ -26,8 +26,10 @@ HTML_TEMPLATE = "digest.html"
 ALERT_TEMPLATES = ("alert.subject.txt", "alert.txt", "alert.html")
 NOTICE_TEMPLATES = ("notice.subject.txt", "notice.txt", "notice.html")
 # C0 controls but tab and newline, DEL, C1 controls: a terminal or a text mail client obeys ESC
-# and BEL, so no text a message shows carries them, whatever a title or a template holds.
-_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# and BEL, so no text a message shows carries them, whatever a title or a template holds. And the
+# bidi embeddings, overrides and isolates: one left open in a venue turns digest's own text
+# after it around (the score, the id). Right-to-left text itself needs none of them.
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 class Links(Protocol):
@@ -91,6 +93,7 @@ def render_alert(
 ) -> Message:
     """One paper that could not wait for the digest, and why it could not."""
     item = _item(1, scored, links)
+    reasons = [" ".join(plain(r).split()) for r in reasons]  # they quote the paper's authors
     context = {"subscriber": subscriber, "day": day.isoformat(), "item": item, "reasons": reasons}
     context.update(_page_links(links, None))
     return _message(
@@ -114,7 +117,13 @@ def render_notice(
 ) -> Message:
     """A quiet period's one line: which quiet it is (no new papers, none matched, a source down);
     with links, the archive and the one-click unsubscribe, as in a digest."""
-    context = {"subscriber": subscriber, "day": day.isoformat(), "quiet": quiet, "line": line}
+    # The line may quote a source's error, and so its server's words.
+    context = {
+        "subscriber": subscriber,
+        "day": day.isoformat(),
+        "quiet": quiet,
+        "line": plain(line),
+    }
     context |= _page_links(links, None)
     return _message(env, NOTICE_TEMPLATES, context, unsubscribe_url=context["unsubscribe_url"])
 
@@ -333,8 +342,8 @@ def _tidy(text: str) -> str:
 
 
 def plain(text: str) -> str:
-    """Text without the control characters a terminal obeys (tab and newline stay; CR, form
-    feed and the like become spaces, so that they still part words)."""
+    """Text without the control characters a terminal obeys nor bidi controls (tab and newline
+    stay; CR, form feed and the like become spaces, so that they still part words)."""
     return _CONTROLS.sub(lambda m: " " if m[0].isspace() else "", text)
 
 
