@@ -290,3 +290,12 @@ def test_an_alert_with_a_120_kb_venue_reaches_the_room(
     (event,) = homeserver.messages(token, room_id)
     assert "Federated learning under heterogeneity, part 1" in event["content"]["body"]
     assert "NeurIPS NeurIPS" in event["content"]["body"]
+
+
+def test_control_and_bidi_characters_of_an_id_never_reach_the_room() -> None:
+    """render cleans a paper's text but leaves its id as stored (replies name papers by it)."""
+    entry = Entry(1, "A title", paper_id="esc\x1b]0;PWNED\x07\x1b[2J\u202eid", score="0.50")
+    (content,) = events(Message("s", "", "", "Paper alert for ana", (entry,), "why"))
+    shown = content["body"] + content["formatted_body"]
+    assert not [c for c in shown if ord(c) < 32 and c != "\n" or c in "\x9b\u202e"]
+    assert "id esc ]0;PWNED [2J id" in content["body"]

@@ -413,3 +413,15 @@ def test_a_long_digest_with_buttons_keeps_each_paper_with_its_buttons(slack: Sla
         kinds = [b["type"] for b in payload["blocks"]]
         assert len(kinds) <= 50 and text_size(payload) <= 10_000
         assert kinds[1:-1] == ["section", "section", "actions"] * ((len(kinds) - 2) // 3)
+
+
+def test_control_and_bidi_characters_of_an_id_never_reach_the_channel(
+    slack: SlackWebhook,
+) -> None:
+    """render cleans a paper's text but leaves its id as stored (votes name papers by it)."""
+    entry = Entry(1, "A title", paper_id="esc\x1b]0;PWNED\x07\x1b[2J\u202eid", score="0.50")
+    post(slack.url(), Message("s", "t", "h", heading="Paper alert for ana", entries=(entry,)))
+    (payload,) = slack.accepted
+    shown = "\n".join(t["text"] for t in mrkdwn_texts(payload))
+    assert not [c for c in shown if ord(c) < 32 and c != "\n" or c in "\x9b\u202e"]
+    assert "id `esc ]0;PWNED [2J id`" in shown

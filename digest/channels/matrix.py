@@ -16,7 +16,15 @@ from urllib.parse import quote
 import httpx
 import nh3
 
-from digest.channels.transport import Answer, client, json_body, network, request, retry_after
+from digest.channels.transport import (
+    Answer,
+    client,
+    json_body,
+    network,
+    one_line,
+    request,
+    retry_after,
+)
 from digest.models import ChannelConfig, Delivery, DeliveryError, Entry, Message, Receipt, Settings
 
 # The spec's whole event (with the server's hashes, signatures, ...) must stay under 65,536 bytes.
@@ -295,5 +303,5 @@ def _size(value: dict[str, Any]) -> int:
 
 
 def _clip(text: str, limit: int) -> str:
-    text = " ".join(text.split())
+    text = one_line(text)
     return text if len(text) <= limit else text[: max(0, limit - 1)].rstrip() + "…"

@@ -17,6 +17,7 @@ from digest.channels.transport import (
     Answer,
     answer,
     client,
+    one_line,
     post_at_most_once,
     receipt_detail,
     retry_after,
@@ -203,7 +204,7 @@ def _paper_blocks(entry: Entry) -> list[dict[str, Any]]:
 
 
 def _clip(text: str, limit: int) -> str:
-    text = " ".join(text.split())
+    text = one_line(text)
     if len(text) <= limit:
         return text
     cut = text[: max(0, limit - 1)]
