@@ -25,6 +25,11 @@ TEXT_TEMPLATE = "digest.txt"
 HTML_TEMPLATE = "digest.html"
 ALERT_TEMPLATES = ("alert.subject.txt", "alert.txt", "alert.html")
 NOTICE_TEMPLATES = ("notice.subject.txt", "notice.txt", "notice.html")
+# C0 controls but tab and newline, DEL, C1 controls: a terminal or a text mail client obeys ESC
+# and BEL, so no text a message shows carries them, whatever a title or a template holds. And the
+# bidi embeddings, overrides and isolates: one left open in a venue turns digest's own text
+# after it around (the score, the id). Right-to-left text itself needs none of them.
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 class Links(Protocol):
@@ -64,8 +69,8 @@ def render_digest(digest: Digest, env: jinja2.Environment, links: Links | None =
     count = context["count"]
     return Message(
         # One line whatever the template or the subscriber name holds: no header injection.
-        subject=" ".join(subject.split()),
-        text=_render(env, TEXT_TEMPLATE, context),
+        subject=" ".join(plain(subject).split()),
+        text=plain(_render(env, TEXT_TEMPLATE, context)),
         html=inline_css(_render(env, HTML_TEMPLATE, context)),
         heading=" ".join(f"Paper digest for {digest.subscriber} — {context['day']}".split()),
         entries=tuple(_entry(item) for item in context["items"]),
@@ -88,6 +93,7 @@ def render_alert(
 ) -> Message:
     """One paper that could not wait for the digest, and why it could not."""
     item = _item(1, scored, links)
+    reasons = [" ".join(plain(r).split()) for r in reasons]  # they quote the paper's authors
     context = {"subscriber": subscriber, "day": day.isoformat(), "item": item, "reasons": reasons}
     context.update(_page_links(links, None))
     return _message(
@@ -111,7 +117,13 @@ def render_notice(
 ) -> Message:
     """A quiet period's one line: which quiet it is (no new papers, none matched, a source down);
     with links, the archive and the one-click unsubscribe, as in a digest."""
-    context = {"subscriber": subscriber, "day": day.isoformat(), "quiet": quiet, "line": line}
+    # The line may quote a source's error, and so its server's words.
+    context = {
+        "subscriber": subscriber,
+        "day": day.isoformat(),
+        "quiet": quiet,
+        "line": plain(line),
+    }
     context |= _page_links(links, None)
     return _message(env, NOTICE_TEMPLATES, context, unsubscribe_url=context["unsubscribe_url"])
 
@@ -120,7 +132,8 @@ def _message(
     env: jinja2.Environment, names: Sequence[str], context: dict[str, Any], **chat: Any
 ) -> Message:
     subject, text, html = (_render(env, name, context) for name in names)
-    return Message(subject=" ".join(subject.split()), text=text, html=inline_css(html), **chat)
+    subject = " ".join(plain(subject).split())
+    return Message(subject=subject, text=plain(text), html=inline_css(html), **chat)
 
 
 def inline_css(html: str) -> str:
@@ -243,10 +256,10 @@ def _item(rank: int, scored: Scored, links: Links | None = None) -> dict[str, An
         "up_url": links.vote(paper.id, "up") if links else "",
         "down_url": links.vote(paper.id, "down") if links else "",
         "title": _tidy(paper.title),
-        "venue": paper.venue.strip(),
+        "venue": " ".join(plain(paper.venue).split()),
         "score": f"{scored.score:.2f}",
-        "terms": list(scored.terms),
-        "because": " ".join(scored.because.split()),
+        "terms": [plain(t) for t in scored.terms],
+        "because": " ".join(plain(scored.because).split()),
         "snippet": snippet(paper.abstract),
         "url": _safe_url(paper.url),
         "code_url": _safe_url(paper.code_url),
@@ -307,7 +320,7 @@ def _safe_url(url: str) -> str:
 
 
 def _short_authors(authors: tuple[str, ...], keep: int = 3) -> str:
-    names = [" ".join(a.split()) for a in authors if a.strip()]
+    names = [" ".join(plain(a).split()) for a in authors if a.strip()]
     if len(names) > keep:
         return ", ".join(names[:keep]) + " et al."
     return ", ".join(names)
@@ -325,7 +338,13 @@ _INITIAL = re.compile(r"[A-Z]\.")
 
 def _tidy(text: str) -> str:
     """LaTeX as plain text where it is LaTeX ($5 and {x : x > 0} stay), whitespace collapsed."""
-    return " ".join(to_text(text).split())
+    return " ".join(to_text(plain(text)).split())
+
+
+def plain(text: str) -> str:
+    """Text without the control characters a terminal obeys nor bidi controls (tab and newline
+    stay; CR, form feed and the like become spaces, so that they still part words)."""
+    return _CONTROLS.sub(lambda m: " " if m[0].isspace() else "", text)
 
 
 def split_sentences(text: str) -> list[str]:

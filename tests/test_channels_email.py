@@ -143,6 +143,42 @@ def test_untrusted_text_is_escaped_and_cannot_inject_headers(relay: Any) -> None
     assert not [v for _, attrs in tags for a, v in attrs if (v or "").startswith("javascript")]
 
 
+# A literal encoded word in a title, whose text is a CRLF and a header; decoded by the reader
+# (or by Python's email package when it sets the subject) it would be a Bcc of its own.
+ENCODED_WORD = "x alertword =?utf-8?q?=0D=0ABcc:_x@y?="
+
+
+@pytest.mark.parametrize(
+    ("subject", "shown"),
+    [
+        (f"Paper alert for ana: {ENCODED_WORD}", f"Paper alert for ana: {ENCODED_WORD}"),
+        (f"Zoë: {ENCODED_WORD}", f"Zoë: {ENCODED_WORD}"),
+        ("Alert\r\nBcc: victim@example.org\x00 nul", "Alert Bcc: victim@example.org nul"),
+        ("Alert \u202eRLO\u2066 and \x1b[31mred\x07", "Alert RLO and [31mred"),
+    ],
+)
+def test_a_title_in_the_subject_cannot_add_a_header(relay: Any, subject: str, shown: str) -> None:
+    server, mailbox = relay
+    send(channel(settings_for(server.port)), dataclasses.replace(message(1), subject=subject))
+    msg = mailbox.mails[0].message
+    assert msg.keys() == [
+        "From", "To", "Subject", "Date", "Message-ID", "Auto-Submitted", "MIME-Version",
+        "Content-Type",
+    ]  # fmt: skip
+    assert msg["Subject"] == shown
+    assert "\r" not in msg["Subject"] and "\n" not in msg["Subject"]
+
+
+def test_a_long_word_in_a_title_is_folded_under_78_characters_a_line(relay: Any) -> None:
+    server, mailbox = relay
+    subject = "Paper alert for ana: " + "w" * 2000 + " end"
+    send(channel(settings_for(server.port)), dataclasses.replace(message(1), subject=subject))
+    (mail,) = mailbox.mails
+    head = mail.raw.split(b"\r\n\r\n", 1)[0]
+    assert max(len(line) for line in head.split(b"\r\n")) <= 78
+    assert mail.message["Subject"] == subject
+
+
 def test_css_in_a_users_style_block_is_inlined(relay: Any, tmp_path: Path) -> None:
     templates = tmp_path / "templates"
     templates.mkdir()

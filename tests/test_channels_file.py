@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import email
 import email.policy
 from datetime import date
@@ -167,3 +168,60 @@ def test_a_failed_write_leaves_no_half_file(tmp_path: Path) -> None:
 def test_registered_under_its_kind() -> None:
     assert FileChannel.kind == "file"
     assert CHANNELS["file"] is FileChannel
+
+
+# A title that holds a literal encoded word whose text is a CRLF and a header.
+ENCODED_WORD = "x alertword =?utf-8?q?=0D=0ABcc:_x@y?="
+
+
+def written_headers(raw: bytes) -> list[str]:
+    """The header lines of a written message, folded lines joined to their field."""
+    head = raw.split(b"\r\n\r\n", 1)[0].decode("ascii")
+    return head.replace("\r\n ", " ").split("\r\n")
+
+
+@pytest.mark.parametrize(
+    ("subject", "shown"),
+    [
+        (f"Paper alert for bob: {ENCODED_WORD}", f"Paper alert for bob: {ENCODED_WORD}"),
+        (f"Zoë: {ENCODED_WORD}", f"Zoë: {ENCODED_WORD}"),
+        ("Alert\r\nBcc: victim@example.org\x00 nul", "Alert Bcc: victim@example.org nul"),
+        ("Alert \u202eRLO\u2066 and \x1b[31mred\x07", "Alert RLO and [31mred"),
+    ],
+)
+def test_a_subject_cannot_add_a_header_to_the_eml(tmp_path: Path, subject: str, shown: str) -> None:
+    channel = make_channel({"dir": str(tmp_path), "to": "alice@example.org"})
+    delivery = dataclasses.replace(make_delivery(channel), message=replace(MESSAGE, subject))
+    raw = Path(channel.send(delivery).detail).read_bytes()
+    parsed = parse_bytes(raw)
+    assert parsed.keys() == [
+        "From", "To", "Subject", "Date", "Message-ID", "MIME-Version", "Content-Type"
+    ]  # fmt: skip
+    assert parsed["Subject"] == shown
+    assert "=?" not in "".join(h for h in written_headers(raw) if not h.startswith("Subject:"))
+
+
+def test_a_long_word_in_a_subject_is_folded_under_78_characters_a_line(tmp_path: Path) -> None:
+    channel = make_channel({"dir": str(tmp_path)})
+    subject = "Paper alert for bob: " + "w" * 2000 + " end"
+    delivery = dataclasses.replace(make_delivery(channel), message=replace(MESSAGE, subject))
+    raw = Path(channel.send(delivery).detail).read_bytes()
+    assert max(len(line) for line in raw.split(b"\r\n")) <= 78
+    assert parse_bytes(raw)["Subject"] == subject
+
+
+def test_a_non_ascii_sender_name_is_encoded_and_its_address_kept(tmp_path: Path) -> None:
+    channel = make_channel({"dir": str(tmp_path)}, smtp={"from": "Zoë's digest <z@example.org>"})
+    parsed = parse(Path(channel.send(make_delivery(channel)).detail))
+    assert parsed["From"].addresses[0].display_name == "Zoë's digest"
+    assert parsed["From"].addresses[0].addr_spec == "z@example.org"
+
+
+def replace(message: Message, subject: str) -> Message:
+    return dataclasses.replace(message, subject=subject)
+
+
+def parse_bytes(raw: bytes) -> EmailMessage:
+    parsed = email.message_from_bytes(raw, policy=email.policy.default)
+    assert isinstance(parsed, EmailMessage)
+    return parsed

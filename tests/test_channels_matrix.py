@@ -4,6 +4,7 @@ never post twice, and a real 429 from a homeserver with Synapse's default rate l
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import logging
@@ -16,12 +17,13 @@ import pytest
 from homeserver import SERVER_NAME, Homeserver, shared
 from sample_digests import delivery, message, paper
 
-from digest import outbox
-from digest.channels.matrix import TAGS, MatrixChannel
+from digest import outbox, render
+from digest.channels.matrix import MAX_CONTENT, TAGS, MatrixChannel, events
 from digest.models import (
     ChannelConfig,
     DeliveryError,
     Digest,
+    Entry,
     Message,
     Profile,
     Scored,
@@ -223,3 +225,77 @@ def test_each_paper_shows_its_number_and_id_and_the_footer_says_how_to_rate(
     assert "1. Federated learning under heterogeneity, part 1" in body
     assert "id 2611.00001" in body and "id <code>2611.00002</code>" in html
     assert "to rate: reply e.g. “+1 -3”" in body  # read back by digest/web/replies.py
+
+
+# 100 KB of the text that costs most per character: a quote is 6 bytes as &quot; in the HTML,
+# an astral letter 4 in UTF-8.
+HUGE = ('NeurIPS "𝔸" ' * 10_000)[:100_000]
+HUGE_FIELDS = {
+    "title": HUGE,
+    "authors": HUGE,
+    "venue": HUGE,
+    "paper_id": HUGE,
+    "because": "closest to: " + HUGE,
+    "snippet": HUGE,
+    "terms": (HUGE,),
+    "url": "https://example.org/" + "a" * 100_000,
+    "code_url": "https://example.org/" + "%22" * 33_000,
+}
+
+
+def event_bytes(content: dict[str, Any]) -> int:
+    return len(json.dumps(content, ensure_ascii=False).encode("utf-8"))
+
+
+@pytest.mark.parametrize("field", sorted(HUGE_FIELDS))
+def test_one_huge_field_of_a_paper_still_fits_an_event(field: str) -> None:
+    fields: dict[str, Any] = {"title": "A title", "paper_id": "2611.00001", "score": "0.50"}
+    entry = Entry(1, **{**fields, field: HUGE_FIELDS[field]})
+    msg = Message("Paper alert for ana: A title", "", "", "Paper alert for ana", (entry,), "why")
+    (content,) = events(msg)
+    assert event_bytes(content) <= MAX_CONTENT < 65_536
+    assert content["body"].split("\n")[2].startswith("1. ")
+
+
+def test_papers_whose_every_field_is_huge_are_split_and_each_event_fits() -> None:
+    entries = tuple(Entry(n, score="0.50", **HUGE_FIELDS) for n in range(1, 21))
+    huge = "Paper digest for ana " + HUGE
+    contents = events(Message(huge, "", "", huge, entries, footer=HUGE))
+    assert len(contents) > 1
+    assert all(event_bytes(c) <= MAX_CONTENT for c in contents)
+    ranks = [int(line.split(".")[0]) for c in contents for line in c["body"].split("\n")[1:]
+             if line[:1].isdigit()]  # fmt: skip
+    assert ranks == list(range(1, 21))
+
+
+def test_a_paper_too_large_even_when_clipped_is_shown_shorter() -> None:
+    astral = "𝔸" * 100_000  # 4 bytes each, in the text and in the HTML
+    link = "https://example.org/" + '"' * 1_980  # as long a link as is shown; &quot; each
+    fields = {k: (astral,) if k == "terms" else astral for k in HUGE_FIELDS}
+    entry = Entry(1, score="0.50", **{**fields, "url": link, "code_url": link})
+    (content,) = events(Message(astral, "", "", astral, (entry,), footer=astral))
+    assert event_bytes(content) <= MAX_CONTENT
+    assert content["body"].split("\n")[2].startswith("1. 𝔸𝔸𝔸")
+
+
+def test_an_alert_with_a_120_kb_venue_reaches_the_room(
+    homeserver: Homeserver, room: tuple[str, str]
+) -> None:
+    token, room_id = room
+    long_venue = dataclasses.replace(paper(1), venue="NeurIPS " * 15_000)
+    alert = render.render_alert(
+        "ana", NOW.date(), Scored(long_venue, 0.9), ["a keyword"], render.make_environment()
+    )
+    send(homeserver, token, room_id, alert)
+    (event,) = homeserver.messages(token, room_id)
+    assert "Federated learning under heterogeneity, part 1" in event["content"]["body"]
+    assert "NeurIPS NeurIPS" in event["content"]["body"]
+
+
+def test_control_and_bidi_characters_of_an_id_never_reach_the_room() -> None:
+    """render cleans a paper's text but leaves its id as stored (replies name papers by it)."""
+    entry = Entry(1, "A title", paper_id="esc\x1b]0;PWNED\x07\x1b[2J\u202eid", score="0.50")
+    (content,) = events(Message("s", "", "", "Paper alert for ana", (entry,), "why"))
+    shown = content["body"] + content["formatted_body"]
+    assert not [c for c in shown if ord(c) < 32 and c != "\n" or c in "\x9b\u202e"]
+    assert "id esc ]0;PWNED [2J id" in content["body"]

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -12,7 +14,7 @@ import pytest
 from channel_servers import Dripping, Hookshot, no_proxies
 from sample_digests import delivery, message, paper
 
-from digest import outbox
+from digest import outbox, render
 from digest.channels import transport
 from digest.channels.matrix_hook import MatrixHookChannel
 from digest.models import (
@@ -111,3 +113,14 @@ def test_a_post_that_timed_out_is_never_reported_sent(
         server.stop()
     assert later.sent == [] and "nothing was confirmed" in later.dead[0]
     assert server.requests == 1
+
+
+def test_an_alert_with_a_120_kb_venue_is_one_post_of_matrix_size(hookshot: Hookshot) -> None:
+    long_venue = dataclasses.replace(paper(1), venue="NeurIPS " * 15_000)
+    alert = render.render_alert(
+        "ana", NOW.date(), Scored(long_venue, 0.9), ["a keyword"], render.make_environment()
+    )
+    assert post(hookshot.url(), alert) == "1 message via hookshot"
+    (payload,) = hookshot.accepted
+    assert len(json.dumps(payload, ensure_ascii=False).encode()) < 65_536
+    assert "NeurIPS NeurIPS" in payload["text"]

@@ -71,17 +71,18 @@ def test_a_digest_is_a_header_a_section_per_paper_and_a_context_line(slack: Slac
         "text": "Paper digest for ana — 2026-11-30",
     }
     assert payload["text"] == "Paper digest for ana — 2026-11-30"  # the notification fallback
-    first, free = payload["blocks"][1]["text"], payload["blocks"][2]["text"]
-    assert first == {
+    free, marked = payload["blocks"][1]["text"], payload["blocks"][2]["text"]
+    assert free["type"] == "plain_text" and free["text"].startswith(
+        "1. Federated learning under heterogeneity, part 1\n"
+        "Ana Author, Ben Builder · arXiv cs.LG · score 0.90\nwhy: matched federated, drift\n"
+        "Paper 1 studies federated learning"
+    )
+    assert marked == {
         "type": "mrkdwn",
-        "text": "*1.* <https://arxiv.org/abs/2611.00001?a=1&amp;b=2|Federated learning under "
-        "heterogeneity, part 1>\n_why: matched federated, drift_\nid `2611.00001`\n"
+        "text": "id `2611.00001` · <https://arxiv.org/abs/2611.00001?a=1&amp;b=2|paper> · "
         "<https://arxiv.org/pdf/2611.00001|PDF> · <https://github.com/example/p1|code>",
         "verbatim": True,
     }
-    assert free["type"] == "plain_text" and free["text"].startswith(
-        "Ana Author, Ben Builder · arXiv cs.LG · score 0.90\nPaper 1 studies federated learning"
-    )
     assert payload["unfurl_links"] is False and payload["unfurl_media"] is False
 
 
@@ -94,10 +95,11 @@ def test_untrusted_text_pings_nobody_and_breaks_no_markup(slack: SlackWebhook) -
     assert all(t["type"] in ("mrkdwn", "plain_text") for t in texts)
     body = "\n".join(t["text"] for t in marked)
     assert "<!" not in body  # no <!channel>, <!here>, <!everyone> markup survives
-    assert "&lt;b&gt;" in body and "&amp; robust" in body  # the evil title, escaped
-    assert "javascript" not in body.replace("href='javascript:alert(1)'", "")
+    assert "javascript" not in body
     # The only links are the ones the digest makes per paper.
-    assert body.count("<https://") == 5  # two titles, two PDFs, one code link (none for evil)
+    assert body.count("<https://") == 5  # two papers, two PDFs, one code link (none for evil)
+    shown = "\n".join(t["text"] for t in texts if t["type"] == "plain_text")
+    assert "1. Fast <b>bold</b> & robust" in shown  # plain_text: shown as written, never read
 
 
 def test_a_long_digest_is_split_in_order_within_slacks_limits(slack: SlackWebhook) -> None:
@@ -111,10 +113,10 @@ def test_a_long_digest_is_split_in_order_within_slacks_limits(slack: SlackWebhoo
     assert all(len(p["blocks"]) <= 50 for p in slack.accepted)
     assert all(text_size(p) <= 10_000 for p in slack.accepted)  # msg_blocks_too_long
     ranks = [
-        int(b["text"]["text"].split(".*", 1)[0].lstrip("*"))
+        int(b["text"]["text"].split(".", 1)[0])
         for p in slack.accepted
         for b in p["blocks"]
-        if b["type"] == "section" and b["text"]["type"] == "mrkdwn"
+        if b["type"] == "section" and b["text"]["type"] == "plain_text"
     ]
     assert ranks == list(range(1, 101))
 
@@ -290,11 +292,11 @@ def test_an_answer_that_stalls_after_200_is_still_a_post(monkeypatch: pytest.Mon
 
 
 def test_formatting_marks_in_free_text_stay_literal(slack: SlackWebhook) -> None:
-    """mrkdwn has no escape for * and _ (verbatim only stops links and mentions): the abstract,
-    authors and "closest to" go as plain_text, shown as written."""
+    """mrkdwn has no escape for * and _ (verbatim only stops links and mentions): the title,
+    abstract, authors and "closest to" go as plain_text, shown as written."""
     entry = Entry(
         1,
-        "A title",
+        "A *bold* _it_ ~s~ `tick` title",
         "https://example.org/x",
         authors="J_Smith, *Star* Author",
         snippet="We prove *bold* claims about _italic_ bounds and ~strike~ `code`.",
@@ -304,10 +306,30 @@ def test_formatting_marks_in_free_text_stay_literal(slack: SlackWebhook) -> None
     (payload,) = slack.accepted
     marked = [t["text"] for t in mrkdwn_texts(payload) if t["type"] == "mrkdwn"]
     plain = [t["text"] for t in mrkdwn_texts(payload) if t["type"] == "plain_text"]
-    assert not any(mark in text for text in marked for mark in ("*bold*", "_italic_", "*Star*"))
-    (free,) = plain
+    marks = ("*bold*", "_italic_", "*Star*", "_it_", "~s~", "`tick`")
+    assert not any(mark in text for text in marked for mark in marks)
+    free, footer = plain
+    assert free.startswith("1. A *bold* _it_ ~s~ `tick` title\n")
     assert "We prove *bold* claims about _italic_ bounds and ~strike~ `code`." in free
     assert "J_Smith, *Star* Author" in free and "closest to: *Liked* paper" in free
+
+
+def test_an_alerts_reasons_in_its_footer_stay_literal(slack: SlackWebhook) -> None:
+    entry = Entry(1, "A title", "https://example.org/x")
+    footer = "why now: by *Eve* _Star_, whom you follow; mentions “~x~”"
+    msg = Message("s", "t", "h", heading="Paper alert for ana", entries=(entry,), footer=footer)
+    post(slack.url(), msg)
+    (payload,) = slack.accepted
+    (context,) = payload["blocks"][-1]["elements"]
+    assert context == {"type": "plain_text", "text": footer, "emoji": False}
+
+
+def test_links_too_long_for_a_section_leave_the_id_alone(slack: SlackWebhook) -> None:
+    url = "https://example.org/" + "a" * 2_000
+    entry = Entry(1, "A title", url, code_url=url, pdf_url=url, paper_id="2611.00001")
+    post(slack.url(), Message("s", "t", "h", heading="Paper digest for ana", entries=(entry,)))
+    (payload,) = slack.accepted
+    assert payload["blocks"][2]["text"]["text"] == "id `2611.00001`"
 
 
 def test_the_blocks_of_one_message_never_hold_too_much_text(slack: SlackWebhook) -> None:
@@ -318,12 +340,12 @@ def test_the_blocks_of_one_message_never_hold_too_much_text(slack: SlackWebhook)
     assert len(slack.accepted) >= 4
     assert all(text_size(p) <= 10_000 for p in slack.accepted)
     ranks = [
-        b["text"]["text"].split(".*", 1)[0]
+        b["text"]["text"].split(".", 1)[0]
         for p in slack.accepted
         for b in p["blocks"]
-        if b["type"] == "section" and b["text"]["type"] == "mrkdwn"
+        if b["type"] == "section" and b["text"]["type"] == "plain_text"
     ]
-    assert ranks == [f"*{n}" for n in range(1, 13)]
+    assert ranks == [str(n) for n in range(1, 13)]
 
 
 def test_msg_blocks_too_long_is_explained_and_permanent(
@@ -391,3 +413,15 @@ def test_a_long_digest_with_buttons_keeps_each_paper_with_its_buttons(slack: Sla
         kinds = [b["type"] for b in payload["blocks"]]
         assert len(kinds) <= 50 and text_size(payload) <= 10_000
         assert kinds[1:-1] == ["section", "section", "actions"] * ((len(kinds) - 2) // 3)
+
+
+def test_control_and_bidi_characters_of_an_id_never_reach_the_channel(
+    slack: SlackWebhook,
+) -> None:
+    """render cleans a paper's text but leaves its id as stored (votes name papers by it)."""
+    entry = Entry(1, "A title", paper_id="esc\x1b]0;PWNED\x07\x1b[2J\u202eid", score="0.50")
+    post(slack.url(), Message("s", "t", "h", heading="Paper alert for ana", entries=(entry,)))
+    (payload,) = slack.accepted
+    shown = "\n".join(t["text"] for t in mrkdwn_texts(payload))
+    assert not [c for c in shown if ord(c) < 32 and c != "\n" or c in "\x9b\u202e"]
+    assert "id `esc ]0;PWNED [2J id`" in shown

@@ -9,15 +9,18 @@ import re
 import shutil
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from digest.cli import main, parser
+from digest.models import Paper
 
 REPO = Path(__file__).resolve().parent.parent
 MONDAY = "2026-11-30T15:00:00+01:00"  # past Monday's fire time in Berlin, New York and Tokyo
 TUESDAY = "2026-12-01T15:00:00+01:00"
+NOW = datetime(2026, 11, 30, 14, tzinfo=UTC)
 
 
 @pytest.fixture
@@ -352,3 +355,100 @@ def test_a_digest_past_its_fire_time_and_not_made_yet_is_due_now(project: Path, 
     lines = [line.strip() for line in out.splitlines()]
     alice = next(line for line in lines if line.startswith("alice:"))
     assert alice.startswith("alice: due now (the period of Tue 2026-12-01 08:00 CET); then Wed")
+
+
+# What a terminal obeys: ESC sequences (window title, cleared screen, colours, a link), BEL,
+# NUL, CR, C1's CSI and bidi overrides.
+CONTROLS = "\x1b]0;PWNED\x07\x1b[2J\x1b[31m\x1b]8;;http://evil.example\x07\x00\r\x9b\u202e"
+HOSTILE_ID = f"esc{CONTROLS}id"
+
+
+def unsafe(text: str) -> list[str]:
+    """The characters of a text that a terminal would obey rather than show."""
+    bidi = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u2028\u2029"
+    return [c for c in text if (ord(c) < 32 and c not in "\n\t") or 0x7F <= ord(c) <= 0x9F
+            or c in bidi]  # fmt: skip
+
+
+@pytest.fixture
+def hostile(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A project whose one source holds papers with control characters in every field."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("DIGEST_STATE", raising=False)
+    (tmp_path / "papers").mkdir()
+    rows = [
+        {
+            "id": HOSTILE_ID,
+            "title": f"Terminal {CONTROLS} alertword title",
+            "abstract": f"alertword differential privacy federated. {CONTROLS} More.",
+            "authors": [f"Eve {CONTROLS}"],
+            "venue": f"Venue {CONTROLS}",
+        },
+        {
+            "id": "2602.00002",
+            "title": f"Alert {CONTROLS} alertword two",
+            "abstract": "alertword differential privacy federated learning.",
+        },
+    ]
+    rows += [
+        {"id": f"2602.001{n:02d}", "title": f"Private federated learning {n}", "abstract": topic}
+        for n, topic in enumerate(["differential privacy federated clients"] * 4)
+    ]
+    with (tmp_path / "papers" / "p.jsonl").open("w", encoding="utf-8") as out:
+        out.writelines(json.dumps(r) + "\n" for r in rows)
+    (tmp_path / "digest.toml").write_text(
+        '[state]\npath = "state/digest.db"\n\n[[sources]]\nkind = "files"\npath = "papers"\n\n'
+        '[[subscribers]]\nname = "bob"\ninterests = "differential privacy federated"\n'
+        'alert_keywords = ["alertword"]\nmin_score = 0.0\n\n'
+        '[[subscribers.channels]]\nkind = "file"\ndir = "out"\n'
+    )
+    return tmp_path
+
+
+def test_paper_text_reaches_the_terminal_with_its_control_characters_escaped(
+    hostile: Path, capsys
+) -> None:
+    config = ("--config", "digest.toml")
+    code, out, _ = run(capsys, "rank", *config, "--papers", "papers/p.jsonl", "--top", "9")
+    assert HOSTILE_ID in [p["id"] for p in json.loads(out)["bob"]]  # JSON: the same value
+    said = [out]
+    for args in (
+        ("run", *config, "--now", MONDAY),
+        ("preview", *config, "--subscriber", "bob", "--now", TUESDAY),
+        ("preview", *config, "--subscriber", "bob", "--now", TUESDAY, "--format", "html"),
+        ("preview", *config, "--subscriber", "bob", "--now", TUESDAY, "--format", "subject"),
+        ("feedback", *config, "bob", "2602.00002", "up"),
+        ("status", *config, "--now", MONDAY),
+    ):
+        code, out, err = run(capsys, *args)
+        assert code == 0, err
+        said += [out, err]
+    # Later the same day a new paper is an alert: the run's summary names it by its id.
+    late = {"id": f"{HOSTILE_ID}2", "title": "alertword late", "abstract": "alertword privacy."}
+    (hostile / "papers" / "q.jsonl").write_text(json.dumps(late) + "\n")
+    code, out, err = run(capsys, "run", *config, "--now", "2026-11-30T20:00:00+01:00")
+    assert code == 0 and "alerts: esc\\x1b]0;PWNED" in out, err
+    said += [out, err]
+    from digest.state import Store
+
+    # The paper as a source may still hand it over (ingest cleans what it can, not all sources).
+    with Store(str(hostile / "state" / "digest.db")) as store:
+        store.papers.add([Paper(HOSTILE_ID, f"Raw {CONTROLS} title", "abstract")], NOW)
+    code, out, _ = run(capsys, "feedback", *config, "bob", HOSTILE_ID, "down")
+    assert code == 0 and "\\x1b]0;PWNED\\x07\\x1b[2J" in out and "\\u202e" in out
+    said.append(out)
+    for args in (("ratings", *config), ("ratings", *config, "--format", "json")):
+        code, out, err = run(capsys, *args)
+        said += [out, err]
+    assert HOSTILE_ID in [r["paper"] for r in json.loads(out)]  # JSON: the same value
+    assert [unsafe(text) for text in said] == [[]] * len(said)
+
+
+def test_the_terminal_sees_an_escape_for_each_control_character_and_json_the_same_value() -> None:
+    from digest.cli.terminal import shown, shown_json
+
+    assert shown("a\x1b[2Jb\x07\x00\r\x9b\u202e\u2066c\td\ne") == (
+        "a\\x1b[2Jb\\x07\\x00\\x0d\\x9b\\u202e\\u2066c\td\ne"
+    )
+    text = json.dumps({"id": HOSTILE_ID}, ensure_ascii=False)
+    assert unsafe(shown_json(text)) == [] and json.loads(shown_json(text)) == {"id": HOSTILE_ID}

@@ -13,6 +13,7 @@ from digest.render import (
     check_templates,
     make_environment,
     pdf_url,
+    render_alert,
     render_digest,
     render_notice,
     snippet,
@@ -88,7 +89,8 @@ def test_subject_is_one_line_even_with_a_newline_in_the_name() -> None:
 
 @pytest.mark.parametrize("body", ["text", "html"])
 def test_each_item_shows_title_venue_score_terms_snippet_and_links(body: str) -> None:
-    out = getattr(render(two_items()), body)
+    # The reader sees the text of each <bdi>, the isolate an untrusted field is shown in.
+    out = getattr(render(two_items()), body).replace("<bdi>", "").replace("</bdi>", "")
     for paper, score, terms, because in [
         (FEDHET, "0.46", "federated, heterogeneity", "closest to: FedProx"),
         (DPLORA, "0.20", "privacy, lora", "closest to: DP-SGD"),
@@ -314,3 +316,58 @@ def test_a_quiet_period_notice_carries_the_archive_and_one_click_unsubscribe_wit
     plain = render_notice("ana", DAY, "no new papers", line, env)
     assert plain.unsubscribe_url == "" and "Unsubscribe" not in plain.text
     assert "Past digests" not in plain.html
+
+
+# ESC sequences (a window title, colours, a link, a cleared screen), BEL, NUL, CR and C1's CSI.
+CONTROLS = "\x1b]0;PWNED\x07\x1b[2J\x1b[31m\x1b]8;;http://evil.example\x07\x00\r\x9b\x7f"
+HOSTILE = Paper(
+    id="2401.00003",
+    title=f"Terminal {CONTROLS}red title",
+    abstract=f"Differential privacy {CONTROLS}for everyone. Second sentence.",
+    authors=(f"Eve {CONTROLS}Blink",),
+    venue=f"Venue {CONTROLS}2026",
+)
+
+
+def control_characters(text: str) -> list[str]:
+    return [c for c in text if (ord(c) < 32 and c not in "\n\t") or 0x7F <= ord(c) <= 0x9F]
+
+
+def test_no_text_of_a_message_carries_a_control_character() -> None:
+    scored = Scored(HOSTILE, 0.5, (f"pri{CONTROLS}vacy",), f"closest to: {CONTROLS}FedProx")
+    env = make_environment()
+    digest = render_digest(make_digest(scored), env)
+    alert = render_alert("alice", DAY, scored, ["a keyword"], env)
+    for message in (digest, alert):
+        entry = message.entries[0]
+        shown = [message.subject, message.text, message.html, entry.title, entry.authors]
+        shown += [entry.venue, entry.because, entry.snippet, *entry.terms]
+        assert [control_characters(text) for text in shown] == [[]] * len(shown)
+        assert "Terminal ]0;PWNED[2J[31m]8;;http://evil.example red title" in message.text
+
+
+BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+
+
+def test_bidi_controls_leave_every_text_and_untrusted_fields_are_isolated_in_html() -> None:
+    turned = Paper(
+        id="2401.00004",
+        title="Alert \u202eRLO left open",
+        abstract="We \u2067isolate nothing. Second sentence.",
+        authors=("\u202bEve Embed",),
+        venue="NeurIPS \u202d2026",
+    )
+    scored = Scored(turned, 0.9, ("isolate",), "closest to: \u2066FedProx")
+    env = make_environment()
+    for message in (
+        render_digest(make_digest(scored), env),
+        render_alert("alice", DAY, scored, ["by \u202eEve, whom you follow"], env),
+    ):
+        entry = message.entries[0]
+        shown = [message.subject, message.text, message.html, message.footer, entry.title]
+        shown += [entry.authors, entry.venue, entry.because, entry.snippet]
+        assert [c for text in shown for c in text if c in BIDI] == []
+        html = message.html
+        assert "<bdi>Alert RLO left open</bdi>" in html and "<bdi>Eve Embed</bdi>" in html
+        assert "<bdi>NeurIPS 2026</bdi> · score 0.90 · id <bdi><code" in html
+        assert "<bdi>We isolate nothing. Second sentence.</bdi>" in html

@@ -126,3 +126,33 @@ def test_the_quiet_day_notice_is_laid_out_like_the_digest() -> None:
     assert card and f'<div style="{card.group(1)}"' in html  # the same white card
     assert '<meta name="viewport"' in html and "<h1" in html
     assert "No new papers since the last digest." in html
+
+
+# Where each of two words of one element's text is drawn, left edge in px.
+_WORDS_AT_JS = """([selector, words]) => {
+  const el = [...document.querySelectorAll(selector)].find(e => e.textContent.includes(words[0]));
+  const range = document.createRange();
+  const at = {};
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const word of words) {
+      const i = node.textContent.indexOf(word);
+      if (i < 0) continue;
+      range.setStart(node, i);
+      range.setEnd(node, i + word.length);
+      at[word] = range.getBoundingClientRect().left;
+    }
+  }
+  return at;
+}"""
+
+
+@pytest.mark.parametrize("venue", ["\u202eNeurIPS left open", "כנס \u202e2026", "\u2067NeurIPS"])
+def test_a_venue_never_turns_the_score_and_id_after_it_around(browser_page, venue: str) -> None:
+    paper = Paper(id="2611.00007", title="T \u202eitle", abstract="A. B.", venue=venue)
+    env = render.make_environment()
+    alert = render.render_alert("ana", DAY, Scored(paper, 0.9), ["a keyword"], env).html
+    with serve_pages({"/alert": alert}) as base:
+        browser_page.goto(base + "/alert")
+        at = browser_page.evaluate(_WORDS_AT_JS, ["p", ["score", "2611.00007"]])
+    assert at["score"] < at["2611.00007"]  # read left to right, as digest wrote it

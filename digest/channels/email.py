@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import binascii
 import email.utils
+import re
 import secrets
 import smtplib
 import socket
@@ -24,6 +25,12 @@ TIMEOUT = 30.0  # seconds of silence, per read
 DEADLINE = 120.0  # seconds for the whole conversation, however slowly the relay answers
 DEFAULT_PORTS = {"tls": 465, "starttls": 587, "none": 25}
 CRLF = "\r\n"
+# Controls (C0, DEL, C1) and line separators: a CR or LF in a header would start one of its own.
+_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+# Bidi embeddings, overrides and isolates: in a subject they would turn the rest of it around.
+_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
+# A plain word longer than this is sent as encoded words, which can be folded anywhere.
+_LONGEST_WORD = 60
 
 
 def recipients(to: object) -> list[str]:
@@ -71,8 +78,7 @@ class EmailChannel:
         headers = [
             ("From", email.utils.formataddr((name, address), charset="utf-8")),
             ("To", ", ".join(self.to)),
-            # One line whatever it holds: a newline in a header would start a header of its own.
-            ("Subject", " ".join(delivery.message.subject.split())),
+            ("Subject", delivery.message.subject),
             ("Date", email.utils.format_datetime(datetime.now().astimezone())),
             ("Message-ID", message_id),
             ("Auto-Submitted", "auto-generated"),  # RFC 3834: no vacation replies, please
@@ -83,21 +89,7 @@ class EmailChannel:
             headers.append(("List-Unsubscribe", ", ".join(f"<{u}>" for u in links)))
             if delivery.message.unsubscribe_url or self.unsubscribe.lower().startswith("https:"):
                 headers.append(("List-Unsubscribe-Post", "List-Unsubscribe=One-Click"))  # RFC 8058
-        parts = [_body(delivery.message.text), _body(delivery.message.html)]
-        boundary = "=_" + secrets.token_hex(12)  # "=_" never occurs in quoted-printable text
-        while any(boundary.encode() in body for _, body in parts):
-            boundary = "=_" + secrets.token_hex(12)
-        head = "".join(_header(k, v) for k, v in headers)
-        head += f'MIME-Version: 1.0\r\nContent-Type: multipart/alternative; boundary="{boundary}"'
-        out = [head.encode("ascii"), b"\r\n\r\n"]
-        for subtype, (cte, body) in zip(("plain", "html"), parts, strict=True):
-            out.append(
-                f'--{boundary}\r\nContent-Type: text/{subtype}; charset="utf-8"\r\n'
-                f"Content-Transfer-Encoding: {cte}\r\n\r\n".encode("ascii")
-            )
-            out += [body, b"\r\n"]  # the line break before a boundary belongs to the boundary
-        out.append(f"--{boundary}--\r\n".encode("ascii"))
-        return message_id, b"".join(out)
+        return message_id, mime(headers, delivery.message.text, delivery.message.html)
 
     def send(self, delivery: Delivery) -> Receipt:
         if not self.to:
@@ -268,15 +260,42 @@ def _close(smtp: smtplib.SMTP) -> None:
         pass
 
 
-def _header(name: str, value: str) -> str:
+def mime(headers: list[tuple[str, str]], text: str, html: str) -> bytes:
+    """A multipart/alternative message (text, then HTML) with these headers, CRLF line ends and
+    only 7-bit lines of at most 998 characters. The Subject is untrusted text: see _header."""
+    parts = [_body(text), _body(html)]
+    boundary = "=_" + secrets.token_hex(12)  # "=_" never occurs in quoted-printable text
+    while any(boundary.encode() in body for _, body in parts):
+        boundary = "=_" + secrets.token_hex(12)
+    head = "".join(_header(k, v, text=k == "Subject") for k, v in headers)
+    head += f'MIME-Version: 1.0\r\nContent-Type: multipart/alternative; boundary="{boundary}"'
+    out = [head.encode("ascii"), b"\r\n\r\n"]
+    for subtype, (cte, body) in zip(("plain", "html"), parts, strict=True):
+        out.append(
+            f'--{boundary}\r\nContent-Type: text/{subtype}; charset="utf-8"\r\n'
+            f"Content-Transfer-Encoding: {cte}\r\n\r\n".encode("ascii")
+        )
+        out += [body, b"\r\n"]  # the line break before a boundary belongs to the boundary
+    out.append(f"--{boundary}--\r\n".encode("ascii"))
+    return b"".join(out)
+
+
+def header_value(value: str) -> str:
+    """A header value on one line: controls and line breaks become spaces, bidi controls go."""
+    return " ".join(_BIDI.sub("", _CONTROLS.sub(" ", value)).split())
+
+
+def _header(name: str, value: str, text: bool = False) -> str:
     """One header field, folded at spaces under 78 characters a line where it can be; RFC 2047
-    words for text beyond ASCII. A line break inside a value is a space: it would start a header
-    of its own."""
-    value = " ".join(value.splitlines())
-    if not value.isascii():
+    words for text beyond ASCII. In free `text` (a subject holding a title) a literal "=?" would
+    be decoded by the reader as an encoded word of the sender's (one that may hold a CRLF), and a
+    long word could not be folded: such text is encoded, whatever it holds."""
+    value = header_value(value)
+    words = value.split(" ")
+    if not value.isascii() or (text and ("=?" in value or max(map(len, words)) > _LONGEST_WORD)):
         return f"{name}: {Header(value, 'utf-8', header_name=name).encode(linesep=CRLF)}\r\n"
     lines = [f"{name}:"]
-    for word in value.split(" "):
+    for word in words:
         if len(lines[-1]) + 1 + len(word) > 78 and lines[-1] != f"{name}:":
             lines.append("")
         lines[-1] += " " + word

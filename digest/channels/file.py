@@ -6,21 +6,18 @@ and the one to inspect by hand; the .eml opens in any mail client.
 from __future__ import annotations
 
 import contextlib
-import email.policy
 import os
 import re
 import tempfile
 from datetime import datetime
-from email.message import EmailMessage
-from email.utils import format_datetime
+from email.utils import format_datetime, formataddr, parseaddr
 from pathlib import Path
 
+from digest.channels.email import mime
 from digest.models import ChannelConfig, Delivery, DeliveryError, Receipt, Settings
 
 DEFAULT_FROM = "digest <digest@localhost>"
 
-# SMTP policy for CRLF line ends; 7-bit so the file can later be handed to any relay unchanged.
-_POLICY = email.policy.SMTP.clone(cte_type="7bit")
 _UNSAFE = re.compile(r"[^\w.-]")
 
 
@@ -46,7 +43,7 @@ class FileChannel:
             stem = f"{stem}.{delivery.purpose}-{delivery.id}"
         eml_path = folder / f"{stem}.eml"
         html_path = folder / f"{stem}.html"
-        eml = self._message(delivery).as_bytes(policy=_POLICY)
+        eml = self._message(delivery)
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -56,19 +53,21 @@ class FileChannel:
         _write_atomic(eml_path, eml)
         return Receipt(channel=self.kind, detail=str(eml_path))
 
-    def _message(self, delivery: Delivery) -> EmailMessage:
-        msg = EmailMessage(policy=_POLICY)
-        msg["From"] = str(self.settings.smtp.get("from") or DEFAULT_FROM)
+    def _message(self, delivery: Delivery) -> bytes:
+        """The .eml as the email channel writes its mail (CRLF, 7-bit, the subject encoded by
+        the same code), so the file can later be handed to any relay unchanged. Not the email
+        package's: it decodes an encoded word found in a title and writes out the CRLF in it."""
+        sender = parseaddr(str(self.settings.smtp.get("from") or DEFAULT_FROM))
+        headers = [("From", formataddr(sender, charset="utf-8"))]
         to = self.config.options.get("to")
         if to:
-            msg["To"] = to if isinstance(to, str) else ", ".join(str(a) for a in to)
-        # The renderer already makes the subject one line; a hand-built Delivery may not have.
-        msg["Subject"] = " ".join(delivery.message.subject.split())
-        msg["Date"] = format_datetime(datetime.now().astimezone())
-        msg["Message-ID"] = f"<{delivery.key}@digest.local>"
-        msg.set_content(delivery.message.text)
-        msg.add_alternative(delivery.message.html, subtype="html")
-        return msg
+            headers.append(("To", to if isinstance(to, str) else ", ".join(str(a) for a in to)))
+        headers += [
+            ("Subject", delivery.message.subject),
+            ("Date", format_datetime(datetime.now().astimezone())),
+            ("Message-ID", f"<{delivery.key}@digest.local>"),
+        ]
+        return mime(headers, delivery.message.text, delivery.message.html)
 
 
 def _write_atomic(path: Path, data: bytes) -> None:

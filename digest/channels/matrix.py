@@ -16,7 +16,15 @@ from urllib.parse import quote
 import httpx
 import nh3
 
-from digest.channels.transport import Answer, client, json_body, network, request, retry_after
+from digest.channels.transport import (
+    Answer,
+    client,
+    json_body,
+    network,
+    one_line,
+    request,
+    retry_after,
+)
 from digest.models import ChannelConfig, Delivery, DeliveryError, Entry, Message, Receipt, Settings
 
 # The spec's whole event (with the server's hashes, signatures, ...) must stay under 65,536 bytes.
@@ -36,6 +44,24 @@ ATTRIBUTES = {
     "code": {"class"},
 }
 LINK_SCHEMES = ("https:", "http:", "ftp:", "mailto:", "magnet:")
+# The most of each untrusted field a paper shows, in characters: one paper with a 100 KB venue
+# or link would otherwise make its event too large (M_TOO_LARGE loses the whole message). A
+# longer link is left out rather than cut: a cut link leads somewhere else.
+LIMITS = {
+    "title": 500,
+    "authors": 300,
+    "venue": 300,
+    "paper_id": 200,
+    "terms": 300,
+    "because": 300,
+    "snippet": 1000,
+    "url": 2000,
+    "code_url": 2000,
+}
+# A paper still too large at those (every character a quote, each 6 bytes as &quot;) is shown
+# at a tenth of them: then whatever the input it fits an event beside the heading and footer.
+TIGHT = 0.1
+HEADING, FOOTER = 300, 1000
 
 
 def sanitize(fragment: str) -> str:
@@ -158,13 +184,13 @@ def events(message: Message) -> list[dict[str, Any]]:
     """m.notice contents for a message, in order, each under the event size limit."""
     if not message.entries:
         return _plain_events(message)
-    title = message.heading or message.subject
-    footer = message.footer
+    title = _clip(message.heading or message.subject, HEADING)
+    footer = _clip(message.footer, FOOTER)
     if any(e.paper_id for e in message.entries):  # digest/web/replies.py reads these back
         how = "react 👍 / 👎" if len(message.entries) == 1 else "reply e.g. “+1 -3” (👍 1 👎 3)"
         footer = f"{footer} · to rate: {how}" if footer else f"to rate: {how}"
-    pieces = [(_entry_text(e), sanitize(_entry_html(e))) for e in message.entries]
     frame = _size(_content(title + " (99/99)", footer, []))
+    pieces = [_piece(e, MAX_CONTENT - frame) for e in message.entries]
     groups: list[list[tuple[str, str]]] = [[]]
     used = frame
     for piece in pieces:
@@ -194,37 +220,60 @@ def _content(title: str, footer: str, pieces: list[tuple[str, str]]) -> dict[str
     }
 
 
-def _entry_text(entry: Entry) -> str:
-    lines = [f"{entry.rank}. {_clip(entry.title, 500)}"]
-    lines += [f"   {entry.url}"] if entry.url else []
-    facts = [x for x in (_clip(entry.authors, 300), entry.venue) if x]
-    facts += [f"score {entry.score}"] if entry.score else []
-    facts += [f"id {entry.paper_id}"] if entry.paper_id else []
+def _piece(entry: Entry, room: int) -> tuple[str, str]:
+    """A paper's (text, sanitized HTML), each field clipped so that the two fit `room` bytes."""
+    for scale in (1.0, TIGHT):
+        shown = _shown(entry, scale)
+        piece = (_entry_text(shown), sanitize(_entry_html(shown)))
+        if _size({"b": piece[0], "f": piece[1]}) <= room:
+            break
+    return piece
+
+
+def _shown(entry: Entry, scale: float) -> dict[str, Any]:
+    """The fields of a paper as shown: every untrusted one clipped to its limit times `scale`."""
+    limit = {name: int(n * scale) for name, n in LIMITS.items()}
+    shown: dict[str, Any] = {"rank": entry.rank, "score": _clip(entry.score, 20)}
+    for name, n in limit.items():
+        value = ", ".join(entry.terms) if name == "terms" else getattr(entry, name)
+        if name in ("url", "code_url"):
+            shown[name] = value if len(value) <= n else ""
+        else:
+            shown[name] = _clip(value, n)
+    return shown
+
+
+def _entry_text(e: dict[str, Any]) -> str:
+    lines = [f"{e['rank']}. {e['title']}"]
+    lines += [f"   {e['url']}"] if e["url"] else []
+    facts = [x for x in (e["authors"], e["venue"]) if x]
+    facts += [f"score {e['score']}"] if e["score"] else []
+    facts += [f"id {e['paper_id']}"] if e["paper_id"] else []
     lines += ["   " + " · ".join(facts)] if facts else []
-    why = ([f"matched {', '.join(entry.terms)}"] if entry.terms else []) + (
-        [entry.because] if entry.because else []
+    why = ([f"matched {e['terms']}"] if e["terms"] else []) + (
+        [e["because"]] if e["because"] else []
     )
     lines += ["   why: " + " — ".join(why)] if why else []
-    lines += [f"   {entry.snippet}"] if entry.snippet else []
-    lines += [f"   code: {entry.code_url}"] if entry.code_url else []
+    lines += [f"   {e['snippet']}"] if e["snippet"] else []
+    lines += [f"   code: {e['code_url']}"] if e["code_url"] else []
     return "\n".join(lines)
 
 
-def _entry_html(entry: Entry) -> str:
+def _entry_html(e: dict[str, Any]) -> str:
     esc = html.escape
-    title = esc(_clip(entry.title, 500))
-    name = f'<a href="{esc(entry.url)}">{title}</a>' if entry.url else title
-    lines = [f"<b>{entry.rank}. {name}</b>"]
-    facts = [esc(x) for x in (_clip(entry.authors, 300), entry.venue) if x]
-    facts += [f"score {esc(entry.score)}"] if entry.score else []
-    facts += [f"id <code>{esc(entry.paper_id)}</code>"] if entry.paper_id else []
+    title = esc(e["title"])
+    name = f'<a href="{esc(e["url"])}">{title}</a>' if e["url"] else title
+    lines = [f"<b>{e['rank']}. {name}</b>"]
+    facts = [esc(x) for x in (e["authors"], e["venue"]) if x]
+    facts += [f"score {esc(e['score'])}"] if e["score"] else []
+    facts += [f"id <code>{esc(e['paper_id'])}</code>"] if e["paper_id"] else []
     lines += [" · ".join(facts)] if facts else []
-    why = ([f"matched {esc(', '.join(entry.terms))}"] if entry.terms else []) + (
-        [esc(entry.because)] if entry.because else []
+    why = ([f"matched {esc(e['terms'])}"] if e["terms"] else []) + (
+        [esc(e["because"])] if e["because"] else []
     )
     lines += ["<i>why: " + " — ".join(why) + "</i>"] if why else []
-    lines += [esc(entry.snippet)] if entry.snippet else []
-    lines += [f'<a href="{esc(entry.code_url)}">code</a>'] if entry.code_url else []
+    lines += [esc(e["snippet"])] if e["snippet"] else []
+    lines += [f'<a href="{esc(e["code_url"])}">code</a>'] if e["code_url"] else []
     return "<p>" + "<br>".join(lines) + "</p>"
 
 
@@ -254,5 +303,5 @@ def _size(value: dict[str, Any]) -> int:
 
 
 def _clip(text: str, limit: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+    text = one_line(text)
+    return text if len(text) <= limit else text[: max(0, limit - 1)].rstrip() + "…"

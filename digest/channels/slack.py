@@ -1,9 +1,11 @@
 """The Slack channel: an incoming webhook, Block Kit, split to Slack's limits, posted at most once.
 
 A header, two sections per paper, a context line; `text` is the notification (it names the paper
-of a one-paper message, an alert). mrkdwn has no escape for *, _, ~ and `: untrusted free text
-(authors, venue, the snippet, "closest to") travels as plain_text; the mrkdwn line holds only the
-rank, the linked title (&, <, > escaped) and the matched words, `verbatim`, so nothing pings.
+of a one-paper message, an alert). mrkdwn has no escape for *, _, ~ and ` (Slack documents
+escapes for &, < and > only, and `verbatim` stops links and mentions, not bold): every untrusted
+text (the title, authors, venue, matched words, snippet, "closest to", an alert's reasons)
+travels as plain_text, which Slack never formats. The mrkdwn line holds only digest's links (the
+paper, PDF, code; &, <, > escaped) and the id as a code span, `verbatim`, so nothing pings.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from digest.channels.transport import (
     Answer,
     answer,
     client,
+    one_line,
     post_at_most_once,
     receipt_detail,
     retry_after,
@@ -101,7 +104,7 @@ def messages(message: Message, buttons: bool = False) -> list[dict[str, Any]]:
     ]
     title = message.heading or message.subject
     footer = _clip(message.footer or message.subject, 2000)
-    frame = MAX_HEADER + len(escape(footer))  # the header and the context line of each part
+    frame = MAX_HEADER + len(footer)  # the header and the context line of each part
     groups: list[list[dict[str, Any]]] = [[]]
     size = frame
     for blocks in papers:
@@ -119,7 +122,9 @@ def messages(message: Message, buttons: bool = False) -> list[dict[str, Any]]:
     for number, group in enumerate(groups, start=1):
         part = f" ({number}/{len(groups)})" if len(groups) > 1 else ""
         heading = _clip(title, MAX_HEADER - len(part)) + part
-        context = {"type": "mrkdwn", "text": escape(footer), "verbatim": True}
+        # Plain: an alert's footer names the paper's authors (and digest's own footer needs no
+        # markup).
+        context = {"type": "plain_text", "text": footer, "emoji": False}
         out.append(
             {
                 # The notification; mrkdwn, so escaped too.
@@ -172,37 +177,34 @@ def _text_size(block: dict[str, Any]) -> int:
 
 
 def _paper_blocks(entry: Entry) -> list[dict[str, Any]]:
-    """A paper: its mrkdwn line (rank, linked title, matched words, PDF and code links), then its
-    untrusted free text as plain_text, shortened to a section's 3,000 characters."""
-    title = _clip(entry.title, 500)
-    name = link(entry.url, title) if entry.url else escape(title)
-    lines = [f"*{entry.rank}.* {name}"]
-    if entry.terms:
-        lines.append(f"_why: matched {escape(', '.join(entry.terms))}_")
-    if entry.paper_id:  # a code span: easy to copy into `digest feedback`
-        lines.append(f"id `{escape(entry.paper_id.replace('`', ''))}`")
-    extra = [link(u, label) for u, label in ((entry.pdf_url, "PDF"), (entry.code_url, "code")) if u]
-    if extra:
-        lines.append(" · ".join(extra))
-    head = "\n".join(lines)
-    if len(head) > MAX_SECTION:
-        head = f"*{entry.rank}.* " + escape(_clip(entry.title, 300))
+    """A paper: its untrusted text as plain_text (rank and title, authors, venue and score, the
+    matched words, "closest to", the snippet shortened to a section's 3,000 characters), then its
+    mrkdwn line (the id, the paper, PDF and code links)."""
     facts = [_clip(x, 300) for x in (entry.authors, entry.venue) if x]
     if entry.score:
         facts.append(f"score {entry.score}")
-    plain = [" · ".join(facts)] if facts else []
+    plain = [f"{entry.rank}. {_clip(entry.title, 500)}", " · ".join(facts)]
+    if entry.terms:
+        plain.append(_clip(f"why: matched {', '.join(entry.terms)}", 300))
     if entry.because:
         plain.append(_clip(entry.because, 300))
-    snippet = entry.snippet
     room = MAX_SECTION - sum(len(p) + 1 for p in plain)
-    if snippet and room > 20:
-        plain.append(_clip(snippet, room))
-    text = "\n".join(p for p in plain if p)
-    return [_section(head), _plain(text)] if text else [_section(head)]
+    if entry.snippet and room > 20:
+        plain.append(_clip(entry.snippet, room))
+    blocks = [_plain("\n".join(p for p in plain if p))]
+    marks = (
+        [f"id `{escape(_clip(entry.paper_id.replace('`', ''), 200))}`"] if entry.paper_id else []
+    )
+    links = ((entry.url, "paper"), (entry.pdf_url, "PDF"), (entry.code_url, "code"))
+    marks += [link(u, label) for u, label in links if u]
+    line = " · ".join(marks)
+    if len(line) > MAX_SECTION:  # links too long for a section: the id alone
+        line = marks[0] if entry.paper_id else ""
+    return [*blocks, _section(line)] if line else blocks
 
 
 def _clip(text: str, limit: int) -> str:
-    text = " ".join(text.split())
+    text = one_line(text)
     if len(text) <= limit:
         return text
     cut = text[: max(0, limit - 1)]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import email.utils
 import functools
+import re
 import ssl
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -24,6 +25,14 @@ DEADLINE = 60.0  # seconds for one whole request and its answer, however slowly 
 ANSWER_LIMIT = 64 * 1024  # bytes of an answer read: enough for any error a chat server gives
 # Errors raised before a byte of the request left: the server cannot have acted on it.
 NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout, httpx.UnsupportedProtocol)
+# Control characters (C0, DEL, C1), line separators and bidi controls: a terminal chat client
+# obeys ESC, and an override left open turns the rest of a line around.
+_UNSHOWN = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def one_line(text: str) -> str:
+    """Untrusted text (a paper's id reaches the chats as it came) on one line, without them."""
+    return " ".join(_UNSHOWN.sub(" ", text).split())
 
 
 @functools.cache

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from digest.cli import parser
 from digest.cli.logs import REDACTOR, setup_logging
+from digest.cli.terminal import say
 from digest.models import ConfigError, DigestError, InputError, StateError, redact
 
 BROKEN_PIPE = 141  # 128 + SIGPIPE: what a shell reports for a command whose reader left
@@ -39,7 +40,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _say(exc: DigestError) -> None:
     # A ConfigErrors holds one problem per line: each is said as a line of its own.
     for line in str(exc).splitlines() or [type(exc).__name__]:
-        print(f"digest: {redact(line, REDACTOR.secrets)}", file=sys.stderr)
+        say(f"digest: {redact(line, REDACTOR.secrets)}", file=sys.stderr)
 
 
 def _silence_stdout() -> None:

@@ -11,6 +11,7 @@ import sys
 from datetime import datetime
 
 from digest.cli.logs import REDACTOR
+from digest.cli.terminal import say, shown_json
 from digest.models import InputError, Settings
 
 log = logging.getLogger("digest")
@@ -70,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         store.leave()
     from digest.cli.reports import describe
 
-    print(describe(report))
+    say(describe(report))
     return report.exit_code
 
 
@@ -87,7 +88,7 @@ def rank(args: argparse.Namespace) -> int:
     else:
         result = pipeline.rank_files(settings, args.papers, args.top)
     # One string, one write: json.dump's chunked writes cost seconds at 10k subscribers.
-    sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
+    sys.stdout.write(shown_json(json.dumps(result, ensure_ascii=False)) + "\n")
     return 0
 
 
@@ -100,7 +101,7 @@ def preview(args: argparse.Namespace) -> int:
     # A preview never creates the state file: with none yet, it previews a first run.
     with Store(path if _exists(path) else ":memory:") as store:
         message = pipeline.preview(settings, store, args.subscriber, _now(args))
-    print({"text": message.text, "html": message.html, "subject": message.subject}[args.format])
+    say({"text": message.text, "html": message.html, "subject": message.subject}[args.format])
     return 0
 
 
@@ -122,7 +123,7 @@ def validate(args: argparse.Namespace) -> int:
         f"{len(settings.subscribers)} subscriber(s), {channels} channel(s)",
         *where_paths(settings),
     ]
-    print("\n".join(lines))
+    say("\n".join(lines))
     return 0
 
 
@@ -149,7 +150,7 @@ def retry(args: argparse.Namespace) -> int:
     lines += [f"  sent {item}" for item in out.sent]
     lines += [f"  retrying {item}" for item in out.retrying]
     lines += [f"  dead {item}" for item in out.dead]
-    print("\n".join(lines))
+    say("\n".join(lines))
     return 1 if pending or dead else 0
 
 
@@ -191,11 +192,11 @@ def status(args: argparse.Namespace) -> int:
     settings = _settings(args)
     path = _state_path(args, settings)
     if not _exists(path):
-        print(f"digest status: no state at {path} yet: no run so far")
+        say(f"digest status: no state at {path} yet: no run so far")
         return 0
     with Store(path) as store:
         text, code = status_report(settings, store, path, _now(args))
-    print(text)
+    say(text)
     return code
 
 
@@ -206,7 +207,7 @@ def health(args: argparse.Namespace) -> int:
     path = args.state or os.environ.get("DIGEST_STATE") or _settings(args).state_path
     # On PostgreSQL a container checks its own worker ($DIGEST_WORKER), not just any.
     alive, why = health(path, _now(args), os.environ.get("DIGEST_WORKER"))
-    print(f"digest health: {why}")
+    say(f"digest health: {why}")
     return 0 if alive else 1
 
 
@@ -224,7 +225,7 @@ def feedback(args: argparse.Namespace) -> int:
         if paper is None:
             raise InputError(f"{args.paper}: no such paper in {store.name}")
         store.ratings.rate(args.subscriber, paper.id, args.rating, _now(args))
-    print(f"{args.subscriber}: rated {paper.id} {args.rating} ({paper.title})")
+    say(f"{args.subscriber}: rated {paper.id} {args.rating} ({paper.title})")
     return 0
 
 
@@ -252,12 +253,12 @@ def ratings(args: argparse.Namespace) -> int:
         with Store(path) as store:
             listed = store.ratings.listing(args.subscriber)
     if args.format == "json":
-        sys.stdout.write(json.dumps(listed, ensure_ascii=False) + "\n")
+        sys.stdout.write(shown_json(json.dumps(listed, ensure_ascii=False)) + "\n")
         return 0
     for r in listed:
-        print(f"{r['at']}  {r['subscriber']}  {r['vote']:<4}  {r['paper']}  (via {r['via']})")
+        say(f"{r['at']}  {r['subscriber']}  {r['vote']:<4}  {r['paper']}  (via {r['via']})")
     if not listed:
-        print("no ratings yet")
+        say("no ratings yet")
     return 0
 
 
@@ -274,7 +275,7 @@ def resume(args: argparse.Namespace) -> int:
         with Store(path) as store:
             resumed = store.web.resume(args.name)
     if resumed:
-        print(f"{args.name}: {', '.join(resumed)} resumed; the next digest goes out as usual")
+        say(f"{args.name}: {', '.join(resumed)} resumed; the next digest goes out as usual")
     else:
-        print(f"{args.name}: nothing was paused")
+        say(f"{args.name}: nothing was paused")
     return 0

@@ -1,11 +1,12 @@
 """The command's log: one line per event on stderr, every known secret redacted before any
-handler sees it."""
+handler sees it, and safe for a terminal (a warning may quote a paper's title)."""
 
 from __future__ import annotations
 
 import logging
 import sys
 
+from digest.cli.terminal import shown
 from digest.models import redact
 
 
@@ -23,9 +24,16 @@ class Redactor(logging.Filter):
 REDACTOR = Redactor()
 
 
+class Shown(logging.Formatter):
+    """Formats a record as the terminal may show it: its control characters escaped."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return shown(super().format(record))
+
+
 def setup_logging(verbose: int) -> None:
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("digest: %(levelname)s: %(message)s"))
+    handler.setFormatter(Shown("digest: %(levelname)s: %(message)s"))
     handler.addFilter(REDACTOR)
     root = logging.getLogger()
     root.handlers[:] = [handler]

@@ -1,0 +1,36 @@
+"""What the command writes, made safe for a terminal. Titles, ids, authors and servers' answers
+are untrusted, and a terminal obeys the control characters in them: ESC sequences clear it, set
+its title, colours and links, BEL rings, bidi controls turn digest's own text around. Each one is
+shown as a visible escape (`\\x1b`, `\\u202e`) instead; newline and tab stay."""
+
+from __future__ import annotations
+
+import re
+import sys
+from typing import TextIO
+
+# C0 controls but tab and newline, DEL, C1 controls, line and paragraph separators, and the bidi
+# embeddings, overrides and isolates.
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+# What json.dumps leaves raw of those (it escapes the C0 controls itself).
+_UNSAFE_IN_JSON = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def shown(text: str) -> str:
+    """`text` with every character a terminal would obey written out as an escape."""
+    return _UNSAFE.sub(_escape, text)
+
+
+def shown_json(text: str) -> str:
+    """JSON text with those characters as \\u escapes: the same values to a parser."""
+    return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m[0]):04x}", text)
+
+
+def say(text: str, file: TextIO | None = None) -> None:
+    """Print one text (lines of it) to stdout, or `file`, safe for a terminal."""
+    print(shown(text), file=file or sys.stdout)
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match[0])
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
