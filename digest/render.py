@@ -307,10 +307,24 @@ def _search_path(env: jinja2.Environment) -> str:
     return ", ".join(str(f) for f in folders)
 
 
+def _linkable(ch: str) -> bool:
+    """Not a control, a bidi control or a character XML cannot hold (U+FFFE, a lone surrogate):
+    such a link would reverse the text around it or break the feed and the Matrix HTML."""
+    code = ord(ch)
+    return not (
+        code < 32
+        or 0x7F <= code <= 0x9F
+        or 0x202A <= code <= 0x202E
+        or 0x2066 <= code <= 0x2069
+        or 0xD800 <= code <= 0xDFFF
+        or code in (0xFFFE, 0xFFFF)
+    )
+
+
 def _safe_url(url: str) -> str:
     """The URL if it is a plain http(s) link, else "": a `javascript:` URL is never a link."""
     url = url.strip()
-    if not url or any(ch.isspace() or ord(ch) < 32 for ch in url):
+    if not url or any(ch.isspace() or not _linkable(ch) for ch in url):
         return ""
     try:
         parts = urlsplit(url)

@@ -161,6 +161,14 @@ def test_only_http_urls_become_links(url: str) -> None:
     assert "Sneaky" in message.html
 
 
+@pytest.mark.parametrize("bad", ["\ufffe", "\u202e", "\u2066", "\x85", "\x7f"])
+def test_a_link_with_a_bidi_control_or_a_character_xml_cannot_hold_is_no_link(bad: str) -> None:
+    url = f"https://example.org/{bad}txt.exe"
+    paper = Paper(id="x", title="Sneaky", abstract="Nothing.", url=url, code_url=url)
+    message = render(make_digest(Scored(paper, 0.9)))
+    assert "example.org" not in message.html and "example.org" not in message.text
+
+
 def test_zero_items_render_a_friendly_note() -> None:
     message = render(make_digest())
     assert message.subject.endswith(": 0 papers")

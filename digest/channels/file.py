@@ -7,24 +7,15 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import tempfile
 from datetime import datetime
 from email.utils import format_datetime, formataddr, parseaddr
 from pathlib import Path
 
 from digest.channels.email import mime
-from digest.models import ChannelConfig, Delivery, DeliveryError, Receipt, Settings
+from digest.models import ChannelConfig, Delivery, DeliveryError, Receipt, Settings, safe_name
 
 DEFAULT_FROM = "digest <digest@localhost>"
-
-_UNSAFE = re.compile(r"[^\w.-]")
-
-
-def safe_name(name: str) -> str:
-    """A file name for a subscriber: letters, digits, '-', '_', '.'; never hidden, never '..'."""
-    cleaned = _UNSAFE.sub("_", name).lstrip(".")
-    return cleaned[:120] or "_"
 
 
 class FileChannel:
