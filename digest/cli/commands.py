@@ -38,9 +38,14 @@ def _state_path(args: argparse.Namespace, settings: Settings) -> str:
 
     state = args.state or os.environ.get("DIGEST_STATE") or settings.state_path
     if state.startswith(("postgresql://", "postgres://")):
-        password = urlsplit(state).password
+        REDACTOR.secrets = REDACTOR.secrets | {state}
+        try:
+            password = urlsplit(state).password
+        except ValueError:  # an unclosed [ in the host
+            where = "--state" if args.state else "DIGEST_STATE"
+            raise InputError(f"{where}: not a valid postgresql:// URL") from None
         if password:
-            REDACTOR.secrets = REDACTOR.secrets | {password, state}
+            REDACTOR.secrets = REDACTOR.secrets | {password}
     return state
 
 
