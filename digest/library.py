@@ -11,6 +11,7 @@ import json
 import logging
 import os
 import tempfile
+import traceback
 from collections.abc import Sequence
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -139,11 +140,8 @@ def liked_papers(
     known = cache.liked(wanted, unknown_since=now - RETRY_UNKNOWN)
     missing = [i for i in wanted if i not in known]
     if missing:
-        try:
-            found = ArxivSource().lookup(missing, arxiv)
-        except SourceError as exc:
-            log.warning("like: cannot look up %s now (%s); the next run tries again", missing, exc)
-        else:
+        found = _looked_up(missing, arxiv)
+        if found is not None:
             outcome = {i: found.get(i) for i in missing}
             unknown = [i for i, p in outcome.items() if p is None]
             if unknown:
@@ -151,6 +149,20 @@ def liked_papers(
             cache.remember_liked(outcome, now)
             known.update(outcome)
     return tuple(p for i in wanted if (p := known.get(i)) is not None)
+
+
+def _looked_up(ids: list[str], arxiv: SourceConfig) -> dict[str, Paper] | None:
+    """The lookup's papers, or None (one warning) when it failed: the next run asks again."""
+    try:
+        return ArxivSource().lookup(ids, arxiv)
+    except SourceError as exc:
+        problem = str(exc)
+    except Exception as exc:  # a parser bug on an odd answer must not cost the whole run
+        # The traceback goes in the message, not exc_info: the log's Redactor sees only that.
+        log.debug("like: lookup of %s failed:\n%s", ids, traceback.format_exc())
+        problem = f"unexpected {type(exc).__name__}: {exc}"
+    log.warning("like: cannot look up %s now (%s); the next run tries again", ids, problem)
+    return None
 
 
 def with_libraries(

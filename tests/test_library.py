@@ -236,6 +236,44 @@ def test_a_failed_lookup_is_a_warning_and_is_tried_again_next_run(
         assert [p.id for p in ana.profile.library] == ["2501.01234"]
 
 
+@pytest.mark.parametrize(
+    ("path", "answer", "problem"),
+    [
+        ("/api/query", Answer(302, headers={"Location": "/api/query?a=1"}), "too many redirects"),
+        ("/api/query", Answer(body=b"no gzip" * 9, headers={"Content-Encoding": "gzip"}), "decod"),
+        (":99999/api/query", None, "127.0.0.1:99999/api/query"),
+    ],
+)
+def test_a_lookup_the_server_answers_badly_is_one_warning_and_the_run_goes_on(
+    tmp_path: Path, arxiv_server: FeedServer, caplog, path: str, answer: Answer | None, problem: str
+) -> None:
+    if answer is not None:
+        arxiv_server.route(path, answer)
+    url = f"{arxiv_server.url}{path}" if path.startswith("/") else f"http://127.0.0.1{path}"
+    arxiv = SourceConfig("arxiv", "arxiv", {"url": url, "delay": 0, "retries": 0, "timeout": 2})
+    with Store(tmp_path / "s.db") as store:
+        (ana,) = library.with_libraries([liking("2501.01234")], cache=store.papers, sources=[arxiv])
+    assert ana.profile.library == ()
+    (line,) = [r.getMessage() for r in caplog.records if "like:" in r.getMessage()]
+    assert line.startswith("like: cannot look up ['2501.01234'] now (arxiv: ")
+    assert problem in line and "\n" not in line
+    assert all(r.exc_info is None for r in caplog.records)
+
+
+def test_an_unexpected_failure_of_a_lookup_is_one_warning_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog
+) -> None:
+    def broken(self: object, ids: object, config: object = None) -> None:
+        raise KeyError("term")
+
+    monkeypatch.setattr(library.ArxivSource, "lookup", broken)
+    with Store(tmp_path / "s.db") as store:
+        (ana,) = library.with_libraries([liking("2501.01234")], cache=store.papers)
+    assert ana.profile.library == ()
+    assert "like: cannot look up ['2501.01234'] now (unexpected KeyError: 'term')" in caplog.text
+    assert all(r.exc_info is None for r in caplog.records)
+
+
 def test_without_a_cache_likes_are_not_looked_up(arxiv_server: FeedServer) -> None:
     (ana,) = library.with_libraries([liking("2501.01234")], sources=arxiv_at(arxiv_server))
     assert ana.profile.library == () and arxiv_server.requests == []

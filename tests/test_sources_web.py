@@ -189,3 +189,51 @@ def test_a_server_that_drips_its_headers_hits_the_deadline(server: FeedServer) -
         assert time.monotonic() - started < 3
     finally:
         dripping.stop()
+
+
+def test_a_redirect_loop_fails_the_source_in_one_line_without_retrying(
+    server: FeedServer,
+) -> None:
+    server.route("/loop", Answer(302, headers={"Location": "/loop?token=abc"}))
+    http, sleeps = client()
+    with pytest.raises(SourceError) as info:
+        http.get(f"{server.url}/loop?token=abc")
+    assert str(info.value) == f"test: too many redirects from {server.url}/loop"
+    assert sleeps == []
+
+
+def test_a_body_that_is_not_the_encoding_it_claims_fails_the_source(server: FeedServer) -> None:
+    lying = Answer(body=b"not gzip at all" * 10, headers={"Content-Encoding": "gzip"})
+    server.route("/feed", lying)
+    http, sleeps = client()
+    with pytest.raises(SourceError) as info:
+        http.get(f"{server.url}/feed")
+    message = str(info.value)
+    assert message.startswith("test: answer not decodable (DecodingError: ")
+    assert message.endswith(f" from {server.url}/feed") and "\n" not in message
+    assert sleeps == []
+
+
+@pytest.mark.parametrize(
+    ("url", "shows"),
+    [
+        ("http://user:pw@127.0.0.1:99999/feed?key=secret", "http://127.0.0.1:99999/feed"),
+        ("http://127.0.0.1:abc/feed?key=secret", "http://127.0.0.1:abc/feed"),
+        ("http://127.0.0.1/feed\x00?key=secret", "http://127.0.0.1/feed\\x00"),
+        ("http://[::1/feed", "http://[::1/feed"),
+    ],
+)
+def test_an_address_that_cannot_be_asked_fails_the_source_naming_it(url: str, shows: str) -> None:
+    http, _ = client(retries=0)
+    with pytest.raises(SourceError) as info:
+        http.get(url)
+    message = str(info.value)
+    assert message.startswith("test: ") and shows in message
+    assert "secret" not in message and "pw" not in message and "\n" not in message
+
+
+def test_a_redirect_to_an_unusable_address_fails_the_source(server: FeedServer) -> None:
+    server.route("/feed", Answer(302, headers={"Location": "http://[::1"}))
+    http, _ = client(retries=0)
+    with pytest.raises(SourceError, match=f"from {server.url}/feed"):
+        http.get(f"{server.url}/feed")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import codecs
 import logging
+import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -27,6 +28,7 @@ log = logging.getLogger("digest.sources")
 USER_AGENT = f"digest/{__version__} (research-paper digest bot; python-httpx)"
 # Worth another try: the server is busy or briefly broken. Anything else 4xx/5xx is final.
 TRANSIENT = {408, 425, 429, 500, 502, 503, 504}
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,9 +158,17 @@ class Client:
                     raise _Retry(_unfinished(policy)) from None
                 if isinstance(exc, httpx.TimeoutException):
                     raise _Retry(_timeout_problem(exc, policy)) from None
-                raise _Retry(
-                    f"network error ({type(exc).__name__}: {exc or 'no detail'})"
-                ) from None
+                raise _Retry(f"network error ({_detail(exc)})") from None
+            # Not worth another try: the same address gives the same answer again.
+            except httpx.TooManyRedirects:
+                raise SourceError(f"{self.name}: too many redirects from {where}") from None
+            except httpx.DecodingError as exc:
+                problem = f"answer not decodable ({_detail(exc)})"
+                raise SourceError(f"{self.name}: {problem} from {where}") from None
+            except httpx.RequestError as exc:
+                raise SourceError(f"{self.name}: {_detail(exc)} from {where}") from None
+            except (httpx.InvalidURL, ValueError) as exc:  # the address, or a redirect's
+                raise SourceError(f"{self.name}: bad URL {where} ({_detail(exc)})") from None
 
     def _read(self, stream: httpx.Response, limit: int, where: str) -> Response:
         started = time.monotonic()
@@ -226,12 +236,26 @@ def retry_after(value: str | None, now: datetime | None = None) -> float | None:
 
 
 def shown(url: str) -> str:
-    """The address as messages show it: no query string, no credentials."""
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    if parts.port:
-        host = f"{host}:{parts.port}"
-    return urlunsplit((parts.scheme, host, parts.path, "", ""))
+    """The address as messages show it: no query string, no credentials, on one line."""
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        if parts.port:
+            host = f"{host}:{parts.port}"
+        return printable(urlunsplit((parts.scheme, host, parts.path, "", "")))
+    except ValueError:  # a port out of range, a broken IPv6 bracket: cut it by hand
+        scheme, _, rest = re.split(r"[?#]", url, maxsplit=1)[0].rpartition("://")
+        netloc, slash, path = rest.partition("/")
+        return printable(f"{scheme}://{netloc.rpartition('@')[2]}{slash}{path}")
+
+
+def printable(text: str) -> str:
+    """Text for a one-line message: control characters written as escapes."""
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+def _detail(exc: BaseException) -> str:
+    return printable(f"{type(exc).__name__}: {exc or 'no detail'}")
 
 
 def _status(response: Response, explain: Callable[[Response], str] | None) -> str:
