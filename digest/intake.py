@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import time
+import traceback
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
@@ -102,7 +103,12 @@ def _batches(
         report.error = str(exc)
         log.error("source %s failed after %d papers: %s", source.name, read + len(batch), exc)
     except Exception as exc:  # a parser bug on odd data must not cost the other sources
-        report.error = f"unexpected {type(exc).__name__}: {exc}"
-        log.exception("source %s failed unexpectedly", source.name)
+        report.error = " ".join(f"unexpected {type(exc).__name__}: {exc}".split())
+        # One line, as for any failed source; the traceback only with -vv, and in the message
+        # rather than exc_info, so that the log's Redactor blots the secrets it may hold.
+        log.error(
+            "source %s failed after %d papers: %s", source.name, read + len(batch), report.error
+        )
+        log.debug("source %s: where it failed:\n%s", source.name, traceback.format_exc())
     if batch:
         yield batch

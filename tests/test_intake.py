@@ -87,3 +87,25 @@ def test_an_ingest_interrupted_midway_keeps_the_batches_stored_before(
         (report,), _ = intake.ingest(files_settings(path), store, NOW)  # the next run
         assert (report.read, report.new, report.skipped) == (9, 3, 1)
         assert [p.id for _, p in store.papers_after(0)] == [*ids, "2611.00008"]
+
+
+def test_an_unexpected_failure_of_a_source_is_one_line_and_the_others_go_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog
+) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
+        raise KeyError("term\nsecond line")
+
+    monkeypatch.setattr(intake.SOURCES["arxiv"], "fetch", broken)
+    write_jsonl(tmp_path / "dump.jsonl", ["2611.00001"])
+    sources = (
+        SourceConfig("arxiv", "ax", {"categories": ["cs.LG"]}),
+        SourceConfig("files", "dump", {"path": str(tmp_path / "dump.jsonl")}),
+    )
+    caplog.set_level(logging.INFO)
+    with Store(tmp_path / "s.db") as store:
+        (failed, read), _ = intake.ingest(Settings("t.toml", sources, ()), store, NOW)
+    assert failed.error == "unexpected KeyError: 'term\\nsecond line'"
+    assert (read.new, read.error) == (1, "")
+    said = [r for r in caplog.records if r.levelno >= logging.INFO]
+    assert "source ax failed after 0 papers: unexpected KeyError" in caplog.text
+    assert all(r.exc_info is None and "Traceback" not in r.getMessage() for r in said)

@@ -156,6 +156,12 @@ def test_messages_show_the_address_without_query_or_credentials() -> None:
     assert (
         shown("https://user:pw@example.org:8443/api?key=secret") == "https://example.org:8443/api"
     )
+    assert shown("http://[::1]:8080/feed?key=secret") == "http://[::1]:8080/feed"
+
+
+def test_a_bad_url_is_named_without_its_query() -> None:
+    found = check_options({"url": "http://127.0.0.1:99999/x?key=s3cr3t"})
+    assert found is not None and "s3cr3t" not in found[1]
 
 
 @pytest.mark.parametrize(
@@ -163,6 +169,14 @@ def test_messages_show_the_address_without_query_or_credentials() -> None:
     [
         ({"url": "ftp://example.org/feed"}, ("url", "must be an http(s) URL")),
         ({"url": "example.org/feed"}, ("url", "must be an http(s) URL")),
+        ({"url": "http://127.0.0.1:99999/x"}, ("url", "is not a valid URL (Port out of range")),
+        ({"url": "http://127.0.0.1:abc/x"}, ("url", "is not a valid URL (Port could not be")),
+        ({"url": "http://127.0.0.1:0/x"}, ("url", "must name a port from 1 to 65535")),
+        ({"url": "http://[::1/x"}, ("url", "is not a valid URL (Invalid IPv6 URL)")),
+        ({"url": "http://127.0.0.1/x\u0000"}, ("url", "control characters, not 'http://127")),
+        ({"url": "http://127.0.0.1/x\n"}, ("url", "must not hold control characters")),
+        ({"url": "http://exa mple.org/x"}, ("url", "must not hold a space in its host")),
+        ({"url": "http://[::1]:8080/feed?key=s3cr3t"}, None),
         ({"timeout": 0}, ("timeout", "must be between 0.001 and 3600")),
         ({"retries": 11}, ("retries", "must be between 0 and 10")),
         ({"url": "https://example.org/feed", "timeout": 5, "retries": 2}, None),

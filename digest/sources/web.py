@@ -203,11 +203,33 @@ class Client:
 
 def check_options(options: Mapping[str, Any]) -> tuple[str, str] | None:
     """(key, problem) for a bad `url`, `timeout` or `retries` of a network source, else None."""
-    if "url" in options:
-        parts = urlsplit(str(options["url"]))
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            return "url", f"must be an http(s) URL, not {options['url']!r}"
+    if "url" in options and (problem := url_problem(str(options["url"]))):
+        return "url", problem
     return check_range(options, {"timeout": (0.001, 3600), "retries": (0, 10)})
+
+
+def url_problem(url: str) -> str | None:
+    """What makes `url` no address a source can fetch, else None. It is named as shown() gives
+    it (no query, no credentials): a secret's parts stay out of the config's error line."""
+    named = f"'{shown(url)}'"
+    if _CONTROL.search(url):
+        return f"must not hold control characters, not {named}"
+    try:
+        parts = urlsplit(url)
+        port = parts.port  # urlsplit checks the port only when asked for it
+    except ValueError as exc:
+        return f"is not a valid URL ({exc}): {named}"
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return f"must be an http(s) URL, not {named}"
+    if any(c.isspace() for c in parts.netloc):
+        return f"must not hold a space in its host, not {named}"
+    if port == 0:
+        return f"must name a port from 1 to 65535, not {named}"
+    try:
+        httpx.URL(url)
+    except httpx.InvalidURL as exc:
+        return f"is not a valid URL ({exc}): {named}"
+    return None
 
 
 def check_range(
@@ -240,7 +262,9 @@ def shown(url: str) -> str:
     try:
         parts = urlsplit(url)
         host = parts.hostname or ""
-        if parts.port:
+        if ":" in host:  # an IPv6 address keeps its brackets
+            host = f"[{host}]"
+        if parts.port is not None:
             host = f"{host}:{parts.port}"
         return printable(urlunsplit((parts.scheme, host, parts.path, "", "")))
     except ValueError:  # a port out of range, a broken IPv6 bracket: cut it by hand
