@@ -200,6 +200,26 @@ def test_the_apis_own_error_message_is_shown(server: FeedServer) -> None:
     assert "HTTP 400 Bad Request: incorrect id format for 1234" in str(info.value)
 
 
+def test_an_api_error_served_with_200_fails_the_source_with_the_apis_message(
+    server: FeedServer,
+) -> None:
+    server.route("/api/query", Answer(body=ERROR_FEED))
+    with pytest.raises(SourceError) as info:
+        fetch(server)
+    assert str(info.value) == (
+        f"arxiv: arXiv API error: incorrect id format for 1234 from {server.url}/api/query"
+    )
+
+
+def test_a_lookup_answered_with_an_api_error_fails_rather_than_finds_nothing(
+    server: FeedServer,
+) -> None:
+    server.route("/api/query", Answer(body=ERROR_FEED))
+    config = source(url=f"{server.url}/api/query")
+    with pytest.raises(SourceError, match="arXiv API error: incorrect id format for 1234"):
+        ArxivSource(Policy(timeout=2)).lookup(["1234"], config)
+
+
 def test_a_malformed_answer_keeps_what_could_be_read_and_paging_goes_on(
     server: FeedServer,
 ) -> None:
