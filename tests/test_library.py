@@ -162,6 +162,17 @@ def test_a_windows_1252_bibtex_export_is_still_read(tmp_path: Path, caplog) -> N
     assert "not UTF-8, read as Windows-1252" in caplog.text
 
 
+def test_a_csv_library_with_a_windows_1252_row_keeps_every_row(tmp_path: Path, caplog) -> None:
+    path = tmp_path / "lib.csv"
+    path.write_bytes(
+        b"id,title,abstract\n2501.00001,Private learning,DP for FL.\n"
+        + "2501.00002,Café federated,Privacy in cafés.\n".encode("cp1252")
+    )
+    papers = library.load(str(path))
+    assert [p.title for p in papers] == ["Private learning", "Café federated"]
+    assert f"library {path}:3: not valid UTF-8" in caplog.text
+
+
 def test_a_bibtex_file_with_no_usable_entry_is_an_input_error(tmp_path: Path) -> None:
     path = tmp_path / "empty.bib"
     path.write_text("@comment{nothing here}\n", encoding="utf-8")
