@@ -133,6 +133,28 @@ def test_api_v1_style_plain_values_and_hidden_authors_are_read(server: FeedServe
     assert warnings == ["neurips: note 2 has no forum, title or abstract"]
 
 
+def test_without_a_count_pages_are_asked_for_while_they_come_back_full(
+    server: FeedServer,
+) -> None:
+    def untold(query: dict[str, str]) -> Answer:
+        offset, limit = int(query["offset"]), int(query["limit"])
+        body = {"notes": NOTES[offset : offset + limit]}
+        return Answer(body=json.dumps(body), content_type="application/json")
+
+    server.route("/notes", untold)
+    papers, warnings = fetch(server)
+    assert [p.id for p in papers] == [f"openreview:F{i:03d}abc" for i in range(5)]
+    assert warnings == []
+    assert [r.query["offset"] for r in server.hits("/notes")] == ["0", "2", "4"]
+
+
+def test_a_server_that_ignores_the_offset_is_read_once(server: FeedServer) -> None:
+    body = json.dumps({"notes": NOTES[:2]})
+    server.route("/notes", Answer(body=body, content_type="application/json"))
+    papers, _ = fetch(server)
+    assert len(papers) == 2 and len(server.hits("/notes")) == 2
+
+
 def test_an_unknown_venue_is_no_papers(
     server: FeedServer, caplog: pytest.LogCaptureFixture
 ) -> None:

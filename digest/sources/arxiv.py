@@ -216,14 +216,15 @@ class ArxivSource:
                 progress.note(f"page {start // self.page + 1}{pages}")
                 response = client.get(options.url, params, explain=explain)
                 papers, count = parse_feed(response.body, warn, config.name, shown(options.url))
-                if total is None:
-                    total = count if count is not None else start + len(papers)
+                if total is None and count is not None:
+                    total = count
                     progress.expect(min(total, options.max_results))
                 if not papers:
                     # The API now and then answers a page short of its own total with nothing;
-                    # asking again once is what its documentation suggests.
+                    # asking again once is what its documentation suggests. Without a total, an
+                    # empty page is the end of the listing.
                     empty_pages += 1
-                    if empty_pages > 1 or total == 0:
+                    if empty_pages > 1 or not total:
                         if total:
                             warn(f"{config.name}: empty page at {start} of {total}; stopped")
                         return
@@ -231,6 +232,8 @@ class ArxivSource:
                 empty_pages = 0
                 yield from papers
                 start += len(papers)
+                if total is None and len(papers) < size:
+                    return  # no total to go by: a page short of full is the last one
 
     def lookup(self, ids: Sequence[str], config: SourceConfig | None = None) -> dict[str, Paper]:
         """The papers of these arXiv ids ({id: Paper}); ids arXiv does not know are left out."""
