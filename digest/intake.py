@@ -12,6 +12,7 @@ from datetime import datetime
 
 from digest.models import Paper, Settings, SourceConfig, SourceError, Warn, identity, redact
 from digest.sources import SOURCES, progress
+from digest.sources.common import clean
 from digest.state import Store
 
 log = logging.getLogger("digest.intake")
@@ -93,7 +94,9 @@ def _batches(
     read = 0
     try:
         for paper in SOURCES[source.kind].fetch(source, warn, now=now, progress=bar):
-            batch.append(paper)
+            # A title that moves a reader's cursor or reverses its text is ended here, for
+            # every kind of source alike.
+            batch.append(clean(paper))
             bar.advance()
             if len(batch) == BATCH:
                 read += len(batch)

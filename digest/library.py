@@ -22,13 +22,14 @@ from digest.models import InputError, Paper, SourceConfig, SourceError, Subscrib
 from digest.models.identity import arxiv_id
 from digest.sources.arxiv import ArxivSource
 from digest.sources.bibtex import decode, read_bibtex
+from digest.sources.common import clean
 from digest.sources.files import read_papers
 
 log = logging.getLogger("digest.library")
 
 SUFFIXES = (".bib", ".jsonl", ".jsonl.gz", ".csv")
 # Bump when parsing changes what a library's Papers hold: older cached parses are then ignored.
-CACHE_FORMAT = 2  # 2: CSV rows that are not UTF-8 read as Windows-1252
+CACHE_FORMAT = 3  # 2: CSV rows that are not UTF-8 read as Windows-1252; 3: clean()
 # arXiv may not know an id yet (a typo is also possible): asked again after this long.
 RETRY_UNKNOWN = timedelta(days=1)
 
@@ -65,7 +66,7 @@ def load(path: str) -> tuple[Paper, ...]:
             )
         else:  # a liked paper's code is never shown: no links looked for
             papers = read_papers(path, warnings.append, links=False)
-        found = (tuple(papers), warnings)
+        found = (tuple(map(clean, papers)), warnings)
         _save(file, key, *found)
     kept, warnings = found
     # One odd entry in a reference-manager export should not cost the subscriber a digest.
@@ -154,7 +155,7 @@ def liked_papers(
 def _looked_up(ids: list[str], arxiv: SourceConfig) -> dict[str, Paper] | None:
     """The lookup's papers, or None (one warning) when it failed: the next run asks again."""
     try:
-        return ArxivSource().lookup(ids, arxiv)
+        return {i: clean(p) for i, p in ArxivSource().lookup(ids, arxiv).items()}
     except SourceError as exc:
         problem = str(exc)
     except Exception as exc:  # a parser bug on an odd answer must not cost the whole run

@@ -38,6 +38,12 @@ def test_a_jsonl_library_becomes_the_profiles_papers(tmp_path: Path) -> None:
     assert (paper.id, paper.title, paper.authors) == ("2501.00001", ROW["title"], ("Ada Lovelace",))
 
 
+def test_a_library_papers_text_loses_terminal_escapes(tmp_path: Path) -> None:
+    path = liked(tmp_path, [ROW | {"title": "Private\x1b[2J federated\u202e learning"}])
+    (paper,) = library.load(str(path))
+    assert paper.title == "Private federated learning"
+
+
 def test_subscribers_sharing_a_library_share_one_read(tmp_path: Path) -> None:
     path = str(liked(tmp_path, [ROW]))
     channel = (ChannelConfig("file", "file"),)
