@@ -29,7 +29,7 @@ log = logging.getLogger("digest.library")
 
 SUFFIXES = (".bib", ".jsonl", ".jsonl.gz", ".csv")
 # Bump when parsing changes what a library's Papers hold: older cached parses are then ignored.
-CACHE_FORMAT = 4  # 2: CSV rows not UTF-8 read as Windows-1252; 3: clean(); 4: BibTeX #
+CACHE_FORMAT = 5  # 2 CSV rows in cp1252, 3 clean(), 4 BibTeX #, 5 unknown LaTeX kept
 # arXiv may not know an id yet (a typo is also possible): asked again after this long.
 RETRY_UNKNOWN = timedelta(days=1)
 
