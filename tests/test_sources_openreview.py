@@ -133,6 +133,25 @@ def test_api_v1_style_plain_values_and_hidden_authors_are_read(server: FeedServe
     assert warnings == ["neurips: note 2 has no forum, title or abstract"]
 
 
+@pytest.mark.parametrize(
+    "keywords",
+    ["privacy, federated learning;  unlearning", ["privacy", "federated learning", "unlearning"]],
+)
+def test_keywords_given_as_one_string_are_each_a_keyword(
+    server: FeedServer, keywords: object
+) -> None:
+    server.route(
+        "/notes",
+        Answer(
+            body=json.dumps(
+                {"notes": [note("K1", "Keywords paper", keywords=keywords)], "count": 1}
+            )
+        ),
+    )
+    (paper,), _ = fetch(server)
+    assert paper.categories == ("privacy", "federated learning", "unlearning")
+
+
 def test_without_a_count_pages_are_asked_for_while_they_come_back_full(
     server: FeedServer,
 ) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Iterator, Mapping
 from datetime import UTC, date, datetime
 from typing import Any
@@ -72,7 +73,7 @@ def to_paper(note: Mapping[str, Any], venue_id: str, web: str) -> Paper | None:
     if not forum or not (title or abstract):
         return None
     authors = names.split(_strings(value(content, "authors")))
-    keywords = tuple(plain(k) for k in _strings(value(content, "keywords")))
+    keywords = tuple(k for k in map(plain, _keywords(value(content, "keywords"))) if k)
     venue = plain(_string(value(content, "venue"))) or venue_id
     verdict = decision(note)
     if verdict and verdict.lower() not in venue.lower():
@@ -129,6 +130,15 @@ def _strings(found: Any) -> tuple[str, ...]:
     if not isinstance(found, list):
         return ()
     return tuple(s.strip() for s in found if isinstance(s, str) and s.strip())
+
+
+def _keywords(found: Any) -> tuple[str, ...]:
+    """Keywords as a list, or as one string the way API v1 forms kept them: "privacy, FL"."""
+    if isinstance(found, dict):
+        found = found.get("value")
+    if isinstance(found, str):
+        found = re.split(r"[,;]", found)
+    return _strings(found)
 
 
 def explain(response: Response) -> str:
