@@ -246,8 +246,13 @@ def test_an_address_that_cannot_be_asked_fails_the_source_naming_it(url: str, sh
     assert "secret" not in message and "pw" not in message and "\n" not in message
 
 
-def test_a_redirect_to_an_unusable_address_fails_the_source(server: FeedServer) -> None:
-    server.route("/feed", Answer(302, headers={"Location": "http://[::1"}))
-    http, _ = client(retries=0)
-    with pytest.raises(SourceError, match=f"from {server.url}/feed"):
+@pytest.mark.parametrize("location", ["http://[::1", "ftp://127.0.0.1/feed"])
+def test_a_redirect_to_an_unusable_address_fails_the_source_without_retrying(
+    server: FeedServer, location: str
+) -> None:
+    server.route("/feed", Answer(302, headers={"Location": location}))
+    http, sleeps = client()
+    with pytest.raises(SourceError) as info:
         http.get(f"{server.url}/feed")
+    assert str(info.value).endswith(f" from {server.url}/feed")
+    assert sleeps == [] and len(server.requests) == 1

@@ -153,7 +153,11 @@ class Client:
                         # An error page is read only so far as to tell what went wrong.
                         return self._read(stream, limit=64 * 1024, where=where)
                     return self._read(stream, limit=policy.max_bytes, where=where)
+            except httpx.UnsupportedProtocol as exc:  # a redirect to ftp://, say: final too
+                raise SourceError(f"{self.name}: {_detail(exc)} from {where}") from None
             except httpx.TransportError as exc:
+                if _bad_redirect(exc):
+                    raise SourceError(f"{self.name}: {_detail(exc)} from {where}") from None
                 if watch.expired:
                     raise _Retry(_unfinished(policy)) from None
                 if isinstance(exc, httpx.TimeoutException):
@@ -276,6 +280,11 @@ def shown(url: str) -> str:
 def printable(text: str) -> str:
     """Text for a one-line message: control characters written as escapes."""
     return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+def _bad_redirect(exc: httpx.TransportError) -> bool:
+    """A redirect to an address that is no URL: httpx says so only in its message."""
+    return isinstance(exc, httpx.RemoteProtocolError) and str(exc).startswith("Invalid URL in")
 
 
 def _detail(exc: BaseException) -> str:
