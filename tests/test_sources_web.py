@@ -157,6 +157,8 @@ def test_messages_show_the_address_without_query_or_credentials() -> None:
         shown("https://user:pw@example.org:8443/api?key=secret") == "https://example.org:8443/api"
     )
     assert shown("http://[::1]:8080/feed?key=secret") == "http://[::1]:8080/feed"
+    # An address urlsplit refuses is cut by hand, credentials and query still left out.
+    assert shown("//user:pw@example.org:99999/a://b?key=secret") == "//example.org:99999/a://b"
 
 
 def test_a_bad_url_is_named_without_its_query() -> None:

@@ -29,6 +29,8 @@ USER_AGENT = f"digest/{__version__} (research-paper digest bot; python-httpx)"
 # Worth another try: the server is busy or briefly broken. Anything else 4xx/5xx is final.
 TRANSIENT = {408, 425, 429, 500, 502, 503, 504}
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+# RFC 3986's own pattern, less query and fragment: (scheme and //)(netloc)(path).
+_PARTS = re.compile(r"((?:[^:/?#]+:)?//)?([^/?#]*)([^?#]*)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,9 +274,10 @@ def shown(url: str) -> str:
             host = f"{host}:{parts.port}"
         return printable(urlunsplit((parts.scheme, host, parts.path, "", "")))
     except ValueError:  # a port out of range, a broken IPv6 bracket: cut it by hand
-        scheme, _, rest = re.split(r"[?#]", url, maxsplit=1)[0].rpartition("://")
-        netloc, slash, path = rest.partition("/")
-        return printable(f"{scheme}://{netloc.rpartition('@')[2]}{slash}{path}")
+        found = _PARTS.match(url)
+        assert found is not None  # every part is optional: any text matches
+        start, netloc, path = found.groups(default="")
+        return printable(start + netloc.rpartition("@")[2] + path)
 
 
 def printable(text: str) -> str:
