@@ -167,6 +167,23 @@ def test_without_a_count_pages_are_asked_for_while_they_come_back_full(
     assert [r.query["offset"] for r in server.hits("/notes")] == ["0", "2", "4"]
 
 
+def test_the_cap_on_notes_without_a_count_does_not_cut_a_counted_venue(
+    server: FeedServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from digest.sources import openreview
+
+    monkeypatch.setattr(openreview, "MAX_NOTES", 2)
+    server.route("/notes", paged)  # with the count
+    assert len(fetch(server)[0]) == 5
+
+    def untold(query: dict[str, str]) -> Answer:
+        offset, limit = int(query["offset"]), int(query["limit"])
+        return Answer(body=json.dumps({"notes": NOTES[offset : offset + limit]}))
+
+    server.route("/notes", untold)
+    assert len(fetch(server)[0]) == 2
+
+
 def test_a_server_that_ignores_the_offset_is_read_once(server: FeedServer) -> None:
     body = json.dumps({"notes": NOTES[:2]})
     server.route("/notes", Answer(body=body, content_type="application/json"))

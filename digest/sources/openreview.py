@@ -184,7 +184,7 @@ class OpenReviewSource:
         by = "invitation" if "/-/" in venue else "content.venueid"
         offset, total, seen = 0, None, set[str]()
         with Client(config.name, self.policy.with_options(config.options), progress) as client:
-            while (total is None or offset < total) and offset < MAX_NOTES:
+            while offset < (MAX_NOTES if total is None else total):
                 progress.note(f"notes from {offset}")
                 params = {by: venue, "limit": self.page, "offset": offset}
                 response = client.get(f"{url}/notes", params, explain=explain)
