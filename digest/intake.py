@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import logging
 import time
+import traceback
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 
 from digest.models import Paper, Settings, SourceConfig, SourceError, Warn, identity, redact
 from digest.sources import SOURCES, progress
+from digest.sources.common import clean
 from digest.state import Store
 
 log = logging.getLogger("digest.intake")
@@ -92,7 +94,9 @@ def _batches(
     read = 0
     try:
         for paper in SOURCES[source.kind].fetch(source, warn, now=now, progress=bar):
-            batch.append(paper)
+            # A title that moves a reader's cursor or reverses its text is ended here, for
+            # every kind of source alike.
+            batch.append(clean(paper))
             bar.advance()
             if len(batch) == BATCH:
                 read += len(batch)
@@ -102,7 +106,12 @@ def _batches(
         report.error = str(exc)
         log.error("source %s failed after %d papers: %s", source.name, read + len(batch), exc)
     except Exception as exc:  # a parser bug on odd data must not cost the other sources
-        report.error = f"unexpected {type(exc).__name__}: {exc}"
-        log.exception("source %s failed unexpectedly", source.name)
+        report.error = " ".join(f"unexpected {type(exc).__name__}: {exc}".split())
+        # One line, as for any failed source; the traceback only with -vv, and in the message
+        # rather than exc_info, so that the log's Redactor blots the secrets it may hold.
+        log.error(
+            "source %s failed after %d papers: %s", source.name, read + len(batch), report.error
+        )
+        log.debug("source %s: where it failed:\n%s", source.name, traceback.format_exc())
     if batch:
         yield batch

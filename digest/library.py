@@ -11,6 +11,7 @@ import json
 import logging
 import os
 import tempfile
+import traceback
 from collections.abc import Sequence
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -21,13 +22,14 @@ from digest.models import InputError, Paper, SourceConfig, SourceError, Subscrib
 from digest.models.identity import arxiv_id
 from digest.sources.arxiv import ArxivSource
 from digest.sources.bibtex import decode, read_bibtex
+from digest.sources.common import clean
 from digest.sources.files import read_papers
 
 log = logging.getLogger("digest.library")
 
 SUFFIXES = (".bib", ".jsonl", ".jsonl.gz", ".csv")
 # Bump when parsing changes what a library's Papers hold: older cached parses are then ignored.
-CACHE_FORMAT = 1
+CACHE_FORMAT = 5  # 2 CSV rows in cp1252, 3 clean(), 4 BibTeX #, 5 unknown LaTeX kept
 # arXiv may not know an id yet (a typo is also possible): asked again after this long.
 RETRY_UNKNOWN = timedelta(days=1)
 
@@ -64,7 +66,7 @@ def load(path: str) -> tuple[Paper, ...]:
             )
         else:  # a liked paper's code is never shown: no links looked for
             papers = read_papers(path, warnings.append, links=False)
-        found = (tuple(papers), warnings)
+        found = (tuple(map(clean, papers)), warnings)
         _save(file, key, *found)
     kept, warnings = found
     # One odd entry in a reference-manager export should not cost the subscriber a digest.
@@ -139,11 +141,8 @@ def liked_papers(
     known = cache.liked(wanted, unknown_since=now - RETRY_UNKNOWN)
     missing = [i for i in wanted if i not in known]
     if missing:
-        try:
-            found = ArxivSource().lookup(missing, arxiv)
-        except SourceError as exc:
-            log.warning("like: cannot look up %s now (%s); the next run tries again", missing, exc)
-        else:
+        found = _looked_up(missing, arxiv)
+        if found is not None:
             outcome = {i: found.get(i) for i in missing}
             unknown = [i for i, p in outcome.items() if p is None]
             if unknown:
@@ -151,6 +150,20 @@ def liked_papers(
             cache.remember_liked(outcome, now)
             known.update(outcome)
     return tuple(p for i in wanted if (p := known.get(i)) is not None)
+
+
+def _looked_up(ids: list[str], arxiv: SourceConfig) -> dict[str, Paper] | None:
+    """The lookup's papers, or None (one warning) when it failed: the next run asks again."""
+    try:
+        return {i: clean(p) for i, p in ArxivSource().lookup(ids, arxiv).items()}
+    except SourceError as exc:
+        problem = str(exc)
+    except Exception as exc:  # a parser bug on an odd answer must not cost the whole run
+        # The traceback goes in the message, not exc_info: the log's Redactor sees only that.
+        log.debug("like: lookup of %s failed:\n%s", ids, traceback.format_exc())
+        problem = f"unexpected {type(exc).__name__}: {exc}"
+    log.warning("like: cannot look up %s now (%s); the next run tries again", ids, problem)
+    return None
 
 
 def with_libraries(

@@ -87,3 +87,76 @@ def test_an_ingest_interrupted_midway_keeps_the_batches_stored_before(
         (report,), _ = intake.ingest(files_settings(path), store, NOW)  # the next run
         assert (report.read, report.new, report.skipped) == (9, 3, 1)
         assert [p.id for _, p in store.papers_after(0)] == [*ids, "2611.00008"]
+
+
+def test_an_unexpected_failure_of_a_source_is_one_line_and_the_others_go_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog
+) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
+        raise KeyError("term\nsecond line")
+
+    monkeypatch.setattr(intake.SOURCES["arxiv"], "fetch", broken)
+    write_jsonl(tmp_path / "dump.jsonl", ["2611.00001"])
+    sources = (
+        SourceConfig("arxiv", "ax", {"categories": ["cs.LG"]}),
+        SourceConfig("files", "dump", {"path": str(tmp_path / "dump.jsonl")}),
+    )
+    caplog.set_level(logging.INFO)
+    with Store(tmp_path / "s.db") as store:
+        (failed, read), _ = intake.ingest(Settings("t.toml", sources, ()), store, NOW)
+    assert failed.error == "unexpected KeyError: 'term\\nsecond line'"
+    assert (read.new, read.error) == (1, "")
+    said = [r for r in caplog.records if r.levelno >= logging.INFO]
+    assert "source ax failed after 0 papers: unexpected KeyError" in caplog.text
+    assert all(r.exc_info is None and "Traceback" not in r.getMessage() for r in said)
+
+
+HOSTILE = "Private\x1b[2J\x1b]0;pwned\x07 federated\u202e learning\x00\ufffe"
+
+
+def test_text_that_could_act_on_a_terminal_is_stripped_from_every_source(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A JSONL file and an RSS feed alike: the papers stored have clean text."""
+    from feedserver import Answer, serve
+
+    row = {
+        "id": "2611.00001\x1b[0m",
+        "title": HOSTILE,
+        "abstract": f"{PRIVACY}\n{HOSTILE}\tend",
+        "authors": ["Ada\x9b31m Lovelace"],
+        "venue": "ICML\u2066 2026",
+        "url": "https://x.org/a\x07",
+    }
+    (tmp_path / "dump.jsonl").write_text(json.dumps(row) + "\n", encoding="utf-8")
+    rss = (
+        '<?xml version="1.0"?><rss version="2.0"><channel><title>News\x1b[31m</title>'
+        f"<item><title>{HOSTILE} at scale</title><link>https://x.org/b\x1b[0m</link>"
+        f"<description>{PRIVACY} {HOSTILE}</description><author>Bob\x07 Ng</author>"
+        "</item></channel></rss>"
+    )
+    server = next(feeds := serve(monkeypatch))
+    server.route("/feed", Answer(body=rss, content_type="application/rss+xml"))
+    sources = (
+        SourceConfig("files", "dump", {"path": str(tmp_path / "dump.jsonl")}),
+        SourceConfig("rss", "feed", {"url": f"{server.url}/feed", "retries": 0}),
+    )
+    try:
+        with Store(tmp_path / "s.db") as store:
+            reports, _ = intake.ingest(Settings("t.toml", sources, ()), store, NOW)
+            stored = [p for _, p in store.papers_after(0)]
+    finally:
+        feeds.close()
+    assert [(r.read, r.error) for r in reports] == [(1, ""), (1, "")]
+    from_file, from_feed = stored
+    assert from_file.id == "2611.00001" and from_file.url == "https://x.org/a"
+    assert from_file.title == "Private federated learning"
+    assert from_feed.title == "Private federated learning at scale"
+    assert from_file.abstract == f"{PRIVACY}\nPrivate federated learning\tend"
+    assert from_file.authors == ("Ada Lovelace",) and from_file.venue == "ICML 2026"
+    assert from_feed.abstract == f"{PRIVACY} Private federated learning"
+    assert (from_feed.url, from_feed.venue, from_feed.authors) == (
+        "https://x.org/b",
+        "News",
+        ("Bob Ng",),
+    )

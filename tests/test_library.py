@@ -38,6 +38,12 @@ def test_a_jsonl_library_becomes_the_profiles_papers(tmp_path: Path) -> None:
     assert (paper.id, paper.title, paper.authors) == ("2501.00001", ROW["title"], ("Ada Lovelace",))
 
 
+def test_a_library_papers_text_loses_terminal_escapes(tmp_path: Path) -> None:
+    path = liked(tmp_path, [ROW | {"title": "Private\x1b[2J federated\u202e learning"}])
+    (paper,) = library.load(str(path))
+    assert paper.title == "Private federated learning"
+
+
 def test_subscribers_sharing_a_library_share_one_read(tmp_path: Path) -> None:
     path = str(liked(tmp_path, [ROW]))
     channel = (ChannelConfig("file", "file"),)
@@ -162,6 +168,17 @@ def test_a_windows_1252_bibtex_export_is_still_read(tmp_path: Path, caplog) -> N
     assert "not UTF-8, read as Windows-1252" in caplog.text
 
 
+def test_a_csv_library_with_a_windows_1252_row_keeps_every_row(tmp_path: Path, caplog) -> None:
+    path = tmp_path / "lib.csv"
+    path.write_bytes(
+        b"id,title,abstract\n2501.00001,Private learning,DP for FL.\n"
+        + "2501.00002,Café federated,Privacy in cafés.\n".encode("cp1252")
+    )
+    papers = library.load(str(path))
+    assert [p.title for p in papers] == ["Private learning", "Café federated"]
+    assert f"library {path}:3: not valid UTF-8" in caplog.text
+
+
 def test_a_bibtex_file_with_no_usable_entry_is_an_input_error(tmp_path: Path) -> None:
     path = tmp_path / "empty.bib"
     path.write_text("@comment{nothing here}\n", encoding="utf-8")
@@ -234,6 +251,44 @@ def test_a_failed_lookup_is_a_warning_and_is_tried_again_next_run(
         assert "cannot look up ['2501.01234'] now" in caplog.text
         (ana,) = library.with_libraries([liking("2501.01234")], cache=store.papers, sources=sources)
         assert [p.id for p in ana.profile.library] == ["2501.01234"]
+
+
+@pytest.mark.parametrize(
+    ("path", "answer", "problem"),
+    [
+        ("/api/query", Answer(302, headers={"Location": "/api/query?a=1"}), "too many redirects"),
+        ("/api/query", Answer(body=b"no gzip" * 9, headers={"Content-Encoding": "gzip"}), "decod"),
+        (":99999/api/query", None, "127.0.0.1:99999/api/query"),
+    ],
+)
+def test_a_lookup_the_server_answers_badly_is_one_warning_and_the_run_goes_on(
+    tmp_path: Path, arxiv_server: FeedServer, caplog, path: str, answer: Answer | None, problem: str
+) -> None:
+    if answer is not None:
+        arxiv_server.route(path, answer)
+    url = f"{arxiv_server.url}{path}" if path.startswith("/") else f"http://127.0.0.1{path}"
+    arxiv = SourceConfig("arxiv", "arxiv", {"url": url, "delay": 0, "retries": 0, "timeout": 2})
+    with Store(tmp_path / "s.db") as store:
+        (ana,) = library.with_libraries([liking("2501.01234")], cache=store.papers, sources=[arxiv])
+    assert ana.profile.library == ()
+    (line,) = [r.getMessage() for r in caplog.records if "like:" in r.getMessage()]
+    assert line.startswith("like: cannot look up ['2501.01234'] now (arxiv: ")
+    assert problem in line and "\n" not in line
+    assert all(r.exc_info is None for r in caplog.records)
+
+
+def test_an_unexpected_failure_of_a_lookup_is_one_warning_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog
+) -> None:
+    def broken(self: object, ids: object, config: object = None) -> None:
+        raise KeyError("term")
+
+    monkeypatch.setattr(library.ArxivSource, "lookup", broken)
+    with Store(tmp_path / "s.db") as store:
+        (ana,) = library.with_libraries([liking("2501.01234")], cache=store.papers)
+    assert ana.profile.library == ()
+    assert "like: cannot look up ['2501.01234'] now (unexpected KeyError: 'term')" in caplog.text
+    assert all(r.exc_info is None for r in caplog.records)
 
 
 def test_without_a_cache_likes_are_not_looked_up(arxiv_server: FeedServer) -> None:

@@ -149,6 +149,29 @@ def test_pages_are_fetched_until_the_total_with_the_delay_between_calls(
     assert len(sleeps) == 2 and all(2.5 < s <= 3.0 for s in sleeps)
 
 
+def test_without_a_total_pages_are_asked_for_while_they_come_back_full(
+    server: FeedServer,
+) -> None:
+    def untold(query: dict[str, str]) -> Answer:
+        start, size = int(query["start"]), int(query["max_results"])
+        return Answer(body=feed(PAPERS[start : start + size], None))
+
+    server.route("/api/query", untold)
+    papers, warnings, _ = fetch(server, page=2)
+    assert [p.id for p in papers] == [f"2611.0{i:04d}" for i in range(5)]
+    assert warnings == []
+    assert [r.query["start"] for r in server.hits("/api/query")] == ["0", "2", "4"]
+    papers, _, _ = fetch(server, page=2, max_results=3)  # the limit still holds
+    assert len(papers) == 3
+
+
+def test_without_a_total_an_empty_page_ends_the_listing(server: FeedServer) -> None:
+    server.route("/api/query", Answer(body=feed(PAPERS[:2], None)), Answer(body=feed([], None)))
+    papers, warnings, _ = fetch(server, page=2)
+    assert len(papers) == 2 and warnings == []
+    assert [r.query["start"] for r in server.hits("/api/query")] == ["0", "2"]
+
+
 def test_max_results_caps_what_is_read(server: FeedServer) -> None:
     server.route("/api/query", paged)
     papers, _, _ = fetch(server, page=2, max_results=3)
@@ -198,6 +221,26 @@ def test_the_apis_own_error_message_is_shown(server: FeedServer) -> None:
     with pytest.raises(SourceError) as info:
         fetch(server)
     assert "HTTP 400 Bad Request: incorrect id format for 1234" in str(info.value)
+
+
+def test_an_api_error_served_with_200_fails_the_source_with_the_apis_message(
+    server: FeedServer,
+) -> None:
+    server.route("/api/query", Answer(body=ERROR_FEED))
+    with pytest.raises(SourceError) as info:
+        fetch(server)
+    assert str(info.value) == (
+        f"arxiv: arXiv API error: incorrect id format for 1234 from {server.url}/api/query"
+    )
+
+
+def test_a_lookup_answered_with_an_api_error_fails_rather_than_finds_nothing(
+    server: FeedServer,
+) -> None:
+    server.route("/api/query", Answer(body=ERROR_FEED))
+    config = source(url=f"{server.url}/api/query")
+    with pytest.raises(SourceError, match="arXiv API error: incorrect id format for 1234"):
+        ArxivSource(Policy(timeout=2)).lookup(["1234"], config)
 
 
 def test_a_malformed_answer_keeps_what_could_be_read_and_paging_goes_on(

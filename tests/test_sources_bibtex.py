@@ -97,3 +97,22 @@ def test_each_bad_entry_is_one_line_with_file_line_and_reason(caplog) -> None:
 def test_bibtexparser_messages_do_not_reach_stderr(capfd) -> None:
     read_bibtex(Path("lib.bib"), BAD, lambda _: None)
     assert capfd.readouterr().err == ""
+
+
+def test_string_macros_and_concatenations_are_resolved(tmp_path: Path) -> None:
+    text = """@string{neur = "Neural Information Processing"}
+@string{full = neur # " Systems"}
+@article{a, title = {Plain macro}, journal = neur}
+@article{b, title = {Macro} # " and " # {braces}, journal = neur # { Systems}}
+@article{c, title = "Quoted " # "concat title", journal = full}
+@article{d, title = {C# is kept}, journal = {Vol. } # 12 # ", " # dec}
+@article{e, title = {Unknown macro}, journal = nomacro # { kept}}
+"""
+    papers = read_bibtex(tmp_path / "lib.bib", text, lambda _: None)
+    assert [(p.title, p.venue) for p in papers] == [
+        ("Plain macro", "Neural Information Processing"),
+        ("Macro and braces", "Neural Information Processing Systems"),
+        ("Quoted concat title", "Neural Information Processing Systems"),
+        ("C# is kept", "Vol. 12, December"),
+        ("Unknown macro", "nomacro # kept"),  # as written: nothing is guessed
+    ]

@@ -203,6 +203,20 @@ def test_a_failing_source_is_named_with_its_reason_and_the_others_go_on(
     assert list((project / "out").glob("*/ana.eml"))  # the digest was made from the others
 
 
+def test_a_feed_that_redirects_forever_is_one_line_naming_it_and_no_traceback(
+    project: Path, server: FeedServer, capsys
+) -> None:
+    serve_all(server, notes=[])
+    server.route("/rss/cs.CR", Answer(302, headers={"Location": "/rss/cs.CR?again=1"}))
+    code, out, err = run(capsys, "run", "--config", "digest.toml", "--now", MONDAY)
+    assert code == 1
+    problem = f"cs.CR feed: too many redirects from {server.url}/rss/cs.CR"
+    assert f"  source cs.CR feed: FAILED: {problem} (" in out
+    assert f"digest: ERROR: source cs.CR feed failed after 0 papers: {problem}\n" in err
+    assert "Traceback" not in err and err.count("\n") == 2  # the other: openreview's no notes
+    assert list((project / "out").glob("*/ana.eml"))  # the other sources made the digest
+
+
 def test_a_quiet_day_a_day_without_match_and_a_failed_day_read_differently(
     project: Path, server: FeedServer, capsys
 ) -> None:
@@ -240,6 +254,16 @@ def test_a_quiet_day_a_day_without_match_and_a_failed_day_read_differently(
         ('kind = "arxiv"', "sources[0]: arxiv needs `categories` (e.g. ['cs.LG']) or a `query`"),
         ('kind = "rss"', "sources[0].url: missing; rss needs it (a string)"),
         ('kind = "rss"\nurl = "file:///etc/passwd"', "sources[0].url: must be an http(s) URL"),
+        ('kind = "rss"\nurl = "http://127.0.0.1:99999/x"', "sources[0].url: is not a valid URL"),
+        ('kind = "rss"\nurl = "http://127.0.0.1:abc/x"', "sources[0].url: is not a valid URL"),
+        (
+            'kind = "rss"\nurl = "http://127.0.0.1/x\\u0000"',
+            "sources[0].url: must not hold control",
+        ),
+        (
+            'kind = "openreview"\nvenue = "V"\nurl = "http://a b/x"',
+            "sources[0].url: must not hold a",
+        ),
         ('kind = "rss"\nurl = "https://x.org/rss"\nfeed = "y"', "sources[0].feed: unknown key"),
         ('kind = "openreview"\nvenue = ""', "sources[0].venue: must name a venue"),
         ('kind = "arxiv"\nquery = "x"\ndelay = -1', "sources[0].delay: must be between 0 and 600"),

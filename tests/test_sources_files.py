@@ -208,6 +208,25 @@ def test_bad_csv_rows_are_warned_with_the_line_they_start_on(tmp_path: Path) -> 
     ]
 
 
+def test_a_csv_with_a_windows_1252_row_is_read_whole_with_one_warning(tmp_path: Path) -> None:
+    path = tmp_path / "export.csv"
+    path.write_bytes(
+        "title,abstract,authors\nZoë’s first,An abstract in UTF-8.,Zoë Ng\n".encode()
+        + 'Café privacy,Federated learning in cafés.,"Lovelace, Ada"\n'.encode("cp1252")
+        + b"Third,Another abstract.,Bob\n"
+    )
+    papers, warnings = fetch(path)
+    assert [p.title for p in papers] == ["Zoë’s first", "Café privacy", "Third"]
+    assert papers[1].abstract == "Federated learning in cafés." and papers[1].authors == (
+        "Ada Lovelace",
+    )
+    offset = len("title,abstract,authors\nZoë’s first,An abstract in UTF-8.,Zoë Ng\nCaf".encode())
+    assert warnings == [
+        f"{path}:3: not valid UTF-8 (byte 0xe9 at offset {offset});"
+        " lines that are not UTF-8 read as Windows-1252"
+    ]
+
+
 def test_a_csv_without_usable_header_is_one_warning(tmp_path: Path) -> None:
     (tmp_path / "a.csv").write_text("")
     (tmp_path / "b.csv").write_text("name,year\nfoo,2020\n")

@@ -41,6 +41,20 @@ def test_text_that_is_not_latex_stays_as_written(written: str) -> None:
     assert to_text(written) == written
 
 
+@pytest.mark.parametrize(
+    ("written", "text"),
+    [
+        ("$\\R^n$ space", "\\Rⁿ space"),  # an author's own macro: kept, not dropped
+        ("$x \\in \\R$ and", "x ∈ \\R and"),
+        ("C:\\Users\\name\\data path", "C:\\Users\\name\\data path"),
+        ("with \\ours and", "with \\ours and"),
+        ("an unknown \\method{Foo} reads as its argument", "an unknown Foo reads as its argument"),
+    ],
+)
+def test_a_command_latex_does_not_know_stays_as_written(written: str, text: str) -> None:
+    assert to_text(written) == text
+
+
 def test_dollars_around_prose_are_not_math_but_math_after_them_is() -> None:
     assert to_text("$5 and $10 buy $k$ items") == "$5 and $10 buy k items"
     assert not is_math("5 million and ") and is_math("x + y") and is_math("ReLU")

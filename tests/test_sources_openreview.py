@@ -133,6 +133,64 @@ def test_api_v1_style_plain_values_and_hidden_authors_are_read(server: FeedServe
     assert warnings == ["neurips: note 2 has no forum, title or abstract"]
 
 
+@pytest.mark.parametrize(
+    "keywords",
+    ["privacy, federated learning;  unlearning", ["privacy", "federated learning", "unlearning"]],
+)
+def test_keywords_given_as_one_string_are_each_a_keyword(
+    server: FeedServer, keywords: object
+) -> None:
+    server.route(
+        "/notes",
+        Answer(
+            body=json.dumps(
+                {"notes": [note("K1", "Keywords paper", keywords=keywords)], "count": 1}
+            )
+        ),
+    )
+    (paper,), _ = fetch(server)
+    assert paper.categories == ("privacy", "federated learning", "unlearning")
+
+
+def test_without_a_count_pages_are_asked_for_while_they_come_back_full(
+    server: FeedServer,
+) -> None:
+    def untold(query: dict[str, str]) -> Answer:
+        offset, limit = int(query["offset"]), int(query["limit"])
+        body = {"notes": NOTES[offset : offset + limit]}
+        return Answer(body=json.dumps(body), content_type="application/json")
+
+    server.route("/notes", untold)
+    papers, warnings = fetch(server)
+    assert [p.id for p in papers] == [f"openreview:F{i:03d}abc" for i in range(5)]
+    assert warnings == []
+    assert [r.query["offset"] for r in server.hits("/notes")] == ["0", "2", "4"]
+
+
+def test_the_cap_on_notes_without_a_count_does_not_cut_a_counted_venue(
+    server: FeedServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from digest.sources import openreview
+
+    monkeypatch.setattr(openreview, "MAX_NOTES", 2)
+    server.route("/notes", paged)  # with the count
+    assert len(fetch(server)[0]) == 5
+
+    def untold(query: dict[str, str]) -> Answer:
+        offset, limit = int(query["offset"]), int(query["limit"])
+        return Answer(body=json.dumps({"notes": NOTES[offset : offset + limit]}))
+
+    server.route("/notes", untold)
+    assert len(fetch(server)[0]) == 2
+
+
+def test_a_server_that_ignores_the_offset_is_read_once(server: FeedServer) -> None:
+    body = json.dumps({"notes": NOTES[:2]})
+    server.route("/notes", Answer(body=body, content_type="application/json"))
+    papers, _ = fetch(server)
+    assert len(papers) == 2 and len(server.hits("/notes")) == 2
+
+
 def test_an_unknown_venue_is_no_papers(
     server: FeedServer, caplog: pytest.LogCaptureFixture
 ) -> None:

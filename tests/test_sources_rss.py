@@ -179,6 +179,30 @@ def test_a_missing_feed_fails_the_source_with_the_status(server: FeedServer) -> 
         fetch(server, "/gone")
 
 
+RELATIVE_RSS = """<?xml version="1.0"?><rss version="2.0"><channel><title>Lab news</title>
+<link>/</link><description>papers</description>
+<item><title>Site-relative link to a paper on privacy</title><link>/a/2</link></item>
+<item><title>Page-relative link to a paper on privacy</title><link>papers/3.html</link></item>
+<item><title>Absolute link to a paper on privacy</title><link>https://x.org/p/4</link></item>
+<item><title>A paper on privacy without any link</title></item>
+</channel></rss>"""
+
+
+def test_relative_links_are_resolved_against_the_address_the_feed_came_from(
+    server: FeedServer,
+) -> None:
+    server.route("/old/feed.xml", Answer(301, headers={"Location": "/lab/feed.xml?key=t0ken"}))
+    server.route("/lab/feed.xml", Answer(body=RELATIVE_RSS, content_type="application/rss+xml"))
+    papers, warnings = fetch(server, "/old/feed.xml")
+    assert [p.url for p in papers] == [
+        f"{server.url}/a/2",
+        f"{server.url}/lab/papers/3.html",  # after the redirect, without the feed's query
+        "https://x.org/p/4",
+        "",
+    ]
+    assert warnings == []
+
+
 def test_html_becomes_readable_text() -> None:
     assert html_text("<p>a &amp; b</p><p>c<br/>d</p><style>p{}</style>") == "a & b c d"
     assert html_text("plain  text\n here") == "plain text here"

@@ -199,19 +199,33 @@ def test_every_bad_file_is_one_warning_and_the_good_file_still_counts(tmp_path: 
     (tmp_path / "b_blank.txt").write_text(" \n\t\n")
     (tmp_path / "c_header.txt").write_text("NeurIPS 2025 Papers\n\n\n")
     (tmp_path / "d_binary.txt").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
-    (tmp_path / "e_latin1.txt").write_bytes(
-        f"Venue\n\n{ABSTRACT}\n\nCaf\xe9 au lait\n".encode("latin-1")
-    )
     (tmp_path / "f_good.txt").write_text(f"Venue\n\n{ABSTRACT}\n", encoding="utf-8")
     papers, warnings = fetch(tmp_path)
     assert [p.source for p in papers] == ["seeds:f_good.txt"]
-    offset = len(f"Venue\n\n{ABSTRACT}\n\nCaf")
     assert warnings == [
         f"{tmp_path / 'a_empty.txt'}: empty file, no header line",
         f"{tmp_path / 'b_blank.txt'}: empty file, no header line",
         f"{tmp_path / 'c_header.txt'}: header only, no abstracts",
         f"{tmp_path / 'd_binary.txt'}: binary file, skipped",
-        f"{tmp_path / 'e_latin1.txt'}:5: not valid UTF-8 (byte 0xe9 at offset {offset})",
+    ]
+
+
+def test_a_byte_that_is_not_utf8_is_one_warning_and_its_line_reads_as_windows_1252(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "mixed.txt"
+    latin = f"{ABSTRACT} Café au lait, “quoted”.".encode("cp1252")
+    path.write_bytes(f"Zoë’s Venue\n\n{ABSTRACT} Zoë\n\n".encode() + latin + b"\n")
+    papers, warnings = fetch(path)
+    assert [p.venue for p in papers] == ["Zoë’s Venue", "Zoë’s Venue"]  # UTF-8 lines stay
+    assert [p.abstract for p in papers] == [
+        f"{ABSTRACT} Zoë",
+        f"{ABSTRACT} Café au lait, “quoted”.",
+    ]
+    offset = len(f"Zoë’s Venue\n\n{ABSTRACT} Zoë\n\n{ABSTRACT} Caf".encode())
+    assert warnings == [
+        f"{path}:5: not valid UTF-8 (byte 0xe9 at offset {offset});"
+        " lines that are not UTF-8 read as Windows-1252"
     ]
 
 
@@ -332,10 +346,16 @@ def test_text_files_are_checked_and_read_in_chunks_with_the_same_answers(
     (tmp_path / "c_cut.txt").write_bytes(f"Venue\n\n{ABSTRACT} Zoë".encode()[:-1])
     (tmp_path / "d_nul.txt").write_bytes(f"Venue\n\nCaf\xe9\n\n{ABSTRACT}\x00".encode("latin-1"))
     papers, warnings = fetch(tmp_path)
-    assert [(p.venue, p.abstract) for p in papers] == [("Café 2025", f"{ABSTRACT} Zoë")]
+    assert [(p.venue, p.abstract) for p in papers] == [
+        ("Café 2025", f"{ABSTRACT} Zoë"),
+        ("Venue", ABSTRACT),
+        ("Venue", f"{ABSTRACT} ZoÃ"),  # the cut character's first byte, as Windows-1252 reads it
+    ]
     late, cut = len(f"Venue\n\n{ABSTRACT}\n\nZo"), len(f"Venue\n\n{ABSTRACT} Zo")
+    cp1252 = "; lines that are not UTF-8 read as Windows-1252"
     assert warnings == [
-        f"{tmp_path / 'b_late.txt'}:5: not valid UTF-8 (byte 0xeb at offset {late})",
-        f"{tmp_path / 'c_cut.txt'}:3: not valid UTF-8 (byte 0xc3 at offset {cut})",
+        f"{tmp_path / 'b_late.txt'}:5: not valid UTF-8 (byte 0xeb at offset {late}){cp1252}",
+        f"{tmp_path / 'b_late.txt'}:5: paragraph too short for an abstract ('Zoë'), skipped",
+        f"{tmp_path / 'c_cut.txt'}:3: not valid UTF-8 (byte 0xc3 at offset {cut}){cp1252}",
         f"{tmp_path / 'd_nul.txt'}: binary file, skipped",  # the NUL wins, as before
     ]

@@ -156,6 +156,14 @@ def test_messages_show_the_address_without_query_or_credentials() -> None:
     assert (
         shown("https://user:pw@example.org:8443/api?key=secret") == "https://example.org:8443/api"
     )
+    assert shown("http://[::1]:8080/feed?key=secret") == "http://[::1]:8080/feed"
+    # An address urlsplit refuses is cut by hand, credentials and query still left out.
+    assert shown("//user:pw@example.org:99999/a://b?key=secret") == "//example.org:99999/a://b"
+
+
+def test_a_bad_url_is_named_without_its_query() -> None:
+    found = check_options({"url": "http://127.0.0.1:99999/x?key=s3cr3t"})
+    assert found is not None and "s3cr3t" not in found[1]
 
 
 @pytest.mark.parametrize(
@@ -163,6 +171,14 @@ def test_messages_show_the_address_without_query_or_credentials() -> None:
     [
         ({"url": "ftp://example.org/feed"}, ("url", "must be an http(s) URL")),
         ({"url": "example.org/feed"}, ("url", "must be an http(s) URL")),
+        ({"url": "http://127.0.0.1:99999/x"}, ("url", "is not a valid URL (Port out of range")),
+        ({"url": "http://127.0.0.1:abc/x"}, ("url", "is not a valid URL (Port could not be")),
+        ({"url": "http://127.0.0.1:0/x"}, ("url", "must name a port from 1 to 65535")),
+        ({"url": "http://[::1/x"}, ("url", "is not a valid URL (Invalid IPv6 URL)")),
+        ({"url": "http://127.0.0.1/x\u0000"}, ("url", "control characters, not 'http://127")),
+        ({"url": "http://127.0.0.1/x\n"}, ("url", "must not hold control characters")),
+        ({"url": "http://exa mple.org/x"}, ("url", "must not hold a space in its host")),
+        ({"url": "http://[::1]:8080/feed?key=s3cr3t"}, None),
         ({"timeout": 0}, ("timeout", "must be between 0.001 and 3600")),
         ({"retries": 11}, ("retries", "must be between 0 and 10")),
         ({"url": "https://example.org/feed", "timeout": 5, "retries": 2}, None),
@@ -189,3 +205,56 @@ def test_a_server_that_drips_its_headers_hits_the_deadline(server: FeedServer) -
         assert time.monotonic() - started < 3
     finally:
         dripping.stop()
+
+
+def test_a_redirect_loop_fails_the_source_in_one_line_without_retrying(
+    server: FeedServer,
+) -> None:
+    server.route("/loop", Answer(302, headers={"Location": "/loop?token=abc"}))
+    http, sleeps = client()
+    with pytest.raises(SourceError) as info:
+        http.get(f"{server.url}/loop?token=abc")
+    assert str(info.value) == f"test: too many redirects from {server.url}/loop"
+    assert sleeps == []
+
+
+def test_a_body_that_is_not_the_encoding_it_claims_fails_the_source(server: FeedServer) -> None:
+    lying = Answer(body=b"not gzip at all" * 10, headers={"Content-Encoding": "gzip"})
+    server.route("/feed", lying)
+    http, sleeps = client()
+    with pytest.raises(SourceError) as info:
+        http.get(f"{server.url}/feed")
+    message = str(info.value)
+    assert message.startswith("test: answer not decodable (DecodingError: ")
+    assert message.endswith(f" from {server.url}/feed") and "\n" not in message
+    assert sleeps == []
+
+
+@pytest.mark.parametrize(
+    ("url", "shows"),
+    [
+        ("http://user:pw@127.0.0.1:99999/feed?key=secret", "http://127.0.0.1:99999/feed"),
+        ("http://127.0.0.1:abc/feed?key=secret", "http://127.0.0.1:abc/feed"),
+        ("http://127.0.0.1/feed\x00?key=secret", "http://127.0.0.1/feed\\x00"),
+        ("http://[::1/feed", "http://[::1/feed"),
+    ],
+)
+def test_an_address_that_cannot_be_asked_fails_the_source_naming_it(url: str, shows: str) -> None:
+    http, _ = client(retries=0)
+    with pytest.raises(SourceError) as info:
+        http.get(url)
+    message = str(info.value)
+    assert message.startswith("test: ") and shows in message
+    assert "secret" not in message and "pw" not in message and "\n" not in message
+
+
+@pytest.mark.parametrize("location", ["http://[::1", "ftp://127.0.0.1/feed"])
+def test_a_redirect_to_an_unusable_address_fails_the_source_without_retrying(
+    server: FeedServer, location: str
+) -> None:
+    server.route("/feed", Answer(302, headers={"Location": location}))
+    http, sleeps = client()
+    with pytest.raises(SourceError) as info:
+        http.get(f"{server.url}/feed")
+    assert str(info.value).endswith(f" from {server.url}/feed")
+    assert sleeps == [] and len(server.requests) == 1

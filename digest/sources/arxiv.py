@@ -20,7 +20,7 @@ from digest.sources.common import code_links
 from digest.sources.latex import to_text
 from digest.sources.progress import QUIET, Progress
 from digest.sources.rss import feed_problem
-from digest.sources.web import Client, Policy, Response, check_options, check_range
+from digest.sources.web import Client, Policy, Response, check_options, check_range, shown
 
 URL = "https://export.arxiv.org/api/query"
 DELAY = 3.0  # seconds between calls: what the arXiv API terms of use ask of every client
@@ -76,12 +76,17 @@ def search_query(options: Options, now: datetime) -> str:
     return " AND ".join(parts)
 
 
-def parse_feed(body: bytes, warn: Warn, where: str) -> tuple[list[Paper], int | None]:
-    """The papers of one API answer and its opensearch:totalResults (None when absent)."""
+def parse_feed(
+    body: bytes, warn: Warn, where: str, url: str = ""
+) -> tuple[list[Paper], int | None]:
+    """The papers of one API answer and its opensearch:totalResults (None when absent). An
+    error the API words in its feed is a SourceError, whatever the HTTP status said."""
     feed = feedparser.parse(io.BytesIO(body))
     if not feed.get("version"):
         problem = feed.get("bozo_exception") or "no Atom feed in the answer"
         raise SourceError(f"{where}: not an arXiv API answer ({problem})")
+    if (problem := api_error(feed.entries)) is not None:
+        raise SourceError(f"{where}: arXiv API error: {problem}" + (f" from {url}" if url else ""))
     if problem := feed_problem(feed):
         warn(f"{where}: malformed Atom ({problem}); kept what could be read")
     total_text = str(feed.feed.get("opensearch_totalresults", "")).strip()
@@ -93,6 +98,17 @@ def parse_feed(body: bytes, warn: Warn, where: str) -> tuple[list[Paper], int | 
         else:
             papers.append(paper)
     return papers, int(total_text) if total_text.isdigit() else None
+
+
+def api_error(entries: Sequence[Mapping[str, Any]]) -> str | None:
+    """The API's error message, when its answer is one: an entry whose id is
+    http://arxiv.org/api/errors#..., the message in its summary (sometimes served with 200)."""
+    for entry in entries:
+        ident = str(entry.get("id", ""))
+        if "arxiv.org/api/errors" in ident:
+            summary = " ".join(str(entry.get("summary", "")).split())
+            return summary or ident.partition("#")[2] or "no detail"
+    return None
 
 
 def to_paper(entry: Mapping[str, Any]) -> Paper | None:
@@ -199,15 +215,16 @@ class ArxivSource:
                 pages = f" of {-(-min(total, options.max_results) // self.page)}" if total else ""
                 progress.note(f"page {start // self.page + 1}{pages}")
                 response = client.get(options.url, params, explain=explain)
-                papers, count = parse_feed(response.body, warn, config.name)
-                if total is None:
-                    total = count if count is not None else start + len(papers)
+                papers, count = parse_feed(response.body, warn, config.name, shown(options.url))
+                if total is None and count is not None:
+                    total = count
                     progress.expect(min(total, options.max_results))
                 if not papers:
                     # The API now and then answers a page short of its own total with nothing;
-                    # asking again once is what its documentation suggests.
+                    # asking again once is what its documentation suggests. Without a total, an
+                    # empty page is the end of the listing.
                     empty_pages += 1
-                    if empty_pages > 1 or total == 0:
+                    if empty_pages > 1 or not total:
                         if total:
                             warn(f"{config.name}: empty page at {start} of {total}; stopped")
                         return
@@ -215,6 +232,8 @@ class ArxivSource:
                 empty_pages = 0
                 yield from papers
                 start += len(papers)
+                if total is None and len(papers) < size:
+                    return  # no total to go by: a page short of full is the last one
 
     def lookup(self, ids: Sequence[str], config: SourceConfig | None = None) -> dict[str, Paper]:
         """The papers of these arXiv ids ({id: Paper}); ids arXiv does not know are left out."""
@@ -227,6 +246,7 @@ class ArxivSource:
                 chunk = wanted[first : first + 100]
                 params = {"id_list": ",".join(chunk), "max_results": len(chunk)}
                 response = client.get(options.url, params, explain=explain)
-                papers, _ = parse_feed(response.body, lambda _: None, config.name)
+                where = shown(options.url)
+                papers, _ = parse_feed(response.body, lambda _: None, config.name, where)
                 found.update((p.id, p) for p in papers if p.id in chunk)
         return found

@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from digest.models import InputError, Paper, Warn
 from digest.models.identity import abstract_id, arxiv_id, doi, paper_id
@@ -42,9 +43,15 @@ def read_bibtex(path: Path, text: str, warn: Warn) -> list[Paper]:
             raise InputError(f"{path}: cannot read as BibTeX ({type(exc).__name__})") from None
     for block in library.failed_blocks:
         warn(f"{path}:{(block.start_line or 0) + 1}: bad BibTeX entry skipped ({_why(block)})")
+    strings = _strings(library.strings)
     papers = []
     for entry in library.entries:
-        fields = {f.key.lower(): f.value for f in entry.fields if isinstance(f.value, str)}
+        bare = entry.parser_metadata.get(_ENCLOSING, {})
+        fields = {
+            f.key.lower(): _value(f.value, strings) if bare.get(f.key) == _BARE else f.value
+            for f in entry.fields
+            if isinstance(f.value, str)
+        }
         paper = bib_paper(fields, f"library:{path.name}")
         if paper is None:
             where = f"{path}:{(entry.start_line or 0) + 1}"
@@ -52,6 +59,59 @@ def read_bibtex(path: Path, text: str, warn: Warn) -> list[Paper]:
         else:
             papers.append(paper)
     return papers
+
+
+# bibtexparser resolves a value that is one @string name; a value it left as written (no braces
+# or quotes around the whole) is marked so, and may be a concatenation: neur # { Systems}.
+_ENCLOSING, _BARE = "removed_enclosing", "no-enclosing"
+# The month macros every BibTeX style defines.
+_MONTH_NAMES = (
+    "January February March April May June July August September October November December"
+).split()
+_MONTHS = {name[:3].lower(): name for name in _MONTH_NAMES}
+
+
+def _strings(found: Any) -> dict[str, str]:
+    """The @string macros by lower-cased name, each one's own concatenations resolved."""
+    macros: dict[str, str] = {}
+    for string in found:
+        bare = string.parser_metadata.get(_ENCLOSING) == _BARE
+        value = str(string.value)
+        macros[str(string.key).lower()] = _value(value, macros) if bare else value
+    return macros
+
+
+def _value(value: str, macros: Mapping[str, str]) -> str:
+    """A value written without enclosing: its parts ({...}, "...", numbers, macros) joined, or
+    the value as written when any part is none of those (an unknown macro, a stray #)."""
+    joined = []
+    for part in _parts(value):
+        part = part.strip()
+        if len(part) >= 2 and (part[0], part[-1]) in (("{", "}"), ('"', '"')):
+            joined.append(part[1:-1])
+        elif part.isdigit():
+            joined.append(part)
+        elif (name := part.lower()) in macros or name in _MONTHS:
+            joined.append(macros.get(name) or _MONTHS[name])
+        else:
+            return value
+    return "".join(joined)
+
+
+def _parts(value: str) -> list[str]:
+    """The parts of a concatenation: split at each # outside braces and quotes."""
+    parts, start, depth, quoted = [], 0, 0, False
+    for at, char in enumerate(value):
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+        elif char == '"' and depth == 0:
+            quoted = not quoted
+        elif char == "#" and depth == 0 and not quoted:
+            parts.append(value[start:at])
+            start = at + 1
+    return [*parts, value[start:]]
 
 
 def _why(block: object) -> str:

@@ -1,11 +1,96 @@
-"""Code links the sources find in abstracts and comments (GitHub, GitLab, Hugging Face, ...).
+"""Code links the sources find in abstracts and comments (GitHub, GitLab, Hugging Face, ...),
+and clean(): a paper's text without what could act on a terminal or reorder what a reader sees.
 Normalization and the abstract hash are identity's (models/identity.py); titles: titles.py.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
+from typing import Any
 from urllib.parse import urlsplit
+
+from digest.models import Paper
+
+# --- text a reader's terminal, mail client or chat must not be handed -------------------------
+
+# Whole escape sequences, so that no "[31m" is left behind: CSI (ESC [ or the C1 byte), OSC
+# (ESC ], ended by BEL or ESC \; unended, only ESC ] goes), the two-character ones (ESC @ to _).
+_SEQUENCE = re.compile(
+    r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]?"
+)
+# C0 controls but the whitespace ones, DEL, C1 controls, the bidi embeddings, overrides and
+# isolates (U+202A-202E, U+2066-2069), lone surrogates, and the non-characters of every plane.
+_BMP = (
+    "\\x00-\\x08\\x0e-\\x1f\\x7f-\\x9f\u202a-\u202e\u2066-\u2069"
+    "\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff"
+)
+_ASTRAL = "".join(
+    chr(plane | 0xFFFE) + chr(plane | 0xFFFF) for plane in range(0x10000, 0x110000, 0x10000)
+)
+_UNSAFE = re.compile(f"[{_BMP}{_ASTRAL}]")
+# What sends a text the slow way: a set of 32 single astral characters makes a search ten times
+# slower than this range (which also sends rare CJK of plane 2 the slow way, to no harm).
+_ASTRAL_RANGE = "\U0001fffe-\U0010ffff"
+_UNSAFE_IN_TEXT = re.compile(f"[{_BMP}\\x0b-\\x0d{_ASTRAL_RANGE}]")  # an abstract keeps \n, \t
+_UNSAFE_IN_LINE = re.compile(f"[{_BMP}\\x09-\\x0d{_ASTRAL_RANGE}]")
+
+
+def clean_text(text: str) -> str:
+    """An abstract without escape sequences, controls (line breaks and tabs stay; a carriage
+    return is a line break), bidi overrides and non-characters."""
+    if not _UNSAFE_IN_TEXT.search(text):
+        return text
+    text = _SEQUENCE.sub("", text).replace("\r\n", "\n").replace("\r", "\n")
+    return _UNSAFE.sub("", text.replace("\x0b", "\n").replace("\x0c", "\n")).strip()
+
+
+def clean_line(text: str) -> str:
+    """A title, a name or a venue on one line: as clean_text, a line break or tab a space."""
+    if not _UNSAFE_IN_LINE.search(text):
+        return text
+    return " ".join(_UNSAFE.sub("", _SEQUENCE.sub("", text)).split())
+
+
+def clean_token(text: str) -> str:
+    """An id or a URL: as clean_line, and no whitespace inside."""
+    if not _UNSAFE_IN_LINE.search(text):
+        return text
+    return "".join(_UNSAFE.sub("", _SEQUENCE.sub("", text)).split())
+
+
+def clean(paper: Paper) -> Paper:
+    """The paper with every text field cleaned; the same object when there was nothing to do.
+    Every paper passes here on its way in: the sources' (intake), libraries', liked papers'."""
+    # One search over all the short fields: most papers have nothing to clean.
+    lines = (paper.id, paper.title, paper.venue, paper.url, paper.code_url, paper.source)
+    short = " ".join((*lines, *paper.authors, *paper.categories, *paper.aliases))
+    if not _UNSAFE_IN_LINE.search(short) and not _UNSAFE_IN_TEXT.search(paper.abstract):
+        return paper
+    changes: dict[str, Any] = {
+        name: new
+        for name, old, new in (
+            ("id", paper.id, clean_token(paper.id)),
+            ("title", paper.title, clean_line(paper.title)),
+            ("abstract", paper.abstract, clean_text(paper.abstract)),
+            ("venue", paper.venue, clean_line(paper.venue)),
+            ("url", paper.url, clean_token(paper.url)),
+            ("code_url", paper.code_url, clean_token(paper.code_url)),
+            ("source", paper.source, clean_line(paper.source)),
+        )
+        if new != old
+    }
+    for name, cleaner in (
+        ("authors", clean_line),
+        ("categories", clean_line),
+        ("aliases", clean_token),
+    ):
+        values: tuple[str, ...] = getattr(paper, name)
+        kept = tuple(v for v in map(cleaner, values) if v)
+        if kept != values:
+            changes[name] = kept
+    return dataclasses.replace(paper, **changes) if changes else paper
+
 
 # --- code links -------------------------------------------------------------------------------
 

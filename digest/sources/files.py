@@ -19,7 +19,7 @@ import orjson
 from digest.models import InputError, Paper, SourceConfig, Warn
 from digest.models.identity import abstract_id
 from digest.sources import authors as names
-from digest.sources.common import code_links
+from digest.sources.common import clean, code_links
 from digest.sources.progress import QUIET, Progress
 from digest.sources.seeds import list_files, source_path, text_lines
 from digest.sources.titles import derive_title
@@ -200,7 +200,7 @@ def read_papers(path: str, warn: Warn, *, links: bool = True) -> list[Paper]:
     file = Path(path)
     if not file.is_file():
         raise InputError(f"{path}: no such file")
-    return list(parse_file(file, warn, links))
+    return [clean(p) for p in parse_file(file, warn, links)]
 
 
 class FilesSource:

@@ -45,6 +45,9 @@ _KEEP = (
     "mbox texttt textsf textrm textbf textit textsc textnormal textup text mathtt mathsf mathrm"
     " mathbf mathit operatorname boldsymbol bm"
 ).split()
+# A command with no argument: one pylatexenc does not know (\R, a path's \Users) stays as written.
+_BARE = re.compile(r"\\([A-Za-z]+)\*?(?![A-Za-z]|\s*[{\[])")
+_SHIELD = 0xE000  # private-use characters hold the place of such commands through a conversion
 _BIBTEX_PUNCTUATION = (("---", "—"), ("--", "–"), ("``", "“"), ("''", "”"), ("~", " "))
 
 
@@ -104,11 +107,30 @@ def _math(content: str) -> str:
             return "".join(table[c] for c in text)
         return text
 
-    return " ".join(_convert("$" + _SCRIPT.sub(script, content) + "$").split())
+    kept: list[str] = []
+
+    def shield(match: re.Match[str]) -> str:
+        if _known(match[1]) or len(kept) >= 0x1000:
+            return match[0]
+        kept.append(match[0])
+        return chr(_SHIELD + len(kept) - 1)
+
+    content = _BARE.sub(shield, content)
+    text = " ".join(_convert("$" + _SCRIPT.sub(script, content) + "$").split())
+    for number, command in enumerate(kept):
+        text = text.replace(chr(_SHIELD + number), command)
+    return text
+
+
+def _known(name: str) -> bool:
+    return _converter().latex_context.get_macro_spec(name) is not None
 
 
 @lru_cache(maxsize=16384)
 def _convert(span: str) -> str:
+    bare = _BARE.fullmatch(span)
+    if bare and not _known(bare[1]):
+        return span  # not LaTeX we know: perhaps not LaTeX at all (C:\Users\name)
     try:
         text = _converter().latex_to_text(span)
     except Exception:  # pylatexenc on malformed LaTeX: the source is more use than nothing

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Iterator, Mapping
 from datetime import UTC, date, datetime
 from typing import Any
@@ -24,6 +25,8 @@ log = logging.getLogger("digest.sources")
 
 URL = "https://api2.openreview.net"
 PAGE = 1000  # the largest page API v2 serves
+# Without a count in the answer, pages are read while they come back full, up to this many notes.
+MAX_NOTES = 100_000
 
 
 def value(content: Any, key: str) -> Any:
@@ -70,7 +73,7 @@ def to_paper(note: Mapping[str, Any], venue_id: str, web: str) -> Paper | None:
     if not forum or not (title or abstract):
         return None
     authors = names.split(_strings(value(content, "authors")))
-    keywords = tuple(plain(k) for k in _strings(value(content, "keywords")))
+    keywords = tuple(k for k in map(plain, _keywords(value(content, "keywords"))) if k)
     venue = plain(_string(value(content, "venue"))) or venue_id
     verdict = decision(note)
     if verdict and verdict.lower() not in venue.lower():
@@ -129,6 +132,15 @@ def _strings(found: Any) -> tuple[str, ...]:
     return tuple(s.strip() for s in found if isinstance(s, str) and s.strip())
 
 
+def _keywords(found: Any) -> tuple[str, ...]:
+    """Keywords as a list, or as one string the way API v1 forms kept them: "privacy, FL"."""
+    if isinstance(found, dict):
+        found = found.get("value")
+    if isinstance(found, str):
+        found = re.split(r"[,;]", found)
+    return _strings(found)
+
+
 def explain(response: Response) -> str:
     try:
         body = json.loads(response.body)
@@ -170,20 +182,22 @@ class OpenReviewSource:
         url = str(config.options.get("url") or URL).rstrip("/")
         web = web_base(url)
         by = "invitation" if "/-/" in venue else "content.venueid"
-        offset, total = 0, None
+        offset, total, seen = 0, None, set[str]()
         with Client(config.name, self.policy.with_options(config.options), progress) as client:
-            while total is None or offset < total:
+            while offset < (MAX_NOTES if total is None else total):
                 progress.note(f"notes from {offset}")
                 params = {by: venue, "limit": self.page, "offset": offset}
                 response = client.get(f"{url}/notes", params, explain=explain)
                 notes, count = _notes(response, config.name)
-                if total is None:
-                    total = count if count is not None else len(notes)
+                if offset == 0 and count is not None:
+                    total = count
                     progress.expect(total)
-                    if total == 0:
-                        log.warning("source %s: no notes for venue %r", config.name, venue)
-                if not notes:
-                    return
+                if offset == 0 and not notes:
+                    log.warning("source %s: no notes for venue %r", config.name, venue)
+                ids = {str(n.get("id")) for n in notes if isinstance(n, dict) and n.get("id")}
+                if not notes or (offset and ids and ids <= seen):
+                    return  # the end; or a server that ignores the offset: nothing new to read
+                seen |= ids
                 for number, note in enumerate(notes, start=offset + 1):
                     paper = to_paper(note, venue, web) if isinstance(note, dict) else None
                     if paper is None:
@@ -191,6 +205,8 @@ class OpenReviewSource:
                     else:
                         yield paper
                 offset += len(notes)
+                if total is None and len(notes) < self.page:
+                    return  # no count to go by: a page short of full is the last one
 
 
 def _notes(response: Response, name: str) -> tuple[list[Any], int | None]:

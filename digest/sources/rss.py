@@ -10,6 +10,7 @@ from collections.abc import Iterator, Mapping
 from datetime import date, datetime
 from html.parser import HTMLParser
 from typing import Any
+from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import feedparser
 
@@ -83,10 +84,11 @@ def parse_feed(
     warn: Warn,
     headers: Mapping[str, str] | None = None,
     replacements: bool = False,
+    base: str = "",
 ) -> list[Paper]:
     """The papers of one feed document; a document that is no feed at all is a SourceError.
     New versions of older papers are marked `replacement` unless `replacements` takes them as
-    new papers."""
+    new papers. Relative links are resolved against `base`, the address the feed came from."""
     feed = feedparser.parse(io.BytesIO(body), response_headers=dict(headers or {}))
     if not feed.get("version"):
         problem = feed.get("bozo_exception") or "no RSS or Atom elements found"
@@ -96,7 +98,7 @@ def parse_feed(
     venue = html_text(str(feed.feed.get("title", "")))
     papers = []
     for number, entry in enumerate(feed.entries, start=1):
-        paper = to_paper(entry, venue, f"rss:{name}", replacements)
+        paper = to_paper(entry, venue, f"rss:{name}", replacements, base)
         if paper is None:
             warn(f"{name}: entry {number} has neither title nor abstract, skipped")
         else:
@@ -105,7 +107,7 @@ def parse_feed(
 
 
 def to_paper(
-    entry: Mapping[str, Any], venue: str, source: str, replacements: bool = False
+    entry: Mapping[str, Any], venue: str, source: str, replacements: bool = False, base: str = ""
 ) -> Paper | None:
     title = html_text(str(entry.get("title", "")))
     listing = _LISTING.search(title)
@@ -123,7 +125,8 @@ def to_paper(
     replacement = announced.lower().startswith("replace") or bool(
         listing and listing[2] == "UPDATED"
     )
-    link = str(entry.get("link", ""))
+    link = str(entry.get("link", "")).strip()
+    link = urljoin(base, link) if link and base else link  # "/a/2" is a page of the feed's site
     candidates = [str(entry.get(k, "")) for k in ("id", "dc_identifier", "prism_doi")] + [link]
     candidates += [listing[1]] if listing else []
     found_arxiv = next((a for c in candidates if (a := arxiv_id(c))), "")
@@ -200,6 +203,8 @@ class RssSource:
             progress.note("fetching the feed")
             response = client.get(url)
         replacements = config.options.get("replacements") is True
-        papers = parse_feed(response.body, config.name, warn, response.headers, replacements)
+        # The address after redirects, less its query: a token there is not the items' own.
+        base = urlunsplit(urlsplit(response.url)._replace(query="", fragment=""))
+        papers = parse_feed(response.body, config.name, warn, response.headers, replacements, base)
         progress.expect(len(papers))
         return iter(papers)

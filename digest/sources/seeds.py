@@ -67,15 +67,23 @@ def list_files(path: Path, suffixes: tuple[str, ...], warn: Warn) -> list[Path]:
 
 def text_lines(path: Path, warn: Warn, *, newline: str | None = None) -> Iterator[str] | None:
     """The lines of a UTF-8 text file (a BOM is fine), read as they are needed, or None after one
-    warning naming the problem. The whole file is checked first, a chunk at a time, so a bad byte
-    anywhere still skips the file and memory stays flat however large it is. newline="" gives the
-    raw lines, ends kept (for csv); else the lines of str.splitlines()."""
-    if not _checked(path, warn):
+    warning naming the problem. The whole file is checked first, a chunk at a time, so memory
+    stays flat however large it is; a file with bytes that are not UTF-8 is one warning naming
+    the first such line, and those lines are read as Windows-1252 (older exports are). A binary
+    file is skipped. newline="" gives the raw lines, ends kept (for csv); else the lines of
+    str.splitlines()."""
+    bad = _checked(path, warn)
+    if bad is None:
         return None
+    if bad:
+        warn(f"{path}:{bad}; lines that are not UTF-8 read as Windows-1252")
+        return _mixed_lines(path, raw=newline == "")
     return _raw_lines(path) if newline == "" else _split_lines(path)
 
 
-def _checked(path: Path, warn: Warn) -> bool:
+def _checked(path: Path, warn: Warn) -> str | None:
+    """'' for a UTF-8 file, "LINE: not valid UTF-8 (...)" for the first bad byte of another, or
+    None after a warning: a binary file or one that cannot be read."""
     decoder = codecs.getincrementaldecoder("utf-8")()
     done = lines = 0  # bytes and line breaks before this chunk
     bad = ""  # the first decoding problem; a NUL byte anywhere speaks first
@@ -84,7 +92,7 @@ def _checked(path: Path, warn: Warn) -> bool:
             while chunk := stream.read(CHUNK):
                 if b"\x00" in chunk:
                     warn(f"{path}: binary file, skipped")
-                    return False
+                    return None
                 if not bad:
                     pending = decoder.getstate()[0]  # a character cut by the previous chunk
                     bad = _problem(decoder, pending, chunk, done - len(pending), lines)
@@ -94,10 +102,8 @@ def _checked(path: Path, warn: Warn) -> bool:
                 bad = _problem(decoder, pending, b"", done - len(pending), lines, final=True)
     except OSError as exc:
         warn(f"{path}: cannot read ({exc.strerror or exc})")
-        return False
-    if bad:
-        warn(f"{path}:{bad}")
-    return not bad
+        return None
+    return bad
 
 
 def _problem(
@@ -130,6 +136,21 @@ def _split_lines(path: Path) -> Iterator[str]:
     with path.open(encoding="utf-8-sig") as stream:
         for line in stream:
             yield from line.splitlines() or [""]
+
+
+def _mixed_lines(path: Path, raw: bool) -> Iterator[str]:
+    """The lines of a file that is mostly UTF-8: each line that is not is Windows-1252. A line
+    break is one byte in both, so the lines, and their numbers, are those of either reading."""
+    with path.open("rb") as stream:
+        for number, data in enumerate(stream, start=1):
+            try:
+                line = data.decode("utf-8-sig" if number == 1 else "utf-8")
+            except UnicodeDecodeError:
+                line = data.decode("cp1252", errors="replace")
+            if raw:
+                yield line
+            else:
+                yield from line.splitlines() or [""]
 
 
 def paragraphs(numbered: Iterable[tuple[int, str]]) -> Iterator[tuple[int, str]]:

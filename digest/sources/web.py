@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import codecs
 import logging
+import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -27,6 +28,9 @@ log = logging.getLogger("digest.sources")
 USER_AGENT = f"digest/{__version__} (research-paper digest bot; python-httpx)"
 # Worth another try: the server is busy or briefly broken. Anything else 4xx/5xx is final.
 TRANSIENT = {408, 425, 429, 500, 502, 503, 504}
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+# RFC 3986's own pattern, less query and fragment: (scheme and //)(netloc)(path).
+_PARTS = re.compile(r"((?:[^:/?#]+:)?//)?([^/?#]*)([^?#]*)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,14 +155,26 @@ class Client:
                         # An error page is read only so far as to tell what went wrong.
                         return self._read(stream, limit=64 * 1024, where=where)
                     return self._read(stream, limit=policy.max_bytes, where=where)
+            except httpx.UnsupportedProtocol as exc:  # a redirect to ftp://, say: final too
+                raise SourceError(f"{self.name}: {_detail(exc)} from {where}") from None
             except httpx.TransportError as exc:
+                if _bad_redirect(exc):
+                    raise SourceError(f"{self.name}: {_detail(exc)} from {where}") from None
                 if watch.expired:
                     raise _Retry(_unfinished(policy)) from None
                 if isinstance(exc, httpx.TimeoutException):
                     raise _Retry(_timeout_problem(exc, policy)) from None
-                raise _Retry(
-                    f"network error ({type(exc).__name__}: {exc or 'no detail'})"
-                ) from None
+                raise _Retry(f"network error ({_detail(exc)})") from None
+            # Not worth another try: the same address gives the same answer again.
+            except httpx.TooManyRedirects:
+                raise SourceError(f"{self.name}: too many redirects from {where}") from None
+            except httpx.DecodingError as exc:
+                problem = f"answer not decodable ({_detail(exc)})"
+                raise SourceError(f"{self.name}: {problem} from {where}") from None
+            except httpx.RequestError as exc:
+                raise SourceError(f"{self.name}: {_detail(exc)} from {where}") from None
+            except (httpx.InvalidURL, ValueError) as exc:  # the address, or a redirect's
+                raise SourceError(f"{self.name}: bad URL {where} ({_detail(exc)})") from None
 
     def _read(self, stream: httpx.Response, limit: int, where: str) -> Response:
         started = time.monotonic()
@@ -193,11 +209,33 @@ class Client:
 
 def check_options(options: Mapping[str, Any]) -> tuple[str, str] | None:
     """(key, problem) for a bad `url`, `timeout` or `retries` of a network source, else None."""
-    if "url" in options:
-        parts = urlsplit(str(options["url"]))
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            return "url", f"must be an http(s) URL, not {options['url']!r}"
+    if "url" in options and (problem := url_problem(str(options["url"]))):
+        return "url", problem
     return check_range(options, {"timeout": (0.001, 3600), "retries": (0, 10)})
+
+
+def url_problem(url: str) -> str | None:
+    """What makes `url` no address a source can fetch, else None. It is named as shown() gives
+    it (no query, no credentials): a secret's parts stay out of the config's error line."""
+    named = f"'{shown(url)}'"
+    if _CONTROL.search(url):
+        return f"must not hold control characters, not {named}"
+    try:
+        parts = urlsplit(url)
+        port = parts.port  # urlsplit checks the port only when asked for it
+    except ValueError as exc:
+        return f"is not a valid URL ({exc}): {named}"
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return f"must be an http(s) URL, not {named}"
+    if any(c.isspace() for c in parts.netloc):
+        return f"must not hold a space in its host, not {named}"
+    if port == 0:
+        return f"must name a port from 1 to 65535, not {named}"
+    try:
+        httpx.URL(url)
+    except httpx.InvalidURL as exc:
+        return f"is not a valid URL ({exc}): {named}"
+    return None
 
 
 def check_range(
@@ -226,12 +264,34 @@ def retry_after(value: str | None, now: datetime | None = None) -> float | None:
 
 
 def shown(url: str) -> str:
-    """The address as messages show it: no query string, no credentials."""
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    if parts.port:
-        host = f"{host}:{parts.port}"
-    return urlunsplit((parts.scheme, host, parts.path, "", ""))
+    """The address as messages show it: no query string, no credentials, on one line."""
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        if ":" in host:  # an IPv6 address keeps its brackets
+            host = f"[{host}]"
+        if parts.port is not None:
+            host = f"{host}:{parts.port}"
+        return printable(urlunsplit((parts.scheme, host, parts.path, "", "")))
+    except ValueError:  # a port out of range, a broken IPv6 bracket: cut it by hand
+        found = _PARTS.match(url)
+        assert found is not None  # every part is optional: any text matches
+        start, netloc, path = found.groups(default="")
+        return printable(start + netloc.rpartition("@")[2] + path)
+
+
+def printable(text: str) -> str:
+    """Text for a one-line message: control characters written as escapes."""
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+def _bad_redirect(exc: httpx.TransportError) -> bool:
+    """A redirect to an address that is no URL: httpx says so only in its message."""
+    return isinstance(exc, httpx.RemoteProtocolError) and str(exc).startswith("Invalid URL in")
+
+
+def _detail(exc: BaseException) -> str:
+    return printable(f"{type(exc).__name__}: {exc or 'no detail'}")
 
 
 def _status(response: Response, explain: Callable[[Response], str] | None) -> str:

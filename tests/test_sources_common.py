@@ -1,0 +1,57 @@
+"""clean(): a paper's text fields lose what could act on a reader's terminal or reorder what
+the reader sees (escape sequences, controls, bidi overrides, non-characters); the rest stays."""
+
+from __future__ import annotations
+
+from digest.models import Paper
+from digest.sources.common import clean, clean_line, clean_text, clean_token
+
+ESCAPES = "\x1b[2J\x1b[31m\x1b]0;pwned\x07\x1b]8;;http://evil\x1b\\\x9b1m\x07\x00\x7f\x85"
+BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+NONCHARACTERS = "\ufffe\uffff\ufdd0\U0001fffe\U0010ffff"
+
+
+def test_escape_sequences_go_whole_and_no_stray_brackets_are_left() -> None:
+    assert clean_line(f"Private{ESCAPES} learning") == "Private learning"
+    assert clean_line("Cut at the end\x1b[") == "Cut at the end"
+    assert clean_line("A \x1b]title never ended") == "A title never ended"  # only ESC ] goes
+
+
+def test_bidi_overrides_isolates_and_non_characters_go() -> None:
+    assert clean_line(f"Safe{BIDI} title{NONCHARACTERS}") == "Safe title"
+
+
+def test_an_abstract_keeps_its_lines_and_tabs_a_title_does_not() -> None:
+    text = "First line\r\nsecond\tline\rthird\x0cfourth"
+    assert clean_text(text) == "First line\nsecond\tline\nthird\nfourth"
+    assert clean_line(text) == "First line second line third fourth"
+    assert clean_token("https://x.org/a\n/b\x07") == "https://x.org/a/b"
+
+
+def test_text_of_every_language_and_emoji_stays_as_it_is() -> None:
+    for text in ("Zoë’s café", "差分隐私 𠀀", "خصوصية تفاضلية", "Emoji 🙂 and ∑ math"):
+        assert clean_line(text) == text and clean_text(text) == text
+
+
+def test_every_text_field_of_a_paper_is_cleaned_and_a_clean_paper_is_kept_as_it_is() -> None:
+    dirty = Paper(
+        id="2501.01234\x1b[0m",
+        title=f"Title{ESCAPES}",
+        abstract=f"Line one\x00\nline two{BIDI}",
+        authors=(f"Ada{ESCAPES} Lovelace", "\x1b[8m"),
+        venue="ICML\u202e 2026",
+        url="https://arxiv.org/abs/2501.01234\x07",
+        code_url="https://github.com/a/b\x1b[0m",
+        source="rss:feed",
+        categories=("cs.LG\x00",),
+        aliases=("10.1/x\x9b0m",),
+    )
+    paper = clean(dirty)
+    assert (paper.id, paper.title, paper.abstract) == ("2501.01234", "Title", "Line one\nline two")
+    assert (paper.authors, paper.venue) == (("Ada Lovelace",), "ICML 2026")
+    assert (paper.url, paper.code_url) == (
+        "https://arxiv.org/abs/2501.01234",
+        "https://github.com/a/b",
+    )
+    assert (paper.categories, paper.aliases) == (("cs.LG",), ("10.1/x",))
+    assert clean(paper) is paper
