@@ -16,6 +16,7 @@ import pytest
 
 from digest.cli import main, parser
 from digest.models import Paper
+from digest.sources.common import clean_token
 
 REPO = Path(__file__).resolve().parent.parent
 MONDAY = "2026-11-30T15:00:00+01:00"  # past Monday's fire time in Berlin, New York and Tokyo
@@ -184,7 +185,7 @@ def test_bad_seed_files_are_skipped_by_name_and_the_run_goes_on(project: Path, c
     )
     code, out, err = run(capsys, "run", "--now", MONDAY)
     assert code == 0
-    assert "57 read, 3 skipped" in out
+    assert "58 read, 3 skipped" in out
     for name in ("empty.txt", "binary.txt", "latin1.txt"):
         assert name in err
 
@@ -410,7 +411,8 @@ def test_paper_text_reaches_the_terminal_with_its_control_characters_escaped(
 ) -> None:
     config = ("--config", "digest.toml")
     code, out, _ = run(capsys, "rank", *config, "--papers", "papers/p.jsonl", "--top", "9")
-    assert HOSTILE_ID in [p["id"] for p in json.loads(out)["bob"]]  # JSON: the same value
+    # Ingest cleans paper text (sources/common.clean): what is read from files arrives clean.
+    assert clean_token(HOSTILE_ID) in [p["id"] for p in json.loads(out)["bob"]]
     said = [out]
     for args in (
         ("run", *config, "--now", MONDAY),
@@ -427,11 +429,11 @@ def test_paper_text_reaches_the_terminal_with_its_control_characters_escaped(
     late = {"id": f"{HOSTILE_ID}2", "title": "alertword late", "abstract": "alertword privacy."}
     (hostile / "papers" / "q.jsonl").write_text(json.dumps(late) + "\n")
     code, out, err = run(capsys, "run", *config, "--now", "2026-11-30T20:00:00+01:00")
-    assert code == 0 and "alerts: esc\\x1b]0;PWNED" in out, err
+    assert code == 0 and f"alerts: {clean_token(HOSTILE_ID)}2" in out, err
     said += [out, err]
     from digest.state import Store
 
-    # The paper as a source may still hand it over (ingest cleans what it can, not all sources).
+    # A paper stored before ingest cleaned text keeps its raw id: the terminal still gets escapes.
     with Store(str(hostile / "state" / "digest.db")) as store:
         store.papers.add([Paper(HOSTILE_ID, f"Raw {CONTROLS} title", "abstract")], NOW)
     code, out, _ = run(capsys, "feedback", *config, "bob", HOSTILE_ID, "down")

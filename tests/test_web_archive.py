@@ -103,7 +103,10 @@ def test_a_link_with_characters_xml_or_a_reader_cannot_take_leaves_the_feed_vali
     entries = root.findall("{http://www.w3.org/2005/Atom}entry")
     assert len(entries) == 2 and len(links) == 4
     assert not any(odd[i] in h for h in links for i in odd)
-    assert all(h.startswith(f"{web.base}/a/{key}/") for h in links)  # the digest's page instead
+    # Ingest drops the characters (sources/common.clean), or the link gives way to the digest's
+    # page: either way no link holds one.
+    cleaned = {"https://example.org/ab", "https://example.org/txt.exe", "https://example.org/x"}
+    assert all(h.startswith(f"{web.base}/a/{key}/") or h in cleaned for h in links), links
     assert feedparser.parse(answer.content).bozo == 0
 
 
