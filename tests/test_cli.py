@@ -341,6 +341,28 @@ def test_validate_says_a_source_path_too_long_for_the_system_is_not_there(
     assert len(err.splitlines()) == 1 and "sources[0].path: no such file or folder" in err
 
 
+def test_validate_names_a_source_folder_it_may_not_list(project: Path) -> None:
+    if shutil.which("setpriv") is None:
+        pytest.skip("setpriv (util-linux) is needed to run without root's bypass")
+    (project / "seeds").chmod(0)
+    caps = "-dac_override,-dac_read_search"
+    try:
+        done = subprocess.run(
+            ["setpriv", f"--inh-caps={caps}", f"--bounding-set={caps}", sys.executable]
+            + ["-m", "digest", "validate", "--config", "config/digest.toml"],
+            capture_output=True,
+            text=True,
+            cwd=project,
+        )
+    finally:
+        (project / "seeds").chmod(0o755)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert (
+        "sources[0].path: cannot read folder" in done.stderr
+        and "(Permission denied)" in done.stderr
+    )
+
+
 def test_validate_refuses_a_file_channel_folder_it_cannot_write(project: Path, capsys) -> None:
     text = (project / "config" / "digest.toml").read_text().replace("../out", "/proc/digest-out")
     (project / "config" / "ro.toml").write_text(text)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -359,3 +361,38 @@ def test_text_files_are_checked_and_read_in_chunks_with_the_same_answers(
         f"{tmp_path / 'c_cut.txt'}:3: not valid UTF-8 (byte 0xc3 at offset {cut}){cp1252}",
         f"{tmp_path / 'd_nul.txt'}: binary file, skipped",  # the NUL wins, as before
     ]
+
+
+def test_a_folder_whose_every_list_cannot_be_read_fails_the_source(tmp_path: Path) -> None:
+    # Not a quiet day: a run that reads nothing from it must say the source failed.
+    for name in ("a.txt", "b.txt"):
+        (tmp_path / name).write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    with pytest.raises(SourceError, match=r"none of the 2 abstract list\(s\) could be read"):
+        list(SeedsSource().fetch(SourceConfig("seeds", "seeds", {"path": str(tmp_path)}), print))
+
+
+def test_a_folder_it_may_not_list_fails_the_source_in_one_line(tmp_path: Path) -> None:
+    if shutil.which("setpriv") is None:
+        pytest.skip("setpriv (util-linux) is needed to read as a user without root's bypass")
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    (folder / "a.txt").write_text(f"Venue\n\n{ABSTRACT}\n", encoding="utf-8")
+    folder.chmod(0)
+    code = (
+        "from digest.models import SourceConfig, SourceError\n"
+        "from digest.sources.seeds import SeedsSource\n"
+        f"config = SourceConfig('seeds', 'seeds', {{'path': {str(folder)!r}}})\n"
+        "try: SeedsSource().fetch(config, print)\n"
+        "except SourceError as exc: print(exc)\n"
+    )
+    caps = "-dac_override,-dac_read_search"
+    done = subprocess.run(
+        ["setpriv", f"--inh-caps={caps}", f"--bounding-set={caps}", sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
+    folder.chmod(0o755)
+    assert done.stdout.strip() == f"{folder}: cannot read the folder (Permission denied)", (
+        done.stderr
+    )

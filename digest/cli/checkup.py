@@ -82,7 +82,13 @@ def _local_source(file: str, key: str, kind: str, raw: object) -> list[str]:
     if not exists(path):
         return [f"{file}: {key}: no such file or folder {str(path)[:200]!r}"]
     suffixes = (".txt",) if kind == "seeds" else SUFFIXES
-    if path.is_dir() and not any(p.is_file() and p.name.endswith(suffixes) for p in path.iterdir()):
+    try:
+        found = not path.is_dir() or any(
+            p.is_file() and p.name.endswith(suffixes) for p in path.iterdir()
+        )
+    except OSError as exc:
+        return [f"{file}: {key}: cannot read folder {str(path)!r} ({exc.strerror or exc})"]
+    if not found:
         wanted = " or ".join("*" + s for s in suffixes)
         return [f"{file}: {key}: no {wanted} files in folder {str(path)!r}"]
     return []

@@ -59,7 +59,10 @@ def list_files(path: Path, suffixes: tuple[str, ...], warn: Warn) -> list[Path]:
     """`path` itself, or the matching files directly inside the folder, sorted by name."""
     if not path.is_dir():
         return [path]
-    files = sorted(p for p in path.iterdir() if p.is_file() and p.name.endswith(suffixes))
+    try:
+        files = sorted(p for p in path.iterdir() if p.is_file() and p.name.endswith(suffixes))
+    except OSError as exc:
+        raise SourceError(f"{path}: cannot read the folder ({exc.strerror or exc})") from None
     if not files:
         warn(f"{path}: no {' or '.join('*' + s for s in suffixes)} files in folder")
     return files
@@ -215,7 +218,11 @@ class SeedsSource:
         return self._papers(files, warn)
 
     def _papers(self, files: list[Path], warn: Warn) -> Iterator[Paper]:
+        read = 0
         for path in files:
             lines = text_lines(path, warn)
             if lines is not None:
+                read += 1
                 yield from parse_seeds(path, lines, warn)
+        if files and not read:  # not a quiet day: the source cannot be read at all
+            raise SourceError(f"none of the {len(files)} abstract list(s) could be read")
