@@ -217,7 +217,13 @@ def test_hostile_abstracts_are_escaped_in_the_html_digest(project: Path, capsys)
 
 
 def test_bad_command_line_input_exits_2_without_a_traceback(project: Path) -> None:
-    for args in (["run", "--now", "yesterday"], ["run", "--config", "nope.toml"]):
+    for args in (
+        ["run", "--now", "yesterday"],
+        ["run", "--config", "nope.toml"],
+        ["run", "--now", "9999-12-31T23:59:59+00:00"],  # overflowed past the calendar's end
+        ["status", "--now", "0001-01-01T00:00+00:00"],
+        ["status", "--now", "0001-01-01"],
+    ):
         done = subprocess.run(
             [sys.executable, "-m", "digest", *args], capture_output=True, text=True, cwd=project
         )

@@ -186,4 +186,7 @@ def _instant(text: str) -> datetime:
         moment = datetime.fromisoformat(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not an ISO 8601 time: {text!r}") from None
+    # Periods look back years and schedules forward: the ends of the calendar overflow.
+    if not 1971 <= moment.year <= 9000:
+        raise argparse.ArgumentTypeError(f"{text!r}: the year must be 1971 to 9000")
     return moment if moment.tzinfo else moment.astimezone()
