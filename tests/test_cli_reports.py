@@ -3,6 +3,9 @@ attention."""
 
 from __future__ import annotations
 
+import socket
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -56,3 +59,23 @@ def test_status_flags_a_source_whose_last_read_failed(tmp_path: Path) -> None:
     (line,) = [x for x in text.splitlines() if x.startswith("  papers: ")]
     assert line.startswith("  papers: 2026-11-30T09:00:00Z; FAILING: ")
     assert code == 1
+
+
+def test_a_run_whose_process_died_is_shown_interrupted_and_needs_attention(tmp_path: Path) -> None:
+    settings = settings_for(tmp_path, subscriber("ana", "differential privacy"))
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()  # its pid names no process now (a SIGKILLed `digest run` leaves this)
+    state = str(tmp_path / "s.db")
+    with Store(state, worker=f"{socket.gethostname()}:{gone.pid}") as store:
+        store.start_run(at(MONDAY_9), at(MONDAY_9))
+    with Store(state) as store:
+        store.start_run(at(MONDAY_9), at(MONDAY_9))  # this process's own, still running
+        text, code = reports.status_report(settings, store, state, at("2026-11-30T10:00Z"))
+    runs = [line for line in text.splitlines() if line.startswith("  2026-11-30T09:00:00Z")]
+    assert runs[0].startswith("  2026-11-30T09:00:00Z  running")
+    assert runs[1].startswith("  2026-11-30T09:00:00Z  interrupted  its process ended")
+    assert code == 0  # the newest run is alive
+    with Store(state, worker=f"{socket.gethostname()}:{gone.pid}") as store:
+        store.start_run(at(MONDAY_9), at(MONDAY_9))
+        text, code = reports.status_report(settings, store, state, at("2026-11-30T10:00Z"))
+    assert code == 1  # the newest run died

@@ -3,8 +3,10 @@ report (last runs, next digests, sources, pending and dead deliveries)."""
 
 from __future__ import annotations
 
+import os
+import socket
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from digest.models import Settings, redact
 from digest.periods import next_fires, period_start
@@ -83,6 +85,13 @@ def status_report(settings: Settings, store: Store, state: str, now: datetime) -
     runs = store.runs(5)
     lines.append("last runs, newest first:" if runs else "last runs: none yet")
     for run in runs:
+        if _interrupted(run):
+            run = {**run, "outcome": "interrupted"}
+            lines.append(
+                f"  {run['clock']}  interrupted  its process ended before the run did (killed, or"
+                " the machine stopped); what it made and sent is in the state"
+            )
+            continue
         summary = run["summary"]
         subs = summary.get("subscribers", {})
         made = [n for n, s in subs.items() if s.get("status") == "made"]
@@ -136,8 +145,26 @@ def status_report(settings: Settings, store: Store, state: str, now: datetime) -
             f"  {row.status:<7}  {row.subscriber}/{row.channel} {row.purpose} {row.period} "
             f"({row.attempts} attempts{retry}): {reason}"
         )
-    attention = dead > 0 or failing or bool(runs and runs[0]["outcome"] not in ("ok", "running"))
+    last = runs[0] if runs else None
+    attention = dead > 0 or failing or bool(
+        last and (last["outcome"] not in ("ok", "running") or _interrupted(last))
+    )
     return "\n".join(lines), 1 if attention else 0
+
+
+def _interrupted(run: dict[str, Any]) -> bool:
+    """A run still marked running whose process, on this machine, is gone (a worker is named
+    host:pid unless $DIGEST_WORKER names it)."""
+    host, _, pid = str(run.get("worker") or "").rpartition(":")
+    if run["outcome"] != "running" or host != socket.gethostname() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except (PermissionError, OverflowError):  # alive under another user; not a pid at all
+        return False
+    return False
 
 
 def _span(delta: timedelta) -> str:
