@@ -22,7 +22,7 @@ from digest.models import DigestError, Settings, redact
 from digest.periods import next_fires
 from digest.state import Store
 from digest.state.engine import shown
-from digest.state.lock import BEAT_SECONDS, run_lock, write_heartbeat
+from digest.state.lock import BEAT_SECONDS, LockBusy, run_lock, write_heartbeat
 
 log = logging.getLogger("digest.serve")
 
@@ -46,6 +46,7 @@ class Server:
         self.signal_name = ""
         self.busy = threading.Condition()
         self.running = 0
+        self.failing = ""  # why the last job could not run (a damaged state...); "" when it ran
         # One worker: jobs never overlap (the lock would serialize them anyway); the heartbeat
         # has its own, so it shows the scheduler ticking even while a long job runs.
         self.scheduler = BlockingScheduler(
@@ -130,9 +131,14 @@ class Server:
                 Store(self.state) as store,
             ):
                 report = pipeline.run_once(self.settings, store, now, stop=self.stop.is_set)
+            self.failing = ""
             log.info("%s at %s: %s", label, f"{now:%Y-%m-%dT%H:%M:%SZ}", one_line(report))
-        except DigestError as exc:
+        except LockBusy as exc:  # a cron run beside serve: the next job goes on
             log.error("%s: %s", label, redact(str(exc), self.settings.secrets))
+        except DigestError as exc:
+            # `digest health` says so: a container over a damaged state is not healthy.
+            self.failing = redact(str(exc), self.settings.secrets)
+            log.error("%s: %s", label, self.failing)
         finally:
             with self.busy:
                 self.running -= 1
@@ -142,7 +148,10 @@ class Server:
         now = self.clock()
         nexts = {k: v.isoformat() if v else None for k, v in next_fires(self.settings, now).items()}
         try:
-            write_heartbeat(self.state, now, next=nexts, busy=self.running > 0)
+            facts: dict[str, Any] = {"next": nexts, "busy": self.running > 0}
+            if self.failing:
+                facts["failing"] = self.failing
+            write_heartbeat(self.state, now, **facts)
         except DigestError as exc:  # a database briefly away: the next beat tries again
             log.error("heartbeat: %s", redact(str(exc), self.settings.secrets))
 

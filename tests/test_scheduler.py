@@ -97,6 +97,21 @@ def test_the_heartbeat_job_writes_next_fire_times(tmp_path: Path) -> None:
     assert '"ana": "2026-12-01T08:00:00+01:00"' in beat
 
 
+def test_a_job_that_cannot_use_the_state_makes_health_say_failing(tmp_path: Path) -> None:
+    settings = settings_for(tmp_path, subscriber("ana", "privacy"))
+    state = tmp_path / "s.db"
+    state.write_bytes(b"not a database, but garbage " * 100)
+    server = scheduler.Server(settings, str(state), clock=lambda: at(MONDAY_9))
+    server.tick("poll")
+    server.beat()
+    alive, why = lock.health(state, at(MONDAY_9))
+    assert not alive and why.startswith("failing: pid ") and "damaged" in why
+    state.unlink()  # the operator restores it: the next job runs, and health is alive again
+    server.tick("poll")
+    server.beat()
+    assert lock.health(state, at(MONDAY_9))[0]
+
+
 @pytest.mark.parametrize(
     ("value", "seconds"),
     [("'30m'", 1800.0), ("'1h30m'", 5400.0), ("'90s'", 90.0), ("'2d'", 172800.0), ("45", 45.0)],

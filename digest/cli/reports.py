@@ -146,8 +146,10 @@ def status_report(settings: Settings, store: Store, state: str, now: datetime) -
             f"({row.attempts} attempts{retry}): {reason}"
         )
     last = runs[0] if runs else None
-    attention = dead > 0 or failing or bool(
-        last and (last["outcome"] not in ("ok", "running") or _interrupted(last))
+    attention = (
+        dead > 0
+        or failing
+        or bool(last and (last["outcome"] not in ("ok", "running") or _interrupted(last)))
     )
     return "\n".join(lines), 1 if attention else 0
 

@@ -147,6 +147,11 @@ def health(state: str | Path, now: datetime, worker: str | None = None) -> tuple
         return False, f"digest serve (pid {beat.get('pid')}) stopped {age:.0f} s ago"
     if age > STALE_AFTER:
         return False, f"stale: the last heartbeat is {age:.0f} s old (the limit is {STALE_AFTER} s)"
+    if beat.get("failing"):
+        return (
+            False,
+            f"failing: pid {beat.get('pid')} ticks but its last job failed: {beat['failing']}",
+        )
     return True, f"alive: pid {beat.get('pid')}, last heartbeat {max(age, 0):.0f} s ago"
 
 
@@ -167,8 +172,10 @@ def _workers_health(state: str | Path, now: datetime, wanted: str | None) -> tup
         age = now - datetime.fromisoformat(worker["beat_at"].replace("Z", "+00:00"))
         seconds = age.total_seconds()
         ticking = not worker["stopped"] and seconds <= STALE_AFTER
-        alive += ticking
+        failing = ticking and bool(worker["facts"].get("failing"))
+        alive += ticking and not failing
         how = "stopped" if worker["stopped"] else ("alive" if ticking else "stale")
+        how = f"failing: {worker['facts']['failing']}" if failing else how
         lines.append(f"{worker['name']} {how} ({max(seconds, 0):.0f} s ago)")
     word = "alive" if alive else "not alive"
     return bool(alive), f"{word}: {alive} of {len(workers)} serve worker(s) ticking: " + ", ".join(
