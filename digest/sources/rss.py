@@ -126,7 +126,9 @@ def to_paper(
         listing and listing[2] == "UPDATED"
     )
     link = str(entry.get("link", "")).strip()
-    link = urljoin(base, link) if link and base else link  # "/a/2" is a page of the feed's site
+    # "/a/2" is a page of the feed's site. A link relative to the feed's own path is left as it
+    # is (so no link): a private feed's token is often its path, and links reach readers.
+    link = urljoin(base, link) if link.startswith("/") and base else link
     candidates = [str(entry.get(k, "")) for k in ("id", "dc_identifier", "prism_doi")] + [link]
     candidates += [listing[1]] if listing else []
     found_arxiv = next((a for c in candidates if (a := arxiv_id(c))), "")
@@ -203,8 +205,9 @@ class RssSource:
             progress.note("fetching the feed")
             response = client.get(url)
         replacements = config.options.get("replacements") is True
-        # The address after redirects, less its query: a token there is not the items' own.
-        base = urlunsplit(urlsplit(response.url)._replace(query="", fragment=""))
+        # The site the feed came from (after redirects): its root only, never the feed's path
+        # or query, where a private feed keeps its token.
+        base = urlunsplit(urlsplit(response.url)._replace(path="/", query="", fragment=""))
         papers = parse_feed(response.body, config.name, warn, response.headers, replacements, base)
         progress.expect(len(papers))
         return iter(papers)
