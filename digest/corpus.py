@@ -10,6 +10,8 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+import numpy as np
+
 from digest import ranking
 from digest.models import Paper, Scored, Subscriber
 from digest.ranking import Space
@@ -142,14 +144,14 @@ def ranking_space(store: Store, subscribers: Sequence[Subscriber], now: datetime
     if count < SPACE_MIN_PAPERS:
         return None
     saved = store.ratings.space()
-    if saved is not None and latest - saved.through_seq <= REFIT_GROWTH * saved.docs:
-        space = Space.from_bytes(saved.data)
-        if space is not None:
-            return space
     wishes = [s.profile.interests for s in subscribers]
     wishes += [k for s in subscribers for k in s.profile.keywords]
+    if saved is not None and latest - saved.through_seq <= REFIT_GROWTH * saved.docs:
+        space = Space.from_bytes(saved.data)
+        if space is not None and space.knows(wishes):  # a new subscriber's words: refit once
+            return space
     if count <= SPACE_SAMPLE:
-        space, _ = fit(list(_texts(store, latest)), wishes)
+        space = _fit_all(store, latest, wishes)
     else:
         space = _fit_sampled(store, latest, count, wishes)
     store.ratings.save_space(space.to_bytes(), latest, count, now)
@@ -160,6 +162,16 @@ def ranking_space(store: Store, subscribers: Sequence[Subscriber], now: datetime
 def _texts(store: Store, through: int, every: int = 1) -> Iterator[str]:
     for block in store.paper_blocks(0, through, every=every):
         yield from (paper_text(p) for _, p in block)
+
+
+def _fit_all(store: Store, latest: int, wishes: list[str]) -> Space:
+    """Every stored paper's vocabulary and the wishes' (as texts of their own, so that a word no
+    stored paper holds is in it too), with document frequencies counted on the papers only."""
+    texts = list(_texts(store, latest))
+    space, rows = fit(texts + wishes, wishes)
+    rows = rows[: len(texts)]
+    df = np.bincount(rows.indices, minlength=space.size)
+    return counted(space, df, len(texts), rows)
 
 
 def _fit_sampled(store: Store, latest: int, count: int, wishes: list[str]) -> Space:

@@ -49,6 +49,26 @@ def test_the_space_is_fitted_once_then_reused_until_the_store_grows_a_quarter(
     assert store.ratings.space().through_seq == 9  # type: ignore[union-attr]
 
 
+def test_a_subscribers_words_no_stored_paper_holds_are_in_the_space(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(corpus, "SPACE_MIN_PAPERS", 5)
+    first = corpus.ranking_space(store, [], NOW)
+    assert first is not None and "chromodynamics" not in set(first.names)
+    zed = Subscriber("zed", Profile(interests="lattice quantum chromodynamics"), ())
+    space = corpus.ranking_space(store, [zed], NOW)  # a new subscriber: refitted once for them
+    assert space is not None and {"chromodynamics", "lattice quantum"} <= set(space.names)
+    assert space.docs == 6  # their text is no paper: the counts are the papers'
+    assert np.allclose(
+        space.idf[space.vocabulary["molecules"]], first.idf[first.vocabulary["molecules"]]
+    )
+    assert corpus.ranking_space(store, [zed], NOW) is not None
+    assert store.ratings.space().docs == 6  # type: ignore[union-attr]
+    q1 = Paper("q1", "Lattice quantum chromodynamics at finite density", "We simulate it.")
+    (pick,) = ranking.rank([q1], [zed], top_k=1, space=space)[zed.name]
+    assert pick.score > 0.3 and "lattice quantum" in pick.terms
+
+
 def test_a_large_store_fits_a_sample_and_counts_every_paper(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

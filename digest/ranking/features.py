@@ -82,6 +82,15 @@ class Space:
         )
         return _weighted(bags, column, self.idf, len(self.vocabulary))
 
+    def knows(self, texts: Sequence[str]) -> bool:
+        """Does the vocabulary hold every word and phrase of `texts`? A stored space fitted before
+        a subscriber came has none of their words that no stored paper held."""
+        words, ids, ends = tokenize(texts)
+        keys, _ = _bags(ids, ends, len(words))
+        known = self.vocabulary
+        phrases = (f"{words[k >> 32]} {words[k & _LOW]}" for k in keys.tolist())
+        return all(w in known for w in words) and all(p in known for p in phrases)
+
     def to_bytes(self) -> bytes:
         out = io.BytesIO()
         np.savez_compressed(
