@@ -106,6 +106,14 @@ def test_exclude_pattern_matches_words_and_phrases_not_fragments():
     assert exclude_pattern([" ", ""]) is None
 
 
+def test_exclude_knows_the_plurals_in_ies_and_es():
+    pattern = exclude_pattern(["policy", "analysis", "survey", "privacy policy"])
+    assert pattern is not None
+    for text in ("safe policies", "two analyses", "SURVEYS of it", "privacy policies", "a policy"):
+        assert pattern.search(text), text
+    assert not pattern.search("policing") and not pattern.search("analyst")
+
+
 def test_terms_are_words_shared_by_paper_and_profile(papers):
     picks = rank(papers, [privacy()], top_k=8, thresholds=False)["ana"]
     assert all(s.terms for s in picks)
@@ -483,6 +491,30 @@ def test_a_score_means_the_same_on_a_small_pool_and_a_large_one():
     assert small.keys() == large.keys() == {p.id for p in related}
     for pid, score in small.items():
         assert 0.8 < large[pid] / score < 1.25  # min_score and alert_threshold keep their meaning
+
+
+def rare_words(rng: random.Random, count: int) -> str:
+    return " ".join(
+        "".join(rng.choice("bcdfghjklmnpqrstvwxz") for _ in range(9)) for _ in range(count)
+    )
+
+
+def test_scores_do_not_jump_when_a_pool_grows_past_the_rare_word_cut():
+    # Past 1000 texts the words of one paper leave the vocabulary; they stay in its norm, or the
+    # related papers' scores doubled from one unrelated paper to the next (0.23 -> 0.48).
+    rng = random.Random(7)
+    related = [
+        Paper(f"fl{i:02d}", f"{FOCUS.capitalize()} {i}", f"We study {FOCUS}. {rare_words(rng, 40)}")
+        for i in range(10)
+    ]
+    others = [Paper(f"gx{i:04d}", rare_words(rng, 3), rare_words(rng, 60)) for i in range(1000)]
+    scores = []
+    for count in (980, 995):  # 990 and 1005 texts with the subscriber's own: either side of it
+        picks = rank([*related, *others[:count]], [focused()])["fl"]
+        scores.append({s.paper.id: s.score for s in picks})
+    assert scores[0].keys() == scores[1].keys() == {p.id for p in related}
+    for pid, score in scores[0].items():
+        assert 0.95 < scores[1][pid] / score < 1.05
 
 
 RL_WORDS = (

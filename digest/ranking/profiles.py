@@ -39,10 +39,22 @@ LIBRARY_AUTHOR_MIN = 2
 
 def exclude_pattern(words: Collection[str]) -> re.Pattern[str] | None:
     """One regex for a subscriber's exclude list: whole words or phrases, plural forms included."""
-    parts = [r"[\s-]+".join(map(re.escape, w.split())) for w in words if w.split()]
+    parts = [_plurals(w.split()) for w in words if w.split()]
     if not parts:
         return None
-    return re.compile(r"(?<!\w)(?:" + "|".join(parts) + r")(?:e?s)?(?!\w)", re.IGNORECASE)
+    return re.compile(r"(?<!\w)(?:" + "|".join(parts) + r")(?!\w)", re.IGNORECASE)
+
+
+def _plurals(phrase: list[str]) -> str:
+    """The phrase with its last word in the singular or a regular plural: -s, -es, and policy ->
+    policies, analysis -> analyses."""
+    *head, last = phrase
+    forms = [re.escape(last) + "(?:e?s)?"]
+    if len(last) > 2 and last[-1].lower() == "y" and last[-2].lower() not in "aeiou":
+        forms.append(re.escape(last[:-1]) + "ies")
+    if len(last) > 3 and last[-2:].lower() == "is":
+        forms.append(re.escape(last[:-2]) + "es")
+    return r"[\s-]+".join([*map(re.escape, head), "(?:" + "|".join(forms) + ")"])
 
 
 def group_sum(rows: sp.csr_matrix, columns: list[int], owners: list[int], n: int) -> sp.csr_matrix:
