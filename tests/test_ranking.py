@@ -493,30 +493,6 @@ def test_a_score_means_the_same_on_a_small_pool_and_a_large_one():
         assert 0.8 < large[pid] / score < 1.25  # min_score and alert_threshold keep their meaning
 
 
-def rare_words(rng: random.Random, count: int) -> str:
-    return " ".join(
-        "".join(rng.choice("bcdfghjklmnpqrstvwxz") for _ in range(9)) for _ in range(count)
-    )
-
-
-def test_scores_do_not_jump_when_a_pool_grows_past_the_rare_word_cut():
-    # Past 1000 texts the words of one paper leave the vocabulary; they stay in its norm, or the
-    # related papers' scores doubled from one unrelated paper to the next (0.23 -> 0.48).
-    rng = random.Random(7)
-    related = [
-        Paper(f"fl{i:02d}", f"{FOCUS.capitalize()} {i}", f"We study {FOCUS}. {rare_words(rng, 40)}")
-        for i in range(10)
-    ]
-    others = [Paper(f"gx{i:04d}", rare_words(rng, 3), rare_words(rng, 60)) for i in range(1000)]
-    scores = []
-    for count in (980, 995):  # 990 and 1005 texts with the subscriber's own: either side of it
-        picks = rank([*related, *others[:count]], [focused()])["fl"]
-        scores.append({s.paper.id: s.score for s in picks})
-    assert scores[0].keys() == scores[1].keys() == {p.id for p in related}
-    for pid, score in scores[0].items():
-        assert 0.95 < scores[1][pid] / score < 1.05
-
-
 RL_WORDS = (
     "agent reward policy environment exploration value actor critic episode markov offline "
     "trajectory planning return bandit"
