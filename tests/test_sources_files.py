@@ -273,6 +273,10 @@ def test_read_papers_reads_one_file_for_the_rank_command(tmp_path: Path) -> None
     ]
     with pytest.raises(InputError, match="no such file"):
         read_papers(str(tmp_path / "missing.jsonl"), warnings.append)
+    with pytest.raises(InputError, match="a folder; name one paper file"):
+        read_papers(str(tmp_path), warnings.append)
+    with pytest.raises(InputError, match="not a regular file"):
+        read_papers("/dev/null", warnings.append)
 
 
 def test_csv_and_jsonl_authors_split_as_reference_managers_write_them(tmp_path: Path) -> None:

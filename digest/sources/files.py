@@ -198,8 +198,12 @@ def parse_file(path: Path, warn: Warn, links: bool = True) -> Iterator[Paper]:
 def read_papers(path: str, warn: Warn, *, links: bool = True) -> list[Paper]:
     """The papers of one file named on the command line (`digest rank --papers FILE.jsonl`)."""
     file = Path(path)
-    if not file.is_file():
+    if file.is_dir():
+        raise InputError(f"{path}: a folder; name one paper file (JSONL, JSONL.gz or CSV)")
+    if not file.exists():
         raise InputError(f"{path}: no such file")
+    if not file.is_file():
+        raise InputError(f"{path}: not a regular file; name one paper file")
     return [clean(p) for p in parse_file(file, warn, links)]
 
 
