@@ -123,3 +123,12 @@ def test_liked_papers_and_unknown_ids_are_remembered(state: str) -> None:
     with Store(state) as store:
         found = store.papers.liked(["2501.01234", "2501.99999", "2502.00001"])
         assert found == {"2501.01234": PREPRINT, "2501.99999": None}
+
+
+def test_one_paper_arriving_under_many_ids_of_no_kind_is_stored_once(tmp_path: Path) -> None:
+    title = "Private federated learning with secure aggregation"
+    copies = [Paper(f"copy{i:04d}", title, "We study differential privacy.") for i in range(300)]
+    with Store(tmp_path / "s.db") as store:
+        assert store.add_papers(copies, NOW) == 1
+        kept = store.papers.paper("copy0000")
+        assert kept is not None and kept.title == title

@@ -123,8 +123,12 @@ class Catalog(Tables):
             theirs: dict[str, list[str]] = {}
             ids = {*owners.values(), *(paper.id for paper in papers)}
             query = "SELECT paper_id, key FROM paper_keys WHERE paper_id IN"
+            # Only the strong keys (arXiv, DOI, OpenReview): all that same_paper and the aliases
+            # read. A paper arriving 10,000 times under ids of no kind made this list, and every
+            # merge with it, grow with each copy: ingest was quadratic.
             for paper_id, key in _in(db, query, ids, " ORDER BY rowid"):
-                theirs.setdefault(paper_id, []).append(key)
+                if identity.kind(key) in identity.STRONG:
+                    theirs.setdefault(paper_id, []).append(key)
             stored = {row["id"]: row_paper(row) for row in _in(db, _SELECT_IN, ids)}
             # Written at the end, in arrival order (seq): one round of statements per batch.
             inserts: dict[str, Paper] = {}
@@ -149,7 +153,8 @@ class Catalog(Tables):
                 key_rows += [(key, owner) for key in fresh]
                 for key in fresh:
                     owners[key] = owner
-                    theirs.setdefault(owner, []).append(key)
+                    if identity.kind(key) in identity.STRONG:
+                        theirs.setdefault(owner, []).append(key)
             db.executemany(_INSERT, [paper_row(p, seen) for p in inserts.values()])
             db.executemany(_UPDATE, [(*paper_row(p, seen)[1:10], i) for i, p in updates.items()])
             db.executemany(_KEY, key_rows)
