@@ -21,8 +21,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from digest.channels import CHANNELS, connections
-from digest.models import ChannelConfig, Delivery, DeliveryError, Settings, redact
+from digest.models import ChannelConfig, Delivery, DeliveryError, Message, Settings, redact
 from digest.state import OutboxRow, Store
+from digest.state.deliveries import LEASE
 
 log = logging.getLogger("digest.outbox")
 
@@ -37,6 +38,14 @@ SMTP_CONNECTIONS = connections.SMTP_CONNECTIONS  # [delivery] smtp_connections, 
 MARK_BATCH = 20
 MARK_SECONDS = 1.0
 MAX_WAIT = 60.0  # [delivery] max_wait: seconds of rate limit one run waits out per destination
+# The longest wait within a run, whatever max_wait says: well inside the lease renewed before the
+# post that was refused, so no other worker can take the row over while this one sleeps.
+WAIT_CAP = LEASE.total_seconds() / 2
+
+
+class TakenOver(Exception):
+    """The row is no longer this worker's (its lease ended and another worker claimed it, or
+    it was sent): raised by a claim of the next part, so that part is not posted here."""
 
 
 @dataclass
@@ -134,8 +143,10 @@ class _Marks:
     full batch (MARK_BATCH), the ticker (every MARK_SECONDS) or the end of the run makes.
     Claims from several threads that arrive while one commit is under way share the next one."""
 
-    def __init__(self, store: Store, lock: threading.Lock) -> None:
+    def __init__(self, store: Store, lock: threading.Lock, clock: Callable[[], datetime]) -> None:
         self.store, self.lock = store, lock  # the run's lock: the one connection, one at a time
+        self.clock = clock  # a claim renews its row's lease from the run's clock
+        self.lost: set[int] = set()  # rows found taken over by another worker
         self.queue = threading.Lock()
         self.sent: list[tuple[int, str, datetime]] = []
         self.parts: dict[int, int] = {}
@@ -155,12 +166,14 @@ class _Marks:
         while not self.stop.wait(MARK_SECONDS):
             self.flush()
 
-    def claim(self, row_id: int, parts_sent: int) -> None:
+    def claim(self, row_id: int, parts_sent: int) -> bool:
+        """Commit a part's claim (and renew the row's lease); False: the row was taken over."""
         with self.queue:
             self.parts[row_id] = parts_sent
             self.asked += 1
             mine = self.asked
         self.flush(mine)
+        return row_id not in self.lost
 
     def flush(self, claim: int = 0) -> None:
         """Commit what is queued; for a claim, return as soon as a commit has included it."""
@@ -171,7 +184,11 @@ class _Marks:
                 sent, parts, self.sent, self.parts = self.sent, self.parts, [], {}
                 upto = self.asked
             if sent or parts:
-                self.store.mark_many(sent, list(parts.items()))
+                lost = self.store.mark_many(sent, list(parts.items()), self.clock())
+                for row_id in lost:
+                    if row_id not in parts:
+                        log.warning("outbox row %d: delivered, but taken over meanwhile", row_id)
+                self.lost |= lost
             self.written = upto
 
 
@@ -191,10 +208,11 @@ class _Run:
         self.max_attempts = int(settings.delivery.get("max_attempts", MAX_ATTEMPTS))
         self.concurrency = int(settings.delivery.get("concurrency", CONCURRENCY))
         self.max_wait = float(settings.delivery.get("max_wait", MAX_WAIT))
+        self.wait_cap = min(self.max_wait, WAIT_CAP)
         self.started = time.monotonic()
         self.lock = threading.Lock()  # the store's: its one connection, one thread at a time
         self.tally = threading.Lock()  # the outcome's: a send need not wait for a commit
-        self.marks = _Marks(store, self.lock)
+        self.marks = _Marks(store, self.lock, self.clock)
         self.outcome = Outcome()
 
     def clock(self) -> datetime:
@@ -231,20 +249,25 @@ class _Run:
 
     def send(self, job: _Job, pacer: _Pacer, budget: float) -> float:
         row = job.row
-        with self.lock:  # workers sharing PostgreSQL: the row may have been taken over since
-            mine = self.store.renew(row.id, self.clock())
-            # Loaded now, one at a time: the claim left the messages out.
-            message = self.store.message(row.id) if mine else None
-        if message is None:
-            log.info("%s: taken over by another worker, or gone; not sent here", job.label)
-            return budget
+        message: Message | None = None
         parts = [row.parts_sent]
 
         def progress(count: int) -> None:
-            self.marks.claim(row.id, count)
+            # The claim is conditional on holding the row, and renews its lease.
+            if not self.marks.claim(row.id, count):
+                raise TakenOver
             parts[0] = count
 
         while True:
+            # Before every try (the first, and each after a rate limit waited out): is the row
+            # still this worker's? Workers sharing PostgreSQL: it may have been taken over since.
+            with self.lock:
+                mine = self.store.renew(row.id, self.clock())
+                if mine and message is None:  # loaded now, one at a time: the claim left it out
+                    message = self.store.message(row.id)
+            if not mine or message is None:
+                log.info("%s: taken over by another worker, or gone; not sent here", job.label)
+                return budget
             delivery = Delivery(
                 id=row.id,
                 subscriber=row.subscriber,
@@ -260,10 +283,16 @@ class _Run:
             )
             try:
                 receipt = job.channel.send(delivery)
+            except TakenOver:
+                pacer.done()
+                log.warning("%s: taken over by another worker; not sent on here", job.label)
+                return budget
             except DeliveryError as exc:
                 pacer.done()
                 wait = exc.retry_after
-                if exc.retryable and wait is not None and wait <= budget:
+                in_run = wait is not None and wait <= budget and wait <= self.wait_cap
+                if exc.retryable and in_run:
+                    assert wait is not None
                     log.info("%s: rate limited; waiting %.1f s as the server asks", job.label, wait)
                     self.sleep(wait)
                     budget -= max(wait, 1.0)  # at least a second each, so this loop must end
@@ -292,7 +321,10 @@ class _Run:
             wait = backoff(attempts, retry_after, self.rand)
         with self.lock:
             next_try = None if wait is None else self.clock() + timedelta(seconds=wait)
-            self.store.mark_failed(job.row.id, reason, next_try)
+            mine = self.store.mark_failed(job.row.id, reason, next_try)
+        if not mine:  # another worker has it now: its outcome is that worker's to record
+            log.warning("%s: %s; taken over by another worker meanwhile", job.label, reason)
+            return
         with self.tally:
             listed = self.outcome.dead if wait is None else self.outcome.retrying
             listed.append(f"{job.label}: {reason}")
