@@ -33,8 +33,9 @@ MAX_BACKOFF = 6 * 3600.0
 CONCURRENCY = 16  # [delivery] concurrency: destinations served at once
 SMTP_CONNECTIONS = connections.SMTP_CONNECTIONS  # [delivery] smtp_connections, per relay
 # Sent marks wait for the next commit, at most this many or this long: a crash can lose these
-# few, and then resends them under the same idempotency key (email Message-ID, Matrix txnId) or
-# not at all (a Slack or hookshot part is claimed, durably, before it is posted).
+# few, and then resends them under the same idempotency key (email Message-ID, Matrix txnId).
+# A Slack or hookshot row is never resent (each part is claimed, durably, before it is posted):
+# its sent mark is committed at once, or a crash would leave its confirmed parts unconfirmed.
 MARK_BATCH = 20
 MARK_SECONDS = 1.0
 MAX_WAIT = 60.0  # [delivery] max_wait: seconds of rate limit one run waits out per destination
@@ -153,11 +154,18 @@ class _Marks:
         self.stop = threading.Event()
         self.asked = self.written = 0  # claims queued, and queued before the last commit
 
-    def mark_sent(self, row_id: int, receipt: str, when: datetime) -> None:
+    def mark_sent(self, row_id: int, receipt: str, when: datetime, now: bool = False) -> None:
+        """Queue a sent mark; `now`: commit it before returning, as a claim is (an at-most-once
+        channel's row: a crash must not leave its confirmed parts looking unanswered)."""
         with self.queue:
             self.sent.append((row_id, receipt, when))
             due = len(self.sent) >= MARK_BATCH
-        if due:
+            if now:
+                self.asked += 1
+            mine = self.asked
+        if now:
+            self.flush(mine)
+        elif due:
             self.flush()
 
     def tick(self) -> None:
@@ -305,7 +313,10 @@ class _Run:
                 return budget
             pacer.done()
             detail = redact(receipt.detail, self.settings.secrets)
-            self.marks.mark_sent(row.id, detail, self.clock())
+            # At most once (Slack, hookshot): a part the server confirmed is recorded at once,
+            # never left in a batch a crash would lose (it would then look unanswered: dead).
+            now = bool(getattr(job.channel, "at_most_once", False))
+            self.marks.mark_sent(row.id, detail, self.clock(), now)
             with self.tally:
                 self.outcome.sent.append(f"{job.label}: {detail}")
             log.info("%s: delivered (%s)", job.label, detail)

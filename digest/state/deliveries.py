@@ -249,6 +249,27 @@ class Deliveries:
                 return db.execute(query).rowcount
             return db.execute(query + " AND subscriber = ?", (subscriber,)).rowcount
 
+    def drop_dead(
+        self, labels: Sequence[str], subscriber: str | None, now: datetime
+    ) -> list[OutboxRow]:
+        """Give up dead rows (`digest retry --drop`): those of the given "subscriber/channel"
+        labels (none: every dead row, or the subscriber's) become `dropped`, which counts as
+        neither dead nor pending; the last error is kept and the receipt says when. Returns
+        them."""
+        rows = [
+            r
+            for r in self.outbox("dead")
+            if (subscriber is None or r.subscriber == subscriber)
+            and (not labels or f"{r.subscriber}/{r.channel}" in labels)
+        ]
+        with self.transaction() as db:
+            db.executemany(
+                "UPDATE outbox SET status = 'dropped', next_try_at = NULL, lease_until = NULL,"
+                " receipt = ? WHERE id = ? AND status = 'dead'",
+                [(f"dropped by digest retry at {stamp(now)}", r.id) for r in rows],
+            )
+        return rows
+
     def outbox_counts(self) -> dict[str, int]:
         rows = self.db.execute("SELECT status, count(*) FROM outbox GROUP BY status")
         return {status: n for status, n in rows}
