@@ -21,7 +21,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from digest.channels import CHANNELS, connections
-from digest.models import ChannelConfig, Delivery, DeliveryError, Message, Settings, redact
+from digest.channels.transport import Resumed
+from digest.models import ChannelConfig, DeliveryError, Message, Settings, redact
 from digest.state import OutboxRow, Store
 from digest.state.deliveries import LEASE
 
@@ -150,7 +151,8 @@ class _Marks:
         self.lost: set[int] = set()  # rows found taken over by another worker
         self.queue = threading.Lock()
         self.sent: list[tuple[int, str, datetime]] = []
-        self.parts: dict[int, int] = {}
+        # Claims: (parts sent,) or, at most once, (parts sent, the parts that got no answer).
+        self.parts: dict[int, tuple[int] | tuple[int, tuple[int, ...]]] = {}
         self.stop = threading.Event()
         self.asked = self.written = 0  # claims queued, and queued before the last commit
 
@@ -174,10 +176,11 @@ class _Marks:
         while not self.stop.wait(MARK_SECONDS):
             self.flush()
 
-    def claim(self, row_id: int, parts_sent: int) -> bool:
-        """Commit a part's claim (and renew the row's lease); False: the row was taken over."""
+    def claim(self, row_id: int, parts_sent: int, unsure: tuple[int, ...] | None = None) -> bool:
+        """Commit a part's claim (and renew the row's lease), with the parts posted that the
+        server has not confirmed (at most once); False: the row was taken over."""
         with self.queue:
-            self.parts[row_id] = parts_sent
+            self.parts[row_id] = (parts_sent,) if unsure is None else (parts_sent, unsure)
             self.asked += 1
             mine = self.asked
         self.flush(mine)
@@ -192,7 +195,8 @@ class _Marks:
                 sent, parts, self.sent, self.parts = self.sent, self.parts, [], {}
                 upto = self.asked
             if sent or parts:
-                lost = self.store.mark_many(sent, list(parts.items()), self.clock())
+                claims = [(row_id, *claim) for row_id, claim in parts.items()]
+                lost = self.store.mark_many(sent, claims, self.clock())
                 for row_id in lost:
                     if row_id not in parts:
                         log.warning("outbox row %d: delivered, but taken over meanwhile", row_id)
@@ -259,10 +263,25 @@ class _Run:
         row = job.row
         message: Message | None = None
         parts = [row.parts_sent]
+        # At most once (Slack, hookshot), each part is claimed before its post: which claimed
+        # parts got no answer (from earlier tries, and the one on the wire), so that a receipt
+        # names only those. A part claimed here is confirmed once the next is claimed.
+        at_most_once = bool(getattr(job.channel, "at_most_once", False))
+        unsure, claimed = set(row.unconfirmed), set[int]()
 
         def progress(count: int) -> None:
+            if at_most_once:
+                if count > parts[0]:  # a claim: the one before it, if claimed here, arrived
+                    if parts[0] in claimed:
+                        unsure.discard(parts[0])
+                    unsure.add(count)
+                    claimed.add(count)
+                else:  # given back: that part was refused, or never left
+                    unsure.discard(parts[0])
+                    if count in claimed:
+                        unsure.discard(count)
             # The claim is conditional on holding the row, and renews its lease.
-            if not self.marks.claim(row.id, count):
+            if not self.marks.claim(row.id, count, tuple(unsure) if at_most_once else None):
                 raise TakenOver
             parts[0] = count
 
@@ -276,7 +295,8 @@ class _Run:
             if not mine or message is None:
                 log.info("%s: taken over by another worker, or gone; not sent here", job.label)
                 return budget
-            delivery = Delivery(
+            delivery = Resumed(
+                unconfirmed=tuple(sorted(unsure)),
                 id=row.id,
                 subscriber=row.subscriber,
                 period=row.period,
@@ -315,8 +335,7 @@ class _Run:
             detail = redact(receipt.detail, self.settings.secrets)
             # At most once (Slack, hookshot): a part the server confirmed is recorded at once,
             # never left in a batch a crash would lose (it would then look unanswered: dead).
-            now = bool(getattr(job.channel, "at_most_once", False))
-            self.marks.mark_sent(row.id, detail, self.clock(), now)
+            self.marks.mark_sent(row.id, detail, self.clock(), at_most_once)
             with self.tally:
                 self.outcome.sent.append(f"{job.label}: {detail}")
             log.info("%s: delivered (%s)", job.label, detail)

@@ -513,3 +513,46 @@ def test_a_dead_unconfirmed_delivery_can_be_dropped_by_retry(
     assert row.status == "dropped" and "nothing was confirmed" in row.last_error
     assert main(["status", *common, *now]) == 0  # no longer needs attention
     assert main(["retry", *common, *now]) == 0 and dripping.requests == 1  # never posted again
+
+
+# The receipt names only the parts that may really be missing.
+
+
+def test_a_part_posted_before_a_429_waited_out_counts_as_confirmed(
+    slack: SlackWebhook, tmp_path: Path
+) -> None:
+    settings, store = setup(tmp_path, slack.url(), count=30)  # two messages
+    slack.script.append((200, "ok"))  # part 1 posted
+    slack.script.append((429, "rate_limited"))  # part 2 refused: waited out, sent again
+    result = outbox.deliver(store, settings, NOW, sleep=lambda s: None)
+    assert result.sent == ["ana/slack: 2 messages via webhook"]
+    assert store.outbox_counts() == {"sent": 1} and store.outbox()[0].attempts == 1
+
+
+def test_a_part_posted_before_a_5xx_counts_as_confirmed_on_the_next_run(
+    slack: SlackWebhook, tmp_path: Path
+) -> None:
+    settings, store = setup(tmp_path, slack.url(), count=30)  # two messages
+    slack.script += [(200, "ok"), (500, "internal_error")]
+    outbox.deliver(store, settings, NOW, rand=lambda: 0.5)
+    later = outbox.deliver(store, settings, NOW + timedelta(minutes=2))
+    assert later.sent == ["ana/slack: 2 messages via webhook"]
+
+
+def test_a_part_unanswered_stays_named_through_later_refusals(
+    slack: SlackWebhook, tmp_path: Path
+) -> None:
+    settings, store = setup(tmp_path, slack.url(), count=45)  # three messages
+    slack.drop_after = 0  # takes part 1, then hangs up without an answer
+    outbox.deliver(store, settings, NOW, rand=lambda: 0.5)
+    slack.script.append((500, "internal_error"))  # part 2 refused on the next try
+    outbox.deliver(store, settings, NOW + timedelta(minutes=2), rand=lambda: 0.5)
+    (row,) = store.outbox()
+    assert (row.parts_sent, row.unconfirmed) == (1, (1,))
+    final = outbox.deliver(store, settings, NOW + timedelta(hours=1))
+    assert final.sent == [
+        "ana/slack: 2 of 3 messages confirmed via webhook; part 1 got no answer on an earlier try"
+        " and may be missing"
+    ]
+    heads = [p["blocks"][0]["text"]["text"][-5:] for p in slack.accepted]
+    assert heads == ["(1/3)", "(2/3)", "(3/3)"]  # each once

@@ -42,6 +42,17 @@ class OutboxRow:
     last_error: str
     parts_sent: int = 0
     purpose: str = "digest"  # digest | alert | notice
+    # Of the parts sent, those claimed and posted whose answer never came (at-most-once
+    # channels): kept in the receipt column until the row is sent.
+    unconfirmed: tuple[int, ...] = ()
+
+
+UNCONFIRMED = "unconfirmed parts:"  # a pending row's receipt: "unconfirmed parts: 1 3"
+
+
+def unconfirmed_receipt(parts: Iterable[int]) -> str:
+    listed = " ".join(str(n) for n in sorted(parts))
+    return f"{UNCONFIRMED} {listed}" if listed else ""
 
 
 class Deliveries:
@@ -189,20 +200,25 @@ class Deliveries:
     def mark_many(
         self,
         sent: Sequence[tuple[int, str, datetime]],
-        parts: Sequence[tuple[int, int]] = (),
+        parts: Sequence[tuple[int, int] | tuple[int, int, Iterable[int]]] = (),
         renew: datetime | None = None,
     ) -> set[int]:
         """Several rows' marks in one transaction (the outbox's group commit): (row id, receipt,
-        when) sent; (row id, parts sent) claimed, their lease renewed from `renew` when given.
+        when) sent; (row id, parts sent[, the parts of those that got no answer]) claimed, their
+        lease renewed from `renew` when given.
         Only rows this worker still holds change: returns the ids of those it no longer holds
         (taken over by another worker once its lease ended, or no longer pending)."""
         lost: set[int] = set()
         mine = " WHERE id = ? AND claimed_by = ? AND status = 'pending'"
         with self.transaction() as db:
             lease = "" if renew is None else f", lease_until = '{stamp(renew + LEASE)}'"
-            for row_id, count in parts:
-                query = f"UPDATE outbox SET parts_sent = ?{lease}{mine}"
-                if not db.execute(query, (count, row_id, self.worker)).rowcount:
+            for row_id, count, *unsure in parts:
+                if unsure:  # the parts posted that got no answer (so far)
+                    query = f"UPDATE outbox SET parts_sent = ?, receipt = ?{lease}{mine}"
+                    args: tuple[Any, ...] = (count, unconfirmed_receipt(unsure[0]))
+                else:
+                    query, args = f"UPDATE outbox SET parts_sent = ?{lease}{mine}", (count,)
+                if not db.execute(query, (*args, row_id, self.worker)).rowcount:
                     lost.add(row_id)
             for row_id, receipt, when in sent:
                 done = db.execute(
@@ -331,7 +347,7 @@ class Deliveries:
 # The columns of a claim: every one an OutboxRow has but the message.
 CLAIMED = (
     "id, subscriber, period, day, channel, kind, status, attempts, next_try_at, last_error,"
-    " parts_sent, purpose"
+    " parts_sent, purpose, receipt"
 )
 
 
@@ -351,4 +367,11 @@ def _outbox(row: Any) -> OutboxRow:
         last_error=row["last_error"],
         parts_sent=row["parts_sent"],
         purpose=row["purpose"],
+        unconfirmed=_unconfirmed(row["receipt"]) if row["status"] != "sent" else (),
     )
+
+
+def _unconfirmed(receipt: str) -> tuple[int, ...]:
+    if not receipt.startswith(UNCONFIRMED):
+        return ()
+    return tuple(int(n) for n in receipt[len(UNCONFIRMED) :].split() if n.isdigit())
