@@ -47,12 +47,11 @@ class OutboxRow:
     unconfirmed: tuple[int, ...] = ()
 
 
-UNCONFIRMED = "unconfirmed parts:"  # a pending row's receipt: "unconfirmed parts: 1 3"
+UNCONFIRMED = "unconfirmed parts:"  # a pending row's receipt: "unconfirmed parts: 1 3" or "none"
 
 
 def unconfirmed_receipt(parts: Iterable[int]) -> str:
-    listed = " ".join(str(n) for n in sorted(parts))
-    return f"{UNCONFIRMED} {listed}" if listed else ""
+    return f"{UNCONFIRMED} {' '.join(str(n) for n in sorted(parts)) or 'none'}"
 
 
 class Deliveries:
@@ -367,11 +366,13 @@ def _outbox(row: Any) -> OutboxRow:
         last_error=row["last_error"],
         parts_sent=row["parts_sent"],
         purpose=row["purpose"],
-        unconfirmed=_unconfirmed(row["receipt"]) if row["status"] != "sent" else (),
+        unconfirmed=_unconfirmed(row) if row["status"] != "sent" else (),
     )
 
 
-def _unconfirmed(receipt: str) -> tuple[int, ...]:
-    if not receipt.startswith(UNCONFIRMED):
-        return ()
-    return tuple(int(n) for n in receipt[len(UNCONFIRMED) :].split() if n.isdigit())
+def _unconfirmed(row: Any) -> tuple[int, ...]:
+    receipt, parts_sent = row["receipt"] or "", int(row["parts_sent"])
+    if receipt.startswith(UNCONFIRMED):
+        return tuple(int(n) for n in receipt[len(UNCONFIRMED) :].split() if n.isdigit())
+    # Claimed by a digest that kept no such record: the last part claimed may be missing.
+    return (parts_sent,) if parts_sent else ()
