@@ -21,8 +21,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from digest.channels import CHANNELS, connections
-from digest.models import ChannelConfig, Delivery, DeliveryError, Settings, redact
+from digest.channels.transport import Resumed
+from digest.models import ChannelConfig, DeliveryError, Message, Settings, redact
 from digest.state import OutboxRow, Store
+from digest.state.deliveries import LEASE
 
 log = logging.getLogger("digest.outbox")
 
@@ -32,11 +34,20 @@ MAX_BACKOFF = 6 * 3600.0
 CONCURRENCY = 16  # [delivery] concurrency: destinations served at once
 SMTP_CONNECTIONS = connections.SMTP_CONNECTIONS  # [delivery] smtp_connections, per relay
 # Sent marks wait for the next commit, at most this many or this long: a crash can lose these
-# few, and then resends them under the same idempotency key (email Message-ID, Matrix txnId) or
-# not at all (a Slack or hookshot part is claimed, durably, before it is posted).
+# few, and then resends them under the same idempotency key (email Message-ID, Matrix txnId).
+# A Slack or hookshot row is never resent (each part is claimed, durably, before it is posted):
+# its sent mark is committed at once, or a crash would leave its confirmed parts unconfirmed.
 MARK_BATCH = 20
 MARK_SECONDS = 1.0
 MAX_WAIT = 60.0  # [delivery] max_wait: seconds of rate limit one run waits out per destination
+# The longest wait within a run, whatever max_wait says: well inside the lease renewed before the
+# post that was refused, so no other worker can take the row over while this one sleeps.
+WAIT_CAP = LEASE.total_seconds() / 2
+
+
+class TakenOver(Exception):
+    """The row is no longer this worker's (its lease ended and another worker claimed it, or
+    it was sent): raised by a claim of the next part, so that part is not posted here."""
 
 
 @dataclass
@@ -134,19 +145,29 @@ class _Marks:
     full batch (MARK_BATCH), the ticker (every MARK_SECONDS) or the end of the run makes.
     Claims from several threads that arrive while one commit is under way share the next one."""
 
-    def __init__(self, store: Store, lock: threading.Lock) -> None:
+    def __init__(self, store: Store, lock: threading.Lock, clock: Callable[[], datetime]) -> None:
         self.store, self.lock = store, lock  # the run's lock: the one connection, one at a time
+        self.clock = clock  # a claim renews its row's lease from the run's clock
+        self.lost: set[int] = set()  # rows found taken over by another worker
         self.queue = threading.Lock()
         self.sent: list[tuple[int, str, datetime]] = []
-        self.parts: dict[int, int] = {}
+        # Claims: (parts sent,) or, at most once, (parts sent, the parts that got no answer).
+        self.parts: dict[int, tuple[int] | tuple[int, tuple[int, ...]]] = {}
         self.stop = threading.Event()
         self.asked = self.written = 0  # claims queued, and queued before the last commit
 
-    def mark_sent(self, row_id: int, receipt: str, when: datetime) -> None:
+    def mark_sent(self, row_id: int, receipt: str, when: datetime, now: bool = False) -> None:
+        """Queue a sent mark; `now`: commit it before returning, as a claim is (an at-most-once
+        channel's row: a crash must not leave its confirmed parts looking unanswered)."""
         with self.queue:
             self.sent.append((row_id, receipt, when))
             due = len(self.sent) >= MARK_BATCH
-        if due:
+            if now:
+                self.asked += 1
+            mine = self.asked
+        if now:
+            self.flush(mine)
+        elif due:
             self.flush()
 
     def tick(self) -> None:
@@ -155,12 +176,15 @@ class _Marks:
         while not self.stop.wait(MARK_SECONDS):
             self.flush()
 
-    def claim(self, row_id: int, parts_sent: int) -> None:
+    def claim(self, row_id: int, parts_sent: int, unsure: tuple[int, ...] | None = None) -> bool:
+        """Commit a part's claim (and renew the row's lease), with the parts posted that the
+        server has not confirmed (at most once); False: the row was taken over."""
         with self.queue:
-            self.parts[row_id] = parts_sent
+            self.parts[row_id] = (parts_sent,) if unsure is None else (parts_sent, unsure)
             self.asked += 1
             mine = self.asked
         self.flush(mine)
+        return row_id not in self.lost
 
     def flush(self, claim: int = 0) -> None:
         """Commit what is queued; for a claim, return as soon as a commit has included it."""
@@ -171,7 +195,12 @@ class _Marks:
                 sent, parts, self.sent, self.parts = self.sent, self.parts, [], {}
                 upto = self.asked
             if sent or parts:
-                self.store.mark_many(sent, list(parts.items()))
+                claims = [(row_id, *claim) for row_id, claim in parts.items()]
+                lost = self.store.mark_many(sent, claims, self.clock())
+                for row_id in lost:
+                    if row_id not in parts:
+                        log.warning("outbox row %d: delivered, but taken over meanwhile", row_id)
+                self.lost |= lost
             self.written = upto
 
 
@@ -191,10 +220,11 @@ class _Run:
         self.max_attempts = int(settings.delivery.get("max_attempts", MAX_ATTEMPTS))
         self.concurrency = int(settings.delivery.get("concurrency", CONCURRENCY))
         self.max_wait = float(settings.delivery.get("max_wait", MAX_WAIT))
+        self.wait_cap = min(self.max_wait, WAIT_CAP)
         self.started = time.monotonic()
         self.lock = threading.Lock()  # the store's: its one connection, one thread at a time
         self.tally = threading.Lock()  # the outcome's: a send need not wait for a commit
-        self.marks = _Marks(store, self.lock)
+        self.marks = _Marks(store, self.lock, self.clock)
         self.outcome = Outcome()
 
     def clock(self) -> datetime:
@@ -231,21 +261,42 @@ class _Run:
 
     def send(self, job: _Job, pacer: _Pacer, budget: float) -> float:
         row = job.row
-        with self.lock:  # workers sharing PostgreSQL: the row may have been taken over since
-            mine = self.store.renew(row.id, self.clock())
-            # Loaded now, one at a time: the claim left the messages out.
-            message = self.store.message(row.id) if mine else None
-        if message is None:
-            log.info("%s: taken over by another worker, or gone; not sent here", job.label)
-            return budget
+        message: Message | None = None
         parts = [row.parts_sent]
+        # At most once (Slack, hookshot), each part is claimed before its post: which claimed
+        # parts got no answer (from earlier tries, and the one on the wire), so that a receipt
+        # names only those. A part claimed here is confirmed once the next is claimed.
+        at_most_once = bool(getattr(job.channel, "at_most_once", False))
+        unsure, claimed = set(row.unconfirmed), set[int]()
 
         def progress(count: int) -> None:
-            self.marks.claim(row.id, count)
+            if at_most_once:
+                if count > parts[0]:  # a claim: the one before it, if claimed here, arrived
+                    if parts[0] in claimed:
+                        unsure.discard(parts[0])
+                    unsure.add(count)
+                    claimed.add(count)
+                else:  # given back: that part was refused, or never left
+                    unsure.discard(parts[0])
+                    if count in claimed:
+                        unsure.discard(count)
+            # The claim is conditional on holding the row, and renews its lease.
+            if not self.marks.claim(row.id, count, tuple(unsure) if at_most_once else None):
+                raise TakenOver
             parts[0] = count
 
         while True:
-            delivery = Delivery(
+            # Before every try (the first, and each after a rate limit waited out): is the row
+            # still this worker's? Workers sharing PostgreSQL: it may have been taken over since.
+            with self.lock:
+                mine = self.store.renew(row.id, self.clock())
+                if mine and message is None:  # loaded now, one at a time: the claim left it out
+                    message = self.store.message(row.id)
+            if not mine or message is None:
+                log.info("%s: taken over by another worker, or gone; not sent here", job.label)
+                return budget
+            delivery = Resumed(
+                unconfirmed=tuple(sorted(unsure)),
                 id=row.id,
                 subscriber=row.subscriber,
                 period=row.period,
@@ -260,10 +311,16 @@ class _Run:
             )
             try:
                 receipt = job.channel.send(delivery)
+            except TakenOver:
+                pacer.done()
+                log.warning("%s: taken over by another worker; not sent on here", job.label)
+                return budget
             except DeliveryError as exc:
                 pacer.done()
                 wait = exc.retry_after
-                if exc.retryable and wait is not None and wait <= budget:
+                in_run = wait is not None and wait <= budget and wait <= self.wait_cap
+                if exc.retryable and in_run:
+                    assert wait is not None
                     log.info("%s: rate limited; waiting %.1f s as the server asks", job.label, wait)
                     self.sleep(wait)
                     budget -= max(wait, 1.0)  # at least a second each, so this loop must end
@@ -276,7 +333,9 @@ class _Run:
                 return budget
             pacer.done()
             detail = redact(receipt.detail, self.settings.secrets)
-            self.marks.mark_sent(row.id, detail, self.clock())
+            # At most once (Slack, hookshot): a part the server confirmed is recorded at once,
+            # never left in a batch a crash would lose (it would then look unanswered: dead).
+            self.marks.mark_sent(row.id, detail, self.clock(), at_most_once)
             with self.tally:
                 self.outcome.sent.append(f"{job.label}: {detail}")
             log.info("%s: delivered (%s)", job.label, detail)
@@ -292,7 +351,10 @@ class _Run:
             wait = backoff(attempts, retry_after, self.rand)
         with self.lock:
             next_try = None if wait is None else self.clock() + timedelta(seconds=wait)
-            self.store.mark_failed(job.row.id, reason, next_try)
+            mine = self.store.mark_failed(job.row.id, reason, next_try)
+        if not mine:  # another worker has it now: its outcome is that worker's to record
+            log.warning("%s: %s; taken over by another worker meanwhile", job.label, reason)
+            return
         with self.tally:
             listed = self.outcome.dead if wait is None else self.outcome.retrying
             listed.append(f"{job.label}: {reason}")

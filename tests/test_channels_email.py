@@ -23,6 +23,7 @@ from sample_digests import delivery, message, paper
 
 from digest import outbox, render
 from digest.channels import connections
+from digest.channels import email as email_channel
 from digest.channels.email import EmailChannel
 from digest.models import (
     ChannelConfig,
@@ -522,3 +523,29 @@ def test_a_login_is_made_once_per_connection(cert: tuple[Path, Path], tmp_path: 
         server.stop()
     assert len(result.sent) == 5 and mailbox.connections == 1
     assert all(m.login == "digest" and m.tls for m in mailbox.mails)
+
+
+@dataclass
+class Slow(Mailbox):
+    """A relay that takes `seconds` over each message's DATA: a slow but working relay."""
+
+    seconds: float = 0.4
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        await asyncio.sleep(self.seconds)
+        return await super().handle_DATA(server, session, envelope)
+
+
+def test_time_queued_for_a_kept_connection_is_not_counted_against_a_message(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(email_channel, "DEADLINE", 1.0)  # each message: 0.4 s of its 1 s
+    mailbox = Slow()
+    server = LoopbackSMTP(mailbox)
+    server.start()
+    try:  # five messages, one connection: the last waits 1.6 s for its turn
+        settings, store = many_setup(tmp_path, server.port, 5, smtp_connections=1)
+        result = outbox.deliver(store, settings, NOW)
+    finally:
+        server.stop()
+    assert result.retrying == [] and len(result.sent) == 5 and len(mailbox.mails) == 5

@@ -85,9 +85,10 @@ def test_a_failed_part_is_sent_on_the_next_try_and_none_twice(
     hookshot.script += [(200, '{"ok": true}'), (500, '{"ok": false, "error": "Failed"}')]
     first = outbox.deliver(store, settings, NOW, rand=lambda: 0.5)
     assert len(first.retrying) == 1 and store.outbox()[0].parts_sent == 1
-    outbox.deliver(store, settings, NOW + timedelta(minutes=2))
+    later = outbox.deliver(store, settings, NOW + timedelta(minutes=2))
     heads = [p["text"].split("\n", 1)[0][-5:] for p in hookshot.accepted]
     assert heads == ["(2/3)", "(3/3)"]  # (1/3) was the scripted 200 above
+    assert later.sent == ["ana/matrix-hook: 3 messages via hookshot"]  # all confirmed
     assert store.outbox_counts() == {"sent": 1}
 
 

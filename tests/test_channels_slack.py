@@ -8,7 +8,7 @@ import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from channel_servers import Dripping, SlackWebhook, no_proxies
@@ -24,6 +24,7 @@ from digest.models import (
     Entry,
     Message,
     Profile,
+    Receipt,
     Scored,
     Settings,
     Subscriber,
@@ -425,3 +426,133 @@ def test_control_and_bidi_characters_of_an_id_never_reach_the_channel(
     shown = "\n".join(t["text"] for t in mrkdwn_texts(payload))
     assert not [c for c in shown if ord(c) < 32 and c != "\n" or c in "\x9b\u202e"]
     assert "id `esc ]0;PWNED [2J id`" in shown
+
+
+# A confirmed message is recorded at once; one that can never be confirmed can be given up.
+
+
+class Watching:
+    """A channel that, when sent, notes the outbox rows sent so far as another connection sees
+    them: what a SIGKILL at that moment would leave."""
+
+    kind = "watch"
+    seen: ClassVar[list[list[str]]] = []
+
+    def __init__(self, config: ChannelConfig, settings: Settings) -> None:
+        self.state = Path(str(config.options["state"]))
+
+    def send(self, delivery: Delivery) -> Receipt:
+        with Store(self.state) as other:
+            self.seen.append([r.subscriber for r in other.outbox("sent")])
+        return Receipt(self.kind, "seen")
+
+
+def test_a_confirmed_message_is_recorded_at_once(
+    slack: SlackWebhook, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(outbox, "MARK_SECONDS", 60.0)  # no ticker commit within the test
+    state = tmp_path / "state.db"
+    configs = [
+        ChannelConfig("slack", "slack", {"webhook": slack.url()}),
+        ChannelConfig("watch", "watch", {"state": str(state)}),
+    ]
+    subs = tuple(
+        Subscriber(name, Profile("x"), (c,)) for name, c in zip("ab", configs, strict=True)
+    )
+    settings = Settings("t.toml", (), subs, delivery={"concurrency": 1})  # a, then b
+    store = Store(state)
+    for sub in subs:
+        digest = Digest(sub.name, "P1", NOW.date(), (Scored(paper(1), 0.5),), NOW)
+        store.record_digest(digest, 1, [(sub.channels[0].name, sub.channels[0].kind, message(1))])
+    Watching.seen = []
+    registry = {"slack": SlackChannel, "watch": Watching}
+    result = outbox.deliver(store, settings, NOW, channels=registry)
+    assert len(result.sent) == 2
+    assert Watching.seen == [["a"]]  # a kill after Slack's 200 would lose nothing it confirmed
+
+
+CONFIG = """
+[[sources]]
+kind = "files"
+path = "papers.jsonl"
+
+[[subscribers]]
+name = "ana"
+interests = "x"
+[[subscribers.channels]]
+kind = "slack"
+webhook = "{url}"
+"""
+
+
+def test_a_dead_unconfirmed_delivery_can_be_dropped_by_retry(
+    dripping: Dripping, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from digest.cli import main
+
+    url = f"http://127.0.0.1:{dripping.port}/services/T/B/x"
+    settings, store = setup(tmp_path, url)
+    outbox.deliver(store, settings, NOW, rand=lambda: 0.5)  # no answer: claimed, maybe posted
+    outbox.deliver(store, settings, NOW + timedelta(minutes=2))  # dead: nothing was confirmed
+    assert store.outbox_counts() == {"dead": 1}
+    (tmp_path / "papers.jsonl").write_text("", encoding="utf-8")
+    config = tmp_path / "digest.toml"
+    config.write_text(CONFIG.format(url=url), encoding="utf-8")
+    common = ["--config", str(config), "--state", str(tmp_path / "state.db")]
+    now = ["--now", (NOW + timedelta(minutes=3)).isoformat()]
+    assert main(["status", *common, *now]) == 1
+    capsys.readouterr()
+    assert main(["retry", *common, *now, "--drop", "ana/other"]) == 2  # not a dead one
+    assert "--drop ana/other: no dead delivery of it; dead: ana/slack" in capsys.readouterr().err
+    assert main(["retry", *common, *now, "--drop", "ana/slack"]) == 0
+    out = capsys.readouterr().out
+    assert "retry: 1 dead delivery dropped (given up, not sent again); 0 pending, 0 dead" in out
+    assert "  dropped ana/slack digest P1: slack: part 1 of 1 got no answer" in out
+    assert "services/T" not in out  # the webhook is a secret
+    (row,) = store.outbox()
+    assert row.status == "dropped" and "nothing was confirmed" in row.last_error
+    assert main(["status", *common, *now]) == 0  # no longer needs attention
+    assert main(["retry", *common, *now]) == 0 and dripping.requests == 1  # never posted again
+
+
+# The receipt names only the parts that may really be missing.
+
+
+def test_a_part_posted_before_a_429_waited_out_counts_as_confirmed(
+    slack: SlackWebhook, tmp_path: Path
+) -> None:
+    settings, store = setup(tmp_path, slack.url(), count=30)  # two messages
+    slack.script.append((200, "ok"))  # part 1 posted
+    slack.script.append((429, "rate_limited"))  # part 2 refused: waited out, sent again
+    result = outbox.deliver(store, settings, NOW, sleep=lambda s: None)
+    assert result.sent == ["ana/slack: 2 messages via webhook"]
+    assert store.outbox_counts() == {"sent": 1} and store.outbox()[0].attempts == 1
+
+
+def test_a_part_posted_before_a_5xx_counts_as_confirmed_on_the_next_run(
+    slack: SlackWebhook, tmp_path: Path
+) -> None:
+    settings, store = setup(tmp_path, slack.url(), count=30)  # two messages
+    slack.script += [(200, "ok"), (500, "internal_error")]
+    outbox.deliver(store, settings, NOW, rand=lambda: 0.5)
+    later = outbox.deliver(store, settings, NOW + timedelta(minutes=2))
+    assert later.sent == ["ana/slack: 2 messages via webhook"]
+
+
+def test_a_part_unanswered_stays_named_through_later_refusals(
+    slack: SlackWebhook, tmp_path: Path
+) -> None:
+    settings, store = setup(tmp_path, slack.url(), count=45)  # three messages
+    slack.drop_after = 0  # takes part 1, then hangs up without an answer
+    outbox.deliver(store, settings, NOW, rand=lambda: 0.5)
+    slack.script.append((500, "internal_error"))  # part 2 refused on the next try
+    outbox.deliver(store, settings, NOW + timedelta(minutes=2), rand=lambda: 0.5)
+    (row,) = store.outbox()
+    assert (row.parts_sent, row.unconfirmed) == (1, (1,))
+    final = outbox.deliver(store, settings, NOW + timedelta(hours=1))
+    assert final.sent == [
+        "ana/slack: 2 of 3 messages confirmed via webhook; part 1 got no answer on an earlier try"
+        " and may be missing"
+    ]
+    heads = [p["blocks"][0]["text"]["text"][-5:] for p in slack.accepted]
+    assert heads == ["(1/3)", "(2/3)", "(3/3)"]  # each once

@@ -157,6 +157,16 @@ def test_a_long_retry_after_leaves_the_destination_to_a_later_run(tmp_path: Path
     assert len(later.sent) == 2
 
 
+def test_no_wait_within_a_run_comes_near_the_lease_whatever_max_wait_says(tmp_path: Path) -> None:
+    settings, store = setup(tmp_path, ["hook"], delivery={"max_wait": 3600})
+    wait = outbox.LEASE.total_seconds() * 0.6  # the row could be taken over while sleeping
+    Probe.script["hook"].append(DeliveryError("rate limited", retryable=True, retry_after=wait))
+    slept: list[float] = []
+    result = deliver(store, settings, sleep=slept.append, rand=lambda: 0.5)
+    assert slept == [] and len(result.retrying) == 1  # left for a later run instead
+    assert store.outbox()[0].next_try_at >= stamp(NOW + timedelta(seconds=wait))
+
+
 def test_a_split_message_resumes_at_the_first_part_not_sent(tmp_path: Path) -> None:
     settings, store = setup(tmp_path, ["chat"])
 
@@ -168,9 +178,9 @@ def test_a_split_message_resumes_at_the_first_part_not_sent(tmp_path: Path) -> N
     Probe.script["chat"].append(two_parts_then_fail)
     first = deliver(store, settings, rand=lambda: 0.5)
     assert len(first.retrying) == 1 and store.outbox()[0].parts_sent == 2
+    Probe.script["chat"].append(DeliveryError("refused", retryable=False))  # dead this time
     deliver(store, settings, now=NOW + timedelta(minutes=5))
-    assert Probe.calls == [("chat", 0), ("chat", 2)]
-    store.mark_failed(store.outbox()[0].id, "x", None)  # dead, as after many failures
+    assert Probe.calls == [("chat", 0), ("chat", 2)] and store.outbox_counts() == {"dead": 1}
     assert store.revive_dead() == 1 and store.outbox()[0].parts_sent == 2  # kept on retry
 
 

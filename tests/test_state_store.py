@@ -157,3 +157,32 @@ def test_a_file_that_is_not_a_database_is_a_state_error(tmp_path: Path) -> None:
     path.write_bytes(b"this is not sqlite" * 100)
     with pytest.raises(StateError, match="cannot use the state database"):
         Store(path)
+
+
+def test_dead_rows_dropped_are_kept_but_no_longer_dead(state: str) -> None:
+    with Store(state) as store:
+        for sub in ("alice", "bob"):
+            store.record_digest(digest(sub, "P1", [paper(1)]), 1, [("slack", "slack", MESSAGE)])
+        a, b = store.due(NOW)
+        for row in (a, b):
+            store.mark_failed(row.id, "no answer", None)
+        (dropped,) = store.drop_dead(["alice/slack"], None, NOW)
+        assert dropped.id == a.id and store.outbox_counts() == {"dead": 1, "dropped": 1}
+        assert store.revive_dead() == 1 and [r.id for r in store.due(NOW)] == [b.id]
+        (kept,) = store.outbox("dropped")
+        assert kept.last_error == "no answer"
+
+
+def test_a_claim_records_which_posted_parts_are_unconfirmed(state: str) -> None:
+    with Store(state) as store:
+        store.record_digest(digest("alice", "P1", [paper(1)]), 1, [("slack", "slack", MESSAGE)])
+        (row,) = store.due(NOW)
+        assert row.unconfirmed == ()
+        store.mark_many([], [(row.id, 2, (1, 2))])
+        assert store.due(NOW)[0].unconfirmed == (1, 2)
+        store.mark_many([], [(row.id, 1, ())])  # part 2 refused, part 1 confirmed
+        assert store.outbox()[0].unconfirmed == ()
+        store.record_digest(digest("bob", "P1", [paper(1)]), 1, [("slack", "slack", MESSAGE)])
+        old = store.due(NOW)[-1]
+        store.mark_many([], [(old.id, 2)])  # claimed without a record (an older digest)
+        assert store.outbox()[1].unconfirmed == (2,)  # the last claimed may be missing

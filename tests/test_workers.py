@@ -6,6 +6,7 @@ mid-delivery; every digest arrives exactly once (Matrix, email), at most once (S
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -20,13 +21,24 @@ from typing import Any
 
 import psycopg
 import pytest
-from channel_servers import StallingProxy
+from channel_servers import SlackWebhook, StallingProxy
 from homeserver import Homeserver, shared
-from sample_digests import papers_jsonl
+from sample_digests import message, paper, papers_jsonl
 from test_channels_e2e import channels, matrix_parts, parts, servers, write_config  # noqa: F401
 
+from digest import outbox
+from digest.channels.slack import SlackChannel
 from digest.cli import main
-from digest.models import Digest, Message, Paper, Scored
+from digest.models import (
+    ChannelConfig,
+    Digest,
+    Message,
+    Paper,
+    Profile,
+    Scored,
+    Settings,
+    Subscriber,
+)
 from digest.state import Store
 from digest.state.deliveries import LEASE
 from digest.state.schema import SCHEMA
@@ -160,6 +172,70 @@ def test_claims_left_unsent_are_given_back_for_any_worker(postgres_url: str) -> 
         a.mark_sent(first.id, "ok", NOW)
         assert a.release() == 2  # a rate limit left two for a later run
         assert [row.id for row in b.due(NOW)] == [row.id for row in rest]
+
+
+class RefusingSecond(SlackWebhook):
+    """The Slack stand-in, answering its second post 429 (Retry-After 1); `heads` is every post's
+    header, answered or not: what reached Slack."""
+
+    def __init__(self) -> None:
+        self.heads: list[str] = []
+        super().__init__(rate=100, burst=100)
+
+    def handle(
+        self, method: str, path: str, body: bytes, headers: dict[str, str]
+    ) -> tuple[int, str, dict[str, str]] | None:
+        with self.lock:
+            self.heads.append(json.loads(body)["blocks"][0]["text"]["text"][-5:])
+            second = len(self.heads) == 2
+        if second:
+            return 429, "rate_limited", {"Retry-After": "1"}
+        return super().handle(method, path, body, headers)
+
+
+def test_a_worker_that_waited_out_a_rate_limit_never_posts_a_part_taken_over(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """a waits out a 429 on part 2; meanwhile b, whose clock is past a's lease, takes the row
+    over and posts part 2: a, waking, must not post it again, nor mark anything."""
+    monkeypatch.setattr(SlackChannel, "interval", 0.0)  # the only sleep: the rate limit's
+    server = RefusingSecond()
+    url = server.url()
+    config = ChannelConfig("slack", "slack", {"webhook": url})
+    settings = Settings("t.toml", (), (Subscriber("ana", Profile("x"), (config,)),))
+    later = NOW + LEASE + timedelta(minutes=1)
+    outcomes: list[outbox.Outcome] = []
+
+    def b_runs_meanwhile(seconds: float) -> None:
+        with Store(postgres_url, worker="b") as b:
+            outcomes.append(outbox.deliver(b, settings, later, sleep=lambda s: None))
+
+    try:
+        with Store(postgres_url, worker="a") as a:
+            digest = Digest("ana", "P1", NOW.date(), (Scored(paper(1), 0.5),), NOW)
+            a.record_digest(digest, 1, [("slack", "slack", message(30))])  # two messages
+            first = outbox.deliver(a, settings, NOW, sleep=b_runs_meanwhile)
+            (row,) = a.outbox()
+    finally:
+        server.stop()
+    assert server.heads == ["(1/2)", "(2/2)", "(2/2)"]  # a's refused, then b's: never a's again
+    (by_b,) = outcomes
+    assert len(by_b.sent) == 1 and first.sent == first.retrying == first.dead == []
+    assert (row.status, row.parts_sent, row.attempts) == ("sent", 2, 1)
+
+
+def test_marks_of_a_worker_whose_row_was_taken_over_change_nothing(postgres_url: str) -> None:
+    with Store(postgres_url, worker="a") as a, Store(postgres_url, worker="b") as b:
+        record(a, 1)
+        (mine,) = a.due(NOW)
+        assert a.mark_many([], [(mine.id, 1)], NOW) == set()  # a claim renews the lease
+        assert b.due(NOW + LEASE - timedelta(seconds=1)) == []
+        (taken,) = b.due(NOW + LEASE)
+        assert a.mark_many([], [(mine.id, 2)], NOW + LEASE) == {mine.id}  # part 2 not a's
+        assert not a.mark_failed(mine.id, "503", None) and not a.mark_sent(mine.id, "x", NOW)
+        (row,) = b.outbox()
+        assert (row.status, row.parts_sent, row.attempts, row.last_error) == ("pending", 1, 0, "")
+        assert b.mark_sent(taken.id, "ok", NOW + LEASE)
 
 
 CONFIG = """

@@ -34,6 +34,15 @@ class Relay:
     def take(self, connect: Callable[[], smtplib.SMTP]) -> tuple[smtplib.SMTP, bool]:
         """A connection (an idle one, or one `connect` opens) and whether it carried a message
         before (it may have gone stale)."""
+        smtp = self.wait()
+        if smtp is not None:
+            return smtp, True
+        return self.open(connect), False
+
+    def wait(self) -> smtplib.SMTP | None:
+        """Wait for the relay's turn: an idle connection (it carried a message before, and may
+        have gone stale), or None with a place kept for one that open() makes. The time queued
+        here is no part of a message's own deadline."""
         stale: list[smtplib.SMTP] = []
         try:
             with self.ready:
@@ -43,26 +52,41 @@ class Relay:
                         if time.monotonic() - since <= IDLE_SECONDS:
                             self.active += 1
                             self.used[id(smtp)] = used
-                            return smtp, True
+                            return smtp
                         stale.append(smtp)
                     if self.active < self.size:
                         self.active += 1
-                        break
+                        return None
                     self.ready.wait()
         finally:
             for smtp in stale:
                 _quit(smtp)
+
+    def open(self, connect: Callable[[], smtplib.SMTP]) -> smtplib.SMTP:
+        """A new connection in the place wait() kept (given up if `connect` fails)."""
         try:
             smtp = connect()
         except BaseException:
-            with self.ready:
-                self.active -= 1
-                self.ready.notify()
+            self.leave()
             raise
         with self.ready:
             self.opened += 1
             self.used[id(smtp)] = 0
-        return smtp, False
+        return smtp
+
+    def leave(self) -> None:
+        """Give up a place kept by wait() that holds no connection."""
+        with self.ready:
+            self.active -= 1
+            self.ready.notify()
+
+    def replace(self, smtp: smtplib.SMTP) -> None:
+        """A connection found dead (the relay closed it while idle): closed, its place kept for
+        a new one from open()."""
+        with self.ready:
+            self.used.pop(id(smtp), None)
+        with suppress(OSError, smtplib.SMTPException):
+            smtp.close()
 
     def give(self, smtp: smtplib.SMTP) -> None:
         """Back after a message it carried: kept for the next, unless it has carried enough."""

@@ -97,9 +97,17 @@ class EmailChannel:
         message_id, msg = self.compose(delivery)
         envelope = email.utils.parseaddr(self.sender)[1]
         delivery.pace()
+        # While the outbox keeps connections, wait for the relay's turn first: the deadline is
+        # the message's own, from the moment it has a connection (or may open one), not the
+        # time queued behind other messages for one of smtp_connections.
+        pool = connections.relay(self.relay)
+        idle = pool.wait() if pool is not None else None
         with Deadline(self.deadline) as deadline:
             try:
-                refused = self._transmit(msg, envelope, deadline)
+                if pool is None:
+                    refused = self._converse(msg, envelope, deadline)
+                else:
+                    refused = self._transmit(msg, envelope, deadline, pool, idle)
             except (OSError, smtplib.SMTPException) as exc:
                 if deadline.expired:
                     raise DeliveryError(
@@ -114,24 +122,30 @@ class EmailChannel:
         return Receipt(self.kind, detail)
 
     def _transmit(
-        self, msg: bytes, envelope: str, deadline: Deadline
+        self,
+        msg: bytes,
+        envelope: str,
+        deadline: Deadline,
+        pool: connections.Relay,
+        idle: smtplib.SMTP | None,
     ) -> dict[str, tuple[int, bytes]]:
-        """Send on a connection of the relay's pool while the outbox keeps connections (the
-        deadline watches it for this message), else on one opened for this message; the
-        recipients refused (the others have it)."""
-        pool = connections.relay(self.relay)
-        if pool is None:
-            return self._converse(msg, envelope, deadline)
+        """Send on the relay pool's connection `idle` (the deadline watches it for this
+        message), or on one opened in the place wait() kept; the recipients refused (the
+        others have it)."""
+        smtp, reused = idle, idle is not None
         while True:
-            smtp, reused = pool.take(lambda: self._open(deadline))
-            if reused and smtp.sock is not None:
+            if smtp is None:
+                smtp, reused = pool.open(lambda: self._open(deadline)), False
+            elif smtp.sock is not None:
                 deadline.watch(smtp.sock)
             try:
                 refused = smtp.sendmail(envelope, self.to, msg)
             except (smtplib.SMTPServerDisconnected, ConnectionError):
-                pool.drop(smtp)
                 if reused and not deadline.expired:  # an idle connection the relay had closed
-                    continue  # again, on another one
+                    pool.replace(smtp)
+                    smtp = None
+                    continue  # again, on a new one
+                pool.drop(smtp)
                 raise
             except BaseException:
                 pool.drop(smtp)

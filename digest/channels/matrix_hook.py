@@ -23,6 +23,7 @@ from digest.models import ChannelConfig, Delivery, DeliveryError, Receipt, Setti
 class MatrixHookChannel:
     kind = "matrix-hook"
     interval = 0.0
+    at_most_once = True  # no idempotency key: the outbox records a confirmed row at once
 
     def __init__(self, config: ChannelConfig, settings: Settings) -> None:
         self.config = config

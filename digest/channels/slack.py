@@ -56,6 +56,7 @@ HINTS = {
 class SlackChannel:
     kind = "slack"
     interval = 1.0  # Slack allows about one message per second per webhook
+    at_most_once = True  # no idempotency key: the outbox records a confirmed row at once
 
     def __init__(self, config: ChannelConfig, settings: Settings) -> None:
         self.config = config

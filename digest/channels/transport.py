@@ -11,6 +11,7 @@ import re
 import ssl
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -184,24 +185,45 @@ def post_at_most_once(
     return posted
 
 
+@dataclass(frozen=True, slots=True)
+class Resumed(Delivery):
+    """A delivery handed over by the outbox, which knows which of the parts claimed on earlier
+    tries the server never confirmed (no answer, or a crash while one was on the wire)."""
+
+    unconfirmed: tuple[int, ...] = ()  # part numbers, from 1
+
+
+def unconfirmed(delivery: Delivery) -> tuple[int, ...]:
+    """The parts before delivery.parts_sent that may be missing. Without the outbox's record (a
+    plain Delivery), the last claimed one, to be safe."""
+    if isinstance(delivery, Resumed):
+        return tuple(sorted(n for n in delivery.unconfirmed if 0 < n <= delivery.parts_sent))
+    return (delivery.parts_sent,) if delivery.parts_sent else ()
+
+
 def receipt_detail(
     what: str, delivery: Delivery, posted: int, total: int, unit: str, via: str
 ) -> str:
-    """What the receipt says: only messages the server accepted count. A send that resumes
-    after a part went unanswered (it stays claimed, never posted twice) says so; when nothing
-    at all was accepted, the delivery is not sent: a DeliveryError, dead, for a person to see."""
-    earlier = delivery.parts_sent  # claimed by an earlier try; the last may never have arrived
+    """What the receipt says: only messages the server confirmed count. `posted` parts were
+    confirmed now, the parts before delivery.parts_sent on earlier tries, less those that got no
+    answer then (claimed, never posted twice: they may be missing), which the receipt names.
+    When nothing at all was confirmed, the delivery is not sent: a DeliveryError, dead, for a
+    person to see."""
+    missing = unconfirmed(delivery)
     plural = unit if total == 1 else unit + "s"
-    if not earlier:
-        return f"{posted} {plural} {via}"
-    accepted = earlier - 1 + posted
-    if accepted == 0:
+    if not missing:
+        return f"{total} {plural} {via}"
+    accepted = total - len(missing)
+    names = ", ".join(str(n) for n in missing)
+    parts = f"part {names}" if len(missing) == 1 else f"parts {names}"
+    if accepted <= 0:
         raise DeliveryError(
-            f"{what}: part {earlier} of {total} got no answer on an earlier try and is not posted"
-            " again (at most once): it may be missing; nothing was confirmed",
+            f"{what}: {parts} of {total} got no answer on an earlier try and"
+            f" {'is' if len(missing) == 1 else 'are'} not posted again (at most once): it may be"
+            " missing; nothing was confirmed",
             retryable=False,
         )
     return (
-        f"{accepted} of {total} {unit}s confirmed {via}; part {earlier} got no answer on an "
-        "earlier try and may be missing"
+        f"{accepted} of {total} {unit}s confirmed {via}; {parts} got no answer on an "
+        f"earlier try and may be missing"
     )

@@ -141,6 +141,8 @@ def retry(args: argparse.Namespace) -> int:
     if args.subscriber is not None:
         _subscriber(settings, args.subscriber)
     path = _state_path(args, settings)
+    if args.drop is not None:
+        return _drop(args, settings, path)
     # Never beside a run: two senders of one row could post it twice.
     with run_lock(path, 60.0), Store(path) as store:
         revived = store.revive_dead(args.subscriber)
@@ -157,6 +159,35 @@ def retry(args: argparse.Namespace) -> int:
     lines += [f"  dead {item}" for item in out.dead]
     say("\n".join(lines))
     return 1 if pending or dead else 0
+
+
+def _drop(args: argparse.Namespace, settings: Settings, path: str) -> int:
+    """`digest retry --drop`: the named dead deliveries are given up (kept, as dropped)."""
+    from digest.models import redact
+    from digest.state import Store
+    from digest.state.lock import run_lock
+
+    with run_lock(path, 60.0), Store(path) as store:
+        dead = {f"{r.subscriber}/{r.channel}" for r in store.outbox("dead")}
+        for label in args.drop:
+            if label not in dead:
+                known = ", ".join(sorted(dead)) or "none"
+                raise InputError(f"--drop {label}: no dead delivery of it; dead: {known}")
+        dropped = store.drop_dead(args.drop, args.subscriber, _now(args))
+        counts = store.outbox_counts()
+    pending, dead_now = counts.get("pending", 0), counts.get("dead", 0)
+    lines = [
+        f"retry: {len(dropped)} dead deliver{'y' if len(dropped) == 1 else 'ies'} dropped (given"
+        f" up, not sent again); {pending} pending, {dead_now} dead in all"
+    ]
+    for row in dropped:
+        log.warning("dropped the dead delivery %s/%s %s", row.subscriber, row.channel, row.period)
+        reason = redact(row.last_error, settings.secrets)
+        lines.append(
+            f"  dropped {row.subscriber}/{row.channel} {row.purpose} {row.period}: {reason}"
+        )
+    say("\n".join(lines))
+    return 1 if pending or dead_now else 0
 
 
 def serve(args: argparse.Namespace) -> int:

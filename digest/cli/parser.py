@@ -118,6 +118,14 @@ def build() -> argparse.ArgumentParser:
         "send dead deliveries again, after fixing their cause; exit 1 if any is still undelivered",
     )
     retry.add_argument("--subscriber", help="only this subscriber's dead deliveries")
+    retry.add_argument(
+        "--drop",
+        nargs="*",
+        metavar="SUBSCRIBER/CHANNEL",
+        help="give these dead deliveries up instead of sending them again (none named: every "
+        "dead one, or --subscriber's), e.g. a Slack part that got no answer: they are kept as "
+        "dropped and no longer count as dead",
+    )
     serve = command(
         "serve",
         commands.serve,

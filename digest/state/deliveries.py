@@ -16,7 +16,8 @@ from digest.state.catalog import papers_of
 from digest.state.engine import Engine
 
 # How long a claimed outbox row stays its worker's, on the run's clock: a worker killed mid-send
-# leaves its rows to the others once it ends. Renewed before each send, so longer than any one.
+# leaves its rows to the others once it ends. Renewed before each post (each part, each try after
+# a rate limit), so longer than any one; a wait within a run stays under half of it.
 LEASE = timedelta(minutes=10)
 FORGET = timedelta(days=7)  # a worker silent this long leaves the workers table
 
@@ -41,6 +42,16 @@ class OutboxRow:
     last_error: str
     parts_sent: int = 0
     purpose: str = "digest"  # digest | alert | notice
+    # Of the parts sent, those claimed and posted whose answer never came (at-most-once
+    # channels): kept in the receipt column until the row is sent.
+    unconfirmed: tuple[int, ...] = ()
+
+
+UNCONFIRMED = "unconfirmed parts:"  # a pending row's receipt: "unconfirmed parts: 1 3" or "none"
+
+
+def unconfirmed_receipt(parts: Iterable[int]) -> str:
+    return f"{UNCONFIRMED} {' '.join(str(n) for n in sorted(parts)) or 'none'}"
 
 
 class Deliveries:
@@ -181,47 +192,66 @@ class Deliveries:
                 (self.worker,),
             ).rowcount
 
-    def mark_sent(self, row_id: int, receipt: str, now: datetime) -> None:
-        with self.transaction() as db:
-            db.execute(
-                "UPDATE outbox SET status = 'sent', sent_at = ?, receipt = ?, last_error = '',"
-                " attempts = attempts + 1, next_try_at = NULL, lease_until = NULL WHERE id = ?",
-                (stamp(now), receipt, row_id),
-            )
+    def mark_sent(self, row_id: int, receipt: str, now: datetime) -> bool:
+        """The row is sent, if this worker still holds it (False: taken over, nothing changed)."""
+        return not self.mark_many([(row_id, receipt, now)])
 
     def mark_many(
-        self, sent: Sequence[tuple[int, str, datetime]], parts: Sequence[tuple[int, int]] = ()
-    ) -> None:
+        self,
+        sent: Sequence[tuple[int, str, datetime]],
+        parts: Sequence[tuple[int, int] | tuple[int, int, Iterable[int]]] = (),
+        renew: datetime | None = None,
+    ) -> set[int]:
         """Several rows' marks in one transaction (the outbox's group commit): (row id, receipt,
-        when) sent, as mark_sent; (row id, parts sent), as record_parts."""
+        when) sent; (row id, parts sent[, the parts of those that got no answer]) claimed, their
+        lease renewed from `renew` when given.
+        Only rows this worker still holds change: returns the ids of those it no longer holds
+        (taken over by another worker once its lease ended, or no longer pending)."""
+        lost: set[int] = set()
+        mine = " WHERE id = ? AND claimed_by = ? AND status = 'pending'"
         with self.transaction() as db:
-            db.executemany(
-                "UPDATE outbox SET parts_sent = ? WHERE id = ?", [(n, i) for i, n in parts]
-            )
-            db.executemany(
-                "UPDATE outbox SET status = 'sent', sent_at = ?, receipt = ?, last_error = '',"
-                " attempts = attempts + 1, next_try_at = NULL, lease_until = NULL WHERE id = ?",
-                [(stamp(when), receipt, row_id) for row_id, receipt, when in sent],
+            lease = "" if renew is None else f", lease_until = '{stamp(renew + LEASE)}'"
+            for row_id, count, *unsure in parts:
+                if unsure:  # the parts posted that got no answer (so far)
+                    query = f"UPDATE outbox SET parts_sent = ?, receipt = ?{lease}{mine}"
+                    args: tuple[Any, ...] = (count, unconfirmed_receipt(unsure[0]))
+                else:
+                    query, args = f"UPDATE outbox SET parts_sent = ?{lease}{mine}", (count,)
+                if not db.execute(query, (*args, row_id, self.worker)).rowcount:
+                    lost.add(row_id)
+            for row_id, receipt, when in sent:
+                done = db.execute(
+                    "UPDATE outbox SET status = 'sent', sent_at = ?, receipt = ?, last_error = '',"
+                    " attempts = attempts + 1, next_try_at = NULL, lease_until = NULL" + mine,
+                    (stamp(when), receipt, row_id, self.worker),
+                ).rowcount
+                if not done:
+                    lost.add(row_id)
+        return lost
+
+    def mark_failed(self, row_id: int, error: str, next_try: datetime | None) -> bool:
+        """Count a failed attempt; with no next try the row is dead until `digest retry`. Only
+        while this worker holds the row: False when it was taken over (nothing changed)."""
+        with self.transaction() as db:
+            return bool(
+                db.execute(
+                    "UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_try_at = ?,"
+                    " status = ?, lease_until = NULL WHERE id = ? AND claimed_by = ?"
+                    " AND status = 'pending'",
+                    (
+                        error,
+                        None if next_try is None else stamp(next_try),
+                        "dead" if next_try is None else "pending",
+                        row_id,
+                        self.worker,
+                    ),
+                ).rowcount
             )
 
-    def mark_failed(self, row_id: int, error: str, next_try: datetime | None) -> None:
-        """Count a failed attempt; with no next try the row is dead until `digest retry`."""
-        with self.transaction() as db:
-            db.execute(
-                "UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_try_at = ?,"
-                " status = ?, lease_until = NULL WHERE id = ?",
-                (
-                    error,
-                    None if next_try is None else stamp(next_try),
-                    "dead" if next_try is None else "pending",
-                    row_id,
-                ),
-            )
-
-    def record_parts(self, row_id: int, parts_sent: int) -> None:
-        """Persist how far a split message got, before the channel posts the next part."""
-        with self.transaction() as db:
-            db.execute("UPDATE outbox SET parts_sent = ? WHERE id = ?", (parts_sent, row_id))
+    def record_parts(self, row_id: int, parts_sent: int) -> bool:
+        """Persist how far a split message got, before the channel posts the next part (False:
+        the row is no longer this worker's)."""
+        return not self.mark_many([], [(row_id, parts_sent)])
 
     def revive_dead(self, subscriber: str | None = None) -> int:
         """Dead rows become due again with fresh attempts; parts already sent stay sent."""
@@ -233,6 +263,27 @@ class Deliveries:
             if subscriber is None:
                 return db.execute(query).rowcount
             return db.execute(query + " AND subscriber = ?", (subscriber,)).rowcount
+
+    def drop_dead(
+        self, labels: Sequence[str], subscriber: str | None, now: datetime
+    ) -> list[OutboxRow]:
+        """Give up dead rows (`digest retry --drop`): those of the given "subscriber/channel"
+        labels (none: every dead row, or the subscriber's) become `dropped`, which counts as
+        neither dead nor pending; the last error is kept and the receipt says when. Returns
+        them."""
+        rows = [
+            r
+            for r in self.outbox("dead")
+            if (subscriber is None or r.subscriber == subscriber)
+            and (not labels or f"{r.subscriber}/{r.channel}" in labels)
+        ]
+        with self.transaction() as db:
+            db.executemany(
+                "UPDATE outbox SET status = 'dropped', next_try_at = NULL, lease_until = NULL,"
+                " receipt = ? WHERE id = ? AND status = 'dead'",
+                [(f"dropped by digest retry at {stamp(now)}", r.id) for r in rows],
+            )
+        return rows
 
     def outbox_counts(self) -> dict[str, int]:
         rows = self.db.execute("SELECT status, count(*) FROM outbox GROUP BY status")
@@ -295,7 +346,7 @@ class Deliveries:
 # The columns of a claim: every one an OutboxRow has but the message.
 CLAIMED = (
     "id, subscriber, period, day, channel, kind, status, attempts, next_try_at, last_error,"
-    " parts_sent, purpose"
+    " parts_sent, purpose, receipt"
 )
 
 
@@ -315,4 +366,13 @@ def _outbox(row: Any) -> OutboxRow:
         last_error=row["last_error"],
         parts_sent=row["parts_sent"],
         purpose=row["purpose"],
+        unconfirmed=_unconfirmed(row) if row["status"] != "sent" else (),
     )
+
+
+def _unconfirmed(row: Any) -> tuple[int, ...]:
+    receipt, parts_sent = row["receipt"] or "", int(row["parts_sent"])
+    if receipt.startswith(UNCONFIRMED):
+        return tuple(int(n) for n in receipt[len(UNCONFIRMED) :].split() if n.isdigit())
+    # Claimed by a digest that kept no such record: the last part claimed may be missing.
+    return (parts_sent,) if parts_sent else ()
