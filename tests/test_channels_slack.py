@@ -512,6 +512,7 @@ def test_a_dead_unconfirmed_delivery_can_be_dropped_by_retry(
     (row,) = store.outbox()
     assert row.status == "dropped" and "nothing was confirmed" in row.last_error
     assert main(["status", *common, *now]) == 0  # no longer needs attention
+    assert "deliveries: 0 pending, 0 dead, 1 dropped" in capsys.readouterr().out
     assert main(["retry", *common, *now]) == 0 and dripping.requests == 1  # never posted again
 
 

@@ -137,7 +137,9 @@ def status_report(settings: Settings, store: Store, state: str, now: datetime) -
         )
     counts = store.outbox_counts()
     pending, dead = counts.get("pending", 0), counts.get("dead", 0)
-    lines.append(f"deliveries: {pending} pending, {dead} dead")
+    dropped = counts.get("dropped", 0)  # given up by `digest retry --drop`: no attention needed
+    gave_up = f", {dropped} dropped" if dropped else ""
+    lines.append(f"deliveries: {pending} pending, {dead} dead{gave_up}")
     for row in store.outbox("dead") + store.outbox("pending"):
         retry = f", next try {row.next_try_at}" if row.status == "pending" else ""
         reason = redact(row.last_error, settings.secrets) or "not tried yet"
