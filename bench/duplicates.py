@@ -1,5 +1,6 @@
-"""Storing one paper that arrives N times under ids of no known kind (a feed that repeats itself),
-beside N distinct papers as the baseline, in the same process: the time should grow with N alike.
+"""Storing (and, for a preview, merging in memory) one paper that arrives N times under ids of no
+known kind (a feed that repeats itself), beside N distinct papers as the baseline, in the same
+process: the time should grow with N alike.
 
     .venv/bin/python -m bench.duplicates [N ...]
 """
@@ -13,6 +14,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from digest.models import Paper
+from digest.models.identity import dedupe
 from digest.state import Store
 
 TITLE = "Private federated learning with secure aggregation"  # long enough to key the merge
@@ -26,15 +28,27 @@ def stored_in(papers: list[Paper]) -> float:
         return time.perf_counter() - started
 
 
+def merged(papers: list[Paper]) -> float:
+    """Seconds to merge the papers in memory (identity.dedupe, what a preview does)."""
+    started = time.perf_counter()
+    dedupe(papers)
+    return time.perf_counter() - started
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     sizes = [int(a) for a in (sys.argv[1:] if argv is None else argv)] or [2000, 8000, 20000]
-    print("| copies | one paper N times, s | N distinct papers, s | ratio |")
-    print("| --- | --- | --- | --- |")
+    print(
+        "| copies | stored: one paper N times, s | N distinct, s | ratio | merged: N times, s ",
+        end="",
+    )
+    print("| N distinct, s |")
+    print("| --- | --- | --- | --- | --- | --- |")
     for n in sizes:
         copies = [Paper(f"copy{i:06d}", TITLE, "We study differential privacy.") for i in range(n)]
         distinct = [Paper(f"p{i:06d}", f"Paper {i}", f"We study topic {i}.") for i in range(n)]
         same, apart = stored_in(copies), stored_in(distinct)
-        print(f"| {n} | {same:.2f} | {apart:.2f} | {same / apart:.1f} |", flush=True)
+        cells = f"{merged(copies):.2f} | {merged(distinct):.2f}"
+        print(f"| {n} | {same:.2f} | {apart:.2f} | {same / apart:.1f} | {cells} |", flush=True)
     return 0
 
 

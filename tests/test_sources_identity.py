@@ -135,3 +135,17 @@ def test_dedupe_keeps_one_record_per_paper_in_first_seen_order() -> None:
     out = dedupe([v1, other, forum, v2])
     assert [p.id for p in out] == ["2501.01234", "2502.00002"]
     assert out[0].code_url == "https://github.com/a/b" and out[0].abstract == "v1 abstract"
+
+
+def test_dedupe_merges_many_records_of_one_paper_as_merging_them_one_by_one_does() -> None:
+    first = Paper("seed-1", TITLE, "abstract", aliases=("2501.01234",))
+    rest = [
+        Paper("doi:10.1/x", TITLE, "", venue="NeurIPS", aliases=("openreview:F1",)),
+        Paper("copy-b", TITLE, "", code_url="https://github.com/a/b", categories=("cs.LG",)),
+        Paper("copy-c", TITLE, "", categories=("cs.CR", "cs.LG"), aliases=("copy-b",)),
+    ]
+    by_hand = first
+    for other in rest:
+        by_hand = merge(by_hand, other)
+    (out,) = dedupe([first, *rest])
+    assert out == by_hand

@@ -153,22 +153,41 @@ def _listing(venue: str) -> bool:
 def dedupe(papers: Iterable[Paper]) -> list[Paper]:
     """One record per paper, in first-seen order, each completed by its later duplicates."""
     merged: list[Paper] = []
+    # Each record's strong keys, kept as it grows: all that same_paper reads. Reading keys() of
+    # a record that has merged thousands of copies, for every copy, was quadratic.
+    strong: list[list[str]] = []
+    later: list[list[Paper]] = []
     owner: dict[str, int] = {}
     for paper in papers:
         paper_keys = keys(paper)
         hits = [(k, owner[k]) for k in paper_keys if k in owner]
-        hit = next(
-            (i for k, i in hits if same_paper(k, keys(merged[i]), paper_keys)),
-            None,
-        )
+        hit = next((i for k, i in hits if same_paper(k, strong[i], paper_keys)), None)
         if hit is None:
             hit = len(merged)
             merged.append(paper)
+            strong.append([])
+            later.append([])
         else:
-            merged[hit] = merge(merged[hit], paper)
+            later[hit].append(paper)
+        strong[hit] += [k for k in paper_keys if kind(k) in STRONG and k not in strong[hit]]
         for key in paper_keys:
             owner.setdefault(key, hit)
-    return merged
+    return [_merged(first, rest) for first, rest in zip(merged, later, strict=True)]
+
+
+def _merged(first: Paper, rest: list[Paper]) -> Paper:
+    """merge() of every later record into the first, in order; the aliases gathered once at the
+    end rather than rebuilt at each step."""
+    if not rest:
+        return first
+    known = dataclasses.replace(first, aliases=())
+    for other in rest:
+        known = dataclasses.replace(
+            merge(known, dataclasses.replace(other, aliases=())), aliases=()
+        )
+    aliases = dict.fromkeys((*first.aliases, *(a for o in rest for a in (o.id, *o.aliases))))
+    kept = tuple(a for a in aliases if a and a != first.id)
+    return dataclasses.replace(known, aliases=kept)
 
 
 def same_paper(matched: str, known: Iterable[str], incoming: Iterable[str]) -> bool:
