@@ -29,7 +29,11 @@ NOTICE_TEMPLATES = ("notice.subject.txt", "notice.txt", "notice.html")
 # and BEL, so no text a message shows carries them, whatever a title or a template holds. And the
 # bidi embeddings, overrides and isolates: one left open in a venue turns digest's own text
 # after it around (the score, the id). Right-to-left text itself needs none of them.
-_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_CONTROL_CHARS = "\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069"
+_CONTROLS = re.compile(f"[{_CONTROL_CHARS}]")
+# No link holds those, whitespace, or a character XML cannot (a lone surrogate, U+FFFE): it would
+# reverse the text around it, or break the feed and the Matrix HTML.
+_UNLINKABLE = re.compile(rf"[\s{_CONTROL_CHARS}\ud800-\udfff\ufffe\uffff]")
 
 
 class Links(Protocol):
@@ -307,24 +311,10 @@ def _search_path(env: jinja2.Environment) -> str:
     return ", ".join(str(f) for f in folders)
 
 
-def _linkable(ch: str) -> bool:
-    """Not a control, a bidi control or a character XML cannot hold (U+FFFE, a lone surrogate):
-    such a link would reverse the text around it or break the feed and the Matrix HTML."""
-    code = ord(ch)
-    return not (
-        code < 32
-        or 0x7F <= code <= 0x9F
-        or 0x202A <= code <= 0x202E
-        or 0x2066 <= code <= 0x2069
-        or 0xD800 <= code <= 0xDFFF
-        or code in (0xFFFE, 0xFFFF)
-    )
-
-
 def _safe_url(url: str) -> str:
     """The URL if it is a plain http(s) link, else "": a `javascript:` URL is never a link."""
     url = url.strip()
-    if not url or any(ch.isspace() or not _linkable(ch) for ch in url):
+    if not url or _UNLINKABLE.search(url):
         return ""
     try:
         parts = urlsplit(url)
