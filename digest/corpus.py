@@ -150,10 +150,7 @@ def ranking_space(store: Store, subscribers: Sequence[Subscriber], now: datetime
         space = Space.from_bytes(saved.data)
         if space is not None and space.knows(wishes):  # a new subscriber's words: refit once
             return space
-    if count <= SPACE_SAMPLE:
-        space = _fit_all(store, latest, wishes)
-    else:
-        space = _fit_sampled(store, latest, count, wishes)
+    space = _fit(store, latest, count, wishes)
     store.ratings.save_space(space.to_bytes(), latest, count, now)
     log.info("ranking space fitted on %d papers (%d terms)", count, space.size)
     return space
@@ -164,22 +161,18 @@ def _texts(store: Store, through: int, every: int = 1) -> Iterator[str]:
         yield from (paper_text(p) for _, p in block)
 
 
-def _fit_all(store: Store, latest: int, wishes: list[str]) -> Space:
-    """Every stored paper's vocabulary and the wishes' (as texts of their own, so that a word no
-    stored paper holds is in it too), with document frequencies counted on the papers only."""
-    texts = list(_texts(store, latest))
-    space, rows = fit(texts + wishes, wishes)
-    rows = rows[: len(texts)]
-    df = np.bincount(rows.indices, minlength=space.size)
-    return counted(space, df, len(texts), rows)
-
-
-def _fit_sampled(store: Store, latest: int, count: int, wishes: list[str]) -> Space:
-    """The vocabulary of an even sample (the wishes join it as texts of their own, so that a
-    rare word of theirs is in it), with document frequencies and idf counted on every paper."""
-    sample = list(_texts(store, latest, every=math.ceil(count / SPACE_SAMPLE)))
+def _fit(store: Store, latest: int, count: int, wishes: list[str]) -> Space:
+    """The vocabulary of every stored paper, or of an even sample above SPACE_SAMPLE, and of the
+    wishes (as texts of their own, so that a word no stored paper holds is in it too), with
+    document frequencies and idf counted on every paper, the wishes not among them."""
+    every = math.ceil(count / SPACE_SAMPLE)
+    sample = list(_texts(store, latest, every=every))
     space, rows = fit(sample + wishes, wishes)
     rows = rows[: len(sample)]
-    del sample
-    df, _ = ranking.frequencies(([p for _, p in b] for b in store.paper_blocks(0, latest)), space)
-    return counted(space, df, count, rows)
+    if every == 1:  # the sample is every paper: its rows hold the counts
+        df, docs = np.bincount(rows.indices, minlength=space.size), len(sample)
+    else:
+        del sample
+        blocks = ([p for _, p in b] for b in store.paper_blocks(0, latest))
+        (df, _), docs = ranking.frequencies(blocks, space), count
+    return counted(space, df, docs, rows)
