@@ -140,6 +140,25 @@ def test_redirects_errors_and_refusals_carry_the_headers_and_no_host_of_the_requ
     assert ratings(web, capsys) == []
 
 
+def test_a_failing_request_is_one_log_line_without_its_message(
+    web: Project, capsys, monkeypatch
+) -> None:
+    first_links(web, capsys)
+    key = Signer(SECRET).archive_key("ana")
+
+    def broken(*_):
+        raise ValueError("token=hunter2-secret-in-a-message")
+
+    monkeypatch.setattr("digest.web.archive.index", broken)
+    with web.web() as http:
+        answer = http.get(f"/a/{key}/")
+    assert answer.status_code == 500 and "try again later" in answer.text
+    assert "hunter2" not in answer.text
+    log = capsys.readouterr().err
+    assert "web: GET /a… failed (ValueError)" in log
+    assert "hunter2" not in log and "Traceback" not in log and key not in log
+
+
 def test_request_bodies_are_bounded(web: Project, capsys) -> None:
     _, ups = first_links(web, capsys)
     with web.web() as http:

@@ -25,10 +25,11 @@ REDACTOR = Redactor()
 
 
 class Shown(logging.Formatter):
-    """Formats a record as the terminal may show it: its control characters escaped."""
+    """Formats a record as the terminal may show it: its control characters escaped, and known
+    secrets redacted again, since a library's traceback text never passes through the filter."""
 
     def format(self, record: logging.LogRecord) -> str:
-        return shown(super().format(record))
+        return shown(redact(super().format(record), REDACTOR.secrets))
 
 
 def setup_logging(verbose: int) -> None:

@@ -108,6 +108,7 @@ class Face:
         app.router.redirect_slashes = False
         app.add_exception_handler(404, self._not_found)
         app.add_exception_handler(405, self._not_allowed)
+        app.add_exception_handler(500, self._failed)
         return Strict(app)
 
     @contextlib.asynccontextmanager
@@ -123,6 +124,9 @@ class Face:
         allow = getattr(exc, "headers", None) or {}  # RFC 9110: a 405 says what is allowed
         answer.headers["Allow"] = allow.get("Allow", "GET, HEAD")
         return answer
+
+    async def _failed(self, request: Request, exc: Exception) -> Response:
+        return refused(500, "Something went wrong", "The digest could not answer; try again later.")
 
     async def home(self, request: Request) -> Response:
         return respond(page("digest", "<p>This is the web face of a paper digest.</p>"))

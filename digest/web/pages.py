@@ -1,7 +1,8 @@
 """The web face's HTML: one small page shell (own styles, no third-party resource) and the strict
 headers every answer carries, with a Content-Security-Policy whose style hashes are computed from
 the page itself (a stored digest's inline styles are allowed one by one, never 'unsafe-inline').
-`Strict` puts the headers on every answer, starlette's own (404, 405, 500) included."""
+`Strict` puts the headers on every answer, starlette's own (404, 405, 500) included, and logs a
+failed request in one line."""
 
 from __future__ import annotations
 
@@ -9,9 +10,12 @@ import base64
 import functools
 import hashlib
 import html
+import logging
 from html.parser import HTMLParser
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+log = logging.getLogger("digest.web")
 
 STYLE = (
     "body{margin:0;background:#f4f5f7;color:#1f2328;font:16px/1.5 -apple-system,'Segoe UI',"
@@ -126,4 +130,10 @@ class Strict:
                 message = {**message, "headers": headers}
             await send(message)
 
-        await self.app(scope, receive, strict)
+        try:
+            await self.app(scope, receive, strict)
+        except Exception as exc:  # starlette has answered 500 and re-raises for the server to log
+            # uvicorn would log the whole traceback, whose messages may quote a token or a secret:
+            # one line names the kind of address and the kind of error instead.
+            place = "/" + str(scope.get("path", "")).lstrip("/").split("/", 1)[0]
+            log.error("web: %s %s… failed (%s)", scope.get("method"), place, type(exc).__name__)
