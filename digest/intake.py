@@ -10,7 +10,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 
-from digest.models import Paper, Settings, SourceConfig, SourceError, Warn, identity, redact
+from digest.models import (
+    Notice,
+    Paper,
+    Settings,
+    SourceConfig,
+    SourceError,
+    Warn,
+    identity,
+    redact,
+)
 from digest.sources import SOURCES, progress
 from digest.sources.common import clean
 from digest.state import Store
@@ -47,6 +56,9 @@ def ingest(
             reports.append(report)
 
             def warn(problem: str, report: SourceReport = report) -> None:
+                if isinstance(problem, Notice):
+                    log.warning("%s", problem)
+                    return
                 report.skipped += 1
                 log.warning("skipped %s", problem)
 

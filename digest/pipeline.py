@@ -18,6 +18,7 @@ from digest.models import (
     Digest,
     InputError,
     Message,
+    Notice,
     Paper,
     Settings,
     Subscriber,
@@ -240,8 +241,9 @@ def rank_files(
         skipped: list[str] = []
 
         def warn(problem: str, skipped: list[str] = skipped) -> None:
-            skipped.append(problem)
-            log.warning("skipped %s", problem)
+            if not isinstance(problem, Notice):
+                skipped.append(problem)
+            log.warning("%s" if isinstance(problem, Notice) else "skipped %s", problem)
 
         found = read_papers(path, warn, links=False)
         if skipped and not found:  # not one paper: the wrong file, not a few bad lines

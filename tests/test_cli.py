@@ -185,9 +185,10 @@ def test_bad_seed_files_are_skipped_by_name_and_the_run_goes_on(project: Path, c
     )
     code, out, err = run(capsys, "run", "--now", MONDAY)
     assert code == 0
-    assert "58 read, 3 skipped" in out
+    assert "58 read, 2 skipped" in out  # the Latin-1 file is read, with a warning
     for name in ("empty.txt", "binary.txt", "latin1.txt"):
         assert name in err
+    assert "WARNING: seeds/latin1.txt:3: not valid UTF-8" in err  # a warning, not a skip
 
 
 def test_a_missing_source_path_fails_that_source_only(project: Path, capsys) -> None:

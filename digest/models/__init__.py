@@ -16,6 +16,7 @@ from digest.models.values import (
     Digest,
     Entry,
     Message,
+    Notice,
     Paper,
     Profile,
     Receipt,
@@ -47,6 +48,7 @@ __all__ = [
     "StateError",
     "Subscriber",
     "Warn",
+    "Notice",
     "redact",
     "safe_name",
 ]

@@ -14,6 +14,13 @@ from typing import Any
 Warn = Callable[[str], None]
 
 
+class Notice(str):
+    """A warning that skips nothing (a file read in a fallback encoding, a feed kept as far as it
+    could be read): it is logged like any other, but not counted as skipped."""
+
+    __slots__ = ()
+
+
 @dataclass(frozen=True, slots=True)
 class Paper:
     id: str

@@ -13,7 +13,7 @@ from typing import Any
 
 import feedparser
 
-from digest.models import Paper, SourceConfig, SourceError, Warn
+from digest.models import Notice, Paper, SourceConfig, SourceError, Warn
 from digest.models.identity import arxiv_id, doi
 from digest.sources import authors
 from digest.sources.common import code_links
@@ -88,7 +88,7 @@ def parse_feed(
     if (problem := api_error(feed.entries)) is not None:
         raise SourceError(f"{where}: arXiv API error: {problem}" + (f" from {url}" if url else ""))
     if problem := feed_problem(feed):
-        warn(f"{where}: malformed Atom ({problem}); kept what could be read")
+        warn(Notice(f"{where}: malformed Atom ({problem}); kept what could be read"))
     total_text = str(feed.feed.get("opensearch_totalresults", "")).strip()
     papers = []
     for number, entry in enumerate(feed.entries, start=1):
@@ -226,7 +226,8 @@ class ArxivSource:
                     empty_pages += 1
                     if empty_pages > 1 or not total:
                         if total:
-                            warn(f"{config.name}: empty page at {start} of {total}; stopped")
+                            stop = f"{config.name}: empty page at {start} of {total}; stopped"
+                            warn(Notice(stop))
                         return
                     continue
                 empty_pages = 0

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from digest.models import InputError, Paper, Warn
+from digest.models import InputError, Notice, Paper, Warn
 from digest.models.identity import abstract_id, arxiv_id, doi, paper_id
 from digest.sources import authors
 from digest.sources.common import code_links
@@ -26,7 +26,7 @@ def decode(data: bytes, path: Path, warn: Warn) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         # Older exports are Windows-1252; guessing it beats losing the whole library.
-        warn(f"{path}: not UTF-8, read as Windows-1252")
+        warn(Notice(f"{path}: not UTF-8, read as Windows-1252"))
         return data.decode("cp1252", errors="replace")
 
 

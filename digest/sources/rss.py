@@ -14,7 +14,7 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import feedparser
 
-from digest.models import Paper, SourceConfig, SourceError, Warn
+from digest.models import Notice, Paper, SourceConfig, SourceError, Warn
 from digest.models.identity import abstract_id, arxiv_id, doi, openreview_id, paper_id
 from digest.sources import authors
 from digest.sources.common import code_links
@@ -94,7 +94,7 @@ def parse_feed(
         problem = feed.get("bozo_exception") or "no RSS or Atom elements found"
         raise SourceError(f"{name}: not an RSS or Atom feed ({problem})")
     if problem := feed_problem(feed):
-        warn(f"{name}: malformed feed ({problem}); kept what could be read")
+        warn(Notice(f"{name}: malformed feed ({problem}); kept what could be read"))
     venue = html_text(str(feed.feed.get("title", "")))
     papers = []
     for number, entry in enumerate(feed.entries, start=1):

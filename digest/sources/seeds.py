@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator
 from datetime import datetime
 from pathlib import Path
 
-from digest.models import Paper, SourceConfig, SourceError, Warn
+from digest.models import Notice, Paper, SourceConfig, SourceError, Warn
 from digest.models.identity import abstract_id
 from digest.sources.common import code_links
 from digest.sources.progress import QUIET, Progress
@@ -64,7 +64,7 @@ def list_files(path: Path, suffixes: tuple[str, ...], warn: Warn) -> list[Path]:
     except OSError as exc:
         raise SourceError(f"{path}: cannot read the folder ({exc.strerror or exc})") from None
     if not files:
-        warn(f"{path}: no {' or '.join('*' + s for s in suffixes)} files in folder")
+        warn(Notice(f"{path}: no {' or '.join('*' + s for s in suffixes)} files in folder"))
     return files
 
 
@@ -79,7 +79,7 @@ def text_lines(path: Path, warn: Warn, *, newline: str | None = None) -> Iterato
     if bad is None:
         return None
     if bad:
-        warn(f"{path}:{bad}; lines that are not UTF-8 read as Windows-1252")
+        warn(Notice(f"{path}:{bad}; lines that are not UTF-8 read as Windows-1252"))
         return _mixed_lines(path, raw=newline == "")
     return _raw_lines(path) if newline == "" else _split_lines(path)
 
