@@ -222,6 +222,25 @@ def test_without_thresholds_every_paper_is_ranked_even_at_zero(papers):
     assert all(s.terms == () for s in got)
 
 
+def test_a_pool_of_stop_words_only_is_ranked_at_zero_by_id_without_thresholds():
+    pool = [
+        Paper(id=f"w{i}", title="What it is", abstract="It is what we are. We were there.")
+        for i in (3, 1, 2, 1)
+    ]
+    liked = Paper(id="w2", title="We are", abstract="Where we were.")
+    reader = sub(top_k=2, interests=PRIVACY, library=(liked,), exclude=("nothing",))
+    assert rank(pool, [reader]) == {"ana": []}  # nothing shares a word: no pick
+    got = rank(pool, [reader, sub("bo", top_k=5)], thresholds=False)
+    assert [(s.paper.id, s.score, s.terms) for s in got["ana"]] == [
+        ("w1", 0.0, ()),
+        ("w3", 0.0, ()),
+    ]
+    assert [s.paper.id for s in got["bo"]] == ["w1", "w2", "w3"]
+    assert rank(pool, [reader], top_k=0, thresholds=False) == {"ana": []}
+    only = rank(pool, [reader], thresholds=False, allowed={"ana": {"w3"}})
+    assert [s.paper.id for s in only["ana"]] == ["w3"]
+
+
 def test_every_subscriber_is_scored_in_one_call(papers):
     subscribers = [
         privacy(),

@@ -61,8 +61,8 @@ def rank(
     if not m or not n:
         return picks
     prep = prepare(papers, subscribers, space, pool_df)
-    if prep is None:
-        return picks
+    if prep is None:  # no text holds a word: nothing matches, and every paper ties at 0
+        return picks if thresholds else _tied(papers, subscribers, top_k, allowed)
     papers, corpus, row_of = prep.papers, prep.corpus, prep.row_of
     liked, disliked, space, docs, x = prep.liked, prep.disliked, prep.space, prep.docs, prep.x
     interest, author_weights, right = prep.interest, prep.author_weights, prep.right
@@ -142,6 +142,33 @@ def rank(
         if also := [a for a in mine if author_key(a) not in followed]:
             reasons.append(f"by {', '.join(also)}, an author of papers you liked")
         picks[s.name].append(Scored(papers[j], score, next(words), "; ".join(reasons)))
+    return picks
+
+
+def _tied(
+    papers: Sequence[Paper],
+    subscribers: Sequence[Subscriber],
+    top_k: int | None,
+    allowed: Mapping[str, Collection[str]] | None,
+) -> dict[str, list[Scored]]:
+    """Without thresholds every paper is ranked, also when none holds a word: each subscriber's
+    papers (less its library, its dislikes, the excluded and the not allowed) at 0, by id."""
+    unique = sorted({p.id: p for p in reversed(papers)}.values(), key=lambda p: p.id)
+    picks = {}
+    for s in subscribers:
+        mine = {p.id for p in (*s.profile.library, *s.profile.disliked)}
+        only = None if allowed is None else allowed.get(s.name)
+        pattern = exclude_pattern(s.profile.exclude)
+        left = [
+            p
+            for p in unique
+            if p.id not in mine
+            and (only is None or p.id in only)
+            and (pattern is None or not pattern.search(f"{p.title}\n{p.abstract}"))
+        ]
+        picks[s.name] = [
+            Scored(p, 0.0) for p in left[: max(0, s.top_k if top_k is None else top_k)]
+        ]
     return picks
 
 
