@@ -174,6 +174,62 @@ def latent(weight: float, components: int = 100) -> rankers.Ranker:
     return ranker
 
 
+_LATENT: dict[str, tuple[features.Space, object]] = {}
+
+
+def latent_stored(weight: float, least: int = 1000, components: int = 100) -> rankers.Ranker:
+    """The latent component as it could ship: TruncatedSVD fitted once on the stored corpus (the
+    split's months, as `stored` fits its space), the shipped ranker's top 100 reranked by score
+    plus `weight` x the latent cosine, on pools of `least` papers and more only (small pools lost
+    with it); the author boost is untouched."""
+    from sklearn.decomposition import TruncatedSVD
+    from sklearn.preprocessing import normalize
+
+    from digest.models import Profile, Subscriber
+    from digest.ranking import rank
+
+    def ranker(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list[int]]:
+        subs = [
+            Subscriber(f"q{i}", Profile(interests=q.text, library=q.liked), (), top_k=100)
+            for i, q in enumerate(queries)
+        ]
+        picks = rank(pool, subs, top_k=100, thresholds=False)
+        index = {p.id: i for i, p in enumerate(pool)}
+        if len(pool) < least:
+            return [[index[s.paper.id] for s in picks[f"q{i}"]] for i in range(len(queries))]
+        months = {corpus.month(p) for p in pool}
+        split = next(t for t in SPLITS.values() if months <= set(t.pool_months))
+        if split.name not in _LATENT:
+            every = [
+                p
+                for p in corpus.papers()
+                if corpus.month(p) in (*split.profile_months, *split.pool_months)
+            ]
+            space, x = features.fit([features.paper_text(p) for p in every])
+            _LATENT[split.name] = space, TruncatedSVD(components, random_state=0).fit(x)
+        space, svd = _LATENT[split.name]
+
+        def embed(texts: list[str]) -> np.ndarray:
+            return normalize(svd.transform(space.transform(texts)))  # type: ignore[attr-defined]
+
+        z = embed([features.paper_text(p) for p in pool])
+        out = []
+        for i, q in enumerate(queries):
+            liked = [features.paper_text(p) for p in q.liked]
+            parts = [embed(liked).sum(axis=0)] if liked else []
+            if q.text:
+                parts.append(embed([q.text])[0])
+            want = normalize(np.sum(parts, axis=0)[None, :])[0]
+            scored = [
+                (s.score + weight * float(z[index[s.paper.id]] @ want), index[s.paper.id])
+                for s in picks[f"q{i}"]
+            ]
+            out.append([j for _, j in sorted(scored, key=lambda t: (-t[0], t[1]))])
+        return out
+
+    return ranker
+
+
 def bm25_fused(weight: float, text_only: bool, single: bool = False) -> rankers.Ranker:
     """The shipped ranker's top 100 and BM25's top 100, ranked by digest's score (0 outside its
     top 100) plus `weight` x the query's BM25 score over its best BM25 score (a normalized score
@@ -255,6 +311,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.only or "+ latent SVD component (0.3)" in args.only:
         ranks["+ latent SVD component (0.3)"] = latent(0.3)
     for w in (0.05, 0.1, 0.2):
+        name = f"+ latent SVD of the stored corpus ({w}, pools of 1000+)"
+        if args.only and name in args.only:
+            ranks[name] = latent_stored(w)
         for text_only in (True, False):
             name = f"+ BM25 fused ({w}, {'texts' if text_only else 'all'})"
             if args.only and name in args.only:
