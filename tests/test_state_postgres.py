@@ -1,15 +1,17 @@
 """What PostgreSQL's faults look like to the user: a server that goes away under a store is one
 line saying why (not the pool's own warnings, a dozen lines each), a restarted server's lost
-connections are replaced."""
+connections are replaced, and every command reads the state from the URL it was given."""
 
 from __future__ import annotations
 
 import logging
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from support_postgres import Cluster, Cuttable
 
+from digest.cli import main
 from digest.models import Paper, StateError
 from digest.state import Store, postgres
 
@@ -45,3 +47,44 @@ def test_a_restarted_servers_lost_connections_are_replaced(postgres_cluster: Clu
         proxy.cut()
         proxy.mend()  # back after its restart
         assert store.count_papers() == 1
+
+
+CONFIG = """
+[state]
+url = "{url}"
+
+[[sources]]
+kind = "files"
+path = "papers.jsonl"
+
+[smtp]
+host = "127.0.0.1"
+from = "digest@example.org"
+security = "none"
+
+[[subscribers]]
+name = "ana"
+interests = "graph neural networks"
+
+[[subscribers.channels]]
+kind = "email"
+to = "ana@example.org"
+"""
+
+
+def test_ratings_and_resume_read_the_postgresql_state(
+    tmp_path: Path, postgres_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "digest.toml"
+    config.write_text(CONFIG.format(url=postgres_url), encoding="utf-8")
+    with Store(postgres_url) as store:
+        store.add_papers([Paper("2611.00001", "Graph neural networks", "x")], NOW)
+        store.web.pause("ana", ["email"], NOW)
+    assert main(["feedback", "--config", str(config), "ana", "2611.00001", "up"]) == 0
+    capsys.readouterr()
+    assert main(["ratings", "--config", str(config)]) == 0
+    assert "ana  up    2611.00001  (via cli)" in capsys.readouterr().out
+    assert main(["resume", "--config", str(config), "ana"]) == 0
+    assert "ana: email resumed" in capsys.readouterr().out
+    with Store(postgres_url) as store:
+        assert store.web.pauses() == []
