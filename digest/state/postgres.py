@@ -14,10 +14,10 @@ from digest.state.dialect import ddl_for_postgres, for_postgres
 from digest.state.engine import StateBusy, shown
 
 POOL_TIMEOUT = 30.0  # seconds a statement waits for a connection: a server restart fits in it
-# The pool logs every failed reconnect and every dropped connection as a warning of its own (a
-# server restart: dozens, over two lines each); the statement that waited for a connection in
-# vain says why in its one StateError line.
-logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
+# psycopg warns of what follows an error it raises (a pipeline that could not end after a full
+# disk), and its pool of every failed reconnect and dropped connection (a server restart: dozens,
+# over two lines each); the statement that failed says why in its one StateError line.
+logging.getLogger("psycopg").setLevel(logging.ERROR)
 
 
 class Postgres:
