@@ -22,7 +22,7 @@ from typing import Any
 
 from digest.channels import CHANNELS, connections
 from digest.channels.transport import Resumed
-from digest.models import ChannelConfig, DeliveryError, Message, Settings, redact
+from digest.models import ChannelConfig, DeliveryError, DigestError, Message, Settings, redact
 from digest.state import OutboxRow, Store
 from digest.state.deliveries import LEASE
 
@@ -174,16 +174,29 @@ class _Marks:
         """Until stopped: commit what waits, every MARK_SECONDS (a run can be slow to the end:
         a long Retry-After, the last Slack posts a second apart)."""
         while not self.stop.wait(MARK_SECONDS):
-            self.flush()
+            try:
+                self.flush()
+            except DigestError as exc:  # the state database refused, for now (busy, gone)
+                # The marks stay queued: the next commit (a claim's, this ticker's, the run's
+                # last) writes them, or reports the error that ends the run.
+                log.warning("outbox: the sent marks wait for the next commit: %s", exc)
 
     def claim(self, row_id: int, parts_sent: int, unsure: tuple[int, ...] | None = None) -> bool:
         """Commit a part's claim (and renew the row's lease), with the parts posted that the
         server has not confirmed (at most once); False: the row was taken over."""
+        entry = (parts_sent,) if unsure is None else (parts_sent, unsure)
         with self.queue:
-            self.parts[row_id] = (parts_sent,) if unsure is None else (parts_sent, unsure)
+            self.parts[row_id] = entry
             self.asked += 1
             mine = self.asked
-        self.flush(mine)
+        try:
+            self.flush(mine)
+        except BaseException:
+            # Not committed, so the part is not posted: no later commit may record it claimed.
+            with self.queue:
+                if self.parts.get(row_id) == entry:
+                    del self.parts[row_id]
+            raise
         return row_id not in self.lost
 
     def flush(self, claim: int = 0) -> None:
@@ -196,7 +209,13 @@ class _Marks:
                 upto = self.asked
             if sent or parts:
                 claims = [(row_id, *claim) for row_id, claim in parts.items()]
-                lost = self.store.mark_many(sent, claims, self.clock())
+                try:
+                    lost = self.store.mark_many(sent, claims, self.clock())
+                except BaseException:
+                    with self.queue:  # not written: queued again, ahead of what came meanwhile
+                        self.sent[:0] = sent
+                        self.parts = {**parts, **self.parts}
+                    raise
                 for row_id in lost:
                     if row_id not in parts:
                         log.warning("outbox row %d: delivered, but taken over meanwhile", row_id)

@@ -1,15 +1,19 @@
 """A throwaway PostgreSQL cluster for the tests: Debian's server binaries, initdb in a temp folder,
 one server on 127.0.0.1 at a free port for the whole session, and a fresh database per test made
-from a template. Missing binaries skip the tests that need them, with how to get them."""
+from a template; Cuttable, a proxy in front of it that can drop its connections as a restart does.
+Missing binaries skip the tests that need them, with how to get them."""
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import pwd
 import shutil
+import socket
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from itertools import count
@@ -150,3 +154,55 @@ def postgres_cluster() -> Iterator[Cluster]:
 def postgres_url(postgres_cluster: Cluster) -> str:
     """postgresql://digest@127.0.0.1:PORT/test_N: a fresh, empty database for this test."""
     return postgres_cluster.create_database()
+
+
+class Cuttable:
+    """A TCP proxy on 127.0.0.1 in front of a server: cut() drops every connection through it and
+    refuses new ones, as a server that stopped or crashed leaves its clients; mend() listens on
+    the same port again, as the server back after its restart."""
+
+    def __init__(self, upstream: int) -> None:
+        self.upstream, self.port = upstream, free_port()
+        self.pairs: list[tuple[socket.socket, socket.socket]] = []
+        self.listening = threading.Event()
+        self.mend()
+
+    def url(self, url: str) -> str:
+        """`url` (one of the cluster's) through this proxy."""
+        return url.replace(f":{self.upstream}/", f":{self.port}/")
+
+    def mend(self) -> None:
+        listener = socket.create_server(("127.0.0.1", self.port))
+        listener.settimeout(0.05)
+        self.listening.set()
+        threading.Thread(target=self._accept, args=(listener,), daemon=True).start()
+
+    def cut(self) -> None:
+        self.listening.clear()
+        time.sleep(0.1)  # the listener closes within its accept timeout
+        for pair in self.pairs:
+            for end in pair:
+                with contextlib.suppress(OSError):
+                    end.shutdown(socket.SHUT_RDWR)
+                end.close()
+        self.pairs = []
+
+    def _accept(self, listener: socket.socket) -> None:
+        with listener:
+            while self.listening.is_set():
+                try:
+                    client, _ = listener.accept()
+                except TimeoutError:
+                    continue
+                server = socket.create_connection(("127.0.0.1", self.upstream))
+                self.pairs.append((client, server))
+                for a, b in ((client, server), (server, client)):
+                    threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pump(source: socket.socket, sink: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            while data := source.recv(65536):
+                sink.sendall(data)
+        with contextlib.suppress(OSError):
+            sink.shutdown(socket.SHUT_WR)

@@ -5,6 +5,7 @@ webhook's pace and Retry-After seen from the server while many are served at onc
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import time
 from collections import defaultdict
@@ -233,6 +234,36 @@ def test_a_sent_mark_is_committed_within_seconds_while_the_run_goes_on(tmp_path:
     Probe.script["slow"].append(wait_for_the_quick_mark)
     result = deliver(store, settings)
     assert len(result.sent) == 2 and seen == [True]  # written before the run ended
+
+
+def test_sent_marks_the_database_refuses_for_a_while_wait_for_a_later_commit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process holds the state past the busy timeout while the marks are committed in
+    the background: the marks stay queued for a later commit, and no thread dies of it."""
+    settings, store = setup(tmp_path, ["quick", "slow"], delivery={"concurrency": 2})
+    store.close()
+    store = Store(tmp_path / "state.db", timeout=0.1)
+    monkeypatch.setattr(outbox, "MARK_SECONDS", 0.2)
+    died: list[BaseException | None] = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: died.append(args.exc_value))
+    holder = sqlite3.connect(tmp_path / "state.db", isolation_level=None, check_same_thread=False)
+
+    def hold(delivery: Delivery) -> None:
+        holder.execute("BEGIN IMMEDIATE")  # the quick row's mark meets this lock
+
+    def release_later(delivery: Delivery) -> None:
+        time.sleep(1.0)  # the background commit tries, and fails, a few times meanwhile
+        holder.execute("ROLLBACK")
+
+    Probe.script["quick"].append(hold)
+    Probe.script["slow"].append(release_later)
+    try:
+        result = deliver(store, settings)
+    finally:
+        holder.close()
+    assert died == [] and len(result.sent) == 2
+    assert [r.subscriber for r in store.outbox("sent")] == ["s0", "s1"]
 
 
 # The real Slack channel against the Slack stand-in: pace and Retry-After seen from the server.

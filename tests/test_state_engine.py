@@ -28,6 +28,18 @@ def test_a_url_is_shown_without_its_password() -> None:
     url = "postgresql://digest:s3cr3t@db.example.org:5433/digest?sslmode=require"
     assert engine.shown(url) == "postgresql://digest@db.example.org:5433/digest"
     assert engine.shown("state/digest.db") == "state/digest.db"
+    assert engine.shown("postgresql://d:pw@[::1]:5432/digest") == "postgresql://d@[::1]:5432/digest"
+
+
+@pytest.mark.parametrize("port", ["notaport", "99999"])
+def test_a_url_with_a_bad_port_is_one_line_without_the_password(
+    port: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("DIGEST_STATE", f"postgresql://digest:s3cr3t@127.0.0.1:{port}/digest")
+    assert main(["status", "--config", str(REPO / "config" / "digest.toml")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"digest: postgresql://digest@127.0.0.1:{port}/digest: cannot connect")
+    assert "s3cr3t" not in err and len(err.splitlines()) == 1, err
 
 
 @pytest.mark.parametrize(

@@ -285,7 +285,7 @@ def ratings(args: argparse.Namespace) -> int:
     if args.subscriber and not any(s.name == args.subscriber for s in settings.subscribers):
         raise InputError(f"no subscriber named {args.subscriber!r} in {settings.path}")
     listed: list[dict[str, str]] = []
-    if os.path.exists(path):  # never creates the state: no state, no ratings
+    if _exists(path):  # never creates the state: no state, no ratings
         with Store(path) as store:
             listed = store.ratings.listing(args.subscriber)
     if args.format == "json":
@@ -307,7 +307,7 @@ def resume(args: argparse.Namespace) -> int:
         raise InputError(f"no subscriber named {args.name!r} in {settings.path}; known: {known}")
     path = _state_path(args, settings)
     resumed: list[str] = []
-    if os.path.exists(path):
+    if _exists(path):
         with Store(path) as store:
             resumed = store.web.resume(args.name)
     if resumed:

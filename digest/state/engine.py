@@ -32,9 +32,11 @@ def shown(state: str | Path) -> str:
     if not is_url(state):
         return str(state)
     parts = urlsplit(str(state))
-    host = parts.hostname or ""
-    netloc = (f"{parts.username}@" if parts.username else "") + host
-    netloc += f":{parts.port}" if parts.port else ""
+    # The host and port as written: parts.port raises on a port that is not a number, which
+    # the server's refusal says better (and a bracketed IPv6 host keeps its brackets).
+    users, _, where = parts.netloc.rpartition("@")
+    user = users.partition(":")[0]
+    netloc = (f"{user}@" if user else "") + where
     return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 

@@ -3,6 +3,7 @@ several workers on one database; rows read like sqlite3.Row, errors are one Stat
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -11,6 +12,12 @@ from typing import Any
 from digest.models import StateError
 from digest.state.dialect import ddl_for_postgres, for_postgres
 from digest.state.engine import StateBusy, shown
+
+POOL_TIMEOUT = 30.0  # seconds a statement waits for a connection: a server restart fits in it
+# psycopg warns of what follows an error it raises (a pipeline that could not end after a full
+# disk), and its pool of every failed reconnect and dropped connection (a server restart: dozens,
+# over two lines each); the statement that failed says why in its one StateError line.
+logging.getLogger("psycopg").setLevel(logging.ERROR)
 
 
 class Postgres:
@@ -23,7 +30,7 @@ class Postgres:
         import psycopg
         from psycopg_pool import ConnectionPool
 
-        self.name, self.psycopg = shown(url), psycopg
+        self.name, self.url, self.psycopg = shown(url), url, psycopg
         self.local = threading.local()
         try:
             # One direct connection first: the pool would only say it timed out, not why.
@@ -37,7 +44,7 @@ class Postgres:
             kwargs={"autocommit": True, "row_factory": _row_factory},
             check=ConnectionPool.check_connection,
             open=True,
-            timeout=30,
+            timeout=POOL_TIMEOUT,
         )
 
     def _run(self, conn: Any, sql: str, params: Sequence[Any]) -> _Result:
@@ -110,8 +117,21 @@ class Postgres:
             yield
         except self.psycopg.errors.LockNotAvailable as exc:
             raise StateBusy(f"{self.name}: {_first_line(exc)}; try again") from None
-        except (self.psycopg.Error, PoolTimeout) as exc:
+        except PoolTimeout:
+            raise StateError(
+                f"{self.name}: no connection to the server within {POOL_TIMEOUT:g} s"
+                f" ({self._unreachable()})"
+            ) from None
+        except self.psycopg.Error as exc:
             raise StateError(f"{self.name}: {_first_line(exc)}") from None
+
+    def _unreachable(self) -> str:
+        """Why the pool had no connection to give: what one direct connection is told."""
+        try:
+            self.psycopg.connect(self.url, connect_timeout=10).close()
+        except self.psycopg.Error as exc:
+            return _first_line(exc)
+        return "every connection stayed busy"
 
 
 class Row:

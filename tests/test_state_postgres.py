@@ -1,0 +1,134 @@
+"""What PostgreSQL's faults look like to the user: a server that goes away under a store is one
+line saying why (not the pool's own warnings, a dozen lines each), so is a full disk under the
+database, a restarted server's lost connections are replaced, and every command reads the state
+from the URL it was given."""
+
+from __future__ import annotations
+
+import logging
+import os
+import pwd
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from support_postgres import Cluster, Cuttable
+from test_state_faults import paper, tiny_disk
+
+from digest.cli import main
+from digest.models import Paper, StateError
+from digest.state import Store, postgres
+
+NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
+PASSWORD = "s3cr3t-pw"
+
+
+def with_password(url: str) -> str:
+    return url.replace("digest@", f"digest:{PASSWORD}@")  # trust auth: any password is taken
+
+
+def test_a_server_gone_under_a_store_is_one_line_saying_why(
+    postgres_cluster: Cluster, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(postgres, "POOL_TIMEOUT", 1.0)
+    proxy = Cuttable(postgres_cluster.port)
+    url = with_password(proxy.url(postgres_cluster.create_database()))
+    with Store(url) as store:
+        proxy.cut()  # the server stopped: its connections dropped, new ones refused
+        with pytest.raises(StateError) as info:
+            store.outbox_counts()
+    message = str(info.value)
+    assert message.startswith(f"postgresql://digest@127.0.0.1:{proxy.port}/")
+    assert "no connection to the server within 1 s" in message and "refused" in message
+    assert PASSWORD not in message and "\n" not in message
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
+
+
+def test_a_restarted_servers_lost_connections_are_replaced(postgres_cluster: Cluster) -> None:
+    proxy = Cuttable(postgres_cluster.port)
+    with Store(proxy.url(postgres_cluster.create_database())) as store:
+        store.add_papers([Paper("2611.00001", "A paper", "x")], NOW)
+        proxy.cut()
+        proxy.mend()  # back after its restart
+        assert store.count_papers() == 1
+
+
+def test_a_full_disk_under_the_database_is_one_line(
+    postgres_cluster: Cluster, caplog: pytest.LogCaptureFixture
+) -> None:
+    folder = postgres_cluster.root / "full"  # the server's user must reach it
+    with tiny_disk(folder, "1m"):
+        if postgres_cluster.user:
+            entry = pwd.getpwnam(postgres_cluster.user)
+            os.chown(folder, entry.pw_uid, entry.pw_gid)
+        postgres_cluster.execute(f"CREATE TABLESPACE full_disk LOCATION '{folder}'")
+        url = postgres_cluster.create_database()
+        name = url.rsplit("/", 1)[1]
+        try:
+            postgres_cluster.execute(f"ALTER DATABASE {name} SET default_tablespace = full_disk")
+            with Store(url) as store, pytest.raises(StateError) as info:
+                store.add_papers([paper(n) for n in range(3000)], NOW)
+        finally:
+            postgres_cluster.execute(f"DROP DATABASE {name}")
+            postgres_cluster.execute("DROP TABLESPACE full_disk")
+    message = str(info.value)
+    assert message.startswith(url) and "No space left on device" in message
+    assert "\n" not in message
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
+
+
+def test_a_batch_that_fails_is_one_line_without_psycopgs_warnings_of_what_follows(
+    postgres_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    # psycopg warns when the pipeline of a failed executemany cannot end cleanly (a full disk
+    # did it; so does a broken key), depending on when the server's error arrives: many tries.
+    rows = [("ana", f"2611.{n:05d}", 1, "2026-11-30T09:00:00Z") for n in range(50)]
+    with Store(postgres_url) as store:
+        for _ in range(20):
+            with pytest.raises(StateError, match="violates foreign key constraint"):
+                store.db.executemany(
+                    "INSERT INTO ratings (subscriber, paper_id, rating, rated_at) VALUES (?,?,?,?)",
+                    rows,
+                )
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
+
+
+CONFIG = """
+[state]
+url = "{url}"
+
+[[sources]]
+kind = "files"
+path = "papers.jsonl"
+
+[smtp]
+host = "127.0.0.1"
+from = "digest@example.org"
+security = "none"
+
+[[subscribers]]
+name = "ana"
+interests = "graph neural networks"
+
+[[subscribers.channels]]
+kind = "email"
+to = "ana@example.org"
+"""
+
+
+def test_ratings_and_resume_read_the_postgresql_state(
+    tmp_path: Path, postgres_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "digest.toml"
+    config.write_text(CONFIG.format(url=postgres_url), encoding="utf-8")
+    with Store(postgres_url) as store:
+        store.add_papers([Paper("2611.00001", "Graph neural networks", "x")], NOW)
+        store.web.pause("ana", ["email"], NOW)
+    assert main(["feedback", "--config", str(config), "ana", "2611.00001", "up"]) == 0
+    capsys.readouterr()
+    assert main(["ratings", "--config", str(config)]) == 0
+    assert "ana  up    2611.00001  (via cli)" in capsys.readouterr().out
+    assert main(["resume", "--config", str(config), "ana"]) == 0
+    assert "ana: email resumed" in capsys.readouterr().out
+    with Store(postgres_url) as store:
+        assert store.web.pauses() == []
