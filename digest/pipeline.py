@@ -16,6 +16,7 @@ from digest import alerts, library
 from digest.intake import SourceReport, ingest, seen_replacements
 from digest.models import (
     Digest,
+    DigestError,
     InputError,
     Message,
     Notice,
@@ -23,6 +24,7 @@ from digest.models import (
     Settings,
     Subscriber,
     identity,
+    redact,
 )
 from digest.outbox import Outcome, deliver
 from digest.periods import period_start
@@ -115,6 +117,31 @@ def run_once(
     )
     subscribers = store.ratings.apply(subscribers)
     run_id = store.start_run(datetime.now().astimezone(), now)
+    try:
+        return _cycle(settings, store, now, subscribers, run_id, channels, stop)
+    except DigestError as exc:
+        _record_failure(store, run_id, redact(str(exc), settings.secrets))
+        raise
+
+
+def _record_failure(store: Store, run_id: int, error: str) -> None:
+    """Mark the run failed with its one-line error, so that `digest status` does not take it for
+    a killed process; best effort, since the error may be the state database's own."""
+    try:
+        store.finish_run(run_id, datetime.now().astimezone(), "failed", {"error": error})
+    except DigestError:
+        pass
+
+
+def _cycle(
+    settings: Settings,
+    store: Store,
+    now: datetime,
+    subscribers: Sequence[Subscriber],
+    run_id: int,
+    channels: Mapping[str, type] | None,
+    stop: Callable[[], bool],
+) -> RunReport:
     report = RunReport(now=now)
     report.sources, _ = ingest(settings, store, now)
     store.journal.record_sources(run_id, now, report.summary()["sources"])

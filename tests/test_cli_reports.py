@@ -14,6 +14,7 @@ from timeline import PRIVACY, arrive, at, paper, settings_for, subscriber
 
 from digest import pipeline
 from digest.cli import reports
+from digest.models import StateError
 from digest.state import Store
 
 MONDAY_9 = "2026-11-30T09:00Z"
@@ -58,6 +59,26 @@ def test_status_flags_a_source_whose_last_read_failed(tmp_path: Path) -> None:
         text, code = reports.status_report(settings, store, state, at("2026-11-30T10:00Z"))
     (line,) = [x for x in text.splitlines() if x.startswith("  papers: ")]
     assert line.startswith("  papers: 2026-11-30T09:00:00Z; FAILING: ")
+    assert code == 1
+
+
+def test_a_run_ended_by_an_error_is_shown_failed_with_it_and_needs_attention(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings = settings_for(tmp_path, subscriber("ana", "differential privacy"))
+    arrive(tmp_path / "papers", "monday", paper("p1", "Differential privacy in practice"))
+    state = str(tmp_path / "s.db")
+
+    def broken(*_, **__):
+        raise StateError("s.db: disk I/O error")
+
+    monkeypatch.setattr("digest.alerts.make_alerts", broken)
+    with Store(state) as store, pytest.raises(StateError):
+        pipeline.run_once(settings, store, at(MONDAY_9))
+    with Store(state) as store:
+        text, code = reports.status_report(settings, store, state, at("2026-11-30T10:00Z"))
+    (line,) = [x for x in text.splitlines() if x.startswith("  2026-11-30T09:00:00Z")]
+    assert line == "  2026-11-30T09:00:00Z  failed     s.db: disk I/O error"
     assert code == 1
 
 

@@ -93,6 +93,9 @@ def status_report(settings: Settings, store: Store, state: str, now: datetime) -
             )
             continue
         summary = run["summary"]
+        if run["outcome"] == "failed":
+            lines.append(f"  {run['clock']}  failed     {summary.get('error', '')}")
+            continue
         subs = summary.get("subscribers", {})
         made = [n for n, s in subs.items() if s.get("status") == "made"]
         alerts = sum(len(a.get("made", [])) for a in summary.get("alerts", {}).values())
