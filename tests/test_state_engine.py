@@ -29,6 +29,9 @@ def test_a_url_is_shown_without_its_password() -> None:
     assert engine.shown(url) == "postgresql://digest@db.example.org:5433/digest"
     assert engine.shown("state/digest.db") == "state/digest.db"
     assert engine.shown("postgresql://d:pw@[::1]:5432/digest") == "postgresql://d@[::1]:5432/digest"
+    # A socket folder (or a password) in the query: not shown, and the URL still reads as one.
+    socket = "postgresql:///digest?host=/var/run/postgresql&password=pw"
+    assert engine.shown(socket) == "postgresql:///digest"
 
 
 @pytest.mark.parametrize("port", ["notaport", "99999"])

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 from digest.models import DigestError, StateError
 from digest.state.dialect import for_sqlite
@@ -37,7 +37,7 @@ def shown(state: str | Path) -> str:
     users, _, where = parts.netloc.rpartition("@")
     user = users.partition(":")[0]
     netloc = (f"{user}@" if user else "") + where
-    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+    return f"{parts.scheme}://{netloc}{parts.path}"  # no query: it may hold a password=
 
 
 def connect(state: str | Path, timeout: float | None = None) -> Engine:
