@@ -44,6 +44,24 @@ def test_a_server_gone_under_a_store_is_one_line_saying_why(
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
 
 
+def test_once_the_server_is_known_gone_each_later_statement_fails_at_once_until_it_is_back(
+    postgres_cluster: Cluster, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(postgres, "POOL_TIMEOUT", 3.0)
+    proxy = Cuttable(postgres_cluster.port)
+    with Store(proxy.url(postgres_cluster.create_database())) as store:
+        proxy.cut()
+        with pytest.raises(StateError, match="within 3 s"):
+            store.outbox_counts()
+        pooled = store.db.pool.connection
+        monkeypatch.setattr(store.db.pool, "connection", lambda *a, **k: pytest.fail("waited"))
+        with pytest.raises(StateError, match="still unreachable .*refused"):
+            store.outbox_counts()  # no second wait for the pool: a run's last commits end fast
+        monkeypatch.setattr(store.db.pool, "connection", pooled)
+        proxy.mend()
+        assert store.count_papers() == 0  # back: the pool serves again
+
+
 def test_a_restarted_servers_lost_connections_are_replaced(postgres_cluster: Cluster) -> None:
     proxy = Cuttable(postgres_cluster.port)
     with Store(proxy.url(postgres_cluster.create_database())) as store:

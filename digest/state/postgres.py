@@ -32,6 +32,7 @@ class Postgres:
 
         self.name, self.url, self.psycopg = shown(url), url, psycopg
         self.local = threading.local()
+        self.gone = ""  # why the server could not be reached, since the pool last timed out
         try:
             # One direct connection first: the pool would only say it timed out, not why.
             psycopg.connect(url, connect_timeout=10).close()
@@ -56,7 +57,7 @@ class Postgres:
         conn = getattr(self.local, "conn", None)
         if conn is not None:
             return self._run(conn, sql, params)
-        with self.errors(), self.pool.connection() as conn:
+        with self.errors(), self._pooled() as conn:
             return self._run(conn, sql, params)
 
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
@@ -76,13 +77,25 @@ class Postgres:
         if getattr(self.local, "conn", None) is not None:  # executemany inside a transaction
             yield self
             return
-        with self.errors(), self.pool.connection() as conn:
+        with self.errors(), self._pooled() as conn:
             self.local.conn = conn
             try:
                 with conn.transaction():
                     yield self
             finally:
                 self.local.conn = None
+
+    @contextmanager
+    def _pooled(self) -> Iterator[Any]:
+        """A connection from the pool; while the server is known gone, one direct try decides
+        first, so that each later statement of a failing run (its sent marks, its failure
+        record) is not another wait of POOL_TIMEOUT."""
+        if self.gone:
+            if why := self._unreachable(timeout=2):
+                raise StateError(f"{self.name}: the server is still unreachable ({why})")
+            self.gone = ""
+        with self.pool.connection() as conn:
+            yield conn
 
     def lock(self, name: str) -> None:
         """Serialize this transaction with every other holding the same name, on any machine."""
@@ -118,20 +131,21 @@ class Postgres:
         except self.psycopg.errors.LockNotAvailable as exc:
             raise StateBusy(f"{self.name}: {_first_line(exc)}; try again") from None
         except PoolTimeout:
+            self.gone = self._unreachable()
             raise StateError(
                 f"{self.name}: no connection to the server within {POOL_TIMEOUT:g} s"
-                f" ({self._unreachable()})"
+                f" ({self.gone or 'every connection stayed busy'})"
             ) from None
         except self.psycopg.Error as exc:
             raise StateError(f"{self.name}: {_first_line(exc)}") from None
 
-    def _unreachable(self) -> str:
-        """Why the pool had no connection to give: what one direct connection is told."""
+    def _unreachable(self, timeout: int = 10) -> str:
+        """What one direct connection is told, or "" if it is made: why the pool had none."""
         try:
-            self.psycopg.connect(self.url, connect_timeout=10).close()
+            self.psycopg.connect(self.url, connect_timeout=timeout).close()
         except self.psycopg.Error as exc:
             return _first_line(exc)
-        return "every connection stayed busy"
+        return ""
 
 
 class Row:
