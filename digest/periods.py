@@ -16,9 +16,12 @@ LOOKBACK = timedelta(days=8 * 366 + 1)
 
 def next_fires(settings: Settings, now: datetime) -> dict[str, datetime | None]:
     """Each subscriber's next scheduled digest after now, in its own zone."""
+    # A trigger's next fire time may be now itself; at 08:00 sharp the period of 08:00 has
+    # begun, so the next digest is the one after it.
+    after = now.astimezone(UTC) + timedelta(microseconds=1)
     return {
         s.name: trigger(s.schedule, s.timezone).get_next_fire_time(
-            None, now.astimezone(ZoneInfo(s.timezone))
+            None, after.astimezone(ZoneInfo(s.timezone))
         )
         for s in settings.subscribers
     }

@@ -121,6 +121,15 @@ def test_a_schedule_at_a_midnight_that_clocks_skip_still_fires_that_day() -> Non
         assert start is not None and start.isoformat() == opened
 
 
+def test_the_next_digest_at_a_fire_instant_is_the_following_one() -> None:
+    # At 08:00 sharp the period of 08:00 is the current one; the next digest is tomorrow's.
+    settings = config.load(REPO / "config" / "digest.toml", environ={})
+    nexts = periods.next_fires(settings, at("2026-11-30T08:00:00+01:00"))
+    assert nexts["alice"] is not None and nexts["alice"].isoformat() == "2026-12-01T08:00:00+01:00"
+    start = periods.period_start("0 8 * * mon-fri", "Europe/Berlin", at("2026-11-30T08:00+01:00"))
+    assert start is not None and start.isoformat() == "2026-11-30T08:00:00+01:00"
+
+
 def test_a_midnight_schedule_fires_on_the_day_after_clocks_spring_forward() -> None:
     # APScheduler alone steps from 01:00 on the changing day to the next midnight in UTC, lands an
     # hour late (01:00) and skips that day: 30 March 2026 in Berlin, 9 March in New York, and a
