@@ -16,9 +16,12 @@ LOOKBACK = timedelta(days=8 * 366 + 1)
 
 def next_fires(settings: Settings, now: datetime) -> dict[str, datetime | None]:
     """Each subscriber's next scheduled digest after now, in its own zone."""
+    # A trigger's next fire time may be now itself; at 08:00 sharp the period of 08:00 has
+    # begun, so the next digest is the one after it.
+    after = now.astimezone(UTC) + timedelta(microseconds=1)
     return {
         s.name: trigger(s.schedule, s.timezone).get_next_fire_time(
-            None, now.astimezone(ZoneInfo(s.timezone))
+            None, after.astimezone(ZoneInfo(s.timezone))
         )
         for s in settings.subscribers
     }
@@ -30,17 +33,23 @@ def period_start(schedule: str, timezone: str, now: datetime) -> datetime | None
     fires = trigger(schedule, timezone)
     limit = now.astimezone(UTC)
     span = timedelta(hours=1)
-    # Widen the window until it holds a fire time, then walk to the last one before now. Steps
-    # and comparisons go through UTC: local arithmetic loses the fold of a repeated hour.
+    # Widen the window until it holds a fire time and the one before it, then walk to the last
+    # one before now. Steps and comparisons go through UTC: local arithmetic loses the fold of a
+    # repeated hour. The period is named as its predecessor's next fire time: the instant a
+    # skipped 02:30 stands for is also a real 03:30, and a search that starts between the jump
+    # and that instant would name it 03:30, a second period for the same moment.
     while span <= LOOKBACK:
         fire = fires.get_next_fire_time(None, (limit - span).astimezone(zone))
         if fire is not None and fire.astimezone(UTC) <= limit:
+            walked = False
             while True:
                 step = (fire.astimezone(UTC) + timedelta(seconds=1)).astimezone(zone)
                 later = fires.get_next_fire_time(fire, step)
                 if later is None or later.astimezone(UTC) > limit:
-                    return _first_of_repeat(fires, fire)
-                fire = later
+                    if walked or span == LOOKBACK:
+                        return _first_of_repeat(fires, fire)
+                    break
+                fire, walked = later, True
         span = LOOKBACK if span < LOOKBACK < 2 * span else 2 * span
     return None
 

@@ -222,6 +222,7 @@ def test_bad_command_line_input_exits_2_without_a_traceback(project: Path) -> No
         ["run", "--now", "yesterday"],
         ["run", "--config", "nope.toml"],
         ["run", "--now", "9999-12-31T23:59:59+00:00"],  # overflowed past the calendar's end
+        ["run", "--now", "9999-12-31T23:59:60+00:00"],  # a leap second past it
         ["status", "--now", "0001-01-01T00:00+00:00"],
         ["status", "--now", "0001-01-01"],
     ):
@@ -483,3 +484,13 @@ def test_the_terminal_sees_an_escape_for_each_control_character_and_json_the_sam
     )
     text = json.dumps({"id": HOSTILE_ID}, ensure_ascii=False)
     assert unsafe(shown_json(text)) == [] and json.loads(shown_json(text)) == {"id": HOSTILE_ID}
+
+
+def test_now_reads_a_leap_second_as_posix_time_does() -> None:
+    # 23:59:60 is valid ISO 8601 (a UTC log writes it) but no datetime holds it: the next second.
+    now = parser.parse(["run", "--now", "2016-12-31T23:59:60Z"]).now
+    assert now == datetime(2017, 1, 1, tzinfo=UTC)
+    late = parser.parse(["run", "--now", "2016-12-31T23:59:60.250+00:00"]).now
+    assert late == datetime(2017, 1, 1, 0, 0, 0, 250000, tzinfo=UTC)
+    with pytest.raises(SystemExit):
+        parser.parse(["run", "--now", "2016-12-31T23:59:61Z"])

@@ -204,6 +204,23 @@ def test_a_schedule_inside_the_changing_hour_makes_one_digest(
         assert [(p, m) for _, p, m in made(store)] == expected
 
 
+def test_a_midnight_schedule_on_the_day_clocks_skip_midnight_makes_that_days_digest(
+    tmp_path: Path,
+) -> None:
+    # Santiago springs forward at midnight: 6 September 2026 begins at 01:00 -03 (04:00 UTC).
+    (tmp_path / "papers").mkdir()
+    ana = subscriber("ana", "privacy", schedule="0 0 * * *", timezone="America/Santiago")
+    settings = settings_for(tmp_path, ana)
+    with Store(tmp_path / "s.db") as store:
+        for now in every("2026-09-05T12:00Z", "2026-09-07T12:00Z", timedelta(minutes=10)):
+            pipeline.run_once(settings, store, now)
+        assert [(p, m) for _, p, m in made(store)] == [
+            ("2026-09-05T00:00:00-04:00", "2026-09-05T12:00:00Z"),
+            ("2026-09-06T00:00:00-04:00", "2026-09-06T04:00:00Z"),
+            ("2026-09-07T00:00:00-03:00", "2026-09-07T03:00:00Z"),
+        ]
+
+
 def test_a_missed_day_makes_one_late_digest_with_both_days_papers(tmp_path: Path) -> None:
     ana = subscriber("ana", "differential privacy", schedule="0 8 * * mon-fri")
     settings = settings_for(tmp_path, replace(ana, top_k=10))

@@ -101,3 +101,57 @@ def test_a_day_of_month_and_a_weekday_fire_on_either_as_in_cron() -> None:
 def test_a_leap_day_schedule_has_a_period_years_after_it_last_fired() -> None:
     start = periods.period_start("0 8 29 2 *", "UTC", at("2026-12-01T10:00Z"))
     assert start is not None and start.isoformat() == "2024-02-29T08:00:00+00:00"
+
+
+def test_a_schedule_at_a_midnight_that_clocks_skip_still_fires_that_day() -> None:
+    # Santiago springs forward at midnight (6 September 2026: 00:00 -04 is 01:00 -03), Cairo too
+    # (24 April 2026). The day's digest goes out at the moment midnight would have been, once.
+    santiago = fires("0 0 * * *", "America/Santiago", "2026-09-04T12:00Z", 3)
+    days = ["2026-09-05", "2026-09-06", "2026-09-07"]
+    assert [at(f).date().isoformat() for f in santiago] == days
+    assert at(santiago[1]) == at("2026-09-06T04:00Z")
+    cairo = fires("30 0 * * *", "Africa/Cairo", "2026-04-22T12:00Z", 3)
+    assert [at(f).date().isoformat() for f in cairo] == ["2026-04-23", "2026-04-24", "2026-04-25"]
+    for now, opened in (
+        ("2026-09-06T04:00Z", "2026-09-06T00:00:00-04:00"),
+        ("2026-09-06T20:00Z", "2026-09-06T00:00:00-04:00"),
+        ("2026-09-07T03:00Z", "2026-09-07T00:00:00-03:00"),
+    ):
+        start = periods.period_start("0 0 * * *", "America/Santiago", at(now))
+        assert start is not None and start.isoformat() == opened
+
+
+def test_the_next_digest_at_a_fire_instant_is_the_following_one() -> None:
+    # At 08:00 sharp the period of 08:00 is the current one; the next digest is tomorrow's.
+    settings = config.load(REPO / "config" / "digest.toml", environ={})
+    nexts = periods.next_fires(settings, at("2026-11-30T08:00:00+01:00"))
+    assert nexts["alice"] is not None and nexts["alice"].isoformat() == "2026-12-01T08:00:00+01:00"
+    start = periods.period_start("0 8 * * mon-fri", "Europe/Berlin", at("2026-11-30T08:00+01:00"))
+    assert start is not None and start.isoformat() == "2026-11-30T08:00:00+01:00"
+
+
+def test_a_midnight_schedule_fires_on_the_day_after_clocks_spring_forward() -> None:
+    # APScheduler alone steps from 01:00 on the changing day to the next midnight in UTC, lands an
+    # hour late (01:00) and skips that day: 30 March 2026 in Berlin, 9 March in New York, and a
+    # monthly digest's 1 April.
+    berlin = fires("0 0 * * *", "Europe/Berlin", "2026-03-28T12:00Z", 3)
+    assert berlin == [
+        "2026-03-29T00:00:00+01:00",
+        "2026-03-30T00:00:00+02:00",
+        "2026-03-31T00:00:00+02:00",
+    ]
+    new_york = fires("30 0 * * *", "America/New_York", "2026-03-07T12:00Z", 3)
+    assert [f[:10] for f in new_york] == ["2026-03-08", "2026-03-09", "2026-03-10"]
+    monthly = fires("0 0 1 * *", "Europe/Berlin", "2026-02-15T12:00Z", 3)
+    assert [f[:10] for f in monthly] == ["2026-03-01", "2026-04-01", "2026-05-01"]
+
+
+def test_a_fire_time_the_clocks_skip_names_one_period_whenever_a_run_asks() -> None:
+    # 02:30 on 29 March 2026 does not exist in Berlin; "30 2,3" fires once at 01:30 UTC, which is
+    # also 03:30 CEST. Every run in that period must find the one name, or it makes a second.
+    for schedule in ("30 2,3 * * *", "30 * * * *"):
+        names = {
+            periods.period_start(schedule, "Europe/Berlin", at(now))
+            for now in ("2026-03-29T01:30Z", "2026-03-29T01:45Z", "2026-03-29T02:15Z")
+        }
+        assert {n.isoformat() if n else None for n in names} == {"2026-03-29T02:30:00+01:00"}

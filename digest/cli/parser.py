@@ -6,8 +6,9 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from digest import __version__
 from digest.cli import commands
@@ -190,9 +191,12 @@ def _count(text: str) -> int:
 
 
 def _instant(text: str) -> datetime:
+    # A leap second (23:59:60, as a log in UTC writes it) is ISO 8601 that no datetime holds: it
+    # reads as POSIX time reads it, the first second of the next minute.
+    held, leap = re.subn(r"(?<=\d\d:\d\d):60(?!\d)", ":59", text, count=1)
     try:
-        moment = datetime.fromisoformat(text)
-    except ValueError:
+        moment = datetime.fromisoformat(held) + timedelta(seconds=leap)
+    except (ValueError, OverflowError):  # the second after 9999-12-31T23:59:59 overflows
         raise argparse.ArgumentTypeError(f"not an ISO 8601 time: {text!r}") from None
     # Periods look back years and schedules forward: the ends of the calendar overflow.
     if not 1971 <= moment.year <= 9000:

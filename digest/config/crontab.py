@@ -3,7 +3,7 @@ config checks it, the periods and the scheduler fire by it."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 from apscheduler.triggers.base import BaseTrigger
@@ -25,13 +25,32 @@ def trigger(schedule: str, timezone: str) -> BaseTrigger:
     days = weekdays(weekday)
 
     def cron(day: str, day_of_week: str) -> CronTrigger:
-        return CronTrigger(
+        return _LocalCron(
             minute=minute, hour=hour, day=day, month=month, day_of_week=day_of_week, timezone=zone
         )
 
     if day.startswith("*") or weekday.startswith("*"):
         return cron(day, days)
     return OrTrigger([cron(day, "*"), cron("*", days)])
+
+
+class _LocalCron(CronTrigger):  # type: ignore[misc]
+    """APScheduler's CronTrigger, except that stepping a field up across a change of the clocks
+    lands on the local time it stepped to, not an hour past it."""
+
+    def _increment_field_value(self, dateval: datetime, fieldnum: int) -> tuple[datetime, int]:
+        # APScheduler adds the step in UTC. Across a spring-forward that overshoots the local
+        # time by the hour gained: from 01:00 on the day Berlin springs forward, the next day's
+        # 00:00 comes out as 01:00, the hour field finds no 00:00 in it, and a midnight schedule
+        # skips that day; so does one whose midnight the clocks skip (Santiago, Havana, Cairo).
+        # The local time stepped to is then kept (a skipped one read with the offset before the
+        # change, as APScheduler's own setting of a field does for 02:30 in Berlin). Falling
+        # behind it (clocks falling back) only walks the repeated hour, so that stays as it is.
+        stepped, field = super()._increment_field_value(dateval, fieldnum)
+        wall, _ = super()._increment_field_value(dateval.replace(tzinfo=UTC), fieldnum)
+        if stepped.replace(tzinfo=None) <= wall.replace(tzinfo=None):
+            return stepped, field
+        return wall.replace(tzinfo=self.timezone, fold=0), field
 
 
 def weekdays(field: str) -> str:
