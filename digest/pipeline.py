@@ -40,7 +40,7 @@ log = logging.getLogger("digest.pipeline")
 class SubscriberReport:
     name: str
     period: str
-    status: str  # made | already made | nothing new | no match | waiting for sources
+    status: str  # made | already made | nothing new | no match | waiting for sources | clock behind
     picked: int = 0
     top_score: float | None = None
     notified: bool = False  # a quiet period's one-line notice was recorded (on_empty = "notify")
@@ -58,9 +58,11 @@ class RunReport:
 
     @property
     def exit_code(self) -> int:
-        """0 all delivered; 1 something needs attention (a delivery or a source failed)."""
+        """0 all delivered; 1 something needs attention (a delivery or a source failed, the clock
+        is behind a digest made before)."""
         failed_source = any(s.error for s in self.sources)
-        return 1 if self.pending or self.dead or failed_source else 0
+        behind = any(s.status == "clock behind" for s in self.subscribers)
+        return 1 if self.pending or self.dead or failed_source or behind else 0
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -124,6 +126,11 @@ def run_once(
         raise
 
 
+def _behind(last_period: str | None, now: datetime) -> bool:
+    """Is the clock before the period of the last digest made?"""
+    return last_period is not None and now < datetime.fromisoformat(last_period)
+
+
 def _record_failure(store: Store, run_id: int, error: str) -> None:
     """Mark the run failed with its one-line error, so that `digest status` does not take it for
     a killed process; best effort, since the error may be the state database's own."""
@@ -178,6 +185,10 @@ def make_digests(
         )
         if store.has_digest(sub.name, start.isoformat()):
             reports.append(SubscriberReport(sub.name, start.isoformat(), "already made"))
+        elif _behind(store.last_period(sub.name), now):
+            # The clock stepped back (a machine booting before NTP, a --now in the past): a
+            # period before one already made would come out of order, or dated 1970.
+            reports.append(SubscriberReport(sub.name, start.isoformat(), "clock behind"))
         else:
             due.append((sub, start))
     if not due:

@@ -103,6 +103,23 @@ def test_new_papers_only_and_never_a_paper_twice(tmp_path: Path) -> None:
         assert report.summary()["papers"]["new"] == 1
 
 
+def test_a_clock_behind_the_last_digest_makes_no_digest_out_of_order(tmp_path: Path) -> None:
+    write_seeds(tmp_path, "a.txt", PRIVACY)
+    settings = settings_for(tmp_path, subscriber("ana", "differential privacy and unlearning"))
+    with Store(tmp_path / "s.db") as store:
+        pipeline.run_once(settings, store, datetime(2026, 12, 2, 12, tzinfo=UTC))
+        write_seeds(tmp_path, "b.txt", UNLEARN)
+        # A machine that boots with an old clock: that day never had a digest, but a later did.
+        for clock in (datetime(2026, 11, 30, 12, tzinfo=UTC), datetime(1971, 1, 1, tzinfo=UTC)):
+            back = pipeline.run_once(settings, store, clock)
+            assert [s.status for s in back.subscribers] == ["clock behind"]
+            assert back.exit_code == 1
+        periods_made = store.db.execute("SELECT period FROM digests").fetchall()
+        assert [r[0] for r in periods_made] == ["2026-12-02T08:00:00+00:00"]
+        later = pipeline.run_once(settings, store, datetime(2026, 12, 3, 12, tzinfo=UTC))
+        assert [(s.status, s.picked) for s in later.subscribers] == [("made", 1)]
+
+
 def test_quiet_days_say_which_kind_of_quiet(tmp_path: Path) -> None:
     write_seeds(tmp_path, "a.txt", VISION)
     settings = settings_for(tmp_path, subscriber("ana", "differential privacy and unlearning"))

@@ -69,6 +69,14 @@ class Deliveries:
         ).fetchone()
         return row is not None
 
+    def last_period(self, subscriber: str) -> str | None:
+        """The period of this subscriber's digest made last (None: none yet)."""
+        row = self.db.execute(
+            "SELECT period FROM digests WHERE subscriber = ? ORDER BY id DESC LIMIT 1",
+            (subscriber,),
+        ).fetchone()
+        return None if row is None else str(row[0])
+
     def considered_through(self, subscriber: str) -> int:
         """The last paper seq an earlier digest of this subscriber looked at (0: none yet)."""
         row = self.db.execute(
