@@ -118,6 +118,26 @@ def test_a_database_with_a_damaged_second_half_is_one_line(
     assert "restore it from a backup" in err
 
 
+def test_an_emptied_state_file_is_one_line_and_never_a_fresh_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    config = project(tmp_path, papers=40)
+    assert main(["run", "--config", str(config), "--now", NOW.isoformat()]) in (0, 1)
+    capsys.readouterr()
+    db = tmp_path / "state" / "digest.db"
+    db.write_bytes(b"")  # truncated: a full disk, a copy that failed
+    for f in tmp_path.glob("state/digest.db-*"):
+        f.unlink()
+    code = main(["run", "--config", str(config), "--now", NOW.isoformat()])
+    assert code == 2
+    err = one_line(capsys)
+    assert "state/digest.db: cannot use the state database: the file is empty (0 bytes)" in err
+    assert db.stat().st_size == 0  # left as it was found
+    db.unlink()  # deleting it is the way to start afresh
+    assert main(["run", "--config", str(config), "--now", NOW.isoformat()]) in (0, 1)
+
+
 @contextlib.contextmanager
 def read_only(folder: Path) -> Iterator[None]:
     """The folder as an operator's mistake leaves it; root ignores the mode, not +i."""

@@ -48,6 +48,15 @@ def connect(state: str | Path, timeout: float | None = None) -> Engine:
     return SQLite(Path(state), timeout)
 
 
+def _emptied(path: Path) -> bool:
+    """A state file of 0 bytes with no write-ahead log beside it to recover from."""
+    try:
+        wal = Path(f"{path}-wal")
+        return path.stat().st_size == 0 and not (wal.exists() and wal.stat().st_size)
+    except OSError:  # no such file (a new state), or unreadable: sqlite3 says which
+        return False
+
+
 class SQLite:
     """One connection to a file, shared by the delivery threads one at a time (outbox.py's lock);
     BEGIN IMMEDIATE serializes writers, so lock() and SKIP LOCKED have nothing to add."""
@@ -57,6 +66,13 @@ class SQLite:
     def __init__(self, path: Path, timeout: float | None = None) -> None:
         self.name = str(path)
         self.timeout = BUSY_TIMEOUT if timeout is None else timeout
+        if _emptied(path):
+            # SQLite would take it for a new database, and every digest of the lost state would
+            # be made and sent again: a file truncated by a full disk or a bad copy, not a start.
+            raise StateError(
+                f"{path}: cannot use the state database: the file is empty (0 bytes); restore it"
+                " from a backup, or delete it to start afresh"
+            )
         try:
             if str(path) != ":memory:":
                 path.parent.mkdir(parents=True, exist_ok=True)
