@@ -67,14 +67,18 @@ class Server:
                 **options,
             )
         # The first poll runs at start: it makes any digest missed while nothing was running.
+        # The poll and the heartbeat run once however late (a process paused, a laptop asleep):
+        # the poll is what makes a digest missed past the grace time, so skipping it too would
+        # leave that digest a whole poll_every late.
+        always = {**options, "misfire_grace_time": None}
         start = clock()
         every = IntervalTrigger(seconds=settings.poll_every, start_date=start)
         self.scheduler.add_job(
-            self.tick, every, args=["poll"], id="poll", next_run_time=start, **options
+            self.tick, every, args=["poll"], id="poll", next_run_time=start, **always
         )
         beat = IntervalTrigger(seconds=BEAT_SECONDS, start_date=start)
         self.scheduler.add_job(
-            self.beat, beat, id="heartbeat", executor="beat", next_run_time=start, **options
+            self.beat, beat, id="heartbeat", executor="beat", next_run_time=start, **always
         )
 
     def serve(self) -> int:
