@@ -28,6 +28,10 @@ QUIET = {
         "nothing matched",
         "New papers arrived, but none matched your interests closely enough.",
     ),
+    "alerted": (
+        "nothing beyond the alerts",
+        "Every new paper that matched your interests went out as an alert since your last digest.",
+    ),
     "waiting for sources": (
         "a source failed",
         "No digest yet: no source could be read. It follows when a source is back.",

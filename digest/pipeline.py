@@ -40,7 +40,9 @@ log = logging.getLogger("digest.pipeline")
 class SubscriberReport:
     name: str
     period: str
-    status: str  # made | already made | nothing new | no match | waiting for sources | clock behind
+    # made | already made | nothing new | no match | alerted (what matched went out as alerts)
+    # | waiting for sources | clock behind
+    status: str
     picked: int = 0
     top_score: float | None = None
     notified: bool = False  # a quiet period's one-line notice was recorded (on_empty = "notify")
@@ -222,6 +224,9 @@ def make_digests(
         digest = Digest(sub.name, period, start.date(), tuple(items), now)
         messages: list[tuple[str, str, Message]] = []
         status = "made" if items else ("no match" if ranked.fresh[sub.name] else "nothing new")
+        if not items and store.journal.alerted_after(sub.name, floors[sub.name]):
+            # Papers came and matched, but went out as alerts: neither nothing new nor no match.
+            status = "alerted"
         if items:
             from digest import render
 

@@ -24,6 +24,7 @@ from timeline import (
 )
 
 from digest import config, pipeline
+from digest.cli import reports
 from digest.models import ChannelConfig, ConfigError, Delivery, Receipt, Settings, SourceConfig
 from digest.state import Store
 
@@ -297,3 +298,28 @@ def test_alert_and_quiet_settings_are_read_and_inherited(tmp_path: Path) -> None
     (alice,) = config.load(path, environ={}).subscribers
     assert (alice.on_empty, alice.max_alerts_per_day) == ("notify", 2)
     assert (alice.alert_threshold, alice.alert_keywords) == (0.4, ("membership inference",))
+
+
+def test_a_period_whose_matches_all_went_out_as_alerts_says_so(tmp_path: Path) -> None:
+    """Not "no new papers" nor "nothing matched": the papers came and matched, as alerts."""
+    ana = subscriber("ana", INTERESTS, alert_threshold=0.5, on_empty="notify")
+    settings = settings_for(tmp_path, ana)
+    with Store(tmp_path / "s.db") as store:
+        first_digest(tmp_path, settings, store, f"{MONDAY}T09:00Z")
+        arrive(tmp_path / "papers", "1", paper("p1", PRIVACY))
+        pipeline.run_once(settings, store, at(f"{MONDAY}T10:00Z"))
+        arrive(tmp_path / "papers", "2", paper("p2", VISION))  # and one that matches nothing
+        pipeline.run_once(settings, store, at(f"{MONDAY}T11:00Z"))
+        assert alerted(store) == [("ana", "p1", MONDAY)]
+        tuesday = pipeline.run_once(settings, store, at("2026-12-01T09:00Z"))
+        assert [(s.status, s.notified) for s in tuesday.subscribers] == [("alerted", True)]
+        assert "ana  alerted: what matched went out as alerts" in reports.describe(tuesday)
+        row = store.outbox()[-1]
+        assert row.message.subject == "Paper digest for ana — 2026-12-01: nothing beyond the alerts"
+        assert row.message.text.strip() == (
+            "Every new paper that matched your interests went out as an alert since your last "
+            "digest."
+        )
+        # Wednesday: nothing came at all, and that is what it says.
+        wednesday = pipeline.run_once(settings, store, at("2026-12-02T09:00Z"))
+        assert [s.status for s in wednesday.subscribers] == ["nothing new"]

@@ -87,6 +87,15 @@ class Journal(Tables):
         ).fetchone()
         return int(row[0])
 
+    def alerted_after(self, subscriber: str, seq: int) -> int:
+        """How many of the papers stored after seq `seq` were alerted to this subscriber."""
+        row = self.db.execute(
+            "SELECT count(*) FROM alerts a JOIN papers p ON p.id = a.paper_id"
+            " WHERE a.subscriber = ? AND p.seq > ?",
+            (subscriber, seq),
+        ).fetchone()
+        return int(row[0])
+
     def alerts(self, subscriber: str | None = None) -> list[dict[str, Any]]:
         """Every alert given, oldest first: subscriber, paper_id, day, score, reasons, made_at."""
         where, args = ("", []) if subscriber is None else (" WHERE subscriber = ?", [subscriber])
