@@ -23,9 +23,17 @@ from timeline import (
     subscriber,
 )
 
-from digest import config, pipeline
+from digest import alerts, config, pipeline
 from digest.cli import reports
-from digest.models import ChannelConfig, ConfigError, Delivery, Receipt, Settings, SourceConfig
+from digest.models import (
+    ChannelConfig,
+    ConfigError,
+    Delivery,
+    Receipt,
+    Settings,
+    SourceConfig,
+    StateError,
+)
 from digest.state import Store
 
 MONDAY = "2026-11-30"
@@ -323,3 +331,33 @@ def test_a_period_whose_matches_all_went_out_as_alerts_says_so(tmp_path: Path) -
         # Wednesday: nothing came at all, and that is what it says.
         wednesday = pipeline.run_once(settings, store, at("2026-12-02T09:00Z"))
         assert [s.status for s in wednesday.subscribers] == ["nothing new"]
+
+
+def test_an_alert_pass_cut_short_still_keeps_its_alerts_out_of_the_digest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first alert pass fails after its first alert (the state database locked, the process
+    killed): that alert went out, so the next digest must not give the paper again."""
+    ana = subscriber("ana", INTERESTS, alert_threshold=0.3)
+    settings = settings_for(tmp_path, ana)
+    privacy = [paper(f"p{i}", PRIVACY.replace("noise", f"noise variant {i}")) for i in (1, 2)]
+    real = alerts.render.render_alert
+    calls: list[str] = []
+
+    def second_fails(*args: object, **kwargs: object) -> object:
+        calls.append("render")
+        if len(calls) == 2:
+            raise StateError("s.db: database is locked")
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    with Store(tmp_path / "s.db") as store:
+        first_digest(tmp_path, settings, store, f"{MONDAY}T09:00Z")
+        arrive(tmp_path / "papers", "1", *privacy)
+        monkeypatch.setattr(alerts.render, "render_alert", second_fails)
+        with pytest.raises(StateError):
+            pipeline.run_once(settings, store, at(f"{MONDAY}T10:00Z"))
+        monkeypatch.setattr(alerts.render, "render_alert", real)
+        (first,) = [pid for _, pid, _ in alerted(store)]
+        pipeline.run_once(settings, store, at("2026-12-01T09:00Z"))
+        assert first not in given(store, "ana", "2026-12-01T08:00:00+00:00")
+        assert len(alerted(store) + given(store, "ana", "2026-12-01T08:00:00+00:00")) == 2
