@@ -94,13 +94,21 @@ def _urgent(sub: Subscriber) -> Callable[[Paper], bool] | None:
     return urgent
 
 
+def _behind(store: Store, sub: Subscriber, now: datetime) -> bool:
+    """Is the clock before the period of the subscriber's last digest (the digest's "clock
+    behind")? Its alerts would be dated on a day that is over, whose cap is still unused: they
+    wait, unmarked, for a run on the right clock."""
+    last = store.last_period(sub.name)
+    return last is not None and now < datetime.fromisoformat(last)
+
+
 def make_alerts(
     settings: Settings, store: Store, subscribers: Sequence[Subscriber], now: datetime
 ) -> list[AlertReport]:
     """Record (not send) the alerts due now. A subscriber's candidates are the papers that came
     after both its last digest and its last alert pass, never given or alerted before. Each is
     scored against the pool its next digest would rank now, so both use one scale."""
-    subs = [s for s in subscribers if watching(s)]
+    subs = [s for s in subscribers if watching(s) and not _behind(store, s, now)]
     if not subs:
         return []
     floors = {s.name: store.considered_through(s.name) for s in subs}

@@ -361,3 +361,28 @@ def test_an_alert_pass_cut_short_still_keeps_its_alerts_out_of_the_digest(
         pipeline.run_once(settings, store, at("2026-12-01T09:00Z"))
         assert first not in given(store, "ana", "2026-12-01T08:00:00+00:00")
         assert len(alerted(store) + given(store, "ana", "2026-12-01T08:00:00+00:00")) == 2
+
+
+def test_a_clock_behind_the_last_digest_makes_no_alert_until_it_is_right_again(
+    tmp_path: Path,
+) -> None:
+    """A clock stepped back a day (a machine booting before NTP, a --now in the past) would date
+    alerts on a day that is over, with that day's cap still unused: a few a day no more."""
+    ana = subscriber("ana", INTERESTS, alert_threshold=0.3, max_alerts_per_day=2)
+    settings = settings_for(tmp_path, ana)
+    privacy = [paper(f"p{i}", PRIVACY.replace("noise", f"noise variant {i}")) for i in range(1, 5)]
+    with Store(tmp_path / "s.db") as store:
+        first_digest(tmp_path, settings, store, f"{MONDAY}T09:00Z")
+        arrive(tmp_path / "papers", "1", *privacy[:2])
+        report = pipeline.run_once(settings, store, at(f"{MONDAY}T10:00Z"))
+        assert [len(a.made) for a in report.alerts] == [2]
+        arrive(tmp_path / "papers", "2", *privacy[2:])
+        report = pipeline.run_once(settings, store, at("2026-11-29T10:00Z"))
+        assert [s.status for s in report.subscribers] == ["clock behind"]
+        assert report.exit_code == 1
+        assert [a.made for a in report.alerts] == []
+        assert [day for _, _, day in alerted(store)] == [MONDAY, MONDAY]
+        # The clock right again, 7:00 on Tuesday: the papers it held back are alerted then.
+        report = pipeline.run_once(settings, store, at("2026-12-01T07:00Z"))
+        assert sorted(pid for a in report.alerts for pid in a.made) == ["p3", "p4"]
+        assert [day for _, _, day in alerted(store)][2:] == ["2026-12-01"] * 2
