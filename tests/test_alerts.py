@@ -386,3 +386,20 @@ def test_a_clock_behind_the_last_digest_makes_no_alert_until_it_is_right_again(
         report = pipeline.run_once(settings, store, at("2026-12-01T07:00Z"))
         assert sorted(pid for a in report.alerts for pid in a.made) == ["p3", "p4"]
         assert [day for _, _, day in alerted(store)][2:] == ["2026-12-01"] * 2
+
+
+def test_a_clock_behind_the_last_alert_day_makes_no_alert_either(tmp_path: Path) -> None:
+    """A weekly digest: the clock steps back from Wednesday to Tuesday, in the same period."""
+    ana = subscriber("ana", INTERESTS, alert_threshold=0.3, max_alerts_per_day=1)
+    settings = settings_for(tmp_path, replace(ana, schedule="0 8 * * mon"))
+    privacy = [paper(f"p{i}", PRIVACY.replace("noise", f"noise variant {i}")) for i in (1, 2)]
+    with Store(tmp_path / "s.db") as store:
+        first_digest(tmp_path, settings, store, f"{MONDAY}T09:00Z")
+        arrive(tmp_path / "papers", "1", privacy[0])
+        pipeline.run_once(settings, store, at("2026-12-02T10:00Z"))  # Wednesday
+        arrive(tmp_path / "papers", "2", privacy[1])
+        report = pipeline.run_once(settings, store, at("2026-12-01T10:00Z"))  # Tuesday again
+        assert [a.made for a in report.alerts] == []
+        assert alerted(store) == [("ana", "p1", "2026-12-02")]
+        report = pipeline.run_once(settings, store, at("2026-12-03T10:00Z"))  # Thursday
+        assert [a.made for a in report.alerts] == [["p2"]]
