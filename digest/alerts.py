@@ -28,6 +28,10 @@ QUIET = {
         "nothing matched",
         "New papers arrived, but none matched your interests closely enough.",
     ),
+    "alerted": (
+        "nothing beyond the alerts",
+        "Every new paper that matched your interests went out as an alert since your last digest.",
+    ),
     "waiting for sources": (
         "a source failed",
         "No digest yet: no source could be read. It follows when a source is back.",
@@ -90,13 +94,24 @@ def _urgent(sub: Subscriber) -> Callable[[Paper], bool] | None:
     return urgent
 
 
+def _behind(store: Store, sub: Subscriber, now: datetime) -> bool:
+    """Is the clock before the period of the subscriber's last digest (the digest's "clock
+    behind"), or before the local day of its last alert? Its alerts would be dated on a day that
+    is over, whose cap is still unused: they wait, unmarked, for a run on the right clock."""
+    last = store.last_period(sub.name)
+    if last is not None and now < datetime.fromisoformat(last):
+        return True
+    day = store.journal.last_alert_day(sub.name)
+    return day is not None and now.astimezone(ZoneInfo(sub.timezone)).date() < day
+
+
 def make_alerts(
     settings: Settings, store: Store, subscribers: Sequence[Subscriber], now: datetime
 ) -> list[AlertReport]:
     """Record (not send) the alerts due now. A subscriber's candidates are the papers that came
     after both its last digest and its last alert pass, never given or alerted before. Each is
     scored against the pool its next digest would rank now, so both use one scale."""
-    subs = [s for s in subscribers if watching(s)]
+    subs = [s for s in subscribers if watching(s) and not _behind(store, s, now)]
     if not subs:
         return []
     floors = {s.name: store.considered_through(s.name) for s in subs}

@@ -40,7 +40,9 @@ log = logging.getLogger("digest.pipeline")
 class SubscriberReport:
     name: str
     period: str
-    status: str  # made | already made | nothing new | no match | waiting for sources | clock behind
+    # made | already made | nothing new | no match | alerted (what matched went out as alerts)
+    # | waiting for sources | clock behind
+    status: str
     picked: int = 0
     top_score: float | None = None
     notified: bool = False  # a quiet period's one-line notice was recorded (on_empty = "notify")
@@ -194,13 +196,18 @@ def make_digests(
     if not due:
         return reports
     floors = {sub.name: store.considered_through(sub.name) for sub, _ in due}
+    # Asked of the alerts themselves: an alert pass cut short after its first alert (a locked
+    # database, a killed process) has not set the subscriber's alert mark yet.
+    announced = {
+        sub.name: store.journal.alerted_after(sub.name, floors[sub.name]) for sub, _ in due
+    }
     due_now = [sub for sub, _ in due]
     from digest import corpus
 
     def gone(sub: Subscriber, ids: set[str]) -> set[str]:
         """Papers given before (a digest came first), or announced by an alert, are left out."""
         taken = store.sent_ids(sub.name, ids) if floors[sub.name] else set()
-        if store.journal.alert_mark(sub.name):
+        if announced[sub.name]:
             taken |= store.journal.alerted_ids(sub.name, ids)
         return taken
 
@@ -222,6 +229,9 @@ def make_digests(
         digest = Digest(sub.name, period, start.date(), tuple(items), now)
         messages: list[tuple[str, str, Message]] = []
         status = "made" if items else ("no match" if ranked.fresh[sub.name] else "nothing new")
+        if not items and announced[sub.name]:
+            # Papers came and matched, but went out as alerts: neither nothing new nor no match.
+            status = "alerted"
         if items:
             from digest import render
 

@@ -23,8 +23,17 @@ from timeline import (
     subscriber,
 )
 
-from digest import config, pipeline
-from digest.models import ChannelConfig, ConfigError, Delivery, Receipt, Settings, SourceConfig
+from digest import alerts, config, pipeline
+from digest.cli import reports
+from digest.models import (
+    ChannelConfig,
+    ConfigError,
+    Delivery,
+    Receipt,
+    Settings,
+    SourceConfig,
+    StateError,
+)
 from digest.state import Store
 
 MONDAY = "2026-11-30"
@@ -297,3 +306,100 @@ def test_alert_and_quiet_settings_are_read_and_inherited(tmp_path: Path) -> None
     (alice,) = config.load(path, environ={}).subscribers
     assert (alice.on_empty, alice.max_alerts_per_day) == ("notify", 2)
     assert (alice.alert_threshold, alice.alert_keywords) == (0.4, ("membership inference",))
+
+
+def test_a_period_whose_matches_all_went_out_as_alerts_says_so(tmp_path: Path) -> None:
+    """Not "no new papers" nor "nothing matched": the papers came and matched, as alerts."""
+    ana = subscriber("ana", INTERESTS, alert_threshold=0.5, on_empty="notify")
+    settings = settings_for(tmp_path, ana)
+    with Store(tmp_path / "s.db") as store:
+        first_digest(tmp_path, settings, store, f"{MONDAY}T09:00Z")
+        arrive(tmp_path / "papers", "1", paper("p1", PRIVACY))
+        pipeline.run_once(settings, store, at(f"{MONDAY}T10:00Z"))
+        arrive(tmp_path / "papers", "2", paper("p2", VISION))  # and one that matches nothing
+        pipeline.run_once(settings, store, at(f"{MONDAY}T11:00Z"))
+        assert alerted(store) == [("ana", "p1", MONDAY)]
+        tuesday = pipeline.run_once(settings, store, at("2026-12-01T09:00Z"))
+        assert [(s.status, s.notified) for s in tuesday.subscribers] == [("alerted", True)]
+        assert "ana  alerted: what matched went out as alerts" in reports.describe(tuesday)
+        row = store.outbox()[-1]
+        assert row.message.subject == "Paper digest for ana — 2026-12-01: nothing beyond the alerts"
+        assert row.message.text.strip() == (
+            "Every new paper that matched your interests went out as an alert since your last "
+            "digest."
+        )
+        # Wednesday: nothing came at all, and that is what it says.
+        wednesday = pipeline.run_once(settings, store, at("2026-12-02T09:00Z"))
+        assert [s.status for s in wednesday.subscribers] == ["nothing new"]
+
+
+def test_an_alert_pass_cut_short_still_keeps_its_alerts_out_of_the_digest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first alert pass fails after its first alert (the state database locked, the process
+    killed): that alert went out, so the next digest must not give the paper again."""
+    ana = subscriber("ana", INTERESTS, alert_threshold=0.3)
+    settings = settings_for(tmp_path, ana)
+    privacy = [paper(f"p{i}", PRIVACY.replace("noise", f"noise variant {i}")) for i in (1, 2)]
+    real = alerts.render.render_alert
+    calls: list[str] = []
+
+    def second_fails(*args: object, **kwargs: object) -> object:
+        calls.append("render")
+        if len(calls) == 2:
+            raise StateError("s.db: database is locked")
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    with Store(tmp_path / "s.db") as store:
+        first_digest(tmp_path, settings, store, f"{MONDAY}T09:00Z")
+        arrive(tmp_path / "papers", "1", *privacy)
+        monkeypatch.setattr(alerts.render, "render_alert", second_fails)
+        with pytest.raises(StateError):
+            pipeline.run_once(settings, store, at(f"{MONDAY}T10:00Z"))
+        monkeypatch.setattr(alerts.render, "render_alert", real)
+        (first,) = [pid for _, pid, _ in alerted(store)]
+        pipeline.run_once(settings, store, at("2026-12-01T09:00Z"))
+        assert first not in given(store, "ana", "2026-12-01T08:00:00+00:00")
+        assert len(alerted(store) + given(store, "ana", "2026-12-01T08:00:00+00:00")) == 2
+
+
+def test_a_clock_behind_the_last_digest_makes_no_alert_until_it_is_right_again(
+    tmp_path: Path,
+) -> None:
+    """A clock stepped back a day (a machine booting before NTP, a --now in the past) would date
+    alerts on a day that is over, with that day's cap still unused: a few a day no more."""
+    ana = subscriber("ana", INTERESTS, alert_threshold=0.3, max_alerts_per_day=2)
+    settings = settings_for(tmp_path, ana)
+    privacy = [paper(f"p{i}", PRIVACY.replace("noise", f"noise variant {i}")) for i in range(1, 5)]
+    with Store(tmp_path / "s.db") as store:
+        first_digest(tmp_path, settings, store, f"{MONDAY}T09:00Z")
+        arrive(tmp_path / "papers", "1", *privacy[:2])
+        report = pipeline.run_once(settings, store, at(f"{MONDAY}T10:00Z"))
+        assert [len(a.made) for a in report.alerts] == [2]
+        arrive(tmp_path / "papers", "2", *privacy[2:])
+        report = pipeline.run_once(settings, store, at("2026-11-29T10:00Z"))
+        assert [s.status for s in report.subscribers] == ["clock behind"]
+        assert report.exit_code == 1
+        assert [a.made for a in report.alerts] == []
+        assert [day for _, _, day in alerted(store)] == [MONDAY, MONDAY]
+        # The clock right again, 7:00 on Tuesday: the papers it held back are alerted then.
+        report = pipeline.run_once(settings, store, at("2026-12-01T07:00Z"))
+        assert sorted(pid for a in report.alerts for pid in a.made) == ["p3", "p4"]
+        assert [day for _, _, day in alerted(store)][2:] == ["2026-12-01"] * 2
+
+
+def test_a_clock_behind_the_last_alert_day_makes_no_alert_either(tmp_path: Path) -> None:
+    """A weekly digest: the clock steps back from Wednesday to Tuesday, in the same period."""
+    ana = subscriber("ana", INTERESTS, alert_threshold=0.3, max_alerts_per_day=1)
+    settings = settings_for(tmp_path, replace(ana, schedule="0 8 * * mon"))
+    privacy = [paper(f"p{i}", PRIVACY.replace("noise", f"noise variant {i}")) for i in (1, 2)]
+    with Store(tmp_path / "s.db") as store:
+        first_digest(tmp_path, settings, store, f"{MONDAY}T09:00Z")
+        arrive(tmp_path / "papers", "1", privacy[0])
+        pipeline.run_once(settings, store, at("2026-12-02T10:00Z"))  # Wednesday
+        arrive(tmp_path / "papers", "2", privacy[1])
+        report = pipeline.run_once(settings, store, at("2026-12-01T10:00Z"))  # Tuesday again
+        assert [a.made for a in report.alerts] == []
+        assert alerted(store) == [("ana", "p1", "2026-12-02")]
+        report = pipeline.run_once(settings, store, at("2026-12-03T10:00Z"))  # Thursday
+        assert [a.made for a in report.alerts] == [["p2"]]

@@ -52,6 +52,7 @@ def describe(report: RunReport) -> str:
 _SUBSCRIBER_STATES = {
     "nothing new": "nothing new: no paper arrived since the last digest",
     "no match": "no match: new papers arrived, none scored above min_score",
+    "alerted": "alerted: what matched went out as alerts; nothing more for the digest",
     "waiting for sources": "waiting for sources: every source failed; a later run makes it",
     "clock behind": "clock behind: a later period already has its digest; check the clock",
 }

@@ -87,6 +87,22 @@ class Journal(Tables):
         ).fetchone()
         return int(row[0])
 
+    def last_alert_day(self, subscriber: str) -> date | None:
+        """The subscriber's local day of its latest alert (None: none yet)."""
+        row = self.db.execute(
+            "SELECT max(day) FROM alerts WHERE subscriber = ?", (subscriber,)
+        ).fetchone()
+        return date.fromisoformat(row[0]) if row[0] else None
+
+    def alerted_after(self, subscriber: str, seq: int) -> int:
+        """How many of the papers stored after seq `seq` were alerted to this subscriber."""
+        row = self.db.execute(
+            "SELECT count(*) FROM alerts a JOIN papers p ON p.id = a.paper_id"
+            " WHERE a.subscriber = ? AND p.seq > ?",
+            (subscriber, seq),
+        ).fetchone()
+        return int(row[0])
+
     def alerts(self, subscriber: str | None = None) -> list[dict[str, Any]]:
         """Every alert given, oldest first: subscriber, paper_id, day, score, reasons, made_at."""
         where, args = ("", []) if subscriber is None else (" WHERE subscriber = ?", [subscriber])
