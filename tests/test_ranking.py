@@ -114,6 +114,18 @@ def test_exclude_knows_the_plurals_in_ies_and_es():
     assert not pattern.search("policing") and not pattern.search("analyst")
 
 
+def test_a_word_written_in_the_plural_also_matches_its_singular():
+    pattern = exclude_pattern(["large language models", "LLMs", "case studies", "approaches"])
+    assert pattern is not None
+    for text in ("a large language model", "one LLM", "a case study", "our approach", "LLMS"):
+        assert pattern.search(text), text
+    assert not pattern.search("a large language")  # the phrase's last word is still needed
+    for word, unrelated in (("news", "new"), ("physics", "physic"), ("status", "statu"),
+                            ("lens", "len"), ("class", "clas"), ("gas", "ga")):  # fmt: skip
+        found = exclude_pattern([word])
+        assert found is not None and found.search(word) and not found.search(unrelated), word
+
+
 def test_terms_are_words_shared_by_paper_and_profile(papers):
     picks = rank(papers, [privacy()], top_k=8, thresholds=False)["ana"]
     assert all(s.terms for s in picks)

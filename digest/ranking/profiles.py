@@ -47,14 +47,33 @@ def exclude_pattern(words: Collection[str]) -> re.Pattern[str] | None:
 
 def _plurals(phrase: list[str]) -> str:
     """The phrase with its last word in the singular or a regular plural: -s, -es, and policy ->
-    policies, analysis -> analyses."""
+    policies, analysis -> analyses; a word written in the plural also matches its singular
+    (models -> model, LLMs -> LLM, studies -> study, approaches -> approach)."""
     *head, last = phrase
     forms = [re.escape(last) + "(?:e?s)?"]
     if len(last) > 2 and last[-1].lower() == "y" and last[-2].lower() not in "aeiou":
         forms.append(re.escape(last[:-1]) + "ies")
     if len(last) > 3 and last[-2:].lower() == "is":
         forms.append(re.escape(last[:-2]) + "es")
+    forms += map(re.escape, _singulars(last))
     return r"[\s-]+".join([*map(re.escape, head), "(?:" + "|".join(forms) + ")"])
+
+
+def _singulars(word: str) -> list[str]:
+    """The singulars a plural may stand for. Short words and endings that are seldom plurals
+    (news, lens, physics, status, class, analysis) keep their form: "new" must not match "news"."""
+    low = word.lower()
+    acronym = len(word) >= 3 and word[:-1].isupper() and low.endswith("s")  # LLMs, GNNs
+    if len(word) > 4 and low.endswith("ies"):
+        return [word[:-3] + ("Y" if word[-3].isupper() else "y")]
+    if not acronym and (len(word) < 5 or not low.endswith("s") or low.endswith(_NOT_PLURAL)):
+        return []
+    if re.search(r"(?:ch|sh|x|z|ss)es$", low):
+        return [word[:-1], word[:-2]]  # caches -> cache, approaches -> approach
+    return [word[:-1]]
+
+
+_NOT_PLURAL = ("ss", "us", "is", "ics", "ws")
 
 
 def group_sum(rows: sp.csr_matrix, columns: list[int], owners: list[int], n: int) -> sp.csr_matrix:
