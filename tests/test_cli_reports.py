@@ -39,7 +39,7 @@ def test_status_shows_runs_next_digests_sources_and_dead_deliveries(tmp_path: Pa
     assert code == 1  # a dead delivery needs attention
     lines = text.splitlines()
     assert lines[1].startswith("serve: no heartbeat")
-    assert "  2026-11-30T09:00:00Z  ok         1 new papers; digests made: ana; 0 alerts" in text
+    assert "  2026-11-30T09:00:00Z  ok         1 new paper; digests made: ana; 0 alerts" in text
     assert "  ana: Tue 2026-12-01 08:00 CET (Europe/Berlin), in 21 h 00 min" in lines
     assert "  papers: 2026-11-30T09:00:00Z" in lines
     assert "deliveries: 0 pending, 1 dead" in lines

@@ -103,9 +103,10 @@ def status_report(settings: Settings, store: Store, state: str, now: datetime) -
         alerts = sum(len(a.get("made", [])) for a in summary.get("alerts", {}).values())
         sent = summary.get("deliveries", {}).get("sent", 0)
         by = f" (by {run['worker']})" if store.shared and run.get("worker") else ""
+        new = _counted(summary.get("papers", {}).get("new", 0), "new paper")
         lines.append(
-            f"  {run['clock']}  {run['outcome']:<9}  {summary.get('papers', {}).get('new', 0)} new"
-            f" papers; digests made: {', '.join(made) or 'none'}; {alerts} alerts; {sent} sent{by}"
+            f"  {run['clock']}  {run['outcome']:<9}  {new}; digests made: {', '.join(made) or 'none'};"
+            f" {_counted(alerts, 'alert')}; {sent} sent{by}"
         )
     lines.append("next digests:")
     fires = next_fires(settings, now)
@@ -159,6 +160,10 @@ def status_report(settings: Settings, store: Store, state: str, now: datetime) -
         or bool(last and (last["outcome"] not in ("ok", "running") or _interrupted(last)))
     )
     return "\n".join(lines), 1 if attention else 0
+
+
+def _counted(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _interrupted(run: dict[str, Any]) -> bool:
