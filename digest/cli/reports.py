@@ -105,7 +105,8 @@ def status_report(settings: Settings, store: Store, state: str, now: datetime) -
         by = f" (by {run['worker']})" if store.shared and run.get("worker") else ""
         new = _counted(summary.get("papers", {}).get("new", 0), "new paper")
         lines.append(
-            f"  {run['clock']}  {run['outcome']:<9}  {new}; digests made: {', '.join(made) or 'none'};"
+            f"  {run['clock']}  {run['outcome']:<9}  {new};"
+            f" digests made: {', '.join(made) or 'none'};"
             f" {_counted(alerts, 'alert')}; {sent} sent{by}"
         )
     lines.append("next digests:")
