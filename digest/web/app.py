@@ -82,6 +82,7 @@ class Face:
             for c in s.channels
             if c.kind == "slack" and c.options.get("signing_secret")
         ]
+        self.slack_replays = slack.Replays()
         self.store = Store(state)
         self.lock = threading.Lock()
 
@@ -262,6 +263,11 @@ class Face:
         if not slack.signed(body, request.headers, self.slack_secrets, self.clock()):
             log.warning("web: a Slack action with a bad or stale signature was refused")
             return respond("bad signature", 401, media="text/plain")
+        if not self.slack_replays.first(request.headers, self.clock()):
+            if request.headers.get("x-slack-retry-num", "").isdigit():
+                return Response(b"", 200)  # Slack's retry of a click already taken: done
+            log.warning("web: a replayed Slack action was refused")
+            return respond("replayed", 401, media="text/plain")
         clicked = slack.votes(body)
         if clicked is None:
             return refused(400, "Bad request", "This is not a Slack action digest can read.")
