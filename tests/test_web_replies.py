@@ -233,3 +233,22 @@ def test_malformed_events_are_skipped_and_the_sync_position_moves_past_them(
         with sqlite3.connect(room.root / "state.db") as db:
             skipped = db.execute("SELECT count(*) FROM matrix_seen WHERE event_id LIKE '$bad%'")
             assert skipped.fetchone()[0] == 2 * (len(MALFORMED) + 2)
+
+
+def test_an_edited_reply_counts_nothing_more_even_after_a_newer_digest(room: Room) -> None:
+    first, _ = room.ranked()
+    (monday,) = [
+        e["event_id"] for e in room.events("m.room.message") if e["sender"].startswith("@digestbot")
+    ]
+    reply = room.text("+1", reply_to=monday)
+    room.run()
+    papers_file(room.root / "feed" / "tuesday.jsonl", [GRAPHS[2], IMAGES[2]])
+    room.run("2026-12-01T09:00:00+00:00")  # a newer digest is now the room's latest
+    relation = {"rel_type": "m.replace", "event_id": reply}
+    new = {"msgtype": "m.text", "body": "-1"}
+    for body in (" * -1", "-1"):  # as Element writes an edit, and as a client without "* " does
+        room.say(room.reader, {"msgtype": "m.text", "body": body, "m.new_content": new,
+                               "m.relates_to": relation})  # fmt: skip
+    room.run("2026-12-01T10:00:00+00:00")
+    assert room.ratings() == {first: (1, "matrix")}  # not the -1 on Tuesday's first paper
+    assert set(room.acks()) == {reply}

@@ -182,6 +182,10 @@ class _Account:
                     vote = "up" if key == UP else "down"
                     votes.append((target.subscriber, target.message.entries[0].paper_id, vote))
                     ack_on = _str(relation["event_id"])  # a reaction is acknowledged on its alert
+        elif relation.get("rel_type") == "m.replace":
+            # An edit relates to the edited line, not to a digest (with no reply in it, it would
+            # read as a vote on the room's latest one): it counts nothing; a new reply does.
+            pass
         elif event.get("type") == "m.room.message" and content.get("msgtype") == "m.text":
             parsed = parse_votes(_body(content))
             # A reply names the message; in a thread, its root is the digest.
