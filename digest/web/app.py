@@ -168,13 +168,16 @@ class Face:
             before = self.store.ratings.current(subscriber, paper_id)
             self.store.ratings.rate(subscriber, paper_id, vote, self.now(), via="web")
         log.info("web: %s rated %s %s", subscriber, paper_id, vote)
+        # The same vote again (a second click, the link of another mail) changed nothing: its
+        # undo takes the rating back, as the first click's would have.
+        back = before if before != vote else "none"
         # Relative to this page (…/r/<token>): right behind a proxy that serves under a path too.
-        undo = self.links(subscriber).vote(paper_id, before).rsplit("/", 1)[1]
+        undo = self.links(subscriber).vote(paper_id, back).rsplit("/", 1)[1]
         said = "Rating taken back" if vote == "none" else "Rating recorded"
         body = (
             f"<p><strong>{title}</strong>: {VOTE_WORDS[vote]}. The next digest for "
             f"{html.escape(subscriber)} follows it.</p>"
-            + (button_form(undo, "Undo", quiet=True) if before != vote else "")
+            + (button_form(undo, "Undo", quiet=True) if back != vote else "")
         )
         return respond(page(said, body))
 
