@@ -252,3 +252,21 @@ def test_an_edited_reply_counts_nothing_more_even_after_a_newer_digest(room: Roo
     room.run("2026-12-01T10:00:00+00:00")
     assert room.ratings() == {first: (1, "matrix")}  # not the -1 on Tuesday's first paper
     assert set(room.acks()) == {reply}
+
+
+def test_a_plain_reply_rates_the_latest_digest_even_after_many_quiet_day_notices(
+    homeserver: Homeserver, tmp_path: Path
+) -> None:
+    room = Room(homeserver, tmp_path)
+    config = room.root / "digest.toml"
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text.replace("top_k = 2", 'top_k = 2\non_empty = "notify"'), "utf-8")
+    room.run(MONDAY)
+    first, _ = room.ranked()
+    for day in range(1, 8):  # a week of days with nothing new: a notice each, no digest
+        room.run(f"2026-12-0{day}T09:00:00+00:00")
+    assert len(room.events("m.room.message")) == 8
+    vote = room.text("+1")
+    room.run("2026-12-07T10:00:00+00:00")
+    assert room.ratings() == {first: (1, "matrix")}  # Monday's digest is still the latest
+    assert room.acks() == {vote: 1}

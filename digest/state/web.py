@@ -124,12 +124,17 @@ class Web(Tables):
                 (event_id, self.stamp(now)),
             )
 
-    def sent_messages(self, subscriber: str, channel: str, limit: int = 50) -> list[Sent]:
-        """The channel's delivered messages, newest first."""
+    def sent_messages(
+        self, subscriber: str, channel: str, limit: int = 50, purpose: str | None = None
+    ) -> list[Sent]:
+        """The channel's delivered messages (of one purpose: digest, alert, notice), newest
+        first."""
+        only, args = (" AND purpose = ?", (purpose,)) if purpose else ("", ())
         rows = self.db.execute(
             "SELECT id, subscriber, channel, purpose, receipt, message FROM outbox"
-            " WHERE subscriber = ? AND channel = ? AND status = 'sent' ORDER BY id DESC LIMIT ?",
-            (subscriber, channel, limit),
+            f" WHERE subscriber = ? AND channel = ? AND status = 'sent'{only}"
+            " ORDER BY id DESC LIMIT ?",
+            (subscriber, channel, *args, limit),
         )
         return [
             Sent(r[0], r[1], r[2], r[3], r[4], Message.from_dict(json.loads(r[5]))) for r in rows

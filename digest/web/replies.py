@@ -217,11 +217,10 @@ class _Account:
         return None
 
     def latest(self, room: Room) -> Sent | None:
-        found = [
+        found = [  # however many alerts and quiet-day notices came after it
             s
             for subscriber, channel in room.channels
-            for s in self.store.web.sent_messages(subscriber, channel, limit=5)
-            if s.purpose == "digest"
+            for s in self.store.web.sent_messages(subscriber, channel, limit=1, purpose="digest")
         ]
         return max(found, key=lambda s: s.row_id, default=None)
 
