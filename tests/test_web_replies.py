@@ -270,3 +270,22 @@ def test_a_plain_reply_rates_the_latest_digest_even_after_many_quiet_day_notices
     room.run("2026-12-07T10:00:00+00:00")
     assert room.ratings() == {first: (1, "matrix")}  # Monday's digest is still the latest
     assert room.acks() == {vote: 1}
+
+
+def test_a_reply_to_a_digest_counts_however_many_messages_went_out_since(room: Room) -> None:
+    first, second = room.ranked()
+    (digest,) = [
+        e["event_id"] for e in room.events("m.room.message") if e["sender"].startswith("@digestbot")
+    ]
+    with sqlite3.connect(room.root / "state.db") as db:  # sixty alerts and notices since
+        db.executemany(
+            "INSERT INTO outbox (digest_id, subscriber, period, day, channel, kind, message,"
+            " status, created_at, sent_at, receipt, purpose) SELECT NULL, subscriber, ?, day,"
+            " channel, kind, message, 'sent', created_at, sent_at, ?, 'notice' FROM outbox"
+            " WHERE purpose = 'digest'",
+            [(f"notice:{n}", f"$later{n}:digest.test") for n in range(60)],
+        )
+    vote = room.text("+2", reply_to=digest)
+    room.run()
+    assert room.ratings() == {second: (1, "matrix")}
+    assert room.acks() == {vote: 1}

@@ -140,6 +140,20 @@ class Web(Tables):
             Sent(r[0], r[1], r[2], r[3], r[4], Message.from_dict(json.loads(r[5]))) for r in rows
         ]
 
+    def sent_as(self, subscriber: str, channel: str, event_id: str) -> Sent | None:
+        """The channel's delivered message that went out as this event (one of its receipt's
+        ids), however long ago."""
+        rows = self.db.execute(
+            "SELECT id, subscriber, channel, purpose, receipt, message FROM outbox"
+            " WHERE subscriber = ? AND channel = ? AND status = 'sent' AND receipt LIKE ?"
+            " ORDER BY id DESC",
+            (subscriber, channel, f"%{event_id}%"),  # a wildcard in the id only finds more
+        )
+        for r in rows:
+            if event_id in str(r[4]).split():
+                return Sent(r[0], r[1], r[2], r[3], r[4], Message.from_dict(json.loads(r[5])))
+        return None
+
     # the archive and the feed
 
     def digests(self, subscriber: str, limit: int = 200) -> list[dict[str, Any]]:

@@ -211,9 +211,8 @@ class _Account:
     def sent(self, room: Room, event_id: str) -> Sent | None:
         """The message of ours (digest, alert) that went out as this event, in this room."""
         for subscriber, channel in room.channels if event_id else ():
-            for sent in self.store.web.sent_messages(subscriber, channel):
-                if event_id in sent.receipt.split():
-                    return sent
+            if sent := self.store.web.sent_as(subscriber, channel, event_id):
+                return sent
         return None
 
     def latest(self, room: Room) -> Sent | None:
