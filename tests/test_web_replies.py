@@ -5,9 +5,12 @@ count nothing; numbers are the ones the digest shows."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import sqlite3
+import threading
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -18,6 +21,9 @@ from homeserver import Homeserver, shared
 from web_project import GRAPHS, IMAGES, papers_file
 
 from digest.cli import main
+from digest.config import load
+from digest.state import Store
+from digest.web import replies
 from digest.web.replies import parse_votes
 
 MONDAY = "2026-11-30T09:00:00+00:00"
@@ -289,3 +295,46 @@ def test_a_reply_to_a_digest_counts_however_many_messages_went_out_since(room: R
     room.run()
     assert room.ratings() == {second: (1, "matrix")}
     assert room.acks() == {vote: 1}
+
+
+class Together(StallingProxy):
+    """The homeserver as two workers meet it at the same minute: each /sync waits for the other
+    (so both read the same events) and each ✅ for the other's, or a few seconds."""
+
+    def __init__(self, upstream: str) -> None:
+        self.syncs, self.acks = threading.Barrier(2, timeout=10), threading.Barrier(2, timeout=3)
+        self.armed = False
+        super().__init__(upstream)
+
+    def handle(self, method: str, path: str, body: bytes, headers: dict[str, str]) -> Any:
+        meet = self.syncs if "/sync" in path else self.acks if "/send/m.reaction/" in path else None
+        with contextlib.suppress(threading.BrokenBarrierError):
+            if meet is not None and self.armed:
+                meet.wait()
+        return super().handle(method, path, body, headers)
+
+
+def test_two_workers_reading_at_once_count_a_vote_once(room: Room) -> None:
+    first, _ = room.ranked()
+    with running(Together(room.hs.url)) as proxy:
+        config = room.root / "digest.toml"
+        text = config.read_text(encoding="utf-8")
+        config.write_text(text.replace(room.hs.url, proxy.url), encoding="utf-8")
+        room.run()  # the sync position through the proxy
+        room.text("+1")
+        proxy.armed = True
+        settings = load(config)
+        now = datetime.fromisoformat(LATER)
+        counted: list[int] = []
+
+        def worker() -> None:
+            with Store(str(room.root / "state.db")) as store:
+                counted.append(replies.read(settings, store, now))
+
+        workers = [threading.Thread(target=worker) for _ in range(2)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join(30)
+    assert sorted(counted) == [0, 1]  # one of them counted it, the other saw it taken
+    assert room.ratings() == {first: (1, "matrix")}

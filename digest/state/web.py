@@ -124,6 +124,18 @@ class Web(Tables):
                 (event_id, self.stamp(now)),
             )
 
+    def claim(self, event_id: str, now: datetime) -> bool:
+        """Mark the event seen; True for the one caller that marked it first, who counts it
+        (two workers reading the same room at once count each event once)."""
+        with self.transaction() as db:
+            return (
+                db.execute(
+                    "INSERT OR IGNORE INTO matrix_seen (event_id, seen_at) VALUES (?, ?)",
+                    (event_id, self.stamp(now)),
+                ).rowcount
+                == 1
+            )
+
     def sent_messages(
         self, subscriber: str, channel: str, limit: int = 50, purpose: str | None = None
     ) -> list[Sent]:

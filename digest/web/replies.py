@@ -164,11 +164,13 @@ class _Account:
 
     def event(self, room: Room, event: dict[str, Any]) -> int:
         event_id = _str(event.get("event_id"))
+        # Taken first, so that of two workers reading the room at once only one counts it.
         if not event_id or self.store.web.seen(event_id):
             return 0
-        if malformed(event):  # from a room member: skipped and marked seen, the run goes on
+        if not self.store.web.claim(event_id, self.now):
+            return 0
+        if malformed(event):  # from a room member: skipped (and seen), the run goes on
             log.info("matrix: a malformed event in %s was skipped", room.room_id)
-            self.store.web.mark_seen(event_id, self.now)
             return 0
         content = _dict(event.get("content"))
         relation = _dict(content.get("m.relates_to"))
@@ -205,7 +207,6 @@ class _Account:
                 log.info("matrix: %s rated %s %s", subscriber, paper_id, vote)
         if votes:
             self.ack(room.room_id, ack_on)
-        self.store.web.mark_seen(event_id, self.now)
         return len(votes)
 
     def sent(self, room: Room, event_id: str) -> Sent | None:
