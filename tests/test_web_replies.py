@@ -51,7 +51,7 @@ class Room:
         n = next(_names)
         self.hs = homeserver
         self.bot = homeserver.register(f"digestbot{n}")
-        self.reader = homeserver.register(f"reader{n}")
+        self.reader = homeserver.register(f"digestreader{n}")  # unlike test_channels_matrix.py
         me = homeserver.call(self.reader, "GET", "/_matrix/client/v3/account/whoami")["user_id"]
         self.room = homeserver.create_room(self.bot, invite=(me,))
         homeserver.join(self.reader, self.room)
