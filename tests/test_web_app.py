@@ -53,6 +53,20 @@ def test_a_get_only_asks_and_a_post_records_then_undo_takes_it_back(web: Project
         assert ratings(web, capsys) == []
 
 
+def test_the_same_vote_twice_is_one_rating_and_still_offers_undo(web: Project, capsys) -> None:
+    _, ups = first_links(web, capsys)
+    with web.web() as http:
+        assert "Undo" in http.post(ups[0]).text
+        again = http.post(ups[0])  # a second click, or the same link in another mail
+        assert again.status_code == 200 and "Rating recorded" in again.text
+        assert "Undo" in again.text
+        (rated,) = ratings(web, capsys)
+        assert rated["vote"] == "up"
+        undo = again.text.split('action="')[1].split('"')[0]
+        assert "taken back" in http.post(f"/r/{undo}").text
+    assert ratings(web, capsys) == []
+
+
 def test_a_head_request_changes_nothing_and_a_post_after_it_still_offers_undo(web: Project, capsys):
     _, ups = first_links(web, capsys)
     (mail,) = web.mails("ana@example.org")

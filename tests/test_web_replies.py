@@ -5,9 +5,12 @@ count nothing; numbers are the ones the digest shows."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import sqlite3
+import threading
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -18,6 +21,9 @@ from homeserver import Homeserver, shared
 from web_project import GRAPHS, IMAGES, papers_file
 
 from digest.cli import main
+from digest.config import load
+from digest.state import Store
+from digest.web import replies
 from digest.web.replies import parse_votes
 
 MONDAY = "2026-11-30T09:00:00+00:00"
@@ -45,7 +51,7 @@ class Room:
         n = next(_names)
         self.hs = homeserver
         self.bot = homeserver.register(f"digestbot{n}")
-        self.reader = homeserver.register(f"reader{n}")
+        self.reader = homeserver.register(f"digestreader{n}")  # unlike test_channels_matrix.py
         me = homeserver.call(self.reader, "GET", "/_matrix/client/v3/account/whoami")["user_id"]
         self.room = homeserver.create_room(self.bot, invite=(me,))
         homeserver.join(self.reader, self.room)
@@ -233,3 +239,102 @@ def test_malformed_events_are_skipped_and_the_sync_position_moves_past_them(
         with sqlite3.connect(room.root / "state.db") as db:
             skipped = db.execute("SELECT count(*) FROM matrix_seen WHERE event_id LIKE '$bad%'")
             assert skipped.fetchone()[0] == 2 * (len(MALFORMED) + 2)
+
+
+def test_an_edited_reply_counts_nothing_more_even_after_a_newer_digest(room: Room) -> None:
+    first, _ = room.ranked()
+    (monday,) = [
+        e["event_id"] for e in room.events("m.room.message") if e["sender"].startswith("@digestbot")
+    ]
+    reply = room.text("+1", reply_to=monday)
+    room.run()
+    papers_file(room.root / "feed" / "tuesday.jsonl", [GRAPHS[2], IMAGES[2]])
+    room.run("2026-12-01T09:00:00+00:00")  # a newer digest is now the room's latest
+    relation = {"rel_type": "m.replace", "event_id": reply}
+    new = {"msgtype": "m.text", "body": "-1"}
+    for body in (" * -1", "-1"):  # as Element writes an edit, and as a client without "* " does
+        room.say(room.reader, {"msgtype": "m.text", "body": body, "m.new_content": new,
+                               "m.relates_to": relation})  # fmt: skip
+    room.run("2026-12-01T10:00:00+00:00")
+    assert room.ratings() == {first: (1, "matrix")}  # not the -1 on Tuesday's first paper
+    assert set(room.acks()) == {reply}
+
+
+def test_a_plain_reply_rates_the_latest_digest_even_after_many_quiet_day_notices(
+    homeserver: Homeserver, tmp_path: Path
+) -> None:
+    room = Room(homeserver, tmp_path)
+    config = room.root / "digest.toml"
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text.replace("top_k = 2", 'top_k = 2\non_empty = "notify"'), "utf-8")
+    room.run(MONDAY)
+    first, _ = room.ranked()
+    for day in range(1, 8):  # a week of days with nothing new: a notice each, no digest
+        room.run(f"2026-12-0{day}T09:00:00+00:00")
+    assert len(room.events("m.room.message")) == 8
+    vote = room.text("+1")
+    room.run("2026-12-07T10:00:00+00:00")
+    assert room.ratings() == {first: (1, "matrix")}  # Monday's digest is still the latest
+    assert room.acks() == {vote: 1}
+
+
+def test_a_reply_to_a_digest_counts_however_many_messages_went_out_since(room: Room) -> None:
+    first, second = room.ranked()
+    (digest,) = [
+        e["event_id"] for e in room.events("m.room.message") if e["sender"].startswith("@digestbot")
+    ]
+    with sqlite3.connect(room.root / "state.db") as db:  # sixty alerts and notices since
+        db.executemany(
+            "INSERT INTO outbox (digest_id, subscriber, period, day, channel, kind, message,"
+            " status, created_at, sent_at, receipt, purpose) SELECT NULL, subscriber, ?, day,"
+            " channel, kind, message, 'sent', created_at, sent_at, ?, 'notice' FROM outbox"
+            " WHERE purpose = 'digest'",
+            [(f"notice:{n}", f"$later{n}:digest.test") for n in range(60)],
+        )
+    vote = room.text("+2", reply_to=digest)
+    room.run()
+    assert room.ratings() == {second: (1, "matrix")}
+    assert room.acks() == {vote: 1}
+
+
+class Together(StallingProxy):
+    """The homeserver as two workers meet it at the same minute: each /sync waits for the other
+    (so both read the same events) and each ✅ for the other's, or a few seconds."""
+
+    def __init__(self, upstream: str) -> None:
+        self.syncs, self.acks = threading.Barrier(2, timeout=10), threading.Barrier(2, timeout=3)
+        self.armed = False
+        super().__init__(upstream)
+
+    def handle(self, method: str, path: str, body: bytes, headers: dict[str, str]) -> Any:
+        meet = self.syncs if "/sync" in path else self.acks if "/send/m.reaction/" in path else None
+        with contextlib.suppress(threading.BrokenBarrierError):
+            if meet is not None and self.armed:
+                meet.wait()
+        return super().handle(method, path, body, headers)
+
+
+def test_two_workers_reading_at_once_count_a_vote_once(room: Room) -> None:
+    first, _ = room.ranked()
+    with running(Together(room.hs.url)) as proxy:
+        config = room.root / "digest.toml"
+        text = config.read_text(encoding="utf-8")
+        config.write_text(text.replace(room.hs.url, proxy.url), encoding="utf-8")
+        room.run()  # the sync position through the proxy
+        room.text("+1")
+        proxy.armed = True
+        settings = load(config)
+        now = datetime.fromisoformat(LATER)
+        counted: list[int] = []
+
+        def worker() -> None:
+            with Store(str(room.root / "state.db")) as store:
+                counted.append(replies.read(settings, store, now))
+
+        workers = [threading.Thread(target=worker) for _ in range(2)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join(30)
+    assert sorted(counted) == [0, 1]  # one of them counted it, the other saw it taken
+    assert room.ratings() == {first: (1, "matrix")}

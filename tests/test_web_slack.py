@@ -13,7 +13,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 import pytest
 from web_project import MONDAY, SIGNING, Project, project
@@ -183,3 +183,32 @@ def test_the_confirmation_shows_a_title_as_text_never_as_markup() -> None:
     assert block["text"]["type"] == "plain_text"  # *bold* and `code` stay as typed
     assert block["text"]["text"].startswith("Recorded 👍 more like this: <!channel> <http://")
     assert len(block["text"]["text"]) < 3000
+
+
+def test_a_retried_or_replayed_click_records_nothing_twice(web: Project, capsys, monkeypatch):
+    responses = Responses()
+    monkeypatch.setattr(slack, "RESPONSE_HOSTS", {"127.0.0.1"})
+    up = clicked(web, capsys, "up", responses.url)
+    (payload,) = web.slack.accepted
+    (buttons, _) = [b["elements"] for b in payload["blocks"] if b["type"] == "actions"]
+    values = {e["action_id"].split("-")[1]: quote(e["value"], safe="") for e in buttons}
+    down = up.replace(values["up"].encode(), values["down"].encode())
+    assert down != up
+    try:
+        with web.web() as http:
+            now = int(time.time())
+            signed_up = signature(up, now)
+            assert http.post("/slack/actions", content=up, headers=signed_up).status_code == 200
+            assert responses.got.get(timeout=10)["text"].startswith("Recorded 👍")
+            later = signature(down, now + 1)  # the reader changes their mind
+            assert http.post("/slack/actions", content=down, headers=later).status_code == 200
+            assert responses.got.get(timeout=10)["text"].startswith("Recorded 👎")
+            retry = {**signed_up, "X-Slack-Retry-Num": "1", "X-Slack-Retry-Reason": "http_timeout"}
+            assert http.post("/slack/actions", content=up, headers=retry).status_code == 200
+            assert http.post("/slack/actions", content=up, headers=signed_up).status_code == 401
+            time.sleep(0.5)
+            assert responses.got.empty()  # no third confirmation
+    finally:
+        responses.server.shutdown()
+    (rated,) = ratings(web, capsys)
+    assert (rated["vote"], rated["via"]) == ("down", "slack")  # the later click stands

@@ -124,16 +124,47 @@ class Web(Tables):
                 (event_id, self.stamp(now)),
             )
 
-    def sent_messages(self, subscriber: str, channel: str, limit: int = 50) -> list[Sent]:
-        """The channel's delivered messages, newest first."""
+    def claim(self, event_id: str, now: datetime) -> bool:
+        """Mark the event seen; True for the one caller that marked it first, who counts it
+        (two workers reading the same room at once count each event once)."""
+        with self.transaction() as db:
+            return (
+                db.execute(
+                    "INSERT OR IGNORE INTO matrix_seen (event_id, seen_at) VALUES (?, ?)",
+                    (event_id, self.stamp(now)),
+                ).rowcount
+                == 1
+            )
+
+    def sent_messages(
+        self, subscriber: str, channel: str, limit: int = 50, purpose: str | None = None
+    ) -> list[Sent]:
+        """The channel's delivered messages (of one purpose: digest, alert, notice), newest
+        first."""
+        only, args = (" AND purpose = ?", (purpose,)) if purpose else ("", ())
         rows = self.db.execute(
             "SELECT id, subscriber, channel, purpose, receipt, message FROM outbox"
-            " WHERE subscriber = ? AND channel = ? AND status = 'sent' ORDER BY id DESC LIMIT ?",
-            (subscriber, channel, limit),
+            f" WHERE subscriber = ? AND channel = ? AND status = 'sent'{only}"
+            " ORDER BY id DESC LIMIT ?",
+            (subscriber, channel, *args, limit),
         )
         return [
             Sent(r[0], r[1], r[2], r[3], r[4], Message.from_dict(json.loads(r[5]))) for r in rows
         ]
+
+    def sent_as(self, subscriber: str, channel: str, event_id: str) -> Sent | None:
+        """The channel's delivered message that went out as this event (one of its receipt's
+        ids), however long ago."""
+        rows = self.db.execute(
+            "SELECT id, subscriber, channel, purpose, receipt, message FROM outbox"
+            " WHERE subscriber = ? AND channel = ? AND status = 'sent' AND receipt LIKE ?"
+            " ORDER BY id DESC",
+            (subscriber, channel, f"%{event_id}%"),  # a wildcard in the id only finds more
+        )
+        for r in rows:
+            if event_id in str(r[4]).split():
+                return Sent(r[0], r[1], r[2], r[3], r[4], Message.from_dict(json.loads(r[5])))
+        return None
 
     # the archive and the feed
 

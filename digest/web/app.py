@@ -82,6 +82,7 @@ class Face:
             for c in s.channels
             if c.kind == "slack" and c.options.get("signing_secret")
         ]
+        self.slack_replays = slack.Replays()
         self.store = Store(state)
         self.lock = threading.Lock()
 
@@ -167,13 +168,16 @@ class Face:
             before = self.store.ratings.current(subscriber, paper_id)
             self.store.ratings.rate(subscriber, paper_id, vote, self.now(), via="web")
         log.info("web: %s rated %s %s", subscriber, paper_id, vote)
+        # The same vote again (a second click, the link of another mail) changed nothing: its
+        # undo takes the rating back, as the first click's would have.
+        back = before if before != vote else "none"
         # Relative to this page (…/r/<token>): right behind a proxy that serves under a path too.
-        undo = self.links(subscriber).vote(paper_id, before).rsplit("/", 1)[1]
+        undo = self.links(subscriber).vote(paper_id, back).rsplit("/", 1)[1]
         said = "Rating taken back" if vote == "none" else "Rating recorded"
         body = (
             f"<p><strong>{title}</strong>: {VOTE_WORDS[vote]}. The next digest for "
             f"{html.escape(subscriber)} follows it.</p>"
-            + (button_form(undo, "Undo", quiet=True) if before != vote else "")
+            + (button_form(undo, "Undo", quiet=True) if back != vote else "")
         )
         return respond(page(said, body))
 
@@ -262,6 +266,11 @@ class Face:
         if not slack.signed(body, request.headers, self.slack_secrets, self.clock()):
             log.warning("web: a Slack action with a bad or stale signature was refused")
             return respond("bad signature", 401, media="text/plain")
+        if not self.slack_replays.first(request.headers, self.clock()):
+            if request.headers.get("x-slack-retry-num", "").isdigit():
+                return Response(b"", 200)  # Slack's retry of a click already taken: done
+            log.warning("web: a replayed Slack action was refused")
+            return respond("replayed", 401, media="text/plain")
         clicked = slack.votes(body)
         if clicked is None:
             return refused(400, "Bad request", "This is not a Slack action digest can read.")

@@ -164,11 +164,13 @@ class _Account:
 
     def event(self, room: Room, event: dict[str, Any]) -> int:
         event_id = _str(event.get("event_id"))
+        # Taken first, so that of two workers reading the room at once only one counts it.
         if not event_id or self.store.web.seen(event_id):
             return 0
-        if malformed(event):  # from a room member: skipped and marked seen, the run goes on
+        if not self.store.web.claim(event_id, self.now):
+            return 0
+        if malformed(event):  # from a room member: skipped (and seen), the run goes on
             log.info("matrix: a malformed event in %s was skipped", room.room_id)
-            self.store.web.mark_seen(event_id, self.now)
             return 0
         content = _dict(event.get("content"))
         relation = _dict(content.get("m.relates_to"))
@@ -182,6 +184,10 @@ class _Account:
                     vote = "up" if key == UP else "down"
                     votes.append((target.subscriber, target.message.entries[0].paper_id, vote))
                     ack_on = _str(relation["event_id"])  # a reaction is acknowledged on its alert
+        elif relation.get("rel_type") == "m.replace":
+            # An edit relates to the edited line, not to a digest (with no reply in it, it would
+            # read as a vote on the room's latest one): it counts nothing; a new reply does.
+            pass
         elif event.get("type") == "m.room.message" and content.get("msgtype") == "m.text":
             parsed = parse_votes(_body(content))
             # A reply names the message; in a thread, its root is the digest.
@@ -201,23 +207,20 @@ class _Account:
                 log.info("matrix: %s rated %s %s", subscriber, paper_id, vote)
         if votes:
             self.ack(room.room_id, ack_on)
-        self.store.web.mark_seen(event_id, self.now)
         return len(votes)
 
     def sent(self, room: Room, event_id: str) -> Sent | None:
         """The message of ours (digest, alert) that went out as this event, in this room."""
         for subscriber, channel in room.channels if event_id else ():
-            for sent in self.store.web.sent_messages(subscriber, channel):
-                if event_id in sent.receipt.split():
-                    return sent
+            if sent := self.store.web.sent_as(subscriber, channel, event_id):
+                return sent
         return None
 
     def latest(self, room: Room) -> Sent | None:
-        found = [
+        found = [  # however many alerts and quiet-day notices came after it
             s
             for subscriber, channel in room.channels
-            for s in self.store.web.sent_messages(subscriber, channel, limit=5)
-            if s.purpose == "digest"
+            for s in self.store.web.sent_messages(subscriber, channel, limit=1, purpose="digest")
         ]
         return max(found, key=lambda s: s.row_id, default=None)
 

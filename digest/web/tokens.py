@@ -24,7 +24,13 @@ def _b64(data: bytes) -> str:
 
 
 def _unb64(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    """The bytes of `text`, which must be exactly how _b64 writes them: the decoder alone would
+    also take a last character whose unused bits differ, padding, or "+" and "/" for "-" and
+    "_", so a changed byte could still pass."""
+    data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    if _b64(data) != text:
+        raise ValueError("not in canonical base64url")
+    return data
 
 
 class Signer:
