@@ -52,8 +52,9 @@ def test_the_server_listens_on_loopback_only_and_not_as_root(postgres_url: str) 
         assert conn.execute("SHOW listen_addresses").fetchone() == ("127.0.0.1",)
         assert conn.execute("SELECT current_user").fetchone() == ("digest",)
         pid = conn.execute("SELECT pg_backend_pid()").fetchone()
-    assert pid is not None
-    status = Path(f"/proc/{pid[0]}/status").read_text()
+        assert pid is not None
+        # Read while the connection is open: its backend process ends with it.
+        status = Path(f"/proc/{pid[0]}/status").read_text()
     real_uid = next(line.split()[1] for line in status.splitlines() if line.startswith("Uid:"))
     assert real_uid != "0"
 
