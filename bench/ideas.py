@@ -19,7 +19,7 @@ import scipy.sparse as sp
 
 from bench import corpus, rankers, relevance
 from bench.tasks import SPLITS, Query
-from digest.models import Paper
+from digest.models import Paper, Scored
 from digest.ranking import features, interests, product, profiles, tokens
 
 Patch = dict[tuple[object, str], object]
@@ -164,14 +164,27 @@ def latent(weight: float, components: int = 100) -> rankers.Ranker:
             if q.text:
                 parts.append(normalize(svd.transform(space.transform([q.text])))[0])
             want = normalize(np.sum(parts, axis=0)[None, :])[0]
-            scored = [
-                (s.score + weight * float(z[row[s.paper.id]] @ want), row[s.paper.id])
-                for s in picks[f"q{i}"]
-            ]
-            out.append([j for _, j in sorted(scored, key=lambda t: (-t[0], t[1]))])
+            out.append(_reranked(picks[f"q{i}"], weight, z, row, want))
         return out
 
     return ranker
+
+
+def _reranked(
+    picks: Sequence[Scored], weight: float, z: np.ndarray, row: dict[str, int], want: np.ndarray
+) -> list[int]:
+    """The picks' rows by score + weight x the latent cosine of their row of z with `want`."""
+    scored = [(s.score + weight * float(z[row[s.paper.id]] @ want), row[s.paper.id]) for s in picks]
+    return [j for _, j in sorted(scored, key=lambda t: (-t[0], t[1]))]
+
+
+def _stored_corpus(pool: Sequence[Paper]) -> tuple[str, list[Paper]]:
+    """The split whose pool months hold `pool`, and every paper of its months: the stored corpus
+    a `digest run` over that split would rank in."""
+    months = {corpus.month(p) for p in pool}
+    split = next(t for t in SPLITS.values() if months <= set(t.pool_months))
+    wanted = (*split.profile_months, *split.pool_months)
+    return split.name, [p for p in corpus.papers() if corpus.month(p) in wanted]
 
 
 _LATENT: dict[str, tuple[features.Space, object]] = {}
@@ -197,17 +210,11 @@ def latent_stored(weight: float, least: int = 1000, components: int = 100) -> ra
         index = {p.id: i for i, p in enumerate(pool)}
         if len(pool) < least:
             return [[index[s.paper.id] for s in picks[f"q{i}"]] for i in range(len(queries))]
-        months = {corpus.month(p) for p in pool}
-        split = next(t for t in SPLITS.values() if months <= set(t.pool_months))
-        if split.name not in _LATENT:
-            every = [
-                p
-                for p in corpus.papers()
-                if corpus.month(p) in (*split.profile_months, *split.pool_months)
-            ]
+        name, every = _stored_corpus(pool)
+        if name not in _LATENT:
             space, x = features.fit([features.paper_text(p) for p in every])
-            _LATENT[split.name] = space, TruncatedSVD(components, random_state=0).fit(x)
-        space, svd = _LATENT[split.name]
+            _LATENT[name] = space, TruncatedSVD(components, random_state=0).fit(x)
+        space, svd = _LATENT[name]
 
         def embed(texts: list[str]) -> np.ndarray:
             return normalize(svd.transform(space.transform(texts)))  # type: ignore[attr-defined]
@@ -220,11 +227,7 @@ def latent_stored(weight: float, least: int = 1000, components: int = 100) -> ra
             if q.text:
                 parts.append(embed([q.text])[0])
             want = normalize(np.sum(parts, axis=0)[None, :])[0]
-            scored = [
-                (s.score + weight * float(z[index[s.paper.id]] @ want), index[s.paper.id])
-                for s in picks[f"q{i}"]
-            ]
-            out.append([j for _, j in sorted(scored, key=lambda t: (-t[0], t[1]))])
+            out.append(_reranked(picks[f"q{i}"], weight, z, index, want))
         return out
 
     return ranker
@@ -271,21 +274,15 @@ def stored(patch: Patch) -> rankers.Ranker:
     from digest.ranking import rank
 
     def ranker(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list[int]]:
-        months = {corpus.month(p) for p in pool}
-        split = next(t for t in SPLITS.values() if months <= set(t.pool_months))
-        if split.name not in _BACKGROUNDS:
-            every = [
-                p
-                for p in corpus.papers()
-                if corpus.month(p) in (*split.profile_months, *split.pool_months)
-            ]
-            _BACKGROUNDS[split.name], _ = features.fit([features.paper_text(p) for p in every])
+        name, every = _stored_corpus(pool)
+        if name not in _BACKGROUNDS:
+            _BACKGROUNDS[name], _ = features.fit([features.paper_text(p) for p in every])
         subs = [
             Subscriber(f"q{i}", Profile(interests=q.text, library=q.liked), (), top_k=100)
             for i, q in enumerate(queries)
         ]
         with patched(patch):
-            picks = rank(pool, subs, top_k=100, thresholds=False, space=_BACKGROUNDS[split.name])
+            picks = rank(pool, subs, top_k=100, thresholds=False, space=_BACKGROUNDS[name])
         index = {p.id: i for i, p in enumerate(pool)}
         return [[index[s.paper.id] for s in picks[f"q{i}"]] for i in range(len(queries))]
 
