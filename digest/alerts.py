@@ -13,6 +13,7 @@ from zoneinfo import ZoneInfo
 
 from digest import render
 from digest.models import Message, Paper, Scored, Settings, Subscriber
+from digest.periods import behind
 from digest.state import Store
 from digest.web.tokens import links_for
 
@@ -98,8 +99,7 @@ def _behind(store: Store, sub: Subscriber, now: datetime) -> bool:
     """Is the clock before the period of the subscriber's last digest (the digest's "clock
     behind"), or before the local day of its last alert? Its alerts would be dated on a day that
     is over, whose cap is still unused: they wait, unmarked, for a run on the right clock."""
-    last = store.last_period(sub.name)
-    if last is not None and now < datetime.fromisoformat(last):
+    if behind(store.last_period(sub.name), now):
         return True
     day = store.journal.last_alert_day(sub.name)
     return day is not None and now.astimezone(ZoneInfo(sub.timezone)).date() < day

@@ -64,3 +64,10 @@ def _first_of_repeat(trigger: Any, fire: datetime) -> datetime:
     twin = trigger.get_next_fire_time(None, before)
     same = twin is not None and twin.astimezone(UTC) == first.astimezone(UTC)
     return first if same else fire
+
+
+def behind(last_period: str | None, now: datetime) -> bool:
+    """Is the clock before the period of the subscriber's last digest (named by its start)? Then
+    it stepped back (a machine booting before NTP, a --now in the past), and nothing made now
+    would come in order."""
+    return last_period is not None and now < datetime.fromisoformat(last_period)

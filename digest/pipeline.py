@@ -27,7 +27,7 @@ from digest.models import (
     redact,
 )
 from digest.outbox import Outcome, deliver
-from digest.periods import period_start
+from digest.periods import behind, period_start
 from digest.sources.files import read_papers
 from digest.state import Store
 from digest.web import replies
@@ -128,11 +128,6 @@ def run_once(
         raise
 
 
-def _behind(last_period: str | None, now: datetime) -> bool:
-    """Is the clock before the period of the last digest made?"""
-    return last_period is not None and now < datetime.fromisoformat(last_period)
-
-
 def _record_failure(store: Store, run_id: int, error: str) -> None:
     """Mark the run failed with its one-line error, so that `digest status` does not take it for
     a killed process; best effort, since the error may be the state database's own."""
@@ -187,7 +182,7 @@ def make_digests(
         )
         if store.has_digest(sub.name, start.isoformat()):
             reports.append(SubscriberReport(sub.name, start.isoformat(), "already made"))
-        elif _behind(store.last_period(sub.name), now):
+        elif behind(store.last_period(sub.name), now):
             # The clock stepped back (a machine booting before NTP, a --now in the past): a
             # period before one already made would come out of order, or dated 1970.
             reports.append(SubscriberReport(sub.name, start.isoformat(), "clock behind"))
