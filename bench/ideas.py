@@ -144,15 +144,8 @@ def latent(weight: float, components: int = 100) -> rankers.Ranker:
     from sklearn.decomposition import TruncatedSVD
     from sklearn.preprocessing import normalize
 
-    from digest.models import Profile, Subscriber
-    from digest.ranking import rank
-
     def ranker(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list[int]]:
-        subs = [
-            Subscriber(f"q{i}", Profile(interests=q.text, library=q.liked), (), top_k=100)
-            for i, q in enumerate(queries)
-        ]
-        picks = rank(pool, subs, top_k=100, thresholds=False)
+        picks = _top100(pool, queries)
         liked = list({p.id: p for q in queries for p in q.liked}.values())
         space, x = features.fit([features.paper_text(p) for p in [*pool, *liked]])
         svd = TruncatedSVD(min(components, x.shape[1] - 1), random_state=0)
@@ -168,6 +161,20 @@ def latent(weight: float, components: int = 100) -> rankers.Ranker:
         return out
 
     return ranker
+
+
+def _top100(
+    pool: Sequence[Paper], queries: Sequence[Query], space: features.Space | None = None
+) -> dict[str, list[Scored]]:
+    """The shipped ranker's top 100 of `pool` for each query, as subscriber q{i}."""
+    from digest.models import Profile, Subscriber
+    from digest.ranking import rank
+
+    subs = [
+        Subscriber(f"q{i}", Profile(interests=q.text, library=q.liked), (), top_k=100)
+        for i, q in enumerate(queries)
+    ]
+    return rank(pool, subs, top_k=100, thresholds=False, space=space)
 
 
 def _reranked(
@@ -198,15 +205,8 @@ def latent_stored(weight: float, least: int = 1000, components: int = 100) -> ra
     from sklearn.decomposition import TruncatedSVD
     from sklearn.preprocessing import normalize
 
-    from digest.models import Profile, Subscriber
-    from digest.ranking import rank
-
     def ranker(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list[int]]:
-        subs = [
-            Subscriber(f"q{i}", Profile(interests=q.text, library=q.liked), (), top_k=100)
-            for i, q in enumerate(queries)
-        ]
-        picks = rank(pool, subs, top_k=100, thresholds=False)
+        picks = _top100(pool, queries)
         index = {p.id: i for i, p in enumerate(pool)}
         if len(pool) < least:
             return [[index[s.paper.id] for s in picks[f"q{i}"]] for i in range(len(queries))]
@@ -238,15 +238,9 @@ def bm25_fused(weight: float, text_only: bool, single: bool = False) -> rankers.
     top 100) plus `weight` x the query's BM25 score over its best BM25 score (a normalized score
     sum); with text_only, only queries with an interests text are fused; with single, only those
     whose library is too small to be split into interests (whose picks are not drawn in turn)."""
-    from digest.models import Profile, Subscriber
-    from digest.ranking import rank
 
     def ranker(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list[int]]:
-        subs = [
-            Subscriber(f"q{i}", Profile(interests=q.text, library=q.liked), (), top_k=100)
-            for i, q in enumerate(queries)
-        ]
-        picks = rank(pool, subs, top_k=100, thresholds=False)
+        picks = _top100(pool, queries)
         index = {p.id: i for i, p in enumerate(pool)}
         ours = [{index[s.paper.id]: s.score for s in picks[f"q{i}"]} for i in range(len(queries))]
         theirs = rankers.bm25_scores(pool, queries)
@@ -270,19 +264,13 @@ _BACKGROUNDS: dict[str, features.Space] = {}
 def stored(patch: Patch) -> rankers.Ranker:
     """The shipped ranker as `digest run` uses it with a stored corpus: the space (idf, centroid,
     the feedback switch) fitted on every paper of the split's months, not on the pool."""
-    from digest.models import Profile, Subscriber
-    from digest.ranking import rank
 
     def ranker(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list[int]]:
         name, every = _stored_corpus(pool)
         if name not in _BACKGROUNDS:
             _BACKGROUNDS[name], _ = features.fit([features.paper_text(p) for p in every])
-        subs = [
-            Subscriber(f"q{i}", Profile(interests=q.text, library=q.liked), (), top_k=100)
-            for i, q in enumerate(queries)
-        ]
         with patched(patch):
-            picks = rank(pool, subs, top_k=100, thresholds=False, space=_BACKGROUNDS[name])
+            picks = _top100(pool, queries, _BACKGROUNDS[name])
         index = {p.id: i for i, p in enumerate(pool)}
         return [[index[s.paper.id] for s in picks[f"q{i}"]] for i in range(len(queries))]
 
