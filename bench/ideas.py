@@ -21,6 +21,7 @@ from bench import corpus, rankers, relevance
 from bench.tasks import SPLITS, Query
 from digest.models import Paper, Scored
 from digest.ranking import features, interests, product, profiles, tokens
+from digest.ranking import latent as latent_component
 
 Patch = dict[tuple[object, str], object]
 
@@ -58,6 +59,12 @@ VARIANTS: dict[str, tuple[str, Patch]] = {
         {(profiles, "LIBRARY_AUTHOR_BOOST"): 0.0},
     ),
     "- Rocchio against the pool": ("no pool-mean negative", {(profiles, "POOL_WEIGHT"): 0.0}),
+    "- latent component": (
+        "each interest's best papers by words alone, not reordered in the latent basis",
+        {(latent_component, "WEIGHT"): 0.0},
+    ),
+    "latent weight 0.2": ("score + 0.2 x latent cosine", {(latent_component, "WEIGHT"): 0.2}),
+    "latent weight 0.4": ("score + 0.4 x latent cosine", {(latent_component, "WEIGHT"): 0.4}),
     "- several interests (one vector)": (
         "a large library stays one mean vector",
         {(interests, "CLUSTER_MIN"): 10**9},
@@ -258,25 +265,6 @@ def bm25_fused(weight: float, text_only: bool, single: bool = False) -> rankers.
     return ranker
 
 
-_BACKGROUNDS: dict[str, features.Space] = {}
-
-
-def stored(patch: Patch) -> rankers.Ranker:
-    """The shipped ranker as `digest run` uses it with a stored corpus: the space (idf, centroid,
-    the feedback switch) fitted on every paper of the split's months, not on the pool."""
-
-    def ranker(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list[int]]:
-        name, every = _stored_corpus(pool)
-        if name not in _BACKGROUNDS:
-            _BACKGROUNDS[name], _ = features.fit([features.paper_text(p) for p in every])
-        with patched(patch):
-            picks = _top100(pool, queries, _BACKGROUNDS[name])
-        index = {p.id: i for i, p in enumerate(pool)}
-        return [[index[s.paper.id] for s in picks[f"q{i}"]] for i in range(len(queries))]
-
-    return ranker
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     corpus.add_argument(parser)
@@ -287,12 +275,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     corpus.use(args.data)
     names = [n for n in VARIANTS if n == "shipped" or not args.only or n in args.only]
     ranks: dict[str, rankers.Ranker] = {n: variant(VARIANTS[n][1]) for n in names}
-    if not args.only or "stored background" in args.only:
-        ranks["stored background"] = stored({})
-        ranks["stored background, no feedback"] = stored({(profiles, "FEEDBACK_MIN"): 10**9})
-        ranks["stored background, no feedback or centroid"] = stored(
-            {(profiles, "FEEDBACK_MIN"): 10**9, (profiles, "POOL_WEIGHT"): 0.0}
-        )
+    if not args.only or "- stored corpus (fit on the pool)" in args.only:
+        ranks["- stored corpus (fit on the pool)"] = rankers.digest_on_pool
     if not args.only or "+ latent SVD component (0.3)" in args.only:
         ranks["+ latent SVD component (0.3)"] = latent(0.3)
     for w in (0.05, 0.1, 0.2):

@@ -10,9 +10,11 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.feature_extraction.text import CountVectorizer, TfidfVectorizer
 
-from bench.tasks import Query
+from bench import corpus
+from bench.tasks import SPLITS, Query
 from digest import ranking
 from digest.models import Paper, Profile, Subscriber
+from digest.ranking import features, interests
 
 DEPTH = 100
 Ranker = Callable[[Sequence[Paper], Sequence[Query]], list[list[int]]]
@@ -121,17 +123,70 @@ def bm25_scores(
 
 
 def digest_ranker(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list[int]]:
-    """This project: every query a subscriber, all ranked in one digest.ranking.rank call."""
+    """This project as `digest run` ranks: in the stored corpus's space (stored_space), every
+    query a subscriber, all ranked in one digest.ranking.rank call."""
+    return digest_lists(pool, queries, stored_space(pool))
+
+
+def digest_on_pool(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list[int]]:
+    """This project as `digest rank` ranks: in a space fitted on the pool, no latent basis."""
+    return digest_lists(pool, queries)
+
+
+_STORED: dict[str, ranking.Space] = {}
+
+
+def stored_space(pool: Sequence[Paper]) -> ranking.Space | None:
+    """The space a `digest run` would rank `pool` in: fitted, with its latent basis, on every
+    paper of the months of the split that holds the pool (the stored corpus), as
+    digest/corpus.py fits the stored papers; None for a pool of no split's months."""
+    months = {corpus.month(p) for p in pool}
+    for split in SPLITS.values():
+        wanted = {*split.profile_months, *split.pool_months}
+        if months <= wanted:
+            if split.name not in _STORED:
+                every = [p for p in corpus.papers() if corpus.month(p) in wanted]
+                texts = [features.paper_text(p) for p in every]
+                space, rows = features.fit(texts)
+                df = np.bincount(rows.indices, minlength=space.size)
+                _STORED[split.name] = features.counted(space, df, len(texts), rows)
+            return _STORED[split.name]
+    return None
+
+
+def digest_lists(
+    pool: Sequence[Paper], queries: Sequence[Query], space: ranking.Space | None = None
+) -> list[list[int]]:
+    """Every query's top DEPTH by digest.ranking.rank (in `space`, if given). A profile of
+    several interests draws its picks from each in turn, so its top 15 of 100 picks is not the
+    digest of 15 its reader gets: for those, the head of the list is that digest (q.shown)."""
+    lists = _picked(pool, queries, DEPTH, space)
+    several = [
+        i
+        for i, q in enumerate(queries)
+        if 0 < q.shown < DEPTH and len(q.liked) >= interests.CLUSTER_MIN
+    ]
+    for cut in sorted({queries[i].shown for i in several}):
+        mine = [i for i in several if queries[i].shown == cut]
+        heads = _picked(pool, [queries[i] for i in mine], cut, space)
+        for i, head in zip(mine, heads, strict=True):
+            lists[i] = [*head, *(j for j in lists[i] if j not in set(head))][:DEPTH]
+    return lists
+
+
+def _picked(
+    pool: Sequence[Paper], queries: Sequence[Query], k: int, space: ranking.Space | None
+) -> list[list[int]]:
     subscribers = [
         Subscriber(
             f"q{i}",
             Profile(interests=q.text, library=q.liked, disliked=q.disliked),
             (),
-            top_k=DEPTH,
+            top_k=k,
         )
         for i, q in enumerate(queries)
     ]
-    picks = ranking.rank(pool, subscribers, top_k=DEPTH, thresholds=False)
+    picks = ranking.rank(pool, subscribers, top_k=k, thresholds=False, space=space)
     index = {p.id: i for i, p in enumerate(pool)}
     return [[index[s.paper.id] for s in picks[f"q{i}"]] for i in range(len(queries))]
 

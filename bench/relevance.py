@@ -14,8 +14,10 @@ astro-ph.HE astro-ph.SR astro-ph.EP gr-qc hep-ph quant-ph, seed 7, a second auth
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
+import re
 import statistics
 import sys
 import time
@@ -51,19 +53,27 @@ def measure(metric: str, ranked: Sequence[str], query: Query) -> float:
     raise ValueError(metric)
 
 
+def shown(metric: str) -> int:
+    """How many papers of a ranked list the metric reads."""
+    found = re.search(r"(?:@| top )(\d+)", metric)
+    return int(found.group(1)) if found else 0
+
+
 def evaluate(task: Task, ranker: Ranker) -> tuple[list[float], float]:
-    """The metric of every query, and the ranker's wall time."""
+    """The metric of every query, and the ranker's wall time. Each query says how many papers
+    the metric reads: a digest of that many is what its reader sees."""
+    queries = [dataclasses.replace(q, shown=shown(task.metric)) for q in task.queries]
     start = time.perf_counter()
     if task.pool:
-        pools = [task.pool] * len(task.queries)
-        ranked = ranker(task.pool, task.queries)
+        pools = [task.pool] * len(queries)
+        ranked = ranker(task.pool, queries)
     else:  # each query on its own small pool
-        pools = [q.pool for q in task.queries]
-        ranked = [ranker(q.pool, [q])[0] for q in task.queries]
+        pools = [q.pool for q in queries]
+        ranked = [ranker(q.pool, [q])[0] for q in queries]
     elapsed = time.perf_counter() - start
     values = [
         measure(task.metric, [pool[j].id for j in rows], q)
-        for q, pool, rows in zip(task.queries, pools, ranked, strict=True)
+        for q, pool, rows in zip(queries, pools, ranked, strict=True)
     ]
     return values, elapsed
 

@@ -80,6 +80,7 @@ class Query:
     grades: Mapping[str, float] = field(default_factory=dict)  # paper id -> gain; absent: 0
     topics: Mapping[str, str] = field(default_factory=dict)  # many interests: paper id -> topic
     pool: tuple[Paper, ...] = ()  # this query's own candidates (default: the task's)
+    shown: int = 0  # how many papers the metric reads: the digest a reader would get (0: DEPTH)
 
 
 @dataclass(frozen=True)

@@ -13,11 +13,11 @@ import numpy as np
 import scipy.sparse as sp
 
 from digest.models import Paper
-from digest.ranking import tokens
+from digest.ranking import latent, tokens
 from digest.ranking.tokens import analyze, tokenize, tokenize_all
 
 # Bump when the analyzer or the weighting changes: a stored space of another version is refitted.
-VERSION = 4
+VERSION = 5  # 5: the latent basis
 # No word is ever cut for being common: a focused source (48 papers that all say "federated
 # learning") would lose the very words its subscriber asked for. Common words weigh little through
 # idf instead, and idf counts BACKGROUND_DOCS pseudo-documents that hold none of the words, so
@@ -51,13 +51,19 @@ class Space:
     background's centroid). transform() gives l2-normalized rows."""
 
     def __init__(
-        self, terms: Sequence[str], idf: np.ndarray, docs: int, centroid: np.ndarray | None = None
+        self,
+        terms: Sequence[str],
+        idf: np.ndarray,
+        docs: int,
+        centroid: np.ndarray | None = None,
+        basis: latent.Basis | None = None,
     ) -> None:
         self.names = np.asarray(terms, dtype=object)
         self.idf = idf
         self.docs = docs  # how many documents the fit saw
         self.vocabulary = {t: i for i, t in enumerate(terms)}
         self.centroid = np.zeros(len(terms)) if centroid is None else centroid
+        self.basis = basis  # the stored corpus's latent basis (None: words alone)
 
     @property
     def size(self) -> int:
@@ -92,14 +98,17 @@ class Space:
         return all(w in known for w in words) and all(p in known for p in phrases)
 
     def to_bytes(self) -> bytes:
+        arrays: dict[str, np.ndarray] = {
+            "version": np.array([VERSION, self.docs]),
+            "terms": np.frombuffer("\n".join(self.names).encode("utf-8"), dtype=np.uint8),
+            "idf": self.idf.astype(np.float64),
+            "centroid": self.centroid.astype(np.float32),
+        }
+        if self.basis is not None:
+            arrays["basis_columns"] = self.basis.columns.astype(np.int32)
+            arrays["basis"] = self.basis.vectors.astype(np.float16)  # a quarter of float64's size
         out = io.BytesIO()
-        np.savez_compressed(
-            out,
-            version=np.array([VERSION, self.docs]),
-            terms=np.frombuffer("\n".join(self.names).encode("utf-8"), dtype=np.uint8),
-            idf=self.idf.astype(np.float64),
-            centroid=self.centroid.astype(np.float32),
-        )
+        np.savez_compressed(out, **arrays)  # type: ignore[arg-type]
         return out.getvalue()
 
     @classmethod
@@ -112,7 +121,11 @@ class Space:
             terms = saved["terms"].tobytes().decode("utf-8").split("\n")
             idf = saved["idf"]
             centroid = saved["centroid"].astype(np.float64)
-        return cls(terms, idf, docs, centroid)
+            basis = None
+            if "basis" in saved:
+                columns = saved["basis_columns"].astype(np.int64)
+                basis = latent.Basis(columns, saved["basis"].astype(np.float32))
+        return cls(terms, idf, docs, centroid, basis)
 
 
 def fit(texts: Sequence[str], keep: Sequence[str] = ()) -> tuple[Space, sp.csr_matrix]:
@@ -180,7 +193,8 @@ def _malloc_trim() -> Callable[[int], int] | None:
 
 def counted(space: Space, df: np.ndarray, docs: int, rows: sp.csr_matrix) -> Space:
     """A space fitted on a sample, with the document frequencies `df` of its columns counted on
-    all `docs` papers instead; the centroid is the sample's (`rows`, the fit's rows) reweighted."""
+    all `docs` papers instead; the centroid and the latent basis are the sample's (`rows`, the
+    fit's rows) reweighted."""
     idf = _idf(docs, df)
     rows = rows.copy()
     rows.data *= (idf / space.idf)[rows.indices]
@@ -189,7 +203,7 @@ def counted(space: Space, df: np.ndarray, docs: int, rows: sp.csr_matrix) -> Spa
     rows.data /= np.maximum(norms, 1e-12)[owner]
     total = np.asarray(rows.sum(axis=0)).ravel()
     centroid = total / max(float(np.linalg.norm(total)), 1e-12)
-    return Space(list(space.names), idf, docs, centroid)
+    return Space(list(space.names), idf, docs, centroid, latent.fit(rows))
 
 
 def _idf(docs: int, df: np.ndarray) -> np.ndarray:

@@ -11,6 +11,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from digest.models import Paper, Scored, Subscriber
+from digest.ranking import latent
 from digest.ranking.features import Space, paper_text
 from digest.ranking.interests import CLUSTER_MIN, NEIGHBOURS
 from digest.ranking.product import (
@@ -102,11 +103,13 @@ def rank_pool(
     if prep is None:
         return {s.name: [] for s in subscribers}
     most = keep or max(top_k if top_k is not None else s.top_k for s in subscribers)
-    selected |= _second_pass(blocks, prep, subscribers, count, most, extra, keep or most)
+    # What rank() reorders by the latent basis must be among the selected papers too.
+    deep = latent.reach(most, space.basis)
+    selected |= _second_pass(blocks, prep, subscribers, count, deep, extra, keep or most)
     if feeds_back(prep):
         prep = prepare(list(selected.values()), subscribers, space, df)
         if prep is not None:
-            selected |= _near_pass(blocks, prep, subscribers, count, most)
+            selected |= _near_pass(blocks, prep, subscribers, count, deep)
     papers = list(selected.values())
     log.info("ranking %d of %d papers, selected in passes", len(papers), count)
     allowed = allowed_in(papers) if allowed_in is not None else None

@@ -10,7 +10,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from digest.models import Paper, Scored, Subscriber
-from digest.ranking import interests
+from digest.ranking import interests, latent
 from digest.ranking.explain import closest, terms
 from digest.ranking.features import Space, release_memory
 from digest.ranking.product import (
@@ -100,18 +100,28 @@ def rank(
     if not most:
         return picks
     feedback = feeds_back(prep)
+    # With the stored corpus's latent basis, each interest's best papers by words are reordered
+    # by their latent closeness too: the order is the sum's, the score shown the words'.
+    basis = space.basis
+    if basis is not None:
+        z, zi = basis.project(x), basis.project(profile)
     best: list[list[tuple[float, int]]] = [[] for _ in owner]
+    by_words: list[dict[int, float]] = [{} for _ in owner]  # the picks' scores, when reordered
     oks = [accepts(si) for si in range(n)]
     for lo in range(0, len(owner), ROWS_AT_ONCE):
         part = slice(lo, min(len(owner), lo + ROWS_AT_ONCE))
-        seen, bound, left = _scored(prep, part, most, feedback, order)
+        seen, bound, left = _scored(prep, part, latent.reach(most, basis), feedback, order)
         for r, si in enumerate(owner[part].tolist()):
             if limits[si]:
-                floor = floors[si]
-                chosen = _chosen(seen[r], bound[r], limits[si], floor, oks[si], ids)
+                floor, deep = floors[si], latent.reach(limits[si], basis)
+                chosen = _chosen(seen[r], bound[r], deep, floor, oks[si], ids)
                 if chosen is None:  # a paper left out could still make the list
                     row = (right @ left[r].T).toarray().ravel()
-                    chosen = _every(row, limits[si], floor, oks[si], ids)
+                    chosen = _every(row, deep, floor, oks[si], ids)
+                if basis is not None:
+                    own = {j: v for v, j in chosen}
+                    chosen = latent.reorder(chosen, z, zi[lo + r], limits[si])
+                    by_words[lo + r] = {j: own[j] for _, j in chosen}
                 best[lo + r] = chosen
         del seen, left
         release_memory()
@@ -141,7 +151,8 @@ def rank(
             reasons.append(f"by {', '.join(by)}, whom you follow")
         if also := [a for a in mine if author_key(a) not in followed]:
             reasons.append(f"by {', '.join(also)}, an author of papers you liked")
-        picks[s.name].append(Scored(papers[j], score, next(words), "; ".join(reasons)))
+        shown = by_words[r].get(j, score) if basis is not None else score
+        picks[s.name].append(Scored(papers[j], shown, next(words), "; ".join(reasons)))
     return picks
 
 

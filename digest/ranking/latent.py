@@ -1,0 +1,68 @@
+"""The latent component: a TruncatedSVD basis of the stored corpus's TF-IDF rows, kept with the
+stored space, and the reorder of each interest's best papers by words by how close they are to
+the interest in it (two papers of one topic that share few words are close there)."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+COMPONENTS = 100
+# Each interest's best papers by words, at least this many, are reordered by score + WEIGHT x
+# their latent cosine with the interest (tune split: 0.2-0.4 gain on every pool size from 100
+# to 6,704; 0.4 loses the focused pool; bench/results/ideas.md).
+DEPTH = 100
+WEIGHT = 0.3
+# A column of fewer sampled papers than this gets no latent direction: rare words carry 1% of
+# the basis's weight and most of its size.
+MIN_DF = 5
+ROWS = 20_000  # the basis is fitted on an even sample of at most this many rows
+
+
+@dataclass(frozen=True)
+class Basis:
+    columns: np.ndarray  # the space's columns that have a direction
+    vectors: np.ndarray  # len(columns) x components, float32
+
+    def project(self, rows: sp.csr_matrix) -> np.ndarray:
+        """Rows of the space as l2-normalized latent vectors (0 for a row with no such column)."""
+        z = np.asarray(rows[:, self.columns] @ self.vectors, dtype=np.float32)
+        norms = np.linalg.norm(z, axis=1, keepdims=True)
+        unit: np.ndarray = z / np.maximum(norms, 1e-12)
+        return unit
+
+
+def fit(rows: sp.csr_matrix) -> Basis | None:
+    """The basis of a corpus's l2-normalized rows; None when it has too few rows or columns."""
+    df = np.bincount(rows.indices, minlength=rows.shape[1])
+    columns = np.flatnonzero(df >= MIN_DF)
+    k = min(COMPONENTS, len(columns) - 1, rows.shape[0] - 1)
+    if k < 2:
+        return None
+    from sklearn.decomposition import TruncatedSVD  # only a stored space's fit needs it
+
+    sample = rows[:: math.ceil(rows.shape[0] / ROWS)][:, columns]
+    with warnings.catch_warnings():  # its explained variance of a tiny corpus can divide by 0
+        warnings.simplefilter("ignore", RuntimeWarning)
+        svd = TruncatedSVD(k, random_state=0).fit(sample)
+    return Basis(columns, svd.components_.T.astype(np.float32))
+
+
+def reach(most: int, basis: Basis | None) -> int:
+    """How many of an interest's best papers by words ranking needs to pick `most`."""
+    return max(most, DEPTH) if basis is not None and most else most
+
+
+def reorder(
+    chosen: Sequence[tuple[float, int]], z: np.ndarray, interest: np.ndarray, k: int
+) -> list[tuple[float, int]]:
+    """The best k of one interest's (score, paper row) by score + WEIGHT x latent cosine, as
+    (that sum, paper row); ties in the order given."""
+    fused = [(v + WEIGHT * float(z[j] @ interest), i, j) for i, (v, j) in enumerate(chosen)]
+    fused.sort(key=lambda t: (-t[0], t[1]))
+    return [(v, j) for v, _, j in fused[:k]]

@@ -1,0 +1,114 @@
+"""The latent component: a basis fitted on the stored corpus, kept with the stored space, that
+reorders each interest's best papers by words by their closeness in topic, while the score shown
+and held to min_score stays the words' own."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import numpy as np
+import scipy.sparse as sp
+
+from digest.models import Paper, Profile, Subscriber
+from digest.ranking import latent, rank, rank_pool
+from digest.ranking.features import Space, counted, fit, paper_text
+from tests.test_ranking_pool import in_blocks, mixed, shown, subscribers
+
+# Two topics, each a vocabulary whose words co-occur across that topic's papers.
+STARS = "stellar galaxy redshift halo nebula supernova quasar cluster luminosity spectra".split()
+CELLS = "protein enzyme membrane receptor genome ribosome kinase mitosis peptide cytokine".split()
+
+
+def topical(rng: random.Random, words: list[str], n: int, prefix: str) -> list[Paper]:
+    return [
+        Paper(
+            id=f"{prefix}{i:04d}",
+            title=" ".join(rng.sample(words, 3)),
+            abstract=" ".join(rng.sample(words, 5)),
+        )
+        for i in range(n)
+    ]
+
+
+def stored(papers: list[Paper]) -> Space:
+    """A space fitted as digest/corpus.py fits the stored papers: with its latent basis."""
+    space, rows = fit([paper_text(p) for p in papers])
+    return counted(space, np.bincount(rows.indices, minlength=space.size), len(papers), rows)
+
+
+def corpus(seed: int = 0) -> list[Paper]:
+    rng = random.Random(seed)
+    return topical(rng, STARS, 300, "s") + topical(rng, CELLS, 300, "c")
+
+
+def test_a_stored_space_has_a_basis_and_a_tiny_corpus_none() -> None:
+    space = stored(corpus())
+    assert space.basis is not None
+    assert space.basis.vectors.shape[1] >= 2
+    assert fit(["one paper about stars"])[0].basis is None  # a fit of the pool: words alone
+    tiny = sp.csr_matrix(np.eye(3))
+    assert latent.fit(tiny) is None  # no column in MIN_DF papers
+
+
+def test_papers_of_one_topic_are_close_in_the_basis_though_they_share_no_word(
+    monkeypatch,
+) -> None:
+    monkeypatch.setattr(latent, "COMPONENTS", 2)  # two topics: a basis of two directions
+    space = stored(corpus())
+    assert space.basis is not None
+    z = space.basis.project(
+        space.transform(["stellar galaxy redshift", "halo nebula supernova", "protein enzyme"])
+    )
+    assert float(z[0] @ z[1]) > 0.8  # no word shared, one topic
+    assert float(z[0] @ z[2]) < 0.2
+
+
+def test_the_basis_survives_the_state_database() -> None:
+    space = stored(corpus())
+    again = Space.from_bytes(space.to_bytes())
+    assert again is not None and again.basis is not None and space.basis is not None
+    assert np.array_equal(again.basis.columns, space.basis.columns)
+    assert np.allclose(again.basis.vectors, space.basis.vectors, atol=1e-3)  # kept as float16
+
+
+def test_reorder_ranks_by_score_plus_the_weighted_latent_cosine() -> None:
+    z = np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.8]], dtype=np.float32)
+    interest = np.array([0.0, 1.0], dtype=np.float32)
+    chosen = [(0.30, 0), (0.25, 1), (0.10, 2)]
+    out = latent.reorder(chosen, z, interest, 2)
+    # 0.25 + 0.3 x 1 and 0.10 + 0.3 x 0.8 both beat 0.30 + 0, the best by words
+    assert [j for _, j in out] == [1, 2]
+    assert out[0][0] == 0.25 + latent.WEIGHT
+
+
+def test_ranked_with_a_basis_the_order_moves_but_each_score_is_the_papers_own() -> None:
+    papers = corpus()
+    space = stored(papers)
+    sub = Subscriber("ana", Profile(interests="stellar galaxy"), (), top_k=20)
+    with_basis = rank(papers, [sub], space=space)["ana"]
+    words = dataclasses.replace(sub, top_k=len(papers))
+    plain = Space(list(space.names), space.idf, space.docs, space.centroid)  # no basis
+    by_words = {s.paper.id: s.score for s in rank(papers, [words], space=plain)["ana"]}
+    assert len(with_basis) == 20
+    assert all(s.score == by_words[s.paper.id] for s in with_basis)
+    assert all(s.paper.id.startswith("s") for s in with_basis)  # all of the asked topic
+
+
+def test_min_score_holds_on_the_words_score() -> None:
+    papers = corpus()
+    space = stored(papers)
+    sub = Subscriber("ana", Profile(interests="stellar galaxy"), (), top_k=50, min_score=0.3)
+    picks = rank(papers, [sub], space=space)["ana"]
+    assert picks and all(s.score >= 0.3 for s in picks)
+
+
+def test_passes_over_blocks_pick_what_one_rank_picks_with_a_basis() -> None:
+    pool = mixed(600)
+    subs = subscribers(pool)
+    space = stored(pool)
+    assert space.basis is not None
+    whole = rank(pool, subs, space=space)
+    passes = rank_pool(in_blocks(pool, 97), subs, space=space)
+    assert shown(passes) == shown(whole)
+    assert all(whole.values())
