@@ -71,7 +71,7 @@ def test_a_redaction_in_another_room_undoes_nothing(store: Store) -> None:
 def test_a_slack_request_is_taken_once_with_its_votes(store: Store, state: str) -> None:
     until = NOW + timedelta(minutes=5)
     votes = [("ana", "p1", "up"), ("ana", "unknown", "down")]
-    assert store.votes.click("k1", until, votes, NOW) == [("Paper 1", "up")]
+    assert store.votes.click("k1", until, votes, NOW) == [("ana", "p1", "Paper 1", "up")]
     with Store(state) as replica:  # another web face on the same database
         assert replica.votes.click("k1", until, [("ana", "p1", "down")], NOW) is None
     assert rating(store) == ("up", "slack")

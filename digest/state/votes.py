@@ -133,11 +133,12 @@ class Votes(Tables):
         votes: Iterable[tuple[str, str, str]],
         at: datetime,
         late: bool = False,
-    ) -> list[tuple[str, str]] | None:
+    ) -> list[tuple[str, str, str, str]] | None:
         """Take one Slack request: its key (kept until its timestamp is stale anyway) and its
         (subscriber, paper id, up|down) votes, in one transaction, so that a request is taken
         once on any number of web replicas and a failed write leaves it free to be tried again.
-        None when the key was taken before (a replay); else the (title, vote) recorded. `late`:
+        None when the key was taken before (a replay); else the (subscriber, paper id, title,
+        vote) recorded. `late`:
         written after a wait (a retry), it does not replace a rating given since `at`."""
         stamp = self.stamp(at)
         with self.transaction() as db:
@@ -156,5 +157,5 @@ class Votes(Tables):
                 if title is None or (late and was is not None and was["rated_at"] >= stamp):
                     continue
                 write(db, subscriber, paper_id, RATINGS[vote], stamp, "slack", "")
-                recorded.append((str(title[0]), vote))
+                recorded.append((subscriber, paper_id, str(title[0]), vote))
         return recorded
