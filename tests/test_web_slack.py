@@ -22,6 +22,7 @@ from channel_servers import free_port
 from support_postgres import Cluster, Cuttable
 from web_project import MONDAY, SIGNING, Held, Project, project
 
+from digest.state import engine
 from digest.web import slack
 
 
@@ -297,3 +298,24 @@ def wait_for_log(capsys: Any, line: str, seconds: float = 30) -> str:
         time.sleep(0.05)
     assert line in seen, seen
     return seen
+
+
+def test_a_click_kept_when_the_face_stops_is_recorded_by_the_next_face(
+    web: Project, capsys, monkeypatch
+) -> None:
+    monkeypatch.setattr(engine, "BUSY_TIMEOUT", 1.0)  # SQLite gives up on a held lock sooner
+    body = clicked(web, capsys)
+    spool = Path(f"{web.state}.clicks")
+    held = Held(web.state)  # the lock outlasts the first face
+    try:
+        with web.web() as http:
+            headers = signature(body, int(time.time()))
+            assert http.post("/slack/actions", content=body, headers=headers).status_code == 200
+            wait_for_log(capsys, "a Slack click is kept to be recorded later")
+        assert "1 Slack clicks wait in" in wait_for_log(capsys, f"{spool}")
+    finally:
+        held.release()
+    assert ratings(web, capsys) == [] and SIGNING not in spool.read_text(encoding="utf-8")
+    with web.web():  # the next face on this state reads the click back and writes it
+        assert wait_for_ratings(web, capsys) == [("ana", "up", "slack")]
+    assert spool.read_text(encoding="utf-8") == ""  # nothing waits any more

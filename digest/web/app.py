@@ -11,19 +11,23 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from digest.models import Settings
+from digest.state.engine import is_url
 from digest.web import archive, slack
 from digest.web.access import Access
 from digest.web.clicks import Click, Clicks
 from digest.web.pages import BARE_CSP, Strict, button_form, csp, page
+from digest.web.spool import Spool
 from digest.web.tokens import Links, Signer
 
 log = logging.getLogger("digest.web")
@@ -81,7 +85,10 @@ class Face:
             if c.kind == "slack" and c.options.get("signing_secret")
         ]
         self.db = Access(state)
-        self.clicks = Clicks(self.db)
+        # Beside an SQLite state the kept clicks outlive the process; PostgreSQL replicas share
+        # no disk, so theirs live in memory.
+        spool = None if is_url(state) else Spool(Path(f"{state}.clicks"))
+        self.clicks = Clicks(self.db, spool)
 
     def now(self) -> datetime:
         return datetime.fromtimestamp(self.clock()).astimezone()
@@ -112,7 +119,8 @@ class Face:
     @contextlib.asynccontextmanager
     async def _lifespan(self, app: Starlette) -> AsyncIterator[None]:
         yield
-        self.clicks.stop()  # the clicks being written end; those kept get a last try
+        # The clicks being written end and those kept get a last try, off the event loop.
+        await run_in_threadpool(self.clicks.stop)
         self.db.close()
 
     async def _not_found(self, request: Request, exc: Exception) -> Response:

@@ -1,6 +1,7 @@
 """Slack clicks that are not lost: a click's votes and its request's key are written in one
 transaction before Slack is answered, when the database answers within ACK_BUDGET; otherwise
-Slack is answered anyway and the click is kept and tried again until the database takes it."""
+Slack is answered anyway and the click is kept (in memory, and on disk beside an SQLite state:
+spool.py) and tried again until the database takes it."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 import httpx
 
@@ -17,6 +19,7 @@ from digest.channels.transport import client
 from digest.models import DigestError
 from digest.web import slack
 from digest.web.access import Access
+from digest.web.spool import Spool
 
 log = logging.getLogger("digest.web")
 
@@ -35,15 +38,20 @@ class Click:
 
 
 class Clicks:
-    """The clicks being written and those kept for another try (in this process's memory)."""
+    """The clicks being written and those kept for another try: in this process's memory, and
+    in the spool when there is one (the clicks a face before this one kept are read back)."""
 
-    def __init__(self, access: Access) -> None:
-        self.access = access
+    def __init__(self, access: Access, spool: Spool | None = None) -> None:
+        self.access, self.spool = access, spool
         self.pool = ThreadPoolExecutor(WRITERS, thread_name_prefix="digest-slack")
-        self.kept: list[Click] = []
         self.lock = threading.Lock()
         self.wake, self.stopping = threading.Event(), threading.Event()
         self.retrier: threading.Thread | None = None
+        loaded = spool.load() if spool else []
+        self.kept = [c for c in map(_click, loaded) if c is not None]
+        if self.kept:
+            log.warning("web: %d Slack clicks kept before are tried again", len(self.kept))
+            self._start()
 
     async def take(self, click: Click) -> bool | None:
         """True once the click is recorded or kept to be tried again; False for a request taken
@@ -60,14 +68,20 @@ class Clicks:
             return self._write(click, late=False)
         except DigestError as exc:  # the database is unreachable, locked or failing: kept
             log.warning("web: a Slack click is kept to be recorded later (%s)", exc)
+            if self.spool:
+                self.spool.keep(_record(click))
             with self.lock:
                 self.kept.append(click)
-                if self.retrier is None:
-                    self.retrier = threading.Thread(target=self._retry, name="digest-slack-retry")
-                    self.retrier.daemon = True
-                    self.retrier.start()
+            self._start()
             self.wake.set()
             return True
+
+    def _start(self) -> None:
+        with self.lock:
+            if self.retrier is None:
+                self.retrier = threading.Thread(target=self._retry, name="digest-slack-retry")
+                self.retrier.daemon = True
+                self.retrier.start()
 
     def _write(self, click: Click, late: bool) -> bool:
         with self.access.lease() as store:
@@ -97,14 +111,17 @@ class Clicks:
         """Try every kept click once, oldest first; True when none is left."""
         with self.lock:
             batch, self.kept = self.kept, []
-        failed = []
+        failed, done = [], []
         for n, click in enumerate(batch):
             try:
-                self._write(click, late=True)
+                self._write(click, late=True)  # False (taken before, by another face): done too
             except DigestError as exc:
                 log.info("web: %d Slack clicks still wait for the state (%s)", len(batch), exc)
                 failed = batch[n:]  # the database is still away: no use trying the others now
                 break
+            done.append(click.key)
+        if self.spool and done:
+            self.spool.done(done)
         with self.lock:
             self.kept[:0] = failed
             return not self.kept
@@ -118,9 +135,10 @@ class Clicks:
         if self.retrier is not None:
             self.retrier.join(timeout=5)  # a try in progress ends; its clicks return to kept
         if self.kept and not self.flush():
-            log.warning(
-                "web: %d Slack clicks were not recorded (no state database)", len(self.kept)
-            )
+            if self.spool:
+                log.warning("web: %d Slack clicks wait in %s", len(self.kept), self.spool.path)
+            else:
+                log.warning("web: %d Slack clicks were not recorded (no database)", len(self.kept))
 
 
 def confirm(recorded: list[tuple[str, str]], response_url: str) -> None:
@@ -132,3 +150,21 @@ def confirm(recorded: list[tuple[str, str]], response_url: str) -> None:
             http.post(response_url, json=slack.confirmation(recorded), timeout=5)
     except httpx.HTTPError as exc:
         log.info("web: no confirmation in Slack (%s)", type(exc).__name__)
+
+
+def _record(click: Click) -> dict[str, Any]:
+    """The click as the spool keeps it: everything but the response_url."""
+    at, until = click.at.isoformat(), click.until.isoformat()
+    return {"key": click.key, "until": until, "at": at, "votes": [list(v) for v in click.votes]}
+
+
+def _click(record: dict[str, Any]) -> Click | None:
+    """A click read back from the spool, or None for a record of the wrong shapes."""
+    try:
+        votes = tuple((str(s), str(p), str(v)) for s, p, v in record["votes"])
+        if any(v not in ("up", "down") for _, _, v in votes):
+            return None
+        until, at = datetime.fromisoformat(record["until"]), datetime.fromisoformat(record["at"])
+        return Click(str(record["key"]), until, at, votes, "")
+    except (KeyError, TypeError, ValueError):
+        return None
