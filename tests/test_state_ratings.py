@@ -43,3 +43,10 @@ def test_a_new_rating_of_the_same_paper_replaces_the_old_one(store: Store) -> No
     store.ratings.rate("ana", "p1", "down", NOW)
     up, down = store.ratings.of("ana")
     assert up == [] and [p.id for p in down] == ["p1"]
+
+
+def test_a_rating_says_which_one_it_replaced(store: Store) -> None:
+    assert store.ratings.rate("ana", "p1", "up", NOW) == "none"
+    assert store.ratings.rate("ana", "p1", "down", NOW, via="web") == "up"
+    assert store.ratings.rate("ana", "p1", "none", NOW, via="web") == "down"
+    assert store.ratings.current("ana", "p1") == "none"

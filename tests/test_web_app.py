@@ -1,16 +1,29 @@
 """The web face as readers and mail scanners meet it, on a real uvicorn over a real state: a GET
 only asks, a POST records and offers undo; damaged, expired or foreign links record nothing;
-one-click unsubscribe pauses e-mail until `digest resume`; every answer has strict headers."""
+one-click unsubscribe pauses e-mail until `digest resume`; every answer has strict headers; a
+request waiting on a locked database holds up no other."""
 
 from __future__ import annotations
 
 import json
 import logging
+import threading
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
-from web_project import GRAPHS, IMAGES, MONDAY, SECRET, TUESDAY, Project, papers_file, project
+from web_project import (
+    GRAPHS,
+    IMAGES,
+    MONDAY,
+    SECRET,
+    TUESDAY,
+    Held,
+    Project,
+    papers_file,
+    project,
+)
 
 from digest.web.tokens import Signer
 
@@ -268,3 +281,36 @@ def test_digest_ratings_lists_text_and_json_and_checks_the_subscriber(web: Proje
     assert code == 0 and "down  g2  (via cli)" in out
     code, _, err = web.digest(capsys, "ratings", "--subscriber", "zoe")
     assert code == 2 and "no subscriber named 'zoe'" in err
+
+
+@pytest.mark.parametrize("engine", ["sqlite", "postgres"])
+def test_a_request_waiting_on_a_locked_database_holds_up_no_other(
+    tmp_path: Path, capsys, request, engine: str
+) -> None:
+    url = request.getfixturevalue("postgres_url") if engine == "postgres" else ""
+    with project(tmp_path, state=url) as web:
+        _, ups = first_links(web, capsys)
+        key = Signer(SECRET).archive_key("ana")
+        answers: list[httpx.Response] = []
+
+        def vote() -> None:  # a reader's click, whose rating must wait for the lock
+            with httpx.Client(timeout=60, trust_env=False) as own:
+                answers.append(own.post(ups[0]))
+
+        with web.web() as http:
+            held = Held(web.state)
+            slow = threading.Thread(target=vote)
+            try:
+                slow.start()
+                held.wait_for_a_waiter()
+                # Other readers meanwhile: the archive and a rating link's page read the state.
+                assert http.get(f"/a/{key}/").status_code == 200
+                assert "Record my rating" in http.get(ups[1]).text
+                assert slow.is_alive() and answers == []  # the vote still waits for the lock
+            finally:
+                held.release()
+                slow.join(60)
+        (done,) = answers
+        assert done.status_code == 200 and "Rating recorded" in done.text
+        (rated,) = ratings(web, capsys)
+        assert (rated["vote"], rated["via"]) == ("up", "web")

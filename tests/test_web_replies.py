@@ -338,3 +338,107 @@ def test_two_workers_reading_at_once_count_a_vote_once(room: Room) -> None:
             w.join(30)
     assert sorted(counted) == [0, 1]  # one of them counted it, the other saw it taken
     assert room.ratings() == {first: (1, "matrix")}
+
+
+def redact(room: Room, event_id: str, token: str | None = None) -> None:
+    """What a client does to remove a reaction or delete a message."""
+    path = (
+        f"/_matrix/client/v3/rooms/{quote(room.room, safe='')}/redact/"
+        f"{quote(event_id, safe='')}/r{next(_txn)}"
+    )
+    room.hs.call(token or room.reader, "PUT", path, json={"reason": "changed my mind"})
+
+
+def test_removing_a_thumbs_up_reaction_takes_its_vote_back(room: Room) -> None:
+    config = (room.root / "digest.toml").read_text(encoding="utf-8")
+    (room.root / "digest.toml").write_text(
+        config.replace("top_k = 2", "top_k = 1"), encoding="utf-8"
+    )
+    papers_file(room.root / "feed" / "tuesday.jsonl", [GRAPHS[2]])
+    room.run("2026-12-01T09:00:00+00:00")
+    alert = [e for e in room.events("m.room.message") if e["sender"].startswith("@digestbot")][-1]
+    relation = {"rel_type": "m.annotation", "event_id": alert["event_id"], "key": "👍"}
+    reaction = room.say(room.reader, {"m.relates_to": relation}, kind="m.reaction")
+    room.run("2026-12-01T10:00:00+00:00")
+    assert room.ratings() == {"g3": (1, "matrix")}
+    redact(room, reaction)
+    room.run("2026-12-01T11:00:00+00:00")
+    assert room.ratings() == {}
+    room.run("2026-12-01T12:00:00+00:00")  # read again: nothing more changes
+    assert room.ratings() == {}
+
+
+def test_a_reply_deleted_after_it_was_read_takes_all_its_votes_back(room: Room) -> None:
+    first, second = room.ranked()
+    vote = room.text("+1 -2")
+    room.run()
+    assert room.ratings() == {first: (1, "matrix"), second: (-1, "matrix")}
+    redact(room, vote)
+    room.run("2026-11-30T11:00:00+00:00")
+    assert room.ratings() == {}
+
+
+def test_deleting_an_older_reply_leaves_the_later_vote_standing(room: Room) -> None:
+    first, _ = room.ranked()
+    older = room.text("+1")
+    room.run()
+    later = room.text("-1")
+    room.run("2026-11-30T11:00:00+00:00")
+    redact(room, older)
+    room.run("2026-11-30T12:00:00+00:00")
+    assert room.ratings() == {first: (-1, "matrix")}  # the reader's current vote is the later one
+    redact(room, later)
+    room.run("2026-11-30T13:00:00+00:00")
+    assert room.ratings() == {}  # what it replaced was the older vote, deleted before it
+
+
+def test_a_deleted_reply_gives_back_the_rating_it_replaced(room: Room) -> None:
+    first, _ = room.ranked()
+    config = str(room.root / "digest.toml")
+    assert main(["feedback", "--config", config, "ana", first, "down"]) == 0
+    vote = room.text("+1")
+    room.run()
+    assert room.ratings() == {first: (1, "matrix")}
+    redact(room, vote)
+    room.run("2026-11-30T11:00:00+00:00")
+    assert room.ratings() == {first: (-1, "cli")}
+
+
+class Forging(StallingProxy):
+    """The homeserver as seen through it: the next /sync carries a redaction of `target` from a
+    member who may not redact it, which the homeserver never applied."""
+
+    def __init__(self, upstream: str, room: str) -> None:
+        self.room, self.target = room, ""
+        super().__init__(upstream)
+
+    def handle(self, method: str, path: str, body: bytes, headers: dict[str, str]) -> Any:
+        status, content, answer_headers = super().handle(method, path, body, headers)
+        if not (self.target and method == "GET" and path.startswith("/_matrix/client/v3/sync")):
+            return status, content, answer_headers
+        sync = json.loads(content)
+        timeline = sync.setdefault("rooms", {}).setdefault("join", {}).setdefault(self.room, {})
+        forged = {"type": "m.room.redaction", "sender": "@eve:digest.test",
+                  "event_id": "$forged:digest.test", "redacts": self.target,
+                  "content": {"redacts": self.target}}  # fmt: skip
+        timeline.setdefault("timeline", {}).setdefault("events", []).append(forged)
+        self.target = ""
+        return status, json.dumps(sync).encode(), answer_headers
+
+
+def test_a_redaction_the_homeserver_did_not_apply_undoes_nothing(
+    homeserver: Homeserver, tmp_path: Path
+) -> None:
+    room = Room(homeserver, tmp_path)
+    with running(Forging(homeserver.url, room.room)) as proxy:
+        config = room.root / "digest.toml"
+        text = config.read_text(encoding="utf-8")
+        config.write_text(text.replace(homeserver.url, proxy.url), encoding="utf-8")
+        room.run(MONDAY)
+        first, _ = room.ranked()
+        vote = room.text("+1")
+        room.run()
+        proxy.target = vote
+        room.run("2026-11-30T11:00:00+00:00")
+        assert proxy.target == ""  # the forged redaction was in that sync
+    assert room.ratings() == {first: (1, "matrix")}

@@ -1,6 +1,8 @@
 """Slack's button clicks at {base_url}/slack/actions: a block_actions payload signed with the app's
 signing secret (v0, HMAC-SHA256 over `v0:{timestamp}:{body}`) is answered at once and its vote
-recorded; a changed byte, another secret or a stale timestamp is refused and records nothing."""
+recorded; a changed byte, another secret or a stale timestamp is refused and records nothing. A
+click is written before the answer when the database is quick, else kept and written when it
+is back; a replay records nothing on any web replica."""
 
 from __future__ import annotations
 
@@ -16,8 +18,11 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 import pytest
-from web_project import MONDAY, SIGNING, Project, project
+from channel_servers import free_port
+from support_postgres import Cluster, Cuttable
+from web_project import MONDAY, SIGNING, Held, Project, project
 
+from digest.state import engine
 from digest.web import slack
 
 
@@ -61,7 +66,7 @@ def ratings(p: Project, capsys: Any) -> list[dict[str, str]]:
     return list(json.loads(p.digest(capsys, "ratings", "--format", "json")[1]))
 
 
-def test_a_signed_click_is_answered_at_once_and_recorded(web: Project, capsys) -> None:
+def test_a_signed_click_is_recorded_before_slack_gets_its_answer(web: Project, capsys) -> None:
     body = clicked(web, capsys)
     with web.web() as http:
         started = time.monotonic()
@@ -70,10 +75,7 @@ def test_a_signed_click_is_answered_at_once_and_recorded(web: Project, capsys) -
         )
         took = time.monotonic() - started
         assert answer.status_code == 200 and took < 3.0  # Slack gives up after 3 s
-        deadline = time.monotonic() + 5
-        while not ratings(web, capsys) and time.monotonic() < deadline:
-            time.sleep(0.05)  # recorded just after the answer went out
-    (rated,) = ratings(web, capsys)
+        (rated,) = ratings(web, capsys)  # in the state database already: nothing to lose
     assert (rated["subscriber"], rated["vote"], rated["via"]) == ("ana", "up", "slack")
 
 
@@ -212,3 +214,108 @@ def test_a_retried_or_replayed_click_records_nothing_twice(web: Project, capsys,
         responses.server.shutdown()
     (rated,) = ratings(web, capsys)
     assert (rated["vote"], rated["via"]) == ("down", "slack")  # the later click stands
+
+
+def test_a_click_on_a_locked_database_is_answered_in_time_and_recorded_after(
+    web: Project, capsys
+) -> None:
+    body = clicked(web, capsys)
+    with web.web() as http:
+        held = Held(web.state)  # another process holds the write lock longer than Slack waits
+        try:
+            answer = http.post(
+                "/slack/actions", content=body, headers=signature(body, int(time.time()))
+            )
+            assert answer.status_code == 200  # answered while the write still waits
+            assert ratings(web, capsys) == []
+        finally:
+            held.release()
+        assert wait_for_ratings(web, capsys) == [("ana", "up", "slack")]
+
+
+def test_a_click_whose_write_fails_after_the_answer_is_recorded_when_the_database_is_back(
+    tmp_path: Path, capsys, postgres_cluster: Cluster
+) -> None:
+    direct = postgres_cluster.create_database()
+    proxy = Cuttable(postgres_cluster.port)  # the web face's way to the server, cut below
+    with project(tmp_path, state=proxy.url(direct)) as web:
+        body = clicked(web, capsys)
+        headers = signature(body, int(time.time()))
+        with web.web() as http:
+            held = Held(direct)
+            try:
+                assert http.post("/slack/actions", content=body, headers=headers).status_code == 200
+                held.wait_for_a_waiter()  # the write, after the answer, waits on the lock
+                proxy.cut()  # and the server goes away under it
+                logged = wait_for_log(capsys, "a Slack click is kept to be recorded later")
+            finally:
+                held.release()
+            proxy.mend()  # the server is back
+            assert wait_for_ratings(web, capsys) == [("ana", "up", "slack")]
+            # The request was taken when it was written: the same one again records nothing.
+            assert http.post("/slack/actions", content=body, headers=headers).status_code == 401
+    assert SIGNING not in logged and "not-slack" not in logged  # nor the payload's response_url
+
+
+@pytest.mark.parametrize("engine", ["sqlite", "postgres"])
+def test_a_replay_to_another_web_replica_records_nothing(
+    tmp_path: Path, capsys, monkeypatch, request, engine: str
+) -> None:
+    url = request.getfixturevalue("postgres_url") if engine == "postgres" else ""
+    responses = Responses()
+    monkeypatch.setattr(slack, "RESPONSE_HOSTS", {"127.0.0.1"})
+    try:
+        with project(tmp_path, state=url) as web:
+            body = clicked(web, capsys, "up", responses.url)
+            headers = signature(body, int(time.time()))
+            with web.web() as one, web.web(port=free_port()) as two:
+                assert one.post("/slack/actions", content=body, headers=headers).status_code == 200
+                assert responses.got.get(timeout=10)["text"].startswith("Recorded 👍")
+                assert two.post("/slack/actions", content=body, headers=headers).status_code == 401
+                retry = {**headers, "X-Slack-Retry-Num": "1"}  # Slack's own retry: done, quietly
+                assert two.post("/slack/actions", content=body, headers=retry).status_code == 200
+                time.sleep(0.5)
+                assert responses.got.empty()  # no second confirmation
+            assert [r["via"] for r in ratings(web, capsys)] == ["slack"]
+    finally:
+        responses.server.shutdown()
+
+
+def wait_for_ratings(p: Project, capsys: Any, seconds: float = 60) -> list[tuple[str, str, str]]:
+    """The ratings once there are some (or after `seconds`): (subscriber, vote, via)."""
+    deadline = time.monotonic() + seconds
+    while not (found := ratings(p, capsys)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return [(r["subscriber"], r["vote"], r["via"]) for r in found]
+
+
+def wait_for_log(capsys: Any, line: str, seconds: float = 30) -> str:
+    """What was logged until `line` appeared (or `seconds` passed)."""
+    seen = ""
+    deadline = time.monotonic() + seconds
+    while line not in seen and time.monotonic() < deadline:
+        seen += capsys.readouterr().err
+        time.sleep(0.05)
+    assert line in seen, seen
+    return seen
+
+
+def test_a_click_kept_when_the_face_stops_is_recorded_by_the_next_face(
+    web: Project, capsys, monkeypatch
+) -> None:
+    monkeypatch.setattr(engine, "BUSY_TIMEOUT", 1.0)  # SQLite gives up on a held lock sooner
+    body = clicked(web, capsys)
+    spool = Path(f"{web.state}.clicks")
+    held = Held(web.state)  # the lock outlasts the first face
+    try:
+        with web.web() as http:
+            headers = signature(body, int(time.time()))
+            assert http.post("/slack/actions", content=body, headers=headers).status_code == 200
+            wait_for_log(capsys, "a Slack click is kept to be recorded later")
+        assert "1 Slack clicks wait in" in wait_for_log(capsys, f"{spool}")
+    finally:
+        held.release()
+    assert ratings(web, capsys) == [] and SIGNING not in spool.read_text(encoding="utf-8")
+    with web.web():  # the next face on this state reads the click back and writes it
+        assert wait_for_ratings(web, capsys) == [("ana", "up", "slack")]
+    assert spool.read_text(encoding="utf-8") == ""  # nothing waits any more

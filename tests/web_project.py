@@ -1,11 +1,15 @@
 """A project with [web] for the web face's tests: two readers over two topics, their digests by
 e-mail to aiosmtpd on 127.0.0.1 and to files, and the web face itself running in a thread on a
-free loopback port (uvicorn, as `digest serve` runs it)."""
+free loopback port (uvicorn, as `digest serve` runs it); its state an SQLite file, or a PostgreSQL
+database when a test gives its URL."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
+import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -61,6 +65,7 @@ class Project:
     port: int
     mailbox: Mailbox
     slack: SlackWebhook
+    state: str
 
     @property
     def base(self) -> str:
@@ -76,13 +81,19 @@ class Project:
         return config.load(self.root / "digest.toml")
 
     @contextmanager
-    def web(self) -> Iterator[httpx.Client]:
-        """The web face on self.port over the project's state, and a client for it."""
-        face = Thread(self.settings(), str(self.root / "state.db"))
+    def web(self, port: int | None = None) -> Iterator[httpx.Client]:
+        """The web face on self.port (or another: a second replica) over the project's state,
+        and a client for it."""
+        settings = self.settings()
+        if port is not None:
+            listen = {**settings.web, "listen": f"127.0.0.1:{port}"}
+            settings = dataclasses.replace(settings, web=listen)
+        face = Thread(settings, self.state)
         face.start()
         assert face.started(), "the web face did not start"
         try:
-            with httpx.Client(base_url=self.base, timeout=10, trust_env=False) as http:
+            base = f"http://127.0.0.1:{port or self.port}"
+            with httpx.Client(base_url=base, timeout=10, trust_env=False) as http:
                 yield http
         finally:
             face.stop()
@@ -99,7 +110,9 @@ class Project:
         return [h.replace("&amp;", "&") for h in found]
 
 
-def write_config(root: Path, port: int, smtp_port: int, slack_url: str, web: bool = True) -> None:
+def write_config(
+    root: Path, port: int, smtp_port: int, slack_url: str, web: bool = True, state: str = ""
+) -> None:
     table = (
         f'[web]\nbase_url = "http://127.0.0.1:{port}"\nlisten = "127.0.0.1:{port}"\n'
         f'secret = "{SECRET}"\n\n'
@@ -113,7 +126,8 @@ def write_config(root: Path, port: int, smtp_port: int, slack_url: str, web: boo
         else ""
     )
     (root / "digest.toml").write_text(
-        f'[state]\npath = "state.db"\n\n{table}'
+        (f'[state]\nurl = "{state}"\n\n' if state else '[state]\npath = "state.db"\n\n')
+        + f"{table}"
         f'[smtp]\nhost = "127.0.0.1"\nport = {smtp_port}\nsecurity = "none"\n'
         'from = "Digest <digest@example.org>"\n\n'
         '[[sources]]\nkind = "files"\npath = "feed"\n\n'
@@ -130,7 +144,8 @@ def write_config(root: Path, port: int, smtp_port: int, slack_url: str, web: boo
 
 
 @contextmanager
-def project(root: Path, web: bool = True) -> Iterator[Project]:
+def project(root: Path, web: bool = True, state: str = "") -> Iterator[Project]:
+    """The project in `root`; `state`: a PostgreSQL URL instead of the SQLite file."""
     (root / "feed").mkdir()
     papers_file(root / "feed" / "monday.jsonl", GRAPHS[:2] + IMAGES[:2])
     mailbox, slack = Mailbox(), SlackWebhook(rate=100, burst=100)
@@ -138,8 +153,51 @@ def project(root: Path, web: bool = True) -> Iterator[Project]:
     smtp.start()
     try:
         port = free_port()
-        write_config(root, port, smtp.port, slack.url(), web)
-        yield Project(root, port, mailbox, slack)
+        write_config(root, port, smtp.port, slack.url(), web, state)
+        yield Project(root, port, mailbox, slack, state or str(root / "state.db"))
     finally:
         smtp.stop()
         slack.stop()
+
+
+class Held:
+    """A real lock on the state, held by another connection as a busy digest process would: the
+    SQLite file's write lock (BEGIN IMMEDIATE), or PostgreSQL's exclusive lock on `ratings`."""
+
+    def __init__(self, state: str) -> None:
+        self.state = state
+        if state.startswith("postgresql://"):
+            import psycopg
+
+            self.pg = psycopg.connect(state)
+            self.pg.execute("LOCK TABLE ratings IN ACCESS EXCLUSIVE MODE")
+        else:
+            self.sqlite = sqlite3.connect(state, isolation_level=None)
+            self.sqlite.execute("BEGIN IMMEDIATE")
+
+    def wait_for_a_waiter(self) -> None:
+        """Until a statement of the web face waits on this lock (PostgreSQL shows it; SQLite's
+        busy wait shows nowhere, so the request is given a moment to reach it)."""
+        if not self.state.startswith("postgresql://"):
+            time.sleep(0.5)
+            return
+        import psycopg
+
+        with psycopg.connect(self.state, autocommit=True) as look:
+            for _ in range(200):
+                waiting = look.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                    " AND datname = current_database()"
+                ).fetchone()
+                if waiting and waiting[0]:
+                    return
+                time.sleep(0.05)
+        raise AssertionError("no statement waited on the lock")
+
+    def release(self) -> None:
+        if self.state.startswith("postgresql://"):
+            self.pg.commit()
+            self.pg.close()
+        else:
+            self.sqlite.execute("COMMIT")
+            self.sqlite.close()

@@ -12,9 +12,11 @@ import logging
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from digest.models import Paper, Subscriber
 from digest.state.catalog import Tables, row_paper
+from digest.state.engine import Engine
 
 log = logging.getLogger("digest.state.ratings")
 
@@ -40,6 +42,37 @@ RATINGS = {"up": 1, "down": -1}
 VIAS = ("cli", "web", "matrix", "slack")  # where a rating came from (the web schema's `via`)
 
 
+def current(db: Engine, subscriber: str, paper_id: str) -> Any:
+    """The rating row (rating, rated_at, via, origin) of a paper, or None: unrated."""
+    return db.execute(
+        "SELECT rating, rated_at, via, origin FROM ratings WHERE subscriber = ? AND paper_id = ?",
+        (subscriber, paper_id),
+    ).fetchone()
+
+
+def write(
+    db: Engine, subscriber: str, paper_id: str, rating: int | None, at: str, via: str, origin: str
+) -> None:
+    """Set the paper's rating row (rating None: no rating); every column is replaced, so a
+    later vote from elsewhere no longer names the Matrix event of an earlier one."""
+    if rating is None:
+        db.execute(
+            "DELETE FROM ratings WHERE subscriber = ? AND paper_id = ?", (subscriber, paper_id)
+        )
+        return
+    db.execute(
+        "INSERT INTO ratings (subscriber, paper_id, rating, rated_at, via, origin)"
+        " VALUES (?,?,?,?,?,?) ON CONFLICT (subscriber, paper_id) DO UPDATE"
+        " SET rating = excluded.rating, rated_at = excluded.rated_at, via = excluded.via,"
+        " origin = excluded.origin",
+        (subscriber, paper_id, rating, at, via, origin),
+    )
+
+
+def _word(rating: int | None) -> str:
+    return "none" if rating is None else ("up" if rating > 0 else "down")
+
+
 @dataclass(frozen=True, slots=True)
 class StoredSpace:
     data: bytes
@@ -51,31 +84,28 @@ class Ratings(Tables):
     """The ratings and stored-space tables."""
 
     def rate(
-        self, subscriber: str, paper_id: str, rating: str, now: datetime, via: str = "cli"
-    ) -> None:
+        self,
+        subscriber: str,
+        paper_id: str,
+        rating: str,
+        now: datetime,
+        via: str = "cli",
+        origin: str = "",
+    ) -> str:
         """Record `up` or `down`; the latest rating of a paper is the one that counts. `none`
-        takes the rating back (the web face's undo)."""
+        takes the rating back (the web face's undo). `origin` names the Matrix event that
+        carried the vote (a redaction of it undoes the vote: votes.py). Returns the rating it
+        replaced: up, down or none."""
         with self.transaction() as db:
-            if rating == "none":
-                db.execute(
-                    "DELETE FROM ratings WHERE subscriber = ? AND paper_id = ?",
-                    (subscriber, paper_id),
-                )
-                return
-            db.execute(
-                "INSERT INTO ratings (subscriber, paper_id, rating, rated_at, via)"
-                " VALUES (?,?,?,?,?) ON CONFLICT (subscriber, paper_id) DO UPDATE"
-                " SET rating = excluded.rating, rated_at = excluded.rated_at, via = excluded.via",
-                (subscriber, paper_id, RATINGS[rating], self.stamp(now), via),
-            )
+            before = current(db, subscriber, paper_id)
+            value = None if rating == "none" else RATINGS[rating]
+            write(db, subscriber, paper_id, value, self.stamp(now), via, origin)
+        return _word(before["rating"] if before else None)
 
     def current(self, subscriber: str, paper_id: str) -> str:
         """The paper's rating now: up, down or none."""
-        row = self.db.execute(
-            "SELECT rating FROM ratings WHERE subscriber = ? AND paper_id = ?",
-            (subscriber, paper_id),
-        ).fetchone()
-        return "none" if row is None else ("up" if row[0] > 0 else "down")
+        row = current(self.db, subscriber, paper_id)
+        return _word(row["rating"] if row else None)
 
     def listing(self, subscriber: str | None = None) -> list[dict[str, str]]:
         """Every rating (of one subscriber), oldest first, as `digest ratings` prints them."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from digest.state.journal import SCHEMA as JOURNAL_SCHEMA
 from digest.state.ratings import SCHEMA as RATINGS_SCHEMA
+from digest.state.votes import SCHEMA as VOTES_SCHEMA
 from digest.state.web import SCHEMA as WEB_SCHEMA
 
 SCHEMA = [
@@ -110,6 +111,9 @@ SCHEMA = [
         facts   TEXT NOT NULL DEFAULT '{}'             -- JSON: next fires, busy
     );
     """,
+    # (feedback): the votes each Matrix event carried, to undo them when it is redacted; the
+    # Slack requests taken, shared by every web replica; see votes.py
+    VOTES_SCHEMA,
 ]
 # The papers stored before paper_keys existed get their keys when the store first opens.
 PAPER_KEYS_VERSION = next(i for i, s in enumerate(SCHEMA, 1) if "CREATE TABLE paper_keys" in s)

@@ -18,6 +18,7 @@ from digest.state.deliveries import Deliveries, stamp
 from digest.state.journal import Journal
 from digest.state.ratings import Ratings
 from digest.state.schema import PAPER_KEYS_VERSION, SCHEMA
+from digest.state.votes import Votes
 from digest.state.web import Web
 
 
@@ -29,8 +30,8 @@ def worker_name() -> str:
 class Store(Deliveries):
     """The state database: opens it, migrates it, and owns its transactions; the tables live in
     catalog.py (store.papers), journal.py (store.journal), ratings.py (store.ratings), web.py
-    (store.web) and deliveries.py (digests, outbox, runs, workers: methods of the store
-    itself)."""
+    (store.web), votes.py (store.votes) and deliveries.py (digests, outbox, runs, workers:
+    methods of the store itself)."""
 
     def __init__(
         self, state: str | Path, *, worker: str | None = None, timeout: float | None = None
@@ -45,6 +46,7 @@ class Store(Deliveries):
         self.journal = Journal(self.db, self.transaction, stamp)
         self.ratings = Ratings(self.db, self.transaction, stamp)
         self.web = Web(self.db, self.transaction, stamp)
+        self.votes = Votes(self.db, self.transaction, stamp)
         try:
             self._migrate()
         except BaseException:

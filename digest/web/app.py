@@ -1,31 +1,33 @@
 """The web face's routes (starlette): rating links (GET confirms, POST records and offers undo),
 one-click unsubscribe (RFC 8058), the archive and feed behind each subscriber's secret path, and
-Slack's button clicks. Every answer carries strict headers; bodies are bounded."""
+Slack's button clicks. Every answer carries strict headers; bodies are bounded; the database is
+reached from worker threads (access.py), never from the event loop."""
 
 from __future__ import annotations
 
 import contextlib
 import html
 import logging
-import threading
 import time
 from collections.abc import AsyncIterator, Callable
-from datetime import datetime
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
-import httpx
 from starlette.applications import Starlette
-from starlette.background import BackgroundTask
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import ASGIApp
 
-from digest.channels.transport import client
 from digest.models import Settings
-from digest.state import Store
+from digest.state.engine import is_url
 from digest.web import archive, slack
+from digest.web.access import Access
+from digest.web.clicks import Click, Clicks
 from digest.web.pages import BARE_CSP, Strict, button_form, csp, page
+from digest.web.spool import Spool
 from digest.web.tokens import Links, Signer
 
 log = logging.getLogger("digest.web")
@@ -66,7 +68,7 @@ async def read_body(request: Request, limit: int) -> bytes:
 
 
 class Face:
-    """The routes over one config and one state database (one connection, behind a lock)."""
+    """The routes over one config and one state database."""
 
     def __init__(
         self, settings: Settings, state: str, clock: Callable[[], float] = time.time
@@ -82,9 +84,11 @@ class Face:
             for c in s.channels
             if c.kind == "slack" and c.options.get("signing_secret")
         ]
-        self.slack_replays = slack.Replays()
-        self.store = Store(state)
-        self.lock = threading.Lock()
+        self.db = Access(state)
+        # Beside an SQLite state the kept clicks outlive the process; PostgreSQL replicas share
+        # no disk, so theirs live in memory.
+        spool = None if is_url(state) else Spool(Path(f"{state}.clicks"))
+        self.clicks = Clicks(self.db, spool)
 
     def now(self) -> datetime:
         return datetime.fromtimestamp(self.clock()).astimezone()
@@ -115,7 +119,9 @@ class Face:
     @contextlib.asynccontextmanager
     async def _lifespan(self, app: Starlette) -> AsyncIterator[None]:
         yield
-        self.store.close()
+        # The clicks being written end and those kept get a last try, off the event loop.
+        await run_in_threadpool(self.clicks.stop)
+        self.db.close()
 
     async def _not_found(self, request: Request, exc: Exception) -> Response:
         return refused(404, "Not found", "There is nothing at this address.")
@@ -148,8 +154,7 @@ class Face:
         subscriber, paper_id, vote = found
         if subscriber not in self.subscribers:
             return refused(410, "This link does not work", "Its reader is no longer subscribed.")
-        with self.lock:
-            paper = self.store.papers.paper(paper_id)
+        paper = await self.db(lambda store: store.papers.paper(paper_id))
         if paper is None:
             return refused(404, "Unknown paper", "This paper is not in the digest's records.")
         title = html.escape(paper.title)
@@ -164,9 +169,10 @@ class Face:
             await read_body(request, MAX_BODY)
         except TooLarge:
             return refused(413, "Too large", "The request was larger than a vote can be.")
-        with self.lock:
-            before = self.store.ratings.current(subscriber, paper_id)
-            self.store.ratings.rate(subscriber, paper_id, vote, self.now(), via="web")
+        now = self.now()
+        before = await self.db(
+            lambda store: store.ratings.rate(subscriber, paper_id, vote, now, via="web")
+        )
         log.info("web: %s rated %s %s", subscriber, paper_id, vote)
         # The same vote again (a second click, the link of another mail) changed nothing: its
         # undo takes the rating back, as the first click's would have.
@@ -206,8 +212,8 @@ class Face:
             await read_body(request, MAX_BODY)  # RFC 8058's "List-Unsubscribe=One-Click"
         except TooLarge:
             return refused(413, "Too large", "The request was larger than an unsubscribe.")
-        with self.lock:
-            self.store.web.pause(subscriber, channels, self.now())
+        now = self.now()
+        await self.db(lambda store: store.web.pause(subscriber, channels, now))
         log.info("web: %s unsubscribed from e-mail (%s)", subscriber, ", ".join(channels))
         body = (
             f"<p>No more e-mail digests go to {html.escape(subscriber)}. To start them again,"
@@ -235,23 +241,22 @@ class Face:
         subscriber = self._archive_of(request)
         if subscriber is None:
             return refused(404, "Not found", "There is nothing at this address.")
-        with self.lock:
-            return respond(archive.index(self.store, subscriber))
+        return respond(await self.db(lambda store: archive.index(store, subscriber)))
 
     async def archive_feed(self, request: Request) -> Response:
         subscriber = self._archive_of(request)
         if subscriber is None:
             return refused(404, "Not found", "There is nothing at this address.")
         url = self.links(subscriber).archive()
-        with self.lock:
-            return respond(archive.feed(self.store, subscriber, url), media="application/atom+xml")
+        feed = await self.db(lambda store: archive.feed(store, subscriber, url))
+        return respond(feed, media="application/atom+xml")
 
     async def archive_digest(self, request: Request) -> Response:
         subscriber = self._archive_of(request)
         if subscriber is None:
             return refused(404, "Not found", "There is nothing at this address.")
-        with self.lock:
-            message = self.store.web.digest_message(subscriber, request.path_params["period"])
+        period = request.path_params["period"]
+        message = await self.db(lambda store: store.web.digest_message(subscriber, period))
         if message is None:
             return refused(404, "Not found", "There is no digest of that date.")
         return respond(message.html)
@@ -266,38 +271,23 @@ class Face:
         if not slack.signed(body, request.headers, self.slack_secrets, self.clock()):
             log.warning("web: a Slack action with a bad or stale signature was refused")
             return respond("bad signature", 401, media="text/plain")
-        if not self.slack_replays.first(request.headers, self.clock()):
-            if request.headers.get("x-slack-retry-num", "").isdigit():
-                return Response(b"", 200)  # Slack's retry of a click already taken: done
-            log.warning("web: a replayed Slack action was refused")
-            return respond("replayed", 401, media="text/plain")
         clicked = slack.votes(body)
         if clicked is None:
             return refused(400, "Bad request", "This is not a Slack action digest can read.")
         tokens, response_url = clicked
-        found = [v for v in map(self._vote_token, tokens) if v]
-        # Slack wants an answer within 3 s: the rating is stored after the answer is sent.
-        task = BackgroundTask(self._record, found, response_url)
-        return Response(b"", 200, background=task)  # pages.Strict adds the headers
-
-    def _record(self, votes: list[tuple[str, str, str]], response_url: str) -> None:
-        recorded = []
-        for subscriber, paper_id, vote in votes:
-            if subscriber not in self.subscribers:
-                continue
-            with self.lock:
-                paper = self.store.papers.paper(paper_id)
-                if paper is not None:
-                    self.store.ratings.rate(subscriber, paper_id, vote, self.now(), via="slack")
-                    recorded.append((paper.title, vote))
-            if paper is not None:
-                log.info("web: %s rated %s %s (slack)", subscriber, paper_id, vote)
-        if recorded and slack.response_allowed(response_url):
-            try:  # only the clicker sees it; a failure here loses nothing
-                with client() as http:
-                    http.post(response_url, json=slack.confirmation(recorded), timeout=5)
-            except httpx.HTTPError as exc:
-                log.info("web: no confirmation in Slack (%s)", type(exc).__name__)
+        found = [v for v in map(self._vote_token, tokens) if v and v[0] in self.subscribers]
+        key, until = slack.request_key(request.headers)
+        stale = datetime.fromtimestamp(until, UTC)
+        click = Click(key, stale, self.now(), tuple(found), response_url)
+        # Written before the answer when the database is quick (Slack wants one within 3 s);
+        # else answered now, and the click is written (or kept and tried again) after.
+        taken = await self.clicks.take(click)
+        if taken is False:
+            if request.headers.get("x-slack-retry-num", "").isdigit():
+                return Response(b"", 200)  # Slack's retry of a click already taken: done
+            log.warning("web: a replayed Slack action was refused")
+            return respond("replayed", 401, media="text/plain")
+        return Response(b"", 200)  # pages.Strict adds the headers
 
 
 _BAD_LINK = (

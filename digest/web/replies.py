@@ -1,8 +1,8 @@
 """Readers' votes from Matrix rooms: a /sync with the bot's token from the stored `since`, replies
 such as `+2 -5` or `👍 2 👎 5` (numbers as the digest shows them; to a digest, or to nothing: the
-room's latest digest) and 👍/👎 reactions to a one-paper message (an alert). Each vote is recorded
-for the subscriber whose channel the message went out on, and the reply gets a ✅ reaction. The
-bot's own events and anything else are ignored; an event is never counted twice."""
+room's latest digest) and 👍/👎 reactions to a one-paper message (an alert), recorded for the
+subscriber whose channel the message went out on (the reply gets a ✅); a redaction of such an
+event undoes its votes. Anything else is ignored; an event is never counted twice."""
 
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ log = logging.getLogger("digest.web.replies")
 TIMEOUT = httpx.Timeout(10.0, connect=5.0)  # a run must not wait long on a homeserver
 TIMELINE = 100  # events per room a first sync looks back on
 UP, DOWN, ACK = "👍", "👎", "✅"
+VOTING, REDACTION = ["m.room.message", "m.reaction"], "m.room.redaction"
 _VOTE = re.compile(r"(\+|-|👍|👎)\s*(\d+(?:\s*[, ]\s*\d+)*)")
 _NOISE = re.compile("[\ufe0f\U0001f3fb-\U0001f3ff]")  # variation selector, skin tones
 _FILTER = json.dumps(
@@ -35,7 +36,7 @@ _FILTER = json.dumps(
         "presence": {"not_types": ["*"]},
         "account_data": {"not_types": ["*"]},
         "room": {
-            "timeline": {"limit": TIMELINE, "types": ["m.room.message", "m.reaction"]},
+            "timeline": {"limit": TIMELINE, "types": [*VOTING, REDACTION]},
             "state": {"lazy_load_members": True, "types": []},
             "ephemeral": {"not_types": ["*"]},
             "account_data": {"not_types": ["*"]},
@@ -164,6 +165,9 @@ class _Account:
 
     def event(self, room: Room, event: dict[str, Any]) -> int:
         event_id = _str(event.get("event_id"))
+        if event.get("type") == REDACTION:
+            self.redaction(room, event)
+            return 0
         # Taken first, so that of two workers reading the room at once only one counts it.
         if not event_id or self.store.web.seen(event_id):
             return 0
@@ -201,13 +205,47 @@ class _Account:
                 votes += [
                     (target.subscriber, entries[n].paper_id, v) for v, n in parsed if n in entries
                 ]
-        for subscriber, paper_id, vote in votes:
-            if self.store.papers.paper(paper_id) is not None:
-                self.store.ratings.rate(subscriber, paper_id, vote, self.now, via="matrix")
-                log.info("matrix: %s rated %s %s", subscriber, paper_id, vote)
+        # One vote per paper (the last one given), and only for papers the state knows.
+        kept = {(s, p): v for s, p, v in votes if self.store.papers.paper(p) is not None}
+        if kept:
+            voted = [(s, p, v) for (s, p), v in kept.items()]
+            self.store.votes.matrix(event_id, room.room_id, voted, self.now)
+        for (subscriber, paper_id), vote in kept.items():
+            log.info("matrix: %s rated %s %s", subscriber, paper_id, vote)
         if votes:
             self.ack(room.room_id, ack_on)
         return len(votes)
+
+    def redaction(self, room: Room, event: dict[str, Any]) -> None:
+        """A redaction of an event that voted undoes its votes (those still current). Only once
+        the homeserver shows the event redacted: a redaction event alone proves nothing (one
+        from a member without the power to redact is kept in the room but never applied)."""
+        event_id = _str(event.get("event_id"))
+        content = _dict(event.get("content"))
+        # Room version 11 moved `redacts` into the content; older rooms keep it at the top.
+        target = _str(content.get("redacts")) or _str(event.get("redacts"))
+        if not event_id or not target or self.store.web.seen(event_id):
+            return
+        if not self.store.votes.carried(target, room.room_id):
+            return  # not a vote of ours (a chat line, a vote redacted before it was read)
+        if not self.redacted(room.room_id, target):
+            log.info("matrix: a redaction in %s that was not applied was ignored", room.room_id)
+            self.store.web.mark_seen(event_id, self.now)
+            return
+        if not self.store.web.claim(event_id, self.now):
+            return
+        for subscriber, paper_id, rating in self.store.votes.undo(target, room.room_id, self.now):
+            log.info("matrix: %s's vote on %s was redacted (now %s)", subscriber, paper_id, rating)
+
+    def redacted(self, room_id: str, event_id: str) -> bool:
+        """True when the homeserver serves the event as redacted."""
+        path = f"/rooms/{quote(room_id, safe='')}/event/{quote(event_id, safe='')}"
+        response = self.http.get(f"{self.homeserver}/_matrix/client/v3{path}")
+        if response.status_code in (403, 404):  # not in this room, or not the bot's to see
+            return False
+        if not response.is_success:  # the read stops; the next run reads the redaction again
+            raise ValueError(f"event: {response.status_code}")
+        return bool(_dict(json_body(response).get("unsigned")).get("redacted_because"))
 
     def sent(self, room: Room, event_id: str) -> Sent | None:
         """The message of ours (digest, alert) that went out as this event, in this room."""

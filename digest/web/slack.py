@@ -7,7 +7,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import threading
 from collections.abc import Iterable, Mapping
 from urllib.parse import parse_qs, urlsplit
 
@@ -36,26 +35,13 @@ def signed(body: bytes, headers: Mapping[str, str], secrets: Iterable[str], now:
     return ok
 
 
-class Replays:
-    """The signatures of the requests already taken, kept while their timestamps pass: the same
-    request again (a replay, or Slack's own retry with X-Slack-Retry-Num) records nothing twice,
-    so it cannot overturn a later click either. One process's memory: enough for `digest web`
-    and `digest serve`, which each run one web face."""
-
-    def __init__(self) -> None:
-        self.until: dict[str, int] = {}  # signature -> the last second its timestamp passes
-        self.lock = threading.Lock()
-
-    def first(self, headers: Mapping[str, str], now: float) -> bool:
-        """True the first time a signed request is seen; call it after signed()."""
-        given = headers.get("x-slack-signature", "")
-        until = int(headers.get("x-slack-request-timestamp", "0")) + MAX_SKEW
-        with self.lock:
-            self.until = {k: t for k, t in self.until.items() if t >= now}
-            if given in self.until:
-                return False
-            self.until[given] = until
-            return True
+def request_key(headers: Mapping[str, str]) -> tuple[str, int]:
+    """(a key for this signed request, the last second its timestamp is accepted): a hash of
+    the signature, which covers timestamp and body, so a replay or Slack's own retry has the same
+    key. The state database keeps it (votes.py) for every web replica; call it after signed()."""
+    given = headers.get("x-slack-signature", "")
+    until = int(headers.get("x-slack-request-timestamp", "0")) + MAX_SKEW
+    return hashlib.sha256(given.encode()).hexdigest(), until
 
 
 def votes(body: bytes) -> tuple[list[str], str] | None:

@@ -1,0 +1,60 @@
+"""The web face's way to the state database: each call runs in a worker thread, never on the
+event loop, so a slow or locked database holds up only the requests that wait for it. PostgreSQL
+calls share one Store (its pool); SQLite ones each lease a connection of their own."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TypeVar
+
+from starlette.concurrency import run_in_threadpool
+
+from digest.state import Store
+
+T = TypeVar("T")
+
+
+class Access:
+    def __init__(self, state: str) -> None:
+        self.state = state
+        first = Store(state)  # opened (and migrated) now: a bad state fails the start
+        self.shared = first if first.shared else None
+        self.free: list[Store] = [] if self.shared else [first]
+        self.opened = [first]
+        self.lock = threading.Lock()
+
+    @contextmanager
+    def lease(self) -> Iterator[Store]:
+        """A store for this thread's call: the shared one, or an SQLite connection no other
+        thread uses meanwhile (one connection's transactions would interleave)."""
+        if self.shared is not None:
+            yield self.shared
+            return
+        with self.lock:
+            store = self.free.pop() if self.free else None
+        if store is None:
+            store = Store(self.state)
+            with self.lock:
+                self.opened.append(store)
+        try:
+            yield store
+        finally:
+            with self.lock:
+                self.free.append(store)
+
+    async def __call__(self, work: Callable[[Store], T]) -> T:
+        """`work(store)` in starlette's threadpool."""
+
+        def leased() -> T:
+            with self.lease() as store:
+                return work(store)
+
+        return await run_in_threadpool(leased)
+
+    def close(self) -> None:
+        with self.lock:
+            for store in self.opened:
+                store.close()
+            self.opened, self.free = [], []

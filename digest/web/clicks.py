@@ -1,0 +1,170 @@
+"""Slack clicks that are not lost: a click's votes and its request's key are written in one
+transaction before Slack is answered, when the database answers within ACK_BUDGET; otherwise
+Slack is answered anyway and the click is kept (in memory, and on disk beside an SQLite state:
+spool.py) and tried again until the database takes it."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import httpx
+
+from digest.channels.transport import client
+from digest.models import DigestError
+from digest.web import slack
+from digest.web.access import Access
+from digest.web.spool import Spool
+
+log = logging.getLogger("digest.web")
+
+ACK_BUDGET = 2.0  # seconds: Slack gives up at 3, and the way back to Slack takes its share
+FIRST_RETRY, LAST_RETRY = 1.0, 60.0  # seconds between tries of the kept clicks, doubling
+WRITERS = 4  # clicks written at once (a PostgreSQL pool holds 4 connections)
+
+
+@dataclass(frozen=True)
+class Click:
+    key: str  # slack.request_key(): a replay has the same one
+    until: datetime  # after this the request's timestamp is refused anyway
+    at: datetime  # when it was clicked: a later rating is not replaced by a late write
+    votes: tuple[tuple[str, str, str], ...]  # (subscriber, paper id, up|down)
+    response_url: str = field(repr=False)  # in memory only: it can post to the channel
+
+
+class Clicks:
+    """The clicks being written and those kept for another try: in this process's memory, and
+    in the spool when there is one (the clicks a face before this one kept are read back)."""
+
+    def __init__(self, access: Access, spool: Spool | None = None) -> None:
+        self.access, self.spool = access, spool
+        self.pool = ThreadPoolExecutor(WRITERS, thread_name_prefix="digest-slack")
+        self.lock = threading.Lock()
+        self.wake, self.stopping = threading.Event(), threading.Event()
+        self.retrier: threading.Thread | None = None
+        loaded = spool.load() if spool else []
+        self.kept = [c for c in map(_click, loaded) if c is not None]
+        if self.kept:
+            log.warning("web: %d Slack clicks kept before are tried again", len(self.kept))
+            self._start()
+
+    async def take(self, click: Click) -> bool | None:
+        """True once the click is recorded or kept to be tried again; False for a request taken
+        before (a replay); None when the database did not answer within ACK_BUDGET: the write
+        goes on in its thread (and the click is kept if it fails), Slack is answered now."""
+        future = self.pool.submit(self._take, click)
+        try:
+            return await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(future)), ACK_BUDGET)
+        except TimeoutError:
+            return None
+
+    def _take(self, click: Click) -> bool:
+        try:
+            return self._write(click, late=False)
+        except DigestError as exc:  # the database is unreachable, locked or failing: kept
+            log.warning("web: a Slack click is kept to be recorded later (%s)", exc)
+            if self.spool:
+                self.spool.keep(_record(click))
+            with self.lock:
+                self.kept.append(click)
+            self._start()
+            self.wake.set()
+            return True
+
+    def _start(self) -> None:
+        with self.lock:
+            if self.retrier is None:
+                self.retrier = threading.Thread(target=self._retry, name="digest-slack-retry")
+                self.retrier.daemon = True
+                self.retrier.start()
+
+    def _write(self, click: Click, late: bool) -> bool:
+        with self.access.lease() as store:
+            recorded = store.votes.click(click.key, click.until, click.votes, click.at, late)
+        if recorded is None:
+            return False
+        for subscriber, paper_id, _, vote in recorded:
+            log.info("web: %s rated %s %s (slack)", subscriber, paper_id, vote)
+        if recorded:  # in a thread of its own: the answer to Slack does not wait for it
+            said = [(title, vote) for _, _, title, vote in recorded]
+            threading.Thread(target=confirm, args=(said, click.response_url), daemon=True).start()
+        return True
+
+    def _retry(self) -> None:
+        delay = FIRST_RETRY
+        while not self.stopping.is_set():
+            if not self.kept:
+                self.wake.wait()
+                self.wake.clear()
+                delay = FIRST_RETRY
+                continue
+            if self.stopping.wait(delay):
+                return
+            delay = FIRST_RETRY if self.flush() else min(2 * delay, LAST_RETRY)
+
+    def flush(self) -> bool:
+        """Try every kept click once, oldest first; True when none is left."""
+        with self.lock:
+            batch, self.kept = self.kept, []
+        failed, done = [], []
+        for n, click in enumerate(batch):
+            try:
+                self._write(click, late=True)  # False (taken before, by another face): done too
+            except DigestError as exc:
+                log.info("web: %d Slack clicks still wait for the state (%s)", len(batch), exc)
+                failed = batch[n:]  # the database is still away: no use trying the others now
+                break
+            done.append(click.key)
+        if self.spool and done:
+            self.spool.done(done)
+        with self.lock:
+            self.kept[:0] = failed
+            return not self.kept
+
+    def stop(self) -> None:
+        """Let the writes in progress end, try the kept clicks a last time, and say how many
+        are lost (the database stayed away until the web face stopped)."""
+        self.pool.shutdown(wait=True)
+        self.stopping.set()
+        self.wake.set()
+        if self.retrier is not None:
+            self.retrier.join(timeout=5)  # a try in progress ends; its clicks return to kept
+        if self.kept and not self.flush():
+            if self.spool:
+                log.warning("web: %d Slack clicks wait in %s", len(self.kept), self.spool.path)
+            else:
+                log.warning("web: %d Slack clicks were not recorded (no database)", len(self.kept))
+
+
+def confirm(recorded: list[tuple[str, str]], response_url: str) -> None:
+    """Tell the clicker (only them) in Slack what was recorded; a failure here loses nothing."""
+    if not slack.response_allowed(response_url):
+        return
+    try:
+        with client() as http:
+            http.post(response_url, json=slack.confirmation(recorded), timeout=5)
+    except httpx.HTTPError as exc:
+        log.info("web: no confirmation in Slack (%s)", type(exc).__name__)
+
+
+def _record(click: Click) -> dict[str, Any]:
+    """The click as the spool keeps it: everything but the response_url."""
+    at, until = click.at.isoformat(), click.until.isoformat()
+    return {"key": click.key, "until": until, "at": at, "votes": [list(v) for v in click.votes]}
+
+
+def _click(record: dict[str, Any]) -> Click | None:
+    """A click read back from the spool, or None for a record of the wrong shapes."""
+    try:
+        votes = tuple((str(s), str(p), str(v)) for s, p, v in record["votes"])
+        if any(v not in ("up", "down") for _, _, v in votes):
+            return None
+        until, at = datetime.fromisoformat(record["until"]), datetime.fromisoformat(record["at"])
+        return Click(str(record["key"]), until, at, votes, "")
+    except (KeyError, TypeError, ValueError):
+        return None

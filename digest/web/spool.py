@@ -1,0 +1,92 @@
+"""The Slack clicks a web face keeps while the state database is away, on disk beside an SQLite
+state (`<db>.clicks`), so that a face stopped or crashed meanwhile loses none: the next face on
+that state reads them back and writes them. One JSON line per click kept, one per click done."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import logging
+import os
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any
+
+log = logging.getLogger("digest.web")
+
+
+class Spool:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def keep(self, record: dict[str, Any]) -> None:
+        """Add a kept click (its key, times and votes: no URL, nothing secret)."""
+        self._append([record])
+
+    def done(self, keys: Iterable[str]) -> None:
+        """These clicks are in the database now; with nothing left waiting, the file is
+        emptied."""
+        self._append([{"done": key} for key in keys])
+        try:
+            with self._locked("rb+") as file:
+                if file is not None and not _waiting(file.read()):
+                    file.truncate(0)
+        except OSError as exc:
+            log.warning("web: %s: cannot empty the kept clicks (%s)", self.path, exc.strerror)
+
+    def load(self) -> list[dict[str, Any]]:
+        """The clicks still waiting, oldest first."""
+        try:
+            with self._locked("rb") as file:
+                return [] if file is None else _waiting(file.read())
+        except OSError as exc:
+            log.warning("web: %s: cannot read the kept clicks (%s)", self.path, exc.strerror)
+            return []
+
+    def _append(self, records: list[dict[str, Any]]) -> None:
+        if not records:
+            return
+        text = "".join(json.dumps(r) + "\n" for r in records).encode()
+        try:
+            with self._locked("ab+") as file:
+                assert file is not None
+                size = file.seek(0, os.SEEK_END)
+                if size:  # after a line a crash cut short, a new line: that one alone is lost
+                    file.seek(size - 1)
+                    text = text if file.read(1) == b"\n" else b"\n" + text
+                file.write(text)
+                file.flush()
+                os.fsync(file.fileno())  # on disk before the click counts as kept
+        except OSError as exc:  # a full or read-only disk: the click still waits in memory
+            log.warning("web: %s: cannot keep a Slack click on disk (%s)", self.path, exc.strerror)
+
+    @contextmanager
+    def _locked(self, mode: str) -> Iterator[IO[bytes] | None]:
+        """The file, locked against the other faces on this state (None: there is none)."""
+        try:
+            file = self.path.open(mode)
+        except FileNotFoundError:
+            if mode != "ab+":
+                yield None
+                return
+            raise
+        with file:
+            fcntl.flock(file, fcntl.LOCK_EX)
+            yield file
+
+
+def _waiting(data: bytes) -> list[dict[str, Any]]:
+    kept: dict[str, dict[str, Any]] = {}
+    for line in data.splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:  # a line cut short by a crash (bad UTF-8 too): the rest still counts
+            continue
+        if not isinstance(record, dict):
+            continue
+        if isinstance(record.get("done"), str):
+            kept.pop(record["done"], None)
+        elif isinstance(record.get("key"), str):
+            kept[record["key"]] = record
+    return list(kept.values())

@@ -1,0 +1,94 @@
+"""Where votes came from, on SQLite and PostgreSQL: a redacted Matrix event undoes the votes it
+carried while they are still current (restoring what they replaced), and a Slack request is
+taken once, its votes with it, however many web replicas see it."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from digest.models import Paper
+from digest.state import Store
+
+NOW = datetime(2026, 11, 30, 9, tzinfo=UTC)
+LATER = NOW + timedelta(hours=1)
+ROOM = "!room:digest.test"
+
+
+@pytest.fixture
+def store(state: str):
+    with Store(state) as s:
+        s.add_papers([Paper(f"p{i}", f"Paper {i}", "An abstract.") for i in range(3)], NOW)
+        yield s
+
+
+def rating(store: Store, paper: str = "p1") -> tuple[str, str] | None:
+    found = [(r["vote"], r["via"]) for r in store.ratings.listing("ana") if r["paper"] == paper]
+    return found[0] if found else None
+
+
+def test_a_redacted_event_undoes_its_votes_back_to_no_rating(store: Store) -> None:
+    store.votes.matrix("$reply", ROOM, [("ana", "p1", "up"), ("ana", "p2", "down")], NOW)
+    assert rating(store, "p1") == ("up", "matrix") and rating(store, "p2") == ("down", "matrix")
+    assert store.votes.carried("$reply", ROOM) and not store.votes.carried("$reply", "!other")
+    assert store.votes.undo("$reply", ROOM, LATER) == [("ana", "p1", "none"), ("ana", "p2", "none")]
+    assert store.ratings.listing() == []
+    assert not store.votes.carried("$reply", ROOM)
+    assert store.votes.undo("$reply", ROOM, LATER) == []  # a second redaction: nothing more
+
+
+def test_undoing_restores_the_rating_the_vote_replaced(store: Store) -> None:
+    store.ratings.rate("ana", "p1", "down", NOW, via="web")
+    store.votes.matrix("$reply", ROOM, [("ana", "p1", "up")], NOW)
+    assert store.votes.undo("$reply", ROOM, LATER) == [("ana", "p1", "down")]
+    assert rating(store) == ("down", "web")
+
+
+def test_a_later_vote_is_not_undone_by_redacting_an_older_one(store: Store) -> None:
+    store.votes.matrix("$first", ROOM, [("ana", "p1", "up")], NOW)
+    store.votes.matrix("$second", ROOM, [("ana", "p1", "down")], LATER)
+    assert store.votes.undo("$first", ROOM, LATER) == []
+    assert rating(store) == ("down", "matrix")
+    # The second goes too: what it replaced was the first, redacted meanwhile, so nothing stands.
+    assert store.votes.undo("$second", ROOM, LATER) == [("ana", "p1", "none")]
+    assert rating(store) is None
+
+
+def test_a_vote_from_elsewhere_after_the_event_stands(store: Store) -> None:
+    store.votes.matrix("$reply", ROOM, [("ana", "p1", "up")], NOW)
+    store.ratings.rate("ana", "p1", "up", LATER, via="cli")  # the same vote, given again
+    assert store.votes.undo("$reply", ROOM, LATER) == []
+    assert rating(store) == ("up", "cli")
+
+
+def test_a_redaction_in_another_room_undoes_nothing(store: Store) -> None:
+    store.votes.matrix("$reply", ROOM, [("ana", "p1", "up")], NOW)
+    assert store.votes.undo("$reply", "!elsewhere:digest.test", LATER) == []
+    assert rating(store) == ("up", "matrix")
+
+
+def test_a_slack_request_is_taken_once_with_its_votes(store: Store, state: str) -> None:
+    until = NOW + timedelta(minutes=5)
+    votes = [("ana", "p1", "up"), ("ana", "unknown", "down")]
+    assert store.votes.click("k1", until, votes, NOW) == [("ana", "p1", "Paper 1", "up")]
+    with Store(state) as replica:  # another web face on the same database
+        assert replica.votes.click("k1", until, [("ana", "p1", "down")], NOW) is None
+    assert rating(store) == ("up", "slack")
+
+
+def test_a_slack_key_is_forgotten_once_its_timestamp_is_stale(store: Store) -> None:
+    assert store.votes.click("k1", NOW + timedelta(minutes=5), [], NOW) == []
+    later = NOW + timedelta(minutes=6)
+    assert store.votes.click("k2", later + timedelta(minutes=5), [], later) == []
+    keys = [r[0] for r in store.db.execute("SELECT key FROM slack_requests ORDER BY key")]
+    assert keys == ["k2"]
+
+
+def test_a_late_slack_write_does_not_replace_a_rating_given_since(store: Store) -> None:
+    until = NOW + timedelta(minutes=5)
+    store.ratings.rate("ana", "p1", "down", LATER, via="web")
+    assert store.votes.click("k1", until, [("ana", "p1", "up")], NOW, late=True) == []
+    assert rating(store) == ("down", "web")
+    assert store.votes.click("k2", until, [("ana", "p2", "up")], NOW, late=True)
+    assert rating(store, "p2") == ("up", "slack")

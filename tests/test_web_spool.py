@@ -1,0 +1,41 @@
+"""The clicks a web face keeps on disk beside an SQLite state while the database is away: read
+back by the next face, forgotten once written, and a line cut short by a crash costs only itself."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from digest.web.spool import Spool
+
+
+def click(key: str) -> dict[str, object]:
+    at = "2026-11-30T09:00:00+00:00"
+    return {"key": key, "until": at, "at": at, "votes": [["ana", "p1", "up"]]}
+
+
+def test_kept_clicks_are_read_back_until_they_are_done(tmp_path: Path) -> None:
+    spool = Spool(tmp_path / "digest.db.clicks")
+    assert spool.load() == []  # no file yet
+    spool.keep(click("k1"))
+    spool.keep(click("k2"))
+    assert [r["key"] for r in Spool(spool.path).load()] == ["k1", "k2"]
+    spool.done(["k1"])
+    assert [r["key"] for r in spool.load()] == ["k2"]
+    spool.done(["k2"])
+    assert spool.load() == [] and spool.path.read_text(encoding="utf-8") == ""
+
+
+def test_a_line_cut_short_is_skipped_and_the_others_kept(tmp_path: Path) -> None:
+    spool = Spool(tmp_path / "digest.db.clicks")
+    spool.keep(click("k1"))
+    with spool.path.open("a", encoding="utf-8") as file:
+        file.write('{"key": "k2", "until": "2026-11-30T0')  # the crash
+    spool.keep(click("k3"))
+    assert [r["key"] for r in spool.load()] == ["k1", "k3"]
+
+
+def test_a_folder_that_cannot_be_written_is_one_log_line(tmp_path: Path, caplog) -> None:
+    spool = Spool(tmp_path / "missing" / "digest.db.clicks")
+    spool.keep(click("k1"))  # no traceback: the click still waits in the face's memory
+    assert "cannot keep a Slack click on disk" in caplog.text
+    assert spool.load() == []
