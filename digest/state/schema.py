@@ -4,6 +4,7 @@ outbox, runs; the journal's and ratings' tables come from their own modules."""
 
 from __future__ import annotations
 
+from digest.state.journal import HOLDS_SCHEMA
 from digest.state.journal import SCHEMA as JOURNAL_SCHEMA
 from digest.state.ratings import SCHEMA as RATINGS_SCHEMA
 from digest.state.web import SCHEMA as WEB_SCHEMA
@@ -110,6 +111,8 @@ SCHEMA = [
         facts   TEXT NOT NULL DEFAULT '{}'             -- JSON: next fires, busy
     );
     """,
+    # (alerts): the alert matches held for the next digest (over the daily cap); see journal.py
+    HOLDS_SCHEMA,
 ]
 # The papers stored before paper_keys existed get their keys when the store first opens.
 PAPER_KEYS_VERSION = next(i for i, s in enumerate(SCHEMA, 1) if "CREATE TABLE paper_keys" in s)
