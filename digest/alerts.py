@@ -44,7 +44,7 @@ QUIET = {
 class AlertReport:
     subscriber: str
     made: list[str] = field(default_factory=list)  # paper ids alerted in this run
-    held: int = 0  # matches over the day's cap: they wait for the digest
+    held: int = 0  # matches over the day's cap held by this pass: the next digest carries them
 
 
 def watching(sub: Subscriber) -> bool:
@@ -74,6 +74,9 @@ def reasons(sub: Subscriber, scored: Scored) -> list[str]:
 
 
 ALL = 1 << 62  # top_k: every paper, ranked
+# A pool too large to hold (over LARGE_POOL new papers at once) keeps per subscriber at least
+# this many best matches and this many by a followed author or naming a keyword: what can be held.
+HOLD_KEEP = 100
 
 
 def _urgent(sub: Subscriber) -> Callable[[Paper], bool] | None:
@@ -108,10 +111,27 @@ def _behind(store: Store, sub: Subscriber, now: datetime) -> bool:
 def make_alerts(
     settings: Settings, store: Store, subscribers: Sequence[Subscriber], now: datetime
 ) -> list[AlertReport]:
-    """Record (not send) the alerts due now. A subscriber's candidates are the papers that came
-    after both its last digest and its last alert pass, never given or alerted before. Each is
-    scored against the pool its next digest would rank now, so both use one scale."""
+    """Record (not send) the alerts due now, and hold for the next digest the matches over the
+    daily cap. A subscriber's candidates are the papers that came after both its last digest and
+    its last alert pass, never given or alerted before. Each is scored against the pool its next
+    digest would rank now, so both use one scale."""
     subs = [s for s in subscribers if watching(s) and not _behind(store, s, now)]
+    return _look(settings, store, subs, now, hold_all=False)
+
+
+def hold_for_digest(
+    settings: Settings, store: Store, subscribers: Sequence[Subscriber], now: datetime
+) -> None:
+    """Just before these subscribers' digests are made: hold for them every alert match that no
+    alert pass has looked at yet (papers since the last poll, or the whole day for a daily
+    `digest run`), whatever its score. Sent as alerts beside the digest they would only repeat
+    it, and left to the ranking a match under min_score or past top_k would be lost."""
+    _look(settings, store, [s for s in subscribers if watching(s)], now, hold_all=True)
+
+
+def _look(
+    settings: Settings, store: Store, subs: Sequence[Subscriber], now: datetime, hold_all: bool
+) -> list[AlertReport]:
     if not subs:
         return []
     floors = {s.name: store.considered_through(s.name) for s in subs}
@@ -127,7 +147,6 @@ def make_alerts(
     # new paper is ranked; a pool too large to hold keeps for each subscriber its best papers
     # and the best that a followed author wrote or that name an alert keyword.
     space = corpus.ranking_space(store, subs, now)
-    room = max(s.max_alerts_per_day for s in subs)
     ranked = corpus.rank_stored(
         store,
         subs,
@@ -136,32 +155,47 @@ def make_alerts(
         gone,
         top_k=ALL,
         thresholds=False,
-        keep=room,
+        keep=max(HOLD_KEEP, *(s.max_alerts_per_day for s in subs)),
         extra=_urgent,
         pool_after=min(floors.values()),
     )
-    picks = ranked.picks
     env: jinja2.Environment | None = None
     reports: list[AlertReport] = []
     for s in subs:
         report = AlertReport(s.name)
         reports.append(report)
-        hits = [(scored, why) for scored in picks.get(s.name, []) if (why := reasons(s, scored))]
+        hits = [(sc, why) for sc in ranked.picks.get(s.name, []) if (why := reasons(s, sc))]
         day = now.astimezone(ZoneInfo(s.timezone)).date()
-        room = max(0, s.max_alerts_per_day - store.journal.alerts_on(s.name, day))
+        left = s.max_alerts_per_day - store.journal.alerts_on(s.name, day)
+        room = 0 if hold_all else max(0, left)
+        cap = s.max_alerts_per_day
+        capped = f"held: the daily cap of {cap} alert{'' if cap == 1 else 's'} was reached"
+        over = [] if hold_all else [capped]
         for scored, why in hits[:room]:
             env = env or render.make_environment(settings.templates)
             links = links_for(settings.web, s.name, now)
             message = render.render_alert(s.name, day, scored, why, env, links)
             messages = [(c.name, c.kind, message) for c in s.channels]
-            if store.journal.record_alert(
-                s.name, scored.paper.id, day, scored.score, why, now, messages, s.max_alerts_per_day
-            ):
+            outcome = store.journal.record_alert(
+                s.name,
+                scored.paper.id,
+                day,
+                scored.score,
+                why,
+                now,
+                messages,
+                cap,
+                held=(scored, why + over),
+            )
+            if outcome == "alerted":
                 report.made.append(scored.paper.id)
                 log.info("%s: alert for %s (%s)", s.name, scored.paper.id, "; ".join(why))
-        report.held = max(0, len(hits) - room)
-        if report.held:
-            log.info("%s: %d more alert(s) wait for the digest (daily cap)", s.name, report.held)
+            report.held += outcome == "held"  # another worker took the day's last places
+        rest = [(scored, why + over) for scored, why in hits[room:]]
+        cause = "digest" if hold_all else "cap"
+        report.held += store.journal.hold(s.name, day, rest, cause, now)
+        if report.held and not hold_all:
+            log.info("%s: %d more alert(s) held for the digest (daily cap)", s.name, report.held)
         # Held papers are not looked at again: tomorrow's alerts are for tomorrow's papers.
         store.journal.set_alert_mark(s.name, max(ranked.through, after[s.name]))
     return reports

@@ -46,6 +46,7 @@ class SubscriberReport:
     picked: int = 0
     top_score: float | None = None
     notified: bool = False  # a quiet period's one-line notice was recorded (on_empty = "notify")
+    held: int = 0  # held alerts the digest carried, ahead of its picks, not counted in `picked`
 
 
 @dataclass
@@ -89,6 +90,7 @@ class RunReport:
                     "status": s.status,
                     "picked": s.picked,
                     "top_score": s.top_score,
+                    "held": s.held,
                     "notified": s.notified,
                 }
                 for s in self.subscribers
@@ -190,21 +192,26 @@ def make_digests(
             due.append((sub, start))
     if not due:
         return reports
+    due_now = [sub for sub, _ in due]
+    # Every alert match these digests are the first to see is held for them, then every held
+    # alert (over a daily cap, or just now) goes in, all of them, not counted against top_k.
+    alerts.hold_for_digest(settings, store, due_now, now)
+    held = {sub.name: store.journal.holds(sub.name) for sub in due_now}
     floors = {sub.name: store.considered_through(sub.name) for sub, _ in due}
     # Asked of the alerts themselves: an alert pass cut short after its first alert (a locked
     # database, a killed process) has not set the subscriber's alert mark yet.
     announced = {
         sub.name: store.journal.alerted_after(sub.name, floors[sub.name]) for sub, _ in due
     }
-    due_now = [sub for sub, _ in due]
     from digest import corpus
 
     def gone(sub: Subscriber, ids: set[str]) -> set[str]:
-        """Papers given before (a digest came first), or announced by an alert, are left out."""
+        """Papers given before (a digest came first), announced by an alert, or held (they have
+        their own section) are left out of the ranked picks."""
         taken = store.sent_ids(sub.name, ids) if floors[sub.name] else set()
         if announced[sub.name]:
             taken |= store.journal.alerted_ids(sub.name, ids)
-        return taken
+        return taken | {h.scored.paper.id for h in held[sub.name]} & ids
 
     # The space first: a refit reads every stored paper's text, which need not sit in memory
     # beside the new papers it is fitted for (at a million papers, gigabytes each).
@@ -213,21 +220,22 @@ def make_digests(
     picks, through = ranked.picks, ranked.through
     env = None
     for sub, start in due:
-        items = picks.get(sub.name, [])
+        items, carried = picks.get(sub.name, []), tuple(held[sub.name])
         period = start.isoformat()
-        if not ranked.fresh[sub.name] and sources_down:
+        fresh = ranked.fresh[sub.name] or bool(carried)
+        if not fresh and sources_down:
             # Nothing arrived because nothing could be read: keep the period open for a later run.
             status = "waiting for sources"
             told = alerts.notify_down(settings, store, sub, period, start.date(), now, failed)
             reports.append(SubscriberReport(sub.name, period, status, notified=told))
             continue
-        digest = Digest(sub.name, period, start.date(), tuple(items), now)
+        digest = Digest(sub.name, period, start.date(), tuple(items), now, carried)
         messages: list[tuple[str, str, Message]] = []
-        status = "made" if items else ("no match" if ranked.fresh[sub.name] else "nothing new")
-        if not items and announced[sub.name]:
+        status = "made" if items or carried else ("no match" if fresh else "nothing new")
+        if not items and not carried and announced[sub.name]:
             # Papers came and matched, but went out as alerts: neither nothing new nor no match.
             status = "alerted"
-        if items:
+        if items or carried:
             from digest import render
 
             env = env or render.make_environment(settings.templates)
@@ -237,14 +245,17 @@ def make_digests(
         elif sub.on_empty == "notify":
             message = alerts.notice(settings, sub, status, start.date(), failed, now)
             messages = [(channel.name, channel.kind, message) for channel in sub.channels]
-        purpose = "digest" if items else "notice"
+        purpose = "digest" if items or carried else "notice"
         made = store.record_digest(digest, max(through, floors[sub.name]), messages, purpose)
         if made is None:
             status = "already made"
         top = items[0].score if items else None
-        told = made is not None and not items and bool(messages)
-        reports.append(SubscriberReport(sub.name, period, status, len(items), top, told))
-        log.info("%s: %s for %s (%d picked)", sub.name, status, period, len(items))
+        told = made is not None and purpose == "notice" and bool(messages)
+        reports.append(
+            SubscriberReport(sub.name, period, status, len(items), top, told, len(carried))
+        )
+        counts = f"{len(items)} picked, {len(carried)} held alerts"
+        log.info("%s: %s for %s (%s)", sub.name, status, period, counts)
     return reports
 
 
@@ -264,12 +275,14 @@ def preview(settings: Settings, store: Store, name: str, now: datetime) -> Messa
     stored = [paper for _, paper in store.papers_after(store.considered_through(name))]
     pool = identity.dedupe(stored + fetched)
     ids = [p.id for p in pool]
+    held = tuple(store.journal.holds(name))  # the held alerts so far: the digest carries them
     allowed = {name: set(ids) - store.sent_ids(name, ids) - store.journal.alerted_ids(name, ids)}
+    allowed[name] -= {h.scored.paper.id for h in held}
     items = _rank(pool, [subscriber], allowed=allowed).get(name, [])
     start = period_start(subscriber.schedule, subscriber.timezone, now) or now
     from digest import render
 
-    digest = Digest(name, start.isoformat(), start.date(), tuple(items), now)
+    digest = Digest(name, start.isoformat(), start.date(), tuple(items), now, held)
     links = links_for(settings.web, name, now)  # as the real digest will have them
     return render.render_digest(digest, render.make_environment(settings.templates), links)
 

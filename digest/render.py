@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 import jinja2
 
-from digest.models import ConfigError, Digest, Entry, Message, Paper, Scored, identity
+from digest.models import ConfigError, Digest, Entry, Held, Message, Paper, Scored, identity
 from digest.sources.latex import to_text
 
 BUILTIN_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -68,18 +68,22 @@ def make_environment(folder: str | None = None) -> jinja2.Environment:
 
 
 def render_digest(digest: Digest, env: jinja2.Environment, links: Links | None = None) -> Message:
+    """A digest: its held alerts first, in a section of their own, then its ranked picks; the
+    ranks run on across both, so a Matrix reply or a Slack button names one paper."""
     context = _context(digest, links)
     subject = _render(env, SUBJECT_TEMPLATE, context)
-    count = context["count"]
+    count, held = len(context["picks"]), len(context["held"])
+    said = [_counted(count, "new paper")] if count or not held else []
+    said = ([_counted(held, "held alert")] if held else []) + said
     return Message(
         # One line whatever the template or the subscriber name holds: no header injection.
         subject=" ".join(plain(subject).split()),
         text=plain(_render(env, TEXT_TEMPLATE, context)),
         html=inline_css(_render(env, HTML_TEMPLATE, context)),
         heading=" ".join(f"Paper digest for {digest.subscriber} — {context['day']}".split()),
-        entries=tuple(_entry(item) for item in context["items"]),
+        entries=_entries(context["held"], context["picks"]),
         footer=" ".join(
-            f"digest · {count} new {'paper' if count == 1 else 'papers'} · ranked by TF-IDF "
+            f"digest · {', '.join(said)} · ranked by TF-IDF "
             f"similarity to {digest.subscriber}'s interests".split()
         ),
         view_url=context["view_url"],
@@ -154,23 +158,32 @@ def inline_css(html: str) -> str:
         raise ConfigError(f"template {HTML_TEMPLATE}: cannot inline its CSS ({exc})") from None
 
 
-def _entry(item: dict[str, Any]) -> Entry:
-    return Entry(
-        rank=item["rank"],
-        title=item["title"],
-        url=item["url"],
-        code_url=item["code_url"],
-        authors=item["authors"],
-        venue=item["venue"],
-        score=item["score"],
-        terms=tuple(item["terms"]),
-        because=item["because"],
-        snippet=item["snippet"],
-        paper_id=item["id"],
-        pdf_url=item["pdf_url"],
-        up_url=item["up_url"],
-        down_url=item["down_url"],
-    )
+def _counted(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _entries(held: list[dict[str, Any]], picks: list[dict[str, Any]]) -> tuple[Entry, ...]:
+    """The chat channels' papers; with held alerts, each section opens with a heading."""
+    if not held:
+        return tuple(_entry(item) for item in picks)
+    why = f"{_counted(len(held), 'paper')} that matched your alert rules, held for this digest"
+    best = ", best match first" if len(picks) > 1 else ""
+    ranked = f"Ranked picks: {_counted(len(picks), 'new paper')}{best}"
+    opens = {held[0]["rank"]: f"Held alerts: {why}", len(held) + 1: ranked}  # by rank
+    return tuple(_entry(item, opens.get(item["rank"], "")) for item in held + picks)
+
+
+# The item's values an Entry takes under the same names.
+_ENTRY_FIELDS = "rank title url code_url authors venue score snippet pdf_url up_url down_url"
+
+
+def _entry(item: dict[str, Any], section: str = "") -> Entry:
+    # A held alert's reasons go before its own "closest to": they are why it is here.
+    alert = ["alert: " + "; ".join(item["reasons"])] if item["reasons"] else []
+    because = "; ".join([*alert, *([item["because"]] if item["because"] else [])])
+    same = {name: item[name] for name in _ENTRY_FIELDS.split()}
+    terms = tuple(item["terms"])
+    return Entry(**same, terms=terms, because=because, paper_id=item["id"], section=section)
 
 
 def check_templates(env: jinja2.Environment) -> None:
@@ -185,22 +198,15 @@ def check_templates(env: jinja2.Environment) -> None:
         code_url="https://example.org/code",
     )
     item = Scored(paper, 0.5, ("sample",), "closest to: another paper")
-    # With links and without: a template must work whether [web] is set or not.
+    why, made = ["score 0.50 is at or above your alert threshold 0.40"], datetime(2000, 1, 1)
+    held = (Held(item, tuple(why)),)
+    # With links and without: a template must work whether [web] is set or not; with held
+    # alerts, picks, both or neither.
     for links in (None, _SampleLinks()):
-        for items in ((item,), ()):
-            render_digest(
-                Digest(
-                    "check",
-                    "2000-01-01T00:00:00+00:00",
-                    date(2000, 1, 1),
-                    items,
-                    datetime(2000, 1, 1),
-                ),
-                env,
-                links,
-            )
-        why = ["score 0.50 is at or above your alert threshold 0.40"]
-        render_alert("check", date(2000, 1, 1), item, why, env, links)
+        for items, kept in (((item,), ()), ((), ()), ((item,), held), ((), held)):
+            sample = Digest("check", "2000-01-01T00:00:00+00:00", made.date(), items, made, kept)
+            render_digest(sample, env, links)
+        render_alert("check", made.date(), item, why, env, links)
     day = date(2000, 1, 1)
     render_notice("check", day, "no new papers", "No new papers since the last digest.", env)
 
@@ -220,13 +226,18 @@ class _SampleLinks:
 
 
 def _context(digest: Digest, links: Links | None = None) -> dict[str, Any]:
-    items = [_item(rank, scored, links) for rank, scored in enumerate(digest.items, start=1)]
+    """`held` (the held alerts, each with its `reasons`) and `picks`, ranked on from them;
+    `items` is both, for a user's template written before held alerts had a section."""
+    held = [_item(n, h.scored, links, h.reasons) for n, h in enumerate(digest.held, start=1)]
+    picks = [_item(n, s, links) for n, s in enumerate(digest.items, start=len(held) + 1)]
     return {
         "subscriber": digest.subscriber,
         "day": digest.day.isoformat(),
         "period": digest.period,
-        "count": len(items),
-        "items": items,
+        "count": len(held) + len(picks),
+        "items": held + picks,
+        "held": held,
+        "picks": picks,
         **_page_links(links, digest.period),
     }
 
@@ -251,9 +262,12 @@ def pdf_url(paper: Paper) -> str:
     return ""
 
 
-def _item(rank: int, scored: Scored, links: Links | None = None) -> dict[str, Any]:
+def _item(
+    rank: int, scored: Scored, links: Links | None = None, reasons: Sequence[str] = ()
+) -> dict[str, Any]:
     paper = scored.paper
     return {
+        "reasons": [" ".join(plain(r).split()) for r in reasons],  # they quote paper text
         "rank": rank,
         "id": paper.id,
         "pdf_url": pdf_url(paper),

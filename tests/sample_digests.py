@@ -7,7 +7,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from digest import render
-from digest.models import ChannelConfig, Delivery, Digest, Message, Paper, Scored
+from digest.models import ChannelConfig, Delivery, Digest, Held, Message, Paper, Scored
 
 DAY = date(2026, 11, 30)
 PERIOD = "2026-11-30T08:00:00+00:00"
@@ -52,13 +52,23 @@ def paper(number: int, evil: bool = False) -> Paper:
     )
 
 
-def message(count: int = 3, subscriber: str = "ana", evil: bool = False) -> Message:
+def message(count: int = 3, subscriber: str = "ana", evil: bool = False, held: int = 0) -> Message:
+    """A digest of `count` ranked picks, after `held` held alerts (papers count+1 on)."""
     items = tuple(
         Scored(paper(n, evil and n == 1), round(0.9 - n / 1000, 3), ("federated", "drift"))
         for n in range(1, count + 1)
     )
-    digest = Digest(subscriber, PERIOD, DAY, items, datetime(2026, 11, 30, 8, tzinfo=UTC))
+    # A reason quotes the paper's own text (its authors): with evil, the tricks are in it too.
+    why = ("by " + EVIL_TITLE if evil else "mentions “secure aggregation”", HELD_CAP)
+    kept = tuple(
+        Held(Scored(paper(n), 0.01, ("aggregation",)), why)
+        for n in range(count + 1, count + held + 1)
+    )
+    digest = Digest(subscriber, PERIOD, DAY, items, datetime(2026, 11, 30, 8, tzinfo=UTC), kept)
     return render.render_digest(digest, render.make_environment())
+
+
+HELD_CAP = "held: the daily cap of 5 alerts was reached"
 
 
 def delivery(

@@ -176,6 +176,8 @@ def test_no_alert_settings_or_a_cap_of_zero_means_no_alerts(tmp_path: Path) -> N
         arrive(tmp_path / "papers", "1", paper("p1", PRIVACY))
         report = pipeline.run_once(settings, store, at(f"{MONDAY}T10:00Z"))
         assert report.alerts == [] and alerted(store) == []
+        pipeline.run_once(settings, store, at("2026-12-01T09:00Z"))  # and none held for a digest
+        assert store.journal.held_counts() == {}
 
 
 class Recorder:
@@ -403,3 +405,133 @@ def test_a_clock_behind_the_last_alert_day_makes_no_alert_either(tmp_path: Path)
         assert alerted(store) == [("ana", "p1", "2026-12-02")]
         report = pipeline.run_once(settings, store, at("2026-12-03T10:00Z"))  # Thursday
         assert [a.made for a in report.alerts] == [["p2"]]
+
+
+# --- held alerts: nothing an alert rule matched is lost -----------------------------------------
+
+MIA = "Membership inference attacks on legged robots that learn to walk over rough terrain"
+
+
+def digest_text(tmp_path: Path, day: str, name: str) -> str:
+    return read_eml(tmp_path / "out" / day / f"{name}.eml").get_body(("plain",)).get_content()
+
+
+def test_every_held_alert_goes_into_the_next_digest_ahead_of_the_picks_beyond_top_k(
+    tmp_path: Path,
+) -> None:
+    """100 matches over the daily cap and top_k = 5: the digest shows all 100, then its 5 picks;
+    a keyword match scoring under min_score is shown too. Nothing is shown twice."""
+    ana = subscriber(
+        "ana", INTERESTS, alert_keywords=("membership inference",), max_alerts_per_day=1, top_k=5
+    )
+    settings = settings_for(tmp_path, ana)
+    matches = [paper(f"m{i:03}", f"{MIA}, variant {i}.") for i in range(101)]
+    privacy = [paper(f"p{i}", PRIVACY.replace("noise", f"noise variant {i}")) for i in range(8)]
+    with Store(tmp_path / "s.db") as store:
+        first_digest(tmp_path, settings, store, f"{MONDAY}T09:00Z")
+        arrive(tmp_path / "papers", "1", *matches, *privacy)
+        monday = pipeline.run_once(settings, store, at(f"{MONDAY}T10:00Z"))
+        ((alerted_id,),) = [a.made for a in monday.alerts]
+        assert [a.held for a in monday.alerts] == [100]
+        assert "alerts: " + alerted_id + "; 100 more held for the next digest" in reports.describe(
+            monday
+        )
+        tuesday = pipeline.run_once(settings, store, at("2026-12-01T09:00Z"))
+        (made,) = tuesday.subscribers
+        assert (made.status, made.held, made.picked) == ("made", 100, 5)
+        carried = set(given(store, "ana", "2026-12-01T08:00:00+00:00"))
+        held_ids = {m["id"] for m in matches} - {alerted_id}
+        assert held_ids < carried and len(carried - held_ids) == 5  # and 5 ranked picks
+        assert alerted_id not in carried
+        text = digest_text(tmp_path, "2026-12-01", "ana")
+        assert "100 held alerts, then 5 new papers" in text
+        assert "Held alerts: 100 papers that matched your alert rules" in text
+        assert text.count("alert: mentions “membership inference”; held: the daily cap") == 100
+        assert all(f"id {i}" in text for i in held_ids)
+        held_part, picks_part = text.split("Ranked picks: 5 new papers, best match first")
+        assert all(f"id {i}" in held_part for i in held_ids)
+        assert picks_part.count(" · id p") == 5 and "101. " in picks_part  # ranks run on
+        assert store.journal.held_counts() == {}
+        # Wednesday: nothing new, and none of them again.
+        wednesday = pipeline.run_once(settings, store, at("2026-12-02T09:00Z"))
+        assert [s.status for s in wednesday.subscribers] == ["nothing new"]
+
+
+@pytest.mark.parametrize(
+    ("rule", "why"),
+    [
+        ({"alert_keywords": ("membership inference",)}, "mentions “membership inference”"),
+        ({"authors": ("Dwork, Cynthia",)}, "by Cynthia Dwork, whom you follow"),
+    ],
+)
+def test_an_alert_match_arriving_with_its_digest_is_in_it_whatever_its_score(
+    tmp_path: Path, rule: dict, why: str
+) -> None:
+    """No alert pass saw it (a daily `digest run`): the digest goes first and carries it, though
+    it scores under min_score; it is not sent as an alert beside the digest."""
+    ana = subscriber("ana", INTERESTS, **rule)
+    settings = settings_for(tmp_path, ana)
+    with Store(tmp_path / "s.db") as store:
+        first_digest(tmp_path, settings, store, f"{MONDAY}T09:00Z")
+        weak = paper("weak", f"{MIA}.", authors=("Cynthia Dwork",))
+        arrive(tmp_path / "papers", "1", weak, paper("strong", PRIVACY))
+        report = pipeline.run_once(settings, store, at("2026-12-01T09:00Z"))
+        assert [(s.status, s.held, s.picked) for s in report.subscribers] == [("made", 1, 1)]
+        assert given(store, "ana", "2026-12-01T08:00:00+00:00") == ["strong", "weak"]
+        assert alerted(store) == []
+        text = digest_text(tmp_path, "2026-12-01", "ana")
+        assert f"alert: {why}" in text
+        assert text.index("(weak)") < text.index("Ranked picks") < text.index("(strong)")
+        assert "ana  1 held alert first, then 1 picked, top score" in reports.describe(report)
+
+
+def test_a_digest_of_held_alerts_only_is_made_and_says_so(tmp_path: Path) -> None:
+    ana = subscriber("ana", INTERESTS, alert_keywords=("membership inference",), on_empty="notify")
+    settings = settings_for(tmp_path, ana)
+    with Store(tmp_path / "s.db") as store:
+        first_digest(tmp_path, settings, store, f"{MONDAY}T09:00Z")
+        arrive(tmp_path / "papers", "1", paper("weak", f"{MIA}."))
+        report = pipeline.run_once(settings, store, at("2026-12-01T09:00Z"))
+        assert [(s.status, s.held, s.picked, s.notified) for s in report.subscribers] == [
+            ("made", 1, 0, False)
+        ]
+        assert "ana  1 held alert, no pick" in reports.describe(report)
+        (row,) = [r for r in store.outbox() if r.purpose == "digest" and r.day.day == 1]
+        assert row.message.subject == "Paper digest for ana — 2026-12-01: 1 held alert"
+        assert "No other new paper matched your interests closely enough." in row.message.text
+
+
+def test_a_chat_channel_gets_the_held_alerts_under_a_heading_of_their_own(tmp_path: Path) -> None:
+    ana = replace(
+        subscriber("ana", INTERESTS, alert_keywords=("membership inference",)),
+        channels=(ChannelConfig("memory", "memory"),),
+    )
+    settings = settings_for(tmp_path, ana)
+    Recorder.seen = []
+    with Store(tmp_path / "s.db") as store:
+        arrive(tmp_path / "papers", "0-start", paper("p0", ROBOTS))
+        pipeline.run_once(settings, store, at(f"{MONDAY}T09:00Z"), channels={"memory": Recorder})
+        arrive(tmp_path / "papers", "1", paper("weak", f"{MIA}."), paper("strong", PRIVACY))
+        pipeline.run_once(settings, store, at("2026-12-01T09:00Z"), channels={"memory": Recorder})
+    entries = Recorder.seen[-1].message.entries
+    assert [(e.rank, e.paper_id) for e in entries] == [(1, "weak"), (2, "strong")]
+    assert [e.section for e in entries] == [
+        "Held alerts: 1 paper that matched your alert rules, held for this digest",
+        "Ranked picks: 1 new paper",
+    ]
+    assert entries[0].because == "alert: mentions “membership inference”"
+
+
+def test_preview_shows_the_held_alerts_the_digest_will_carry(tmp_path: Path) -> None:
+    ana = subscriber("ana", INTERESTS, alert_threshold=0.3, max_alerts_per_day=1)
+    settings = settings_for(tmp_path, ana)
+    privacy = [paper(f"p{i}", PRIVACY.replace("noise", f"noise variant {i}")) for i in (1, 2)]
+    with Store(tmp_path / "s.db") as store:
+        first_digest(tmp_path, settings, store, f"{MONDAY}T09:00Z")
+        arrive(tmp_path / "papers", "1", *privacy)
+        pipeline.run_once(settings, store, at(f"{MONDAY}T10:00Z"))
+        (held,) = {"p1", "p2"} - {pid for _, pid, _ in alerted(store)}
+        message = pipeline.preview(settings, store, "ana", at("2026-12-01T09:00Z"))
+        assert "Held alerts: 1 paper that matched your alert rules" in message.text
+        assert message.entries[0].paper_id == held
+        assert store.journal.held_counts() == {"ana": 1}  # still waiting: preview changes nothing

@@ -227,6 +227,19 @@ def test_each_paper_shows_its_number_and_id_and_the_footer_says_how_to_rate(
     assert "to rate: reply e.g. “+1 -3”" in body  # read back by digest/web/replies.py
 
 
+def test_held_alerts_and_the_picks_each_open_with_an_escaped_heading() -> None:
+    (event,) = events(message(1, evil=True, held=2))
+    body, html = event["body"], event["formatted_body"]
+    heading = "Held alerts: 2 papers that matched your alert rules, held for this digest"
+    assert f"<h5>{heading}</h5><p><b>1. " in html
+    assert "<h5>Ranked picks: 1 new paper</h5><p><b>3. " in html
+    assert body.index(heading) < body.index("1. Federated") < body.index("3. Fast")
+    # A reason quotes the paper's text: escaped in the HTML, as written in the body.
+    assert "by Fast &lt;b&gt;bold&lt;/b&gt; &amp; robust: &lt;script&gt;" in html
+    assert "<script>" not in html and "by Fast <b>bold</b> & robust" in body
+    assert [tag for tag, _ in tags_of(html)].count("h5") == 2
+
+
 # 100 KB of the text that costs most per character: a quote is 6 bytes as &quot; in the HTML,
 # an astral letter 4 in UTF-8.
 HUGE = ('NeurIPS "𝔸" ' * 10_000)[:100_000]

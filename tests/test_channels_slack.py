@@ -122,6 +122,45 @@ def test_a_long_digest_is_split_in_order_within_slacks_limits(slack: SlackWebhoo
     assert ranks == list(range(1, 101))
 
 
+def test_held_alerts_and_the_picks_each_open_with_a_bold_heading(slack: SlackWebhook) -> None:
+    post(slack.url(), message(2, held=2))
+    (payload,) = slack.accepted
+    sections = [b["text"] for b in payload["blocks"] if b["type"] == "section"]
+    headings = [t["text"] for t in sections if t["text"].startswith("*")]
+    assert headings == [
+        "*Held alerts: 2 papers that matched your alert rules, held for this digest*",
+        "*Ranked picks: 2 new papers, best match first*",
+    ]
+    shown = [t["text"] for t in sections if t["type"] == "plain_text"]
+    assert [int(t.split(".", 1)[0]) for t in shown] == [1, 2, 3, 4]  # ranks run on
+    assert "alert: mentions “secure aggregation”; held: the daily cap" in shown[0]
+    assert payload["blocks"][1]["text"]["text"].startswith("*Held alerts")  # before paper 1
+
+
+def test_a_held_alerts_reasons_stay_plain_text_and_ping_nobody(slack: SlackWebhook) -> None:
+    post(slack.url(), message(1, evil=True, held=1))
+    (payload,) = slack.accepted
+    texts = mrkdwn_texts(payload)
+    marked = "\n".join(t["text"] for t in texts if t["type"] == "mrkdwn")
+    assert "<!" not in marked and "<script>" not in marked
+    shown = "\n".join(t["text"] for t in texts if t["type"] == "plain_text")
+    assert "by Fast <b>bold</b> & robust: <script>alert(1)</script> for <!channel>" in shown
+
+
+def test_a_hundred_held_alerts_are_all_posted_within_slacks_limits(slack: SlackWebhook) -> None:
+    post(slack.url(), message(5, held=100))
+    assert len(slack.accepted) >= 5 and slack.answers == [200] * len(slack.accepted)
+    assert all(len(p["blocks"]) <= 50 for p in slack.accepted)
+    assert all(text_size(p) <= 10_000 for p in slack.accepted)
+    ranks = [
+        int(b["text"]["text"].split(".", 1)[0])
+        for p in slack.accepted
+        for b in p["blocks"]
+        if b["type"] == "section" and b["text"]["type"] == "plain_text"
+    ]
+    assert ranks == list(range(1, 106))
+
+
 def test_overlong_titles_snippets_and_names_are_cut_to_fit(slack: SlackWebhook) -> None:
     entry = Entry(1, "T" * 4000, "https://example.org/x", snippet="word & " * 900)
     msg = Message("s", "t", "h", heading="Paper digest for " + "Zoë " * 80, entries=(entry,))

@@ -494,3 +494,56 @@ def test_now_reads_a_leap_second_as_posix_time_does() -> None:
     assert late == datetime(2017, 1, 1, 0, 0, 0, 250000, tzinfo=UTC)
     with pytest.raises(SystemExit):
         parser.parse(["run", "--now", "2016-12-31T23:59:61Z"])
+
+
+def test_held_alerts_are_counted_by_run_and_status_and_all_reach_the_next_digest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    """One alert a day and top_k = 2: six keyword matches (scoring under min_score) and four
+    strong papers. The run says one alert and five held; status says five wait for Tuesday's
+    digest; Tuesday's digest lists all five held alerts, then two picks, and none twice."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("DIGEST_STATE", raising=False)
+    (tmp_path / "papers").mkdir()
+    walk = "Legged robots learn to walk over rough terrain"
+    (tmp_path / "papers" / "0.jsonl").write_text(
+        json.dumps({"id": "start", "title": "Robots", "abstract": f"{walk}."}) + "\n"
+    )
+    (tmp_path / "digest.toml").write_text(
+        '[state]\npath = "state/digest.db"\n\n[[sources]]\nkind = "files"\npath = "papers"\n\n'
+        '[[subscribers]]\nname = "ana"\ninterests = "differential privacy federated learning"\n'
+        'schedule = "0 8 * * *"\ntimezone = "UTC"\ntop_k = 2\nmin_score = 0.05\n'
+        'alert_keywords = ["membership inference"]\nmax_alerts_per_day = 1\n\n'
+        '[[subscribers.channels]]\nkind = "file"\ndir = "out"\n'
+    )
+    config = ("--config", "digest.toml")
+    assert run(capsys, "run", *config, "--now", "2026-11-30T09:00:00Z")[0] == 0
+    rows = [
+        {"id": f"mia{n}", "title": f"Robot {n}", "abstract": f"Membership inference: {walk} {n}."}
+        for n in range(6)
+    ] + [
+        {"id": f"dp{n}", "title": f"Private federated learning {n}", "abstract": "Differential "
+         f"privacy for federated learning with client updates, variant {n}."}
+        for n in range(4)
+    ]  # fmt: skip
+    (tmp_path / "papers" / "1.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    code, out, err = run(capsys, "run", *config, "--now", "2026-11-30T10:00:00Z")
+    assert code == 0, err
+    (alerted,) = re.findall(r"alerts: (mia\d); 5 more held for the next digest \(daily cap\)", out)
+    code, out, _ = run(capsys, "status", *config, "--now", "2026-11-30T11:00:00Z")
+    assert "ana: Tue 2026-12-01 08:00 UTC (UTC), in 21 h 00 min, with 5 held alerts" in out
+    assert "1 alert (5 held);" in out
+    code, out, err = run(capsys, "run", *config, "--now", "2026-12-01T09:00:00Z")
+    assert code == 0, err
+    assert "ana  5 held alerts first, then 2 picked, top score" in out
+    eml = tmp_path / "out" / "2026-12-01" / "ana.eml"
+    message = email.message_from_bytes(eml.read_bytes(), policy=email.policy.default)
+    assert message["Subject"] == "Paper digest for ana — 2026-12-01: 5 held alerts, 2 papers"
+    text = message.get_body(("plain",)).get_content()
+    held, picks = text.split("Ranked picks: 2 new papers, best match first")
+    assert sorted(re.findall(r"id (mia\d)", held)) == sorted(
+        {f"mia{n}" for n in range(6)} - {alerted}
+    )
+    assert len(re.findall(r"id (dp\d)", picks)) == 2 and "mia" not in picks
+    code, out, _ = run(capsys, "status", *config, "--now", "2026-12-01T10:00:00Z")
+    assert "held alert" not in out.split("next digests:")[1]  # carried: none waits any more

@@ -7,6 +7,7 @@ import socket
 import subprocess
 import sys
 from dataclasses import replace
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from timeline import PRIVACY, arrive, at, paper, settings_for, subscriber
 
 from digest import pipeline
 from digest.cli import reports
-from digest.models import StateError
+from digest.models import Paper, Scored, StateError
 from digest.state import Store
 
 MONDAY_9 = "2026-11-30T09:00Z"
@@ -45,6 +46,27 @@ def test_status_shows_runs_next_digests_sources_and_dead_deliveries(tmp_path: Pa
     assert "deliveries: 0 pending, 1 dead" in lines
     assert lines[-1].startswith("  dead     ana/file digest 2026-11-30T08:00:00+01:00")
     assert lines[-1].endswith("(8 attempts): smtp: refused")
+
+
+def test_status_counts_the_held_alerts_themselves_whichever_worker_held_them(
+    tmp_path: Path,
+) -> None:
+    """Held by other workers, or in runs past the last five shown: status counts what waits for
+    each subscriber's next digest from the holds, not by adding up run summaries."""
+    ana = subscriber("ana", "differential privacy", max_alerts_per_day=1)
+    settings = settings_for(tmp_path, ana)
+    arrive(tmp_path / "papers", "1", paper("p1", PRIVACY))
+    state = str(tmp_path / "s.db")
+    matches = [Scored(Paper(f"m{i}", f"Match {i}", "An abstract."), 0.1) for i in range(3)]
+    with Store(state) as store:
+        pipeline.run_once(settings, store, at(MONDAY_9))
+        store.add_papers([m.paper for m in matches], at(MONDAY_9))
+        for worker, held in (("w1", matches[:2]), ("w2", matches[1:])):  # m1 by both
+            with Store(state, worker=worker) as other:
+                rows = [(m, ["mentions “privacy”"]) for m in held]
+                other.journal.hold("ana", date(2026, 11, 30), rows, "cap", at(MONDAY_9))
+        text, _ = reports.status_report(settings, store, state, at("2026-11-30T10:00Z"))
+    assert "  ana: Tue 2026-12-01 08:00 UTC (UTC), in 22 h 00 min, with 3 held alerts" in text
 
 
 def test_status_flags_a_source_whose_last_read_failed(tmp_path: Path) -> None:

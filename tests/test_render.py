@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pytest
 
-from digest.models import ConfigError, Digest, Paper, Scored
+from digest.models import ConfigError, Digest, Held, Paper, Scored
 from digest.render import (
     BUILTIN_TEMPLATES,
     check_templates,
@@ -379,3 +380,86 @@ def test_bidi_controls_leave_every_text_and_untrusted_fields_are_isolated_in_htm
         assert "<bdi>Alert RLO left open</bdi>" in html and "<bdi>Eve Embed</bdi>" in html
         assert "<bdi>NeurIPS 2026</bdi> · score 0.90 · id <bdi><code" in html
         assert "<bdi>We isolate nothing. Second sentence.</bdi>" in html
+
+
+# --- held alerts --------------------------------------------------------------------------------
+
+HELD_WHY = ("mentions “LoRA”", "held: the daily cap of 5 alerts was reached")
+
+
+def with_held(*held: Held, picks: tuple[Scored, ...] = ()) -> Digest:
+    return Digest("alice", "2026-11-30T08:00:00+01:00", DAY, picks, datetime(2026, 11, 30), held)
+
+
+def held_and_picked() -> Digest:
+    return with_held(
+        Held(Scored(DPLORA, 0.01, ("lora",)), HELD_WHY),
+        picks=(Scored(FEDHET, 0.4567, ("federated",), "closest to: FedProx"),),
+    )
+
+
+@pytest.mark.parametrize("body", ["text", "html"])
+def test_held_alerts_come_first_in_a_section_of_their_own_and_the_ranks_run_on(body: str) -> None:
+    out = re.sub(r"<[^>]+>", "", getattr(render(held_and_picked()), body))  # as a reader sees it
+    held = out.index("Held alerts: 1 paper that matched your alert rules")
+    assert held < out.index(DPLORA.title) < out.index("Ranked picks: 1 new paper")
+    assert out.index("Ranked picks: 1 new paper") < out.index(FEDHET.title)
+    assert "none counts against your picks" in out
+    assert "alert: mentions “LoRA”; held: the daily cap of 5 alerts was reached" in out
+    assert "1 held alert, then 1 new paper" in out
+
+
+def test_held_alerts_are_numbered_before_the_picks_for_every_channel() -> None:
+    message = render(held_and_picked())
+    assert " 1. Differentially Private LoRA" in message.text and " 2. FedHet" in message.text
+    assert [(e.rank, e.paper_id) for e in message.entries] == [(1, DPLORA.id), (2, FEDHET.id)]
+    assert [e.section for e in message.entries] == [
+        "Held alerts: 1 paper that matched your alert rules, held for this digest",
+        "Ranked picks: 1 new paper",
+    ]
+    assert message.entries[0].because == "alert: " + "; ".join(HELD_WHY)
+    assert message.subject == "Paper digest for alice — 2026-11-30: 1 held alert, 1 paper"
+    assert message.footer.startswith("digest · 1 held alert, 1 new paper · ranked by TF-IDF")
+
+
+def test_a_digest_without_held_alerts_has_no_sections() -> None:
+    message = render(two_items())
+    assert "Held alerts" not in message.text + message.html
+    assert "Ranked picks" not in message.text + message.html
+    assert [e.section for e in message.entries] == ["", ""]
+
+
+def test_a_digest_of_held_alerts_only_says_so() -> None:
+    message = render(with_held(Held(Scored(DPLORA, 0.01), HELD_WHY)))
+    assert message.subject == "Paper digest for alice — 2026-11-30: 1 held alert"
+    assert "No other new paper matched your interests closely enough." in message.text
+    assert "Ranked picks" not in message.text and "No new papers matched" not in message.text
+    assert [e.section for e in message.entries] == [
+        "Held alerts: 1 paper that matched your alert rules, held for this digest"
+    ]
+
+
+def test_a_held_alerts_reasons_are_escaped_in_html_and_cleaned_everywhere() -> None:
+    why = (f"by <b>Eve</b> & {CONTROLS}\u202eMallory, whom you follow",)
+    message = render(with_held(Held(Scored(HOSTILE, 0.3), why)))
+    assert "by &lt;b&gt;Eve&lt;/b&gt; &amp; " in message.html and "<b>Eve" not in message.html
+    assert "by <b>Eve</b> & " in message.text  # plain text shows it as written
+    entry = message.entries[0]
+    for text in (message.text, message.html, entry.because, entry.section):
+        assert control_characters(text) == [] and not any(c in BIDI for c in text)
+
+
+def test_a_users_template_written_before_held_alerts_still_lists_every_paper(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "digest.txt").write_text(
+        "{{ count }} papers\n{% for item in items %}{{ item.rank }}. {{ item.id }}\n{% endfor %}"
+    )
+    text = render(held_and_picked(), str(tmp_path)).text
+    assert text == f"2 papers\n1. {DPLORA.id}\n2. {FEDHET.id}\n"
+
+
+def test_check_templates_catches_a_typo_in_the_held_alerts_section(tmp_path: Path) -> None:
+    (tmp_path / "digest.txt").write_text("{% for item in held %}{{ item.reasonz }}{% endfor %}\n")
+    with pytest.raises(ConfigError, match="digest.txt, line 1: .*reasonz"):
+        check_templates(make_environment(str(tmp_path)))

@@ -1,7 +1,8 @@
 """The built-in HTML templates as readers see them: in headless Chromium at a phone's 390 px and a
-desktop's 1200 px, no page scrolls sideways, not even with a long unbroken title, author list or
-link; every text colour meets WCAG AA contrast (4.5:1) on its background; the quiet-day notice is
-laid out like the digest. Layout is measured (scrollWidth), never compared by pixels."""
+desktop's 1200 px, no page scrolls sideways, not even with a long unbroken title, author list,
+link or held alert's reason; every text colour meets WCAG AA contrast (4.5:1) on its background;
+the quiet-day notice is laid out like the digest. Layout is measured (scrollWidth), never compared
+by pixels."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 from support_browser import layout_at, serve_pages
 
 from digest import render
-from digest.models import Digest, Paper, Scored
+from digest.models import Digest, Held, Paper, Scored
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 DAY = date(2026, 11, 30)
@@ -37,8 +38,12 @@ def pages() -> dict[str, str]:
     made = datetime(2026, 11, 30, 8, tzinfo=UTC)
     digest = Digest("ana", "2026-11-30T08:00:00+00:00", DAY, items, made)
     quiet = Digest("ana", "2026-11-30T08:00:00+00:00", DAY, (), made)
+    # Held alerts ahead of the picks, a reason quoting an unbroken author name.
+    why = (f"by {UNBROKEN}, whom you follow", "held: the daily cap of 5 alerts was reached")
+    held = Digest("ana", "2026-11-30T08:00:00+00:00", DAY, items[1:], made, (Held(items[0], why),))
     return {
         "/digest": render.render_digest(digest, env).html,
+        "/digest-held": render.render_digest(held, env).html,
         "/digest-empty": render.render_digest(quiet, env).html,
         "/alert": render.render_alert("ana", DAY, items[0], ["score 0.90 is high"], env).html,
         "/notice": render.render_notice(
@@ -48,7 +53,7 @@ def pages() -> dict[str, str]:
 
 
 @pytest.mark.parametrize("width", [390, 1200])
-@pytest.mark.parametrize("path", ["/digest", "/digest-empty", "/alert", "/notice"])
+@pytest.mark.parametrize("path", ["/digest", "/digest-held", "/digest-empty", "/alert", "/notice"])
 def test_no_page_scrolls_sideways(browser_page, tmp_path: Path, path: str, width: int) -> None:
     with serve_pages(pages()) as base:
         browser_page.goto(base + path)
@@ -97,7 +102,7 @@ def test_the_contrast_formula_matches_wcags_reference_values() -> None:
     assert contrast([0x59, 0x63, 0x6E], [255, 255, 255]) == pytest.approx(6.11, abs=0.01)
 
 
-@pytest.mark.parametrize("path", ["/digest", "/digest-empty", "/alert", "/notice"])
+@pytest.mark.parametrize("path", ["/digest", "/digest-held", "/digest-empty", "/alert", "/notice"])
 def test_every_text_meets_wcag_aa_contrast(browser_page, path: str) -> None:
     with serve_pages(pages()) as base:
         browser_page.goto(base + path)

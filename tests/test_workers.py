@@ -117,15 +117,19 @@ def test_each_digest_is_made_once_when_workers_race(postgres_url: str) -> None:
 def test_workers_alerting_at_once_keep_the_daily_cap(postgres_url: str) -> None:
     Store(postgres_url).close()
 
-    def alert(i: int) -> bool:
+    def alert(i: int) -> str:
         with Store(postgres_url, worker=f"w{i}") as store:
             messages = [("mail", "email", MESSAGE)]
-            day = date(2026, 11, 30)
-            return store.journal.record_alert("ana", f"p{i}", day, 0.9, ["x"], NOW, messages, 2)
+            day, match = date(2026, 11, 30), Scored(Paper(f"p{i}", "A paper", "x"), 0.9)
+            return store.journal.record_alert(
+                "ana", f"p{i}", day, 0.9, ["x"], NOW, messages, 2, held=(match, ["x"])
+            )
 
-    assert sorted(together(4, alert)) == [False, False, True, True]
+    # Over the cap is held for the next digest, each paper once, by whichever worker found it.
+    assert sorted(together(4, alert)) == ["alerted", "alerted", "held", "held"]
     with Store(postgres_url) as store:
         assert store.journal.alerts_on("ana", date(2026, 11, 30)) == 2
+        assert store.journal.held_counts() == {"ana": 2}
 
 
 def record(store: Store, subscribers: int) -> None:

@@ -234,6 +234,7 @@ def _shown(entry: Entry, scale: float) -> dict[str, Any]:
     """The fields of a paper as shown: every untrusted one clipped to its limit times `scale`."""
     limit = {name: int(n * scale) for name, n in LIMITS.items()}
     shown: dict[str, Any] = {"rank": entry.rank, "score": _clip(entry.score, 20)}
+    shown["section"] = _clip(entry.section, HEADING)  # digest's own words; escaped all the same
     for name, n in limit.items():
         value = ", ".join(entry.terms) if name == "terms" else getattr(entry, name)
         if name in ("url", "code_url"):
@@ -244,7 +245,8 @@ def _shown(entry: Entry, scale: float) -> dict[str, Any]:
 
 
 def _entry_text(e: dict[str, Any]) -> str:
-    lines = [f"{e['rank']}. {e['title']}"]
+    lines = [e["section"], ""] if e["section"] else []
+    lines += [f"{e['rank']}. {e['title']}"]
     lines += [f"   {e['url']}"] if e["url"] else []
     facts = [x for x in (e["authors"], e["venue"]) if x]
     facts += [f"score {e['score']}"] if e["score"] else []
@@ -274,7 +276,8 @@ def _entry_html(e: dict[str, Any]) -> str:
     lines += ["<i>why: " + " — ".join(why) + "</i>"] if why else []
     lines += [esc(e["snippet"])] if e["snippet"] else []
     lines += [f'<a href="{esc(e["code_url"])}">code</a>'] if e["code_url"] else []
-    return "<p>" + "<br>".join(lines) + "</p>"
+    head = f"<h5>{esc(e['section'])}</h5>" if e["section"] else ""
+    return head + "<p>" + "<br>".join(lines) + "</p>"
 
 
 def _plain_events(message: Message) -> list[dict[str, Any]]:

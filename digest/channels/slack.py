@@ -100,9 +100,9 @@ def messages(message: Message, buttons: bool = False) -> list[dict[str, Any]]:
     """The Block Kit payloads for a message, in order, each within Slack's limits: 50 blocks,
     3,000 characters a section, MAX_TEXT characters of text in all. With `buttons`, each paper
     that has rating links gets a 👍 / 👎 actions block; a paper's blocks stay in one message."""
-    papers = [[*_paper_blocks(e), *_buttons(e, buttons)] for e in message.entries] or [
-        [_section(escape(chunk))] for chunk in _chunks(message.text, MAX_SECTION - 200)
-    ]
+    papers = [
+        [*_heading(e), *_paper_blocks(e), *_buttons(e, buttons)] for e in message.entries
+    ] or [[_section(escape(chunk))] for chunk in _chunks(message.text, MAX_SECTION - 200)]
     title = message.heading or message.subject
     footer = _clip(message.footer or message.subject, 2000)
     frame = MAX_HEADER + len(footer)  # the header and the context line of each part
@@ -160,6 +160,18 @@ def _buttons(entry: Entry, wanted: bool) -> list[dict[str, Any]]:
         )
     ]
     return [{"type": "actions", "block_id": f"rate-{entry.rank}", "elements": elements}]
+
+
+def _heading(entry: Entry) -> list[dict[str, Any]]:
+    """The heading of the section this paper opens (a digest's held alerts, its ranked picks), in
+    bold. It is digest's own words, but mrkdwn has no escape for * _ ~ `: none is left in it."""
+    if not entry.section:
+        return []
+    words = escape(_clip(entry.section, 300)).translate(_MARKS)
+    return [_section(f"*{words}*")]
+
+
+_MARKS = str.maketrans("", "", "*_~`")
 
 
 def _section(text: str) -> dict[str, Any]:

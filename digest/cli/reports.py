@@ -30,11 +30,17 @@ def describe(report: RunReport) -> str:
     for sub in report.subscribers:
         detail = _SUBSCRIBER_STATES.get(sub.status, sub.status)
         if sub.status == "made":
-            detail = f"{sub.picked} picked, top score {sub.top_score:.2f}"
+            detail = f"{sub.picked} picked"
+            if sub.top_score is not None:
+                detail += f", top score {sub.top_score:.2f}"
+            # Held alerts go first and are not among the picks: said apart, every one counted.
+            held = _counted(sub.held, "held alert")
+            if sub.held:
+                detail = f"{held} first, then {detail}" if sub.picked else f"{held}, no pick"
         notified = " (notified: on_empty = notify)" if sub.notified else ""
         lines.append(f"  {sub.name:<{width}}  {detail}{notified}")
     for alert in report.alerts:
-        held = f"; {alert.held} more wait for the digest (daily cap)" if alert.held else ""
+        held = f"; {alert.held} more held for the next digest (daily cap)" if alert.held else ""
         made = ", ".join(alert.made) or "none"
         lines.append(f"  {alert.subscriber:<{width}}  alerts: {made}{held}")
     out = report.outcome
@@ -101,27 +107,30 @@ def status_report(settings: Settings, store: Store, state: str, now: datetime) -
         subs = summary.get("subscribers", {})
         made = [n for n, s in subs.items() if s.get("status") == "made"]
         alerts = sum(len(a.get("made", [])) for a in summary.get("alerts", {}).values())
+        kept = sum(int(a.get("held", 0)) for a in summary.get("alerts", {}).values())
         sent = summary.get("deliveries", {}).get("sent", 0)
         by = f" (by {run['worker']})" if store.shared and run.get("worker") else ""
         new = _counted(summary.get("papers", {}).get("new", 0), "new paper")
         lines.append(
             f"  {run['clock']}  {run['outcome']:<9}  {new};"
             f" digests made: {', '.join(made) or 'none'};"
-            f" {_counted(alerts, 'alert')}; {sent} sent{by}"
+            f" {_counted(alerts, 'alert')}{f' ({kept} held)' if kept else ''}; {sent} sent{by}"
         )
     lines.append("next digests:")
     fires = next_fires(settings, now)
+    waiting = store.journal.held_counts()  # read from the holds themselves, not from run summaries
     for sub in settings.subscribers:
         fire = fires[sub.name]
         when = "never" if fire is None else f"{fire:%a %Y-%m-%d %H:%M %Z}"
         left = "" if fire is None else f" ({fire.tzinfo}), in {_span(fire - now)}"
+        held = f", with {_counted(waiting[sub.name], 'held alert')}" if sub.name in waiting else ""
         # Past the period's fire time with no digest for it yet: the next run makes it.
         start = period_start(sub.schedule, sub.timezone, now)
         if start is not None and not store.has_digest(sub.name, start.isoformat()):
             opened = f"{start:%a %Y-%m-%d %H:%M %Z}"
-            lines.append(f"  {sub.name}: due now (the period of {opened}); then {when}{left}")
+            lines.append(f"  {sub.name}: due now (the period of {opened}){held}; then {when}{left}")
             continue
-        lines.append(f"  {sub.name}: {when}{left}")
+        lines.append(f"  {sub.name}: {when}{left}{held}")
     sources = {s["source"]: s for s in store.journal.sources()}
     failing = False
     lines.append("sources, last success:")

@@ -121,12 +121,22 @@ class Scored:
 
 
 @dataclass(frozen=True, slots=True)
+class Held:
+    """An alert match that was not sent on its own (over the daily cap, or it came with the
+    digest): the next digest carries it, ahead of its ranked picks."""
+
+    scored: Scored
+    reasons: tuple[str, ...]  # why it is an alert, and why it waited
+
+
+@dataclass(frozen=True, slots=True)
 class Digest:
     subscriber: str
     period: str  # the schedule fire time that opened this period, ISO 8601 in the subscriber's zone
     day: date  # the local date of that fire time; names the out/<date>/ folder
-    items: tuple[Scored, ...]
+    items: tuple[Scored, ...]  # the ranked picks: top_k above min_score
     made_at: datetime
+    held: tuple[Held, ...] = ()  # held alerts, all of them, not counted against top_k
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +157,7 @@ class Entry:
     pdf_url: str = ""
     up_url: str = ""  # signed rating links of the web face ([web]), or ""
     down_url: str = ""
+    section: str = ""  # a heading chat channels show before this paper (held alerts, picks)
 
 
 @dataclass(frozen=True, slots=True)

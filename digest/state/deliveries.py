@@ -101,6 +101,8 @@ class Deliveries:
         """
         made = stamp(digest.made_at)
         top = max((s.score for s in digest.items), default=None)
+        # Held alerts are given like the picks: `sent` keeps them out of every later digest.
+        given = [*digest.items, *(h.scored for h in digest.held)]
         with self.transaction() as db:
             # The unique (subscriber, period) decides between workers making the same digest.
             row = db.execute(
@@ -112,7 +114,7 @@ class Deliveries:
                     digest.day.isoformat(),
                     made,
                     through_seq,
-                    len(digest.items),
+                    len(given),
                     top,
                 ),
             ).fetchone()
@@ -121,7 +123,7 @@ class Deliveries:
             digest_id = int(row[0])
             db.executemany(
                 "INSERT OR IGNORE INTO sent (subscriber, paper_id, digest_id) VALUES (?,?,?)",
-                [(digest.subscriber, s.paper.id, digest_id) for s in digest.items],
+                [(digest.subscriber, s.paper.id, digest_id) for s in given],
             )
             db.executemany(
                 "INSERT INTO outbox (digest_id, subscriber, period, day, channel, kind, message,"

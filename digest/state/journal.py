@@ -1,6 +1,6 @@
 """The state tables of scheduling and alerts, on store.py's connection: the alerts given (one per
-subscriber and paper), how far each subscriber's alerts have looked, the outbox rows of alerts and
-quiet-period notices (no digest row behind them), and every source's outcome in every run."""
+subscriber and paper), the alert matches held for the next digest, how far each subscriber's alerts
+have looked, the outbox rows of alerts and notices, and every source's outcome in every run."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, datetime
 from typing import Any
 
-from digest.models import Message
-from digest.state.catalog import Tables, papers_of
+from digest.models import Held, Message, Scored
+from digest.state.catalog import Tables, papers_of, row_paper
 from digest.state.engine import Engine
 
 # store.SCHEMA's migration for these tables. The outbox is rebuilt (SQLite cannot drop a NOT NULL)
@@ -67,6 +67,30 @@ SCHEMA = """
     );
     CREATE INDEX source_runs_at ON source_runs (source, at)
 """
+
+# store.SCHEMA's migration for the held alerts: one row per subscriber and paper, so however many
+# workers hold a paper at once it is held (and counted) once. It is carried by the first digest
+# whose `sent` rows name it; an alert for it after all (a race) takes it out too.
+HOLDS_SCHEMA = """
+    CREATE TABLE alert_holds (
+        subscriber TEXT NOT NULL,
+        paper_id   TEXT NOT NULL,
+        day        TEXT NOT NULL,                      -- the subscriber's local day
+        score      REAL NOT NULL,
+        terms      TEXT NOT NULL,                      -- JSON list: the words that matched
+        because    TEXT NOT NULL,
+        reasons    TEXT NOT NULL,                      -- JSON list: why it is an alert
+        cause      TEXT NOT NULL,                      -- cap (daily cap) | digest (came with it)
+        held_at    TEXT NOT NULL,
+        PRIMARY KEY (subscriber, paper_id)
+    )
+"""
+# Pending: held, and neither given in a digest nor alerted since.
+_PENDING = (
+    " NOT EXISTS (SELECT 1 FROM sent s WHERE s.subscriber = h.subscriber"
+    " AND s.paper_id = h.paper_id) AND NOT EXISTS (SELECT 1 FROM alerts a"
+    " WHERE a.subscriber = h.subscriber AND a.paper_id = h.paper_id)"
+)
 
 # (channel name, channel kind, message): one outbox row each.
 Messages = Sequence[tuple[str, str, Message]]
@@ -139,24 +163,107 @@ class Journal(Tables):
         now: datetime,
         messages: Messages,
         cap: int | None = None,
-    ) -> bool:
-        """The alert and its outbox rows in one transaction; False if this paper was alerted to
-        this subscriber before (another run got there first), or if `cap` alerts were given on
-        that day already (counted under a lock: workers side by side keep the daily cap)."""
+        *,
+        held: tuple[Scored, Sequence[str]] | None = None,
+    ) -> str:
+        """The alert and its outbox rows in one transaction: "alerted"; "taken" if this paper was
+        alerted to this subscriber before (another run got there first); "held" if `cap` alerts
+        were given on that day already, and `held` (the match, its reasons) is then held for the
+        next digest in the same transaction ("capped": nothing given to hold). Counted under a
+        lock: workers side by side keep the daily cap, and what one finds over it is held."""
         made = self.stamp(now)
         with self.transaction() as db:
             db.lock(f"alerts:{subscriber}")
+            if self.alerted_ids(subscriber, [paper_id]):
+                return "taken"
             if cap is not None and self.alerts_on(subscriber, day) >= cap:
-                return False
+                if held is None:
+                    return "capped"
+                row = (subscriber, day, *held, "cap", made)
+                return "held" if self._hold(db, *row) else "taken"
             cur = db.execute(
                 "INSERT OR IGNORE INTO alerts (subscriber, paper_id, day, score, reasons, made_at)"
                 " VALUES (?,?,?,?,?,?)",
                 (subscriber, paper_id, day.isoformat(), score, json.dumps(list(reasons)), made),
             )
             if cur.rowcount == 0:
-                return False
+                return "taken"
             self._outbox(db, subscriber, f"alert:{paper_id}", day, made, messages, "alert")
-            return True
+            return "alerted"
+
+    # alert matches held for the next digest
+
+    def hold(
+        self,
+        subscriber: str,
+        day: date,
+        held: Sequence[tuple[Scored, Sequence[str]]],
+        cause: str,
+        now: datetime,
+    ) -> int:
+        """Hold these (match, reasons) for the subscriber's next digest, in one transaction;
+        returns how many were not held (nor alerted) before: an insert, never a count read and
+        written back, so workers holding the same papers at once count each paper once."""
+        made = self.stamp(now)
+        with self.transaction() as db:
+            taken = self.alerted_ids(subscriber, [s.paper.id for s, _ in held])
+            return sum(
+                self._hold(db, subscriber, day, s, why, cause, made)
+                for s, why in held
+                if s.paper.id not in taken
+            )
+
+    def _hold(
+        self,
+        db: Engine,
+        subscriber: str,
+        day: date,
+        scored: Scored,
+        reasons: Sequence[str],
+        cause: str,
+        made: str,
+    ) -> bool:
+        return bool(
+            db.execute(
+                "INSERT OR IGNORE INTO alert_holds (subscriber, paper_id, day, score, terms,"
+                " because, reasons, cause, held_at) VALUES (?,?,?,?,?,?,?,?,?)",
+                (
+                    subscriber,
+                    scored.paper.id,
+                    day.isoformat(),
+                    scored.score,
+                    json.dumps(list(scored.terms)),
+                    scored.because,
+                    json.dumps(list(reasons)),
+                    cause,
+                    made,
+                ),
+            ).rowcount
+        )
+
+    def holds(self, subscriber: str) -> list[Held]:
+        """The subscriber's pending held alerts, best first."""
+        rows = self.db.execute(
+            "SELECT h.score AS h_score, h.terms AS h_terms, h.because AS h_because,"
+            " h.reasons AS h_reasons, p.* FROM alert_holds h JOIN papers p ON p.id = h.paper_id"
+            f" WHERE h.subscriber = ? AND {_PENDING} ORDER BY h.score DESC, p.seq",
+            (subscriber,),
+        )
+        return [
+            Held(
+                Scored(row_paper(r), r["h_score"], tuple(json.loads(r["h_terms"])), r["h_because"]),
+                tuple(json.loads(r["h_reasons"])),
+            )
+            for r in rows
+        ]
+
+    def held_counts(self) -> dict[str, int]:
+        """Per subscriber, how many held alerts wait for its next digest."""
+        rows = self.db.execute(
+            f"SELECT h.subscriber, count(*) FROM alert_holds h WHERE {_PENDING}"
+            " GROUP BY h.subscriber ORDER BY h.subscriber"
+        )
+        return {str(r[0]): int(r[1]) for r in rows}
 
     # notices outside a digest (a period whose sources all failed)
 

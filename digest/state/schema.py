@@ -4,6 +4,7 @@ outbox, runs; the journal's and ratings' tables come from their own modules."""
 
 from __future__ import annotations
 
+from digest.state.journal import HOLDS_SCHEMA
 from digest.state.journal import SCHEMA as JOURNAL_SCHEMA
 from digest.state.ratings import SCHEMA as RATINGS_SCHEMA
 from digest.state.votes import SCHEMA as VOTES_SCHEMA
@@ -114,6 +115,8 @@ SCHEMA = [
     # (feedback): the votes each Matrix event carried, to undo them when it is redacted; the
     # Slack requests taken, shared by every web replica; see votes.py
     VOTES_SCHEMA,
+    # (alerts): the alert matches held for the next digest (over the daily cap); see journal.py
+    HOLDS_SCHEMA,
 ]
 # The papers stored before paper_keys existed get their keys when the store first opens.
 PAPER_KEYS_VERSION = next(i for i, s in enumerate(SCHEMA, 1) if "CREATE TABLE paper_keys" in s)
