@@ -192,15 +192,6 @@ def _reranked(
     return [j for _, j in sorted(scored, key=lambda t: (-t[0], t[1]))]
 
 
-def _stored_corpus(pool: Sequence[Paper]) -> tuple[str, list[Paper]]:
-    """The split whose pool months hold `pool`, and every paper of its months: the stored corpus
-    a `digest run` over that split would rank in."""
-    months = {corpus.month(p) for p in pool}
-    split = next(t for t in SPLITS.values() if months <= set(t.pool_months))
-    wanted = (*split.profile_months, *split.pool_months)
-    return split.name, [p for p in corpus.papers() if corpus.month(p) in wanted]
-
-
 _LATENT: dict[str, tuple[features.Space, object]] = {}
 
 
@@ -217,7 +208,7 @@ def latent_stored(weight: float, least: int = 1000, components: int = 100) -> ra
         index = {p.id: i for i, p in enumerate(pool)}
         if len(pool) < least:
             return [[index[s.paper.id] for s in picks[f"q{i}"]] for i in range(len(queries))]
-        name, every = _stored_corpus(pool)
+        name, every = rankers.stored_corpus(pool)
         if name not in _LATENT:
             space, x = features.fit([features.paper_text(p) for p in every])
             _LATENT[name] = space, TruncatedSVD(components, random_state=0).fit(x)

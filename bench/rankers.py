@@ -136,22 +136,28 @@ def digest_on_pool(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list
 _STORED: dict[str, ranking.Space] = {}
 
 
-def stored_space(pool: Sequence[Paper]) -> ranking.Space | None:
-    """The space a `digest run` would rank `pool` in: fitted, with its latent basis, on every
-    paper of the months of the split that holds the pool (the stored corpus), as
-    digest/corpus.py fits the stored papers; None for a pool of no split's months."""
+def stored_corpus(pool: Sequence[Paper]) -> tuple[str, list[Paper]]:
+    """The split whose months hold `pool`, and every paper of its months: the stored corpus a
+    `digest run` over that split would rank in (("", []) for a pool of no split's months)."""
     months = {corpus.month(p) for p in pool}
     for split in SPLITS.values():
         wanted = {*split.profile_months, *split.pool_months}
         if months <= wanted:
-            if split.name not in _STORED:
-                every = [p for p in corpus.papers() if corpus.month(p) in wanted]
-                texts = [features.paper_text(p) for p in every]
-                space, rows = features.fit(texts)
-                df = np.bincount(rows.indices, minlength=space.size)
-                _STORED[split.name] = features.counted(space, df, len(texts), rows)
-            return _STORED[split.name]
-    return None
+            return split.name, [p for p in corpus.papers() if corpus.month(p) in wanted]
+    return "", []
+
+
+def stored_space(pool: Sequence[Paper]) -> ranking.Space | None:
+    """The space a `digest run` would rank `pool` in: fitted, with its latent basis, on the
+    stored corpus (stored_corpus), as digest/corpus.py fits the stored papers; None for a pool
+    of no split's months."""
+    name, every = stored_corpus(pool)
+    if name and name not in _STORED:
+        texts = [features.paper_text(p) for p in every]
+        space, rows = features.fit(texts)
+        df = np.bincount(rows.indices, minlength=space.size)
+        _STORED[name] = features.counted(space, df, len(texts), rows)
+    return _STORED.get(name)
 
 
 def digest_lists(

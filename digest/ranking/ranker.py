@@ -151,7 +151,7 @@ def rank(
             reasons.append(f"by {', '.join(by)}, whom you follow")
         if also := [a for a in mine if author_key(a) not in followed]:
             reasons.append(f"by {', '.join(also)}, an author of papers you liked")
-        shown = by_words[r].get(j, score) if basis is not None else score
+        shown = by_words[r][j] if basis is not None else score  # j was drawn from row r
         picks[s.name].append(Scored(papers[j], shown, next(words), "; ".join(reasons)))
     return picks
 
