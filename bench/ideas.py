@@ -65,6 +65,7 @@ VARIANTS: dict[str, tuple[str, Patch]] = {
     ),
     "latent weight 0.2": ("score + 0.2 x latent cosine", {(latent_component, "WEIGHT"): 0.2}),
     "latent weight 0.4": ("score + 0.4 x latent cosine", {(latent_component, "WEIGHT"): 0.4}),
+    "latent depth 200": ("each interest's best 200 reordered", {(latent_component, "DEPTH"): 200}),
     "- several interests (one vector)": (
         "a large library stays one mean vector",
         {(interests, "CLUSTER_MIN"): 10**9},

@@ -5,6 +5,7 @@ and against arxiv-sanity-lite's SVM retrained on its own top 10's ratings."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import statistics
 from collections.abc import Callable
@@ -28,11 +29,18 @@ def run(
     rng.shuffle(late)
     pools = [_sorted(late[d * POOL : (d + 1) * POOL]) for d in range(DAYS)]
     cats = [c for c in split.categories if len(early_by[c]) >= 5]
+    # The reader rates the digest of 10 it gets (Query.shown): a profile that ratings split into
+    # several interests draws those 10 from each in turn.
     starts = {
         "interests text only": [  # each style of text once: a repeat would be the same query
-            Query(c, text=texts[c]) for texts in split.texts.values() for c in cats if c in texts
+            Query(c, text=texts[c], shown=10)
+            for texts in split.texts.values()
+            for c in cats
+            if c in texts
         ],
-        "one liked paper": [Query(c, (p,)) for c in cats for p in rng.sample(early_by[c], REPEATS)],
+        "one liked paper": [
+            Query(c, (p,), shown=10) for c in cats for p in rng.sample(early_by[c], REPEATS)
+        ],
     }
     out: dict[str, object] = {}
     for start, queries in starts.items():
@@ -55,7 +63,9 @@ def run(
                     downs = [p for p in top if corpus.primary(p) != q.group]
                     scores.append(len(ups) / 10)
                     if method.endswith("rated") and day < DAYS:
-                        q = Query(q.group, (*q.liked, *ups), q.text, (*q.disliked, *downs))
+                        q = dataclasses.replace(
+                            q, liked=(*q.liked, *ups), disliked=(*q.disliked, *downs)
+                        )
                     updated.append(q)
                 days[day] = scores
                 current = updated
