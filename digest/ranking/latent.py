@@ -62,7 +62,10 @@ def reorder(
     chosen: Sequence[tuple[float, int]], z: np.ndarray, interest: np.ndarray, k: int
 ) -> list[tuple[float, int]]:
     """The best k of one interest's (score, paper row) by score + WEIGHT x latent cosine, as
-    (that sum, paper row); ties in the order given."""
-    fused = [(v + WEIGHT * float(z[j] @ interest), i, j) for i, (v, j) in enumerate(chosen)]
-    fused.sort(key=lambda t: (-t[0], t[1]))
-    return [(v, j) for v, _, j in fused[:k]]
+    (that sum, paper row); ties in the order given. Alerts reorder every paper: one product."""
+    if not chosen:
+        return []
+    scores, rows = (np.asarray(c) for c in zip(*chosen, strict=True))
+    fused = scores + WEIGHT * (z[rows.astype(np.int64)] @ interest).astype(np.float64)
+    best = np.lexsort((np.arange(len(rows)), -fused))[:k]
+    return [(float(fused[i]), int(rows[i])) for i in best]
