@@ -232,6 +232,23 @@ def latent_stored(weight: float, least: int = 1000, components: int = 100) -> ra
     return ranker
 
 
+def pool_basis() -> rankers.Ranker:
+    """`digest rank`'s way (the space fitted on the pool and the libraries) with a latent basis
+    fitted on those same rows, as the stored space has one."""
+    fitted = product.fit
+
+    def fit(texts, keep=()):  # type: ignore[no-untyped-def]
+        space, rows = fitted(texts, keep)
+        space.basis = latent_component.fit(rows)
+        return space, rows
+
+    def ranker(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list[int]]:
+        with patched({(product, "fit"): fit}):
+            return rankers.digest_on_pool(pool, queries)
+
+    return ranker
+
+
 def bm25_fused(weight: float, text_only: bool, single: bool = False) -> rankers.Ranker:
     """The shipped ranker's top 100 and BM25's top 100, ranked by digest's score (0 outside its
     top 100) plus `weight` x the query's BM25 score over its best BM25 score (a normalized score
@@ -269,6 +286,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ranks: dict[str, rankers.Ranker] = {n: variant(VARIANTS[n][1]) for n in names}
     if not args.only or "- stored corpus (fit on the pool)" in args.only:
         ranks["- stored corpus (fit on the pool)"] = rankers.digest_on_pool
+    if args.only and "+ latent basis of the pool (fit on the pool)" in args.only:
+        ranks["+ latent basis of the pool (fit on the pool)"] = pool_basis()
     if not args.only or "+ latent SVD component (0.3)" in args.only:
         ranks["+ latent SVD component (0.3)"] = latent(0.3)
     for w in (0.05, 0.1, 0.2):
