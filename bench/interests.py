@@ -85,7 +85,7 @@ INTERESTS = {
     ),
 }
 
-# A second author, for the reporting categories only (bench/splits.py): one terse keyword-like
+# A second author, for the reporting categories (bench/tasks.py): one terse keyword-like
 # line, and one long paragraph, in another voice than the texts above. Written from what each
 # field is about, without looking at any reporting paper or score.
 TERSE = {
@@ -187,5 +187,87 @@ LONG = {
         "communication and key distribution, and the algorithms, variational or not, for which "
         "a quantum computer might actually be useful, including quantum simulation of physical "
         "systems."
+    ),
+}
+
+# The same second author for the tuning categories, so that ideas about interests texts are
+# chosen on texts of both voices too (written from what each field is about, before any run).
+TUNE_TERSE = {
+    "cs.CV": "object detection, segmentation, vision transformers, video understanding, 3D vision",
+    "cs.LG": "optimization; generalization; reinforcement learning; graph neural networks",
+    "cond-mat.mtrl-sci": "DFT, crystal structure prediction, batteries, 2D materials, alloys",
+    "physics.chem-ph": "quantum chemistry, molecular dynamics, force fields, reaction kinetics",
+    "astro-ph.GA": "galaxy evolution, star formation, ISM, Milky Way, high-redshift galaxies",
+    "cs.GR": "rendering, Gaussian splatting, meshes, character animation, physics simulation",
+    "eess.IV": "medical image segmentation, MRI reconstruction, image compression, denoising",
+    "cs.RO": "robot manipulation, motion planning, SLAM, legged locomotion, imitation learning",
+}
+
+TUNE_LONG = {
+    "cs.CV": (
+        "Our lab teaches machines to see. We read papers on recognizing and localizing objects, "
+        "on pixel-level segmentation and on following things through video, and we keep track "
+        "of how transformer backbones and self-supervised pretraining change these tasks. We "
+        "also care about what happens outside curated benchmarks: domain shift, few labels, "
+        "open vocabularies from image-text models, and recovering depth, pose and shape of "
+        "scenes from ordinary cameras. Generative models of images and video interest us when "
+        "they help perception or give controllable editing."
+    ),
+    "cs.LG": (
+        "I want to understand why learning algorithms work and make them work better. That "
+        "means stochastic optimization and its step sizes, generalization and overfitting in "
+        "overparameterized networks, and what representations a model learns. I also read "
+        "about agents that learn from reward, offline data and exploration, about learning on "
+        "graphs and other structured data, and about making training efficient, robust to "
+        "distribution shift and respectful of privacy, as in federated settings."
+    ),
+    "cond-mat.mtrl-sci": (
+        "My group designs and understands materials from first principles and from data. We "
+        "run density functional theory on defects, interfaces and phase stability, and we use "
+        "machine-learned interatomic potentials to reach larger systems and longer times. I "
+        "follow work on battery electrodes and electrolytes, catalysts, two-dimensional and "
+        "magnetic materials, and on how microstructure and processing set the mechanical "
+        "properties of alloys, as well as high-throughput screening and generative models that "
+        "propose new crystal structures."
+    ),
+    "physics.chem-ph": (
+        "I work where physics meets chemistry. I am interested in electronic structure methods, "
+        "from coupled cluster to density functional approximations, in excited states and "
+        "spectroscopy, and in how molecules move: molecular dynamics, free energy calculations "
+        "and the kinetics of reactions in gas, liquid and on surfaces. Neural network "
+        "potentials and other learned models of energies and forces are a growing part of my "
+        "reading, together with solvation, hydrogen bonding and nonadiabatic dynamics."
+    ),
+    "astro-ph.GA": (
+        "I want to know how the galaxies we see came to be. I read about the birth of stars in "
+        "molecular clouds, the cycling of gas between galaxies and their surroundings, and how "
+        "black holes at their centres shape them. Our own Galaxy matters to me too: its "
+        "stellar streams, its chemical history and its dark matter halo from Gaia data. At the "
+        "other end, I follow the first galaxies seen by JWST, dust and emission lines at high "
+        "redshift, and cosmological simulations that try to reproduce all of this."
+    ),
+    "cs.GR": (
+        "Our group makes images and motion with computers. We follow physically based rendering "
+        "and its acceleration, neural scene representations such as radiance fields and "
+        "Gaussian splats, and how they are captured, edited and streamed. Geometry processing "
+        "is the other half: meshes, point clouds, parameterization and shape generation. We "
+        "also read about animating characters and faces, cloth and fluid simulation, and tools "
+        "that let artists control what the models produce."
+    ),
+    "eess.IV": (
+        "I work on images as signals to be restored, compressed and analysed. Much of my "
+        "reading is medical: reconstructing MRI and CT from undersampled measurements, "
+        "segmenting organs and lesions, and registration between scans. I also follow learned "
+        "image and video compression, super-resolution, denoising and deblurring, hyperspectral "
+        "and remote sensing imagery, and the question of how to judge image quality in a way "
+        "that agrees with what people see."
+    ),
+    "cs.RO": (
+        "I build robots that act in the physical world. I read about grasping and dexterous "
+        "manipulation, about planning motions around obstacles and controlling legged and "
+        "aerial robots, and about localization and mapping from cameras and lidar. Learning is "
+        "central: imitation from demonstrations, reinforcement learning with sim-to-real "
+        "transfer, and large vision-language-action models that follow instructions. Safety, "
+        "human-robot interaction and autonomous driving are part of it too."
     ),
 }

@@ -1,6 +1,7 @@
 """The relevance tasks and the two splits they are drawn from. TUNE is what ideas and constants are
-chosen on; REPORT is what the tables report, with other months, other categories, other seeds and
-interests texts by another author: nothing of it was looked at while choosing."""
+chosen on; REPORT is what the tables report, with other months, other categories and other seeds
+(the interests texts of both authors are written per category, so each split has its own): nothing
+of it was looked at while choosing."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from bench import corpus
-from bench.interests import INTERESTS, LONG, TERSE
+from bench.interests import INTERESTS, LONG, TERSE, TUNE_LONG, TUNE_TERSE
 from digest.models import Paper
 
 LIKED = 5
@@ -52,7 +53,9 @@ TUNE = Split(
             for c, t in INTERESTS.items()
             if c
             in {"cs.CV", "cs.LG", "cond-mat.mtrl-sci", "physics.chem-ph", "astro-ph.GA", "cs.GR"}
-        }
+        },
+        "second author, terse": TUNE_TERSE,
+        "second author, long": TUNE_LONG,
     },
 )
 REPORT = Split(
