@@ -201,4 +201,5 @@ RANKERS: dict[str, Ranker] = {
     "digest": digest_ranker,
     "arxiv-sanity-lite": arxiv_sanity_lite,
     "BM25": bm25,
+    "digest rank": digest_on_pool,  # the same ranker with no store: what `digest rank` does
 }

@@ -249,7 +249,7 @@ def make_digests(
         made = store.record_digest(digest, max(through, floors[sub.name]), messages, purpose)
         if made is None:
             status = "already made"
-        top = items[0].score if items else None
+        top = max((s.score for s in items), default=None)  # the latent order is not the score's
         told = made is not None and purpose == "notice" and bool(messages)
         reports.append(
             SubscriberReport(sub.name, period, status, len(items), top, told, len(carried))
