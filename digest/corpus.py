@@ -143,17 +143,33 @@ def ranking_space(store: Store, subscribers: Sequence[Subscriber], now: datetime
     count, latest = store.ratings.extent()
     if count < SPACE_MIN_PAPERS:
         return None
-    saved = store.ratings.space()
-    wishes = [s.profile.interests for s in subscribers]
-    wishes += [k for s in subscribers for k in s.profile.keywords]
-    if saved is not None and latest - saved.through_seq <= REFIT_GROWTH * saved.docs:
-        space = Space.from_bytes(saved.data)
-        if space is not None and space.knows(wishes):  # a new subscriber's words: refit once
-            return space
+    space = saved_space(store, subscribers)
+    if space is not None:
+        return space
+    wishes = _wishes(subscribers)
     space = _fit(store, latest, count, wishes)
     store.ratings.save_space(space.to_bytes(), latest, count, now)
     log.info("ranking space fitted on %d papers (%d terms)", count, space.size)
     return space
+
+
+def saved_space(store: Store, subscribers: Sequence[Subscriber]) -> Space | None:
+    """The stored space as it is, when it is still the one a run would rank in: of this version,
+    not stale, holding every subscriber's words (a new subscriber's words: a run refits once);
+    else None. Read-only, for `digest rank` as well as for runs."""
+    count, latest = store.ratings.extent()
+    saved = store.ratings.space()
+    if count < SPACE_MIN_PAPERS or saved is None:
+        return None
+    if latest - saved.through_seq > REFIT_GROWTH * saved.docs:
+        return None
+    space = Space.from_bytes(saved.data)
+    return space if space is not None and space.knows(_wishes(subscribers)) else None
+
+
+def _wishes(subscribers: Sequence[Subscriber]) -> list[str]:
+    wishes = [s.profile.interests for s in subscribers]
+    return wishes + [k for s in subscribers for k in s.profile.keywords]
 
 
 def _texts(store: Store, through: int, every: int = 1) -> Iterator[str]:

@@ -278,7 +278,10 @@ def preview(settings: Settings, store: Store, name: str, now: datetime) -> Messa
     held = tuple(store.journal.holds(name))  # the held alerts so far: the digest carries them
     allowed = {name: set(ids) - store.sent_ids(name, ids) - store.journal.alerted_ids(name, ids)}
     allowed[name] -= {h.scored.paper.id for h in held}
-    items = _rank(pool, [subscriber], allowed=allowed).get(name, [])
+    from digest import corpus  # numpy: not for commands that never rank
+
+    space = corpus.saved_space(store, [subscriber]) if pool else None  # the run's, read-only
+    items = _rank(pool, [subscriber], allowed=allowed, space=space).get(name, [])
     start = period_start(subscriber.schedule, subscriber.timezone, now) or now
     from digest import render
 
@@ -291,7 +294,8 @@ def rank_files(
     settings: Settings, paths: Sequence[str], top: int, store: Store | None = None
 ) -> dict[str, list[dict[str, Any]]]:
     """The `digest rank` contract: every paper for every subscriber, no thresholds, no sent
-    state; only the subscribers' ratings are read from the store, when there is one."""
+    state; only the subscribers' ratings and the stored space (if a run would rank in it now)
+    are read from the store, when there is one."""
     papers: dict[str, Paper] = {}
     for path in paths:
         skipped: list[str] = []
@@ -310,9 +314,14 @@ def rank_files(
         for paper in found:  # the contract has no code links: none are looked for
             papers.setdefault(paper.id, paper)
     subscribers = library.with_libraries(settings.subscribers)
+    space = None
     if store is not None:
         subscribers = store.ratings.apply(subscribers)
-    picks = _rank(list(papers.values()), subscribers, top_k=top, thresholds=False)
+        from digest import corpus  # numpy: not for commands that never rank
+
+        # The space a run would rank in, with its latent basis: `digest rank` ranks as it would.
+        space = corpus.saved_space(store, subscribers) if papers else None
+    picks = _rank(list(papers.values()), subscribers, top_k=top, thresholds=False, space=space)
     return {
         sub.name: [
             {"id": s.paper.id, "score": round(s.score, 6), "terms": list(s.terms)}

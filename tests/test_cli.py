@@ -148,6 +148,39 @@ def test_rank_prints_the_json_contract_and_changes_nothing(project: Path, capsys
     assert not (project / "state").exists() and not (project / "out").exists()
 
 
+def test_rank_with_a_state_ranks_in_the_space_a_run_ranks_in(
+    project: Path, capsys, monkeypatch
+) -> None:
+    from digest import corpus, library, ranking
+    from digest.config import load
+    from digest.sources.files import read_papers
+    from digest.state import Store
+
+    monkeypatch.setattr(corpus, "SPACE_MIN_PAPERS", 5)  # the 57 seed papers make a stored space
+    assert run(capsys, "run", "--now", MONDAY)[0] == 0
+    papers = project / "papers.jsonl"
+    texts = ["differential privacy for federated clients", "reasoning with language models"]
+    papers.write_text(
+        "".join(
+            json.dumps({"id": f"2501.0000{i}", "title": t, "abstract": t, "authors": ["A"]}) + "\n"
+            for i, t in enumerate(texts)
+        ),
+        encoding="utf-8",
+    )
+    code, out, _ = run(capsys, "rank", "--papers", str(papers), "--top", "2")
+    assert code == 0
+    shown = {n: {p["id"]: p["score"] for p in picks} for n, picks in json.loads(out).items()}
+    subs = library.with_libraries(load(Path("config/digest.toml")).subscribers)
+    given = read_papers(str(papers), lambda problem: None)
+    with Store(project / "state" / "digest.db") as store:
+        space = corpus.saved_space(store, subs)
+    assert space is not None
+    stored = ranking.rank(given, subs, top_k=2, thresholds=False, space=space)
+    alone = ranking.rank(given, subs, top_k=2, thresholds=False)
+    assert shown["alice"] == {s.paper.id: round(s.score, 6) for s in stored["alice"]}
+    assert shown["alice"] != {s.paper.id: round(s.score, 6) for s in alone["alice"]}
+
+
 def test_preview_renders_without_touching_state(project: Path, capsys) -> None:
     code, out, _ = run(capsys, "preview", "--subscriber", "bob", "--now", MONDAY)
     assert code == 0

@@ -143,6 +143,24 @@ def test_when_every_source_fails_the_period_stays_open(tmp_path: Path) -> None:
         assert (later.subscribers[0].status, later.subscribers[0].picked) == ("made", 1)
 
 
+def test_preview_ranks_in_the_stored_space_a_run_ranks_in(tmp_path: Path, monkeypatch) -> None:
+    from digest import corpus
+    from tests.test_ranking import load_seed_papers
+
+    monkeypatch.setattr(corpus, "SPACE_MIN_PAPERS", 5)
+    write_seeds(tmp_path, "a.txt", PRIVACY, UNLEARN, VISION)  # today's papers, not stored
+    settings = settings_for(tmp_path, subscriber("ana", "differential privacy"))
+    now = datetime(2026, 11, 30, tzinfo=UTC)
+    with Store(tmp_path / "s.db") as store:
+        store.add_papers(load_seed_papers(), now)  # the stored corpus: the 57 seed papers
+        assert corpus.ranking_space(store, settings.subscribers, now) is not None
+        stored = pipeline.preview(settings, store, "ana", now).text
+        store.db.execute("DELETE FROM spaces")  # now the preview fits on its own pool
+        alone = pipeline.preview(settings, store, "ana", now).text
+    assert "differential privacy" in stored.lower()
+    assert stored != alone  # other idf and centroid: other scores
+
+
 def test_preview_changes_nothing(tmp_path: Path) -> None:
     write_seeds(tmp_path, "a.txt", PRIVACY, UNLEARN)
     settings = settings_for(tmp_path, subscriber("ana", "differential privacy"))
