@@ -20,7 +20,7 @@ import scipy.sparse as sp
 from bench import corpus, rankers, relevance
 from bench.tasks import SPLITS, Query
 from digest.models import Paper, Scored
-from digest.ranking import features, interests, product, profiles, tokens
+from digest.ranking import background, features, interests, product, profiles, tokens
 from digest.ranking import latent as latent_component
 
 Patch = dict[tuple[object, str], object]
@@ -249,6 +249,42 @@ def pool_basis() -> rankers.Ranker:
     return ranker
 
 
+def on_pool(background_df: bool, background_basis: bool) -> rankers.Ranker:
+    """`digest rank`'s way with the built-in background's document frequencies or basis left
+    out (ranking/background.py)."""
+    joined = background.joined
+
+    def join(space, rows):  # type: ignore[no-untyped-def]
+        if not background_df:
+            return space, rows
+        space, rows = joined(space, rows)
+        if not background_basis:
+            space.basis = None
+        return space, rows
+
+    def ranker(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list[int]]:
+        with patched({(background, "joined"): join}):
+            return rankers.digest_on_pool(pool, queries)
+
+    return ranker
+
+
+def on_pool_depth(depth: int) -> rankers.Ranker:
+    """`digest rank`'s way with each interest's best `depth` by words reordered."""
+
+    def ranker(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list[int]]:
+        with patched({(latent_component, "DEPTH"): depth}):
+            return rankers.digest_on_pool(pool, queries)
+
+    return ranker
+
+
+ON_POOL = {
+    "digest rank without the built-in background": (False, False),
+    "digest rank, built-in background's df only": (True, False),
+}
+
+
 def bm25_fused(weight: float, text_only: bool, single: bool = False) -> rankers.Ranker:
     """The shipped ranker's top 100 and BM25's top 100, ranked by digest's score (0 outside its
     top 100) plus `weight` x the query's BM25 score over its best BM25 score (a normalized score
@@ -288,6 +324,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         ranks["- stored corpus (fit on the pool)"] = rankers.digest_on_pool
     if args.only and "+ latent basis of the pool (fit on the pool)" in args.only:
         ranks["+ latent basis of the pool (fit on the pool)"] = pool_basis()
+    for name, (df, basis) in ON_POOL.items():
+        if not args.only or name in args.only:
+            ranks[name] = on_pool(df, basis)
+    for depth in (20, 30, 50, 100):
+        name = f"digest rank, latent depth {depth}"
+        if args.only and name in args.only:
+            ranks[name] = on_pool_depth(depth)
     if not args.only or "+ latent SVD component (0.3)" in args.only:
         ranks["+ latent SVD component (0.3)"] = latent(0.3)
     for w in (0.05, 0.1, 0.2):

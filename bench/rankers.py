@@ -14,7 +14,7 @@ from bench import corpus
 from bench.tasks import SPLITS, Query
 from digest import ranking
 from digest.models import Paper, Profile, Subscriber
-from digest.ranking import features, interests
+from digest.ranking import features
 
 DEPTH = 100
 Ranker = Callable[[Sequence[Paper], Sequence[Query]], list[list[int]]]
@@ -163,15 +163,12 @@ def stored_space(pool: Sequence[Paper]) -> ranking.Space | None:
 def digest_lists(
     pool: Sequence[Paper], queries: Sequence[Query], space: ranking.Space | None = None
 ) -> list[list[int]]:
-    """Every query's top DEPTH by digest.ranking.rank (in `space`, if given). A profile of
-    several interests draws its picks from each in turn, so its top 15 of 100 picks is not the
-    digest of 15 its reader gets: for those, the head of the list is that digest (q.shown)."""
+    """Every query's top DEPTH by digest.ranking.rank (in `space`, if given), its head (the
+    q.shown the metric reads) ranked as a digest of that size: a profile of several interests
+    draws its picks from each in turn, and the latent order reaches 30 papers deep, so the top
+    15 of 100 picks is not the digest of 15 its reader gets."""
     lists = _picked(pool, queries, DEPTH, space)
-    several = [
-        i
-        for i, q in enumerate(queries)
-        if 0 < q.shown < DEPTH and len(q.liked) >= interests.CLUSTER_MIN
-    ]
+    several = [i for i, q in enumerate(queries) if 0 < q.shown < DEPTH]
     for cut in sorted({queries[i].shown for i in several}):
         mine = [i for i in several if queries[i].shown == cut]
         heads = _picked(pool, [queries[i] for i in mine], cut, space)

@@ -64,3 +64,12 @@ def ranking_mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
         monkeypatch.setattr(ranking, "LARGE_POOL", 0)
         monkeypatch.setattr(corpus, "SPACE_MIN_PAPERS", 1)
     return str(request.param)
+
+
+@pytest.fixture
+def words_only(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Ranking without the built-in background (ranking/background.py): idf from the papers
+    given alone, and no latent reorder, so that the order is the scores' own."""
+    from digest.ranking import background
+
+    monkeypatch.setattr(background, "FILE", tmp_path / "no-background.npz")

@@ -45,7 +45,6 @@ def test_a_library_of_three_topics_gets_picks_from_each_and_says_which_interest(
     assert len(picks) == 15
     by_topic = Counter(next(t for t in TOPICS if t in s.paper.id) for s in picks)
     assert all(by_topic[t] >= 3 for t in TOPICS), by_topic
-    assert [s.score for s in picks] == sorted((s.score for s in picks), reverse=True)
     assert all(s.because.startswith("your interest: ") for s in picks)
     assert all("closest to: " in s.because for s in picks)
     for s in picks:  # the interest named is the one the paper is about

@@ -112,3 +112,13 @@ def test_passes_over_blocks_pick_what_one_rank_picks_with_a_basis() -> None:
     passes = rank_pool(in_blocks(pool, 97), subs, space=space)
     assert shown(passes) == shown(whole)
     assert all(whole.values())
+
+
+def test_a_paper_that_shares_no_word_stays_below_every_one_that_does() -> None:
+    # Ranked without thresholds (`digest rank`), papers of score 0 reach the reorder too; their
+    # closeness in the basis alone must not lift them over a paper that shares a word.
+    z = np.array([[0.0, 1.0], [0.0, 1.0], [1.0, 0.0]], dtype=np.float32)
+    interest = np.array([0.0, 1.0], dtype=np.float32)
+    chosen = [(0.02, 2), (0.0, 0), (0.0, 1)]
+    out = latent.reorder(chosen, z, interest, 3)
+    assert [j for _, j in out] == [2, 0, 1]

@@ -157,7 +157,7 @@ def fit(texts: Sequence[str], keep: Sequence[str] = ()) -> tuple[Space, sp.csr_m
     order = sorted(range(len(names)), key=names.__getitem__)
     position = np.full(width, -1, dtype=np.int64)
     position[columns[order]] = np.arange(len(order))
-    idf = _idf(n, df[columns[order]])
+    idf = idf_of(n, df[columns[order]])
     terms = [names[i] for i in order]
     del names, words, keys, df, wanted, columns, order  # before the rows are weighed beside them
     rows = _weighted(bags, position, idf, len(terms))
@@ -195,18 +195,23 @@ def counted(space: Space, df: np.ndarray, docs: int, rows: sp.csr_matrix) -> Spa
     """A space fitted on a sample, with the document frequencies `df` of its columns counted on
     all `docs` papers instead; the centroid and the latent basis are the sample's (`rows`, the
     fit's rows) reweighted."""
-    idf = _idf(docs, df)
+    idf = idf_of(docs, df)
+    rows, centroid = reweighed(rows, idf / space.idf)
+    return Space(list(space.names), idf, docs, centroid, latent.fit(rows))
+
+
+def reweighed(rows: sp.csr_matrix, factor: np.ndarray) -> tuple[sp.csr_matrix, np.ndarray]:
+    """Rows with each column's weight times `factor`, l2-normalized again, and their centroid."""
     rows = rows.copy()
-    rows.data *= (idf / space.idf)[rows.indices]
+    rows.data *= factor[rows.indices]
     owner = np.repeat(np.arange(rows.shape[0]), np.diff(rows.indptr))
     norms = np.sqrt(np.bincount(owner, weights=rows.data**2, minlength=rows.shape[0]))
     rows.data /= np.maximum(norms, 1e-12)[owner]
     total = np.asarray(rows.sum(axis=0)).ravel()
-    centroid = total / max(float(np.linalg.norm(total)), 1e-12)
-    return Space(list(space.names), idf, docs, centroid, latent.fit(rows))
+    return rows, total / max(float(np.linalg.norm(total)), 1e-12)
 
 
-def _idf(docs: int, df: np.ndarray) -> np.ndarray:
+def idf_of(docs: int, df: np.ndarray) -> np.ndarray:
     idf: np.ndarray = np.log((1 + docs + BACKGROUND_DOCS) / (1 + df)) + IDF_FLOOR
     return idf
 

@@ -1,6 +1,6 @@
-"""The latent component: a TruncatedSVD basis of the stored corpus's TF-IDF rows, kept with the
-stored space, and the reorder of each interest's best papers by words by how close they are to
-the interest in it (two papers of one topic that share few words are close there)."""
+"""The latent component: a TruncatedSVD basis of TF-IDF rows (the stored corpus's, kept with the
+stored space, or the built-in background's), and the reorder of each interest's best papers by
+words by how close they are to the interest in it (papers of one topic can share few words)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,9 @@ import scipy.sparse as sp
 COMPONENTS = 100
 # Each interest's best papers by words, at least this many, are reordered by score + WEIGHT x
 # their latent cosine with the interest (tune split: 0.2-0.4 gain on every pool size from 100
-# to 6,704; 0.4 loses the focused pool; bench/results/ideas.md).
-DEPTH = 100
+# to 6,704; 0.4 loses the focused pool; bench/results/README.md). A depth of 30 measured as 100
+# and 200 did on every tune task (within 0.004) at a third of the products' extra work.
+DEPTH = 30
 WEIGHT = 0.3
 # A column of fewer sampled papers than this gets no latent direction: rare words carry 1% of
 # the basis's weight and most of its size.
@@ -62,10 +63,12 @@ def reorder(
     chosen: Sequence[tuple[float, int]], z: np.ndarray, interest: np.ndarray, k: int
 ) -> list[tuple[float, int]]:
     """The best k of one interest's (score, paper row) by score + WEIGHT x latent cosine, as
-    (that sum, paper row); ties in the order given. Alerts reorder every paper: one product."""
+    (that sum, paper row); ties in the order given. A paper that shares no word with the interest
+    (score 0, ranked without thresholds) stays below every one that does: closeness in the basis
+    alone is no reason to pick it. Alerts reorder every paper: one product."""
     if not chosen:
         return []
     scores, rows = (np.asarray(c) for c in zip(*chosen, strict=True))
     fused = scores + WEIGHT * (z[rows.astype(np.int64)] @ interest).astype(np.float64)
-    best = np.lexsort((np.arange(len(rows)), -fused))[:k]
+    best = np.lexsort((np.arange(len(rows)), -fused, scores <= 0))[:k]
     return [(float(fused[i]), int(rows[i])) for i in best]

@@ -11,7 +11,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from digest.models import Paper, Subscriber
-from digest.ranking import interests
+from digest.ranking import background, interests
 from digest.ranking import profiles as prof
 from digest.ranking.features import Space, fit, paper_text, release_memory
 from digest.ranking.profiles import authors, expanded, profiles
@@ -151,7 +151,8 @@ def prepare(
         if space is None:
             wishes = [s.profile.interests for s in subscribers]
             wishes += [k for s in subscribers for k in s.profile.keywords]
-            space, docs = fit(texts, wishes)
+            # The built-in background's papers join today's in the df and bring their basis.
+            space, docs = background.joined(*fit(texts, wishes))
         else:
             docs = space.transform(texts)
     except ValueError:  # nothing but stop words: nothing can match anything

@@ -110,11 +110,11 @@ def rank(
     oks = [accepts(si) for si in range(n)]
     for lo in range(0, len(owner), ROWS_AT_ONCE):
         part = slice(lo, min(len(owner), lo + ROWS_AT_ONCE))
-        seen, bound, left = _scored(prep, part, latent.reach(most, basis), feedback, order)
+        seen, bound, left = _scored(prep, part, most, latent.reach(most, basis), feedback, order)
         for r, si in enumerate(owner[part].tolist()):
             if limits[si]:
                 floor, deep = floors[si], latent.reach(limits[si], basis)
-                chosen = _chosen(seen[r], bound[r], deep, floor, oks[si], ids)
+                chosen = _chosen(seen[r], bound[r], deep, floor, oks[si], limits[si])
                 if chosen is None:  # a paper left out could still make the list
                     row = (right @ left[r].T).toarray().ravel()
                     chosen = _every(row, deep, floor, oks[si], ids)
@@ -184,10 +184,11 @@ def _tied(
 
 
 def _scored(
-    prep: Prepared, rows: slice, most: int, feedback: bool, order: np.ndarray
+    prep: Prepared, rows: slice, shown: int, most: int, feedback: bool, order: np.ndarray
 ) -> tuple[list[tuple[np.ndarray, np.ndarray]], np.ndarray, sp.csr_matrix]:
-    """For the interests `rows`: their best papers found in the products, (paper rows, exact
-    scores) best first; the bound on the papers left out; and their product rows."""
+    """For the interests `rows`: their best `most` papers found in the products, (paper rows,
+    exact scores) best first; the bound on the papers left out; and their product rows. shown:
+    the longest digest (`most` is deeper for the latent reorder)."""
     profile, right, m = prep.interest.vectors[rows], prep.right, len(prep.papers)
     if not feedback:  # a small pool: one exact product
         left = prep.left(profile, rows)
@@ -197,7 +198,10 @@ def _scored(
     # the feedback papers, which are chosen on exact scores.
     left = prep.left(trimmed(profile, FIRST_PASS_MASS), rows)
     found, bound = best_per_row(left, right, first_pass_size(m, most, True), order, CHUNK_CELLS)
-    scoring, words = expansion(prep, [c for c, _ in found], order, rows)
+    # The feedback papers come from the candidates a digest of `shown` needs: those a ranking
+    # in words alone would take, however deep the latent reorder reaches.
+    head = first_pass_size(m, shown, True)
+    scoring, words = expansion(prep, [c[:head] for c, _ in found], order, rows)
     # The papers the feedback words alone reach best join them: a cheap product (the words are
     # few and rare), so that what the expansion brings in can be found.
     near, _ = best_per_row(words, right, min(m, most + 10), order, CHUNK_CELLS)
@@ -216,21 +220,23 @@ def _chosen(
     k: int,
     floor: float | None,
     ok: Callable[[int], bool],
-    ids: list[str],
+    shown: int,
 ) -> list[tuple[float, int]] | None:
     """One interest's best k (score, paper row) among the papers its products found, `seen`,
     when papers left out (which score at most `edge`) cannot make the list; else None. floor:
-    the lowest score that counts (None: any score, zero and below included)."""
+    the lowest score that counts (None: any score, zero and below included). Past the `shown`
+    first, papers that share no word (edge 0) may be left out: the latent reorder keeps them
+    below every paper that shares one, so they could not be shown."""
     open_below = edge > -np.inf and (floor is None or (edge > 0 and edge >= floor))
     chosen: list[tuple[float, int]] = []
     for j, v in zip(*seen, strict=True):
         if open_below and v <= edge:  # an unseen paper could still tie or beat this one
-            return None
+            return chosen if edge <= 0 and len(chosen) >= shown else None
         if (floor is None or (v > 0 and v >= floor)) and ok(int(j)):
             chosen.append((float(v), int(j)))
             if len(chosen) == k:
                 return chosen
-    return None if open_below else chosen
+    return None if open_below and not (edge <= 0 and len(chosen) >= shown) else chosen
 
 
 def _every(

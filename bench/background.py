@@ -1,0 +1,42 @@
+"""Builds digest/ranking/background.npz, the built-in background of ranking/background.py: the
+space of every corpus paper announced before --before (default 2025-07, so that the report
+split's months, 2025-07 to 2025-10, are never in it) and that space's latent basis."""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from bench import corpus
+from digest.ranking import background, latent
+from digest.ranking.features import fit, paper_text
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    corpus.add_argument(parser)
+    parser.add_argument("--before", default="2025-07", help="first month left out (YYYY-MM)")
+    parser.add_argument("--out", default=str(background.FILE))
+    args = parser.parse_args()
+    corpus.use(args.data)
+    papers = [p for p in corpus.papers() if corpus.month(p) and corpus.month(p) < args.before]
+    start = time.perf_counter()
+    space, rows = fit([paper_text(p) for p in papers])
+    df = np.bincount(rows.indices, minlength=space.size)
+    basis = latent.fit(rows)
+    assert basis is not None
+    blob = background.to_bytes(len(papers), list(space.names), df, basis)
+    with open(args.out, "wb") as out:
+        out.write(blob)
+    kept = int((df >= background.MIN_DF).sum())
+    print(
+        f"{args.out}: {len(papers)} papers before {args.before}, {kept} of {space.size} terms, "
+        f"{len(basis.columns)} with a direction; {len(blob) / 1e6:.1f} MB in "
+        f"{time.perf_counter() - start:.0f} s"
+    )
+
+
+if __name__ == "__main__":
+    main()

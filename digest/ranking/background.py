@@ -1,0 +1,119 @@
+"""The built-in background: document frequencies and a latent basis of 20,718 arXiv papers of
+many fields (background.npz, made by bench/background.py), which a space fitted on the papers
+being ranked takes beside its own, so that `digest rank` and a new store weigh words as a
+large store does."""
+
+from __future__ import annotations
+
+import functools
+import io
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+
+from digest.ranking import features, latent
+from digest.ranking.features import Space
+
+log = logging.getLogger("digest.ranking")
+
+FILE = Path(__file__).with_name("background.npz")
+# A term of fewer background papers than this is not stored: its idf is as if no paper held it,
+# which for a word of 1 or 2 in 20,000 papers changes little, and it halves the file.
+MIN_DF = 3
+
+
+@dataclass(frozen=True)
+class Background:
+    docs: int
+    index: dict[str, int]  # term -> its row in df
+    df: np.ndarray
+    basis_rows: np.ndarray  # the rows of df that have a latent direction, ...
+    vectors: np.ndarray  # ... int8, one row each, times `scale`
+    scale: np.ndarray
+
+    def where(self, names: np.ndarray) -> np.ndarray:
+        """Each term's row in df (-1: not held)."""
+        get = self.index.get
+        return np.fromiter((get(t, -1) for t in names.tolist()), np.int64, count=len(names))
+
+    def frequencies(self, where: np.ndarray) -> np.ndarray:
+        """The background's document frequency of the terms at where() (0 where it holds none)."""
+        df = np.zeros(len(where), np.int64)
+        df[where >= 0] = self.df[where[where >= 0]]
+        return df
+
+    def basis(self, where: np.ndarray) -> latent.Basis | None:
+        """The latent basis over a space's columns, the terms at where(): the directions of the
+        terms the background holds."""
+        row_of = np.full(len(self.df), -1, np.int64)
+        row_of[self.basis_rows] = np.arange(len(self.basis_rows))
+        rows = np.where(where >= 0, row_of[np.maximum(where, 0)], -1)
+        columns = np.flatnonzero(rows >= 0)
+        if len(columns) < 2:
+            return None
+        picked = rows[columns]
+        vectors = self.vectors[picked].astype(np.float32) * self.scale[picked, None]
+        return latent.Basis(columns, vectors)
+
+
+def joined(space: Space, rows: sp.csr_matrix) -> tuple[Space, sp.csr_matrix]:
+    """A space fitted on a pool (with its rows) with the background's papers counted into its
+    document frequencies and its latent basis taken from the background's; as it was when there
+    is no background of this analyzer's version."""
+    found = load(FILE)
+    if found is None:
+        return space, rows
+    where = found.where(space.names)
+    df = np.bincount(rows.indices, minlength=space.size) + found.frequencies(where)
+    idf = features.idf_of(space.docs + found.docs, df)
+    rows, space.centroid = features.reweighed(rows, idf / space.idf)
+    space.idf, space.basis = idf, found.basis(where)  # a fresh fit's space: changed in place
+    return space, rows
+
+
+@functools.cache
+def load(path: Path) -> Background | None:
+    """The background file; None (logged once) when it is missing or of another version."""
+    try:
+        with np.load(path) as saved:
+            version, docs = (int(v) for v in saved["version"])
+            if version != features.VERSION:
+                log.warning("%s: of features version %d, not %d", path, version, features.VERSION)
+                return None
+            terms = saved["terms"].tobytes().decode("utf-8").split("\n")
+            return Background(
+                docs,
+                {t: i for i, t in enumerate(terms)},
+                saved["df"].astype(np.int64),
+                saved["basis_rows"].astype(np.int64),
+                saved["vectors"],
+                saved["scale"].astype(np.float32),
+            )
+    except (OSError, KeyError, ValueError) as e:
+        log.warning("%s: no background (%s)", path, e)
+        return None
+
+
+def to_bytes(docs: int, names: list[str], df: np.ndarray, basis: latent.Basis) -> bytes:
+    """The background file of a fitted space's terms (those of MIN_DF+ papers) and its basis,
+    quantized to int8 per row (a cosine of 100 components moves by well under 1%)."""
+    keep = np.flatnonzero(df >= MIN_DF)
+    position = np.full(len(names), -1, np.int64)
+    position[keep] = np.arange(len(keep))
+    held = position[basis.columns] >= 0
+    vectors = basis.vectors[held]
+    scale = np.maximum(np.abs(vectors).max(axis=1), 1e-12) / 127
+    arrays = {
+        "version": np.array([features.VERSION, docs]),
+        "terms": np.frombuffer("\n".join(names[i] for i in keep).encode("utf-8"), np.uint8),
+        "df": df[keep].astype(np.uint32),
+        "basis_rows": position[basis.columns[held]].astype(np.int32),
+        "vectors": np.round(vectors / scale[:, None]).astype(np.int8),
+        "scale": scale.astype(np.float32),
+    }
+    out = io.BytesIO()
+    np.savez_compressed(out, **arrays)
+    return out.getvalue()

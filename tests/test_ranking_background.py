@@ -1,0 +1,92 @@
+"""The built-in background: a space fitted on the papers being ranked counts 20,000 arXiv papers
+into its document frequencies and takes their latent basis, so that a pool of 10 papers and a
+store of 50,000 weigh words alike; without the file, ranking is by the pool's words alone."""
+
+from __future__ import annotations
+
+import logging
+import math
+
+import numpy as np
+import pytest
+
+from digest.models import Paper, Profile, Subscriber
+from digest.ranking import background, features, latent, product, rank
+from digest.ranking.features import fit, paper_text
+
+
+def pool(*texts: str) -> list[Paper]:
+    return [Paper(id=f"p{i}", title=t, abstract=t) for i, t in enumerate(texts)]
+
+
+def test_the_shipped_background_is_of_this_analyzer_version() -> None:
+    # Bumping features.VERSION without `python -m bench.background` leaves ranking without it.
+    found = background.load(background.FILE)
+    assert found is not None
+    assert found.docs > 10_000 and len(found.index) > 50_000
+    assert len(found.basis_rows) > 10_000 and found.vectors.dtype == np.int8
+
+
+def test_a_word_common_in_the_background_weighs_less_than_a_rare_one() -> None:
+    # In the pool both words are in every paper: alone, the pool cannot tell them apart.
+    papers = pool(*(f"learning spectroscopic note {i}" for i in range(5)))
+    space, rows = fit([paper_text(p) for p in papers])
+    at = space.vocabulary
+    assert space.idf[at["learning"]] == space.idf[at["spectroscopic"]]
+    joined, _ = background.joined(space, rows)
+    assert joined.idf[at["learning"]] < joined.idf[at["spectroscopic"]]
+
+
+def test_a_word_the_background_never_saw_is_as_rare_as_in_the_pool_alone() -> None:
+    papers = pool("zqxvord appears here", "and zqxvord here", "nothing of it")
+    space, rows = fit([paper_text(p) for p in papers])
+    joined, _ = background.joined(space, rows)
+    docs = 3 + background.load(background.FILE).docs  # type: ignore[union-attr]
+    expected = math.log((1 + docs + features.BACKGROUND_DOCS) / (1 + 2)) + features.IDF_FLOOR
+    assert joined.idf[space.vocabulary["zqxvord"]] == pytest.approx(expected)
+
+
+def test_rows_stay_unit_length_and_the_basis_covers_the_pool_words_it_knows() -> None:
+    papers = pool("galaxy cluster redshift survey", "protein folding with language models")
+    space, rows = fit([paper_text(p) for p in papers])
+    joined, again = background.joined(space, rows)
+    assert np.allclose(np.sqrt(again.multiply(again).sum(axis=1)), 1.0)
+    assert joined.basis is not None
+    known = {joined.names[c] for c in joined.basis.columns}
+    assert {"galaxy", "redshift", "protein"} <= known
+    assert "zqxvord" not in known
+
+
+def test_ranking_a_pool_without_a_stored_space_uses_the_background() -> None:
+    papers = pool("galaxy cluster redshift survey", "protein folding with language models")
+    sub = Subscriber("ana", Profile(interests="galaxies"), ())
+    prep = product.prepare(papers, [sub])
+    assert prep is not None and prep.space.basis is not None
+
+
+def test_the_file_survives_its_own_round_trip(tmp_path) -> None:
+    rng = np.random.default_rng(0)
+    words = [f"w{i}" for i in range(40)]
+    texts = [" ".join(rng.choice(words, 8)) for _ in range(200)]
+    space, rows = fit(texts)
+    df = np.bincount(rows.indices, minlength=space.size)
+    basis = latent.fit(rows)
+    assert basis is not None
+    path = tmp_path / "background.npz"
+    path.write_bytes(background.to_bytes(len(texts), list(space.names), df, basis))
+    found = background.load(path)
+    assert found is not None and found.docs == 200
+    assert np.array_equal(found.frequencies(found.where(space.names)), np.where(df >= 3, df, 0))
+    again = found.basis(found.where(space.names))
+    assert again is not None
+    z, w = basis.project(rows), again.project(rows)
+    assert np.abs((z * w).sum(axis=1) - 1).max() < 0.01  # int8 moves a direction by < 1%
+
+
+def test_without_the_file_ranking_is_by_words_alone_and_says_so(words_only, caplog) -> None:
+    papers = pool("galaxy cluster redshift survey", "protein folding with language models")
+    sub = Subscriber("ana", Profile(interests="galaxy"), ())
+    with caplog.at_level(logging.WARNING, logger="digest.ranking"):
+        picks = rank(papers, [sub])["ana"]
+    assert [s.paper.id for s in picks] == ["p0"]
+    assert "no background" in caplog.text
