@@ -23,7 +23,7 @@ def test_the_shipped_background_is_of_this_analyzer_version() -> None:
     # Bumping features.VERSION without `python -m bench.background` leaves ranking without it.
     found = background.load(background.FILE)
     assert found is not None
-    assert found.docs > 10_000 and len(found.index) > 50_000
+    assert found.docs > 10_000 and len(found.terms) > 50_000
     assert len(found.basis_rows) > 10_000 and found.vectors.dtype == np.int8
 
 
@@ -76,8 +76,8 @@ def test_the_file_survives_its_own_round_trip(tmp_path) -> None:
     path.write_bytes(background.to_bytes(len(texts), list(space.names), df, basis))
     found = background.load(path)
     assert found is not None and found.docs == 200
-    assert np.array_equal(found.frequencies(found.where(space.names)), np.where(df >= 3, df, 0))
-    again = found.basis(found.where(space.names))
+    assert np.array_equal(found.frequencies(found.where(space)), np.where(df >= 3, df, 0))
+    again = found.basis(found.where(space))
     assert again is not None
     z, w = basis.project(rows), again.project(rows)
     assert np.abs((z * w).sum(axis=1) - 1).max() < 0.01  # int8 moves a direction by < 1%

@@ -28,16 +28,22 @@ MIN_DF = 3
 @dataclass(frozen=True)
 class Background:
     docs: int
-    index: dict[str, int]  # term -> its row in df
+    terms: list[str]  # in the order of df's rows
     df: np.ndarray
     basis_rows: np.ndarray  # the rows of df that have a latent direction, ...
     vectors: np.ndarray  # ... int8, one row each, times `scale`
     scale: np.ndarray
 
-    def where(self, names: np.ndarray) -> np.ndarray:
-        """Each term's row in df (-1: not held)."""
-        get = self.index.get
-        return np.fromiter((get(t, -1) for t in names.tolist()), np.int64, count=len(names))
+    def where(self, space: Space) -> np.ndarray:
+        """Each of the space's columns' row in df (-1: a term the background does not hold).
+        The background's terms are looked up in the space, not the other way: a pool of 50,000
+        papers has seven times as many terms."""
+        get = space.vocabulary.get
+        column = np.fromiter((get(t, -1) for t in self.terms), np.int64, count=len(self.terms))
+        held = np.flatnonzero(column >= 0)
+        where = np.full(space.size, -1, np.int64)
+        where[column[held]] = held
+        return where
 
     def frequencies(self, where: np.ndarray) -> np.ndarray:
         """The background's document frequency of the terms at where() (0 where it holds none)."""
@@ -60,16 +66,16 @@ class Background:
 
 
 def joined(space: Space, rows: sp.csr_matrix) -> tuple[Space, sp.csr_matrix]:
-    """A space fitted on a pool (with its rows) with the background's papers counted into its
-    document frequencies and its latent basis taken from the background's; as it was when there
-    is no background of this analyzer's version."""
+    """A space fitted on a pool, and its rows, with the background's papers counted into its
+    document frequencies and its latent basis taken from the background's: both changed in
+    place (a fresh fit's); as they were when there is no background of this analyzer's version."""
     found = load(FILE)
     if found is None:
         return space, rows
-    where = found.where(space.names)
+    where = found.where(space)
     df = np.bincount(rows.indices, minlength=space.size) + found.frequencies(where)
     idf = features.idf_of(space.docs + found.docs, df)
-    rows, space.centroid = features.reweighed(rows, idf / space.idf)
+    rows, space.centroid = features.reweighed(rows, idf / space.idf, copy=False)
     space.idf, space.basis = idf, found.basis(where)  # a fresh fit's space: changed in place
     return space, rows
 
@@ -83,10 +89,9 @@ def load(path: Path) -> Background | None:
             if version != features.VERSION:
                 log.warning("%s: of features version %d, not %d", path, version, features.VERSION)
                 return None
-            terms = saved["terms"].tobytes().decode("utf-8").split("\n")
             return Background(
                 docs,
-                {t: i for i, t in enumerate(terms)},
+                saved["terms"].tobytes().decode("utf-8").split("\n"),
                 saved["df"].astype(np.int64),
                 saved["basis_rows"].astype(np.int64),
                 saved["vectors"],

@@ -200,9 +200,12 @@ def counted(space: Space, df: np.ndarray, docs: int, rows: sp.csr_matrix) -> Spa
     return Space(list(space.names), idf, docs, centroid, latent.fit(rows))
 
 
-def reweighed(rows: sp.csr_matrix, factor: np.ndarray) -> tuple[sp.csr_matrix, np.ndarray]:
-    """Rows with each column's weight times `factor`, l2-normalized again, and their centroid."""
-    rows = rows.copy()
+def reweighed(
+    rows: sp.csr_matrix, factor: np.ndarray, copy: bool = True
+) -> tuple[sp.csr_matrix, np.ndarray]:
+    """Rows with each column's weight times `factor`, l2-normalized again, and their centroid.
+    copy=False: the rows given are changed in place."""
+    rows = rows.copy() if copy else rows
     rows.data *= factor[rows.indices]
     owner = np.repeat(np.arange(rows.shape[0]), np.diff(rows.indptr))
     norms = np.sqrt(np.bincount(owner, weights=rows.data**2, minlength=rows.shape[0]))

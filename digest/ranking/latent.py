@@ -72,3 +72,26 @@ def reorder(
     fused = scores + WEIGHT * (z[rows.astype(np.int64)] @ interest).astype(np.float64)
     best = np.lexsort((np.arange(len(rows)), -fused, scores <= 0))[:k]
     return [(float(fused[i]), int(rows[i])) for i in best]
+
+
+def reordered(
+    best: list[list[tuple[float, int]]],
+    basis: Basis,
+    x: sp.csr_matrix,
+    profile: sp.csr_matrix,
+    limits: Sequence[int],
+) -> tuple[list[list[tuple[float, int]]], list[dict[int, float]]]:
+    """Every interest's best (score, paper row) by words reordered, its best limits[i] kept; and
+    for each, its kept papers' words' scores. Only the papers of some list are projected."""
+    rows = np.unique(np.fromiter((j for chosen in best for _, j in chosen), np.int64))
+    position = np.zeros(x.shape[0], np.int64)
+    position[rows] = np.arange(len(rows))
+    z, zi = basis.project(x[rows]), basis.project(profile)
+    out, scores = [], []
+    for i, chosen in enumerate(best):
+        own = {j: v for v, j in chosen}
+        fused = reorder([(v, int(position[j])) for v, j in chosen], z, zi[i], limits[i])
+        kept = [(v, int(rows[p])) for v, p in fused]
+        out.append(kept)
+        scores.append({j: own[j] for _, j in kept})
+    return out, scores

@@ -100,13 +100,8 @@ def rank(
     if not most:
         return picks
     feedback = feeds_back(prep)
-    # With the stored corpus's latent basis, each interest's best papers by words are reordered
-    # by their latent closeness too: the order is the sum's, the score shown the words'.
     basis = space.basis
-    if basis is not None:
-        z, zi = basis.project(x), basis.project(profile)
     best: list[list[tuple[float, int]]] = [[] for _ in owner]
-    by_words: list[dict[int, float]] = [{} for _ in owner]  # the picks' scores, when reordered
     oks = [accepts(si) for si in range(n)]
     for lo in range(0, len(owner), ROWS_AT_ONCE):
         part = slice(lo, min(len(owner), lo + ROWS_AT_ONCE))
@@ -118,13 +113,15 @@ def rank(
                 if chosen is None:  # a paper left out could still make the list
                     row = (right @ left[r].T).toarray().ravel()
                     chosen = _every(row, deep, floor, oks[si], ids)
-                if basis is not None:
-                    own = {j: v for v, j in chosen}
-                    chosen = latent.reorder(chosen, z, zi[lo + r], limits[si])
-                    by_words[lo + r] = {j: own[j] for _, j in chosen}
                 best[lo + r] = chosen
         del seen, left
         release_memory()
+    # With a latent basis (the stored corpus's or the built-in background's), each interest's
+    # best papers by words are reordered by their latent closeness too: the order is the sum's,
+    # the score shown the words' own.
+    by_words: list[dict[int, float]] = []
+    if basis is not None:
+        best, by_words = latent.reordered(best, basis, x, profile, [limits[si] for si in owner])
 
     mine_rows: list[list[int]] = [[] for _ in subscribers]
     for r, si in enumerate(owner.tolist()):
