@@ -15,7 +15,7 @@ ORDER = [
     "periods",  # a subscriber's schedule: period start, next fire
     "sources",  # one module per source kind
     "library",  # a subscriber's own papers
-    "ranking",  # tokens, features, profiles, interests, scoring, explain, product, ranker, pool
+    "ranking",  # tokens, features, background, latent, profiles, interests, scoring, product, ...
     "render",  # Jinja2 -> Message
     "channels",  # one module per channel
     "state",  # the only code that touches the database

@@ -8,6 +8,7 @@ import dataclasses
 import random
 
 import numpy as np
+import pytest
 import scipy.sparse as sp
 
 from digest.models import Paper, Profile, Subscriber
@@ -72,14 +73,24 @@ def test_the_basis_survives_the_state_database() -> None:
     assert np.allclose(again.basis.vectors, space.basis.vectors, atol=1e-3)  # kept as float16
 
 
+def reordered(chosen, z, interest, k):
+    """latent.reordered() for one interest, with a basis that is the identity on two columns."""
+    basis = latent.Basis(np.arange(2), np.eye(2, dtype=np.float32))
+    out, shown = latent.reordered(
+        [chosen], basis, sp.csr_matrix(z), sp.csr_matrix(interest[None, :]), [k]
+    )
+    assert shown[0] == {j: v for v, j in chosen if j in shown[0]}  # the words' own scores
+    return out[0]
+
+
 def test_reorder_ranks_by_score_plus_the_weighted_latent_cosine() -> None:
-    z = np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.8]], dtype=np.float32)
-    interest = np.array([0.0, 1.0], dtype=np.float32)
+    z = np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.8]])
+    interest = np.array([0.0, 1.0])
     chosen = [(0.30, 0), (0.25, 1), (0.10, 2)]
-    out = latent.reorder(chosen, z, interest, 2)
+    out = reordered(chosen, z, interest, 2)
     # 0.25 + 0.3 x 1 and 0.10 + 0.3 x 0.8 both beat 0.30 + 0, the best by words
     assert [j for _, j in out] == [1, 2]
-    assert out[0][0] == 0.25 + latent.WEIGHT
+    assert out[0][0] == pytest.approx(0.25 + latent.WEIGHT)
 
 
 def test_ranked_with_a_basis_the_order_moves_but_each_score_is_the_papers_own() -> None:
@@ -117,8 +128,18 @@ def test_passes_over_blocks_pick_what_one_rank_picks_with_a_basis() -> None:
 def test_a_paper_that_shares_no_word_stays_below_every_one_that_does() -> None:
     # Ranked without thresholds (`digest rank`), papers of score 0 reach the reorder too; their
     # closeness in the basis alone must not lift them over a paper that shares a word.
-    z = np.array([[0.0, 1.0], [0.0, 1.0], [1.0, 0.0]], dtype=np.float32)
-    interest = np.array([0.0, 1.0], dtype=np.float32)
+    z = np.array([[0.0, 1.0], [0.0, 1.0], [1.0, 0.0]])
+    interest = np.array([0.0, 1.0])
     chosen = [(0.02, 2), (0.0, 0), (0.0, 1)]
-    out = latent.reorder(chosen, z, interest, 3)
-    assert [j for _, j in out] == [2, 0, 1]
+    assert [j for _, j in reordered(chosen, z, interest, 3)] == [2, 0, 1]
+
+
+def test_every_interest_keeps_its_own_limit_and_papers() -> None:
+    basis = latent.Basis(np.arange(2), np.eye(2, dtype=np.float32))
+    x = sp.csr_matrix(np.array([[1.0, 0.0], [0.0, 1.0], [0.7, 0.7]]))
+    profile = sp.csr_matrix(np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]))
+    best = [[(0.2, 1), (0.1, 0)], [], [(0.3, 2), (0.2, 0), (0.1, 1)]]
+    out, shown = latent.reordered(best, basis, x, profile, [2, 5, 1])
+    assert [j for _, j in out[0]] == [0, 1]  # 0.1 + 0.3 x 1 beats 0.2 + 0
+    assert out[1] == [] and shown[1] == {}
+    assert [j for _, j in out[2]] == [2] and shown[2] == {2: 0.3}

@@ -171,13 +171,15 @@ class _Checker(Checks):
                         )
                     sources.append(source)
         subscribers: list[Subscriber] = []
+        names: set[str] = set()  # a set, not a scan: 10,000 subscribers made the scan 6 s
         with self.gather():
             for i, raw in enumerate(self.array(data, "subscribers")):
                 with self.gather():
                     sub = self.subscriber(raw, defaults, f"subscribers[{i}]")
-                    if sub.name in {s.name for s in subscribers}:
+                    if sub.name in names:
                         raise self.fail(f"subscribers.{sub.name}", "duplicate subscriber name")
                     subscribers.append(sub)
+                    names.add(sub.name)
         mailing = any(c.kind == "email" for sub in subscribers for c in sub.channels)
         smtp: dict[str, Any] = {}
         with self.gather():

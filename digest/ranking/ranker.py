@@ -135,6 +135,7 @@ def rank(
         docs, x, [interest.library[r] for *_, r in drawn], [[(v, j)] for _, v, j, _ in drawn]
     )
     words = iter(terms(profile, x, [(r, j) for _, _, j, r in drawn], space.names))
+    follows: dict[int, set[str]] = {}  # per subscriber, not per pick
     for (si, score, j, r), (li,) in zip(drawn, nearest_rows, strict=True):
         s = subscribers[si]
         reasons = [f"your interest: {interest.labels[r]}"] if interest.labels[r] else []
@@ -142,7 +143,9 @@ def rank(
             liked_paper = corpus[interest.library[r][li]]
             reasons.append(f"closest to: {liked_paper.title or liked_paper.id}")
         weights = author_weights[si]
-        followed = {author_key(a) for a in s.profile.authors}
+        if si not in follows:
+            follows[si] = {author_key(a) for a in s.profile.authors}
+        followed = follows[si]
         mine = [a for a in papers[j].authors if author_key(a) in weights] if weights else []
         if by := [a for a in mine if author_key(a) in followed]:
             reasons.append(f"by {', '.join(by)}, whom you follow")
