@@ -64,3 +64,15 @@ def test_a_space_of_another_analyzer_version_is_not_reused(monkeypatch):
 def test_nothing_but_stop_words_cannot_be_fitted():
     with pytest.raises(ValueError):
         fit(["the and of", "a an the"])
+
+
+def test_normalize_scales_rows_to_unit_length_as_scikit_learn_does():
+    import scipy.sparse as sp
+    from sklearn.preprocessing import normalize as theirs
+
+    from digest.ranking.features import normalize
+
+    rows = sp.csr_matrix(np.array([[3.0, 4.0, 0.0], [0.0, 0.0, 0.0], [-1.0, 0.0, 1.0]]))
+    ours = normalize(rows)
+    assert np.allclose(ours.toarray(), theirs(rows).toarray())
+    assert rows[0, 0] == 3.0  # a copy: the rows given are unchanged

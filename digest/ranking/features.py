@@ -351,3 +351,14 @@ def stacked(blocks: list[sp.csr_matrix], width: int) -> sp.csr_matrix:
     out = sp.csr_matrix((data, indices, indptr), shape=(height, width))
     out.has_sorted_indices = ordered
     return out
+
+
+def normalize(rows: sp.spmatrix) -> sp.csr_matrix:
+    """A copy of sparse rows scaled to unit l2 length (a zero row stays zero), as scikit-learn's
+    normalize: ranking imports scikit-learn only to cluster a library or fit a basis, since its
+    import is a second of every `digest rank`."""
+    out = sp.csr_matrix(rows, dtype=np.float64, copy=True)
+    norms = np.sqrt(np.asarray(out.multiply(out).sum(axis=1)).ravel())
+    norms[norms == 0] = 1.0
+    out.data /= np.repeat(norms, np.diff(out.indptr))
+    return out

@@ -10,11 +10,10 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.preprocessing import normalize
 
 from digest.models import Subscriber
 from digest.ranking import profiles as prof
-from digest.ranking.features import Space
+from digest.ranking.features import Space, normalize
 
 # A library this large may hold several topics; smaller ones stay one interest (one vector, as a
 # mean of a few papers is what ranks a single field best).

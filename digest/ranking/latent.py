@@ -23,6 +23,7 @@ WEIGHT = 0.3
 # the basis's weight and most of its size.
 MIN_DF = 5
 ROWS = 20_000  # the basis is fitted on an even sample of at most this many rows
+PAIRS_AT_ONCE = 20_000  # (interest, paper) pairs whose latent rows are gathered at a time
 
 
 @dataclass(frozen=True)
@@ -79,7 +80,11 @@ def reordered(
     papers = np.fromiter((j for _, j in flat), np.int64, count=len(flat))
     rows, position = np.unique(papers, return_inverse=True)
     z, zi = basis.project(x[rows]), basis.project(profile)
-    closeness = np.einsum("ij,ij->i", z[position.ravel()], zi[owner]).astype(np.float64)
+    position = position.ravel()
+    closeness = np.empty(len(flat))
+    for lo in range(0, len(flat), PAIRS_AT_ONCE):  # rows gathered for a block of pairs only
+        at = slice(lo, lo + PAIRS_AT_ONCE)
+        closeness[at] = np.einsum("ij,ij->i", z[position[at]], zi[owner[at]])
     fused = scores + WEIGHT * closeness
     # Per interest: papers that share a word first, then by the sum; ties in the order given.
     order = np.lexsort((np.arange(len(flat)), -fused, scores <= 0, owner))

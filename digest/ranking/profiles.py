@@ -8,10 +8,9 @@ from collections.abc import Collection, Sequence
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.preprocessing import normalize
 
 from digest.models import Paper, Subscriber
-from digest.ranking.features import Space, stacked
+from digest.ranking.features import Space, normalize, stacked
 from digest.ranking.scoring import heaviest_sums
 from digest.ranking.tokens import author_key
 

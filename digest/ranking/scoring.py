@@ -9,9 +9,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.preprocessing import normalize
 
-from digest.ranking.features import each
+from digest.ranking.features import each, normalize
 
 THREADS = max(1, min(4, os.cpu_count() or 1))
 PAIR_BATCH = 10_000  # row pairs per batch in pair_dots: bounds the gathered copies of rows
