@@ -1,6 +1,7 @@
 """Builds digest/ranking/background.npz, the built-in background of ranking/background.py: the
 space of every corpus paper announced before --before (default 2025-07, so that the report
-split's months, 2025-07 to 2025-10, are never in it) and that space's latent basis."""
+split's months, 2025-07 to 2025-10, are never in it), its rows' sum (its part of a centroid) and
+that space's latent basis."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ def main() -> None:
     df = np.bincount(rows.indices, minlength=space.size)
     basis = latent.fit(rows)
     assert basis is not None
-    blob = background.to_bytes(len(papers), list(space.names), df, basis)
+    blob = background.to_bytes(len(papers), list(space.names), rows, basis)
     with open(args.out, "wb") as out:
         out.write(blob)
     kept = int((df >= background.MIN_DF).sum())

@@ -279,6 +279,33 @@ def on_pool_depth(depth: int) -> rankers.Ranker:
     return ranker
 
 
+def on_pool_pool_cut() -> rankers.Ranker:
+    """`digest rank`'s way with the rare-word cut as it was: by the pool's own counts, from 1000
+    texts on, the background's terms not spared."""
+
+    def ranker(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list[int]]:
+        with patched({(background, "terms"): lambda: None}):
+            return rankers.digest_on_pool(pool, queries)
+
+    return ranker
+
+
+POOL_CUT = "digest rank, rare-word cut by the pool alone from 1000 texts"
+POOL_CENTROID = "digest rank, centroid of the pool alone"
+
+
+def on_pool_own_centroid() -> rankers.Ranker:
+    """`digest rank`'s way with the centroid of the pool's papers alone, the background's left
+    out of it."""
+
+    def ranker(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list[int]]:
+        nothing = lambda self, where, idf: (np.zeros(len(where)), 0.0)  # noqa: E731
+        with patched({(background.Background, "sums"): nothing}):
+            return rankers.digest_on_pool(pool, queries)
+
+    return ranker
+
+
 ON_POOL = {
     "digest rank without the built-in background": (False, False),
     "digest rank, built-in background's df only": (True, False),
@@ -327,6 +354,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name, (df, basis) in ON_POOL.items():
         if not args.only or name in args.only:
             ranks[name] = on_pool(df, basis)
+    if args.only and POOL_CUT in args.only:
+        ranks[POOL_CUT] = on_pool_pool_cut()
+    if args.only and POOL_CENTROID in args.only:
+        ranks[POOL_CENTROID] = on_pool_own_centroid()
     for depth in (20, 30, 50, 100):
         name = f"digest rank, latent depth {depth}"
         if args.only and name in args.only:

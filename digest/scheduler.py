@@ -177,17 +177,22 @@ def one_line(report: pipeline.RunReport) -> str:
     """A run in one log line: papers, digests, alerts, deliveries."""
     papers = sum(s.new for s in report.sources)
     failed = [s.name for s in report.sources if s.error]
-    made = [f"{s.name} ({s.picked})" for s in report.subscribers if s.status == "made"]
+    made = [
+        f"{s.name} ({s.picked}{f' + {s.held} held alerts' if s.held else ''})"
+        for s in report.subscribers
+        if s.status == "made"
+    ]
     quiet = [
         f"{s.name} ({s.status}{', notified' if s.notified else ''})"
         for s in report.subscribers
         if s.status not in ("made", "already made")
     ]
     alerts = sum(len(a.made) for a in report.alerts)
+    held = sum(a.held for a in report.alerts)
     out = report.outcome
     parts = [f"{papers} new papers" + (f", sources failed: {', '.join(failed)}" if failed else "")]
     parts.append("digests: " + ", ".join(made + quiet) if made or quiet else "no digest due")
-    parts.append(f"{alerts} alerts")
+    parts.append(f"{alerts} alerts" + (f", {held} held for the digest (daily cap)" if held else ""))
     parts.append(
         f"deliveries: {len(out.sent)} sent, {len(out.retrying)} retrying, {len(out.dead)} dead; "
         f"{report.pending} pending"

@@ -34,6 +34,7 @@ from digest.models import (
     SourceConfig,
     StateError,
 )
+from digest.scheduler import one_line
 from digest.state import Store
 
 MONDAY = "2026-11-30"
@@ -151,6 +152,7 @@ def test_the_daily_cap_counts_the_subscribers_own_day_and_the_rest_wait_for_the_
         arrive(tmp_path / "papers", "1", *privacy[:3])
         report = pipeline.run_once(settings, store, at("2026-12-01T03:00Z"))
         assert [(len(a.made), a.held) for a in report.alerts] == [(2, 1)]
+        assert "2 alerts, 1 held for the digest (daily cap)" in one_line(report)  # serve's log
         # 23:30, still Monday in New York: the cap is reached.
         arrive(tmp_path / "papers", "2", privacy[3])
         report = pipeline.run_once(settings, store, at("2026-12-01T04:30Z"))
@@ -162,7 +164,8 @@ def test_the_daily_cap_counts_the_subscribers_own_day_and_the_rest_wait_for_the_
         days = [day for _, _, day in alerted(store)]
         assert days == ["2026-11-30", "2026-11-30", "2026-12-01"]
         # Tuesday 8:00 in New York: the digest carries the held papers, not the alerted ones.
-        pipeline.run_once(settings, store, at("2026-12-01T13:00Z"))
+        report = pipeline.run_once(settings, store, at("2026-12-01T13:00Z"))
+        assert "digests: ben (0 + 2 held alerts)" in one_line(report)
         held = {"p1", "p2", "p3", "p4"} - {pid for _, pid, _ in alerted(store)}
         assert set(given(store, "ben", "2026-12-01T08:00:00-05:00")) == held
 

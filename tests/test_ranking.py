@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
 import re
 import unicodedata
@@ -531,6 +532,33 @@ def test_a_score_means_the_same_on_a_small_pool_and_a_large_one():
     assert small.keys() == large.keys() == {p.id for p in related}
     for pid, score in small.items():
         assert 0.8 < large[pid] / score < 1.25  # min_score and alert_threshold keep their meaning
+
+
+def own_words(count: int, prefix: str) -> list[Paper]:
+    """Papers that say "differential privacy" among sixty words no other paper holds."""
+    rng = random.Random(count)
+    made = ("".join(rng.choice("bcdfghjklmnpqrstvwxz") for _ in range(9)) for _ in range(10**9))
+    return [
+        Paper(
+            id=f"{prefix}{i:05d}",
+            title="Differential privacy",
+            abstract="Differential privacy. " + " ".join(itertools.islice(made, 60)),
+        )
+        for i in range(count)
+    ]
+
+
+@pytest.mark.parametrize("count", [5, 999, 1001, 3000])
+def test_a_paper_full_of_words_of_its_own_scores_alike_at_any_pool_size(count):
+    # Words of a single paper match nothing and only dilute its norm. Cut from 1000 texts on by
+    # the pool's own counts, they made such a paper score 0.04 in a pool of 999 and 1.0 in one
+    # of 1001: with the background's counts the cut is the same at every size.
+    target = Paper(id="a-target", title="Differential privacy", abstract="Differential privacy.")
+    pool = [target, *own_words(count - 1, "w")]
+    s = Subscriber("dp", Profile(interests="differential privacy"), (), top_k=count)
+    scores = {p.paper.id: p.score for p in rank(pool, [s], thresholds=False)["dp"]}
+    assert scores["a-target"] == pytest.approx(scores.get("w00000", scores["a-target"]), rel=0.02)
+    assert scores["a-target"] > 0.5  # its own words were 0.04 of it at 999 papers, none at 1001
 
 
 RL_WORDS = (

@@ -57,6 +57,28 @@ def test_rows_stay_unit_length_and_the_basis_covers_the_pool_words_it_knows() ->
     assert "zqxvord" not in known
 
 
+@pytest.mark.parametrize("size", [10, 300])
+def test_the_centroid_counts_the_background_so_a_pool_on_one_topic_keeps_it(size) -> None:
+    # The centroid is the implicit negative: a pool's own, when every paper is on one topic, is
+    # that topic, and subtracting it took the topic away from the subscriber who asked for it.
+    papers = pool(*(f"Differential privacy for task {i} of {i % 7} kinds" for i in range(size)))
+    space, rows = fit([paper_text(p) for p in papers])
+    topic = features.normalize(space.transform(["differential privacy"]))
+    assert float((topic @ space.centroid)[0]) > 0.6
+    joined, _ = background.joined(space, rows)
+    topic = features.normalize(joined.transform(["differential privacy"]))
+    assert float((topic @ joined.centroid)[0]) < 0.3
+    assert np.linalg.norm(joined.centroid) < 1  # the rest is over the background's other terms
+
+
+def test_the_centroid_of_a_pool_larger_than_the_background_is_mostly_the_pools() -> None:
+    papers = pool(*(f"Differential privacy for task {i} of {i % 7} kinds" for i in range(40_000)))
+    space, rows = fit([paper_text(p) for p in papers])
+    joined, _ = background.joined(space, rows)
+    topic = features.normalize(joined.transform(["differential privacy"]))
+    assert float((topic @ joined.centroid)[0]) > 0.6
+
+
 def test_ranking_a_pool_without_a_stored_space_uses_the_background() -> None:
     papers = pool("galaxy cluster redshift survey", "protein folding with language models")
     sub = Subscriber("ana", Profile(interests="galaxies"), ())
@@ -73,7 +95,7 @@ def test_the_file_survives_its_own_round_trip(tmp_path) -> None:
     basis = latent.fit(rows)
     assert basis is not None
     path = tmp_path / "background.npz"
-    path.write_bytes(background.to_bytes(len(texts), list(space.names), df, basis))
+    path.write_bytes(background.to_bytes(len(texts), list(space.names), rows, basis))
     found = background.load(path)
     assert found is not None and found.docs == 200
     assert np.array_equal(found.frequencies(found.where(space)), np.where(df >= 3, df, 0))

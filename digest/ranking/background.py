@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import io
 import logging
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,6 +34,7 @@ class Background:
     basis_rows: np.ndarray  # the rows of df that have a latent direction, ...
     vectors: np.ndarray  # ... int8, one row each, times `scale`
     scale: np.ndarray
+    total: np.ndarray  # the sum of its papers' TF-IDF rows (in its own idf), by row of df
 
     def where(self, space: Space) -> np.ndarray:
         """Each of the space's columns' row in df (-1: a term the background does not hold).
@@ -51,6 +53,19 @@ class Background:
         df[where >= 0] = self.df[where[where >= 0]]
         return df
 
+    def sums(self, where: np.ndarray, idf: np.ndarray) -> tuple[np.ndarray, float]:
+        """The background papers' rows summed over a space's columns, in that space's idf, and
+        the squared length of the sum over the terms the space lacks. Each term's sum is
+        reweighed by the ratio of the idfs; the rows are not normalized again, which on a space
+        whose idf the background dominates moves them little."""
+        own = features.idf_of(self.docs, self.df)
+        held = where >= 0
+        total = np.zeros(len(where))
+        total[held] = self.total[where[held]] * idf[held] / own[where[held]]
+        outside = np.ones(len(self.total), bool)
+        outside[where[held]] = False
+        return total, float(np.sum(self.total[outside] ** 2))
+
     def basis(self, where: np.ndarray) -> latent.Basis | None:
         """The latent basis over a space's columns, the terms at where(): the directions of the
         terms the background holds."""
@@ -67,17 +82,31 @@ class Background:
 
 def joined(space: Space, rows: sp.csr_matrix) -> tuple[Space, sp.csr_matrix]:
     """A space fitted on a pool, and its rows, with the background's papers counted into its
-    document frequencies and its latent basis taken from the background's: both changed in
-    place (a fresh fit's); as they were when there is no background of this analyzer's version."""
+    document frequencies and its centroid, and its latent basis taken from the background's:
+    changed in place (a fresh fit's); as they were when there is no background of this analyzer's
+    version."""
     found = load(FILE)
     if found is None:
         return space, rows
     where = found.where(space)
     df = np.bincount(rows.indices, minlength=space.size) + found.frequencies(where)
     idf = features.idf_of(space.docs + found.docs, df)
-    rows, space.centroid = features.reweighed(rows, idf / space.idf, copy=False)
+    rows, _ = features.reweighed(rows, idf / space.idf, copy=False)
+    # The centroid is the implicit negative: a pool all on one topic would otherwise subtract its
+    # own topic. Of pool and background together, as a store's is of every stored paper.
+    # The centroid is a unit vector over every term, most of them the background's that the
+    # pool lacks: its part over the space's columns is shorter than 1 (scoring assumes |c| = 1).
+    theirs, outside = found.sums(where, idf)
+    total = np.asarray(rows.sum(axis=0)).ravel() + theirs
+    space.centroid = total / max(math.sqrt(float(total @ total) + outside), 1e-12)
     space.idf, space.basis = idf, found.basis(where)  # a fresh fit's space: changed in place
     return space, rows
+
+
+def terms() -> list[str] | None:
+    """The background's terms, which a fit's rare-word cut spares; None without a background."""
+    found = load(FILE)
+    return None if found is None else found.terms
 
 
 @functools.cache
@@ -96,15 +125,18 @@ def load(path: Path) -> Background | None:
                 saved["basis_rows"].astype(np.int64),
                 saved["vectors"],
                 saved["scale"].astype(np.float32),
+                saved["total"].astype(np.float64),
             )
     except (OSError, KeyError, ValueError) as e:
         log.warning("%s: no background (%s)", path, e)
         return None
 
 
-def to_bytes(docs: int, names: list[str], df: np.ndarray, basis: latent.Basis) -> bytes:
-    """The background file of a fitted space's terms (those of MIN_DF+ papers) and its basis,
-    quantized to int8 per row (a cosine of 100 components moves by well under 1%)."""
+def to_bytes(docs: int, names: list[str], rows: sp.csr_matrix, basis: latent.Basis) -> bytes:
+    """The background file of a fitted space's terms (those of MIN_DF+ papers), their rows' sums
+    and its basis, quantized to int8 per row (a cosine of 100 components moves by well under 1%)."""
+    df = np.bincount(rows.indices, minlength=len(names))
+    total = np.asarray(rows.sum(axis=0)).ravel()
     keep = np.flatnonzero(df >= MIN_DF)
     position = np.full(len(names), -1, np.int64)
     position[keep] = np.arange(len(keep))
@@ -118,6 +150,7 @@ def to_bytes(docs: int, names: list[str], df: np.ndarray, basis: latent.Basis) -
         "basis_rows": position[basis.columns[held]].astype(np.int32),
         "vectors": np.round(vectors / scale[:, None]).astype(np.int8),
         "scale": scale.astype(np.float32),
+        "total": total[keep].astype(np.float32),
     }
     out = io.BytesIO()
     np.savez_compressed(out, **arrays)

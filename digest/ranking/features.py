@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import functools
 import io
+import itertools
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
 import numpy as np
@@ -128,9 +129,13 @@ class Space:
         return cls(terms, idf, docs, centroid, basis)
 
 
-def fit(texts: Sequence[str], keep: Sequence[str] = ()) -> tuple[Space, sp.csr_matrix]:
+def fit(
+    texts: Sequence[str], keep: Sequence[str] = (), known: Sequence[str] | None = None
+) -> tuple[Space, sp.csr_matrix]:
     """Fit a space on `texts` and return it with their rows. `keep`: texts (interests, keywords)
-    whose words survive the min_df cut. Raises ValueError when there is no word at all."""
+    whose words survive the min_df cut. `known`: the terms of a background whose papers will be
+    counted in (ranking/background.py); with one, the cut is at every pool size and spares them.
+    Raises ValueError when there is no word at all."""
     n = len(texts)
     words, ids, ends = tokenize_all(texts)
     keys, bags = _bags(ids, ends, len(words))
@@ -140,9 +145,14 @@ def fit(texts: Sequence[str], keep: Sequence[str] = ()) -> tuple[Space, sp.csr_m
     for block in bags:
         df += np.bincount(block.indices, minlength=width)
     wanted = df > 0
-    if n >= MIN_DF_MIN_DOCS:
+    # A term of one paper can match nothing; it only dilutes that paper's norm. Judged by today's
+    # pool alone that is noise under 1000 papers, and cutting from 1000 on is a step (a paper's
+    # own words leave its norm at once); judged with a background, it is the same at any size.
+    if n >= MIN_DF_MIN_DOCS or known is not None:
         rare = df < MIN_DF
-        rare[_columns_of(keep, words, keys)] = False  # the subscribers' own words stay
+        # The subscribers' own words stay, and so do the words the background's papers hold.
+        own = (f for text in dict.fromkeys(keep) for f in analyze(text))
+        rare[_columns_of(itertools.chain(own, known or ()), words, keys)] = False
         wanted &= ~rare
     columns = np.flatnonzero(wanted)
     if not columns.size:
@@ -286,22 +296,22 @@ def each(work: Callable[[int], _T], starts: range) -> list[_T]:
         return list(pool.map(work, starts))
 
 
-def _columns_of(texts: Sequence[str], words: list[str], keys: np.ndarray) -> list[int]:
-    """The bag columns of the features of `texts` that occur in the bags."""
+def _columns_of(features: Iterable[str], words: list[str], keys: np.ndarray) -> list[int]:
+    """The bag columns of `features` (words, and bigrams as "first second") in the bags."""
     index = {w: i for i, w in enumerate(words)}
-    found = []
-    for text in dict.fromkeys(texts):
-        for feature in analyze(text):
-            first, _, second = feature.partition(" ")
-            if not second:
-                if feature in index:
-                    found.append(index[feature])
-            elif first in index and second in index:
-                key = index[first] << 32 | index[second]
-                at = int(np.searchsorted(keys, key))
-                if at < len(keys) and keys[at] == key:
-                    found.append(len(words) + at)
-    return found
+    found, pairs = [], []
+    for feature in features:
+        first, _, second = feature.partition(" ")
+        if not second:
+            if feature in index:
+                found.append(index[feature])
+        elif first in index and second in index:
+            pairs.append(index[first] << 32 | index[second])
+    wanted = np.array(pairs, np.int64)
+    at = np.minimum(np.searchsorted(keys, wanted), max(len(keys) - 1, 0))
+    held = at[keys[at] == wanted] if len(keys) else at[:0]
+    columns: list[int] = found + (len(words) + held).tolist()
+    return columns
 
 
 def _weighted(

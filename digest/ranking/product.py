@@ -152,7 +152,7 @@ def prepare(
             wishes = [s.profile.interests for s in subscribers]
             wishes += [k for s in subscribers for k in s.profile.keywords]
             # The built-in background's papers join today's in the df and bring their basis.
-            space, docs = background.joined(*fit(texts, wishes))
+            space, docs = background.joined(*fit(texts, wishes, background.terms()))
         else:
             docs = space.transform(texts)
     except ValueError:  # nothing but stop words: nothing can match anything
