@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 import jinja2
 
 from digest.models import ConfigError, Digest, Entry, Held, Message, Paper, Scored, identity
+from digest.models.characters import BIDI, C0_BUT_TAB_NEWLINE, C1
 from digest.sources.latex import to_text
 
 BUILTIN_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -29,7 +30,7 @@ NOTICE_TEMPLATES = ("notice.subject.txt", "notice.txt", "notice.html")
 # and BEL, so no text a message shows carries them, whatever a title or a template holds. And the
 # bidi embeddings, overrides and isolates: one left open in a venue turns digest's own text
 # after it around (the score, the id). Right-to-left text itself needs none of them.
-_CONTROL_CHARS = "\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069"
+_CONTROL_CHARS = C0_BUT_TAB_NEWLINE + C1 + BIDI
 _CONTROLS = re.compile(f"[{_CONTROL_CHARS}]")
 # No link holds those, whitespace, or a character XML cannot (a lone surrogate, U+FFFE): it would
 # reverse the text around it, or break the feed and the Matrix HTML.

@@ -19,6 +19,7 @@ from typing import Any
 
 from digest.channels import connections
 from digest.models import ChannelConfig, Delivery, DeliveryError, Receipt, Settings
+from digest.models.characters import BIDI, C0, C1, SEPARATORS
 from digest.models.deadline import Deadline
 
 TIMEOUT = 30.0  # seconds of silence, per read
@@ -26,9 +27,9 @@ DEADLINE = 120.0  # seconds for the whole conversation, however slowly the relay
 DEFAULT_PORTS = {"tls": 465, "starttls": 587, "none": 25}
 CRLF = "\r\n"
 # Controls (C0, DEL, C1) and line separators: a CR or LF in a header would start one of its own.
-_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_CONTROLS = re.compile(f"[{C0}{C1}{SEPARATORS}]")
 # Bidi embeddings, overrides and isolates: in a subject they would turn the rest of it around.
-_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
+_BIDI = re.compile(f"[{BIDI}]")
 # A plain word longer than this is sent as encoded words, which can be folded anywhere.
 _LONGEST_WORD = 60
 

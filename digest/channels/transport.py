@@ -18,6 +18,7 @@ import httpx
 
 from digest import __version__
 from digest.models import Delivery, DeliveryError
+from digest.models.characters import BIDI, C0, C1, SEPARATORS
 from digest.models.deadline import Deadline
 
 USER_AGENT = f"digest/{__version__} (research-paper digest bot)"
@@ -28,7 +29,7 @@ ANSWER_LIMIT = 64 * 1024  # bytes of an answer read: enough for any error a chat
 NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout, httpx.UnsupportedProtocol)
 # Control characters (C0, DEL, C1), line separators and bidi controls: a terminal chat client
 # obeys ESC, and an override left open turns the rest of a line around.
-_UNSHOWN = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_UNSHOWN = re.compile(f"[{C0}{C1}{SEPARATORS}{BIDI}]")
 
 
 def one_line(text: str) -> str:

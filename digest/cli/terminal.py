@@ -9,11 +9,13 @@ import re
 import sys
 from typing import TextIO
 
+from digest.models.characters import BIDI, C0_BUT_TAB_NEWLINE, C1, SEPARATORS
+
 # C0 controls but tab and newline, DEL, C1 controls, line and paragraph separators, and the bidi
 # embeddings, overrides and isolates.
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_UNSAFE = re.compile(f"[{C0_BUT_TAB_NEWLINE}{C1}{SEPARATORS}{BIDI}]")
 # What json.dumps leaves raw of those (it escapes the C0 controls itself).
-_UNSAFE_IN_JSON = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_UNSAFE_IN_JSON = re.compile(f"[{C1}{SEPARATORS}{BIDI}]")
 
 
 def shown(text: str) -> str:

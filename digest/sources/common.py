@@ -11,6 +11,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from digest.models import Paper
+from digest.models.characters import BIDI, C0_BUT_WHITESPACE, C1
 
 # --- text a reader's terminal, mail client or chat must not be handed -------------------------
 
@@ -21,10 +22,7 @@ _SEQUENCE = re.compile(
 )
 # C0 controls but the whitespace ones, DEL, C1 controls, the bidi embeddings, overrides and
 # isolates (U+202A-202E, U+2066-2069), lone surrogates, and the non-characters of every plane.
-_BMP = (
-    "\\x00-\\x08\\x0e-\\x1f\\x7f-\\x9f\u202a-\u202e\u2066-\u2069"
-    "\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff"
-)
+_BMP = C0_BUT_WHITESPACE + C1 + BIDI + "\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff"
 _ASTRAL = "".join(
     chr(plane | 0xFFFE) + chr(plane | 0xFFFF) for plane in range(0x10000, 0x110000, 0x10000)
 )

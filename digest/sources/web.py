@@ -20,6 +20,7 @@ import httpx
 
 from digest import __version__
 from digest.models import SourceError
+from digest.models.characters import C0, C1
 from digest.models.deadline import Deadline
 from digest.sources.progress import QUIET, Progress
 
@@ -28,7 +29,7 @@ log = logging.getLogger("digest.sources")
 USER_AGENT = f"digest/{__version__} (research-paper digest bot; python-httpx)"
 # Worth another try: the server is busy or briefly broken. Anything else 4xx/5xx is final.
 TRANSIENT = {408, 425, 429, 500, 502, 503, 504}
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_CONTROL = re.compile(f"[{C0}{C1}]")
 # RFC 3986's own pattern, less query and fragment: (scheme and //)(netloc)(path).
 _PARTS = re.compile(r"((?:[^:/?#]+:)?//)?([^/?#]*)([^?#]*)")
 

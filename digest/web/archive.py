@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from urllib.parse import quote
 
 from digest.models import Entry
+from digest.models.characters import BIDI
 from digest.state import Store
 from digest.web.pages import page
 
@@ -20,7 +21,7 @@ FEED_DIGESTS = 30  # the feed holds the papers of this many latest digests
 # surrogates included: the feed must parse whatever a paper carries.
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 # Bidi controls: a link that holds one shows a reader another address than it opens.
-_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
+_BIDI = re.compile(f"[{BIDI}]")
 
 
 def index(store: Store, subscriber: str) -> str:
