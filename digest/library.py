@@ -78,7 +78,9 @@ def load(path: str) -> tuple[Paper, ...]:
 
 
 def _cache_file(file: Path) -> Path:
-    where = hashlib.sha256(str(file.resolve()).encode()).hexdigest()[:24]
+    # The absolute path, not the resolved one: resolving stats every folder on the way, 0.15 ms a
+    # library (1.5 s for 10,000 subscribers); a file reached by two names is only cached twice.
+    where = hashlib.sha256(os.path.abspath(file).encode()).hexdigest()[:24]
     return cache_dir() / f"{where}.json"
 
 

@@ -68,6 +68,25 @@ def test_a_redaction_in_another_room_undoes_nothing(store: Store) -> None:
     assert rating(store) == ("up", "matrix")
 
 
+def test_a_tick_goes_once_no_event_it_acknowledges_is_left(store: Store) -> None:
+    # Two reactions on one alert share its ✅ (the second was told one was there already).
+    store.votes.acked("$up", ROOM, "$alert", "$tick")
+    store.votes.acked("$down", ROOM, "$alert", "")
+    store.votes.acked("$reply", ROOM, "$reply", "$tick2")
+    assert store.votes.unacked("$up", ROOM) == ""  # $down still stands on it
+    assert store.votes.unacked("$down", ROOM) == "$tick"
+    assert store.votes.unacked("$down", ROOM) == ""  # once
+    assert store.votes.unacked("$reply", "!other") == ""
+    assert store.votes.unacked("$reply", ROOM) == "$tick2"
+
+
+def test_a_vote_after_its_tick_was_taken_back_gets_its_own(store: Store) -> None:
+    store.votes.acked("$up", ROOM, "$alert", "$tick")
+    assert store.votes.unacked("$up", ROOM) == "$tick"
+    store.votes.acked("$again", ROOM, "$alert", "$tick3")
+    assert store.votes.unacked("$again", ROOM) == "$tick3"
+
+
 def test_a_slack_request_is_taken_once_with_its_votes(store: Store, state: str) -> None:
     until = NOW + timedelta(minutes=5)
     votes = [("ana", "p1", "up"), ("ana", "unknown", "down")]

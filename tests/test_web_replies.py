@@ -91,8 +91,8 @@ class Room:
         """event id -> how many ✅ the bot put on it."""
         found: dict[str, int] = {}
         for e in self.events("m.reaction"):
-            rel = e["content"]["m.relates_to"]
-            if rel["key"] == "✅":
+            rel = e["content"].get("m.relates_to", {})  # a redacted ✅ has no content left
+            if rel.get("key") == "✅" and e["sender"].startswith("@digestbot"):
                 found[rel["event_id"]] = found.get(rel["event_id"], 0) + 1
         return found
 
@@ -361,11 +361,23 @@ def test_removing_a_thumbs_up_reaction_takes_its_vote_back(room: Room) -> None:
     reaction = room.say(room.reader, {"m.relates_to": relation}, kind="m.reaction")
     room.run("2026-12-01T10:00:00+00:00")
     assert room.ratings() == {"g3": (1, "matrix")}
+    assert room.acks() == {alert["event_id"]: 1}
     redact(room, reaction)
     room.run("2026-12-01T11:00:00+00:00")
     assert room.ratings() == {}
+    assert room.acks() == {}  # the ✅ goes with the vote it acknowledged
     room.run("2026-12-01T12:00:00+00:00")  # read again: nothing more changes
     assert room.ratings() == {}
+    again = room.say(room.reader, {"m.relates_to": relation}, kind="m.reaction")
+    room.run("2026-12-01T13:00:00+00:00")
+    assert room.ratings() == {"g3": (1, "matrix")} and room.acks() == {alert["event_id"]: 1}
+    down = {**relation, "key": "👎"}
+    room.say(room.reader, {"m.relates_to": down}, kind="m.reaction")
+    room.run("2026-12-01T14:00:00+00:00")
+    assert room.ratings() == {"g3": (-1, "matrix")} and room.acks() == {alert["event_id"]: 1}
+    redact(room, again)
+    room.run("2026-12-01T15:00:00+00:00")
+    assert room.acks() == {alert["event_id"]: 1}  # the 👎 still stands on the alert
 
 
 def test_a_reply_deleted_after_it_was_read_takes_all_its_votes_back(room: Room) -> None:
@@ -373,9 +385,11 @@ def test_a_reply_deleted_after_it_was_read_takes_all_its_votes_back(room: Room) 
     vote = room.text("+1 -2")
     room.run()
     assert room.ratings() == {first: (1, "matrix"), second: (-1, "matrix")}
+    assert room.acks() == {vote: 1}
     redact(room, vote)
     room.run("2026-11-30T11:00:00+00:00")
     assert room.ratings() == {}
+    assert room.acks() == {}
 
 
 def test_deleting_an_older_reply_leaves_the_later_vote_standing(room: Room) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from digest.state.journal import HOLDS_SCHEMA
 from digest.state.journal import SCHEMA as JOURNAL_SCHEMA
 from digest.state.ratings import SCHEMA as RATINGS_SCHEMA
+from digest.state.votes import ACKS_SCHEMA
 from digest.state.votes import SCHEMA as VOTES_SCHEMA
 from digest.state.web import SCHEMA as WEB_SCHEMA
 
@@ -117,6 +118,8 @@ SCHEMA = [
     VOTES_SCHEMA,
     # (alerts): the alert matches held for the next digest (over the daily cap); see journal.py
     HOLDS_SCHEMA,
+    # (feedback): the ✅ that acknowledged each Matrix vote, removed when the vote is; see votes.py
+    ACKS_SCHEMA,
 ]
 # The papers stored before paper_keys existed get their keys when the store first opens.
 PAPER_KEYS_VERSION = next(i for i, s in enumerate(SCHEMA, 1) if "CREATE TABLE paper_keys" in s)

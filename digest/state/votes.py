@@ -35,6 +35,16 @@ SCHEMA = """
         until TEXT NOT NULL                            -- its timestamp is refused after this
     );
 """
+# schema.SCHEMA's migration for the ✅ the bot put to acknowledge votes.
+ACKS_SCHEMA = """
+    CREATE TABLE matrix_acks (
+        event_id   TEXT NOT NULL,                      -- the reply or reaction acknowledged
+        room_id    TEXT NOT NULL,
+        target     TEXT NOT NULL,                      -- the event the ✅ is on
+        ack_event  TEXT NOT NULL,                      -- the ✅ ('' if not known)
+        PRIMARY KEY (event_id, room_id)
+    );
+"""
 MAX_CHAIN = 1000  # older votes looked through when undoing one; a guard, never reached
 
 
@@ -96,6 +106,42 @@ class Votes(Tables):
                 word = "none" if rating is None else ("up" if rating > 0 else "down")
                 undone.append((subscriber, paper_id, word))
         return undone
+
+    def acked(self, event_id: str, room_id: str, target: str, ack_event: str) -> None:
+        """The ✅ on `target` acknowledges `event_id`; ack_event '' when the homeserver said a ✅
+        was there already (a reaction before it on the same alert): that one's is kept."""
+        with self.transaction() as db:
+            if not ack_event:
+                row = db.execute(
+                    "SELECT ack_event FROM matrix_acks WHERE room_id = ? AND target = ?"
+                    " AND ack_event != '' LIMIT 1",
+                    (room_id, target),
+                ).fetchone()
+                ack_event = row["ack_event"] if row else ""
+            db.execute(
+                "INSERT OR IGNORE INTO matrix_acks (event_id, room_id, target, ack_event)"
+                " VALUES (?,?,?,?)",
+                (event_id, room_id, target, ack_event),
+            )
+
+    def unacked(self, event_id: str, room_id: str) -> str:
+        """The redacted event no longer needs its ✅: the ✅'s event id when no other event it
+        acknowledges is left (the bot removes it), else ''."""
+        with self.transaction() as db:
+            row = db.execute(
+                "SELECT target, ack_event FROM matrix_acks WHERE event_id = ? AND room_id = ?",
+                (event_id, room_id),
+            ).fetchone()
+            if row is None:
+                return ""
+            db.execute(
+                "DELETE FROM matrix_acks WHERE event_id = ? AND room_id = ?", (event_id, room_id)
+            )
+            others = db.execute(
+                "SELECT 1 FROM matrix_acks WHERE room_id = ? AND target = ? LIMIT 1",
+                (room_id, row["target"]),
+            ).fetchone()
+            return "" if others else str(row["ack_event"])
 
     def _before(
         self, subscriber: str, paper_id: str, event_id: str

@@ -2,7 +2,8 @@
 such as `+2 -5` or `👍 2 👎 5` (numbers as the digest shows them; to a digest, or to nothing: the
 room's latest digest) and 👍/👎 reactions to a one-paper message (an alert), recorded for the
 subscriber whose channel the message went out on (the reply gets a ✅); a redaction of such an
-event undoes its votes. Anything else is ignored; an event is never counted twice."""
+event undoes its votes and takes its ✅ back. Anything else is ignored; an event is never counted
+twice."""
 
 from __future__ import annotations
 
@@ -213,7 +214,7 @@ class _Account:
         for (subscriber, paper_id), vote in kept.items():
             log.info("matrix: %s rated %s %s", subscriber, paper_id, vote)
         if votes:
-            self.ack(room.room_id, ack_on)
+            self.ack(room.room_id, ack_on, event_id)
         return len(votes)
 
     def redaction(self, room: Room, event: dict[str, Any]) -> None:
@@ -236,6 +237,8 @@ class _Account:
             return
         for subscriber, paper_id, rating in self.store.votes.undo(target, room.room_id, self.now):
             log.info("matrix: %s's vote on %s was redacted (now %s)", subscriber, paper_id, rating)
+        if ack := self.store.votes.unacked(target, room.room_id):
+            self.unack(room.room_id, ack)
 
     def redacted(self, room_id: str, event_id: str) -> bool:
         """True when the homeserver serves the event as redacted."""
@@ -262,11 +265,24 @@ class _Account:
         ]
         return max(found, key=lambda s: s.row_id, default=None)
 
-    def ack(self, room_id: str, event_id: str) -> None:
-        txn = "digest-ack-" + hashlib.sha256(event_id.encode()).hexdigest()[:16]
-        relation = {"rel_type": "m.annotation", "event_id": event_id, "key": ACK}
-        path = f"/rooms/{quote(room_id, safe='')}/send/m.reaction/{txn}"
+    def ack(self, room_id: str, target: str, event_id: str) -> None:
+        """A ✅ on `target` for the vote of `event_id`, remembered so that it goes when the vote
+        does. The transaction id names both: after a ✅ was removed, a new vote gets a new one."""
+        digest = hashlib.sha256(f"{target}\n{event_id}".encode()).hexdigest()[:16]
+        relation = {"rel_type": "m.annotation", "event_id": target, "key": ACK}
+        path = f"/rooms/{quote(room_id, safe='')}/send/m.reaction/digest-ack-{digest}"
         try:
-            self.api("PUT", path, json={"m.relates_to": relation})
+            ack = _str(self.api("PUT", path, json={"m.relates_to": relation}).get("event_id"))
         except ValueError as exc:  # a ✅ already there (M_DUPLICATE_ANNOTATION) is fine
-            log.info("matrix: no ✅ on %s (%s)", event_id, exc)
+            log.info("matrix: no new ✅ on %s (%s)", target, exc)
+            ack = ""
+        self.store.votes.acked(event_id, room_id, target, ack)
+
+    def unack(self, room_id: str, ack: str) -> None:
+        """Take back a ✅ whose votes were all taken back."""
+        txn = "digest-unack-" + hashlib.sha256(ack.encode()).hexdigest()[:16]
+        path = f"/rooms/{quote(room_id, safe='')}/redact/{quote(ack, safe='')}/{txn}"
+        try:
+            self.api("PUT", path, json={"reason": "the vote it acknowledged was taken back"})
+        except ValueError as exc:  # the ✅ stays; the votes are undone all the same
+            log.info("matrix: the ✅ %s stays (%s)", ack, exc)
