@@ -524,6 +524,18 @@ def test_with_a_stored_background_unrelated_papers_do_not_reorder_the_related_on
     assert [s.score for s in mixed] == pytest.approx([s.score for s in alone])
 
 
+@pytest.mark.parametrize("extra", [40, 500, 1500])
+def test_without_a_store_the_built_in_background_keeps_the_related_order(extra, papers):
+    # `digest rank` with no state: today's papers join the built-in background's 20,718, so
+    # unrelated arrivals move idf and the centroid a little, and no pick.
+    others = topical(1500, UNRELATED_WORDS, "star formation in dwarf galaxies", "gx")
+    reader = privacy(top_k=25)
+    alone = rank(papers, [reader])["ana"]
+    mixed = rank([*papers, *others[:extra]], [reader])["ana"]
+    assert [(s.paper.id, s.terms) for s in mixed] == [(s.paper.id, s.terms) for s in alone]
+    assert [s.score for s in mixed] == pytest.approx([s.score for s in alone], abs=0.002)
+
+
 def test_a_score_means_the_same_on_a_small_pool_and_a_large_one():
     related = topical(10, FOCUSED_WORDS, FOCUS, "fl")
     others = topical(3000, UNRELATED_WORDS, "star formation in dwarf galaxies", "gx")
