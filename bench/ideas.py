@@ -292,6 +292,21 @@ def on_pool_pool_cut() -> rankers.Ranker:
 
 POOL_CUT = "digest rank, rare-word cut by the pool alone from 1000 texts"
 POOL_CENTROID = "digest rank, centroid of the pool alone"
+NO_PRIOR = "latent order without the author weight"
+NO_PRIOR_ON_POOL = "digest rank, latent order without the author weight"
+
+
+def without_prior(on_pool: bool) -> rankers.Ranker:
+    """The latent order's fused key without the author weight scaled in (score + WEIGHT x the
+    latent cosine alone)."""
+
+    def ranker(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list[int]]:
+        with patched({(latent_component, "prior"): lambda *a: 0.0}):
+            if on_pool:
+                return rankers.digest_on_pool(pool, queries)
+            return rankers.digest_ranker(pool, queries)
+
+    return ranker
 
 
 def on_pool_own_centroid() -> rankers.Ranker:
@@ -356,6 +371,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             ranks[name] = on_pool(df, basis)
     if args.only and POOL_CUT in args.only:
         ranks[POOL_CUT] = on_pool_pool_cut()
+    for name, on_pool in ((NO_PRIOR, False), (NO_PRIOR_ON_POOL, True)):
+        if args.only and name in args.only:
+            ranks[name] = without_prior(on_pool)
     if args.only and POOL_CENTROID in args.only:
         ranks[POOL_CENTROID] = on_pool_own_centroid()
     for depth in (20, 30, 50, 100):

@@ -93,6 +93,20 @@ def test_reorder_ranks_by_score_plus_the_weighted_latent_cosine() -> None:
     assert out[0][0] == pytest.approx(0.25 + latent.WEIGHT)
 
 
+def test_an_authors_weight_is_scaled_with_the_latent_cosine_so_a_topic_does_not_outweigh_it():
+    # The author's paper (row 0) is off the topic (latent cosine 0) but by an author of the liked
+    # papers (weight 0.4 in its score, 0.1 + 0.4); row 1 is on the topic by words and basis.
+    basis = latent.Basis(np.arange(2), np.eye(2, dtype=np.float32))
+    z, interest = sp.csr_matrix(np.array([[1.0, 0.0], [0.0, 1.0]])), sp.csr_matrix([[0.0, 1.0]])
+    chosen = [(0.5, 0), (0.3, 1)]
+    weights, written = sp.csr_matrix([[0.4]]), sp.csr_matrix([[1.0], [0.0]])
+    plain, _ = latent.reordered([chosen], basis, z, interest, [2])
+    assert [j for _, j in plain[0]] == [1, 0]  # 0.3 + 0.3 x 1 beat 0.5 + 0
+    fused, _ = latent.reordered([chosen], basis, z, interest, [2], (weights, written))
+    assert [j for _, j in fused[0]] == [0, 1]  # 0.5 + 0.3 x 0.4 beats 0.3 + 0.3 x 1
+    assert fused[0][0][0] == pytest.approx(0.5 + latent.WEIGHT * 0.4)
+
+
 def test_ranked_with_a_basis_the_order_moves_but_each_score_is_the_papers_own() -> None:
     papers = corpus()
     space = stored(papers)

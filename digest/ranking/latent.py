@@ -60,19 +60,32 @@ def reach(most: int, basis: Basis | None) -> int:
     return max(most, DEPTH) if basis is not None and most else most
 
 
+def prior(
+    owner: np.ndarray, papers: np.ndarray, authors: tuple[sp.csr_matrix, sp.csr_matrix] | None
+) -> np.ndarray | float:
+    """The author weight of each (interest owner[k], paper papers[k]) pair (0 without any)."""
+    if authors is None or not authors[0].nnz:
+        return 0.0
+    weights, written = authors
+    return np.asarray(weights[owner].multiply(written[papers]).sum(axis=1)).ravel()
+
+
 def reordered(
     best: list[list[tuple[float, int]]],
     basis: Basis,
     x: sp.csr_matrix,
     profile: sp.csr_matrix,
     limits: Sequence[int],
+    authors: tuple[sp.csr_matrix, sp.csr_matrix] | None = None,
 ) -> tuple[list[list[tuple[float, int]]], list[dict[int, float]]]:
-    """Every interest's best (score, paper row) by words, reordered by score + WEIGHT x latent
-    cosine with the interest, as (that sum, paper row), its best limits[i] kept; and for each,
-    its kept papers' words' scores. A paper that shares no word with the interest (score 0,
-    ranked without thresholds) stays below every one that does: closeness in the basis alone is
-    no reason to pick it. Only the papers of some list are projected, and 10,000 interests are
-    one pass of numpy, not 10,000 small products (alerts reorder every paper)."""
+    """Every interest's best (score, paper row) by words, reordered by score + WEIGHT x (latent
+    cosine with the interest + the paper's author weight), as (that sum, paper row), its best
+    limits[i] kept; and for each, its kept papers' scores. `authors`: (interest rows x author
+    columns weights, paper rows x author columns ones). A paper that shares no word with the
+    interest (score 0, ranked without thresholds) stays below every one that does: closeness in
+    the basis alone is no reason to pick it. Only the papers of some list are projected, and
+    10,000 interests are one pass of numpy, not 10,000 small products (alerts reorder every
+    paper)."""
     sizes = np.fromiter((len(chosen) for chosen in best), np.int64, count=len(best))
     owner = np.repeat(np.arange(len(best)), sizes)
     flat = [pair for chosen in best for pair in chosen]
@@ -85,7 +98,9 @@ def reordered(
     for lo in range(0, len(flat), PAIRS_AT_ONCE):  # rows gathered for a block of pairs only
         at = slice(lo, lo + PAIRS_AT_ONCE)
         closeness[at] = np.einsum("ij,ij->i", z[position[at]], zi[owner[at]])
-    fused = scores + WEIGHT * closeness
+    # Words and latent closeness are two measures of one topic, fused: an author's weight, added
+    # to the first, is scaled with them, or a topic's latent bonus would outweigh it.
+    fused = scores + WEIGHT * (closeness + prior(owner, papers, authors))
     # Per interest: papers that share a word first, then by the sum; ties in the order given.
     order = np.lexsort((np.arange(len(flat)), -fused, scores <= 0, owner))
     starts = np.concatenate([[0], np.cumsum(sizes)])

@@ -121,7 +121,11 @@ def rank(
     # the score shown the words' own.
     by_words: list[dict[int, float]] = []
     if basis is not None:
-        best, by_words = latent.reordered(best, basis, x, profile, [limits[si] for si in owner])
+        written = right[:, x.shape[1] + 1 :]  # the pool's author columns
+        limited = [limits[si] for si in owner]
+        best, by_words = latent.reordered(
+            best, basis, x, profile, limited, (prep.by_author, written)
+        )
 
     mine_rows: list[list[int]] = [[] for _ in subscribers]
     for r, si in enumerate(owner.tolist()):
