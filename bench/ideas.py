@@ -371,9 +371,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             ranks[name] = on_pool(df, basis)
     if args.only and POOL_CUT in args.only:
         ranks[POOL_CUT] = on_pool_pool_cut()
-    for name, on_pool in ((NO_PRIOR, False), (NO_PRIOR_ON_POOL, True)):
+    for name, fitted_on_pool in ((NO_PRIOR, False), (NO_PRIOR_ON_POOL, True)):
         if args.only and name in args.only:
-            ranks[name] = without_prior(on_pool)
+            ranks[name] = without_prior(fitted_on_pool)
     if args.only and POOL_CENTROID in args.only:
         ranks[POOL_CENTROID] = on_pool_own_centroid()
     for depth in (20, 30, 50, 100):
