@@ -92,10 +92,10 @@ def joined(space: Space, rows: sp.csr_matrix) -> tuple[Space, sp.csr_matrix]:
     df = np.bincount(rows.indices, minlength=space.size) + found.frequencies(where)
     idf = features.idf_of(space.docs + found.docs, df)
     rows, _ = features.reweighed(rows, idf / space.idf, copy=False)
-    # The centroid is the implicit negative: a pool all on one topic would otherwise subtract its
-    # own topic. Of pool and background together, as a store's is of every stored paper.
-    # The centroid is a unit vector over every term, most of them the background's that the
-    # pool lacks: its part over the space's columns is shorter than 1 (scoring assumes |c| = 1).
+    # The centroid is the implicit negative: of the pool's papers alone, a pool all on one topic
+    # would subtract that topic. So it is of pool and background together, as a store's is of
+    # every stored paper: a unit vector over every term, most of them the background's that the
+    # pool lacks, so its part over the space's columns is shorter than 1 (scoring takes |c| = 1).
     theirs, outside = found.sums(where, idf)
     total = np.asarray(rows.sum(axis=0)).ravel() + theirs
     space.centroid = total / max(math.sqrt(float(total @ total) + outside), 1e-12)
