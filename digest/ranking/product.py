@@ -92,6 +92,7 @@ class Prepared:
     by_author: sp.csr_matrix  # interest rows x author columns
     author_weights: list[dict[str, float]]
     right: sp.csr_matrix  # the pool as product columns: [papers, c.x, authors]
+    written: sp.csr_matrix  # the pool's author columns (papers x authors ones)
     x: sp.csr_matrix  # the pool's rows: docs' first rows, sharing docs' arrays
 
     def left(self, profile: sp.csr_matrix, rows: slice = slice(None)) -> sp.csr_matrix:
@@ -189,6 +190,7 @@ def prepare(
         by_author=by_author[interest.owner],
         author_weights=author_weights,
         right=right,
+        written=written,
         x=x,
     )
 

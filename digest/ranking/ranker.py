@@ -121,10 +121,9 @@ def rank(
     # the score shown the words' own.
     by_words: list[dict[int, float]] = []
     if basis is not None:
-        written = right[:, x.shape[1] + 1 :]  # the pool's author columns
         limited = [limits[si] for si in owner]
         best, by_words = latent.reordered(
-            best, basis, x, profile, limited, (prep.by_author, written)
+            best, basis, x, profile, limited, (prep.by_author, prep.written)
         )
 
     mine_rows: list[list[int]] = [[] for _ in subscribers]
