@@ -98,6 +98,10 @@ VARIANTS: dict[str, tuple[str, Patch]] = {
         {(profiles, "FEEDBACK_WEIGHT"): 0.0},
     ),
     "- min_df 2 on large corpora": ("words of one paper kept", {(features, "MIN_DF"): 1}),
+    "- short papers weighed as short": (
+        "every paper weighed by cosine alone, however few its features",
+        {(features, "SHORT"): 1},
+    ),
     "- bigrams (unigrams only)": ("no phrase bigrams", {(tokens, "BIGRAMS"): False}),
     "- domain stop words": (
         "English stop words only",

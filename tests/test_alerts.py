@@ -64,7 +64,7 @@ def read_eml(path: Path) -> email.message.EmailMessage:
 
 
 def test_a_strong_match_goes_out_at_once_and_the_next_digest_leaves_it_out(tmp_path: Path) -> None:
-    ana = subscriber("ana", INTERESTS, alert_threshold=0.5)
+    ana = subscriber("ana", INTERESTS, alert_threshold=0.35)
     settings = settings_for(tmp_path, ana)
     with Store(tmp_path / "s.db") as store:
         first_digest(tmp_path, settings, store, f"{MONDAY}T09:00Z")
@@ -125,7 +125,7 @@ def test_an_excluded_word_beats_an_alert_keyword(tmp_path: Path) -> None:
 
 
 def test_a_paper_is_alerted_at_most_once_however_often_it_is_read(tmp_path: Path) -> None:
-    ana = subscriber("ana", INTERESTS, alert_threshold=0.5)
+    ana = subscriber("ana", INTERESTS, alert_threshold=0.35)
     settings = settings_for(tmp_path, ana)
     with Store(tmp_path / "s.db") as store:
         first_digest(tmp_path, settings, store, f"{MONDAY}T09:00Z")
@@ -199,7 +199,7 @@ class Recorder:
 
 def test_an_alert_goes_through_whatever_channel_the_subscriber_has(tmp_path: Path) -> None:
     ana = replace(
-        subscriber("ana", INTERESTS, alert_threshold=0.5),
+        subscriber("ana", INTERESTS, alert_threshold=0.35),
         channels=(ChannelConfig("memory", "memory"),),
     )
     settings = settings_for(tmp_path, ana)
@@ -315,7 +315,7 @@ def test_alert_and_quiet_settings_are_read_and_inherited(tmp_path: Path) -> None
 
 def test_a_period_whose_matches_all_went_out_as_alerts_says_so(tmp_path: Path) -> None:
     """Not "no new papers" nor "nothing matched": the papers came and matched, as alerts."""
-    ana = subscriber("ana", INTERESTS, alert_threshold=0.5, on_empty="notify")
+    ana = subscriber("ana", INTERESTS, alert_threshold=0.35, on_empty="notify")
     settings = settings_for(tmp_path, ana)
     with Store(tmp_path / "s.db") as store:
         first_digest(tmp_path, settings, store, f"{MONDAY}T09:00Z")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 import random
 import re
 import unicodedata
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from digest.models import Paper, Profile, Subscriber
-from digest.ranking import profiles, rank, ranker
+from digest.ranking import features, profiles, rank, ranker
 from digest.ranking.features import fit, paper_text
 from digest.ranking.profiles import exclude_pattern
 from digest.ranking.tokens import author_key
@@ -570,7 +571,9 @@ def test_a_paper_full_of_words_of_its_own_scores_alike_at_any_pool_size(count):
     s = Subscriber("dp", Profile(interests="differential privacy"), (), top_k=count)
     scores = {p.paper.id: p.score for p in rank(pool, [s], thresholds=False)["dp"]}
     assert scores["a-target"] == pytest.approx(scores.get("w00000", scores["a-target"]), rel=0.02)
-    assert scores["a-target"] > 0.5  # its own words were 0.04 of it at 999 papers, none at 1001
+    # Its own words were 0.04 of it at 999 papers, none at 1001; now it is a paper of the three
+    # features the space knows ("differential", "privacy", the phrase), weighed as such.
+    assert scores["a-target"] > 0.8 * math.sqrt(3 / features.SHORT)
 
 
 RL_WORDS = (
@@ -600,3 +603,40 @@ def test_three_days_of_ratings_lift_a_vague_profile_to_what_the_reader_wants():
         rated = dataclasses.replace(
             rated, library=rated.library + ups, disliked=rated.disliked + downs
         )
+
+
+FILLER = (
+    "dataset benchmark evaluation annotators preference pairs reward model policy gradient "
+    "sampling temperature baseline ablation tokens corpus instruction tuning supervision "
+    "checkpoint scaling compute latency memory throughput robustness calibration variance "
+    "estimator regularization divergence penalty objective optimizer schedule warmup "
+    "curriculum distillation teacher student pretraining transfer generalization"
+).split()
+
+
+def test_a_title_alone_does_not_outrank_abstracts_that_say_more():
+    # A feed entry without an abstract is a few features long; by cosine alone a title that says
+    # one phrase of the profile scored above abstracts that say three of them.
+    rng = random.Random(5)
+    full = [
+        Paper(
+            id=f"full{i:02d}",
+            title=f"Aligning language models {i}",
+            abstract="We study reinforcement learning from human feedback for the alignment of "
+            "language models. " + " ".join(rng.sample(FILLER, 30)),
+        )
+        for i in range(20)
+    ]
+    titles = [
+        Paper(id=f"title{i:02d}", title=f"Reinforcement learning for {w} {v}", abstract="")
+        for i, (w, v) in enumerate(zip(FILLER[:20], FILLER[20:40], strict=True))
+    ]
+    wish = "reinforcement learning from human feedback for language model alignment"
+    s = Subscriber("rlhf", Profile(interests=wish), (), top_k=40)
+    picks = rank(full + titles, [s], thresholds=False)["rlhf"]
+    score = {p.paper.id: p.score for p in picks}
+    assert min(score[p.id] for p in full) > max(score[p.id] for p in titles) > 0
+    # A feed of titles alone is still ranked, by closeness, with its words said.
+    alone = rank(titles, [s])["rlhf"]
+    assert len(alone) == 20
+    assert all(p.score > 0 and "reinforcement learning" in p.terms for p in alone)

@@ -4,11 +4,13 @@ centroid) that survives a round trip through bytes."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
 from digest.ranking import features
-from digest.ranking.features import Space, fit
+from digest.ranking.features import SHORT, Space, brevity, fit, shortened
 
 
 def test_large_corpora_drop_words_of_one_paper_but_keep_the_subscribers_words(monkeypatch):
@@ -76,3 +78,14 @@ def test_normalize_scales_rows_to_unit_length_as_scikit_learn_does():
     ours = normalize(rows)
     assert np.allclose(ours.toarray(), theirs(rows).toarray())
     assert rows[0, 0] == 3.0  # a copy: the rows given are unchanged
+
+
+def test_a_paper_of_few_features_weighs_as_one_of_short_features():
+    space, _ = fit(["alpha beta gamma delta", " ".join(f"w{i}x" for i in range(60))] * 2)
+    x = space.transform(["alpha beta", " ".join(f"w{i}x" for i in range(60))])
+    weights = brevity(x)
+    assert weights[0] == pytest.approx(math.sqrt(3 / SHORT))  # alpha, beta, "alpha beta"
+    assert weights[1] == 1.0  # an abstract's length is weighed as it is
+    y = shortened(x.copy())
+    norms = np.sqrt(np.asarray(y.multiply(y).sum(axis=1)).ravel())
+    assert norms == pytest.approx(weights)

@@ -47,7 +47,7 @@ MONDAY_9 = "2026-11-30T09:00Z"
 
 
 def test_a_restart_in_the_middle_of_the_day_makes_no_second_digest(tmp_path: Path) -> None:
-    ana = subscriber("ana", "differential privacy", alert_threshold=0.5)
+    ana = subscriber("ana", "differential privacy", alert_threshold=0.35)
     settings = settings_for(tmp_path, ana)
     state = str(tmp_path / "s.db")
     arrive(tmp_path / "papers", "0", paper("p0", ROBOTS))

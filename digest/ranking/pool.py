@@ -12,7 +12,7 @@ import scipy.sparse as sp
 
 from digest.models import Paper, Scored, Subscriber
 from digest.ranking import latent
-from digest.ranking.features import Space, paper_text
+from digest.ranking.features import Space, paper_text, shortened
 from digest.ranking.interests import CLUSTER_MIN, NEIGHBOURS
 from digest.ranking.product import (
     Prepared,
@@ -138,7 +138,8 @@ def _right(
     prep: Prepared, block: Sequence[Paper], subscribers: Sequence[Subscriber]
 ) -> sp.csr_matrix:
     """A block of the pool as product columns against the selection's profile rows."""
-    return prep.right_of(block, prep.space.transform([paper_text(p) for p in block]), subscribers)
+    x = shortened(prep.space.transform([paper_text(p) for p in block]))
+    return prep.right_of(block, x, subscribers)
 
 
 def _first_pass(

@@ -13,7 +13,7 @@ import scipy.sparse as sp
 from digest.models import Paper, Subscriber
 from digest.ranking import background, interests
 from digest.ranking import profiles as prof
-from digest.ranking.features import Space, fit, paper_text, release_memory
+from digest.ranking.features import Space, fit, paper_text, release_memory, shortened
 from digest.ranking.profiles import authors, expanded, profiles
 from digest.ranking.scoring import rescored
 
@@ -165,6 +165,9 @@ def prepare(
     x = _head(docs, m)
     # From here on a row is one interest of a subscriber (most subscribers have one).
     interest = interests.split(profile, space, docs, x, subscribers, library_rows, disliked_rows)
+    # A short paper (a feed's title without an abstract) is scored as one of SHORT features; its
+    # neighbours above, which group a library, are of its words alone, as ranking/pool.py's are.
+    x = shortened(x)
 
     # The implicit negative is the background's centroid (the stored corpus, or what was fitted).
     # It and the feedback step help on a large pool and hurt on a small one, and what makes a
