@@ -369,7 +369,8 @@ def stacked(blocks: list[sp.csr_matrix], width: int) -> sp.csr_matrix:
 
 def brevity(rows: sp.csr_matrix) -> np.ndarray:
     """Each paper row's weight for how little it says: sqrt(its features / SHORT), at most 1."""
-    return np.sqrt(np.minimum(1.0, np.diff(rows.indptr) / SHORT))
+    weights: np.ndarray = np.sqrt(np.minimum(1.0, np.diff(rows.indptr) / SHORT))
+    return weights
 
 
 def shortened(rows: sp.csr_matrix) -> sp.csr_matrix:
