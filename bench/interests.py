@@ -1,6 +1,6 @@
-"""Interests as researchers write them, two sentences per arXiv category, written by hand for the
-relevance benchmark. Deliberately not the arXiv category descriptions: a person names the topics and
-methods of their own work, not the boundaries of a category."""
+"""Interests as researchers write them, two sentences per arXiv category (and keywords, three
+phrases each), written by hand for the relevance benchmark. Deliberately not the arXiv category
+descriptions: a person names the topics and methods of their own work, not a category's bounds."""
 
 from __future__ import annotations
 
@@ -270,4 +270,28 @@ TUNE_LONG = {
         "transfer, and large vision-language-action models that follow instructions. Safety, "
         "human-robot interaction and autonomous driving are part of it too."
     ),
+}
+
+
+# Keywords as a reader lists them in `keywords`: three phrases per category, written for both
+# splits at once before any was measured; nothing is chosen on them.
+KEYWORDS = {
+    "cs.CV": ("object detection", "semantic segmentation", "image generation"),
+    "cs.LG": ("reinforcement learning", "graph neural networks", "generalization bounds"),
+    "cond-mat.mtrl-sci": ("density functional theory", "thin films", "phonon"),
+    "physics.chem-ph": ("molecular dynamics", "potential energy surface", "excited states"),
+    "astro-ph.GA": ("galaxy evolution", "star formation", "interstellar medium"),
+    "cs.GR": ("rendering", "mesh", "character animation"),
+    "eess.IV": ("image denoising", "MRI reconstruction", "super-resolution"),
+    "cs.RO": ("robot manipulation", "motion planning", "legged locomotion"),
+    "cs.CL": ("large language models", "machine translation", "question answering"),
+    "cs.AI": ("autonomous agents", "multi-agent systems", "planning"),
+    "astro-ph.CO": ("cosmic microwave background", "dark energy", "large-scale structure"),
+    "astro-ph.IM": ("telescope", "instrument calibration", "detector"),
+    "astro-ph.HE": ("gamma-ray bursts", "neutron stars", "cosmic rays"),
+    "astro-ph.SR": ("stellar oscillations", "solar flares", "stellar winds"),
+    "astro-ph.EP": ("exoplanets", "protoplanetary disks", "planet formation"),
+    "gr-qc": ("gravitational waves", "black hole", "general relativity"),
+    "hep-ph": ("dark matter", "Standard Model", "collider phenomenology"),
+    "quant-ph": ("quantum error correction", "entanglement", "quantum circuits"),
 }

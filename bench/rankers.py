@@ -74,8 +74,9 @@ def arxiv_sanity_lite(pool: Sequence[Paper], queries: Sequence[Query]) -> list[l
 
     def one(q: Query) -> list[int]:
         positive = [x[[row[p.id] for p in q.liked]]] if q.liked else []
-        if q.text:
-            positive.append(vectorizer.transform([q.text]).astype(np.float32))
+        if q.text or q.keywords:  # keywords: one more positive "paper" of their phrases
+            wish = " ".join([q.text, *q.keywords]).strip()
+            positive.append(vectorizer.transform([wish]).astype(np.float32))
         negative = x[[row[p.id] for p in q.disliked]] if q.disliked else x[:0]
         ups = sp.vstack(positive).tocsr()
         features = sp.vstack([candidates, negative, ups]).tocsr()
@@ -93,7 +94,7 @@ def bm25(
     pool: Sequence[Paper], queries: Sequence[Query], k1: float = 1.2, b: float = 0.75
 ) -> list[list[int]]:
     """Okapi BM25 (Lucene's idf), English stop words; the query is the liked papers' text and the
-    interests text, each word weighed by how often it occurs there."""
+    interests text and keywords, each word weighed by how often it occurs there."""
     return top_rows(bm25_scores(pool, queries, k1, b))
 
 
@@ -116,8 +117,8 @@ def bm25_scores(
         bag = sp.csr_matrix((1, tf.shape[1]))
         if q.liked:
             bag = bag + sp.csr_matrix(counts[[row[p.id] for p in q.liked]].sum(axis=0))
-        if q.text:
-            bag = bag + counter.transform([q.text])
+        if q.text or q.keywords:
+            bag = bag + counter.transform([" ".join([q.text, *q.keywords])])
         bags.append(bag)
     return (sp.vstack(bags).astype(np.float64) @ tf.T).toarray()
 
@@ -183,7 +184,7 @@ def _picked(
     subscribers = [
         Subscriber(
             f"q{i}",
-            Profile(interests=q.text, library=q.liked, disliked=q.disliked),
+            Profile(interests=q.text, keywords=q.keywords, library=q.liked, disliked=q.disliked),
             (),
             top_k=k,
         )

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from bench import corpus
-from bench.interests import INTERESTS, LONG, TERSE, TUNE_LONG, TUNE_TERSE
+from bench.interests import INTERESTS, KEYWORDS, LONG, TERSE, TUNE_LONG, TUNE_TERSE
 from digest.models import Paper
 
 LIKED = 5
@@ -79,6 +79,7 @@ class Query:
     group: str  # category or author
     liked: tuple[Paper, ...] = ()
     text: str = ""
+    keywords: tuple[str, ...] = ()  # a profile's `keywords`
     disliked: tuple[Paper, ...] = ()  # papers the reader rated down (bench/ratings.py)
     grades: Mapping[str, float] = field(default_factory=dict)  # paper id -> gain; absent: 0
     topics: Mapping[str, str] = field(default_factory=dict)  # many interests: paper id -> topic
@@ -145,6 +146,8 @@ def build(split: Split, seed: int, per_category: int, authors: int, examples: in
             Query(c, text=texts[c], grades=of_category(large, c)) for c in cats if c in texts
         )
         tasks.append(Task(f"interests text, {style}", "P@10", large, queries))
+    keyed = tuple(Query(c, keywords=KEYWORDS[c], grades=of_category(large, c)) for c in cats)
+    tasks.append(Task("keywords only (3 phrases)", "P@10", large, keyed))
     tasks.append(_many(rng, cats, early_by, large, per_category * 6))
     return [t for t in tasks if t.queries]
 
