@@ -3,6 +3,9 @@ idea switched off (or one rejected idea switched on), measured on the TUNE split
 chosen on) and then checked on the REPORT split; bench/results/ideas.md.
 
     .venv/bin/python -m bench.ideas [--data PATH] [--split tune|report|both]
+
+With --ratings, the variants of RATED instead, each on bench/ratings.py's days (the relevance
+tasks hold no rating, so these ideas cannot move them); bench/results/ideas-ratings.md.
 """
 
 from __future__ import annotations
@@ -127,6 +130,24 @@ VARIANTS: dict[str, tuple[str, Patch]] = {
         "pseudo relevance feedback weight 0.6",
         {(profiles, "FEEDBACK_WEIGHT"): 0.6},
     ),
+}
+
+
+# Ideas that act on ratings only: measured on bench/ratings.py's simulated reader.
+RATED: dict[str, tuple[str, Patch]] = {
+    "shipped": ("all kept ideas on", {}),
+    "- nearest rated-down paper (0.3)": (
+        "no latent-order penalty for closeness to a paper rated down (the Rocchio step alone)",
+        {(latent_component, "DISLIKED_NEAR"): 0.0},
+    ),
+    **{
+        f"nearest rated-down paper {w}": (
+            f"the order's key loses {w} x the cosine with the closest paper rated down",
+            {(latent_component, "DISLIKED_NEAR"): w},
+        )
+        for w in (0.45, 0.6, 1.0)
+    },
+    "disliked weight 1.0": ("a stronger Rocchio negative", {(profiles, "DISLIKED_WEIGHT"): 1.0}),
 }
 
 
@@ -361,9 +382,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     corpus.add_argument(parser)
     parser.add_argument("--split", choices=["tune", "report", "both"], default="both")
     parser.add_argument("--only", nargs="+", help="these variants (and shipped) only")
-    parser.add_argument("--out", default=str(relevance.RESULTS / "ideas"))
+    parser.add_argument("--ratings", action="store_true", help="the ideas of RATED, on ratings")
+    parser.add_argument("--out", default=None)
     args = parser.parse_args(argv)
     corpus.use(args.data)
+    if args.ratings:
+        return _ratings(
+            args.split, args.only, Path(args.out or relevance.RESULTS / "ideas-ratings")
+        )
+    args.out = args.out or str(relevance.RESULTS / "ideas")
     names = [n for n in VARIANTS if n == "shipped" or not args.only or n in args.only]
     ranks: dict[str, rankers.Ranker] = {n: variant(VARIANTS[n][1]) for n in names}
     if not args.only or "- stored corpus (fit on the pool)" in args.only:
@@ -414,6 +441,46 @@ def main(argv: Sequence[str] | None = None) -> int:
         "shows its difference from shipped, paired over queries (standard error in brackets).\n\n"
         + "\n\n".join(texts)
         + "\n",
+        encoding="utf-8",
+    )
+    return 0
+
+
+def _ratings(split: str, only: Sequence[str] | None, out: Path) -> int:
+    """Every RATED variant's P@10 on each day of the ratings bench, paired with shipped's."""
+    from bench import ratings
+
+    names = [n for n in RATED if n == "shipped" or not only or n in only]
+    log: Callable[[str], None] = lambda line: print(line, file=sys.stderr)  # noqa: E731
+    texts = []
+    for key in list(SPLITS) if split == "both" else [split]:
+        runs = {}
+        for name in names:
+            ranker = variant(RATED[name][1])
+            runs[name] = ratings.run(SPLITS[key], log, ("digest, rated",), ranker)
+        head = "| variant | start | " + " | ".join(f"day {d}" for d in range(2, ratings.DAYS + 1))
+        lines = [f"### {key}", "", head + " |", "|" + " --- |" * (ratings.DAYS + 1)]
+        for name in names:
+            for start, figures in runs[name].items():
+                assert isinstance(figures, dict)
+                cells = []
+                for day in range(2, ratings.DAYS + 1):
+                    mine = figures["digest, rated"][day]
+                    if name == "shipped":
+                        cells.append(f"{np.mean(mine):.3f}")
+                        continue
+                    base = runs["shipped"][start]["digest, rated"][day]  # type: ignore[index]
+                    d, se = relevance.paired(mine, base)
+                    cells.append(f"{d:+.3f} ({se:.3f})")
+                lines.append(f"| {name} | {start} | " + " | ".join(cells) + " |")
+        texts.append("\n".join(lines))
+        print(texts[-1] + "\n", flush=True)
+    out.with_suffix(".md").write_text(
+        "# Ranking ideas on ratings, one at a time\n\n"
+        "Command: `python -m bench.ideas --ratings` (bench/ratings.py's reader: the top 10 of "
+        "each day rated for three days). Row `shipped` is P@10 of the rated profile as it "
+        "ships; every other row is its difference from shipped, paired over profiles "
+        "(standard error in brackets).\n\n" + "\n\n".join(texts) + "\n",
         encoding="utf-8",
     )
     return 0

@@ -11,7 +11,7 @@ import statistics
 from collections.abc import Callable
 
 from bench import corpus
-from bench.rankers import arxiv_sanity_lite, digest_ranker
+from bench.rankers import Ranker, arxiv_sanity_lite, digest_ranker
 from bench.tasks import Query, Split, _by_category, _sorted, windows
 
 DAYS = 4  # ratings on days 1-3; day 4 is what three days of ratings bring
@@ -20,9 +20,12 @@ REPEATS = 4  # profiles per category and start
 
 
 def run(
-    split: Split, log: Callable[[str], None], methods: tuple[str, ...] | None = None
+    split: Split,
+    log: Callable[[str], None],
+    methods: tuple[str, ...] | None = None,
+    ours: Ranker = digest_ranker,
 ) -> dict[str, object]:
-    """{start: {method: {day: [P@10 per profile]}}}."""
+    """{start: {method: {day: [P@10 per profile]}}}; ours: the ranker of the digest rows."""
     rng = random.Random(f"ratings-{split.name}-{split.seeds[0]}")
     early, late = windows(split)
     early_by = _by_category(early)
@@ -49,8 +52,8 @@ def run(
     for start, queries in starts.items():
         figures: dict[str, dict[int, list[float]]] = {}
         for method, ranker in (
-            ("digest, rated", digest_ranker),
-            ("digest, no ratings", digest_ranker),
+            ("digest, rated", ours),
+            ("digest, no ratings", ours),
             ("arxiv-sanity-lite SVM, rated", arxiv_sanity_lite),
         ):
             if methods and method not in methods:

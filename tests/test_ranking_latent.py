@@ -157,3 +157,48 @@ def test_every_interest_keeps_its_own_limit_and_papers() -> None:
     assert [j for _, j in out[0]] == [0, 1]  # 0.1 + 0.3 x 1 beats 0.2 + 0
     assert out[1] == [] and shown[1] == {}
     assert [j for _, j in out[2]] == [2] and shown[2] == {2: 0.3}
+
+
+def test_a_paper_like_one_rated_down_loses_its_cosine_with_it_from_the_order() -> None:
+    basis = latent.Basis(np.arange(2), np.eye(2, dtype=np.float32))  # column 2: words only
+    x = sp.csr_matrix(np.array([[0.0, 0.6, 0.8], [0.6, 0.8, 0.0]]))
+    interest = sp.csr_matrix([[0.0, 1.0, 0.0]])
+    chosen = [(0.30, 0), (0.30, 1)]
+    downs = sp.csr_matrix(np.array([[0.0, 0.0, 1.0]]))  # shares paper 0's own word
+    plain, _ = latent.reordered([chosen], basis, x, interest, [2])
+    assert [j for _, j in plain[0]] == [0, 1]  # closer to the interest in the basis
+    out, shown = latent.reordered([chosen], basis, x, interest, [2], None, (downs, [[0]]))
+    assert [j for _, j in out[0]] == [1, 0]
+    assert out[0][1][0] == pytest.approx(0.30 + latent.WEIGHT - latent.DISLIKED_NEAR * 0.8)
+    assert shown[0] == {0: 0.30, 1: 0.30}  # the score shown is the words' own
+
+
+def test_the_closest_rated_down_paper_counts_and_only_the_interests_own() -> None:
+    x = sp.csr_matrix(np.array([[1.0, 0.0], [0.0, 1.0]]))
+    docs = sp.csr_matrix(np.array([[0.6, 0.8], [1.0, 0.0], [0.0, 1.0]]))
+    owner, papers = np.array([0, 0, 1, 1, 2]), np.array([0, 1, 0, 1, 1])
+    near = latent.nearest_disliked(x, docs, [[0, 1], [2], []], owner, papers)
+    assert near.tolist() == pytest.approx([1.0, 0.8, 0.0, 1.0, 0.0])
+
+
+def test_a_twin_of_a_paper_rated_down_leaves_the_digest(monkeypatch) -> None:
+    # Six papers rated down, each the asked words over another topic: their Rocchio mean is
+    # mostly the asked words, so it alone keeps a new copy of one of them among the picks.
+    rng = random.Random(3)
+    others = [[f"{c}{k}word" for k in range(10)] for c in "abcdefg"]
+    papers = topical(rng, STARS, 300, "s")
+    for t, words in enumerate(others):
+        papers += topical(rng, words, 100, f"t{t}-")
+    asked = "stellar galaxy redshift"
+    downs = tuple(
+        Paper(id=f"d{i}", title=asked, abstract=" ".join(rng.sample(others[i], 6)))
+        for i in range(6)
+    )
+    twin = dataclasses.replace(downs[0], id="twin")
+    space = stored(papers + list(downs))
+    sub = Subscriber("ana", Profile(interests=asked, disliked=downs), (), top_k=20)
+    monkeypatch.setattr(latent, "DISLIKED_NEAR", 0.0)
+    assert twin.id in [s.paper.id for s in rank([*papers, twin], [sub], space=space)["ana"]]
+    monkeypatch.undo()
+    picks = [s.paper.id for s in rank([*papers, twin], [sub], space=space)["ana"]]
+    assert len(picks) == 20 and twin.id not in picks

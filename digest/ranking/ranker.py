@@ -122,8 +122,15 @@ def rank(
     by_words: list[dict[int, float]] = []
     if basis is not None:
         limited = [limits[si] for si in owner]
+        downs = [[row_of[p.id] for p in disliked[si]] for si in owner.tolist()]
         best, by_words = latent.reordered(
-            best, basis, x, profile, limited, (prep.by_author, prep.written)
+            best,
+            basis,
+            x,
+            profile,
+            limited,
+            (prep.by_author, prep.written),
+            (docs, downs) if any(downs) else None,
         )
 
     mine_rows: list[list[int]] = [[] for _ in subscribers]
