@@ -112,3 +112,19 @@ def test_without_the_file_ranking_is_by_words_alone_and_says_so(words_only, capl
         picks = rank(papers, [sub])["ana"]
     assert [s.paper.id for s in picks] == ["p0"]
     assert "no background" in caplog.text
+
+
+def test_papers_with_known_words_arriving_do_not_switch_the_latent_order_on() -> None:
+    # Of today's words the background knows one ("galaxy"): the latent order must not wait for
+    # a second one to arrive with unrelated papers, or their arrival reorders these.
+    related = [
+        Paper(id="a", title="Zqvarn zqvelt", abstract="Zqvarn zqvelt zqvarn zqvelt."),
+        Paper(id="b", title="Galaxy zqmorn", abstract="Galaxy zqmorn zqvelt zqpash zqlint."),
+        Paper(id="c", title="Zqvelt zqdrom", abstract="Zqvelt zqdrom zqbalt zqcrin."),
+    ]
+    others = pool(*(f"protein folding with language models, assay {i}" for i in range(50)))
+    reader = Subscriber("ana", Profile(interests="zqvarn zqvelt galaxy"), (), top_k=3)
+    alone = rank(related, [reader])["ana"]
+    mixed = rank([*related, *others], [reader])["ana"]
+    assert [s.paper.id for s in mixed] == [s.paper.id for s in alone]
+    assert [s.score for s in mixed] == pytest.approx([s.score for s in alone], abs=0.002)

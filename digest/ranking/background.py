@@ -66,15 +66,14 @@ class Background:
         outside[where[held]] = False
         return total, float(np.sum(self.total[outside] ** 2))
 
-    def basis(self, where: np.ndarray) -> latent.Basis | None:
+    def basis(self, where: np.ndarray) -> latent.Basis:
         """The latent basis over a space's columns, the terms at where(): the directions of the
-        terms the background holds."""
+        terms the background holds. Even of none: a paper's closeness is of its own words, so
+        whether the pool holds other known words must not switch the latent order on or off."""
         row_of = np.full(len(self.df), -1, np.int64)
         row_of[self.basis_rows] = np.arange(len(self.basis_rows))
         rows = np.where(where >= 0, row_of[np.maximum(where, 0)], -1)
         columns = np.flatnonzero(rows >= 0)
-        if len(columns) < 2:
-            return None
         picked = rows[columns]
         vectors = self.vectors[picked].astype(np.float32) * self.scale[picked, None]
         return latent.Basis(columns, vectors)
