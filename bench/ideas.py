@@ -89,16 +89,8 @@ VARIANTS: dict[str, tuple[str, Patch]] = {
     "background 0 (plain smooth idf)": ("no pseudo-documents", {(features, "BACKGROUND_DOCS"): 0}),
     "background 500": ("500 pseudo-documents", {(features, "BACKGROUND_DOCS"): 500}),
     "pool steps at every size": (
-        "Rocchio against the pool and feedback on pools of any size",
-        {(profiles, "POOL_MIN"): 1, (profiles, "FEEDBACK_MIN"): 1},
-    ),
-    "feedback at every size, no pool Rocchio": (
-        "feedback on pools of any size, no pool-mean negative",
-        {(profiles, "POOL_WEIGHT"): 0.0, (profiles, "FEEDBACK_MIN"): 1},
-    ),
-    "- pseudo relevance feedback": (
-        "no expansion with the first pass's best papers",
-        {(profiles, "FEEDBACK_WEIGHT"): 0.0},
+        "Rocchio against the pool at its whole weight on pools of any size",
+        {(profiles, "POOL_MIN"): 1},
     ),
     "- min_df 2 on large corpora": ("words of one paper kept", {(features, "MIN_DF"): 1}),
     "- short papers weighed as short": (
@@ -125,10 +117,6 @@ VARIANTS: dict[str, tuple[str, Patch]] = {
     "+ pivoted length normalization (s 0.5)": (
         "rows divided by 0.5 x the mean norm + 0.5 x their norm",
         pivoted(0.5),
-    ),
-    "stronger feedback (0.6)": (
-        "pseudo relevance feedback weight 0.6",
-        {(profiles, "FEEDBACK_WEIGHT"): 0.6},
     ),
 }
 

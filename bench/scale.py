@@ -156,7 +156,8 @@ def measure(command: list[str], stdout: Path | None = None) -> tuple[float, floa
             out.seek(0)
             text = out.read()
     last = errors.strip().splitlines()[-1]
-    if process.returncode not in (0, 1):
+    # `digest run` exits 1 when a delivery is pending; a crash exits 1 too, with a traceback.
+    if process.returncode not in (0, 1) or "Traceback (most recent call last)" in errors:
         raise SystemExit(f"{command[:3]} failed ({process.returncode}): {errors[-2000:]}")
     wall, rss = last.split()
     return float(wall), max(int(rss), tree) / 1024, text

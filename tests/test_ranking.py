@@ -293,11 +293,10 @@ def test_same_input_same_output_whatever_the_order(papers):
 
 
 def test_the_order_papers_come_in_changes_no_score_by_a_bit(papers, monkeypatch):
-    # Feedback on: the expansion sums the best papers' rows, and a sum's order shows in its last
-    # bits, which decide between near-equal feedback words (a selection of a pool, ranked in
-    # passes, comes in another order than the pool).
+    # The centroid's whole weight on: sums over papers (the centroid, a library's neighbours)
+    # show their order in their last bits (a selection of a pool, ranked in passes, comes in
+    # another order than the pool).
     monkeypatch.setattr(profiles, "POOL_MIN", 10)
-    monkeypatch.setattr(profiles, "FEEDBACK_MIN", 10)
     space, _ = fit([paper_text(p) for p in papers])
     subscribers = [privacy(), sub("bo", interests="diffusion models for image generation")]
     first = rank(papers, subscribers, space=space, top_k=12)
@@ -409,17 +408,14 @@ def test_the_top_n_product_agrees_with_scoring_every_paper(papers):
         assert [s.score for s in few[name]] == pytest.approx([s.score for s in top])
 
 
-def test_a_large_pool_adds_pool_rocchio_and_feedback_and_keeps_the_contract(
-    papers, monkeypatch, words_only
-):
+def test_a_large_pool_adds_pool_rocchio_and_keeps_the_contract(papers, monkeypatch, words_only):
     small = rank(papers, [privacy()], top_k=8, thresholds=False)["ana"]
     monkeypatch.setattr(profiles, "POOL_MIN", 10)  # the seed papers count as a large pool
-    monkeypatch.setattr(profiles, "FEEDBACK_MIN", 10)
     large = rank(papers, [privacy()], top_k=8, thresholds=False)["ana"]
     assert [s.score for s in large] != [s.score for s in small]
     assert large[0].paper == find(papers, "machine unlearning")
     assert [s.score for s in large] == sorted((s.score for s in large), reverse=True)
-    # Explanations stay the subscriber's own words, not words the feedback step brought in.
+    # Explanations are the subscriber's own words.
     profile_words = set(plain(PRIVACY + " unlearning").split())
     assert all(set(" ".join(s.terms).split()) <= profile_words for s in large)
     monkeypatch.setattr(ranker, "CHUNK_CELLS", 10)
@@ -430,9 +426,8 @@ def test_a_large_pool_adds_pool_rocchio_and_feedback_and_keeps_the_contract(
 
 @pytest.mark.parametrize("large", [False, True])
 def test_interests_ranked_a_few_at_a_time_equal_all_at_once(papers, monkeypatch, large):
-    if large:  # the feedback step, and the background's centroid, on
+    if large:  # the background's centroid on, at its whole weight
         monkeypatch.setattr(profiles, "POOL_MIN", 10)
-        monkeypatch.setattr(profiles, "FEEDBACK_MIN", 10)
     reader = sub("cy", library=tuple(papers[i] for i in range(0, 60, 5)), keywords=("diffusion",))
     subscribers = [privacy(exclude=("federated",)), sub("bo", interests="image watermarking")]
     subscribers += [reader, sub("di", interests="speculative decoding", top_k=0)]

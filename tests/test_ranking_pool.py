@@ -77,13 +77,13 @@ def test_passes_over_blocks_pick_what_one_rank_picks(pool, size, thresholds) -> 
     assert all(whole.values())  # every subscriber got picks: the comparison compares something
 
 
-def test_with_feedback_the_expansion_is_found_over_the_whole_pool(pool, monkeypatch) -> None:
-    # Feedback (and the centroid's weight) switch on from POOL_MIN papers sharing a word: on this
-    # pool they do, so the passes must find the papers the feedback words reach best.
-    monkeypatch.setattr(profiles, "FEEDBACK_MIN", 40)
+def test_with_the_centroids_whole_weight_the_passes_pick_what_one_rank_picks(
+    pool, monkeypatch
+) -> None:
+    # The centroid's weight is whole from POOL_MIN papers sharing a word: on this pool it is, and
+    # what the passes select must still hold what rank() over the whole pool picks.
     monkeypatch.setattr(profiles, "POOL_MIN", 40)
     subs = subscribers(pool)
-    space, _ = fit([paper_text(p) for p in pool])
     large = pool + mixed(1400, seed=2, first=len(pool))  # candidates are a small share of it
     space, _ = fit([paper_text(p) for p in large])
     whole = rank(large, subs, space=space, top_k=2)

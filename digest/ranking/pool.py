@@ -14,16 +14,9 @@ from digest.models import Paper, Scored, Subscriber
 from digest.ranking import latent
 from digest.ranking.features import Space, paper_text, shortened
 from digest.ranking.interests import CLUSTER_MIN, NEIGHBOURS
-from digest.ranking.product import (
-    Prepared,
-    expansion,
-    feeds_back,
-    first_pass_size,
-    order_of,
-    prepare,
-)
-from digest.ranking.ranker import CHUNK_CELLS, FIRST_PASS_MASS, rank
-from digest.ranking.scoring import best_per_row, trimmed
+from digest.ranking.product import Prepared, candidates, order_of, prepare
+from digest.ranking.ranker import CHUNK_CELLS, rank
+from digest.ranking.scoring import best_per_row
 
 log = logging.getLogger("digest.ranking")
 
@@ -87,7 +80,7 @@ def rank_pool(
     extra: Extra | None = None,
     frequencies: tuple[np.ndarray, int] | None = None,
 ) -> dict[str, list[Scored]]:
-    """rank() over the pool `blocks` gives, read two or three times. allowed_in(selection): the
+    """rank() over the pool `blocks` gives, read twice. allowed_in(selection): the
     allowed ids per subscriber among the selected papers; keep: papers per interest the passes
     look for (default: the digest's size); extra(subscriber): a test a paper passing is also
     selected for, the best `keep` of them (alerts: a followed author, an alert keyword);
@@ -106,10 +99,6 @@ def rank_pool(
     # What rank() reorders by the latent basis must be among the selected papers too.
     deep = latent.reach(most, space.basis)
     selected |= _second_pass(blocks, prep, subscribers, count, deep, extra, keep or most)
-    if feeds_back(prep):
-        prep = prepare(list(selected.values()), subscribers, space, df)
-        if prep is not None:
-            selected |= _near_pass(blocks, prep, subscribers, count, deep)
     papers = list(selected.values())
     log.info("ranking %d of %d papers, selected in passes", len(papers), count)
     allowed = allowed_in(papers) if allowed_in is not None else None
@@ -176,19 +165,17 @@ def _second_pass(
     extra: Extra | None,
     keep: int,
 ) -> dict[str, Paper]:
-    """Every interest's first-pass candidates over the whole pool, one more than rank() keeps
-    (the best paper left out is its bound), and the best `keep` papers passing extra()."""
-    feedback = feeds_back(prep)
+    """Every interest's candidates over the whole pool, one more than rank() keeps (the best
+    paper left out is its bound), and the best `keep` papers passing extra()."""
     profile = prep.interest.vectors
-    left = prep.left(trimmed(profile, FIRST_PASS_MASS) if feedback else profile)
-    found = Best(profile.shape[0], first_pass_size(count, most, feedback) + 1)
-    tests = [extra(s) if extra is not None else None for s in subscribers]
     exact = prep.left(profile)
+    found = Best(profile.shape[0], candidates(count, most) + 1)
+    tests = [extra(s) if extra is not None else None for s in subscribers]
     owner = prep.interest.owner
     extras = Best(len(subscribers), keep)
     for block in blocks():
         right = _right(prep, block, subscribers)
-        found.add(left, right, block, range(profile.shape[0]))
+        found.add(exact, right, block, range(profile.shape[0]))
         for si, test in enumerate(tests):
             if test is None:
                 continue
@@ -200,28 +187,3 @@ def _second_pass(
                     si, [(v, block[j]) for j, v in zip(hits, scores.tolist(), strict=True)]
                 )
     return found.papers() | extras.papers()
-
-
-def _near_pass(
-    blocks: Blocks, prep: Prepared, subscribers: Sequence[Subscriber], count: int, most: int
-) -> dict[str, Paper]:
-    """The papers that the feedback words alone reach best over the whole pool (rank()'s second
-    product), the words drawn from the selection's first-pass candidates, as rank() draws them;
-    and the best on the whole expanded profile, which rank() finds by scoring every paper when
-    its candidates' exact scores fall to their bound."""
-    profile = prep.interest.vectors
-    order = order_of(prep.papers)
-    size = first_pass_size(count, most, True)
-    found, _ = best_per_row(
-        prep.left(trimmed(profile, FIRST_PASS_MASS)), prep.right, size, order, CHUNK_CELLS
-    )
-    scoring, words = expansion(prep, [c for c, _ in found], order)
-    exact = prep.left(scoring)
-    del scoring
-    rows = range(profile.shape[0])
-    near, best = Best(len(rows), min(count, most + 10)), Best(len(rows), min(count, most + 10))
-    for block in blocks():
-        right = _right(prep, block, subscribers)
-        near.add(words, right, block, rows)
-        best.add(exact, right, block, rows)
-    return near.papers() | best.papers()

@@ -1,6 +1,5 @@
 """The two sides of the score product: the pool's rows (papers, the centroid's column, authors)
-and every interest's profile row, with the weights that depend on the pool (prepare()), and the
-pseudo-relevance-feedback expansion of the profiles (expansion())."""
+and every interest's profile row, with the weight that depends on the pool (prepare())."""
 
 from __future__ import annotations
 
@@ -13,9 +12,8 @@ import scipy.sparse as sp
 from digest.models import Paper, Subscriber
 from digest.ranking import background, interests
 from digest.ranking import profiles as prof
-from digest.ranking.features import Space, fit, paper_text, release_memory, shortened
-from digest.ranking.profiles import authors, expanded, profiles
-from digest.ranking.scoring import rescored
+from digest.ranking.features import Space, fit, paper_text, shortened
+from digest.ranking.profiles import authors, profiles
 
 
 def _left(
@@ -77,7 +75,7 @@ def _unique(papers: Sequence[Paper]) -> list[Paper]:
 @dataclass
 class Prepared:
     """What ranking needs before any product: the rows of the pool and of the libraries, every
-    interest's profile row and the pool-dependent weights (the centroid's, the feedback switch)."""
+    interest's profile row and the pool-dependent weight of the centroid."""
 
     papers: list[Paper]
     corpus: list[Paper]  # the pool, then the liked and disliked papers it lacks
@@ -88,7 +86,6 @@ class Prepared:
     docs: sp.csr_matrix
     interest: interests.Rows
     pool_weight: np.ndarray
-    feedback: np.ndarray
     by_author: sp.csr_matrix  # interest rows x author columns
     author_weights: list[dict[str, float]]
     right: sp.csr_matrix  # the pool as product columns: [papers, c.x, authors]
@@ -132,7 +129,7 @@ def prepare(
 ) -> Prepared | None:
     """Rows and profiles for ranking `papers`; pool_df: the document frequencies of the whole
     pool when `papers` are a selection of it (ranking/pool.py). None: no word to match on."""
-    # In id order: sums over papers (the feedback words, the centroid) then add in one order
+    # In id order: sums over papers (a library's neighbours, the centroid) then add in one order
     # whatever order the papers came in, so a selection of a pool scores as the pool does.
     papers = sorted(papers, key=lambda p: p.id)
     m = len(papers)
@@ -170,10 +167,10 @@ def prepare(
     x = shortened(x)
 
     # The implicit negative is the background's centroid (the stored corpus, or what was fitted).
-    # It and the feedback step help on a large pool and hurt on a small one, and what makes a
-    # pool large for an interest is how many of today's papers share its words: the most papers
-    # that hold any one of its words. Papers that share no word with it do not count, so their
-    # arrival changes nothing.
+    # It helps on a large pool and hurts on a small one, and what makes a pool large for an
+    # interest is how many of today's papers share its words: the most papers that hold any one
+    # of its words. Papers that share no word with it do not count, so their arrival changes
+    # nothing.
     if pool_df is None:
         pool_df = np.bincount(x.indices, minlength=x.shape[1])
     shared = _sharing(interest.vectors, pool_df)
@@ -189,32 +186,12 @@ def prepare(
         docs=docs,
         interest=interest,
         pool_weight=prof.POOL_WEIGHT * np.minimum(1.0, shared / prof.POOL_MIN),
-        feedback=shared >= prof.FEEDBACK_MIN,
         by_author=by_author[interest.owner],
         author_weights=author_weights,
         right=right,
         written=written,
         x=x,
     )
-
-
-def expansion(
-    prep: Prepared, found: Sequence[np.ndarray], order: np.ndarray, rows: slice = slice(None)
-) -> tuple[sp.csr_matrix, sp.csr_matrix]:
-    """(the profiles of the interests `rows` expanded with the best FEEDBACK_DOCS of their
-    first-pass candidates `found`, those feedback words alone as product rows against `right`)."""
-    profile = prep.interest.vectors[rows]
-    first = rescored(prep.left(profile, rows), prep.right, found, order)
-    release_memory()  # the exact rows gathered for it: tens of megabytes at 10k subscribers
-    tops = [
-        papers[values > 0][: prof.FEEDBACK_DOCS] if wanted else papers[:0]
-        for (papers, values), wanted in zip(first, prep.feedback[rows].tolist(), strict=True)
-    ]
-    scoring, words = expanded(profile, prep.x, tops)
-    words = sp.csr_matrix(
-        (words.data, words.indices, words.indptr), shape=(profile.shape[0], prep.right.shape[1])
-    )
-    return scoring, words
 
 
 def order_of(papers: Sequence[Paper]) -> np.ndarray:
@@ -225,13 +202,7 @@ def order_of(papers: Sequence[Paper]) -> np.ndarray:
     return order
 
 
-def feeds_back(prep: Prepared) -> bool:
-    """Whether ranking expands the profiles with their best papers (on a large enough pool)."""
-    return bool(prep.feedback.any() and prof.FEEDBACK_WEIGHT)
-
-
-def first_pass_size(m: int, most: int, feedback: bool) -> int:
-    """How many candidates per interest the first product keeps among m papers, for digests of
-    `most` papers."""
-    want = min(m, 2 * most + 10)
-    return max(want, min(m, 2 * prof.FEEDBACK_DOCS)) if feedback else want
+def candidates(m: int, most: int) -> int:
+    """How many candidates per interest a product keeps among m papers, for digests of `most`
+    papers: enough that the exclusions and the sent papers seldom force a second look."""
+    return min(m, 2 * most + 10)

@@ -1,5 +1,5 @@
 """A subscriber's profile in the TF-IDF space: one Rocchio vector of interests, keywords, liked
-and disliked papers; the author weights; the pseudo-relevance-feedback expansion; exclude words."""
+and disliked papers; the author weights; exclude words."""
 
 from __future__ import annotations
 
@@ -10,24 +10,19 @@ import numpy as np
 import scipy.sparse as sp
 
 from digest.models import Paper, Subscriber
-from digest.ranking.features import Space, normalize, stacked
-from digest.ranking.scoring import heaviest_sums
+from digest.ranking.features import Space, normalize
 from digest.ranking.tokens import author_key
 
 KEYWORD_WEIGHT = 1.5  # keywords are the subscriber's explicit wish: they outweigh free text
 DISLIKED_WEIGHT = 0.5  # Rocchio's negative share: papers rated down pull the profile away
-# Two Rocchio steps for an interest that meets many of today's papers: the background's mean
-# (the stored corpus, or what was fitted) is an implicit negative, so words every paper shares
-# count for less than words that set a paper apart (its weight grows up to POOL_WEIGHT at
-# POOL_MIN papers sharing the interest's words); and from FEEDBACK_MIN such papers the profile is
-# expanded with its best FEEDBACK_DOCS first-pass papers (pseudo relevance feedback), so that a
-# short text or one liked paper finds the field's vocabulary. On a small pool both hurt.
-POOL_MIN = 300  # papers of today's pool sharing a word with the interest (ranker._sharing)
-FEEDBACK_MIN = 300
+# A Rocchio step for an interest that meets many of today's papers: the background's mean (the
+# stored corpus, or what was fitted) is an implicit negative, so words every paper shares count
+# for less than words that set a paper apart. Its weight grows up to POOL_WEIGHT at POOL_MIN
+# papers sharing the interest's words, a ramp and not a step: on a small pool it hurts. (Pseudo
+# relevance feedback, which expanded the profile with its best papers from 300 such papers on,
+# was dropped: nothing on the tune split gained from it; bench/results/README.md.)
+POOL_MIN = 300  # papers of today's pool sharing a word with the interest (product._sharing)
 POOL_WEIGHT = 0.5
-FEEDBACK_WEIGHT = 0.3
-FEEDBACK_DOCS = 10
-FEEDBACK_TERMS = 50  # the expansion keeps its heaviest words only: a denser profile costs time
 AUTHOR_BOOST = 0.15  # added to the score of a paper by a followed author, per such author
 # An author of several liked papers is a taste; of one, a coincidence (and names collide).
 # Times the share of the liked papers that author wrote. 0.2 sat on the knee (0.1 loses a third of
@@ -149,20 +144,3 @@ def authors(
         shape=(len(papers), len(index)),
     )
     return profile, written, weights
-
-
-def expanded(
-    profile: sp.csr_matrix, x: sp.csr_matrix, tops: list[np.ndarray]
-) -> tuple[sp.csr_matrix, sp.csr_matrix]:
-    """(profiles plus FEEDBACK_WEIGHT x the heaviest words of their best first-pass papers, those
-    feedback words alone); in blocks of subscribers, to bound the transient vectors."""
-    blocks, words = [], []
-    for lo in range(0, profile.shape[0], 1024):
-        part = profile[lo : lo + 1024]
-        mine = tops[lo : lo + 1024]
-        feedback = heaviest_sums(x, mine, FEEDBACK_TERMS)
-        active = sp.diags((np.diff(part.indptr) > 0).astype(float))  # empty stays empty
-        words.append((active @ feedback).tocsr())
-        blocks.append(normalize(part + FEEDBACK_WEIGHT * words[-1]).tocsr())
-    width = profile.shape[1]
-    return stacked(blocks, width), stacked(words, width)

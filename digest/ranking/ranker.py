@@ -13,25 +13,13 @@ from digest.models import Paper, Scored, Subscriber
 from digest.ranking import interests, latent
 from digest.ranking.explain import closest, terms
 from digest.ranking.features import Space, release_memory
-from digest.ranking.product import (
-    Prepared,
-    expansion,
-    feeds_back,
-    first_pass_size,
-    order_of,
-    prepare,
-)
+from digest.ranking.product import Prepared, candidates, order_of, prepare
 from digest.ranking.profiles import exclude_pattern
-from digest.ranking.scoring import best_per_row, rescored, top_candidates, trimmed
+from digest.ranking.scoring import best_per_row, top_candidates
 from digest.ranking.tokens import author_key
 
-# On a large pool one product finds every subscriber's candidates, on a coarse profile: the
-# heaviest words that hold this share of its squared weight. The lightest words are mostly common
-# ones, whose long posting lists are most of a product's time, yet they move scores least; the
-# candidates (three times the papers needed) are then scored exactly on the whole profile.
-FIRST_PASS_MASS = 0.95
-# Interest rows ranked at a time: what one row costs in the products (its product rows, the
-# expanded profile, the candidates) is then held for this many, not for every subscriber.
+# Interest rows ranked at a time: what one row costs in the product (its product row and its
+# candidates) is then held for this many, not for every subscriber.
 ROWS_AT_ONCE = 2_000
 # Papers scored per product block: bounds the transposed copy of a block and the product's
 # per-thread buffers, so memory does not grow with subscribers x papers.
@@ -99,13 +87,12 @@ def rank(
     most = max(limits)
     if not most:
         return picks
-    feedback = feeds_back(prep)
     basis = space.basis
     best: list[list[tuple[float, int]]] = [[] for _ in owner]
     oks = [accepts(si) for si in range(n)]
     for lo in range(0, len(owner), ROWS_AT_ONCE):
         part = slice(lo, min(len(owner), lo + ROWS_AT_ONCE))
-        seen, bound, left = _scored(prep, part, most, latent.reach(most, basis), feedback, order)
+        seen, bound, left = _scored(prep, part, latent.reach(most, basis), order)
         for r, si in enumerate(owner[part].tolist()):
             if limits[si]:
                 floor, deep = floors[si], latent.reach(limits[si], basis)
@@ -194,34 +181,16 @@ def _tied(
 
 
 def _scored(
-    prep: Prepared, rows: slice, shown: int, most: int, feedback: bool, order: np.ndarray
+    prep: Prepared, rows: slice, most: int, order: np.ndarray
 ) -> tuple[list[tuple[np.ndarray, np.ndarray]], np.ndarray, sp.csr_matrix]:
-    """For the interests `rows`: their best `most` papers found in the products, (paper rows,
-    exact scores) best first; the bound on the papers left out; and their product rows. shown:
-    the longest digest (`most` is deeper for the latent reorder)."""
-    profile, right, m = prep.interest.vectors[rows], prep.right, len(prep.papers)
-    if not feedback:  # a small pool: one exact product
-        left = prep.left(profile, rows)
-        seen, bound = best_per_row(left, right, min(m, 2 * most + 10), order, CHUNK_CELLS)
-        return seen, bound, left
-    # One product, with a coarse profile, finds the candidates: enough for the digest and for
-    # the feedback papers, which are chosen on exact scores.
-    left = prep.left(trimmed(profile, FIRST_PASS_MASS), rows)
-    found, bound = best_per_row(left, right, first_pass_size(m, most, True), order, CHUNK_CELLS)
-    # The feedback papers come from the candidates a digest of `shown` needs: those a ranking
-    # in words alone would take, however deep the latent reorder reaches.
-    head = first_pass_size(m, shown, True)
-    scoring, words = expansion(prep, [c[:head] for c, _ in found], order, rows)
-    # The papers the feedback words alone reach best join them: a cheap product (the words are
-    # few and rare), so that what the expansion brings in can be found.
-    near, _ = best_per_row(words, right, min(m, most + 10), order, CHUNK_CELLS)
-    candidates = [np.union1d(a, b) for (a, _), (b, _) in zip(found, near, strict=True)]
-    del left, words, near, found
-    release_memory()
-    # The scores shown (and held against min_score) are exact: the whole profile's.
-    left = prep.left(scoring, rows)
-    del scoring
-    return rescored(left, right, candidates, order), bound, left
+    """For the interests `rows`: their best papers by the product, (paper rows, exact scores)
+    best first, enough for `most` picks; the bound on the papers left out; and their product
+    rows."""
+    left = prep.left(prep.interest.vectors[rows], rows)
+    seen, bound = best_per_row(
+        left, prep.right, candidates(len(prep.papers), most), order, CHUNK_CELLS
+    )
+    return seen, bound, left
 
 
 def _chosen(

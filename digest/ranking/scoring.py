@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import scipy.sparse as sp
 
-from digest.ranking.features import each, normalize
+from digest.ranking.features import each
 
 THREADS = max(1, min(4, os.cpu_count() or 1))
 PAIR_BATCH = 10_000  # row pairs per batch in pair_dots: bounds the gathered copies of rows
@@ -95,57 +95,6 @@ def batches(
         lo = min(len(cells), lo + most, max(lo + 1, reach))
         bounds.append(lo)
     return bounds
-
-
-def rescored(
-    profile: sp.csr_matrix, x: sp.csr_matrix, candidates: Sequence[np.ndarray], order: np.ndarray
-) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Each row's candidate papers (found with a cut-down profile) scored on the whole profile
-    row: (paper rows, scores), best first, ties by paper order, as best_per_row gives them."""
-    sizes = [len(columns) for columns in candidates]
-    owner = np.repeat(np.arange(len(candidates)), sizes)
-    columns = np.concatenate([np.empty(0, np.intp), *candidates])
-    values = pair_dots(profile, owner, x, columns)
-    sort = np.lexsort((order[columns], -values, owner))
-    columns, values = columns[sort], values[sort]
-    starts = np.concatenate([[0], np.cumsum(sizes)])
-    return [(columns[a:b], values[a:b]) for a, b in zip(starts[:-1], starts[1:], strict=True)]
-
-
-def heaviest_sums(
-    rows: sp.csr_matrix, groups: Sequence[Sequence[int] | np.ndarray], k: int
-) -> sp.csr_matrix:
-    """Per group of (non-negative) rows, the k heaviest entries of their sum, normalized: one
-    threaded top-n product rather than a sort per group."""
-    from sparse_dot_topn import sp_matmul_topn
-
-    owners = np.repeat(np.arange(len(groups)), [len(g) for g in groups])
-    members = np.fromiter((r for g in groups for r in g), np.intp, count=len(owners))
-    pick = sp.csr_matrix(
-        (np.ones(len(owners)), (owners, members)), shape=(len(groups), rows.shape[0])
-    )
-    return normalize(sp_matmul_topn(pick, rows, top_n=k, n_threads=THREADS).tocsr())
-
-
-def trimmed(rows: sp.csr_matrix, share: float) -> sp.csr_matrix:
-    """Each row with its heaviest entries (by absolute weight; of equals, those in the lower
-    columns) that hold `share` of its squared weight, normalized again."""
-    rows = rows.tocsr()
-    rows.sort_indices()
-    if share >= 1:
-        return rows
-    keep = np.ones(rows.nnz, bool)
-    lightness, square = -np.abs(rows.data), rows.data**2
-    # Row by row: a stable argsort of a few hundred weights each beats sorting all at once.
-    for a, b in zip(rows.indptr[:-1].tolist(), rows.indptr[1:].tolist(), strict=True):
-        if b - a > 1:
-            order = a + np.argsort(lightness[a:b], kind="stable")
-            mass = np.cumsum(square[order])
-            # Keep every entry with less than `share` of the row's weight before it.
-            keep[order[np.searchsorted(mass - square[order], share * mass[-1], "left") :]] = False
-    owner = np.repeat(np.arange(rows.shape[0]), np.diff(rows.indptr))
-    indptr = np.concatenate([[0], np.cumsum(np.bincount(owner[keep], minlength=rows.shape[0]))])
-    return normalize(sp.csr_matrix((rows.data[keep], rows.indices[keep], indptr), shape=rows.shape))
 
 
 def top_candidates(
