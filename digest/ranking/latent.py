@@ -117,11 +117,10 @@ def reordered(
     closest paper rated down, as (that sum, paper row), its best limits[i] kept; and for each, its
     kept papers' scores. `authors`: (interest rows x author columns weights, paper rows x author
     columns ones); `disliked`: (the rows the rated-down papers are in, their rows per interest).
-    A paper that shares no word with the
-    interest (score 0, ranked without thresholds) stays below every one that does: closeness in
-    the basis alone is no reason to pick it. Only the papers of some list are projected, and
-    10,000 interests are one pass of numpy, not 10,000 small products (alerts reorder every
-    paper)."""
+    A paper that shares no word with the interest (score 0, ranked without thresholds) stays
+    below every one that does: closeness in the basis alone is no reason to pick it. Only the
+    papers of some list are projected, and 10,000 interests are one pass of numpy, not 10,000
+    small products (alerts reorder every paper)."""
     sizes = np.fromiter((len(chosen) for chosen in best), np.int64, count=len(best))
     owner = np.repeat(np.arange(len(best)), sizes)
     flat = [pair for chosen in best for pair in chosen]
