@@ -542,6 +542,16 @@ def test_a_score_means_the_same_on_a_small_pool_and_a_large_one():
         assert 0.8 < large[pid] / score < 1.25  # min_score and alert_threshold keep their meaning
 
 
+def test_a_day_of_thousands_of_papers_on_the_readers_topic_keeps_the_scale():
+    # Without a store: 3,000 papers that all say "federated learning with differential privacy"
+    # made those words common, and the same ten papers scored 0.6 times what they score alone.
+    related = topical(3000, FOCUSED_WORDS, FOCUS, "fl")
+    small = {s.paper.id: s.score for s in rank(related[:10], [focused()])["fl"]}
+    large = {s.paper.id: s.score for s in rank(related, [focused(top_k=3000)])["fl"]}
+    for pid, score in small.items():
+        assert 0.8 < large[pid] / score < 1.25
+
+
 def own_words(count: int, prefix: str) -> list[Paper]:
     """Papers that say "differential privacy" among sixty words no other paper holds."""
     rng = random.Random(count)

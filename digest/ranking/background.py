@@ -80,16 +80,21 @@ class Background:
 
 
 def joined(space: Space, rows: sp.csr_matrix) -> tuple[Space, sp.csr_matrix]:
-    """A space fitted on a pool, and its rows, with the background's papers counted into its
-    document frequencies and its centroid, and its latent basis taken from the background's:
-    changed in place (a fresh fit's); as they were when there is no background of this analyzer's
-    version."""
+    """A space fitted on a pool, and its rows, with the background's document frequencies and
+    papers (in its centroid) and its latent basis: changed in place (a fresh fit's); as they were
+    when there is no background of this analyzer's version."""
     found = load(FILE)
     if found is None:
         return space, rows
     where = found.where(space)
-    df = np.bincount(rows.indices, minlength=space.size) + found.frequencies(where)
-    idf = features.idf_of(space.docs + found.docs, df)
+    # A word the background knows weighs by the background's share of papers holding it, so a
+    # day of thousands of papers on one topic does not make that topic's words common (its
+    # papers scored 0.6 times what they score among ten); a word it does not know, by the pool's.
+    docs = space.docs + found.docs
+    df = np.bincount(rows.indices, minlength=space.size).astype(np.float64)
+    known = where >= 0
+    df[known] = found.frequencies(where)[known] * (docs / found.docs)
+    idf = features.idf_of(docs, df)
     rows, _ = features.reweighed(rows, idf / space.idf, copy=False)
     # The centroid is the implicit negative: of the pool's papers alone, a pool all on one topic
     # would subtract that topic. So it is of pool and background together, as a store's is of
