@@ -23,6 +23,8 @@ _SEMICOLON = re.compile(r";")
 _COMMA = re.compile(r",")
 # A name with none of these is one plain name, "Ada Lovelace": most of a paper file's names.
 _LIST_MARKS = re.compile(r"[,;(){}&…]|\.\.\.|\b(?:and|et|others)\b", re.IGNORECASE)
+_LETTER = re.compile(r"[^\W\d_]")
+_NOT_NAMES = frozenset(("and", "others", "et al", "et al.", "anonymous"))
 
 
 def split(value: str | Iterable[str]) -> tuple[str, ...]:
@@ -30,8 +32,9 @@ def split(value: str | Iterable[str]) -> tuple[str, ...]:
     of which may hold one name ("Last, First") or several."""
     if not isinstance(value, str):
         found: list[str] = []
-        for item in value:
-            found.extend(split(item) if isinstance(item, str) else ())
+        for item in value:  # a paper file's authors: a million names a day of 200k papers
+            if isinstance(item, str):
+                found.extend(_split_text(item))
         return tuple(dict.fromkeys(found))
     return _split_text(value)
 
@@ -120,8 +123,10 @@ def _full_name(first: str, second: str) -> bool:
 
 
 def _is_name(name: str) -> bool:
-    """A name has a letter and is not a year, a number or a stray word of the list."""
+    """A name has a letter (so it is not a year or a number) and is not a stray word of the
+    list."""
     name = name.strip()
-    if not any(c.isalpha() for c in name) or re.fullmatch(r"[\d\s.,;:()-]+", name):
+    found = _LETTER.search(name)  # a word character that is no digit: nearly always a letter
+    if found is None or not (found.group().isalpha() or any(c.isalpha() for c in name)):
         return False
-    return name.lower() not in ("and", "others", "et al", "et al.", "anonymous")
+    return name.lower() not in _NOT_NAMES
