@@ -27,8 +27,9 @@ ROWS = 20_000  # the basis is fitted on an even sample of at most this many rows
 PAIRS_AT_ONCE = 20_000  # (interest, paper) pairs whose latent rows are gathered at a time
 # A paper like one the reader rated down sinks: the latent order's key loses this times its
 # cosine with the closest such paper. A Rocchio mean of downs on several topics cancels out, but
-# "not this kind of paper" is what a single down says (bench/ratings.py, tune, day 4: +0.014 from
-# an interests text, +0.016 from one liked paper; 0.45 to 1.0 gained less).
+# "not this kind of paper" is what a single down says (bench/ratings.py, day 4, without the
+# feedback step it was chosen with: tune -0.005 / +0.009, report +0.034 / +0.013 from an
+# interests text / one liked paper; 0.45 to 1.0 no better).
 DISLIKED_NEAR = 0.3
 NEAR_AT_ONCE = 64  # interests whose pairs meet their rated-down papers in one product
 
