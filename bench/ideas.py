@@ -121,6 +121,46 @@ VARIANTS: dict[str, tuple[str, Patch]] = {
 }
 
 
+def heavy_sharing(share: float) -> Callable[[sp.csr_matrix, np.ndarray], np.ndarray]:
+    """product._sharing over each interest's heavy words only (those of at least `share` x its
+    heaviest word's weight): a paper holding a word every field uses is not on its topic."""
+
+    def sharing(profile: sp.csr_matrix, df: np.ndarray) -> np.ndarray:
+        out = np.zeros(profile.shape[0])
+        filled = np.diff(profile.indptr) > 0
+        if not filled.any():
+            return out
+        starts = profile.indptr[:-1][filled]
+        top = np.maximum.reduceat(profile.data, starts)
+        owner = np.repeat(np.arange(int(filled.sum())), np.diff(profile.indptr)[filled])
+        heavy = profile.data >= share * top[owner]
+        out[filled] = np.maximum.reduceat(np.where(heavy, df[profile.indices], 0), starts)
+        return out
+
+    return sharing
+
+
+VARIANTS.update(
+    {
+        f"ramp by heavy words ({share})": (
+            f"the centroid's ramp counts the papers holding the interest's words of {share}+ "
+            "of its heaviest weight",
+            {(product, "_sharing"): heavy_sharing(share)},
+        )
+        for share in (0.25, 0.5)
+    }
+)
+VARIANTS.update(
+    {
+        f"centroid weight {w} on any pool": (
+            f"no ramp: the centroid weighs {w} whatever today's pool holds",
+            {(profiles, "POOL_WEIGHT"): w, (profiles, "POOL_MIN"): 1e-9},
+        )
+        for w in (0.15, 0.25, 0.5)
+    }
+)
+
+
 # Ideas that act on ratings only: measured on bench/ratings.py's simulated reader.
 RATED: dict[str, tuple[str, Patch]] = {
     "shipped": ("all kept ideas on", {}),
@@ -304,7 +344,6 @@ def on_pool_pool_cut() -> rankers.Ranker:
 
 
 POOL_CUT = "digest rank, rare-word cut by the pool alone from 1000 texts"
-POOL_CENTROID = "digest rank, centroid of the pool alone"
 NO_PRIOR = "latent order without the author weight"
 NO_PRIOR_ON_POOL = "digest rank, latent order without the author weight"
 
@@ -318,18 +357,6 @@ def without_prior(on_pool: bool) -> rankers.Ranker:
             if on_pool:
                 return rankers.digest_on_pool(pool, queries)
             return rankers.digest_ranker(pool, queries)
-
-    return ranker
-
-
-def on_pool_own_centroid() -> rankers.Ranker:
-    """`digest rank`'s way with the centroid of the pool's papers alone, the background's left
-    out of it."""
-
-    def ranker(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list[int]]:
-        nothing = lambda self, where, idf: (np.zeros(len(where)), 0.0)  # noqa: E731
-        with patched({(background.Background, "sums"): nothing}):
-            return rankers.digest_on_pool(pool, queries)
 
     return ranker
 
@@ -393,8 +420,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name, fitted_on_pool in ((NO_PRIOR, False), (NO_PRIOR_ON_POOL, True)):
         if args.only and name in args.only:
             ranks[name] = without_prior(fitted_on_pool)
-    if args.only and POOL_CENTROID in args.only:
-        ranks[POOL_CENTROID] = on_pool_own_centroid()
     for depth in (20, 30, 50, 100):
         name = f"digest rank, latent depth {depth}"
         if args.only and name in args.only:

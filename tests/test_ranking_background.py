@@ -37,13 +37,28 @@ def test_a_word_common_in_the_background_weighs_less_than_a_rare_one() -> None:
     assert joined.idf[at["learning"]] < joined.idf[at["spectroscopic"]]
 
 
-def test_a_word_the_background_never_saw_is_as_rare_as_in_the_pool_alone() -> None:
-    papers = pool("zqxvord appears here", "and zqxvord here", "nothing of it")
-    space, rows = fit([paper_text(p) for p in papers])
+@pytest.mark.parametrize("others", [1, 3000])
+def test_a_subscribers_word_the_background_never_saw_weighs_the_same_in_any_pool(others) -> None:
+    # Held by fewer than 3 of its papers: as one of UNSEEN_DF, however many papers hold it today.
+    papers = pool("zqxvord appears here", "and zqxvord here", *(["nothing of it"] * others))
+    space, rows = fit([paper_text(p) for p in papers], ["zqxvord"], background.terms())
     joined, _ = background.joined(space, rows)
-    docs = 3 + background.load(background.FILE).docs  # type: ignore[union-attr]
-    expected = math.log((1 + docs + features.BACKGROUND_DOCS) / (1 + 2)) + features.IDF_FLOOR
+    found = background.load(background.FILE)
+    assert found is not None
+    expected = features.idf_of(found.docs, np.array([background.UNSEEN_DF]))[0]
     assert joined.idf[space.vocabulary["zqxvord"]] == pytest.approx(expected)
+
+
+def test_a_word_neither_the_background_nor_a_subscriber_holds_is_no_feature() -> None:
+    # Kept by today's df, a rare word that an unrelated paper happens to share would change the
+    # row of a related paper that holds it.
+    texts = ["galaxy zqxvord zqmorn", "redshift zqxvord", "galaxy zqlint zqmorn"]
+    space, _ = fit(texts, ["zqlint"], background.terms())
+    assert {"galaxy", "redshift", "zqlint"} <= set(space.names)
+    assert not {"zqxvord", "zqmorn"} & set(space.names)
+    # A rated paper's words are a subscriber's own, once another paper holds them too.
+    space, _ = fit(texts, (), background.terms(), liked=[texts[0]])
+    assert {"zqxvord", "zqmorn"} <= set(space.names) and "zqlint" not in space.names
 
 
 def test_rows_stay_unit_length_and_the_basis_covers_the_pool_words_it_knows() -> None:
@@ -71,12 +86,19 @@ def test_the_centroid_counts_the_background_so_a_pool_on_one_topic_keeps_it(size
     assert np.linalg.norm(joined.centroid) < 1  # the rest is over the background's other terms
 
 
-def test_the_centroid_of_a_pool_larger_than_the_background_is_mostly_the_pools() -> None:
-    papers = pool(*(f"Differential privacy for task {i} of {i % 7} kinds" for i in range(40_000)))
-    space, rows = fit([paper_text(p) for p in papers])
-    joined, _ = background.joined(space, rows)
-    topic = features.normalize(joined.transform(["differential privacy"]))
-    assert float((topic @ joined.centroid)[0]) > 0.6
+def test_the_centroid_is_the_backgrounds_whatever_the_pool() -> None:
+    # Of the pool's papers too, unrelated arrivals would move the implicit negative, and with it
+    # the related papers' order.
+    topic = [f"Differential privacy for task {i} of {i % 7} kinds" for i in range(10)]
+    unrelated = [f"Galaxy cluster redshift survey number {i}" for i in range(3000)]
+    alone, rows = fit(topic, (), background.terms())
+    alone, _ = background.joined(alone, rows)
+    mixed, rows = fit(topic + unrelated, (), background.terms())
+    mixed, _ = background.joined(mixed, rows)
+    for name in alone.names:
+        at, there = alone.vocabulary[name], mixed.vocabulary[name]
+        assert mixed.centroid[there] == pytest.approx(alone.centroid[at])
+        assert mixed.idf[there] == pytest.approx(alone.idf[at])
 
 
 def test_ranking_a_pool_without_a_stored_space_uses_the_background() -> None:

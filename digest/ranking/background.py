@@ -24,6 +24,7 @@ FILE = Path(__file__).with_name("background.npz")
 # A term of fewer background papers than this is not stored: its idf is as if no paper held it,
 # which for a word of 1 or 2 in 20,000 papers changes little, and it halves the file.
 MIN_DF = 3
+UNSEEN_DF = 1  # what a term it does not store counts as: of 0, 1 or 2 papers, the middle
 
 
 @dataclass(frozen=True)
@@ -87,21 +88,22 @@ def joined(space: Space, rows: sp.csr_matrix) -> tuple[Space, sp.csr_matrix]:
     if found is None:
         return space, rows
     where = found.where(space)
-    # A word the background knows weighs by the background's share of papers holding it, so a
-    # day of thousands of papers on one topic does not make that topic's words common (its
-    # papers scored 0.6 times what they score among ten); a word it does not know, by the pool's.
-    docs = space.docs + found.docs
-    df = np.bincount(rows.indices, minlength=space.size).astype(np.float64)
+    # Every weight is the background's, none today's pool's, so that a paper's row is of its own
+    # words alone and papers that share none of them change nothing (a store's space does the
+    # same). A word the background holds weighs by its share of the background's papers: a day
+    # of thousands of papers on one topic does not make that topic's words common (they scored
+    # 0.6 times what they score among ten). A word it lacks (a subscriber's: fit() keeps no
+    # other) is held by fewer than MIN_DF of its papers: it weighs as one of UNSEEN_DF.
+    df = np.full(space.size, UNSEEN_DF, np.float64)
     known = where >= 0
-    df[known] = found.frequencies(where)[known] * (docs / found.docs)
-    idf = features.idf_of(docs, df)
+    df[known] = found.frequencies(where)[known]
+    idf = features.idf_of(found.docs, df)
     rows, _ = features.reweighed(rows, idf / space.idf, copy=False)
-    # The centroid is the implicit negative: of the pool's papers alone, a pool all on one topic
-    # would subtract that topic. So it is of pool and background together, as a store's is of
-    # every stored paper: a unit vector over every term, most of them the background's that the
-    # pool lacks, so its part over the space's columns is shorter than 1 (scoring takes |c| = 1).
-    theirs, outside = found.sums(where, idf)
-    total = np.asarray(rows.sum(axis=0)).ravel() + theirs
+    # The centroid is the implicit negative: of the pool's papers, a pool all on one topic would
+    # subtract that topic, and unrelated arrivals would move it. So it is the background's, as a
+    # store's is of the stored papers: a unit vector over every term, most of them outside the
+    # space's columns, so its part over them is shorter than 1 (scoring takes |c| = 1).
+    total, outside = found.sums(where, idf)
     space.centroid = total / max(math.sqrt(float(total @ total) + outside), 1e-12)
     space.idf, space.basis = idf, found.basis(where)  # a fresh fit's space: changed in place
     return space, rows

@@ -134,12 +134,16 @@ class Space:
 
 
 def fit(
-    texts: Sequence[str], keep: Sequence[str] = (), known: Sequence[str] | None = None
+    texts: Sequence[str],
+    keep: Sequence[str] = (),
+    known: Sequence[str] | None = None,
+    liked: Sequence[str] = (),
 ) -> tuple[Space, sp.csr_matrix]:
     """Fit a space on `texts` and return it with their rows. `keep`: texts (interests, keywords)
     whose words survive the min_df cut. `known`: the terms of a background whose papers will be
-    counted in (ranking/background.py); with one, the cut is at every pool size and spares them.
-    Raises ValueError when there is no word at all."""
+    counted in (ranking/background.py); with one, the words kept are its terms, those of `keep`
+    and those of `liked` (rated papers among the texts) that another text holds too, whatever
+    else the pool holds. Raises ValueError when there is no word at all."""
     n = len(texts)
     words, ids, ends = tokenize_all(texts)
     keys, bags = _bags(ids, ends, len(words))
@@ -151,12 +155,20 @@ def fit(
     wanted = df > 0
     # A term of one paper can match nothing; it only dilutes that paper's norm. Judged by today's
     # pool alone that is noise under 1000 papers, and cutting from 1000 on is a step (a paper's
-    # own words leave its norm at once); judged with a background, it is the same at any size.
-    if n >= MIN_DF_MIN_DOCS or known is not None:
+    # own words leave its norm at once). With a background, a paper's row is of its own words that
+    # the background or a subscriber holds, as a store's vocabulary makes it: were the cut by
+    # today's df, an unrelated paper that shares a rare word would change a related paper's row.
+    own = (f for text in dict.fromkeys(keep) for f in analyze(text))
+    if known is not None:
+        spared = np.zeros(width, bool)
+        mine = (f for text in dict.fromkeys(liked) for f in analyze(text))
+        spared[_columns_of(mine, words, keys)] = True
+        spared &= df >= MIN_DF  # a rated paper's word that no other paper holds matches nothing
+        spared[_columns_of(itertools.chain(own, known), words, keys)] = True
+        wanted &= spared
+    elif n >= MIN_DF_MIN_DOCS:
         rare = df < MIN_DF
-        # The subscribers' own words stay, and so do the words the background's papers hold.
-        own = (f for text in dict.fromkeys(keep) for f in analyze(text))
-        rare[_columns_of(itertools.chain(own, known or ()), words, keys)] = False
+        rare[_columns_of(own, words, keys)] = False  # the subscribers' own words stay
         wanted &= ~rare
     columns = np.flatnonzero(wanted)
     if not columns.size:

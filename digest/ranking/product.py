@@ -149,8 +149,9 @@ def prepare(
         if space is None:
             wishes = [s.profile.interests for s in subscribers]
             wishes += [k for s in subscribers for k in s.profile.keywords]
-            # The built-in background's papers join today's in the df and bring their basis.
-            space, docs = background.joined(*fit(texts, wishes, background.terms()))
+            rated = [texts[row_of[p.id]] for group in (*liked, *disliked) for p in group]
+            # The built-in background weighs the words and brings its basis.
+            space, docs = background.joined(*fit(texts, wishes, background.terms(), rated))
         else:
             docs = space.transform(texts)
     except ValueError:  # nothing but stop words: nothing can match anything
