@@ -161,6 +161,28 @@ VARIANTS.update(
 )
 
 
+def fused_times(weight: float) -> Callable[..., np.ndarray]:
+    """A latent key proportional to the words' score: score x exp(weight x (closeness - near)),
+    so that it is 0 where the score is and can be shown, and held to thresholds, as the score."""
+
+    def fuse(scores: np.ndarray, close: np.ndarray, near: np.ndarray | float) -> np.ndarray:
+        times = np.exp(weight * (close - latent_component.DISLIKED_NEAR / 0.3 * near))
+        return np.asarray(scores * times)
+
+    return fuse
+
+
+VARIANTS.update(
+    {
+        f"latent key score x exp({w} x closeness)": (
+            f"the latent order by score x exp({w} x (latent cosine + author weight - near))",
+            {(latent_component, "fuse"): fused_times(w)},
+        )
+        for w in (1.0, 2.0, 3.0)
+    }
+)
+
+
 # Ideas that act on ratings only: measured on bench/ratings.py's simulated reader.
 RATED: dict[str, tuple[str, Patch]] = {
     "shipped": ("all kept ideas on", {}),

@@ -5,7 +5,6 @@ store of 50,000 weigh words alike; without the file, ranking is by the pool's wo
 from __future__ import annotations
 
 import logging
-import math
 
 import numpy as np
 import pytest

@@ -76,11 +76,12 @@ def test_the_basis_survives_the_state_database() -> None:
 def reordered(chosen, z, interest, k):
     """latent.reordered() for one interest, with a basis that is the identity on two columns."""
     basis = latent.Basis(np.arange(2), np.eye(2, dtype=np.float32))
-    out, shown = latent.reordered(
-        [chosen], basis, sp.csr_matrix(z), sp.csr_matrix(interest[None, :]), [k]
+    (out,) = latent.reordered(
+        [chosen], basis, sp.csr_matrix(z), sp.csr_matrix(interest[None, :]), [k], [None]
     )
-    assert shown[0] == {j: v for v, j in chosen if j in shown[0]}  # the words' own scores
-    return out[0]
+    scores = [v for v, _ in out]
+    assert scores == sorted(scores, reverse=True)  # the scores fall as the order does
+    return out
 
 
 def test_reorder_ranks_by_score_plus_the_weighted_latent_cosine() -> None:
@@ -90,7 +91,8 @@ def test_reorder_ranks_by_score_plus_the_weighted_latent_cosine() -> None:
     out = reordered(chosen, z, interest, 2)
     # 0.25 + 0.3 x 1 and 0.10 + 0.3 x 0.8 both beat 0.30 + 0, the best by words
     assert [j for _, j in out] == [1, 2]
-    assert out[0][0] == pytest.approx(0.25 + latent.WEIGHT)
+    # scored as the mean of the two cosines, weighed 1 and 0.3
+    assert out[0][0] == pytest.approx((0.25 + latent.WEIGHT) / (1 + latent.WEIGHT))
 
 
 def test_an_authors_weight_is_scaled_with_the_latent_cosine_so_a_topic_does_not_outweigh_it():
@@ -100,14 +102,14 @@ def test_an_authors_weight_is_scaled_with_the_latent_cosine_so_a_topic_does_not_
     z, interest = sp.csr_matrix(np.array([[1.0, 0.0], [0.0, 1.0]])), sp.csr_matrix([[0.0, 1.0]])
     chosen = [(0.5, 0), (0.3, 1)]
     weights, written = sp.csr_matrix([[0.4]]), sp.csr_matrix([[1.0], [0.0]])
-    plain, _ = latent.reordered([chosen], basis, z, interest, [2])
+    plain = latent.reordered([chosen], basis, z, interest, [2], [None])
     assert [j for _, j in plain[0]] == [1, 0]  # 0.3 + 0.3 x 1 beat 0.5 + 0
-    fused, _ = latent.reordered([chosen], basis, z, interest, [2], (weights, written))
+    fused = latent.reordered([chosen], basis, z, interest, [2], [None], (weights, written))
     assert [j for _, j in fused[0]] == [0, 1]  # 0.5 + 0.3 x 0.4 beats 0.3 + 0.3 x 1
-    assert fused[0][0][0] == pytest.approx(0.5 + latent.WEIGHT * 0.4)
+    assert fused[0][0][0] == pytest.approx((0.5 + latent.WEIGHT * 0.4) / (1 + latent.WEIGHT))
 
 
-def test_ranked_with_a_basis_the_order_moves_but_each_score_is_the_papers_own() -> None:
+def test_ranked_with_a_basis_the_order_moves_and_the_scores_fall_with_it() -> None:
     papers = corpus()
     space = stored(papers)
     sub = Subscriber("ana", Profile(interests="stellar galaxy"), (), top_k=20)
@@ -116,16 +118,23 @@ def test_ranked_with_a_basis_the_order_moves_but_each_score_is_the_papers_own() 
     plain = Space(list(space.names), space.idf, space.docs, space.centroid)  # no basis
     by_words = {s.paper.id: s.score for s in rank(papers, [words], space=plain)["ana"]}
     assert len(with_basis) == 20
-    assert all(s.score == by_words[s.paper.id] for s in with_basis)
+    order = [by_words[s.paper.id] for s in with_basis]
+    assert order != sorted(order, reverse=True)  # the latent order moved papers...
+    scores = [s.score for s in with_basis]
+    assert scores == sorted(scores, reverse=True)  # ...and each one's score is its place's
     assert all(s.paper.id.startswith("s") for s in with_basis)  # all of the asked topic
 
 
-def test_min_score_holds_on_the_words_score() -> None:
+@pytest.mark.parametrize("floor", [0.15, 0.2])
+def test_min_score_holds_on_the_words_score_and_on_the_score_shown(floor) -> None:
     papers = corpus()
     space = stored(papers)
-    sub = Subscriber("ana", Profile(interests="stellar galaxy"), (), top_k=50, min_score=0.15)
+    sub = Subscriber("ana", Profile(interests="stellar galaxy"), (), top_k=300, min_score=floor)
     picks = rank(papers, [sub], space=space)["ana"]
-    assert picks and all(s.score >= 0.15 for s in picks)
+    plain = Space(list(space.names), space.idf, space.docs, space.centroid)  # no basis
+    words = {s.paper.id: s.score for s in rank(papers, [sub], space=plain)["ana"]}
+    assert picks and all(s.score >= floor for s in picks)
+    assert {s.paper.id for s in picks} <= set(words)  # whose words alone score at least floor
 
 
 def test_passes_over_blocks_pick_what_one_rank_picks_with_a_basis() -> None:
@@ -153,10 +162,12 @@ def test_every_interest_keeps_its_own_limit_and_papers() -> None:
     x = sp.csr_matrix(np.array([[1.0, 0.0], [0.0, 1.0], [0.7, 0.7]]))
     profile = sp.csr_matrix(np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]))
     best = [[(0.2, 1), (0.1, 0)], [], [(0.3, 2), (0.2, 0), (0.1, 1)]]
-    out, shown = latent.reordered(best, basis, x, profile, [2, 5, 1])
+    out = latent.reordered(best, basis, x, profile, [2, 5, 1], [None, None, 0.5])
     assert [j for _, j in out[0]] == [0, 1]  # 0.1 + 0.3 x 1 beats 0.2 + 0
-    assert out[1] == [] and shown[1] == {}
-    assert [j for _, j in out[2]] == [2] and shown[2] == {2: 0.3}
+    assert out[1] == []
+    assert out[2] == []  # (0.3 + 0.3 x 0.99) / 1.3 is below its floor of 0.5
+    out = latent.reordered(best, basis, x, profile, [2, 5, 1], [None, None, 0.4])
+    assert [j for _, j in out[2]] == [2]
 
 
 def test_a_paper_like_one_rated_down_loses_its_cosine_with_it_from_the_order() -> None:
@@ -165,12 +176,12 @@ def test_a_paper_like_one_rated_down_loses_its_cosine_with_it_from_the_order() -
     interest = sp.csr_matrix([[0.0, 1.0, 0.0]])
     chosen = [(0.30, 0), (0.30, 1)]
     downs = sp.csr_matrix(np.array([[0.0, 0.0, 1.0]]))  # shares paper 0's own word
-    plain, _ = latent.reordered([chosen], basis, x, interest, [2])
+    plain = latent.reordered([chosen], basis, x, interest, [2], [None])
     assert [j for _, j in plain[0]] == [0, 1]  # closer to the interest in the basis
-    out, shown = latent.reordered([chosen], basis, x, interest, [2], None, (downs, [[0]]))
+    out = latent.reordered([chosen], basis, x, interest, [2], [None], None, (downs, [[0]]))
     assert [j for _, j in out[0]] == [1, 0]
-    assert out[0][1][0] == pytest.approx(0.30 + latent.WEIGHT - latent.DISLIKED_NEAR * 0.8)
-    assert shown[0] == {0: 0.30, 1: 0.30}  # the score shown is the words' own
+    key = 0.30 + latent.WEIGHT - latent.DISLIKED_NEAR * 0.8
+    assert out[0][1][0] == pytest.approx(key / (1 + latent.WEIGHT))
 
 
 def test_the_closest_rated_down_paper_counts_and_only_the_interests_own() -> None:

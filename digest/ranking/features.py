@@ -153,16 +153,14 @@ def fit(
     for block in bags:
         df += np.bincount(block.indices, minlength=width)
     wanted = df > 0
-    # A term of one paper can match nothing; it only dilutes that paper's norm. Judged by today's
-    # pool alone that is noise under 1000 papers, and cutting from 1000 on is a step (a paper's
-    # own words leave its norm at once). With a background, a paper's row is of its own words that
-    # the background or a subscriber holds, as a store's vocabulary makes it: were the cut by
-    # today's df, an unrelated paper that shares a rare word would change a related paper's row.
+    # A term of one paper only dilutes that paper's norm. By today's pool alone that is noise under
+    # 1000 papers (and a cut from 1000 on is a step). With a background, a row is of the words
+    # it or a subscriber holds, as in a store's space: cut by today's df, a related paper's rare
+    # word was kept once an unrelated paper shared it, and the related paper's row changed.
     own = (f for text in dict.fromkeys(keep) for f in analyze(text))
     if known is not None:
         spared = np.zeros(width, bool)
-        mine = (f for text in dict.fromkeys(liked) for f in analyze(text))
-        spared[_columns_of(mine, words, keys)] = True
+        spared[_columns_of((f for t in dict.fromkeys(liked) for f in analyze(t)), words, keys)] = 1
         spared &= df >= MIN_DF  # a rated paper's word that no other paper holds matches nothing
         spared[_columns_of(itertools.chain(own, known), words, keys)] = True
         wanted &= spared

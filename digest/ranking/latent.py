@@ -32,6 +32,10 @@ PAIRS_AT_ONCE = 20_000  # (interest, paper) pairs whose latent rows are gathered
 # interests text / one liked paper; 0.45 to 1.0 no better).
 DISLIKED_NEAR = 0.3
 NEAR_AT_ONCE = 64  # interests whose pairs meet their rated-down papers in one product
+# The score of a paper the latent order reaches is its key as a weighted mean of the two cosines,
+# (words + WEIGHT x latent) / (1 + WEIGHT), so that a list's scores fall as its order does; a
+# paper sharing a word scores at least this much, above every paper that shares none.
+LEAST = 1e-6
 
 
 @dataclass(frozen=True)
@@ -104,24 +108,32 @@ def nearest_disliked(
     return out
 
 
+def fuse(scores: np.ndarray, close: np.ndarray, near: np.ndarray | float) -> np.ndarray:
+    """The latent order's key of papers scoring `scores` by words, `close` in the basis (their
+    author weight added) and `near` a paper rated down."""
+    fused: np.ndarray = scores + WEIGHT * close - DISLIKED_NEAR * near
+    return fused
+
+
 def reordered(
     best: list[list[tuple[float, int]]],
     basis: Basis,
     x: sp.csr_matrix,
     profile: sp.csr_matrix,
     limits: Sequence[int],
+    floors: Sequence[float | None],
     authors: tuple[sp.csr_matrix, sp.csr_matrix] | None = None,
     disliked: tuple[sp.csr_matrix, Sequence[Sequence[int]]] | None = None,
-) -> tuple[list[list[tuple[float, int]]], list[dict[int, float]]]:
+) -> list[list[tuple[float, int]]]:
     """Every interest's best (score, paper row) by words, reordered by score + WEIGHT x (latent
     cosine with the interest + the paper's author weight) - DISLIKED_NEAR x its cosine with the
-    closest paper rated down, as (that sum, paper row), its best limits[i] kept; and for each, its
-    kept papers' scores. `authors`: (interest rows x author columns weights, paper rows x author
-    columns ones); `disliked`: (the rows the rated-down papers are in, their rows per interest).
-    A paper that shares no word with the interest (score 0, ranked without thresholds) stays
-    below every one that does: closeness in the basis alone is no reason to pick it. Only the
-    papers of some list are projected, and 10,000 interests are one pass of numpy, not 10,000
-    small products (alerts reorder every paper)."""
+    closest paper rated down, as (that sum / (1 + WEIGHT), paper row), its best limits[i] that
+    score at least floors[i] kept (None: any). `authors`: (interest rows x author columns
+    weights, paper rows x author columns ones); `disliked`: (the rows the rated-down papers are
+    in, their rows per interest). A paper that shares no word with the interest (score 0, ranked
+    without thresholds) stays below every one that does, at its score: closeness in the basis
+    alone is no reason to pick it. Only the papers of some list are projected, and 10,000
+    interests are one pass of numpy, not 10,000 small products (alerts reorder every paper)."""
     sizes = np.fromiter((len(chosen) for chosen in best), np.int64, count=len(best))
     owner = np.repeat(np.arange(len(best)), sizes)
     flat = [pair for chosen in best for pair in chosen]
@@ -134,17 +146,23 @@ def reordered(
     for lo in range(0, len(flat), PAIRS_AT_ONCE):  # rows gathered for a block of pairs only
         at = slice(lo, lo + PAIRS_AT_ONCE)
         closeness[at] = np.einsum("ij,ij->i", z[position[at]], zi[owner[at]])
+    # Where the basis holds none of a paper's or an interest's words, it says nothing: the words'
+    # cosine stands for it, so the score shown is the words' own, not 1 / (1 + WEIGHT) of it.
+    said, says = np.any(z != 0, axis=1), np.any(zi != 0, axis=1)
+    silent = ~said[position] | ~says[owner]
+    closeness[silent] = scores[silent]
     # Words and latent closeness are two measures of one topic, fused: an author's weight, added
     # to the first, is scaled with them, or a topic's latent bonus would outweigh it.
-    fused = scores + WEIGHT * (closeness + prior(owner, papers, authors))
-    if disliked is not None:
-        fused -= DISLIKED_NEAR * nearest_disliked(x, *disliked, owner, papers)
+    near = 0.0 if disliked is None else nearest_disliked(x, *disliked, owner, papers)
+    fused = fuse(scores, closeness + prior(owner, papers, authors), near)
+    shown = np.where(scores > 0, np.maximum(fused / (1 + WEIGHT), LEAST), scores)
     # Per interest: papers that share a word first, then by the sum; ties in the order given.
     order = np.lexsort((np.arange(len(flat)), -fused, scores <= 0, owner))
     starts = np.concatenate([[0], np.cumsum(sizes)])
-    out, shown = [], []
-    for i, limit in enumerate(limits):
-        mine = order[starts[i] : starts[i] + min(limit, sizes[i])].tolist()
-        out.append([(float(fused[k]), int(papers[k])) for k in mine])
-        shown.append({int(papers[k]): float(scores[k]) for k in mine})
-    return out, shown
+    out = []
+    for i, (limit, floor) in enumerate(zip(limits, floors, strict=True)):
+        mine = order[starts[i] : starts[i + 1]]
+        if floor is not None:  # the words' score was held to it already; now the whole score
+            mine = mine[shown[mine] >= floor]
+        out.append([(float(shown[k]), int(papers[k])) for k in mine[:limit].tolist()])
+    return out

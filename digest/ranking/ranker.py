@@ -104,18 +104,16 @@ def rank(
         del seen, left
         release_memory()
     # With a latent basis (the stored corpus's or the built-in background's), each interest's
-    # best papers by words are reordered by their latent closeness too: the order is the sum's,
-    # the score shown the words' own.
-    by_words: list[dict[int, float]] = []
+    # best papers by words are reordered by their latent closeness too, and scored so.
     if basis is not None:
-        limited = [limits[si] for si in owner]
         downs = [[row_of[p.id] for p in disliked[si]] for si in owner.tolist()]
-        best, by_words = latent.reordered(
+        best = latent.reordered(
             best,
             basis,
             x,
             profile,
-            limited,
+            [limits[si] for si in owner],
+            [floors[si] for si in owner],
             (prep.by_author, prep.written),
             (docs, downs) if any(downs) else None,
         )
@@ -148,8 +146,7 @@ def rank(
             reasons.append(f"by {', '.join(by)}, whom you follow")
         if also := [a for a in mine if author_key(a) not in followed]:
             reasons.append(f"by {', '.join(also)}, an author of papers you liked")
-        shown = by_words[r][j] if basis is not None else score  # j was drawn from row r
-        picks[s.name].append(Scored(papers[j], shown, next(words), "; ".join(reasons)))
+        picks[s.name].append(Scored(papers[j], score, next(words), "; ".join(reasons)))
     return picks
 
 
