@@ -56,7 +56,7 @@ def test_a_word_neither_the_background_nor_a_subscriber_holds_is_no_feature() ->
     assert {"galaxy", "redshift", "zqlint"} <= set(space.names)
     assert not {"zqxvord", "zqmorn"} & set(space.names)
     # A rated paper's words are a subscriber's own, once another paper holds them too.
-    space, _ = fit(texts, (), background.terms(), liked=[texts[0]])
+    space, _ = fit(texts, (), background.terms(), liked=[0])
     assert {"zqxvord", "zqmorn"} <= set(space.names) and "zqlint" not in space.names
 
 

@@ -137,13 +137,12 @@ def fit(
     texts: Sequence[str],
     keep: Sequence[str] = (),
     known: Sequence[str] | None = None,
-    liked: Sequence[str] = (),
+    liked: Iterable[int] = (),
 ) -> tuple[Space, sp.csr_matrix]:
     """Fit a space on `texts` and return it with their rows. `keep`: texts (interests, keywords)
-    whose words survive the min_df cut. `known`: the terms of a background whose papers will be
-    counted in (ranking/background.py); with one, the words kept are its terms, those of `keep`
-    and those of `liked` (rated papers among the texts) that another text holds too, whatever
-    else the pool holds. Raises ValueError when there is no word at all."""
+    whose words survive the min_df cut. `known`: a background's terms (ranking/background.py);
+    with one, the words kept are its terms, those of `keep` and those of the texts at `liked`
+    (rated papers) that another text holds too. Raises ValueError when there is no word."""
     n = len(texts)
     words, ids, ends = tokenize_all(texts)
     keys, bags = _bags(ids, ends, len(words))
@@ -153,14 +152,15 @@ def fit(
     for block in bags:
         df += np.bincount(block.indices, minlength=width)
     wanted = df > 0
-    # A term of one paper only dilutes that paper's norm. By today's pool alone that is noise under
-    # 1000 papers (and a cut from 1000 on is a step). With a background, a row is of the words
-    # it or a subscriber holds, as in a store's space: cut by today's df, a related paper's rare
-    # word was kept once an unrelated paper shared it, and the related paper's row changed.
+    # A term of one paper only dilutes its norm; by today's pool alone that is noise under 1000
+    # papers. With a background, a row is of the words it or a subscriber holds, as in a store's
+    # space: cut by today's df, a related paper's rare word was kept once an unrelated paper
+    # shared it, and that changed the related paper's row.
     own = (f for text in dict.fromkeys(keep) for f in analyze(text))
     if known is not None:
-        spared = np.zeros(width, bool)
-        spared[_columns_of((f for t in dict.fromkeys(liked) for f in analyze(t)), words, keys)] = 1
+        spared, rated = np.zeros(width, bool), np.unique(np.fromiter(liked, np.int64))
+        for b in np.unique(rated // BLOCK).tolist():
+            spared[bags[b][rated[rated // BLOCK == b] % BLOCK].indices] = True
         spared &= df >= MIN_DF  # a rated paper's word that no other paper holds matches nothing
         spared[_columns_of(itertools.chain(own, known), words, keys)] = True
         wanted &= spared

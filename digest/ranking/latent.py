@@ -34,7 +34,7 @@ DISLIKED_NEAR = 0.3
 NEAR_AT_ONCE = 64  # interests whose pairs meet their rated-down papers in one product
 # The score of a paper the latent order reaches is its key as a weighted mean of the two cosines,
 # (words + WEIGHT x latent) / (1 + WEIGHT), so that a list's scores fall as its order does; a
-# paper sharing a word scores at least this much, above every paper that shares none.
+# paper sharing a word scores at least this much (/ (1 + WEIGHT)), above every one that shares none.
 LEAST = 1e-6
 
 
@@ -155,7 +155,9 @@ def reordered(
     # to the first, is scaled with them, or a topic's latent bonus would outweigh it.
     near = 0.0 if disliked is None else nearest_disliked(x, *disliked, owner, papers)
     fused = fuse(scores, closeness + prior(owner, papers, authors), near)
-    shown = np.where(scores > 0, np.maximum(fused / (1 + WEIGHT), LEAST), scores)
+    # Below every paper that shares a word, at 0 or less, in the order of the key (a paper that
+    # shares none has no words' score to show, only the centroid's part, which is below 0).
+    shown = np.where(scores > 0, np.maximum(fused, LEAST), np.minimum(fused, 0.0)) / (1 + WEIGHT)
     # Per interest: papers that share a word first, then by the sum; ties in the order given.
     order = np.lexsort((np.arange(len(flat)), -fused, scores <= 0, owner))
     starts = np.concatenate([[0], np.cumsum(sizes)])

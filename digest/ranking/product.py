@@ -149,7 +149,7 @@ def prepare(
         if space is None:
             wishes = [s.profile.interests for s in subscribers]
             wishes += [k for s in subscribers for k in s.profile.keywords]
-            rated = [texts[row_of[p.id]] for group in (*liked, *disliked) for p in group]
+            rated = (row_of[p.id] for group in (*liked, *disliked) for p in group)
             # The built-in background weighs the words and brings its basis.
             space, docs = background.joined(*fit(texts, wishes, background.terms(), rated))
         else:
