@@ -659,3 +659,41 @@ def test_a_title_alone_does_not_outrank_abstracts_that_say_more():
     alone = rank(titles, [s])["rlhf"]
     assert len(alone) == 20
     assert all(p.score > 0 and "reinforcement learning" in p.terms for p in alone)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_any_profile_lists_falling_scores_that_unrelated_papers_leave_alone(seed):
+    # A randomized check over profile kinds (text, keywords, library, followed author), pool
+    # sizes and min_score: scores fall as the list does, every pick clears min_score, and papers
+    # that share no word or author with anyone's profile change no pick, order or score.
+    rng = random.Random(seed)
+    people = ["Ann Lee", "Bo Chen", "Cy Dee"]
+
+    def made(count: int, words: list[str], prefix: str, by: list[str]) -> list[Paper]:
+        out = []
+        for i in range(count):
+            w = [rng.choice(words) for _ in range(rng.randint(3, 40))]
+            title, abstract = " ".join(w[:4]).capitalize(), " ".join(w[4:]) + "."
+            out.append(Paper(f"{prefix}{i:05d}", title, abstract, authors=(rng.choice(by),)))
+        return out
+
+    related = made(rng.randint(1, 120), FOCUSED_WORDS, "a", people)
+    library = tuple(made(rng.choice([0, 1, 3, 8]), FOCUSED_WORDS, "lib", people))
+    profile = Profile(
+        interests=" ".join(rng.sample(FOCUSED_WORDS, rng.randint(1, 5))),
+        keywords=tuple(rng.sample(FOCUSED_WORDS, rng.randint(0, 2))),
+        library=library,
+        authors=tuple(rng.sample(people, rng.randint(0, 1))),
+    )
+    reader = Subscriber("r", profile, (), top_k=rng.choice([5, 20, 200]))
+    reader = dataclasses.replace(reader, min_score=rng.choice([0.0, 0.05, 0.2]))
+    others = made(rng.choice([10, 500, 1500]), UNRELATED_WORDS, "z", ["Zed Zee"])
+    for thresholds in (True, False):
+        alone = rank(related, [reader], thresholds=thresholds)["r"]
+        scores = [s.score for s in alone]
+        assert scores == sorted(scores, reverse=True)
+        if thresholds:
+            assert all(s.score > 0 and s.score >= reader.min_score for s in alone)
+            mixed = rank([*related, *others], [reader])["r"]
+            assert [(s.paper.id, s.terms) for s in mixed] == [(s.paper.id, s.terms) for s in alone]
+            assert [s.score for s in mixed] == pytest.approx(scores, abs=1e-9)
