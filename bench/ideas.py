@@ -122,20 +122,13 @@ VARIANTS: dict[str, tuple[str, Patch]] = {
 
 
 def heavy_sharing(share: float) -> Callable[[sp.csr_matrix, np.ndarray], np.ndarray]:
-    """product._sharing over each interest's heavy words only (those of at least `share` x its
-    heaviest word's weight): a paper holding a word every field uses is not on its topic."""
+    """product._sharing over the words of at least `share` x the interest's heaviest word's
+    weight (shipped: profiles.HEAVY; 0: every word, as before)."""
+    shipped = product._sharing
 
     def sharing(profile: sp.csr_matrix, df: np.ndarray) -> np.ndarray:
-        out = np.zeros(profile.shape[0])
-        filled = np.diff(profile.indptr) > 0
-        if not filled.any():
-            return out
-        starts = profile.indptr[:-1][filled]
-        top = np.maximum.reduceat(profile.data, starts)
-        owner = np.repeat(np.arange(int(filled.sum())), np.diff(profile.indptr)[filled])
-        heavy = profile.data >= share * top[owner]
-        out[filled] = np.maximum.reduceat(np.where(heavy, df[profile.indices], 0), starts)
-        return out
+        with patched({(profiles, "HEAVY"): share}):
+            return shipped(profile, df)
 
     return sharing
 
@@ -147,7 +140,16 @@ VARIANTS.update(
             "of its heaviest weight",
             {(product, "_sharing"): heavy_sharing(share)},
         )
-        for share in (0.25, 0.5)
+        for share in (0.0, 0.25, 0.35, 0.75, 1.0)
+    }
+)
+VARIANTS.update(
+    {
+        f"ramp by heavy words ({share}) to {least}": (
+            f"the ramp by the words of {share}+ of the heaviest weight, full at {least} papers",
+            {(product, "_sharing"): heavy_sharing(share), (profiles, "POOL_MIN"): least},
+        )
+        for share, least in ((0.75, 100), (1.0, 100))
     }
 )
 VARIANTS.update(
@@ -199,6 +201,7 @@ RATED: dict[str, tuple[str, Patch]] = {
     },
     "disliked weight 1.0": ("a stronger Rocchio negative", {(profiles, "DISLIKED_WEIGHT"): 1.0}),
 }
+RATED["ramp by every word"] = VARIANTS["ramp by heavy words (0.0)"]
 
 
 @contextlib.contextmanager

@@ -697,3 +697,16 @@ def test_any_profile_lists_falling_scores_that_unrelated_papers_leave_alone(seed
             mixed = rank([*related, *others], [reader])["r"]
             assert [(s.paper.id, s.terms) for s in mixed] == [(s.paper.id, s.terms) for s in alone]
             assert [s.score for s in mixed] == pytest.approx(scores, abs=1e-9)
+
+
+def test_unrelated_papers_that_say_a_common_word_of_the_interests_leave_the_order():
+    # Astro-ph papers that say "learning" are not on a federated learning reader's topic: they
+    # must not count towards the centroid's weight (step 5). Counted (profiles.HEAVY = 0, every
+    # word of the interest), these 1000 raised it from 0.2 to 0.5 and reordered the picks.
+    related = topical(120, FOCUSED_WORDS, FOCUS, "fl")
+    others = topical(1000, UNRELATED_WORDS, "machine learning for galaxy surveys", "gx")
+    reader = focused(top_k=120)
+    alone = rank(related, [reader])["fl"]
+    mixed = rank([*related, *others], [reader])["fl"]
+    assert [s.paper.id for s in mixed] == [s.paper.id for s in alone]
+    assert [s.score for s in mixed] == pytest.approx([s.score for s in alone], abs=1e-9)

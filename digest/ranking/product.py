@@ -58,13 +58,18 @@ def _left(
 
 
 def _sharing(profile: sp.csr_matrix, df: np.ndarray) -> np.ndarray:
-    """Per profile row, the most papers of the pool that hold any one of its words (df: the
-    pool's document frequency of every column)."""
-    most = df[profile.indices]
+    """Per profile row, the most papers of the pool that hold any one of its heavy words (of at
+    least prof.HEAVY x its heaviest word's weight; df: the pool's document frequency of every
+    column)."""
     out = np.zeros(profile.shape[0])
     filled = np.diff(profile.indptr) > 0
-    if filled.any():
-        out[filled] = np.maximum.reduceat(most, profile.indptr[:-1][filled])
+    if not filled.any():
+        return out
+    starts = profile.indptr[:-1][filled]
+    top = np.maximum.reduceat(profile.data, starts)
+    owner = np.repeat(np.arange(len(starts)), np.diff(profile.indptr)[filled])
+    heavy = profile.data >= prof.HEAVY * top[owner]
+    out[filled] = np.maximum.reduceat(np.where(heavy, df[profile.indices], 0), starts)
     return out
 
 
@@ -169,9 +174,9 @@ def prepare(
 
     # The implicit negative is the background's centroid (the stored corpus, or what was fitted).
     # It helps on a large pool and hurts on a small one, and what makes a pool large for an
-    # interest is how many of today's papers share its words: the most papers that hold any one
-    # of its words. Papers that share no word with it do not count, so their arrival changes
-    # nothing.
+    # interest is how many of today's papers are on its topic: the most papers that hold any one
+    # of its heavy words. Papers that share none of them (an astro-ph paper that says "learning"
+    # to a federated learning reader) do not count, so their arrival changes nothing.
     if pool_df is None:
         pool_df = np.bincount(x.indices, minlength=x.shape[1])
     shared = _sharing(interest.vectors, pool_df)
