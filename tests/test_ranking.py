@@ -710,3 +710,20 @@ def test_unrelated_papers_that_say_a_common_word_of_the_interests_leave_the_orde
     mixed = rank([*related, *others], [reader])["fl"]
     assert [s.paper.id for s in mixed] == [s.paper.id for s in alone]
     assert [s.score for s in mixed] == pytest.approx([s.score for s in alone], abs=1e-9)
+
+
+def test_ranked_without_thresholds_every_paper_sharing_a_word_scores_above_zero():
+    # `digest rank` lists every paper. On a day of 400 papers on the reader's topic the centroid
+    # weighs 0.5, and a paper whose only shared word is "learning" fell below 0 with it.
+    related = topical(400, FOCUSED_WORDS, FOCUS, "fl")
+    weak = topical(100, UNRELATED_WORDS, "machine learning for galaxy surveys", "gl")
+    none = topical(100, UNRELATED_WORDS, "star formation in dwarf galaxies", "gx")
+    papers = [*related, *weak, *none]
+    listed = rank(papers, [focused(top_k=len(papers))], thresholds=False)["fl"]
+    assert len(listed) == len(papers)
+    scores = [s.score for s in listed]
+    assert scores == sorted(scores, reverse=True)
+    sharing = [s for s in listed if not s.paper.id.startswith("gx")]
+    assert all(s.score > 0 and s.terms for s in sharing)
+    assert {s.paper.id for s in listed[: len(sharing)]} == {s.paper.id for s in sharing}
+    assert all(s.score <= 0 and not s.terms for s in listed[len(sharing) :])

@@ -115,6 +115,19 @@ def fuse(scores: np.ndarray, close: np.ndarray, near: np.ndarray | float) -> np.
     return fused
 
 
+def shared_any(
+    profile: sp.csr_matrix, x: sp.csr_matrix, owner: np.ndarray, papers: np.ndarray
+) -> np.ndarray:
+    """Whether interest owner[k] and paper papers[k] hold a word in common, for every k."""
+    out = np.zeros(len(owner), bool)
+    for lo in range(0, len(owner), PAIRS_AT_ONCE):
+        at = slice(lo, lo + PAIRS_AT_ONCE)
+        mine, theirs = profile[owner[at]], x[papers[at]]
+        mine.data[:], theirs.data[:] = 1.0, 1.0  # copies: nonzero and not cancelling out
+        out[at] = np.asarray(mine.multiply(theirs).sum(axis=1)).ravel() > 0
+    return out
+
+
 def reordered(
     best: list[list[tuple[float, int]]],
     basis: Basis,
@@ -130,9 +143,9 @@ def reordered(
     closest paper rated down, as (that sum / (1 + WEIGHT), paper row), its best limits[i] that
     score at least floors[i] kept (None: any). `authors`: (interest rows x author columns
     weights, paper rows x author columns ones); `disliked`: (the rows the rated-down papers are
-    in, their rows per interest). A paper that shares no word with the interest (score 0, ranked
-    without thresholds) stays below every one that does, at its score: closeness in the basis
-    alone is no reason to pick it. Only the papers of some list are projected, and 10,000
+    in, their rows per interest). A paper that shares no word with the interest (ranked without
+    thresholds) stays below every one that does, at 0 or less: closeness in the basis alone is
+    no reason to pick it. Only the papers of some list are projected, and 10,000
     interests are one pass of numpy, not 10,000 small products (alerts reorder every paper)."""
     sizes = np.fromiter((len(chosen) for chosen in best), np.int64, count=len(best))
     owner = np.repeat(np.arange(len(best)), sizes)
@@ -155,11 +168,15 @@ def reordered(
     # to the first, is scaled with them, or a topic's latent bonus would outweigh it.
     near = 0.0 if disliked is None else nearest_disliked(x, *disliked, owner, papers)
     fused = fuse(scores, closeness + prior(owner, papers, authors), near)
-    # Below every paper that shares a word, at 0 or less, in the order of the key (a paper that
-    # shares none has no words' score to show, only the centroid's part, which is below 0).
-    shown = np.where(scores > 0, np.maximum(fused, LEAST), np.minimum(fused, 0.0)) / (1 + WEIGHT)
-    # Per interest: papers that share a word first, then by the sum; ties in the order given.
-    order = np.lexsort((np.arange(len(flat)), -fused, scores <= 0, owner))
+    # Three tiers, each in the order of the key: a score above 0 by words; a word shared all the
+    # same (the centroid's part outweighed it: a paper that says only "learning" on a day of many
+    # on the topic), at LEAST; no word shared, at 0 or less (the centroid's part alone).
+    tier = np.where(scores > 0, 0, 2)
+    weak = np.flatnonzero(scores <= 0)
+    tier[weak[shared_any(profile, x, owner[weak], papers[weak])]] = 1
+    shown = np.where(tier < 2, np.maximum(fused, LEAST), np.minimum(fused, 0.0)) / (1 + WEIGHT)
+    shown[tier == 1] = LEAST / (1 + WEIGHT)
+    order = np.lexsort((np.arange(len(flat)), -fused, tier, owner))  # ties in the order given
     starts = np.concatenate([[0], np.cumsum(sizes)])
     out = []
     for i, (limit, floor) in enumerate(zip(limits, floors, strict=True)):

@@ -18,17 +18,15 @@ DISLIKED_WEIGHT = 0.5  # Rocchio's negative share: papers rated down pull the pr
 # A Rocchio step for an interest that meets many of today's papers: the background's mean (the
 # stored corpus, or what was fitted) is an implicit negative, so words every paper shares count
 # for less than words that set a paper apart. Its weight grows up to POOL_WEIGHT at POOL_MIN
-# papers sharing the interest's words, a ramp and not a step: on a small pool it hurts. (Pseudo
-# relevance feedback, which expanded the profile with its best papers from 300 such papers on,
-# was dropped: nothing on the tune split gained from it; bench/results/README.md.)
-POOL_MIN = (
-    300  # papers of today's pool holding one of the interest's heavy words (product._sharing)
-)
+# papers holding one of the interest's heavy words (product._sharing), a ramp and not a step:
+# on a small pool it hurts. (Pseudo relevance feedback, which expanded the profile with its best
+# papers from 300 such papers on, was dropped: nothing on tune gained from it.)
+POOL_MIN = 300
 POOL_WEIGHT = 0.5
 # A heavy word of an interest weighs at least this share of its heaviest. Counting every word,
-# 5,230 astro-ph papers, the few that say "learning", raised a federated learning reader's
+# the astro-ph papers among 5,230 that say "learning" raised a federated learning reader's
 # centroid weight and reordered 71 of the reader's top 100 (bench/results/README.md: tune and
-# report within their noise at 0.5; 0.75 and 1.0 lose the focused pool, 0.25 lets "learning" in).
+# report within their noise at 0.5; 0.75 and 1.0 lose the focused pool).
 HEAVY = 0.5
 AUTHOR_BOOST = 0.15  # added to the score of a paper by a followed author, per such author
 # An author of several liked papers is a taste; of one, a coincidence (and names collide).
