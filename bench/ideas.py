@@ -202,6 +202,7 @@ RATED: dict[str, tuple[str, Patch]] = {
     "disliked weight 1.0": ("a stronger Rocchio negative", {(profiles, "DISLIKED_WEIGHT"): 1.0}),
 }
 RATED["ramp by every word"] = VARIANTS["ramp by heavy words (0.0)"]
+RATED["ramp by heavy words (0.35)"] = VARIANTS["ramp by heavy words (0.35)"]
 
 
 @contextlib.contextmanager
