@@ -174,8 +174,9 @@ def reordered(
     tier = np.where(scores > 0, 0, 2)
     weak = np.flatnonzero(scores <= 0)
     tier[weak[shared_any(profile, x, owner[weak], papers[weak])]] = 1
-    shown = np.where(tier < 2, np.maximum(fused, LEAST), np.minimum(fused, 0.0)) / (1 + WEIGHT)
-    shown[tier == 1] = LEAST / (1 + WEIGHT)
+    shown = np.select(
+        [tier == 0, tier == 1], [np.maximum(fused, LEAST), LEAST], np.minimum(fused, 0.0)
+    ) / (1 + WEIGHT)
     order = np.lexsort((np.arange(len(flat)), -fused, tier, owner))  # ties in the order given
     starts = np.concatenate([[0], np.cumsum(sizes)])
     out = []
