@@ -167,7 +167,9 @@ def fused_times(weight: float) -> Callable[..., np.ndarray]:
     """A latent key proportional to the words' score: score x exp(weight x (closeness - near)),
     so that it is 0 where the score is and can be shown, and held to thresholds, as the score."""
 
-    def fuse(scores: np.ndarray, close: np.ndarray, near: np.ndarray | float) -> np.ndarray:
+    def fuse(
+        scores: np.ndarray, close: np.ndarray, near: np.ndarray | float, up: object = 0.0
+    ) -> np.ndarray:
         times = np.exp(weight * (close - latent_component.DISLIKED_NEAR / 0.3 * near))
         return np.asarray(scores * times)
 
@@ -181,6 +183,16 @@ VARIANTS.update(
             {(latent_component, "fuse"): fused_times(w)},
         )
         for w in (1.0, 2.0, 3.0)
+    }
+)
+
+VARIANTS.update(
+    {
+        f"nearest liked paper {w}": (
+            f"the latent order's key gains {w} x the cosine with the closest liked paper",
+            {(latent_component, "LIKED_NEAR"): w},
+        )
+        for w in (0.1, 0.2, 0.3)
     }
 )
 
@@ -201,6 +213,17 @@ RATED: dict[str, tuple[str, Patch]] = {
     },
     "disliked weight 1.0": ("a stronger Rocchio negative", {(profiles, "DISLIKED_WEIGHT"): 1.0}),
 }
+RATED.update({k: v for k, v in VARIANTS.items() if k.startswith("nearest liked")})
+RATED["- several interests (one vector)"] = VARIANTS["- several interests (one vector)"]
+RATED.update(
+    {
+        f"interests merged below {m}": (
+            f"groups of liked papers closer than {m} are one interest",
+            {(interests, "MERGE_SIMILARITY"): m},
+        )
+        for m in (0.3, 0.2)
+    }
+)
 RATED["ramp by every word"] = VARIANTS["ramp by heavy words (0.0)"]
 RATED["ramp by heavy words (0.35)"] = VARIANTS["ramp by heavy words (0.35)"]
 

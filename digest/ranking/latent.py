@@ -31,6 +31,7 @@ PAIRS_AT_ONCE = 20_000  # (interest, paper) pairs whose latent rows are gathered
 # feedback step it was chosen with: tune -0.005 / +0.009, report +0.034 / +0.013 from an
 # interests text / one liked paper; 0.45 to 1.0 no better).
 DISLIKED_NEAR = 0.3
+LIKED_NEAR = 0.0
 NEAR_AT_ONCE = 64  # interests whose pairs meet their rated-down papers in one product
 # The score of a paper the latent order reaches is its key as a weighted mean of the two cosines,
 # (words + WEIGHT x latent) / (1 + WEIGHT), so that a list's scores fall as its order does; a
@@ -108,10 +109,12 @@ def nearest_disliked(
     return out
 
 
-def fuse(scores: np.ndarray, close: np.ndarray, near: np.ndarray | float) -> np.ndarray:
+def fuse(
+    scores: np.ndarray, close: np.ndarray, near: np.ndarray | float, up: np.ndarray | float = 0.0
+) -> np.ndarray:
     """The latent order's key of papers scoring `scores` by words, `close` in the basis (their
     author weight added) and `near` a paper rated down."""
-    fused: np.ndarray = scores + WEIGHT * close - DISLIKED_NEAR * near
+    fused: np.ndarray = scores + WEIGHT * close - DISLIKED_NEAR * near + LIKED_NEAR * up
     return fused
 
 
@@ -137,6 +140,7 @@ def reordered(
     floors: Sequence[float | None],
     authors: tuple[sp.csr_matrix, sp.csr_matrix] | None = None,
     disliked: tuple[sp.csr_matrix, Sequence[Sequence[int]]] | None = None,
+    liked: tuple[sp.csr_matrix, Sequence[Sequence[int]]] | None = None,
 ) -> list[list[tuple[float, int]]]:
     """Every interest's best (score, paper row) by words, reordered by score + WEIGHT x (latent
     cosine with the interest + the paper's author weight) - DISLIKED_NEAR x its cosine with the
@@ -167,7 +171,8 @@ def reordered(
     # Words and latent closeness are two measures of one topic, fused: an author's weight, added
     # to the first, is scaled with them, or a topic's latent bonus would outweigh it.
     near = 0.0 if disliked is None else nearest_disliked(x, *disliked, owner, papers)
-    fused = fuse(scores, closeness + prior(owner, papers, authors), near)
+    up = 0.0 if liked is None or not LIKED_NEAR else nearest_disliked(x, *liked, owner, papers)
+    fused = fuse(scores, closeness + prior(owner, papers, authors), near, up)
     # Three tiers, each in the order of the key: a score above 0 by words; a word shared all the
     # same (the centroid's part outweighed it: a paper that says only "learning" on a day of many
     # on the topic), at LEAST; no word shared, at 0 or less (the centroid's part alone).

@@ -116,6 +116,7 @@ def rank(
             [floors[si] for si in owner],
             (prep.by_author, prep.written),
             (docs, downs) if any(downs) else None,
+            (docs, interest.library),
         )
 
     mine_rows: list[list[int]] = [[] for _ in subscribers]
