@@ -69,7 +69,7 @@ def ranking_mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
 @pytest.fixture
 def words_only(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Ranking without the built-in background (ranking/background.py): idf from the papers
-    given alone, and no latent reorder, so that the order is the scores' own."""
+    given alone, and no latent basis: the words' cosine stands in for it."""
     from digest.ranking import background
 
     monkeypatch.setattr(background, "FILE", tmp_path / "no-background.npz")

@@ -712,9 +712,15 @@ def test_unrelated_papers_that_say_a_common_word_of_the_interests_leave_the_orde
     assert [s.score for s in mixed] == pytest.approx([s.score for s in alone], abs=1e-9)
 
 
-def test_ranked_without_thresholds_every_paper_sharing_a_word_scores_above_zero():
+@pytest.mark.parametrize("background", ["built in", "missing"])
+def test_ranked_without_thresholds_every_paper_sharing_a_word_scores_above_zero(
+    background, request
+):
     # `digest rank` lists every paper. On a day of 400 papers on the reader's topic the centroid
-    # weighs 0.5, and a paper whose only shared word is "learning" fell below 0 with it.
+    # weighs 0.5, and a paper whose only shared word is "learning" fell below 0 with it. So too
+    # without the background file (words alone, the centroid the pool's own).
+    if background == "missing":
+        request.getfixturevalue("words_only")
     related = topical(400, FOCUSED_WORDS, FOCUS, "fl")
     weak = topical(100, UNRELATED_WORDS, "machine learning for galaxy surveys", "gl")
     none = topical(100, UNRELATED_WORDS, "star formation in dwarf galaxies", "gx")

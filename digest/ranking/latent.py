@@ -31,7 +31,6 @@ PAIRS_AT_ONCE = 20_000  # (interest, paper) pairs whose latent rows are gathered
 # feedback step it was chosen with: tune -0.005 / +0.009, report +0.034 / +0.013 from an
 # interests text / one liked paper; 0.45 to 1.0 no better).
 DISLIKED_NEAR = 0.3
-LIKED_NEAR = 0.0
 NEAR_AT_ONCE = 64  # interests whose pairs meet their rated-down papers in one product
 # The score of a paper the latent order reaches is its key as a weighted mean of the two cosines,
 # (words + WEIGHT x latent) / (1 + WEIGHT), so that a list's scores fall as its order does; a
@@ -68,9 +67,9 @@ def fit(rows: sp.csr_matrix) -> Basis | None:
     return Basis(columns, svd.components_.T.astype(np.float32))
 
 
-def reach(most: int, basis: Basis | None) -> int:
+def reach(most: int) -> int:
     """How many of an interest's best papers by words ranking needs to pick `most`."""
-    return max(most, DEPTH) if basis is not None and most else most
+    return max(most, DEPTH) if most else most
 
 
 def prior(
@@ -109,12 +108,10 @@ def nearest_disliked(
     return out
 
 
-def fuse(
-    scores: np.ndarray, close: np.ndarray, near: np.ndarray | float, up: np.ndarray | float = 0.0
-) -> np.ndarray:
+def fuse(scores: np.ndarray, close: np.ndarray, near: np.ndarray | float) -> np.ndarray:
     """The latent order's key of papers scoring `scores` by words, `close` in the basis (their
     author weight added) and `near` a paper rated down."""
-    fused: np.ndarray = scores + WEIGHT * close - DISLIKED_NEAR * near + LIKED_NEAR * up
+    fused: np.ndarray = scores + WEIGHT * close - DISLIKED_NEAR * near
     return fused
 
 
@@ -131,16 +128,42 @@ def shared_any(
     return out
 
 
+def _closeness(
+    basis: Basis | None,
+    x: sp.csr_matrix,
+    profile: sp.csr_matrix,
+    owner: np.ndarray,
+    papers: np.ndarray,
+    scores: np.ndarray,
+) -> np.ndarray:
+    """The latent cosine of every (interest owner[k], paper papers[k]) pair. Where the basis
+    holds none of a paper's or an interest's words, or there is none (no background file), it
+    says nothing: the words' cosine stands for it, so the score shown is the words' own, not
+    1 / (1 + WEIGHT) of it."""
+    if basis is None:
+        return scores.copy()
+    rows, position = np.unique(papers, return_inverse=True)
+    z, zi = basis.project(x[rows]), basis.project(profile)
+    position = position.ravel()
+    closeness = np.empty(len(papers))
+    for lo in range(0, len(papers), PAIRS_AT_ONCE):  # rows gathered for a block of pairs only
+        at = slice(lo, lo + PAIRS_AT_ONCE)
+        closeness[at] = np.einsum("ij,ij->i", z[position[at]], zi[owner[at]])
+    said, says = np.any(z != 0, axis=1), np.any(zi != 0, axis=1)
+    silent = ~said[position] | ~says[owner]
+    closeness[silent] = scores[silent]
+    return closeness
+
+
 def reordered(
     best: list[list[tuple[float, int]]],
-    basis: Basis,
+    basis: Basis | None,
     x: sp.csr_matrix,
     profile: sp.csr_matrix,
     limits: Sequence[int],
     floors: Sequence[float | None],
     authors: tuple[sp.csr_matrix, sp.csr_matrix] | None = None,
     disliked: tuple[sp.csr_matrix, Sequence[Sequence[int]]] | None = None,
-    liked: tuple[sp.csr_matrix, Sequence[Sequence[int]]] | None = None,
 ) -> list[list[tuple[float, int]]]:
     """Every interest's best (score, paper row) by words, reordered by score + WEIGHT x (latent
     cosine with the interest + the paper's author weight) - DISLIKED_NEAR x its cosine with the
@@ -156,23 +179,11 @@ def reordered(
     flat = [pair for chosen in best for pair in chosen]
     scores = np.fromiter((v for v, _ in flat), np.float64, count=len(flat))
     papers = np.fromiter((j for _, j in flat), np.int64, count=len(flat))
-    rows, position = np.unique(papers, return_inverse=True)
-    z, zi = basis.project(x[rows]), basis.project(profile)
-    position = position.ravel()
-    closeness = np.empty(len(flat))
-    for lo in range(0, len(flat), PAIRS_AT_ONCE):  # rows gathered for a block of pairs only
-        at = slice(lo, lo + PAIRS_AT_ONCE)
-        closeness[at] = np.einsum("ij,ij->i", z[position[at]], zi[owner[at]])
-    # Where the basis holds none of a paper's or an interest's words, it says nothing: the words'
-    # cosine stands for it, so the score shown is the words' own, not 1 / (1 + WEIGHT) of it.
-    said, says = np.any(z != 0, axis=1), np.any(zi != 0, axis=1)
-    silent = ~said[position] | ~says[owner]
-    closeness[silent] = scores[silent]
+    closeness = _closeness(basis, x, profile, owner, papers, scores)
     # Words and latent closeness are two measures of one topic, fused: an author's weight, added
     # to the first, is scaled with them, or a topic's latent bonus would outweigh it.
     near = 0.0 if disliked is None else nearest_disliked(x, *disliked, owner, papers)
-    up = 0.0 if liked is None or not LIKED_NEAR else nearest_disliked(x, *liked, owner, papers)
-    fused = fuse(scores, closeness + prior(owner, papers, authors), near, up)
+    fused = fuse(scores, closeness + prior(owner, papers, authors), near)
     # Three tiers, each in the order of the key: a score above 0 by words; a word shared all the
     # same (the centroid's part outweighed it: a paper that says only "learning" on a day of many
     # on the topic), at LEAST; no word shared, at 0 or less (the centroid's part alone).

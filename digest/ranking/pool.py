@@ -97,7 +97,7 @@ def rank_pool(
         return {s.name: [] for s in subscribers}
     most = keep or max(top_k if top_k is not None else s.top_k for s in subscribers)
     # What rank() reorders by the latent basis must be among the selected papers too.
-    deep = latent.reach(most, space.basis)
+    deep = latent.reach(most)
     selected |= _second_pass(blocks, prep, subscribers, count, deep, extra, keep or most)
     papers = list(selected.values())
     log.info("ranking %d of %d papers, selected in passes", len(papers), count)

@@ -87,15 +87,14 @@ def rank(
     most = max(limits)
     if not most:
         return picks
-    basis = space.basis
     best: list[list[tuple[float, int]]] = [[] for _ in owner]
     oks = [accepts(si) for si in range(n)]
     for lo in range(0, len(owner), ROWS_AT_ONCE):
         part = slice(lo, min(len(owner), lo + ROWS_AT_ONCE))
-        seen, bound, left = _scored(prep, part, latent.reach(most, basis), order)
+        seen, bound, left = _scored(prep, part, latent.reach(most), order)
         for r, si in enumerate(owner[part].tolist()):
             if limits[si]:
-                floor, deep = floors[si], latent.reach(limits[si], basis)
+                floor, deep = floors[si], latent.reach(limits[si])
                 chosen = _chosen(seen[r], bound[r], deep, floor, oks[si], limits[si])
                 if chosen is None:  # a paper left out could still make the list
                     row = (right @ left[r].T).toarray().ravel()
@@ -103,21 +102,20 @@ def rank(
                 best[lo + r] = chosen
         del seen, left
         release_memory()
-    # With a latent basis (the stored corpus's or the built-in background's), each interest's
-    # best papers by words are reordered by their latent closeness too, and scored so.
-    if basis is not None:
-        downs = [[row_of[p.id] for p in disliked[si]] for si in owner.tolist()]
-        best = latent.reordered(
-            best,
-            basis,
-            x,
-            profile,
-            [limits[si] for si in owner],
-            [floors[si] for si in owner],
-            (prep.by_author, prep.written),
-            (docs, downs) if any(downs) else None,
-            (docs, interest.library),
-        )
+    # Each interest's best papers by words are reordered by their latent closeness too (in the
+    # stored corpus's or the built-in background's basis; without one, the words stand for it),
+    # and scored so.
+    downs = [[row_of[p.id] for p in disliked[si]] for si in owner.tolist()]
+    best = latent.reordered(
+        best,
+        space.basis,
+        x,
+        profile,
+        [limits[si] for si in owner],
+        [floors[si] for si in owner],
+        (prep.by_author, prep.written),
+        (docs, downs) if any(downs) else None,
+    )
 
     mine_rows: list[list[int]] = [[] for _ in subscribers]
     for r, si in enumerate(owner.tolist()):
