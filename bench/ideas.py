@@ -23,7 +23,7 @@ import scipy.sparse as sp
 from bench import corpus, rankers, relevance
 from bench.tasks import SPLITS, Query
 from digest.models import Paper, Scored
-from digest.ranking import background, features, interests, product, profiles, tokens
+from digest.ranking import background, bags, features, interests, product, profiles, tokens
 from digest.ranking import latent as latent_component
 
 Patch = dict[tuple[object, str], object]
@@ -32,7 +32,7 @@ Patch = dict[tuple[object, str], object]
 def pivoted(slope: float) -> Patch:
     """Pivoted length normalization (Singhal et al. 1996) of the space's rows: each divided by
     (1 - slope) x the mean l2 norm of the rows weighed together + slope x its own norm."""
-    original = features._weighted
+    original = bags.weighted
 
     def weighted(bags, column, idf, width):  # type: ignore[no-untyped-def]
         out = original(list(bags), column, idf, width)  # which empties the list it is given
@@ -43,7 +43,7 @@ def pivoted(slope: float) -> Patch:
             where = column[rows.indices]
             keep = where >= 0
             owner = np.repeat(np.arange(rows.shape[0]), np.diff(rows.indptr))[keep]
-            weight = features.TF(rows.data[keep].astype(np.float64)) * idf[where[keep]]
+            weight = bags.TF(rows.data[keep].astype(np.float64)) * idf[where[keep]]
             norms.append(np.sqrt(np.bincount(owner, weight**2, minlength=rows.shape[0])))
         norm = np.concatenate(norms)
         filled = norm > 0
@@ -51,7 +51,7 @@ def pivoted(slope: float) -> Patch:
         scale = np.where(filled, norm / np.where(filled, divisor, 1.0), 1.0)
         return (sp.diags(scale) @ out).tocsr()
 
-    return {(features, "_weighted"): weighted}
+    return {(bags, "weighted"): weighted}
 
 
 # name -> (what the row shows, patches applied to the shipped ranker)
@@ -167,9 +167,7 @@ def fused_times(weight: float) -> Callable[..., np.ndarray]:
     """A latent key proportional to the words' score: score x exp(weight x (closeness - near)),
     so that it is 0 where the score is and can be shown, and held to thresholds, as the score."""
 
-    def fuse(
-        scores: np.ndarray, close: np.ndarray, near: np.ndarray | float, up: object = 0.0
-    ) -> np.ndarray:
+    def fuse(scores: np.ndarray, close: np.ndarray, near: np.ndarray | float) -> np.ndarray:
         times = np.exp(weight * (close - latent_component.DISLIKED_NEAR / 0.3 * near))
         return np.asarray(scores * times)
 
@@ -185,17 +183,6 @@ VARIANTS.update(
         for w in (1.0, 2.0, 3.0)
     }
 )
-
-VARIANTS.update(
-    {
-        f"nearest liked paper {w}": (
-            f"the latent order's key gains {w} x the cosine with the closest liked paper",
-            {(latent_component, "LIKED_NEAR"): w},
-        )
-        for w in (0.1, 0.2, 0.3)
-    }
-)
-
 
 # Ideas that act on ratings only: measured on bench/ratings.py's simulated reader.
 RATED: dict[str, tuple[str, Patch]] = {
@@ -213,7 +200,6 @@ RATED: dict[str, tuple[str, Patch]] = {
     },
     "disliked weight 1.0": ("a stronger Rocchio negative", {(profiles, "DISLIKED_WEIGHT"): 1.0}),
 }
-RATED.update({k: v for k, v in VARIANTS.items() if k.startswith("nearest liked")})
 RATED["- several interests (one vector)"] = VARIANTS["- several interests (one vector)"]
 RATED.update(
     {

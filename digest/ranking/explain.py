@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 import scipy.sparse as sp
 
-from digest.ranking.features import each
+from digest.ranking.bags import each
 from digest.ranking.scoring import batches, pair_dots
 
 MAX_TERMS = 5

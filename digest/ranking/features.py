@@ -1,20 +1,19 @@
-"""The TF-IDF feature space ranking works in: the fit (bags of words and phrase bigrams counted
-with numpy), and a fitted space saved as bytes so that a daily run can reuse it, not refit."""
+"""The TF-IDF feature space ranking works in: the fit (which words and phrases are kept, and their
+idf, over the texts' bags of ranking/bags.py), and a fitted space saved as bytes so that a daily
+run can reuse it, not refit."""
 
 from __future__ import annotations
 
 import functools
 import io
 import itertools
-import os
 from collections.abc import Callable, Iterable, Sequence
-from typing import TypeVar
 
 import numpy as np
 import scipy.sparse as sp
 
 from digest.models import Paper
-from digest.ranking import latent, tokens
+from digest.ranking import bags, latent
 from digest.ranking.tokens import analyze, tokenize, tokenize_all
 
 # Bump when the analyzer or the weighting changes: a stored space of another version is refitted.
@@ -35,14 +34,6 @@ MIN_DF_MIN_DOCS = 1000
 # about 10) is weighed as if its words were spread over this many. Cosine normalization makes a
 # title that says one word of a profile score above abstracts that say three of them.
 SHORT = 40
-
-
-# Term frequency -> weight: sublinear, 1 + log tf. BM25's saturation tf (k1 + 1) / (tf + k1),
-# inside the cosine, measured no better on the tuning split (bench/results/README.md).
-def TF(counts: np.ndarray) -> np.ndarray:  # noqa: N802 (a hook the benchmarks patch)
-    """Sublinear term frequency."""
-    weights: np.ndarray = 1 + np.log(counts)
-    return weights
 
 
 def paper_text(paper: Paper) -> str:
@@ -80,26 +71,26 @@ class Space:
             where = {text: i for i, text in enumerate(distinct)}
             return self.transform(distinct)[[where[text] for text in texts]]
         words, ids, ends = tokenize(texts)
-        keys, bags = _bags(ids, ends, len(words))
+        keys, counts = bags.count(ids, ends, len(words))
         # Local features -> this space's columns (-1: not in the vocabulary).
         known = self.vocabulary.get
         column = np.fromiter(
             (
                 *(known(w, -1) for w in words),
-                *(known(f"{words[k >> 32]} {words[k & _LOW]}", -1) for k in keys.tolist()),
+                *(known(f"{words[k >> 32]} {words[k & bags.LOW]}", -1) for k in keys.tolist()),
             ),
             dtype=np.int64,
             count=len(words) + len(keys),
         )
-        return _weighted(bags, column, self.idf, len(self.vocabulary))
+        return bags.weighted(counts, column, self.idf, len(self.vocabulary))
 
     def knows(self, texts: Sequence[str]) -> bool:
         """Does the vocabulary hold every word and phrase of `texts`? A stored space fitted before
         a subscriber came has none of their words that no stored paper held."""
         words, ids, ends = tokenize(texts)
-        keys, _ = _bags(ids, ends, len(words))
+        keys, _ = bags.count(ids, ends, len(words))
         known = self.vocabulary
-        phrases = (f"{words[k >> 32]} {words[k & _LOW]}" for k in keys.tolist())
+        phrases = (f"{words[k >> 32]} {words[k & bags.LOW]}" for k in keys.tolist())
         return all(w in known for w in words) and all(p in known for p in phrases)
 
     def to_bytes(self) -> bytes:
@@ -145,11 +136,11 @@ def fit(
     (rated papers) that another text holds too. Raises ValueError when there is no word."""
     n = len(texts)
     words, ids, ends = tokenize_all(texts)
-    keys, bags = _bags(ids, ends, len(words))
+    keys, counts = bags.count(ids, ends, len(words))
     del ids
     width = len(words) + len(keys)
     df = np.zeros(width, np.int64)
-    for block in bags:
+    for block in counts:
         df += np.bincount(block.indices, minlength=width)
     wanted = df > 0
     # A term of one paper only dilutes its norm; by today's pool alone that is noise under 1000
@@ -159,21 +150,22 @@ def fit(
     own = (f for text in dict.fromkeys(keep) for f in analyze(text))
     if known is not None:
         spared, rated = np.zeros(width, bool), np.unique(np.fromiter(liked, np.int64))
-        for b in np.unique(rated // BLOCK).tolist():
-            spared[bags[b][rated[rated // BLOCK == b] % BLOCK].indices] = True
+        at = bags.BLOCK
+        for b in np.unique(rated // at).tolist():
+            spared[counts[b][rated[rated // at == b] % at].indices] = True
         spared &= df >= MIN_DF  # a rated paper's word that no other paper holds matches nothing
-        spared[_columns_of(itertools.chain(own, known), words, keys)] = True
+        spared[bags.columns_of(itertools.chain(own, known), words, keys)] = True
         wanted &= spared
     elif n >= MIN_DF_MIN_DOCS:
         rare = df < MIN_DF
-        rare[_columns_of(own, words, keys)] = False  # the subscribers' own words stay
+        rare[bags.columns_of(own, words, keys)] = False  # the subscribers' own words stay
         wanted &= ~rare
     columns = np.flatnonzero(wanted)
     if not columns.size:
         raise ValueError("empty vocabulary: the texts hold only stop words")
-    low, pairs = len(words), keys.tolist()
+    low, pairs, mask = len(words), keys.tolist(), bags.LOW
     names = [
-        words[c] if c < low else f"{words[pairs[c - low] >> 32]} {words[pairs[c - low] & _LOW]}"
+        words[c] if c < low else f"{words[pairs[c - low] >> 32]} {words[pairs[c - low] & mask]}"
         for c in columns.tolist()
     ]
     # Columns in alphabetical order, as scikit-learn's vectorizer keeps them: explanations break
@@ -184,7 +176,7 @@ def fit(
     idf = idf_of(n, df[columns[order]])
     terms = [names[i] for i in order]
     del names, words, keys, df, wanted, columns, order  # before the rows are weighed beside them
-    rows = _weighted(bags, position, idf, len(terms))
+    rows = bags.weighted(counts, position, idf, len(terms))
     del position
     total = np.asarray(rows.sum(axis=0)).ravel()
     centroid = total / max(float(np.linalg.norm(total)), 1e-12)
@@ -241,140 +233,6 @@ def reweighed(
 def idf_of(docs: int, df: np.ndarray) -> np.ndarray:
     idf: np.ndarray = np.log((1 + docs + BACKGROUND_DOCS) / (1 + df)) + IDF_FLOOR
     return idf
-
-
-_T = TypeVar("_T")
-_LOW = (1 << 32) - 1  # a bigram's key: first word id << 32 | second word id
-BLOCK = 5_000  # texts counted per block: bounds the transient arrays of a large fit
-
-
-def _bags(
-    ids: np.ndarray, ends: np.ndarray, n_words: int
-) -> tuple[np.ndarray, list[sp.csr_matrix]]:
-    """(bigram keys, blocks of count rows). Columns: word ids, then n_words + the index of a
-    bigram in the sorted keys."""
-
-    def count(lo: int) -> tuple[sp.csr_matrix, np.ndarray]:
-        hi = min(len(ends), lo + BLOCK)
-        start, stop = (int(ends[lo - 1]) if lo else 0), int(ends[hi - 1])
-        seg = ids[start:stop]
-        doc = np.repeat(np.arange(hi - lo, dtype=np.int32), np.diff(ends[lo:hi], prepend=start))
-        word = seg >= 0
-        parts_row, parts_col = [doc[word]], [seg[word].astype(np.int64)]
-        keys = np.empty(0, np.int64)
-        if tokens.BIGRAMS:
-            pair = word[:-1] & word[1:]
-            both = (seg[:-1][pair].astype(np.int64) << 32) | seg[1:][pair]
-            keys, local = np.unique(both, return_inverse=True)
-            parts_row.append(doc[:-1][pair])
-            parts_col.append(n_words + local.ravel())
-        rows = sp.csr_matrix(
-            (
-                np.ones(sum(len(r) for r in parts_row), np.float32),
-                (np.concatenate(parts_row), np.concatenate(parts_col)),
-            ),
-            shape=(hi - lo, n_words + len(keys)),
-        )
-        rows.sum_duplicates()
-        return rows, keys
-
-    blocks = each(count, range(0, len(ends), BLOCK))
-    # Each block's keys are sorted: a stable sort of their concatenation merges sorted runs.
-    every = np.concatenate([np.empty(0, np.int64), *(k for _, k in blocks)])
-    every.sort(kind="stable")
-    every = every[np.concatenate([[True], every[1:] != every[:-1]])] if every.size else every
-    out = []
-    while blocks:  # each block's counts freed as it is laid out again
-        rows, keys = blocks.pop(0)
-        # Block bigram columns -> columns of the shared, sorted key list.
-        shift = np.concatenate([np.arange(n_words), n_words + np.searchsorted(every, keys)]).astype(
-            np.int32
-        )
-        out.append(
-            sp.csr_matrix(
-                (rows.data, shift[rows.indices], rows.indptr),
-                shape=(rows.shape[0], n_words + len(every)),
-            )
-        )
-    return every, out
-
-
-def each(work: Callable[[int], _T], starts: range) -> list[_T]:
-    """work(start) for every block start, two at a time on two cores: numpy's sorts and scipy's
-    conversions release the GIL."""
-    if len(starts) < 2 or (os.cpu_count() or 1) < 2:
-        return [work(lo) for lo in starts]
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(2) as pool:
-        return list(pool.map(work, starts))
-
-
-def _columns_of(features: Iterable[str], words: list[str], keys: np.ndarray) -> list[int]:
-    """The bag columns of `features` (words, and bigrams as "first second") in the bags."""
-    index = {w: i for i, w in enumerate(words)}
-    found, pairs = [], []
-    for feature in features:
-        first, _, second = feature.partition(" ")
-        if not second:
-            if feature in index:
-                found.append(index[feature])
-        elif first in index and second in index:
-            pairs.append(index[first] << 32 | index[second])
-    wanted = np.array(pairs, np.int64)
-    at = np.minimum(np.searchsorted(keys, wanted), max(len(keys) - 1, 0))
-    held = at[keys[at] == wanted] if len(keys) else at[:0]
-    columns: list[int] = found + (len(words) + held).tolist()
-    return columns
-
-
-def _weighted(
-    bags: list[sp.csr_matrix], column: np.ndarray, idf: np.ndarray, width: int
-) -> sp.csr_matrix:
-    """Count rows -> l2-normalized sublinear tf x idf rows over a space's columns (column[c] is
-    the space's column for bag column c, -1 for none). Empties `bags`: each block of counts is
-    freed once weighed, each weighed block once copied into the result."""
-    counts: list[sp.csr_matrix | None] = list(bags)
-    bags.clear()
-
-    def weigh(i: int) -> sp.csr_matrix:
-        rows = counts[i]
-        assert rows is not None
-        counts[i] = None
-        where = column[rows.indices]
-        keep = where >= 0
-        owner = np.repeat(np.arange(rows.shape[0]), np.diff(rows.indptr))
-        indptr = np.concatenate([[0], np.cumsum(np.bincount(owner[keep], minlength=rows.shape[0]))])
-        cols = where[keep]
-        data = TF(rows.data[keep].astype(np.float64)) * idf[cols]
-        block = sp.csr_matrix((data, cols.astype(np.int32), indptr), shape=(rows.shape[0], width))
-        block.sort_indices()
-        owner = np.repeat(np.arange(block.shape[0]), np.diff(block.indptr))
-        block.data /= np.sqrt(np.bincount(owner, weights=block.data**2, minlength=block.shape[0]))[
-            owner
-        ]
-        return block
-
-    return stacked(each(weigh, range(len(counts))), width)
-
-
-def stacked(blocks: list[sp.csr_matrix], width: int) -> sp.csr_matrix:
-    """The blocks one under the other, each freed as soon as it is copied (sp.vstack holds them
-    all beside the result)."""
-    nnz, height = sum(b.nnz for b in blocks), sum(b.shape[0] for b in blocks)
-    ordered = all(b.has_sorted_indices for b in blocks)
-    data, indices = np.empty(nnz), np.empty(nnz, np.int32)
-    indptr = np.zeros(height + 1, np.int64 if nnz >= 2**31 else np.int32)
-    at = row = 0
-    while blocks:
-        block = blocks.pop(0)
-        data[at : at + block.nnz] = block.data
-        indices[at : at + block.nnz] = block.indices
-        indptr[row + 1 : row + 1 + block.shape[0]] = block.indptr[1:] + at
-        at, row = at + block.nnz, row + block.shape[0]
-    out = sp.csr_matrix((data, indices, indptr), shape=(height, width))
-    out.has_sorted_indices = ordered
-    return out
 
 
 def brevity(rows: sp.csr_matrix) -> np.ndarray:

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import scipy.sparse as sp
 
-from digest.ranking.features import each
+from digest.ranking.bags import each
 
 THREADS = max(1, min(4, os.cpu_count() or 1))
 PAIR_BATCH = 10_000  # row pairs per batch in pair_dots: bounds the gathered copies of rows
