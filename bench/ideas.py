@@ -34,12 +34,12 @@ def pivoted(slope: float) -> Patch:
     (1 - slope) x the mean l2 norm of the rows weighed together + slope x its own norm."""
     original = bags.weighted
 
-    def weighted(bags, column, idf, width):  # type: ignore[no-untyped-def]
-        out = original(list(bags), column, idf, width)  # which empties the list it is given
+    def weighted(counts, column, idf, width):  # type: ignore[no-untyped-def]
+        out = original(list(counts), column, idf, width)  # which empties the list it is given
         if out.shape[0] < 2:
             return out
         norms = []
-        for rows in bags:
+        for rows in counts:
             where = column[rows.indices]
             keep = where >= 0
             owner = np.repeat(np.arange(rows.shape[0]), np.diff(rows.indptr))[keep]
