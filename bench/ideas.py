@@ -54,6 +54,26 @@ def pivoted(slope: float) -> Patch:
     return {(bags, "weighted"): weighted}
 
 
+def phrases_weighed(factor: float) -> Patch:
+    """Phrase bigrams' weight times `factor` in every row (as if their idf were), words' alone."""
+    count, weighted = bags.count, bags.weighted
+    width = [0]
+
+    def counted(ids, ends, n_words):  # type: ignore[no-untyped-def]
+        width[0] = n_words  # the count before each weighing: fit and transform alike
+        return count(ids, ends, n_words)
+
+    def weighed(counts, column, idf, size):  # type: ignore[no-untyped-def]
+        phrases = column[width[0] :]
+        phrase = np.zeros(size, bool)
+        phrase[phrases[phrases >= 0]] = True
+        out = weighted(counts, column, idf, size)
+        out.data[phrase[out.indices]] *= factor
+        return features.normalize(out)
+
+    return {(bags, "count"): counted, (bags, "weighted"): weighed}
+
+
 # name -> (what the row shows, patches applied to the shipped ranker)
 VARIANTS: dict[str, tuple[str, Patch]] = {
     "shipped": ("all kept ideas on", {}),
@@ -76,7 +96,7 @@ VARIANTS: dict[str, tuple[str, Patch]] = {
     "disliked weight 1.0": ("a stronger Rocchio negative", {(profiles, "DISLIKED_WEIGHT"): 1.0}),
     "+ BM25 tf saturation (k1 1.2)": (
         "tf (k1 + 1) / (tf + k1) for 1 + log tf inside the cosine",
-        {(features, "TF"): lambda tf: tf * 2.2 / (tf + 1.2)},
+        {(bags, "TF"): lambda tf: tf * 2.2 / (tf + 1.2)},
     ),
     "idf without +1, background 50": (
         "log((1 + n + 50) / (1 + df)): common words weigh near 0, never 0",
@@ -133,6 +153,15 @@ def heavy_sharing(share: float) -> Callable[[sp.csr_matrix, np.ndarray], np.ndar
     return sharing
 
 
+VARIANTS.update(
+    {
+        f"phrases weigh {f}": (
+            f"phrase bigrams' weight times {f} in every row",
+            phrases_weighed(f),
+        )
+        for f in (0.5, 1.5, 2.0)
+    }
+)
 VARIANTS.update(
     {
         f"ramp by heavy words ({share})": (
@@ -227,6 +256,11 @@ def patched(patch: Patch) -> Iterator[None]:
 
 
 def variant(patch: Patch) -> rankers.Ranker:
+    # A variant of how rows are made fits its own stored space: the shipped one's rows, centroid
+    # and basis beside the variant's profile rows would measure neither.
+    if any(owner in (bags, features, tokens) for owner, _ in patch):
+        patch = {**patch, (rankers, "_STORED"): {}}
+
     def ranker(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list[int]]:
         with patched(patch):
             return rankers.digest_ranker(pool, queries)
