@@ -461,6 +461,28 @@ def bm25_fused(weight: float, text_only: bool, single: bool = False) -> rankers.
     return ranker
 
 
+def text_feedback(k: int) -> rankers.Ranker:
+    """Pseudo relevance feedback for interests texts and keywords alone: a query with no liked
+    paper ranked again with its first pass's best k papers as its library, below those k."""
+    import dataclasses
+
+    def ranker(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list[int]]:
+        first = rankers.digest_ranker(pool, queries)
+        chosen = [i for i, q in enumerate(queries) if (q.text or q.keywords) and not q.liked]
+        if not chosen:
+            return first
+        again = [
+            dataclasses.replace(queries[i], liked=tuple(pool[j] for j in first[i][:k]))
+            for i in chosen
+        ]
+        for i, ranked in zip(chosen, rankers.digest_ranker(pool, again), strict=True):
+            head = first[i][:k]  # the library's papers are never picks: they stay first
+            first[i] = [*head, *(j for j in ranked if j not in head)][: rankers.DEPTH]
+        return first
+
+    return ranker
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     corpus.add_argument(parser)
@@ -506,6 +528,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         name = f"+ BM25 fused ({w}, one-interest profiles)"
         if args.only and name in args.only:
             ranks[name] = bm25_fused(w, False, single=True)
+    for k in (3, 5):
+        name = f"+ feedback from the best {k} for texts and keywords"
+        if args.only and name in args.only:
+            ranks[name] = text_feedback(k)
     log: Callable[[str], None] = lambda line: print(line, file=sys.stderr)  # noqa: E731
     chosen = list(SPLITS) if args.split == "both" else [args.split]
     scale = {"per_category": 4, "authors": 80, "examples": 40}
