@@ -89,6 +89,14 @@ VARIANTS: dict[str, tuple[str, Patch]] = {
     "latent weight 0.2": ("score + 0.2 x latent cosine", {(latent_component, "WEIGHT"): 0.2}),
     "latent weight 0.4": ("score + 0.4 x latent cosine", {(latent_component, "WEIGHT"): 0.4}),
     "latent depth 200": ("each interest's best 200 reordered", {(latent_component, "DEPTH"): 200}),
+    **{
+        f"latent weight {w}": (f"score + {w} x latent cosine", {(latent_component, "WEIGHT"): w})
+        for w in (0.6, 0.8, 1.2)
+    },
+    "latent weight 0.8, depth 100": (
+        "score + 0.8 x latent cosine over each interest's best 100",
+        {(latent_component, "WEIGHT"): 0.8, (latent_component, "DEPTH"): 100},
+    ),
     "- several interests (one vector)": (
         "a large library stays one mean vector",
         {(interests, "CLUSTER_MIN"): 10**9},
@@ -489,6 +497,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--split", choices=["tune", "report", "both"], default="both")
     parser.add_argument("--only", nargs="+", help="these variants (and shipped) only")
     parser.add_argument("--ratings", action="store_true", help="the ideas of RATED, on ratings")
+    parser.add_argument(
+        "--texts", action="store_true", help="the ideas of VARIANTS, on interests texts alone"
+    )
     parser.add_argument("--out", default=None)
     args = parser.parse_args(argv)
     corpus.use(args.data)
@@ -496,6 +507,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _ratings(
             args.split, args.only, Path(args.out or relevance.RESULTS / "ideas-ratings")
         )
+    if args.texts:
+        return _texts(args.split, args.only, Path(args.out or relevance.RESULTS / "ideas-texts"))
     args.out = args.out or str(relevance.RESULTS / "ideas")
     names = [n for n in VARIANTS if n == "shipped" or not args.only or n in args.only]
     ranks: dict[str, rankers.Ranker] = {n: variant(VARIANTS[n][1]) for n in names}
@@ -589,6 +602,51 @@ def _ratings(split: str, only: Sequence[str] | None, out: Path) -> int:
         "each day rated for three days). Row `shipped` is P@10 of the rated profile as it "
         "ships; every other row is its difference from shipped, paired over profiles "
         "(standard error in brackets).\n\n" + "\n\n".join(texts) + "\n",
+        encoding="utf-8",
+    )
+    return 0
+
+
+def _texts(split: str, only: Sequence[str] | None, out: Path) -> int:
+    """Every VARIANT's P@10 on the interests texts alone over the ratings bench's day pools (four
+    times a relevance task's queries), paired with shipped's, beside BM25 and arxiv-sanity-lite."""
+    from bench import ratings
+
+    names = [n for n in VARIANTS if n == "shipped" or not only or n in only]
+    ranks = {n: variant(VARIANTS[n][1]) for n in names}
+    ranks.update({"BM25": rankers.bm25, "arxiv-sanity-lite": rankers.arxiv_sanity_lite})
+    log: Callable[[str], None] = lambda line: print(line, file=sys.stderr)  # noqa: E731
+    texts = []
+    for key in list(SPLITS) if split == "both" else [split]:
+        result = ratings.texts(SPLITS[key], ranks, log)
+        styles = list(result)
+        lines = [
+            f"### {key}",
+            "",
+            "| variant | "
+            + " | ".join(f"{s} (n {len(result[s]['shipped'])})" for s in styles)
+            + " |",
+            "|" + " --- |" * (len(styles) + 1),
+        ]
+        for name in ranks:
+            cells = []
+            for style in styles:
+                mine, base = result[style][name], result[style]["shipped"]
+                if name == "shipped":
+                    cells.append(f"{np.mean(mine):.3f}")
+                    continue
+                d, se = relevance.paired(mine, base)
+                cells.append(f"{d:+.3f} ({se:.3f})")
+            lines.append(f"| {name} | " + " | ".join(cells) + " |")
+        texts.append("\n".join(lines))
+        print(texts[-1] + "\n", flush=True)
+    out.with_suffix(".md").write_text(
+        "# Ranking ideas on interests texts, one at a time\n\n"
+        "Command: `python -m bench.ideas --texts` (each interests text alone, unrated, on each "
+        "of bench/ratings.py's four day pools; P@10, the paper's primary category as relevance). "
+        "Row `shipped` is the ranker as it ships; every other row (BM25 and arxiv-sanity-lite "
+        "too) is its difference from shipped, paired over (text, pool) (standard error in "
+        "brackets).\n\n" + "\n\n".join(texts) + "\n",
         encoding="utf-8",
     )
     return 0

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from bench import corpus
 from bench.rankers import Ranker, arxiv_sanity_lite, digest_ranker
 from bench.tasks import Query, Split, _by_category, _sorted, windows
+from digest.models import Paper
 
 DAYS = 4  # ratings on days 1-3; day 4 is what three days of ratings bring
 POOL = 2000
@@ -26,14 +27,7 @@ def run(
     ours: Ranker = digest_ranker,
 ) -> dict[str, object]:
     """{start: {method: {day: [P@10 per profile]}}}; ours: the ranker of the digest rows."""
-    rng = random.Random(f"ratings-{split.name}-{split.seeds[0]}")
-    early, late = windows(split)
-    early_by = _by_category(early)
-    rng.shuffle(late)
-    # Every day's pool of one size: tune's pool month (6,704 papers) does not hold four of POOL,
-    # and a last day of 704 papers capped its P@10 (0.85 for a perfect ranker).
-    size = min(POOL, len(late) // DAYS)
-    pools = [_sorted(late[d * size : (d + 1) * size]) for d in range(DAYS)]
+    rng, early_by, pools = day_pools(split)
     cats = [c for c in split.categories if len(early_by[c]) >= 5]
     # The reader rates the digest of 10 it gets (Query.shown): a profile that ratings split into
     # several interests draws those 10 from each in turn.
@@ -81,6 +75,39 @@ def run(
                 + " ".join(f"{statistics.fmean(v):.3f}" for v in days.values())
             )
         out[start] = figures
+    return out
+
+
+def day_pools(
+    split: Split,
+) -> tuple[random.Random, dict[str, list[Paper]], list[tuple[Paper, ...]]]:
+    """(the split's random source, its profile months' papers by category, the DAYS pools)."""
+    rng = random.Random(f"ratings-{split.name}-{split.seeds[0]}")
+    early, late = windows(split)
+    early_by = _by_category(early)
+    rng.shuffle(late)
+    # Every day's pool of one size: tune's pool month (6,704 papers) does not hold four of POOL,
+    # and a last day of 704 papers capped its P@10 (0.85 for a perfect ranker).
+    size = min(POOL, len(late) // DAYS)
+    return rng, early_by, [_sorted(late[d * size : (d + 1) * size]) for d in range(DAYS)]
+
+
+def texts(
+    split: Split, rankers: dict[str, Ranker], log: Callable[[str], None]
+) -> dict[str, dict[str, list[float]]]:
+    """{text style: {ranker: P@10 per (text, day pool)}}: the interests texts alone, unrated,
+    on every day's pool, four times the queries of a relevance task's texts."""
+    _, early_by, pools = day_pools(split)
+    cats = [c for c in split.categories if len(early_by[c]) >= 5]
+    out: dict[str, dict[str, list[float]]] = {}
+    for style, written in split.texts.items():
+        queries = [Query(c, text=written[c], shown=10) for c in cats if c in written]
+        for name, ranker in rankers.items():
+            values = out.setdefault(style, {}).setdefault(name, [])
+            for pool in pools:
+                for q, rows in zip(queries, ranker(pool, queries), strict=True):
+                    values.append(sum(corpus.primary(pool[j]) == q.group for j in rows[:10]) / 10)
+            log(f"{split.name} texts {style:26} {name:40} {statistics.fmean(values):.3f}")
     return out
 
 
