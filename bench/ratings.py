@@ -11,6 +11,7 @@ import statistics
 from collections.abc import Callable
 
 from bench import corpus
+from bench.interests import KEYWORDS
 from bench.rankers import Ranker, arxiv_sanity_lite, digest_ranker
 from bench.tasks import Query, Split, _by_category, _sorted, windows
 from digest.models import Paper
@@ -96,12 +97,17 @@ def texts(
     split: Split, rankers: dict[str, Ranker], log: Callable[[str], None]
 ) -> dict[str, dict[str, list[float]]]:
     """{text style: {ranker: P@10 per (text, day pool)}}: the interests texts alone, unrated,
-    on every day's pool, four times the queries of a relevance task's texts."""
+    on every day's pool, four times the queries of a relevance task's texts; and so the keywords
+    (bench/interests.py KEYWORDS, three phrases per category)."""
     _, early_by, pools = day_pools(split)
     cats = [c for c in split.categories if len(early_by[c]) >= 5]
     out: dict[str, dict[str, list[float]]] = {}
-    for style, written in split.texts.items():
-        queries = [Query(c, text=written[c], shown=10) for c in cats if c in written]
+    styles = {
+        style: [Query(c, text=written[c], shown=10) for c in cats if c in written]
+        for style, written in split.texts.items()
+    }
+    styles["keywords only"] = [Query(c, keywords=KEYWORDS[c], shown=10) for c in cats]
+    for style, queries in styles.items():
         for name, ranker in rankers.items():
             values = out.setdefault(style, {}).setdefault(name, [])
             for pool in pools:
