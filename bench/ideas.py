@@ -586,25 +586,39 @@ def _ratings(split: str, only: Sequence[str] | None, out: Path) -> int:
                 assert isinstance(figures, dict)
                 cells = []
                 for day in range(2, ratings.DAYS + 1):
-                    mine = figures["digest, rated"][day]
-                    if name == "shipped":
-                        cells.append(f"{np.mean(mine):.3f}")
-                        continue
                     base = runs["shipped"][start]["digest, rated"][day]  # type: ignore[index]
-                    d, se = relevance.paired(mine, base)
-                    cells.append(f"{d:+.3f} ({se:.3f})")
+                    cells.append(_cell(name, figures["digest, rated"][day], base))
                 lines.append(f"| {name} | {start} | " + " | ".join(cells) + " |")
-        texts.append("\n".join(lines))
-        print(texts[-1] + "\n", flush=True)
-    out.with_suffix(".md").write_text(
+        texts.append(_shown(lines))
+    return _written(
+        out,
         "# Ranking ideas on ratings, one at a time\n\n"
         "Command: `python -m bench.ideas --ratings` (bench/ratings.py's reader: the top 10 of "
         "each day rated for three days). Row `shipped` is P@10 of the rated profile as it "
         "ships; every other row is its difference from shipped, paired over profiles "
-        "(standard error in brackets).\n\n" + "\n\n".join(texts) + "\n",
-        encoding="utf-8",
+        "(standard error in brackets).",
+        texts,
     )
+
+
+def _shown(lines: list[str]) -> str:
+    """A split's table, printed as it is done."""
+    text = "\n".join(lines)
+    print(text + "\n", flush=True)
+    return text
+
+
+def _written(out: Path, head: str, tables: list[str]) -> int:
+    out.with_suffix(".md").write_text(head + "\n\n" + "\n\n".join(tables) + "\n", encoding="utf-8")
     return 0
+
+
+def _cell(name: str, mine: Sequence[float], base: Sequence[float]) -> str:
+    """A table cell: shipped's mean, or another row's paired difference from it (its SE)."""
+    if name == "shipped":
+        return f"{np.mean(mine):.3f}"
+    d, se = relevance.paired(list(mine), list(base))
+    return f"{d:+.3f} ({se:.3f})"
 
 
 def _texts(split: str, only: Sequence[str] | None, out: Path) -> int:
@@ -628,28 +642,23 @@ def _texts(split: str, only: Sequence[str] | None, out: Path) -> int:
             + " |",
             "|" + " --- |" * (len(styles) + 1),
         ]
-        for name in ranks:
-            cells = []
-            for style in styles:
-                mine, base = result[style][name], result[style]["shipped"]
-                if name == "shipped":
-                    cells.append(f"{np.mean(mine):.3f}")
-                    continue
-                d, se = relevance.paired(mine, base)
-                cells.append(f"{d:+.3f} ({se:.3f})")
-            lines.append(f"| {name} | " + " | ".join(cells) + " |")
-        texts.append("\n".join(lines))
-        print(texts[-1] + "\n", flush=True)
-    out.with_suffix(".md").write_text(
+        lines += [
+            f"| {name} | "
+            + " | ".join(_cell(name, result[s][name], result[s]["shipped"]) for s in styles)
+            + " |"
+            for name in ranks
+        ]
+        texts.append(_shown(lines))
+    return _written(
+        out,
         "# Ranking ideas on interests texts, one at a time\n\n"
         "Command: `python -m bench.ideas --texts` (each interests text alone, unrated, on each "
         "of bench/ratings.py's four day pools; P@10, the paper's primary category as relevance). "
         "Row `shipped` is the ranker as it ships; every other row (BM25 and arxiv-sanity-lite "
         "too) is its difference from shipped, paired over (text, pool) (standard error in "
-        "brackets).\n\n" + "\n\n".join(texts) + "\n",
-        encoding="utf-8",
+        "brackets).",
+        texts,
     )
-    return 0
 
 
 def _table(split: str, result: dict[str, object]) -> str:

@@ -28,3 +28,8 @@ def test_a_variant_of_how_rows_are_made_fits_its_own_stored_space():
     with ideas.patched({(rankers, "digest_ranker"): spy}):
         ranker([], [])
     assert seen and seen[0] is not rankers._STORED
+
+
+def test_a_table_cell_is_shippeds_mean_or_a_paired_difference_from_it():
+    assert ideas._cell("shipped", [0.5, 0.7], [0.5, 0.7]) == "0.600"
+    assert ideas._cell("variant", [0.6, 0.9], [0.5, 0.7]) == "+0.150 (0.050)"
