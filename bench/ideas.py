@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -472,7 +473,6 @@ def bm25_fused(weight: float, text_only: bool, single: bool = False) -> rankers.
 def text_feedback(k: int) -> rankers.Ranker:
     """Pseudo relevance feedback for interests texts and keywords alone: a query with no liked
     paper ranked again with its first pass's best k papers as its library, below those k."""
-    import dataclasses
 
     def ranker(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list[int]]:
         first = rankers.digest_ranker(pool, queries)

@@ -28,8 +28,7 @@ def run(
     ours: Ranker = digest_ranker,
 ) -> dict[str, object]:
     """{start: {method: {day: [P@10 per profile]}}}; ours: the ranker of the digest rows."""
-    rng, early_by, pools = day_pools(split)
-    cats = [c for c in split.categories if len(early_by[c]) >= 5]
+    rng, early_by, cats, pools = day_pools(split)
     # The reader rates the digest of 10 it gets (Query.shown): a profile that ratings split into
     # several interests draws those 10 from each in turn.
     starts = {
@@ -81,8 +80,9 @@ def run(
 
 def day_pools(
     split: Split,
-) -> tuple[random.Random, dict[str, list[Paper]], list[tuple[Paper, ...]]]:
-    """(the split's random source, its profile months' papers by category, the DAYS pools)."""
+) -> tuple[random.Random, dict[str, list[Paper]], list[str], list[tuple[Paper, ...]]]:
+    """(the split's random source, its profile months' papers by category, the categories with
+    enough of them for a profile, the DAYS pools)."""
     rng = random.Random(f"ratings-{split.name}-{split.seeds[0]}")
     early, late = windows(split)
     early_by = _by_category(early)
@@ -90,7 +90,8 @@ def day_pools(
     # Every day's pool of one size: tune's pool month (6,704 papers) does not hold four of POOL,
     # and a last day of 704 papers capped its P@10 (0.85 for a perfect ranker).
     size = min(POOL, len(late) // DAYS)
-    return rng, early_by, [_sorted(late[d * size : (d + 1) * size]) for d in range(DAYS)]
+    cats = [c for c in split.categories if len(early_by[c]) >= 5]
+    return rng, early_by, cats, [_sorted(late[d * size : (d + 1) * size]) for d in range(DAYS)]
 
 
 def texts(
@@ -99,8 +100,7 @@ def texts(
     """{text style: {ranker: P@10 per (text, day pool)}}: the interests texts alone, unrated,
     on every day's pool, four times the queries of a relevance task's texts; and so the keywords
     (bench/interests.py KEYWORDS, three phrases per category)."""
-    _, early_by, pools = day_pools(split)
-    cats = [c for c in split.categories if len(early_by[c]) >= 5]
+    *_, cats, pools = day_pools(split)
     out: dict[str, dict[str, list[float]]] = {}
     styles = {
         style: [Query(c, text=written[c], shown=10) for c in cats if c in written]
