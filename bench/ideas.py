@@ -249,6 +249,62 @@ RATED.update(
     }
 )
 RATED["ramp by every word"] = VARIANTS["ramp by heavy words (0.0)"]
+
+
+def text_with_library(mode: str, weight: float = 1.0) -> Patch:
+    """A split profile's interests text kept with its library: "whole" makes the text's interest
+    the whole Rocchio vector (text, keywords, every liked paper, less the disliked); "anchored"
+    adds `weight` x the text's vector to each group of liked papers."""
+    original = interests.split
+
+    def split(whole, space, docs, x, subscribers, library_rows, disliked_rows):  # type: ignore[no-untyped-def]
+        out = original(whole, space, docs, x, subscribers, library_rows, disliked_rows)
+        n = len(subscribers)
+        if out.vectors.shape[0] == n:
+            return out
+        empty: list[list[int]] = [[] for _ in range(n)]
+        texts = profiles.profiles(space, docs, subscribers, empty, empty)
+        dislike = profiles.profiles(
+            space, docs, [_blank(s) for s in subscribers], empty, disliked_rows
+        )
+        rows = []
+        for i, label in enumerate(out.labels):
+            si, row = int(out.owner[i]), out.vectors[i]
+            if mode == "whole" and label == "your interests text and keywords":
+                row = whole[si]
+            elif mode == "anchored" and label and out.library[i] and texts[si].nnz:
+                mean = features.normalize(sp.csr_matrix(docs[out.library[i]].sum(axis=0)))
+                row = features.normalize(
+                    mean + weight * texts[si] + profiles.DISLIKED_WEIGHT * dislike[si]
+                )
+            rows.append(row)
+        vectors = sp.vstack(rows, format="csr")
+        vectors.sort_indices()
+        return dataclasses.replace(out, vectors=vectors)
+
+    return {(interests, "split"): split}
+
+
+def _blank(s):  # type: ignore[no-untyped-def]
+    """The subscriber without interests text and keywords (its disliked part alone remains)."""
+    return dataclasses.replace(s, profile=dataclasses.replace(s.profile, interests="", keywords=()))
+
+
+RATED.update(
+    {
+        "text interest = whole profile": (
+            "a split profile's text interest holds its library and dislikes too",
+            text_with_library("whole"),
+        ),
+        **{
+            f"groups anchored by the text ({w})": (
+                f"each group of liked papers plus {w} x the interests text's vector",
+                text_with_library("anchored", w),
+            )
+            for w in (0.5, 1.0)
+        },
+    }
+)
 RATED["ramp by heavy words (0.35)"] = VARIANTS["ramp by heavy words (0.35)"]
 
 

@@ -195,7 +195,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", default="/tmp/digest-scale")
     parser.add_argument("--out", default=str(RESULTS / "scale"))
     parser.add_argument(
-        "--update", action="store_true", help="replace only the measured rows of OUT.json"
+        "--fresh",
+        action="store_true",
+        help="start OUT over; by default a measured row replaces only its own row of OUT.json",
     )
     args = parser.parse_args(argv)
     corpus.use(args.data)
@@ -204,28 +206,25 @@ def main(argv: list[str] | None = None) -> int:
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
     out = Path(args.out)
-    keep = args.update or args.ingest  # an ingest figure joins the table, replacing only its row
+    # A partial rerun rewrote the whole table with its few rows twice (commits 4384fa9, 5abf903):
+    # a measured row now replaces its own row only, unless --fresh says to start over.
     known = out.with_suffix(".json")
-    earlier = json.loads(known.read_text()) if keep and known.exists() else []
-    rows: list[dict] = []
+    rows = [] if args.fresh or not known.exists() else json.loads(known.read_text())
+    when = measured()
 
     def add(n: int, m: int, method: str, wall: float, rss: float, note: str = "") -> None:
-        for old in [
-            r for r in earlier if (r["papers"], r["subscribers"], r["method"]) == (n, m, method)
-        ]:
-            earlier.remove(old)
-        rows.append(
-            {
-                "papers": n,
-                "subscribers": m,
-                "method": method,
-                "seconds": wall,
-                "peak_rss_mb": rss,
-                "note": note,
-            }
-        )
+        row = {
+            "papers": n,
+            "subscribers": m,
+            "method": method,
+            "seconds": wall,
+            "peak_rss_mb": rss,
+            "note": note,
+            "measured": when,
+        }
+        rows[:] = merged(rows, row)
         print(f"{n:>7} {m:>6} {method:32} {wall:8.1f} s {rss:7.0f} MB {note}", file=sys.stderr)
-        save(earlier + rows, out, HEADINGS["ingest"] if args.ingest else "")
+        save(rows, out, HEADINGS["ingest"] if args.ingest else "")
 
     if args.ingest:
         from bench import ingest  # which imports this module
@@ -293,7 +292,7 @@ def main(argv: list[str] | None = None) -> int:
             sampled = True
         if args.daily and n == max(args.papers):
             daily(work, papers, n, min(args.subscribers, key=lambda s: abs(s - 1000)), add)
-    print(save(earlier + rows, out))
+    print(save(rows, out))
     return 0
 
 
@@ -342,12 +341,29 @@ HEADINGS = {
 }
 
 
+def measured() -> str:
+    """Today's date and the commit measured (with "+" when the tree has changes), for each row."""
+    git = ["git", "-C", str(ROOT)]
+    head = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    dirty = subprocess.run(
+        [*git, "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True
+    )
+    commit = head.stdout.strip() + ("+" if dirty.stdout.strip() else "")
+    return f"{time.strftime('%Y-%m-%d', time.gmtime())} {commit}".strip()
+
+
+def merged(rows: list[dict], row: dict) -> list[dict]:
+    """The table with `row` in place of any earlier row of its size and method, else added."""
+    key = (row["papers"], row["subscribers"], row["method"])
+    return [r for r in rows if (r["papers"], r["subscribers"], r["method"]) != key] + [row]
+
+
 def save(rows: list[dict], out: Path, heading: str = "") -> str:
     lower = {(r["papers"], r["subscribers"]): r for r in rows if r["method"] == "lower bound"}
     lines = [
         "| papers | subscribers | method | wall s | peak RSS MB | wall / lower | RSS / lower "
-        "| note |",
-        "|" + " --- |" * 8,
+        "| note | measured |",
+        "|" + " --- |" * 9,
     ]
     daily = [r for r in rows if r["method"].startswith("daily")]
     rows = sorted(
@@ -365,21 +381,19 @@ def save(rows: list[dict], out: Path, heading: str = "") -> str:
         )
         lines.append(
             f"| {r['papers']} | {r['subscribers']} | {r['method']} | {r['seconds']:.1f} | "
-            f"{r['peak_rss_mb']:.0f} | {ratio[0]} | {ratio[1]} | {r['note']} |"
+            f"{r['peak_rss_mb']:.0f} | {ratio[0]} | {ratio[1]} | {r['note']} | "
+            f"{r.get('measured', 'earlier')} |"
         )
     table = "\n".join(lines)
     out.with_suffix(".json").write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
     heading = heading or (
         "# Speed and memory\n\nCommand: `.venv/bin/python -m bench.scale --daily` (`make "
-        f"bench-scale`) on this machine ({os.cpu_count()} cores). Each row is one process; "
-        "extrapolated rows say so. Peak RSS is the whole process tree's (the tokenizer's helper "
-        "process above 8k texts included); every `digest rank` and lower bound row was measured "
-        "again after `rank()` came to work through 2,000 interests at a time; the `digest run` "
-        "rows of 10k subscribers after the outbox stopped holding every claimed message, the "
-        "200k x 100 and x 1000 ones after the passes came to score exactly as ranking at once, "
-        "the others at the end of the previous session; the loop and SVM rows are older and "
-        "count the largest process only. "
-        "Rows are sorted by size; the daily rows come last."
+        f"bench-scale`) on this machine ({os.cpu_count()} cores). Each row is one process, and "
+        "says when and on which commit it was measured (a rerun of some sizes replaces only "
+        "their rows); extrapolated rows say so. Peak RSS is the whole process tree's (the "
+        "tokenizer's helper process above 8k texts included; the loop and SVM rows, which are "
+        "older, count the largest process only). Compare ratios within one day, not seconds "
+        "across days. Rows are sorted by size; the daily rows come last."
     )
     md = out.with_suffix(".md")
     # What was written under the table by hand (what the rows say) stays under the new one.

@@ -33,3 +33,30 @@ def test_a_variant_of_how_rows_are_made_fits_its_own_stored_space():
 def test_a_table_cell_is_shippeds_mean_or_a_paired_difference_from_it():
     assert ideas._cell("shipped", [0.5, 0.7], [0.5, 0.7]) == "0.600"
     assert ideas._cell("variant", [0.6, 0.9], [0.5, 0.7]) == "+0.150 (0.050)"
+
+
+def test_a_scale_rerun_replaces_only_the_rows_it_measured(tmp_path):
+    # Twice a rerun of a few sizes rewrote the whole table with those rows alone.
+    from bench import scale
+
+    def row(n, method, seconds):
+        return {
+            "papers": n,
+            "subscribers": 100,
+            "method": method,
+            "seconds": seconds,
+            "peak_rss_mb": 300.0,
+            "note": "",
+        }
+
+    rows = [row(10_000, "digest rank", 2.0), row(10_000, "lower bound", 1.6)]
+    rows = scale.merged(rows, row(10_000, "digest rank", 1.8))
+    rows = scale.merged(rows, row(50_000, "digest rank", 6.0))
+    assert sorted((r["papers"], r["method"], r["seconds"]) for r in rows) == [
+        (10_000, "digest rank", 1.8),
+        (10_000, "lower bound", 1.6),
+        (50_000, "digest rank", 6.0),
+    ]
+    table = scale.save(rows, tmp_path / "scale")
+    assert "| 10000 | 100 | digest rank | 1.8 | 300 | 1.12 | 1.00 |  | earlier |" in table
+    assert (tmp_path / "scale.json").exists()
