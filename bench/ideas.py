@@ -94,6 +94,13 @@ VARIANTS: dict[str, tuple[str, Patch]] = {
         f"latent weight {w}": (f"score + {w} x latent cosine", {(latent_component, "WEIGHT"): w})
         for w in (0.6, 0.8, 1.2)
     },
+    **{
+        f"latent basis of {k} components": (
+            f"the stored space's TruncatedSVD basis of {k} components, not 100",
+            {(latent_component, "COMPONENTS"): k, (rankers, "_STORED"): {}},
+        )
+        for k in (50, 200, 300)
+    },
     "latent weight 0.8, depth 100": (
         "score + 0.8 x latent cosine over each interest's best 100",
         {(latent_component, "WEIGHT"): 0.8, (latent_component, "DEPTH"): 100},

@@ -370,7 +370,7 @@ def save(rows: list[dict], out: Path, heading: str = "") -> str:
         (r for r in rows if r not in daily), key=lambda r: (r["papers"], r["subscribers"])
     )
     for r in rows + daily:
-        base = lower.get((r["papers"], r["subscribers"]))
+        base = None if r in daily else lower.get((r["papers"], r["subscribers"]))
         ratio = (
             (
                 f"{r['seconds'] / base['seconds']:.2f}",
@@ -385,7 +385,7 @@ def save(rows: list[dict], out: Path, heading: str = "") -> str:
             f"{r.get('measured', 'earlier')} |"
         )
     table = "\n".join(lines)
-    out.with_suffix(".json").write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
+    out.with_suffix(".json").write_text(json.dumps(rows + daily, indent=1) + "\n", encoding="utf-8")
     heading = heading or (
         "# Speed and memory\n\nCommand: `.venv/bin/python -m bench.scale --daily` (`make "
         f"bench-scale`) on this machine ({os.cpu_count()} cores). Each row is one process, and "

@@ -60,3 +60,25 @@ def test_a_scale_rerun_replaces_only_the_rows_it_measured(tmp_path):
     table = scale.save(rows, tmp_path / "scale")
     assert "| 10000 | 100 | digest rank | 1.8 | 300 | 1.12 | 1.00 |  | earlier |" in table
     assert (tmp_path / "scale.json").exists()
+
+
+def test_the_daily_rows_survive_a_save_and_take_no_ratio(tmp_path):
+    import json
+
+    from bench import scale
+
+    rows = [
+        {
+            "papers": 200_000,
+            "subscribers": 1000,
+            "method": method,
+            "seconds": seconds,
+            "peak_rss_mb": 900.0,
+            "note": "",
+        }
+        for method, seconds in (("lower bound", 30.0), ("daily: first run (fits the space)", 90.0))
+    ]
+    table = scale.save(rows, tmp_path / "scale")
+    kept = json.loads((tmp_path / "scale.json").read_text())
+    assert sorted(r["method"] for r in kept) == sorted(r["method"] for r in rows)
+    assert "| daily: first run (fits the space) | 90.0 | 900 |  |  |" in table
