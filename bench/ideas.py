@@ -255,6 +255,8 @@ RATED.update(
         for m in (0.3, 0.2)
     }
 )
+RATED.update({f"latent weight {w}": VARIANTS[f"latent weight {w}"] for w in (0.2, 0.4, 0.6, 0.8)})
+RATED["latent depth 200"] = VARIANTS["latent depth 200"]
 RATED["ramp by every word"] = VARIANTS["ramp by heavy words (0.0)"]
 
 

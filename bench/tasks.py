@@ -16,6 +16,10 @@ from digest.models import Paper
 
 LIKED = 5
 MAX_AUTHOR_PAPERS = 15  # a name on more papers than this in eight months is usually several people
+# A paper of more authors than this (a survey's collaboration, a data release, a model report) says
+# little about which person of a name it is, and is no one author's own in the sense a library
+# means: the author task leaves such papers out of libraries and of what is relevant.
+MAX_PAPER_AUTHORS = 50
 
 
 @dataclass(frozen=True)
@@ -188,7 +192,8 @@ def ambiguous(name: str, papers: Sequence[Paper]) -> bool:
 def _authors(
     rng: random.Random, early: list[Paper], late: list[Paper], large: tuple[Paper, ...], count: int
 ) -> Task:
-    """An author's earlier papers (>= 2) as the library; their later papers (>= 2) are relevant."""
+    """An author's earlier papers (>= 2) as the library; their later papers (>= 2) are relevant;
+    papers of more than MAX_PAPER_AUTHORS authors are in neither."""
     before: dict[str, list[Paper]] = defaultdict(list)
     after: dict[str, list[Paper]] = defaultdict(list)
     for papers, into in ((early, before), (late, after)):
@@ -203,10 +208,16 @@ def _authors(
         and not ambiguous(n, before[n] + after[n])
     )
     chosen = sorted(rng.sample(eligible, min(count, len(eligible))))
-    queries = tuple(
-        Query(n, tuple(before[n]), grades={p.id: 1.0 for p in after[n]}) for n in chosen
+    # Sampled before the cut of MAX_PAPER_AUTHORS, so the other tasks' samples stay as they were.
+    queries = []
+    for n in chosen:
+        mine = [p for p in before[n] if len(p.authors) <= MAX_PAPER_AUTHORS]
+        later = [p for p in after[n] if len(p.authors) <= MAX_PAPER_AUTHORS]
+        if len(mine) >= 2 and len(later) >= 2:
+            queries.append(Query(n, tuple(mine), grades={p.id: 1.0 for p in later}))
+    return Task(
+        f"author's earlier papers, pool large ({len(large)})", "Recall@20", large, tuple(queries)
     )
-    return Task(f"author's earlier papers, pool large ({len(large)})", "Recall@20", large, queries)
 
 
 def grade(query: Paper, candidate: Paper) -> float:

@@ -82,3 +82,36 @@ def test_the_daily_rows_survive_a_save_and_take_no_ratio(tmp_path):
     kept = json.loads((tmp_path / "scale.json").read_text())
     assert sorted(r["method"] for r in kept) == sorted(r["method"] for r in rows)
     assert "| daily: first run (fits the space) | 90.0 | 900 |  |  |" in table
+
+
+def test_the_author_task_leaves_papers_of_very_many_authors_out_of_libraries_and_answers():
+    import random
+
+    from bench import tasks
+    from digest.models import Paper
+
+    crowd = tuple(f"Member Number{i}" for i in range(tasks.MAX_PAPER_AUTHORS))
+
+    def paper(i, authors):
+        return Paper(
+            f"p{i}", f"title {i}", "abstract", authors=authors, categories=("astro-ph.HE",)
+        )
+
+    early = [
+        paper(1, ("Ada Lovelace", "Bo Li")),
+        paper(2, ("Ada Lovelace",)),
+        paper(3, ("Ada Lovelace", *crowd)),
+    ]
+    late = [
+        paper(4, ("Ada Lovelace",)),
+        paper(5, ("Ada Lovelace", "Bo Li")),
+        paper(6, ("Ada Lovelace", *crowd)),
+    ]
+    rng, again = random.Random(0), random.Random(0)
+    task = tasks._authors(rng, early, late, tuple(late), 10)
+    (query,) = [q for q in task.queries if q.group == "Ada Lovelace"]
+    assert [p.id for p in query.liked] == ["p1", "p2"]
+    assert set(query.grades) == {"p4", "p5"}
+    # Sampled as before the cut: the tasks built after it draw the same papers.
+    again.sample(sorted(["Ada Lovelace"]), 1)
+    assert rng.random() == again.random()
