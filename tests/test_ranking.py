@@ -384,6 +384,31 @@ def test_an_author_of_several_liked_papers_lifts_their_new_paper_and_says_so(pap
     assert lifted.because.startswith("closest to: ")
 
 
+def test_the_authors_of_a_collaborations_liked_papers_lift_nothing(papers):
+    fl, unlearning, mpc = (
+        find(papers, "arbitrary client participation"),
+        find(papers, "machine unlearning"),
+        find(papers, "multi-party computation"),
+    )
+    crowd = ("Ada Lovelace", *(f"Member Number{i}" for i in range(profiles.CROWD)))
+    in_crowd = lambda p: dataclasses.replace(p, authors=crowd)  # noqa: E731
+    pool = [in_crowd(p) if p == mpc else p for p in papers]
+    plain = rank(pool, [sub(library=(fl, unlearning))], top_k=60, thresholds=False)["ana"]
+    crowded = sub(library=(in_crowd(fl), in_crowd(unlearning)))
+    after = rank(pool, [crowded], top_k=60, thresholds=False)["ana"]
+    before = {s.paper.id: s.score for s in plain}
+    lifted = next(s for s in after if s.paper.id == mpc.id)
+    # 51 authors on both liked papers: summed, 51 x 0.4 would have lifted it by 20.
+    assert lifted.score == pytest.approx(before[mpc.id])
+    assert "an author of papers you liked" not in lifted.because
+    # Beside two small papers by one of them, that author is one of the library's again.
+    other = next(p for p in papers if p not in (fl, unlearning, mpc))
+    small = [dataclasses.replace(p, authors=("Ada Lovelace",)) for p in (unlearning, other)]
+    again = rank(pool, [sub(library=(in_crowd(fl), *small))], top_k=60, thresholds=False)["ana"]
+    ada = next(s for s in again if s.paper.id == mpc.id)
+    assert "by Ada Lovelace, an author of papers you liked" in ada.because
+
+
 def test_an_author_of_a_single_liked_paper_is_no_signal(papers):
     fl, mpc = (
         find(papers, "arbitrary client participation"),

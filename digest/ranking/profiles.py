@@ -34,6 +34,9 @@ AUTHOR_BOOST = 0.15  # added to the score of a paper by a followed author, per s
 # the author task's Recall@10 on tune); 0.3 to 1.0 are equal within 0.002 there (bench/authors.py).
 LIBRARY_AUTHOR_BOOST = 0.4
 LIBRARY_AUTHOR_MIN = 2
+# A liked paper of more authors than this (a collaboration's, a data release) names no author of
+# the library: two IceCube papers made 413 people such authors, and a new IceCube paper scored 165.
+CROWD = 50
 
 
 def exclude_pattern(words: Collection[str]) -> re.Pattern[str] | None:
@@ -121,6 +124,8 @@ def authors(
             mine[author_key(name)] = AUTHOR_BOOST
         counts: dict[str, int] = {}
         for p in lib:
+            if len(p.authors) > CROWD:
+                continue
             for key in {author_key(a) for a in p.authors}:
                 counts[key] = counts.get(key, 0) + 1
         for key, count in counts.items():
