@@ -39,13 +39,26 @@ WEIGHTS: dict[str, Factor] = {
 }
 
 
-def weighed(factor: Factor) -> object:
-    """profiles.authors with every library author's weight times `factor`."""
+# The same specificity from the stored corpus (every paper of the split's months) instead of
+# today's pool: a name's papers there per PER papers, so that it means one thing on any day.
+PER = 6_704  # the tune split's pool month
+STORED: dict[str, Factor] = {
+    f"2 / sqrt(stored papers per {PER:,})": lambda df, mine: 2 / math.sqrt(max(df, 1)),
+}
+
+
+def weighed(factor: Factor, counts: dict[str, float] | None = None) -> object:
+    """profiles.authors with every library author's weight times `factor` of the name's papers in
+    the pool (or in `counts`)."""
     original = profiles.authors
 
     def authors(papers, subscribers, liked):  # type: ignore[no-untyped-def]
         by_author, written, weights = original(papers, subscribers, liked)
-        df = Counter(author_key(a) for p in papers for a in set(p.authors))
+        df = (
+            counts
+            if counts is not None
+            else Counter(author_key(a) for p in papers for a in set(p.authors))
+        )
         new = []
         for lib, mine in zip(liked, weights, strict=True):
             on = {k: [p for p in lib if k in {author_key(a) for a in p.authors}] for k in mine}
@@ -85,7 +98,16 @@ def run(
         for i, q in enumerate(task.queries)
     ]
     patch: dict[tuple[object, str], object] = {(profiles, "LIBRARY_AUTHOR_BOOST"): boost}
-    if factor:
+    if factor in STORED:
+        every = [
+            p
+            for p in corpus.papers()
+            if corpus.month(p) in {*split.profile_months, *split.pool_months}
+        ]
+        named = Counter(author_key(a) for p in every for a in set(p.authors))
+        counts = {k: c * PER / len(every) for k, c in named.items()}
+        patch[(product, "authors")] = patch[(profiles, "authors")] = weighed(STORED[factor], counts)
+    elif factor:
         patch[(product, "authors")] = patch[(profiles, "authors")] = weighed(WEIGHTS[factor])
     with patched(patch):
         picks = ranking.rank(task.pool, subscribers, top_k=DEPTH, thresholds=False)
@@ -121,7 +143,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("| --- " * (4 + len(CUTS)) + "|")
     for boost in args.boosts:
         shown = [("sum", "")] + ([("max", "")] if args.max else [])
-        shown += [("sum", f) for f in WEIGHTS] if args.weights else []
+        shown += [("sum", f) for f in [*WEIGHTS, *STORED]] if args.weights else []
         for combine, factor in shown:
             n, means = run(split, boost, combine, factor)
             cells = " | ".join(f"{m:.4f}" for m in means)
