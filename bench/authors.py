@@ -52,8 +52,8 @@ def weighed(factor: Factor, counts: dict[str, float] | None = None) -> object:
     the pool (or in `counts`)."""
     original = profiles.authors
 
-    def authors(papers, subscribers, liked):  # type: ignore[no-untyped-def]
-        by_author, written, weights = original(papers, subscribers, liked)
+    def authors(papers, subscribers, liked, space=None):  # type: ignore[no-untyped-def]
+        by_author, written, weights = original(papers, subscribers, liked, space)
         df = (
             counts
             if counts is not None

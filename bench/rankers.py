@@ -14,7 +14,7 @@ from bench import corpus
 from bench.tasks import SPLITS, Query
 from digest import ranking
 from digest.models import Paper, Profile, Subscriber
-from digest.ranking import features
+from digest.ranking import features, profiles
 
 DEPTH = 100
 Ranker = Callable[[Sequence[Paper], Sequence[Query]], list[list[int]]]
@@ -157,7 +157,8 @@ def stored_space(pool: Sequence[Paper]) -> ranking.Space | None:
         texts = [features.paper_text(p) for p in every]
         space, rows = features.fit(texts)
         df = np.bincount(rows.indices, minlength=space.size)
-        _STORED[name] = features.counted(space, df, len(texts), rows)
+        named = profiles.frequent(every, len(texts))
+        _STORED[name] = features.counted(space, df, len(texts), rows, named)
     return _STORED.get(name)
 
 

@@ -16,6 +16,7 @@ from digest import ranking
 from digest.models import Paper, Scored, Subscriber
 from digest.ranking import Space
 from digest.ranking.features import counted, fit, paper_text
+from digest.ranking.profiles import frequent
 from digest.state import Store
 
 log = logging.getLogger("digest.corpus")
@@ -164,7 +165,10 @@ def saved_space(store: Store, subscribers: Sequence[Subscriber]) -> Space | None
     if latest - saved.through_seq > REFIT_GROWTH * saved.docs:
         return None
     space = Space.from_bytes(saved.data)
-    return space if space is not None and space.knows(_wishes(subscribers)) else None
+    # A space saved before it counted author names (profiles.frequent) is refitted once.
+    if space is None or space.named is None:
+        return None
+    return space if space.knows(_wishes(subscribers)) else None
 
 
 def _wishes(subscribers: Sequence[Subscriber]) -> list[str]:
@@ -191,4 +195,5 @@ def _fit(store: Store, latest: int, count: int, wishes: list[str]) -> Space:
         del sample
         blocks = ([p for _, p in b] for b in store.paper_blocks(0, latest))
         (df, _), docs = ranking.frequencies(blocks, space), count
-    return counted(space, df, docs, rows)
+    stored = (p for b in store.paper_blocks(0, latest) for _, p in b)
+    return counted(space, df, docs, rows, frequent(stored, docs))

@@ -11,6 +11,7 @@ import pytest
 
 from digest import corpus, ranking
 from digest.models import Paper, Profile, Subscriber
+from digest.ranking.tokens import author_key
 from digest.state import Store
 
 NOW = datetime(2026, 11, 30, 9, tzinfo=UTC)
@@ -136,3 +137,31 @@ def test_ranking_stored_papers_in_passes_picks_what_ranking_them_at_once_picks(
     assert "2601.00005" not in {s.paper.id for s in passes.picks["ana"]}
     assert all(int(s.paper.id[-5:]) >= 120 for s in passes.picks["bo"])
     assert passes.through == held.through == 300 and passes.fresh == held.fresh
+
+
+def test_the_space_keeps_its_papers_frequent_author_names_and_refits_a_space_without(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(corpus, "SPACE_MIN_PAPERS", 5)
+    with Store(tmp_path / "state.db") as store:
+        many = [
+            Paper(
+                f"q{i}", f"graph networks {i}", "We study graphs.", authors=("Jun Wang", f"A{i} B")
+            )
+            for i in range(6)
+        ]
+        store.add_papers(many, NOW)
+        space = corpus.ranking_space(store, [], NOW)
+        assert space is not None and space.named is not None
+        # Every name of 6 papers is on more than 1 in 6,704: all are kept, each with its count.
+        assert space.named[author_key("Jun Wang")] == 6
+        saved = corpus.saved_space(store, [])
+        assert saved is not None and saved.named == space.named
+        # A space saved before names were counted is refitted on the next run.
+        old = ranking.Space(list(space.names), space.idf, space.docs, space.centroid, space.basis)
+        stored = store.ratings.space()
+        assert stored is not None
+        store.ratings.save_space(old.to_bytes(), stored.through_seq, stored.docs, NOW)
+        assert corpus.saved_space(store, []) is None
+        again = corpus.ranking_space(store, [], NOW)
+        assert again is not None and again.named == space.named

@@ -409,6 +409,32 @@ def test_the_authors_of_a_collaborations_liked_papers_lift_nothing(papers):
     assert "by Ada Lovelace, an author of papers you liked" in ada.because
 
 
+def test_with_stored_name_counts_a_prolific_co_author_weighs_less_than_a_rare_one(papers):
+    import numpy as np
+
+    from digest.ranking.features import Space
+    from digest.ranking.tokens import author_key
+
+    library = [dataclasses.replace(p, authors=("Cheng Deng", "Jun Wang")) for p in papers[:2]]
+    reader = sub(library=tuple(library))
+    deng, wang = author_key("Cheng Deng"), author_key("Jun Wang")
+
+    def weights(space):
+        return profiles.authors(papers, [reader], [library], space)[2][0]
+
+    # Without a stored corpus, as before: both the same share of the boost.
+    assert weights(None)[deng] == weights(None)[wang] == pytest.approx(0.4)
+    # Jun Wang on 25 of 6,704 stored papers, Cheng Deng on none that count as frequent.
+    month = Space(["graph"], np.ones(1), 6_704, named={wang: 25})
+    assert weights(month)[deng] == pytest.approx(0.4 * 2.0)
+    assert weights(month)[wang] == pytest.approx(0.4 * 2.0 / 5)
+    # The same rate in a store ten times the size weighs the same: a share, not a count.
+    assert weights(Space(["graph"], np.ones(1), 67_040, named={wang: 250})) == weights(month)
+    # A followed author keeps the plain boost whatever the counts.
+    followed = sub(authors=("Jun Wang",))
+    assert profiles.authors(papers, [followed], [[]], month)[2][0] == {wang: profiles.AUTHOR_BOOST}
+
+
 def test_an_author_of_a_single_liked_paper_is_no_signal(papers):
     fl, mpc = (
         find(papers, "arbitrary client participation"),

@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 import io
 import itertools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 import scipy.sparse as sp
@@ -53,6 +53,7 @@ class Space:
         docs: int,
         centroid: np.ndarray | None = None,
         basis: latent.Basis | None = None,
+        named: Mapping[str, int] | None = None,
     ) -> None:
         self.names = np.asarray(terms, dtype=object)
         self.idf = idf
@@ -60,6 +61,9 @@ class Space:
         self.vocabulary = {t: i for i, t in enumerate(terms)}
         self.centroid = np.zeros(len(terms)) if centroid is None else centroid
         self.basis = basis  # the stored corpus's latent basis (None: words alone)
+        # How many of the `docs` papers each frequent author name is on (profiles.frequent; None:
+        # not counted, as for a space fitted on the papers ranked).
+        self.named = None if named is None else dict(named)
 
     @property
     def size(self) -> int:
@@ -103,6 +107,10 @@ class Space:
         if self.basis is not None:
             arrays["basis_columns"] = self.basis.columns.astype(np.int32)
             arrays["basis"] = self.basis.vectors.astype(np.float16)  # a quarter of float64's size
+        if self.named is not None:
+            keys = "\n".join(self.named).encode("utf-8")
+            arrays["named"] = np.frombuffer(keys, dtype=np.uint8)
+            arrays["named_counts"] = np.fromiter(self.named.values(), np.int64, len(self.named))
         out = io.BytesIO()
         np.savez_compressed(out, **arrays)  # type: ignore[arg-type]
         return out.getvalue()
@@ -121,7 +129,15 @@ class Space:
             if "basis" in saved:
                 columns = saved["basis_columns"].astype(np.int64)
                 basis = latent.Basis(columns, saved["basis"].astype(np.float32))
-        return cls(terms, idf, docs, centroid, basis)
+            named = None
+            if "named" in saved:
+                keys = (
+                    saved["named"].tobytes().decode("utf-8").split("\n")
+                    if saved["named"].size
+                    else []
+                )
+                named = dict(zip(keys, saved["named_counts"].tolist(), strict=True))
+        return cls(terms, idf, docs, centroid, basis, named)
 
 
 def fit(
@@ -207,13 +223,19 @@ def _malloc_trim() -> Callable[[int], int] | None:
         return None
 
 
-def counted(space: Space, df: np.ndarray, docs: int, rows: sp.csr_matrix) -> Space:
+def counted(
+    space: Space,
+    df: np.ndarray,
+    docs: int,
+    rows: sp.csr_matrix,
+    named: Mapping[str, int] | None = None,
+) -> Space:
     """A space fitted on a sample, with the document frequencies `df` of its columns counted on
     all `docs` papers instead; the centroid and the latent basis are the sample's (`rows`, the
-    fit's rows) reweighted."""
+    fit's rows) reweighted; `named`: the frequent author names of the `docs` papers."""
     idf = idf_of(docs, df)
     rows, centroid = reweighed(rows, idf / space.idf)
-    return Space(list(space.names), idf, docs, centroid, latent.fit(rows))
+    return Space(list(space.names), idf, docs, centroid, latent.fit(rows), named)
 
 
 def reweighed(

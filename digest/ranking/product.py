@@ -180,7 +180,7 @@ def prepare(
     if pool_df is None:
         pool_df = np.bincount(x.indices, minlength=x.shape[1])
     shared = _sharing(interest.vectors, pool_df)
-    by_author, written, author_weights = authors(papers, subscribers, liked)
+    by_author, written, author_weights = authors(papers, subscribers, liked, space)
     right = _columns(x, space, written)
     return Prepared(
         papers=papers,
