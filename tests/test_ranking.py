@@ -430,6 +430,9 @@ def test_with_stored_name_counts_a_prolific_co_author_weighs_less_than_a_rare_on
     assert weights(month)[wang] == pytest.approx(0.4 * 2.0 / 5)
     # The same rate in a store ten times the size weighs the same: a share, not a count.
     assert weights(Space(["graph"], np.ones(1), 67_040, named={wang: 250})) == weights(month)
+    # A store smaller than 6,704 papers counts as is, not scaled up from a few papers.
+    small = Space(["graph"], np.ones(1), 1_000, named={wang: 4})
+    assert weights(small)[wang] == pytest.approx(0.4 * 2.0 / 2)
     # A followed author keeps the plain boost whatever the counts.
     followed = sub(authors=("Jun Wang",))
     assert profiles.authors(papers, [followed], [[]], month)[2][0] == {wang: profiles.AUTHOR_BOOST}
