@@ -157,7 +157,7 @@ def stored_space(pool: Sequence[Paper]) -> ranking.Space | None:
         texts = [features.paper_text(p) for p in every]
         space, rows = features.fit(texts)
         df = np.bincount(rows.indices, minlength=space.size)
-        named = profiles.frequent(every, len(texts))
+        named = profiles.frequent(profiles.name_counts(every), len(texts))
         _STORED[name] = features.counted(space, df, len(texts), rows, named)
     return _STORED.get(name)
 

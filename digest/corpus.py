@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import math
+from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -16,7 +17,7 @@ from digest import ranking
 from digest.models import Paper, Scored, Subscriber
 from digest.ranking import Space
 from digest.ranking.features import counted, fit, paper_text
-from digest.ranking.profiles import frequent
+from digest.ranking.profiles import frequent, name_counts
 from digest.state import Store
 
 log = logging.getLogger("digest.corpus")
@@ -184,16 +185,26 @@ def _texts(store: Store, through: int, every: int = 1) -> Iterator[str]:
 def _fit(store: Store, latest: int, count: int, wishes: list[str]) -> Space:
     """The vocabulary of every stored paper, or of an even sample above SPACE_SAMPLE, and of the
     wishes (as texts of their own, so that a word no stored paper holds is in it too), with
-    document frequencies and idf counted on every paper, the wishes not among them."""
+    document frequencies, idf and author names counted on every paper, the wishes not among
+    them."""
     every = math.ceil(count / SPACE_SAMPLE)
-    sample = list(_texts(store, latest, every=every))
+    names: Counter[str] = Counter()
+
+    def counting(through: int) -> Iterator[list[Paper]]:  # one read of the store, names counted
+        for block in store.paper_blocks(0, through):
+            papers = [p for _, p in block]
+            name_counts(papers, names)
+            yield papers
+
+    if every == 1:
+        sample = [paper_text(p) for papers in counting(latest) for p in papers]
+    else:
+        sample = list(_texts(store, latest, every=every))
     space, rows = fit(sample + wishes, wishes)
     rows = rows[: len(sample)]
     if every == 1:  # the sample is every paper: its rows hold the counts
         df, docs = np.bincount(rows.indices, minlength=space.size), len(sample)
     else:
         del sample
-        blocks = ([p for _, p in b] for b in store.paper_blocks(0, latest))
-        (df, _), docs = ranking.frequencies(blocks, space), count
-    stored = (p for b in store.paper_blocks(0, latest) for _, p in b)
-    return counted(space, df, docs, rows, frequent(stored, docs))
+        (df, _), docs = ranking.frequencies(counting(latest), space), count
+    return counted(space, df, docs, rows, frequent(names, docs))

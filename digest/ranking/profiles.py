@@ -123,10 +123,16 @@ def profiles(
     return profile
 
 
-def frequent(papers: Iterable[Paper], docs: int) -> dict[str, int]:
-    """The author names (keys) of `papers` (`docs` of them) common enough to weigh less than
-    NAME_MOST: on more than one of every NAME_PER papers. A stored space keeps these alone."""
-    counts = Counter(author_key(a) for p in papers for a in {*p.authors})
+def name_counts(papers: Iterable[Paper], into: Counter[str] | None = None) -> Counter[str]:
+    """How many of `papers` each author name (key) is on, added to `into` if given."""
+    counts = Counter() if into is None else into
+    counts.update(author_key(a) for p in papers for a in {*p.authors})
+    return counts
+
+
+def frequent(counts: Mapping[str, int], docs: int) -> dict[str, int]:
+    """The names of `counts` (over `docs` papers) common enough to weigh less than NAME_MOST: on
+    more than one of every NAME_PER papers. A stored space keeps these alone."""
     return {k: c for k, c in sorted(counts.items()) if _rate(c, docs) > 1}
 
 
