@@ -1,7 +1,7 @@
 """Builds digest/ranking/background.npz, the built-in background of ranking/background.py: the
 space of every corpus paper announced before --before (default 2025-07, so that the report
 split's months, 2025-07 to 2025-10, are never in it), its rows' sum (its part of a centroid) and
-that space's latent basis."""
+that space's latent basis, and its papers' frequent author names."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import time
 import numpy as np
 
 from bench import corpus
-from digest.ranking import background, latent
+from digest.ranking import background, latent, profiles
 from digest.ranking.features import fit, paper_text
 
 
@@ -28,7 +28,8 @@ def main() -> None:
     df = np.bincount(rows.indices, minlength=space.size)
     basis = latent.fit(rows)
     assert basis is not None
-    blob = background.to_bytes(len(papers), list(space.names), rows, basis)
+    named = profiles.frequent(profiles.name_counts(papers), len(papers))
+    blob = background.to_bytes(len(papers), list(space.names), rows, basis, named)
     with open(args.out, "wb") as out:
         out.write(blob)
     kept = int((df >= background.MIN_DF).sum())

@@ -378,8 +378,20 @@ def test_an_author_of_several_liked_papers_lifts_their_new_paper_and_says_so(pap
     }
     after = rank(pool, [sub(library=library)], top_k=60, thresholds=False)["ana"]
     lifted = next(s for s in after if s.paper.id == mpc.id)
-    # Two authors, each on every liked paper: 2 x LIBRARY_AUTHOR_BOOST x (2 of 2 liked papers).
-    assert lifted.score == pytest.approx(before[mpc.id] + 2 * profiles.LIBRARY_AUTHOR_BOOST)
+    # Two authors, each on every liked paper: LIBRARY_AUTHOR_BOOST x (2 of 2 liked papers) each,
+    # times how rare the name is among the built-in background's papers ("Bo Li" is not).
+    from digest.ranking import background
+    from digest.ranking.tokens import author_key
+
+    found = background.load(background.FILE)
+    assert found is not None and found.named is not None
+    rare = [
+        profiles.specificity(found.named, found.docs, author_key(n))
+        for n in ("Ada Lovelace", "Bo Li")
+    ]
+    assert rare[0] == profiles.NAME_MOST and rare[1] < 1
+    boost = profiles.LIBRARY_AUTHOR_BOOST * sum(rare)
+    assert lifted.score == pytest.approx(before[mpc.id] + boost)
     assert "by Ada Lovelace, Bo Li, an author of papers you liked" in lifted.because
     assert lifted.because.startswith("closest to: ")
 

@@ -105,6 +105,10 @@ def test_ranking_a_pool_without_a_stored_space_uses_the_background() -> None:
     sub = Subscriber("ana", Profile(interests="galaxies"), ())
     prep = product.prepare(papers, [sub])
     assert prep is not None and prep.space.basis is not None
+    # Its papers' frequent author names weigh library authors, as a store's do.
+    shipped = background.load(background.FILE)
+    assert shipped is not None and shipped.named
+    assert prep.space.named == shipped.named and prep.space.named_docs == shipped.docs
 
 
 def test_the_file_survives_its_own_round_trip(tmp_path) -> None:
@@ -116,9 +120,10 @@ def test_the_file_survives_its_own_round_trip(tmp_path) -> None:
     basis = latent.fit(rows)
     assert basis is not None
     path = tmp_path / "background.npz"
-    path.write_bytes(background.to_bytes(len(texts), list(space.names), rows, basis))
+    named = {"ada lovelace": 3}
+    path.write_bytes(background.to_bytes(len(texts), list(space.names), rows, basis, named))
     found = background.load(path)
-    assert found is not None and found.docs == 200
+    assert found is not None and found.docs == 200 and found.named == named
     assert np.array_equal(found.frequencies(found.where(space)), np.where(df >= 3, df, 0))
     again = found.basis(found.where(space))
     assert again is not None

@@ -36,6 +36,7 @@ class Background:
     vectors: np.ndarray  # ... int8, one row each, times `scale`
     scale: np.ndarray
     total: np.ndarray  # the sum of its papers' TF-IDF rows (in its own idf), by row of df
+    named: dict[str, int] | None = None  # its papers' frequent author names (profiles.frequent)
 
     def where(self, space: Space) -> np.ndarray:
         """Each of the space's columns' row in df (-1: a term the background does not hold).
@@ -106,6 +107,8 @@ def joined(space: Space, rows: sp.csr_matrix) -> tuple[Space, sp.csr_matrix]:
     total, outside = found.sums(where, idf)
     space.centroid = total / max(math.sqrt(float(total @ total) + outside), 1e-12)
     space.idf, space.basis = idf, found.basis(where)  # a fresh fit's space: changed in place
+    if found.named is not None:
+        space.named, space.named_docs = found.named, found.docs
     return space, rows
 
 
@@ -132,15 +135,23 @@ def load(path: Path) -> Background | None:
                 saved["vectors"],
                 saved["scale"].astype(np.float32),
                 saved["total"].astype(np.float64),
+                features.named_of(saved),
             )
     except (OSError, KeyError, ValueError) as e:
         log.warning("%s: no background (%s)", path, e)
         return None
 
 
-def to_bytes(docs: int, names: list[str], rows: sp.csr_matrix, basis: latent.Basis) -> bytes:
+def to_bytes(
+    docs: int,
+    names: list[str],
+    rows: sp.csr_matrix,
+    basis: latent.Basis,
+    named: dict[str, int] | None = None,
+) -> bytes:
     """The background file of a fitted space's terms (those of MIN_DF+ papers), their rows' sums
-    and its basis, quantized to int8 per row (a cosine of 100 components moves by well under 1%)."""
+    and its basis, quantized to int8 per row (a cosine of 100 components moves by well under 1%),
+    and its papers' frequent author names."""
     df = np.bincount(rows.indices, minlength=len(names))
     total = np.asarray(rows.sum(axis=0)).ravel()
     keep = np.flatnonzero(df >= MIN_DF)
@@ -158,6 +169,8 @@ def to_bytes(docs: int, names: list[str], rows: sp.csr_matrix, basis: latent.Bas
         "scale": scale.astype(np.float32),
         "total": total[keep].astype(np.float32),
     }
+    if named is not None:
+        arrays |= features.named_arrays(named)
     out = io.BytesIO()
     np.savez_compressed(out, **arrays)
     return out.getvalue()

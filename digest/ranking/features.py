@@ -54,6 +54,7 @@ class Space:
         centroid: np.ndarray | None = None,
         basis: latent.Basis | None = None,
         named: Mapping[str, int] | None = None,
+        named_docs: int | None = None,
     ) -> None:
         self.names = np.asarray(terms, dtype=object)
         self.idf = idf
@@ -61,9 +62,10 @@ class Space:
         self.vocabulary = {t: i for i, t in enumerate(terms)}
         self.centroid = np.zeros(len(terms)) if centroid is None else centroid
         self.basis = basis  # the stored corpus's latent basis (None: words alone)
-        # How many of the `docs` papers each frequent author name is on (profiles.frequent; None:
-        # not counted, as for a space fitted on the papers ranked).
+        # How many of `named_docs` papers (the stored ones, or the built-in background's) each
+        # frequent author name is on (profiles.frequent; None: not counted).
         self.named = None if named is None else dict(named)
+        self.named_docs = docs if named_docs is None else named_docs
 
     @property
     def size(self) -> int:
@@ -108,9 +110,7 @@ class Space:
             arrays["basis_columns"] = self.basis.columns.astype(np.int32)
             arrays["basis"] = self.basis.vectors.astype(np.float16)  # a quarter of float64's size
         if self.named is not None:
-            keys = "\n".join(self.named).encode("utf-8")
-            arrays["named"] = np.frombuffer(keys, dtype=np.uint8)
-            arrays["named_counts"] = np.fromiter(self.named.values(), np.int64, len(self.named))
+            arrays |= named_arrays(self.named) | {"named_docs": np.array([self.named_docs])}
         out = io.BytesIO()
         np.savez_compressed(out, **arrays)  # type: ignore[arg-type]
         return out.getvalue()
@@ -129,15 +129,23 @@ class Space:
             if "basis" in saved:
                 columns = saved["basis_columns"].astype(np.int64)
                 basis = latent.Basis(columns, saved["basis"].astype(np.float32))
-            named = None
-            if "named" in saved:
-                keys = (
-                    saved["named"].tobytes().decode("utf-8").split("\n")
-                    if saved["named"].size
-                    else []
-                )
-                named = dict(zip(keys, saved["named_counts"].tolist(), strict=True))
-        return cls(terms, idf, docs, centroid, basis, named)
+            named = named_of(saved)
+            named_docs = int(saved["named_docs"][0]) if named is not None else docs
+        return cls(terms, idf, docs, centroid, basis, named, named_docs)
+
+
+def named_arrays(named: Mapping[str, int]) -> dict[str, np.ndarray]:
+    """Author names and their counts as arrays of a saved space or background file."""
+    keys = np.frombuffer("\n".join(named).encode("utf-8"), dtype=np.uint8)
+    return {"named": keys, "named_counts": np.fromiter(named.values(), np.int64, len(named))}
+
+
+def named_of(saved: Mapping[str, np.ndarray]) -> dict[str, int] | None:
+    """The names saved by named_arrays() (None: a file saved without them)."""
+    if "named" not in saved:
+        return None
+    keys = saved["named"].tobytes().decode("utf-8").split("\n") if saved["named"].size else []
+    return dict(zip(keys, saved["named_counts"].tolist(), strict=True))
 
 
 def fit(

@@ -156,8 +156,9 @@ def authors(
     space: Space | None = None,
 ) -> tuple[sp.csr_matrix, sp.csr_matrix, list[dict[str, float]]]:
     """Author columns: (subscribers x authors weights, papers x authors ones, weights by key);
-    the library authors' weights by their names' specificity in `space`'s stored papers."""
-    named, docs = (space.named, space.docs) if space is not None else (None, 0)
+    the library authors' weights by their names' specificity among `space`'s papers (a store's,
+    or the built-in background's)."""
+    named, docs = (space.named, space.named_docs) if space is not None else (None, 0)
     weights: list[dict[str, float]] = []
     for s, lib in zip(subscribers, liked, strict=True):
         mine: dict[str, float] = {}
