@@ -424,3 +424,9 @@ def test_a_slack_signing_secret_needs_web(tmp_path: Path) -> None:
     )
     message = error_of(tmp_path, body)
     assert "subscribers.alice.channels[0].signing_secret: needs a [web] table" in message
+
+
+def test_a_home_of_no_such_user_is_a_path_as_written(tmp_path: Path) -> None:
+    # "~0" is user 0's home, and there is no such user: Path.expanduser() raised RuntimeError.
+    message = error_of(tmp_path, 'templates = "~0"\n' + MINIMAL)
+    assert "templates" in message and "~0" in message

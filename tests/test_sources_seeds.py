@@ -396,3 +396,9 @@ def test_a_folder_it_may_not_list_fails_the_source_in_one_line(tmp_path: Path) -
     assert done.stdout.strip() == f"{folder}: cannot read the folder (Permission denied)", (
         done.stderr
     )
+
+
+def test_a_path_in_the_home_of_no_such_user_is_missing_not_a_crash() -> None:
+    config = SourceConfig(name="s", kind="seeds", options={"path": "~0/abstracts"})
+    with pytest.raises(SourceError, match="no such file or folder"):
+        seeds.source_path(config)

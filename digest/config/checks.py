@@ -102,7 +102,11 @@ class Checks:
 
     def path(self, value: str) -> str:
         """A path as written in the file, resolved against the file's folder (`~` expanded)."""
-        written = Path(value).expanduser()
+        written = Path(value)
+        try:
+            written = written.expanduser()
+        except RuntimeError:  # "~name" of no such user: a name as written, as a shell keeps it
+            pass
         if written.is_absolute():
             return str(written)
         joined = os.path.join(self.base, written)

@@ -45,7 +45,11 @@ def source_path(config: SourceConfig) -> Path:
     raw = config.options.get("path")
     if not isinstance(raw, str) or not raw.strip():
         raise SourceError(f"source {config.name!r}: option 'path' must name a file or folder")
-    path = Path(raw).expanduser()
+    path = Path(raw)
+    try:
+        path = path.expanduser()
+    except RuntimeError:  # "~name" of no such user: a name as written, as a shell keeps it
+        pass
     try:
         there = path.exists()
     except (OSError, ValueError) as exc:  # a name too long for the system, a NUL byte
