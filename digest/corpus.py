@@ -190,14 +190,14 @@ def _fit(store: Store, latest: int, count: int, wishes: list[str]) -> Space:
     every = math.ceil(count / SPACE_SAMPLE)
     names: Counter[str] = Counter()
 
-    def counting(through: int) -> Iterator[list[Paper]]:  # one read of the store, names counted
-        for block in store.paper_blocks(0, through):
+    def counting() -> Iterator[list[Paper]]:  # one read of the store, names counted
+        for block in store.paper_blocks(0, latest):
             papers = [p for _, p in block]
             name_counts(papers, names)
             yield papers
 
     if every == 1:
-        sample = [paper_text(p) for papers in counting(latest) for p in papers]
+        sample = [paper_text(p) for papers in counting() for p in papers]
     else:
         sample = list(_texts(store, latest, every=every))
     space, rows = fit(sample + wishes, wishes)
@@ -206,5 +206,5 @@ def _fit(store: Store, latest: int, count: int, wishes: list[str]) -> Space:
         df, docs = np.bincount(rows.indices, minlength=space.size), len(sample)
     else:
         del sample
-        (df, _), docs = ranking.frequencies(counting(latest), space), count
+        (df, _), docs = ranking.frequencies(counting(), space), count
     return counted(space, df, docs, rows, frequent(names, docs))
