@@ -21,6 +21,7 @@ from bench.ideas import patched
 from digest import ranking
 from digest.models import Paper, Profile, Scored, Subscriber
 from digest.ranking import product, profiles
+from digest.ranking.features import Space
 from digest.ranking.tokens import author_key
 
 DEPTH = 100
@@ -53,7 +54,9 @@ def weighed(factor: Factor, counts: dict[str, float] | None = None) -> object:
     original = profiles.authors
 
     def authors(papers, subscribers, liked, space=None):  # type: ignore[no-untyped-def]
-        by_author, written, weights = original(papers, subscribers, liked, space)
+        # In place of the specificity the space's names give (rank() joins the built-in
+        # background's): multiplied by it, the factor counted each name twice.
+        by_author, written, weights, _ = original(papers, subscribers, liked, None)
         df = (
             counts
             if counts is not None
@@ -69,7 +72,7 @@ def weighed(factor: Factor, counts: dict[str, float] | None = None) -> object:
             ([c[2] for c in cells], ([c[0] for c in cells], [c[1] for c in cells])),
             shape=by_author.shape,
         )
-        return rows, written, new
+        return profiles.Authors(rows, written, new, rows)  # the libraries follow no one
 
     return authors
 
@@ -85,9 +88,9 @@ def recalls(ids: Sequence[str], relevant: set[str]) -> list[float]:
 def run(
     split: tasks.Split, boost: float, combine: str = "sum", factor: str = ""
 ) -> tuple[int, list[float]]:
-    """(queries, mean Recall@5, @10, @20) with LIBRARY_AUTHOR_BOOST = boost. combine "max" counts
-    only a paper's best-weighted library author instead of their sum (the top 100 re-sorted);
-    factor names one of WEIGHTS."""
+    """(queries, mean Recall@5, @10, @20) with LIBRARY_AUTHOR_BOOST = boost. combine: how a
+    paper's library authors' weights add up, "max" as shipped, or "sum" or "noisy-or" (the top
+    100 re-sorted); factor names one of WEIGHTS."""
     task = next(
         t
         for t in tasks.build(split, split.seeds[0], per_category=1, authors=10**6, examples=1)
@@ -111,22 +114,32 @@ def run(
         patch[(product, "authors")] = patch[(profiles, "authors")] = weighed(WEIGHTS[factor])
     with patched(patch):
         picks = ranking.rank(task.pool, subscribers, top_k=DEPTH, thresholds=False)
-        _, _, weights = profiles.authors(
-            task.pool, subscribers, [list(q.liked) for q in task.queries]
-        )
+        # The weights rank() gave: with the built-in background's name counts, as it joins them.
+        from digest.ranking import background
+
+        found = background.load(background.FILE) if not factor else None
+        known = None if found is None else Space.__new__(Space)
+        if known is not None and found is not None:
+            known.named, known.named_docs = found.named, found.docs
+        weights = profiles.authors(
+            task.pool, subscribers, [list(q.liked) for q in task.queries], known
+        ).by_key
     rows = []
     for i, q in enumerate(task.queries):
         chosen = picks[f"q{i}"]
-        if combine == "max":
-            chosen = sorted(chosen, key=lambda p: -best_author(p, weights[i]))
+        if combine != "max":
+            chosen = sorted(chosen, key=lambda p: -best_author(p, weights[i], combine))
         rows.append(recalls([p.paper.id for p in chosen], set(q.grades)))
     return len(rows), [statistics.fmean(r[c] for r in rows) for c in range(len(CUTS))]
 
 
-def best_author(pick: Scored, weights: dict[str, float]) -> float:
-    """The pick's score with only its best-weighted library author's boost."""
+def best_author(pick: Scored, weights: dict[str, float], combine: str) -> float:
+    """The pick's score with its library authors' boosts combined by `combine` instead of their
+    best one's: "sum" (as before December 2026) or "noisy-or" (1 - the product of 1 - each)."""
     found = [weights[k] for k in {author_key(a) for a in pick.paper.authors} if k in weights]
-    return pick.score - sum(found) + max(found, default=0.0)
+    if combine == "sum":
+        return pick.score - max(found, default=0.0) + sum(found)
+    return pick.score - max(found, default=0.0) + 1 - math.prod(1 - min(w, 1.0) for w in found)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -134,7 +147,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     corpus.add_argument(parser)
     parser.add_argument("--split", choices=["tune", "report"], default="tune")
     parser.add_argument("--boosts", type=float, nargs="+", default=[0.1, 0.2, 0.3, 0.4, 0.6, 1.0])
-    parser.add_argument("--max", action="store_true", help="also the max over a paper's authors")
+    parser.add_argument(
+        "--combine", action="store_true", help="also the sum and noisy-or of a paper's authors"
+    )
     parser.add_argument("--weights", action="store_true", help="also every WEIGHTS factor")
     args = parser.parse_args(argv)
     corpus.use(args.data)
@@ -142,12 +157,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"| split | boost | variant | authors | {' | '.join(f'Recall@{k}' for k in CUTS)} |")
     print("| --- " * (4 + len(CUTS)) + "|")
     for boost in args.boosts:
-        shown = [("sum", "")] + ([("max", "")] if args.max else [])
-        shown += [("sum", f) for f in [*WEIGHTS, *STORED]] if args.weights else []
+        shown = [("max", "")] + ([("sum", ""), ("noisy-or", "")] if args.combine else [])
+        shown += [("max", f) for f in [*WEIGHTS, *STORED]] if args.weights else []
         for combine, factor in shown:
             n, means = run(split, boost, combine, factor)
             cells = " | ".join(f"{m:.4f}" for m in means)
-            name = factor or ("max over a paper's authors" if combine == "max" else "shipped")
+            name = factor or {"sum": "the sum over a paper's authors", "noisy-or": "noisy-or"}.get(
+                combine, "shipped"
+            )
             print(f"| {split.name} | {boost} | {name} | {n} | {cells} |", flush=True)
     return 0
 

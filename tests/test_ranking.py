@@ -379,7 +379,8 @@ def test_an_author_of_several_liked_papers_lifts_their_new_paper_and_says_so(pap
     after = rank(pool, [sub(library=library)], top_k=60, thresholds=False)["ana"]
     lifted = next(s for s in after if s.paper.id == mpc.id)
     # Two authors, each on every liked paper: LIBRARY_AUTHOR_BOOST x (2 of 2 liked papers) each,
-    # times how rare the name is among the built-in background's papers ("Bo Li" is not).
+    # times how rare the name is among the built-in background's papers ("Bo Li" is not); of a
+    # paper's library authors the best-weighted one counts.
     from digest.ranking import background
     from digest.ranking.tokens import author_key
 
@@ -390,10 +391,35 @@ def test_an_author_of_several_liked_papers_lifts_their_new_paper_and_says_so(pap
         for n in ("Ada Lovelace", "Bo Li")
     ]
     assert rare[0] == profiles.NAME_MOST and rare[1] < 1
-    boost = profiles.LIBRARY_AUTHOR_BOOST * sum(rare)
+    boost = profiles.LIBRARY_AUTHOR_BOOST * max(rare)
     assert lifted.score == pytest.approx(before[mpc.id] + boost)
     assert "by Ada Lovelace, Bo Li, an author of papers you liked" in lifted.because
     assert lifted.because.startswith("closest to: ")
+
+
+def test_a_labs_paper_is_lifted_by_its_best_library_author_not_by_all_of_them(papers):
+    fl, unlearning, mpc = (
+        find(papers, "arbitrary client participation"),
+        find(papers, "machine unlearning"),
+        find(papers, "multi-party computation"),
+    )
+    lab = ("Ada Lovelace", "Grace Hopper", "Edsger Dijkstra", "Barbara Liskov", "Alan Kay")
+    by = lambda p, names: dataclasses.replace(p, authors=names)  # noqa: E731
+    library = (by(fl, lab), by(unlearning, lab))
+    scores = {}
+    for names in (lab[:1], lab, (*lab, "Tony Hoare")):
+        pool = [by(p, names) if p == mpc else p for p in papers]
+        reader = sub(library=library, authors=("Tony Hoare",))
+        picks = rank(pool, [reader], top_k=60, thresholds=False)["ana"]
+        scores[names] = next(s for s in picks if s.paper.id == mpc.id)
+    one, five, followed = scores.values()
+    # Summed, five co-authors of every liked paper would have lifted it by 5 x 0.8 = 4.0, an
+    # alert whatever it is about.
+    assert five.score == pytest.approx(one.score)
+    assert one.score < 1.5
+    assert followed.score == pytest.approx(one.score + profiles.AUTHOR_BOOST)
+    assert f"by {', '.join(lab)}, an author of papers you liked" in five.because
+    assert "by Tony Hoare, whom you follow" in followed.because
 
 
 def test_the_authors_of_a_collaborations_liked_papers_lift_nothing(papers):

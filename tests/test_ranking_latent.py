@@ -104,9 +104,19 @@ def test_an_authors_weight_is_scaled_with_the_latent_cosine_so_a_topic_does_not_
     weights, written = sp.csr_matrix([[0.4]]), sp.csr_matrix([[1.0], [0.0]])
     plain = latent.reordered([chosen], basis, z, interest, [2], [None])
     assert [j for _, j in plain[0]] == [1, 0]  # 0.3 + 0.3 x 1 beat 0.5 + 0
-    fused = latent.reordered([chosen], basis, z, interest, [2], [None], (weights, written))
+    authors = (weights, written, weights)  # a library author's weight
+    fused = latent.reordered([chosen], basis, z, interest, [2], [None], authors)
     assert [j for _, j in fused[0]] == [0, 1]  # 0.5 + 0.3 x 0.4 beats 0.3 + 0.3 x 1
     assert fused[0][0][0] == pytest.approx((0.5 + latent.WEIGHT * 0.4) / (1 + latent.WEIGHT))
+
+
+def test_a_papers_followed_authors_add_up_and_of_its_library_authors_the_best_counts():
+    # Columns: two authors of the liked papers (0.4, 0.8) and one followed (0.15).
+    weights, library = sp.csr_matrix([[0.4, 0.8, 0.15]]), sp.csr_matrix([[0.4, 0.8, 0.0]])
+    written = sp.csr_matrix([[1.0, 1.0, 1.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
+    boost, excess = latent.prior(np.zeros(3, int), np.arange(3), (weights, written, library))
+    assert boost == pytest.approx([0.8 + 0.15, 0.4, 0.15])
+    assert excess == pytest.approx([0.4, 0.0, 0.0])  # what the product's sum held beyond it
 
 
 def test_ranked_with_a_basis_the_order_moves_and_the_scores_fall_with_it() -> None:

@@ -73,13 +73,23 @@ def reach(most: int) -> int:
 
 
 def prior(
-    owner: np.ndarray, papers: np.ndarray, authors: tuple[sp.csr_matrix, sp.csr_matrix] | None
-) -> np.ndarray | float:
-    """The author weight of each (interest owner[k], paper papers[k]) pair (0 without any)."""
+    owner: np.ndarray,
+    papers: np.ndarray,
+    authors: tuple[sp.csr_matrix, sp.csr_matrix, sp.csr_matrix] | None,
+) -> tuple[np.ndarray | float, np.ndarray | float]:
+    """(the author weight of each (interest owner[k], paper papers[k]) pair, what the score
+    product counted beyond it): followed authors add up, but of a paper's library authors only
+    the best-weighted counts (0 without any)."""
     if authors is None or not authors[0].nnz:
-        return 0.0
-    weights, written = authors
-    return np.asarray(weights[owner].multiply(written[papers]).sum(axis=1)).ravel()
+        return 0.0, 0.0
+    weights, written, library = authors
+    total = np.asarray(weights[owner].multiply(written[papers]).sum(axis=1)).ravel()
+    if not library.nnz:
+        return total, 0.0
+    mine = library[owner].multiply(written[papers]).tocsr()
+    best = np.asarray(mine.max(axis=1).todense()).ravel()
+    excess = np.asarray(mine.sum(axis=1)).ravel() - best
+    return total - excess, excess
 
 
 def nearest_disliked(
@@ -162,28 +172,33 @@ def reordered(
     profile: sp.csr_matrix,
     limits: Sequence[int],
     floors: Sequence[float | None],
-    authors: tuple[sp.csr_matrix, sp.csr_matrix] | None = None,
+    authors: tuple[sp.csr_matrix, sp.csr_matrix, sp.csr_matrix] | None = None,
     disliked: tuple[sp.csr_matrix, Sequence[Sequence[int]]] | None = None,
 ) -> list[list[tuple[float, int]]]:
     """Every interest's best (score, paper row) by words, reordered by score + WEIGHT x (latent
     cosine with the interest + the paper's author weight) - DISLIKED_NEAR x its cosine with the
     closest paper rated down, as (that sum / (1 + WEIGHT), paper row), its best limits[i] that
     score at least floors[i] kept (None: any). `authors`: (interest rows x author columns
-    weights, paper rows x author columns ones); `disliked`: (the rows the rated-down papers are
-    in, their rows per interest). A paper that shares no word with the interest (ranked without
-    thresholds) stays below every one that does, at 0 or less: closeness in the basis alone is
-    no reason to pick it. Only the papers of some list are projected, and 10,000
-    interests are one pass of numpy, not 10,000 small products (alerts reorder every paper)."""
+    weights, paper rows x author columns ones, the part of the weights the liked papers give);
+    `disliked`: (the rows the rated-down papers are in, their rows per interest). A paper that
+    shares no word with the interest (ranked without thresholds) stays below every one that
+    does, at 0 or less: closeness in the basis alone is no reason to pick it. Only the papers of
+    some list are projected, and 10,000 interests are one pass of numpy, not 10,000 small
+    products (alerts reorder every paper)."""
     sizes = np.fromiter((len(chosen) for chosen in best), np.int64, count=len(best))
     owner = np.repeat(np.arange(len(best)), sizes)
     flat = [pair for chosen in best for pair in chosen]
     scores = np.fromiter((v for v, _ in flat), np.float64, count=len(flat))
     papers = np.fromiter((j for _, j in flat), np.int64, count=len(flat))
+    # The product summed a paper's library authors; a lab's paper then scored the sum of its
+    # co-authors' boosts (2.4 and up, an alert whatever its topic). Only the best one counts.
+    boost, excess = prior(owner, papers, authors)
+    scores = scores - excess
     closeness = _closeness(basis, x, profile, owner, papers, scores)
     # Words and latent closeness are two measures of one topic, fused: an author's weight, added
     # to the first, is scaled with them, or a topic's latent bonus would outweigh it.
     near = 0.0 if disliked is None else nearest_disliked(x, *disliked, owner, papers)
-    fused = fuse(scores, closeness + prior(owner, papers, authors), near)
+    fused = fuse(scores, closeness + boost, near)
     # Three tiers, each in the order of the key: a score above 0 by words; a word shared all the
     # same (the centroid's part outweighed it: a paper that says only "learning" on a day of many
     # on the topic), at LEAST; no word shared, at 0 or less (the centroid's part alone).

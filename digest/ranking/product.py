@@ -92,6 +92,7 @@ class Prepared:
     interest: interests.Rows
     pool_weight: np.ndarray
     by_author: sp.csr_matrix  # interest rows x author columns
+    library_authors: sp.csr_matrix  # the same, the liked papers' part of the weights
     author_weights: list[dict[str, float]]
     right: sp.csr_matrix  # the pool as product columns: [papers, c.x, authors]
     written: sp.csr_matrix  # the pool's author columns (papers x authors ones)
@@ -105,7 +106,7 @@ class Prepared:
         self, papers: Sequence[Paper], x: sp.csr_matrix, subscribers: Sequence[Subscriber]
     ) -> sp.csr_matrix:
         """Other papers (their rows x) as product columns, laid out as `right`."""
-        _, written, _ = authors(papers, subscribers, self.liked)
+        written = authors(papers, subscribers, self.liked).written
         return _columns(x, self.space, written)
 
 
@@ -180,7 +181,7 @@ def prepare(
     if pool_df is None:
         pool_df = np.bincount(x.indices, minlength=x.shape[1])
     shared = _sharing(interest.vectors, pool_df)
-    by_author, written, author_weights = authors(papers, subscribers, liked, space)
+    by_author, written, author_weights, library = authors(papers, subscribers, liked, space)
     right = _columns(x, space, written)
     return Prepared(
         papers=papers,
@@ -193,6 +194,7 @@ def prepare(
         interest=interest,
         pool_weight=prof.POOL_WEIGHT * np.minimum(1.0, shared / prof.POOL_MIN),
         by_author=by_author[interest.owner],
+        library_authors=library[interest.owner],
         author_weights=author_weights,
         right=right,
         written=written,

@@ -7,6 +7,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
+from typing import NamedTuple
 
 import numpy as np
 import scipy.sparse as sp
@@ -149,21 +150,31 @@ def specificity(named: Mapping[str, int] | None, docs: int, key: str) -> float:
     return NAME_MOST / math.sqrt(max(1.0, _rate(named.get(key, 0), docs)))
 
 
+class Authors(NamedTuple):
+    """The author columns of the score product."""
+
+    weights: sp.csr_matrix  # subscribers x authors: each author's whole weight
+    written: sp.csr_matrix  # papers x authors: ones
+    by_key: list[dict[str, float]]  # per subscriber, author key -> weight
+    library: sp.csr_matrix  # subscribers x authors: the part of `weights` the liked papers give
+
+
 def authors(
     papers: Sequence[Paper],
     subscribers: Sequence[Subscriber],
     liked: list[list[Paper]],
     space: Space | None = None,
-) -> tuple[sp.csr_matrix, sp.csr_matrix, list[dict[str, float]]]:
-    """Author columns: (subscribers x authors weights, papers x authors ones, weights by key);
-    the library authors' weights by their names' specificity among `space`'s papers (a store's,
-    or the built-in background's)."""
+) -> Authors:
+    """Author columns for `papers`; the library authors' weights by their names' specificity
+    among `space`'s papers (a store's, or the built-in background's)."""
     named, docs = (space.named, space.named_docs) if space is not None else (None, 0)
     weights: list[dict[str, float]] = []
+    followed: list[set[str]] = []
     for s, lib in zip(subscribers, liked, strict=True):
         mine: dict[str, float] = {}
         for name in s.profile.authors:
             mine[author_key(name)] = AUTHOR_BOOST
+        followed.append(set(mine))
         counts: dict[str, int] = {}
         for p in lib:
             if len(p.authors) > CROWD:
@@ -177,9 +188,17 @@ def authors(
         weights.append(mine)
     index = {key: i for i, key in enumerate(sorted({k for w in weights for k in w}))}
     cells = [(si, index[k], w) for si, ws in enumerate(weights) for k, w in ws.items()]
+    shape = (len(subscribers), len(index))
     profile = sp.csr_matrix(
-        ([w for *_, w in cells], ([c[0] for c in cells], [c[1] for c in cells])),
-        shape=(len(subscribers), len(index)),
+        ([w for *_, w in cells], ([c[0] for c in cells], [c[1] for c in cells])), shape=shape
+    )
+    own = [
+        (si, c, w - AUTHOR_BOOST if k in followed[si] else w)
+        for (si, c, w), k in zip(cells, (k for ws in weights for k in ws), strict=True)
+    ]
+    own = [cell for cell in own if cell[2] > 0]
+    library = sp.csr_matrix(
+        ([w for *_, w in own], ([c[0] for c in own], [c[1] for c in own])), shape=shape
     )
     hits: list[tuple[int, int]] = []
     if index:
@@ -196,4 +215,4 @@ def authors(
         (np.ones(len(hits)), ([j for j, _ in hits], [c for _, c in hits])),
         shape=(len(papers), len(index)),
     )
-    return profile, written, weights
+    return Authors(profile, written, weights, library)

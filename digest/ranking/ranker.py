@@ -113,7 +113,7 @@ def rank(
         profile,
         [limits[si] for si in owner],
         [floors[si] for si in owner],
-        (prep.by_author, prep.written),
+        (prep.by_author, prep.written, prep.library_authors),
         (docs, downs) if any(downs) else None,
     )
 
