@@ -71,7 +71,7 @@ def test_a_helper_that_cannot_start_or_dies_leaves_the_work_to_this_process(monk
 def test_the_helper_tokenizes_with_the_stop_words_of_this_process(monkeypatch):
     texts = [f"the graph of all networks, number {i}" for i in range(40)]
     monkeypatch.setattr(tokens, "PARALLEL_MIN", 10)
-    monkeypatch.setattr(tokens, "STOP_WORDS", frozenset({"graph"}))  # as bench/ideas.py does
+    monkeypatch.setattr(tokens, "STOP_WORDS", frozenset({"graph"}))  # as bench/variants.py does
     words, ids, ends = tokenize_all(texts)
     start = 0
     for end in ends:

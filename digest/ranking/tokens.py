@@ -58,7 +58,7 @@ DOMAIN_STOP_WORDS = frozenset(
 )
 STOP_WORDS = ENGLISH_STOP_WORDS | DOMAIN_STOP_WORDS
 
-# Whether phrase bigrams are features (a switch for bench/ideas.py, which measures them).
+# Whether phrase bigrams are features (a switch for bench/variants.py, which measures them).
 BIGRAMS = True
 
 
