@@ -388,3 +388,51 @@ def variant(patch: Patch) -> rankers.Ranker:
             return rankers.digest_ranker(pool, queries)
 
     return ranker
+
+
+def local_centroid(share: float) -> Patch:
+    """Rocchio against a centroid that is `share` the mean of today's papers holding one of the
+    interest's heavy words (unrelated papers hold none) and 1 - share the background's; the
+    profile row itself becomes p - w c (so the latent order sees it too; share 0 is the control)."""
+    from digest.ranking import ranker as ranker_module
+
+    original = product.prepare
+
+    def prepare(papers, subscribers, space=None, pool_df=None):  # type: ignore[no-untyped-def]
+        prep = original(papers, subscribers, space, pool_df)
+        if prep is None:
+            return prep
+        p, xc, c_global = prep.interest.vectors, prep.x.tocsc(), prep.space.centroid
+        rows = []
+        for i in range(p.shape[0]):
+            row, w = p[i], prep.pool_weight[i]
+            if not row.nnz or not w:
+                rows.append(row)
+                continue
+            heavy = row.indices[row.data >= profiles.HEAVY * row.data.max()]
+            hit = np.flatnonzero(np.asarray(xc[:, heavy].sum(axis=1)).ravel() > 0)
+            c = c_global
+            if share and hit.size:
+                local = np.asarray(prep.x[hit].sum(axis=0)).ravel()
+                c = share * local / max(np.linalg.norm(local), 1e-12) + (1 - share) * c_global
+                c = c / max(np.linalg.norm(c), 1e-12)
+            new = row.toarray().ravel() - w * c
+            rows.append(sp.csr_matrix(new / max(np.linalg.norm(new), 1e-12)))
+        vectors = sp.vstack(rows, format="csr")
+        vectors.sort_indices()
+        prep.interest = dataclasses.replace(prep.interest, vectors=vectors)
+        prep.pool_weight = np.zeros_like(prep.pool_weight)
+        return prep
+
+    return {(ranker_module, "prepare"): prepare}
+
+
+VARIANTS.update(
+    {
+        f"local centroid {s}": (
+            f"Rocchio against {s} x the mean of today's papers holding an interest's heavy word",
+            local_centroid(s),
+        )
+        for s in (0.0, 0.5, 1.0)
+    }
+)
