@@ -45,25 +45,35 @@ def rank(
     never a pick; without, every paper is ranked.
     """
     picks: dict[str, list[Scored]] = {s.name: [] for s in subscribers}
-    m, n = len(papers), len(subscribers)
-    if not m or not n:
+    if not papers or not subscribers:
         return picks
     prep = prepare(papers, subscribers, space, pool_df)
     if prep is None:  # no text holds a word: nothing matches, and every paper ties at 0
         return picks if thresholds else _tied(papers, subscribers, top_k, allowed)
-    papers, corpus, row_of = prep.papers, prep.corpus, prep.row_of
-    liked, disliked, space, docs, x = prep.liked, prep.disliked, prep.space, prep.docs, prep.x
-    interest, author_weights, right = prep.interest, prep.author_weights, prep.right
-    profile, owner = interest.vectors, interest.owner
-
-    ids = [p.id for p in papers]
-    order = order_of(papers)
     limits = [max(0, top_k if top_k is not None else s.top_k) for s in subscribers]
     floors = [s.min_score if thresholds else None for s in subscribers]  # None: any score
-    excludes = [exclude_pattern(s.profile.exclude) for s in subscribers]
+    if not max(limits):
+        return picks
+    order = order_of(prep.papers)
+    best = _best(prep, limits, floors, _filters(prep, subscribers, allowed), order)
+    drawn = []  # (subscriber, score, paper, interest row)
+    for si, rows in enumerate(_rows_of(prep.interest.owner, len(subscribers))):
+        for score, j, c in interests.draw([best[r] for r in rows], limits[si], order):
+            drawn.append((si, score, j, rows[c]))
+    for (si, *_), pick in zip(drawn, _explained(prep, subscribers, drawn), strict=True):
+        picks[subscribers[si].name].append(pick)
+    return picks
+
+
+def _filters(
+    prep: Prepared, subscribers: Sequence[Subscriber], allowed: Mapping[str, Collection[str]] | None
+) -> list[Callable[[int], bool]]:
+    """Per subscriber, whether a paper row may be a pick: not in its library or rated, allowed,
+    and free of its exclude words."""
+    papers, row_of, m = prep.papers, prep.row_of, len(prep.papers)
     blocked = [
         {row_of[p.id] for p in (*lib, *bad) if row_of[p.id] < m}
-        for lib, bad in zip(liked, disliked, strict=True)
+        for lib, bad in zip(prep.liked, prep.disliked, strict=True)
     ]
     permitted: list[set[int] | None] = []
     allowed_sets: dict[int, set[int] | None] = {}  # subscribers often share one allowed set
@@ -75,7 +85,11 @@ def rank(
         permitted.append(None if only is None else allowed_sets[id(only)])
 
     def accepts(si: int) -> Callable[[int], bool]:
-        pattern, inside, out = excludes[si], permitted[si], blocked[si]
+        pattern, inside, out = (
+            exclude_pattern(subscribers[si].profile.exclude),
+            permitted[si],
+            blocked[si],
+        )
 
         def ok(j: int) -> bool:
             if j in out or (inside is not None and j not in inside):
@@ -84,20 +98,28 @@ def rank(
 
         return ok
 
-    most = max(limits)
-    if not most:
-        return picks
+    return [accepts(si) for si in range(len(subscribers))]
+
+
+def _best(
+    prep: Prepared,
+    limits: Sequence[int],
+    floors: Sequence[float | None],
+    oks: Sequence[Callable[[int], bool]],
+    order: np.ndarray,
+) -> list[list[tuple[float, int]]]:
+    """Per interest row, its best (score, paper row): by the product, then in the latent order."""
+    owner, ids = prep.interest.owner, [p.id for p in prep.papers]
     best: list[list[tuple[float, int]]] = [[] for _ in owner]
-    oks = [accepts(si) for si in range(n)]
     for lo in range(0, len(owner), ROWS_AT_ONCE):
         part = slice(lo, min(len(owner), lo + ROWS_AT_ONCE))
-        seen, bound, left = _scored(prep, part, latent.reach(most), order)
+        seen, bound, left = _scored(prep, part, latent.reach(max(limits)), order)
         for r, si in enumerate(owner[part].tolist()):
             if limits[si]:
                 floor, deep = floors[si], latent.reach(limits[si])
                 chosen = _chosen(seen[r], bound[r], deep, floor, oks[si], limits[si])
                 if chosen is None:  # a paper left out could still make the list
-                    row = (right @ left[r].T).toarray().ravel()
+                    row = (prep.right @ left[r].T).toarray().ravel()
                     chosen = _every(row, deep, floor, oks[si], ids)
                 best[lo + r] = chosen
         del seen, left
@@ -105,48 +127,60 @@ def rank(
     # Each interest's best papers by words are reordered by their latent closeness too (in the
     # stored corpus's or the built-in background's basis; without one, the words stand for it),
     # and scored so.
-    downs = [[row_of[p.id] for p in disliked[si]] for si in owner.tolist()]
-    best = latent.reordered(
+    downs = [[prep.row_of[p.id] for p in prep.disliked[si]] for si in owner.tolist()]
+    return latent.reordered(
         best,
-        space.basis,
-        x,
-        profile,
+        prep.space.basis,
+        prep.x,
+        prep.interest.vectors,
         [limits[si] for si in owner],
         [floors[si] for si in owner],
         (prep.by_author, prep.written, prep.library_authors),
-        (docs, downs) if any(downs) else None,
+        (prep.docs, downs) if any(downs) else None,
     )
 
-    mine_rows: list[list[int]] = [[] for _ in subscribers]
+
+def _rows_of(owner: np.ndarray, n: int) -> list[list[int]]:
+    """Each subscriber's interest rows."""
+    rows: list[list[int]] = [[] for _ in range(n)]
     for r, si in enumerate(owner.tolist()):
-        mine_rows[si].append(r)
-    drawn = []  # (subscriber, score, paper, interest row)
-    for si in range(n):
-        lists = [best[r] for r in mine_rows[si]]
-        for score, j, c in interests.draw(lists, limits[si], order):
-            drawn.append((si, score, j, mine_rows[si][c]))
+        rows[si].append(r)
+    return rows
+
+
+def _explained(
+    prep: Prepared, subscribers: Sequence[Subscriber], drawn: list[tuple[int, float, int, int]]
+) -> list[Scored]:
+    """The drawn (subscriber, score, paper row, interest row) as picks: the words, the interest,
+    the closest liked paper and the authors behind each."""
+    interest, papers = prep.interest, prep.papers
     nearest_rows = closest(
-        docs, x, [interest.library[r] for *_, r in drawn], [[(v, j)] for _, v, j, _ in drawn]
+        prep.docs,
+        prep.x,
+        [interest.library[r] for *_, r in drawn],
+        [[(v, j)] for _, v, j, _ in drawn],
     )
-    words = iter(terms(profile, x, [(r, j) for _, _, j, r in drawn], space.names))
+    words = iter(
+        terms(interest.vectors, prep.x, [(r, j) for _, _, j, r in drawn], prep.space.names)
+    )
     follows: dict[int, set[str]] = {}  # per subscriber, not per pick
+    out = []
     for (si, score, j, r), (li,) in zip(drawn, nearest_rows, strict=True):
-        s = subscribers[si]
         reasons = [f"your interest: {interest.labels[r]}"] if interest.labels[r] else []
         if li >= 0:
-            liked_paper = corpus[interest.library[r][li]]
+            liked_paper = prep.corpus[interest.library[r][li]]
             reasons.append(f"closest to: {liked_paper.title or liked_paper.id}")
-        weights = author_weights[si]
+        weights = prep.author_weights[si]
         if si not in follows:
-            follows[si] = {author_key(a) for a in s.profile.authors}
+            follows[si] = {author_key(a) for a in subscribers[si].profile.authors}
         followed = follows[si]
         mine = [a for a in papers[j].authors if author_key(a) in weights] if weights else []
         if by := [a for a in mine if author_key(a) in followed]:
             reasons.append(f"by {', '.join(by)}, whom you follow")
         if also := [a for a in mine if author_key(a) not in followed]:
             reasons.append(f"by {', '.join(also)}, an author of papers you liked")
-        picks[s.name].append(Scored(papers[j], score, next(words), "; ".join(reasons)))
-    return picks
+        out.append(Scored(papers[j], score, next(words), "; ".join(reasons)))
+    return out
 
 
 def _tied(
