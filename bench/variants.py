@@ -196,6 +196,15 @@ VARIANTS.update(
         for w in (0.15, 0.25, 0.5)
     }
 )
+VARIANTS.update(
+    {
+        f"centroid weight {w} at the ramp's top": (
+            f"the ramp to {w} (not 0.5) at POOL_MIN papers sharing a heavy word",
+            {(profiles, "POOL_WEIGHT"): w},
+        )
+        for w in (0.35, 0.7, 0.9)
+    }
+)
 
 
 def fused_times(weight: float) -> Callable[..., np.ndarray]:
