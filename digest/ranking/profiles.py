@@ -169,37 +169,35 @@ def authors(
     among `space`'s papers (a store's, or the built-in background's)."""
     named, docs = (space.named, space.named_docs) if space is not None else (None, 0)
     weights: list[dict[str, float]] = []
-    followed: list[set[str]] = []
+    libraries: list[dict[str, float]] = []  # the part of each weight the liked papers give
     for s, lib in zip(subscribers, liked, strict=True):
         mine: dict[str, float] = {}
         for name in s.profile.authors:
             mine[author_key(name)] = AUTHOR_BOOST
-        followed.append(set(mine))
         counts: dict[str, int] = {}
         for p in lib:
             if len(p.authors) > CROWD:
                 continue
             for key in {author_key(a) for a in p.authors}:
                 counts[key] = counts.get(key, 0) + 1
-        for key, count in counts.items():
-            if count >= LIBRARY_AUTHOR_MIN:
-                share = LIBRARY_AUTHOR_BOOST * count / len(lib)
-                mine[key] = mine.get(key, 0.0) + share * specificity(named, docs, key)
+        own = {
+            key: LIBRARY_AUTHOR_BOOST * count / len(lib) * specificity(named, docs, key)
+            for key, count in counts.items()
+            if count >= LIBRARY_AUTHOR_MIN
+        }
+        for key, w in own.items():
+            mine[key] = mine.get(key, 0.0) + w
         weights.append(mine)
+        libraries.append(own)
     index = {key: i for i, key in enumerate(sorted({k for w in weights for k in w}))}
-    cells = [(si, index[k], w) for si, ws in enumerate(weights) for k, w in ws.items()]
-    shape = (len(subscribers), len(index))
-    profile = sp.csr_matrix(
-        ([w for *_, w in cells], ([c[0] for c in cells], [c[1] for c in cells])), shape=shape
-    )
-    own = [
-        (si, c, w - AUTHOR_BOOST if k in followed[si] else w)
-        for (si, c, w), k in zip(cells, (k for ws in weights for k in ws), strict=True)
-    ]
-    own = [cell for cell in own if cell[2] > 0]
-    library = sp.csr_matrix(
-        ([w for *_, w in own], ([c[0] for c in own], [c[1] for c in own])), shape=shape
-    )
+
+    def columns(per: list[dict[str, float]]) -> sp.csr_matrix:
+        cells = [(si, index[k], w) for si, ws in enumerate(per) for k, w in ws.items()]
+        return sp.csr_matrix(
+            ([w for *_, w in cells], ([c[0] for c in cells], [c[1] for c in cells])),
+            shape=(len(subscribers), len(index)),
+        )
+
     hits: list[tuple[int, int]] = []
     if index:
         seen: dict[str, int] = {}
@@ -215,4 +213,4 @@ def authors(
         (np.ones(len(hits)), ([j for j, _ in hits], [c for _, c in hits])),
         shape=(len(papers), len(index)),
     )
-    return Authors(profile, written, weights, library)
+    return Authors(columns(weights), written, weights, columns(libraries))
