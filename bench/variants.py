@@ -397,3 +397,41 @@ def variant(patch: Patch) -> rankers.Ranker:
             return rankers.digest_ranker(pool, queries)
 
     return ranker
+
+
+def disliked_in_basis(weight: float) -> Patch:
+    """The penalty for closeness to a paper rated down measured in the latent basis (the
+    cosine of projections), not in words, at `weight`."""
+    original_reordered, basis_now = latent_component.reordered, {}
+
+    def reordered(best, basis, *args, **kwargs):  # type: ignore[no-untyped-def]
+        basis_now["basis"] = basis
+        return original_reordered(best, basis, *args, **kwargs)
+
+    def nearest(x, docs, disliked, owner, papers):  # type: ignore[no-untyped-def]
+        basis, out = basis_now.get("basis"), np.zeros(len(owner))
+        if basis is None:
+            return out
+        for i, rows in enumerate(disliked):
+            pairs = np.flatnonzero(owner == i)
+            if rows and pairs.size:
+                close = basis.project(x[papers[pairs]]) @ basis.project(docs[rows]).T
+                out[pairs] = np.maximum(close.max(axis=1), 0.0)
+        return out
+
+    return {
+        (latent_component, "reordered"): reordered,
+        (latent_component, "nearest_disliked"): nearest,
+        (latent_component, "DISLIKED_NEAR"): weight,
+    }
+
+
+RATED.update(
+    {
+        f"nearest rated-down paper in the basis ({w})": (
+            f"the order's key loses {w} x the latent cosine with the closest paper rated down",
+            disliked_in_basis(w),
+        )
+        for w in (0.1, 0.2, 0.3)
+    }
+)
