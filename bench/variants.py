@@ -397,4 +397,3 @@ def variant(patch: Patch) -> rankers.Ranker:
             return rankers.digest_ranker(pool, queries)
 
     return ranker
-
