@@ -397,3 +397,50 @@ def variant(patch: Patch) -> rankers.Ranker:
             return rankers.digest_ranker(pool, queries)
 
     return ranker
+
+
+def consensus(power: float) -> Patch:
+    """A library's mean row with each word times (the share of the liked papers holding it) **
+    power: words one liked paper says alone weigh less than words the library shares."""
+    original = profiles.profiles
+
+    def profiles_(space, docs, subscribers, library_rows, disliked_rows):  # type: ignore[no-untyped-def]
+        n = len(subscribers)
+        empty: list[list[int]] = [[] for _ in range(n)]
+        rest = original(space, docs, subscribers, empty, disliked_rows)
+        if not any(library_rows):
+            return rest
+        unnormed = []
+        for rows in library_rows:
+            if not rows:
+                unnormed.append(sp.csr_matrix((1, docs.shape[1])))
+                continue
+            part = docs[rows]
+            held = part.copy()
+            held.data[:] = 1.0
+            share = np.asarray(held.sum(axis=0)).ravel() / len(rows)
+            mean = np.asarray(part.sum(axis=0)).ravel() * share**power
+            unnormed.append(sp.csr_matrix(mean))
+        liked = features.normalize(sp.vstack(unnormed, format="csr"))
+        # The whole Rocchio vector again: text, keywords and dislikes (rest, unit) plus the library.
+        has_rest = np.asarray(abs(rest).sum(axis=1)).ravel() > 0
+        pieces = [
+            (rest[si] if has_rest[si] else sp.csr_matrix((1, docs.shape[1]))) + liked[si]
+            for si in range(n)
+        ]
+        out = features.normalize(sp.vstack(pieces, format="csr")).tocsr()
+        out.sort_indices()
+        return out
+
+    return {(profiles, "profiles"): profiles_, (product, "profiles"): profiles_}
+
+
+VARIANTS.update(
+    {
+        f"library consensus {p}": (
+            f"a library's mean times the share of its papers holding each word, ** {p}",
+            consensus(p),
+        )
+        for p in (0.5, 1.0)
+    }
+)
