@@ -176,20 +176,7 @@ def make_digests(
     failed: Sequence[str] = (),
 ) -> list[SubscriberReport]:
     """Make and record (not send) the digest of every subscriber whose period has none yet."""
-    reports: list[SubscriberReport] = []
-    due: list[tuple[Subscriber, datetime]] = []
-    for sub in subscribers:
-        start = period_start(sub.schedule, sub.timezone, now) or now.astimezone(
-            ZoneInfo(sub.timezone)
-        )
-        if store.has_digest(sub.name, start.isoformat()):
-            reports.append(SubscriberReport(sub.name, start.isoformat(), "already made"))
-        elif behind(store.last_period(sub.name), now):
-            # The clock stepped back (a machine booting before NTP, a --now in the past): a
-            # period before one already made would come out of order, or dated 1970.
-            reports.append(SubscriberReport(sub.name, start.isoformat(), "clock behind"))
-        else:
-            due.append((sub, start))
+    reports, due = _due(store, subscribers, now)
     if not due:
         return reports
     due_now = [sub for sub, _ in due]
@@ -235,15 +222,15 @@ def make_digests(
         if not items and not carried and announced[sub.name]:
             # Papers came and matched, but went out as alerts: neither nothing new nor no match.
             status = "alerted"
+        message: Message | None = None
         if items or carried:
             from digest import render
 
             env = env or render.make_environment(settings.templates)
-            links = links_for(settings.web, sub.name, now)
-            message = render.render_digest(digest, env, links)
-            messages = [(channel.name, channel.kind, message) for channel in sub.channels]
+            message = render.render_digest(digest, env, links_for(settings.web, sub.name, now))
         elif sub.on_empty == "notify":
             message = alerts.notice(settings, sub, status, start.date(), failed, now)
+        if message is not None:
             messages = [(channel.name, channel.kind, message) for channel in sub.channels]
         purpose = "digest" if items or carried else "notice"
         made = store.record_digest(digest, max(through, floors[sub.name]), messages, purpose)
@@ -257,6 +244,28 @@ def make_digests(
         counts = f"{len(items)} picked, {len(carried)} held alerts"
         log.info("%s: %s for %s (%s)", sub.name, status, period, counts)
     return reports
+
+
+def _due(
+    store: Store, subscribers: Sequence[Subscriber], now: datetime
+) -> tuple[list[SubscriberReport], list[tuple[Subscriber, datetime]]]:
+    """(the reports of the subscribers with no digest to make now, the others with the start of
+    their period)."""
+    reports: list[SubscriberReport] = []
+    due: list[tuple[Subscriber, datetime]] = []
+    for sub in subscribers:
+        start = period_start(sub.schedule, sub.timezone, now) or now.astimezone(
+            ZoneInfo(sub.timezone)
+        )
+        if store.has_digest(sub.name, start.isoformat()):
+            reports.append(SubscriberReport(sub.name, start.isoformat(), "already made"))
+        elif behind(store.last_period(sub.name), now):
+            # The clock stepped back (a machine booting before NTP, a --now in the past): a
+            # period before one already made would come out of order, or dated 1970.
+            reports.append(SubscriberReport(sub.name, start.isoformat(), "clock behind"))
+        else:
+            due.append((sub, start))
+    return reports, due
 
 
 def preview(settings: Settings, store: Store, name: str, now: datetime) -> Message:
