@@ -83,10 +83,11 @@ def prior(
     if authors is None or not authors[0].nnz:
         return 0.0, 0.0
     weights, written, library = authors
-    total = np.asarray(weights[owner].multiply(written[papers]).sum(axis=1)).ravel()
+    on = written[papers]
+    total = np.asarray(weights[owner].multiply(on).sum(axis=1)).ravel()
     if not library.nnz:
         return total, 0.0
-    mine = library[owner].multiply(written[papers]).tocsr()
+    mine = library[owner].multiply(on).tocsr()
     best = np.asarray(mine.max(axis=1).todense()).ravel()
     excess = np.asarray(mine.sum(axis=1)).ravel() - best
     return total - excess, excess
