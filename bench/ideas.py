@@ -2,7 +2,9 @@
 idea switched off (or one rejected idea switched on), measured on the TUNE split (what ideas are
 chosen on) and then checked on the REPORT split; bench/results/ideas.md.
 
-    .venv/bin/python -m bench.ideas [--data PATH] [--split tune|report|both]
+    .venv/bin/python -m bench.ideas [--data PATH] [--split tune|report|small|both]
+
+`small` is tune's months with four small fields (bench/tasks.py SMALL): a second tuning set.
 
 With --ratings, the variants of RATED (bench/variants.py) instead, each on bench/ratings.py's
 days (the relevance tasks hold no rating, so these ideas cannot move them);
@@ -20,14 +22,18 @@ from pathlib import Path
 import numpy as np
 
 from bench import corpus, rankers, relevance, trials
-from bench.tasks import SPLITS
+from bench.tasks import SPLITS, TUNING
 from bench.variants import RATED, VARIANTS, variant
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     corpus.add_argument(parser)
-    parser.add_argument("--split", choices=["tune", "report", "both"], default="both")
+    parser.add_argument("--split", choices=[*TUNING, "both"], default="both")
+    parser.add_argument("--per-category", type=int, default=4, help="profiles per category")
+    parser.add_argument(
+        "--baselines", action="store_true", help="arxiv-sanity-lite and BM25 beside the variants"
+    )
     parser.add_argument("--only", nargs="+", help="these variants (and shipped) only")
     parser.add_argument("--ratings", action="store_true", help="the ideas of RATED, on ratings")
     parser.add_argument(
@@ -46,12 +52,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     names = [n for n in VARIANTS if n == "shipped" or not args.only or n in args.only]
     ranks: dict[str, rankers.Ranker] = {n: variant(VARIANTS[n][1]) for n in names}
     ranks.update(trials.chosen(args.only))
+    if args.baselines:
+        ranks.update({"BM25": rankers.bm25, "arxiv-sanity-lite": rankers.arxiv_sanity_lite})
     log: Callable[[str], None] = lambda line: print(line, file=sys.stderr)  # noqa: E731
     chosen = list(SPLITS) if args.split == "both" else [args.split]
-    scale = {"per_category": 4, "authors": 80, "examples": 40}
+    scale = {"per_category": args.per_category, "authors": 80, "examples": 40}
     texts, results = [], {}
     for key in chosen:
-        results[key] = relevance.run_split(SPLITS[key], ranks, scale, log)
+        results[key] = relevance.run_split(TUNING[key], ranks, scale, log)
         texts.append(_table(key, results[key]))
         print(texts[-1] + "\n", flush=True)
     out = Path(args.out)
@@ -79,7 +87,7 @@ def _ratings(split: str, only: Sequence[str] | None, out: Path) -> int:
         runs = {}
         for name in names:
             ranker = variant(RATED[name][1])
-            runs[name] = ratings.run(SPLITS[key], log, ("digest, rated",), ranker)
+            runs[name] = ratings.run(TUNING[key], log, ("digest, rated",), ranker)
         head = "| variant | start | " + " | ".join(f"day {d}" for d in range(2, ratings.DAYS + 1))
         lines = [f"### {key}", "", head + " |", "|" + " --- |" * (ratings.DAYS + 1)]
         for name in names:
@@ -133,7 +141,7 @@ def _texts(split: str, only: Sequence[str] | None, out: Path) -> int:
     log: Callable[[str], None] = lambda line: print(line, file=sys.stderr)  # noqa: E731
     texts = []
     for key in list(SPLITS) if split == "both" else [split]:
-        result = ratings.texts(SPLITS[key], ranks, log)
+        result = ratings.texts(TUNING[key], ranks, log)
         styles = list(result)
         lines = [
             f"### {key}",

@@ -4,6 +4,8 @@ descriptions: a person names the topics and methods of their own work, not a cat
 
 from __future__ import annotations
 
+from bench import holdout
+
 INTERESTS = {
     "cs.CV": (
         "I work on visual recognition from images and video: object detection, segmentation and "
@@ -273,6 +275,33 @@ TUNE_LONG = {
 }
 
 
+# The small fields of the tune split's months (bench/tasks.py SMALL): what ideas for fields of a
+# few dozen papers a month in a pool of every field are chosen on, so that the holdout split's
+# small fields stay unseen. Written 2026-12-03, before the split was run.
+SMALL_FIRST = {
+    "cs.IR": (
+        "I work on information retrieval and recommender systems: ranking documents for a query, "
+        "dense and sparse retrieval, and learning from clicks. Recently I study recommendation "
+        "with large language models, sequential recommendation and retrieval for RAG."
+    ),
+    "cs.CR": (
+        "I do security and privacy research: attacks on machine learning models such as "
+        "jailbreaks, backdoors and adversarial examples, and the defenses against them. I also "
+        "follow differential privacy, malware and intrusion detection, and applied cryptography."
+    ),
+    "cs.CY": (
+        "I study technology and society: the fairness, accountability and governance of AI "
+        "systems and their effects on work, education and public life. I read about AI policy "
+        "and regulation, misinformation on social media, and surveys of how people use AI."
+    ),
+    "cs.SE": (
+        "I work in software engineering: code generation and program repair with large language "
+        "models, software testing and the analysis of programs. I am interested in how "
+        "developers use coding assistants and in benchmarks of code quality."
+    ),
+}
+
+
 # Keywords as a reader lists them in `keywords`: three phrases per category, written for both
 # splits at once before any was measured; nothing is chosen on them.
 KEYWORDS = {
@@ -294,4 +323,9 @@ KEYWORDS = {
     "gr-qc": ("gravitational waves", "black hole", "general relativity"),
     "hep-ph": ("dark matter", "Standard Model", "collider phenomenology"),
     "quant-ph": ("quantum error correction", "entanglement", "quantum circuits"),
+    "cs.IR": ("recommender systems", "dense retrieval", "learning to rank"),
+    "cs.CR": ("adversarial attacks", "differential privacy", "malware detection"),
+    "cs.CY": ("AI governance", "algorithmic fairness", "misinformation"),
+    "cs.SE": ("code generation", "program repair", "software testing"),
+    **holdout.KEYWORDS,
 }

@@ -11,7 +11,7 @@ import scipy.sparse as sp
 from sklearn.feature_extraction.text import CountVectorizer, TfidfVectorizer
 
 from bench import corpus
-from bench.tasks import SPLITS, Query
+from bench.tasks import EVERY, Query
 from digest import ranking
 from digest.models import Paper, Profile, Subscriber
 from digest.ranking import features, profiles
@@ -139,9 +139,12 @@ _STORED: dict[str, ranking.Space] = {}
 
 def stored_corpus(pool: Sequence[Paper]) -> tuple[str, list[Paper]]:
     """The split whose months hold `pool`, and every paper of its months: the stored corpus a
-    `digest run` over that split would rank in (("", []) for a pool of no split's months)."""
+    `digest run` over that split would rank in (("", []) for a pool of no split's months). A
+    split whose pool months are exactly the pool's comes first: the holdout's pools are of months
+    that the report split's months hold too."""
     months = {corpus.month(p) for p in pool}
-    for split in SPLITS.values():
+    splits = sorted(EVERY.values(), key=lambda s: set(s.pool_months) != months)
+    for split in splits:
         wanted = {*split.profile_months, *split.pool_months}
         if months <= wanted:
             return split.name, [p for p in corpus.papers() if corpus.month(p) in wanted]

@@ -2,13 +2,15 @@
 arxiv-sanity-lite and BM25 in the same run, with paired differences and their standard errors;
 then the learning-from-ratings task (bench/ratings.py). One command prints every table:
 
-    .venv/bin/python -m bench.relevance [--data PATH] [--split tune|report|both]
+    .venv/bin/python -m bench.relevance [--data PATH] [--split tune|report|holdout|both|all]
 
 Which is which: TUNE (ideas and constants are chosen on it) = profiles from 2025-03..04, pools
 from 2025-05, categories cs.CV cs.LG cond-mat.mtrl-sci physics.chem-ph astro-ph.GA cs.GR eess.IV
 cs.RO, seed 0, the first author's interests texts. REPORT (never looked at while choosing) =
 profiles from 2025-07, pools from 2025-08..10, categories cs.CL cs.AI astro-ph.CO astro-ph.IM
 astro-ph.HE astro-ph.SR astro-ph.EP gr-qc hep-ph quant-ph, seed 7, a second author's texts too.
+HOLDOUT (run once, after the choices; bench/tasks.py) = profiles from 2025-06, pools from
+2025-07..10, seven small fields neither of the others has, seed 11, texts of its own.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from pathlib import Path
 
 from bench import corpus
 from bench.rankers import RANKERS, Ranker
-from bench.tasks import SPLITS, Query, Split, Task, build
+from bench.tasks import EVERY, SPLITS, Query, Split, Task, build
 
 RESULTS = Path(__file__).resolve().parent / "results"
 OURS = "digest"
@@ -157,7 +159,9 @@ def table(split: Split, result: dict[str, object]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     corpus.add_argument(parser)
-    parser.add_argument("--split", choices=["tune", "report", "both"], default="both")
+    parser.add_argument(
+        "--split", choices=["tune", "report", "holdout", "both", "all"], default="all"
+    )
     parser.add_argument("--seeds", type=int, nargs="+", help="replace the split's own seeds")
     parser.add_argument("--per-category", type=int, default=4, help="profiles per category")
     parser.add_argument("--authors", type=int, default=80, help="author profiles per seed")
@@ -168,11 +172,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     corpus.use(args.data)
     from bench import ratings
 
-    chosen = list(SPLITS) if args.split == "both" else [args.split]
+    chosen = {"both": list(SPLITS), "all": list(EVERY)}.get(args.split, [args.split])
     scale = {"per_category": args.per_category, "authors": args.authors, "examples": args.examples}
     texts, results = [], {}
     for key in chosen:
-        split = SPLITS[key]
+        split = EVERY[key]
         if args.seeds:
             split = Split(**{**split.__dict__, "seeds": tuple(args.seeds)})
         log = lambda line: print(line, file=sys.stderr)  # noqa: E731
@@ -187,7 +191,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.with_suffix(".json").write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     command = "python -m bench.relevance" + (
-        f" --split {args.split}" if args.split != "both" else ""
+        f" --split {args.split}" if args.split != "all" else ""
     )
     out.with_suffix(".md").write_text(
         f"# Relevance\n\nCommand: `{command}`; per-query figures in "
