@@ -397,3 +397,154 @@ def variant(patch: Patch) -> rankers.Ranker:
             return rankers.digest_ranker(pool, queries)
 
     return ranker
+
+
+VARIANTS.update(
+    {
+        f"interests merged above {m}": (
+            f"groups of liked papers are one interest when closer than {m} (not 0.4)",
+            {(interests, "MERGE_SIMILARITY"): m},
+        )
+        for m in (0.5, 0.6, 0.8, 1.0)
+    }
+)
+
+
+def grouped_with_basis(share: float) -> Patch:
+    """Library groups by k-means over each liked paper's neighbourhood vector joined with its
+    unit latent vector (weight `share` of the squared length), where the space has a basis."""
+    original_split, original_groups = interests.split, interests._groups
+    held: list[object] = [None]
+
+    def split(whole, space, docs, x, subscribers, library_rows, disliked_rows):  # type: ignore[no-untyped-def]
+        held[0] = space.basis
+        return original_split(whole, space, docs, x, subscribers, library_rows, disliked_rows)
+
+    def groups(docs, x, libraries):  # type: ignore[no-untyped-def]
+        basis = held[0]
+        if basis is None:
+            return original_groups(docs, x, libraries)
+        import warnings
+
+        from sklearn.cluster import KMeans
+        from sparse_dot_topn import sp_matmul_topn
+
+        every = [r for rows in libraries for r in rows]
+        near = sp_matmul_topn(docs[every], x.T, top_n=min(interests.NEIGHBOURS, x.shape[0]))
+        near = near.tocsr()
+        near.data[:] = 1.0
+        smooth = features.normalize(docs[every] + near @ x)
+        z = basis.project(docs[every])  # type: ignore[attr-defined]
+        joined = sp.hstack([np.sqrt(1 - share) * smooth, sp.csr_matrix(np.sqrt(share) * z)]).tocsr()
+        out, at = [], 0
+        for rows in libraries:
+            part = joined[at : at + len(rows)]
+            at += len(rows)
+            k = min(interests.MAX_GROUPS, max(2, len(rows) // interests.PER_GROUP))
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                labels = KMeans(k, n_init=4, random_state=0).fit_predict(part)
+            members = [np.flatnonzero(labels == g) for g in range(k)]
+            members = interests._merged(part, [m for m in members if m.size])
+            out.append([[rows[i] for i in m] for m in members])
+        return out
+
+    return {(interests, "split"): split, (interests, "_groups"): groups}
+
+
+VARIANTS.update(
+    {
+        f"groups with the basis ({s})": (
+            f"library groups over neighbourhoods joined with latent vectors at share {s}",
+            grouped_with_basis(s),
+        )
+        for s in (0.25, 0.5, 0.75, 1.0)
+    }
+)
+
+
+def oracle_groups() -> Patch:
+    """A diagnostic, never a candidate: a 15-paper library (the many-interests task's, 5 papers
+    of each topic in order) grouped by its true topics, to tell grouping from retrieval."""
+    original = interests._groups
+
+    def groups(docs, x, libraries):  # type: ignore[no-untyped-def]
+        out = original(docs, x, libraries)
+        return [
+            [list(rows[i : i + 5]) for i in range(0, 15, 5)] if len(rows) == 15 else found
+            for rows, found in zip(libraries, out, strict=True)
+        ]
+
+    return {(interests, "_groups"): groups}
+
+
+VARIANTS["oracle groups (diagnostic)"] = ("true topics as groups", oracle_groups())
+
+
+def with_whole_library() -> Patch:
+    """A library split into groups keeps its whole mean (the profile row) as one more interest,
+    drawn in turn beside the groups: the field every group shares, as one SVM over all liked
+    papers sees it."""
+    original = interests.split
+
+    def split(whole, space, docs, x, subscribers, library_rows, disliked_rows):  # type: ignore[no-untyped-def]
+        out = original(whole, space, docs, x, subscribers, library_rows, disliked_rows)
+        counts = np.bincount(out.owner, minlength=len(subscribers))
+        several = [si for si in range(len(subscribers)) if counts[si] > 1]
+        if not several:
+            return out
+        vectors = sp.vstack([out.vectors, whole[several]], format="csr")
+        vectors.sort_indices()
+        owner = np.concatenate([out.owner, np.asarray(several)])
+        order = np.argsort(owner, kind="stable")
+        library = [*out.library, *(list(library_rows[si]) for si in several)]
+        labels = [*out.labels, *("your library" for _ in several)]
+        return interests.Rows(
+            vectors[order],
+            owner[order],
+            [library[i] for i in order],
+            [labels[i] for i in order],
+        )
+
+    return {(interests, "split"): split}
+
+
+VARIANTS["+ the whole library as one more interest"] = (
+    "a split library's mean row drawn beside its groups",
+    with_whole_library(),
+)
+
+
+def whitened(beta: float) -> Patch:
+    """A Fisher-style discriminant from the latent basis: each interest row less `beta` x its
+    projection on the corpus's principal directions (the basis), so that what sets its papers
+    apart from the corpus's main axes weighs more than where they lie along them."""
+    original = interests.split
+
+    def split(whole, space, docs, x, subscribers, library_rows, disliked_rows):  # type: ignore[no-untyped-def]
+        out = original(whole, space, docs, x, subscribers, library_rows, disliked_rows)
+        basis = space.basis
+        if basis is None:
+            return out
+        v = out.vectors.tocsr()
+        z = np.asarray(v[:, basis.columns].astype(np.float32) @ basis.vectors)
+        back = sp.csr_matrix(z @ basis.vectors.T)  # rows x basis columns
+        spread = sp.csr_matrix((back.data, basis.columns[back.indices], back.indptr), shape=v.shape)
+        keep = v.copy()
+        keep.data[:] = 1.0
+        rows = features.normalize((v - beta * spread.multiply(keep)).tocsr())
+        rows.data = np.maximum(rows.data, 0.0)
+        rows = features.normalize(rows)
+        rows.eliminate_zeros()
+        rows.sort_indices()
+        return dataclasses.replace(out, vectors=rows)
+
+    return {(interests, "split"): split}
+
+
+VARIANTS.update(
+    {
+        f"whitened ({b})": (f"interest rows less {b} x their projection on the basis", whitened(b))
+        for b in (0.25, 0.5, 1.0)
+    }
+)
