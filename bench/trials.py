@@ -246,6 +246,10 @@ def chosen(only: Sequence[str] | None) -> dict[str, rankers.Ranker]:
     for name, fitted_on_pool in ((NO_PRIOR, False), (NO_PRIOR_ON_POOL, True)):
         if only and name in only:
             ranks[name] = without_prior(fitted_on_pool)
+    for w in (0.0, 0.5, 1.0):
+        name = f"digest rank, whiten {w}"
+        if only and name in only:
+            ranks[name] = on_pool_whiten(w)
     for depth in (20, 30, 50, 100):
         name = f"digest rank, latent depth {depth}"
         if only and name in only:
@@ -268,3 +272,13 @@ def chosen(only: Sequence[str] | None) -> dict[str, rankers.Ranker]:
         if only and name in only:
             ranks[name] = text_feedback(k)
     return ranks
+
+
+def on_pool_whiten(share: float) -> rankers.Ranker:
+    """`digest rank` (the built-in background's basis) with latent.WHITEN at `share`."""
+
+    def ranker(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list[int]]:
+        with patched({(latent_component, "WHITEN"): share}):
+            return rankers.digest_on_pool(pool, queries)
+
+    return ranker

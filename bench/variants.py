@@ -548,3 +548,52 @@ VARIANTS.update(
         for b in (0.25, 0.5, 1.0)
     }
 )
+
+
+def whitened_ramp(beta: float) -> Patch:
+    """whitened(beta) grown with the centroid's ramp: each interest's share of `beta` is its
+    share of POOL_WEIGHT, by how many of today's papers hold one of its heavy words."""
+    original = interests.split
+
+    def split(whole, space, docs, x, subscribers, library_rows, disliked_rows):  # type: ignore[no-untyped-def]
+        out = original(whole, space, docs, x, subscribers, library_rows, disliked_rows)
+        basis = space.basis
+        if basis is None:
+            return out
+        v = out.vectors.tocsr()
+        shared = product._sharing(v, np.bincount(x.indices, minlength=x.shape[1]))
+        ramp = beta * np.minimum(1.0, shared / profiles.POOL_MIN)
+        z = np.asarray(v[:, basis.columns].astype(np.float32) @ basis.vectors)
+        back = sp.csr_matrix((z * ramp[:, None]) @ basis.vectors.T)
+        spread = sp.csr_matrix((back.data, basis.columns[back.indices], back.indptr), shape=v.shape)
+        keep = v.copy()
+        keep.data[:] = 1.0
+        rows = (v - spread.multiply(keep)).tocsr()
+        rows.data = np.maximum(rows.data, 0.0)
+        rows = features.normalize(rows)
+        rows.eliminate_zeros()
+        rows.sort_indices()
+        return dataclasses.replace(out, vectors=rows)
+
+    return {(interests, "split"): split}
+
+
+VARIANTS.update(
+    {
+        f"whitened with the ramp ({b})": (
+            f"interest rows less {b} x the ramp's share x their projection on the basis",
+            whitened_ramp(b),
+        )
+        for b in (0.5, 1.0)
+    }
+)
+VARIANTS.update(
+    {
+        f"whiten {w}": (
+            f"interest rows less {w} x the ramp's share of their projection on the basis",
+            {(latent_component, "WHITEN"): w},
+        )
+        for w in (0.25, 0.5, 0.75, 1.0)
+    }
+)
+RATED.update({f"whiten {w}": VARIANTS[f"whiten {w}"] for w in (0.5, 1.0)})

@@ -14,6 +14,7 @@ import scipy.sparse as sp
 from digest.models import Paper, Profile, Subscriber
 from digest.ranking import latent, rank, rank_pool
 from digest.ranking.features import Space, counted, fit, paper_text
+from digest.ranking.product import prepare
 from tests.test_ranking_pool import in_blocks, mixed, shown, subscribers
 
 # Two topics, each a vocabulary whose words co-occur across that topic's papers.
@@ -147,6 +148,91 @@ def test_min_score_holds_on_the_words_score_and_on_the_score_shown(floor) -> Non
     assert {s.paper.id for s in picks} <= set(words)  # whose words alone score at least floor
 
 
+def test_whitening_takes_from_each_word_its_share_of_the_rows_projection_on_the_basis():
+    basis = latent.Basis(np.arange(2), np.eye(2, dtype=np.float32))  # column 2: off the axes
+    rows = sp.csr_matrix(np.array([[0.6, 0.0, 0.8], [0.0, 1.0, 0.0]]))
+    out = latent.whitened(rows, basis, np.array([0.5, 0.0])).toarray()
+    kept = np.array([0.6 - 0.5 * 0.6, 0.0, 0.8])
+    assert out[0] == pytest.approx(kept / np.linalg.norm(kept))  # the off-axis word weighs more
+    assert out[1] == pytest.approx([0.0, 1.0, 0.0])  # a share of 0: as it was
+    assert latent.whitened(rows, None, np.array([0.5, 0.5])) is rows  # no basis: words alone
+
+
+def test_a_row_whose_every_word_lies_on_the_axes_is_kept_whole():
+    basis = latent.Basis(np.arange(2), np.eye(2, dtype=np.float32))
+    rows = sp.csr_matrix(np.array([[0.6, 0.8, 0.0], [0.0, 0.0, 0.0]]))
+    out = latent.whitened(rows, basis, np.array([1.0, 1.0])).toarray()
+    assert out == pytest.approx(rows.toarray())  # not emptied, and the empty row stays empty
+
+
+def small_field(seed: int) -> list[Paper]:
+    """A day of a large field's papers and a few of a small one, whose papers say the large
+    field's words too and one of their own (as security papers say "image" and "network")."""
+    rng = random.Random(seed)
+    large = "image detection segmentation video network training dataset benchmark pixel visual "
+    large += "camera scene"
+    big, own = large.split(), "privacy attack adversary leakage defense".split()
+    papers = [
+        Paper(
+            id=f"b{i:04d}",
+            title=" ".join(rng.sample(big, 3)),
+            abstract=" ".join(rng.sample(big, 6)),
+        )
+        for i in range(600)
+    ]
+    return papers + [
+        Paper(
+            id=f"s{i:04d}",
+            title=" ".join(rng.sample(big, 3)),
+            abstract=" ".join(rng.sample(big, 6) + rng.sample(own, 1)),
+        )
+        for i in range(40)
+    ]
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_on_a_day_of_many_papers_a_small_fields_reader_gets_more_of_it(monkeypatch, seed):
+    papers = small_field(seed)
+    space = stored(papers)
+    liked = tuple(dataclasses.replace(p, id=f"liked-{p.id}") for p in papers[600:605])
+    pool = papers[:600] + papers[605:]
+    reader = Subscriber("ana", Profile(library=liked), (), top_k=20)
+
+    def theirs() -> int:
+        return sum(s.paper.id.startswith("s") for s in rank(pool, [reader], space=space)["ana"])
+
+    whitened = theirs()
+    monkeypatch.setattr(latent, "WHITEN", 0.0)
+    assert whitened > theirs()
+
+
+def test_whitening_grows_with_the_days_papers_on_the_topic_as_the_centroids_weight_does(
+    monkeypatch,
+) -> None:
+    papers = small_field(0)
+    space = stored(papers)
+    liked = tuple(dataclasses.replace(p, id=f"liked-{p.id}") for p in papers[600:605])
+    reader = Subscriber("ana", Profile(library=liked), (), top_k=20)
+
+    def moved(pool: list[Paper]) -> float:
+        """1 - the cosine of the reader's row with its row unwhitened."""
+        row = prepare(pool, [reader], space).interest.vectors
+        with monkeypatch.context() as m:
+            m.setattr(latent, "WHITEN", 0.0)
+            plain = prepare(pool, [reader], space).interest.vectors
+        return 1.0 - float(row.multiply(plain).sum())
+
+    small_day, large_day = moved(papers[:40] + papers[605:625]), moved(papers)
+    assert 0.0 < small_day < large_day  # a ramp, as for the centroid: on a small day it is slight
+
+
+def test_a_rated_down_papers_words_keep_their_weight_below_zero() -> None:
+    basis = latent.Basis(np.arange(2), np.eye(2, dtype=np.float32))
+    rows = sp.csr_matrix(np.array([[0.6, -0.2, 0.7]]))
+    out = latent.whitened(rows, basis, np.array([0.5])).toarray()[0]
+    assert out[1] < 0 and out[1] / out[2] == pytest.approx(-0.2 / 0.7)
+
+
 def test_passes_over_blocks_pick_what_one_rank_picks_with_a_basis() -> None:
     pool = mixed(600)
     subs = subscribers(pool)
@@ -219,6 +305,7 @@ def test_a_twin_of_a_paper_rated_down_leaves_the_digest(monkeypatch) -> None:
     space = stored(papers + list(downs))
     sub = Subscriber("ana", Profile(interests=asked, disliked=downs), (), top_k=20)
     monkeypatch.setattr(latent, "DISLIKED_NEAR", 0.0)
+    monkeypatch.setattr(latent, "WHITEN", 0.0)  # which sinks it too: the asked words lie on an axis
     assert twin.id in [s.paper.id for s in rank([*papers, twin], [sub], space=space)["ana"]]
     monkeypatch.undo()
     picks = [s.paper.id for s in rank([*papers, twin], [sub], space=space)["ana"]]

@@ -36,6 +36,10 @@ NEAR_AT_ONCE = 64  # interests whose pairs meet their rated-down papers in one p
 # (words + WEIGHT x latent) / (1 + WEIGHT), so that a list's scores fall as its order does; a
 # paper sharing a word scores at least this much (/ (1 + WEIGHT)), above every one that shares none.
 LEAST = 1e-6
+# Each interest row loses this share (times the centroid's ramp: full on a day of POOL_MIN papers
+# on its topic, nothing on a small one) of its projection on the basis, word by word (whitened()).
+# Chosen on tune and the small-fields split (bench/results/README.md).
+WHITEN = 0.5
 
 
 @dataclass(frozen=True)
@@ -65,6 +69,42 @@ def fit(rows: sp.csr_matrix) -> Basis | None:
         warnings.simplefilter("ignore", RuntimeWarning)
         svd = TruncatedSVD(k, random_state=0).fit(sample)
     return Basis(columns, svd.components_.T.astype(np.float32))
+
+
+def whitened(vectors: sp.csr_matrix, basis: Basis | None, share: np.ndarray) -> sp.csr_matrix:
+    """Interest rows with each word's weight less share[i] x its part of the row's projection on
+    the basis (the corpus's principal directions), l2-normalized; words only lose weight (none
+    below 0), and a row of share 0 (or no basis) stays as it is. A Fisher discriminant in a few
+    lines: what sets an interest's papers apart from the corpus's main axes weighs more than
+    where they lie along them, which is what tells a small field from its large neighbours."""
+    if basis is None or not np.any(share > 0):
+        return vectors
+    rows = vectors.tocsr()
+    z = np.asarray(rows[:, basis.columns].astype(np.float32) @ basis.vectors)
+    z *= share[:, None].astype(np.float32)
+    owner = np.repeat(np.arange(rows.shape[0]), np.diff(rows.indptr))
+    slot = np.full(rows.shape[1], -1, np.int64)
+    slot[basis.columns] = np.arange(len(basis.columns))
+    at = slot[rows.indices]
+    inside = at >= 0
+    cut = np.zeros(rows.nnz, np.float32)
+    # Row by row of the pairs, never a dense rows x columns reconstruction.
+    for lo in range(0, rows.nnz, PAIRS_AT_ONCE):
+        part = slice(lo, lo + PAIRS_AT_ONCE)
+        mine = np.flatnonzero(inside[part]) + lo
+        cut[mine] = np.einsum("ij,ij->i", z[owner[mine]], basis.vectors[at[mine]])
+    # A word of a rated-down paper (below 0) is the reader's own "not this": it stays as it is.
+    data = np.where(rows.data > 0, np.maximum(rows.data - cut, 0.0), rows.data)
+    n = rows.shape[0]
+    had = np.bincount(owner, rows.data > 0, minlength=n)
+    emptied = (had > 0) & (np.bincount(owner, data > 0, minlength=n) == 0)
+    data = np.where(emptied[owner], rows.data, data)  # every word on the axes: kept whole
+    out = sp.csr_matrix((data, rows.indices.copy(), rows.indptr.copy()), shape=rows.shape)
+    norms = np.sqrt(np.asarray(out.multiply(out).sum(axis=1)).ravel())
+    out = (sp.diags(1 / np.maximum(norms, 1e-12)) @ out).tocsr()
+    out.eliminate_zeros()
+    out.sort_indices()
+    return out
 
 
 def reach(most: int) -> int:

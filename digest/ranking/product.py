@@ -3,6 +3,7 @@ and every interest's profile row, with the weight that depends on the pool (prep
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -10,7 +11,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from digest.models import Paper, Subscriber
-from digest.ranking import background, interests
+from digest.ranking import background, interests, latent
 from digest.ranking import profiles as prof
 from digest.ranking.features import Space, fit, paper_text, shortened
 from digest.ranking.profiles import authors, profiles
@@ -180,6 +181,11 @@ def prepare(
     # to a federated learning reader) do not count, so their arrival changes nothing.
     if pool_df is None:
         pool_df = np.bincount(x.indices, minlength=x.shape[1])
+    # The same ramp whitens each interest against the corpus's main axes (latent.whitened): on
+    # a day of many papers near its topic, the words that set it apart from them count more.
+    ramp = np.minimum(1.0, _sharing(interest.vectors, pool_df) / prof.POOL_MIN)
+    vectors = latent.whitened(interest.vectors, space.basis, latent.WHITEN * ramp)
+    interest = dataclasses.replace(interest, vectors=vectors)
     shared = _sharing(interest.vectors, pool_df)
     by_author, written, author_weights, library = authors(papers, subscribers, liked, space)
     right = _columns(x, space, written)
