@@ -40,6 +40,7 @@ LEAST = 1e-6
 # on its topic, nothing on a small one) of its projection on the basis, word by word (whitened()).
 # Chosen on tune and the small-fields split (bench/results/README.md).
 WHITEN = 0.5
+WHITEN_ROWS = 2_000  # interest rows whitened at a time
 
 
 @dataclass(frozen=True)
@@ -80,18 +81,33 @@ def whitened(vectors: sp.csr_matrix, basis: Basis | None, share: np.ndarray) -> 
     if basis is None or not np.any(share > 0):
         return vectors
     rows = vectors.tocsr()
+    slot = np.full(rows.shape[1], -1, np.int64)
+    slot[basis.columns] = np.arange(len(basis.columns))
+    data = rows.data.astype(np.float64)
+    # A block of rows at a time: what a row's words cost here is held for WHITEN_ROWS rows only.
+    for lo in range(0, rows.shape[0], WHITEN_ROWS):
+        hi = min(rows.shape[0], lo + WHITEN_ROWS)
+        if np.any(share[lo:hi] > 0):
+            at = slice(rows.indptr[lo], rows.indptr[hi])
+            data[at] = _whitened_block(rows[lo:hi], basis, share[lo:hi], slot)
+    out = sp.csr_matrix((data, rows.indices.copy(), rows.indptr.copy()), shape=rows.shape)
+    out.eliminate_zeros()
+    out.sort_indices()
+    return out
+
+
+def _whitened_block(
+    rows: sp.csr_matrix, basis: Basis, share: np.ndarray, slot: np.ndarray
+) -> np.ndarray:
+    """whitened()'s new data of a block of rows (in the rows' order of entries)."""
     z = np.asarray(rows[:, basis.columns].astype(np.float32) @ basis.vectors)
     z *= share[:, None].astype(np.float32)
     owner = np.repeat(np.arange(rows.shape[0]), np.diff(rows.indptr))
-    slot = np.full(rows.shape[1], -1, np.int64)
-    slot[basis.columns] = np.arange(len(basis.columns))
     at = slot[rows.indices]
-    inside = at >= 0
-    cut = np.zeros(rows.nnz, np.float32)
-    # Row by row of the pairs, never a dense rows x columns reconstruction.
-    for lo in range(0, rows.nnz, PAIRS_AT_ONCE):
-        part = slice(lo, lo + PAIRS_AT_ONCE)
-        mine = np.flatnonzero(inside[part]) + lo
+    cut = np.zeros(rows.nnz)
+    inside = np.flatnonzero(at >= 0)
+    for lo in range(0, len(inside), PAIRS_AT_ONCE):  # never a dense rows x columns rebuild
+        mine = inside[lo : lo + PAIRS_AT_ONCE]
         cut[mine] = np.einsum("ij,ij->i", z[owner[mine]], basis.vectors[at[mine]])
     # A word of a rated-down paper (below 0) is the reader's own "not this": it stays as it is.
     data = np.where(rows.data > 0, np.maximum(rows.data - cut, 0.0), rows.data)
@@ -99,11 +115,8 @@ def whitened(vectors: sp.csr_matrix, basis: Basis | None, share: np.ndarray) -> 
     had = np.bincount(owner, rows.data > 0, minlength=n)
     emptied = (had > 0) & (np.bincount(owner, data > 0, minlength=n) == 0)
     data = np.where(emptied[owner], rows.data, data)  # every word on the axes: kept whole
-    out = sp.csr_matrix((data, rows.indices.copy(), rows.indptr.copy()), shape=rows.shape)
-    norms = np.sqrt(np.asarray(out.multiply(out).sum(axis=1)).ravel())
-    out = (sp.diags(1 / np.maximum(norms, 1e-12)) @ out).tocsr()
-    out.eliminate_zeros()
-    out.sort_indices()
+    norms = np.sqrt(np.bincount(owner, data**2, minlength=n))
+    out: np.ndarray = data / np.maximum(norms, 1e-12)[owner]
     return out
 
 
