@@ -37,7 +37,7 @@ NEAR_AT_ONCE = 64  # interests whose pairs meet their rated-down papers in one p
 # paper sharing a word scores at least this much (/ (1 + WEIGHT)), above every one that shares none.
 LEAST = 1e-6
 # Each interest row loses this share (times the centroid's ramp: full on a day of POOL_MIN papers
-# on its topic, nothing on a small one) of its projection on the basis, word by word (whitened()).
+# on its topic, slight on a small one) of its projection on the basis, word by word (whitened()).
 # Chosen on tune and the small-fields split (bench/results/README.md).
 WHITEN = 0.5
 WHITEN_ROWS = 2_000  # interest rows whitened at a time
