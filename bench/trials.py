@@ -10,7 +10,7 @@ import numpy as np
 
 from bench import rankers
 from bench.tasks import Query
-from bench.variants import patched
+from bench.variants import Patch, patched
 from digest.models import Paper, Scored
 from digest.ranking import background, features, interests, product
 from digest.ranking import latent as latent_component
@@ -139,22 +139,11 @@ def on_pool(background_df: bool, background_basis: bool) -> rankers.Ranker:
     return ranker
 
 
-def on_pool_depth(depth: int) -> rankers.Ranker:
-    """`digest rank`'s way with each interest's best `depth` by words reordered."""
+def on_pool_with(patch: Patch) -> rankers.Ranker:
+    """`digest rank`'s way (the built-in background) with `patch` applied."""
 
     def ranker(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list[int]]:
-        with patched({(latent_component, "DEPTH"): depth}):
-            return rankers.digest_on_pool(pool, queries)
-
-    return ranker
-
-
-def on_pool_pool_cut() -> rankers.Ranker:
-    """`digest rank`'s way with the rare-word cut as it was: by the pool's own counts, from 1000
-    texts on, the background's terms not spared."""
-
-    def ranker(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list[int]]:
-        with patched({(background, "terms"): lambda: None}):
+        with patched(patch):
             return rankers.digest_on_pool(pool, queries)
 
     return ranker
@@ -242,18 +231,19 @@ def chosen(only: Sequence[str] | None) -> dict[str, rankers.Ranker]:
         if not only or name in only:
             ranks[name] = on_pool(df, basis)
     if only and POOL_CUT in only:
-        ranks[POOL_CUT] = on_pool_pool_cut()
+        # the rare-word cut as it was: by the pool's own counts, the background's terms not spared
+        ranks[POOL_CUT] = on_pool_with({(background, "terms"): lambda: None})
     for name, fitted_on_pool in ((NO_PRIOR, False), (NO_PRIOR_ON_POOL, True)):
         if only and name in only:
             ranks[name] = without_prior(fitted_on_pool)
     for w in (0.0, 1.0):  # 0.5 is what `digest rank` ships with
         name = f"digest rank, whiten {w}"
         if only and name in only:
-            ranks[name] = on_pool_whiten(w)
+            ranks[name] = on_pool_with({(latent_component, "WHITEN"): w})
     for depth in (20, 30, 50, 100):
         name = f"digest rank, latent depth {depth}"
         if only and name in only:
-            ranks[name] = on_pool_depth(depth)
+            ranks[name] = on_pool_with({(latent_component, "DEPTH"): depth})
     if not only or "+ latent SVD component (0.3)" in only:
         ranks["+ latent SVD component (0.3)"] = latent(0.3)
     for w in (0.05, 0.1, 0.2):
@@ -272,13 +262,3 @@ def chosen(only: Sequence[str] | None) -> dict[str, rankers.Ranker]:
         if only and name in only:
             ranks[name] = text_feedback(k)
     return ranks
-
-
-def on_pool_whiten(share: float) -> rankers.Ranker:
-    """`digest rank` (the built-in background's basis) with latent.WHITEN at `share`."""
-
-    def ranker(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list[int]]:
-        with patched({(latent_component, "WHITEN"): share}):
-            return rankers.digest_on_pool(pool, queries)
-
-    return ranker
