@@ -156,6 +156,19 @@ def table(split: Split, result: dict[str, object]) -> str:
     return "\n".join(lines)
 
 
+def _with_day_pools(result: dict[str, object], styles: dict[str, dict[str, list[float]]]) -> None:
+    """The texts and keywords on bench/ratings.py's four day pools as rows of the split's table:
+    four times the queries of the rows above (one text per category), so that a difference of a
+    few hundredths can stand out of the noise."""
+    from bench.ratings import DAYS, POOL
+
+    tasks = result["tasks"]
+    assert isinstance(tasks, dict)
+    for style, values in styles.items():
+        name = f"{style if style.startswith('keywords') else 'interests text, ' + style}"
+        tasks[f"{name}, {DAYS} day pools of {POOL}"] = {"metric": "P@10", "values": values}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     corpus.add_argument(parser)
@@ -167,6 +180,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--authors", type=int, default=80, help="author profiles per seed")
     parser.add_argument("--examples", type=int, default=40, help="query-by-example papers")
     parser.add_argument("--no-ratings", action="store_true", help="skip the ratings task")
+    parser.add_argument(
+        "--no-day-pools", action="store_true", help="skip the texts on the four day pools"
+    )
     parser.add_argument("--out", default=str(RESULTS / "relevance"), help="writes OUT.md, OUT.json")
     args = parser.parse_args(argv)
     corpus.use(args.data)
@@ -181,6 +197,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             split = Split(**{**split.__dict__, "seeds": tuple(args.seeds)})
         log = lambda line: print(line, file=sys.stderr)  # noqa: E731
         results[key] = run_split(split, RANKERS, scale, log)
+        if not args.no_day_pools:
+            _with_day_pools(results[key], ratings.texts(split, RANKERS, log))
         texts.append(table(split, results[key]))
         print(texts[-1] + "\n", flush=True)
         if not args.no_ratings:

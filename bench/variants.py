@@ -409,3 +409,12 @@ VARIANTS.update(
     }
 )
 RATED.update({f"whiten {w}": VARIANTS[f"whiten {w}"] for w in (0.0, 1.0)})
+VARIANTS.update(
+    {
+        f"library authors of one liked paper (boost {b})": (
+            f"an author of any one liked paper weighs {b} x the share of the liked papers",
+            {(profiles, "LIBRARY_AUTHOR_MIN"): 1, (profiles, "LIBRARY_AUTHOR_BOOST"): b},
+        )
+        for b in (0.2, 0.4)
+    }
+)
