@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from collections.abc import Sequence
 
@@ -219,6 +220,54 @@ def text_feedback(k: int) -> rankers.Ranker:
     return ranker
 
 
+def pool_statistics(centroid: bool, idf_share: float) -> rankers.Ranker:
+    """The stored space with today's pool's own statistics (a diagnostic for the focused pool,
+    where BM25's and the SVM's are the pool's): its centroid for the store's, and/or each idf as
+    stored^(1 - idf_share) x the pool's^idf_share. Not shippable as it is: papers unrelated to
+    a reader would move the reader's order."""
+
+    def ranker(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list[int]]:
+        stored = rankers.stored_space(pool)
+        assert stored is not None
+        space = copy.copy(stored)
+        x = stored.transform([features.paper_text(p) for p in pool])
+        if centroid:
+            total = np.asarray(x.sum(axis=0)).ravel()
+            space.centroid = total / np.linalg.norm(total)
+        if idf_share:
+            own = features.idf_of(len(pool), np.bincount(x.indices, minlength=x.shape[1]))
+            space.idf = stored.idf ** (1 - idf_share) * own**idf_share
+        return rankers.digest_lists(pool, queries, space)
+
+    return ranker
+
+
+POOL_STATISTICS = {
+    "pool's own centroid": (True, 0.0),
+    "pool's own idf (share 0.5)": (False, 0.5),
+    "pool's own idf (share 1.0)": (False, 1.0),
+}
+
+
+def fused_with_svm(weight: float, k: int = 60) -> rankers.Ranker:
+    """digest's list and arxiv-sanity-lite's fused by reciprocal rank, 1 / (k + rank) plus
+    `weight` / (k + rank): does the per-profile SVM hold what the ranker misses?"""
+
+    def ranker(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list[int]]:
+        ours = rankers.digest_ranker(pool, queries)
+        theirs = rankers.arxiv_sanity_lite(pool, queries)
+        out = []
+        for mine, svm in zip(ours, theirs, strict=True):
+            fused: dict[int, float] = {}
+            for share, ranked in ((1.0, mine), (weight, svm)):
+                for place, j in enumerate(ranked):
+                    fused[j] = fused.get(j, 0.0) + share / (k + place)
+            out.append(sorted(fused, key=lambda j: (-fused[j], j))[: rankers.DEPTH])
+        return out
+
+    return ranker
+
+
 def chosen(only: Sequence[str] | None) -> dict[str, rankers.Ranker]:
     """The trials a run with --only `only` takes, by name in the order they run: with no
     --only, the few run by default; the rest only when named."""
@@ -261,4 +310,11 @@ def chosen(only: Sequence[str] | None) -> dict[str, rankers.Ranker]:
         name = f"+ feedback from the best {k} for texts and keywords"
         if only and name in only:
             ranks[name] = text_feedback(k)
+    for name, (centroid, share) in POOL_STATISTICS.items():
+        if only and name in only:
+            ranks[name] = pool_statistics(centroid, share)
+    for w in (0.5, 1.0):
+        name = f"+ arxiv-sanity-lite's SVM fused by rank ({w})"
+        if only and name in only:
+            ranks[name] = fused_with_svm(w)
     return ranks

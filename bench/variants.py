@@ -418,3 +418,41 @@ VARIANTS.update(
         for b in (0.2, 0.4)
     }
 )
+
+
+def own_weighed(weight: float) -> Patch:
+    """interests._groups with each liked paper's own row weighing `weight` x one neighbour in its
+    neighbourhood vector (shipped: 1, beside its 20 neighbours)."""
+    from sklearn.cluster import KMeans
+    from sparse_dot_topn import sp_matmul_topn
+
+    def groups(docs, x, libraries):  # type: ignore[no-untyped-def]
+        every = [r for rows in libraries for r in rows]
+        near = sp_matmul_topn(
+            docs[every], x.T, top_n=min(interests.NEIGHBOURS, x.shape[0])
+        ).tocsr()
+        near.data[:] = 1.0
+        smooth = features.normalize(weight * docs[every] + near @ x)
+        out, at = [], 0
+        for rows in libraries:
+            part = smooth[at : at + len(rows)]
+            at += len(rows)
+            k = min(interests.MAX_GROUPS, max(2, len(rows) // interests.PER_GROUP))
+            labels = KMeans(k, n_init=4, random_state=0).fit_predict(part)
+            members = [np.flatnonzero(labels == g) for g in range(k)]
+            members = interests._merged(part, [m for m in members if m.size])
+            out.append([[rows[i] for i in m] for m in members])
+        return out
+
+    return {(interests, "_groups"): groups}
+
+
+VARIANTS.update(
+    {
+        f"library groups: own paper weighs {w} neighbours": (
+            f"each liked paper's neighbourhood vector holds its own row {w} times",
+            own_weighed(w),
+        )
+        for w in (1, 5, 20)
+    }
+)
