@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 import scipy.sparse as sp
 
 from bench import corpus, tasks
-from bench.variants import patched
+from bench.patches import patched
 from digest import ranking
 from digest.models import Paper, Profile, Scored, Subscriber
 from digest.ranking import product, profiles

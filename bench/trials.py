@@ -10,8 +10,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from bench import rankers
+from bench.patches import Patch, patched
 from bench.tasks import Query
-from bench.variants import Patch, patched
 from digest.models import Paper, Scored
 from digest.ranking import background, features, interests, product
 from digest.ranking import latent as latent_component

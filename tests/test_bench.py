@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench import ideas, variants
+from bench import ideas, patches, variants
 
 
 @pytest.mark.parametrize("table", ["VARIANTS", "RATED"])
@@ -18,14 +18,14 @@ def test_every_idea_patches_a_name_its_module_has(table):
 def test_a_variant_of_how_rows_are_made_fits_its_own_stored_space():
     from bench import rankers
 
-    ranker = variants.variant(variants.phrases_weighed(2.0))
+    ranker = variants.variant(patches.phrases_weighed(2.0))
     seen = []
 
     def spy(pool, queries):
         seen.append(rankers._STORED)
         return []
 
-    with variants.patched({(rankers, "digest_ranker"): spy}):
+    with patches.patched({(rankers, "digest_ranker"): spy}):
         ranker([], [])
     assert seen and seen[0] is not rankers._STORED
 

@@ -1,0 +1,208 @@
+"""The ranking ideas as patches: `Patch` (module attributes to swap for one run), `patched`
+that swaps them, and the builders of the ideas that swap a function, not a constant (the
+registries of bench/variants.py name them)."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+from collections.abc import Callable, Iterator
+
+import numpy as np
+import scipy.sparse as sp
+
+from digest.ranking import bags, features, interests, product, profiles
+from digest.ranking import latent as latent_component
+
+Patch = dict[tuple[object, str], object]
+
+
+def pivoted(slope: float) -> Patch:
+    """Pivoted length normalization (Singhal et al. 1996) of the space's rows: each divided by
+    (1 - slope) x the mean l2 norm of the rows weighed together + slope x its own norm."""
+    original = bags.weighted
+
+    def weighted(counts, column, idf, width):  # type: ignore[no-untyped-def]
+        out = original(list(counts), column, idf, width)  # which empties the list it is given
+        if out.shape[0] < 2:
+            return out
+        norms = []
+        for rows in counts:
+            where = column[rows.indices]
+            keep = where >= 0
+            owner = np.repeat(np.arange(rows.shape[0]), np.diff(rows.indptr))[keep]
+            weight = bags.TF(rows.data[keep].astype(np.float64)) * idf[where[keep]]
+            norms.append(np.sqrt(np.bincount(owner, weight**2, minlength=rows.shape[0])))
+        norm = np.concatenate(norms)
+        filled = norm > 0
+        divisor = (1 - slope) * norm[filled].mean() + slope * norm
+        scale = np.where(filled, norm / np.where(filled, divisor, 1.0), 1.0)
+        return (sp.diags(scale) @ out).tocsr()
+
+    return {(bags, "weighted"): weighted}
+
+
+def phrases_weighed(factor: float) -> Patch:
+    """Phrase bigrams' weight times `factor` in every row (as if their idf were), words' alone."""
+    count, weighted = bags.count, bags.weighted
+    width = [0]
+
+    def counted(ids, ends, n_words):  # type: ignore[no-untyped-def]
+        width[0] = n_words  # the count before each weighing: fit and transform alike
+        return count(ids, ends, n_words)
+
+    def weighed(counts, column, idf, size):  # type: ignore[no-untyped-def]
+        phrases = column[width[0] :]
+        phrase = np.zeros(size, bool)
+        phrase[phrases[phrases >= 0]] = True
+        out = weighted(counts, column, idf, size)
+        out.data[phrase[out.indices]] *= factor
+        return features.normalize(out)
+
+    return {(bags, "count"): counted, (bags, "weighted"): weighed}
+
+
+def heavy_sharing(share: float) -> Callable[[sp.csr_matrix, np.ndarray], np.ndarray]:
+    """product._sharing over the words of at least `share` x the interest's heaviest word's
+    weight (shipped: profiles.HEAVY; 0: every word, as before)."""
+    shipped = product._sharing
+
+    def sharing(profile: sp.csr_matrix, df: np.ndarray) -> np.ndarray:
+        with patched({(profiles, "HEAVY"): share}):
+            return shipped(profile, df)
+
+    return sharing
+
+
+def fused_times(weight: float) -> Callable[..., np.ndarray]:
+    """A latent key proportional to the words' score: score x exp(weight x (closeness - near)),
+    so that it is 0 where the score is and can be shown, and held to thresholds, as the score."""
+
+    def fuse(scores: np.ndarray, close: np.ndarray, near: np.ndarray | float) -> np.ndarray:
+        times = np.exp(weight * (close - latent_component.DISLIKED_NEAR / 0.3 * near))
+        return np.asarray(scores * times)
+
+    return fuse
+
+
+def latent_expanded(beta: float, terms: int = 50) -> Patch:
+    """LSI query expansion: each interests text and keywords vector plus `beta` x (its length) x
+    the unit vector of the `terms` heaviest words of its rank-100 reconstruction in the latent
+    basis (the stored space's, fixed: no pool counts), before the library joins it."""
+    original = profiles.profiles
+
+    def expanded(space, docs, subscribers, library_rows, disliked_rows):  # type: ignore[no-untyped-def]
+        basis, n = space.basis, len(subscribers)
+        if basis is None:
+            return original(space, docs, subscribers, library_rows, disliked_rows)
+        interests = space.transform([s.profile.interests for s in subscribers])
+        phrases = [(i, kw) for i, s in enumerate(subscribers) for kw in s.profile.keywords]
+        keywords = sp.csr_matrix(interests.shape, dtype=interests.dtype)
+        if phrases:
+            rows = space.transform([kw for _, kw in phrases])
+            keywords = profiles.group_sum(
+                rows, list(range(len(phrases))), [i for i, _ in phrases], n
+            )
+        text = (interests + profiles.KEYWORD_WEIGHT * keywords).tocsr()
+        z = np.asarray(text[:, basis.columns].astype(np.float32) @ basis.vectors)
+        back = z @ basis.vectors.T  # each text rebuilt from the basis, over its columns
+        at, cols, vals = [], [], []
+        for i in range(n):
+            if not text[i].nnz:
+                continue
+            top = np.argpartition(-back[i], terms)[:terms]
+            top = top[back[i][top] > 0]
+            at += [i] * len(top)
+            cols += basis.columns[top].tolist()
+            vals += back[i][top].tolist()
+        extra = features.normalize(sp.csr_matrix((vals, (at, cols)), shape=text.shape))
+        size = np.sqrt(np.asarray(text.multiply(text).sum(axis=1)).ravel())
+        text = text + sp.diags(beta * size) @ extra
+
+        def mean(groups):  # type: ignore[no-untyped-def]
+            owners = [i for i, rows in enumerate(groups) for _ in rows]
+            return profiles.group_sum(docs, [r for rows in groups for r in rows], owners, n)
+
+        out = features.normalize(
+            text + mean(library_rows) - profiles.DISLIKED_WEIGHT * mean(disliked_rows)
+        ).tocsr()
+        out.sort_indices()
+        return out
+
+    return {(profiles, "profiles"): expanded, (product, "profiles"): expanded}
+
+
+def text_with_library(mode: str, weight: float = 1.0) -> Patch:
+    """A split profile's interests text kept with its library: "whole" makes the text's interest
+    the whole Rocchio vector (text, keywords, every liked paper, less the disliked); "anchored"
+    adds `weight` x the text's vector to each group of liked papers."""
+    original = interests.split
+
+    def split(whole, space, docs, x, subscribers, library_rows, disliked_rows):  # type: ignore[no-untyped-def]
+        out = original(whole, space, docs, x, subscribers, library_rows, disliked_rows)
+        n = len(subscribers)
+        if out.vectors.shape[0] == n:
+            return out
+        empty: list[list[int]] = [[] for _ in range(n)]
+        texts = profiles.profiles(space, docs, subscribers, empty, empty)
+        dislike = profiles.profiles(
+            space, docs, [_blank(s) for s in subscribers], empty, disliked_rows
+        )
+        rows = []
+        for i, label in enumerate(out.labels):
+            si, row = int(out.owner[i]), out.vectors[i]
+            if mode == "whole" and label == "your interests text and keywords":
+                row = whole[si]
+            elif mode == "anchored" and label and out.library[i] and texts[si].nnz:
+                mean = features.normalize(sp.csr_matrix(docs[out.library[i]].sum(axis=0)))
+                row = features.normalize(
+                    mean + weight * texts[si] + profiles.DISLIKED_WEIGHT * dislike[si]
+                )
+            rows.append(row)
+        vectors = sp.vstack(rows, format="csr")
+        vectors.sort_indices()
+        return dataclasses.replace(out, vectors=vectors)
+
+    return {(interests, "split"): split}
+
+
+def _blank(s):  # type: ignore[no-untyped-def]
+    """The subscriber without interests text and keywords (its disliked part alone remains)."""
+    return dataclasses.replace(s, profile=dataclasses.replace(s.profile, interests="", keywords=()))
+
+
+@contextlib.contextmanager
+def patched(patch: Patch) -> Iterator[None]:
+    saved = {key: getattr(*key) for key in patch}
+    try:
+        for (owner, name), value in patch.items():
+            setattr(owner, name, value)
+        yield
+    finally:
+        for (owner, name), value in saved.items():
+            setattr(owner, name, value)
+
+
+def own_weighed(weight: float) -> Patch:
+    """interests._groups with each liked paper's own row weighing `weight` x one neighbour in its
+    neighbourhood vector (shipped: 1, beside its 20 neighbours)."""
+    from sklearn.cluster import KMeans
+    from sparse_dot_topn import sp_matmul_topn
+
+    def groups(docs, x, libraries):  # type: ignore[no-untyped-def]
+        every = [r for rows in libraries for r in rows]
+        near = sp_matmul_topn(docs[every], x.T, top_n=min(interests.NEIGHBOURS, x.shape[0])).tocsr()
+        near.data[:] = 1.0
+        smooth = features.normalize(weight * docs[every] + near @ x)
+        out, at = [], 0
+        for rows in libraries:
+            part = smooth[at : at + len(rows)]
+            at += len(rows)
+            k = min(interests.MAX_GROUPS, max(2, len(rows) // interests.PER_GROUP))
+            labels = KMeans(k, n_init=4, random_state=0).fit_predict(part)
+            members = [np.flatnonzero(labels == g) for g in range(k)]
+            members = interests._merged(part, [m for m in members if m.size])
+            out.append([[rows[i] for i in m] for m in members])
+        return out
+
+    return {(interests, "_groups"): groups}
