@@ -206,3 +206,28 @@ def own_weighed(weight: float) -> Patch:
         return out
 
     return {(interests, "_groups"): groups}
+
+
+def local_groups(near: int) -> Patch:
+    """interests._groups as one interest per liked paper: the paper with its `near` closest liked
+    papers (by their neighbourhood vectors), groups that come out alike kept once; no k-means."""
+    from sparse_dot_topn import sp_matmul_topn
+
+    def groups(docs, x, libraries):  # type: ignore[no-untyped-def]
+        every = [r for rows in libraries for r in rows]
+        hood = sp_matmul_topn(docs[every], x.T, top_n=min(interests.NEIGHBOURS, x.shape[0])).tocsr()
+        hood.data[:] = 1.0
+        smooth = features.normalize(docs[every] + hood @ x)
+        out, at = [], 0
+        for rows in libraries:
+            part = smooth[at : at + len(rows)]
+            at += len(rows)
+            close = (part @ part.T).toarray()
+            np.fill_diagonal(close, np.inf)
+            found: dict[tuple[int, ...], None] = {}
+            for i in range(len(rows)):
+                found[tuple(sorted(np.argsort(-close[i], kind="stable")[: near + 1]))] = None
+            out.append([[rows[j] for j in g] for g in found])
+        return out
+
+    return {(interests, "_groups"): groups}

@@ -11,6 +11,7 @@ from bench.patches import (
     fused_times,
     heavy_sharing,
     latent_expanded,
+    local_groups,
     own_weighed,
     patched,
     phrases_weighed,
@@ -266,5 +267,15 @@ VARIANTS.update(
             own_weighed(w),
         )
         for w in (1, 5, 20)
+    }
+)
+
+VARIANTS.update(
+    {
+        f"library as one interest per liked paper (+ its {m} closest)": (
+            f"every liked paper with its {m} closest liked papers an interest, drawn in turn",
+            local_groups(m),
+        )
+        for m in (0, 2, 4)
     }
 )
