@@ -23,6 +23,7 @@ from bench.interests import (
 from digest.models import Paper
 
 LIKED = 5
+ONE_FIELD = 15  # the one-field libraries: large enough to be split into interests
 MAX_AUTHOR_PAPERS = 15  # a name on more papers than this in eight months is usually several people
 # A paper of more authors than this (a survey's collaboration, a data release, a model report) says
 # little about which person of a name it is, and is no one author's own in the sense a library
@@ -192,6 +193,9 @@ def build(split: Split, seed: int, per_category: int, authors: int, examples: in
     keyed = tuple(Query(c, keywords=KEYWORDS[c], grades=of_category(large, c)) for c in cats)
     tasks.append(Task("keywords only (3 phrases)", "P@10", large, keyed))
     tasks.append(_many(rng, cats, early_by, large, per_category * 6))
+    # Its own random source: the tasks above keep the draws they had before it was added.
+    one = random.Random(f"{split.name}-{seed}-one")
+    tasks.append(_one_field(one, cats, early_by, large, per_category))
     return [t for t in tasks if t.queries]
 
 
@@ -302,9 +306,10 @@ def _examples(
                 by_grade[grades.get(p.id, 0.0)].append(p)
             authored = [p for p in late if grades.get(p.id) == 3.0]
             chosen = authored + _some(rng, by_grade[2.0], 30) + _some(rng, by_grade[1.0], 60)
-            chosen += _some(rng, others, (200 - len(chosen)) // 2)
+            # A prolific co-author's papers alone can pass 200: then the pool is just larger.
+            chosen += _some(rng, others, max(0, 200 - len(chosen)) // 2)
             rest = [p for p in late if p.id not in grades]
-            chosen += rng.sample(rest, 200 - len({p.id for p in chosen}))
+            chosen += rng.sample(rest, max(0, 200 - len({p.id for p in chosen})))
             pool = _sorted(chosen)
             small.append(
                 Query(c, (q,), grades={p.id: grades.get(p.id, 0.0) for p in pool}, pool=pool)
@@ -317,6 +322,25 @@ def _examples(
 
 def _some(rng: random.Random, papers: list[Paper], k: int) -> list[Paper]:
     return rng.sample(papers, min(k, len(papers)))
+
+
+def _one_field(
+    rng: random.Random,
+    cats: list[str],
+    early_by: dict[str, list[Paper]],
+    large: tuple[Paper, ...],
+    count: int,
+) -> Task:
+    """Libraries of ONE_FIELD papers of one category (a library as most readers have one: large,
+    and of one field), on the large pool: what grouping a library into interests must not cost."""
+    queries = []
+    for c in cats:
+        if len(early_by[c]) >= ONE_FIELD + LIKED:
+            grades = of_category(large, c)
+            for _ in range(count):
+                queries.append(Query(c, tuple(rng.sample(early_by[c], ONE_FIELD)), grades=grades))
+    name = f"{ONE_FIELD} liked papers of one field, pool large ({len(large)})"
+    return Task(name, "nDCG@10", large, tuple(queries))
 
 
 def _many(

@@ -279,3 +279,8 @@ VARIANTS.update(
         for m in (0, 2, 4)
     }
 )
+VARIANTS["- draw by group size (in turn)"] = (
+    "a digest draws from each interest in turn, not in proportion to its liked papers",
+    {(interests, "BY_SIZE"): False},
+)
+RATED["- draw by group size (in turn)"] = VARIANTS["- draw by group size (in turn)"]

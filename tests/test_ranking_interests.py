@@ -10,8 +10,8 @@ from collections import Counter
 import numpy as np
 
 from digest.models import Paper, Profile, Subscriber
-from digest.ranking import rank
-from digest.ranking.interests import draw
+from digest.ranking import interests, rank
+from digest.ranking.interests import draw, shares
 
 TOPICS = {
     "privacy": "federated clients differential privacy noise gradient clipping budget secure "
@@ -81,6 +81,40 @@ def test_draw_takes_each_interest_in_turn_and_keeps_a_papers_best_score():
     ]  # fmt: skip
     assert draw([[(0.3, 7), (0.3, 6)]], 1, order) == [(0.3, 7, 0)]  # one interest: as ranked
     assert draw([[(0.3, 7)], [(0.3, 6)]], 2, order) == [(0.3, 6, 1), (0.3, 7, 0)]  # ties: paper
+
+
+def test_draw_gives_each_interest_picks_in_proportion_to_its_weight():
+    order = np.arange(100)
+    lists = [[(0.9 - i / 100, i) for i in range(r * 30, r * 30 + 30)] for r in range(3)]
+    picks = draw(lists, 15, order, [10.0, 3.0, 2.0])
+    assert Counter(c for *_, c in picks) == {0: 10, 1: 3, 2: 2}
+    # Equal weights are each interest in turn, the best-matching first.
+    assert Counter(c for *_, c in draw(lists, 15, order, [1.0] * 3)) == {0: 5, 1: 5, 2: 5}
+    # An interest with nothing left gives its turns to the others.
+    picks = draw([lists[0][:2], lists[1]], 10, order, [5.0, 5.0])
+    assert Counter(c for *_, c in picks) == {0: 2, 1: 8}
+
+
+def test_an_interests_share_is_its_liked_papers_and_the_text_the_groups_mean():
+    assert shares([[1, 2, 3, 4], [5, 6], []]) == [4.0, 2.0, 3.0]
+    assert shares([[], []]) == [1.0, 1.0]
+
+
+def test_a_librarys_interests_share_a_digest_by_how_many_papers_each_stands_for(monkeypatch):
+    # Twelve liked papers on privacy and three on galaxies: the digest is mostly privacy.
+    rng = random.Random(7)
+    library = papers_of("privacy", 12, "lib-", rng) + papers_of("galaxies", 3, "lib-", rng)
+    pool = papers_of("privacy", 40, "new-", rng) + papers_of("galaxies", 40, "new-", rng)
+    reader = Subscriber("ana", Profile(library=tuple(library)), (), top_k=10, min_score=0.0)
+
+    def galaxies() -> int:
+        picks = rank(pool, [reader])["ana"]
+        assert len(picks) == 10 and all(s.because.startswith("your interest: ") for s in picks)
+        return sum("galaxies" in s.paper.id for s in picks)
+
+    assert 1 <= galaxies() <= 3
+    monkeypatch.setattr(interests, "BY_SIZE", False)  # in turn: half the digest or more
+    assert galaxies() >= 4
 
 
 def test_a_library_of_copies_and_a_pool_of_one_still_rank():

@@ -1,6 +1,6 @@
 """A profile as several interests: a library of many papers split into groups of like papers (each
 its own vector), the interests text and keywords as one more; a paper's score is its best match,
-and a digest draws from every interest in turn."""
+and a digest draws from every interest, in proportion to the liked papers it stands for."""
 
 from __future__ import annotations
 
@@ -27,6 +27,8 @@ NEIGHBOURS = 20
 # one field land near 0.35-0.8, of unrelated fields near 0.1-0.3 in the tuning split).
 MERGE_SIMILARITY = 0.4
 LABEL_TERMS = 3
+# A digest draws from each interest in proportion to its liked papers (shares()); False: in turn.
+BY_SIZE = True
 
 
 @dataclass(frozen=True)
@@ -135,13 +137,27 @@ def _label(row: sp.csr_matrix, space: Space) -> str:
     return ", ".join(str(space.names[c]) for c in heaviest)
 
 
+def shares(library: Sequence[Sequence[int]]) -> list[float]:
+    """Each interest's share of a digest's picks: its liked papers, so that a group of two odd
+    papers in a library of fifteen does not take a third of the digest; the interests text and
+    keywords (no liked papers) as much as the groups' mean."""
+    sizes = [float(len(members)) for members in library]
+    grouped = [size for size in sizes if size]
+    mean = sum(grouped) / len(grouped) if grouped else 1.0
+    return [size if size else mean for size in sizes] if BY_SIZE else [1.0] * len(sizes)
+
+
 def draw(
-    lists: Sequence[Sequence[tuple[float, int]]], k: int, order: np.ndarray
+    lists: Sequence[Sequence[tuple[float, int]]],
+    k: int,
+    order: np.ndarray,
+    weights: Sequence[float] | None = None,
 ) -> list[tuple[float, int, int]]:
-    """A subscriber's picks from its interests' ranked lists [(score, paper)]: each interest in
-    turn (the best-matching first) gives its best paper not yet drawn, until k. Returns
-    (score, paper, interest) best first, ties in paper order; a paper in several lists keeps its
-    best score."""
+    """A subscriber's picks from its interests' ranked lists [(score, paper)]: each pick goes to
+    the interest of the highest weight / (its picks + 1) (D'Hondt's rule: picks in proportion to
+    `weights`, default equal, which is each in turn), ties to the best-matching interest, and it
+    gives its best paper not yet drawn, until k. Returns (score, paper, interest) best first,
+    ties in paper order; a paper in several lists keeps its best score."""
     best: dict[int, tuple[float, int]] = {}
     for r, ranked in enumerate(lists):
         for score, j in ranked:
@@ -149,19 +165,19 @@ def draw(
                 best[j] = (score, r)
     if len(lists) == 1:
         return [(s, j, 0) for s, j in lists[0][:k]]
+    weight = [1.0] * len(lists) if weights is None else list(weights)
     turns = sorted(range(len(lists)), key=lambda r: -(lists[r][0][0] if lists[r] else -np.inf))
-    cursor = [0] * len(lists)
+    cursor, taken = [0] * len(lists), [0] * len(lists)
     chosen: dict[int, None] = {}
     while len(chosen) < k:
-        moved = False
-        for r in turns:
-            ranked = lists[r]
-            while cursor[r] < len(ranked) and ranked[cursor[r]][1] in chosen:
+        for r in turns:  # skip what another interest drew already
+            while cursor[r] < len(lists[r]) and lists[r][cursor[r]][1] in chosen:
                 cursor[r] += 1
-            if cursor[r] < len(ranked) and len(chosen) < k:
-                chosen[ranked[cursor[r]][1]] = None
-                moved = True
-        if not moved:
+        open_ = [r for r in turns if cursor[r] < len(lists[r])]
+        if not open_:
             break
+        r = max(open_, key=lambda r: weight[r] / (taken[r] + 1))  # first of equals: turn order
+        chosen[lists[r][cursor[r]][1]] = None
+        taken[r] += 1
     picked = [(best[j][0], j, best[j][1]) for j in chosen]
     return sorted(picked, key=lambda t: (-t[0], order[t[1]]))

@@ -58,7 +58,8 @@ def rank(
     best = _best(prep, limits, floors, _filters(prep, subscribers, allowed), order)
     drawn = []  # (subscriber, score, paper, interest row)
     for si, rows in enumerate(_rows_of(prep.interest.owner, len(subscribers))):
-        for score, j, c in interests.draw([best[r] for r in rows], limits[si], order):
+        weights = interests.shares([prep.interest.library[r] for r in rows])
+        for score, j, c in interests.draw([best[r] for r in rows], limits[si], order, weights):
             drawn.append((si, score, j, rows[c]))
     for (si, *_), pick in zip(drawn, _explained(prep, subscribers, drawn), strict=True):
         picks[subscribers[si].name].append(pick)
