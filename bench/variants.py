@@ -284,3 +284,16 @@ VARIANTS["- draw by group size (in turn)"] = (
     {(interests, "BY_SIZE"): False},
 )
 RATED["- draw by group size (in turn)"] = VARIANTS["- draw by group size (in turn)"]
+VARIANTS.update(
+    {
+        f"interests merged above {m}": (
+            f"groups of liked papers merge while their neighbourhood centroids are closer than {m}",
+            {(interests, "MERGE_SIMILARITY"): m},
+        )
+        for m in (0.5, 0.6)
+    }
+)
+VARIANTS["interests of 3 liked papers each"] = (
+    "k-means k = library size // 3 (at most 5), not // 5",
+    {(interests, "PER_GROUP"): 3},
+)
