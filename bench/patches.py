@@ -231,3 +231,16 @@ def local_groups(near: int) -> Patch:
         return out
 
     return {(interests, "_groups"): groups}
+
+
+def text_share(mode: str) -> Patch:
+    """interests.shares with the interests text's share as all the groups together ("sum") or as
+    the largest group ("max"), not their mean."""
+
+    def shares(library):  # type: ignore[no-untyped-def]
+        sizes = [float(len(members)) for members in library]
+        grouped = [size for size in sizes if size] or [1.0]
+        text = sum(grouped) if mode == "sum" else max(grouped)
+        return [size if size else text for size in sizes]
+
+    return {(interests, "shares"): shares}

@@ -16,6 +16,7 @@ from bench.patches import (
     patched,
     phrases_weighed,
     pivoted,
+    text_share,
     text_with_library,
 )
 from bench.tasks import Query
@@ -296,4 +297,13 @@ VARIANTS.update(
 VARIANTS["interests of 3 liked papers each"] = (
     "k-means k = library size // 3 (at most 5), not // 5",
     {(interests, "PER_GROUP"): 3},
+)
+RATED.update(
+    {
+        f"interests text's share: the groups' {m}": (
+            f"the interests text draws as the groups' {m}, not their mean",
+            text_share(m),
+        )
+        for m in ("sum", "max")
+    }
 )
