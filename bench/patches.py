@@ -244,3 +244,32 @@ def text_share(mode: str) -> Patch:
         return [size if size else text for size in sizes]
 
     return {(interests, "shares"): shares}
+
+
+def whole_library_too() -> Patch:
+    """interests.split with a split library's whole profile row (text, keywords, every liked
+    paper, less the disliked) as one more interest, whose share of the draw is every liked paper."""
+    original = interests.split
+
+    def split(whole, space, docs, x, subscribers, library_rows, disliked_rows):  # type: ignore[no-untyped-def]
+        out = original(whole, space, docs, x, subscribers, library_rows, disliked_rows)
+        if out.vectors.shape[0] == len(subscribers):
+            return out
+        owner = out.owner.tolist()
+        rows, owners, library, labels = [], [], [], []
+        for r, si in enumerate(owner):
+            rows.append(out.vectors[r])
+            owners.append(si)
+            library.append(out.library[r])
+            labels.append(out.labels[r])
+            last = r + 1 == len(owner) or owner[r + 1] != si
+            if last and owner.count(si) > 1:
+                rows.append(whole[si])
+                owners.append(si)
+                library.append(list(library_rows[si]))
+                labels.append("your whole library")
+        vectors = sp.vstack(rows, format="csr")
+        vectors.sort_indices()
+        return interests.Rows(vectors, np.asarray(owners), library, labels)
+
+    return {(interests, "split"): split}

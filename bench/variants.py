@@ -18,6 +18,7 @@ from bench.patches import (
     pivoted,
     text_share,
     text_with_library,
+    whole_library_too,
 )
 from bench.tasks import Query
 from digest.models import Paper
@@ -307,3 +308,10 @@ RATED.update(
         for m in ("sum", "max")
     }
 )
+VARIANTS["+ the whole library as one more interest (its share: every liked paper)"] = (
+    "a split library's whole profile row is one more interest, drawn by all its papers",
+    whole_library_too(),
+)
+RATED["+ the whole library as one more interest (its share: every liked paper)"] = VARIANTS[
+    "+ the whole library as one more interest (its share: every liked paper)"
+]
