@@ -187,13 +187,10 @@ def own_weighed(weight: float) -> Patch:
     """interests._groups with each liked paper's own row weighing `weight` x one neighbour in its
     neighbourhood vector (shipped: 1, beside its 20 neighbours)."""
     from sklearn.cluster import KMeans
-    from sparse_dot_topn import sp_matmul_topn
 
     def groups(docs, x, libraries):  # type: ignore[no-untyped-def]
         every = [r for rows in libraries for r in rows]
-        near = sp_matmul_topn(docs[every], x.T, top_n=min(interests.NEIGHBOURS, x.shape[0])).tocsr()
-        near.data[:] = 1.0
-        smooth = features.normalize(weight * docs[every] + near @ x)
+        smooth = interests.neighbourhoods(docs, x, every, weight)
         out, at = [], 0
         for rows in libraries:
             part = smooth[at : at + len(rows)]
@@ -211,13 +208,10 @@ def own_weighed(weight: float) -> Patch:
 def local_groups(near: int) -> Patch:
     """interests._groups as one interest per liked paper: the paper with its `near` closest liked
     papers (by their neighbourhood vectors), groups that come out alike kept once; no k-means."""
-    from sparse_dot_topn import sp_matmul_topn
 
     def groups(docs, x, libraries):  # type: ignore[no-untyped-def]
         every = [r for rows in libraries for r in rows]
-        hood = sp_matmul_topn(docs[every], x.T, top_n=min(interests.NEIGHBOURS, x.shape[0])).tocsr()
-        hood.data[:] = 1.0
-        smooth = features.normalize(docs[every] + hood @ x)
+        smooth = interests.neighbourhoods(docs, x, every)
         out, at = [], 0
         for rows in libraries:
             part = smooth[at : at + len(rows)]

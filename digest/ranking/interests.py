@@ -97,12 +97,8 @@ def _groups(
 ) -> list[list[list[int]]]:
     """Each library's papers in groups: k-means over the papers' neighbourhood vectors."""
     from sklearn.cluster import KMeans
-    from sparse_dot_topn import sp_matmul_topn
 
-    every = [r for rows in libraries for r in rows]
-    near = sp_matmul_topn(docs[every], x.T, top_n=min(NEIGHBOURS, x.shape[0])).tocsr()
-    near.data[:] = 1.0
-    smooth = normalize(docs[every] + near @ x)
+    smooth = neighbourhoods(docs, x, [r for rows in libraries for r in rows])
     out, at = [], 0
     for rows in libraries:
         part = smooth[at : at + len(rows)]
@@ -115,6 +111,18 @@ def _groups(
         members = _merged(part, [m for m in members if m.size])
         out.append([[rows[i] for i in m] for m in members])
     return out
+
+
+def neighbourhoods(
+    docs: sp.csr_matrix, x: sp.csr_matrix, rows: list[int], own: float = 1.0
+) -> sp.csr_matrix:
+    """The docs rows' neighbourhood vectors: each row (times `own`) plus its NEIGHBOURS closest
+    papers of the pool x, l2-normalized."""
+    from sparse_dot_topn import sp_matmul_topn
+
+    near = sp_matmul_topn(docs[rows], x.T, top_n=min(NEIGHBOURS, x.shape[0])).tocsr()
+    near.data[:] = 1.0
+    return normalize(own * docs[rows] + near @ x)
 
 
 def _merged(vectors: sp.csr_matrix, groups: list[np.ndarray]) -> list[np.ndarray]:
