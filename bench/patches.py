@@ -267,3 +267,41 @@ def whole_library_too() -> Patch:
         return interests.Rows(vectors, np.asarray(owners), library, labels)
 
     return {(interests, "split"): split}
+
+
+def merged_relative(ratio: float) -> Patch:
+    """interests._merged by a scale-free rule: two groups merge while the mean cosine between
+    their papers (neighbourhood vectors) is at least `ratio` x the geometric mean of each
+    group's own mean cosine between its papers (a lone paper's: the library's mean within)."""
+
+    def merged(vectors, groups):  # type: ignore[no-untyped-def]
+        close = (vectors @ vectors.T).toarray()
+        groups = list(groups)
+
+        def within(g):  # type: ignore[no-untyped-def]
+            if len(g) < 2:
+                return None
+            block = close[np.ix_(g, g)]
+            return (block.sum() - np.trace(block)) / (len(g) * (len(g) - 1))
+
+        while len(groups) > 1:
+            own = [within(g) for g in groups]
+            known = [w for w in own if w is not None]
+            fill = float(np.mean(known)) if known else 1.0
+            own = [fill if w is None else w for w in own]
+            best, pair = -np.inf, (0, 1)
+            for a in range(len(groups)):
+                for b in range(a + 1, len(groups)):
+                    cross = close[np.ix_(groups[a], groups[b])].mean()
+                    score = cross / max(np.sqrt(max(own[a], 1e-9) * max(own[b], 1e-9)), 1e-9)
+                    if score > best:
+                        best, pair = score, (a, b)
+            if best < ratio:
+                break
+            a, b = pair
+            groups = [g for i, g in enumerate(groups) if i not in (a, b)] + [
+                np.sort(np.concatenate([groups[a], groups[b]]))
+            ]
+        return groups
+
+    return {(interests, "_merged"): merged}

@@ -12,6 +12,7 @@ from bench.patches import (
     heavy_sharing,
     latent_expanded,
     local_groups,
+    merged_relative,
     own_weighed,
     patched,
     phrases_weighed,
@@ -315,3 +316,12 @@ VARIANTS["+ the whole library as one more interest (its share: every liked paper
 RATED["+ the whole library as one more interest (its share: every liked paper)"] = VARIANTS[
     "+ the whole library as one more interest (its share: every liked paper)"
 ]
+VARIANTS.update(
+    {
+        f"groups merged by relative closeness ({r})": (
+            f"groups merge while their papers' mean cross cosine is {r}+ x their own mean cosine",
+            merged_relative(r),
+        )
+        for r in (0.7, 0.8, 0.9)
+    }
+)
