@@ -184,25 +184,14 @@ def patched(patch: Patch) -> Iterator[None]:
 
 
 def own_weighed(weight: float) -> Patch:
-    """interests._groups with each liked paper's own row weighing `weight` x one neighbour in its
-    neighbourhood vector (shipped: 1, beside its 20 neighbours)."""
-    from sklearn.cluster import KMeans
+    """interests.neighbourhoods, which the grouping reads, with each liked paper's own row
+    weighing `weight` x one neighbour (shipped: 1, beside its 20 neighbours)."""
+    shipped = interests.neighbourhoods
 
-    def groups(docs, x, libraries):  # type: ignore[no-untyped-def]
-        every = [r for rows in libraries for r in rows]
-        smooth = interests.neighbourhoods(docs, x, every, weight)
-        out, at = [], 0
-        for rows in libraries:
-            part = smooth[at : at + len(rows)]
-            at += len(rows)
-            k = min(interests.MAX_GROUPS, max(2, len(rows) // interests.PER_GROUP))
-            labels = KMeans(k, n_init=4, random_state=0).fit_predict(part)
-            members = [np.flatnonzero(labels == g) for g in range(k)]
-            members = interests._merged(part, [m for m in members if m.size])
-            out.append([[rows[i] for i in m] for m in members])
-        return out
+    def neighbourhoods(docs, x, rows, own=1.0):  # type: ignore[no-untyped-def]
+        return shipped(docs, x, rows, weight)
 
-    return {(interests, "_groups"): groups}
+    return {(interests, "neighbourhoods"): neighbourhoods}
 
 
 def local_groups(near: int) -> Patch:
