@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import warnings
 from collections.abc import Callable, Iterator
 
 import numpy as np
@@ -294,3 +295,60 @@ def merged_relative(ratio: float) -> Patch:
         return groups
 
     return {(interests, "_merged"): merged}
+
+
+def toward_whole(weight: float) -> Patch:
+    """interests.split with each group's row shrunk toward its library's mean: the group's row
+    plus `weight` x the unit mean of every liked paper, normalized (a one-field library's groups
+    then lie close to its mean, a library of unrelated topics keeps each group mostly its own)."""
+    original = interests.split
+
+    def split(whole, space, docs, x, subscribers, library_rows, disliked_rows):  # type: ignore[no-untyped-def]
+        out = original(whole, space, docs, x, subscribers, library_rows, disliked_rows)
+        if out.vectors.shape[0] == len(subscribers):
+            return out
+        owner = out.owner.tolist()
+        rows = []
+        for r, si in enumerate(owner):
+            row = out.vectors[r]
+            if out.library[r] and owner.count(si) > 1:
+                mean = features.normalize(sp.csr_matrix(docs[library_rows[si]].sum(axis=0)))
+                row = features.normalize(row + weight * mean)
+            rows.append(row)
+        vectors = sp.vstack(rows, format="csr")
+        vectors.sort_indices()
+        return dataclasses.replace(out, vectors=vectors)
+
+    return {(interests, "split"): split}
+
+
+def silhouette_groups(floor: float | None) -> Patch:
+    """interests._groups with k chosen by the mean silhouette (cosine, over the neighbourhood
+    vectors) among 2 .. min(MAX_GROUPS, size // 3), not size // PER_GROUP; with `floor`, a library
+    whose best silhouette is below it stays one group. Then merged as shipped."""
+    from sklearn.cluster import KMeans
+    from sklearn.metrics import silhouette_score
+
+    def groups(docs, x, libraries):  # type: ignore[no-untyped-def]
+        smooth = interests.neighbourhoods(docs, x, [r for rows in libraries for r in rows])
+        out, at = [], 0
+        for rows in libraries:
+            part = smooth[at : at + len(rows)]
+            at += len(rows)
+            best: tuple[float, np.ndarray] = (-2.0, np.zeros(len(rows), int))
+            for k in range(2, max(2, min(interests.MAX_GROUPS, len(rows) // 3)) + 1):
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    labels = KMeans(k, n_init=4, random_state=0).fit_predict(part)
+                if len(set(labels.tolist())) < 2:
+                    continue
+                score = float(silhouette_score(part, labels, metric="cosine"))
+                if score > best[0]:
+                    best = (score, labels)
+            labels = best[1] if floor is None or best[0] >= floor else np.zeros(len(rows), int)
+            members = [np.flatnonzero(labels == g) for g in range(labels.max() + 1)]
+            members = interests._merged(part, [m for m in members if m.size])
+            out.append([[rows[i] for i in m] for m in members])
+        return out
+
+    return {(interests, "_groups"): groups}

@@ -17,8 +17,10 @@ from bench.patches import (
     patched,
     phrases_weighed,
     pivoted,
+    silhouette_groups,
     text_share,
     text_with_library,
+    toward_whole,
     whole_library_too,
 )
 from bench.tasks import Query
@@ -323,5 +325,23 @@ VARIANTS.update(
             merged_relative(r),
         )
         for r in (0.7, 0.8, 0.9)
+    }
+)
+VARIANTS.update(
+    {
+        f"library groups toward the library's mean ({w})": (
+            f"each group's row plus {w} x the unit mean of the whole library, normalized",
+            toward_whole(w),
+        )
+        for w in (0.5, 1.0, 2.0)
+    }
+)
+VARIANTS.update(
+    {
+        f"library groups: k by silhouette{'' if f is None else f', one group under {f}'}": (
+            "k-means k chosen by the mean silhouette, not library size // 5",
+            silhouette_groups(f),
+        )
+        for f in (None, 0.05, 0.1, 0.15, 0.2, 0.3)
     }
 )
