@@ -345,3 +345,15 @@ VARIANTS.update(
         for f in (None, 0.05, 0.1, 0.15, 0.2, 0.3)
     }
 )
+VARIANTS.update(
+    {
+        f"interests merged above {m}, groups toward the library's mean ({w})": (
+            f"groups merge while closer than {m}; each row plus {w} x the library's unit mean",
+            {(interests, "MERGE_SIMILARITY"): m, **toward_whole(w)},
+        )
+        for m, w in ((0.5, 1.0), (0.5, 2.0), (0.6, 1.0), (0.6, 2.0))
+    }
+)
+RATED["interests merged above 0.5, groups toward the library's mean (1.0)"] = VARIANTS[
+    "interests merged above 0.5, groups toward the library's mean (1.0)"
+]
