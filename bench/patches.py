@@ -352,3 +352,29 @@ def silhouette_groups(floor: float | None) -> Patch:
         return out
 
     return {(interests, "_groups"): groups}
+
+
+class _TextsIdf:
+    """A Space whose transform() weighs words by idf ** (1 - power): for the profile's texts."""
+
+    def __init__(self, space: features.Space, power: float) -> None:
+        self._space, self._power = space, power
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._space, name)
+
+    def transform(self, texts):  # type: ignore[no-untyped-def]
+        rows = self._space.transform(texts)
+        return features.normalize(rows @ sp.diags(self._space.idf**-self._power))
+
+
+def texts_idf(power: float) -> Patch:
+    """profiles.profiles with the interests text and keywords weighed by idf ** (1 - power), not
+    idf: a paper's score is then nearer BM25's sum of idf over the query's words (idf once) than
+    the cosine's idf squared, which lets one rare word of a short text decide."""
+    original = profiles.profiles
+
+    def profiles_(space, docs, subscribers, library_rows, disliked_rows):  # type: ignore[no-untyped-def]
+        return original(_TextsIdf(space, power), docs, subscribers, library_rows, disliked_rows)
+
+    return {(profiles, "profiles"): profiles_, (product, "profiles"): profiles_}

@@ -20,6 +20,7 @@ from bench.patches import (
     silhouette_groups,
     text_share,
     text_with_library,
+    texts_idf,
     toward_whole,
     whole_library_too,
 )
@@ -357,3 +358,12 @@ VARIANTS.update(
 RATED["interests merged above 0.5, groups toward the library's mean (1.0)"] = VARIANTS[
     "interests merged above 0.5, groups toward the library's mean (1.0)"
 ]
+VARIANTS.update(
+    {
+        f"texts weighed by idf ** {1 - a:g}": (
+            f"the interests text and keywords weighed by idf ** {1 - a:g}, not idf",
+            texts_idf(a),
+        )
+        for a in (0.25, 0.5, 1.0)
+    }
+)
