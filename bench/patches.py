@@ -348,6 +348,7 @@ def silhouette_groups(floor: float | None) -> Patch:
             labels = best[1] if floor is None or best[0] >= floor else np.zeros(len(rows), int)
             members = [np.flatnonzero(labels == g) for g in range(labels.max() + 1)]
             members = interests._merged(part, [m for m in members if m.size])
+            members = interests._folded(part, members)
             out.append([[rows[i] for i in m] for m in members])
         return out
 

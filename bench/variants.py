@@ -367,3 +367,19 @@ VARIANTS.update(
         for a in (0.25, 0.5, 1.0)
     }
 )
+VARIANTS["- library groups of 1-3 papers joined to the closest (any size an interest)"] = (
+    "a group of liked papers of any size is an interest, as before interests.LEAST",
+    {(interests, "LEAST"): 1},
+)
+RATED["- library groups of 1-3 papers joined to the closest (any size an interest)"] = VARIANTS[
+    "- library groups of 1-3 papers joined to the closest (any size an interest)"
+]
+VARIANTS.update(
+    {
+        f"library groups of fewer than {m} papers joined to the closest": (
+            f"a group of fewer than {m} liked papers (not 4) joins its closest group",
+            {(interests, "LEAST"): m},
+        )
+        for m in (3, 5)
+    }
+)

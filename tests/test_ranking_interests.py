@@ -8,6 +8,7 @@ import random
 from collections import Counter
 
 import numpy as np
+import scipy.sparse as sp
 
 from digest.models import Paper, Profile, Subscriber
 from digest.ranking import interests, rank
@@ -101,9 +102,9 @@ def test_an_interests_share_is_its_liked_papers_and_the_text_the_groups_mean():
 
 
 def test_a_librarys_interests_share_a_digest_by_how_many_papers_each_stands_for(monkeypatch):
-    # Twelve liked papers on privacy and three on galaxies: the digest is mostly privacy.
+    # Eleven liked papers on privacy and four on galaxies: the digest is mostly privacy.
     rng = random.Random(7)
-    library = papers_of("privacy", 12, "lib-", rng) + papers_of("galaxies", 3, "lib-", rng)
+    library = papers_of("privacy", 11, "lib-", rng) + papers_of("galaxies", 4, "lib-", rng)
     pool = papers_of("privacy", 40, "new-", rng) + papers_of("galaxies", 40, "new-", rng)
     reader = Subscriber("ana", Profile(library=tuple(library)), (), top_k=10, min_score=0.0)
 
@@ -115,6 +116,33 @@ def test_a_librarys_interests_share_a_digest_by_how_many_papers_each_stands_for(
     assert 1 <= galaxies() <= 3
     monkeypatch.setattr(interests, "BY_SIZE", False)  # in turn: half the digest or more
     assert galaxies() >= 4
+
+
+def test_a_topic_of_fewer_than_four_liked_papers_joins_the_closest_interest():
+    # Three galaxy papers beside twelve on privacy are as often a fragment k-means cut from one
+    # field as a topic: they are not an interest of their own. The interests text names one.
+    rng = random.Random(7)
+    library = papers_of("privacy", 12, "lib-", rng) + papers_of("galaxies", 3, "lib-", rng)
+    pool = papers_of("privacy", 40, "new-", rng) + papers_of("galaxies", 40, "new-", rng)
+
+    def picks(interests_text: str = "") -> list:
+        profile = Profile(interests=interests_text, library=tuple(library))
+        return rank(pool, [Subscriber("ana", profile, (), top_k=10, min_score=0.0)])["ana"]
+
+    plain = picks()
+    assert len(plain) == 10 and not any(s.because.startswith("your interest") for s in plain)
+    assert all("privacy" in s.paper.id for s in plain)
+    named = picks("galaxy redshift surveys")
+    assert any("galaxies" in s.paper.id for s in named)
+
+
+def test_folding_joins_each_small_group_to_its_closest():
+    vectors = sp.csr_matrix(np.array([[1, 0], [1, 0.1], [1, 0], [1, 0.2], [0, 1], [0.1, 1],
+                                      [0, 1], [0.2, 1], [0.9, 0.1], [0.1, 0.9]]))  # fmt: skip
+    groups = [np.array([0, 1, 2, 3]), np.array([4, 5, 6, 7]), np.array([8]), np.array([9])]
+    folded = sorted(g.tolist() for g in interests._folded(vectors, groups))
+    assert folded == [[0, 1, 2, 3, 8], [4, 5, 6, 7, 9]]
+    assert [g.tolist() for g in interests._folded(vectors, [np.array([0, 4])])] == [[0, 4]]
 
 
 def test_a_library_of_copies_and_a_pool_of_one_still_rank():
