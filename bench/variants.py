@@ -296,7 +296,7 @@ VARIANTS.update(
             f"groups of liked papers merge while their neighbourhood centroids are closer than {m}",
             {(interests, "MERGE_SIMILARITY"): m},
         )
-        for m in (0.5, 0.6)
+        for m in (0.3, 0.45, 0.5, 0.6)
     }
 )
 VARIANTS["interests of 3 liked papers each"] = (
@@ -369,7 +369,7 @@ VARIANTS.update(
 )
 VARIANTS["- library groups of 1-3 papers joined to the closest (any size an interest)"] = (
     "a group of liked papers of any size is an interest, as before interests.LEAST",
-    {(interests, "LEAST"): 1},
+    {(interests, "LEAST"): 1, (interests, "CLUSTER_MIN"): 6},
 )
 RATED["- library groups of 1-3 papers joined to the closest (any size an interest)"] = VARIANTS[
     "- library groups of 1-3 papers joined to the closest (any size an interest)"

@@ -55,8 +55,9 @@ def test_a_library_of_three_topics_gets_picks_from_each_and_says_which_interest(
 
 
 def test_a_small_library_stays_one_interest():
+    # Seven papers cannot make two interests of 4+ papers each.
     rng = random.Random(4)
-    library = papers_of("privacy", 3, "lib-", rng) + papers_of("galaxies", 2, "lib-", rng)
+    library = papers_of("privacy", 3, "lib-", rng) + papers_of("galaxies", 4, "lib-", rng)
     pool = papers_of("privacy", 20, "new-", rng) + papers_of("galaxies", 20, "new-", rng)
     reader = Subscriber("ana", Profile(library=tuple(library)), (), top_k=10, min_score=0.0)
     picks = rank(pool, [reader])["ana"]

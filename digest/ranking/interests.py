@@ -15,9 +15,14 @@ from digest.models import Subscriber
 from digest.ranking import profiles as prof
 from digest.ranking.features import Space, normalize
 
-# A library this large may hold several topics; smaller ones stay one interest (one vector, as a
-# mean of a few papers is what ranks a single field best).
-CLUSTER_MIN = 6
+# An interest stands for at least this many liked papers: a smaller group is as often a k-means
+# fragment of one field as a topic, and joins its closest group (a small topic has the interests
+# text and keywords; bench/results/README.md: many interests +0.014 to +0.035 on four tuning
+# samples, one-field libraries +0.001 to +0.008).
+LEAST = 4
+# A library of two such interests may hold several topics; smaller ones stay one interest (one
+# vector, as a mean of a few papers is what ranks a single field best).
+CLUSTER_MIN = 2 * LEAST
 PER_GROUP = 5  # about this many liked papers per interest: k = library size // PER_GROUP
 MAX_GROUPS = 5
 # Two papers of one field share few words, so they are grouped by their neighbourhoods: each
@@ -26,11 +31,6 @@ NEIGHBOURS = 20
 # Groups whose neighbourhood centroids are closer than this are one interest after all (papers of
 # one field land near 0.35-0.8, of unrelated fields near 0.1-0.3 in the tuning split).
 MERGE_SIMILARITY = 0.4
-# An interest stands for at least this many liked papers: a smaller group is as often a k-means
-# fragment of one field as a topic, and joins its closest group (a small topic has the interests
-# text and keywords; bench/results/README.md: many interests +0.014 to +0.035 on four tuning
-# samples, one-field libraries +0.001 to +0.008).
-LEAST = 4
 LABEL_TERMS = 3
 # A digest draws from each interest in proportion to its liked papers (shares()); False: in turn.
 BY_SIZE = True
