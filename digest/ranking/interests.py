@@ -133,15 +133,13 @@ def neighbourhoods(
 def _merged(vectors: sp.csr_matrix, groups: list[np.ndarray]) -> list[np.ndarray]:
     """The groups, the closest two joined while their centroids are closer than MERGE_SIMILARITY."""
     while len(groups) > 1:
-        centroids = normalize(sp.vstack([sp.csr_matrix(vectors[g].sum(axis=0)) for g in groups]))
+        centroids = _centroids(vectors, groups)
         close = (centroids @ centroids.T).toarray()
         np.fill_diagonal(close, -np.inf)
         a, b = np.unravel_index(int(np.argmax(close)), close.shape)
         if close[a, b] <= MERGE_SIMILARITY:
             break
-        groups = [g for i, g in enumerate(groups) if i not in (a, b)] + [
-            np.sort(np.concatenate([groups[a], groups[b]]))
-        ]
+        groups = _joined(groups, int(a), int(b))
     return groups
 
 
@@ -150,13 +148,21 @@ def _folded(vectors: sp.csr_matrix, groups: list[np.ndarray]) -> list[np.ndarray
     centroid is closest."""
     while len(groups) > 1 and min(g.size for g in groups) < LEAST:
         small = min(range(len(groups)), key=lambda i: groups[i].size)
-        centroids = normalize(sp.vstack([sp.csr_matrix(vectors[g].sum(axis=0)) for g in groups]))
+        centroids = _centroids(vectors, groups)
         close = (centroids @ centroids[small].T).toarray().ravel()
         close[small] = -np.inf
-        into = int(np.argmax(close))
-        joined = np.sort(np.concatenate([groups[small], groups[into]]))
-        groups = [g for i, g in enumerate(groups) if i not in (small, into)] + [joined]
+        groups = _joined(groups, small, int(np.argmax(close)))
     return groups
+
+
+def _centroids(vectors: sp.csr_matrix, groups: list[np.ndarray]) -> sp.csr_matrix:
+    return normalize(sp.vstack([sp.csr_matrix(vectors[g].sum(axis=0)) for g in groups]))
+
+
+def _joined(groups: list[np.ndarray], a: int, b: int) -> list[np.ndarray]:
+    """The groups with a and b one, last."""
+    rest = [g for i, g in enumerate(groups) if i not in (a, b)]
+    return [*rest, np.sort(np.concatenate([groups[a], groups[b]]))]
 
 
 def _label(row: sp.csr_matrix, space: Space) -> str:
