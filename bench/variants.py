@@ -383,3 +383,12 @@ VARIANTS.update(
         for m in (3, 5)
     }
 )
+VARIANTS.update(
+    {
+        f"library groups by {n} neighbours": (
+            f"each liked paper's neighbourhood vector sums its {n} closest papers, not 20",
+            {(interests, "NEIGHBOURS"): n},
+        )
+        for n in (10, 40)
+    }
+)
