@@ -230,15 +230,25 @@ def text_share(mode: str) -> Patch:
     return {(interests, "shares"): shares}
 
 
-def whole_library_too() -> Patch:
-    """interests.split with a split library's whole profile row (text, keywords, every liked
-    paper, less the disliked) as one more interest, whose share of the draw is every liked paper."""
+def _after_split(change: Callable[..., interests.Rows]) -> Patch:
+    """interests.split, then `change(out, whole, docs, library_rows)` when some library was split
+    into several interests (else the rows as they are)."""
     original = interests.split
 
     def split(whole, space, docs, x, subscribers, library_rows, disliked_rows):  # type: ignore[no-untyped-def]
         out = original(whole, space, docs, x, subscribers, library_rows, disliked_rows)
         if out.vectors.shape[0] == len(subscribers):
             return out
+        return change(out, whole, docs, library_rows)
+
+    return {(interests, "split"): split}
+
+
+def whole_library_too() -> Patch:
+    """interests.split with a split library's whole profile row (text, keywords, every liked
+    paper, less the disliked) as one more interest, whose share of the draw is every liked paper."""
+
+    def change(out, whole, docs, library_rows):  # type: ignore[no-untyped-def]
         owner = out.owner.tolist()
         rows, owners, library, labels = [], [], [], []
         for r, si in enumerate(owner):
@@ -256,7 +266,7 @@ def whole_library_too() -> Patch:
         vectors.sort_indices()
         return interests.Rows(vectors, np.asarray(owners), library, labels)
 
-    return {(interests, "split"): split}
+    return _after_split(change)
 
 
 def merged_relative(ratio: float) -> Patch:
@@ -301,12 +311,8 @@ def toward_whole(weight: float) -> Patch:
     """interests.split with each group's row shrunk toward its library's mean: the group's row
     plus `weight` x the unit mean of every liked paper, normalized (a one-field library's groups
     then lie close to its mean, a library of unrelated topics keeps each group mostly its own)."""
-    original = interests.split
 
-    def split(whole, space, docs, x, subscribers, library_rows, disliked_rows):  # type: ignore[no-untyped-def]
-        out = original(whole, space, docs, x, subscribers, library_rows, disliked_rows)
-        if out.vectors.shape[0] == len(subscribers):
-            return out
+    def change(out, whole, docs, library_rows):  # type: ignore[no-untyped-def]
         owner = out.owner.tolist()
         rows = []
         for r, si in enumerate(owner):
@@ -319,7 +325,7 @@ def toward_whole(weight: float) -> Patch:
         vectors.sort_indices()
         return dataclasses.replace(out, vectors=vectors)
 
-    return {(interests, "split"): split}
+    return _after_split(change)
 
 
 def silhouette_groups(floor: float | None) -> Patch:
