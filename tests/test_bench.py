@@ -115,3 +115,45 @@ def test_the_author_task_leaves_papers_of_very_many_authors_out_of_libraries_and
     # Sampled as before the cut: the tasks built after it draw the same papers.
     again.sample(sorted(["Ada Lovelace"]), 1)
     assert rng.random() == again.random()
+
+
+def test_an_unseen_background_holds_only_the_other_sides_papers_of_other_months(tmp_path):
+    # bench/unseen.py: were a pool paper or a paper of the ranked fields in the background, it
+    # would measure a background that has seen them.
+    import datetime
+
+    import numpy as np
+
+    from bench import corpus, tasks, unseen
+    from digest.models import Paper
+
+    words = "graph network vision model galaxy star dust spectra lensing image".split()
+
+    def paper(i, category, month):
+        text = " ".join(words[(i + k) % len(words)] for k in range(6))
+        return Paper(
+            f"p{i}",
+            f"title {words[i % len(words)]}",
+            text,
+            categories=(category,),
+            published=datetime.date(2025, month, 1),
+        )
+
+    papers = [
+        paper(i, category, month)
+        for i, (category, month) in enumerate(
+            [(c, m) for c in ("cs.CV", "eess.IV", "astro-ph.GA") for m in (3, 5, 6, 7)] * 4
+        )
+    ]
+    with patches.patched({(corpus, "papers"): lambda: tuple(papers)}):
+        path, size = unseen.made(tasks.TUNE, "physics", tmp_path)
+    # Tune's months are March to May: of June and July, cs and eess only.
+    assert size == sum(
+        1 for p in papers if p.published.month in (6, 7) and p.categories[0] != "astro-ph.GA"
+    )
+    with np.load(path) as saved:
+        assert int(saved["version"][1]) == size
+    physics = unseen.side_split(tasks.TUNE, "physics")
+    assert set(physics.categories) == {"cond-mat.mtrl-sci", "physics.chem-ph", "astro-ph.GA"}
+    assert all(set(t) <= set(physics.categories) for t in physics.texts.values())
+    assert physics.focus in physics.categories
