@@ -385,3 +385,38 @@ def texts_idf(power: float) -> Patch:
         return original(_TextsIdf(space, power), docs, subscribers, library_rows, disliked_rows)
 
     return {(profiles, "profiles"): profiles_, (product, "profiles"): profiles_}
+
+
+def whitened_by_projection(top: float) -> Patch:
+    """latent.whitened with each interest's share times `top` / WHITEN x (1 - the share of its
+    row's squared length that lies in the basis): an interest of a large field, along the
+    corpus's main axes, keeps them; one of a small field, off them, is whitened up to `top`."""
+    original = latent_component.whitened
+
+    def whitened(vectors, basis, share):  # type: ignore[no-untyped-def]
+        if basis is None:
+            return vectors
+        rows = vectors.tocsr()
+        z = np.asarray(rows[:, basis.columns].astype(np.float32) @ basis.vectors)
+        length = np.asarray(rows.multiply(rows).sum(axis=1)).ravel()
+        inside = np.minimum(1.0, (z**2).sum(axis=1) / np.maximum(length, 1e-24))
+        return original(vectors, basis, share * (top / latent_component.WHITEN) * (1 - inside))
+
+    return {(latent_component, "whitened"): whitened}
+
+
+def neighbours_weighed(power: float) -> Patch:
+    """interests.neighbourhoods with each of a liked paper's closest papers weighing its cosine
+    with it ** power, not 1: a small field's twenty closest papers reach into large fields, and
+    the far ones say less of its topic."""
+
+    def neighbourhoods(docs, x, rows, own=1.0):  # type: ignore[no-untyped-def]
+        from sparse_dot_topn import sp_matmul_topn
+
+        near = sp_matmul_topn(docs[rows], x.T, top_n=min(interests.NEIGHBOURS, x.shape[0])).tocsr()
+        near.data = near.data**power
+        top = np.asarray(near.max(axis=1).todense()).ravel()
+        scale = sp.diags(1.0 / np.maximum(top, 1e-12))
+        return features.normalize(own * docs[rows] + (scale @ near) @ x)
+
+    return {(interests, "neighbourhoods"): neighbourhoods}

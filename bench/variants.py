@@ -13,6 +13,7 @@ from bench.patches import (
     latent_expanded,
     local_groups,
     merged_relative,
+    neighbours_weighed,
     own_weighed,
     patched,
     phrases_weighed,
@@ -22,6 +23,7 @@ from bench.patches import (
     text_with_library,
     texts_idf,
     toward_whole,
+    whitened_by_projection,
     whole_library_too,
 )
 from bench.tasks import Query
@@ -252,6 +254,25 @@ VARIANTS.update(
             {(latent_component, "WHITEN"): w},
         )
         for w in (0.0, 0.25, 1.0)
+    }
+)
+VARIANTS.update(
+    {
+        f"whiten up to {w} off the basis": (
+            f"interest rows less {w} x the ramp x (1 - their share in the basis) of their "
+            "projection on it",
+            whitened_by_projection(w),
+        )
+        for w in (0.75, 1.0)
+    }
+)
+VARIANTS.update(
+    {
+        f"library neighbours weighed by cosine ** {p}": (
+            f"each liked paper's closest papers weigh (their cosine / the closest's) ** {p}",
+            neighbours_weighed(p),
+        )
+        for p in (1.0, 2.0, 3.0, 4.0)
     }
 )
 RATED.update({f"whiten {w}": VARIANTS[f"whiten {w}"] for w in (0.0, 1.0)})
