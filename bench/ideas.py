@@ -64,14 +64,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(texts[-1] + "\n", flush=True)
     out = Path(args.out)
     out.with_suffix(".json").write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
-    out.with_suffix(".md").write_text(
-        "# Ranking ideas, one at a time\n\n"
+    relevance.written(
+        out,
+        "Ranking ideas, one at a time",
         "Command: `python -m bench.ideas` (the tasks of bench/tasks.py). Row `shipped` is the "
         "ranker as it ships; every other row switches one idea off (-) or one idea on (+), and "
-        "shows its difference from shipped, paired over queries (standard error in brackets).\n\n"
-        + "\n\n".join(texts)
-        + "\n",
-        encoding="utf-8",
+        "shows its difference from shipped, paired over queries (standard error in brackets).",
+        texts,
     )
     return 0
 

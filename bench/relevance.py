@@ -211,14 +211,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = "python -m bench.relevance" + (
         f" --split {args.split}" if args.split != "all" else ""
     )
-    out.with_suffix(".md").write_text(
-        f"# Relevance\n\nCommand: `{command}`; per-query figures in "
-        f"{out.with_suffix('.json').name}. Best mean per row in bold.\n\n"
-        + "\n\n".join(texts)
-        + "\n",
-        encoding="utf-8",
+    written(
+        out,
+        "Relevance",
+        f"Command: `{command}`; per-query figures in {out.with_suffix('.json').name}. Best mean "
+        "per row in bold.",
+        texts,
     )
     return 0
+
+
+def written(out: Path, heading: str, intro: str, tables: Sequence[str]) -> None:
+    """A results page: OUT.md with its heading, a paragraph on how it was made, and the tables."""
+    page = f"# {heading}\n\n{intro}\n\n" + "\n\n".join(tables) + "\n"
+    out.with_suffix(".md").write_text(page, encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -126,13 +126,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 )
                 texts.append(table(title, result))
                 print(texts[-1] + "\n", flush=True)
-    out = Path(args.out).with_suffix(".md")
     command = "python -m bench.unseen" + "".join(f" --variant '{v}'" for v in args.variant)
-    out.write_text(
-        f"# Fields the background has never seen\n\nCommand: `{command}`.\n\n"
-        + "\n\n".join(texts)
-        + "\n",
-        encoding="utf-8",
+    relevance.written(
+        Path(args.out), "Fields the background has never seen", f"Command: `{command}`.", texts
     )
     return 0
 
