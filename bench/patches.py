@@ -420,3 +420,35 @@ def neighbours_weighed(power: float) -> Patch:
         return features.normalize(own * docs[rows] + (scale @ near) @ x)
 
     return {(interests, "neighbourhoods"): neighbourhoods}
+
+
+def agglomerative_groups(threshold: float) -> Patch:
+    """interests._groups without k-means: every liked paper a group of its own, the closest two
+    (neighbourhood centroids) joined while closer than `threshold`,
+    then while more than MAX_GROUPS remain, then folded as shipped: centroid linkage, whose
+    stopping rule is the merge's own."""
+
+    def groups(docs, x, libraries):  # type: ignore[no-untyped-def]
+        smooth = interests.neighbourhoods(docs, x, [r for rows in libraries for r in rows])
+        out, at = [], 0
+        for rows in libraries:
+            part = smooth[at : at + len(rows)]
+            at += len(rows)
+            members = [np.array([i]) for i in range(len(rows))]
+            with patched({(interests, "MERGE_SIMILARITY"): threshold}):
+                members = interests._merged(part, members)
+            while len(members) > interests.MAX_GROUPS:
+                members = _closest_joined(part, members)
+            members = interests._folded(part, members)
+            out.append([[rows[i] for i in m] for m in members])
+        return out
+
+    return {(interests, "_groups"): groups}
+
+
+def _closest_joined(vectors: sp.csr_matrix, groups: list[np.ndarray]) -> list[np.ndarray]:
+    centroids = interests._centroids(vectors, groups)
+    close = (centroids @ centroids.T).toarray()
+    np.fill_diagonal(close, -np.inf)
+    a, b = np.unravel_index(int(np.argmax(close)), close.shape)
+    return interests._joined(groups, int(a), int(b))

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from bench import rankers
 from bench.patches import (
     Patch,
+    agglomerative_groups,
     fused_times,
     heavy_sharing,
     latent_expanded,
@@ -273,6 +274,15 @@ VARIANTS.update(
             neighbours_weighed(p),
         )
         for p in (1.0, 2.0, 3.0, 4.0)
+    }
+)
+VARIANTS.update(
+    {
+        f"library groups by centroid linkage from single papers (merge above {t})": (
+            f"no k-means: each liked paper a group, the closest two joined while above {t}",
+            agglomerative_groups(t),
+        )
+        for t in (0.3, 0.4, 0.5)
     }
 )
 RATED.update({f"whiten {w}": VARIANTS[f"whiten {w}"] for w in (0.0, 1.0)})
