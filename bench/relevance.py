@@ -208,9 +208,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.with_suffix(".json").write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
-    command = "python -m bench.relevance" + (
-        f" --split {args.split}" if args.split != "all" else ""
-    )
+    flags = [f"--split {args.split}"] if args.split != "all" else []
+    flags += [f"--per-category {args.per_category}"] if args.per_category != 4 else []
+    flags += [
+        f
+        for f, on in (("--no-ratings", args.no_ratings), ("--no-day-pools", args.no_day_pools))
+        if on
+    ]
+    command = " ".join(["python -m bench.relevance", *flags])
     written(
         out,
         "Relevance",
