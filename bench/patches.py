@@ -335,26 +335,36 @@ def silhouette_groups(floor: float | None) -> Patch:
     from sklearn.cluster import KMeans
     from sklearn.metrics import silhouette_score
 
+    def grouped(part: sp.csr_matrix) -> list[np.ndarray]:
+        size = part.shape[0]
+        best: tuple[float, np.ndarray] = (-2.0, np.zeros(size, int))
+        for k in range(2, max(2, min(interests.MAX_GROUPS, size // 3)) + 1):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                labels = KMeans(k, n_init=4, random_state=0).fit_predict(part)
+            if len(set(labels.tolist())) < 2:
+                continue
+            score = float(silhouette_score(part, labels, metric="cosine"))
+            if score > best[0]:
+                best = (score, labels)
+        labels = best[1] if floor is None or best[0] >= floor else np.zeros(size, int)
+        members = [np.flatnonzero(labels == g) for g in range(labels.max() + 1)]
+        return interests._merged(part, [m for m in members if m.size])
+
+    return _library_groups(grouped)
+
+
+def _library_groups(grouped: Callable[[sp.csr_matrix], list[np.ndarray]]) -> Patch:
+    """interests._groups with each library's papers grouped by `grouped` (over their
+    neighbourhood vectors, before the fold of small groups), then folded as shipped."""
+
     def groups(docs, x, libraries):  # type: ignore[no-untyped-def]
         smooth = interests.neighbourhoods(docs, x, [r for rows in libraries for r in rows])
         out, at = [], 0
         for rows in libraries:
             part = smooth[at : at + len(rows)]
             at += len(rows)
-            best: tuple[float, np.ndarray] = (-2.0, np.zeros(len(rows), int))
-            for k in range(2, max(2, min(interests.MAX_GROUPS, len(rows) // 3)) + 1):
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    labels = KMeans(k, n_init=4, random_state=0).fit_predict(part)
-                if len(set(labels.tolist())) < 2:
-                    continue
-                score = float(silhouette_score(part, labels, metric="cosine"))
-                if score > best[0]:
-                    best = (score, labels)
-            labels = best[1] if floor is None or best[0] >= floor else np.zeros(len(rows), int)
-            members = [np.flatnonzero(labels == g) for g in range(labels.max() + 1)]
-            members = interests._merged(part, [m for m in members if m.size])
-            members = interests._folded(part, members)
+            members = interests._folded(part, grouped(part))
             out.append([[rows[i] for i in m] for m in members])
         return out
 
@@ -424,26 +434,18 @@ def neighbours_weighed(power: float) -> Patch:
 
 def agglomerative_groups(threshold: float) -> Patch:
     """interests._groups without k-means: every liked paper a group of its own, the closest two
-    (neighbourhood centroids) joined while closer than `threshold`,
-    then while more than MAX_GROUPS remain, then folded as shipped: centroid linkage, whose
-    stopping rule is the merge's own."""
+    (neighbourhood centroids) joined while closer than `threshold`, then while more than
+    MAX_GROUPS remain, then folded as shipped: centroid linkage, whose stopping rule is the
+    merge's own."""
 
-    def groups(docs, x, libraries):  # type: ignore[no-untyped-def]
-        smooth = interests.neighbourhoods(docs, x, [r for rows in libraries for r in rows])
-        out, at = [], 0
-        for rows in libraries:
-            part = smooth[at : at + len(rows)]
-            at += len(rows)
-            members = [np.array([i]) for i in range(len(rows))]
-            with patched({(interests, "MERGE_SIMILARITY"): threshold}):
-                members = interests._merged(part, members)
-            while len(members) > interests.MAX_GROUPS:
-                members = _closest_joined(part, members)
-            members = interests._folded(part, members)
-            out.append([[rows[i] for i in m] for m in members])
-        return out
+    def grouped(part: sp.csr_matrix) -> list[np.ndarray]:
+        with patched({(interests, "MERGE_SIMILARITY"): threshold}):
+            members = interests._merged(part, [np.array([i]) for i in range(part.shape[0])])
+        while len(members) > interests.MAX_GROUPS:
+            members = _closest_joined(part, members)
+        return members
 
-    return {(interests, "_groups"): groups}
+    return _library_groups(grouped)
 
 
 def _closest_joined(vectors: sp.csr_matrix, groups: list[np.ndarray]) -> list[np.ndarray]:
