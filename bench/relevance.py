@@ -209,7 +209,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.with_suffix(".json").write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     flags = [f"--split {args.split}"] if args.split != "all" else []
-    flags += [f"--per-category {args.per_category}"] if args.per_category != 4 else []
+    default = parser.get_default("per_category")
+    flags += [f"--per-category {args.per_category}"] if args.per_category != default else []
     flags += [
         f
         for f, on in (("--no-ratings", args.no_ratings), ("--no-day-pools", args.no_day_pools))

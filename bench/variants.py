@@ -6,26 +6,28 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bench import rankers
-from bench.patches import (
-    Patch,
+from bench.groupings import (
     agglomerative_groups,
-    fused_times,
-    heavy_sharing,
-    latent_expanded,
     local_groups,
     merged_relative,
     neighbours_weighed,
     own_weighed,
+    silhouette_groups,
+    text_share,
+    toward_whole,
+    whole_library_too,
+)
+from bench.patches import (
+    Patch,
+    fused_times,
+    heavy_sharing,
+    latent_expanded,
     patched,
     phrases_weighed,
     pivoted,
-    silhouette_groups,
-    text_share,
     text_with_library,
     texts_idf,
-    toward_whole,
     whitened_by_projection,
-    whole_library_too,
 )
 from bench.tasks import Query
 from digest.models import Paper
