@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Sequence
 
 import numpy as np
+import scipy.sparse as sp
 
 from bench import corpus
+from digest.models import Paper
 from digest.ranking import background, latent, profiles
-from digest.ranking.features import fit, paper_text
+from digest.ranking.features import Space, fit, paper_text
 
 
 def main() -> None:
@@ -24,19 +27,29 @@ def main() -> None:
     corpus.use(args.data)
     papers = [p for p in corpus.papers() if corpus.month(p) and corpus.month(p) < args.before]
     start = time.perf_counter()
-    space, rows = fit([paper_text(p) for p in papers])
-    df = np.bincount(rows.indices, minlength=space.size)
-    basis = latent.fit(rows)
-    assert basis is not None
-    named = profiles.frequent(profiles.name_counts(papers), len(papers))
-    blob = background.to_bytes(len(papers), list(space.names), rows, basis, named)
+    blob, space, rows, basis = built(papers)
     with open(args.out, "wb") as out:
         out.write(blob)
+    df = np.bincount(rows.indices, minlength=space.size)
     kept = int((df >= background.MIN_DF).sum())
     print(
         f"{args.out}: {len(papers)} papers before {args.before}, {kept} of {space.size} terms, "
         f"{len(basis.columns)} with a direction; {len(blob) / 1e6:.1f} MB in "
         f"{time.perf_counter() - start:.0f} s"
+    )
+
+
+def built(papers: Sequence[Paper]) -> tuple[bytes, Space, sp.csr_matrix, latent.Basis]:
+    """A background file of these papers (and the space, rows and basis it was made of)."""
+    space, rows = fit([paper_text(p) for p in papers])
+    basis = latent.fit(rows)
+    assert basis is not None
+    named = profiles.frequent(profiles.name_counts(papers), len(papers))
+    return (
+        background.to_bytes(len(papers), list(space.names), rows, basis, named),
+        space,
+        rows,
+        basis,
     )
 
 

@@ -20,12 +20,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bench import corpus, rankers, relevance
+from bench.background import built
 from bench.patches import patched
 from bench.tasks import SPLITS, Query, Split
 from bench.variants import VARIANTS
 from digest.models import Paper
-from digest.ranking import background, latent, profiles
-from digest.ranking.features import fit, paper_text
+from digest.ranking import background
 
 CS = ("cs", "eess")  # the archives of one side; every other archive is the other side
 BASE = "digest rank, unseen background"
@@ -50,11 +50,8 @@ def made(split: Split, side: str, folder: Path) -> tuple[Path, int]:
         and corpus.month(p) not in months
         and is_cs(corpus.primary(p)) != (side == "cs")
     ]
-    space, rows = fit([paper_text(p) for p in papers])
-    basis = latent.fit(rows)
-    named = profiles.frequent(profiles.name_counts(papers), len(papers))
     path = folder / f"{split.name}-{side}.npz"
-    path.write_bytes(background.to_bytes(len(papers), list(space.names), rows, basis, named))
+    path.write_bytes(built(papers)[0])
     return path, len(papers)
 
 
