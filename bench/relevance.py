@@ -24,7 +24,7 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from bench import corpus
@@ -208,15 +208,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.with_suffix(".json").write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
-    flags = [f"--split {args.split}"] if args.split != "all" else []
-    default = parser.get_default("per_category")
-    flags += [f"--per-category {args.per_category}"] if args.per_category != default else []
-    flags += [
-        f
-        for f, on in (("--no-ratings", args.no_ratings), ("--no-day-pools", args.no_day_pools))
-        if on
-    ]
-    command = " ".join(["python -m bench.relevance", *flags])
+    command = command_of(args, {n: parser.get_default(n) for n in vars(args)})
     written(
         out,
         "Relevance",
@@ -225,6 +217,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         texts,
     )
     return 0
+
+
+def command_of(args: argparse.Namespace, defaults: Mapping[str, object]) -> str:
+    """The command line a results page says it was made by: every option that changed what it
+    measured (a page of twice the queries once said only `--split report`); not the paths."""
+    flags = []
+    for name in ("split", "seeds", "per_category", "authors", "examples"):
+        value = getattr(args, name)
+        if value != defaults[name]:
+            shown = " ".join(map(str, value)) if isinstance(value, list) else value
+            flags.append(f"--{name.replace('_', '-')} {shown}")
+    flags += [
+        f"--{n.replace('_', '-')}" for n in ("no_ratings", "no_day_pools") if getattr(args, n)
+    ]
+    return " ".join(["python -m bench.relevance", *flags])
 
 
 def written(out: Path, heading: str, intro: str, tables: Sequence[str]) -> None:

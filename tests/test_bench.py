@@ -157,3 +157,23 @@ def test_an_unseen_background_holds_only_the_other_sides_papers_of_other_months(
     assert set(physics.categories) == {"cond-mat.mtrl-sci", "physics.chem-ph", "astro-ph.GA"}
     assert all(set(t) <= set(physics.categories) for t in physics.texts.values())
     assert physics.focus in physics.categories
+
+
+def test_a_relevance_page_names_every_flag_it_was_made_with():
+    import argparse
+
+    from bench import relevance
+
+    defaults = {"split": "all", "seeds": None, "per_category": 4, "authors": 80, "examples": 40}
+    defaults |= {"no_ratings": False, "no_day_pools": False}
+
+    def page(**changed):
+        return relevance.command_of(argparse.Namespace(**(defaults | changed)), defaults)
+
+    assert page() == "python -m bench.relevance"
+    assert page(split="report", per_category=8, no_ratings=True, no_day_pools=True) == (
+        "python -m bench.relevance --split report --per-category 8 --no-ratings --no-day-pools"
+    )
+    assert page(split="tune", seeds=[1, 2], authors=5, examples=5) == (
+        "python -m bench.relevance --split tune --seeds 1 2 --authors 5 --examples 5"
+    )
