@@ -8,10 +8,11 @@ import dataclasses
 from collections.abc import Sequence
 
 import numpy as np
+import scipy.sparse as sp
 
-from bench import rankers
+from bench import corpus, rankers
 from bench.patches import Patch, patched
-from bench.tasks import Query
+from bench.tasks import EVERY, Query
 from digest.models import Paper, Scored
 from digest.ranking import background, features, interests, product
 from digest.ranking import latent as latent_component
@@ -268,6 +269,52 @@ def fused_with_svm(weight: float, k: int = 60) -> rankers.Ranker:
     return ranker
 
 
+def stored_before(pool: Sequence[Paper], count: int, fields: Sequence[str] = ()) -> list[Paper]:
+    """What a small store held before `pool` arrived: `count` papers, an even sample of the
+    profile months of the split whose months hold the pool, of `fields` (default: the split's
+    categories); never a pool paper."""
+    name, _ = rankers.stored_corpus(pool)
+    wanted = set(fields or EVERY[name].categories)
+    early = [
+        p
+        for p in corpus.papers()
+        if corpus.month(p) in EVERY[name].profile_months and corpus.primary(p) in wanted
+    ]
+    return early[:: max(1, len(early) // count)][:count]
+
+
+def small_store(count: int, fields: Sequence[str] = ()) -> rankers.Ranker:
+    """`digest rank`'s way as a `digest run` over a store of fewer than 1000 papers could rank:
+    `count` earlier stored papers (an even sample of the split's profile months, of `fields`;
+    default: the split's categories) counted into the built-in background's document
+    frequencies of the space's terms, the terms kept as they are (dropped: bench/results)."""
+    original = background.joined
+
+    def ranker(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list[int]]:
+        texts = [features.paper_text(p) for p in stored_before(pool, count, fields)]
+
+        def joined(
+            space: features.Space, rows: sp.csr_matrix
+        ) -> tuple[features.Space, sp.csr_matrix]:
+            found = background.load(background.FILE)
+            space, rows = original(space, rows)
+            if found is None:
+                return space, rows
+            where = found.where(space)
+            df = np.full(space.size, background.UNSEEN_DF, np.float64)
+            df[where >= 0] = found.frequencies(where)[where >= 0]
+            df += np.bincount(space.transform(texts).indices, minlength=space.size)
+            idf = features.idf_of(found.docs + len(texts), df)
+            rows, _ = features.reweighed(rows, idf / space.idf, copy=False)
+            space.idf = idf
+            return space, rows
+
+        with patched({(background, "joined"): joined}):
+            return rankers.digest_on_pool(pool, queries)
+
+    return ranker
+
+
 def chosen(only: Sequence[str] | None) -> dict[str, rankers.Ranker]:
     """The trials a run with --only `only` takes, by name in the order they run: with no
     --only, the few run by default; the rest only when named."""
@@ -293,6 +340,10 @@ def chosen(only: Sequence[str] | None) -> dict[str, rankers.Ranker]:
         name = f"digest rank, latent depth {depth}"
         if only and name in only:
             ranks[name] = on_pool_with({(latent_component, "DEPTH"): depth})
+    for count in (300, 600, 900):
+        name = f"digest rank, a store of {count} earlier papers"
+        if only and name in only:
+            ranks[name] = small_store(count)
     if not only or "+ latent SVD component (0.3)" in only:
         ranks["+ latent SVD component (0.3)"] = latent(0.3)
     for w in (0.05, 0.1, 0.2):

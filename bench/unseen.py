@@ -4,9 +4,12 @@ side of a split's fields (physics, or cs) with a background made of the other si
 beside the shipped background and BM25; bench/results/unseen.md.
 
     .venv/bin/python -m bench.unseen [--data PATH] [--split tune|report|both] [--variant NAME]
+                                     [--store N]
 
 The backgrounds are of the months outside the split's, so that no pool paper is in them.
-`--variant` adds the unseen-background ranker with one of bench/variants.py's patches.
+`--variant` adds the unseen-background ranker with one of bench/variants.py's patches; `--store N`
+adds it as a store of N earlier papers of the side's fields could rank (bench/trials.py
+small_store: their document frequencies counted into the background's; measured and dropped).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from bench import corpus, rankers, relevance
+from bench import corpus, rankers, relevance, trials
 from bench.background import built
 from bench.patches import patched
 from bench.tasks import SPLITS, Query, Split
@@ -95,6 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     corpus.add_argument(parser)
     parser.add_argument("--split", choices=[*SPLITS, "both"], default="both")
     parser.add_argument("--variant", action="append", default=[], choices=list(VARIANTS))
+    parser.add_argument("--store", action="append", default=[], type=int, help="earlier papers")
     parser.add_argument("--per-category", type=int, default=4, help="profiles per category")
     parser.add_argument("--out", default=str(relevance.RESULTS / "unseen"), help="writes OUT.md")
     args = parser.parse_args(argv)
@@ -115,6 +119,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 }
                 for name in args.variant:
                     ranks[f"{BASE}, {name}"] = on(path, rankers.digest_on_pool, VARIANTS[name][1])
+                for count in args.store:
+                    stored = trials.small_store(count, split.categories)
+                    ranks[f"{BASE}, a store of {count} earlier papers"] = on(path, stored)
                 result = relevance.run_split(split, ranks, scale, log)["tasks"]
                 title = (
                     f"{key}, {side} fields ({' '.join(split.categories)}) with a background of "
@@ -124,6 +131,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 texts.append(table(title, result))
                 print(texts[-1] + "\n", flush=True)
     command = "python -m bench.unseen" + "".join(f" --variant '{v}'" for v in args.variant)
+    command += "".join(f" --store {n}" for n in args.store)
+    for name in ("split", "per_category"):  # a page says every option that changed it
+        if getattr(args, name) != parser.get_default(name):
+            command += f" --{name.replace('_', '-')} {getattr(args, name)}"
     relevance.written(
         Path(args.out), "Fields the background has never seen", f"Command: `{command}`.", texts
     )

@@ -159,6 +159,32 @@ def test_an_unseen_background_holds_only_the_other_sides_papers_of_other_months(
     assert physics.focus in physics.categories
 
 
+def test_a_small_stores_papers_are_of_the_months_before_the_pool_and_its_fields():
+    # bench/trials.py small_store: a pool paper counted into the background would measure a
+    # store that has seen today's papers, which a run never counts.
+    import datetime
+
+    from bench import corpus, tasks, trials
+    from digest.models import Paper
+
+    def paper(i, category, month):
+        return Paper(
+            f"p{i}", "t", "a", categories=(category,), published=datetime.date(2025, month, 2)
+        )
+
+    cells = [(c, m) for c in ("cs.CV", "astro-ph.GA", "q-bio.BM") for m in (3, 4, 5)] * 10
+    papers = [paper(i, c, m) for i, (c, m) in enumerate(cells)]
+    pool = [p for p in papers if p.published.month == 5]
+    with patches.patched({(corpus, "papers"): lambda: tuple(papers)}):
+        stored = trials.stored_before(pool, 12)
+        physics = trials.stored_before(pool, 100, ["astro-ph.GA"])
+    assert len(stored) == 12 and not set(stored) & set(pool)
+    assert {p.published.month for p in stored} == {3, 4}  # tune's profile months
+    assert {p.categories[0] for p in stored} == {"cs.CV", "astro-ph.GA"}
+    assert set(tasks.TUNE.categories) >= {"cs.CV", "astro-ph.GA"}
+    assert len(physics) == 20 and {p.categories[0] for p in physics} == {"astro-ph.GA"}
+
+
 def test_a_relevance_page_names_every_flag_it_was_made_with():
     import argparse
 
