@@ -225,3 +225,20 @@ def whitened_by_projection(top: float) -> Patch:
         return original(vectors, basis, share * (top / latent_component.WHITEN) * (1 - inside))
 
     return {(latent_component, "whitened"): whitened}
+
+
+def library_sharpened(power: float) -> Patch:
+    """profiles.profiles with each liked paper's row raised to `power` (then unit length) before
+    the mean: its heaviest words (repeated, rare) weigh more, nearer BM25's query of raw counts,
+    which leads digest on the focused pools where a field's theme words decide."""
+    original = profiles.profiles
+
+    def profiles_(space, docs, subscribers, library_rows, disliked_rows):  # type: ignore[no-untyped-def]
+        liked = np.zeros(docs.shape[0], bool)
+        liked[[r for rows in library_rows for r in rows]] = True
+        sharp = docs.copy()
+        owner = np.repeat(np.arange(docs.shape[0]), np.diff(docs.indptr))
+        sharp.data[liked[owner]] **= power
+        return original(space, features.normalize(sharp), subscribers, library_rows, disliked_rows)
+
+    return {(profiles, "profiles"): profiles_, (product, "profiles"): profiles_}

@@ -22,6 +22,7 @@ from bench.patches import (
     fused_times,
     heavy_sharing,
     latent_expanded,
+    library_sharpened,
     patched,
     phrases_weighed,
     pivoted,
@@ -423,5 +424,14 @@ VARIANTS.update(
             {(interests, "NEIGHBOURS"): n},
         )
         for n in (10, 40)
+    }
+)
+VARIANTS.update(
+    {
+        f"liked papers' rows to the power {p}": (
+            f"each liked paper's row ** {p} (unit length again) before the profile's mean",
+            library_sharpened(p),
+        )
+        for p in (1.5, 2.0)
     }
 )
