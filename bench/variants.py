@@ -204,6 +204,13 @@ RATED: dict[str, tuple[str, Patch]] = {
         for w in (0.45, 0.6, 1.0)
     },
     "disliked weight 1.0": ("a stronger Rocchio negative", {(profiles, "DISLIKED_WEIGHT"): 1.0}),
+    **{
+        f"disliked weight {w}": (
+            "a weaker Rocchio negative (the latent order's penalty stays)",
+            {(profiles, "DISLIKED_WEIGHT"): w},
+        )
+        for w in (0.25, 0.0)
+    },
 }
 RATED["- several interests (one vector)"] = VARIANTS["- several interests (one vector)"]
 RATED.update(
