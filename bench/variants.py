@@ -206,7 +206,7 @@ RATED: dict[str, tuple[str, Patch]] = {
     "disliked weight 1.0": ("a stronger Rocchio negative", {(profiles, "DISLIKED_WEIGHT"): 1.0}),
     **{
         f"disliked weight {w}": (
-            "a weaker Rocchio negative (the latent order's penalty stays)",
+            f"the Rocchio negative at {w}, not 0.5 (the latent order's penalty stays)",
             {(profiles, "DISLIKED_WEIGHT"): w},
         )
         for w in (0.25, 0.0)
