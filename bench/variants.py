@@ -22,6 +22,7 @@ from bench.patches import (
     fused_times,
     heavy_sharing,
     latent_expanded,
+    library_linear_tf,
     library_sharpened,
     patched,
     phrases_weighed,
@@ -440,5 +441,14 @@ VARIANTS.update(
             library_sharpened(p),
         )
         for p in (1.5, 2.0)
+    }
+)
+VARIANTS.update(
+    {
+        f"liked papers' rows of tf ** {p}": (
+            f"each liked paper's row weighed by tf ** {p} x idf, not (1 + log tf) x idf",
+            library_linear_tf(p),
+        )
+        for p in (0.5, 1.0)
     }
 )
