@@ -219,19 +219,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def command_of(args: argparse.Namespace, defaults: Mapping[str, object]) -> str:
-    """The command line a results page says it was made by: every option that changed what it
-    measured (a page of twice the queries once said only `--split report`); not the paths."""
+def command_of(
+    args: argparse.Namespace,
+    defaults: Mapping[str, object],
+    program: str = "python -m bench.relevance",
+) -> str:
+    """The command line a results page says it was made by: every option of these that changed
+    what it measured (a page of twice the queries once said only `--split report`); not the
+    paths. `program`: the bench whose options `args` are (it need not have all of them)."""
     flags = []
     for name in ("split", "seeds", "per_category", "authors", "examples"):
-        value = getattr(args, name)
-        if value != defaults[name]:
+        value = getattr(args, name, defaults.get(name))
+        if value != defaults.get(name):
             shown = " ".join(map(str, value)) if isinstance(value, list) else value
             flags.append(f"--{name.replace('_', '-')} {shown}")
     flags += [
-        f"--{n.replace('_', '-')}" for n in ("no_ratings", "no_day_pools") if getattr(args, n)
+        f"--{n.replace('_', '-')}"
+        for n in ("no_ratings", "no_day_pools")
+        if getattr(args, n, False)
     ]
-    return " ".join(["python -m bench.relevance", *flags])
+    return " ".join([program, *flags])
 
 
 def written(out: Path, heading: str, intro: str, tables: Sequence[str]) -> None:

@@ -273,11 +273,11 @@ def stored_before(pool: Sequence[Paper], count: int, fields: Sequence[str] = ())
     """What a small store held before `pool` arrived: `count` papers, an even sample of the
     profile months of the split whose months hold the pool, of `fields` (default: the split's
     categories); never a pool paper."""
-    name, _ = rankers.stored_corpus(pool)
+    name, every = rankers.stored_corpus(pool)
     wanted = set(fields or EVERY[name].categories)
     early = [
         p
-        for p in corpus.papers()
+        for p in every
         if corpus.month(p) in EVERY[name].profile_months and corpus.primary(p) in wanted
     ]
     return early[:: max(1, len(early) // count)][:count]

@@ -130,11 +130,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 )
                 texts.append(table(title, result))
                 print(texts[-1] + "\n", flush=True)
-    command = "python -m bench.unseen" + "".join(f" --variant '{v}'" for v in args.variant)
+    defaults = {n: parser.get_default(n) for n in vars(args)}
+    command = relevance.command_of(args, defaults, "python -m bench.unseen")
+    command += "".join(f" --variant '{v}'" for v in args.variant)
     command += "".join(f" --store {n}" for n in args.store)
-    for name in ("split", "per_category"):  # a page says every option that changed it
-        if getattr(args, name) != parser.get_default(name):
-            command += f" --{name.replace('_', '-')} {getattr(args, name)}"
     relevance.written(
         Path(args.out), "Fields the background has never seen", f"Command: `{command}`.", texts
     )
