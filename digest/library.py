@@ -133,17 +133,20 @@ class LikedCache(Protocol):
 
 def liked_papers(
     ids: Sequence[str], cache: LikedCache, arxiv: SourceConfig, now: datetime
-) -> tuple[Paper, ...]:
-    """The papers of these arXiv ids: from the cache, else looked up once and remembered.
+) -> tuple[tuple[Paper, ...], bool]:
+    """The papers of these arXiv ids, from the cache, else looked up once and remembered; and
+    whether every id is settled (False: a lookup failed, and the next run asks again).
 
-    A failed lookup is a warning and is tried again on the next run; an id arXiv does not know
-    is remembered as such for RETRY_UNKNOWN on the run's clock, then asked about again.
+    An id arXiv does not know is settled: it is remembered as such for RETRY_UNKNOWN on the
+    run's clock, then asked about again.
     """
     wanted = [arxiv_id(i) or i for i in ids]
     known = cache.liked(wanted, unknown_since=now - RETRY_UNKNOWN)
     missing = [i for i in wanted if i not in known]
+    settled = True
     if missing:
         found = _looked_up(missing, arxiv)
+        settled = found is not None
         if found is not None:
             outcome = {i: found.get(i) for i in missing}
             unknown = [i for i, p in outcome.items() if p is None]
@@ -151,7 +154,7 @@ def liked_papers(
                 log.warning("like: arXiv knows no paper %s", ", ".join(unknown))
             cache.remember_liked(outcome, now)
             known.update(outcome)
-    return tuple(p for i in wanted if (p := known.get(i)) is not None)
+    return tuple(p for i in wanted if (p := known.get(i)) is not None), settled
 
 
 def _looked_up(ids: list[str], arxiv: SourceConfig) -> dict[str, Paper] | None:
@@ -174,9 +177,11 @@ def with_libraries(
     cache: LikedCache | None = None,
     sources: Sequence[SourceConfig] = (),
     now: datetime | None = None,
+    waiting: set[str] | None = None,
 ) -> tuple[Subscriber, ...]:
     """Subscribers whose profile carries their library papers, each file read once. `like` ids
-    are resolved only with a cache (a run or a preview); without one they are left out."""
+    are resolved only with a cache (a run or a preview); without one they are left out. The
+    names of subscribers whose liked papers could not all be looked up now go into `waiting`."""
     files: dict[str, tuple[Paper, ...]] = {}
     arxiv = next((s for s in sources if s.kind == "arxiv"), SourceConfig("arxiv", "arxiv", {}))
     out = []
@@ -187,7 +192,9 @@ def with_libraries(
                 files[sub.library_path] = load(sub.library_path)
             papers = files[sub.library_path]
         if sub.likes and cache is not None:
-            liked = liked_papers(sub.likes, cache, arxiv, now or datetime.now(UTC))
+            liked, settled = liked_papers(sub.likes, cache, arxiv, now or datetime.now(UTC))
+            if not settled and waiting is not None:
+                waiting.add(sub.name)
             have = {p.id for p in papers}
             papers = papers + tuple(p for p in liked if p.id not in have)
         if papers:

@@ -6,7 +6,7 @@ run_once() is one whole cycle on one clock; preview() and rank_files() are its r
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -34,6 +34,7 @@ from digest.web import replies
 from digest.web.tokens import links_for
 
 log = logging.getLogger("digest.pipeline")
+WAITING = "waiting for liked papers"
 
 
 @dataclass
@@ -41,7 +42,7 @@ class SubscriberReport:
     name: str
     period: str
     # made | already made | nothing new | no match | alerted (what matched went out as alerts)
-    # | waiting for sources | clock behind
+    # | waiting for sources | waiting for liked papers | clock behind
     status: str
     picked: int = 0
     top_score: float | None = None
@@ -61,11 +62,11 @@ class RunReport:
 
     @property
     def exit_code(self) -> int:
-        """0 all delivered; 1 something needs attention (a delivery or a source failed, the clock
-        is behind a digest made before)."""
+        """0 all delivered; 1 something needs attention (a delivery, a source or a lookup of liked
+        papers failed, the clock is behind a digest made before)."""
         failed_source = any(s.error for s in self.sources)
-        behind = any(s.status == "clock behind" for s in self.subscribers)
-        return 1 if self.pending or self.dead or failed_source or behind else 0
+        held_up = any(s.status in {"clock behind", WAITING} for s in self.subscribers)
+        return 1 if self.pending or self.dead or failed_source or held_up else 0
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -118,13 +119,14 @@ def run_once(
     deliveries, they are left pending for the next run: recorded work is never lost."""
     # Votes replied in Matrix rooms since the last run count in this run's profiles.
     replies.read(settings, store, now)
+    waiting: set[str] = set()
     subscribers = library.with_libraries(
-        settings.subscribers, cache=store.papers, sources=settings.sources, now=now
+        settings.subscribers, cache=store.papers, sources=settings.sources, now=now, waiting=waiting
     )
     subscribers = store.ratings.apply(subscribers)
     run_id = store.start_run(datetime.now().astimezone(), now)
     try:
-        return _cycle(settings, store, now, subscribers, run_id, channels, stop)
+        return _cycle(settings, store, now, subscribers, run_id, channels, stop, waiting)
     except DigestError as exc:
         _record_failure(store, run_id, redact(str(exc), settings.secrets))
         raise
@@ -147,15 +149,20 @@ def _cycle(
     run_id: int,
     channels: Mapping[str, type] | None,
     stop: Callable[[], bool],
+    waiting: set[str],
 ) -> RunReport:
     report = RunReport(now=now)
     report.sources, _ = ingest(settings, store, now)
     store.journal.record_sources(run_id, now, report.summary()["sources"])
     failed = [s.name for s in report.sources if s.error]
     all_failed = bool(report.sources) and len(failed) == len(report.sources)
-    report.subscribers = make_digests(settings, store, subscribers, now, all_failed, failed)
-    # After the digests: a paper in a digest made just now needs no alert.
-    report.alerts = alerts.make_alerts(settings, store, subscribers, now)
+    report.subscribers = make_digests(
+        settings, store, subscribers, now, all_failed, failed, waiting
+    )
+    # After the digests: a paper in a digest made just now needs no alert. A profile without
+    # its liked papers waits for them: its alert pass would mark papers looked at.
+    ready = [s for s in subscribers if s.name not in waiting]
+    report.alerts = alerts.make_alerts(settings, store, ready, now)
     if stop():
         log.info("stopping: this run's deliveries are left pending for the next run")
     else:
@@ -174,9 +181,12 @@ def make_digests(
     now: datetime,
     sources_down: bool,
     failed: Sequence[str] = (),
+    waiting: Collection[str] = (),
 ) -> list[SubscriberReport]:
-    """Make and record (not send) the digest of every subscriber whose period has none yet."""
-    reports, due = _due(store, subscribers, now)
+    """Make and record (not send) the digest of every subscriber whose period has none yet.
+    A subscriber in `waiting` (its liked papers could not be looked up) keeps its period open:
+    ranked without them, the papers it would have liked would be passed over for good."""
+    reports, due = _due(store, subscribers, now, waiting)
     if not due:
         return reports
     due_now = [sub for sub, _ in due]
@@ -247,7 +257,7 @@ def make_digests(
 
 
 def _due(
-    store: Store, subscribers: Sequence[Subscriber], now: datetime
+    store: Store, subscribers: Sequence[Subscriber], now: datetime, waiting: Collection[str] = ()
 ) -> tuple[list[SubscriberReport], list[tuple[Subscriber, datetime]]]:
     """(the reports of the subscribers with no digest to make now, the others with the start of
     their period)."""
@@ -263,6 +273,8 @@ def _due(
             # The clock stepped back (a machine booting before NTP, a --now in the past): a
             # period before one already made would come out of order, or dated 1970.
             reports.append(SubscriberReport(sub.name, start.isoformat(), "clock behind"))
+        elif sub.name in waiting:
+            reports.append(SubscriberReport(sub.name, start.isoformat(), WAITING))
         else:
             due.append((sub, start))
     return reports, due

@@ -3,6 +3,7 @@ papers given once, quiet days told apart, and sources that fail."""
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -12,6 +13,7 @@ import pytest
 from digest import periods, pipeline
 from digest.models import ChannelConfig, Profile, Settings, SourceConfig, Subscriber
 from digest.state import Store
+from tests.feedserver import Answer, serve
 
 BERLIN = ZoneInfo("Europe/Berlin")
 
@@ -169,3 +171,51 @@ def test_preview_changes_nothing(tmp_path: Path) -> None:
         assert "differential privacy" in message.text.lower()
         assert store.count_papers() == 0 and store.outbox() == [] and store.runs() == []
         assert not (tmp_path / "out").exists()
+
+
+LIKED = """<?xml version="1.0" encoding="UTF-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom" xmlns:arxiv="http://arxiv.org/schemas/atom">
+  <entry>
+    <id>http://arxiv.org/abs/2501.01234v1</id>
+    <published>2025-01-02T18:00:00Z</published>
+    <title>Private federated learning with tight bounds</title>
+    <summary>We study differential privacy for federated learning and private updates.</summary>
+    <author><name>Ada Lovelace</name></author>
+  </entry>
+</feed>
+"""
+NO_ENTRIES = '<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"></feed>'
+
+
+def test_a_period_stays_open_while_the_liked_papers_cannot_be_looked_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A profile of liked papers alone: ranked without them, today's papers would all be "no
+    # match", and the period closed over them for good.
+    up = {"lookup": False}
+
+    def answer(query: dict[str, str]) -> Answer:
+        if "id_list" in query:
+            return Answer(body=LIKED) if up["lookup"] else Answer(503)
+        return Answer(body=NO_ENTRIES)
+
+    write_seeds(tmp_path, "a.txt", PRIVACY, VISION)
+    for server in serve(monkeypatch):
+        server.route("/api/query", answer)
+        options = {"url": f"{server.url}/api/query", "delay": 0, "retries": 0, "timeout": 2}
+        arxiv = SourceConfig("arxiv", "arxiv", {**options, "categories": ["cs.LG"]})
+        ana = Subscriber("ana", Profile(), (ChannelConfig("file", "file", {"dir": "out"}),))
+        ana = dataclasses.replace(ana, likes=("2501.01234",), top_k=1)
+        settings = dataclasses.replace(
+            settings_for(tmp_path, ana),
+            sources=(SourceConfig("seeds", "seeds", {"path": str(tmp_path / "seeds")}), arxiv),
+        )
+        with Store(tmp_path / "s.db") as store:
+            first = pipeline.run_once(settings, store, datetime(2026, 11, 30, 12, tzinfo=UTC))
+            assert first.subscribers[0].status == "waiting for liked papers"
+            assert first.exit_code == 1 and store.outbox() == []
+            up["lookup"] = True
+            later = pipeline.run_once(settings, store, datetime(2026, 11, 30, 13, tzinfo=UTC))
+            assert (later.subscribers[0].status, later.subscribers[0].picked) == ("made", 1)
+            (row,) = store.outbox()
+            assert row.message is not None and "private client updates" in row.message.text

@@ -60,6 +60,9 @@ _SUBSCRIBER_STATES = {
     "no match": "no match: new papers arrived, none scored above min_score",
     "alerted": "alerted: what matched went out as alerts; nothing more for the digest",
     "waiting for sources": "waiting for sources: every source failed; a later run makes it",
+    "waiting for liked papers": (
+        "waiting for liked papers: their arXiv lookup failed; a later run makes it"
+    ),
     "clock behind": "clock behind: a later period already has its digest; check the clock",
 }
 
