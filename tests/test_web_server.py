@@ -9,11 +9,16 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 from channel_servers import free_port
+
+from digest.config import load
+from digest.web import server
+from digest.web.pages import HEADERS
 
 CONFIG = """
 [state]
@@ -116,3 +121,68 @@ def test_a_listen_address_in_use_is_one_line_and_exit_2(tmp_path: Path, command:
     assert code == 2, err
     assert err.endswith(f"web.listen: cannot listen on 127.0.0.1:{port} (Address already in use)")
     assert "\n" not in err
+
+
+@pytest.fixture
+def face(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
+    """The face in this process, with a short read time and room for three connections."""
+    monkeypatch.setattr(server, "READ_SECONDS", 0.5)
+    monkeypatch.setattr(server, "MAX_CONNECTIONS", 3)
+    port = free_port()
+    (tmp_path / "papers").mkdir()
+    (tmp_path / "digest.toml").write_text(CONFIG.format(port=port), encoding="utf-8")
+    monkeypatch.setenv("DIGEST_WEB_SECRET", "a-long-enough-secret-for-tests")
+    settings = load(tmp_path / "digest.toml")
+    web = server.Thread(settings, str(tmp_path / "state.db"))
+    web.start()
+    try:
+        yield port
+    finally:
+        web.stop()
+
+
+def raw(port: int, request: bytes) -> bytes:
+    """What the face answers to these bytes, until it closes the connection."""
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as conn:
+        conn.sendall(request)
+        answer = b""
+        try:
+            while chunk := conn.recv(65536):
+                answer += chunk
+        except ConnectionResetError:  # closed with the rest of a bad request unread
+            pass
+    return answer
+
+
+def strict(answer: bytes) -> bool:
+    head = answer.split(b"\r\n\r\n")[0].lower()
+    return all(
+        f"{name}: ".lower().encode() in head for name in [*HEADERS, "content-security-policy"]
+    )
+
+
+def test_a_request_that_never_finishes_its_headers_is_closed(face: int) -> None:
+    # Slow clients cannot hold the face: each has READ_SECONDS for its request, then is closed.
+    started = time.monotonic()
+    assert raw(face, b"GET / HTTP/1.1\r\nHost: x\r\n") == b""
+    assert time.monotonic() - started < 5
+    slow = [socket.create_connection(("127.0.0.1", face)) for _ in range(3)]
+    for conn in slow:
+        conn.sendall(b"GET / HTTP/1.1\r\n")
+    time.sleep(1.0)
+    assert httpx.get(f"http://127.0.0.1:{face}/", trust_env=False).status_code == 200
+    for conn in slow:
+        conn.close()
+
+
+def test_uvicorn_s_own_answers_carry_the_strict_headers(face: int) -> None:
+    bad = raw(face, b"GET / HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n")
+    assert bad.startswith(b"HTTP/1.1 400 ") and strict(bad)
+    held = [socket.create_connection(("127.0.0.1", face)) for _ in range(3)]
+    try:
+        time.sleep(0.1)
+        busy = raw(face, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert busy.startswith(b"HTTP/1.1 503 ") and strict(busy)
+    finally:
+        for conn in held:
+            conn.close()

@@ -15,15 +15,16 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urlencode
+from urllib.parse import parse_qs, quote, urlencode
 
 import pytest
 from channel_servers import free_port
 from support_postgres import Cluster, Cuttable
-from web_project import MONDAY, SIGNING, Held, Project, project
+from web_project import MONDAY, SECRET, SIGNING, Held, Project, project
 
 from digest.state import engine
 from digest.web import slack
+from digest.web.tokens import Signer
 
 
 @pytest.fixture
@@ -93,6 +94,8 @@ def test_a_tampered_body_another_secret_or_a_stale_timestamp_is_refused(web: Pro
             (body, signature(body, now + 360)),
             (body, {**signature(body, now), "X-Slack-Signature": "v1=00"}),
             (body, {"Content-Type": "application/x-www-form-urlencoded"}),
+            # A digit int() cannot read ("²".isdigit() holds): refused, never a 500.
+            (body, {**signature(body, now), "X-Slack-Request-Timestamp": b"\xb2"}),
         ]
         for content, headers in attempts:
             assert http.post("/slack/actions", content=content, headers=headers).status_code == 401
@@ -107,6 +110,25 @@ def test_a_signed_payload_with_a_forged_rating_link_records_nothing(web: Project
     with web.web() as http:
         answer = http.post(
             "/slack/actions", content=forged, headers=signature(forged, int(time.time()))
+        )
+        assert answer.status_code == 200
+        time.sleep(0.3)
+    assert ratings(web, capsys) == []
+
+
+def test_a_signed_payload_carrying_an_undo_link_records_nothing(web: Project, capsys) -> None:
+    # The web page's undo form has a vote token too; Slack's buttons never carry one.
+    payload = json.loads(parse_qs(clicked(web, capsys).decode())["payload"][0])
+    (action,) = payload["actions"]
+    base, token = action["value"].rsplit("/", 1)
+    signer = Signer(SECRET)
+    ana, paper, vote = signer.check(token, "v", time.time()) or [None] * 3
+    assert (ana, vote) == ("ana", "up")
+    action["value"] = f"{base}/{signer.sign('v', ana, paper, 'none', int(time.time()) + 3600)}"
+    undo = urlencode({"payload": json.dumps(payload)}).encode()
+    with web.web() as http:
+        answer = http.post(
+            "/slack/actions", content=undo, headers=signature(undo, int(time.time()))
         )
         assert answer.status_code == 200
         time.sleep(0.3)

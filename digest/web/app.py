@@ -275,7 +275,12 @@ class Face:
         if clicked is None:
             return refused(400, "Bad request", "This is not a Slack action digest can read.")
         tokens, response_url = clicked
-        found = [v for v in map(self._vote_token, tokens) if v and v[0] in self.subscribers]
+        # Slack's buttons are up and down; an undo link's token pasted into a payload is not one.
+        found = [
+            v
+            for v in map(self._vote_token, tokens)
+            if v and v[0] in self.subscribers and v[2] in ("up", "down")
+        ]
         key, until = slack.request_key(request.headers)
         stale = datetime.fromtimestamp(until, UTC)
         click = Click(key, stale, self.now(), tuple(found), response_url)

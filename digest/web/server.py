@@ -12,9 +12,11 @@ import threading
 import time
 
 import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from digest.models import ConfigError, DigestError, Settings
 from digest.web.app import make_app
+from digest.web.pages import BARE_CSP, HEADERS
 
 log = logging.getLogger("digest.web")
 
@@ -29,11 +31,66 @@ def server(settings: Settings, state: str) -> uvicorn.Server:
         log_config=None,  # digest's logging setup stays in charge
         server_header=False,
         proxy_headers=False,  # links come from base_url, never from a forwarded Host
-        limit_concurrency=200,
+        http=Guarded,  # a slow client's hold on a connection, and uvicorn's own answers
         timeout_keep_alive=5,
         h11_max_incomplete_event_size=16 * 1024,  # bounded request line and headers
     )
     return uvicorn.Server(config)
+
+
+MAX_CONNECTIONS = 200
+READ_SECONDS = 10.0  # for a request's line, headers and body to arrive
+
+
+def _answer(status: str, text: bytes) -> bytes:
+    headers = {**HEADERS, "Content-Security-Policy": BARE_CSP}
+    lines = [f"HTTP/1.1 {status}", *(f"{k}: {v}" for k, v in headers.items())]
+    lines += ["Content-Type: text/plain; charset=utf-8", f"Content-Length: {len(text)}"]
+    return "\r\n".join([*lines, "Connection: close", "", ""]).encode() + text
+
+
+BUSY = _answer("503 Service Unavailable", b"Service Unavailable")
+
+
+class Guarded(H11Protocol):
+    """uvicorn's HTTP/1.1, with what a face on the internet needs beside it: a request must
+    arrive within READ_SECONDS (uvicorn waits for ever on headers that never end, so 200 slow
+    connections would hold the face), at most MAX_CONNECTIONS at once, and its own answers (a
+    malformed request's 400, the 503 when full) carry the strict headers every answer has."""
+
+    reading: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        if len(self.connections) > MAX_CONNECTIONS:
+            transport.write(BUSY)
+            transport.close()
+            return
+        self._read_within()
+
+    def _read_within(self) -> None:
+        if self.reading is not None:
+            self.reading.cancel()
+        self.reading = self.loop.call_later(READ_SECONDS, self._too_slow)
+
+    def _too_slow(self) -> None:
+        # Closed while a request is still arriving (no headers yet, or body left to come); a
+        # request the app is still answering is left to finish.
+        if self.cycle is None or self.cycle.response_complete or self.cycle.more_body:
+            self.transport.close()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        self._read_within()  # the next request on this connection has its own time
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.reading is not None:
+            self.reading.cancel()
+        super().connection_lost(exc)
+
+    def send_400_response(self, msg: str) -> None:
+        self.transport.write(_answer("400 Bad Request", msg.encode("ascii", "replace")))
+        self.transport.close()
 
 
 def _address(settings: Settings) -> tuple[str, int]:
