@@ -294,9 +294,22 @@ def _render(env: jinja2.Environment, name: str, context: dict[str, Any]) -> str:
     except jinja2.TemplateSyntaxError as exc:
         where = exc.filename or name
         raise ConfigError(f"template {where}, line {exc.lineno}: {_one_line(exc)}") from exc
+    except (UnicodeDecodeError, OSError) as exc:
+        raise ConfigError(
+            f"template {name} cannot be read as UTF-8 text: {_one_line(exc)}"
+        ) from exc
     try:
         return template.render(context)
-    except jinja2.TemplateError as exc:
+    # Not only Jinja's own errors: a user's template can divide by zero or recurse for ever.
+    except (
+        jinja2.TemplateError,
+        ArithmeticError,
+        LookupError,
+        TypeError,
+        ValueError,
+        RecursionError,
+        AttributeError,
+    ) as exc:
         where = template.filename or name
         line = _template_line(exc.__traceback__, where)
         at = f", line {line}" if line else ""

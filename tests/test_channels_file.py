@@ -14,7 +14,7 @@ import pytest
 
 from digest.channels import CHANNELS
 from digest.channels.file import FileChannel
-from digest.models import ChannelConfig, Delivery, DeliveryError, Message, Settings
+from digest.models import ChannelConfig, Delivery, DeliveryError, Message, Settings, safe_name
 
 DAY = date(2026, 11, 30)
 MESSAGE = Message(
@@ -132,6 +132,14 @@ def test_odd_names_make_plain_visible_files(tmp_path: Path, name: str) -> None:
     assert written.parent == tmp_path / "2026-11-30"
     assert written.name not in (".eml", "..eml") and not written.name.startswith(".")
     assert all(ch.isalnum() or ch in "-_." for ch in written.name)
+
+
+@pytest.mark.parametrize("name", ["研" * 90, "é" * 200, "a" * 300])
+def test_a_long_name_in_any_script_fits_the_file_system(tmp_path: Path, name: str) -> None:
+    # 255 bytes a file name, not 255 characters: 90 CJK characters are 270 bytes.
+    channel = make_channel({"dir": str(tmp_path)})
+    written = Path(channel.send(make_delivery(channel, subscriber=name)).detail)
+    assert written.is_file() and written.stem == safe_name(name) and name.startswith(written.stem)
 
 
 def test_sending_twice_overwrites_and_leaves_no_temp_files(tmp_path: Path) -> None:

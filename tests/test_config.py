@@ -129,6 +129,13 @@ def test_a_dotenv_it_cannot_read_is_one_line_naming_the_file(
     assert message.split(":", 1)[1] in str(info.value) and "\n" not in str(info.value)
 
 
+def test_a_dotenv_with_nul_bytes_is_refused_by_name(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_bytes(b"SLACK=https://hooks.example/a\x00b\n")
+    path = write(tmp_path, MINIMAL)
+    with pytest.raises(ConfigError, match=r"\.env: not a \.env file \(it holds NUL bytes\)"):
+        config.load(path, environ={})
+
+
 def test_a_dotenv_with_a_byte_order_mark_reads_its_first_name(tmp_path: Path) -> None:
     (tmp_path / ".env").write_bytes("\ufeffOUT_DIR=bom\n".encode())
     channel = '[[subscribers.channels]]\nkind = "file"\ndir = "${OUT_DIR}"\n'
@@ -150,6 +157,13 @@ host = "${SMTP_HOST}"
     settings = config.load(path, environ={"SMTP_PASSWORD": "hunter2", "SMTP_HOST": "mail"})
     assert settings.secrets == frozenset({"hunter2"})
     assert settings.smtp["password"] == "hunter2"
+
+
+def test_a_check_that_quotes_a_secret_blots_it(tmp_path: Path) -> None:
+    # One variable for the password and, by mistake, the sender: the sender's check quotes it.
+    body = MINIMAL + '[smtp]\nhost = "h"\nusername = "u"\npassword = "${PW}"\nfrom = "${PW}"\n'
+    message = error_of(tmp_path, body, {"PW": "hunter2hunter2"})
+    assert "smtp.from: '[redacted]' is not one e-mail address" in message
 
 
 def test_a_missing_variable_names_the_key_and_the_variable(tmp_path: Path) -> None:

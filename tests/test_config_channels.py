@@ -116,6 +116,10 @@ def test_smtp_defaults_to_starttls_on_587(tmp_path: Path) -> None:
             "smtp.security: must be 'tls' (465), 'starttls' (587)",
         ),
         (SMTP + "port = 0\n" + BASE, "smtp.port: must be a port number, 1 to 65535"),
+        (
+            '[smtp]\nhost = "relay\\nX-Injected: 1"\nfrom = "d@x.org"\n' + BASE,
+            "smtp.host: must be a host name or address, without spaces",
+        ),
         (SMTP + 'port = "587"\n' + BASE, "smtp.port: must be an integer, not a string"),
         (
             SMTP + 'security = "none"\nusername = "u"\npassword = "p4ss"\n' + BASE,

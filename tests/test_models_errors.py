@@ -61,3 +61,31 @@ def test_thousands_of_secrets_cost_little_per_line() -> None:
         assert redact(line, hooks) == line
     assert redact(f"at {sorted(hooks)[7].upper()}.", hooks) == "at [redacted]."
     assert time.perf_counter() - started < 3.0
+
+
+@pytest.mark.parametrize(
+    ("url", "echo"),
+    [
+        (
+            "postgresql://digest:S3KRIT%zz@db:5432/digest",
+            'invalid percent-encoded token: "S3KRIT%zz"',
+        ),
+        ("postgresql://digest@db/digest?password=S3KRIT%zz", 'token: "S3KRIT%zz"'),
+        ("postgres://digest@db/digest?sslmode=require&password=pw-42", "password pw-42 refused"),
+    ],
+)
+def test_a_database_url_s_password_is_blotted_however_the_server_quotes_it(
+    url: str, echo: str
+) -> None:
+    text = redact(f"cannot connect ({echo})", frozenset({url}))
+    assert "S3KRIT" not in text and "pw-42" not in text and "[redacted]" in text
+
+
+def test_a_text_redacted_twice_keeps_its_blots_whole() -> None:
+    # A log line passes the filter, then the formatter: a short secret must not cut into the blot.
+    once = redact("matrix token t refused", frozenset({"t"}))
+    assert (
+        redact(once, frozenset({"t"}))
+        == once
+        == "ma[redacted]rix [redacted]oken [redacted] refused"
+    )

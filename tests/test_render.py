@@ -270,6 +270,22 @@ def test_check_templates_catches_a_typo_before_any_digest_is_made(tmp_path: Path
         check_templates(make_environment(str(tmp_path)))
 
 
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        (b"Caf\xe9 {{ subject }}\n", "digest.txt cannot be read as UTF-8 text"),
+        (b"{{ 1 / 0 }}\n", "digest.txt, line 1: division by zero"),
+        (b"{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}{{ f(0) }}\n", "digest.txt.*recursion"),
+    ],
+)
+def test_a_template_that_fails_as_it_renders_is_one_config_error(
+    tmp_path: Path, text: bytes, problem: str
+) -> None:
+    (tmp_path / "digest.txt").write_bytes(text)
+    with pytest.raises(ConfigError, match=problem):
+        check_templates(make_environment(str(tmp_path)))
+
+
 def test_builtin_templates_live_in_the_repos_templates_folder() -> None:
     names = {p.name for p in BUILTIN_TEMPLATES.iterdir()}
     assert {"digest.subject.txt", "digest.txt", "digest.html"} <= names

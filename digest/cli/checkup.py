@@ -10,6 +10,7 @@ from pathlib import Path
 
 from digest.config.checks import exists
 from digest.models import DigestError, Settings, identity
+from digest.state.engine import shown
 
 
 def problems(settings: Settings) -> list[str]:
@@ -60,7 +61,7 @@ def where_paths(settings: Settings) -> list[str]:
     """The paths the config names, as resolved: relative ones start from its folder."""
     folder = os.path.dirname(settings.path) or "."
     lines = [f"  relative paths start from the config file's folder, {folder}{os.sep}:"]
-    lines.append(f"  state: {settings.state_path}")
+    lines.append(f"  state: {shown(settings.state_path)}")  # a URL without its password
     for source in settings.sources:
         if "path" in source.options:
             lines.append(f"  source {source.name}: {source.options['path']}")

@@ -221,6 +221,8 @@ class Checks:
         if security not in SMTP_PORTS:
             raise self.fail("smtp.security", "must be 'tls' (465), 'starttls' (587) or 'none'")
         port = smtp.get("port", SMTP_PORTS[security])
+        if _unsafe(str(smtp.get("host", ""))):
+            raise self.fail("smtp.host", "must be a host name or address, without spaces")
         if not 0 < port < 65536:
             raise self.fail("smtp.port", "must be a port number, 1 to 65535")
         if smtp.get("username") and not smtp.get("password"):

@@ -54,6 +54,7 @@ from digest.models import (
     Subscriber,
     safe_name,
 )
+from digest.models.errors import ConfigErrors
 
 _VAR = re.compile(r"\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
@@ -77,7 +78,23 @@ def load(path: str | os.PathLike[str], environ: Mapping[str, str] | None = None)
         data = _substitute(raw, env, str(file), "", secrets)
     except RecursionError:
         raise ConfigError(f"{file}: arrays or tables nested too deeply") from None
-    return _Checker(str(file)).settings(data, frozenset(secrets))
+    checker = _Checker(str(file))
+    try:
+        return checker.settings(data, frozenset(secrets))
+    except ConfigError as exc:
+        # A check may quote a value that is also a secret (one ${VAR} for a password and a
+        # `from`): blotted here, before the log's redactor knows any secret. Only as quoted, so
+        # that a short test secret cannot blot the file's path in every message.
+        known = [v for v in secrets | checker.secrets if v]
+        problems = exc.problems if isinstance(exc, ConfigErrors) else (str(exc),)
+        quoted = [functools.reduce(_unquote_secret, known, p) for p in problems]
+        raise (
+            ConfigErrors(quoted) if isinstance(exc, ConfigErrors) else ConfigError(quoted[0])
+        ) from None
+
+
+def _unquote_secret(problem: str, secret: str) -> str:
+    return problem.replace(repr(secret), "'[redacted]'")
 
 
 def _environment(file: Path, environ: Mapping[str, str] | None) -> dict[str, str]:
@@ -97,6 +114,8 @@ def _dotenv(path: Path) -> dict[str, str]:
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read the .env file ({exc})") from None
+    if "\x00" in text:  # python-dotenv reads past it, and the values it holds go missing
+        raise ConfigError(f"{path}: not a .env file (it holds NUL bytes)")
     for binding in parse_stream(io.StringIO(text)):
         if binding.error:
             raise ConfigError(f"{path}:{binding.original.line}: not a NAME=value line")

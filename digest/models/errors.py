@@ -76,6 +76,10 @@ def redact(text: str, secrets: frozenset[str]) -> str:
         while at >= 0:
             found.append((at, at + len(form)))
             at = low.find(form, at + 1)
+    # A text redacted before (a log line passes the filter, then the formatter) keeps its blots
+    # whole, where a short secret ("t") would cut into "[redacted]" itself.
+    blots = [(m, m + len(BLOT)) for m in _occurrences(text, BLOT)]
+    found = [f for f in found if not any(f[0] < b and a < f[1] for a, b in blots)]
     out: list[str] = []
     last = 0
     # Leftmost, then longest: the whole URL is blotted, not a part of it; overlaps merge.
@@ -83,10 +87,21 @@ def redact(text: str, secrets: frozenset[str]) -> str:
         if end <= last:
             continue  # within one blotted already
         if start >= last:
-            out += [text[last:start], "[redacted]"]
+            out += [text[last:start], BLOT]
         last = end  # an overlapping one makes the blot before it longer
     out.append(text[last:])
     return "".join(out)
+
+
+BLOT = "[redacted]"
+
+
+def _occurrences(text: str, part: str) -> list[int]:
+    at, found = text.find(part), []
+    while at >= 0:
+        found.append(at)
+        at = text.find(part, at + 1)
+    return found
 
 
 KEY = 4  # forms are found by their last characters: one dictionary look-up per position
@@ -119,8 +134,12 @@ def _forms(secret: str) -> set[str]:
         host, port = parts.hostname, parts.port
     except ValueError:
         return forms
+    if parts.password:  # any scheme's: a postgresql:// URL's too
+        forms |= _encodings(parts.password)
+    # libpq takes a password from the query as well, and quotes it back in its errors.
+    forms |= {v for k, v in parse_qsl(parts.query) if "password" in k.lower() and v}
     if parts.scheme not in ("http", "https") or not host:
-        return forms
+        return {form for form in forms if form}
     hosts = {host}
     try:
         hosts.add(host.encode("idna").decode("ascii"))
@@ -141,8 +160,6 @@ def _forms(secret: str) -> set[str]:
     if parts.query:
         forms |= _encodings(parts.query)
         forms |= {v for _, v in parse_qsl(parts.query) if len(v) >= PART}
-    if parts.password:
-        forms |= _encodings(parts.password)
     return {form for form in forms if form}
 
 

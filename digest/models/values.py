@@ -88,13 +88,18 @@ class Subscriber:
 
 
 _UNSAFE = re.compile(r"[^\w.-]")
+NAME_BYTES = 200
 
 
 def safe_name(name: str) -> str:
     """A subscriber's name as a file name (the file channel's digests): letters, digits, '-', '_',
     '.'; never hidden, never '..'. Two names may share one (the config refuses that)."""
-    cleaned = _UNSAFE.sub("_", name).lstrip(".")
-    return cleaned[:120] or "_"
+    cleaned = _UNSAFE.sub("_", name).lstrip(".")[:120]
+    # File systems count a name's bytes (255 at most), not its characters: 120 CJK characters
+    # are 360. Room is left for the suffixes the file channel adds (".eml", "-alert-3.html").
+    while len(cleaned.encode("utf-8", "surrogatepass")) > NAME_BYTES:
+        cleaned = cleaned[:-1]
+    return cleaned or "_"
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,7 +31,10 @@ def shown(state: str | Path) -> str:
     """The state as it may be printed: a URL without its password."""
     if not is_url(state):
         return str(state)
-    parts = urlsplit(str(state))
+    try:
+        parts = urlsplit(str(state))
+    except ValueError:  # an unclosed [ in the host: nothing of it can be shown safely
+        return str(state).partition(":")[0] + "://(not a valid URL)"
     # The host and port as written: parts.port raises on a port that is not a number, which
     # the server's refusal says better (and a bracketed IPv6 host keeps its brackets).
     users, _, where = parts.netloc.rpartition("@")
