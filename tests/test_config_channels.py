@@ -171,6 +171,11 @@ def test_smtp_defaults_to_starttls_on_587(tmp_path: Path) -> None:
             'room = "!abc:m.org"\n',
             "channels[0].token: missing; matrix needs it",
         ),
+        (
+            BASE + '[[subscribers.channels]]\nkind = "matrix"\n'
+            'homeserver = "https://bot:pw-secret@m.org"\nroom = "!abc:m.org"\ntoken = "t"\n',
+            "channels[0].homeserver: must not hold a user or password (use token)",
+        ),
         ("[delivery]\nconcurrency = 0\n" + BASE, "delivery.concurrency: must be 1 to 64, not 0"),
         ("[delivery]\nretries = 3\n" + BASE, "delivery.retries: unknown key; allowed: concurrency"),
     ],

@@ -186,6 +186,9 @@ class Checks:
         for name in ("webhook", "homeserver", "url") if kind != "file" else ():
             if name in options:
                 self.web_url(options[name], f"{key}.{name}")
+        if "@" in urlsplit(str(options.get("homeserver", ""))).netloc:
+            # Not a secret key, so shown in logs: Matrix signs in with `token`, never a URL's.
+            raise self.fail(f"{key}.homeserver", "must not hold a user or password (use token)")
         if "room" in options and not _ROOM.fullmatch(options["room"]):
             raise self.fail(f"{key}.room", "must be a room id (!…) or an alias (#name:server)")
         to = options.get("to", []) if kind in ("email", "file") else []  # the .eml's To, too
