@@ -17,7 +17,7 @@ import jinja2
 
 from digest.models import ConfigError, Digest, Entry, Held, Message, Paper, Scored, identity
 from digest.models.characters import BIDI, C0_BUT_TAB_NEWLINE, C1
-from digest.sources.latex import to_text
+from digest.snippets import plain, short_authors, snippet, tidy
 
 BUILTIN_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
@@ -31,7 +31,6 @@ NOTICE_TEMPLATES = ("notice.subject.txt", "notice.txt", "notice.html")
 # bidi embeddings, overrides and isolates: one left open in a venue turns digest's own text
 # after it around (the score, the id). Right-to-left text itself needs none of them.
 _CONTROL_CHARS = C0_BUT_TAB_NEWLINE + C1 + BIDI
-_CONTROLS = re.compile(f"[{_CONTROL_CHARS}]")
 # No link holds those, whitespace, or a character XML cannot (a lone surrogate, U+FFFE): it would
 # reverse the text around it, or break the feed and the Matrix HTML.
 _UNLINKABLE = re.compile(rf"[\s{_CONTROL_CHARS}\ud800-\udfff\ufffe\uffff]")
@@ -274,7 +273,7 @@ def _item(
         "pdf_url": pdf_url(paper),
         "up_url": links.vote(paper.id, "up") if links else "",
         "down_url": links.vote(paper.id, "down") if links else "",
-        "title": _tidy(paper.title),
+        "title": tidy(paper.title),
         "venue": " ".join(plain(paper.venue).split()),
         "score": f"{scored.score:.2f}",
         "terms": [plain(t) for t in scored.terms],
@@ -282,7 +281,7 @@ def _item(
         "snippet": snippet(paper.abstract),
         "url": _safe_url(paper.url),
         "code_url": _safe_url(paper.code_url),
-        "authors": _short_authors(paper.authors),
+        "authors": short_authors(paper.authors),
     }
 
 
@@ -349,64 +348,3 @@ def _safe_url(url: str) -> str:
     except ValueError:
         return ""
     return url if parts.scheme.lower() in ("http", "https") and parts.netloc else ""
-
-
-def _short_authors(authors: tuple[str, ...], keep: int = 3) -> str:
-    names = [" ".join(plain(a).split()) for a in authors if a.strip()]
-    if len(names) > keep:
-        return ", ".join(names[:keep]) + " et al."
-    return ", ".join(names)
-
-
-# Words whose trailing period does not end a sentence; compared lower-cased, without brackets.
-_ABBREVIATIONS = frozenset(
-    "e.g. i.e. al. fig. figs. eq. eqs. sec. tab. no. vs. cf. approx. resp. ref. refs. "
-    "dr. mr. ms. prof. st. ch. app. w.r.t. et.".split()
-)
-# End punctuation, optional closing quote or bracket, whitespace, then no lower-case letter.
-_BOUNDARY = re.compile(r"([.!?]+)[\"'”’)\]]*\s+(?=[^a-z\s])")
-_INITIAL = re.compile(r"[A-Z]\.")
-
-
-def _tidy(text: str) -> str:
-    """LaTeX as plain text where it is LaTeX ($5 and {x : x > 0} stay), whitespace collapsed."""
-    return " ".join(to_text(plain(text)).split())
-
-
-def plain(text: str) -> str:
-    """Text without the control characters a terminal obeys nor bidi controls (tab and newline
-    stay; CR, form feed and the like become spaces, so that they still part words)."""
-    return _CONTROLS.sub(lambda m: " " if m[0].isspace() else "", text)
-
-
-def split_sentences(text: str) -> list[str]:
-    sentences: list[str] = []
-    start = 0
-    for match in _BOUNDARY.finditer(text):
-        if match.group(1) == ".":
-            words = text[start : match.start() + 1].split()
-            last = words[-1].lstrip("(\"'[“‘") if words else ""
-            if last.lower() in _ABBREVIATIONS or _INITIAL.fullmatch(last):
-                continue
-        sentences.append(text[start : match.end()].strip())
-        start = match.end()
-    rest = text[start:].strip()
-    if rest:
-        sentences.append(rest)
-    return sentences
-
-
-def snippet(abstract: str, sentences: int = 3, limit: int = 420) -> str:
-    """The abstract's first few sentences, shortened to `limit` characters at a word boundary."""
-    parts = split_sentences(_tidy(abstract))
-    chosen = parts[:sentences]
-    # Two whole sentences read better than three cut mid-way.
-    while len(chosen) > min(2, sentences) and len(" ".join(chosen)) > limit:
-        chosen.pop()
-    text = " ".join(chosen)
-    if len(text) <= limit:
-        return text
-    cut = text[: limit - 1]
-    if " " in cut:
-        cut = cut.rsplit(" ", 1)[0]
-    return cut.rstrip(" ,;:-–—") + "…"

@@ -16,6 +16,7 @@ ORDER = [
     "sources",  # one module per source kind
     "library",  # a subscriber's own papers
     "ranking",  # tokens, features, background, latent, profiles, interests, scoring, product, ...
+    "snippets",  # a paper's text as a digest shows it
     "render",  # Jinja2 -> Message
     "channels",  # one module per channel
     "state",  # the only code that touches the database

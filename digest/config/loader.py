@@ -7,9 +7,7 @@ path and what is allowed.
 from __future__ import annotations
 
 import functools
-import io
 import os
-import re
 import tomllib
 from collections.abc import Mapping
 from datetime import UTC, datetime
@@ -18,17 +16,14 @@ from typing import Any
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from dotenv import dotenv_values
-from dotenv.parser import parse_stream
-
 from digest.config import crontab
 from digest.config.checks import (
-    SECRET_KEYS,
     SMTP_KEYS,
     STR,
     Checks,
     is_folder,
 )
+from digest.config.environment import environment, substitute
 from digest.config.schema import (
     BUILTIN_DEFAULTS,
     CHANNEL_KEYS,
@@ -56,8 +51,6 @@ from digest.models import (
 )
 from digest.models.errors import ConfigErrors
 
-_VAR = re.compile(r"\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
-
 
 def load(path: str | os.PathLike[str], environ: Mapping[str, str] | None = None) -> Settings:
     """Read, substitute and check a config file; raise ConfigError with one line on any problem."""
@@ -72,10 +65,10 @@ def load(path: str | os.PathLike[str], environ: Mapping[str, str] | None = None)
         raise ConfigError(f"{file}: not valid TOML: {exc}") from None
     except RecursionError:
         raise ConfigError(f"{file}: not valid TOML: arrays or tables nested too deeply") from None
-    env = _environment(file, environ)
+    env = environment(file, environ)
     secrets: set[str] = set()
     try:
-        data = _substitute(raw, env, str(file), "", secrets)
+        data = substitute(raw, env, str(file), "", secrets)
     except RecursionError:
         raise ConfigError(f"{file}: arrays or tables nested too deeply") from None
     checker = _Checker(str(file))
@@ -95,57 +88,6 @@ def load(path: str | os.PathLike[str], environ: Mapping[str, str] | None = None)
 
 def _unquote_secret(problem: str, secret: str) -> str:
     return problem.replace(repr(secret), "'[redacted]'")
-
-
-def _environment(file: Path, environ: Mapping[str, str] | None) -> dict[str, str]:
-    # The process environment wins over .env, so an operator can override one value per run.
-    merged: dict[str, str] = {}
-    for dotenv in dict.fromkeys([file.parent / ".env", Path.cwd() / ".env"]):
-        if dotenv.is_file():
-            merged.update(_dotenv(dotenv))
-    merged.update(os.environ if environ is None else environ)
-    return merged
-
-
-def _dotenv(path: Path) -> dict[str, str]:
-    """A .env file's values; a file it cannot read or a line it cannot parse is a ConfigError
-    naming the file (and line): python-dotenv would only warn, twice, without the file's name."""
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read the .env file ({exc})") from None
-    if "\x00" in text:  # python-dotenv reads past it, and the values it holds go missing
-        raise ConfigError(f"{path}: not a .env file (it holds NUL bytes)")
-    for binding in parse_stream(io.StringIO(text)):
-        if binding.error:
-            raise ConfigError(f"{path}:{binding.original.line}: not a NAME=value line")
-    values = dotenv_values(stream=io.StringIO(text))
-    return {k: v for k, v in values.items() if v is not None}
-
-
-def _substitute(value: Any, env: Mapping[str, str], file: str, key: str, secrets: set[str]) -> Any:
-    if isinstance(value, dict):
-        return {k: _substitute(v, env, file, _join(key, k), secrets) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_substitute(v, env, file, f"{key}[{i}]", secrets) for i, v in enumerate(value)]
-    if not isinstance(value, str) or "$" not in value:
-        return value
-
-    def replace(match: re.Match[str]) -> str:
-        name = match.group(1)
-        if name is None:
-            return "$"
-        if name not in env:
-            raise ConfigError(f"{file}: {key}: ${{{name}}} is not set (in the environment or .env)")
-        if key.rsplit(".", 1)[-1] in SECRET_KEYS and env[name]:
-            secrets.add(env[name])
-        return env[name]
-
-    return _VAR.sub(replace, value)
-
-
-def _join(key: str, name: str) -> str:
-    return f"{key}.{name}" if key else name
 
 
 class _Checker(Checks):

@@ -1,0 +1,73 @@
+"""What a config file's ${VAR}s stand for: .env files and the process environment, and the
+substitution that remembers which values went into secret keys (for redaction)."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from dotenv import dotenv_values
+from dotenv.parser import parse_stream
+
+from digest.config.checks import SECRET_KEYS
+from digest.models import ConfigError
+
+_VAR = re.compile(r"\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def environment(file: Path, environ: Mapping[str, str] | None) -> dict[str, str]:
+    """The values ${VAR} may name: the .env beside the config file and in the working folder,
+    then the process environment, which wins, so an operator can override one value per run."""
+    merged: dict[str, str] = {}
+    for dotenv in dict.fromkeys([file.parent / ".env", Path.cwd() / ".env"]):
+        if dotenv.is_file():
+            merged.update(dotenv_file(dotenv))
+    merged.update(os.environ if environ is None else environ)
+    return merged
+
+
+def dotenv_file(path: Path) -> dict[str, str]:
+    """A .env file's values; a file it cannot read or a line it cannot parse is a ConfigError
+    naming the file (and line): python-dotenv would only warn, twice, without the file's name."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read the .env file ({exc})") from None
+    if "\x00" in text:  # python-dotenv reads past it, and the values it holds go missing
+        raise ConfigError(f"{path}: not a .env file (it holds NUL bytes)")
+    for binding in parse_stream(io.StringIO(text)):
+        if binding.error:
+            raise ConfigError(f"{path}:{binding.original.line}: not a NAME=value line")
+    values = dotenv_values(stream=io.StringIO(text))
+    return {k: v for k, v in values.items() if v is not None}
+
+
+def substitute(value: Any, env: Mapping[str, str], file: str, key: str, secrets: set[str]) -> Any:
+    """The config's values with each ${VAR} replaced ($$ is a $); a value put into a secret key
+    goes into `secrets`."""
+    if isinstance(value, dict):
+        return {k: substitute(v, env, file, _join(key, k), secrets) for k, v in value.items()}
+    if isinstance(value, list):
+        return [substitute(v, env, file, f"{key}[{i}]", secrets) for i, v in enumerate(value)]
+    if not isinstance(value, str) or "$" not in value:
+        return value
+
+    def replace(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name is None:
+            return "$"
+        if name not in env:
+            raise ConfigError(f"{file}: {key}: ${{{name}}} is not set (in the environment or .env)")
+        if key.rsplit(".", 1)[-1] in SECRET_KEYS and env[name]:
+            secrets.add(env[name])
+        return env[name]
+
+    return _VAR.sub(replace, value)
+
+
+def _join(key: str, name: str) -> str:
+    return f"{key}.{name}" if key else name
