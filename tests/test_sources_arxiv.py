@@ -257,8 +257,9 @@ def test_a_malformed_answer_keeps_what_could_be_read_and_paging_goes_on(
 
 def test_an_answer_that_is_no_feed_fails_the_source(server: FeedServer) -> None:
     server.route("/api/query", Answer(body="<html><body>Maintenance</body></html>"))
-    with pytest.raises(SourceError, match="not an arXiv API answer"):
+    with pytest.raises(SourceError, match="not an arXiv API answer") as info:
         fetch(server)
+    assert str(info.value).endswith(f") from {server.url}/api/query")
 
 
 def test_a_429_with_retry_after_is_waited_out_then_paging_goes_on(server: FeedServer) -> None:
@@ -320,3 +321,39 @@ def test_api_text_reads_as_plain_text_and_authors_are_whole_names(server: FeedSe
     assert found.title == "Sub-μW inference in O(n)"
     assert found.abstract == "H₂O for $5 a day."
     assert found.authors == ("Ada Lovelace", "STAR Collaboration")
+
+
+def test_the_query_of_the_api_address_is_kept_beside_the_search(server: FeedServer) -> None:
+    server.route(
+        "/api/query", lambda q: Answer(body=feed(PAPERS[:1], 1)) if "id_list" in q else paged(q)
+    )
+    sleeps, warnings = Sleeps(), []
+    arxiv = ArxivSource(Policy(timeout=2, backoff=0.01, sleep=sleeps), page=10)
+    config = source(url=f"{server.url}/api/query?api_key=AXKEY")
+    papers = list(arxiv.fetch(config, warnings.append, now=NOW))
+    assert len(papers) == 5
+    (request,) = server.requests
+    assert request.query["api_key"] == "AXKEY" and request.query["start"] == "0"
+    assert request.query["search_query"].startswith("(cat:cs.LG) AND submittedDate:")
+    assert list(arxiv.lookup(["2611.00000"], config)) == ["2611.00000"]
+    assert server.requests[-1].query["api_key"] == "AXKEY"
+    assert server.requests[-1].query["id_list"] == "2611.00000"
+
+
+def test_a_link_with_credentials_or_no_address_gives_way_to_the_abstract_page(
+    server: FeedServer,
+) -> None:
+    mirror = entry("2611.00001v1", "A paper on private federated learning").replace(
+        'href="http://arxiv.org/abs/2611.00001v1" rel="alternate"',
+        'href="http://user:MIRRORPASS@mirror.example/abs/2611.00001v1" rel="alternate"',
+    )
+    relative = entry("2611.00002v1", "A paper on private federated learning too").replace(
+        'href="http://arxiv.org/abs/2611.00002v1" rel="alternate"',
+        'href="abs/2611.00002v1" rel="alternate"',
+    )
+    server.route("/api/query", Answer(body=feed([mirror, relative], 2)))
+    papers, _, _ = fetch(server)
+    assert [p.url for p in papers] == [
+        "https://arxiv.org/abs/2611.00001",
+        "https://arxiv.org/abs/2611.00002",
+    ]

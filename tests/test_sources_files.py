@@ -7,15 +7,18 @@ from __future__ import annotations
 import gzip
 import json
 import re
-from datetime import date
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from digest.models import InputError, Paper, SourceConfig, SourceError
-from digest.models.identity import abstract_id
+from digest.models.identity import abstract_id, dedupe, title_hash
 from digest.sources.files import FilesSource, normalize_id, read_papers
+from digest.state import Store
+
+NOW = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
 
 ABSTRACT = (
     "We propose WidgetNet, a graph model that predicts widget failures from sensor logs. "
@@ -299,3 +302,152 @@ def test_csv_and_jsonl_authors_split_as_reference_managers_write_them(tmp_path: 
     lines.write_text(jsonl(RECORD | {"authors": ["Lovelace, Ada", "Reagle, Jr., Joseph M."]}))
     (paper,), _ = fetch(lines)
     assert paper.authors == ("Ada Lovelace", "Joseph M. Reagle Jr.")
+
+
+def test_a_csv_abstract_of_a_megabyte_is_read_like_a_jsonl_one(tmp_path: Path) -> None:
+    huge = "learning " * 120_000  # about 1 MB: far beyond csv's default cap of 128 KiB a field
+    path = tmp_path / "big.csv"
+    path.write_text(
+        "id,title,abstract\n"
+        "2612.1,A first learning paper,x\n"
+        f'2612.2,Huge,"{huge}"\n'
+        "2612.3,After the huge learning paper,y\n",
+        encoding="utf-8",
+    )
+    papers, warnings = fetch(path)
+    assert warnings == []
+    assert [p.id for p in papers] == ["2612.1", "2612.2", "2612.3"]
+    assert len(papers[1].abstract) == len(huge.strip())
+
+
+def test_a_csv_record_the_reader_refuses_is_skipped_and_the_rest_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """csv.Error on one record (here a field over a lowered cap) loses that record alone."""
+    import csv
+
+    from digest.sources import files
+
+    path = tmp_path / "capped.csv"
+    path.write_text(
+        "id,title,abstract\n"
+        "2612.1,A first paper,x\n"
+        f'2612.2,Too long,"{"word " * 100}"\n'
+        "2612.3,After the long paper,y\n",
+        encoding="utf-8",
+    )
+    before = csv.field_size_limit()
+    monkeypatch.setattr(files, "CSV_FIELD_LIMIT", 100)
+    csv.field_size_limit(100)
+    try:
+        papers, warnings = fetch(path)
+    finally:
+        csv.field_size_limit(before)
+    assert [p.id for p in papers] == ["2612.1", "2612.3"]
+    assert warnings == [
+        f"{path}:3: bad CSV (field larger than field limit (100)); record skipped",
+    ]
+
+
+def test_a_nul_byte_in_one_jsonl_line_skips_that_line_alone(tmp_path: Path) -> None:
+    path = tmp_path / "nul.jsonl"
+    first = json.dumps(RECORD | {"id": "2501.00001"}).encode() + b"\n"
+    bad = b'{"id": "2501.00002", "title": "A\x00B"}\n'
+    path.write_bytes(first + bad + json.dumps(RECORD | {"id": "2501.00003"}).encode() + b"\n")
+    papers, warnings = fetch(path)
+    assert [p.id for p in papers] == ["2501.00001", "2501.00003"]
+    offset = len(first) + bad.index(b"\x00")
+    assert warnings == [f"{path}:2: a NUL byte at offset {offset}, line skipped"]
+
+
+PLACEHOLDER = "No abstract available."
+
+
+def test_records_without_ids_are_known_by_their_titles_not_a_shared_abstract(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "b.jsonl"
+    path.write_text(
+        jsonl(
+            {"title": "First distinct paper on federated learning", "abstract": PLACEHOLDER},
+            {"title": "Second distinct paper on diffusion models", "abstract": PLACEHOLDER},
+        )
+    )
+    papers, warnings = fetch(path)
+    assert warnings == []
+    assert [p.id for p in papers] == [
+        title_hash("First distinct paper on federated learning"),
+        title_hash("Second distinct paper on diffusion models"),
+    ]
+    # The abstract hash such records were known by before stays: see the store tests below.
+    assert [p.aliases for p in papers] == [(abstract_id(PLACEHOLDER),)] * 2
+    assert len(dedupe(papers)) == 2
+    with Store(str(tmp_path / "state.db")) as store:
+        assert store.add_papers(papers, NOW) == 2
+        assert store.add_papers(fetch(path)[0], NOW) == 0  # and the next run: none new
+
+
+def old_style(record: dict[str, str]) -> Paper:
+    """A file record as the files source made it before records were known by their title."""
+    abstract, title = record.get("abstract", ""), record["title"]
+    return Paper(abstract_id(abstract or title), title, abstract, source="files:b.jsonl")
+
+
+def test_a_record_stored_under_its_old_abstract_hash_is_still_that_paper(
+    tmp_path: Path,
+) -> None:
+    """A store filled before the change holds file records under 'h:<abstract hash>' only; the
+    same records read now are those papers (never new again), and a record that shares only the
+    placeholder abstract (it was swallowed before) is now a paper of its own."""
+    first = {"title": "First distinct paper on federated learning", "abstract": PLACEHOLDER}
+    real = {"title": "Secure aggregation for federated learning", "abstract": ABSTRACT}
+    no_abstract = {"title": "A paper without any abstract at all"}
+    second = {"title": "Second distinct paper on diffusion models", "abstract": PLACEHOLDER}
+    with Store(str(tmp_path / "state.db")) as store:
+        olds = [old_style(first), old_style(real), old_style(no_abstract)]
+        assert store.add_papers(olds, NOW) == 3
+        assert olds[0].id.startswith("h:") and store.papers.keys_of(olds[0].id) == [olds[0].id]
+        path = tmp_path / "b.jsonl"
+        path.write_text(jsonl(first, real, no_abstract, second))
+        papers, _ = fetch(path)
+        assert store.add_papers(papers, NOW) == 1  # only the second placeholder record
+        stored = [p for _, p in store.papers_after(0)]
+        assert [p.id for p in stored] == [*(p.id for p in olds), papers[3].id]
+        assert [p.title for p in stored][-1] == second["title"]
+        # Each old paper now carries its title keys too: the next runs find it directly.
+        assert title_hash(first["title"]) in store.papers.keys_of(olds[0].id)
+        assert store.add_papers(fetch(path)[0], NOW) == 0
+
+
+def test_a_file_record_and_a_feed_item_of_one_title_are_one_paper(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from feedserver import Answer, FeedServer, serve
+
+    from digest.sources.rss import RssSource
+
+    title = "Federated learning under partial client participation"
+    text = "We analyze federated learning when only some clients participate in each round."
+    path = tmp_path / "a.jsonl"
+    path.write_text(jsonl({"title": title, "abstract": text}))
+    rss = (
+        '<?xml version="1.0"?><rss version="2.0"><channel><title>Feed</title>'
+        f"<item><title>{title.upper()}</title><description>{text}</description></item>"
+        "</channel></rss>"
+    )
+    server: FeedServer
+    for server in serve(monkeypatch):
+        server.route("/rss", Answer(body=rss, content_type="application/rss+xml"))
+        config = SourceConfig("feed", "rss", {"url": f"{server.url}/rss", "retries": 0})
+        items = list(RssSource().fetch(config, print))
+    records, _ = fetch(path)
+    assert len(dedupe([*records, *items])) == 1
+    with Store(str(tmp_path / "state.db")) as store:
+        assert store.add_papers(records, NOW) == 1
+        assert store.add_papers(items, NOW) == 0
+    # A file paper stored the old way, under its abstract hash, is found by a later feed item
+    # once its record has been read again (each run reads the files).
+    with Store(str(tmp_path / "old.db")) as store:
+        store.add_papers([old_style({"title": title, "abstract": text})], NOW)
+        assert store.add_papers(records, NOW) == 0
+        assert store.add_papers(items, NOW) == 0

@@ -9,6 +9,7 @@ import pytest
 
 from digest.models import Paper
 from digest.models.identity import (
+    abstract_id,
     arxiv_id,
     dedupe,
     doi,
@@ -16,6 +17,7 @@ from digest.models.identity import (
     merge,
     openreview_id,
     paper_id,
+    record_id,
     same_paper,
     title_hash,
 )
@@ -149,3 +151,46 @@ def test_dedupe_merges_many_records_of_one_paper_as_merging_them_one_by_one_does
         by_hand = merge(by_hand, other)
     (out,) = dedupe([first, *rest])
     assert out == by_hand
+
+
+PLACEHOLDER = "No abstract available."
+
+
+def test_a_record_without_id_is_known_by_its_title_and_its_former_abstract_hash() -> None:
+    ident, aliases = record_id(TITLE, PLACEHOLDER)
+    assert (ident, aliases) == (title_hash(TITLE), (abstract_id(PLACEHOLDER),))
+    record = Paper(ident, TITLE, PLACEHOLDER, aliases=aliases)
+    t = title_hash(TITLE) or ""
+    assert keys(record) == [t, "title:" + t[2:], abstract_id(PLACEHOLDER)]
+    # A title too short to tell papers apart leaves the abstract hash, as before.
+    assert record_id("Attention", PLACEHOLDER) == (abstract_id(PLACEHOLDER), ())
+    assert record_id(TITLE, "") == (title_hash(TITLE), (abstract_id(TITLE),))
+
+
+def file_record(title: str, abstract: str) -> Paper:
+    ident, aliases = record_id(title, abstract)
+    return Paper(ident, title, abstract, source="files:a.jsonl", aliases=aliases)
+
+
+def test_an_abstract_match_is_refused_when_both_records_have_their_own_differing_titles() -> None:
+    one = file_record(TITLE, PLACEHOLDER)
+    other = file_record("Diffusion models for weather forecasting", PLACEHOLDER)
+    h = abstract_id(PLACEHOLDER)
+    assert not same_paper(h, keys(one), keys(other))
+    assert same_paper(h, keys(one), keys(one))
+    # A paper stored the old way (its abstract hash, no title keys) is the record's paper.
+    old = Paper(h, TITLE, PLACEHOLDER)
+    assert keys(old) == [h]
+    assert same_paper(h, keys(old), keys(one))
+    # A seed paper (abstract hash, derived title) is still matched by its abstract.
+    assert same_paper(h, [h], keys(Paper(h, "A derived title", PLACEHOLDER)))
+    assert [p.id for p in dedupe([one, other, one])] == [one.id, other.id]
+
+
+def test_a_file_record_and_a_feed_item_with_one_title_are_one_paper() -> None:
+    text = "We analyze federated learning when only some clients participate in each round."
+    record = file_record(TITLE, text)
+    item = Paper(paper_id(title=TITLE.upper(), fallback=abstract_id(text)), TITLE.upper(), text)
+    assert title_hash(TITLE) in keys(item)
+    (merged,) = dedupe([record, item])
+    assert merged.id == record.id == title_hash(TITLE)

@@ -271,3 +271,73 @@ def test_authors_written_as_one_string_or_last_first_are_whole_names(server: Fee
     (one, two), _ = fetch(server)
     assert one.authors == ("Ada Lovelace", "Alan Turing")
     assert two.authors == ("Joseph M. Reagle Jr.", "Grace Hopper")
+
+
+def fetch_from(url: str) -> tuple[list[Paper], list[str]]:
+    warnings: list[str] = []
+    config = SourceConfig("openreview", "neurips", {"url": url, "venue": VENUE})
+    source = OpenReviewSource(Policy(timeout=2, retries=0))
+    return list(source.fetch(config, warnings.append)), warnings
+
+
+def test_credentials_in_the_api_address_never_reach_a_forum_link(server: FeedServer) -> None:
+    serve_notes(server, NOTES[0])
+    host = server.url.removeprefix("http://")
+    (paper,), _ = fetch_from(f"http://user:ORPASS@{host}")
+    assert paper.url == f"{server.url}/forum?id=F000abc"
+    assert "ORPASS" not in repr(paper)
+    assert web_base("https://u:p@api2.openreview.net:443/x?token=t") == "https://openreview.net:443"
+    assert web_base("http://u:p@[::1]:8080/api") == "http://[::1]:8080"
+
+
+def test_the_query_of_the_api_address_is_kept_and_notes_is_joined_to_its_path(
+    server: FeedServer,
+) -> None:
+    body = json.dumps({"notes": [NOTES[0]], "count": 1})
+    server.route("/or2/notes", Answer(body=body, content_type="application/json"))
+    (paper,), _ = fetch_from(f"{server.url}/or2/?token=S3CRET")
+    (request,) = server.requests
+    assert request.path == "/or2/notes"
+    assert request.query["token"] == "S3CRET"
+    assert request.query["content.venueid"] == VENUE and request.query["offset"] == "0"
+    assert paper.url == f"{server.url}/forum?id=F000abc"  # the site, not the API's path
+
+
+def test_an_api_message_with_line_breaks_stays_one_line(server: FeedServer) -> None:
+    error = {"message": "Token SECRETTOKEN is invalid\nline two\r\n\tthree", "status": 403}
+    server.route("/notes", Answer(403, body=json.dumps(error), content_type="application/json"))
+    with pytest.raises(SourceError) as info:
+        fetch(server)
+    assert str(info.value) == (
+        f"neurips: HTTP 403 Forbidden: Token SECRETTOKEN is invalid line two three"
+        f" from {server.url}/notes"
+    )
+
+
+def test_a_note_nested_too_deeply_is_one_warning_and_the_others_are_read(
+    server: FeedServer,
+) -> None:
+    # 900 lists within lists: json reads them, a recursive walk through them overflows.
+    deep = json.dumps(note("Deep1", "x")).replace('"x"', "[" * 900 + '"deep"' + "]" * 900, 1)
+    text = f'{{"notes": [{json.dumps(NOTES[0])}, {deep}, {json.dumps(NOTES[1])}], "count": 3}}'
+    server.route("/notes", Answer(body=text, content_type="application/json"))
+    papers, warnings = fetch(server, page=1000)
+    assert [p.id for p in papers] == [
+        "openreview:F000abc",
+        "openreview:Deep1",
+        "openreview:F001abc",
+    ]
+    assert papers[1].title == "deep"
+    assert warnings == []
+
+
+def test_an_answer_nested_deeper_than_the_parser_goes_is_not_json_naming_the_address(
+    server: FeedServer,
+) -> None:
+    body = '{"notes": [' + "[" * 100_000 + "]" * 100_000 + "]}"
+    server.route("/notes", Answer(body=body, content_type="application/json"))
+    with pytest.raises(SourceError) as info:
+        fetch(server)
+    assert str(info.value) == (
+        f"neurips: the OpenReview answer is not JSON (nested too deeply to read) from {server.url}"
+    )

@@ -11,7 +11,9 @@ import pytest
 from feedserver import Answer, FeedServer, serve
 
 from digest.models import Paper, SourceConfig, SourceError
+from digest.models.identity import abstract_id, keys
 from digest.sources.rss import RssSource, html_text
+from digest.sources.titles import derive_title
 from digest.sources.web import Policy
 
 
@@ -170,8 +172,11 @@ def test_a_malformed_feed_keeps_the_entries_before_the_break(server: FeedServer)
 )
 def test_a_page_that_is_no_feed_fails_the_source(server: FeedServer, body: str) -> None:
     server.route("/login", Answer(body=body, content_type="text/html"))
-    with pytest.raises(SourceError, match="feed: not an RSS or Atom feed"):
-        fetch(server, "/login")
+    with pytest.raises(SourceError, match="feed: not an RSS or Atom feed") as info:
+        fetch(server, "/login?token=s3cr3t")
+    message = str(info.value)
+    assert message.endswith(f") from {server.url}/login")  # the address, without its query
+    assert "s3cr3t" not in message and "\n" not in message
 
 
 def test_a_missing_feed_fails_the_source_with_the_status(server: FeedServer) -> None:
@@ -201,6 +206,54 @@ def test_site_relative_links_are_resolved_against_the_site_the_feed_came_from(
         "",
     ]
     assert warnings == []
+
+
+def test_credentials_in_the_feeds_address_never_reach_a_link(server: FeedServer) -> None:
+    """user:password@ of the address (or of a redirect's) is not part of the site's links."""
+    server.route("/priv", Answer(body=RELATIVE_RSS, content_type="application/rss+xml"))
+    host = server.url.removeprefix("http://")
+    server.route("/moved", Answer(302, headers={"Location": f"http://u:R3DIRPASS@{host}/priv"}))
+    for url in (f"http://user:S3CRETPASS@{host}/priv?token=QTOKEN", f"{server.url}/moved"):
+        config = SourceConfig("rss", "feed", {"url": url})
+        papers = list(RssSource(Policy(timeout=2, retries=0)).fetch(config, print))
+        assert papers[0].url == f"{server.url}/a/2"
+        text = repr(papers)
+        assert "PASS" not in text and "QTOKEN" not in text and "@" not in text
+
+
+def test_a_content_location_header_does_not_resolve_links_against_the_feeds_path(
+    server: FeedServer,
+) -> None:
+    for where in ("/feeds/TOKEN123/rss", f"{server.url}/feeds/TOKEN123/rss"):
+        headers = {"Content-Location": where}
+        server.route(
+            "/feeds/TOKEN123/rss",
+            Answer(body=RELATIVE_RSS, content_type="application/rss+xml", headers=headers),
+        )
+        papers, _ = fetch(server, "/feeds/TOKEN123/rss")
+        assert [p.url for p in papers] == [
+            f"{server.url}/a/2",
+            "papers/3.html",  # as without the header: relative to the secret path, no link
+            "https://x.org/p/4",
+            "",
+        ]
+
+
+def test_an_item_with_a_description_and_no_title_gets_a_title_from_its_text(
+    server: FeedServer,
+) -> None:
+    text = "We propose WidgetNet, a graph model that predicts widget failures from sensor logs."
+    body = (
+        '<?xml version="1.0"?><rss version="2.0"><channel><title>Lab</title>'
+        f"<item><description>{text}</description><link>https://x.org/1</link></item>"
+        "</channel></rss>"
+    )
+    server.route("/untitled", Answer(body=body, content_type="application/rss+xml"))
+    (paper,), warnings = fetch(server, "/untitled")
+    assert warnings == []
+    assert paper.title == derive_title(text) != ""
+    assert paper.id == abstract_id(text)  # a derived title is no identity
+    assert keys(paper) == [abstract_id(text)]
 
 
 def test_html_becomes_readable_text() -> None:

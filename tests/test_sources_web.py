@@ -258,3 +258,28 @@ def test_a_redirect_to_an_unusable_address_fails_the_source_without_retrying(
         http.get(f"{server.url}/feed")
     assert str(info.value).endswith(f" from {server.url}/feed")
     assert sleeps == [] and len(server.requests) == 1
+
+
+def test_a_redirect_to_a_port_out_of_range_fails_at_once_naming_where_it_led(
+    server: FeedServer,
+) -> None:
+    target = "http://user:pw@127.0.0.1:99999/x?key=secret"
+    server.route("/badport", Answer(301, headers={"Location": target}))
+    http, sleeps = client()
+    with pytest.raises(SourceError) as info:
+        http.get(f"{server.url}/badport?token=abc")
+    assert str(info.value) == (
+        "test: redirected to http://127.0.0.1:99999/x, an address that cannot be asked"
+        f" (port 99999 is out of range 1 to 65535), from {server.url}/badport"
+    )
+    assert sleeps == [] and len(server.requests) == 1
+
+
+def test_the_addresss_own_query_is_kept_beside_the_sources_parameters(
+    server: FeedServer,
+) -> None:
+    server.route("/api", Answer(body="ok"))
+    http, _ = client()
+    http.get(f"{server.url}/api?api_key=K3Y&start=9", {"start": 0, "q": "x"})
+    (request,) = server.requests
+    assert request.query == {"api_key": "K3Y", "start": "0", "q": "x"}

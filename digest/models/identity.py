@@ -1,5 +1,11 @@
 """A paper's identity: the keys it may be known by (arXiv id without version, DOI, OpenReview
 forum id, the hash of its normalized title or abstract) and the merge of two records of one paper.
+
+A paper file's record without an id is known by its title, like a feed's item ('t:…'). Before,
+it was known by its abstract ('h:…'), and stores hold such papers under that key alone. So the
+record also carries its abstract hash, as an alias, and a 'title:…' key: the abstract hash finds
+a paper stored the old way, and the 'title:…' keys refuse an abstract match between two records
+whose own titles differ (two papers with one placeholder abstract, "No abstract available.").
 """
 
 from __future__ import annotations
@@ -35,8 +41,13 @@ _ARXIV = re.compile(
 )
 _DOI = re.compile(r"^(?:doi:\s*|https?://(?:dx\.)?doi\.org/)?(10\.\d{4,9}/\S+)$", re.IGNORECASE)
 _OPENREVIEW_HOSTS = ("openreview.net", "www.openreview.net")
-# Kinds of key that name one paper for sure: two papers with different keys of one kind differ.
-STRONG = ("arxiv", "doi", "openreview")
+# The title a record of a paper file came with (not derived): 'title:<hash>', the title hash's
+# twin. Only an abstract match reads it; it is "strong" so that the state's catalogue hands it
+# to same_paper with the stored paper's ids.
+TITLED = "title"
+# Kinds of key that name one paper for sure: two papers with different keys of one kind differ
+# (for TITLED: two records that match by abstract alone).
+STRONG = ("arxiv", "doi", "openreview", TITLED)
 # Shorter titles ("Introduction", "Attention") are shared by too many papers to identify one.
 MIN_TITLE_WORDS = 3
 
@@ -94,10 +105,22 @@ def paper_id(
     return title_hash(title) or fallback
 
 
+def record_id(title: str, abstract: str) -> tuple[str, tuple[str, ...]]:
+    """The id and aliases of a paper file's record that has no id: its title hash, as a feed's
+    item without ids gets, and as an alias the abstract hash such a record was known by before
+    (papers stored then are found by it; see the module's docstring). A title too short to
+    tell papers apart leaves the abstract hash as the id, as before."""
+    old = abstract_id(abstract or title)
+    title_key = title_hash(title)
+    return (title_key, (old,)) if title_key else (old, ())
+
+
 def keys(paper: Paper) -> list[str]:
     """Every key the paper may be known by, strongest first: 'arxiv:…', 'doi:…', 'openreview:…',
-    then 't:…' (title) or the paper's own id when it is of no other kind."""
+    then 't:…' (title) or the paper's own id when it is of no other kind; a paper file's record
+    known by its title also by its former abstract hash and 'title:…' (see record_id)."""
     found: dict[str, None] = {}
+    abstract_keys = [a for a in paper.aliases if kind(a) == "h"]
     for value in (paper.id, *paper.aliases, paper.url):
         if not value:
             continue
@@ -113,11 +136,16 @@ def keys(paper: Paper) -> list[str]:
     title = None if paper.id.startswith("h:") else title_hash(paper.title)
     if title:
         found.setdefault(title, None)
+        if abstract_keys:  # its own title, which an abstract match must agree with
+            found.setdefault(f"{TITLED}:{title[2:]}", None)
+    for key in abstract_keys:
+        found.setdefault(key, None)
     return list(found)
 
 
 def kind(key: str) -> str:
-    """'arxiv', 'doi', 'openreview', 't' (title) or 'h' (abstract); '' for a plain id."""
+    """'arxiv', 'doi', 'openreview', 'title' (a record's own title), 't' (title) or 'h'
+    (abstract); '' for a plain id."""
     head = key.split(":", 1)[0]
     return head if ":" in key and head in (*STRONG, "t", "h") else ""
 
@@ -193,14 +221,19 @@ def _merged(first: Paper, rest: list[Paper]) -> Paper:
 def same_paper(matched: str, known: Iterable[str], incoming: Iterable[str]) -> bool:
     """Whether a record whose keys include `matched` is the known paper. An id match is certain;
     a title match is not when a strong key of one kind differs (two arXiv papers that happen
-    to share a title are two papers)."""
-    if kind(matched) != "t":
+    to share a title are two papers); an abstract match is not when both records came with
+    titles of their own and these differ (two papers with one placeholder abstract)."""
+    matched_kind = kind(matched)
+    if matched_kind not in ("t", "h"):
         return True
+    # A title match merges title variants whatever their own titles; an abstract match reads
+    # nothing else.
+    kinds = (TITLED,) if matched_kind == "h" else tuple(k for k in STRONG if k != TITLED)
     mine: dict[str, set[str]] = {}
     for key in known:
         mine.setdefault(kind(key), set()).add(key)
     for key in incoming:
         k = kind(key)
-        if k in STRONG and k in mine and key not in mine[k]:
+        if k in kinds and k in mine and key not in mine[k]:
             return False
     return True

@@ -10,6 +10,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
+from urllib.parse import urlsplit
 
 import feedparser
 
@@ -20,7 +21,15 @@ from digest.sources.common import code_links
 from digest.sources.latex import to_text
 from digest.sources.progress import QUIET, Progress
 from digest.sources.rss import feed_problem
-from digest.sources.web import Client, Policy, Response, check_options, check_range, shown
+from digest.sources.web import (
+    Client,
+    Policy,
+    Response,
+    check_options,
+    check_range,
+    printable,
+    shown,
+)
 
 URL = "https://export.arxiv.org/api/query"
 DELAY = 3.0  # seconds between calls: what the arXiv API terms of use ask of every client
@@ -83,8 +92,10 @@ def parse_feed(
     error the API words in its feed is a SourceError, whatever the HTTP status said."""
     feed = feedparser.parse(io.BytesIO(body))
     if not feed.get("version"):
-        problem = feed.get("bozo_exception") or "no Atom feed in the answer"
-        raise SourceError(f"{where}: not an arXiv API answer ({problem})")
+        why = feed.get("bozo_exception") or "no Atom feed in the answer"
+        why = printable(" ".join(str(why).split()))
+        tail = f" from {url}" if url else ""
+        raise SourceError(f"{where}: not an arXiv API answer ({why}){tail}")
     if (problem := api_error(feed.entries)) is not None:
         raise SourceError(f"{where}: arXiv API error: {problem}" + (f" from {url}" if url else ""))
     if problem := feed_problem(feed):
@@ -123,7 +134,7 @@ def to_paper(entry: Mapping[str, Any]) -> Paper | None:
     comment = str(entry.get("arxiv_comment", ""))
     links = code_links(f"{comment} {raw}")
     journal_doi = doi(str(entry.get("arxiv_doi", "")))
-    link = _VERSION.sub("", str(entry.get("link", ""))) or f"https://arxiv.org/abs/{ident}"
+    link = _link(str(entry.get("link", "")), ident)
     # <published> is the first version's date, <updated> this version's.
     plain = dict(entry)  # dict.get: feedparser answers a missing key with a stand-in
     parsed = plain.get("published_parsed") or plain.get("updated_parsed")
@@ -140,6 +151,19 @@ def to_paper(entry: Mapping[str, Any]) -> Paper | None:
         categories=tuple(c for c in dict.fromkeys([primary, *tags]) if c),
         aliases=(journal_doi,) if journal_doi else (),
     )
+
+
+def _link(given: str, ident: str) -> str:
+    """The answer's own link without its version, unless it is no full web address or carries
+    credentials (a mirror's answer): arXiv's abstract page then. Never built from the API's
+    address, which may hold a key or a password."""
+    link = _VERSION.sub("", given.strip())
+    try:
+        parts = urlsplit(link)
+        usable = parts.scheme in ("http", "https") and bool(parts.hostname)
+    except ValueError:  # a broken IPv6 bracket, a port out of range
+        usable = False
+    return link if usable and "@" not in parts.netloc else f"https://arxiv.org/abs/{ident}"
 
 
 def _mark_replacements(papers: Iterator[Paper], since: date) -> Iterator[Paper]:

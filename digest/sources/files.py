@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 
 from digest.models import InputError, Paper, SourceConfig, Warn
-from digest.models.identity import abstract_id
+from digest.models.identity import record_id
 from digest.sources import authors as names
 from digest.sources.common import clean, code_links
 from digest.sources.progress import QUIET, Progress
@@ -25,6 +25,9 @@ from digest.sources.seeds import list_files, source_path, text_lines
 from digest.sources.titles import derive_title
 
 SUFFIXES = (".jsonl", ".jsonl.gz", ".csv")
+# csv's default cap on a field is 128 KiB; an abstract may be longer (JSONL has no cap either).
+# The same number whatever the platform's C long.
+CSV_FIELD_LIMIT = 2**31 - 1
 _ARXIV_PREFIX = re.compile(r"^(?:arxiv:|https?://(?:www\.)?arxiv\.org/(?:abs|pdf)/)", re.IGNORECASE)
 # New style 2501.01234v3, old style hep-th/9901001v1; the version is not part of a paper's identity.
 _ARXIV_ID = re.compile(r"^(\d{4}\.\d{4,5}|[a-z][a-z.-]*/\d{7})(?:v\d+)?(?:\.pdf)?$", re.IGNORECASE)
@@ -90,8 +93,13 @@ def to_paper(record: Mapping[str, Any], source: str, links: bool = True) -> Pape
     if not code_url and links:
         found = code_links(abstract)
         code_url = found[0] if found else ""
+    aliases: tuple[str, ...] = ()
+    if raw_id and raw_id.strip():
+        ident = normalize_id(raw_id)
+    else:  # its title's hash (as a feed's item gets); its former abstract hash an alias
+        ident, aliases = record_id(title, abstract)
     return Paper(
-        id=normalize_id(raw_id) if raw_id and raw_id.strip() else abstract_id(abstract or title),
+        id=ident,
         title=title or derive_title(abstract),
         abstract=abstract,
         authors=_names(record, "authors"),
@@ -101,18 +109,25 @@ def to_paper(record: Mapping[str, Any], source: str, links: bool = True) -> Pape
         published=_published(record),
         source=source,
         categories=_names(record, "categories"),
+        aliases=aliases,
     )
 
 
 def _jsonl_lines(path: Path, warn: Warn) -> Iterator[tuple[int, str]]:
-    """(line number, decoded line) of a plain or gzipped JSONL file; bad bytes skip one line."""
+    """(line number, decoded line) of a plain or gzipped JSONL file; bad bytes skip one line.
+    A NUL byte in the first line is a binary file, skipped; in a later one, that line."""
     offset = 0
     try:
         with gzip.open(path) if path.name.endswith(".gz") else path.open("rb") as stream:
             for number, raw in enumerate(stream, start=1):
                 if b"\x00" in raw:
-                    warn(f"{path}: binary file, skipped")
-                    return
+                    if number == 1:
+                        warn(f"{path}: binary file, skipped")
+                        return
+                    at = offset + raw.index(b"\x00")
+                    warn(f"{path}:{number}: a NUL byte at offset {at}, line skipped")
+                    offset += len(raw)
+                    continue
                 try:
                     line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
                 except UnicodeDecodeError as exc:
@@ -149,6 +164,8 @@ def parse_csv(path: Path, warn: Warn, links: bool = True) -> Iterator[Paper]:
     lines = text_lines(path, warn, newline="")  # read as the rows are: memory stays flat
     if lines is None:
         return
+    if csv.field_size_limit() < CSV_FIELD_LIMIT:
+        csv.field_size_limit(CSV_FIELD_LIMIT)
     reader = csv.reader(lines)
     try:
         header = [name.strip().lower() for name in next(reader)]
@@ -169,8 +186,13 @@ def parse_csv(path: Path, warn: Warn, links: bool = True) -> Iterator[Paper]:
         except StopIteration:
             return
         except csv.Error as exc:
-            warn(f"{path}:{start}: bad CSV ({exc})")
-            return
+            # The reader starts afresh at the next line: one record lost, the rest still read.
+            if reader.line_num == number:  # nothing consumed: it would fail again and again
+                warn(f"{path}:{start}: bad CSV ({exc}); the rest of the file not read")
+                return
+            number = reader.line_num
+            warn(f"{path}:{start}: bad CSV ({exc}); record skipped")
+            continue
         number = reader.line_num
         if not any(cell.strip() for cell in row):
             continue

@@ -19,7 +19,7 @@ from digest.sources.common import code_links
 from digest.sources.latex import to_text
 from digest.sources.progress import QUIET, Progress
 from digest.sources.rss import html_text
-from digest.sources.web import Client, Policy, Response, check_options
+from digest.sources.web import Client, Policy, Response, check_options, origin, shown
 
 log = logging.getLogger("digest.sources")
 
@@ -40,13 +40,22 @@ def _object(found: Any) -> dict[str, Any]:
 
 
 def web_base(api_url: str) -> str:
-    """Where people read a forum: api2.openreview.net serves openreview.net; others themselves."""
-    parts = urlsplit(api_url.rstrip("/"))
-    host = parts.netloc
+    """Where people read a forum: api2.openreview.net serves openreview.net; others themselves.
+    Only scheme, host and port: the links reach readers, the API address's credentials
+    (user:password@), path and query never do."""
+    base = origin(api_url)
+    host = urlsplit(base).hostname or ""
     for prefix in ("api2.", "api."):
         if host.startswith(prefix) and host.endswith("openreview.net"):
-            host = host[len(prefix) :]
-    return urlunsplit((parts.scheme, host, "", "", ""))
+            return base.replace(f"//{host}", f"//{host[len(prefix) :]}", 1)
+    return base
+
+
+def notes_url(api_url: str) -> str:
+    """The API's /notes under the address's path; the address's query (an api_key=...) stays,
+    and the client adds the source's own parameters to it."""
+    parts = urlsplit(api_url.strip())
+    return urlunsplit(parts._replace(path=parts.path.rstrip("/") + "/notes", fragment=""))
 
 
 def decision(note: Mapping[str, Any]) -> str:
@@ -69,7 +78,7 @@ def to_paper(note: Mapping[str, Any], venue_id: str, web: str) -> Paper | None:
     content = _object(note.get("content"))
     raw_abstract = _string(value(content, "abstract"))
     title, abstract = plain(_string(value(content, "title"))), plain(raw_abstract)
-    forum = str(note.get("forum") or note.get("id") or "")
+    forum = _ident(note.get("forum")) or _ident(note.get("id"))
     if not forum or not (title or abstract):
         return None
     authors = names.split(_strings(value(content, "authors")))
@@ -112,13 +121,25 @@ def plain(text: str) -> str:
 
 def _string(found: Any) -> str:
     """A text field, however a venue's form stored it: a string, a list of strings, a number,
-    or one more {"value": ...} wrapping."""
-    if isinstance(found, dict):
-        found = found.get("value")
-    if isinstance(found, list | tuple):
-        return " ".join(_string(item) for item in found)
-    if isinstance(found, str | int | float) and not isinstance(found, bool):
-        return str(found)
+    or one more {"value": ...} wrapping. Lists within lists are read however deep they go,
+    without recursion (valid JSON may nest deeper than Python's stack)."""
+    parts: list[str] = []
+    stack = [found]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            item = item.get("value")
+        if isinstance(item, list | tuple):
+            stack.extend(reversed(item))
+        elif isinstance(item, str | int | float) and not isinstance(item, bool):
+            parts.append(str(item))
+    return " ".join(parts)
+
+
+def _ident(found: Any) -> str:
+    """A note's id or forum: a string (or a number), never the text of some other structure."""
+    if isinstance(found, str | int) and not isinstance(found, bool):
+        return str(found).strip()
     return ""
 
 
@@ -142,11 +163,13 @@ def _keywords(found: Any) -> tuple[str, ...]:
 
 
 def explain(response: Response) -> str:
+    """The API's message, on one line: a server's newline must not start a log line of its own."""
     try:
         body = json.loads(response.body)
-    except ValueError:
+    except (ValueError, RecursionError):
         return ""
-    return str(body.get("message", "")) if isinstance(body, dict) else ""
+    message = body.get("message", "") if isinstance(body, dict) else ""
+    return " ".join(message.split()) if isinstance(message, str) else ""
 
 
 class OpenReviewSource:
@@ -179,27 +202,31 @@ class OpenReviewSource:
     def _pages(
         self, config: SourceConfig, venue: str, warn: Warn, progress: Progress
     ) -> Iterator[Paper]:
-        url = str(config.options.get("url") or URL).rstrip("/")
-        web = web_base(url)
+        url = str(config.options.get("url") or URL).strip()
+        web, notes_at, where = web_base(url), notes_url(url), shown(url)
         by = "invitation" if "/-/" in venue else "content.venueid"
         offset, total, seen = 0, None, set[str]()
         with Client(config.name, self.policy.with_options(config.options), progress) as client:
             while offset < (MAX_NOTES if total is None else total):
                 progress.note(f"notes from {offset}")
                 params = {by: venue, "limit": self.page, "offset": offset}
-                response = client.get(f"{url}/notes", params, explain=explain)
-                notes, count = _notes(response, config.name)
+                response = client.get(notes_at, params, explain=explain)
+                notes, count = _notes(response, config.name, where)
                 if offset == 0 and count is not None:
                     total = count
                     progress.expect(total)
                 if offset == 0 and not notes:
                     log.warning("source %s: no notes for venue %r", config.name, venue)
-                ids = {str(n.get("id")) for n in notes if isinstance(n, dict) and n.get("id")}
+                ids = {_ident(n.get("id")) for n in notes if isinstance(n, dict)} - {""}
                 if not notes or (offset and ids and ids <= seen):
                     return  # the end; or a server that ignores the offset: nothing new to read
                 seen |= ids
                 for number, note in enumerate(notes, start=offset + 1):
-                    paper = to_paper(note, venue, web) if isinstance(note, dict) else None
+                    try:
+                        paper = to_paper(note, venue, web) if isinstance(note, dict) else None
+                    except RecursionError:  # a value nested deeper than the stack: one note
+                        warn(f"{config.name}: note {number} is nested too deeply, skipped")
+                        continue
                     if paper is None:
                         warn(f"{config.name}: note {number} has no forum, title or abstract")
                     else:
@@ -209,12 +236,20 @@ class OpenReviewSource:
                     return  # no count to go by: a page short of full is the last one
 
 
-def _notes(response: Response, name: str) -> tuple[list[Any], int | None]:
+def _notes(response: Response, name: str, where: str) -> tuple[list[Any], int | None]:
     try:
         body = json.loads(response.body)
     except ValueError as exc:
-        raise SourceError(f"{name}: the OpenReview answer is not JSON ({exc})") from None
+        problem = " ".join(str(exc).split())
+        raise SourceError(
+            f"{name}: the OpenReview answer is not JSON ({problem}) from {where}"
+        ) from None
+    except RecursionError:  # valid-looking, but nested deeper than the parser goes
+        problem = "nested too deeply to read"
+        raise SourceError(
+            f"{name}: the OpenReview answer is not JSON ({problem}) from {where}"
+        ) from None
     if not isinstance(body, dict) or not isinstance(body.get("notes"), list):
-        raise SourceError(f"{name}: the OpenReview answer has no `notes` list")
+        raise SourceError(f"{name}: the OpenReview answer has no `notes` list from {where}")
     count = body.get("count")
     return body["notes"], count if isinstance(count, int) else None

@@ -10,7 +10,7 @@ from collections.abc import Iterator, Mapping
 from datetime import date, datetime
 from html.parser import HTMLParser
 from typing import Any
-from urllib.parse import urljoin, urlsplit, urlunsplit
+from urllib.parse import urljoin
 
 import feedparser
 
@@ -20,7 +20,8 @@ from digest.sources import authors
 from digest.sources.common import code_links
 from digest.sources.latex import to_text
 from digest.sources.progress import QUIET, Progress
-from digest.sources.web import Client, Policy, check_options
+from digest.sources.titles import derive_title
+from digest.sources.web import Client, Policy, check_options, origin, printable, shown
 
 # arXiv's feeds open each description with "arXiv:2501.01234v1 Announce Type: new Abstract: ".
 _ARXIV_PREAMBLE = re.compile(
@@ -32,6 +33,8 @@ _LISTING = re.compile(
     r"\.?\s*\(arXiv:\s*([^\s()\[\]]+)\s*(?:\[[^\]]*\])?\s*([A-Z][A-Z ]*[A-Z])?\s*\)\s*$"
 )
 _BLOCKS = {"p", "br", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote"}
+# Headers feedparser would resolve relative links against: the feed's own (often secret) path.
+_BASE_HEADERS = {"content-location", "content-base"}
 
 
 class _Text(HTMLParser):
@@ -85,14 +88,21 @@ def parse_feed(
     headers: Mapping[str, str] | None = None,
     replacements: bool = False,
     base: str = "",
+    url: str = "",
 ) -> list[Paper]:
-    """The papers of one feed document; a document that is no feed at all is a SourceError.
-    New versions of older papers are marked `replacement` unless `replacements` takes them as
-    new papers. Relative links are resolved against `base`, the address the feed came from."""
-    feed = feedparser.parse(io.BytesIO(body), response_headers=dict(headers or {}))
+    """The papers of one feed document; a document that is no feed at all is a SourceError
+    naming `url`, the address it came from. New versions of older papers are marked
+    `replacement` unless `replacements` takes them as new papers. Site-relative links are
+    resolved against `base`, the site the feed came from."""
+    # Not the headers that name the feed's own address: feedparser would resolve links
+    # relative to the feed's path against it, and that path may be the feed's secret.
+    kept = {k: v for k, v in (headers or {}).items() if k.lower() not in _BASE_HEADERS}
+    feed = feedparser.parse(io.BytesIO(body), response_headers=kept)
     if not feed.get("version"):
-        problem = feed.get("bozo_exception") or "no RSS or Atom elements found"
-        raise SourceError(f"{name}: not an RSS or Atom feed ({problem})")
+        why = feed.get("bozo_exception") or "no RSS or Atom elements found"
+        where = f" from {shown(url)}" if url else ""
+        why = printable(" ".join(str(why).split()))
+        raise SourceError(f"{name}: not an RSS or Atom feed ({why}){where}")
     if problem := feed_problem(feed):
         warn(Notice(f"{name}: malformed feed ({problem}); kept what could be read"))
     venue = html_text(str(feed.feed.get("title", "")))
@@ -121,6 +131,9 @@ def to_paper(
     title = to_text(title)
     if not title and not abstract:
         return None
+    # An item may have a description and no title (RSS 2.0 allows it): the title is then derived
+    # from the text, as for paper files, after the id (a derived title is no identity).
+    derived = "" if title else derive_title(abstract)
     announced = str(entry.get("arxiv_announce_type") or (preamble and preamble[1]) or "")
     replacement = announced.lower().startswith("replace") or bool(
         listing and listing[2] == "UPDATED"
@@ -144,7 +157,7 @@ def to_paper(
     links = code_links(raw + " " + abstract)
     return Paper(
         id=ident,
-        title=title,
+        title=title or derived,
         abstract=abstract,
         authors=_authors(entry),
         venue=venue,
@@ -206,8 +219,11 @@ class RssSource:
             response = client.get(url)
         replacements = config.options.get("replacements") is True
         # The site the feed came from (after redirects): its root only, never the feed's path
-        # or query, where a private feed keeps its token.
-        base = urlunsplit(urlsplit(response.url)._replace(path="/", query="", fragment=""))
-        papers = parse_feed(response.body, config.name, warn, response.headers, replacements, base)
+        # or query, where a private feed keeps its token, nor the credentials of its address.
+        root = origin(response.url)
+        base = f"{root}/" if root else ""
+        papers = parse_feed(
+            response.body, config.name, warn, response.headers, replacements, base, url
+        )
         progress.expect(len(papers))
         return iter(papers)

@@ -71,6 +71,14 @@ class Response:
         return self.body.decode(_charset(self.headers), errors="replace")
 
 
+class _Unaskable(Exception):
+    """An address no request can go to (a port out of range), met before asking it."""
+
+    def __init__(self, url: str, problem: str) -> None:
+        super().__init__(problem)
+        self.url = url
+
+
 class _Retry(Exception):
     """A failure worth another try; `wait` is what the server asked for, if it said."""
 
@@ -86,6 +94,7 @@ class Client:
     def __init__(self, name: str, policy: Policy, progress: Progress = QUIET) -> None:
         self.name, self.policy, self.progress = name, policy, progress
         self.calls = 0
+        self._asked = 0  # requests of the current call: more than one means a redirect
         self._last_start: float | None = None
         timeout = httpx.Timeout(policy.timeout, connect=policy.connect_timeout)
         # No kept connections: each call's deadline watches the connections it opens.
@@ -94,7 +103,16 @@ class Client:
             headers={"User-Agent": USER_AGENT},
             follow_redirects=True,
             limits=httpx.Limits(max_keepalive_connections=0),
+            event_hooks={"request": [self._check_request]},
         )
+
+    def _check_request(self, request: httpx.Request) -> None:
+        """Every request, a redirect's too: an address that cannot be asked fails at once
+        (httpx would try a port out of range, and fail as a network error worth retrying)."""
+        self._asked += 1
+        port = request.url.port
+        if port is not None and not 0 < port <= 65535:
+            raise _Unaskable(str(request.url), f"port {port} is out of range 1 to 65535")
 
     def close(self) -> None:
         self.http.close()
@@ -143,12 +161,18 @@ class Client:
     def _once(self, url: str, params: Mapping[str, Any] | None, where: str) -> Response:
         self._space_out()
         self.calls += 1
+        self._asked = 0
         policy = self.policy
         # Timeouts are per read: the watchdog ends a call whose server drips a byte at a time.
         with Deadline(policy.deadline) as watch:
             try:
+                # The address's own query (an api_key=...) is kept: httpx's params= would
+                # replace it. The source's own parameters win where both name one.
+                target = httpx.URL(url)
+                if params:
+                    target = target.copy_merge_params(params)
                 trace = {"trace": watch.trace}
-                with self.http.stream("GET", url, params=params, extensions=trace) as stream:
+                with self.http.stream("GET", target, extensions=trace) as stream:
                     declared = stream.headers.get("content-length", "")
                     if declared.isdigit() and int(declared) > policy.max_bytes:
                         raise self._too_large(where)
@@ -156,6 +180,13 @@ class Client:
                         # An error page is read only so far as to tell what went wrong.
                         return self._read(stream, limit=64 * 1024, where=where)
                     return self._read(stream, limit=policy.max_bytes, where=where)
+            except _Unaskable as exc:
+                unaskable = f"an address that cannot be asked ({exc})"
+                if self._asked > 1:  # a redirect's: both addresses named
+                    problem = f"redirected to {shown(exc.url)}, {unaskable}, from {where}"
+                else:
+                    problem = f"{unaskable}: {where}"
+                raise SourceError(f"{self.name}: {problem}") from None
             except httpx.UnsupportedProtocol as exc:  # a redirect to ftp://, say: final too
                 raise SourceError(f"{self.name}: {_detail(exc)} from {where}") from None
             except httpx.TransportError as exc:
@@ -279,6 +310,20 @@ def shown(url: str) -> str:
         assert found is not None  # every part is optional: any text matches
         start, netloc, path = found.groups(default="")
         return printable(start + netloc.rpartition("@")[2] + path)
+
+
+def origin(url: str) -> str:
+    """scheme://host[:port] of an address, without its credentials (user:password@), path,
+    query or fragment: a base for links that reach readers. '' when it has no host."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if not parts.scheme or not host:
+        return ""
+    if ":" in host:  # an IPv6 address keeps its brackets
+        host = f"[{host}]"
+    if parts.port is not None:
+        host = f"{host}:{parts.port}"
+    return f"{parts.scheme}://{host}"
 
 
 def printable(text: str) -> str:
