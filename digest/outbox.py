@@ -4,7 +4,7 @@ Different destinations are served concurrently (bounded), one destination's rows
 pace, over connections kept for the run (channels/connections.py). A short rate limit is waited
 out within the run; any other failure is retried with exponential backoff and jitter (or the
 server's Retry-After, when longer) on the run's clock, up to max_attempts. One channel failing
-never stops the others. The marks are written in groups (_Marks): a claim before its post, a few
+never stops the others. The marks are written in groups (marks.py): a claim before its post, a few
 sent marks together after their sends.
 """
 
@@ -21,7 +21,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from digest.channels import CHANNELS, connections
-from digest.channels.transport import Resumed
+from digest.channels.transport import Owed, Resumed, bounded_wait
+from digest.marks import Marks, TakenOver
 from digest.models import ChannelConfig, DeliveryError, DigestError, Message, Settings, redact
 from digest.state import OutboxRow, Store
 from digest.state.deliveries import LEASE
@@ -30,24 +31,13 @@ log = logging.getLogger("digest.outbox")
 
 MAX_ATTEMPTS = 8  # [delivery] max_attempts
 FIRST_BACKOFF = 60.0  # seconds; doubles each attempt
-MAX_BACKOFF = 6 * 3600.0
+MAX_BACKOFF = 6 * 3600.0  # also the longest Retry-After obeyed (transport.RETRY_AFTER_CEILING)
 CONCURRENCY = 16  # [delivery] concurrency: destinations served at once
 SMTP_CONNECTIONS = connections.SMTP_CONNECTIONS  # [delivery] smtp_connections, per relay
-# Sent marks wait for the next commit, at most this many or this long: a crash can lose these
-# few, and then resends them under the same idempotency key (email Message-ID, Matrix txnId).
-# A Slack or hookshot row is never resent (each part is claimed, durably, before it is posted):
-# its sent mark is committed at once, or a crash would leave its confirmed parts unconfirmed.
-MARK_BATCH = 20
-MARK_SECONDS = 1.0
 MAX_WAIT = 60.0  # [delivery] max_wait: seconds of rate limit one run waits out per destination
 # The longest wait within a run, whatever max_wait says: well inside the lease renewed before the
 # post that was refused, so no other worker can take the row over while this one sleeps.
 WAIT_CAP = LEASE.total_seconds() / 2
-
-
-class TakenOver(Exception):
-    """The row is no longer this worker's (its lease ended and another worker claimed it, or
-    it was sent): raised by a claim of the next part, so that part is not posted here."""
 
 
 @dataclass
@@ -58,9 +48,11 @@ class Outcome:
 
 
 def backoff(attempts: int, retry_after: float | None, rand: Callable[[], float]) -> float:
-    """Seconds to wait after the given number of failed attempts (jitter spreads a herd)."""
-    delay = min(MAX_BACKOFF, FIRST_BACKOFF * 2 ** (attempts - 1)) * (0.8 + 0.4 * rand())
-    return float(max(delay, retry_after or 0.0))
+    """Seconds to wait after the given number of failed attempts (jitter spreads a herd), or
+    the server's wish when longer, up to MAX_BACKOFF (a Retry-After of years, or infinity)."""
+    delay = min(MAX_BACKOFF, FIRST_BACKOFF * 2 ** (min(attempts, 64) - 1)) * (0.8 + 0.4 * rand())
+    wish = min(bounded_wait(retry_after) or 0.0, MAX_BACKOFF)
+    return float(max(delay, wish))
 
 
 def deliver(
@@ -71,12 +63,14 @@ def deliver(
     channels: Mapping[str, type] | None = None,
     rand: Callable[[], float] = random.random,
     sleep: Callable[[float], None] = time.sleep,
+    subscriber: str | None = None,
 ) -> Outcome:
-    """Send every due row; `now` is the run's clock, which moves on with the time spent here."""
+    """Send every due row (only `subscriber`'s, when given: `digest retry --subscriber`); `now`
+    is the run's clock, which moves on with the time spent here."""
     run = _Run(store, settings, now, rand, sleep)
     groups: dict[str, list[_Job]] = {}
     store.web.hold_paused()  # a reader's one-click unsubscribe: nothing more to that channel
-    for row in store.due(now):
+    for row in store.due(now, subscriber):
         job = run.prepare(row, CHANNELS if channels is None else channels)
         if job is not None:
             groups.setdefault(job.destination, []).append(job)
@@ -139,90 +133,6 @@ class _Pacer:
         self.posting = False
 
 
-class _Marks:
-    """The run's writes to the outbox, grouped into few transactions. A claim (a part about to
-    be posted) returns once committed; sent marks wait for the next commit, which any claim, a
-    full batch (MARK_BATCH), the ticker (every MARK_SECONDS) or the end of the run makes.
-    Claims from several threads that arrive while one commit is under way share the next one."""
-
-    def __init__(self, store: Store, lock: threading.Lock, clock: Callable[[], datetime]) -> None:
-        self.store, self.lock = store, lock  # the run's lock: the one connection, one at a time
-        self.clock = clock  # a claim renews its row's lease from the run's clock
-        self.lost: set[int] = set()  # rows found taken over by another worker
-        self.queue = threading.Lock()
-        self.sent: list[tuple[int, str, datetime]] = []
-        # Claims: (parts sent,) or, at most once, (parts sent, the parts that got no answer).
-        self.parts: dict[int, tuple[int] | tuple[int, tuple[int, ...]]] = {}
-        self.stop = threading.Event()
-        self.asked = self.written = 0  # claims queued, and queued before the last commit
-
-    def mark_sent(self, row_id: int, receipt: str, when: datetime, now: bool = False) -> None:
-        """Queue a sent mark; `now`: commit it before returning, as a claim is (an at-most-once
-        channel's row: a crash must not leave its confirmed parts looking unanswered)."""
-        with self.queue:
-            self.sent.append((row_id, receipt, when))
-            due = len(self.sent) >= MARK_BATCH
-            if now:
-                self.asked += 1
-            mine = self.asked
-        if now:
-            self.flush(mine)
-        elif due:
-            self.flush()
-
-    def tick(self) -> None:
-        """Until stopped: commit what waits, every MARK_SECONDS (a run can be slow to the end:
-        a long Retry-After, the last Slack posts a second apart)."""
-        while not self.stop.wait(MARK_SECONDS):
-            try:
-                self.flush()
-            except DigestError as exc:  # the state database refused, for now (busy, gone)
-                # The marks stay queued: the next commit (a claim's, this ticker's, the run's
-                # last) writes them, or reports the error that ends the run.
-                log.warning("outbox: the sent marks wait for the next commit: %s", exc)
-
-    def claim(self, row_id: int, parts_sent: int, unsure: tuple[int, ...] | None = None) -> bool:
-        """Commit a part's claim (and renew the row's lease), with the parts posted that the
-        server has not confirmed (at most once); False: the row was taken over."""
-        entry = (parts_sent,) if unsure is None else (parts_sent, unsure)
-        with self.queue:
-            self.parts[row_id] = entry
-            self.asked += 1
-            mine = self.asked
-        try:
-            self.flush(mine)
-        except BaseException:
-            # Not committed, so the part is not posted: no later commit may record it claimed.
-            with self.queue:
-                if self.parts.get(row_id) == entry:
-                    del self.parts[row_id]
-            raise
-        return row_id not in self.lost
-
-    def flush(self, claim: int = 0) -> None:
-        """Commit what is queued; for a claim, return as soon as a commit has included it."""
-        with self.lock:
-            if claim and self.written >= claim:
-                return
-            with self.queue:
-                sent, parts, self.sent, self.parts = self.sent, self.parts, [], {}
-                upto = self.asked
-            if sent or parts:
-                claims = [(row_id, *claim) for row_id, claim in parts.items()]
-                try:
-                    lost = self.store.mark_many(sent, claims, self.clock())
-                except BaseException:
-                    with self.queue:  # not written: queued again, ahead of what came meanwhile
-                        self.sent[:0] = sent
-                        self.parts = {**parts, **self.parts}
-                    raise
-                for row_id in lost:
-                    if row_id not in parts:
-                        log.warning("outbox row %d: delivered, but taken over meanwhile", row_id)
-                self.lost |= lost
-            self.written = upto
-
-
 class _Run:
     """One deliver() call: the store behind a lock (workers share it), the clock, the outcome."""
 
@@ -243,7 +153,7 @@ class _Run:
         self.started = time.monotonic()
         self.lock = threading.Lock()  # the store's: its one connection, one thread at a time
         self.tally = threading.Lock()  # the outcome's: a send need not wait for a commit
-        self.marks = _Marks(store, self.lock, self.clock)
+        self.marks = Marks(store, self.lock, self.clock)
         self.outcome = Outcome()
 
     def clock(self) -> datetime:
@@ -276,7 +186,32 @@ class _Run:
             if budget < 0:
                 log.info("%s: left for a later run (the destination is rate limited)", job.label)
                 continue
-            budget = self.send(job, pacer, budget)
+            try:
+                budget = self.send(job, pacer, budget)
+            except DigestError:  # the state database's: the run cannot record anything
+                raise
+            except Exception as exc:
+                # A fault in one delivery's own bookkeeping (not the channel's, which send()
+                # catches) must not end the run nor stop the destination's other rows.
+                pacer.done()
+                self.broken(job, exc)
+            finally:
+                self.marks.sending(job.row.id, False)
+
+    def broken(self, job: _Job, exc: Exception) -> None:
+        reason = f"unexpected {type(exc).__name__}: {exc}"
+        log.error("%s: delivery failed (%s)", job.label, reason)
+        log.debug("%s: the fault's traceback", job.label, exc_info=exc)
+        try:
+            self.failed(job, reason, retryable=True)
+        except DigestError:
+            raise
+        except Exception as fault:  # not even that could be recorded: the row stays as it was
+            log.error("%s: the failure could not be recorded (%r)", job.label, fault)
+            with self.tally:
+                self.outcome.retrying.append(
+                    f"{job.label}: {redact(reason, self.settings.secrets)}"
+                )
 
     def send(self, job: _Job, pacer: _Pacer, budget: float) -> float:
         row = job.row
@@ -314,7 +249,9 @@ class _Run:
             if not mine or message is None:
                 log.info("%s: taken over by another worker, or gone; not sent here", job.label)
                 return budget
+            self.marks.sending(row.id, True)
             delivery = Resumed(
+                owed=row.owed,
                 unconfirmed=tuple(sorted(unsure)),
                 id=row.id,
                 subscriber=row.subscriber,
@@ -336,7 +273,7 @@ class _Run:
                 return budget
             except DeliveryError as exc:
                 pacer.done()
-                wait = exc.retry_after
+                wait = bounded_wait(exc.retry_after)  # never past RETRY_AFTER_CEILING
                 in_run = wait is not None and wait <= budget and wait <= self.wait_cap
                 if exc.retryable and in_run:
                     assert wait is not None
@@ -344,7 +281,8 @@ class _Run:
                     self.sleep(wait)
                     budget -= max(wait, 1.0)  # at least a second each, so this loop must end
                     continue
-                self.failed(job, str(exc), exc.retryable, wait)
+                owed = exc.owed if isinstance(exc, Owed) else None
+                self.failed(job, str(exc), exc.retryable, wait, owed)
                 return -1.0 if wait is not None and exc.retryable else budget
             except Exception as exc:  # a broken channel must not stop the others
                 pacer.done()
@@ -361,8 +299,15 @@ class _Run:
             return budget
 
     def failed(
-        self, job: _Job, error: str, retryable: bool, retry_after: float | None = None
+        self,
+        job: _Job,
+        error: str,
+        retryable: bool,
+        retry_after: float | None = None,
+        owed: tuple[str, ...] | None = None,
     ) -> None:
+        """Count a failed attempt: pending with a next try (never past MAX_BACKOFF from now,
+        whatever the server asked), or dead; `owed`, the recipients still owed the message."""
         reason = redact(error, self.settings.secrets)
         attempts = job.row.attempts + 1
         wait = None
@@ -370,7 +315,7 @@ class _Run:
             wait = backoff(attempts, retry_after, self.rand)
         with self.lock:
             next_try = None if wait is None else self.clock() + timedelta(seconds=wait)
-            mine = self.store.mark_failed(job.row.id, reason, next_try)
+            mine = self.store.mark_failed(job.row.id, reason, next_try, owed)
         if not mine:  # another worker has it now: its outcome is that worker's to record
             log.warning("%s: %s; taken over by another worker meanwhile", job.label, reason)
             return

@@ -130,6 +130,10 @@ def run_once(
     except DigestError as exc:
         _record_failure(store, run_id, redact(str(exc), settings.secrets))
         raise
+    except Exception as exc:  # a bug: the run is still marked failed, not left "running"
+        reason = f"unexpected {type(exc).__name__}: {exc}"
+        _record_failure(store, run_id, redact(reason, settings.secrets))
+        raise
 
 
 def _record_failure(store: Store, run_id: int, error: str) -> None:

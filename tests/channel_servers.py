@@ -52,13 +52,26 @@ class Mail:
 
 @dataclass
 class Mailbox:
-    """An aiosmtpd handler: answers `script` replies first, may stall, then accepts and keeps."""
+    """An aiosmtpd handler: answers `script` replies first, may stall, then accepts and keeps.
+    `rcpt_script` refuses given recipients at RCPT (their next answers, in order); with
+    `answer_after` the relay keeps the message, then takes that long to answer its DATA."""
 
     mails: list[Mail] = field(default_factory=list)
     script: list[str] = field(default_factory=list)  # e.g. "451 4.3.0 Try again later"
     stall_after: int | None = None  # accept this many, then hold the next DATA unanswered
     stalled: threading.Event = field(default_factory=threading.Event)
     release: threading.Event = field(default_factory=threading.Event)
+    rcpt_script: dict[str, list[str]] = field(default_factory=dict)  # address -> RCPT answers
+    answer_after: float = 0.0  # seconds between keeping a message and answering its DATA
+
+    async def handle_RCPT(
+        self, server: Any, session: Any, envelope: Any, address: str, options: list[str]
+    ) -> str:
+        answers = self.rcpt_script.get(address)
+        if answers:
+            return answers.pop(0)
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         if self.script:
@@ -80,6 +93,8 @@ class Mailbox:
                 session.ssl is not None,
             )
         )
+        if self.answer_after:  # kept (queued), then a slow answer: content scanning, a slow disk
+            await asyncio.sleep(self.answer_after)
         return "250 2.0.0 OK: queued"
 
 
@@ -221,7 +236,9 @@ class SlackWebhook(_Server):
         self.hooks: dict[str, str] = {}  # path -> "ok" or an error state
         self.accepted: list[dict[str, Any]] = []
         self.answers: list[int] = []  # every status answered, in order
-        self.script: list[tuple[int, str]] = []  # answered first, e.g. (500, "internal_error")
+        # Answered first, e.g. (500, "internal_error"), or with headers: (429, "rate_limited",
+        # {"Retry-After": "99999999999999"}).
+        self.script: list[tuple[int, str] | tuple[int, str, dict[str, str]]] = []
         self.rate, self.burst = rate, burst
         self.tokens: dict[str, tuple[float, float]] = {}  # path -> (tokens, at)
         self.stall_after: int | None = None
@@ -247,8 +264,8 @@ class SlackWebhook(_Server):
     ) -> tuple[int, str, dict[str, str]] | None:
         with self.lock:
             if self.script:
-                status, text = self.script.pop(0)
-                return status, text, {}
+                status, text, *headers = self.script.pop(0)
+                return status, text, dict(headers[0]) if headers else {}
             state = self.hooks.get(path) if method == "POST" else None
             if state is None:
                 return 404, "no_service", {}
@@ -377,11 +394,14 @@ class Hookshot(_Server):
 
 class StallingProxy(_Server):
     """Forwards to a homeserver; after `stall_after` message PUTs, forwards the next one (so the
-    server does take it) and then withholds the answer until released: a crash's perfect moment."""
+    server does take it) and then withholds the answer until released: a crash's perfect moment.
+    `script`: the next message PUTs' answers instead of the homeserver's, each (forward first?,
+    status, JSON body): a proxy that loses the body, a 429 of its own."""
 
     def __init__(self, upstream: str, port: int = 0) -> None:
         self.upstream = upstream
         self.sends = 0
+        self.script: list[tuple[bool, int, Any]] = []
         self.stall_after: int | None = None
         self.stalled, self.release = threading.Event(), threading.Event()
         self.lock = threading.Lock()
@@ -395,6 +415,15 @@ class StallingProxy(_Server):
         self, method: str, path: str, body: bytes, headers: dict[str, str]
     ) -> tuple[int, bytes, dict[str, str]]:
         keep = {k: v for k, v in headers.items() if k.lower() in ("authorization", "content-type")}
+        scripted = None
+        if method == "PUT" and "/send/" in path:
+            with self.lock:
+                scripted = self.script.pop(0) if self.script else None
+        if scripted is not None:
+            forward, status, answer = scripted
+            if forward:
+                httpx.request(method, self.upstream + path, content=body, headers=keep, timeout=60)
+            return status, json.dumps(answer).encode(), {"Content-Type": "application/json"}
         response = httpx.request(
             method, self.upstream + path, content=body, headers=keep, timeout=60
         )

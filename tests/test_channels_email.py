@@ -24,6 +24,7 @@ from sample_digests import delivery, message, paper
 from digest import outbox, render
 from digest.channels import connections
 from digest.channels import email as email_channel
+from digest.channels import smtp as smtp_plumbing
 from digest.channels.email import EmailChannel
 from digest.models import (
     ChannelConfig,
@@ -549,3 +550,113 @@ def test_time_queued_for_a_kept_connection_is_not_counted_against_a_message(
     finally:
         server.stop()
     assert result.retrying == [] and len(result.sent) == 5 and len(mailbox.mails) == 5
+
+
+# One recipient refused at RCPT while the others take the message.
+
+
+def test_a_recipient_refused_for_now_gets_the_same_mail_later_and_the_others_no_second(
+    relay: Any, tmp_path: Path
+) -> None:
+    server, mailbox = relay
+    mailbox.rcpt_script["ben@example.org"] = ["450 4.2.1 Mailbox busy, try later"]
+    settings, store = outbox_setup(tmp_path, server.port)
+    first = outbox.deliver(store, settings, NOW, rand=lambda: 0.5)
+    (said,) = first.retrying  # not sent: ben does not have it
+    assert first.sent == [] and "went to 1 of 2 recipient(s)" in said
+    assert "refused for now: ben@example.org: 450 4.2.1 Mailbox busy, try later" in said
+    (row,) = store.outbox("pending")
+    assert row.owed == ("ben@example.org",) and row.attempts == 1
+    assert [m.recipients for m in mailbox.mails] == [["ana@example.org"]]
+    later = outbox.deliver(store, settings, NOW + timedelta(seconds=61))
+    assert later.sent == [
+        f"ana/email: {mailbox.mails[0].message['Message-ID']} to 1 remaining recipient(s)"
+    ]
+    assert [m.recipients for m in mailbox.mails] == [["ana@example.org"], ["ben@example.org"]]
+    first_id, second_id = (m.message["Message-ID"] for m in mailbox.mails)
+    assert first_id == second_id  # the same message, to the one still owed it
+    assert store.outbox_counts() == {"sent": 1}
+    assert outbox.deliver(store, settings, NOW + timedelta(days=1)).sent == []
+
+
+def test_a_recipient_refused_for_good_is_dead_not_sent_and_retry_sends_it_to_them_alone(
+    relay: Any, tmp_path: Path
+) -> None:
+    server, mailbox = relay
+    mailbox.rcpt_script["ben@example.org"] = ["550 5.1.1 No such user"]
+    settings, store = outbox_setup(tmp_path, server.port)
+    result = outbox.deliver(store, settings, NOW)
+    assert result.sent == [] and result.retrying == []
+    (said,) = result.dead  # what a run's summary shows; `digest run` exits 1 on it
+    assert "went to 1 of 2 recipient(s); refused: ben@example.org: 550 5.1.1 No such user" in said
+    (row,) = store.outbox("dead")
+    assert row.owed == ("ben@example.org",)
+    # The operator fixes the mailbox; `digest retry` revives the row: ben alone gets it.
+    assert store.revive_dead() == 1
+    again = outbox.deliver(store, settings, NOW + timedelta(minutes=1))
+    assert len(again.sent) == 1 and store.outbox_counts() == {"sent": 1}
+    assert [m.recipients for m in mailbox.mails] == [["ana@example.org"], ["ben@example.org"]]
+
+
+def test_a_recipient_still_owed_but_no_longer_in_to_is_not_mailed(
+    relay: Any, tmp_path: Path
+) -> None:
+    server, mailbox = relay
+    mailbox.rcpt_script["ben@example.org"] = ["451 4.3.0 Greylisted"]
+    settings, store = outbox_setup(tmp_path, server.port)
+    outbox.deliver(store, settings, NOW, rand=lambda: 0.5)
+    config = ChannelConfig("email", "email", {"to": ["ana@example.org"]})  # ben removed
+    settings = dataclasses.replace(
+        settings, subscribers=(Subscriber("ana", Profile(interests="x"), (config,)),)
+    )
+    later = outbox.deliver(store, settings, NOW + timedelta(minutes=2))
+    assert len(later.sent) == 1 and "no longer in `to`; nothing more sent" in later.sent[0]
+    assert len(mailbox.mails) == 1
+
+
+# The answer to the end of DATA: RFC 5321 4.5.3.2.6 gives the relay 10 minutes.
+
+
+def test_a_relay_that_keeps_the_mail_and_answers_data_slowly_gets_it_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Scaled down: 0.3 s of silence per read, 1 s for the conversation, a 1.5 s answer to the
+    # end of DATA (a relay scanning the mail it has already queued).
+    monkeypatch.setattr(email_channel, "TIMEOUT", 0.3)
+    monkeypatch.setattr(email_channel, "DEADLINE", 1.0)
+    mailbox = Mailbox(answer_after=1.5)
+    server = LoopbackSMTP(mailbox)
+    server.start()
+    try:
+        settings, store = outbox_setup(tmp_path, server.port)
+        first = outbox.deliver(store, settings, NOW, rand=lambda: 0.5)  # kept connections
+        assert first.retrying == [] and len(first.sent) == 1, first
+        for minutes in (10, 100):
+            outbox.deliver(store, settings, NOW + timedelta(minutes=minutes))
+        ch = channel(settings_for(server.port))  # and a connection of its own, outside a run
+        send(ch)
+    finally:
+        server.stop()
+    assert len(mailbox.mails) == 2  # one per send: never a second copy
+    assert store.outbox_counts() == {"sent": 1}
+
+
+def test_no_answer_to_the_end_of_data_says_the_relay_may_have_the_mail(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(smtp_plumbing, "DATA_REPLY", 0.5)
+    mailbox = Mailbox(answer_after=3.0)
+    server = LoopbackSMTP(mailbox)
+    server.start()
+    try:
+        settings, store = outbox_setup(tmp_path, server.port)
+        result = outbox.deliver(store, settings, NOW, rand=lambda: 0.5)
+        with pytest.raises(DeliveryError) as alone:
+            send(channel(settings_for(server.port)))
+    finally:
+        server.stop()
+    (said,) = result.retrying
+    for text in (said, str(alone.value)):
+        assert "gave no answer to its end of DATA" in text
+        assert "the relay may have the message" in text and "cannot reach" not in text
+    assert alone.value.retryable

@@ -8,12 +8,13 @@ import dataclasses
 import itertools
 import json
 import logging
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
 import pytest
+from channel_servers import StallingProxy, running
 from homeserver import SERVER_NAME, Homeserver, shared
 from sample_digests import delivery, message, paper
 
@@ -30,7 +31,7 @@ from digest.models import (
     Settings,
     Subscriber,
 )
-from digest.state import Store
+from digest.state import Store, stamp
 
 NOW = datetime(2026, 11, 30, 8, tzinfo=UTC)
 _names = itertools.count(1)
@@ -312,3 +313,52 @@ def test_control_and_bidi_characters_of_an_id_never_reach_the_room() -> None:
     shown = content["body"] + content["formatted_body"]
     assert not [c for c in shown if ord(c) < 32 and c != "\n" or c in "\x9b\u202e"]
     assert "id esc ]0;PWNED [2J id" in content["body"]
+
+
+# Answers a proxy in front of the homeserver may give.
+
+
+def proxied(
+    homeserver: Homeserver, proxy: StallingProxy, tmp_path: Path
+) -> tuple[Settings, Store, str, str]:
+    """One digest for ana to a fresh room, through the proxy; (.., token, room id)."""
+    token = homeserver.register(f"bot{next(_names)}")
+    room_id = homeserver.create_room(token)
+    options = {"homeserver": proxy.url, "room": room_id, "token": token}
+    sub = Subscriber("ana", Profile(interests="x"), (ChannelConfig("matrix", "matrix", options),))
+    settings = Settings("t.toml", (), (sub,), secrets=frozenset({token}))
+    store = Store(tmp_path / "state.db")
+    digest = Digest("ana", "P1", NOW.date(), (Scored(paper(1), 0.5),), NOW)
+    store.record_digest(digest, 1, [("matrix", "matrix", message(1))])
+    return settings, store, token, room_id
+
+
+def test_a_200_without_an_event_id_is_tried_again_and_posted_once(
+    homeserver: Homeserver, tmp_path: Path
+) -> None:
+    with running(StallingProxy(homeserver.url)) as proxy:
+        proxy.script.append((True, 200, {}))  # the homeserver took it; the proxy lost the body
+        settings, store, token, room_id = proxied(homeserver, proxy, tmp_path)
+        first = outbox.deliver(store, settings, NOW, rand=lambda: 0.5)
+        assert first.dead == [] and first.sent == []
+        (said,) = first.retrying
+        assert "answered 200 without an event id" in said and "same transaction id" in said
+        later = outbox.deliver(store, settings, NOW + timedelta(minutes=2))
+    assert len(later.sent) == 1 and store.outbox_counts() == {"sent": 1}
+    (event,) = homeserver.messages(token, room_id)  # the retry got the original event back
+    assert later.sent == [f"ana/matrix: {event['event_id']}"]
+
+
+def test_a_retry_after_ms_of_ages_waits_the_longest_backoff(
+    homeserver: Homeserver, tmp_path: Path
+) -> None:
+    limited = {"errcode": "M_LIMIT_EXCEEDED", "error": "Too many", "retry_after_ms": 1e300}
+    with running(StallingProxy(homeserver.url)) as proxy:
+        proxy.script.append((False, 429, limited))
+        settings, store, _, _ = proxied(homeserver, proxy, tmp_path)
+        result = outbox.deliver(store, settings, NOW, rand=lambda: 0.5)
+    assert result.retrying == ["ana/matrix: matrix: rate limited (429)"]
+    (row,) = store.outbox()
+    assert row.status == "pending" and row.attempts == 1
+    ceiling = NOW + timedelta(seconds=outbox.MAX_BACKOFF)
+    assert stamp(ceiling) <= str(row.next_try_at) <= stamp(ceiling + timedelta(minutes=1))

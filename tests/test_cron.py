@@ -249,7 +249,7 @@ def test_an_overlapping_run_skips_with_exit_1_and_changes_nothing(
         code = run_cli("--wait", "0", "--now", "2026-11-30T09:00Z")
         err = capsys.readouterr().err
     assert code == 1
-    assert err.startswith(f"digest: another digest run holds {Path('state/digest.lock')} (pid ")
+    assert err.startswith(f"digest: another digest run holds {lock.lock_path(state)} (pid ")
     assert err.rstrip().endswith("skipped after waiting 0 s")
     assert not state.exists()  # the skipped run touched nothing
     assert run_cli("--now", "2026-11-30T09:00Z") == 0

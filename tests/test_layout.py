@@ -22,6 +22,7 @@ ORDER = [
     "state",  # the only code that touches the database
     "corpus",  # the stored corpus as ranking's background (the stored space)
     "intake",  # every source read, its papers deduplicated and stored in batches
+    "marks",  # the outbox's claims, sent marks and lease renewals, written in groups
     "outbox",  # the delivery loop
     "web",  # the reader-facing HTTP face: rating links, Slack, archive, feed; Matrix replies
     "alerts",  # papers that cannot wait for the digest, and quiet-period notices

@@ -5,6 +5,7 @@ webhook's pace and Retry-After seen from the server while many are served at onc
 
 from __future__ import annotations
 
+import math
 import sqlite3
 import threading
 import time
@@ -17,7 +18,7 @@ import pytest
 from channel_servers import SlackWebhook
 from sample_digests import message, paper
 
-from digest import outbox
+from digest import marks, outbox
 from digest.channels.slack import SlackChannel
 from digest.models import (
     ChannelConfig,
@@ -244,7 +245,7 @@ def test_sent_marks_the_database_refuses_for_a_while_wait_for_a_later_commit(
     settings, store = setup(tmp_path, ["quick", "slow"], delivery={"concurrency": 2})
     store.close()
     store = Store(tmp_path / "state.db", timeout=0.1)
-    monkeypatch.setattr(outbox, "MARK_SECONDS", 0.2)
+    monkeypatch.setattr(marks, "MARK_SECONDS", 0.2)
     died: list[BaseException | None] = []
     monkeypatch.setattr(threading, "excepthook", lambda args: died.append(args.exc_value))
     holder = sqlite3.connect(tmp_path / "state.db", isolation_level=None, check_same_thread=False)
@@ -346,3 +347,72 @@ def test_a_429_is_obeyed_no_post_comes_before_its_retry_after(tmp_path: Path) ->
     assert [status for status, _, _ in answers] == [200, 429, 200]
     (_, refused_at, wait), (_, posted_at, _) = answers[1], answers[2]
     assert float(wait) >= 1 and posted_at - refused_at >= float(wait)
+
+
+# A wish or a fault of one delivery never ends the run.
+
+
+@pytest.mark.parametrize("wish", [99999999999999.0, math.inf, 1e300])
+def test_a_retry_after_of_ages_waits_the_longest_backoff_and_the_run_goes_on(
+    tmp_path: Path, wish: float
+) -> None:
+    settings, store = setup(tmp_path, ["hook", "other"], delivery={"concurrency": 1})
+    Probe.script["hook"].append(DeliveryError("rate limited", retryable=True, retry_after=wish))
+    slept: list[float] = []
+    result = deliver(store, settings, sleep=slept.append, rand=lambda: 0.5)
+    assert slept == [] and result.sent == ["s1/probe: to other"]
+    assert result.retrying == ["s0/probe: rate limited"]
+    first = store.outbox()[0]
+    assert first.status == "pending" and first.attempts == 1  # the attempt counts
+    ceiling = NOW + timedelta(seconds=outbox.MAX_BACKOFF)
+    assert stamp(ceiling) <= str(first.next_try_at) <= stamp(ceiling + timedelta(minutes=1))
+    assert outbox.backoff(1, wish, lambda: 0.5) == outbox.MAX_BACKOFF
+
+
+def test_a_retry_after_that_is_no_number_gets_the_usual_backoff(tmp_path: Path) -> None:
+    settings, store = setup(tmp_path, ["hook"])
+    nan = DeliveryError("rate limited", retryable=True, retry_after=math.nan)
+    Probe.script["hook"].append(nan)
+    result = deliver(store, settings, rand=lambda: 0.5)
+    assert len(result.retrying) == 1
+    assert store.outbox()[0].next_try_at == stamp(NOW + timedelta(seconds=60))
+
+
+def test_a_fault_in_one_deliverys_bookkeeping_does_not_end_the_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings, store = setup(tmp_path, ["hook", "other"], delivery={"concurrency": 1})
+    Probe.script["hook"].append(DeliveryError("busy", retryable=True))
+    real, faults = outbox.backoff, [OverflowError("date value out of range")]
+
+    def flawed(*args: Any) -> float:
+        if faults:
+            raise faults.pop()
+        return real(*args)
+
+    monkeypatch.setattr(outbox, "backoff", flawed)
+    result = deliver(store, settings, rand=lambda: 0.5)
+    assert result.sent == ["s1/probe: to other"]
+    assert result.retrying == ["s0/probe: unexpected OverflowError: date value out of range"]
+    first = store.outbox()[0]
+    assert first.status == "pending" and first.attempts == 1
+
+
+def test_a_row_on_the_wire_keeps_its_lease_however_long_the_send(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(marks, "RENEW_SECONDS", 0.1)
+    monkeypatch.setattr(marks, "MARK_SECONDS", 0.05)
+    settings, store = setup(tmp_path, ["slow"])
+    Probe.script["slow"].append(lambda delivery: time.sleep(0.8))  # an SMTP end of DATA, say
+    renewed: list[int] = []
+    real = store.renew
+
+    def renew(row_id: int, now: datetime) -> bool:
+        renewed.append(row_id)
+        return real(row_id, now)
+
+    monkeypatch.setattr(store, "renew", renew)
+    result = deliver(store, settings)
+    assert len(result.sent) == 1
+    assert len(renewed) >= 4  # before the send, then while it lasted

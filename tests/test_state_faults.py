@@ -165,7 +165,7 @@ def test_a_read_only_state_folder_is_one_line_naming_the_lock_file(
         code = main(["run", "--config", str(config), "--now", NOW.isoformat()])
     assert code == 2
     err = one_line(capsys)
-    assert "state/digest.lock: cannot create the run lock" in err
+    assert "state/digest.db.lock: cannot create the run lock" in err
     assert "the state folder must be writable" in err
 
 

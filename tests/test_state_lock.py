@@ -23,7 +23,8 @@ def test_a_second_run_skips_at_once_when_told_not_to_wait(tmp_path: Path) -> Non
         with pytest.raises(lock.LockBusy) as info:
             with lock.run_lock(state, wait=0):
                 pytest.fail("two runs held the lock at once")
-    assert f"another digest run holds {tmp_path / 'state' / 'digest.lock'} (pid " in str(info.value)
+    held = tmp_path.resolve() / "state" / "digest.db.lock"
+    assert f"another digest run holds {held} (pid " in str(info.value)
     assert str(info.value).endswith("skipped after waiting 0 s")
 
 
@@ -98,4 +99,32 @@ def test_a_state_named_like_its_lock_or_heartbeat_is_never_overwritten(
         lock.write_heartbeat(state, at("2026-12-01T09:00Z"))
     assert state.read_bytes() == b"SQLite format 3\x00 the subscribers' history"
     assert lock.lock_path(state) != state and lock.heartbeat_path(state) != state
-    assert lock.lock_path(tmp_path / "digest.db") == tmp_path / "digest.lock"  # as before
+    assert lock.lock_path(tmp_path / "digest.db") == tmp_path.resolve() / "digest.db.lock"
+
+
+def test_two_paths_to_one_database_share_its_lock(tmp_path: Path) -> None:
+    (tmp_path / "state").mkdir()
+    real = tmp_path / "state" / "digest.db"
+    real.write_bytes(b"")
+    (tmp_path / "state2").mkdir()
+    (tmp_path / "state2" / "digest.db").symlink_to(real)  # a symlinked file
+    (tmp_path / "elsewhere").symlink_to(tmp_path / "state")  # a symlinked folder
+    ways = [
+        tmp_path / "state2" / "digest.db",
+        tmp_path / "elsewhere" / "digest.db",
+        Path("state/../state/digest.db"),  # relative, from the working folder (tmp_path)
+    ]
+    with lock.run_lock(real):
+        for way in ways:
+            assert lock.lock_path(way) == lock.lock_path(real)
+            with pytest.raises(lock.LockBusy):
+                with lock.run_lock(way, wait=0):
+                    pytest.fail(f"{way} and {real} were locked at once")
+
+
+def test_two_databases_in_one_folder_have_a_lock_each(tmp_path: Path) -> None:
+    db, sqlite = tmp_path / "digest.db", tmp_path / "digest.sqlite"
+    assert lock.lock_path(db).name == "digest.db.lock"
+    assert lock.lock_path(sqlite).name == "digest.sqlite.lock"
+    with lock.run_lock(db), lock.run_lock(sqlite, wait=0):
+        pass  # neither waits for the other

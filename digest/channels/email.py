@@ -6,32 +6,27 @@ Message-ID derives from the outbox row, so a resend after a crash is recognizabl
 
 from __future__ import annotations
 
-import binascii
 import email.utils
-import re
-import secrets
 import smtplib
 import socket
 import ssl
 from datetime import datetime
-from email.header import Header
-from typing import Any
 
 from digest.channels import connections
+from digest.channels.mime import mime
+from digest.channels.smtp import (
+    Conversation,
+    DataUnanswered,
+    Watched,
+    WatchedSSL,
+    close_quietly,
+)
+from digest.channels.transport import Owed, Resumed
 from digest.models import ChannelConfig, Delivery, DeliveryError, Receipt, Settings
-from digest.models.characters import BIDI, C0, C1, SEPARATORS
-from digest.models.deadline import Deadline
 
 TIMEOUT = 30.0  # seconds of silence, per read
 DEADLINE = 120.0  # seconds for the whole conversation, however slowly the relay answers
 DEFAULT_PORTS = {"tls": 465, "starttls": 587, "none": 25}
-CRLF = "\r\n"
-# Controls (C0, DEL, C1) and line separators: a CR or LF in a header would start one of its own.
-_CONTROLS = re.compile(f"[{C0}{C1}{SEPARATORS}]")
-# Bidi embeddings, overrides and isolates: in a subject they would turn the rest of it around.
-_BIDI = re.compile(f"[{BIDI}]")
-# A plain word longer than this is sent as encoded words, which can be folded anywhere.
-_LONGEST_WORD = 60
 
 
 def recipients(to: object) -> list[str]:
@@ -96,6 +91,16 @@ class EmailChannel:
         if not self.to:
             raise DeliveryError("email: the channel has no recipient (`to`)", retryable=False)
         message_id, msg = self.compose(delivery)
+        # After some recipients took it and others were refused, the same message goes to the
+        # ones still owed it (and still in `to`) alone: the others' copy is never doubled.
+        owed = delivery.owed if isinstance(delivery, Resumed) else ()
+        rcpts = [a for a in self.to if a in owed] if owed else list(self.to)
+        if not rcpts:
+            return Receipt(
+                self.kind,
+                f"{message_id}: the recipients still owed it ({', '.join(owed)}) are no longer"
+                " in `to`; nothing more sent",
+            )
         envelope = email.utils.parseaddr(self.sender)[1]
         delivery.pace()
         # While the outbox keeps connections, wait for the relay's turn first: the deadline is
@@ -103,12 +108,19 @@ class EmailChannel:
         # time queued behind other messages for one of smtp_connections.
         pool = connections.relay(self.relay)
         idle = pool.wait() if pool is not None else None
-        with Deadline(self.deadline) as deadline:
+        with Conversation(self.deadline) as deadline:
             try:
                 if pool is None:
-                    refused = self._converse(msg, envelope, deadline)
+                    refused = self._converse(msg, envelope, rcpts, deadline)
                 else:
-                    refused = self._transmit(msg, envelope, deadline, pool, idle)
+                    refused = self._transmit(msg, envelope, rcpts, deadline, pool, idle)
+            except DataUnanswered as exc:
+                raise DeliveryError(
+                    f"email: {self.host}:{self.port} took the message but gave no answer to its"
+                    f" end of DATA ({exc}): the relay may have the message; tried again later"
+                    " with the same Message-ID",
+                    retryable=True,
+                ) from None
             except (OSError, smtplib.SMTPException) as exc:
                 if deadline.expired:
                     raise DeliveryError(
@@ -117,16 +129,34 @@ class EmailChannel:
                         retryable=True,
                     ) from None
                 raise self._error(exc) from None
-        detail = f"{message_id} to {len(self.to) - len(refused)} recipient(s)"
-        if refused:  # the others have it: a resend would double theirs, so report, not retry
-            detail += "; refused: " + ", ".join(f"{a} ({c})" for a, (c, _) in refused.items())
-        return Receipt(self.kind, detail)
+        if refused:
+            raise self._partly(message_id, rcpts, refused)
+        more = " remaining" if owed else ""
+        return Receipt(self.kind, f"{message_id} to {len(rcpts)}{more} recipient(s)")
+
+    def _partly(
+        self, message_id: str, rcpts: list[str], refused: dict[str, tuple[int, bytes]]
+    ) -> Owed:
+        """Some recipients have the message, these were refused at RCPT: a 4xx is tried again
+        later, a 5xx kills the delivery (for `digest retry` once the address is fixed, or
+        `--drop`); either way only to those still owed, with the same Message-ID."""
+        owed = tuple(a for a in rcpts if a in refused)
+        said = "; ".join(f"{a}: {c} {_text(m)}" for a, (c, m) in refused.items())
+        went = f"email: {message_id} went to {len(rcpts) - len(refused)} of {len(rcpts)}"
+        if any(400 <= code < 500 for code, _ in refused.values()):
+            return Owed(
+                f"{went} recipient(s); refused for now: {said}; sent to them alone later",
+                retryable=True,
+                owed=owed,
+            )
+        return Owed(f"{went} recipient(s); refused: {said}", retryable=False, owed=owed)
 
     def _transmit(
         self,
         msg: bytes,
         envelope: str,
-        deadline: Deadline,
+        rcpts: list[str],
+        deadline: Conversation,
         pool: connections.Relay,
         idle: smtplib.SMTP | None,
     ) -> dict[str, tuple[int, bytes]]:
@@ -139,8 +169,10 @@ class EmailChannel:
                 smtp, reused = pool.open(lambda: self._open(deadline)), False
             elif smtp.sock is not None:
                 deadline.watch(smtp.sock)
+            if isinstance(smtp, Watched):  # its end of DATA extends this message's deadline
+                smtp.deadline = deadline
             try:
-                refused = smtp.sendmail(envelope, self.to, msg)
+                refused = smtp.sendmail(envelope, rcpts, msg)
             except (smtplib.SMTPServerDisconnected, ConnectionError):
                 if reused and not deadline.expired:  # an idle connection the relay had closed
                     pool.replace(smtp)
@@ -154,25 +186,25 @@ class EmailChannel:
             pool.give(smtp)
             return refused
 
-    def _open(self, deadline: Deadline) -> smtplib.SMTP:
+    def _open(self, deadline: Conversation) -> smtplib.SMTP:
         """A connection ready to send: TLS as configured, logged in when there is a username."""
         smtp = self._connect(deadline)
         try:
             if self.username:
                 smtp.login(self.username, self.password)
         except BaseException:
-            _close(smtp)
+            close_quietly(smtp)
             raise
         return smtp
 
     def _converse(
-        self, msg: bytes, envelope: str, deadline: Deadline
+        self, msg: bytes, envelope: str, rcpts: list[str], deadline: Conversation
     ) -> dict[str, tuple[int, bytes]]:
         smtp = self._open(deadline)
         try:
-            refused = smtp.sendmail(envelope, self.to, msg)
+            refused = smtp.sendmail(envelope, rcpts, msg)
         except BaseException:
-            _close(smtp)
+            close_quietly(smtp)
             raise
         # DATA got its 250: the relay has the message. Whatever QUIT answers (421, 554), a
         # dropped connection or a timeout now, it is sent; sending it again would double it.
@@ -218,14 +250,14 @@ class EmailChannel:
                 f"email: cannot reach {self.host}:{self.port} ({reason})", retryable=True
             )
 
-    def _connect(self, deadline: Deadline) -> smtplib.SMTP:
+    def _connect(self, deadline: Conversation) -> smtplib.SMTP:
         # getfqdn() can stall on a host without DNS; the plain host name is enough for EHLO.
         local = socket.gethostname() or "localhost"
         smtp: smtplib.SMTP
         if self.security == "tls":
-            smtp = _WatchedSSL(deadline, local_hostname=local, timeout=TIMEOUT, context=self._tls())
+            smtp = WatchedSSL(deadline, local_hostname=local, timeout=TIMEOUT, context=self._tls())
         else:
-            smtp = _Watched(deadline, local_hostname=local, timeout=TIMEOUT)
+            smtp = Watched(deadline, local_hostname=local, timeout=TIMEOUT)
         # The name TLS verifies: smtplib's __init__ sets it only when it connects, and here
         # connect() comes after, under the deadline.
         smtp._host = self.host  # type: ignore[attr-defined]
@@ -234,7 +266,7 @@ class EmailChannel:
             if self.security == "starttls":
                 smtp.starttls(context=self._tls())
         except BaseException:
-            _close(smtp)
+            close_quietly(smtp)
             raise
         return smtp
 
@@ -243,90 +275,6 @@ class EmailChannel:
         if self.ca_file:
             context.load_verify_locations(cafile=self.ca_file)
         return context
-
-
-class _Watched(smtplib.SMTP):
-    """SMTP whose socket the deadline watches from the moment it connects (before the greeting:
-    a relay can drip that too)."""
-
-    def __init__(self, deadline: Deadline, **kwargs: Any) -> None:
-        self.deadline = deadline
-        super().__init__(**kwargs)
-
-    def _get_socket(self, host: str, port: int, timeout: float) -> socket.socket:
-        sock: socket.socket = super()._get_socket(host, port, timeout)  # type: ignore[misc]
-        self.deadline.watch(sock)
-        return sock
-
-
-class _WatchedSSL(smtplib.SMTP_SSL, _Watched):
-    """SMTP_SSL's _get_socket wraps what _Watched's returns: the plain socket is watched, so
-    the TLS handshake is under the deadline too."""
-
-    def __init__(self, deadline: Deadline, **kwargs: Any) -> None:
-        self.deadline = deadline
-        smtplib.SMTP_SSL.__init__(self, **kwargs)
-
-
-def _close(smtp: smtplib.SMTP) -> None:
-    try:
-        smtp.close()
-    except OSError:
-        pass
-
-
-def mime(headers: list[tuple[str, str]], text: str, html: str) -> bytes:
-    """A multipart/alternative message (text, then HTML) with these headers, CRLF line ends and
-    only 7-bit lines of at most 998 characters. The Subject is untrusted text: see _header."""
-    parts = [_body(text), _body(html)]
-    boundary = "=_" + secrets.token_hex(12)  # "=_" never occurs in quoted-printable text
-    while any(boundary.encode() in body for _, body in parts):
-        boundary = "=_" + secrets.token_hex(12)
-    head = "".join(_header(k, v, text=k == "Subject") for k, v in headers)
-    head += f'MIME-Version: 1.0\r\nContent-Type: multipart/alternative; boundary="{boundary}"'
-    out = [head.encode("ascii"), b"\r\n\r\n"]
-    for subtype, (cte, body) in zip(("plain", "html"), parts, strict=True):
-        out.append(
-            f'--{boundary}\r\nContent-Type: text/{subtype}; charset="utf-8"\r\n'
-            f"Content-Transfer-Encoding: {cte}\r\n\r\n".encode("ascii")
-        )
-        out += [body, b"\r\n"]  # the line break before a boundary belongs to the boundary
-    out.append(f"--{boundary}--\r\n".encode("ascii"))
-    return b"".join(out)
-
-
-def header_value(value: str) -> str:
-    """A header value on one line: controls and line breaks become spaces, bidi controls go."""
-    return " ".join(_BIDI.sub("", _CONTROLS.sub(" ", value)).split())
-
-
-def _header(name: str, value: str, text: bool = False) -> str:
-    """One header field, folded at spaces under 78 characters a line where it can be; RFC 2047
-    words for text beyond ASCII. In free `text` (a subject holding a title) a literal "=?" would
-    be decoded by the reader as an encoded word of the sender's (one that may hold a CRLF), and a
-    long word could not be folded: such text is encoded, whatever it holds."""
-    value = header_value(value)
-    words = value.split(" ")
-    if not value.isascii() or (text and ("=?" in value or max(map(len, words)) > _LONGEST_WORD)):
-        return f"{name}: {Header(value, 'utf-8', header_name=name).encode(linesep=CRLF)}\r\n"
-    lines = [f"{name}:"]
-    for word in words:
-        if len(lines[-1]) + 1 + len(word) > 78 and lines[-1] != f"{name}:":
-            lines.append("")
-        lines[-1] += " " + word
-    return "\r\n".join(lines) + "\r\n"
-
-
-def _body(text: str) -> tuple[str, bytes]:
-    """(transfer encoding, CRLF lines) of a text part: 7bit when it is short-lined ASCII, else
-    quoted-printable (binascii's, in C), so that any relay takes it, SMTPUTF8 or not."""
-    raw = text.encode("utf-8")
-    lines = raw.splitlines()
-    if raw.isascii() and all(len(line) <= 998 for line in lines):
-        return "7bit", b"\r\n".join(lines) + b"\r\n"
-    return "quoted-printable", b"\r\n".join(
-        binascii.b2a_qp(raw, istext=True).splitlines()
-    ) + b"\r\n"
 
 
 def _text(raw: bytes | str) -> str:

@@ -12,7 +12,7 @@ from datetime import datetime
 from email.utils import format_datetime, formataddr, parseaddr
 from pathlib import Path
 
-from digest.channels.email import mime
+from digest.channels.mime import mime
 from digest.models import ChannelConfig, Delivery, DeliveryError, Receipt, Settings, safe_name
 
 DEFAULT_FROM = "digest <digest@localhost>"

@@ -127,6 +127,14 @@ class MatrixChannel:
             body = json_body(response)
             if response.is_success and isinstance(body.get("event_id"), str):
                 return str(body["event_id"])
+            if response.is_success:
+                # Taken, but with no event id to show for it (a proxy, a homeserver fault): the
+                # same txnId on the next try returns the event, or posts it once if it was not.
+                raise DeliveryError(
+                    f"matrix: the homeserver answered {response.status_code} without an event"
+                    " id; tried again later with the same transaction id (never posted twice)",
+                    retryable=True,
+                )
             if body.get("errcode") == "M_FORBIDDEN" and not joined:
                 joined = self._join(http, room_id)  # invited, or a public room: join, then post
                 if joined:

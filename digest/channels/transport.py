@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import email.utils
 import functools
+import math
 import re
 import ssl
 import time
@@ -17,13 +18,16 @@ from typing import Any
 import httpx
 
 from digest import __version__
-from digest.models import Delivery, DeliveryError
+from digest.models import Delivery, DeliveryError, redact
 from digest.models.characters import BIDI, C0, C1, SEPARATORS
 from digest.models.deadline import Deadline
 
 USER_AGENT = f"digest/{__version__} (research-paper digest bot)"
 TIMEOUT = httpx.Timeout(30.0, connect=10.0)  # of silence, per read
 DEADLINE = 60.0  # seconds for one whole request and its answer, however slowly they trickle
+# The longest wait a server's Retry-After or retry_after_ms is taken at (the outbox's longest
+# backoff): a wish for more, up to infinity, is read as this much.
+RETRY_AFTER_CEILING = 6 * 3600.0
 ANSWER_LIMIT = 64 * 1024  # bytes of an answer read: enough for any error a chat server gives
 # Errors raised before a byte of the request left: the server cannot have acted on it.
 NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout, httpx.UnsupportedProtocol)
@@ -58,8 +62,11 @@ def client(headers: Mapping[str, str] | None = None) -> httpx.Client:
 class Answer:
     """A response's status, headers and (capped) body: what the channels read of an answer."""
 
-    def __init__(self, status_code: int, headers: httpx.Headers, body: bytes) -> None:
+    def __init__(
+        self, status_code: int, headers: httpx.Headers, body: bytes, url: str = ""
+    ) -> None:
         self.status_code, self.headers, self.content = status_code, headers, body
+        self.url = url  # asked: a webhook's URL is its secret, which an answer may echo
 
     @property
     def is_success(self) -> bool:
@@ -109,31 +116,53 @@ def request(
             if watch.expired:
                 raise Unanswered(f"no complete answer within {deadline:g} s") from None
             raise Unanswered(str(exc) or type(exc).__name__) from None
-    return Answer(status, headers, body)
+    return Answer(status, headers, body, url)
 
 
 def retry_after(
     response: httpx.Response | Answer, body: Mapping[str, Any] | None = None
 ) -> float | None:
-    """Seconds the server asks us to wait: Retry-After (seconds or a date), or retry_after_ms."""
+    """Seconds the server asks us to wait: Retry-After (seconds or a date), or retry_after_ms;
+    within 0 and RETRY_AFTER_CEILING (a server asking for years, or infinity, gets the ceiling);
+    None for no wish, or one that is no number (NaN)."""
     value = response.headers.get("Retry-After", "").strip()
     if value:
         try:
-            return max(0.0, float(value))
+            return bounded_wait(float(value))
         except ValueError:
             try:  # an HTTP date
-                return max(0.0, email.utils.parsedate_to_datetime(value).timestamp() - time.time())
-            except (TypeError, ValueError):
+                when = email.utils.parsedate_to_datetime(value).timestamp()
+                return bounded_wait(when - time.time())
+            except (TypeError, ValueError, OverflowError):
                 pass
-    if body and isinstance(body.get("retry_after_ms"), int | float):
-        return max(0.0, float(body["retry_after_ms"]) / 1000)
+    wish = body.get("retry_after_ms") if body else None
+    if isinstance(wish, int | float) and not isinstance(wish, bool):
+        return bounded_wait(float(wish) / 1000)
     return None
 
 
+def bounded_wait(seconds: float | None) -> float | None:
+    """A wait a server asked for, within 0 and RETRY_AFTER_CEILING; None for none or NaN."""
+    if seconds is None or math.isnan(seconds):
+        return None
+    return min(max(0.0, seconds), RETRY_AFTER_CEILING)
+
+
 def answer(response: httpx.Response | Answer, limit: int = 160) -> str:
-    """The server's answer as one short line, for an error message."""
+    """The server's answer as one short line, for an error message; an echo of the URL asked
+    (a webhook's, its secret) is blotted before the cut, which would leave a part unrecognized."""
     text = " ".join(response.text.split())
+    text = redact(text, frozenset({_asked(response)} - {""}))
     return text[:limit] + ("…" if len(text) > limit else "") if text else "(empty answer)"
+
+
+def _asked(response: httpx.Response | Answer) -> str:
+    if isinstance(response, Answer):
+        return response.url
+    try:
+        return str(response.request.url)
+    except RuntimeError:  # a response made without a request
+        return ""
 
 
 def network(what: str, exc: httpx.HTTPError) -> DeliveryError:
@@ -189,9 +218,20 @@ def post_at_most_once(
 @dataclass(frozen=True, slots=True)
 class Resumed(Delivery):
     """A delivery handed over by the outbox, which knows which of the parts claimed on earlier
-    tries the server never confirmed (no answer, or a crash while one was on the wire)."""
+    tries the server never confirmed (no answer, or a crash while one was on the wire), and,
+    for a message some of whose recipients have it already, which are still owed it."""
 
     unconfirmed: tuple[int, ...] = ()  # part numbers, from 1
+    owed: tuple[str, ...] = ()  # addresses; () = every recipient
+
+
+class Owed(DeliveryError):
+    """Some recipients have the message and these (`owed`) do not: the outbox records them, and
+    a later try (or `digest retry`) sends the same message to them alone."""
+
+    def __init__(self, message: str, *, retryable: bool, owed: tuple[str, ...]) -> None:
+        super().__init__(message, retryable=retryable)
+        self.owed = owed
 
 
 def unconfirmed(delivery: Delivery) -> tuple[int, ...]:

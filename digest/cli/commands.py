@@ -34,18 +34,21 @@ def _subscriber(settings: Settings, name: str) -> None:
 
 def _state_path(args: argparse.Namespace, settings: Settings) -> str:
     """An SQLite file or a postgresql:// URL, whose password is a secret wherever it came from."""
+    return _secret_state(args, args.state or os.environ.get("DIGEST_STATE") or settings.state_path)
+
+
+def _secret_state(args: argparse.Namespace, state: str) -> str:
+    """The state, its URL (the whole, its password in any form) made known to the log's redactor
+    before anything can print it."""
     from urllib.parse import urlsplit
 
-    state = args.state or os.environ.get("DIGEST_STATE") or settings.state_path
     if state.startswith(("postgresql://", "postgres://")):
-        REDACTOR.secrets = REDACTOR.secrets | {state}
+        REDACTOR.secrets = REDACTOR.secrets | {state}  # redact() finds its password forms too
         try:
-            password = urlsplit(state).password
+            urlsplit(state)
         except ValueError:  # an unclosed [ in the host
             where = "--state" if args.state else "DIGEST_STATE"
             raise InputError(f"{where}: not a valid postgresql:// URL") from None
-        if password:
-            REDACTOR.secrets = REDACTOR.secrets | {password}
     return state
 
 
@@ -146,7 +149,8 @@ def retry(args: argparse.Namespace) -> int:
     # Never beside a run: two senders of one row could post it twice.
     with run_lock(path, 60.0), Store(path) as store:
         revived = store.revive_dead(args.subscriber)
-        out = outbox.deliver(store, settings, _now(args))
+        # --subscriber: that subscriber's deliveries alone (its revived and due ones).
+        out = outbox.deliver(store, settings, _now(args), subscriber=args.subscriber)
         counts = store.outbox_counts()
     pending, dead = counts.get("pending", 0), counts.get("dead", 0)
     lines = [
@@ -168,11 +172,17 @@ def _drop(args: argparse.Namespace, settings: Settings, path: str) -> int:
     from digest.state.lock import run_lock
 
     with run_lock(path, 60.0), Store(path) as store:
-        dead = {f"{r.subscriber}/{r.channel}" for r in store.outbox("dead")}
+        whose = args.subscriber
+        dead = {
+            f"{r.subscriber}/{r.channel}"
+            for r in store.outbox("dead")
+            if whose is None or r.subscriber == whose
+        }
         for label in args.drop:
             if label not in dead:
                 known = ", ".join(sorted(dead)) or "none"
-                raise InputError(f"--drop {label}: no dead delivery of it; dead: {known}")
+                of = "" if whose is None else f" with --subscriber {whose}"
+                raise InputError(f"--drop {label}: no dead delivery of it{of}; dead: {known}")
         dropped = store.drop_dead(args.drop, args.subscriber, _now(args))
         counts = store.outbox_counts()
     pending, dead_now = counts.get("pending", 0), counts.get("dead", 0)
@@ -241,6 +251,7 @@ def health(args: argparse.Namespace) -> int:
 
     # The container's check reads $DIGEST_STATE and never needs the config.
     path = args.state or os.environ.get("DIGEST_STATE") or _settings(args).state_path
+    path = _secret_state(args, path)
     # On PostgreSQL a container checks its own worker ($DIGEST_WORKER), not just any.
     alive, why = health(path, _now(args), os.environ.get("DIGEST_WORKER"))
     say(f"digest health: {why}")

@@ -9,6 +9,7 @@ import os
 import re
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from typing import NoReturn
 
 from digest import __version__
 from digest.cli import commands
@@ -23,10 +24,16 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
     return args
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a mistake is one line (with where to look), not the usage block and then it:
+    cron mails and container logs keep the line that says what is wrong."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="digest", description="A daily research-paper digest and alert bot."
-    )
+    parser = _Parser(prog="digest", description="A daily research-paper digest and alert bot.")
     parser.add_argument("--version", action="version", version=f"digest {__version__}")
     parser.add_argument("-v", "--verbose", action="count", default=0, help="log more (-vv: debug)")
     subparsers = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
@@ -118,7 +125,11 @@ def build() -> argparse.ArgumentParser:
         commands.retry,
         "send dead deliveries again, after fixing their cause; exit 1 if any is still undelivered",
     )
-    retry.add_argument("--subscriber", help="only this subscriber's dead deliveries")
+    retry.add_argument(
+        "--subscriber",
+        help="only this subscriber's deliveries: its dead ones revived and sent with its due ones,"
+        " no other subscriber's",
+    )
     retry.add_argument(
         "--drop",
         nargs="*",

@@ -19,7 +19,6 @@ from digest.state.engine import Engine
 # leaves its rows to the others once it ends. Renewed before each post (each part, each try after
 # a rate limit), so longer than any one; a wait within a run stays under half of it.
 LEASE = timedelta(minutes=10)
-FORGET = timedelta(days=7)  # a worker silent this long leaves the workers table
 
 
 def stamp(moment: datetime) -> str:
@@ -45,17 +44,25 @@ class OutboxRow:
     # Of the parts sent, those claimed and posted whose answer never came (at-most-once
     # channels): kept in the receipt column until the row is sent.
     unconfirmed: tuple[int, ...] = ()
+    # The recipients still owed a message that the others have (email: some refused at RCPT):
+    # kept in the receipt column until the row is sent; () = every recipient.
+    owed: tuple[str, ...] = ()
 
 
 UNCONFIRMED = "unconfirmed parts:"  # a pending row's receipt: "unconfirmed parts: 1 3" or "none"
+OWED = "owed recipients:"  # a pending or dead row's receipt: 'owed recipients: ["b@example.org"]'
 
 
 def unconfirmed_receipt(parts: Iterable[int]) -> str:
     return f"{UNCONFIRMED} {' '.join(str(n) for n in sorted(parts)) or 'none'}"
 
 
+def owed_receipt(addresses: Iterable[str]) -> str:
+    return f"{OWED} {json.dumps(list(addresses))}"
+
+
 class Deliveries:
-    """The digests, sent, outbox, runs and workers tables, over the store's connection."""
+    """The digests, sent and outbox tables, over the store's connection."""
 
     db: Engine
     worker: str
@@ -147,21 +154,23 @@ class Deliveries:
 
     # the outbox
 
-    def due(self, now: datetime) -> list[OutboxRow]:
-        """Claim the pending rows whose time has come and that no other worker holds (or whose
-        lease ended): they are this worker's until `now` + LEASE."""
+    def due(self, now: datetime, subscriber: str | None = None) -> list[OutboxRow]:
+        """Claim the pending rows whose time has come (only `subscriber`'s, when given) and that
+        no other worker holds (or whose lease ended): they are this worker's until `now` +
+        LEASE."""
         # On SQLite the run lock lets one run at a time in: a claim left there is a dead run's.
         held = (
             " AND (lease_until IS NULL OR lease_until <= ? OR claimed_by = ?)"
             if self.db.kind == "postgres"
             else " AND (? IS NOT NULL OR ? IS NOT NULL)"
         )
+        whose, args = ("", ()) if subscriber is None else (" AND subscriber = ?", (subscriber,))
         with self.transaction() as db:
             rows = db.execute(
                 "UPDATE outbox SET claimed_by = ?, lease_until = ? WHERE id IN (SELECT id FROM"
                 " outbox WHERE status = 'pending' AND (next_try_at IS NULL OR next_try_at <= ?)"
-                f"{held} ORDER BY id FOR UPDATE SKIP LOCKED) RETURNING {CLAIMED}",
-                (self.worker, stamp(now + LEASE), stamp(now), stamp(now), self.worker),
+                f"{held}{whose} ORDER BY id FOR UPDATE SKIP LOCKED) RETURNING {CLAIMED}",
+                (self.worker, stamp(now + LEASE), stamp(now), stamp(now), self.worker, *args),
             ).fetchall()
         # Without their messages: a run may claim thousands of digests, tens of kilobytes each.
         return sorted((_outbox(r) for r in rows), key=lambda r: r.id)
@@ -239,19 +248,29 @@ class Deliveries:
                     lost.add(row_id)
         return lost
 
-    def mark_failed(self, row_id: int, error: str, next_try: datetime | None) -> bool:
-        """Count a failed attempt; with no next try the row is dead until `digest retry`. Only
-        while this worker holds the row: False when it was taken over (nothing changed)."""
+    def mark_failed(
+        self,
+        row_id: int,
+        error: str,
+        next_try: datetime | None,
+        owed: Sequence[str] | None = None,
+    ) -> bool:
+        """Count a failed attempt; with no next try the row is dead until `digest retry`;
+        `owed`: the recipients still owed the message (the others have it), kept for the next
+        try. Only while this worker holds the row: False when it was taken over (nothing
+        changed)."""
+        receipt, args = ("", ()) if owed is None else (", receipt = ?", (owed_receipt(owed),))
         with self.transaction() as db:
             return bool(
                 db.execute(
                     "UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_try_at = ?,"
-                    " status = ?, lease_until = NULL WHERE id = ? AND claimed_by = ?"
+                    f" status = ?, lease_until = NULL{receipt} WHERE id = ? AND claimed_by = ?"
                     " AND status = 'pending'",
                     (
                         error,
                         None if next_try is None else stamp(next_try),
                         "dead" if next_try is None else "pending",
+                        *args,
                         row_id,
                         self.worker,
                     ),
@@ -299,59 +318,6 @@ class Deliveries:
         rows = self.db.execute("SELECT status, count(*) FROM outbox GROUP BY status")
         return {status: n for status, n in rows}
 
-    # runs
-
-    def start_run(self, started: datetime, clock: datetime) -> int:
-        with self.transaction() as db:
-            row = db.execute(
-                "INSERT INTO runs (started_at, clock, worker) VALUES (?, ?, ?) RETURNING id",
-                (stamp(started), stamp(clock), self.worker),
-            ).fetchone()
-            return int(row[0])
-
-    def finish_run(
-        self, run_id: int, finished: datetime, outcome: str, summary: dict[str, Any]
-    ) -> None:
-        with self.transaction() as db:
-            db.execute(
-                "UPDATE runs SET finished_at = ?, outcome = ?, summary = ? WHERE id = ?",
-                (stamp(finished), outcome, json.dumps(summary), run_id),
-            )
-
-    # workers
-
-    def beat(self, now: datetime, kind: str, stopped: bool = False, **facts: Any) -> None:
-        """This worker's heartbeat: `digest status` and `digest health` list every worker."""
-        with self.transaction() as db:
-            # Names with a pid change on every restart: forget those gone quiet for a week.
-            db.execute("DELETE FROM workers WHERE beat_at < ?", (stamp(now - FORGET),))
-            db.execute(
-                "INSERT INTO workers (name, kind, beat_at, stopped, facts) VALUES (?,?,?,?,?)"
-                " ON CONFLICT (name) DO UPDATE SET kind = excluded.kind, beat_at ="
-                " excluded.beat_at, stopped = excluded.stopped, facts = excluded.facts",
-                (self.worker, kind, stamp(now), int(stopped), json.dumps(facts)),
-            )
-
-    def leave(self) -> None:
-        """A `digest run` that ends is no worker any more (the runs table keeps its name); one
-        killed stays, its heartbeat growing old, until it is forgotten."""
-        with self.transaction() as db:
-            db.execute("DELETE FROM workers WHERE name = ?", (self.worker,))
-
-    def workers(self) -> list[dict[str, Any]]:
-        """Every worker that beat, the latest first: name, kind, beat_at, stopped, facts."""
-        rows = self.db.execute(
-            "SELECT name, kind, beat_at, stopped, facts FROM workers ORDER BY beat_at DESC, name"
-        )
-        return [
-            {**dict(r), "stopped": bool(r["stopped"]), "facts": json.loads(r["facts"])}
-            for r in rows
-        ]
-
-    def runs(self, limit: int = 10) -> list[dict[str, Any]]:
-        rows = self.db.execute("SELECT * FROM runs ORDER BY id DESC LIMIT ?", (limit,))
-        return [{**dict(r), "summary": json.loads(r["summary"])} for r in rows]
-
 
 # The columns of a claim: every one an OutboxRow has but the message.
 CLAIMED = (
@@ -377,7 +343,19 @@ def _outbox(row: Any) -> OutboxRow:
         parts_sent=row["parts_sent"],
         purpose=row["purpose"],
         unconfirmed=_unconfirmed(row) if row["status"] != "sent" else (),
+        owed=_owed(row) if row["status"] != "sent" else (),
     )
+
+
+def _owed(row: Any) -> tuple[str, ...]:
+    receipt = row["receipt"] or ""
+    if not receipt.startswith(OWED):
+        return ()
+    try:
+        addresses = json.loads(receipt[len(OWED) :])
+    except ValueError:
+        return ()
+    return tuple(str(a) for a in addresses) if isinstance(addresses, list) else ()
 
 
 def _unconfirmed(row: Any) -> tuple[int, ...]:

@@ -1,7 +1,7 @@
-"""One run at a time over an SQLite state (fcntl.flock on <db>.lock, dropped by the kernel when
-its holder dies; on PostgreSQL workers run side by side and the database's own locks decide), and
-the heartbeat a `digest serve` leaves for `digest health`: a file beside SQLite, the workers table
-on PostgreSQL."""
+"""One run at a time over an SQLite state (fcntl.flock on <db>.lock, e.g. digest.db.lock, dropped
+by the kernel when its holder dies; on PostgreSQL workers run side by side and the database's own
+locks decide), and the heartbeat a `digest serve` leaves for `digest health`: a file beside
+SQLite, the workers table on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -28,7 +28,11 @@ class LockBusy(DigestError):
 
 
 def lock_path(state: str | Path) -> Path:
-    return _beside(Path(state), ".lock")
+    """<db>.lock beside the database file itself: its path resolved (a symlink to it, or
+    another way of writing it, names the same lock) and its whole name kept (digest.db and
+    digest.sqlite in one folder have a lock each: digest.db.lock, digest.sqlite.lock)."""
+    path = Path(state).resolve()
+    return path.with_name(path.name + ".lock")
 
 
 def heartbeat_path(state: str | Path) -> Path:
@@ -37,7 +41,7 @@ def heartbeat_path(state: str | Path) -> Path:
 
 def _beside(state: Path, suffix: str) -> Path:
     """state with `suffix` for its own; appended when the database already has that suffix, so a
-    state named digest.lock is never overwritten by its own lock."""
+    state named digest.heartbeat is never overwritten by its own heartbeat."""
     path = state.with_suffix(suffix)
     return state.with_name(state.name + suffix) if path == state else path
 
@@ -49,7 +53,8 @@ def run_lock(
     stop: Callable[[], bool] = lambda: False,
     on_wait: Callable[[str], None] = lambda holder: None,
 ) -> Iterator[None]:
-    """One run at a time over a state database, across processes: fcntl.flock on <db>.lock.
+    """One run at a time over a state database, across processes: fcntl.flock on <db>.lock
+    (lock_path: the database's resolved path, its whole name and ".lock").
 
     Waits up to `wait` seconds (on_wait(holder) once, when it starts waiting), then raises
     LockBusy. The kernel drops the lock when its holder dies, so a crash never leaves it stuck.

@@ -17,6 +17,7 @@ from digest.state.catalog import Catalog, row_paper
 from digest.state.deliveries import Deliveries, stamp
 from digest.state.journal import Journal
 from digest.state.ratings import Ratings
+from digest.state.runs import Runs
 from digest.state.schema import PAPER_KEYS_VERSION, SCHEMA
 from digest.state.votes import Votes
 from digest.state.web import Web
@@ -27,11 +28,11 @@ def worker_name() -> str:
     return os.environ.get("DIGEST_WORKER") or f"{socket.gethostname()}:{os.getpid()}"
 
 
-class Store(Deliveries):
+class Store(Deliveries, Runs):
     """The state database: opens it, migrates it, and owns its transactions; the tables live in
     catalog.py (store.papers), journal.py (store.journal), ratings.py (store.ratings), web.py
-    (store.web), votes.py (store.votes) and deliveries.py (digests, outbox, runs, workers:
-    methods of the store itself)."""
+    (store.web), votes.py (store.votes), deliveries.py (digests, outbox) and runs.py (runs,
+    workers): the last two as methods of the store itself."""
 
     def __init__(
         self, state: str | Path, *, worker: str | None = None, timeout: float | None = None

@@ -1,0 +1,73 @@
+"""A digest as an e-mail message: multipart/alternative (text, then HTML), 7-bit CRLF lines, and
+header fields that untrusted text (a title in a subject) can neither break nor add to."""
+
+from __future__ import annotations
+
+import binascii
+import re
+import secrets
+from email.header import Header
+
+from digest.models.characters import BIDI, C0, C1, SEPARATORS
+
+CRLF = "\r\n"
+# Controls (C0, DEL, C1) and line separators: a CR or LF in a header would start one of its own.
+_CONTROLS = re.compile(f"[{C0}{C1}{SEPARATORS}]")
+# Bidi embeddings, overrides and isolates: in a subject they would turn the rest of it around.
+_BIDI = re.compile(f"[{BIDI}]")
+# A plain word longer than this is sent as encoded words, which can be folded anywhere.
+_LONGEST_WORD = 60
+
+
+def mime(headers: list[tuple[str, str]], text: str, html: str) -> bytes:
+    """A multipart/alternative message (text, then HTML) with these headers, CRLF line ends and
+    only 7-bit lines of at most 998 characters. The Subject is untrusted text: see _header."""
+    parts = [_body(text), _body(html)]
+    boundary = "=_" + secrets.token_hex(12)  # "=_" never occurs in quoted-printable text
+    while any(boundary.encode() in body for _, body in parts):
+        boundary = "=_" + secrets.token_hex(12)
+    head = "".join(_header(k, v, text=k == "Subject") for k, v in headers)
+    head += f'MIME-Version: 1.0\r\nContent-Type: multipart/alternative; boundary="{boundary}"'
+    out = [head.encode("ascii"), b"\r\n\r\n"]
+    for subtype, (cte, body) in zip(("plain", "html"), parts, strict=True):
+        out.append(
+            f'--{boundary}\r\nContent-Type: text/{subtype}; charset="utf-8"\r\n'
+            f"Content-Transfer-Encoding: {cte}\r\n\r\n".encode("ascii")
+        )
+        out += [body, b"\r\n"]  # the line break before a boundary belongs to the boundary
+    out.append(f"--{boundary}--\r\n".encode("ascii"))
+    return b"".join(out)
+
+
+def header_value(value: str) -> str:
+    """A header value on one line: controls and line breaks become spaces, bidi controls go."""
+    return " ".join(_BIDI.sub("", _CONTROLS.sub(" ", value)).split())
+
+
+def _header(name: str, value: str, text: bool = False) -> str:
+    """One header field, folded at spaces under 78 characters a line where it can be; RFC 2047
+    words for text beyond ASCII. In free `text` (a subject holding a title) a literal "=?" would
+    be decoded by the reader as an encoded word of the sender's (one that may hold a CRLF), and a
+    long word could not be folded: such text is encoded, whatever it holds."""
+    value = header_value(value)
+    words = value.split(" ")
+    if not value.isascii() or (text and ("=?" in value or max(map(len, words)) > _LONGEST_WORD)):
+        return f"{name}: {Header(value, 'utf-8', header_name=name).encode(linesep=CRLF)}\r\n"
+    lines = [f"{name}:"]
+    for word in words:
+        if len(lines[-1]) + 1 + len(word) > 78 and lines[-1] != f"{name}:":
+            lines.append("")
+        lines[-1] += " " + word
+    return "\r\n".join(lines) + "\r\n"
+
+
+def _body(text: str) -> tuple[str, bytes]:
+    """(transfer encoding, CRLF lines) of a text part: 7bit when it is short-lined ASCII, else
+    quoted-printable (binascii's, in C), so that any relay takes it, SMTPUTF8 or not."""
+    raw = text.encode("utf-8")
+    lines = raw.splitlines()
+    if raw.isascii() and all(len(line) <= 998 for line in lines):
+        return "7bit", b"\r\n".join(lines) + b"\r\n"
+    return "quoted-printable", b"\r\n".join(
+        binascii.b2a_qp(raw, istext=True).splitlines()
+    ) + b"\r\n"

@@ -1,0 +1,145 @@
+"""The outbox's writes to the state database, in groups: a part's claim committed before its
+post, sent marks a few together after their sends, and the leases of the rows on the wire
+renewed while they are there."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from datetime import datetime
+
+from digest.models import DigestError
+from digest.state import Store
+
+log = logging.getLogger("digest.outbox")
+
+# Sent marks wait for the next commit, at most this many or this long: a crash can lose these
+# few, and then resends them under the same idempotency key (email Message-ID, Matrix txnId).
+# A Slack or hookshot row is never resent (each part is claimed, durably, before it is posted):
+# its sent mark is committed at once, or a crash would leave its confirmed parts unconfirmed.
+MARK_BATCH = 20
+MARK_SECONDS = 1.0
+# While a message is on the wire its row's lease is renewed this often (seconds): a send may
+# last longer than the lease (an SMTP relay has up to 10 minutes to answer the end of DATA, and
+# a message may first wait for one of the relay's kept connections).
+RENEW_SECONDS = 60.0
+
+
+class TakenOver(Exception):
+    """The row is no longer this worker's (its lease ended and another worker claimed it, or
+    it was sent): raised by a claim of the next part, so that part is not posted here."""
+
+
+class Marks:
+    """The run's writes to the outbox, grouped into few transactions. A claim (a part about to
+    be posted) returns once committed; sent marks wait for the next commit, which any claim, a
+    full batch (MARK_BATCH), the ticker (every MARK_SECONDS) or the end of the run makes.
+    Claims from several threads that arrive while one commit is under way share the next one."""
+
+    def __init__(self, store: Store, lock: threading.Lock, clock: Callable[[], datetime]) -> None:
+        self.store, self.lock = store, lock  # the run's lock: the one connection, one at a time
+        self.clock = clock  # a claim renews its row's lease from the run's clock
+        self.lost: set[int] = set()  # rows found taken over by another worker
+        self.queue = threading.Lock()
+        self.sent: list[tuple[int, str, datetime]] = []
+        # Claims: (parts sent,) or, at most once, (parts sent, the parts that got no answer).
+        self.parts: dict[int, tuple[int] | tuple[int, tuple[int, ...]]] = {}
+        self.stop = threading.Event()
+        self.asked = self.written = 0  # claims queued, and queued before the last commit
+        # Rows on the wire now (id -> when their lease was last renewed, monotonic): tick()
+        # renews them every RENEW_SECONDS, so no send outlasts its lease.
+        self.inflight: dict[int, float] = {}
+
+    def mark_sent(self, row_id: int, receipt: str, when: datetime, now: bool = False) -> None:
+        """Queue a sent mark; `now`: commit it before returning, as a claim is (an at-most-once
+        channel's row: a crash must not leave its confirmed parts looking unanswered)."""
+        with self.queue:
+            self.sent.append((row_id, receipt, when))
+            due = len(self.sent) >= MARK_BATCH
+            if now:
+                self.asked += 1
+            mine = self.asked
+        if now:
+            self.flush(mine)
+        elif due:
+            self.flush()
+
+    def tick(self) -> None:
+        """Until stopped: commit what waits, every MARK_SECONDS (a run can be slow to the end:
+        a long Retry-After, the last Slack posts a second apart)."""
+        while not self.stop.wait(MARK_SECONDS):
+            try:
+                self.flush()
+            except DigestError as exc:  # the state database refused, for now (busy, gone)
+                # The marks stay queued: the next commit (a claim's, this ticker's, the run's
+                # last) writes them, or reports the error that ends the run.
+                log.warning("outbox: the sent marks wait for the next commit: %s", exc)
+            try:
+                self.renew_inflight()
+            except DigestError as exc:
+                log.warning("outbox: cannot renew the leases of the rows being sent: %s", exc)
+
+    def sending(self, row_id: int, on: bool) -> None:
+        """A row goes on the wire (its lease was just renewed), or comes off it."""
+        with self.queue:
+            if on:
+                self.inflight[row_id] = time.monotonic()
+            else:
+                self.inflight.pop(row_id, None)
+
+    def renew_inflight(self) -> None:
+        """Renew the lease of every row on the wire for RENEW_SECONDS or more."""
+        now = time.monotonic()
+        with self.queue:
+            due = [r for r, at in self.inflight.items() if now - at >= RENEW_SECONDS]
+        for row_id in due:
+            with self.lock:
+                mine = self.store.renew(row_id, self.clock())
+            with self.queue:
+                if row_id in self.inflight:
+                    self.inflight[row_id] = now
+            if not mine:
+                log.warning("outbox row %d: taken over by another worker while sending", row_id)
+
+    def claim(self, row_id: int, parts_sent: int, unsure: tuple[int, ...] | None = None) -> bool:
+        """Commit a part's claim (and renew the row's lease), with the parts posted that the
+        server has not confirmed (at most once); False: the row was taken over."""
+        entry = (parts_sent,) if unsure is None else (parts_sent, unsure)
+        with self.queue:
+            self.parts[row_id] = entry
+            self.asked += 1
+            mine = self.asked
+        try:
+            self.flush(mine)
+        except BaseException:
+            # Not committed, so the part is not posted: no later commit may record it claimed.
+            with self.queue:
+                if self.parts.get(row_id) == entry:
+                    del self.parts[row_id]
+            raise
+        return row_id not in self.lost
+
+    def flush(self, claim: int = 0) -> None:
+        """Commit what is queued; for a claim, return as soon as a commit has included it."""
+        with self.lock:
+            if claim and self.written >= claim:
+                return
+            with self.queue:
+                sent, parts, self.sent, self.parts = self.sent, self.parts, [], {}
+                upto = self.asked
+            if sent or parts:
+                claims = [(row_id, *claim) for row_id, claim in parts.items()]
+                try:
+                    lost = self.store.mark_many(sent, claims, self.clock())
+                except BaseException:
+                    with self.queue:  # not written: queued again, ahead of what came meanwhile
+                        self.sent[:0] = sent
+                        self.parts = {**parts, **self.parts}
+                    raise
+                for row_id in lost:
+                    if row_id not in parts:
+                        log.warning("outbox row %d: delivered, but taken over meanwhile", row_id)
+                self.lost |= lost
+            self.written = upto
