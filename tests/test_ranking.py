@@ -226,6 +226,42 @@ def test_without_thresholds_exactly_top_k_even_with_tiny_scores(papers):
     assert loose[-1].score < 0.05 < loose[0].score
 
 
+def test_a_paper_sharing_a_word_is_never_cut_for_one_sharing_none():
+    # 40 papers on the topic; 8 that share only "learning" amid words every field uses (the
+    # centroid's part outweighs it: their words score below 0); 8 that share nothing. The
+    # cut before the latent reorder once took those nearer 0, the unrelated, for the last places.
+    draw = random.Random(2)
+    topic = "federated differential privacy clients server aggregation noise budget".split()
+    common = (
+        "model models data results method performance training neural network deep dataset"
+        " accuracy tasks benchmark large language"
+    ).split()
+    sky = "galaxy stellar dust telescope spectra redshift halo cluster supernova quasar".split()
+    pool = (
+        [
+            Paper(
+                f"a{i:02d}",
+                f"Federated learning with differential privacy {i}",
+                " ".join(draw.choices(topic, k=30) + ["learning"] * 3 + draw.choices(common, k=20)),
+            )
+            for i in range(40)
+        ]
+        + [
+            Paper(
+                f"b{i}", f"Training models {i}", " ".join(draw.choices(common, k=80) + ["learning"])
+            )
+            for i in range(8)
+        ]
+        + [Paper(f"c{i}", f"Stellar dust {i}", " ".join(draw.choices(sky, k=60))) for i in range(8)]
+    )
+    reader = sub("ana", interests="federated learning with differential privacy")
+    for top in range(44, 56):
+        picks = rank(pool, [reader], top_k=top, thresholds=False)["ana"]
+        listed = [p.paper.id[0] for p in picks]
+        assert listed == sorted(listed), top  # a's, then b's (a word shared), then c's
+        assert "c" not in listed or listed.count("b") == 8, top  # no b left out for a c
+
+
 def test_top_k_defaults_to_each_subscribers_own(papers):
     got = rank(papers, [privacy(top_k=3), sub("bo", top_k=7, interests=PRIVACY)], thresholds=False)
     assert (len(got["ana"]), len(got["bo"])) == (3, 7)

@@ -122,6 +122,12 @@ def _best(
                 if chosen is None:  # a paper left out could still make the list
                     row = (prep.right @ left[r].T).toarray().ravel()
                     chosen = _every(row, deep, floor, oks[si], ids)
+                if floor is None and len(chosen) >= deep and chosen[-1][0] <= 0:
+                    # Cut among scores of 0 and below, where a paper that shares a word (the
+                    # centroid outweighed it) must not lose its place to one that shares none.
+                    row = (prep.right @ left[r].T).toarray().ravel()
+                    words = prep.interest.vectors[lo + r].indices
+                    chosen = _sharing_first(row, prep.x, words, deep, oks[si], ids)
                 best[lo + r] = chosen
         del seen, left
         release_memory()
@@ -247,6 +253,25 @@ def _chosen(
             if len(chosen) == k:
                 return chosen
     return None if open_below and not (edge <= 0 and len(chosen) >= shown) else chosen
+
+
+def _sharing_first(
+    row: np.ndarray,
+    x: sp.csr_matrix,
+    words: np.ndarray,
+    k: int,
+    ok: Callable[[int], bool],
+    ids: list[str],
+) -> list[tuple[float, int]]:
+    """The best k (score, paper row) of one interest's scores for every paper, those that share
+    one of its words first, whatever their score: the latent reorder keeps that order."""
+    mark = np.zeros(x.shape[1])
+    mark[words] = 1.0
+    shares = (x @ mark) > 0
+    chosen = top_candidates(row, np.flatnonzero(shares), k, ids, ok)
+    if len(chosen) < k:
+        chosen += top_candidates(row, np.flatnonzero(~shares), k - len(chosen), ids, ok)
+    return [(float(row[j]), j) for j in chosen]
 
 
 def _every(
