@@ -102,6 +102,26 @@ def test_exclude_removes_papers_mentioning_the_word_or_its_plural(papers):
     assert not any("protein" in s.paper.abstract.lower() for s in excluded)
 
 
+def test_keywords_with_a_lone_letter_or_symbols_match_what_they_name():
+    pool = [
+        Paper("kmeans", "Fast k-means clustering", "We speed up k-means with a C++ library."),
+        Paper("means", "Sampling", "Inference by means of sampling from the posterior."),
+        Paper("tsne", "Embeddings", "We visualize embeddings with t-SNE maps."),
+        Paper("sne", "Supernovae", "Type Ia SNe rates in nearby galaxies."),
+    ]
+    got = rank(
+        pool,
+        [
+            sub("k", keywords=("k-means",)),
+            sub("c", keywords=("C++",)),
+            sub("t", keywords=("t-SNE",)),
+        ],
+    )
+    assert [s.paper.id for s in got["k"]] == ["kmeans"]
+    assert [s.paper.id for s in got["c"]] == ["kmeans"] and got["c"][0].terms == ("c++",)
+    assert [s.paper.id for s in got["t"]] == ["tsne"]
+
+
 def test_exclude_pattern_matches_words_and_phrases_not_fragments():
     pattern = exclude_pattern(["protein", "language model"])
     assert pattern is not None
@@ -787,6 +807,17 @@ def test_a_title_alone_does_not_outrank_abstracts_that_say_more():
     alone = rank(titles, [s])["rlhf"]
     assert len(alone) == 20
     assert all(p.score > 0 and "reinforcement learning" in p.terms for p in alone)
+
+
+def test_a_papers_title_alone_scores_below_the_paper_itself(papers):
+    # In the latent basis a cosine is blind to length: a title copy of a pick was as close as
+    # its whole abstract, and outscored it, its words' part being the more concentrated.
+    reader = privacy(top_k=8)
+    best = [s.paper for s in rank(papers, [reader])["ana"]]
+    copies = [dataclasses.replace(p, id=p.id + "-title", abstract="") for p in best]
+    got = rank(papers + copies, [reader], top_k=100, thresholds=False)["ana"]
+    score = {s.paper.id: s.score for s in got}
+    assert all(score[p.id] > score.get(p.id + "-title", 0.0) for p in best)
 
 
 @pytest.mark.parametrize("seed", range(8))

@@ -25,6 +25,27 @@ def test_model_names_stay_whole_and_dashes_set_off_by_spaces_end_a_phrase():
     assert "covid-19 data" in words
 
 
+def test_a_lone_letter_and_its_hyphen_or_symbols_stay_one_word():
+    # Split, "k-means" lost its letter and matched "by means of"; "c++" and "c#" were nothing.
+    words = set(analyze("k-means in C++ and C#, t-SNE of X-ray data, an α-helix"))
+    assert {"k-means", "c++", "c#", "t-sne", "x-ray", "α-helix"} <= words
+    assert "means" not in words and "sne" not in words and "helix" not in words
+    assert analyze("by means of sampling") == ["means", "sampling"]
+    assert analyze("a+b = c #1 ++x c++11") == []  # other pluses and hashes are punctuation
+    assert "privacy utility" in analyze("the privacy-utility trade")  # two words, one phrase
+
+
+def test_latex_commands_and_subscripts_are_no_words():
+    # "M_\\odot" read as the words "m_" and "odot" explained picks of astronomy papers.
+    assert analyze(r"a mass of $10^{10} M_\odot$ in \textbf{dwarf galaxies}") == [
+        "mass",
+        "dwarf",
+        "galaxies",
+        "dwarf galaxies",
+    ]
+    assert "l_0" in analyze("an l_0 penalty")  # an inner underscore stays
+
+
 def test_accents_case_and_punctuation_do_not_change_the_words():
     words = ["cafe", "resume", "naive", "bayes", "cafe resume", "naive bayes"]
     assert sorted(analyze("Café RÉSUMÉ: naïve Bayes!")) == sorted(words)  # the colon ends a phrase

@@ -275,7 +275,7 @@ def test_validate_explains_a_bad_source_entry_in_one_line(
 ) -> None:
     config = tmp_path / "bad.toml"
     config.write_text(
-        f'[[sources]]\n{entry_toml}\n\n[[subscribers]]\nname = "a"\ninterests = "x"\n',
+        f'[[sources]]\n{entry_toml}\n\n[[subscribers]]\nname = "a"\ninterests = "privacy"\n',
         encoding="utf-8",
     )
     code, out, err = run(capsys, "validate", "--config", str(config))

@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 
 from digest.config.checks import exists
-from digest.models import DigestError, Settings, identity
+from digest.models import DigestError, Settings, Subscriber, identity
 from digest.state.engine import shown
 
 
@@ -37,6 +37,7 @@ def problems(settings: Settings) -> list[str]:
                 found.append(
                     f"{file}: {key}.like[{i}]: {liked!r} is not an arXiv id (e.g. '2501.01234')"
                 )
+        found += [f"{file}: {key}.{problem}" for problem in _wordless(sub)]
         if sub.library_path and sub.library_path not in libraries:
             libraries[sub.library_path] = key
             try:
@@ -55,6 +56,21 @@ def problems(settings: Settings) -> list[str]:
     except DigestError as exc:
         found.append(f"{file}: templates: {exc}")
     return list(dict.fromkeys(found))  # a shared folder or default fails once
+
+
+def _wordless(sub: Subscriber) -> list[str]:
+    """The keywords, and the interests text when nothing else steers the profile, that hold no
+    word the ranking reads (stop words, numbers and lone letters are left out): they would
+    match nothing, silently."""
+    from digest.ranking.tokens import analyze
+
+    why = "holds no word the ranking can match (stop words, numbers and lone letters are left out)"
+    found = [f"keywords[{i}]: {k!r} {why}" for i, k in enumerate(sub.profile.keywords)]
+    found = [f for f, k in zip(found, sub.profile.keywords, strict=True) if not analyze(k)]
+    others = sub.profile.keywords or sub.library_path or sub.likes or sub.profile.authors
+    if sub.profile.interests.strip() and not others and not analyze(sub.profile.interests):
+        found.append(f"interests: {why}")
+    return found
 
 
 def where_paths(settings: Settings) -> list[str]:

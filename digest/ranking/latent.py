@@ -207,13 +207,20 @@ def _closeness(
     if basis is None:
         return scores.copy()
     rows, position = np.unique(papers, return_inverse=True)
-    z, zi = basis.project(x[rows]), basis.project(profile)
+    mine = x[rows]
+    z, zi = basis.project(mine), basis.project(profile)
     position = position.ravel()
     closeness = np.empty(len(papers))
     for lo in range(0, len(papers), PAIRS_AT_ONCE):  # rows gathered for a block of pairs only
         at = slice(lo, lo + PAIRS_AT_ONCE)
         closeness[at] = np.einsum("ij,ij->i", z[position[at]], zi[owner[at]])
     said, says = np.any(z != 0, axis=1), np.any(zi != 0, axis=1)
+    # A cosine of projections is blind to length: a title alone would be as close as its whole
+    # abstract. Weighed as its words are (a unit row that features.shortened weighed by its
+    # brevity is that long), it stays about half as close.
+    weight = np.minimum(1.0, np.sqrt(np.asarray(mine.multiply(mine).sum(axis=1)).ravel()))
+    close = closeness > 0
+    closeness[close] *= weight[position[close]]
     silent = ~said[position] | ~says[owner]
     closeness[silent] = scores[silent]
     return closeness

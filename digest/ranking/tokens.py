@@ -64,17 +64,27 @@ BIGRAMS = True
 
 class _Table(dict[int, int | str]):
     """str.translate table: word characters, hyphens and spaces stay (other white space becomes a
-    space); any other character ends a phrase and becomes "|"."""
+    space), "+" and "#" too, for _SYMBOLS to judge; any other character ends a phrase and becomes
+    "|"."""
 
     def __missing__(self, code: int) -> int | str:
         c = chr(code)
-        kept: int | str = code if (c.isalnum() or c in "_-") else " " if c.isspace() else "|"
+        kept: int | str = code if (c.isalnum() or c in "_-+#") else " " if c.isspace() else "|"
         self[code] = kept
         return kept
 
 
 _TABLE = _Table()
-_SPLIT_HYPHEN = re.compile(r"-(?!\d)")
+# A hyphen splits a word, but not before a digit ("gpt-4") nor after a lone letter ("k-means",
+# "t-sne", "x-ray", "α-helix": split, the letter would go and "means" match "by means of").
+_SPLIT_HYPHEN = re.compile(r"(?<=\w\w)-(?!\d)")
+# A language's name of a letter and "++" or "#" ("c++", "c#") is one word; any other "+" or "#"
+# ends a phrase like other punctuation.
+_SYMBOLS = re.compile(r"(?<![\w+#])[a-z](?:\+\+|#)(?![\w+#])|[+#]")
+# LaTeX in an abstract: a command's name (\odot, \mathcal) is no word of the text, and an
+# underscore at a word's edge (M_\odot read as "m_") is a subscript's, not the word's.
+_LATEX_COMMAND = re.compile(r"\\[a-z]+")
+_EDGE_UNDERSCORE = re.compile(r"(?<!\w)_+|_+(?!\w)")
 
 
 def _chunks(text: str) -> list[str]:
@@ -83,7 +93,13 @@ def _chunks(text: str) -> list[str]:
     text = text.lower()
     if not text.isascii():
         text = _strip_accents(text)
+    if "\\" in text:
+        text = _LATEX_COMMAND.sub(" ", text)
     text = text.translate(_TABLE)
+    if "_" in text:
+        text = _EDGE_UNDERSCORE.sub(" ", text)
+    if "+" in text or "#" in text:
+        text = _SYMBOLS.sub(lambda m: m[0] if len(m[0]) > 1 else "|", text)
     if "-" in text:
         # A dash set off by a space, or a run of two or more, ends a phrase like punctuation.
         text = text.replace("--", " | ").replace(" -", " | ").replace("- ", " | ")
