@@ -27,7 +27,7 @@ from digest.models import (
     redact,
 )
 from digest.outbox import Outcome, deliver
-from digest.periods import behind, period_start
+from digest.periods import behind, covered, period_start
 from digest.sources.files import read_papers
 from digest.state import Store
 from digest.web import replies
@@ -271,12 +271,17 @@ def _due(
         start = period_start(sub.schedule, sub.timezone, now) or now.astimezone(
             ZoneInfo(sub.timezone)
         )
+        last = store.last_digest(sub.name)
         if store.has_digest(sub.name, start.isoformat()):
             reports.append(SubscriberReport(sub.name, start.isoformat(), "already made"))
-        elif behind(store.last_period(sub.name), now):
+        elif behind(None if last is None else last[0], now):
             # The clock stepped back (a machine booting before NTP, a --now in the past): a
             # period before one already made would come out of order, or dated 1970.
             reports.append(SubscriberReport(sub.name, start.isoformat(), "clock behind"))
+        elif covered(start, last):
+            # A new schedule or time zone whose period began in time the last digest covered:
+            # that digest stands for it, and the next fire time opens the next period.
+            reports.append(SubscriberReport(sub.name, start.isoformat(), "already made"))
         elif sub.name in waiting:
             reports.append(SubscriberReport(sub.name, start.isoformat(), WAITING))
         else:

@@ -165,12 +165,23 @@ def test_an_unwritable_dir_is_a_retryable_delivery_error(tmp_path: Path) -> None
 def test_a_failed_write_leaves_no_half_file(tmp_path: Path) -> None:
     channel = make_channel({"dir": str(tmp_path)})
     folder = tmp_path / "2026-11-30"
-    (folder / "alice.eml").mkdir(parents=True)  # os.replace onto a folder fails
+    (folder / "alice.html").mkdir(parents=True)  # os.replace onto a folder fails
+    with pytest.raises(DeliveryError, match="alice.html") as caught:
+        channel.send(make_delivery(channel))
+    assert caught.value.retryable is True
+    assert sorted(p.name for p in folder.iterdir()) == ["alice.html"]
+    assert not any((folder / "alice.html").iterdir())
+
+
+def test_an_eml_that_cannot_be_read_is_a_retryable_error_not_a_second_file(tmp_path: Path) -> None:
+    # Whose digest it holds is unknown: writing beside it could make a second copy of one.
+    channel = make_channel({"dir": str(tmp_path)})
+    folder = tmp_path / "2026-11-30"
+    (folder / "alice.eml").mkdir(parents=True)
     with pytest.raises(DeliveryError, match="alice.eml") as caught:
         channel.send(make_delivery(channel))
     assert caught.value.retryable is True
-    assert sorted(p.name for p in folder.iterdir()) == ["alice.eml", "alice.html"]
-    assert not any((folder / "alice.eml").iterdir())
+    assert sorted(p.name for p in folder.iterdir()) == ["alice.eml"]
 
 
 def test_registered_under_its_kind() -> None:
@@ -233,3 +244,47 @@ def parse_bytes(raw: bytes) -> EmailMessage:
     parsed = email.message_from_bytes(raw, policy=email.policy.default)
     assert isinstance(parsed, EmailMessage)
     return parsed
+
+
+def test_each_digest_of_a_day_keeps_its_own_file(tmp_path: Path) -> None:
+    # A schedule that fires more than once a day: the day's first digest keeps the plain name,
+    # a later period's digest takes its local time; neither overwrites the other.
+    channel = make_channel({"dir": str(tmp_path)})
+    first = make_delivery(channel)
+    later = dataclasses.replace(
+        first,
+        id=8,
+        period="2026-11-30T12:15:00+01:00",
+        message=dataclasses.replace(MESSAGE, subject="later"),
+    )
+    assert Path(channel.send(first).detail).name == "alice.eml"
+    assert Path(channel.send(later).detail).name == "alice-1215.eml"
+    folder = tmp_path / "2026-11-30"
+    names = ["alice-1215.eml", "alice-1215.html", "alice.eml", "alice.html"]
+    assert sorted(p.name for p in folder.iterdir()) == names
+    assert parse(folder / "alice.eml")["Message-ID"] == f"<{first.key}@digest.local>"
+    assert parse(folder / "alice-1215.eml")["Subject"] == "later"
+    # A resend of either row (a retry, `digest retry`) rewrites its own file, in any order.
+    assert Path(channel.send(later).detail).name == "alice-1215.eml"
+    assert Path(channel.send(first).detail).name == "alice.eml"
+    assert sorted(p.name for p in folder.iterdir()) == names
+
+
+def test_a_digest_whose_names_are_taken_gets_one_with_its_row(tmp_path: Path) -> None:
+    # Two periods with one local time on one day (a time zone changed), or files left by
+    # another state: the digest still never overwrites another one's file.
+    channel = make_channel({"dir": str(tmp_path)})
+    first = make_delivery(channel)
+    other_zone = dataclasses.replace(first, id=9, period="2026-11-30T08:00:00-08:00")
+    third = dataclasses.replace(first, id=10, period="2026-11-30T08:00:00-05:00")
+    assert Path(channel.send(first).detail).name == "alice.eml"
+    assert Path(channel.send(other_zone).detail).name == "alice-0800.eml"
+    assert Path(channel.send(third).detail).name == "alice-0800-10.eml"
+    assert Path(channel.send(third).detail).name == "alice-0800-10.eml"
+    assert len(list((tmp_path / "2026-11-30").glob("*.eml"))) == 3
+
+
+def test_alerts_and_notices_keep_their_row_in_the_name(tmp_path: Path) -> None:
+    channel = make_channel({"dir": str(tmp_path)})
+    alert = dataclasses.replace(make_delivery(channel), purpose="alert")
+    assert Path(channel.send(alert).detail).name == "alice.alert-7.eml"

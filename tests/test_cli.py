@@ -306,7 +306,10 @@ def test_a_database_password_never_shows_whichever_command_meets_it(
     assert code == 2 and "S3KRIT" not in out + err
     # A URL that cannot be split (an unclosed [): one line, exit 2, the container's check too.
     code, out, err = run(capsys, "health", "--state", "postgresql://u:S3KRIT@[127.0.0.1/db")
-    assert (code, err) == (2, "digest: --state: not a valid postgresql:// URL\n")
+    assert (code, err) == (
+        2,
+        "digest: --state: not a valid postgresql:// URL: an unclosed [ in the host\n",
+    )
 
 
 def closed_pipe_run(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -602,3 +605,17 @@ def test_held_alerts_are_counted_by_run_and_status_and_all_reach_the_next_digest
     assert len(re.findall(r"id (dp\d)", picks)) == 2 and "mia" not in picks
     code, out, _ = run(capsys, "status", *config, "--now", "2026-12-01T10:00:00Z")
     assert "held alert" not in out.split("next digests:")[1]  # carried: none waits any more
+
+
+def test_validate_names_keywords_and_interests_that_hold_no_word(project: Path, capsys) -> None:
+    config = project / "config" / "digest.toml"
+    config.write_text(
+        config.read_text()
+        + '[[subscribers]]\nname = "dan"\ninterests = "the of and 2024"\n'
+        + '[[subscribers]]\nname = "eve"\ninterests = "privacy"\nkeywords = ["k-means", "+++"]\n'
+    )
+    code, _, err = run(capsys, "validate")
+    assert code == 2
+    assert "subscribers.dan.interests: holds no word the ranking can match" in err
+    assert "subscribers.eve.keywords[1]: '+++' holds no word" in err
+    assert "keywords[0]" not in err and len(err.splitlines()) == 2

@@ -48,6 +48,20 @@ def test_status_shows_runs_next_digests_sources_and_dead_deliveries(tmp_path: Pa
     assert lines[-1].endswith("(8 attempts): smtp: refused")
 
 
+def test_a_period_a_new_time_zone_opens_before_the_last_digest_is_not_due(tmp_path: Path) -> None:
+    # At 08:00 UTC ana had her digest; then she moved to Los Angeles. Her period now began at
+    # 08:00 PDT yesterday, before that digest: the run makes nothing, and status says so.
+    ana = replace(subscriber("ana", "differential privacy"), schedule="0 8 * * *")
+    arrive(tmp_path / "papers", "1", paper("p1", PRIVACY))
+    state = str(tmp_path / "s.db")
+    with Store(state) as store:
+        pipeline.run_once(settings_for(tmp_path, ana), store, at("2026-04-01T09:00Z"))
+        moved = settings_for(tmp_path, replace(ana, timezone="America/Los_Angeles"))
+        text, _ = reports.status_report(moved, store, state, at("2026-04-01T12:00Z"))
+    assert "due now" not in text
+    assert "  ana: Wed 2026-04-01 08:00 PDT (America/Los_Angeles), in 3 h 00 min" in text
+
+
 def test_status_counts_the_held_alerts_themselves_whichever_worker_held_them(
     tmp_path: Path,
 ) -> None:

@@ -89,3 +89,15 @@ def test_a_text_redacted_twice_keeps_its_blots_whole() -> None:
         == once
         == "ma[redacted]rix [redacted]oken [redacted] refused"
     )
+
+
+@pytest.mark.parametrize("mark", ["#", "?"])
+def test_a_database_password_with_a_hash_or_a_question_mark_is_blotted_whole(mark: str) -> None:
+    """urllib ends a URL's user part at '#' or '?': libpq does not, nor does the redactor."""
+    from digest.models.errors import postgres_secrets
+
+    url = f"postgresql://digest:Hunter2{mark}Xyzzy42@127.0.0.1:55697/d1"
+    echo = f'password "Hunter2{mark}Xyzzy42" refused; from {url}'
+    for secrets in (frozenset({url}), postgres_secrets(url)):
+        text = redact(echo, secrets)
+        assert "Hunter2" not in text and "Xyzzy42" not in text and "[redacted]" in text

@@ -155,3 +155,26 @@ def test_a_fire_time_the_clocks_skip_names_one_period_whenever_a_run_asks() -> N
             for now in ("2026-03-29T01:30Z", "2026-03-29T01:45Z", "2026-03-29T02:15Z")
         }
         assert {n.isoformat() if n else None for n in names} == {"2026-03-29T02:30:00+01:00"}
+
+
+def test_the_next_digest_is_never_a_repeated_time_that_opens_no_period() -> None:
+    # Falling back, 02:30 comes twice: the second fires but its period is the first's, so the
+    # next digest after 02:30 CEST is the next day's (status, serve's plan and heartbeat).
+    after = periods.next_fire("30 2 * * *", "Europe/Berlin", at("2026-10-25T02:40+02:00"))
+    assert after is not None and after.isoformat() == "2026-10-26T02:30:00+01:00"
+    before = periods.next_fire("30 2 * * *", "Europe/Berlin", at("2026-10-25T02:10+02:00"))
+    assert before is not None and before.isoformat() == "2026-10-25T02:30:00+02:00"
+    # Every quarter of the repeated hour is one the first pass opened: next is 03:00 CET.
+    quarter = periods.next_fire("*/15 * * * *", "Europe/Berlin", at("2026-10-25T02:50+02:00"))
+    assert quarter is not None and quarter.isoformat() == "2026-10-25T03:00:00+01:00"
+    # Lord Howe falls back half an hour (5 April 2026, 02:00 +11 is 01:30 +10:30).
+    howe = periods.next_fire("45 1 * * *", "Australia/Lord_Howe", at("2026-04-05T01:50+11:00"))
+    assert howe is not None and howe.isoformat() == "2026-04-06T01:45:00+10:30"
+    # Each fire time named is one period_start opens.
+    for schedule, fire in (
+        ("30 2 * * *", after),
+        ("30 2 * * *", before),
+        ("*/15 * * * *", quarter),
+    ):
+        assert periods.period_start(schedule, "Europe/Berlin", fire) == fire
+    assert periods.period_start("45 1 * * *", "Australia/Lord_Howe", howe) == howe

@@ -122,6 +122,75 @@ def test_a_clock_behind_the_last_digest_makes_no_digest_out_of_order(tmp_path: P
         assert [(s.status, s.picked) for s in later.subscribers] == [("made", 1)]
 
 
+def made_periods(store: Store) -> list[str]:
+    return [r[0] for r in store.db.execute("SELECT period FROM digests ORDER BY id").fetchall()]
+
+
+def utc(text: str) -> datetime:
+    return datetime.fromisoformat(text).astimezone(UTC)
+
+
+@pytest.mark.parametrize(
+    ("change", "skipped", "then", "opened"),
+    [
+        # 08:00 UTC made at 09:00Z; in Los Angeles the period at 12:00Z began 31 March 08:00
+        # (15:00Z), before that digest: no digest for yesterday; the next is 08:00 PDT.
+        (
+            {"timezone": "America/Los_Angeles"},
+            "2026-04-01T12:00Z",
+            "2026-04-01T16:00Z",
+            "2026-04-01T08:00:00-07:00",
+        ),
+        # 0 8 -> 0 20 at 10:00: yesterday's 20:00 lies before today's 08:00.
+        ({"schedule": "0 20 * * *"}, "2026-04-01T10:00Z", "2026-04-01T20:30Z", None),
+    ],
+)
+def test_a_new_zone_or_schedule_makes_no_back_dated_digest(
+    tmp_path: Path, change: dict[str, str], skipped: str, then: str, opened: str | None
+) -> None:
+    write_seeds(tmp_path, "a.txt", PRIVACY)
+    ana = subscriber("ana", "differential privacy and unlearning")
+    with Store(tmp_path / "s.db") as store:
+        pipeline.run_once(settings_for(tmp_path, ana), store, utc("2026-04-01T09:00Z"))
+        changed = settings_for(tmp_path, dataclasses.replace(ana, **change))  # type: ignore[arg-type]
+        write_seeds(tmp_path, "b.txt", UNLEARN)
+        report = pipeline.run_once(changed, store, utc(skipped))
+        assert [s.status for s in report.subscribers] == ["already made"]
+        assert report.exit_code == 0
+        assert made_periods(store) == ["2026-04-01T08:00:00+00:00"]
+        later = pipeline.run_once(changed, store, utc(then))
+        assert [(s.status, s.picked) for s in later.subscribers] == [("made", 1)]
+        assert made_periods(store)[1] == (opened or "2026-04-01T20:00:00+00:00")
+
+
+def test_a_period_that_began_before_the_last_digest_was_made_opens_none(tmp_path: Path) -> None:
+    # The 08:00 digest was made late, at 20:00; a new 12:00 schedule's period began before it.
+    write_seeds(tmp_path, "a.txt", PRIVACY)
+    ana = subscriber("ana", "differential privacy and unlearning")
+    with Store(tmp_path / "s.db") as store:
+        pipeline.run_once(settings_for(tmp_path, ana), store, utc("2026-04-01T20:00Z"))
+        noon = settings_for(tmp_path, dataclasses.replace(ana, schedule="0 12 * * *"))
+        report = pipeline.run_once(noon, store, utc("2026-04-01T21:00Z"))
+        assert [s.status for s in report.subscribers] == ["already made"]
+        pipeline.run_once(noon, store, utc("2026-04-02T12:00Z"))
+        assert made_periods(store) == ["2026-04-01T08:00:00+00:00", "2026-04-02T12:00:00+00:00"]
+
+
+def test_the_repeated_hour_reopens_no_period_of_its_first_pass(tmp_path: Path) -> None:
+    # Berlin falls back on 25 October 2026: 02:00-03:00 comes twice and a */15 period in the
+    # second pass is the first pass's. A run at 02:50 CEST made 02:45; one at 02:05 CET finds
+    # 02:00 CEST without a digest, but it began before 02:45: none for it, and 03:00 CET is next.
+    write_seeds(tmp_path, "a.txt", PRIVACY)
+    ana = subscriber("ana", "privacy", schedule="*/15 * * * *", timezone="Europe/Berlin")
+    settings = settings_for(tmp_path, ana)
+    with Store(tmp_path / "s.db") as store:
+        pipeline.run_once(settings, store, utc("2026-10-25T02:50+02:00"))
+        report = pipeline.run_once(settings, store, utc("2026-10-25T02:05+01:00"))
+        assert [s.status for s in report.subscribers] == ["already made"]
+        pipeline.run_once(settings, store, utc("2026-10-25T03:00+01:00"))
+        assert made_periods(store) == ["2026-10-25T02:45:00+02:00", "2026-10-25T03:00:00+01:00"]
+
+
 def test_quiet_days_say_which_kind_of_quiet(tmp_path: Path) -> None:
     write_seeds(tmp_path, "a.txt", VISION)
     settings = settings_for(tmp_path, subscriber("ana", "differential privacy and unlearning"))

@@ -139,3 +139,20 @@ def test_a_bad_duration_is_one_line_naming_the_key(tmp_path: Path, value: str) -
 def test_serve_defaults_to_a_poll_every_half_hour() -> None:
     settings = config.load(REPO / "config" / "digest.toml", environ={})
     assert (settings.poll_every, settings.misfire_grace_time) == (1800.0, 3600.0)
+
+
+def test_the_plan_and_heartbeat_skip_the_repeated_hour_on_the_fall_back_day(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # 02:30 comes twice in Berlin on 25 October 2026; the second opens no period.
+    ana = subscriber("ana", "privacy", schedule="30 2 * * *", timezone="Europe/Berlin")
+    clock = at("2026-10-25T02:40+02:00")
+    server = scheduler.Server(
+        settings_for(tmp_path, ana), str(tmp_path / "s.db"), clock=lambda: clock
+    )
+    server.beat()
+    beat = (tmp_path / "s.heartbeat").read_text(encoding="utf-8")
+    assert '"ana": "2026-10-26T02:30:00+01:00"' in beat
+    with caplog.at_level("INFO", logger="digest.serve"):
+        server.log_plan()
+    assert "ana: next digest Mon 2026-10-26 02:30 CET" in caplog.text

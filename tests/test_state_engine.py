@@ -182,3 +182,87 @@ def test_a_state_on_a_read_only_filesystem_names_the_cause(read_only_copy: Path)
     message = str(info.value)
     assert message.startswith(f"{read_only_copy}: cannot use the state database: it or its folder")
     assert "read-only" in message and "-wal and -shm" in message
+
+
+# libpq, not urllib, decides where a URL's password ends: "#", "?" and ":" in it are its own, and
+# it runs to the first "@" (a later "@", or a "/" in it, libpq misreads: such a URL is refused).
+LIBPQ_CUTS = [
+    "postgresql://digest:Hunter2#Xyzzy42@127.0.0.1:55697/d1",
+    "postgresql://digest:Hunter2?Xyzzy42@127.0.0.1:55697/d1",
+    "postgresql://digest:Hun:ter#2?x@db.example.org/d1?sslmode=require",
+    "postgres://digest:a%23b%40c@[::1]:5432/d1#not-a-fragment",
+    "postgresql://:Hunter2#Xyzzy42@h1:5432,h2:5433/d1",
+    "postgresql://digest@db/d1?password=Hunter2%23Xyzzy42",
+    "postgresql:///d1?host=/var/run/postgresql",
+]
+
+
+@pytest.mark.parametrize("url", LIBPQ_CUTS)
+def test_a_url_is_cut_where_libpq_cuts_it(url: str) -> None:
+    from urllib.parse import unquote
+
+    from psycopg.conninfo import conninfo_to_dict
+
+    from digest.models.errors import postgres_url
+
+    libpq = conninfo_to_dict(url)
+    parts = postgres_url(url)
+    assert not parts.problem
+    assert unquote(parts.user) == libpq.get("user", "")
+    assert unquote(parts.password) == libpq.get("password", "") or "password=" in url
+    shown = engine.shown(url)
+    assert "Hunter2" not in shown and "Xyzzy42" not in shown and "ter" not in shown
+    assert shown.endswith("/d1") or shown.endswith("/d1#not-a-fragment")
+
+
+def test_a_password_with_a_hash_or_a_question_mark_is_shown_without_any_part() -> None:
+    for mark in "#?":
+        url = f"postgresql://digest:Hunter2{mark}Xyzzy42@127.0.0.1:55697/d1"
+        assert engine.shown(url) == "postgresql://digest@127.0.0.1:55697/d1"
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://digest:Hunter2@Xyzzy42@127.0.0.1:55697/d1",  # libpq: host "Xyzzy42@..."
+        "postgresql://digest:Hunter2/Xyzzy42@127.0.0.1:55697/d1",  # libpq: port "Hunter2"
+        "postgresql://digest:Hunter2/1?Xyzzy42@127.0.0.1/d1",
+    ],
+)
+def test_a_url_libpq_would_misread_is_refused_and_never_shown(url: str) -> None:
+    from digest.models.errors import postgres_secrets, postgres_url
+
+    assert "'@'" in postgres_url(url).problem
+    assert engine.shown(url) == "postgresql://(not a valid URL)"
+    with pytest.raises(StateError, match="not a valid postgresql:// URL") as info:
+        Store(url)
+    assert "Hunter2" not in str(info.value) and "Xyzzy42" not in str(info.value)
+    # Whatever was meant as the password is a secret all the same.
+    assert any("Hunter2" in s and "Xyzzy42" in s for s in postgres_secrets(url))
+
+
+def test_a_url_without_a_password_holds_no_secret() -> None:
+    from digest.models.errors import postgres_secrets
+
+    assert postgres_secrets("postgresql://digest@db.example.org:5432/digest") == frozenset()
+    assert postgres_secrets("postgresql://digest:Hunter2#X@db/d?sslpassword=k3y") == {
+        "Hunter2#X",
+        "k3y",
+    }
+
+
+def test_a_state_url_without_a_password_is_no_secret_and_one_with_one_only_its_password(
+    project: Path,
+) -> None:
+    from digest import config
+
+    path = project / "config" / "digest.toml"
+    text = path.read_text(encoding="utf-8")
+    for url, secret in [
+        ("postgresql://digest@db.example.org:5432/digest", None),
+        ("postgresql://digest:Hunter2#Xyzzy42@db:5432/digest", "Hunter2#Xyzzy42"),
+    ]:
+        path.write_text(text.replace('path = "../state/digest.db"', f'url = "{url}"'))
+        secrets = config.load(str(path)).secrets
+        assert url not in secrets and not any("db" in s for s in secrets)
+        assert secret is None or secret in secrets

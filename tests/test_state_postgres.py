@@ -150,3 +150,97 @@ def test_ratings_and_resume_read_the_postgresql_state(
     assert "ana: email resumed" in capsys.readouterr().out
     with Store(postgres_url) as store:
         assert store.web.pauses() == []
+
+
+# Several workers: a row another worker is sending right now is in flight, not pending.
+
+
+def test_a_row_another_worker_is_sending_needs_no_attention(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    from datetime import timedelta
+
+    from timeline import PRIVACY, arrive, settings_for, subscriber
+    from timeline import paper as arriving
+
+    from digest import pipeline
+    from digest.cli import reports
+    from digest.state.deliveries import LEASE
+
+    settings = settings_for(tmp_path, subscriber("ana", "differential privacy"))
+    arrive(tmp_path / "papers", "1", arriving("p1", PRIVACY))
+    with Store(postgres_url, worker="w1") as w1, Store(postgres_url, worker="w2") as w2:
+        pipeline.run_once(settings, w1, NOW, stop=lambda: True)  # made, not yet sent
+        (row,) = w1.due(NOW)  # w1 is sending it now, under its lease
+        report = pipeline.run_once(settings, w2, NOW)
+        assert (report.pending, report.exit_code) == (0, 0)  # nothing of w2's needs attention
+        assert w2.runs(1)[0]["outcome"] == "ok"
+        assert w2.outbox_counts(NOW) == {"in flight": 1}
+        assert w1.outbox_counts(NOW) == {"pending": 1}  # its own claim, still unsent
+        with Store(postgres_url, worker="w1") as status:  # the same name as a worker's
+            text, code = reports.status_report(settings, status, postgres_url, NOW)
+        assert code == 0 and "deliveries: 0 pending, 0 dead, 1 being sent now" in text
+        assert f"  sending  ana/file digest {row.period} (0 attempts, by w1, lease until" in text
+        # A lease that ended is a worker gone: its row is owed, and needs attention again.
+        assert w2.outbox_counts(NOW + LEASE + timedelta(seconds=1)) == {"pending": 1}
+        # So is a row that failed and waits for its next try.
+        assert w1.mark_failed(row.id, "refused", NOW + timedelta(hours=1))
+        assert w2.outbox_counts(NOW) == {"pending": 1}
+
+
+# A run cut short by an outage: its row stays "running"; status tells it apart.
+
+
+def test_a_run_cut_short_by_an_outage_is_shown_interrupted(
+    postgres_cluster: Cluster, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from datetime import timedelta
+
+    from timeline import settings_for, subscriber
+
+    from digest.cli import reports
+
+    monkeypatch.setattr(postgres, "POOL_TIMEOUT", 1.0)
+    settings = settings_for(tmp_path, subscriber("ana", "differential privacy"))
+    proxy = Cuttable(postgres_cluster.port)
+    url = proxy.url(postgres_cluster.create_database())
+    with Store(url, worker="s1") as store:
+        store.beat(NOW, "run")
+        run_id = store.start_run(NOW, NOW)
+        store.journal.record_sources(
+            run_id, NOW, {"papers": {"read": 100, "new": 100, "error": ""}}
+        )
+        proxy.cut()  # the server went away mid-run: the run cannot record its end
+        with pytest.raises(StateError):
+            store.finish_run(run_id, NOW, "failed", {"error": "gone"})
+        proxy.mend()
+        text, code = reports.status_report(settings, store, url, NOW + timedelta(minutes=5))
+        assert "  2026-11-30T09:00:00Z  running    since 2026-11-30T09:00:00Z (by s1)" in text
+        assert code == 0  # as far as anyone can tell, it still runs
+        later = NOW + timedelta(hours=1)
+        store.finish_run(store.start_run(later, later), later, "ok", {})  # s1 runs again
+        text, code = reports.status_report(settings, store, url, later)
+    (line,) = [x for x in text.splitlines() if x.startswith("  2026-11-30T09:00:00Z")]
+    assert line == (
+        "  2026-11-30T09:00:00Z  interrupted  its worker s1 started another run"
+        " (2026-11-30T10:00:00Z) before this one ended; 100 new papers stored; what it made"
+        " and sent is in the state"
+    )
+    assert code == 0  # the newest run is ok
+
+
+def test_a_run_whose_worker_went_silent_is_shown_interrupted(postgres_url: str) -> None:
+    from datetime import timedelta
+
+    with Store(postgres_url, worker="serve-a") as store:
+        store.beat(NOW, "serve")
+        store.start_run(NOW, NOW)
+        assert store.runs(1, NOW + timedelta(minutes=1))[0]["outcome"] == "running"
+        (run,) = store.runs(1, NOW + timedelta(minutes=5))  # no beat for 5 min: gone
+        assert run["outcome"] == "interrupted" and run["new"] is None
+        assert (
+            run["gone"] == "its worker serve-a has given no sign of life since 2026-11-30T09:00:00Z"
+        )
+        store.beat(NOW + timedelta(minutes=1), "serve", stopped=True)
+        (run,) = store.runs(1, NOW + timedelta(minutes=1))
+        assert run["gone"] == "its worker serve-a stopped before the run ended"

@@ -1,6 +1,8 @@
 """The file channel: writes each digest as <dir>/<day>/<subscriber>.eml and .html, an alert or a
-notice as <subscriber>.alert-<n>.eml or .notice-<n>.eml (n: its outbox row). The default channel
-and the one to inspect by hand; the .eml opens in any mail client.
+notice as <subscriber>.alert-<n>.eml or .notice-<n>.eml (n: its outbox row). A later digest of
+the same day (a schedule that fires more than once a day) takes <subscriber>-<HHMM>.eml, its
+period's local time. The default channel and the one to inspect by hand; the .eml opens in any
+mail client.
 """
 
 from __future__ import annotations
@@ -28,17 +30,14 @@ class FileChannel:
 
     def send(self, delivery: Delivery) -> Receipt:
         folder = self.dir / delivery.day.isoformat()
-        stem = safe_name(delivery.subscriber)
-        if delivery.purpose != "digest":
-            # Alerts and notices share the day's folder with the digest, never its file name.
-            stem = f"{stem}.{delivery.purpose}-{delivery.id}"
-        eml_path = folder / f"{stem}.eml"
-        html_path = folder / f"{stem}.html"
         eml = self._message(delivery)
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise _error(folder, exc) from exc
+        stem = _stem(folder, delivery)
+        eml_path = folder / f"{stem}.eml"
+        html_path = folder / f"{stem}.html"
         _write_atomic(html_path, delivery.message.html.encode("utf-8"))
         # The .eml last: its presence means the whole delivery is on disk.
         _write_atomic(eml_path, eml)
@@ -59,6 +58,43 @@ class FileChannel:
             ("Message-ID", f"<{delivery.key}@digest.local>"),
         ]
         return mime(headers, delivery.message.text, delivery.message.html)
+
+
+def _stem(folder: Path, delivery: Delivery) -> str:
+    """The delivery's file name without .eml/.html. Alerts and notices carry their outbox row.
+    A digest takes the first of <subscriber>, <subscriber>-<HHMM> (its period's local time) and
+    <subscriber>-<HHMM>-<row> whose .eml is not there yet or is this row's own (its Message-ID):
+    the day's first digest keeps the plain name, a later one never overwrites it, and a resend
+    of one row finds the file it wrote before and writes it again."""
+    stem = safe_name(delivery.subscriber)
+    if delivery.purpose != "digest":
+        # Alerts and notices share the day's folder with the digest, never its file name.
+        return f"{stem}.{delivery.purpose}-{delivery.id}"
+    try:
+        later = f"{stem}-{datetime.fromisoformat(delivery.period):%H%M}"
+    except ValueError:  # not a time (never so in a run): the row alone tells it apart
+        later = f"{stem}-{delivery.id}"
+    ours = f"message-id: <{delivery.key}@digest.local>".encode("ascii")
+    for candidate in (stem, later):
+        if _free_or_ours(folder / f"{candidate}.eml", ours):
+            return candidate
+    return f"{later}-{delivery.id}"  # one row, one name, whatever is there
+
+
+def _free_or_ours(path: Path, ours: bytes) -> bool:
+    """Is there no .eml at path, or one whose header block holds this Message-ID line?"""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(_HEAD_BYTES).split(b"\r\n\r\n", 1)[0]
+    except FileNotFoundError:
+        return True
+    except OSError as exc:
+        raise _error(path, exc) from exc
+    return ours in (line.strip().lower() for line in head.splitlines())
+
+
+# The header block of a digest's .eml (From, To, an encoded Subject, Date, Message-ID) fits.
+_HEAD_BYTES = 64 * 1024
 
 
 def _write_atomic(path: Path, data: bytes) -> None:

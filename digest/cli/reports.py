@@ -3,13 +3,11 @@ report (last runs, next digests, sources, pending and dead deliveries)."""
 
 from __future__ import annotations
 
-import os
-import socket
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from digest.models import Settings, redact
-from digest.periods import next_fires, period_start
+from digest.periods import covered, next_fires, period_start
 from digest.state.lock import health
 
 if TYPE_CHECKING:
@@ -93,15 +91,21 @@ def status_report(settings: Settings, store: Store, state: str, now: datetime) -
             f"  {worker['name']}  {worker['kind']:<5}  {worker['beat_at']}"
             + (f"  {what}" if what else "")
         )
-    runs = store.runs(5)
+    runs = store.runs(5, now)  # one cut short (its worker gone) reads "interrupted"
     lines.append("last runs, newest first:" if runs else "last runs: none yet")
     for run in runs:
-        if _interrupted(run):
-            run = {**run, "outcome": "interrupted"}
+        by = f" (by {run['worker']})" if store.shared and run.get("worker") else ""
+        if run["outcome"] == "interrupted":
+            # Its summary was never written: what its sources stored is known, and the rest
+            # (digests made, deliveries) is in the state, not in this row.
+            new = "" if run["new"] is None else f"; {_counted(run['new'], 'new paper')} stored"
             lines.append(
-                f"  {run['clock']}  interrupted  its process ended before the run did (killed, or"
-                " the machine stopped); what it made and sent is in the state"
+                f"  {run['clock']}  interrupted  {run['gone']}{new}; what it made and sent is in"
+                " the state"
             )
+            continue
+        if run["outcome"] == "running":
+            lines.append(f"  {run['clock']}  running    since {run['started_at']}{by}")
             continue
         summary = run["summary"]
         if run["outcome"] == "failed":
@@ -112,7 +116,6 @@ def status_report(settings: Settings, store: Store, state: str, now: datetime) -
         alerts = sum(len(a.get("made", [])) for a in summary.get("alerts", {}).values())
         kept = sum(int(a.get("held", 0)) for a in summary.get("alerts", {}).values())
         sent = summary.get("deliveries", {}).get("sent", 0)
-        by = f" (by {run['worker']})" if store.shared and run.get("worker") else ""
         new = _counted(summary.get("papers", {}).get("new", 0), "new paper")
         lines.append(
             f"  {run['clock']}  {run['outcome']:<9}  {new};"
@@ -129,7 +132,11 @@ def status_report(settings: Settings, store: Store, state: str, now: datetime) -
         held = f", with {_counted(waiting[sub.name], 'held alert')}" if sub.name in waiting else ""
         # Past the period's fire time with no digest for it yet: the next run makes it.
         start = period_start(sub.schedule, sub.timezone, now)
-        if start is not None and not store.has_digest(sub.name, start.isoformat()):
+        covers = start is not None and (
+            store.has_digest(sub.name, start.isoformat())
+            or covered(start, store.last_digest(sub.name))  # a schedule or zone changed since
+        )
+        if start is not None and not covers:
             opened = f"{start:%a %Y-%m-%d %H:%M %Z}"
             lines.append(f"  {sub.name}: due now (the period of {opened}){held}; then {when}{left}")
             continue
@@ -154,44 +161,32 @@ def status_report(settings: Settings, store: Store, state: str, now: datetime) -
             f"  {pause.subscriber}/{pause.channel}: email paused by the reader since "
             f"{pause.since}; `digest resume {pause.subscriber}` sends again"
         )
-    counts = store.outbox_counts()
+    # A row a worker is sending right now (its lease live) is "in flight", not pending.
+    counts = store.outbox_counts(now, worker="")
     pending, dead = counts.get("pending", 0), counts.get("dead", 0)
     dropped = counts.get("dropped", 0)  # given up by `digest retry --drop`: no attention needed
+    flying = counts.get("in flight", 0)
     gave_up = f", {dropped} dropped" if dropped else ""
+    gave_up += f", {flying} being sent now" if flying else ""
     lines.append(f"deliveries: {pending} pending, {dead} dead{gave_up}")
+    flights = store.in_flight(now)
     for row in store.outbox("dead") + store.outbox("pending"):
-        retry = f", next try {row.next_try_at}" if row.status == "pending" else ""
         reason = redact(row.last_error, settings.secrets) or "not tried yet"
-        lines.append(
-            f"  {row.status:<7}  {row.subscriber}/{row.channel} {row.purpose} {row.period} "
-            f"({row.attempts} attempts{retry}): {reason}"
-        )
+        what = f"{row.subscriber}/{row.channel} {row.purpose} {row.period}"
+        what += f" ({row.attempts} attempts"
+        if row.id in flights:
+            holder, until = flights[row.id]
+            lines.append(f"  sending  {what}, by {holder}, lease until {until}): {reason}")
+            continue
+        retry = f", next try {row.next_try_at}" if row.status == "pending" else ""
+        lines.append(f"  {row.status:<7}  {what}{retry}): {reason}")
     last = runs[0] if runs else None
-    attention = (
-        dead > 0
-        or failing
-        or bool(last and (last["outcome"] not in ("ok", "running") or _interrupted(last)))
-    )
+    attention = dead > 0 or failing or bool(last and last["outcome"] not in ("ok", "running"))
     return "\n".join(lines), 1 if attention else 0
 
 
 def _counted(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
-def _interrupted(run: dict[str, Any]) -> bool:
-    """A run still marked running whose process, on this machine, is gone (a worker is named
-    host:pid unless $DIGEST_WORKER names it)."""
-    host, _, pid = str(run.get("worker") or "").rpartition(":")
-    if run["outcome"] != "running" or host != socket.gethostname() or not pid.isdigit():
-        return False
-    try:
-        os.kill(int(pid), 0)
-    except ProcessLookupError:
-        return True
-    except (PermissionError, OverflowError):  # alive under another user; not a pid at all
-        return False
-    return False
 
 
 def _span(delta: timedelta) -> str:

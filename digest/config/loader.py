@@ -13,7 +13,6 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from digest.config import crontab
@@ -49,7 +48,7 @@ from digest.models import (
     Subscriber,
     safe_name,
 )
-from digest.models.errors import ConfigErrors
+from digest.models.errors import ConfigErrors, postgres_secrets, postgres_url
 
 
 def load(path: str | os.PathLike[str], environ: Mapping[str, str] | None = None) -> Settings:
@@ -211,21 +210,18 @@ class _Checker(Checks):
                     )
 
     def state(self, state: dict[str, Any]) -> str:
-        """[state]: `path` an SQLite file, or `url` a PostgreSQL database (its password a
-        secret); not both."""
+        """[state]: `path` an SQLite file, or `url` a PostgreSQL database (its password, as libpq
+        reads it, a secret; a URL without one is none); not both."""
         if "url" in state:
             if "path" in state:
                 raise self.fail("state.url", "give [state].url or [state].path, not both")
             url = str(self.typed(state["url"], STR, "state.url"))
             if not url.startswith(("postgresql://", "postgres://")):
                 raise self.fail("state.url", "must be a postgresql:// URL")
-            self.secrets.add(url)  # whole, in case it cannot be split: it may hold a password
-            try:
-                password = urlsplit(url).password
-            except ValueError:  # an unclosed [ in the host, a port out of range
-                raise self.fail("state.url", "is not a valid postgresql:// URL") from None
-            if password:
-                self.secrets.add(password)
+            self.secrets.update(postgres_secrets(url))
+            # An unclosed [, or an '@' libpq would misread (part of a password would show).
+            if problem := postgres_url(url).problem:
+                raise self.fail("state.url", f"is not a valid postgresql:// URL: {problem}")
             return url
         path = str(self.typed(state.get("path", "state/digest.db"), STR, "state.path"))
         if not path.strip():

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import json
+from typing import NamedTuple
 from urllib.parse import parse_qsl, quote, quote_plus, unquote, urlsplit
 
 # DigestError
@@ -53,6 +54,64 @@ class DeliveryError(DigestError):
         super().__init__(message)
         self.retryable = retryable
         self.retry_after = retry_after
+
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+class PostgresURL(NamedTuple):
+    """A postgresql:// URL cut where libpq cuts it, not where urllib does: the user name and
+    password run to the first '@' met before any '/' (a '#' or '?' in them is theirs, and the
+    password is all from the first ':' to that '@'); the host list ends at '/' or '?'."""
+
+    scheme: str
+    user: str
+    password: str  # as written (percent-encoded or not)
+    hosts: str
+    dbname: str  # with its leading "/", as written; "" if none
+    query: str
+    problem: str  # why digest refuses it (libpq would misread it); "" when none
+
+
+def postgres_url(url: str) -> PostgresURL:
+    scheme, _, after = url.partition("://")
+    end = next((i for i, c in enumerate(after) if c in "@/"), len(after))
+    user = password = ""
+    rest = after
+    if after[end : end + 1] == "@":
+        user, _, password = after[:end].partition(":")
+        rest = after[end + 1 :]
+    where, _, query = rest.partition("?")
+    hosts, slash, dbname = where.partition("/")
+    problem = ""
+    if "@" in rest:
+        # libpq would take what follows the first '@' for a host (or a '/' in a password for
+        # the path's start), and quote it back in its errors: part of a password, maybe.
+        problem = (
+            "an '@' other than the one that ends the user name and password: write an '@' or '/'"
+            " in them as %40 or %2F, and any other '@' as %40"
+        )
+    elif hosts.count("[") != hosts.count("]"):
+        problem = "an unclosed [ in the host"
+    return PostgresURL(scheme, user, password, hosts, slash + dbname, query, problem)
+
+
+def postgres_secrets(url: str) -> frozenset[str]:
+    """What a postgresql:// URL holds that is secret: its password as libpq reads it, any
+    password of its query and, when libpq would misread it, all that may have been meant as
+    one (from the first ':' to the last '@'). A URL without any holds none."""
+    parts = postgres_url(url)
+    found = {parts.password}
+    for pair in parts.query.split("&"):
+        key, _, value = pair.partition("=")
+        if "password" in unquote(key).lower():
+            found.add(value)
+    if parts.problem:
+        after = url.partition("://")[2]
+        colon, last = after.find(":"), after.rfind("@")
+        if 0 <= colon < last:
+            found.add(after[colon + 1 : last])
+    return frozenset(s for s in found if s)
 
 
 def redact(text: str, secrets: frozenset[str]) -> str:
@@ -129,6 +188,9 @@ def _forms(secret: str) -> set[str]:
     forms: set[str] = set()
     for text in {secret, unquote(secret)}:
         forms |= _encodings(text)
+    if secret.lower().startswith(POSTGRES_SCHEMES):  # its password as libpq reads it
+        for part in postgres_secrets(secret):
+            forms |= {f for text in {part, unquote(part)} for f in _encodings(text)}
     try:
         parts = urlsplit(secret)
         host, port = parts.hostname, parts.port

@@ -84,6 +84,14 @@ class Deliveries:
         ).fetchone()
         return None if row is None else str(row[0])
 
+    def last_digest(self, subscriber: str) -> tuple[str, str] | None:
+        """(period, made_at) of this subscriber's digest made last (None: none yet)."""
+        row = self.db.execute(
+            "SELECT period, made_at FROM digests WHERE subscriber = ? ORDER BY id DESC LIMIT 1",
+            (subscriber,),
+        ).fetchone()
+        return None if row is None else (str(row[0]), str(row[1]))
+
     def considered_through(self, subscriber: str) -> int:
         """The last paper seq an earlier digest of this subscriber looked at (0: none yet)."""
         row = self.db.execute(
@@ -314,8 +322,24 @@ class Deliveries:
             )
         return rows
 
-    def outbox_counts(self) -> dict[str, int]:
-        rows = self.db.execute("SELECT status, count(*) FROM outbox GROUP BY status")
+    def outbox_counts(
+        self, now: datetime | None = None, worker: str | None = None
+    ) -> dict[str, int]:
+        """The rows of each status. On PostgreSQL a pending row due and held by another worker's
+        live lease is being sent right now: it is counted apart, "in flight", not as pending
+        (nothing needs attention). `now`: on the run's clock, as the lease (by default that of
+        the run this store started, else the time now); `worker`: the worker whose own leases
+        count as pending (by default this store's; "" for none: `digest status`)."""
+        if self.db.kind != "postgres":  # one run at a time: a lease left is a dead run's
+            rows = self.db.execute("SELECT status, count(*) FROM outbox GROUP BY status")
+            return {status: n for status, n in rows}
+        at = stamp(now or getattr(self, "clock", None) or datetime.now(UTC))
+        rows = self.db.execute(
+            "SELECT CASE WHEN status = 'pending' AND lease_until > ? AND claimed_by <> ?"
+            " AND (next_try_at IS NULL OR next_try_at <= ?) THEN 'in flight' ELSE status END"
+            " AS what, count(*) FROM outbox GROUP BY what",
+            (at, self.worker if worker is None else worker, at),
+        )
         return {status: n for status, n in rows}
 
 

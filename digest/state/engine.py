@@ -10,13 +10,13 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
-from urllib.parse import urlsplit
 
 from digest.models import DigestError, StateError
+from digest.models.errors import POSTGRES_SCHEMES, postgres_url
 from digest.state.dialect import for_sqlite
 
 BUSY_TIMEOUT = 30.0  # seconds an SQLite writer waits for another's transaction to end
-SCHEMES = ("postgresql://", "postgres://")
+SCHEMES = POSTGRES_SCHEMES
 
 
 class StateBusy(DigestError):
@@ -28,23 +28,23 @@ def is_url(state: str | Path) -> bool:
 
 
 def shown(state: str | Path) -> str:
-    """The state as it may be printed: a URL without its password."""
+    """The state as it may be printed: a URL without its password, cut as libpq cuts it (a
+    '#', '?' or '@' in a password would fool urllib's split into showing part of it)."""
     if not is_url(state):
         return str(state)
-    try:
-        parts = urlsplit(str(state))
-    except ValueError:  # an unclosed [ in the host: nothing of it can be shown safely
-        return str(state).partition(":")[0] + "://(not a valid URL)"
-    # The host and port as written: parts.port raises on a port that is not a number, which
-    # the server's refusal says better (and a bracketed IPv6 host keeps its brackets).
-    users, _, where = parts.netloc.rpartition("@")
-    user = users.partition(":")[0]
-    netloc = (f"{user}@" if user else "") + where
-    return f"{parts.scheme}://{netloc}{parts.path}"  # no query: it may hold a password=
+    parts = postgres_url(str(state))
+    if parts.problem:  # libpq would misread it: nothing of it can be shown safely
+        return f"{parts.scheme}://(not a valid URL)"
+    # The hosts and ports as written: a port that is not a number is the server's refusal to
+    # say (and a bracketed IPv6 host keeps its brackets).
+    user = f"{parts.user}@" if parts.user else ""
+    return f"{parts.scheme}://{user}{parts.hosts}{parts.dbname}"  # no query: it may hold one
 
 
 def connect(state: str | Path, timeout: float | None = None) -> Engine:
     if is_url(state):
+        if problem := postgres_url(str(state)).problem:  # the CLI and the config refuse it first
+            raise StateError(f"{shown(state)}: not a valid postgresql:// URL: {problem}")
         from digest.state.postgres import Postgres  # psycopg is imported only for a URL
 
         return Postgres(str(state))

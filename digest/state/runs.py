@@ -1,18 +1,24 @@
 """The runs and workers tables: each run's start, end and summary, and every worker's heartbeat
-(what `digest status` and `digest health` read)."""
+(what `digest status` and `digest health` read); which run was cut short, and which outbox rows
+other workers are sending right now."""
 
 from __future__ import annotations
 
 import json
+import os
+import socket
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from digest.state.deliveries import stamp
 from digest.state.engine import Engine
 
 FORGET = timedelta(days=7)  # a worker silent this long leaves the workers table
+# A run still marked running whose worker has been silent this long is taken for cut short: a
+# `digest serve` beats every 30 s, even during a long job; a `digest run` beats only as it starts.
+SILENT = {"serve": timedelta(minutes=2), "run": timedelta(hours=12)}
 
 
 class Runs:
@@ -21,10 +27,12 @@ class Runs:
     db: Engine
     worker: str
     transaction: Callable[[], AbstractContextManager[Engine]]
+    clock: datetime | None = None  # the clock of the run this store started (its leases')
 
     # runs
 
     def start_run(self, started: datetime, clock: datetime) -> int:
+        self.clock = clock
         with self.transaction() as db:
             row = db.execute(
                 "INSERT INTO runs (started_at, clock, worker) VALUES (?, ?, ?) RETURNING id",
@@ -71,6 +79,73 @@ class Runs:
             for r in rows
         ]
 
-    def runs(self, limit: int = 10) -> list[dict[str, Any]]:
+    def runs(self, limit: int = 10, now: datetime | None = None) -> list[dict[str, Any]]:
+        """The last runs, newest first. One still marked running whose worker is gone (a later
+        run of the same worker, a worker silent too long or stopped, a process gone from this
+        machine) reads `interrupted`, with `gone` saying why and `new` the papers its sources
+        had stored (from source_runs, written as it went): an outage or a kill can leave the
+        row no later write reaches. The row itself stays as it is."""
         rows = self.db.execute("SELECT * FROM runs ORDER BY id DESC LIMIT ?", (limit,))
-        return [{**dict(r), "summary": json.loads(r["summary"])} for r in rows]
+        listed = [{**dict(r), "summary": json.loads(r["summary"])} for r in rows]
+        workers = {w["name"]: w for w in self.workers()} if listed else {}
+        for run in listed:
+            if run["outcome"] == "running" and (why := self._gone(run, workers, now)):
+                new = self.db.execute(
+                    "SELECT sum(new) FROM source_runs WHERE run_id = ?", (run["id"],)
+                ).fetchone()[0]
+                run.update(outcome="interrupted", gone=why, new=new)
+        return listed
+
+    def _gone(
+        self, run: dict[str, Any], workers: dict[str, dict[str, Any]], now: datetime | None
+    ) -> str:
+        """Why the worker of a run still marked running cannot be running it, or ""."""
+        name = str(run.get("worker") or "")
+        if not name:
+            return ""
+        host, _, pid = name.rpartition(":")
+        if host == socket.gethostname() and pid.isdigit() and not _alive(int(pid)):
+            return "its process ended before the run did (killed, or the machine stopped)"
+        later = self.db.execute(
+            "SELECT clock FROM runs WHERE worker = ? AND id > ? ORDER BY id LIMIT 1",
+            (name, run["id"]),
+        ).fetchone()
+        if later is not None:  # one worker makes one run at a time
+            return f"its worker {name} started another run ({later[0]}) before this one ended"
+        worker = workers.get(name)
+        if worker is not None and worker["stopped"]:
+            return f"its worker {name} stopped before the run ended"
+        beat = worker["beat_at"] if worker is not None else run["clock"]
+        kind = worker["kind"] if worker is not None else "run"
+        silent = (now or datetime.now(UTC)) - _instant(beat)
+        if silent > SILENT.get(kind, SILENT["run"]):
+            return f"its worker {name} has given no sign of life since {beat}"
+        return ""
+
+    def in_flight(self, now: datetime) -> dict[int, tuple[str, str]]:
+        """The pending rows due that a worker is sending right now (its lease is live, on the
+        clock `now`): row id -> (the worker, its lease's end). Only on PostgreSQL, as
+        outbox_counts' "in flight"."""
+        if self.db.kind != "postgres":
+            return {}
+        at = stamp(now)
+        rows = self.db.execute(
+            "SELECT id, claimed_by, lease_until FROM outbox WHERE status = 'pending'"
+            " AND lease_until > ? AND (next_try_at IS NULL OR next_try_at <= ?)",
+            (at, at),
+        )
+        return {r["id"]: (r["claimed_by"], r["lease_until"]) for r in rows}
+
+
+def _instant(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):  # alive under another user; not a pid at all
+        return True
+    return True

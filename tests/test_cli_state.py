@@ -1,0 +1,104 @@
+"""A PostgreSQL state URL on the command line, in $DIGEST_STATE or in [state] url: no part of its
+password ever shows (cut where libpq cuts it, a '#' or '?' in it included), a URL libpq would
+misread is refused, and a URL without a password is shown as it is, even in error lines."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from channel_servers import free_port
+
+from digest.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
+PARTS = ("Hunter2", "Xyzzy42")
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    shutil.copytree(REPO / "seeds", tmp_path / "seeds")
+    shutil.copytree(REPO / "config", tmp_path / "config")
+    monkeypatch.chdir(tmp_path)
+    for name in ("DIGEST_STATE", "DIGEST_CONFIG", "DIGEST_WORKER"):
+        monkeypatch.delenv(name, raising=False)
+    return tmp_path
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def with_state_url(project: Path, url: str) -> None:
+    config = project / "config" / "digest.toml"
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text.replace('path = "../state/digest.db"', f'url = "{url}"'))
+
+
+@pytest.mark.parametrize("mark", ["#", "?"])
+def test_a_password_with_a_hash_or_a_question_mark_never_shows_in_any_part(
+    project: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    mark: str,
+) -> None:
+    port = free_port()  # nothing listens: every command fails to connect
+    url = f"postgresql://digest:Hunter2{mark}Xyzzy42@127.0.0.1:{port}/d1"
+    where = f"postgresql://digest@127.0.0.1:{port}/d1"
+    with_state_url(project, url)
+    code, out, err = run(capsys, "validate")
+    assert code == 0 and f"state: {where}" in out
+    assert not any(part in out + err for part in PARTS)
+    for how in ("config", "env", "flag"):
+        flag = ["--state", url] if how == "flag" else []
+        if how == "env":
+            monkeypatch.setenv("DIGEST_STATE", url)
+        for command in ("run", "status", "health"):
+            code, out, err = run(capsys, command, *flag)
+            assert code == 2 and len(err.splitlines()) == 1, err
+            assert err.startswith(f"digest: {where}: cannot connect"), err
+            assert not any(part in out + err for part in PARTS), (how, command, err)
+        monkeypatch.delenv("DIGEST_STATE", raising=False)
+
+
+@pytest.mark.parametrize(
+    "password",
+    ["Hunter2@Xyzzy42", "Hunter2/Xyzzy42", "Hunter2/1?Xyzzy42"],
+)
+def test_a_url_libpq_would_misread_is_refused_wherever_it_comes_from(
+    project: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    password: str,
+) -> None:
+    url = f"postgresql://digest:{password}@127.0.0.1:{free_port()}/d1"
+    code, out, err = run(capsys, "health", "--state", url)
+    assert code == 2 and err.startswith("digest: --state: not a valid postgresql:// URL: an '@'")
+    assert "%40" in err and not any(part in out + err for part in PARTS)
+    monkeypatch.setenv("DIGEST_STATE", url)
+    code, out, err = run(capsys, "run")
+    assert code == 2 and err.startswith("digest: DIGEST_STATE: not a valid postgresql:// URL")
+    assert not any(part in out + err for part in PARTS)
+    monkeypatch.delenv("DIGEST_STATE")
+    with_state_url(project, url)
+    code, out, err = run(capsys, "validate")
+    assert code == 2 and "state.url: is not a valid postgresql:// URL: an '@'" in err
+    assert len(err.splitlines()) == 1 and not any(part in out + err for part in PARTS)
+
+
+def test_a_url_without_a_password_names_the_database_in_its_error_lines(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The recommended form (the password in PGPASSWORD) is no secret: an error says which
+    database it could not reach, as `digest status` and `digest health` print it."""
+    url = f"postgresql://digest@127.0.0.1:{free_port()}/digest"
+    with_state_url(project, url)
+    for command in ("run", "status", "health"):
+        code, out, err = run(capsys, command)
+        assert code == 2 and err.startswith(f"digest: {url}: cannot connect"), err
+        assert "[redacted]" not in err
+    code, out, err = run(capsys, "health", "--state", url)
+    assert code == 2 and err.startswith(f"digest: {url}: cannot connect"), err
