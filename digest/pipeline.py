@@ -303,6 +303,10 @@ def preview(settings: Settings, store: Store, name: str, now: datetime) -> Messa
     fetched = seen_replacements(fetched, store, "preview")
     fetched = store.papers.canonical(fetched)  # a paper known under another key is that paper
     stored = [paper for _, paper in store.papers_after(store.considered_through(name))]
+    # A paper the store holds from before the last digest was considered then (the run ranks
+    # only those after it): the sources return it again, but it is no news.
+    recent = {paper.id for paper in stored}
+    fetched = [p for p in fetched if p.id in recent or store.papers.paper(p.id) is None]
     pool = identity.dedupe(stored + fetched)
     ids = [p.id for p in pool]
     held = tuple(store.journal.holds(name))  # the held alerts so far: the digest carries them

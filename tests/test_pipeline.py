@@ -232,6 +232,23 @@ def test_preview_ranks_in_the_stored_space_a_run_ranks_in(tmp_path: Path, monkey
     assert stored != alone  # other idf and centroid: other scores
 
 
+def test_preview_leaves_out_what_the_last_digest_considered_as_the_run_does(
+    tmp_path: Path,
+) -> None:
+    # The sources return yesterday's papers again; the run ranks only papers after its last
+    # digest, and the preview of the next digest must show what that run would send.
+    write_seeds(tmp_path, "a.txt", PRIVACY, UNLEARN)
+    ana = subscriber("ana", "differential privacy and unlearning")
+    settings = settings_for(tmp_path, dataclasses.replace(ana, top_k=1))
+    with Store(tmp_path / "s.db") as store:
+        made = pipeline.run_once(settings, store, datetime(2026, 11, 30, 12, tzinfo=UTC))
+        assert made.subscribers[0].picked == 1  # the other was considered, and passed over
+        later = datetime(2026, 12, 1, 12, tzinfo=UTC)
+        shown = pipeline.preview(settings, store, "ana", later).text
+        assert pipeline.run_once(settings, store, later).subscribers[0].status == "nothing new"
+    assert "private client updates" not in shown and "regulations" not in shown
+
+
 def test_preview_changes_nothing(tmp_path: Path) -> None:
     write_seeds(tmp_path, "a.txt", PRIVACY, UNLEARN)
     settings = settings_for(tmp_path, subscriber("ana", "differential privacy"))

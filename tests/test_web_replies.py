@@ -155,6 +155,24 @@ def test_a_vote_in_the_digests_thread_counts(room: Room) -> None:
     assert room.acks() == {vote: 1}
 
 
+def test_a_vote_among_more_lines_than_one_sync_holds_still_counts(room: Room) -> None:
+    # A sync gives a room's last 100 events; a busy room's earlier ones are read back to the
+    # last read's position, or the vote (and an undo) among them would be lost.
+    first, second = room.ranked()
+    room.run()  # the bot's read position: now
+    vote = room.text("+1")
+    for n in range(replies.TIMELINE + 30):
+        room.text(f"chat line {n}")
+    room.run()
+    assert room.ratings() == {first: (1, "matrix")}
+    assert room.acks() == {vote: 1}
+    redact(room, vote)
+    for n in range(replies.TIMELINE + 20):
+        room.text(f"more chat {n}")
+    room.run()
+    assert room.ratings() == {}
+
+
 def test_nothing_is_counted_twice_on_a_resync(room: Room) -> None:
     first, second = room.ranked()
     vote = room.text("-1")

@@ -28,6 +28,9 @@ log = logging.getLogger("digest.web.replies")
 
 TIMEOUT = httpx.Timeout(10.0, connect=5.0)  # a run must not wait long on a homeserver
 TIMELINE = 100  # events per room a first sync looks back on
+# Events a run reads back in a room that was busy since the last (a vote among 10,000 chat lines
+# is older than a reader can expect to count).
+MAX_EVENTS = 5000
 UP, DOWN, ACK = "👍", "👎", "✅"
 VOTING, REDACTION = ["m.room.message", "m.reaction"], "m.room.redaction"
 _VOTE = re.compile(r"(\+|-|👍|👎)\s*(\d+(?:\s*[, ]\s*\d+)*)")
@@ -45,6 +48,9 @@ _FILTER = json.dumps(
     },
     separators=(",", ":"),
 )
+
+
+_PAGE_FILTER = json.dumps({"types": [*VOTING, REDACTION]}, separators=(",", ":"))
 
 
 def parse_votes(text: str) -> list[tuple[str, int]] | None:
@@ -157,12 +163,40 @@ class _Account:
             joined = _dict(_dict(sync.get("rooms")).get("join"))
             recorded = 0
             for room_id, place in rooms.items():
-                events = _dict(_dict(joined.get(room_id)).get("timeline")).get("events")
-                for event in events if isinstance(events, list) else ():
+                timeline = _dict(_dict(joined.get(room_id)).get("timeline"))
+                for event in self.timeline(room_id, timeline, since):
                     if isinstance(event, dict) and event.get("sender") != me:
                         recorded += self.event(place, event)
             self.store.web.save_since(self.key, str(sync["next_batch"]))
         return recorded
+
+    def timeline(self, room_id: str, timeline: dict[str, Any], since: str | None) -> list[Any]:
+        """The room's events since the last read, oldest first. A sync gives the last TIMELINE
+        of them; when more came (`limited`: a busy room, the bot's own ✅ among them), the rest
+        are read back page by page to the last read's position, up to MAX_EVENTS: a vote or an
+        undo among them would be lost otherwise. A first read looks back TIMELINE events only."""
+        events = timeline.get("events")
+        events = list(events) if isinstance(events, list) else []
+        start = _str(timeline.get("prev_batch"))
+        if not (since and timeline.get("limited") and start):
+            return events
+        earlier: list[Any] = []
+        path = f"/rooms/{quote(room_id, safe='')}/messages"
+        params = {"dir": "b", "to": since, "limit": str(TIMELINE), "filter": _PAGE_FILTER}
+        while start and len(earlier) < MAX_EVENTS:
+            page = self.api("GET", path, params={**params, "from": start})
+            chunk = page.get("chunk")
+            if not isinstance(chunk, list) or not chunk:
+                break
+            earlier += chunk
+            start = _str(page.get("end"))
+        if len(earlier) >= MAX_EVENTS:
+            log.warning(
+                "matrix: more than %d events in %s since the last read; the oldest were not read",
+                MAX_EVENTS,
+                room_id,
+            )
+        return earlier[::-1] + events
 
     def event(self, room: Room, event: dict[str, Any]) -> int:
         event_id = _str(event.get("event_id"))
