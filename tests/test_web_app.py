@@ -80,6 +80,23 @@ def test_the_same_vote_twice_is_one_rating_and_still_offers_undo(web: Project, c
     assert ratings(web, capsys) == []
 
 
+def test_an_undo_puts_back_the_rating_it_replaced_as_it_was(web: Project, capsys) -> None:
+    _, downs = first_links(web, capsys, "👎")
+    with web.web() as http:
+        done = http.post(downs[0])
+        (down,) = ratings(web, capsys)
+        code, _, _ = web.digest(capsys, "feedback", "ana", down["paper"], "up")  # the CLI, later
+        assert code == 0
+        undo = done.text.split('action="')[1].split('"')[0]
+        assert "Nothing to undo" in http.post(f"/r/{undo}").text  # the newer rating stands
+        (now,) = ratings(web, capsys)
+        assert (now["vote"], now["via"]) == ("up", "cli")
+        again = http.post(downs[0])  # web 👎 over the CLI's 👍; its undo gives the 👍 back
+        undo = again.text.split('action="')[1].split('"')[0]
+        assert "taken back" in http.post(f"/r/{undo}").text
+    assert ratings(web, capsys) == [now]  # its route and time too, not relabelled "web"
+
+
 def test_a_head_request_changes_nothing_and_a_post_after_it_still_offers_undo(web: Project, capsys):
     _, ups = first_links(web, capsys)
     (mail,) = web.mails("ana@example.org")

@@ -102,6 +102,37 @@ class Ratings(Tables):
             write(db, subscriber, paper_id, value, self.stamp(now), via, origin)
         return _word(before["rating"] if before else None)
 
+    def rate_undoably(
+        self, subscriber: str, paper_id: str, rating: str, now: datetime, via: str = "web"
+    ) -> tuple[list[Any] | None, str]:
+        """rate() up or down, and what its undo needs: the row it replaced ([rating, rated_at,
+        via, origin]; None: none, or the same vote again) and the time it wrote."""
+        made = self.stamp(now)
+        with self.transaction() as db:
+            before = current(db, subscriber, paper_id)
+            write(db, subscriber, paper_id, RATINGS[rating], made, via, "")
+        if before is None or _word(before["rating"]) == rating:
+            return None, made
+        return [before["rating"], before["rated_at"], before["via"], before["origin"]], made
+
+    def undo(
+        self, subscriber: str, paper_id: str, made: str, previous: list[Any] | None, via: str
+    ) -> bool:
+        """Put back the row a vote of `via` written at `made` replaced (`previous`, as
+        rate_undoably gave it), as it was: its rating, time, route and Matrix event. Only while
+        that vote is the paper's rating still: False when another came since (from anywhere),
+        which an old undo must not wipe out."""
+        with self.transaction() as db:
+            row = current(db, subscriber, paper_id)
+            if row is None or row["via"] != via or row["rated_at"] != made:
+                return False
+            if previous is None:
+                write(db, subscriber, paper_id, None, made, via, "")
+            else:
+                rating, at, was, origin = previous
+                write(db, subscriber, paper_id, int(rating), str(at), str(was), str(origin))
+        return True
+
     def current(self, subscriber: str, paper_id: str) -> str:
         """The paper's rating now: up, down or none."""
         row = current(self.db, subscriber, paper_id)

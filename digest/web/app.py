@@ -150,7 +150,7 @@ class Face:
         token = request.path_params["token"]
         found = self._vote_token(token)
         if found is None:
-            return refused(403, "This link does not work", _BAD_LINK)
+            return await self.undo(request, token)
         subscriber, paper_id, vote = found
         if subscriber not in self.subscribers:
             return refused(410, "This link does not work", "Its reader is no longer subscribed.")
@@ -170,22 +170,58 @@ class Face:
         except TooLarge:
             return refused(413, "Too large", "The request was larger than a vote can be.")
         now = self.now()
-        before = await self.db(
-            lambda store: store.ratings.rate(subscriber, paper_id, vote, now, via="web")
+        if vote == "none":  # an undo link of an older version: takes the rating back as it was
+            await self.db(lambda store: store.ratings.rate(subscriber, paper_id, vote, now, "web"))
+            log.info("web: %s rated %s none", subscriber, paper_id)
+            body = f"<p><strong>{title}</strong>: {VOTE_WORDS[vote]}.</p>"
+            return respond(page("Rating taken back", body))
+        previous, made = await self.db(
+            lambda store: store.ratings.rate_undoably(subscriber, paper_id, vote, now)
         )
         log.info("web: %s rated %s %s", subscriber, paper_id, vote)
-        # The same vote again (a second click, the link of another mail) changed nothing: its
-        # undo takes the rating back, as the first click's would have.
-        back = before if before != vote else "none"
-        # Relative to this page (…/r/<token>): right behind a proxy that serves under a path too.
-        undo = self.links(subscriber).vote(paper_id, back).rsplit("/", 1)[1]
-        said = "Rating taken back" if vote == "none" else "Rating recorded"
+        # The undo puts back the row this vote replaced, and only while this vote stands (the
+        # same vote again, a second click, replaced nothing: its undo takes the rating back).
+        expires = self.links(subscriber).expires
+        undo = self.signer.sign("x", subscriber, paper_id, made, previous, expires)
         body = (
             f"<p><strong>{title}</strong>: {VOTE_WORDS[vote]}. The next digest for "
-            f"{html.escape(subscriber)} follows it.</p>"
-            + (button_form(undo, "Undo", quiet=True) if back != vote else "")
+            f"{html.escape(subscriber)} follows it.</p>" + button_form(undo, "Undo", quiet=True)
+            # Relative to this page (…/r/<token>): right behind a proxy serving under a path.
         )
-        return respond(page(said, body))
+        return respond(page("Rating recorded", body))
+
+    async def undo(self, request: Request, token: str) -> Response:
+        """An undo link: asks on GET; on POST puts back the rating its vote replaced, unless
+        another rating came since (a click in Slack, a Matrix reply, `digest feedback`)."""
+        fields = self.signer.check(token, "x", self.clock())
+        if not fields or len(fields) != 4 or not all(isinstance(f, str) for f in fields[:3]):
+            return refused(403, "This link does not work", _BAD_LINK)
+        subscriber, paper_id, made, previous = fields
+        if subscriber not in self.subscribers:
+            return refused(410, "This link does not work", "Its reader is no longer subscribed.")
+        if previous is not None and not (isinstance(previous, list) and len(previous) == 4):
+            return refused(403, "This link does not work", _BAD_LINK)
+        paper = await self.db(lambda store: store.papers.paper(paper_id))
+        title = html.escape(paper.title if paper else paper_id)
+        if request.method != "POST":
+            body = f"<p>Take back your rating of <strong>{title}</strong>?</p>"
+            return respond(page("Undo a rating", body + button_form(token, "Undo")))
+        try:
+            await read_body(request, MAX_BODY)
+        except TooLarge:
+            return refused(413, "Too large", "The request was larger than a vote can be.")
+        done = await self.db(
+            lambda store: store.ratings.undo(subscriber, paper_id, made, previous, "web")
+        )
+        if not done:
+            body = (
+                f"<p>The rating of <strong>{title}</strong> was changed since (from here or "
+                "elsewhere): the newer one stands, and this undo changes nothing.</p>"
+            )
+            return respond(page("Nothing to undo", body))
+        log.info("web: %s's rating of %s taken back", subscriber, paper_id)
+        body = f"<p><strong>{title}</strong>: back to what it was before this vote.</p>"
+        return respond(page("Rating taken back", body))
 
     # one-click unsubscribe
 
