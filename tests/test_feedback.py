@@ -151,6 +151,21 @@ def test_unknown_subscriber_paper_or_state_is_a_one_line_error(project: Path, ca
         main(["feedback", "--config", "digest.toml", "ana", "g1", "sideways"])
 
 
+def test_a_paper_is_found_by_any_key_the_store_knows_it_by(project: Path, capsys) -> None:
+    # One paper read twice, under its arXiv id and its DOI: the store keeps it as one.
+    title = "Graph neural networks for molecule property prediction at scale"
+    text = "We train graph neural networks on molecules and predict their properties."
+    rows = [("2601.10043", title, text), ("10.1000/dup.43", title, text)]
+    papers_file(project / "feed" / "twice.jsonl", rows)
+    assert digest(capsys, "run", "--config", "digest.toml", "--now", MONDAY)[0] == 0
+    code, out, _ = digest(
+        capsys, "feedback", "--config", "digest.toml", "ana", "10.1000/dup.43", "up"
+    )
+    assert code == 0 and "rated 2601.10043 up" in out
+    code, _, err = digest(capsys, "feedback", "--config", "digest.toml", "ana", " ", "up")
+    assert code == 2 and err == "digest: feedback: the paper id is empty\n"
+
+
 def test_rank_never_creates_a_state_database(project: Path, capsys) -> None:
     ranked(capsys, papers_file(project / "some.jsonl", GRAPHS))
     assert not (project / "state.db").exists()

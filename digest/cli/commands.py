@@ -258,6 +258,7 @@ def health(args: argparse.Namespace) -> int:
 
 
 def feedback(args: argparse.Namespace) -> int:
+    from digest.models import Paper, identity
     from digest.sources.files import normalize_id
     from digest.state import Store
 
@@ -266,8 +267,15 @@ def feedback(args: argparse.Namespace) -> int:
     path = _state_path(args, settings)
     if not _exists(path):
         raise InputError(f"{path}: no state database yet: papers are known after a `digest run`")
+    if not args.paper.strip():
+        raise InputError("feedback: the paper id is empty")
     with Store(path) as store:
-        paper = store.papers.paper(normalize_id(args.paper))
+        wanted = normalize_id(args.paper)
+        paper = store.papers.paper(wanted)
+        if paper is None:  # a DOI, an OpenReview forum...: any key the paper is known by
+            keys = identity.keys(Paper(id=wanted, title="", abstract=""))
+            known = store.papers.known(keys)
+            paper = store.papers.paper(known) if known else None
         if paper is None:
             raise InputError(f"{args.paper}: no such paper in {store.name}")
         store.ratings.rate(args.subscriber, paper.id, args.rating, _now(args))
