@@ -166,6 +166,17 @@ def test_a_check_that_quotes_a_secret_blots_it(tmp_path: Path) -> None:
     assert "smtp.from: '[redacted]' is not one e-mail address" in message
 
 
+def test_every_unset_variable_is_named_in_one_round(tmp_path: Path) -> None:
+    body = MINIMAL + '[smtp]\nhost = "${SMTP_HOST}"\npassword = "${SMTP_PASSWORD}"\n'
+    path = write(tmp_path, body)
+    with pytest.raises(ConfigError) as info:
+        config.load(path, environ={})
+    assert str(info.value).splitlines() == [
+        f"{path}: smtp.host: ${{SMTP_HOST}} is not set (in the environment or .env)",
+        f"{path}: smtp.password: ${{SMTP_PASSWORD}} is not set (in the environment or .env)",
+    ]
+
+
 def test_a_missing_variable_names_the_key_and_the_variable(tmp_path: Path) -> None:
     message = error_of(
         tmp_path,

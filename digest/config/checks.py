@@ -30,7 +30,9 @@ LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 _MAILBOX = re.compile(r"[^@\s]+@[^@\s]+")
 _ROOM = re.compile(r"![^\s:]+(:\S+)?|#[^\s:]+:\S+")  # !id (v12: no server part), #alias:server
 # Values substituted into these keys are secrets: they are redacted wherever they could show.
-SECRET_KEYS = {"password", "username", "token", "webhook", "url", "secret", "signing_secret"}
+# Not `username`: a login name is no credential (SES's is a key id, SendGrid's "apikey"), and a
+# short common one ("digest") blotted from every line would garble all the output.
+SECRET_KEYS = {"password", "token", "webhook", "url", "secret", "signing_secret"}
 WEB_KEYS = {"base_url", "listen", "secret"}  # [web]: the reader-facing HTTP face
 MIN_SECRET = 16  # characters of [web].secret: it signs every link
 YEAR = 365 * 86400  # the longest duration: beyond it a timer overflows, and it means "never"

@@ -46,13 +46,25 @@ def dotenv_file(path: Path) -> dict[str, str]:
     return {k: v for k, v in values.items() if v is not None}
 
 
-def substitute(value: Any, env: Mapping[str, str], file: str, key: str, secrets: set[str]) -> Any:
+def substitute(
+    value: Any,
+    env: Mapping[str, str],
+    file: str,
+    key: str,
+    secrets: set[str],
+    unset: list[str] | None = None,
+) -> Any:
     """The config's values with each ${VAR} replaced ($$ is a $); a value put into a secret key
-    goes into `secrets`."""
+    goes into `secrets`. A variable that is not set is one line in `unset` (and "" here), so
+    that one round names them all; without `unset`, the first raises ConfigError."""
     if isinstance(value, dict):
-        return {k: substitute(v, env, file, _join(key, k), secrets) for k, v in value.items()}
+        return {
+            k: substitute(v, env, file, _join(key, k), secrets, unset) for k, v in value.items()
+        }
     if isinstance(value, list):
-        return [substitute(v, env, file, f"{key}[{i}]", secrets) for i, v in enumerate(value)]
+        return [
+            substitute(v, env, file, f"{key}[{i}]", secrets, unset) for i, v in enumerate(value)
+        ]
     if not isinstance(value, str) or "$" not in value:
         return value
 
@@ -61,7 +73,11 @@ def substitute(value: Any, env: Mapping[str, str], file: str, key: str, secrets:
         if name is None:
             return "$"
         if name not in env:
-            raise ConfigError(f"{file}: {key}: ${{{name}}} is not set (in the environment or .env)")
+            problem = f"{file}: {key}: ${{{name}}} is not set (in the environment or .env)"
+            if unset is None:
+                raise ConfigError(problem)
+            unset.append(problem)
+            return ""
         if key.rsplit(".", 1)[-1] in SECRET_KEYS and env[name]:
             secrets.add(env[name])
         return env[name]

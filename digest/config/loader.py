@@ -67,9 +67,12 @@ def load(path: str | os.PathLike[str], environ: Mapping[str, str] | None = None)
     env = environment(file, environ)
     secrets: set[str] = set()
     try:
-        data = substitute(raw, env, str(file), "", secrets)
+        unset: list[str] = []
+        data = substitute(raw, env, str(file), "", secrets, unset)
     except RecursionError:
         raise ConfigError(f"{file}: arrays or tables nested too deeply") from None
+    if unset:  # the checks would only repeat them as empty values
+        raise ConfigErrors(unset)
     checker = _Checker(str(file))
     try:
         return checker.settings(data, frozenset(secrets))
