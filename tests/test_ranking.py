@@ -282,6 +282,26 @@ def test_a_paper_sharing_a_word_is_never_cut_for_one_sharing_none():
         assert "c" not in listed or listed.count("b") == 8, top  # no b left out for a c
 
 
+def test_a_library_paper_under_another_id_is_not_recommended_back(papers):
+    # The library keeps a paper by its DOI, or by its title alone (a hand-written entry); today
+    # it comes as an arXiv paper. It is the same paper, never a pick.
+    best = rank(papers, [privacy()])["ana"][:2]
+    one, two = (s.paper for s in best)
+    kept = (
+        dataclasses.replace(one, id="10.1000/kept.1", url="", aliases=()),
+        dataclasses.replace(two, id="", url="", aliases=(), abstract=""),
+    )
+    reader = privacy(top_k=5)
+    reader = dataclasses.replace(reader, profile=dataclasses.replace(reader.profile, library=kept))
+    pool = [
+        dataclasses.replace(one, id="2601.00001", aliases=("10.1000/KEPT.1",)),
+        dataclasses.replace(two, id="2601.00002"),
+        *[p for p in papers if p.id not in (one.id, two.id)],
+    ]
+    picks = [s.paper.id for s in rank(pool, [reader])["ana"]]
+    assert picks and "2601.00001" not in picks and "2601.00002" not in picks
+
+
 def test_top_k_defaults_to_each_subscribers_own(papers):
     got = rank(papers, [privacy(top_k=3), sub("bo", top_k=7, interests=PRIVACY)], thresholds=False)
     assert (len(got["ana"]), len(got["bo"])) == (3, 7)

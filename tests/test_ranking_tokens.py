@@ -129,3 +129,8 @@ def test_the_tokenizer_imports_without_scikit_learn_and_keeps_its_stop_words_and
 def test_author_keys_ignore_order_case_and_accents():
     assert author_key("Lovelace, Ada") == author_key("ada LOVELACE") == "ada lovelace"
     assert author_key("José Núñez") == "jose nunez"
+    # Letters NFKD leaves whole, and a suffix wherever the export put it.
+    assert author_key("Łukasz Kaiser") == author_key("Lukasz Kaiser") == "lukasz kaiser"
+    assert author_key("Øksendal, Bernt") == author_key("Bernt Oksendal")
+    assert author_key("Reagle, Jr., Joseph M.") == author_key("Joseph M. Reagle Jr.")
+    assert author_key("Martin Luther King, Jr.") == author_key("Martin Luther King Jr.")

@@ -44,6 +44,12 @@ from digest.sources.authors import one, split
         # a year or a number is never a name
         ("Smith, J. and 2019", ("J. Smith",)),
         ("Anderson, Paul", ("Paul Anderson",)),  # "and" inside a name does not split it
+        # several given names after a one-word surname: one person, not "Maldacena" and "Juan"
+        (
+            "Maldacena, Juan Martin and Ayan, Burcu Karagol",
+            ("Juan Martin Maldacena", "Burcu Karagol Ayan"),
+        ),
+        ("van der Berg, Jan Willem", ("Jan Willem van der Berg",)),
         ("", ()),
     ],
 )

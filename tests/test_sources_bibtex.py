@@ -36,6 +36,11 @@ def test_latex_in_titles_reads_as_plain_text(title: str, text: str) -> None:
     assert paper_of(title=title).title == text
 
 
+def test_mendeleys_arxivid_field_names_the_arxiv_paper() -> None:
+    paper = paper_of(ID="x", ENTRYTYPE="article", title="A paper", arxivid="2401.01234")
+    assert paper.id == "2401.01234" and paper.url == "https://arxiv.org/abs/2401.01234"
+
+
 def test_the_abstract_venue_and_keywords_are_decoded_too() -> None:
     paper = paper_of(
         title="T",

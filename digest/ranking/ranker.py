@@ -9,7 +9,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 import numpy as np
 import scipy.sparse as sp
 
-from digest.models import Paper, Scored, Subscriber
+from digest.models import Paper, Scored, Subscriber, identity
 from digest.ranking import interests, latent
 from digest.ranking.explain import closest, terms
 from digest.ranking.features import Space, release_memory
@@ -76,6 +76,19 @@ def _filters(
         {row_of[p.id] for p in (*lib, *bad) if row_of[p.id] < m}
         for lib, bad in zip(prep.liked, prep.disliked, strict=True)
     ]
+    # A library's paper under another id (its DOI, its title alone, a URL) is the same paper:
+    # matched by the keys of identity, computed for the candidates a list looks at only.
+    owned = [
+        {k for p in (*lib, *bad) for k in identity.keys(p)}
+        for lib, bad in zip(prep.liked, prep.disliked, strict=True)
+    ]
+    keys_of: dict[int, list[str]] = {}
+
+    def theirs(j: int) -> list[str]:
+        if j not in keys_of:
+            keys_of[j] = identity.keys(papers[j])
+        return keys_of[j]
+
     permitted: list[set[int] | None] = []
     allowed_sets: dict[int, set[int] | None] = {}  # subscribers often share one allowed set
     for s in subscribers:
@@ -86,14 +99,17 @@ def _filters(
         permitted.append(None if only is None else allowed_sets[id(only)])
 
     def accepts(si: int) -> Callable[[int], bool]:
-        pattern, inside, out = (
+        pattern, inside, out, mine = (
             exclude_pattern(subscribers[si].profile.exclude),
             permitted[si],
             blocked[si],
+            owned[si],
         )
 
         def ok(j: int) -> bool:
             if j in out or (inside is not None and j not in inside):
+                return False
+            if mine and not mine.isdisjoint(theirs(j)):
                 return False
             return pattern is None or not pattern.search(f"{papers[j].title}\n{papers[j].abstract}")
 

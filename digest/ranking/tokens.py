@@ -153,14 +153,25 @@ def analyze(text: str) -> list[str]:
 _NAME_PART = re.compile(r"\w+")
 
 
+# Letters that are no letter plus an accent, so that NFKD leaves them: "Łukasz" is Lukasz too.
+_PLAIN_LETTERS = str.maketrans(
+    {"ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "đ": "d", "Đ": "D", "ß": "ss", "æ": "ae",
+     "Æ": "AE", "œ": "oe", "Œ": "OE", "þ": "th", "Þ": "Th", "ð": "d", "Ð": "D", "ı": "i"}
+)  # fmt: skip
+_NAME_SUFFIX = re.compile(r"^(?:jr|sr|ii|iii|iv)\.?$")
+
+
 def author_key(name: str) -> str:
-    """A name's matching key: "Last, First" and "First Last" give the same one."""
+    """A name's matching key: "Last, First", "Last, Jr., First" and "First Last Jr." give the
+    same one, accents and case aside."""
     if not name.isascii():
-        name = _strip_accents(name)
+        name = _strip_accents(name.translate(_PLAIN_LETTERS))
     name = name.lower()
     if "," in name:
-        last, _, first = name.partition(",")
-        name = f"{first} {last}"
+        last, *rest = (part.strip() for part in name.split(","))
+        suffixes = [p for p in rest if _NAME_SUFFIX.match(p)]
+        given = [p for p in rest if not _NAME_SUFFIX.match(p)]
+        name = " ".join([*given, last, *suffixes])
     return " ".join(_NAME_PART.findall(name))
 
 

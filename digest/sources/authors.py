@@ -89,8 +89,12 @@ def _names(segment: str) -> list[str]:
             items.append([part, ""])
     if not items:
         return []
-    if len(items) == 2 and _is_given(items[1][0]) and not _full_name(items[0][0], items[1][0]):
-        return [_join(items[1][0], items[0][0], items[0][1] or items[1][1])]
+    last, given = items[0][0], items[1][0] if len(items) == 2 else ""
+    # "Last, First" also when the given names are several words ("Maldacena, Juan Martin"): a
+    # lone word, or a particle's name, before the comma is a surname, not a whole name.
+    surname = len(last.split()) == 1 or bool(_PARTICLE.match(last))
+    if len(items) == 2 and (_is_given(given) or surname) and not _full_name(last, given):
+        return [_join(given, last, items[0][1] or items[1][1])]
     pairs = len(items) % 2 == 0 and all(_is_initials(g) for g, _ in items[1::2])
     if pairs:
         return [

@@ -155,7 +155,8 @@ def bib_paper(fields: Mapping[str, str], source: str) -> Paper | None:
     keywords = [
         k.strip() for k in re.split(r"[,;]", _text(fields.get("keywords", ""))) if k.strip()
     ]
-    eprint = fields.get("eprint", "").strip("{} ")
+    # Mendeley writes the arXiv id in a field of its own.
+    eprint = (fields.get("eprint", "") or fields.get("arxivid", "")).strip("{} ")
     journal = _text(fields.get("journal", "") or fields.get("booktitle", ""))
     note = fields.get("note", "")
     in_text = _ARXIV_IN_TEXT.search(f"{journal} {note}")
