@@ -53,7 +53,9 @@ def _secret_state(args: argparse.Namespace, state: str) -> str:
 
 def _exists(state: str) -> bool:
     """Is there a state to read? A database server always has one (made on first use)."""
-    return state.startswith(("postgresql://", "postgres://")) or os.path.exists(state)
+    from digest.models.errors import POSTGRES_SCHEMES
+
+    return state.startswith(POSTGRES_SCHEMES) or os.path.exists(state)
 
 
 def _now(args: argparse.Namespace) -> datetime:

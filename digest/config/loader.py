@@ -48,7 +48,7 @@ from digest.models import (
     Subscriber,
     safe_name,
 )
-from digest.models.errors import ConfigErrors, postgres_secrets, postgres_url
+from digest.models.errors import POSTGRES_SCHEMES, ConfigErrors, postgres_secrets, postgres_url
 
 
 def load(path: str | os.PathLike[str], environ: Mapping[str, str] | None = None) -> Settings:
@@ -219,7 +219,7 @@ class _Checker(Checks):
             if "path" in state:
                 raise self.fail("state.url", "give [state].url or [state].path, not both")
             url = str(self.typed(state["url"], STR, "state.url"))
-            if not url.startswith(("postgresql://", "postgres://")):
+            if not url.startswith(POSTGRES_SCHEMES):
                 raise self.fail("state.url", "must be a postgresql:// URL")
             self.secrets.update(postgres_secrets(url))
             # An unclosed [, or an '@' libpq would misread (part of a password would show).

@@ -135,13 +135,15 @@ def _best(
             if limits[si]:
                 floor, deep = floors[si], latent.reach(limits[si])
                 chosen = _chosen(seen[r], bound[r], deep, floor, oks[si], limits[si])
+                row = None  # the interest's score for every paper, made once if it is needed
                 if chosen is None:  # a paper left out could still make the list
                     row = (prep.right @ left[r].T).toarray().ravel()
                     chosen = _every(row, deep, floor, oks[si], ids)
                 if floor is None and len(chosen) >= deep and chosen[-1][0] <= 0:
                     # Cut among scores of 0 and below, where a paper that shares a word (the
                     # centroid outweighed it) must not lose its place to one that shares none.
-                    row = (prep.right @ left[r].T).toarray().ravel()
+                    if row is None:
+                        row = (prep.right @ left[r].T).toarray().ravel()
                     words = prep.interest.vectors[lo + r].indices
                     chosen = _sharing_first(row, prep.x, words, deep, oks[si], ids)
                 best[lo + r] = chosen
