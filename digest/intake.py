@@ -3,6 +3,7 @@ BATCH at a time as they are read, and what each source did (SourceReport)."""
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 import traceback
@@ -20,6 +21,7 @@ from digest.models import (
     identity,
     redact,
 )
+from digest.models.errors import shortened
 from digest.sources import SOURCES, progress
 from digest.sources.common import clean
 from digest.state import Store
@@ -64,7 +66,7 @@ def ingest(
 
             started = time.monotonic()
             with shown.source(source.name) as bar:
-                for batch in _batches(source, warn, now, bar, report):
+                for batch in _batches(source, warn, now, bar, report, settings.secrets):
                     report.read += len(batch)
                     if store is None:
                         papers.extend(batch)
@@ -72,7 +74,7 @@ def ingest(
                         batch = seen_replacements(batch, store, source.name)
                         report.new += store.add_papers(batch, now)
                 # A feed URL from the environment is a secret; the summary is kept in the state.
-                report.error = redact(report.error, settings.secrets)
+                report.error = shortened(redact(report.error, settings.secrets))
                 report.seconds = round(time.monotonic() - started, 3)
                 bar.note("FAILED (see the summary)" if report.error else f"{report.new} new")
             log.info(
@@ -84,6 +86,19 @@ def ingest(
                 report.seconds,
             )
     return reports, papers
+
+
+def unlinked(paper: Paper, secrets: frozenset[str]) -> Paper:
+    """The paper without a link that holds a secret: a private feed may build its items'
+    links from the address it was asked on (its token, its password), and links reach readers."""
+    if not secrets or not (paper.url or paper.code_url):
+        return paper
+    changes = {
+        name: ""
+        for name, link in (("url", paper.url), ("code_url", paper.code_url))
+        if link and redact(link, secrets) != link
+    }
+    return dataclasses.replace(paper, **changes) if changes else paper
 
 
 def seen_replacements(papers: list[Paper], store: Store, name: str) -> list[Paper]:
@@ -98,7 +113,12 @@ def seen_replacements(papers: list[Paper], store: Store, name: str) -> list[Pape
 
 
 def _batches(
-    source: SourceConfig, warn: Warn, now: datetime, bar: progress.Progress, report: SourceReport
+    source: SourceConfig,
+    warn: Warn,
+    now: datetime,
+    bar: progress.Progress,
+    report: SourceReport,
+    secrets: frozenset[str] = frozenset(),
 ) -> Iterator[list[Paper]]:
     """The papers of one source, BATCH at a time; a failure is recorded in the report, the papers
     read before it are kept (a page that failed does not undo the pages before it)."""
@@ -108,7 +128,7 @@ def _batches(
         for paper in SOURCES[source.kind].fetch(source, warn, now=now, progress=bar):
             # A title that moves a reader's cursor or reverses its text is ended here, for
             # every kind of source alike.
-            batch.append(clean(paper))
+            batch.append(unlinked(clean(paper), secrets))
             bar.advance()
             if len(batch) == BATCH:
                 read += len(batch)

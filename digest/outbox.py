@@ -24,6 +24,7 @@ from digest.channels import CHANNELS, connections
 from digest.channels.transport import Owed, Resumed, bounded_wait
 from digest.marks import Marks, TakenOver
 from digest.models import ChannelConfig, DeliveryError, DigestError, Message, Settings, redact
+from digest.models.errors import shortened
 from digest.state import OutboxRow, Store
 from digest.state.deliveries import LEASE
 
@@ -210,7 +211,7 @@ class _Run:
             log.error("%s: the failure could not be recorded (%r)", job.label, fault)
             with self.tally:
                 self.outcome.retrying.append(
-                    f"{job.label}: {redact(reason, self.settings.secrets)}"
+                    f"{job.label}: {shortened(redact(reason, self.settings.secrets))}"
                 )
 
     def send(self, job: _Job, pacer: _Pacer, budget: float) -> float:
@@ -308,7 +309,7 @@ class _Run:
     ) -> None:
         """Count a failed attempt: pending with a next try (never past MAX_BACKOFF from now,
         whatever the server asked), or dead; `owed`, the recipients still owed the message."""
-        reason = redact(error, self.settings.secrets)
+        reason = shortened(redact(error, self.settings.secrets))
         attempts = job.row.attempts + 1
         wait = None
         if retryable and attempts < self.max_attempts:

@@ -660,3 +660,15 @@ def test_no_answer_to_the_end_of_data_says_the_relay_may_have_the_mail(
         assert "gave no answer to its end of DATA" in text
         assert "the relay may have the message" in text and "cannot reach" not in text
     assert alone.value.retryable
+
+
+def test_a_long_smtp_reply_is_kept_whole_for_the_outbox_to_blot() -> None:
+    """A relay may quote the credentials it got after a long preamble; cut here, the password's
+    first characters would escape the redaction, which the outbox does before its own cut."""
+    import smtplib
+
+    said = "x" * 190 + " bad credentials sekrit-user:sekrit-PASS-1234"
+    error = EmailChannel.__new__(EmailChannel)._error(
+        smtplib.SMTPAuthenticationError(535, said.encode())
+    )
+    assert "sekrit-PASS-1234" in str(error)

@@ -362,3 +362,16 @@ def test_a_retry_after_ms_of_ages_waits_the_longest_backoff(
     assert row.status == "pending" and row.attempts == 1
     ceiling = NOW + timedelta(seconds=outbox.MAX_BACKOFF)
     assert stamp(ceiling) <= str(row.next_try_at) <= stamp(ceiling + timedelta(minutes=1))
+
+
+def test_a_refusal_keeps_a_long_error_whole_for_the_outbox_to_blot() -> None:
+    """A homeserver (or a proxy before it) may quote the request's Authorization header late
+    in its error: cut here, the token's first characters would escape the redaction."""
+    import httpx
+
+    from digest.channels.matrix import refusal
+    from digest.channels.transport import Answer
+
+    said = "x" * 190 + " Bearer syt_sekritMATRIXtoken0123"
+    error = refusal(Answer(401, httpx.Headers(), b""), {"errcode": "M_BAD", "error": said})
+    assert "syt_sekritMATRIXtoken0123" in str(error)

@@ -159,6 +159,23 @@ host = "${SMTP_HOST}"
     assert settings.smtp["password"] == "hunter2"
 
 
+def test_a_feeds_password_or_token_written_in_the_file_is_a_secret(tmp_path: Path) -> None:
+    """One file and no .env is a common setup: the credentials of a literal address are as
+    secret as a substituted one's, and the rest of the address stays readable in errors."""
+    feeds = """
+[[sources]]
+kind = "rss"
+url = "http://reader:fe3dPASS@127.0.0.1:8/feed?api_key=K3Y-123456&format=atom"
+[[sources]]
+kind = "openreview"
+name = "or"
+venue = "ICLR.cc/2026/Conference"
+url = "http://127.0.0.1:8/or?access_token=T0KEN-abcdef"
+"""
+    settings = config.load(write(tmp_path, MINIMAL + feeds), environ={})
+    assert settings.secrets == {"fe3dPASS", "K3Y-123456", "T0KEN-abcdef"}
+
+
 def test_a_check_that_quotes_a_secret_blots_it(tmp_path: Path) -> None:
     # One variable for the password and, by mistake, the sender: the sender's check quotes it.
     body = MINIMAL + '[smtp]\nhost = "h"\nusername = "u"\npassword = "${PW}"\nfrom = "${PW}"\n'

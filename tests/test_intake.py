@@ -160,3 +160,35 @@ def test_text_that_could_act_on_a_terminal_is_stripped_from_every_source(
         "News",
         ("Bob Ng",),
     )
+
+
+def test_a_link_holding_a_sources_secret_is_dropped_on_the_way_in(tmp_path: Path) -> None:
+    """A private feed may echo its token into its items' links; links reach readers, so such a
+    link is no link (the paper stays). Other links are kept as they are."""
+    rows = [
+        {
+            "id": "a1",
+            "title": "Private federated learning",
+            "abstract": PRIVACY,
+            "url": "https://lab.example/item/1?token=sekritFEEDTOKEN42",
+        },
+        {
+            "id": "a2",
+            "title": "Public federated learning",
+            "abstract": PRIVACY,
+            "url": "https://lab.example/item/2",
+        },
+    ]
+    path = tmp_path / "dump.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    settings = Settings(
+        "t.toml",
+        (SourceConfig("files", "dump", {"path": str(path)}),),
+        (),
+        secrets=frozenset({"https://lab.example/feed?token=sekritFEEDTOKEN42"}),
+    )
+    _, papers = intake.ingest(settings, None, NOW)
+    assert {p.id.rpartition(":")[2]: p.url for p in papers} == {
+        "a1": "",
+        "a2": "https://lab.example/item/2",
+    }

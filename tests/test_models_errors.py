@@ -101,3 +101,50 @@ def test_a_database_password_with_a_hash_or_a_question_mark_is_blotted_whole(mar
     for secrets in (frozenset({url}), postgres_secrets(url)):
         text = redact(echo, secrets)
         assert "Hunter2" not in text and "Xyzzy42" not in text and "[redacted]" in text
+
+
+@pytest.mark.parametrize("user", ["u", "us", "use", "mailer"])
+def test_a_password_sent_in_base64_is_blotted_wherever_it_starts(user: str) -> None:
+    """SMTP's AUTH PLAIN is base64("\\0user\\0password"): a relay that quotes it back in its
+    refusal must not hand the password to whoever reads the error, whatever the user's length."""
+    import base64
+
+    sent = base64.b64encode(f"\0{user}\0sekrit-PASS-1234".encode()).decode()
+    text = redact(
+        f"535 authentication failed for AUTH PLAIN {sent}", frozenset({"sekrit-PASS-1234"})
+    )
+    before, blot, after = text.rpartition(" ")[2].partition("[redacted]")
+    # What is left shown encodes the user's name and a byte or two around the password at most.
+    assert blot and len(before) <= (len(user) + 2) * 4 // 3 + 2 and len(after) <= 4
+
+
+def test_a_url_s_credentials_are_blotted_decoded_and_as_http_basic_sends_them() -> None:
+    import base64
+
+    url = "http://aruser:sekrit%40PW%3Ax%2Fy@127.0.0.1:18811/arxiv"
+    basic = base64.b64encode(b"aruser:sekrit@PW:x/y").decode()
+    text = redact(f"401 for Basic {basic} (aruser:sekrit@PW:x/y)", frozenset({url}))
+    assert "sekrit" not in text and basic[4:-4] not in text
+
+
+def test_a_secret_address_does_not_blot_a_longer_one_it_begins() -> None:
+    secret = frozenset({"http://127.0.0.1:18816/or?token=abcdefgh1234"})
+    text = "from http://127.0.0.1:18816/or2/notes; from http://127.0.0.1:18816/or/notes"
+    assert redact(text, secret) == "from http://127.0.0.1:18816/or2/notes; from [redacted]/notes"
+
+
+def test_a_message_is_cut_after_its_secrets_are_blotted() -> None:
+    from digest.models.errors import shortened
+
+    text = "x" * 580 + " Bearer syt_sekritMATRIXtoken"
+    assert "syt_sek" in shortened(text)  # cut first, no form of the token is left whole
+    assert "syt" not in shortened(redact(text, frozenset({"syt_sekritMATRIXtoken"})))
+
+
+def test_credentials_written_in_an_address_are_its_password_and_its_keyed_values() -> None:
+    from digest.models.errors import url_credentials
+
+    found = url_credentials("http://u:pw%40x@h/feed?api_key=XYZ123456&search_query=cat:cs.CL&v=2")
+    assert found == {"pw%40x", "XYZ123456"}
+    assert url_credentials("https://export.arxiv.org/api/query") == frozenset()
+    assert url_credentials("http://[::1/feed") == frozenset()

@@ -92,6 +92,23 @@ def test_a_permanent_error_is_dead_at_once_and_secrets_never_stored(tmp_path: Pa
     assert row.status == "dead" and "s3cret" not in row.last_error
 
 
+class Echoing(Refusing):
+    """A server whose error quotes the request's token after a long preamble."""
+
+    def send(self, delivery: Delivery) -> Receipt:
+        said = "x" * 580 + f" Bearer {self.config.options['token']} " + "y" * 3000
+        raise DeliveryError(said, retryable=False)
+
+
+def test_a_long_error_is_cut_only_after_its_secrets_are_blotted(tmp_path: Path) -> None:
+    echoing = ChannelConfig("echoing", "echoing", {"token": "s3cret-token"})
+    settings, store = setup(tmp_path, echoing)
+    result = outbox.deliver(store, settings, NOW, channels={"echoing": Echoing})
+    (row,) = store.outbox()
+    assert "s3c" not in row.last_error and "s3c" not in result.dead[0]
+    assert "Bearer [redacted] " in row.last_error and len(row.last_error) <= 600
+
+
 def test_one_failing_channel_does_not_stop_the_others(tmp_path: Path) -> None:
     good = ChannelConfig("file", "file", {"dir": str(tmp_path / "o")})
     bad = ChannelConfig("refusing", "refusing", {"token": "t"})

@@ -221,6 +221,16 @@ def test_credentials_in_the_feeds_address_never_reach_a_link(server: FeedServer)
         assert "PASS" not in text and "QTOKEN" not in text and "@" not in text
 
 
+def test_an_items_own_link_never_carries_a_user_or_password(server: FeedServer) -> None:
+    """A feed generator that builds absolute links from the address it was asked on puts the
+    operator's credentials in every item: a reader's link never needs them."""
+    host = server.url.removeprefix("http://")
+    body = RELATIVE_RSS.replace("https://x.org/p/4", f"http://feeduser:F33DPASS@{host}/item/2")
+    server.route("/creds", Answer(body=body, content_type="application/rss+xml"))
+    papers, _ = fetch(server, "/creds")
+    assert papers[2].url == f"{server.url}/item/2"
+
+
 def test_a_content_location_header_does_not_resolve_links_against_the_feeds_path(
     server: FeedServer,
 ) -> None:

@@ -277,9 +277,12 @@ class EmailChannel:
         return context
 
 
+SAID = 4000  # characters of a reply kept here; the outbox cuts it once the password is blotted
+
+
 def _text(raw: bytes | str) -> str:
     text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
-    return " ".join(text.split())[:200]
+    return " ".join(text.split())[:SAID]
 
 
 def _said(exc: smtplib.SMTPResponseException) -> str:

@@ -170,10 +170,14 @@ class MatrixChannel:
         return str(body["room_id"])
 
 
+SAID = 4000  # characters of a server's error kept here: far more than the outbox shows
+
+
 def refusal(response: Answer, body: dict[str, Any]) -> DeliveryError:
     status = response.status_code
     code = str(body.get("errcode") or "")
-    said = " ".join(str(body.get("error") or response.reason_phrase).split())[:200]
+    # Cut by the outbox once its secrets are blotted; this bound only keeps a line a line.
+    said = " ".join(str(body.get("error") or response.reason_phrase).split())[:SAID]
     if status == 429 or code == "M_LIMIT_EXCEEDED":
         wait = retry_after(response, body)
         return DeliveryError("matrix: rate limited (429)", retryable=True, retry_after=wait or 1.0)

@@ -48,7 +48,13 @@ from digest.models import (
     Subscriber,
     safe_name,
 )
-from digest.models.errors import POSTGRES_SCHEMES, ConfigErrors, postgres_secrets, postgres_url
+from digest.models.errors import (
+    POSTGRES_SCHEMES,
+    ConfigErrors,
+    postgres_secrets,
+    postgres_url,
+    url_credentials,
+)
 
 
 def load(path: str | os.PathLike[str], environ: Mapping[str, str] | None = None) -> Settings:
@@ -241,6 +247,8 @@ class _Checker(Checks):
         name = self.typed(table.get("name", default), STR, f"{key}.name")
         if "path" in options:
             options["path"] = self.path(options["path"])
+        # A feed's token or password written in the file is as secret as one from .env.
+        self.secrets.update(url_credentials(str(options.get("url", ""))))
         return SourceConfig(kind=kind, name=name, options=options)
 
     def subscriber(self, raw: Any, defaults: dict[str, Any], key: str) -> Subscriber:

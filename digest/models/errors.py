@@ -5,8 +5,10 @@ Imports nothing from the package: every other module may import this one.
 
 from __future__ import annotations
 
+import base64
 import functools
 import json
+import re
 from typing import NamedTuple
 from urllib.parse import parse_qsl, quote, quote_plus, unquote, urlsplit
 
@@ -129,7 +131,8 @@ def redact(text: str, secrets: frozenset[str]) -> str:
     for end in range(1, len(low) + 1):
         for form in ends.get(low[max(0, end - KEY) : end], ()):
             if len(form) <= end and low.startswith(form, end - len(form)):
-                found.append((end - len(form), end))
+                if not _cut_short(form, low, end):
+                    found.append((end - len(form), end))
     for form in short:
         at = low.find(form)
         while at >= 0:
@@ -153,6 +156,42 @@ def redact(text: str, secrets: frozenset[str]) -> str:
 
 
 BLOT = "[redacted]"
+ERROR_LIMIT = 600  # characters of a failure's message kept, cut after its secrets are blotted
+_PATH_CHAR = re.compile(r"[a-z0-9_~-]")  # not ".": an address may end a sentence
+
+
+def shortened(text: str, limit: int = ERROR_LIMIT) -> str:
+    """A message cut to `limit` characters. Cut only after redact(): a cut first can leave a
+    secret's beginning, which no form matches."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def url_credentials(url: str) -> frozenset[str]:
+    """What a web address written in the config holds that is a credential: the password of its
+    user part, and the values of its query's keys that name one (token, key, secret, ...)."""
+    try:
+        parts = urlsplit(url)
+        found = {parts.password or ""}
+    except ValueError:
+        return frozenset()
+    for key, value in parse_qsl(parts.query):
+        if _CREDENTIAL_KEY.search(key) and len(value) >= BASE64_LEAST:
+            found.add(value)
+    return frozenset(v for v in found if v)
+
+
+_CREDENTIAL_KEY = re.compile(r"token|key|secret|pass|auth|sig|session|credential", re.I)
+
+
+def _cut_short(form: str, text: str, end: int) -> bool:
+    """Whether a web address's form ends inside a longer path segment of the text: the secret
+    feed's /or is not the other feed's /or2."""
+    return (
+        "://" in form
+        and end < len(text)
+        and bool(_PATH_CHAR.match(form[-1]))
+        and bool(_PATH_CHAR.match(text[end]))
+    )
 
 
 def _occurrences(text: str, part: str) -> list[int]:
@@ -188,6 +227,8 @@ def _forms(secret: str) -> set[str]:
     forms: set[str] = set()
     for text in {secret, unquote(secret)}:
         forms |= _encodings(text)
+    if "://" not in secret:  # a password or token: SMTP AUTH and HTTP Basic send it in base64
+        forms |= _base64(secret)
     if secret.lower().startswith(POSTGRES_SCHEMES):  # its password as libpq reads it
         for part in postgres_secrets(secret):
             forms |= {f for text in {part, unquote(part)} for f in _encodings(text)}
@@ -196,8 +237,10 @@ def _forms(secret: str) -> set[str]:
         host, port = parts.hostname, parts.port
     except ValueError:
         return forms
-    if parts.password:  # any scheme's: a postgresql:// URL's too
-        forms |= _encodings(parts.password)
+    if parts.password:  # any scheme's: a postgresql:// URL's too; HTTP Basic sends it in base64
+        password = unquote(parts.password)
+        forms |= _encodings(parts.password) | _encodings(password) | _base64(password)
+        forms |= _base64(f"{unquote(parts.username or '')}:{password}")
     # libpq takes a password from the query as well, and quotes it back in its errors.
     forms |= {v for k, v in parse_qsl(parts.query) if "password" in k.lower() and v}
     if parts.scheme not in ("http", "https") or not host:
@@ -235,3 +278,22 @@ def _encodings(text: str) -> set[str]:
         json.dumps(text, ensure_ascii=False)[1:-1],
         text.replace("/", "\\/"),  # JSON may escape "/" too
     }
+
+
+BASE64_LEAST = 6  # bytes of a secret whose base64 is looked for: fewer give too short a form
+
+
+def _base64(text: str) -> set[str]:
+    """The base64 characters that only the secret's own bytes decide, at each of the three
+    places it may start within a group of three bytes, standard and URL-safe: a secret inside a
+    longer encoded string (SMTP's "\0user\0password") is found without knowing the rest."""
+    raw = text.encode()
+    if len(raw) < BASE64_LEAST:
+        return set()
+    forms = set()
+    for skip in range(3):
+        encoded = base64.b64encode(bytes(skip) + raw + bytes(2)).decode("ascii")
+        # Character i holds bits 6i..6i+6; the secret's are 8 x skip .. 8 x (skip + len).
+        part = encoded[-(-8 * skip // 6) : 8 * (skip + len(raw)) // 6]
+        forms |= {part, part.translate(str.maketrans("+/", "-_"))}
+    return forms

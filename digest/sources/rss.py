@@ -10,7 +10,7 @@ from collections.abc import Iterator, Mapping
 from datetime import date, datetime
 from html.parser import HTMLParser
 from typing import Any
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import feedparser
 
@@ -141,7 +141,7 @@ def to_paper(
     link = str(entry.get("link", "")).strip()
     # "/a/2" is a page of the feed's site. A link relative to the feed's own path is left as it
     # is (so no link): a private feed's token is often its path, and links reach readers.
-    link = urljoin(base, link) if link.startswith("/") and base else link
+    link = _public(urljoin(base, link) if link.startswith("/") and base else link)
     candidates = [str(entry.get(k, "")) for k in ("id", "dc_identifier", "prism_doi")] + [link]
     candidates += [listing[1]] if listing else []
     found_arxiv = next((a for c in candidates if (a := arxiv_id(c))), "")
@@ -169,6 +169,18 @@ def to_paper(
         aliases=tuple(a for a in (found_doi, found_arxiv) if a and a != ident),
         replacement=replacement and not replacements,
     )
+
+
+def _public(link: str) -> str:
+    """The link without a user or password: those are the feed's, never a reader's."""
+    try:
+        parts = urlsplit(link)
+        if "@" not in parts.netloc:
+            return link
+        host = parts.netloc.rpartition("@")[2]
+        return urlunsplit(parts._replace(netloc=host))
+    except ValueError:  # a broken IPv6 bracket: no link rather than a broken one
+        return ""
 
 
 def _published(entry: Mapping[str, Any], replacement: bool) -> date | None:
