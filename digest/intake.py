@@ -93,12 +93,11 @@ def unlinked(paper: Paper, secrets: frozenset[str]) -> Paper:
     links from the address it was asked on (its token, its password), and links reach readers."""
     if not secrets or not (paper.url or paper.code_url):
         return paper
-    changes = {
-        name: ""
-        for name, link in (("url", paper.url), ("code_url", paper.code_url))
-        if link and redact(link, secrets) != link
-    }
-    return dataclasses.replace(paper, **changes) if changes else paper
+    url, code = (
+        link if redact(link, secrets) == link else "" for link in (paper.url, paper.code_url)
+    )
+    changed = (url, code) != (paper.url, paper.code_url)
+    return dataclasses.replace(paper, url=url, code_url=code) if changed else paper
 
 
 def seen_replacements(papers: list[Paper], store: Store, name: str) -> list[Paper]:
