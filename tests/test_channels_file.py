@@ -95,6 +95,19 @@ def test_eml_headers(tmp_path: Path) -> None:
     assert b"\r\n" in raw
 
 
+def test_a_name_beyond_ascii_is_encoded_apart_from_its_address(tmp_path: Path) -> None:
+    """Encoded whole, "Jürgen Müller <juergen@example.org>, plain@..." lost the first address."""
+    to = ["Jürgen Müller <juergen@example.org>", "plain@example.org"]
+    channel = make_channel({"dir": str(tmp_path), "to": to})
+    raw = Path(channel.send(make_delivery(channel)).detail).read_bytes()
+    parsed = email.message_from_bytes(raw, policy=email.policy.default)
+    assert [a.addr_spec for a in parsed["To"].addresses] == [
+        "juergen@example.org",
+        "plain@example.org",
+    ]
+    assert parsed["To"].addresses[0].display_name == "Jürgen Müller"
+
+
 def test_default_from_and_a_single_to_string(tmp_path: Path) -> None:
     channel = make_channel({"dir": str(tmp_path), "to": "alice@example.org"})
     parsed = parse(Path(channel.send(make_delivery(channel)).detail))

@@ -133,6 +133,10 @@ def test_smtp_defaults_to_starttls_on_587(tmp_path: Path) -> None:
             "smtp.from: 'digest' is not one e-mail address",
         ),
         (
+            SMTP + BASE + '[[subscribers.channels]]\nkind = "email"\nto = "jürgen@exämple.org"\n',
+            "'jürgen@exämple.org': an address must be ASCII (a name may be any text)",
+        ),
+        (
             BASE + '[[subscribers.channels]]\nkind = "email"\n',
             "subscribers.alice.channels[0].to: missing; email needs it",
         ),

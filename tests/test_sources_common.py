@@ -26,6 +26,7 @@ def test_an_abstract_keeps_its_lines_and_tabs_a_title_does_not() -> None:
     assert clean_text(text) == "First line\nsecond\tline\nthird\nfourth"
     assert clean_line(text) == "First line second line third fourth"
     assert clean_token("https://x.org/a\n/b\x07") == "https://x.org/a/b"
+    assert clean_token("adv\u2028id") == "advid"  # a line break to some mail clients
 
 
 def test_text_of_every_language_and_emoji_stays_as_it_is() -> None:

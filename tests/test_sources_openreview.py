@@ -209,6 +209,20 @@ def test_the_apis_error_message_is_shown(server: FeedServer) -> None:
     )
 
 
+def test_a_servers_message_is_shown_without_what_a_terminal_or_database_would_choke_on(
+    server: FeedServer,
+) -> None:
+    """A lone surrogate (valid JSON) had failed every run at the journal's write; an escape
+    sequence would reach the terminal through the progress bar."""
+    body = '{"message": "venue \\ud800 not \\u001b]0;PWNED\\u0007found"}'  # JSON escapes
+    server.route("/notes", Answer(400, body=body, content_type="application/json"))
+    with pytest.raises(SourceError) as info:
+        fetch(server)
+    said = str(info.value)
+    said.encode("utf-8")  # storable
+    assert "HTTP 400 Bad Request: venue not ]0;PWNEDfound from" in said
+
+
 @pytest.mark.parametrize("body", ["<html>down</html>", '{"error": "x"}'])
 def test_an_answer_without_notes_fails_the_source(server: FeedServer, body: str) -> None:
     server.route("/notes", Answer(body=body, content_type="application/json"))

@@ -48,6 +48,19 @@ def test_a_terminal_gets_a_bar_per_source(monkeypatch: pytest.MonkeyPatch) -> No
     assert "nature-feed" in text and "7/7" in text
 
 
+def test_a_servers_words_in_a_bar_act_on_no_terminal_and_are_no_markup() -> None:
+    """A retry's note quotes the server: its escapes had set the window's title and cleared the
+    screen, and a "[/bold]" had rich print a traceback over the bars."""
+    screen = io.StringIO()
+    shown = progress.BarDisplay(Console(file=screen, force_terminal=True, width=120))
+    with shown:
+        with shown.source("[red]or") as bar:
+            bar.note("HTTP 503 \x1b]0;PWNED\x1b\\\x1b[2J [/bold] x; retrying")
+    text = screen.getvalue()
+    assert "PWNED" in text and "[/bold]" in text and "[red]or" in text
+    assert "\x1b]0;" not in text and "\x1b[2J" not in text
+
+
 def test_a_dumb_terminal_gets_log_lines(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TERM", "dumb")
     assert isinstance(progress.display(Terminal()), progress.LogDisplay)

@@ -231,6 +231,16 @@ def test_an_items_own_link_never_carries_a_user_or_password(server: FeedServer) 
     assert papers[2].url == f"{server.url}/item/2"
 
 
+def test_a_reference_to_a_character_xml_forbids_costs_that_character_not_the_feed(
+    server: FeedServer,
+) -> None:
+    """feedparser's loose parser failed the whole feed on one &#xD800; (every item lost)."""
+    body = RELATIVE_RSS.replace("Site-relative link", "Site&#xD800;-relative&#0; link&#1114112;")
+    server.route("/refs", Answer(body=body, content_type="application/rss+xml"))
+    papers, _ = fetch(server, "/refs")
+    assert len(papers) == 4 and papers[0].title.startswith("Site-relative link to a paper")
+
+
 def test_a_content_location_header_does_not_resolve_links_against_the_feeds_path(
     server: FeedServer,
 ) -> None:

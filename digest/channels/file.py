@@ -11,7 +11,7 @@ import contextlib
 import os
 import tempfile
 from datetime import datetime
-from email.utils import format_datetime, formataddr, parseaddr
+from email.utils import format_datetime, formataddr, getaddresses, parseaddr
 from pathlib import Path
 
 from digest.channels.mime import mime
@@ -50,8 +50,9 @@ class FileChannel:
         sender = parseaddr(str(self.settings.smtp.get("from") or DEFAULT_FROM))
         headers = [("From", formataddr(sender, charset="utf-8"))]
         to = self.config.options.get("to")
-        if to:
-            headers.append(("To", to if isinstance(to, str) else ", ".join(str(a) for a in to)))
+        if to:  # each name encoded on its own: an encoded address is no address (RFC 2047 5)
+            pairs = getaddresses([to] if isinstance(to, str) else [str(a) for a in to])
+            headers.append(("To", ", ".join(formataddr(p, charset="utf-8") for p in pairs)))
         headers += [
             ("Subject", delivery.message.subject),
             ("Date", format_datetime(datetime.now().astimezone())),

@@ -216,6 +216,8 @@ class Checks:
         found = [addr for _, addr in email.utils.getaddresses([value])]
         if _unsafe(value, space=False) or len(found) != 1 or not _MAILBOX.fullmatch(found[0]):
             raise self.fail(key, f"{value!r} is not one e-mail address (e.g. 'Ana <ana@x.org>')")
+        if not found[0].isascii():  # a relay takes it only with SMTPUTF8, which few offer
+            raise self.fail(key, f"{found[0]!r}: an address must be ASCII (a name may be any text)")
 
     def smtp(self, smtp: dict[str, Any], needed: bool) -> dict[str, Any]:
         for name in SMTP_KEYS:

@@ -24,6 +24,16 @@ from urllib.parse import parse_qsl, quote, quote_plus, unquote, urlsplit
 class DigestError(Exception):
     """Base of every error the package raises on purpose; the message is one line for a person."""
 
+    def __init__(self, *args: object) -> None:
+        # A server's words may hold a lone surrogate, which no database, log or terminal takes:
+        # one in a source's error had failed every run at the journal's write.
+        super().__init__(*(storable(a) if isinstance(a, str) else a for a in args))
+
+
+def storable(text: str) -> str:
+    """The text with any lone surrogate as "?": what UTF-8 can hold."""
+    return text if text.isascii() else text.encode("utf-8", "replace").decode("utf-8")
+
 
 class ConfigError(DigestError):
     pass

@@ -17,7 +17,7 @@ import feedparser
 from digest.models import Notice, Paper, SourceConfig, SourceError, Warn
 from digest.models.identity import arxiv_id, doi
 from digest.sources import authors
-from digest.sources.common import code_links
+from digest.sources.common import code_links, xml_safe
 from digest.sources.latex import to_text
 from digest.sources.progress import QUIET, Progress
 from digest.sources.rss import feed_problem
@@ -90,7 +90,7 @@ def parse_feed(
 ) -> tuple[list[Paper], int | None]:
     """The papers of one API answer and its opensearch:totalResults (None when absent). An
     error the API words in its feed is a SourceError, whatever the HTTP status said."""
-    feed = feedparser.parse(io.BytesIO(body))
+    feed = feedparser.parse(io.BytesIO(xml_safe(body)))
     if not feed.get("version"):
         why = feed.get("bozo_exception") or "no Atom feed in the answer"
         why = printable(" ".join(str(why).split()))
@@ -176,7 +176,7 @@ def _mark_replacements(papers: Iterator[Paper], since: date) -> Iterator[Paper]:
 
 def explain(response: Response) -> str:
     """What the API said was wrong: its error feed holds one entry whose summary says it."""
-    feed = feedparser.parse(io.BytesIO(response.body))
+    feed = feedparser.parse(io.BytesIO(xml_safe(response.body)))
     entries = feed.get("entries") or []
     return " ".join(str(entries[0].get("summary", "")).split()) if entries else ""
 

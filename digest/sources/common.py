@@ -11,7 +11,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from digest.models import Paper
-from digest.models.characters import BIDI, C0_BUT_WHITESPACE, C1
+from digest.models.characters import BIDI, C0_BUT_WHITESPACE, C1, SEPARATORS
 
 # --- text a reader's terminal, mail client or chat must not be handed -------------------------
 
@@ -31,7 +31,25 @@ _UNSAFE = re.compile(f"[{_BMP}{_ASTRAL}]")
 # slower than this range (which also sends rare CJK of plane 2 the slow way, to no harm).
 _ASTRAL_RANGE = "\U0001fffe-\U0010ffff"
 _UNSAFE_IN_TEXT = re.compile(f"[{_BMP}\\x0b-\\x0d{_ASTRAL_RANGE}]")  # an abstract keeps \n, \t
-_UNSAFE_IN_LINE = re.compile(f"[{_BMP}\\x09-\\x0d{_ASTRAL_RANGE}]")
+_UNSAFE_IN_LINE = re.compile(f"[{_BMP}\\x09-\\x0d{SEPARATORS}{_ASTRAL_RANGE}]")
+
+
+_CHARREF = re.compile(rb"&#(?:[xX]([0-9a-fA-F]{1,8})|([0-9]{1,10}));")
+
+
+def xml_safe(body: bytes) -> bytes:
+    """A feed's bytes without numeric references to what XML forbids (a lone surrogate such as
+    &#xD800;, a NUL, a code point past U+10FFFF): feedparser's loose parser fails the whole feed
+    on one, where the other items are good."""
+    if b"&#" not in body:
+        return body
+
+    def kept(match: re.Match[bytes]) -> bytes:
+        code = int(match[1], 16) if match[1] else int(match[2])
+        allowed = code in (0x9, 0xA, 0xD) or 0x20 <= code <= 0xD7FF or 0xE000 <= code <= 0xFFFD
+        return match[0] if allowed or 0x10000 <= code <= 0x10FFFF else b""
+
+    return _CHARREF.sub(kept, body)
 
 
 def clean_text(text: str) -> str:

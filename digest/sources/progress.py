@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any, Protocol, TextIO
+
+from digest.models.characters import BIDI, C0, C1, SEPARATORS
 
 log = logging.getLogger("digest.sources")
 
@@ -90,8 +93,13 @@ class _Bar:
         self.bars.advance(self.task, count)
 
     def note(self, text: str) -> None:
-        # The whole story goes to the run summary; a bar has room for its gist.
+        # The whole story goes to the run summary; a bar has room for its gist. A server's words
+        # are in it: none of their controls reaches the terminal (the columns take no markup).
+        text = _UNSHOWN.sub("", text)
         self.bars.update(self.task, note=text if len(text) <= 48 else text[:47] + "…")
+
+
+_UNSHOWN = re.compile(f"[{C0}{C1}{SEPARATORS}{BIDI}]")
 
 
 class BarDisplay:
@@ -110,11 +118,13 @@ class BarDisplay:
 
         self.bars = Progress(
             SpinnerColumn(finished_text="✓"),
-            TextColumn("[bold]{task.description}", table_column=Column(no_wrap=True)),
+            TextColumn(
+                "{task.description}", "bold", markup=False, table_column=Column(no_wrap=True)
+            ),
             BarColumn(),
             MofNCompleteColumn(),
             TimeElapsedColumn(),
-            TextColumn("{task.fields[note]}"),
+            TextColumn("{task.fields[note]}", markup=False),
             console=console,
         )
 

@@ -17,7 +17,7 @@ import feedparser
 from digest.models import Notice, Paper, SourceConfig, SourceError, Warn
 from digest.models.identity import abstract_id, arxiv_id, doi, openreview_id, paper_id
 from digest.sources import authors
-from digest.sources.common import code_links
+from digest.sources.common import code_links, xml_safe
 from digest.sources.latex import to_text
 from digest.sources.progress import QUIET, Progress
 from digest.sources.titles import derive_title
@@ -97,7 +97,7 @@ def parse_feed(
     # Not the headers that name the feed's own address: feedparser would resolve links
     # relative to the feed's path against it, and that path may be the feed's secret.
     kept = {k: v for k, v in (headers or {}).items() if k.lower() not in _BASE_HEADERS}
-    feed = feedparser.parse(io.BytesIO(body), response_headers=kept)
+    feed = feedparser.parse(io.BytesIO(xml_safe(body)), response_headers=kept)
     if not feed.get("version"):
         why = feed.get("bozo_exception") or "no RSS or Atom elements found"
         where = f" from {shown(url)}" if url else ""

@@ -20,7 +20,7 @@ import httpx
 
 from digest import __version__
 from digest.models import SourceError
-from digest.models.characters import C0, C1
+from digest.models.characters import BIDI, C0, C1
 from digest.models.deadline import Deadline
 from digest.sources.progress import QUIET, Progress
 
@@ -343,8 +343,17 @@ def _detail(exc: BaseException) -> str:
 def _status(response: Response, explain: Callable[[Response], str] | None) -> str:
     reason = httpx.codes.get_reason_phrase(response.status)
     text = f"HTTP {response.status} {reason}".rstrip()
-    detail = explain(response) if explain and response.body else ""
+    try:
+        detail = explain(response) if explain and response.body else ""
+    except (ValueError, UnicodeError):  # an answer too broken to explain: its status says it
+        detail = ""
+    detail = " ".join(_UNSHOWN.sub("", detail).split())
     return f"{text}: {detail}" if detail else text
+
+
+# What a server's words must not carry into a message: controls (a terminal's escape sequences
+# start with one), lone surrogates (no database takes them), bidi overrides.
+_UNSHOWN = re.compile(f"[{C0}{C1}{BIDI}\ud800-\udfff]")
 
 
 def _unfinished(policy: Policy) -> str:
