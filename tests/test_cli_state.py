@@ -102,3 +102,24 @@ def test_a_url_without_a_password_names_the_database_in_its_error_lines(
         assert "[redacted]" not in err
     code, out, err = run(capsys, "health", "--state", url)
     assert code == 2 and err.startswith(f"digest: {url}: cannot connect"), err
+
+
+def test_retry_over_a_state_that_is_not_there_creates_none_and_says_so(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It had made an empty database and said "0 pending" while the owed rows sat elsewhere."""
+    code, _, err = run(capsys, "retry", "--config", "config/digest.toml", "--state", "nx/none.db")
+    assert code == 2 and "no state at nx/none.db: nothing was ever owed there" in err
+    assert len(err.strip().splitlines()) == 1 and not (project / "nx").exists()
+
+
+def test_health_says_bad_state_for_a_state_no_serve_could_use(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sqlite3
+
+    newer = project / "newer.db"
+    with sqlite3.connect(newer) as db:
+        db.execute("PRAGMA user_version = 999")
+    code, _, err = run(capsys, "health", "--state", str(newer))
+    assert code == 2 and "made by a newer digest (schema 999)" in err

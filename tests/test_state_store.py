@@ -152,6 +152,41 @@ def test_the_schema_version_is_recorded_and_a_newer_one_refused(tmp_path: Path) 
         Store(path)
 
 
+def test_another_programs_database_is_refused_and_left_as_it_was(state: str) -> None:
+    """Taken for a new one, it had 20 tables of digest's written into it, by `status` too."""
+    if state.startswith("postgresql"):
+        import psycopg
+
+        with psycopg.connect(state, autocommit=True) as conn:
+            conn.execute("CREATE TABLE customers (id INTEGER)")
+    else:
+        Path(state).parent.mkdir(parents=True)
+        with sqlite3.connect(state) as db:
+            db.execute("CREATE TABLE customers (id INTEGER)")
+    with pytest.raises(StateError, match=r"not a digest state database \(it holds customers\)"):
+        Store(state)
+    if not state.startswith("postgresql"):
+        with sqlite3.connect(state) as db:
+            tables = db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+            assert tables == [("customers",)]
+
+
+def test_an_older_state_is_refused_by_what_promises_no_change_and_upgraded_by_a_run(
+    tmp_path: Path,
+) -> None:
+    """A preview, rank or status of the new version had moved the state past the old version
+    still in cron, which then refused it: no digest went out."""
+    path = tmp_path / "d.db"
+    with sqlite3.connect(path) as db:
+        db.executescript(SCHEMA[0] + "PRAGMA user_version = 1;")
+    with pytest.raises(StateError, match=r"made by an older digest \(schema 1\); `digest run`"):
+        Store(path, upgrade=False)
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 1
+    Store(path).close()
+    Store(path, upgrade=False).close()
+
+
 def test_a_file_that_is_not_a_database_is_a_state_error(tmp_path: Path) -> None:
     path = tmp_path / "d.db"
     path.write_bytes(b"this is not sqlite" * 100)

@@ -12,7 +12,7 @@ from datetime import datetime
 
 from digest.cli.logs import REDACTOR
 from digest.cli.terminal import say, shown_json
-from digest.models import InputError, Settings
+from digest.models import InputError, Settings, StateError
 
 log = logging.getLogger("digest")
 
@@ -92,7 +92,7 @@ def rank(args: argparse.Namespace) -> int:
     if _exists(path):
         from digest.state import Store
 
-        with Store(path) as store:
+        with Store(path, upgrade=False) as store:
             result = pipeline.rank_files(settings, args.papers, args.top, store)
     else:
         result = pipeline.rank_files(settings, args.papers, args.top)
@@ -108,7 +108,7 @@ def preview(args: argparse.Namespace) -> int:
     settings = _settings(args)
     path = _state_path(args, settings)
     # A preview never creates the state file: with none yet, it previews a first run.
-    with Store(path if _exists(path) else ":memory:") as store:
+    with Store(path if _exists(path) else ":memory:", upgrade=False) as store:
         message = pipeline.preview(settings, store, args.subscriber, _now(args))
     say({"text": message.text, "html": message.html, "subject": message.subject}[args.format])
     return 0
@@ -145,6 +145,8 @@ def retry(args: argparse.Namespace) -> int:
     if args.subscriber is not None:
         _subscriber(settings, args.subscriber)
     path = _state_path(args, settings)
+    if not _exists(path):  # a new, empty state would say "0 pending" of the real one's rows
+        raise StateError(f"no state at {path}: nothing was ever owed there (is it the right path?)")
     if args.drop is not None:
         return _drop(args, settings, path)
     # Never beside a run: two senders of one row could post it twice.
@@ -241,18 +243,22 @@ def status(args: argparse.Namespace) -> int:
     if not _exists(path):
         say(f"digest status: no state at {path} yet: no run so far")
         return 0
-    with Store(path) as store:
+    with Store(path, upgrade=False) as store:
         text, code = status_report(settings, store, path, _now(args))
     say(text)
     return code
 
 
 def health(args: argparse.Namespace) -> int:
+    from digest.state import Store, engine
     from digest.state.lock import health
 
     # The container's check reads $DIGEST_STATE and never needs the config.
     path = args.state or os.environ.get("DIGEST_STATE") or _settings(args).state_path
     path = _secret_state(args, path)
+    if not engine.is_url(path) and os.path.exists(path):
+        with Store(path, upgrade=False):  # a state no serve could use is bad state (exit 2)
+            pass
     # On PostgreSQL a container checks its own worker ($DIGEST_WORKER), not just any.
     alive, why = health(path, _now(args), os.environ.get("DIGEST_WORKER"))
     say(f"digest health: {why}")
@@ -306,7 +312,7 @@ def ratings(args: argparse.Namespace) -> int:
         raise InputError(f"no subscriber named {args.subscriber!r} in {settings.path}")
     listed: list[dict[str, str]] = []
     if _exists(path):  # never creates the state: no state, no ratings
-        with Store(path) as store:
+        with Store(path, upgrade=False) as store:
             listed = store.ratings.listing(args.subscriber)
     if args.format == "json":
         sys.stdout.write(shown_json(json.dumps(listed, ensure_ascii=False)) + "\n")

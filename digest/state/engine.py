@@ -134,6 +134,12 @@ class SQLite:
     def set_version(self, number: int) -> None:
         self.execute(f"PRAGMA user_version = {int(number)}")
 
+    def tables(self) -> list[str]:
+        rows = self.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        )
+        return sorted(str(row[0]) for row in rows)
+
     def close(self) -> None:
         self.db.close()
 

@@ -119,6 +119,10 @@ class Postgres:
         self.execute("DELETE FROM schema_version")
         self.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
 
+    def tables(self) -> list[str]:
+        rows = self.execute("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")
+        return sorted(str(row[0]) for row in rows)
+
     def close(self) -> None:
         self.pool.close()
 

@@ -35,8 +35,15 @@ class Store(Deliveries, Runs):
     workers): the last two as methods of the store itself."""
 
     def __init__(
-        self, state: str | Path, *, worker: str | None = None, timeout: float | None = None
+        self,
+        state: str | Path,
+        *,
+        worker: str | None = None,
+        timeout: float | None = None,
+        upgrade: bool = True,
     ) -> None:
+        """`upgrade=False` for the commands that promise to change no state: an older digest's
+        state is refused rather than moved, one way, past what that digest (in cron) reads."""
         if not str(state):
             raise StateError("the state database's path is empty ([state].path or --state)")
         self.path = state if engine.is_url(state) else Path(state)
@@ -49,7 +56,7 @@ class Store(Deliveries, Runs):
         self.web = Web(self.db, self.transaction, stamp)
         self.votes = Votes(self.db, self.transaction, stamp)
         try:
-            self._migrate()
+            self._migrate(upgrade)
         except BaseException:
             self.db.close()
             raise
@@ -68,12 +75,17 @@ class Store(Deliveries, Runs):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _migrate(self) -> None:
+    def _migrate(self, upgrade: bool = True) -> None:
         # Each step under a lock, the version read inside it: workers starting together on an
         # empty database migrate it once.
         first = self.db.version()
         if first == len(SCHEMA):
             return
+        if not upgrade and 0 < first < len(SCHEMA):
+            raise StateError(
+                f"{self.name}: made by an older digest (schema {first}); `digest run` upgrades"
+                " it, one way (back it up first)"
+            )
         for number, script in enumerate(SCHEMA, start=1):
             with self.transaction() as db:
                 db.lock("schema")
@@ -82,6 +94,10 @@ class Store(Deliveries, Runs):
                     raise StateError(f"{self.name}: made by a newer digest (schema {version})")
                 if version >= number:
                     continue
+                if version == 0 and (others := db.tables()):
+                    # Another program's database: taking it over would write 20 tables into it.
+                    shown = ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
+                    raise StateError(f"{self.name}: not a digest state database (it holds {shown})")
                 db.script(script)
                 db.set_version(number)
         if first < PAPER_KEYS_VERSION:
