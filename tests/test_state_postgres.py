@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from support_postgres import Cluster, Cuttable
+from support_postgres import Cluster, Cuttable, lapse
 from test_state_faults import paper, tiny_disk
 
 from digest.cli import main
@@ -181,8 +181,11 @@ def test_a_row_another_worker_is_sending_needs_no_attention(
             text, code = reports.status_report(settings, status, postgres_url, NOW)
         assert code == 0 and "deliveries: 0 pending, 0 dead, 1 being sent now" in text
         assert f"  sending  ana/file digest {row.period} (0 attempts, by w1, lease until" in text
+        # Timed on the server's clock: a run replayed with a later --now changes nothing.
+        assert w2.outbox_counts(NOW + LEASE + timedelta(seconds=1)) == {"in flight": 1}
         # A lease that ended is a worker gone: its row is owed, and needs attention again.
-        assert w2.outbox_counts(NOW + LEASE + timedelta(seconds=1)) == {"pending": 1}
+        lapse(postgres_url)
+        assert w2.outbox_counts(NOW) == {"pending": 1}
         # So is a row that failed and waits for its next try.
         assert w1.mark_failed(row.id, "refused", NOW + timedelta(hours=1))
         assert w2.outbox_counts(NOW) == {"pending": 1}
@@ -244,3 +247,19 @@ def test_a_run_whose_worker_went_silent_is_shown_interrupted(postgres_url: str) 
         store.beat(NOW + timedelta(minutes=1), "serve", stopped=True)
         (run,) = store.runs(1, NOW + timedelta(minutes=1))
         assert run["gone"] == "its worker serve-a stopped before the run ended"
+
+
+def test_every_transaction_is_read_committed_whatever_the_servers_default(
+    postgres_url: str,
+) -> None:
+    """The migration and the claims lock, then read: under a default of SERIALIZABLE (a DBA's or
+    a managed service's), workers starting together made the tables twice, or failed."""
+    import psycopg
+
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        name = conn.info.dbname
+        conn.execute(
+            f"ALTER DATABASE \"{name}\" SET default_transaction_isolation = 'serializable'"
+        )
+    with Store(postgres_url) as store, store.transaction() as db:
+        assert db.execute("SHOW transaction_isolation").fetchone()[0] == "read committed"

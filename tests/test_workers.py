@@ -24,6 +24,7 @@ import pytest
 from channel_servers import SlackWebhook, StallingProxy
 from homeserver import Homeserver, shared
 from sample_digests import message, paper, papers_jsonl
+from support_postgres import lapse
 from test_channels_e2e import channels, matrix_parts, parts, servers, write_config  # noqa: F401
 
 from digest import outbox
@@ -158,15 +159,31 @@ def test_a_dead_workers_rows_pass_to_another_when_the_lease_ends(postgres_url: s
         record(a, 2)
         mine = a.due(NOW)
         assert len(mine) == 2 and b.due(NOW) == []
-        assert b.due(NOW + LEASE - timedelta(seconds=1)) == []
+        # A lease is timed on the database server's clock, not on the run's: a worker whose
+        # clock is ahead (or a run replayed with --now) takes nothing still leased.
+        assert b.due(NOW + LEASE + timedelta(hours=1)) == []
         # a renews the first before sending it, then dies: the second is b's once the lease ends.
-        assert a.renew(mine[0].id, NOW + timedelta(minutes=5))
-        taken = b.due(NOW + LEASE)
+        assert a.renew(mine[0].id, NOW)
+        lapse(postgres_url, mine[1].id)
+        taken = b.due(NOW)
         assert [row.id for row in taken] == [mine[1].id]
-        assert not a.renew(mine[1].id, NOW + LEASE)  # a late a must not send it too
-        b.mark_sent(taken[0].id, "ok", NOW + LEASE)
-        assert not b.renew(taken[0].id, NOW + LEASE)  # nor b again
-        assert [row.id for row in b.due(NOW + LEASE + timedelta(minutes=5))] == [mine[0].id]
+        assert not a.renew(mine[1].id, NOW)  # a late a must not send it too
+        b.mark_sent(taken[0].id, "ok", NOW)
+        assert not b.renew(taken[0].id, NOW)  # nor b again
+        assert b.due(NOW) == []
+        lapse(postgres_url, mine[0].id)
+        assert [row.id for row in b.due(NOW)] == [mine[0].id]
+
+
+def test_a_lease_holds_however_far_behind_its_workers_clock_is(postgres_url: str) -> None:
+    """A worker 15 minutes slow had leases that ended at once on the others' clocks: they took
+    its rows while it sent them, and every mail went twice."""
+    with Store(postgres_url, worker="slow") as slow, Store(postgres_url, worker="b") as b:
+        record(slow, 2)
+        mine = slow.due(NOW - timedelta(minutes=15))
+        assert len(mine) == 2 and b.due(NOW) == []
+        assert slow.renew(mine[0].id, NOW - timedelta(minutes=15)) and b.due(NOW) == []
+        assert b.outbox_counts(NOW) == {"in flight": 2}
 
 
 def test_claims_left_unsent_are_given_back_for_any_worker(postgres_url: str) -> None:
@@ -200,8 +217,8 @@ class RefusingSecond(SlackWebhook):
 def test_a_worker_that_waited_out_a_rate_limit_never_posts_a_part_taken_over(
     postgres_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """a waits out a 429 on part 2; meanwhile b, whose clock is past a's lease, takes the row
-    over and posts part 2: a, waking, must not post it again, nor mark anything."""
+    """a waits out a 429 on part 2; meanwhile its lease ends, b takes the row over and posts
+    part 2: a, waking, must not post it again, nor mark anything."""
     monkeypatch.setattr(SlackChannel, "interval", 0.0)  # the only sleep: the rate limit's
     server = RefusingSecond()
     url = server.url()
@@ -211,6 +228,7 @@ def test_a_worker_that_waited_out_a_rate_limit_never_posts_a_part_taken_over(
     outcomes: list[outbox.Outcome] = []
 
     def b_runs_meanwhile(seconds: float) -> None:
+        lapse(postgres_url)  # a's lease ends while it waits
         with Store(postgres_url, worker="b") as b:
             outcomes.append(outbox.deliver(b, settings, later, sleep=lambda s: None))
 
@@ -232,14 +250,16 @@ def test_marks_of_a_worker_whose_row_was_taken_over_change_nothing(postgres_url:
     with Store(postgres_url, worker="a") as a, Store(postgres_url, worker="b") as b:
         record(a, 1)
         (mine,) = a.due(NOW)
+        lapse(postgres_url)
         assert a.mark_many([], [(mine.id, 1)], NOW) == set()  # a claim renews the lease
-        assert b.due(NOW + LEASE - timedelta(seconds=1)) == []
-        (taken,) = b.due(NOW + LEASE)
-        assert a.mark_many([], [(mine.id, 2)], NOW + LEASE) == {mine.id}  # part 2 not a's
+        assert b.due(NOW) == []
+        lapse(postgres_url)
+        (taken,) = b.due(NOW)
+        assert a.mark_many([], [(mine.id, 2)], NOW) == {mine.id}  # part 2 not a's
         assert not a.mark_failed(mine.id, "503", None) and not a.mark_sent(mine.id, "x", NOW)
         (row,) = b.outbox()
         assert (row.status, row.parts_sent, row.attempts, row.last_error) == ("pending", 1, 0, "")
-        assert b.mark_sent(taken.id, "ok", NOW + LEASE)
+        assert b.mark_sent(taken.id, "ok", NOW)
 
 
 CONFIG = """
@@ -435,16 +455,17 @@ def test_three_workers_one_killed_mid_delivery_deliver_every_digest_once(
     with Store(postgres_url) as store:
         assert store.count_papers() == 120  # three ingests, each paper once
         assert len(store.db.execute("SELECT id FROM digests").fetchall()) == 2  # ana, ben
-        leased = datetime.fromisoformat(now) + LEASE - timedelta(seconds=1)
-        assert store.outbox_counts(leased) == {"sent": 1, "in flight": 3}  # the killed worker's
-        assert store.outbox_counts(leased + timedelta(seconds=2)) == {"sent": 1, "pending": 3}
+        assert store.outbox_counts() == {"sent": 1, "in flight": 3}  # the killed worker's
     # Before the lease ends nobody takes them over; after it, the two left share what is left.
     # (Another name than the killed worker's: a worker restarted under its own name takes its
     # rows back at once.)
     other = next(n for n in workers if n != sender)
     early = start(tmp_path, other, now, env).communicate(timeout=60)[0]
     assert "deliveries: 0 sent, 0 retrying, 0 dead now" in early, early
-    later = (datetime.fromisoformat(now) + LEASE + timedelta(seconds=1)).isoformat()
+    lapse(postgres_url)
+    with Store(postgres_url) as store:
+        assert store.outbox_counts() == {"sent": 1, "pending": 3}
+    later = (datetime.fromisoformat(now) + timedelta(seconds=1)).isoformat()
     try:
         survivors = [start(tmp_path, n, later, env) for n in workers if n != sender]
         finals = [s.communicate(timeout=60)[0] for s in survivors]

@@ -13,12 +13,17 @@ from typing import Any
 
 from digest.models import Digest, Message
 from digest.state.catalog import papers_of
+from digest.state.dialect import server_stamp
 from digest.state.engine import Engine
 
 # How long a claimed outbox row stays its worker's, on the run's clock: a worker killed mid-send
 # leaves its rows to the others once it ends. Renewed before each post (each part, each try after
 # a rate limit), so longer than any one; a wait within a run stays under half of it.
 LEASE = timedelta(minutes=10)
+# On PostgreSQL a lease is timed on the database server's clock: on each worker's own, one 10
+# minutes slow had its leases end at once on the others', which took its rows mid-send (every
+# mail twice); a run replayed with --now had done the same.
+CLOCK, LEASE_END = server_stamp(), server_stamp(LEASE)
 
 
 def stamp(moment: datetime) -> str:
@@ -164,21 +169,22 @@ class Deliveries:
 
     def due(self, now: datetime, subscriber: str | None = None) -> list[OutboxRow]:
         """Claim the pending rows whose time has come (only `subscriber`'s, when given) and that
-        no other worker holds (or whose lease ended): they are this worker's until `now` +
-        LEASE."""
-        # On SQLite the run lock lets one run at a time in: a claim left there is a dead run's.
-        held = (
-            " AND (lease_until IS NULL OR lease_until <= ? OR claimed_by = ?)"
-            if self.db.kind == "postgres"
-            else " AND (? IS NOT NULL OR ? IS NOT NULL)"
-        )
+        no other worker holds (or whose lease ended): they are this worker's for LEASE."""
         whose, args = ("", ()) if subscriber is None else (" AND subscriber = ?", (subscriber,))
+        leased: tuple[str, ...] = ()
+        holder: tuple[str, ...] = ()
+        if self.db.kind == "postgres":
+            until, holder = LEASE_END, (self.worker,)
+            held = f" AND (lease_until IS NULL OR lease_until <= {CLOCK} OR claimed_by = ?)"
+        else:  # the run lock lets one run at a time in: a claim left there is a dead run's
+            until, held, leased = "?", "", (stamp(now + LEASE),)
         with self.transaction() as db:
             rows = db.execute(
-                "UPDATE outbox SET claimed_by = ?, lease_until = ? WHERE id IN (SELECT id FROM"
-                " outbox WHERE status = 'pending' AND (next_try_at IS NULL OR next_try_at <= ?)"
-                f"{held}{whose} ORDER BY id FOR UPDATE SKIP LOCKED) RETURNING {CLAIMED}",
-                (self.worker, stamp(now + LEASE), stamp(now), stamp(now), self.worker, *args),
+                f"UPDATE outbox SET claimed_by = ?, lease_until = {until} WHERE id IN (SELECT id"
+                " FROM outbox WHERE status = 'pending'"
+                f" AND (next_try_at IS NULL OR next_try_at <= ?){held}{whose}"
+                f" ORDER BY id FOR UPDATE SKIP LOCKED) RETURNING {CLAIMED}",
+                (self.worker, *leased, stamp(now), *holder, *args),
             ).fetchall()
         # Without their messages: a run may claim thousands of digests, tens of kilobytes each.
         return sorted((_outbox(r) for r in rows), key=lambda r: r.id)
@@ -191,15 +197,15 @@ class Deliveries:
 
     def renew(self, row_id: int, now: datetime) -> bool:
         """Just before sending: is the row still this worker's (not taken over after its lease
-        ended, nor sent by another)? If so, its lease starts again from `now`."""
+        ended, nor sent by another)? If so, its lease starts again."""
         if self.db.kind == "sqlite":  # one run at a time (the run lock): always its own
             return True
         with self.transaction() as db:
             return bool(
                 db.execute(
-                    "UPDATE outbox SET lease_until = ? WHERE id = ? AND claimed_by = ?"
+                    f"UPDATE outbox SET lease_until = {LEASE_END} WHERE id = ? AND claimed_by = ?"
                     " AND status = 'pending'",
-                    (stamp(now + LEASE), row_id, self.worker),
+                    (row_id, self.worker),
                 ).rowcount
             )
 
@@ -237,7 +243,10 @@ class Deliveries:
         lost: set[int] = set()
         mine = " WHERE id = ? AND claimed_by = ? AND status = 'pending'"
         with self.transaction() as db:
-            lease = "" if renew is None else f", lease_until = '{stamp(renew + LEASE)}'"
+            lease = ""
+            if renew is not None:
+                end = LEASE_END if self.db.kind == "postgres" else f"'{stamp(renew + LEASE)}'"
+                lease = f", lease_until = {end}"
             for row_id, count, *unsure in parts:
                 if unsure:  # the parts posted that got no answer (so far)
                     query = f"UPDATE outbox SET parts_sent = ?, receipt = ?{lease}{mine}"
@@ -327,18 +336,19 @@ class Deliveries:
     ) -> dict[str, int]:
         """The rows of each status. On PostgreSQL a pending row due and held by another worker's
         live lease is being sent right now: it is counted apart, "in flight", not as pending
-        (nothing needs attention). `now`: on the run's clock, as the lease (by default that of
-        the run this store started, else the time now); `worker`: the worker whose own leases
+        (nothing needs attention); a lease on the database server's clock. `now`: the run's
+        clock, for the rows due (by default that of the run this store started, else the time
+        now); `worker`: the worker whose own leases
         count as pending (by default this store's; "" for none: `digest status`)."""
         if self.db.kind != "postgres":  # one run at a time: a lease left is a dead run's
             rows = self.db.execute("SELECT status, count(*) FROM outbox GROUP BY status")
             return {status: n for status, n in rows}
         at = stamp(now or getattr(self, "clock", None) or datetime.now(UTC))
         rows = self.db.execute(
-            "SELECT CASE WHEN status = 'pending' AND lease_until > ? AND claimed_by <> ?"
+            f"SELECT CASE WHEN status = 'pending' AND lease_until > {CLOCK} AND claimed_by <> ?"
             " AND (next_try_at IS NULL OR next_try_at <= ?) THEN 'in flight' ELSE status END"
             " AS what, count(*) FROM outbox GROUP BY what",
-            (at, self.worker if worker is None else worker, at),
+            (self.worker if worker is None else worker, at),
         )
         return {status: n for status, n in rows}
 

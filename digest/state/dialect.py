@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import re
+from datetime import timedelta
 
 _SKIP_LOCKED = re.compile(r"\s+FOR UPDATE SKIP LOCKED", re.IGNORECASE)
 _OR_IGNORE = re.compile(r"^\s*INSERT OR IGNORE INTO", re.IGNORECASE)
@@ -52,3 +53,11 @@ def ddl_for_postgres(statement: str) -> str:
         rowid = ",\n rowid BIGINT GENERATED ALWAYS AS IDENTITY"
         statement = statement[:at] + rowid + statement[at:]
     return statement
+
+
+def server_stamp(ahead: timedelta = timedelta(0)) -> str:
+    """PostgreSQL's expression of its own clock's time now (plus `ahead`), in stamp()'s text
+    form (deliveries.py): one clock for every worker's leases, whatever each machine's says."""
+    utc = "clock_timestamp() AT TIME ZONE 'UTC'"
+    moment = f"{utc} + interval '{int(ahead.total_seconds())} seconds'" if ahead else utc
+    return f"""to_char({moment}, 'YYYY-MM-DD"T"HH24:MI:SS"Z"')"""

@@ -43,6 +43,7 @@ class Postgres:
             min_size=1,
             max_size=4,
             kwargs={"autocommit": True, "row_factory": _row_factory},
+            configure=_read_committed,
             check=ConnectionPool.check_connection,
             open=True,
             timeout=POOL_TIMEOUT,
@@ -186,6 +187,15 @@ class _Result:
 
     def __iter__(self) -> Iterator[Row]:
         return iter(self.rows)
+
+
+def _read_committed(conn: Any) -> None:
+    """Every transaction READ COMMITTED, whatever the server's default: the migration and the
+    claims lock, then read, and only there does a read see what the lock's holder wrote (under
+    a default of SERIALIZABLE, workers starting together made the tables twice)."""
+    from psycopg import IsolationLevel
+
+    conn.isolation_level = IsolationLevel.READ_COMMITTED
 
 
 def _row_factory(cursor: Any) -> Any:
