@@ -18,7 +18,7 @@ from apscheduler.triggers.interval import IntervalTrigger
 
 from digest import pipeline
 from digest.config.crontab import trigger
-from digest.models import DigestError, Settings, redact
+from digest.models import DigestError, Settings, StateError, redact
 from digest.periods import next_fires
 from digest.state import Store
 from digest.state.engine import shown
@@ -84,6 +84,9 @@ class Server:
     def serve(self) -> int:
         """Run until SIGTERM or SIGINT; then start no new job, let the one in progress finish
         (or leave its deliveries pending), and return 0."""
+        # A state no job could use (a wrong password, another program's database, a newer
+        # digest's) fails the start, one line (exit 2), rather than one error a tick forever.
+        Store(self.state).close()
         handlers = {
             sig: signal.signal(sig, self._signal) for sig in (signal.SIGTERM, signal.SIGINT)
         }
@@ -98,10 +101,13 @@ class Server:
             while self.running:
                 self.busy.wait()
         write_heartbeat(self.state, self.clock(), stopped=True)
-        with Store(self.state) as store:
-            pending = store.outbox_counts().get("pending", 0)
+        try:
+            with Store(self.state) as store:
+                pending = f"{store.outbox_counts().get('pending', 0)} deliveries"
+        except StateError as exc:  # the database went away: the stop is still a clean one
+            pending = f"the deliveries (the state cannot be read now: {exc})"
         log.info(
-            "serve: stopped cleanly on %s; %d deliveries pending for the next run",
+            "serve: stopped cleanly on %s; %s pending for the next run",
             self.signal_name or "request",
             pending,
         )

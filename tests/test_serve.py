@@ -151,3 +151,19 @@ def test_a_signal_during_a_job_lets_it_finish_and_leaves_its_deliveries_pending(
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "ana  already made" in done.stdout and "1 sent" in done.stdout
+
+
+def test_serve_over_a_state_no_job_could_use_fails_at_start_in_one_line(tmp_path: Path) -> None:
+    """A wrong password, another program's database or a newer digest's state: it had logged
+    one error a tick, forever, and a stop then exited 2."""
+    import sqlite3
+
+    (tmp_path / "digest.toml").write_text(CONFIG, encoding="utf-8")
+    (tmp_path / "state").mkdir()
+    with sqlite3.connect(tmp_path / "state" / "digest.db") as db:
+        db.execute("PRAGMA user_version = 999")
+    serve = Serve(tmp_path)
+    lines = serve.rest()
+    assert serve.process.wait(timeout=60) == 2
+    assert lines[-1].endswith("made by a newer digest (schema 999)"), lines
+    assert not any("Traceback" in line for line in lines)
