@@ -59,6 +59,23 @@ def test_dois_ignore_case_and_prefix() -> None:
     assert doi("2501.01234") is None
 
 
+@pytest.mark.parametrize(
+    ("value", "found"),
+    [
+        ("10.1016/j.plb.2026.1 10.1016/j.plb.2026.2", "10.1016/j.plb.2026.1"),  # arXiv's several
+        ("info:doi/10.1371/journal.pone.0300000", "10.1371/journal.pone.0300000"),
+        ("urn:doi:10.1000/182", "10.1000/182"),
+        ("https://doi.org/10.1021/x?ref=rss", "10.1021/x"),
+        ("https://dx.doi.org/10.1000/a#abstract", "10.1000/a"),
+        ("https://www.doi.org/10.1103/PhysRevLett.1", "10.1103/physrevlett.1"),
+        ("10.1103%2FPhysRevLett.2", "10.1103/physrevlett.2"),
+        ("https://example.org/10.1000/a", None),
+    ],
+)
+def test_a_doi_is_found_in_the_forms_feeds_write_it(value: str, found: str | None) -> None:
+    assert doi(value) == found
+
+
 def test_openreview_forums_from_ids_and_links() -> None:
     assert openreview_id("openreview:Xy12") == "Xy12"
     assert openreview_id("https://openreview.net/forum?id=Xy12&noteId=z") == "Xy12"
@@ -101,6 +118,19 @@ def test_a_title_match_is_refused_when_the_arxiv_ids_differ() -> None:
     assert not same_paper(title_hash(TITLE) or "", one, other)
     forum = keys(Paper("openreview:F1", TITLE, "z"))
     assert same_paper(title_hash(TITLE) or "", one, forum)
+
+
+def test_a_preprint_and_its_journal_version_of_one_title_are_one_paper() -> None:
+    """A preprint server's DOI (bioRxiv's 10.1101) and the journal's always differ, as an arXiv
+    id and a DOI do; two preprints of one title stay two."""
+    title = "Protein language models predict variant effects"
+    preprint = keys(Paper("10.1101/2026.11.28.612345", title, "x"))
+    journal = keys(Paper("10.1038/s41592-026-05555-5", title.title(), "y"))
+    other_preprint = keys(Paper("10.1101/2026.12.01.600001", title, "z"))
+    assert same_paper(title_hash(title) or "", preprint, journal)
+    assert not same_paper(title_hash(title) or "", preprint, other_preprint)
+    other_journal = keys(Paper("10.1126/science.abc1234", title, "w"))
+    assert not same_paper(title_hash(title) or "", journal, other_journal)
 
 
 def test_merging_completes_the_known_record_and_keeps_its_id_and_text() -> None:

@@ -184,6 +184,24 @@ def test_the_cap_on_notes_without_a_count_does_not_cut_a_counted_venue(
     assert len(fetch(server)[0]) == 2
 
 
+def test_an_empty_page_short_of_the_count_is_asked_again_once_then_said(
+    server: FeedServer,
+) -> None:
+    """It had stopped there quietly, as a success, with 1,000 of 2,500 notes read."""
+    calls: list[int] = []
+
+    def short(query: dict[str, str]) -> Answer:
+        offset, limit = int(query["offset"]), int(query["limit"])
+        calls.append(offset)
+        notes = NOTES[offset : offset + limit] if offset < 2 else []
+        return Answer(body=json.dumps({"notes": notes, "count": len(NOTES)}))
+
+    server.route("/notes", short)
+    papers, warnings = fetch(server)
+    assert len(papers) == 2 and calls == [0, 2, 2]
+    assert warnings == [f"neurips: empty page at 2 of {len(NOTES)}; stopped"]
+
+
 def test_a_server_that_ignores_the_offset_is_read_once(server: FeedServer) -> None:
     body = json.dumps({"notes": NOTES[:2]})
     server.route("/notes", Answer(body=body, content_type="application/json"))

@@ -282,6 +282,61 @@ def test_html_becomes_readable_text() -> None:
     assert html_text("x &lt; y &#8212; z") == "x < y — z"
 
 
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("Sharp bounds for $k<n$ sparse recovery when $m>2$", None),
+        ("We compute <psi|H|psi> for the ground state |0> of the chain.", None),
+        ("if x<y then a<b and c>d.", None),
+        ("MoS<sub>2</sub> films", "MoS2 films"),
+        ('<jats:p>Abstract</jats:p> <a href="x">link</a>', "Abstract link"),
+        ("<!-- a comment --> kept", "kept"),
+    ],
+)
+def test_a_less_than_sign_that_opens_no_tag_is_text(text: str, shown: str | None) -> None:
+    """Parsed as HTML, "$k<n$ ... $m>2$" had lost all between its < and >: the title was
+    "Sharp bounds for k2", which then no longer matched the same paper from arXiv."""
+    assert html_text(text) == (shown or text)
+
+
+def test_a_feeds_own_text_keeps_its_less_than_signs(server: FeedServer) -> None:
+    """feedparser's sanitizer parsed arXiv's escaped abstracts as HTML before html_text did."""
+    body = ARXIV_RSS.replace(
+        "Unlearning removes data.", "For all $k&lt;n$ and $m&gt;2$ unlearning removes data."
+    )
+    server.route("/lt", Answer(body=body, content_type="application/rss+xml"))
+    papers, _ = fetch(server, "/lt")
+    assert papers[1].abstract == "For all k<n and m>2 unlearning removes data."  # math as text
+
+
+def test_arxivs_feed_gives_a_published_papers_doi_and_journal(server: FeedServer) -> None:
+    body = ARXIV_RSS.replace(
+        "<dc:creator>Emmy Noether</dc:creator>",
+        "<dc:creator>Emmy Noether</dc:creator><arxiv:DOI>10.1103/PhysRevLett.137.230601"
+        " 10.1103/PhysRevLett.137.230602</arxiv:DOI>"
+        "<arxiv:journal_reference>Phys. Rev. Lett. 137, 230601 (2026)</arxiv:journal_reference>",
+    )
+    server.route("/doi", Answer(body=body, content_type="application/rss+xml"))
+    papers, _ = fetch(server, "/doi")
+    assert papers[1].id == "2610.04321" and "10.1103/physrevlett.137.230601" in papers[1].aliases
+    assert papers[1].venue == "Phys. Rev. Lett. 137, 230601 (2026)"
+
+
+def test_the_abstract_is_the_longer_of_description_and_content(server: FeedServer) -> None:
+    """Wiley's description is "Journal, EarlyView." and its abstract is in content:encoded."""
+    body = RELATIVE_RSS.replace(
+        "<title>Absolute link to a paper on privacy</title>",
+        "<title>Absolute link to a paper on privacy</title>"
+        "<description>Angewandte Chemie, EarlyView.</description>"
+        "<content:encoded><![CDATA[<p>We make catalysts private and fast.</p>]]></content:encoded>",
+    ).replace(
+        "<rss version", '<rss xmlns:content="http://purl.org/rss/1.0/modules/content/" version'
+    )
+    server.route("/wiley", Answer(body=body, content_type="application/rss+xml"))
+    papers, _ = fetch(server, "/wiley")
+    assert papers[2].abstract == "We make catalysts private and fast."
+
+
 # --- replacements: new versions of older papers -------------------------------------------------
 
 OLD_ARXIV_RDF = """<?xml version="1.0" encoding="UTF-8"?>

@@ -15,7 +15,7 @@ import hashlib
 import re
 import unicodedata
 from collections.abc import Iterable
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 from digest.models.values import Paper
 
@@ -39,7 +39,9 @@ _ARXIV = re.compile(
     r"(\d{4}\.\d{4,5}|[a-z][a-z-]*(?:\.[a-z]{2})?/\d{7})(?:v\d+)?(?:\.pdf)?/?$",
     re.IGNORECASE,
 )
-_DOI = re.compile(r"^(?:doi:\s*|https?://(?:dx\.)?doi\.org/)?(10\.\d{4,9}/\S+)$", re.IGNORECASE)
+_DOI = re.compile(r"^10\.\d{4,9}/\S+$")
+_DOI_PREFIXES = ("info:doi/", "urn:doi:", "doi:")
+_DOI_HOSTS = ("doi.org", "dx.doi.org", "www.doi.org")
 _OPENREVIEW_HOSTS = ("openreview.net", "www.openreview.net")
 # The title a record of a paper file came with (not derived): 'title:<hash>', the title hash's
 # twin. Only an abstract match reads it; it is "strong" so that the state's catalogue hands it
@@ -67,9 +69,23 @@ def arxiv_id(value: str) -> str | None:
 
 
 def doi(value: str) -> str | None:
-    """A DOI in lowercase (DOIs ignore case) from '10.x/y', 'doi:10.x/y' or a doi.org URL."""
-    match = _DOI.match(value.strip())
-    return match[1].rstrip(".,;").lower() if match else None
+    """A DOI in lowercase (DOIs ignore case) from '10.x/y', 'doi:10.x/y', 'info:doi/10.x/y' or a
+    doi.org URL (its path: a '?ref=rss' is no part of it); of several, space-separated (arXiv's
+    <arxiv:doi> may hold more than one), the first."""
+    text = value.strip()
+    low = text.lower()
+    text = next((text[len(p) :].lstrip() for p in _DOI_PREFIXES if low.startswith(p)), text)
+    if low.startswith(("http://", "https://")):
+        try:
+            parts = urlsplit(text)
+        except ValueError:
+            return None
+        if (parts.hostname or "") not in _DOI_HOSTS:
+            return None
+        text = parts.path.lstrip("/")
+    words = unquote(text).split()
+    match = _DOI.match(words[0]) if words else None
+    return match[0].rstrip(".,;").lower() if match else None
 
 
 def openreview_id(value: str) -> str | None:
@@ -228,12 +244,39 @@ def same_paper(matched: str, known: Iterable[str], incoming: Iterable[str]) -> b
         return True
     # A title match merges title variants whatever their own titles; an abstract match reads
     # nothing else.
-    kinds = (TITLED,) if matched_kind == "h" else tuple(k for k in STRONG if k != TITLED)
+    kinds = (TITLED,) if matched_kind == "h" else (*(k for k in STRONG if k != TITLED), PREPRINT)
     mine: dict[str, set[str]] = {}
     for key in known:
-        mine.setdefault(kind(key), set()).add(key)
+        mine.setdefault(_conflicting(key), set()).add(key)
     for key in incoming:
-        k = kind(key)
+        k = _conflicting(key)
         if k in kinds and k in mine and key not in mine[k]:
             return False
     return True
+
+
+# DOI prefixes of preprint servers (bioRxiv and medRxiv, Research Square, ChemRxiv, SSRN,
+# Preprints.org, OSF's, TechRxiv, Authorea): a preprint's DOI and its journal version's always
+# differ, so they do not make two papers of one title, as an arXiv id and a DOI do not.
+PREPRINT = "preprint"
+_PREPRINT_DOIS = tuple(
+    f"doi:10.{n}/"
+    for n in (
+        "1101",
+        "21203",
+        "26434",
+        "2139",
+        "20944",
+        "31219",
+        "31234",
+        "31235",
+        "36227",
+        "22541",
+    )
+)
+
+
+def _conflicting(key: str) -> str:
+    """The kind of key two records of one paper cannot differ in: a preprint server's DOI is
+    its own kind beside the journals' DOIs."""
+    return PREPRINT if key.startswith(_PREPRINT_DOIS) else kind(key)

@@ -12,7 +12,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from digest.models import Paper, SourceConfig, SourceError, Warn
+from digest.models import Notice, Paper, SourceConfig, SourceError, Warn
 from digest.models.identity import arxiv_id
 from digest.sources import authors as names
 from digest.sources.common import code_links
@@ -205,7 +205,7 @@ class OpenReviewSource:
         url = str(config.options.get("url") or URL).strip()
         web, notes_at, where = web_base(url), notes_url(url), shown(url)
         by = "invitation" if "/-/" in venue else "content.venueid"
-        offset, total, seen = 0, None, set[str]()
+        offset, total, seen, empty = 0, None, set[str](), 0
         with Client(config.name, self.policy.with_options(config.options), progress) as client:
             while offset < (MAX_NOTES if total is None else total):
                 progress.note(f"notes from {offset}")
@@ -218,6 +218,11 @@ class OpenReviewSource:
                 if offset == 0 and not notes:
                     log.warning("source %s: no notes for venue %r", config.name, venue)
                 ids = {_ident(n.get("id")) for n in notes if isinstance(n, dict)} - {""}
+                if not notes and offset and total is not None and empty == 0:
+                    empty = 1  # short of its own count: asked again once, as for arXiv
+                    continue
+                if not notes and offset and total is not None:
+                    warn(Notice(f"{config.name}: empty page at {offset} of {total}; stopped"))
                 if not notes or (offset and ids and ids <= seen):
                     return  # the end; or a server that ignores the offset: nothing new to read
                 seen |= ids

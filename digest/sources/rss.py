@@ -61,13 +61,40 @@ class _Text(HTMLParser):
 
 
 def html_text(fragment: str) -> str:
-    """The readable text of an HTML fragment (entities decoded), whitespace collapsed."""
+    """The readable text of an HTML fragment (entities decoded), whitespace collapsed. A "<"
+    that opens no tag is text: `$k<n$ when $m>2$` and `<psi|H|psi>` are an abstract's, and an
+    author types them into a title as often as a feed writes <b> or <sub>."""
     if "<" not in fragment and "&" not in fragment:
         return " ".join(fragment.split())
     parser = _Text()
-    parser.feed(fragment)
+    parser.feed(_TAG_OR_LESS.sub(_escaped, fragment))
     parser.close()
     return " ".join("".join(parser.parts).split())
+
+
+# Any "<": a tag is a known element's (or a namespaced one's: <jats:p>, <mml:mi>) with no
+# attributes or with some that hold "="; a comment, a doctype or a CDATA section is markup too.
+_TAG_OR_LESS = re.compile(
+    r"<(?:(/?)([A-Za-z][A-Za-z0-9]*(?::[A-Za-z][\w.-]*)?)(\s[^<>]*?)?\s*(/?)>|!--|!\[CDATA\[|!DOCTYPE)?",
+    re.IGNORECASE,
+)
+_ELEMENTS = set(
+    "a abbr acronym address article aside b bdi bdo big blockquote body br caption center cite"
+    " code col colgroup dd del dfn div dl dt em figcaption figure font footer h1 h2 h3 h4 h5 h6"
+    " head header hr html i img ins kbd li link main mark math meta mi mn mo mrow msub msubsup"
+    " msup mfrac msqrt mtext nav ol p pre q s samp script section small span strike strong style"
+    " sub sup svg table tbody td tfoot th thead title tr tt u ul var wbr".split()
+)
+
+
+def _escaped(match: re.Match[str]) -> str:
+    whole, name, attributes = match[0], match[2], match[3] or ""
+    if whole != "<" and name is None:  # a comment, a doctype, CDATA
+        return whole
+    tag = name is not None and (name.lower() in _ELEMENTS or ":" in name)
+    if tag and (not attributes.strip() or ("=" in attributes and not match[1])):
+        return whole
+    return "&lt;" + whole[1:]
 
 
 def feed_problem(feed: Any) -> str | None:
@@ -97,7 +124,14 @@ def parse_feed(
     # Not the headers that name the feed's own address: feedparser would resolve links
     # relative to the feed's path against it, and that path may be the feed's secret.
     kept = {k: v for k, v in (headers or {}).items() if k.lower() not in _BASE_HEADERS}
-    feed = feedparser.parse(io.BytesIO(xml_safe(body)), response_headers=kept)
+    # Not feedparser's HTML sanitizing, nor its link resolving: both parse a description's text
+    # as HTML and drop what lies between a "<" and a ">" of it ($k<n$ ... $m>2$); html_text does.
+    feed = feedparser.parse(
+        io.BytesIO(xml_safe(body)),
+        response_headers=kept,
+        sanitize_html=False,
+        resolve_relative_uris=False,
+    )
     if not feed.get("version"):
         why = feed.get("bozo_exception") or "no RSS or Atom elements found"
         where = f" from {shown(url)}" if url else ""
@@ -123,8 +157,12 @@ def to_paper(
     listing = _LISTING.search(title)
     if listing:
         title = title[: listing.start()]
-    content = entry.get("content") or [{}]
-    raw = str(entry.get("summary") or content[0].get("value", ""))
+    # The longer of the description and the content: a publisher's description may be a teaser
+    # ("Angewandte Chemie, EarlyView.") with the abstract in content:encoded, or the other way.
+    texts = [str(entry.get("summary") or "")] + [
+        str(c.get("value", "")) for c in entry.get("content") or ()
+    ]
+    raw = max(texts, key=lambda t: len(html_text(t)))
     text = html_text(raw)
     preamble = _ARXIV_PREAMBLE.match(text)
     abstract = to_text(text[preamble.end() :] if preamble else text)
@@ -142,7 +180,11 @@ def to_paper(
     # "/a/2" is a page of the feed's site. A link relative to the feed's own path is left as it
     # is (so no link): a private feed's token is often its path, and links reach readers.
     link = _public(urljoin(base, link) if link.startswith("/") and base else link)
-    candidates = [str(entry.get(k, "")) for k in ("id", "dc_identifier", "prism_doi")] + [link]
+    # arXiv's own feed says a published paper's DOI in <arxiv:DOI>, its journal in
+    # <arxiv:journal_reference>, as its API does.
+    named = ("arxiv_doi", "id", "dc_identifier", "prism_doi")
+    candidates = [str(entry.get(k, "")) for k in named] + [link]
+    venue = str(entry.get("arxiv_journal_reference") or "").strip() or venue
     candidates += [listing[1]] if listing else []
     found_arxiv = next((a for c in candidates if (a := arxiv_id(c))), "")
     found_doi = next((d for c in candidates if (d := doi(c))), "")

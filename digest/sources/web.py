@@ -193,7 +193,7 @@ class Client:
                 if _bad_redirect(exc):
                     raise SourceError(f"{self.name}: {_detail(exc)} from {where}") from None
                 if watch.expired:
-                    raise _Retry(_unfinished(policy)) from None
+                    raise SourceError(f"{self.name}: {_unfinished(policy)} from {where}") from None
                 if isinstance(exc, httpx.TimeoutException):
                     raise _Retry(_timeout_problem(exc, policy)) from None
                 raise _Retry(f"network error ({_detail(exc)})") from None
@@ -221,7 +221,7 @@ class Client:
                 raise self._too_large(where)
             chunks.append(chunk)
             if time.monotonic() - started > self.policy.deadline:
-                raise _Retry(_unfinished(self.policy))
+                raise SourceError(f"{self.name}: {_unfinished(self.policy)} from {where}")
         return Response(str(stream.url), stream.status_code, stream.headers, b"".join(chunks))
 
     def _too_large(self, where: str) -> SourceError:
@@ -357,7 +357,9 @@ _UNSHOWN = re.compile(f"[{C0}{C1}{BIDI}\ud800-\udfff]")
 
 
 def _unfinished(policy: Policy) -> str:
-    return f"response still unfinished after {policy.deadline:g} s"
+    # Final for this run: a server that took the whole deadline once would hold a run (and the
+    # run lock) for each try again; a later run asks again.
+    return f"response still unfinished after {policy.deadline:g} s; a later run will try again"
 
 
 def _timeout_problem(exc: httpx.TimeoutException, policy: Policy) -> str:
