@@ -331,3 +331,29 @@ def test_a_request_waiting_on_a_locked_database_holds_up_no_other(
         assert done.status_code == 200 and "Rating recorded" in done.text
         (rated,) = ratings(web, capsys)
         assert (rated["vote"], rated["via"]) == ("up", "web")
+
+
+def test_an_undo_of_the_same_vote_as_another_routes_keeps_that_rating(web: Project, capsys):
+    """A web 👍 over the CLI's 👍 had no row to put back, and its undo deleted the CLI's."""
+    _, ups = first_links(web, capsys)
+    with web.web() as http:
+        http.post(ups[0])
+        (first,) = ratings(web, capsys)
+        assert web.digest(capsys, "feedback", "ana", first["paper"], "up")[0] == 0
+        (cli,) = ratings(web, capsys)
+        done = http.post(ups[0])
+        undo = done.text.split('action="')[1].split('"')[0]
+        assert "taken back" in http.post(f"/r/{undo}").text
+    assert ratings(web, capsys) == [cli]
+
+
+def test_two_votes_in_one_second_each_undo_only_their_own(web: Project, capsys) -> None:
+    """The undo named its vote by route and second: 👍 then 👎 in one second, and the 👍's
+    undo wiped out the 👎."""
+    ups, downs = first_links(web, capsys)[1], first_links(web, capsys, "👎")[1]
+    with web.web() as http:
+        up = http.post(ups[0]).text.split('action="')[1].split('"')[0]
+        http.post(downs[0])
+        assert "Nothing to undo" in http.post(f"/r/{up}").text
+    (rated,) = ratings(web, capsys)
+    assert rated["vote"] == "down"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
+import logging
 import socket
 import subprocess
 import sys
@@ -175,6 +176,32 @@ def test_a_request_that_never_finishes_its_headers_is_closed(face: int) -> None:
         conn.close()
 
 
+def test_a_client_that_never_reads_its_answers_is_cut_off(face: int) -> None:
+    """Pipelined requests whose answers pile up unread held a connection for good (90 s and
+    counting), and 200 of them answered every reader 503."""
+    hogs = []
+    for _ in range(3):
+        conn = socket.socket()
+        conn.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # reads nothing: fills fast
+        conn.connect(("127.0.0.1", face))
+        conn.setblocking(False)
+        try:
+            for _ in range(20_000):
+                conn.send(b"GET /nope HTTP/1.1\r\nHost: x\r\n\r\n")
+        except BlockingIOError:  # the face no longer reads them either
+            pass
+        hogs.append(conn)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        answer = httpx.get(f"http://127.0.0.1:{face}/", trust_env=False)
+        if answer.status_code == 200:
+            break
+        time.sleep(0.2)
+    assert answer.status_code == 200
+    for conn in hogs:
+        conn.close()
+
+
 def test_uvicorn_s_own_answers_carry_the_strict_headers(face: int) -> None:
     bad = raw(face, b"GET / HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n")
     assert bad.startswith(b"HTTP/1.1 400 ") and strict(bad)
@@ -186,3 +213,13 @@ def test_uvicorn_s_own_answers_carry_the_strict_headers(face: int) -> None:
     finally:
         for conn in held:
             conn.close()
+
+
+def test_a_body_cut_short_by_its_client_is_no_error_of_the_face(
+    face: int, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A reader who hangs up mid-request (or anyone, on /slack/actions) logged an ERROR."""
+    with socket.create_connection(("127.0.0.1", face)) as conn:
+        conn.sendall(b"POST /slack/actions HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nab")
+    time.sleep(1.0)
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]

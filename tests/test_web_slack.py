@@ -96,6 +96,9 @@ def test_a_tampered_body_another_secret_or_a_stale_timestamp_is_refused(web: Pro
             (body, {"Content-Type": "application/x-www-form-urlencoded"}),
             # A digit int() cannot read ("²".isdigit() holds): refused, never a 500.
             (body, {**signature(body, now), "X-Slack-Request-Timestamp": b"\xb2"}),
+            # Nor one a float overflows on (309 digits), or int() refuses (4,301).
+            (body, {**signature(body, now), "X-Slack-Request-Timestamp": "9" * 309}),
+            (body, {**signature(body, now), "X-Slack-Request-Timestamp": "9" * 4301}),
         ]
         for content, headers in attempts:
             assert http.post("/slack/actions", content=content, headers=headers).status_code == 401
@@ -341,3 +344,12 @@ def test_a_click_kept_when_the_face_stops_is_recorded_by_the_next_face(
     with web.web():  # the next face on this state reads the click back and writes it
         assert wait_for_ratings(web, capsys) == [("ana", "up", "slack")]
     assert spool.read_text(encoding="utf-8") == ""  # nothing waits any more
+
+
+def test_a_payload_nested_past_the_stack_is_refused_not_a_500() -> None:
+    from urllib.parse import quote
+
+    from digest.web.slack import votes
+
+    deep = "[" * 100_000 + "]" * 100_000
+    assert votes(f"payload={quote(deep)}".encode()) is None

@@ -157,8 +157,13 @@ def prepare(
             wishes = [s.profile.interests for s in subscribers]
             wishes += [k for s in subscribers for k in s.profile.keywords]
             rated = (row_of[p.id] for group in (*liked, *disliked) for p in group)
-            # The built-in background weighs the words and brings its basis.
-            space, docs = background.joined(*fit(texts, wishes, background.terms(), rated))
+            # The wishes as texts of their own, as a store's space fits them: a subscriber's word
+            # that no paper of today's holds is a column still, so the profile does not change
+            # with whichever of its words today's papers happen to hold (one paper saying
+            # another of them had moved 135 of 150 papers). The built-in background weighs the
+            # words and brings its basis.
+            space, docs = fit(texts + wishes, wishes, background.terms(), rated)
+            space, docs = background.joined(space, docs[: len(texts)])
         else:
             docs = space.transform(texts)
     except ValueError:  # nothing but stop words: nothing can match anything

@@ -11,7 +11,7 @@ import dataclasses
 import logging
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from digest.models import Paper, Subscriber
@@ -106,13 +106,19 @@ class Ratings(Tables):
         self, subscriber: str, paper_id: str, rating: str, now: datetime, via: str = "web"
     ) -> tuple[list[Any] | None, str]:
         """rate() up or down, and what its undo needs: the row it replaced ([rating, rated_at,
-        via, origin]; None: none, or the same vote again) and the time it wrote."""
+        via, origin]; None: none, or this route's same vote) and the time it wrote."""
         made = self.stamp(now)
         with self.transaction() as db:
             before = current(db, subscriber, paper_id)
+            if before is not None and before["via"] == via and before["rated_at"] >= made:
+                # Two votes of one route in one second: the later one a second on, so that the
+                # earlier vote's undo (which names its time) cannot wipe it out.
+                made = self.stamp(datetime.fromisoformat(before["rated_at"]) + timedelta(seconds=1))
             write(db, subscriber, paper_id, RATINGS[rating], made, via, "")
-        if before is None or _word(before["rating"]) == rating:
-            return None, made
+        if before is None or (_word(before["rating"]) == rating and before["via"] == via):
+            return None, made  # (a second click of one link: its undo takes the vote back)
+        # The same vote as another route's (the CLI's, Slack's) replaced that row: its undo
+        # puts it back, never deletes it.
         return [before["rating"], before["rated_at"], before["via"], before["origin"]], made
 
     def undo(

@@ -79,13 +79,29 @@ class Guarded(H11Protocol):
         if self.cycle is None or self.cycle.response_complete or self.cycle.more_body:
             self.transport.close()
 
+    writing: asyncio.TimerHandle | None = None
+
+    def pause_writing(self) -> None:
+        # A client that sends and never reads (pipelined requests, their answers piling up)
+        # holds a connection as a slow sender does: READ_SECONDS to read again, or it is cut.
+        super().pause_writing()
+        if self.writing is None:
+            self.writing = self.loop.call_later(READ_SECONDS, self.transport.abort)
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        if self.writing is not None:
+            self.writing.cancel()
+            self.writing = None
+
     def on_response_complete(self) -> None:
         super().on_response_complete()
         self._read_within()  # the next request on this connection has its own time
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if self.reading is not None:
-            self.reading.cancel()
+        for timer in (self.reading, self.writing):
+            if timer is not None:
+                timer.cancel()
         super().connection_lost(exc)
 
     def send_400_response(self, msg: str) -> None:
