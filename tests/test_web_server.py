@@ -3,9 +3,9 @@ stops cleanly on SIGTERM (exit 0), and `digest web` without [web] is a one-line 
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
-import logging
 import socket
 import subprocess
 import sys
