@@ -82,7 +82,7 @@ def test_one_run_makes_one_digest_per_subscriber_and_delivers_it(tmp_path: Path)
     settings = settings_for(
         tmp_path,
         subscriber("ana", "differential privacy and unlearning"),
-        subscriber("vic", "diffusion image generation"),
+        subscriber("vic", "diffusion models generate images"),
     )
     with Store(tmp_path / "s.db") as store:
         report = pipeline.run_once(settings, store, datetime(2026, 11, 30, 12, tzinfo=UTC))

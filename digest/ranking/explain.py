@@ -41,7 +41,9 @@ def terms(
         owner = np.repeat(np.arange(len(part)), np.diff(q.indptr))
         # Heaviest first within each row, equal weights in column order: two stable sorts of
         # the canonical rows (by column) cost half of one lexsort.
-        order = np.argsort(-q.data, kind="stable")
+        # Rounded: equal weights that float sums left a last bit apart (a row reweighed in a
+        # larger pool) still tie, so the words said do not change with unrelated papers.
+        order = np.argsort(-np.round(q.data, 12), kind="stable")
         order = order[np.argsort(owner[order], kind="stable")]
         order = order[q.data[order] > 0]
         columns = q.indices[order].tolist()

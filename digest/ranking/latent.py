@@ -187,7 +187,10 @@ def shared_any(
     for lo in range(0, len(owner), PAIRS_AT_ONCE):
         at = slice(lo, lo + PAIRS_AT_ONCE)
         mine, theirs = profile[owner[at]], x[papers[at]]
-        mine.data[:], theirs.data[:] = 1.0, 1.0  # copies: nonzero and not cancelling out
+        # Copies: a word the interest holds (a rated-down paper's, weighed below 0, is not one
+        # it shares) and one the paper holds, as 1, so that none cancels out.
+        mine.data[:] = mine.data > 0
+        theirs.data[:] = 1.0
         out[at] = np.asarray(mine.multiply(theirs).sum(axis=1)).ravel() > 0
     return out
 

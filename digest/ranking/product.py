@@ -75,7 +75,9 @@ def _sharing(profile: sp.csr_matrix, df: np.ndarray) -> np.ndarray:
 
 
 def _unique(papers: Sequence[Paper]) -> list[Paper]:
-    return list({p.id: p for p in reversed(papers)}.values())[::-1]
+    """Each paper once, in id order: a library exported in another order is the same library
+    (its grouping into interests started from the first papers, and moved picks)."""
+    return sorted({p.id: p for p in reversed(papers)}.values(), key=lambda p: p.id)
 
 
 @dataclass

@@ -47,6 +47,8 @@ def rank(
     picks: dict[str, list[Scored]] = {s.name: [] for s in subscribers}
     if not papers or not subscribers:
         return picks
+    if len({p.id for p in papers}) < len(papers):  # one paper twice (a feed's repeat): once
+        papers = list({p.id: p for p in reversed(papers)}.values())[::-1]
     prep = prepare(papers, subscribers, space, pool_df)
     if prep is None:  # no text holds a word: nothing matches, and every paper ties at 0
         return picks if thresholds else _tied(papers, subscribers, top_k, allowed)
@@ -144,7 +146,8 @@ def _best(
                     # centroid outweighed it) must not lose its place to one that shares none.
                     if row is None:
                         row = (prep.right @ left[r].T).toarray().ravel()
-                    words = prep.interest.vectors[lo + r].indices
+                    vector = prep.interest.vectors[lo + r]
+                    words = vector.indices[vector.data > 0]  # not a rated-down paper's words
                     chosen = _sharing_first(row, prep.x, words, deep, oks[si], ids)
                 best[lo + r] = chosen
         del seen, left
