@@ -99,6 +99,49 @@ def test_a_paper_sent_under_one_key_is_not_sent_under_another(state: str) -> Non
         assert store.sent_ids("ana", [known.id]) == {"2501.01234"}
 
 
+JOURNAL = Paper(
+    "10.1103/PhysRevLett.137.230601", "Dissipative time crystal in a Rydberg gas", "We observe."
+)
+V2 = Paper("2609.01234", "A time crystal in a driven Rydberg gas", "We observe it.",
+           aliases=("10.1103/physrevlett.137.230601",))  # fmt: skip
+
+
+def test_a_journal_copy_read_before_the_arxiv_record_naming_its_doi_is_folded_into_it(
+    state: str,
+) -> None:
+    """The journal's feed was read first (its own title, a DOI), then the arXiv v2 that names
+    that DOI: two papers of one, and the reader got the paper a second time."""
+    v1 = Paper("2609.01234", "A time crystal in a driven Rydberg gas", "We observe it.")
+    with Store(state) as store:
+        store.add_papers([v1], NOW)
+        digest = Digest("ana", "P1", date(2026, 11, 30), (Scored(v1, 0.5),), NOW)
+        store.record_digest(digest, store.latest_seq(), [("file", "file", Message("s", "t", "h"))])
+        assert store.add_papers([JOURNAL], NOW) == 1  # nothing says yet that it is v1's paper
+        assert store.add_papers([V2], NOW) == 0
+        ((_, paper),) = store.papers_after(0)
+        assert paper.id == "2609.01234"
+        (known,) = store.papers.canonical([JOURNAL])
+        assert known.id == "2609.01234"
+
+
+def test_in_one_batch_the_copy_is_not_counted_new(state: str) -> None:
+    v1 = Paper("2609.01234", "A time crystal in a driven Rydberg gas", "We observe it.")
+    with Store(state) as store:
+        store.add_papers([v1], NOW)
+        assert store.add_papers([JOURNAL, V2], NOW) == 0
+        assert len(store.papers_after(0)) == 1
+
+
+def test_a_copy_a_reader_got_already_is_never_taken_back(state: str) -> None:
+    v1 = Paper("2609.01234", "A time crystal in a driven Rydberg gas", "We observe it.")
+    with Store(state) as store:
+        store.add_papers([v1, JOURNAL], NOW)
+        digest = Digest("ana", "P1", date(2026, 11, 30), (Scored(JOURNAL, 0.5),), NOW)
+        store.record_digest(digest, store.latest_seq(), [("file", "file", Message("s", "t", "h"))])
+        store.add_papers([V2], NOW)
+        assert len(store.papers_after(0)) == 2  # ana's copy stays, and so does its record
+
+
 def test_papers_kept_before_keys_existed_get_theirs_on_opening(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     db = sqlite3.connect(path)

@@ -49,7 +49,8 @@ _OPENREVIEW_HOSTS = ("openreview.net", "www.openreview.net")
 TITLED = "title"
 # Kinds of key that name one paper for sure: two papers with different keys of one kind differ
 # (for TITLED: two records that match by abstract alone).
-STRONG = ("arxiv", "doi", "openreview", TITLED)
+IDS = ("arxiv", "doi", "openreview")  # the kinds of key a source gives as a paper's id
+STRONG = (*IDS, TITLED)
 # Shorter titles ("Introduction", "Attention") are shared by too many papers to identify one.
 MIN_TITLE_WORDS = 3
 

@@ -134,6 +134,7 @@ class Catalog(Tables):
             inserts: dict[str, Paper] = {}
             updates: dict[str, Paper] = {}
             key_rows: list[tuple[str, str]] = []
+            bridges: list[tuple[str, str]] = []  # (a second stored paper, the one it is)
             for paper, keys in keyed:
                 known = _match(keys, owners, theirs)
                 # (the same id known without keys: stored before keys were kept)
@@ -155,10 +156,32 @@ class Catalog(Tables):
                     owners[key] = owner
                     if identity.kind(key) in identity.STRONG:
                         theirs.setdefault(owner, []).append(key)
+                if known is not None:  # its ids may name a second stored paper: the same one
+                    bridges += [
+                        (owners[k], known) for k in keys if _names_another(k, owners, known)
+                    ]
             db.executemany(_INSERT, [paper_row(p, seen) for p in inserts.values()])
             db.executemany(_UPDATE, [(*paper_row(p, seen)[1:10], i) for i, p in updates.items()])
             db.executemany(_KEY, key_rows)
+            for copy, paper_id in dict(bridges).items():
+                if self._fold(db, copy, paper_id, stored, seen) and copy in inserts:
+                    new -= 1  # not new after all: one it already had
         return new
+
+    def _fold(self, db: Engine, copy: str, into: str, stored: dict[str, Paper], seen: str) -> bool:
+        """One paper stored twice: a journal's record (a DOI, its own title) read before the
+        arXiv record that names that DOI too. The copy is folded into the other, its keys
+        pointed there, unless a digest, an alert or a rating has used it already (then both
+        stay, as before: what a reader got is never taken back)."""
+        used = "SELECT 1 FROM {} WHERE paper_id = ? LIMIT 1"
+        for table in ("sent", "alert_holds", "ratings"):
+            if db.execute(used.format(table), (copy,)).fetchone():
+                return False
+        merged = identity.merge(stored[into], stored[copy])
+        db.execute(_UPDATE, (*paper_row(merged, seen)[1:10], into))
+        db.execute("UPDATE paper_keys SET paper_id = ? WHERE paper_id = ?", (into, copy))
+        db.execute("DELETE FROM papers WHERE id = ?", (copy,))
+        return True
 
     def known(self, keys: Sequence[str]) -> str | None:
         """The stored paper one of these keys names; identity.same_paper judges title matches."""
@@ -230,6 +253,12 @@ def _aliases(paper_id: str, keys: Sequence[str]) -> tuple[str, ...]:
         if identity.kind(k) in identity.STRONG
     ]
     return tuple(f for f in forms if f != paper_id)
+
+
+def _names_another(key: str, owners: dict[str, str], known: str) -> bool:
+    """Whether an id (not a title: two papers may share one) names a stored paper other than
+    the one the record was matched to."""
+    return key in owners and owners[key] != known and identity.kind(key) in identity.IDS
 
 
 def _match(keys: Sequence[str], owners: dict[str, str], theirs: dict[str, list[str]]) -> str | None:
