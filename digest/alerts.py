@@ -100,12 +100,13 @@ def _urgent(sub: Subscriber) -> Callable[[Paper], bool] | None:
 
 def _behind(store: Store, sub: Subscriber, now: datetime) -> bool:
     """Is the clock before the period of the subscriber's last digest (the digest's "clock
-    behind"), or before the local day of its last alert? Its alerts would be dated on a day that
-    is over, whose cap is still unused: they wait, unmarked, for a run on the right clock."""
+    behind"), or before its last alert? Its alerts would be dated on a day that is over, whose
+    cap is still unused: they wait, unmarked, for a run on the right clock. Instants, not local
+    days: after a move west the new zone's date is earlier, and its alerts had waited hours."""
     if behind(store.last_period(sub.name), now):
         return True
-    day = store.journal.last_alert_day(sub.name)
-    return day is not None and now.astimezone(ZoneInfo(sub.timezone)).date() < day
+    last = store.journal.last_alert_at(sub.name)
+    return last is not None and now < last
 
 
 def make_alerts(

@@ -67,8 +67,8 @@ def rank_stored(
         held, fresh = _rank_held(rows, subscribers, after, space, gone, top_k, thresholds)
         return Ranked(held, through, fresh)
     picks: dict[str, list[Scored]] = {}
-    counts = {floor: store.count_after(floor) for floor in set(after.values())}  # not one a name
-    fresh = {s.name: counts[after[s.name]] > beyond for s in subscribers}
+    # Fresh, as at once: some paper it can still get (not one it had as an alert, or held).
+    fresh = {s.name: False for s in subscribers}
     # Candidates per floor, among the papers its subscribers can get, but every score against
     # the whole pool's document frequencies: the scale rank() over the whole pool would use.
     groups: dict[int, list[Subscriber]] = {}
@@ -87,7 +87,9 @@ def rank_stored(
             papers: Sequence[Paper], subs: list[Subscriber] = subs
         ) -> dict[str, set[str]]:
             ids = {p.id for p in papers}
-            return {s.name: _left_for(s, ids, gone) for s in subs}
+            left = {s.name: _left_for(s, ids, gone) for s in subs}
+            fresh.update({name: True for name, mine in left.items() if mine})
+            return left
 
         picks |= ranking.rank_pool(
             blocks,

@@ -224,8 +224,9 @@ def make_digests(
         items, carried = picks.get(sub.name, []), tuple(held[sub.name])
         period = start.isoformat()
         fresh = ranked.fresh[sub.name] or bool(carried)
-        if not fresh and sources_down:
-            # Nothing arrived because nothing could be read: keep the period open for a later run.
+        if not ranked.fresh[sub.name] and sources_down:
+            # Nothing arrived because nothing could be read: keep the period open for a later run
+            # (held alerts wait for it too: alone, they made a digest that hid the failure).
             status = "waiting for sources"
             told = alerts.notify_down(settings, store, sub, period, start.date(), now, failed)
             reports.append(SubscriberReport(sub.name, period, status, notified=told))

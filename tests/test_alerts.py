@@ -410,6 +410,24 @@ def test_a_clock_behind_the_last_alert_day_makes_no_alert_either(tmp_path: Path)
         assert [a.made for a in report.alerts] == [["p2"]]
 
 
+def test_a_move_west_is_no_clock_behind_for_alerts(tmp_path: Path) -> None:
+    """Berlin to New York: the new zone's date was earlier than the last alert's Berlin date,
+    which read as a clock behind, and matching papers waited 5 hours for their alert."""
+    ana = subscriber("ana", INTERESTS, alert_threshold=0.3, max_alerts_per_day=5)
+    berlin = settings_for(tmp_path, replace(ana, timezone="Europe/Berlin"))
+    privacy = [paper(f"p{i}", PRIVACY.replace("noise", f"noise variant {i}")) for i in (1, 2)]
+    with Store(tmp_path / "s.db") as store:
+        first_digest(tmp_path, berlin, store, f"{MONDAY}T09:00Z")
+        arrive(tmp_path / "papers", "1", privacy[0])
+        pipeline.run_once(berlin, store, at("2026-11-30T23:30Z"))  # 00:30 on Dec 1 in Berlin
+        assert alerted(store) == [("ana", "p1", "2026-12-01")]
+        new_york = settings_for(tmp_path, replace(ana, timezone="America/New_York"))
+        pipeline.run_once(new_york, store, at("2026-11-30T23:40Z"))  # the new zone's digest
+        arrive(tmp_path / "papers", "2", privacy[1])
+        report = pipeline.run_once(new_york, store, at("2026-11-30T23:45Z"))  # 18:45 on Nov 30
+        assert [a.made for a in report.alerts] == [["p2"]]
+
+
 # --- held alerts: nothing an alert rule matched is lost -----------------------------------------
 
 MIA = "Membership inference attacks on legged robots that learn to walk over rough terrain"
@@ -538,3 +556,22 @@ def test_preview_shows_the_held_alerts_the_digest_will_carry(tmp_path: Path) -> 
         assert "Held alerts: 1 paper that matched your alert rules" in message.text
         assert message.entries[0].paper_id == held
         assert store.journal.held_counts() == {"ana": 1}  # still waiting: preview changes nothing
+
+
+def test_a_held_alert_waits_with_the_digest_while_every_source_is_down(tmp_path: Path) -> None:
+    """Alone, it made a digest that hid the failure: no notice, the period closed, and no
+    digest followed when the sources came back."""
+    ana = subscriber(
+        "ana", INTERESTS, alert_keywords=("membership inference",), max_alerts_per_day=1
+    )
+    settings = settings_for(tmp_path, replace(ana, on_empty="notify"))
+    with Store(tmp_path / "s.db") as store:
+        first_digest(tmp_path, settings, store, f"{MONDAY}T09:00Z")
+        arrive(tmp_path / "papers", "1", paper("m1", f"{MIA}."), paper("m2", f"{MIA} again."))
+        pipeline.run_once(settings, store, at("2026-12-01T07:00Z"))  # one sent, one held (cap)
+        (tmp_path / "papers").rename(tmp_path / "gone")
+        report = pipeline.run_once(settings, store, at("2026-12-01T09:00Z"))
+        assert report.subscribers[0].status == "waiting for sources"
+        (tmp_path / "gone").rename(tmp_path / "papers")
+        report = pipeline.run_once(settings, store, at("2026-12-01T10:00Z"))
+        assert [(s.status, s.held) for s in report.subscribers] == [("made", 1)]

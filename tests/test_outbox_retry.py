@@ -84,3 +84,15 @@ def test_drop_of_another_subscribers_delivery_is_refused(
     assert statuses(tmp_path) == {"alice": "dead", "bob": "pending", "carol": "dead"}
     assert main(["retry", *project, "--subscriber", "carol", "--drop", "carol/file"]) == 1
     assert statuses(tmp_path) == {"alice": "dead", "bob": "pending", "carol": "dropped"}
+
+
+def test_retry_sends_a_delivery_waiting_for_a_next_try_now(project: list[str], tmp_path: Path):
+    """A clock that ran a day ahead had put its next try a day away; set back, nothing but
+    waiting a day would send it, and `digest retry` revived only dead deliveries."""
+    with Store(tmp_path / "state.db") as store:
+        (bob,) = [r for r in store.outbox() if r.subscriber == "bob"]
+        store.db.execute(
+            "UPDATE outbox SET next_try_at = '2026-12-01T09:00:00Z' WHERE id = ?", (bob.id,)
+        )
+    main(["retry", *project, "--subscriber", "bob"])  # (exit 1: alice and carol are dead)
+    assert statuses(tmp_path)["bob"] == "sent"

@@ -300,15 +300,15 @@ class Deliveries:
         return not self.mark_many([], [(row_id, parts_sent)])
 
     def revive_dead(self, subscriber: str | None = None) -> int:
-        """Dead rows become due again with fresh attempts; parts already sent stay sent."""
-        query = (
-            "UPDATE outbox SET status = 'pending', attempts = 0, next_try_at = NULL,"
-            " lease_until = NULL WHERE status = 'dead'"
-        )
+        """`digest retry`: dead rows due again with fresh attempts (sent parts stay sent), and
+        pending ones due now (a clock set back had left them a day). Returns the dead ones."""
+        revive = "UPDATE outbox SET status = 'pending', attempts = 0, next_try_at = NULL,"
+        revive += " lease_until = NULL WHERE status = 'dead'"
+        hasten = "UPDATE outbox SET next_try_at = NULL WHERE status = 'pending'"
+        whose, args = ("", ()) if subscriber is None else (" AND subscriber = ?", (subscriber,))
         with self.transaction() as db:
-            if subscriber is None:
-                return db.execute(query).rowcount
-            return db.execute(query + " AND subscriber = ?", (subscriber,)).rowcount
+            db.execute(hasten + " AND next_try_at IS NOT NULL" + whose, args)
+            return db.execute(revive + whose, args).rowcount
 
     def drop_dead(
         self, labels: Sequence[str], subscriber: str | None, now: datetime

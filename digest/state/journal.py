@@ -111,12 +111,12 @@ class Journal(Tables):
         ).fetchone()
         return int(row[0])
 
-    def last_alert_day(self, subscriber: str) -> date | None:
-        """The subscriber's local day of its latest alert (None: none yet)."""
+    def last_alert_at(self, subscriber: str) -> datetime | None:
+        """When the subscriber's latest alert was made (None: none yet)."""
         row = self.db.execute(
-            "SELECT max(day) FROM alerts WHERE subscriber = ?", (subscriber,)
+            "SELECT max(made_at) FROM alerts WHERE subscriber = ?", (subscriber,)
         ).fetchone()
-        return date.fromisoformat(row[0]) if row[0] else None
+        return datetime.fromisoformat(row[0]) if row[0] else None
 
     def alerted_after(self, subscriber: str, seq: int) -> int:
         """How many of the papers stored after seq `seq` were alerted to this subscriber."""
