@@ -15,6 +15,23 @@ def test_weekday_lists_steps_and_sunday_as_seven_in_a_range() -> None:
     assert crontab.weekdays("fri-sun") == "sun,fri,sat"
     assert crontab.weekdays("1,3,SAT") == "mon,wed,sat"
     assert crontab.weekdays("0-7") == "*"
+    assert crontab.weekdays("sun-sun") == "sun"  # not every day, as Sunday as 7 had made it
+    assert crontab.weekdays("sun-sat") == "*"
+
+
+@pytest.mark.parametrize(
+    ("nickname", "fields"),
+    [("@daily", "0 0 * * *"), ("@weekly", "0 0 * * 0"), ("@HOURLY", "0 * * * *")],
+)
+def test_crontabs_nicknames_are_their_schedules(nickname: str, fields: str) -> None:
+    now = at("2026-12-01T10:00Z")
+    mine, theirs = crontab.trigger(nickname, "UTC"), crontab.trigger(fields, "UTC")
+    assert mine.get_next_fire_time(None, now) == theirs.get_next_fire_time(None, now)
+
+
+def test_reboot_is_no_schedule() -> None:
+    with pytest.raises(ValueError):
+        crontab.trigger("@reboot", "UTC")
 
 
 @pytest.mark.parametrize("field", ["8", "mon-", "fri-mon", "*/0", "*/x", "funday"])

@@ -11,13 +11,23 @@ from apscheduler.triggers.combining import OrTrigger
 from apscheduler.triggers.cron import CronTrigger
 
 DAYS = ("sun", "mon", "tue", "wed", "thu", "fri", "sat")  # crontab's numbers; 7 is Sunday too
+# crontab(5)'s nicknames (not @reboot: a digest has no boot).
+NICKNAMES = {
+    "@yearly": "0 0 1 1 *",
+    "@annually": "0 0 1 1 *",
+    "@monthly": "0 0 1 * *",
+    "@weekly": "0 0 * * 0",
+    "@daily": "0 0 * * *",
+    "@midnight": "0 0 * * *",
+    "@hourly": "0 * * * *",
+}
 
 
 def trigger(schedule: str, timezone: str) -> BaseTrigger:
     """The schedule as cron reads it. APScheduler 3's from_crontab counts weekdays from Monday = 0
     and requires both the day of the month and the weekday; cron counts from Sunday = 0 (or 7) and,
     when both are restricted, fires on either. ValueError for a bad expression."""
-    fields = schedule.split()
+    fields = NICKNAMES.get(schedule.strip().lower(), schedule).split()
     if len(fields) != 5:
         raise ValueError(f"wrong number of fields; got {len(fields)}, expected 5")
     minute, hour, day, month, weekday = fields
@@ -66,6 +76,8 @@ def weekdays(field: str) -> str:
             low, dash, high = base.partition("-")
             first = _weekday(low, field)
             last = _weekday(high, field, end=True) if dash else (6 if step else first)
+            if (first, last) == (0, 7) and high in DAYS:  # "sun-sun" is Sunday, not every day
+                last = 0
         if first > last:
             raise ValueError(f"the weekday range {base!r} runs backwards")
         chosen |= {d % 7 for d in range(first, last + 1, int(step or 1))}
