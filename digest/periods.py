@@ -30,9 +30,19 @@ def next_fire(schedule: str, timezone: str, now: datetime) -> datetime | None:
     fire: datetime | None = None
     for _ in range(_REPEATS):
         fire = fires.get_next_fire_time(None, after.astimezone(zone))
-        if fire is None or _first_of_repeat(fires, fire).utcoffset() == fire.utcoffset():
+        if fire is None or _opens(fires, fire):
             break
         after = fire.astimezone(UTC) + timedelta(seconds=1)
+    # Asked from a wall time just past a jump the clocks skipped, the trigger passes over the
+    # skipped 02:30 that the period before names (period_start: 02:30+01:00, 03:30 CEST), and
+    # said "tomorrow" of a digest half an hour away. The fire after the current period's.
+    last = period_start(schedule, timezone, now)
+    if last is not None:
+        step = (last.astimezone(UTC) + timedelta(seconds=1)).astimezone(zone)
+        walked = fires.get_next_fire_time(last, step)
+        opens = walked is not None and _opens(fires, walked)
+        if walked is not None and opens and now < walked and (fire is None or walked < fire):
+            fire = walked
     return fire
 
 
@@ -65,6 +75,12 @@ def period_start(schedule: str, timezone: str, now: datetime) -> datetime | None
                 fire, walked = later, True
         span = LOOKBACK if span < LOOKBACK < 2 * span else 2 * span
     return None
+
+
+def _opens(trigger: Any, fire: datetime) -> bool:
+    """Whether a fire time opens a period: not the second 02:30 of a night the clocks fall
+    back (compared by offset: one zone's two 02:30s are equal as datetimes)."""
+    return _first_of_repeat(trigger, fire).utcoffset() == fire.utcoffset()
 
 
 def _first_of_repeat(trigger: Any, fire: datetime) -> datetime:

@@ -157,6 +157,16 @@ def test_a_fire_time_the_clocks_skip_names_one_period_whenever_a_run_asks() -> N
         assert {n.isoformat() if n else None for n in names} == {"2026-03-29T02:30:00+01:00"}
 
 
+def test_the_next_digest_after_a_skip_is_the_skipped_times_own_instant() -> None:
+    """02:30 is skipped on 29 March 2026 in Berlin; its period opens at 02:30+01:00, 03:30
+    CEST. Asked between 03:00 and 03:30 CEST, status and serve's plan said "tomorrow"."""
+    for now in ("2026-03-29T03:10+02:00", "2026-03-29T01:59+01:00"):
+        fire = periods.next_fire("30 2 * * *", "Europe/Berlin", at(now))
+        assert fire is not None and fire.isoformat() == "2026-03-29T02:30:00+01:00"
+    made = periods.period_start("30 2 * * *", "Europe/Berlin", at("2026-03-29T03:30+02:00"))
+    assert made is not None and made.isoformat() == "2026-03-29T02:30:00+01:00"
+
+
 def test_the_next_digest_is_never_a_repeated_time_that_opens_no_period() -> None:
     # Falling back, 02:30 comes twice: the second fires but its period is the first's, so the
     # next digest after 02:30 CEST is the next day's (status, serve's plan and heartbeat).
