@@ -619,3 +619,6 @@ def test_validate_names_keywords_and_interests_that_hold_no_word(project: Path, 
     assert "subscribers.dan.interests: holds no word the ranking can match" in err
     assert "subscribers.eve.keywords[1]: '+++' holds no word" in err
     assert "keywords[0]" not in err and len(err.splitlines()) == 2
+    # A run, a preview or a rank goes on, and says so: it had been silent.
+    code, _, err = run(capsys, "preview", "--subscriber", "eve")
+    assert code == 0 and "WARNING" in err and "subscribers.eve.keywords[1]: '+++'" in err

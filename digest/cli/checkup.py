@@ -37,7 +37,7 @@ def problems(settings: Settings) -> list[str]:
                 found.append(
                     f"{file}: {key}.like[{i}]: {liked!r} is not an arXiv id (e.g. '2501.01234')"
                 )
-        found += [f"{file}: {key}.{problem}" for problem in _wordless(sub)]
+        found += [f"{file}: {key}.{problem}" for problem in wordless(sub)]
         if sub.library_path and sub.library_path not in libraries:
             libraries[sub.library_path] = key
             try:
@@ -58,7 +58,7 @@ def problems(settings: Settings) -> list[str]:
     return list(dict.fromkeys(found))  # a shared folder or default fails once
 
 
-def _wordless(sub: Subscriber) -> list[str]:
+def wordless(sub: Subscriber) -> list[str]:
     """The keywords, and the interests text when nothing else steers the profile, that hold no
     word the ranking reads (stop words, numbers and lone letters are left out): they would
     match nothing, silently."""

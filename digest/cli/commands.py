@@ -23,6 +23,12 @@ def _settings(args: argparse.Namespace) -> Settings:
     settings = config.load(args.config)
     REDACTOR.secrets = settings.secrets
     sources.check(settings)  # what each source kind knows of its own values
+    if getattr(args.command, "__name__", "") != "validate":  # validate refuses; the rest warn
+        from digest.cli.checkup import wordless
+
+        for sub in settings.subscribers:
+            for problem in wordless(sub):
+                log.warning("%s: subscribers.%s.%s", settings.path, sub.name, problem)
     return settings
 
 
