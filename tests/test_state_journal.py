@@ -182,6 +182,18 @@ def test_a_notice_is_made_once_per_key(state: str) -> None:
         assert [r.purpose for r in store.outbox()] == ["notice"]
 
 
+def test_a_source_failing_now_is_failing_after_a_run_on_a_clock_that_ran_ahead(state: str):
+    """A success dated a day ahead (the clock set back since) hid the failure of now."""
+    with Store(state) as store:
+        for when, error in ((NOW + timedelta(days=1), ""), (NOW, "HTTP 503")):
+            run = store.start_run(when, when)
+            store.journal.record_sources(
+                run, when, {"arxiv": {"read": 0, "new": 0, "error": error}}
+            )
+        (arxiv,) = store.journal.sources()
+        assert (arxiv["error"], arxiv["last_try"]) == ("HTTP 503", "2026-11-30T09:00:00Z")
+
+
 def test_each_source_has_its_last_try_last_success_and_current_error(state: str) -> None:
     with Store(state) as store:
         for hours, arxiv_error in ((0, ""), (1, "timeout"), (2, "HTTP 503")):

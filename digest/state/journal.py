@@ -314,12 +314,15 @@ class Journal(Tables):
             )
 
     def sources(self) -> list[dict[str, Any]]:
-        """Per source: its last try, last success (None: never) and the last try's error."""
+        """Per source: its last try, last success (None: never) and the last try's error. Last
+        by run, not by the runs' clocks: after a clock that ran ahead is set back, the failure
+        of now is the last try, not an older success dated in the future."""
+        last = "(SELECT {} FROM source_runs AS r WHERE r.source = s.source{} ORDER BY run_id DESC"
+        last += " LIMIT 1)"
+        ok = " AND error = ''"
         rows = self.db.execute(
-            "SELECT source, max(at) AS last_try,"
-            " max(CASE WHEN error = '' THEN at END) AS last_success,"
-            " (SELECT error FROM source_runs AS latest WHERE latest.source = s.source"
-            "  ORDER BY at DESC, run_id DESC LIMIT 1) AS error"
+            f"SELECT source, {last.format('at', '')} AS last_try,"
+            f" {last.format('at', ok)} AS last_success, {last.format('error', '')} AS error"
             " FROM source_runs AS s GROUP BY source ORDER BY source"
         )
         return [dict(r) for r in rows]
