@@ -131,6 +131,22 @@ class LikedCache(Protocol):
     def remember_liked(self, found: dict[str, Paper | None], now: datetime) -> None: ...
 
 
+class Unwritten:
+    """A cache read, never written: a preview changes no state (it looks up what the state
+    lacks, and forgets it)."""
+
+    def __init__(self, cache: LikedCache) -> None:
+        self.cache = cache
+
+    def liked(
+        self, ids: Sequence[str], unknown_since: datetime | None = None
+    ) -> dict[str, Paper | None]:
+        return self.cache.liked(ids, unknown_since)
+
+    def remember_liked(self, found: dict[str, Paper | None], now: datetime) -> None:
+        pass
+
+
 def liked_papers(
     ids: Sequence[str], cache: LikedCache, arxiv: SourceConfig, now: datetime
 ) -> tuple[tuple[Paper, ...], bool]:

@@ -206,13 +206,19 @@ def make_digests(
     }
     from digest import corpus
 
+    # A library's paper as the store knows it: under an id its record in the library lacks (the
+    # DOI its arXiv record named), which the stored paper, read without its keys, cannot show.
+    owned = {
+        sub.name: {p.id for p in store.papers.canonical(sub.profile.library)} for sub in due_now
+    }
+
     def gone(sub: Subscriber, ids: set[str]) -> set[str]:
-        """Papers given before (a digest came first), announced by an alert, or held (they have
-        their own section) are left out of the ranked picks."""
+        """Papers given before (a digest came first), announced by an alert, held (they have
+        their own section), or the reader's own are left out of the ranked picks."""
         taken = store.sent_ids(sub.name, ids) if floors[sub.name] else set()
         if announced[sub.name]:
             taken |= store.journal.alerted_ids(sub.name, ids)
-        return taken | {h.scored.paper.id for h in held[sub.name]} & ids
+        return taken | (({h.scored.paper.id for h in held[sub.name]} | owned[sub.name]) & ids)
 
     # The space first: a refit reads every stored paper's text, which need not sit in memory
     # beside the new papers it is fitted for (at a million papers, gigabytes each).
@@ -297,7 +303,7 @@ def preview(settings: Settings, store: Store, name: str, now: datetime) -> Messa
         known = ", ".join(s.name for s in settings.subscribers)
         raise InputError(f"no subscriber named {name!r} in {settings.path}; known: {known}")
     (subscriber,) = library.with_libraries(
-        [subscriber], cache=store.papers, sources=settings.sources, now=now
+        [subscriber], cache=library.Unwritten(store.papers), sources=settings.sources, now=now
     )
     (subscriber,) = store.ratings.apply([subscriber])
     _, fetched = ingest(settings, None, now)

@@ -240,6 +240,20 @@ def test_liked_ids_are_looked_up_once_and_kept_in_the_state_database(
     assert len(arxiv_server.requests) == 1
 
 
+def test_a_preview_looks_liked_ids_up_but_keeps_nothing(
+    tmp_path: Path, arxiv_server: FeedServer
+) -> None:
+    """A preview changes no state: it had written the liked papers it looked up."""
+    arxiv_server.route("/api/query", Answer(body=LIKED_FEED))
+    with Store(tmp_path / "s.db") as store:
+        cache = library.Unwritten(store.papers)
+        (ana,) = library.with_libraries(
+            [liking("2501.01234")], cache=cache, sources=arxiv_at(arxiv_server)
+        )
+        assert [p.id for p in ana.profile.library] == ["2501.01234"]
+        assert store.papers.liked(["2501.01234"]) == {}
+
+
 def test_a_failed_lookup_is_a_warning_and_is_tried_again_next_run(
     tmp_path: Path, arxiv_server: FeedServer, caplog
 ) -> None:

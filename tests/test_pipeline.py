@@ -305,3 +305,23 @@ def test_a_period_stays_open_while_the_liked_papers_cannot_be_looked_up(
             assert (later.subscribers[0].status, later.subscribers[0].picked) == ("made", 1)
             (row,) = store.outbox()
             assert row.message is not None and "private client updates" in row.message.text
+
+
+def test_a_library_paper_stored_under_its_arxiv_id_is_not_picked_by_its_doi(tmp_path: Path) -> None:
+    """The library knows the journal version (a DOI, its own title); the arXiv record that names
+    that DOI is stored under its arXiv id, and read back without its keys it had been picked."""
+    from digest.models import Paper
+
+    write_seeds(tmp_path, "a.txt", VISION)
+    journal = Paper("10.1016/j.cell.2019.05.031", "Federated privacy, the journal version", "x")
+    reader = dataclasses.replace(
+        subscriber("ana", "differential privacy federated learning"),
+        profile=Profile(interests="differential privacy federated learning", library=(journal,)),
+    )
+    settings = settings_for(tmp_path, reader)
+    with Store(tmp_path / "s.db") as store:
+        preprint = Paper("2505.00013", "Private federated learning", PRIVACY,
+                         aliases=("10.1016/j.cell.2019.05.031",))  # fmt: skip
+        store.add_papers([preprint], datetime(2026, 11, 29, 12, tzinfo=UTC))
+        report = pipeline.run_once(settings, store, datetime(2026, 11, 30, 12, tzinfo=UTC))
+        assert report.subscribers[0].picked == 0

@@ -222,6 +222,8 @@ def test_author_names_match_in_either_order():
     assert author_key("Lovelace, Ada") == author_key("ada  lovelace") == author_key("Ada Lovelace")
     assert author_key("Éva Tardos") == author_key("Tardos, Eva")
     assert author_key("Ada Lovelace") != author_key("Ada Byron")
+    # DBLP tells namesakes apart by a number, which no paper's author list carries.
+    assert author_key("Xiaolong Wang 0004") == author_key("Wang, Xiaolong")
 
 
 def test_allowed_restricts_only_the_named_subscriber(papers):

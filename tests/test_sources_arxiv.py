@@ -240,7 +240,7 @@ def test_a_lookup_answered_with_an_api_error_fails_rather_than_finds_nothing(
     server.route("/api/query", Answer(body=ERROR_FEED))
     config = source(url=f"{server.url}/api/query")
     with pytest.raises(SourceError, match="arXiv API error: incorrect id format for 1234"):
-        ArxivSource(Policy(timeout=2)).lookup(["1234"], config)
+        ArxivSource(Policy(timeout=2)).lookup(["2611.01234"], config)
 
 
 def test_a_malformed_answer_keeps_what_could_be_read_and_paging_goes_on(
@@ -294,6 +294,20 @@ def test_lookup_by_ids_returns_the_papers_arxiv_knows(server: FeedServer) -> Non
     assert sorted(found) == ["2611.00001", "2611.00003"]
     (request,) = server.requests
     assert request.query["id_list"] == "2611.00001,2611.00003,2611.09999"
+
+
+def test_an_id_arxiv_cannot_have_is_unknown_and_not_asked(server: FeedServer) -> None:
+    """arXiv refuses a whole lookup over one malformed id: one typo in `like` had kept every
+    digest of its reader waiting for good. A subject class is no part of arXiv's own id."""
+    old = entry("math/0309136v1", "An old paper on knots")
+    server.route("/api/query", Answer(body=feed([PAPERS[1], old], 2)))
+    config = SourceConfig("arxiv", "arxiv", {"url": f"{server.url}/api/query", "delay": 0})
+    found = ArxivSource(Policy(timeout=2)).lookup(
+        ["2611.00001", "hepth/9711201", "1234.1234", "math.GT/0309136"], config
+    )
+    assert sorted(found) == ["2611.00001", "math.GT/0309136"]
+    (request,) = server.requests
+    assert request.query["id_list"] == "2611.00001,math/0309136"
 
 
 def test_a_version_of_a_paper_first_submitted_before_the_window_is_a_replacement(

@@ -41,6 +41,13 @@ def test_mendeleys_arxivid_field_names_the_arxiv_paper() -> None:
     assert paper.id == "2401.01234" and paper.url == "https://arxiv.org/abs/2401.01234"
 
 
+@pytest.mark.parametrize("written", ["10.1002/2017GL076\\_101", "{10.1002/2017GL076{\\_}101}"])
+def test_a_doi_escaped_for_latex_is_the_doi(written: str) -> None:
+    """Mendeley writes a DOI's underscores as \\_: the paper was recommended back."""
+    paper = paper_of(ID="x", ENTRYTYPE="article", title="A paper", doi=written)
+    assert paper.id == "10.1002/2017gl076_101"
+
+
 def test_the_abstract_venue_and_keywords_are_decoded_too() -> None:
     paper = paper_of(
         title="T",
@@ -121,3 +128,19 @@ def test_string_macros_and_concatenations_are_resolved(tmp_path: Path) -> None:
         ("C# is kept", "Vol. 12, December"),
         ("Unknown macro", "nomacro # kept"),  # as written: nothing is guessed
     ]
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be"])
+def test_a_library_saved_as_utf16_with_its_bom_is_read(encoding: str, tmp_path: Path) -> None:
+    """Windows tools' "Unicode" export had been read as Windows-1252: no papers at all."""
+    from digest.sources.bibtex import decode
+
+    text = "@article{a, title = {Gödel and Ångström}, author = {Lovelace, Ada}}\n"
+    data = text.encode(encoding)
+    if encoding == "utf-16-be":
+        data = b"\xfe\xff" + data
+    warnings: list[str] = []
+    (paper,) = read_bibtex(
+        tmp_path / "l.bib", decode(data, tmp_path / "l.bib", warnings.append), warnings.append
+    )
+    assert paper.title == "Gödel and Ångström" and warnings == []

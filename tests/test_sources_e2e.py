@@ -285,12 +285,14 @@ def test_validate_explains_a_bad_source_entry_in_one_line(
 
 def test_validate_explains_a_bad_liked_id(tmp_path: Path, capsys) -> None:
     config = tmp_path / "bad.toml"
-    config.write_text('[[subscribers]]\nname = "a"\nlike = ["2501.01234", "Attention"]\n')
+    likes = '["2501.01234", "Attention", "hepth/9711201", "1234.1234", "math.GT/0309136"]'
+    config.write_text(f'[[subscribers]]\nname = "a"\nlike = {likes}\n')
     code, _, err = run(capsys, "validate", "--config", str(config))
     assert code == 2
-    assert err == (
-        f"digest: {config}: subscribers.a.like[1]: 'Attention' is not an arXiv id"
+    assert err == "".join(
+        f"digest: {config}: subscribers.a.like[{i}]: {bad!r} is not an arXiv id"
         " (e.g. '2501.01234')\n"
+        for i, bad in ((1, "Attention"), (2, "hepth/9711201"), (3, "1234.1234"))
     )
 
 

@@ -33,7 +33,8 @@ def problems(settings: Settings) -> list[str]:
     for sub in settings.subscribers:
         key = f"subscribers.{sub.name}"
         for i, liked in enumerate(sub.likes):
-            if not identity.arxiv_id(liked):
+            ident = identity.arxiv_id(liked)
+            if not ident or not identity.plausible_arxiv_id(ident):
                 found.append(
                     f"{file}: {key}.like[{i}]: {liked!r} is not an arXiv id (e.g. '2501.01234')"
                 )

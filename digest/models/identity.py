@@ -69,6 +69,23 @@ def arxiv_id(value: str) -> str | None:
     return ident
 
 
+_ARCHIVES = set(
+    "acc-phys adap-org alg-geom ao-sci astro-ph atom-ph bayes-an chao-dyn chem-ph cmp-lg comp-gas"
+    " cond-mat cs dg-ga econ eess funct-an gr-qc hep-ex hep-lat hep-ph hep-th math math-ph"
+    " mtrl-th nlin nucl-ex nucl-th patt-sol physics plasm-ph q-alg q-bio q-fin quant-ph solv-int"
+    " stat supr-con".split()
+)
+
+
+def plausible_arxiv_id(ident: str) -> bool:
+    """Whether arxiv_id()'s result can be an arXiv id: a month 01-12 (YYMM.NNNNN), an archive
+    arXiv has (hep-th/9711201). arXiv refuses a whole lookup over one that is not."""
+    if "/" in ident:
+        archive, number = ident.split("/")
+        return archive.partition(".")[0] in _ARCHIVES and 1 <= int(number[2:4]) <= 12
+    return 1 <= int(ident[2:4]) <= 12
+
+
 def doi(value: str) -> str | None:
     """A DOI in lowercase (DOIs ignore case) from '10.x/y', 'doi:10.x/y', 'info:doi/10.x/y' or a
     doi.org URL (its path: a '?ref=rss' is no part of it); of several, space-separated (arXiv's

@@ -161,12 +161,15 @@ _PLAIN_LETTERS = str.maketrans(
 _NAME_SUFFIX = re.compile(r"^(?:jr|sr|ii|iii|iv)\.?$")
 
 
+_DBLP_NUMBER = re.compile(r"\s+\d{4}\s*$")
+
+
 def author_key(name: str) -> str:
     """A name's matching key: "Last, First", "Last, Jr., First" and "First Last Jr." give the
     same one, accents and case aside."""
     if not name.isascii():
         name = _strip_accents(name.translate(_PLAIN_LETTERS))
-    name = name.lower()
+    name = _DBLP_NUMBER.sub("", name).lower()  # DBLP's "Xiaolong Wang 0004" is Xiaolong Wang
     if "," in name:
         last, *rest = (part.strip() for part in name.split(","))
         suffixes = [p for p in rest if _NAME_SUFFIX.match(p)]

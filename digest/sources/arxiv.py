@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 import feedparser
 
 from digest.models import Notice, Paper, SourceConfig, SourceError, Warn
-from digest.models.identity import arxiv_id, doi
+from digest.models.identity import arxiv_id, doi, plausible_arxiv_id
 from digest.sources import authors
 from digest.sources.common import code_links, xml_safe
 from digest.sources.latex import to_text
@@ -174,6 +174,13 @@ def _mark_replacements(papers: Iterator[Paper], since: date) -> Iterator[Paper]:
         yield replace(paper, replacement=True) if old else paper
 
 
+_SUBJECT = re.compile(r"\.[A-Za-z]{2}/")
+
+
+def _plausible(ident: str) -> bool:
+    return arxiv_id(ident) == ident and plausible_arxiv_id(ident)
+
+
 def explain(response: Response) -> str:
     """What the API said was wrong: its error feed holds one entry whose summary says it."""
     feed = feedparser.parse(io.BytesIO(xml_safe(response.body)))
@@ -264,8 +271,12 @@ class ArxivSource:
         """The papers of these arXiv ids ({id: Paper}); ids arXiv does not know are left out."""
         config = config or SourceConfig("arxiv", "arxiv", {})
         options = Options.of(config)
-        wanted = [i for i in dict.fromkeys(arxiv_id(x) or x for x in ids)]
-        found: dict[str, Paper] = {}
+        # Not an id arXiv could have (a month 13, an archive it has not): unknown, never asked,
+        # since arXiv refuses the whole call over one. A subject class is no part of the id
+        # arXiv answers with (math.GT/0309136 is math/0309136).
+        asked = {i: _SUBJECT.sub("/", i) for x in ids if (i := arxiv_id(x) or x)}
+        wanted = [q for q in dict.fromkeys(asked.values()) if _plausible(q)]
+        by_query: dict[str, Paper] = {}
         with self._client(config, options, QUIET) as client:
             for first in range(0, len(wanted), 100):
                 chunk = wanted[first : first + 100]
@@ -273,5 +284,5 @@ class ArxivSource:
                 response = client.get(options.url, params, explain=explain)
                 where = shown(options.url)
                 papers, _ = parse_feed(response.body, lambda _: None, config.name, where)
-                found.update((p.id, p) for p in papers if p.id in chunk)
-        return found
+                by_query.update((p.id, p) for p in papers if p.id in chunk)
+        return {i: by_query[q] for i, q in asked.items() if q in by_query}

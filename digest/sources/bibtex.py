@@ -4,6 +4,7 @@ bibtexparser, LaTeX decoded only in the fields a Paper keeps, each bad entry one
 
 from __future__ import annotations
 
+import codecs
 import logging
 import re
 from collections.abc import Iterator, Mapping
@@ -22,6 +23,8 @@ _ARXIV_IN_TEXT = re.compile(r"arXiv:\s*(\S+)", re.IGNORECASE)
 
 
 def decode(data: bytes, path: Path, warn: Warn) -> str:
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):  # Windows tools' "Unicode"
+        return data.decode("utf-16", errors="replace")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -163,7 +166,9 @@ def bib_paper(fields: Mapping[str, str], source: str) -> Paper | None:
     url = fields.get("url", "").strip("{} ")
     arxiv = arxiv_id(eprint) or (arxiv_id(in_text[1].rstrip(".,;}")) if in_text else None)
     arxiv = arxiv or arxiv_id(url)
-    found_doi = doi(fields.get("doi", "").strip("{} ")) or doi(url)
+    # Mendeley escapes a DOI's underscores for LaTeX (10.1002/2017GL076\_101, {\_}): not the DOI.
+    written = re.sub(r"\{?\\([_%&#$])\}?", r"\1", fields.get("doi", "")).strip("{} ")
+    found_doi = doi(written) or doi(url)
     text = abstract or (f"Keywords: {', '.join(keywords)}." if keywords else "")
     links = [url] if code_links(url) else []
     links += code_links(" ".join((fields.get("code", ""), fields.get("abstract", ""), note)))
