@@ -304,6 +304,19 @@ def test_a_library_paper_under_another_id_is_not_recommended_back(papers):
     assert picks and "2601.00001" not in picks and "2601.00002" not in picks
 
 
+def test_a_namesake_of_a_library_paper_with_another_arxiv_id_is_a_paper_of_its_own(papers):
+    """Blocked by its title alone, a different paper of the same title was never shown."""
+    best = rank(papers, [privacy()])["ana"][0].paper
+    liked = dataclasses.replace(best, id="2501.00001", aliases=(), url="")
+    reader = privacy(top_k=5)
+    reader = dataclasses.replace(
+        reader, profile=dataclasses.replace(reader.profile, library=(liked,))
+    )
+    namesake = dataclasses.replace(best, id="2602.00002", aliases=(), url="")
+    picks = [s.paper.id for s in rank([namesake, *papers[1:]], [reader])["ana"]]
+    assert "2602.00002" in picks
+
+
 def test_top_k_defaults_to_each_subscribers_own(papers):
     got = rank(papers, [privacy(top_k=3), sub("bo", top_k=7, interests=PRIVACY)], thresholds=False)
     assert (len(got["ana"]), len(got["bo"])) == (3, 7)

@@ -30,6 +30,7 @@ def paper_of(**fields: str):
         ("The set \\{x : x > 0\\} is open", "The set {x : x > 0} is open"),
         ("{{Deep}} Learning --- a {Survey}", "Deep Learning — a Survey"),
         ('G{\\"o}del, Escher, {\\AA}ngstr{\\"o}m', "Gödel, Escher, Ångström"),
+        ("Nguy{\\~{\\^{e}}}n and Nguy\\~{\\^{e}}n", "Nguyễn and Nguyễn"),  # nested accents
     ],
 )
 def test_latex_in_titles_reads_as_plain_text(title: str, text: str) -> None:

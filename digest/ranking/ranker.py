@@ -80,8 +80,10 @@ def _filters(
     ]
     # A library's paper under another id (its DOI, its title alone, a URL) is the same paper:
     # matched by the keys of identity, computed for the candidates a list looks at only.
+    # key -> the keys of the library paper that holds it (a title key's paper: same_paper tells
+    # a namesake with another arXiv id apart, which is a paper of its own).
     owned = [
-        {k for p in (*lib, *bad) for k in identity.keys(p)}
+        {k: ks for p in (*lib, *bad) for ks in [identity.keys(p)] for k in ks}
         for lib, bad in zip(prep.liked, prep.disliked, strict=True)
     ]
     keys_of: dict[int, list[str]] = {}
@@ -111,7 +113,9 @@ def _filters(
         def ok(j: int) -> bool:
             if j in out or (inside is not None and j not in inside):
                 return False
-            if mine and not mine.isdisjoint(theirs(j)):
+            if mine and any(
+                k in mine and identity.same_paper(k, mine[k], theirs(j)) for k in theirs(j)
+            ):
                 return False
             return pattern is None or not pattern.search(f"{papers[j].title}\n{papers[j].abstract}")
 

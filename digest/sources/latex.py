@@ -17,10 +17,10 @@ _SPAN = re.compile(
     r"|\$(?P<inline>[^$]+)\$"
     r"|\\\((?P<paren>.+?)\\\)"
     r"|\\\[(?P<bracket>.+?)\\\]"
-    r"|\\[\"'`^~=.]\s*(?:\{[^{}]*\}|\\?[A-Za-z])"
+    r"|\\[\"'`^~=.]\s*(?:\{(?:[^{}]|\{[^{}]*\})*\}|\\?[A-Za-z])"
     rf"|\\[A-Za-z]+\*?(?:\s*\[[^\]{{}}]*\])?(?:\s*{_GROUP})*"
     r"|\\[^A-Za-z\s]"
-    r"|\{\\[^{}]*\}",  # {\"u}, {\em x}: a group that opens with a command is LaTeX
+    r"|\{\\(?:[^{}]|\{[^{}]*\})*\}",  # {\"u}, {\~{\^{e}}}: a group opening with a command
     re.DOTALL,
 )
 # A command whose braces an export lost: `\textCFT` was `\text{CFT}`, `\mboxk` was `\mbox{k}`.
