@@ -65,10 +65,13 @@ def deliver(
     rand: Callable[[], float] = random.random,
     sleep: Callable[[float], None] = time.sleep,
     subscriber: str | None = None,
+    stop: Callable[[], bool] = lambda: False,
 ) -> Outcome:
     """Send every due row (only `subscriber`'s, when given: `digest retry --subscriber`); `now`
-    is the run's clock, which moves on with the time spent here."""
+    is the run's clock, which moves on with the time spent here. Once stop() holds (serve got
+    SIGTERM), the message on the wire is finished and the rest stay pending."""
     run = _Run(store, settings, now, rand, sleep)
+    run.stop = stop
     groups: dict[str, list[_Job]] = {}
     store.web.hold_paused()  # a reader's one-click unsubscribe: nothing more to that channel
     for row in store.due(now, subscriber):
@@ -85,8 +88,11 @@ def deliver(
                 for jobs in groups.values():
                     run.drain(jobs)
             else:
+                # The longest first (a paced webhook's hundred posts, a second apart): queued
+                # behind hundreds of quick mails, it had waited minutes for a thread.
+                order = sorted(groups.values(), key=lambda jobs: -jobs[0].interval * len(jobs))
                 with ThreadPoolExecutor(workers, thread_name_prefix="deliver") as pool:
-                    for future in [pool.submit(run.drain, jobs) for jobs in groups.values()]:
+                    for future in [pool.submit(run.drain, jobs) for jobs in order]:
                         future.result()
     finally:
         run.marks.stop.set()
@@ -147,6 +153,7 @@ class _Run:
     ) -> None:
         self.store, self.settings, self.now = store, settings, now
         self.rand, self.sleep = rand, sleep
+        self.stop: Callable[[], bool] = lambda: False
         self.max_attempts = int(settings.delivery.get("max_attempts", MAX_ATTEMPTS))
         self.concurrency = int(settings.delivery.get("concurrency", CONCURRENCY))
         self.max_wait = float(settings.delivery.get("max_wait", MAX_WAIT))
@@ -184,6 +191,9 @@ class _Run:
         pacer = _Pacer(jobs[0].interval, self.sleep)
         budget = self.max_wait
         for job in jobs:
+            if self.stop():
+                log.info("%s: left for the next run (stopping)", job.label)
+                continue
             if budget < 0:
                 log.info("%s: left for a later run (the destination is rate limited)", job.label)
                 continue

@@ -170,7 +170,7 @@ def _cycle(
     if stop():
         log.info("stopping: this run's deliveries are left pending for the next run")
     else:
-        report.outcome = deliver(store, settings, now, channels=channels)
+        report.outcome = deliver(store, settings, now, channels=channels, stop=stop)
     counts = store.outbox_counts()
     report.pending, report.dead = counts.get("pending", 0), counts.get("dead", 0)
     outcome = "ok" if report.exit_code == 0 else "attention"

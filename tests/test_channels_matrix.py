@@ -375,3 +375,17 @@ def test_a_refusal_keeps_a_long_error_whole_for_the_outbox_to_blot() -> None:
     said = "x" * 190 + " Bearer syt_sekritMATRIXtoken0123"
     error = refusal(Answer(401, httpx.Headers(), b""), {"errcode": "M_BAD", "error": said})
     assert "syt_sekritMATRIXtoken0123" in str(error)
+
+
+def test_the_rooms_of_one_account_are_one_destination_paced_together() -> None:
+    """A homeserver limits what one user sends: paced per room, hundreds of rooms made
+    thousands of 429s, each spending a reader's attempt."""
+
+    def of(room: str, token: str) -> str:
+        options = {"homeserver": "http://127.0.0.1:1", "room": room, "token": token}
+        return MatrixChannel(
+            ChannelConfig("matrix", "matrix", options), Settings("t", (), ())
+        ).destination
+
+    assert of("!a:x", "syt_one") == of("!b:x", "syt_one") != of("!a:x", "syt_two")
+    assert "syt_one" not in of("!a:x", "syt_one")  # a token is a secret

@@ -3,6 +3,7 @@ that keeps failing, or fails for good, is dead until retried; one channel never 
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
@@ -135,3 +136,79 @@ def test_backoff_doubles_with_jitter_up_to_a_cap(attempts: int, low: float, high
     assert outbox.backoff(attempts, None, lambda: 0.0) == pytest.approx(low)
     assert outbox.backoff(attempts, None, lambda: 1.0) == pytest.approx(high)
     assert outbox.backoff(1, 3600, lambda: 0.5) == 3600  # the server's Retry-After wins when longer
+
+
+SENT: list[str] = []
+
+
+class Quick:
+    """A channel to a destination of its own (as an e-mail to one recipient is), 20 ms a send."""
+
+    kind, interval = "quick", 0.0
+
+    def __init__(self, config: ChannelConfig, settings: Settings) -> None:
+        self.destination = f"quick:{config.options['to']}"
+
+    def send(self, delivery: Delivery) -> Receipt:
+        time.sleep(0.02)
+        SENT.append(self.destination)
+        return Receipt(self.kind, "ok")
+
+
+class Paced(Quick):
+    """A webhook many readers share, one post a second apart (as Slack's is)."""
+
+    kind, interval = "paced", 1.0
+
+    def __init__(self, config: ChannelConfig, settings: Settings) -> None:
+        self.destination = "paced:hook"
+
+
+def reader(name: str, channel: ChannelConfig) -> Subscriber:
+    return Subscriber(name, Profile(interests="x"), (channel,))
+
+
+def test_a_paced_destination_is_not_queued_behind_many_quick_ones(tmp_path: Path) -> None:
+    """Listed after 400 e-mails, a Slack webhook's first post came 97 s into the run."""
+    SENT.clear()
+    subs = [
+        Subscriber(
+            f"q{i:02d}", Profile(interests="x"), (ChannelConfig("quick", "quick", {"to": i}),)
+        )
+        for i in range(60)
+    ] + [reader(f"s{i}", ChannelConfig("paced", "paced", {})) for i in range(3)]
+    settings = Settings("t.toml", (), tuple(subs))
+    store = Store(tmp_path / "s.db")
+    for sub in subs:
+        digest = Digest(
+            sub.name, "P1", date(2026, 11, 30), (Scored(Paper("p1", "T", "A"), 0.5),), NOW
+        )
+        store.record_digest(digest, 1, [(c.name, c.kind, MESSAGE) for c in sub.channels])
+    result = outbox.deliver(
+        store, settings, NOW, channels={"quick": Quick, "paced": Paced}, sleep=lambda s: None
+    )
+    assert len(result.sent) == 63
+    assert SENT.index("paced:hook") < 16  # among the first a thread takes, not after the rest
+
+
+def test_a_stop_leaves_the_rest_pending_after_the_message_on_the_wire(tmp_path: Path) -> None:
+    """serve's SIGTERM: a webhook's 200 readers, a second apart, had held the stop 3 minutes."""
+    stopping: list[bool] = []
+
+    class Stopping(Paced):
+        def send(self, delivery: Delivery) -> Receipt:
+            stopping.append(True)  # the stop comes while the first message is on the wire
+            return super().send(delivery)
+
+    subs = [reader(f"s{i}", ChannelConfig("paced", "paced", {})) for i in range(5)]
+    settings = Settings("t.toml", (), tuple(subs))
+    store = Store(tmp_path / "s.db")
+    for sub in subs:
+        digest = Digest(
+            sub.name, "P1", date(2026, 11, 30), (Scored(Paper("p1", "T", "A"), 0.5),), NOW
+        )
+        store.record_digest(digest, 1, [(c.name, c.kind, MESSAGE) for c in sub.channels])
+    result = outbox.deliver(
+        store, settings, NOW, channels={"paced": Stopping}, stop=lambda: bool(stopping)
+    )
+    assert len(result.sent) == 1 and store.outbox_counts() == {"sent": 1, "pending": 4}

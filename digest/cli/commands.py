@@ -23,7 +23,8 @@ def _settings(args: argparse.Namespace) -> Settings:
     settings = config.load(args.config)
     REDACTOR.secrets = settings.secrets
     sources.check(settings)  # what each source kind knows of its own values
-    if getattr(args.command, "__name__", "") != "validate":  # validate refuses; the rest warn
+    # validate refuses them; the commands that rank say so, and go on.
+    if getattr(args.command, "__name__", "") in ("run", "serve", "preview", "rank"):
         from digest.cli.checkup import wordless
 
         for sub in settings.subscribers:
