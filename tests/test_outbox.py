@@ -168,22 +168,22 @@ def reader(name: str, channel: ChannelConfig) -> Subscriber:
     return Subscriber(name, Profile(interests="x"), (channel,))
 
 
+def recorded(tmp_path: Path, subs: list[Subscriber]) -> tuple[Settings, Store]:
+    """Each subscriber's digest of one paper, due in the outbox."""
+    store = Store(tmp_path / "s.db")
+    for sub in subs:
+        digest = Digest(sub.name, "P1", NOW.date(), (Scored(Paper("p1", "T", "A"), 0.5),), NOW)
+        store.record_digest(digest, 1, [(c.name, c.kind, MESSAGE) for c in sub.channels])
+    return Settings("t.toml", (), tuple(subs)), store
+
+
 def test_a_paced_destination_is_not_queued_behind_many_quick_ones(tmp_path: Path) -> None:
     """Listed after 400 e-mails, a Slack webhook's first post came 97 s into the run."""
     SENT.clear()
-    subs = [
-        Subscriber(
-            f"q{i:02d}", Profile(interests="x"), (ChannelConfig("quick", "quick", {"to": i}),)
-        )
-        for i in range(60)
-    ] + [reader(f"s{i}", ChannelConfig("paced", "paced", {})) for i in range(3)]
-    settings = Settings("t.toml", (), tuple(subs))
-    store = Store(tmp_path / "s.db")
-    for sub in subs:
-        digest = Digest(
-            sub.name, "P1", date(2026, 11, 30), (Scored(Paper("p1", "T", "A"), 0.5),), NOW
-        )
-        store.record_digest(digest, 1, [(c.name, c.kind, MESSAGE) for c in sub.channels])
+    subs = [reader(f"q{i:02d}", ChannelConfig("quick", "quick", {"to": i})) for i in range(60)] + [
+        reader(f"s{i}", ChannelConfig("paced", "paced", {})) for i in range(3)
+    ]
+    settings, store = recorded(tmp_path, subs)
     result = outbox.deliver(
         store, settings, NOW, channels={"quick": Quick, "paced": Paced}, sleep=lambda s: None
     )
@@ -201,13 +201,7 @@ def test_a_stop_leaves_the_rest_pending_after_the_message_on_the_wire(tmp_path: 
             return super().send(delivery)
 
     subs = [reader(f"s{i}", ChannelConfig("paced", "paced", {})) for i in range(5)]
-    settings = Settings("t.toml", (), tuple(subs))
-    store = Store(tmp_path / "s.db")
-    for sub in subs:
-        digest = Digest(
-            sub.name, "P1", date(2026, 11, 30), (Scored(Paper("p1", "T", "A"), 0.5),), NOW
-        )
-        store.record_digest(digest, 1, [(c.name, c.kind, MESSAGE) for c in sub.channels])
+    settings, store = recorded(tmp_path, subs)
     result = outbox.deliver(
         store, settings, NOW, channels={"paced": Stopping}, stop=lambda: bool(stopping)
     )
