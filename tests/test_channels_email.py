@@ -527,6 +527,38 @@ def test_a_login_is_made_once_per_connection(cert: tuple[Path, Path], tmp_path: 
 
 
 @dataclass
+class Throttling(Sessions):
+    """A relay that takes `per_connection` messages on one connection, then answers MAIL FROM
+    with 421 and hangs up: Exim's and many providers' "too many messages"."""
+
+    per_connection: int = 2
+
+    async def handle_MAIL(
+        self, server: Any, session: Any, envelope: Any, address: str, options: list[str]
+    ) -> str:
+        if sum(s is session for s in self.sessions) >= self.per_connection:
+            return "421 4.7.0 too many messages on this connection"
+        envelope.mail_from = address
+        return "250 OK"
+
+
+def test_a_relay_that_closes_a_busy_connection_gets_the_next_mail_on_a_new_one(
+    tmp_path: Path,
+) -> None:
+    """It had failed the message (an attempt spent, sent a run later)."""
+    mailbox = Throttling()
+    server = LoopbackSMTP(mailbox)
+    server.start()
+    try:
+        settings, store = many_setup(tmp_path, server.port, 5, smtp_connections=1)
+        result = outbox.deliver(store, settings, NOW)
+    finally:
+        server.stop()
+    assert len(result.sent) == 5 and not result.retrying and len(mailbox.mails) == 5
+    assert mailbox.connections == 3
+
+
+@dataclass
 class Slow(Mailbox):
     """A relay that takes `seconds` over each message's DATA: a slow but working relay."""
 

@@ -173,8 +173,15 @@ class EmailChannel:
                 smtp.deadline = deadline
             try:
                 refused = smtp.sendmail(envelope, rcpts, msg)
-            except (smtplib.SMTPServerDisconnected, ConnectionError):
-                if reused and not deadline.expired:  # an idle connection the relay had closed
+            except (
+                smtplib.SMTPServerDisconnected,
+                ConnectionError,
+                smtplib.SMTPSenderRefused,
+            ) as exc:
+                # An idle connection the relay had closed, or one it closes at MAIL FROM (421
+                # "too many messages on this connection"): nothing was sent on it; a new one.
+                closed = not isinstance(exc, smtplib.SMTPSenderRefused) or exc.smtp_code == 421
+                if closed and reused and not deadline.expired:
                     pool.replace(smtp)
                     smtp = None
                     continue  # again, on a new one
