@@ -136,3 +136,26 @@ def test_a_run_whose_process_died_is_shown_interrupted_and_needs_attention(tmp_p
         store.start_run(at(MONDAY_9), at(MONDAY_9))
         text, code = reports.status_report(settings, store, state, at("2026-11-30T10:00Z"))
     assert code == 1  # the newest run died
+
+
+def test_a_runs_summary_says_many_failures_of_one_reason_in_one_line() -> None:
+    """A relay that was down gave 400 identical lines, and 1,000 readers 3,000 lines."""
+    from datetime import UTC, datetime
+
+    from digest.outbox import Outcome
+    from digest.pipeline import RunReport
+
+    down = "email: cannot reach the server ([Errno 111] Connection refused)"
+    outcome = Outcome(
+        sent=[f"r{n:03d}/file: out/r{n:03d}.eml" for n in range(60)],
+        retrying=[f"r{n:03d}/email: {down}" for n in range(400)]
+        + ["ana/slack: slack answered 500"],
+    )
+    text = reports.describe(RunReport(datetime(2026, 12, 1, tzinfo=UTC), outcome=outcome))
+    lines = text.splitlines()
+    assert (
+        f"  retrying 400 deliveries (r000/email, r001/email, r002/email and 397 more): {down}"
+        in lines
+    )
+    assert "  retrying ana/slack: slack answered 500" in lines
+    assert "  ... and 10 more sent" in lines and len(lines) < 60

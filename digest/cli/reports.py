@@ -46,10 +46,33 @@ def describe(report: RunReport) -> str:
         f"deliveries: {len(out.sent)} sent, {len(out.retrying)} retrying, "
         f"{len(out.dead)} dead now; {report.pending} pending, {report.dead} dead in all"
     )
-    lines += [f"  sent {item}" for item in out.sent]
-    lines += [f"  retrying {item}" for item in out.retrying]
-    lines += [f"  dead {item}" for item in out.dead]
+    lines += [f"  sent {item}" for item in out.sent[:SENT_SHOWN]]
+    if len(out.sent) > SENT_SHOWN:  # a thousand readers' receipts: `digest status` has them
+        lines.append(f"  ... and {len(out.sent) - SENT_SHOWN} more sent")
+    lines += _grouped("retrying", out.retrying) + _grouped("dead", out.dead)
     return "\n".join(lines)
+
+
+SENT_SHOWN = 50  # sent deliveries a summary lists one by one
+GROUPED = 3  # failures of one reason listed one by one; more are one line
+
+
+def _grouped(kind: str, items: list[str]) -> list[str]:
+    """`label: reason` lines, those of one reason as one line when there are many of them: a
+    relay that is down is one line, not four hundred."""
+    by_reason: dict[str, list[str]] = {}
+    for item in items:
+        label, _, reason = item.partition(": ")
+        by_reason.setdefault(reason, []).append(label)
+    lines = []
+    for reason, labels in by_reason.items():
+        if len(labels) <= GROUPED:
+            lines += [f"  {kind} {label}: {reason}" for label in labels]
+        else:
+            first = ", ".join(labels[:GROUPED])
+            more = len(labels) - GROUPED
+            lines.append(f"  {kind} {len(labels)} deliveries ({first} and {more} more): {reason}")
+    return lines
 
 
 # Said plainly, because "failed", "nothing new" and "nothing matched" call for different actions.
