@@ -123,3 +123,19 @@ def test_health_says_bad_state_for_a_state_no_serve_could_use(
         db.execute("PRAGMA user_version = 999")
     code, _, err = run(capsys, "health", "--state", str(newer))
     assert code == 2 and "made by a newer digest (schema 999)" in err
+
+
+def test_a_run_over_a_bad_library_names_each_and_makes_no_state(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The state file had been made before the first bad library stopped the run, and the line
+    named the file alone, not whose library it was."""
+    config = project / "config" / "digest.toml"
+    config.write_text(
+        config.read_text()
+        + '[[subscribers]]\nname = "dan"\ninterests = "privacy"\nlibrary = "nope.bib"\n'
+        + '[[subscribers]]\nname = "eve"\ninterests = "privacy"\nlibrary = "gone.jsonl"\n'
+    )
+    code, _, err = run(capsys, "run", "--config", str(config))
+    assert code == 2 and "subscribers.dan.library: " in err and "subscribers.eve.library: " in err
+    assert len(err.strip().splitlines()) == 2 and not (project / "state").exists()

@@ -33,6 +33,25 @@ def _settings(args: argparse.Namespace) -> Settings:
     return settings
 
 
+def _libraries(settings: Settings) -> None:
+    """Every subscriber's library file read (and cached for the run), each one that cannot be
+    named with its subscriber's key, all in one round (exit 2)."""
+    from digest import library
+    from digest.models import DigestError
+    from digest.models.errors import ConfigErrors
+
+    problems, read = [], set()
+    for sub in settings.subscribers:
+        if sub.library_path and sub.library_path not in read:
+            read.add(sub.library_path)
+            try:
+                library.load(sub.library_path)
+            except DigestError as exc:
+                problems.append(f"{settings.path}: subscribers.{sub.name}.library: {exc}")
+    if problems:
+        raise ConfigErrors(problems)
+
+
 def _subscriber(settings: Settings, name: str) -> None:
     if not any(s.name == name for s in settings.subscribers):
         known = ", ".join(s.name for s in settings.subscribers) or "none"
@@ -76,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     path = _state_path(args, settings)
+    _libraries(settings)  # before the state is opened: a bad library makes no state file
 
     def waiting(holder: str) -> None:
         log.warning("another run holds the state lock (%s); waiting up to %g s", holder, args.wait)
