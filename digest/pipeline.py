@@ -208,9 +208,7 @@ def make_digests(
 
     # A library's paper as the store knows it: under an id its record in the library lacks (the
     # DOI its arXiv record named), which the stored paper, read without its keys, cannot show.
-    owned = {
-        sub.name: {p.id for p in store.papers.canonical(sub.profile.library)} for sub in due_now
-    }
+    owned = {sub.name: store.papers.owners(sub.profile.library) for sub in due_now}
 
     def gone(sub: Subscriber, ids: set[str]) -> set[str]:
         """Papers given before (a digest came first), announced by an alert, held (they have

@@ -15,7 +15,7 @@ from digest.state.engine import shown
 
 def problems(settings: Settings) -> list[str]:
     """Every problem found, one line each naming the config file and the key."""
-    from digest import library, render
+    from digest import render
     from digest.sources import SOURCES
 
     file = settings.path
@@ -28,7 +28,7 @@ def problems(settings: Settings) -> list[str]:
             found.append(f"{file}: {key}: {problem[1]}")
         if source.kind in ("seeds", "files"):
             found += _local_source(file, f"sources[{i}].path", source.kind, source.options["path"])
-    libraries: dict[str, str] = {}
+    libraries: set[str] = set()
     folders: set[str] = set()
     for sub in settings.subscribers:
         key = f"subscribers.{sub.name}"
@@ -39,12 +39,7 @@ def problems(settings: Settings) -> list[str]:
                     f"{file}: {key}.like[{i}]: {liked!r} is not an arXiv id (e.g. '2501.01234')"
                 )
         found += [f"{file}: {key}.{problem}" for problem in wordless(sub)]
-        if sub.library_path and sub.library_path not in libraries:
-            libraries[sub.library_path] = key
-            try:
-                library.load(sub.library_path)
-            except DigestError as exc:
-                found.append(f"{file}: {key}.library: {exc}")
+        found += library_problem(file, sub, libraries)
         for channel in sub.channels:
             folder = str(channel.options.get("dir", ""))
             if channel.kind == "file" and folder not in folders:  # a default's: said once
@@ -57,6 +52,21 @@ def problems(settings: Settings) -> list[str]:
     except DigestError as exc:
         found.append(f"{file}: templates: {exc}")
     return list(dict.fromkeys(found))  # a shared folder or default fails once
+
+
+def library_problem(file: str, sub: Subscriber, read: set[str]) -> list[str]:
+    """The subscriber's library file read (and cached), unless one of `read`: why it cannot be,
+    as a line naming the subscriber's key."""
+    from digest import library
+
+    if not sub.library_path or sub.library_path in read:
+        return []
+    read.add(sub.library_path)
+    try:
+        library.load(sub.library_path)
+    except DigestError as exc:
+        return [f"{file}: subscribers.{sub.name}.library: {exc}"]
+    return []
 
 
 def wordless(sub: Subscriber) -> list[str]:

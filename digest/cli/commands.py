@@ -36,19 +36,13 @@ def _settings(args: argparse.Namespace) -> Settings:
 def _libraries(settings: Settings) -> None:
     """Every subscriber's library file read (and cached for the run), each one that cannot be
     named with its subscriber's key, all in one round (exit 2)."""
-    from digest import library
-    from digest.models import DigestError
+    from digest.cli.checkup import library_problem
     from digest.models.errors import ConfigErrors
 
-    problems, read = [], set()
-    for sub in settings.subscribers:
-        if sub.library_path and sub.library_path not in read:
-            read.add(sub.library_path)
-            try:
-                library.load(sub.library_path)
-            except DigestError as exc:
-                problems.append(f"{settings.path}: subscribers.{sub.name}.library: {exc}")
-    if problems:
+    read: set[str] = set()
+    if problems := [
+        p for s in settings.subscribers for p in library_problem(settings.path, s, read)
+    ]:
         raise ConfigErrors(problems)
 
 
