@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from digest import render
-from digest.models import Message, Paper, Scored, Settings, Subscriber
+from digest.models import Held, Message, Paper, Scored, Settings, Subscriber
 from digest.periods import behind
 from digest.state import Store
 from digest.web.tokens import links_for
@@ -170,8 +170,7 @@ def _look(
         left = s.max_alerts_per_day - store.journal.alerts_on(s.name, day)
         room = 0 if hold_all else max(0, left)
         cap = s.max_alerts_per_day
-        capped = f"held: the daily cap of {cap} alert{'' if cap == 1 else 's'} was reached"
-        over = [] if hold_all else [capped]
+        over = [] if hold_all else [_capped(cap)]
         for scored, why in hits[:room]:
             env = env or render.make_environment(settings.templates)
             links = links_for(settings.web, s.name, now)
@@ -200,6 +199,28 @@ def _look(
         # Held papers are not looked at again: tomorrow's alerts are for tomorrow's papers.
         store.journal.set_alert_mark(s.name, max(ranked.through, after[s.name]))
     return reports
+
+
+def _capped(cap: int) -> str:
+    return f"held: the daily cap of {cap} alert{'' if cap == 1 else 's'} was reached"
+
+
+def foreseen(
+    store: Store, sub: Subscriber, scored: Sequence[Scored], now: datetime, made: bool
+) -> tuple[set[str], list[Held]]:
+    """What a run now would do with the alert matches among these ranked papers, for `preview`:
+    the ids it would send as alerts, and the matches the digest would carry as held alerts.
+    Before the period's digest is made, the run holds every match for it; after, it alerts up to
+    the day's cap and holds the rest for the next digest."""
+    if not watching(sub) or _behind(store, sub, now):
+        return set(), []
+    hits = [(sc, tuple(why)) for sc in scored if (why := reasons(sub, sc))]
+    if not made:
+        return set(), [Held(sc, why) for sc, why in hits]
+    day = now.astimezone(ZoneInfo(sub.timezone)).date()
+    room = max(0, sub.max_alerts_per_day - store.journal.alerts_on(sub.name, day))
+    held = [Held(sc, (*why, _capped(sub.max_alerts_per_day))) for sc, why in hits[room:]]
+    return {sc.paper.id for sc, _ in hits[:room]}, held
 
 
 def notify_down(

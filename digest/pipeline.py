@@ -27,7 +27,7 @@ from digest.models import (
     redact,
 )
 from digest.outbox import Outcome, deliver
-from digest.periods import behind, covered, period_start
+from digest.periods import behind, covered, next_fire, period_start
 from digest.sources.files import read_papers
 from digest.state import Store
 from digest.web import replies
@@ -314,17 +314,29 @@ def preview(settings: Settings, store: Store, name: str, now: datetime) -> Messa
     fetched = [p for p in fetched if p.id in recent or store.papers.paper(p.id) is None]
     pool = identity.dedupe(stored + fetched)
     ids = [p.id for p in pool]
-    held = tuple(store.journal.holds(name))  # the held alerts so far: the digest carries them
+    held = store.journal.holds(name)  # the held alerts so far: the digest carries them
     allowed = {name: set(ids) - store.sent_ids(name, ids) - store.journal.alerted_ids(name, ids)}
     allowed[name] -= {h.scored.paper.id for h in held}
     from digest import corpus  # numpy: not for commands that never rank
 
     space = corpus.saved_space(store, [subscriber]) if pool else None  # the run's, read-only
-    items = _rank(pool, [subscriber], allowed=allowed, space=space).get(name, [])
     start = period_start(subscriber.schedule, subscriber.timezone, now) or now
+    made = store.has_digest(name, start.isoformat())
+    # A run now sends or holds the alert matches first: what it sends is in no digest, what it
+    # holds is carried ahead of the picks; after the period's digest, the next one is shown.
+    every = _rank(
+        pool, [subscriber], allowed=allowed, space=space, top_k=alerts.ALL, thresholds=False
+    )
+    alerted, holding = alerts.foreseen(store, subscriber, every.get(name, []), now, made)
+    allowed[name] -= alerted | {h.scored.paper.id for h in holding}
+    held += holding
+    items = _rank(pool, [subscriber], allowed=allowed, space=space).get(name, [])
+    if made:
+        start = next_fire(subscriber.schedule, subscriber.timezone, now) or start
+        log.info("%s: this period's digest is made; the next one, if no more papers came", name)
     from digest import render
 
-    digest = Digest(name, start.isoformat(), start.date(), tuple(items), now, held)
+    digest = Digest(name, start.isoformat(), start.date(), tuple(items), now, tuple(held))
     links = links_for(settings.web, name, now)  # as the real digest will have them
     return render.render_digest(digest, render.make_environment(settings.templates), links)
 

@@ -4,6 +4,8 @@ papers given once, quiet days told apart, and sources that fail."""
 from __future__ import annotations
 
 import dataclasses
+import email
+import email.policy
 from datetime import UTC, datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -247,6 +249,40 @@ def test_preview_leaves_out_what_the_last_digest_considered_as_the_run_does(
         shown = pipeline.preview(settings, store, "ana", later).text
         assert pipeline.run_once(settings, store, later).subscribers[0].status == "nothing new"
     assert "private client updates" not in shown and "regulations" not in shown
+
+
+def test_preview_after_the_periods_digest_shows_the_next_one_without_what_goes_as_alerts(
+    tmp_path: Path,
+) -> None:
+    write_seeds(tmp_path, "a.txt", UNLEARN)
+    ana = subscriber("ana", "differential privacy and unlearning", alert_keywords=("federated",))
+    settings = settings_for(tmp_path, ana)
+    with Store(tmp_path / "s.db") as store:
+        pipeline.run_once(settings, store, datetime(2026, 11, 30, 12, tzinfo=UTC))
+        write_seeds(tmp_path, "b.txt", PRIVACY)  # names "federated": an alert, no digest's
+        later = datetime(2026, 11, 30, 13, tzinfo=UTC)
+        shown = pipeline.preview(settings, store, "ana", later)
+        report = pipeline.run_once(settings, store, later)
+    assert [len(a.made) for a in report.alerts] == [1]
+    assert "2026-12-01" in shown.subject and "2026-11-30" not in shown.subject
+    assert "private client updates" not in shown.text
+
+
+def test_preview_before_the_digest_carries_alert_matches_as_the_run_holds_them(
+    tmp_path: Path,
+) -> None:
+    write_seeds(tmp_path, "a.txt", PRIVACY, UNLEARN)
+    ana = subscriber("ana", "machine unlearning", alert_keywords=("federated",))
+    settings = settings_for(tmp_path, dataclasses.replace(ana, top_k=1))
+    now = datetime(2026, 11, 30, 12, tzinfo=UTC)
+    with Store(tmp_path / "s.db") as store:
+        shown = pipeline.preview(settings, store, "ana", now)
+        pipeline.run_once(settings, store, now)
+    (eml,) = (tmp_path / "out" / "2026-11-30").glob("ana*.eml")
+    mail = email.message_from_bytes(eml.read_bytes(), policy=email.policy.default)
+    made = mail.get_body(("plain",)).get_content()  # type: ignore[union-attr]
+    for text in (shown.text, made):  # the held alert ahead of the one pick, beyond top_k
+        assert "private client updates" in text and "training data" in text
 
 
 def test_preview_changes_nothing(tmp_path: Path) -> None:
