@@ -9,9 +9,11 @@ import threading
 import time
 from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
 from digest.models import DigestError
 from digest.state import Store
+from digest.state.engine import StateLost
 
 log = logging.getLogger("digest.outbox")
 
@@ -121,6 +123,15 @@ class Marks:
             raise
         return row_id not in self.lost
 
+    def _marked(self, sent: list[tuple[int, str, datetime]], claims: list[Any]) -> set[int]:
+        try:
+            return self.store.mark_many(sent, claims, self.clock())
+        except StateLost as exc:
+            # The marks set values (sent, parts posted), never add to them: written again on a
+            # new connection they are what they were, so one ended session costs no run.
+            log.warning("outbox: %s; the marks are written again on a new connection", exc)
+            return self.store.mark_many(sent, claims, self.clock())
+
     def flush(self, claim: int = 0) -> None:
         """Commit what is queued; for a claim, return as soon as a commit has included it."""
         with self.lock:
@@ -132,7 +143,7 @@ class Marks:
             if sent or parts:
                 claims = [(row_id, *claim) for row_id, claim in parts.items()]
                 try:
-                    lost = self.store.mark_many(sent, claims, self.clock())
+                    lost = self._marked(sent, claims)
                 except BaseException:
                     with self.queue:  # not written: queued again, ahead of what came meanwhile
                         self.sent[:0] = sent

@@ -8,8 +8,11 @@ from __future__ import annotations
 import logging
 import os
 import pwd
+import threading
+import time
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from support_postgres import Cluster, Cuttable, lapse
@@ -263,3 +266,87 @@ def test_every_transaction_is_read_committed_whatever_the_servers_default(
         )
     with Store(postgres_url) as store, store.transaction() as db:
         assert db.execute("SHOW transaction_isolation").fetchone()[0] == "read committed"
+
+
+# A session the server ends mid-statement (an administrator, a restart): idempotent work is
+# asked again on a new connection, so it costs no run.
+
+
+def _end_the_waiting_session(admin: Any, statement: str) -> None:
+    """Terminate the one session that waits on a lock in `statement` (LIKE pattern)."""
+    for _ in range(200):
+        rows = admin.execute(
+            "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE %s",
+            (statement,),
+        ).fetchall()
+        if rows:
+            admin.execute("SELECT pg_terminate_backend(%s)", (rows[0][0],))
+            return
+        time.sleep(0.05)
+    pytest.fail(f"no session waited on {statement}")
+
+
+def test_sent_marks_cut_off_mid_statement_are_written_on_a_new_connection(
+    postgres_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    import psycopg
+
+    from digest.marks import Marks
+    from digest.models import Digest, Message, Scored
+
+    with Store(postgres_url) as store:
+        digest = Digest("ana", "P1", NOW.date(), (Scored(Paper("p", "T", "A"), 1),), NOW)
+        store.record_digest(digest, 1, [("file", "file", Message("s", "t", "h"))])
+        (row,) = store.due(NOW)
+        marks = Marks(store, threading.Lock(), lambda: NOW)
+        with (
+            psycopg.connect(postgres_url, autocommit=True) as admin,
+            psycopg.connect(postgres_url) as holder,
+        ):
+            holder.execute("LOCK TABLE outbox IN SHARE MODE")  # the mark waits on it
+            writer = threading.Thread(target=marks.mark_sent, args=(row.id, "ok", NOW, True))
+            writer.start()
+            _end_the_waiting_session(admin, "UPDATE outbox SET status = 'sent'%")
+            holder.rollback()
+            writer.join(10)
+        assert not writer.is_alive()
+        assert store.outbox_counts(NOW) == {"sent": 1}
+    assert "written again on a new connection" in caplog.text
+
+
+def test_a_read_cut_off_mid_statement_is_asked_again(postgres_url: str) -> None:
+    import psycopg
+
+    with Store(postgres_url) as store:
+        store.add_papers([Paper("2611.00001", "A paper", "x")], NOW)
+        counted: list[int] = []
+        with (
+            psycopg.connect(postgres_url, autocommit=True) as admin,
+            psycopg.connect(postgres_url) as holder,
+        ):
+            holder.execute("LOCK TABLE papers IN ACCESS EXCLUSIVE MODE")  # the read waits
+            reader = threading.Thread(target=lambda: counted.append(store.count_papers()))
+            reader.start()
+            _end_the_waiting_session(admin, "SELECT count(*) FROM papers%")
+            holder.rollback()
+            reader.join(10)
+        assert counted == [1]
+        # A write is not sent again: whether it took effect is unknown.
+        with psycopg.connect(postgres_url) as holder:
+            holder.execute("LOCK TABLE papers IN ACCESS EXCLUSIVE MODE")
+            failed: list[BaseException] = []
+
+            def write() -> None:
+                try:
+                    store.db.execute("DELETE FROM papers")
+                except StateError as exc:
+                    failed.append(exc)
+
+            writer = threading.Thread(target=write)
+            writer.start()
+            with psycopg.connect(postgres_url, autocommit=True) as admin:
+                _end_the_waiting_session(admin, "DELETE FROM papers%")
+            holder.rollback()
+            writer.join(10)
+        assert len(failed) == 1 and "terminating connection" in str(failed[0])
+        assert store.count_papers() == 1

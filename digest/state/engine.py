@@ -23,6 +23,12 @@ class StateBusy(DigestError):
     """Another process held the database longer than the busy timeout: try again (exit 1)."""
 
 
+class StateLost(StateError):
+    """The connection to the database server was lost during a statement (the server restarted,
+    an administrator ended the session): whether it took effect is unknown, and the pool's next
+    connection may serve. An idempotent write or a read may be sent again."""
+
+
 def is_url(state: str | Path) -> bool:
     return str(state).startswith(SCHEMES)
 

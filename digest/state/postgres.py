@@ -11,7 +11,7 @@ from typing import Any
 
 from digest.models import StateError
 from digest.state.dialect import ddl_for_postgres, for_postgres
-from digest.state.engine import StateBusy, shown
+from digest.state.engine import StateBusy, StateLost, shown
 
 POOL_TIMEOUT = 30.0  # seconds a statement waits for a connection: a server restart fits in it
 # psycopg warns of what follows an error it raises (a pipeline that could not end after a full
@@ -58,6 +58,14 @@ class Postgres:
         conn = getattr(self.local, "conn", None)
         if conn is not None:
             return self._run(conn, sql, params)
+        try:
+            with self.errors(), self._pooled() as conn:
+                return self._run(conn, sql, params)
+        except StateLost:
+            if not sql.lstrip().upper().startswith("SELECT"):
+                raise
+        # A read changes nothing: asked again on the pool's next connection, a server that
+        # ended one session (a restart, an administrator) costs no run.
         with self.errors(), self._pooled() as conn:
             return self._run(conn, sql, params)
 
@@ -142,7 +150,8 @@ class Postgres:
                 f" ({self.gone or 'every connection stayed busy'})"
             ) from None
         except self.psycopg.Error as exc:
-            raise StateError(f"{self.name}: {_first_line(exc)}") from None
+            kind = StateLost if _lost(exc) else StateError
+            raise kind(f"{self.name}: {_first_line(exc)}") from None
 
     def _unreachable(self, timeout: int = 10) -> str:
         """What one direct connection is told, or "" if it is made: why the pool had none."""
@@ -196,6 +205,15 @@ def _read_committed(conn: Any) -> None:
     from psycopg import IsolationLevel
 
     conn.isolation_level = IsolationLevel.READ_COMMITTED
+
+
+def _lost(exc: Any) -> bool:
+    """Was the session lost (ended by the server, or its socket closed), not the statement
+    refused? Class 08 is a connection exception; 57P01-03 an administrator's or a shutdown's."""
+    state = exc.sqlstate or ""
+    if state.startswith("08") or state in {"57P01", "57P02", "57P03"}:
+        return True
+    return not state and "server closed the connection" in str(exc)
 
 
 def _row_factory(cursor: Any) -> Any:
