@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import signal
 import threading
+from collections import Counter
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from types import FrameType
@@ -27,6 +28,7 @@ from digest.state.lock import BEAT_SECONDS, LockBusy, run_lock, write_heartbeat
 log = logging.getLogger("digest.serve")
 
 LOCK_WAIT = 600.0  # seconds a scheduled job waits for a `digest run` holding the lock
+LISTED = 20  # subscribers a job's log line names; more are counted by state
 
 
 class Server:
@@ -197,7 +199,11 @@ def one_line(report: pipeline.RunReport) -> str:
     held = sum(a.held for a in report.alerts)
     out = report.outcome
     parts = [f"{papers} new papers" + (f", sources failed: {', '.join(failed)}" if failed else "")]
-    parts.append("digests: " + ", ".join(made + quiet) if made or quiet else "no digest due")
+    if len(made) + len(quiet) > LISTED:  # a thousand readers: counts, not a line of 50 KB
+        states = Counter(s.status for s in report.subscribers if s.status != "already made")
+        parts.append("digests: " + ", ".join(f"{n} {state}" for state, n in states.items()))
+    else:
+        parts.append("digests: " + ", ".join(made + quiet) if made or quiet else "no digest due")
     parts.append(f"{alerts} alerts" + (f", {held} held for the digest (daily cap)" if held else ""))
     parts.append(
         f"deliveries: {len(out.sent)} sent, {len(out.retrying)} retrying, {len(out.dead)} dead; "

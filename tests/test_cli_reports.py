@@ -159,3 +159,62 @@ def test_a_runs_summary_says_many_failures_of_one_reason_in_one_line() -> None:
     )
     assert "  retrying ana/slack: slack answered 500" in lines
     assert "  ... and 10 more sent" in lines and len(lines) < 60
+
+
+def test_a_runs_summary_for_many_subscribers_counts_the_digests_and_names_the_rest() -> None:
+    from datetime import UTC, datetime
+
+    from digest.alerts import AlertReport
+    from digest.pipeline import RunReport, SubscriberReport
+
+    subs = [
+        SubscriberReport(f"r{n:03d}", "P", "made", picked=5, top_score=0.2 + n / 100)
+        for n in range(30)
+    ]
+    subs += [SubscriberReport(f"q{n}", "P", "no match") for n in range(25)]
+    subs.append(SubscriberReport("late", "P", "waiting for sources"))
+    alerts = [AlertReport("r001", ["p1", "p2"]), AlertReport("r002", [], held=3)]
+    alerts += [AlertReport(f"r{n:03d}") for n in range(3, 30)]  # watching, nothing to alert
+    report = RunReport(datetime(2026, 12, 1, tzinfo=UTC), subscribers=subs, alerts=alerts)
+    lines = reports.describe(report).splitlines()
+    assert "  30 digests made: 150 picked, top scores 0.20 to 0.49" in lines
+    no_match = reports._SUBSCRIBER_STATES["no match"]
+    assert f"  {no_match}: 25 subscribers (q0, q1, q2 and 22 more)" in lines
+    assert f"  {reports._SUBSCRIBER_STATES['waiting for sources']}: 1 subscriber (late)" in lines
+    assert (
+        "  alerts: 2 for 1 subscriber (r001); 3 more held for the next digests (daily cap)" in lines
+    )
+    assert len(lines) < 10
+
+
+def test_status_groups_many_subscribers_by_their_next_digest_and_many_deliveries_by_reason(
+    tmp_path: Path,
+) -> None:
+    readers = [subscriber(f"r{n:02d}", "differential privacy") for n in range(25)]
+    readers.append(replace(subscriber("tokyo", "privacy"), timezone="Asia/Tokyo"))
+    settings = settings_for(tmp_path, *readers)
+    arrive(tmp_path / "papers", "1", paper("p1", PRIVACY))
+    state = str(tmp_path / "s.db")
+    with Store(state) as store:
+        pipeline.run_once(settings, store, at(MONDAY_9))
+        store.db.execute(
+            "UPDATE outbox SET status = 'dead', attempts = 8, last_error = 'smtp: refused'"
+            " WHERE subscriber != 'r00'"
+        )
+        store.db.execute(
+            "UPDATE outbox SET status = 'pending', last_error = 'smtp: full'"
+            " WHERE subscriber = 'r00'"
+        )
+        text, code = reports.status_report(settings, store, state, at("2026-11-30T10:00Z"))
+    lines = text.splitlines()
+    assert code == 1
+    utc = "  Tue 2026-12-01 08:00 UTC (UTC), in 22 h 00 min"
+    assert f"{utc}: 25 subscribers (r00, r01, r02 and 22 more)" in lines
+    assert any(line.startswith("  Tue 2026-12-01 08:00 JST (Asia/Tokyo)") for line in lines)
+    assert (
+        "  dead     25 deliveries (r01/file, r02/file, r03/file and 22 more): smtp: refused"
+        in lines
+    )
+    assert "  pending  1 delivery (r00/file): smtp: full" in lines
+    assert "digests made: 26 (r00, r01, r02 and 23 more); 0 alerts; 26 sent" in text
+    assert len(lines) < 20

@@ -5,7 +5,7 @@ the heartbeat job and the [serve] durations."""
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -156,3 +156,15 @@ def test_the_plan_and_heartbeat_skip_the_repeated_hour_on_the_fall_back_day(
     with caplog.at_level("INFO", logger="digest.serve"):
         server.log_plan()
     assert "ana: next digest Mon 2026-10-26 02:30 CET" in caplog.text
+
+
+def test_a_jobs_log_line_counts_many_subscribers_by_state() -> None:
+    from digest.pipeline import RunReport, SubscriberReport
+    from digest.scheduler import one_line
+
+    subs = [SubscriberReport(f"r{n:04d}", "P", "made", picked=5) for n in range(1000)]
+    subs += [SubscriberReport("q", "P", "no match"), SubscriberReport("z", "P", "already made")]
+    line = one_line(RunReport(datetime(2026, 12, 1, tzinfo=UTC), subscribers=subs))
+    assert "digests: 1000 made, 1 no match;" in line and len(line) < 200
+    few = one_line(RunReport(datetime(2026, 12, 1, tzinfo=UTC), subscribers=subs[998:]))
+    assert "digests: r0998 (5), r0999 (5), q (no match);" in few

@@ -12,7 +12,7 @@ from digest.state.lock import health
 
 if TYPE_CHECKING:
     from digest.intake import SourceReport
-    from digest.pipeline import RunReport
+    from digest.pipeline import RunReport, SubscriberReport
     from digest.state import Store
 
 
@@ -24,23 +24,16 @@ def describe(report: RunReport) -> str:
     ]
     for source in report.sources:
         lines.append(f"  source {source.name}: {_source_state(source)} ({source.seconds:.2f} s)")
-    width = max((len(s.name) for s in report.subscribers), default=0)
-    for sub in report.subscribers:
-        detail = _SUBSCRIBER_STATES.get(sub.status, sub.status)
-        if sub.status == "made":
-            detail = f"{sub.picked} picked"
-            if sub.top_score is not None:
-                detail += f", top score {sub.top_score:.2f}"
-            # Held alerts go first and are not among the picks: said apart, every one counted.
-            held = _counted(sub.held, "held alert")
-            if sub.held:
-                detail = f"{held} first, then {detail}" if sub.picked else f"{held}, no pick"
-        notified = " (notified: on_empty = notify)" if sub.notified else ""
-        lines.append(f"  {sub.name:<{width}}  {detail}{notified}")
-    for alert in report.alerts:
-        held = f"; {alert.held} more held for the next digest (daily cap)" if alert.held else ""
-        made = ", ".join(alert.made) or "none"
-        lines.append(f"  {alert.subscriber:<{width}}  alerts: {made}{held}")
+    if len(report.subscribers) > LISTED:  # a thousand readers: counts, and who is not "made"
+        lines += _subscribers_counted(report)
+    else:
+        width = max((len(s.name) for s in report.subscribers), default=0)
+        for sub in report.subscribers:
+            lines.append(f"  {sub.name:<{width}}  {_subscriber_state(sub)}")
+        for alert in report.alerts:
+            held = f"; {alert.held} more held for the next digest (daily cap)" if alert.held else ""
+            made = ", ".join(alert.made) or "none"
+            lines.append(f"  {alert.subscriber:<{width}}  alerts: {made}{held}")
     out = report.outcome
     lines.append(
         f"deliveries: {len(out.sent)} sent, {len(out.retrying)} retrying, "
@@ -55,6 +48,72 @@ def describe(report: RunReport) -> str:
 
 SENT_SHOWN = 50  # sent deliveries a summary lists one by one
 GROUPED = 3  # failures of one reason listed one by one; more are one line
+LISTED = 20  # subscribers (and status's deliveries) listed one by one; more are grouped
+
+
+def _subscriber_state(sub: SubscriberReport) -> str:
+    detail = _SUBSCRIBER_STATES.get(sub.status, sub.status)
+    if sub.status == "made":
+        detail = f"{sub.picked} picked"
+        if sub.top_score is not None:
+            detail += f", top score {sub.top_score:.2f}"
+        # Held alerts go first and are not among the picks: said apart, every one counted.
+        held = _counted(sub.held, "held alert")
+        if sub.held:
+            detail = f"{held} first, then {detail}" if sub.picked else f"{held}, no pick"
+    return detail + (" (notified: on_empty = notify)" if sub.notified else "")
+
+
+def _subscribers_counted(report: RunReport) -> list[str]:
+    """Many subscribers: the digests made as one line of counts, every other state as one
+    line of its subscribers, and the alerts as one line."""
+    made = [s for s in report.subscribers if s.status == "made"]
+    lines = []
+    if made:
+        picks, held = sum(s.picked for s in made), sum(s.held for s in made)
+        scores = [s.top_score for s in made if s.top_score is not None]
+        top = f", top scores {min(scores):.2f} to {max(scores):.2f}" if scores else ""
+        carried = f", {_counted(held, 'held alert')}" if held else ""
+        lines.append(f"  {_counted(len(made), 'digest')} made: {picks} picked{carried}{top}")
+    others = [(s.name, _subscriber_state(s)) for s in report.subscribers if s.status != "made"]
+    lines += _gathered(others, "subscriber")
+    alerted = [a for a in report.alerts if a.made]
+    if alerted or any(a.held for a in report.alerts):
+        sent = sum(len(a.made) for a in alerted)
+        held = sum(a.held for a in report.alerts)
+        names = _listed([a.subscriber for a in alerted])
+        lines.append(
+            f"  alerts: {sent} for {_counted(len(alerted), 'subscriber')}"
+            + (f" ({names})" if names else "")
+            + (f"; {held} more held for the next digests (daily cap)" if held else "")
+        )
+    return lines
+
+
+def _gathered(pairs: list[tuple[str, str]], noun: str) -> list[str]:
+    """(name, what) pairs as `  name: what` lines; more than LISTED as one line per `what`
+    naming a few of its names."""
+    if len(pairs) <= LISTED:
+        return [f"  {name}: {what}" for name, what in pairs]
+    groups: dict[str, list[str]] = {}
+    for name, what in pairs:
+        groups.setdefault(what, []).append(name)
+    return [
+        f"  {what}: {_counted(len(names), noun)} ({_listed(names)})"
+        for what, names in groups.items()
+    ]
+
+
+def _names(names: list[str]) -> str:
+    """Every name, or past LISTED a count and a few."""
+    if len(names) <= LISTED:
+        return ", ".join(names) or "none"
+    return f"{len(names)} ({_listed(names)})"
+
+
+def _listed(names: list[str]) -> str:
+    more = len(names) - GROUPED
+    return ", ".join(names[:GROUPED]) + (f" and {more} more" if more > 0 else "")
 
 
 def _grouped(kind: str, items: list[str]) -> list[str]:
@@ -142,28 +201,11 @@ def status_report(settings: Settings, store: Store, state: str, now: datetime) -
         new = _counted(summary.get("papers", {}).get("new", 0), "new paper")
         lines.append(
             f"  {run['clock']}  {run['outcome']:<9}  {new};"
-            f" digests made: {', '.join(made) or 'none'};"
+            f" digests made: {_names(made)};"
             f" {_counted(alerts, 'alert')}{f' ({kept} held)' if kept else ''}; {sent} sent{by}"
         )
     lines.append("next digests:")
-    fires = next_fires(settings, now)
-    waiting = store.journal.held_counts()  # read from the holds themselves, not from run summaries
-    for sub in settings.subscribers:
-        fire = fires[sub.name]
-        when = "never" if fire is None else f"{fire:%a %Y-%m-%d %H:%M %Z}"
-        left = "" if fire is None else f" ({fire.tzinfo}), in {_span(fire - now)}"
-        held = f", with {_counted(waiting[sub.name], 'held alert')}" if sub.name in waiting else ""
-        # Past the period's fire time with no digest for it yet: the next run makes it.
-        start = period_start(sub.schedule, sub.timezone, now)
-        covers = start is not None and (
-            store.has_digest(sub.name, start.isoformat())
-            or covered(start, store.last_digest(sub.name))  # a schedule or zone changed since
-        )
-        if start is not None and not covers:
-            opened = f"{start:%a %Y-%m-%d %H:%M %Z}"
-            lines.append(f"  {sub.name}: due now (the period of {opened}){held}; then {when}{left}")
-            continue
-        lines.append(f"  {sub.name}: {when}{left}{held}")
+    lines += _gathered(_next_digests(settings, store, now), "subscriber")
     sources = {s["source"]: s for s in store.journal.sources()}
     failing = False
     lines.append("sources, last success:")
@@ -192,9 +234,47 @@ def status_report(settings: Settings, store: Store, state: str, now: datetime) -
     gave_up = f", {dropped} dropped" if dropped else ""
     gave_up += f", {flying} being sent now" if flying else ""
     lines.append(f"deliveries: {pending} pending, {dead} dead{gave_up}")
+    lines += _deliveries(settings, store, now)
+    last = runs[0] if runs else None
+    attention = dead > 0 or failing or bool(last and last["outcome"] not in ("ok", "running"))
+    return "\n".join(lines), 1 if attention else 0
+
+
+def _next_digests(settings: Settings, store: Store, now: datetime) -> list[tuple[str, str]]:
+    """(subscriber, when its next digest comes) for `digest status`."""
+    pairs = []
+    fires = next_fires(settings, now)
+    waiting = store.journal.held_counts()  # read from the holds themselves, not from run summaries
+    for sub in settings.subscribers:
+        fire = fires[sub.name]
+        when = "never" if fire is None else f"{fire:%a %Y-%m-%d %H:%M %Z}"
+        left = "" if fire is None else f" ({fire.tzinfo}), in {_span(fire - now)}"
+        held = f", with {_counted(waiting[sub.name], 'held alert')}" if sub.name in waiting else ""
+        # Past the period's fire time with no digest for it yet: the next run makes it.
+        start = period_start(sub.schedule, sub.timezone, now)
+        covers = start is not None and (
+            store.has_digest(sub.name, start.isoformat())
+            or covered(start, store.last_digest(sub.name))  # a schedule or zone changed since
+        )
+        if start is not None and not covers:
+            opened = f"{start:%a %Y-%m-%d %H:%M %Z}"
+            pairs.append((sub.name, f"due now (the period of {opened}){held}; then {when}{left}"))
+            continue
+        pairs.append((sub.name, f"{when}{left}{held}"))
+    return pairs
+
+
+def _deliveries(settings: Settings, store: Store, now: datetime) -> list[str]:
+    """Each dead and pending delivery with its reason; more than LISTED, one line a state and
+    reason (a relay that is down is one line, not a thousand)."""
     flights = store.in_flight(now)
-    for row in store.outbox("dead") + store.outbox("pending"):
+    rows = store.outbox("dead") + store.outbox("pending")
+    lines: list[str] = []
+    groups: dict[tuple[str, str], list[str]] = {}
+    for row in rows:
         reason = redact(row.last_error, settings.secrets) or "not tried yet"
+        state = "sending" if row.id in flights else row.status
+        groups.setdefault((state, reason), []).append(f"{row.subscriber}/{row.channel}")
         what = f"{row.subscriber}/{row.channel} {row.purpose} {row.period}"
         what += f" ({row.attempts} attempts"
         if row.id in flights:
@@ -203,9 +283,13 @@ def status_report(settings: Settings, store: Store, state: str, now: datetime) -
             continue
         retry = f", next try {row.next_try_at}" if row.status == "pending" else ""
         lines.append(f"  {row.status:<7}  {what}{retry}): {reason}")
-    last = runs[0] if runs else None
-    attention = dead > 0 or failing or bool(last and last["outcome"] not in ("ok", "running"))
-    return "\n".join(lines), 1 if attention else 0
+    if len(rows) <= LISTED:
+        return lines
+    return [
+        f"  {state:<7}  {len(labels)} {'delivery' if len(labels) == 1 else 'deliveries'}"
+        f" ({_listed(labels)}): {reason}"
+        for (state, reason), labels in groups.items()
+    ]
 
 
 def _counted(n: int, noun: str) -> str:
