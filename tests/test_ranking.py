@@ -738,6 +738,21 @@ def test_every_paper_sharing_a_word_is_ranked_with_an_explanation_at_any_pool_si
     assert len(everything) == len(papers)
 
 
+def test_papers_and_interests_in_chinese_or_japanese_rank_by_closeness_with_their_words():
+    papers = [
+        Paper("zh-1", "差分隐私联邦学习", "我们研究联邦学习中的差分隐私保护。"),
+        Paper("zh-2", "图像生成扩散模型", "扩散模型用于高质量图像生成。"),
+        Paper("ja-1", "連合学習のプライバシー", "差分プライバシーを用いた連合学習を提案する。"),
+        Paper("en-1", "Federated learning", "Differential privacy for federated learning."),
+    ]
+    reader = Subscriber("zh", Profile(interests="联邦学习 差分隐私"), (), top_k=4)
+    picks = rank(papers, [reader])["zh"]
+    assert [s.paper.id for s in picks] == ["zh-1", "ja-1"]  # ja-1 says 差分 too; no other
+    assert picks[0].score > picks[1].score > 0.05 and {"联邦", "差分"} <= set(picks[0].terms)
+    japanese = Subscriber("ja", Profile(interests="連合学習とプライバシー"), (), top_k=4)
+    assert [s.paper.id for s in rank(papers, [japanese])["ja"]][0] == "ja-1"
+
+
 @pytest.mark.parametrize("extra", [0, 40, 500, 1500])
 def test_with_a_stored_background_unrelated_papers_do_not_reorder_the_related_ones(extra, papers):
     # The stored corpus (every `digest run` has one) is the background: idf, the centroid that

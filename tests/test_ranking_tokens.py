@@ -51,6 +51,22 @@ def test_accents_case_and_punctuation_do_not_change_the_words():
     assert sorted(analyze("Café RÉSUMÉ: naïve Bayes!")) == sorted(words)  # the colon ends a phrase
 
 
+def test_other_scripts_keep_the_marks_that_make_their_letters():
+    # Stripped like Latin accents, "й" was "и", a kana's voicing mark went (モデル: モテル) and
+    # a Devanagari vowel sign split its word in two.
+    assert analyze("новый й") == ["новый"] and analyze("мой") == ["мой"] != analyze("мои")
+    assert "デル" in analyze("モデル") and "テル" not in analyze("モデル")
+    assert analyze("हिन्दी भाषा") == ["हिन्दी", "भाषा", "हिन्दी भाषा"]
+    assert analyze("Ἀθῆναι ά-helix") == ["αθηναι", "α-helix", "αθηναι α-helix"]  # Greek as Latin
+
+
+def test_chinese_japanese_and_korean_runs_are_read_as_two_character_words():
+    assert analyze("差分隐私联邦学习") == ["差分", "分隐", "隐私", "私联", "联邦", "邦学", "学习"]
+    assert analyze("GPT模型") == ["gpt", "模型"]  # the run is its own, beside the Latin word
+    assert "学習" in analyze("機械学習の研究") and "모델" in analyze("언어 모델은")
+    assert analyze("学") == []  # a lone character is no word
+
+
 def test_many_texts_tokenized_at_once_give_each_texts_own_words(monkeypatch):
     texts = [f"graph networks for molecules number {i}, then diffusion models" for i in range(30)]
     texts += ["differential privacy in federated learning"] * 5
@@ -122,8 +138,8 @@ def test_the_tokenizer_imports_without_scikit_learn_and_keeps_its_stop_words_and
     )
     assert out.stdout.strip() == "[]"
     assert tokens.ENGLISH_STOP_WORDS == ENGLISH_STOP_WORDS
-    for text in ("Café RÉSUMÉ naïve", "Łódź Ångström", "ﬁber ½ x\u0301", "plain ascii"):
-        assert tokens._strip_accents(text) == strip_accents_unicode(text)
+    for text in ("Café RÉSUMÉ naïve", "Łódź Ångström", "ﬁber ½ x\u0301", "plain ascii", "άλφα"):
+        assert tokens._strip_accents(text) == strip_accents_unicode(text)  # Latin and Greek
 
 
 def test_author_keys_ignore_order_case_and_accents():

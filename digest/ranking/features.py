@@ -17,7 +17,9 @@ from digest.ranking import bags, latent
 from digest.ranking.tokens import analyze, tokenize, tokenize_all
 
 # Bump when the analyzer or the weighting changes: a stored space of another version is refitted.
-VERSION = 6  # 5: the latent basis; 6: "k-means", "c++", "c#" whole, no LaTeX command names
+# 5: the latent basis; 6: "k-means", "c++", "c#" whole, no LaTeX command names; 7: other
+# scripts keep their marks (й, モデル, हिन्दी), Chinese, Japanese and Korean in two-letter words.
+VERSION = 7
 # No word is ever cut for being common: a focused source (48 papers that all say "federated
 # learning") would lose the very words its subscriber asked for. Common words weigh little through
 # idf instead, and idf counts BACKGROUND_DOCS pseudo-documents that hold none of the words, so

@@ -63,13 +63,14 @@ BIGRAMS = True
 
 
 class _Table(dict[int, int | str]):
-    """str.translate table: word characters, hyphens and spaces stay (other white space becomes a
-    space), "+" and "#" too, for _SYMBOLS to judge; any other character ends a phrase and becomes
-    "|"."""
+    """str.translate table: word characters (and a script's marks), hyphens and spaces stay
+    (other white space becomes a space), "+" and "#" too, for _SYMBOLS to judge; any other
+    character ends a phrase and becomes "|"."""
 
     def __missing__(self, code: int) -> int | str:
         c = chr(code)
-        kept: int | str = code if (c.isalnum() or c in "_-+#") else " " if c.isspace() else "|"
+        word = c.isalnum() or c in "_-+#" or unicodedata.category(c)[0] == "M"  # a vowel sign too
+        kept: int | str = code if word else " " if c.isspace() else "|"
         self[code] = kept
         return kept
 
@@ -92,7 +93,7 @@ def _chunks(text: str) -> list[str]:
     rather than one regex per token: this is most of the time a large fit takes."""
     text = text.lower()
     if not text.isascii():
-        text = _strip_accents(text)
+        text = _CJK_RUN.sub(_cjk_words, _strip_accents(text))
     if "\\" in text:
         text = _LATEX_COMMAND.sub(" ", text)
     text = text.translate(_TABLE)
@@ -111,10 +112,34 @@ def _chunks(text: str) -> list[str]:
 
 
 def _strip_accents(text: str) -> str:
-    """The text without combining marks, as scikit-learn's strip_accents_unicode does it."""
+    """The text without the accents of Latin and Greek letters ("é" is "e", "ά" is "α"), as
+    scikit-learn's strip_accents_unicode does, but other scripts' marks kept: without its breve
+    "й" is another letter ("и"), and a kana's voicing mark or a Devanagari vowel sign is part of
+    its word (モデル had become モテル). NFKC after: kana and Hangul composed again."""
     if text.isascii():
         return text
-    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    kept: list[str] = []
+    base = " "
+    for c in unicodedata.normalize("NFKD", text):
+        if not unicodedata.combining(c):
+            base = c
+        elif base < "\u0250" or "\u0370" <= base < "\u0400" or "\u1e00" <= base < "\u2000":
+            continue  # a Latin or Greek letter's accent
+        kept.append(c)
+    return unicodedata.normalize("NFKC", "".join(kept))
+
+
+# Chinese and Japanese write no spaces between words, and Korean joins its particles to them:
+# a run of these scripts is read as its overlapping two-character words (as Lucene's CJK bigram
+# analyzer does), each a phrase of its own; a lone character of such a run is no word.
+_CJK_RUN = re.compile(
+    "[\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f]+"
+)
+
+
+def _cjk_words(match: re.Match[str]) -> str:
+    run = match[0]
+    return " | " + " | ".join(run[i : i + 2] for i in range(max(1, len(run) - 1))) + " | "
 
 
 def _is_word(token: str) -> bool:
