@@ -133,6 +133,15 @@ def test_exclude_pattern_matches_words_and_phrases_not_fragments():
     assert exclude_pattern([" ", ""]) is None
 
 
+def test_a_chinese_or_japanese_phrase_matches_inside_a_sentence_without_spaces():
+    # Written without spaces, a word there has letters on both sides: "whole word" cannot mean
+    # "no letter beside it", or an alert keyword in Chinese never matched.
+    pattern = exclude_pattern(["联邦学习", "モデル", "model"])
+    assert pattern is not None
+    assert pattern.search("我们研究联邦学习中的隐私") and pattern.search("新しいモデルの学習")
+    assert not pattern.search("modeling") and not pattern.search("联邦政府")
+
+
 def test_exclude_knows_the_plurals_in_ies_and_es():
     pattern = exclude_pattern(["policy", "analysis", "survey", "privacy policy"])
     assert pattern is not None

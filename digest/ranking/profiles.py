@@ -14,7 +14,7 @@ import scipy.sparse as sp
 
 from digest.models import Paper, Subscriber
 from digest.ranking.features import Space, normalize
-from digest.ranking.tokens import author_key
+from digest.ranking.tokens import CJK_RUN, author_key
 
 KEYWORD_WEIGHT = 1.5  # keywords are the subscriber's explicit wish: they outweigh free text
 DISLIKED_WEIGHT = 0.5  # Rocchio's negative share: papers rated down pull the profile away
@@ -52,10 +52,18 @@ NAME_MOST = 2.0
 
 def exclude_pattern(words: Collection[str]) -> re.Pattern[str] | None:
     """One regex for a subscriber's exclude list: whole words or phrases, plural forms included."""
-    parts = [_plurals(w.split()) for w in words if w.split()]
+    parts = [_bounded(w.split()) for w in words if w.split()]
     if not parts:
         return None
-    return re.compile(r"(?<!\w)(?:" + "|".join(parts) + r")(?!\w)", re.IGNORECASE)
+    return re.compile("|".join(parts), re.IGNORECASE)
+
+
+def _bounded(phrase: list[str]) -> str:
+    """The phrase as a whole word: no letter just before or after it, unless it begins or ends
+    in Chinese, Japanese or Korean, whose words are written without spaces between them."""
+    start = "" if CJK_RUN.match(phrase[0][0]) else r"(?<!\w)"
+    end = "" if CJK_RUN.match(phrase[-1][-1]) else r"(?!\w)"
+    return f"{start}(?:{_plurals(phrase)}){end}"
 
 
 def _plurals(phrase: list[str]) -> str:

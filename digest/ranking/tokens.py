@@ -93,7 +93,7 @@ def _chunks(text: str) -> list[str]:
     rather than one regex per token: this is most of the time a large fit takes."""
     text = text.lower()
     if not text.isascii():
-        text = _CJK_RUN.sub(_cjk_words, _strip_accents(text))
+        text = CJK_RUN.sub(_cjk_words, _strip_accents(text))
     if "\\" in text:
         text = _LATEX_COMMAND.sub(" ", text)
     text = text.translate(_TABLE)
@@ -132,7 +132,7 @@ def _strip_accents(text: str) -> str:
 # Chinese and Japanese write no spaces between words, and Korean joins its particles to them:
 # a run of these scripts is read as its overlapping two-character words (as Lucene's CJK bigram
 # analyzer does), each a phrase of its own; a lone character of such a run is no word.
-_CJK_RUN = re.compile(
+CJK_RUN = re.compile(
     "[\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f]+"
 )
 
