@@ -5,6 +5,7 @@ from __future__ import annotations
 import email
 import email.policy
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -266,6 +267,19 @@ def test_bad_command_line_input_exits_2_without_a_traceback(project: Path) -> No
         )
         assert done.returncode == 2, args
         assert len(done.stderr.splitlines()) == 1 and done.stderr.startswith("digest"), args
+
+
+def test_a_local_time_the_clocks_skip_is_refused_not_read_an_hour_off(project: Path) -> None:
+    def status(when: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "digest", "status", "--now", when],
+            capture_output=True, text=True, cwd=project, env={**os.environ, "TZ": "Europe/Berlin"},
+        )  # fmt: skip
+
+    skipped = status("2026-03-29T02:30")  # Berlin's clocks go from 02:00 to 03:00
+    assert skipped.returncode == 2 and len(skipped.stderr.splitlines()) == 1
+    assert "does not exist in this machine's time zone" in skipped.stderr
+    assert status("2026-03-29T03:30").returncode in (0, 1)  # a status, whatever it says
 
 
 def test_help_does_not_import_scikit_learn() -> None:

@@ -212,4 +212,12 @@ def _instant(text: str) -> datetime:
     # Periods look back years and schedules forward: the ends of the calendar overflow.
     if not 1971 <= moment.year <= 9000:
         raise argparse.ArgumentTypeError(f"{text!r}: the year must be 1971 to 9000")
-    return moment if moment.tzinfo else moment.astimezone()
+    if moment.tzinfo:
+        return moment
+    local = moment.astimezone()
+    if local.replace(tzinfo=None) != moment:  # a time the clocks skip: read as an hour off
+        raise argparse.ArgumentTypeError(
+            f"{text!r} does not exist in this machine's time zone (the clocks skip it);"
+            " give the time with its UTC offset"
+        )
+    return local
