@@ -8,7 +8,9 @@ import sqlite3
 from datetime import UTC, date, datetime
 from pathlib import Path
 
-from digest.models import Digest, Message, Paper, Scored
+import pytest
+
+from digest.models import Digest, Message, Paper, Scored, identity
 from digest.models.identity import title_hash
 from digest.state import Store
 from digest.state.schema import SCHEMA
@@ -157,6 +159,35 @@ def test_papers_kept_before_keys_existed_get_theirs_on_opening(tmp_path: Path) -
         assert store.papers.keys_of("2501.01234") == ["arxiv:2501.01234", title_hash(TITLE)]
         assert store.add_papers([FORUM], NOW) == 0
         assert store.count_papers() == 1
+
+
+def test_an_upgrade_cut_short_while_keying_old_papers_keys_them_on_the_next_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Keyed after the last migration step's commit, a crash between the two left the version
+    # current and the old papers without keys for good: a repeat of them was stored again.
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path) as db:
+        db.executescript(SCHEMA[0] + "PRAGMA user_version = 1;")
+        db.execute(
+            "INSERT INTO papers (id, title, abstract, authors, categories, venue, url, code_url,"
+            " published, source, first_seen) VALUES (?,?,?,'[]','[]','','','',NULL,'files',?)",
+            ("2501.01234", TITLE, "Old abstract.", "2026-11-01T00:00:00Z"),
+        )
+    keys = identity.keys
+
+    def crash(paper: Paper) -> list[str]:
+        raise KeyboardInterrupt  # the process stopped here
+
+    monkeypatch.setattr(identity, "keys", crash)
+    with pytest.raises(KeyboardInterrupt):
+        Store(path)
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] < len(SCHEMA)
+    monkeypatch.setattr(identity, "keys", keys)
+    with Store(path) as store:
+        assert store.papers.keys_of("2501.01234") == ["arxiv:2501.01234", title_hash(TITLE)]
+        assert store.add_papers([FORUM], NOW) == 0
 
 
 def test_liked_papers_and_unknown_ids_are_remembered(state: str) -> None:

@@ -218,11 +218,13 @@ class Catalog(Tables):
         """The papers under the ids the store knows them by; changes nothing (previews)."""
         return [dataclasses.replace(p, id=self.known(identity.keys(p)) or p.id) for p in papers]
 
-    def key_all(self) -> None:
-        """Give every stored paper its keys: papers kept before keys were, once."""
-        with self.transaction() as db:
-            for row in db.execute("SELECT * FROM papers ORDER BY seq").fetchall():
-                db.executemany(_KEY, [(k, row["id"]) for k in identity.keys(row_paper(row))])
+    def key_unkeyed(self, db: Engine) -> None:
+        """Papers kept before keys were (stored papers, and no key yet) get theirs, in the
+        migration's transaction `db`; a paper stored since has its keys from the start."""
+        if db.execute("SELECT 1 FROM paper_keys LIMIT 1").fetchone() is not None:
+            return
+        for row in db.execute("SELECT * FROM papers ORDER BY seq").fetchall():
+            db.executemany(_KEY, [(k, row["id"]) for k in identity.keys(row_paper(row))])
 
     # liked arXiv papers (`like = [...]`), looked up once
 

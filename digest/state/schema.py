@@ -121,5 +121,5 @@ SCHEMA = [
     # (feedback): the ✅ that acknowledged each Matrix vote, removed when the vote is; see votes.py
     ACKS_SCHEMA,
 ]
-# The papers stored before paper_keys existed get their keys when the store first opens.
-PAPER_KEYS_VERSION = next(i for i, s in enumerate(SCHEMA, 1) if "CREATE TABLE paper_keys" in s)
+# The papers stored before paper_keys existed get their keys in the last migration step's commit
+# (store.py).
