@@ -34,7 +34,7 @@ test: $(TEST_STAMP)
 
 # Benchmarks (never part of `make test`): a paper corpus by `make bench-relevance DATA=path` (else
 # the bench's own default, where it exists; docs/ranking.md says how to build one); they write
-# bench/results/. Relevance: about eight minutes. Ideas: about forty. Scale: about an hour, niced.
+# bench/results/. Relevance: about ten minutes. Ideas: about forty. Scale: about an hour, niced.
 bench-relevance: $(TEST_STAMP)
 	$(BIN)/python -m bench.relevance $(if $(DATA),--data $(DATA))
 

@@ -406,7 +406,7 @@ def test_validate_reports_every_problem_of_paths_and_folders(project: Path, caps
     assert err.splitlines() == [
         f"digest: {bad}: sources[0].path: no such file or folder '{project / 'no-such-seeds'}'",
         f"digest: {bad}: sources[1].path: no *.txt files in folder '{project / 'empty'}'",
-        f"digest: {bad}: subscribers.alice.channels (file).dir: cannot create folder "
+        f"digest: {bad}: defaults.channels[0].dir: cannot create folder "
         f"'{project / 'a-file' / 'out'}': '{project / 'a-file'}' is not a folder",
     ]
 
@@ -447,7 +447,7 @@ def test_validate_refuses_a_file_channel_folder_it_cannot_write(project: Path, c
     text = (project / "config" / "digest.toml").read_text().replace("../out", "/proc/digest-out")
     (project / "config" / "ro.toml").write_text(text)
     code, _, err = run(capsys, "validate", "--config", "config/ro.toml")
-    assert code == 2 and "(file).dir: cannot write in '/proc'" in err
+    assert code == 2 and "channels[0].dir: cannot write in '/proc'" in err
 
 
 def test_a_digest_past_its_fire_time_and_not_made_yet_is_due_now(project: Path, capsys) -> None:

@@ -40,13 +40,14 @@ def problems(settings: Settings) -> list[str]:
                 )
         found += [f"{file}: {key}.{problem}" for problem in wordless(sub)]
         found += library_problem(file, sub, libraries)
-        for channel in sub.channels:
+        for c, channel in enumerate(sub.channels):
             folder = str(channel.options.get("dir", ""))
             if channel.kind == "file" and folder not in folders:  # a default's: said once
                 folders.add(folder)
                 problem = _unwritable(folder)
                 if problem:
-                    found.append(f"{file}: {key}.channels ({channel.name}).dir: {problem}")
+                    where = channel.where or f"{key}.channels[{c}]"
+                    found.append(f"{file}: {where}.dir: {problem}")
     try:
         render.check_templates(render.make_environment(settings.templates))
     except DigestError as exc:

@@ -173,6 +173,9 @@ class Checks:
             STR_OR_STRS: isinstance(value, str)
             or (isinstance(value, list) and all(isinstance(v, str) for v in value)),
         }.get(what, True)
+        if not ok and isinstance(value, list) and what in (STRS, STR_OR_STRS):
+            i, item = next((i, v) for i, v in enumerate(value) if not isinstance(v, str))
+            raise self.fail(key, f"must be {what}; [{i}] is {_kind_of(item)}")
         if not ok:
             raise self.fail(key, f"must be {what}, not {_kind_of(value)}")
         if isinstance(value, float) and not math.isfinite(value):

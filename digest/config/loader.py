@@ -340,7 +340,9 @@ class _Checker(Checks):
                     options["dir"] = self.path(options.get("dir", "out"))
                 count = sum(1 for c in out if c.kind == kind)
                 out.append(
-                    ChannelConfig(kind, kind if count == 0 else f"{kind}-{count + 1}", options)
+                    ChannelConfig(
+                        kind, kind if count == 0 else f"{kind}-{count + 1}", options, where
+                    )
                 )
         self.settle(before)
         return tuple(out)

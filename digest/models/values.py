@@ -56,6 +56,8 @@ class ChannelConfig:
     kind: str
     name: str  # unique within a subscriber: "file", "email", "slack-2", ...
     options: Mapping[str, Any] = field(default_factory=dict)
+    # Where the config wrote it ("defaults.channels[0]"), for errors found after loading.
+    where: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True, slots=True)
