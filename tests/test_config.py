@@ -223,7 +223,10 @@ def test_dollar_dollar_is_a_literal_dollar(tmp_path: Path) -> None:
         (MINIMAL + "top_k = 'ten'\n", "subscribers.alice.top_k: must be an integer, not a string"),
         (MINIMAL + "top_k = 0\n", "subscribers.alice.top_k: must be 1 to 1000, not 0"),
         (MINIMAL + "keywords = 'lora'\n", "keywords: must be a list of strings, not a string"),
-        (MINIMAL + "authors = ['Ada', 1]\n", "authors: must be a list of strings; [1] is an integer"),
+        (
+            MINIMAL + "authors = ['Ada', 1]\n",
+            "authors: must be a list of strings; [1] is an integer",
+        ),
         (MINIMAL + "min_score = true\n", "min_score: must be a number, not a boolean"),
         (MINIMAL + "timezone = 'Mars/Base'\n", "timezone: unknown time zone 'Mars/Base'"),
         (MINIMAL + "schedule = 'daily'\n", "subscribers.alice.schedule: not a crontab expression"),

@@ -272,3 +272,25 @@ def test_deployment_shows_the_dockerfile_and_compose_file_as_they_are() -> None:
     assert code_block(text, "The `compose.yaml`", "yaml") == (
         (REPO / "compose.yaml").read_text(encoding="utf-8")
     )
+
+
+def test_the_readmes_demo_output_is_what_the_demo_prints(tmp_path: Path, monkeypatch) -> None:
+    """The quickstart's figures went stale once the ranking changed (top scores 0.36, not 0.35)."""
+    import shutil
+    import subprocess
+    import sys
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    block = readme.split("$ make demo\n", 1)[1].split("```", 1)[0].splitlines()[1:]
+    when = re.search(r"digest run at (\S+)", block[0])
+    assert when is not None
+    for folder in ("config", "seeds", "templates"):
+        shutil.copytree(REPO / folder, tmp_path / folder)
+    done = subprocess.run(
+        [sys.executable, "-m", "digest", "run", "--config", "config/digest.toml", "--now", when[1]],
+        capture_output=True, text=True, cwd=tmp_path, check=True,
+    )  # fmt: skip
+    timing = re.compile(r"\(\d+\.\d\d s\)")
+    assert [timing.sub("", line) for line in done.stdout.splitlines()] == [
+        timing.sub("", line) for line in block
+    ]
