@@ -13,7 +13,7 @@ from typing import Any
 
 from digest.models import DigestError
 from digest.state import Store
-from digest.state.engine import StateLost
+from digest.state.engine import StateBusy, StateLost
 
 log = logging.getLogger("digest.outbox")
 
@@ -49,6 +49,10 @@ class Marks:
         # Claims: (parts sent,) or, at most once, (parts sent, the parts that got no answer).
         self.parts: dict[int, tuple[int] | tuple[int, tuple[int, ...]]] = {}
         self.stop = threading.Event()
+        # Why the marks cannot be written (a full disk, a database gone), once a commit failed
+        # for a reason other than a busy database: a send now could not be recorded, and the
+        # next run would send it again, so the delivery loop sends nothing more.
+        self.failing: DigestError | None = None
         self.asked = self.written = 0  # claims queued, and queued before the last commit
         # Rows on the wire now (id -> when their lease was last renewed, monotonic): tick()
         # renews them every RENEW_SECONDS, so no send outlasts its lease.
@@ -144,10 +148,12 @@ class Marks:
                 claims = [(row_id, *claim) for row_id, claim in parts.items()]
                 try:
                     lost = self._marked(sent, claims)
-                except BaseException:
+                except BaseException as exc:
                     with self.queue:  # not written: queued again, ahead of what came meanwhile
                         self.sent[:0] = sent
                         self.parts = {**parts, **self.parts}
+                    if isinstance(exc, DigestError) and not isinstance(exc, StateBusy):
+                        self.failing = self.failing or exc
                     raise
                 for row_id in lost:
                     if row_id not in parts:

@@ -194,6 +194,9 @@ class _Run:
             if self.stop():
                 log.info("%s: left for the next run (stopping)", job.label)
                 continue
+            if self.marks.failing is not None:  # a send now could not be recorded
+                log.info("%s: left for the next run (the state cannot be written)", job.label)
+                continue
             if budget < 0:
                 log.info("%s: left for a later run (the destination is rate limited)", job.label)
                 continue

@@ -267,6 +267,34 @@ def test_sent_marks_the_database_refuses_for_a_while_wait_for_a_later_commit(
     assert [r.subscriber for r in store.outbox("sent")] == ["s0", "s1"]
 
 
+def test_once_the_marks_cannot_be_written_nothing_more_is_sent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk under the state: every send after it could not be recorded, so the next run
+    sent it again; the other destinations' threads had gone on sending for seconds."""
+    from digest.models import StateError
+
+    settings, store = setup(tmp_path, [f"d{i}" for i in range(20)], delivery={"concurrency": 4})
+    monkeypatch.setattr(marks, "MARK_BATCH", 1)  # each sent mark is a commit of its own
+    written = store.mark_many
+    calls = [0]
+
+    def full_disk(*args: Any, **kwargs: Any) -> set[int]:
+        calls[0] += 1
+        if calls[0] > 2:
+            raise StateError("state.db: the disk is full; nothing of this step was written")
+        return written(*args, **kwargs)
+
+    monkeypatch.setattr(store, "mark_many", full_disk)
+    with pytest.raises(StateError, match="the disk is full"):
+        deliver(store, settings)
+    assert len(Probe.calls) <= 2 + 4  # the marked ones, and one on the wire per thread
+    monkeypatch.setattr(store, "mark_many", written)
+    deliver(store, settings, now=NOW + timedelta(minutes=1))
+    assert len(store.outbox("sent")) == 20
+    assert len(Probe.calls) <= 20 + 4  # sent again: at most the one on the wire per thread
+
+
 # The real Slack channel against the Slack stand-in: pace and Retry-After seen from the server.
 
 
