@@ -251,6 +251,25 @@ def test_a_5xx_is_tried_again_and_nothing_is_doubled(slack: SlackWebhook, tmp_pa
     assert [p["blocks"][0]["text"]["text"][-5:] for p in slack.accepted] == ["(2/2)"]
 
 
+def test_a_gateways_504_or_502_is_no_answer_and_that_part_is_never_posted_again(
+    slack: SlackWebhook, tmp_path: Path
+) -> None:
+    # A proxy that gave up waiting for Slack: Slack may have posted it. Unclaimed like a 503,
+    # the part was posted again on the next run.
+    settings, store = setup(tmp_path, slack.url(), count=45)  # three messages
+    slack.script += [(200, "ok"), (504, "Gateway Timeout")]
+    first = outbox.deliver(store, settings, NOW, rand=lambda: 0.5)
+    assert first.retrying == [
+        "ana/slack: slack: a gateway answered 504 for part 2 of 3; it may have been posted and"
+        " is not posted again"
+    ]
+    assert store.outbox()[0].parts_sent == 2
+    outbox.deliver(store, settings, NOW + timedelta(minutes=2))
+    # Scripted answers post nothing: part 3 alone was posted on the next run, part 2 never again.
+    assert [p["blocks"][0]["text"]["text"][-5:] for p in slack.accepted] == ["(3/3)"]
+    assert store.outbox_counts() == {"sent": 1}
+
+
 def test_a_429_is_waited_out_within_the_run(tmp_path: Path) -> None:
     server = SlackWebhook(rate=1 / 3, burst=1)  # stricter than Slack: one message per 3 s
     try:

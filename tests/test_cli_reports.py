@@ -218,3 +218,14 @@ def test_status_groups_many_subscribers_by_their_next_digest_and_many_deliveries
     assert "  pending  1 delivery (r00/file): smtp: full" in lines
     assert "digests made: 26 (r00, r01, r02 and 23 more); 0 alerts; 26 sent" in text
     assert len(lines) < 20
+
+
+def test_a_pending_delivery_without_a_next_try_says_no_none(tmp_path: Path) -> None:
+    settings = settings_for(tmp_path, subscriber("ana", "differential privacy"))
+    arrive(tmp_path / "papers", "1", paper("p1", PRIVACY))
+    state = str(tmp_path / "s.db")
+    with Store(state) as store:
+        pipeline.run_once(settings, store, at(MONDAY_9), stop=lambda: True)  # made, not sent
+        text, _ = reports.status_report(settings, store, state, at("2026-11-30T10:00Z"))
+    (line,) = [x for x in text.splitlines() if x.startswith("  pending")]
+    assert "None" not in line and line.endswith("(0 attempts): not tried yet")

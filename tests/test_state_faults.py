@@ -98,6 +98,22 @@ def test_digest_run_on_a_full_disk_says_so_in_one_line(
     assert "full/digest.db: cannot use the state database: the disk is full" in one_line(capsys)
 
 
+def test_a_disk_full_before_the_first_run_is_one_line_not_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Writing the lock file's holder line raised an OSError no one caught: exit 1 and a traceback.
+    monkeypatch.chdir(tmp_path)
+    config = project(tmp_path, state="full/digest.db")
+    with tiny_disk(tmp_path / "full", "64k"):
+        with contextlib.suppress(OSError), open(tmp_path / "full" / "filler", "wb") as filler:
+            while True:
+                filler.write(b"x" * 4096)
+                filler.flush()
+        code = main(["run", "--config", str(config), "--now", NOW.isoformat()])
+    assert code == 2
+    assert "full/digest.db: cannot use the state database: the disk is full" in one_line(capsys)
+
+
 def test_a_database_with_a_damaged_second_half_is_one_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -179,6 +179,12 @@ def json_body(response: httpx.Response | Answer) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
+# Answers of a proxy or load balancer whose upstream took the request and gave no answer in
+# time (504) or a broken one (502): as unknown as no answer at all. Any other refusal (a 500 or
+# 503 is the server's own "not done") unclaims the part, to be posted again later.
+GATEWAY_LOST = frozenset({502, 504})
+
+
 def post_at_most_once(
     http: httpx.Client,
     url: str,
@@ -208,6 +214,13 @@ def post_at_most_once(
                 " have been posted and is not posted again",
                 retryable=True,
             ) from None
+        if response.status_code in GATEWAY_LOST:
+            # A gateway that gave up waiting for the server: the server may have posted it.
+            raise DeliveryError(
+                f"{what}: a gateway answered {response.status_code} for part {index + 1} of"
+                f" {len(payloads)}; it may have been posted and is not posted again",
+                retryable=True,
+            )
         if not response.is_success:
             delivery.progress(index)
             raise refusal(response)

@@ -281,7 +281,9 @@ def _deliveries(settings: Settings, store: Store, now: datetime) -> list[str]:
             holder, until = flights[row.id]
             lines.append(f"  sending  {what}, by {holder}, lease until {until}): {reason}")
             continue
-        retry = f", next try {row.next_try_at}" if row.status == "pending" else ""
+        retry = (
+            f", next try {row.next_try_at}" if row.status == "pending" and row.next_try_at else ""
+        )
         lines.append(f"  {row.status:<7}  {what}{retry}): {reason}")
     if len(rows) <= LISTED:
         return lines

@@ -165,7 +165,8 @@ class SQLite:
                 f" {self.timeout:g} s; try again"
             )
         reason = f"{exc}"
-        if code.startswith("SQLITE_FULL"):
+        if code.startswith("SQLITE_FULL") or (code.startswith("SQLITE_IOERR") and self._full()):
+            # A full disk while the write-ahead log or its index is made reads "disk I/O error".
             reason = "the disk is full; nothing of this step was written"
         elif code.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
             reason = f"it is damaged ({exc}); restore it from a backup"
@@ -174,6 +175,12 @@ class SQLite:
                 f"it or its folder is read-only ({exc}); SQLite writes its -wal and -shm beside it"
             )
         return StateError(f"{where}: cannot use the state database: {reason}")
+
+    def _full(self) -> bool:
+        try:
+            return os.statvfs(Path(self.name).parent).f_bavail == 0
+        except OSError:
+            return False
 
     def _folder_read_only(self, code: str) -> bool:
         # A database in a read-only folder fails to open with SQLITE_CANTOPEN: the WAL needs its

@@ -87,13 +87,22 @@ def run_lock(
                 waited = True
             time.sleep(0.1)
         try:
-            handle.seek(0)
-            handle.truncate()
-            handle.write(f"pid {os.getpid()} since {datetime.now(UTC):%Y-%m-%dT%H:%M:%SZ}\n")
-            handle.flush()
+            _write_holder(handle)
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _write_holder(handle: IO[str]) -> None:
+    """Who holds the lock, for the next run's waiting message: a courtesy. On a full disk it
+    is not written (the lock is the kernel's, not the file's), and the state's own first write
+    then fails with its one line; written unbuffered, so closing the file fails on nothing."""
+    line = f"pid {os.getpid()} since {datetime.now(UTC):%Y-%m-%dT%H:%M:%SZ}\n"
+    try:
+        os.ftruncate(handle.fileno(), 0)
+        os.pwrite(handle.fileno(), line.encode(), 0)
+    except OSError:
+        pass
 
 
 def _try_lock(handle: IO[str]) -> bool:
