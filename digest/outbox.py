@@ -278,6 +278,7 @@ class _Run:
                 purpose=row.purpose,
                 progress=progress,
                 pace=pacer.wait,
+                made=row.created_at,
             )
             try:
                 receipt = job.channel.send(delivery)

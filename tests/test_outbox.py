@@ -3,6 +3,7 @@ that keeps failing, or fails for good, is dead until retried; one channel never 
 
 from __future__ import annotations
 
+import re
 import time
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -56,6 +57,26 @@ def test_a_due_row_is_sent_and_recorded(tmp_path: Path) -> None:
     assert len(result.sent) == 1 and not result.retrying and not result.dead
     assert (tmp_path / "o" / "2026-11-30" / "ana.eml").is_file()
     assert outbox.deliver(store, settings, NOW).sent == []  # nothing is sent twice
+
+
+def test_a_state_made_anew_within_the_period_gives_its_digest_a_new_message_id(
+    tmp_path: Path,
+) -> None:
+    # Row 1 of the same subscriber, period and channel had the same Message-ID in any state:
+    # after `rm -rf state`, Gmail dropped the new digest as a copy, and Matrix gave the old
+    # event back for its txnId.
+    ids = []
+    for n, made in enumerate((NOW, NOW + timedelta(minutes=20))):
+        folder = tmp_path / f"o{n}"
+        channel = ChannelConfig("file", "file", {"dir": str(folder)})
+        settings = Settings("t.toml", (), (Subscriber("ana", Profile("x"), (channel,)),))
+        with Store(tmp_path / f"s{n}.db") as store:
+            digest = Digest("ana", "P1", date(2026, 11, 30), (), made)
+            store.record_digest(digest, 1, [("file", "file", MESSAGE)])
+            outbox.deliver(store, settings, made)
+        eml = (folder / "2026-11-30" / "ana.eml").read_text(encoding="utf-8")
+        ids += re.findall(r"^Message-ID: (\S+)", eml, re.MULTILINE)
+    assert len(ids) == 2 and ids[0] != ids[1]
 
 
 def test_a_failure_waits_for_the_backoff_on_the_runs_clock(tmp_path: Path) -> None:

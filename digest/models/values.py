@@ -224,13 +224,16 @@ class Delivery:
     purpose: str = "digest"  # digest | alert | notice (a quiet period's one-line message)
     progress: Callable[[int], None] = field(default=lambda n: None, compare=False, repr=False)
     pace: Callable[[], None] = field(default=lambda: None, compare=False, repr=False)
+    made: str = ""  # when the outbox row was made
 
     @property
     def key(self) -> str:
         """The idempotency key a channel hands to its server (Message-ID, Matrix txnId)."""
-        # The row id alone could repeat if the state file were ever recreated; the digest's
-        # identity (subscriber, period, channel) cannot: no server mistakes a new digest for old.
-        ident = f"{self.subscriber}\x1f{self.period}\x1f{self.channel.name}".encode()
+        # The row id alone repeats in a recreated state file, and so does the digest's identity
+        # (subscriber, period, channel) when it is recreated within the period: Gmail dropped the
+        # new digest as a copy of the old, a Matrix homeserver gave the old event back. The
+        # instant the row was made tells them apart, and stays the same for every resend.
+        ident = f"{self.subscriber}\x1f{self.period}\x1f{self.channel.name}\x1f{self.made}".encode()
         return f"digest-{self.id}-{hashlib.sha256(ident).hexdigest()[:16]}"
 
 

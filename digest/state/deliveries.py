@@ -1,6 +1,5 @@
-"""Digests made per subscriber and period, the papers each subscriber was given, the outbox of
-deliveries (claimed by one worker at a time, for a lease), the log of runs and the workers that
-share the database: the Store's own tables, as methods of the Store (store.py)."""
+"""Digests made per subscriber and period, the papers each subscriber was given, and the outbox
+of deliveries (claimed by one worker at a time, for a lease): the Store's own tables (store.py)."""
 
 from __future__ import annotations
 
@@ -16,9 +15,8 @@ from digest.state.catalog import papers_of
 from digest.state.dialect import server_stamp
 from digest.state.engine import Engine
 
-# How long a claimed outbox row stays its worker's, on the run's clock: a worker killed mid-send
-# leaves its rows to the others once it ends. Renewed before each post (each part, each try after
-# a rate limit), so longer than any one; a wait within a run stays under half of it.
+# How long a claimed outbox row stays its worker's: a worker killed mid-send leaves its rows to the
+# others once it ends. Renewed before each post (each part, each try after a rate limit).
 LEASE = timedelta(minutes=10)
 # On PostgreSQL a lease is timed on the database server's clock: on each worker's own, one 10
 # minutes slow had its leases end at once on the others', which took its rows mid-send (every
@@ -52,6 +50,7 @@ class OutboxRow:
     # The recipients still owed a message that the others have (email: some refused at RCPT):
     # kept in the receipt column until the row is sent; () = every recipient.
     owed: tuple[str, ...] = ()
+    created_at: str = ""  # when the row was made: a part of its idempotency key
 
 
 UNCONFIRMED = "unconfirmed parts:"  # a pending row's receipt: "unconfirmed parts: 1 3" or "none"
@@ -356,7 +355,7 @@ class Deliveries:
 # The columns of a claim: every one an OutboxRow has but the message.
 CLAIMED = (
     "id, subscriber, period, day, channel, kind, status, attempts, next_try_at, last_error,"
-    " parts_sent, purpose, receipt"
+    " parts_sent, purpose, receipt, created_at"
 )
 
 
@@ -378,6 +377,7 @@ def _outbox(row: Any) -> OutboxRow:
         purpose=row["purpose"],
         unconfirmed=_unconfirmed(row) if row["status"] != "sent" else (),
         owed=_owed(row) if row["status"] != "sent" else (),
+        created_at=row["created_at"],
     )
 
 
