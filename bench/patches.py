@@ -264,3 +264,122 @@ def library_linear_tf(power: float = 1.0) -> Patch:
         return original(space, features.normalize(rows), subscribers, library_rows, disliked_rows)
 
     return {(profiles, "profiles"): profiles_, (product, "profiles"): profiles_}
+
+
+# Ratings from one liked paper on small fields (/tmp/probe/ratings-3.md): the rated-down papers
+# of a day are its top 10 by closeness to the liked paper, so what they share is that paper's own
+# field; these change what the Rocchio negative (profiles.disliked_part / profiles.rocchio) is.
+
+
+def _disliked_mean(docs, disliked_rows, n, unit=True):  # type: ignore[no-untyped-def]
+    """Per subscriber, the mean of its rated-down rows: unit length, or the raw centroid."""
+    owners = [i for i, rows in enumerate(disliked_rows) for _ in rows]
+    columns = [r for rows in disliked_rows for r in rows]
+    pick = sp.csr_matrix(
+        (np.ones(len(columns)), (owners, columns)), shape=(n, docs.shape[0]), dtype=docs.dtype
+    )
+    total = pick @ docs
+    if unit:
+        return features.normalize(total)
+    counts = np.maximum(np.bincount(owners, minlength=n), 1).astype(float)
+    return sp.diags(1.0 / counts) @ total
+
+
+def negatives_clipped() -> Patch:
+    """Rocchio's standard clipping: a profile row's words that the negative took below zero are
+    zero, so a down only lowers the weight of words the positive part holds."""
+
+    def rocchio(positive, negative):  # type: ignore[no-untyped-def]
+        out = (positive - negative).tocsr()
+        out.data = np.maximum(out.data, 0.0)
+        out.eliminate_zeros()
+        return features.normalize(out)
+
+    return {(profiles, "rocchio"): rocchio}
+
+
+def disliked_centroid() -> Patch:
+    """The negative as Rocchio's own centroid: the raw mean of the rated-down papers' unit rows
+    (its length is how much they agree), not that mean made unit length."""
+
+    def part(docs, subscribers, library_rows, disliked_rows):  # type: ignore[no-untyped-def]
+        mean = _disliked_mean(docs, disliked_rows, len(subscribers), unit=False)
+        return profiles.DISLIKED_WEIGHT * mean
+
+    return {(profiles, "disliked_part"): part}
+
+
+def _positives(subscribers, library_rows):  # type: ignore[no-untyped-def]
+    """Per subscriber, its positive evidence in papers: liked papers, and its interests text and
+    keywords as one more."""
+    return np.array(
+        [
+            len(rows) + (1 if (s.profile.interests.strip() or s.profile.keywords) else 0)
+            for s, rows in zip(subscribers, library_rows, strict=True)
+        ],
+        float,
+    )
+
+
+def disliked_balanced() -> Patch:
+    """The negative's weight times min(1, positives / downs): rated-down papers weigh at most as
+    much, together, as the positive evidence they are contrasted with."""
+
+    def part(docs, subscribers, library_rows, disliked_rows):  # type: ignore[no-untyped-def]
+        n = len(subscribers)
+        downs = np.array([len(r) for r in disliked_rows], float)
+        share = np.minimum(1.0, _positives(subscribers, library_rows) / np.maximum(downs, 1.0))
+        mean = _disliked_mean(docs, disliked_rows, n)
+        return profiles.DISLIKED_WEIGHT * (sp.diags(share) @ mean)
+
+    return {(profiles, "disliked_part"): part}
+
+
+def disliked_off_heavy(share: float = 0.5) -> Patch:
+    """The negative without the words it shares with the positive part's heavy words (of at least
+    `share` x its heaviest): a near miss says "not this field", not "not this paper's topic"."""
+
+    def rocchio(positive, negative):  # type: ignore[no-untyped-def]
+        pos = positive.tocsr()
+        neg = negative.tocsr().copy()
+        for i in range(pos.shape[0]):
+            lo, hi = pos.indptr[i], pos.indptr[i + 1]
+            if hi == lo or neg.indptr[i + 1] == neg.indptr[i]:
+                continue
+            top = pos.data[lo:hi].max()
+            heavy = set(pos.indices[lo:hi][pos.data[lo:hi] >= share * top].tolist())
+            at = slice(neg.indptr[i], neg.indptr[i + 1])
+            keep = np.array([c not in heavy for c in neg.indices[at]])
+            neg.data[at] = np.where(keep, neg.data[at], 0.0)
+        neg.eliminate_zeros()
+        return features.normalize(pos - neg)
+
+    return {(profiles, "rocchio"): rocchio}
+
+
+def disliked_contrast() -> Patch:
+    """The negative centred on every rated paper: DISLIKED_WEIGHT x (the downs' centroid - the
+    centroid of the liked and rated-down papers together) = W x liked / (liked + downs) x (downs'
+    centroid - liked centroid). A down then says "less like this than what you rated", and the
+    retrieval's own bias (every rated paper was shown for being near the liked ones) cancels."""
+
+    def part(docs, subscribers, library_rows, disliked_rows):  # type: ignore[no-untyped-def]
+        n = len(subscribers)
+        d = _disliked_mean(docs, disliked_rows, n, unit=False)
+        lib = _disliked_mean(docs, library_rows, n, unit=False)
+        nd = np.array([len(r) for r in disliked_rows], float)
+        nl = np.array([len(r) for r in library_rows], float)
+        share = np.where(nd > 0, nl / np.maximum(nl + nd, 1.0), 0.0)
+        return profiles.DISLIKED_WEIGHT * (sp.diags(share) @ (d - lib))
+
+    return {(profiles, "disliked_part"): part}
+
+
+def negatives_unclipped() -> Patch:
+    """The profile as before Rocchio's clipping: words a rated-down paper holds and the rest of
+    the profile lacks weigh below zero."""
+
+    def rocchio(positive, negative):  # type: ignore[no-untyped-def]
+        return features.normalize(positive - negative)
+
+    return {(profiles, "rocchio"): rocchio}

@@ -19,11 +19,17 @@ from bench.groupings import (
 )
 from bench.patches import (
     Patch,
+    disliked_balanced,
+    disliked_centroid,
+    disliked_contrast,
+    disliked_off_heavy,
     fused_times,
     heavy_sharing,
     latent_expanded,
     library_linear_tf,
     library_sharpened,
+    negatives_clipped,
+    negatives_unclipped,
     patched,
     phrases_weighed,
     pivoted,
@@ -450,5 +456,35 @@ VARIANTS.update(
             library_linear_tf(p),
         )
         for p in (0.5, 1.0)
+    }
+)
+
+
+RATED.update(
+    {
+        "- negative weights clipped": (
+            "a rated-down paper's words that the profile lacks weigh below zero, as before",
+            negatives_unclipped(),
+        ),
+        "downs: negative weights clipped": (
+            "Rocchio's clipping: words the negative takes below zero are zero",
+            negatives_clipped(),
+        ),
+        "downs: Rocchio centroid": (
+            "the negative is the downs' raw centroid (its length their agreement), not unit",
+            disliked_centroid(),
+        ),
+        "downs: weighed by the balance": (
+            "the negative's weight times min(1, positives / downs)",
+            disliked_balanced(),
+        ),
+        "downs: off the heavy words": (
+            "the negative without the positive part's heavy words",
+            disliked_off_heavy(),
+        ),
+        "downs: contrast with the rated": (
+            "the negative is W x liked / (liked + downs) x (downs' centroid - liked centroid)",
+            disliked_contrast(),
+        ),
     }
 )

@@ -114,9 +114,11 @@ def test_down_sinks_the_topic_and_up_lifts_it_in_digest_rank(project: Path, caps
     assert digest(capsys, "feedback", "--config", "digest.toml", "ana", "g1", "down")[0] == 0
     down = ranked(capsys, tuesday)
     assert "g1" not in down  # a paper rated down is never offered again
-    # The other topic now scores best (the order shown also weighs latent closeness).
-    assert max(down, key=down.__getitem__).startswith("d")
-    assert all(down[g] < before[g] for g in ("g2", "g3"))  # the topic sank...
+    # The topic sank below the other one's papers (the order shown also weighs latent
+    # closeness); one down lowers the words it shares with the interests text, and gives none
+    # a weight below zero (Rocchio's clipping), so a graph paper may still lead.
+    assert down["g2"] < min(down[d] for d in ("d1", "d2"))
+    assert all(down[g] < 0.7 * before[g] for g in ("g2", "g3"))  # the topic sank...
     assert all(down[d] > before[d] for d in ("d1", "d2", "d3"))  # ...the rest rose (renormed)
 
     assert digest(capsys, "feedback", "--config", "digest.toml", "ana", "g1", "up")[0] == 0

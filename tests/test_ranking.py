@@ -490,6 +490,24 @@ def test_tiny_corpora_and_empty_inputs_work():
     assert rank(only_stop_words, [privacy()]) == {"ana": []}
 
 
+def test_a_rated_down_paper_lowers_shared_words_and_weighs_no_word_below_zero():
+    # Rocchio's clipping: a day's downs sit near the liked paper, so their other words are its
+    # own field's; weighed below zero, they sank that field's papers (one liked paper on small
+    # fields, day 2: -0.050 against no ratings).
+    texts = [
+        "protein folding with molecular dynamics simulations",  # liked
+        "molecular dynamics of lipid membranes and protein folding",  # rated down
+        "lipid membranes studied by coarse grained simulations",
+        "graph neural networks for traffic forecasting",
+    ]
+    space, docs = fit(texts)
+    reader = Subscriber("ana", Profile(), ())
+    row = profiles.profiles(space, docs, [reader], [[0]], [[1]])
+    weight = {t: row[0, space.vocabulary[t]] for t in ("protein", "folding", "lipid", "membranes")}
+    assert row.data.min() >= 0 and weight["lipid"] == weight["membranes"] == 0
+    assert weight["protein"] > 0 and weight["folding"] > 0  # lowered, never reversed
+
+
 def test_disliked_papers_push_their_topic_down_and_are_never_picked(papers):
     dp = find(papers, "ex-post dp")
     before = {

@@ -62,13 +62,8 @@ def split(
     if not many:
         return Rows(whole, np.arange(n), [list(r) for r in library_rows], [""] * n)
     groups = _groups(docs, x, [library_rows[si] for si in many])
-    texts = prof.profiles(space, docs, subscribers, [[] for _ in range(n)], disliked_rows)
-    dislike = prof.group_sum(
-        docs,
-        [r for rows in disliked_rows for r in rows],
-        [i for i, rows in enumerate(disliked_rows) for _ in rows],
-        n,
-    )
+    dislike = prof.disliked_part(docs, subscribers, library_rows, disliked_rows)
+    texts = prof.profiles(space, docs, subscribers, [[] for _ in range(n)], disliked_rows, dislike)
     rows: list[sp.csr_matrix] = []
     owner: list[int] = []
     library: list[list[int]] = []
@@ -83,7 +78,7 @@ def split(
             continue
         for members in grouped[si]:
             mean = normalize(sp.csr_matrix(docs[members].sum(axis=0)))
-            rows.append(normalize(mean - prof.DISLIKED_WEIGHT * dislike[si]))
+            rows.append(prof.rocchio(mean, dislike[si]))
             owner.append(si)
             library.append(members)
             labels.append(_label(rows[-1], space))
