@@ -237,5 +237,5 @@ def test_feedback_while_another_process_holds_the_database_is_one_line_and_exit_
         holder.rollback()
         holder.close()
     assert code == 1
-    assert "stayed locked by another digest process for 0.3 s; try again" in one_line(capsys)
+    assert "stayed locked by another process for 0.3 s; try again" in one_line(capsys)
     assert main(["feedback", "--config", str(config), "ana", paper(1).id, "up"]) == 0

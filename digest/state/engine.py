@@ -161,7 +161,7 @@ class SQLite:
         where = self.name
         if code.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
             return StateBusy(
-                f"{where}: the state database stayed locked by another digest process for"
+                f"{where}: the state database stayed locked by another process for"
                 f" {self.timeout:g} s; try again"
             )
         reason = f"{exc}"
