@@ -142,6 +142,43 @@ def test_a_journals_rss_1_0_feed_gives_dois(server: FeedServer) -> None:
     assert paper.venue == "Journal of Examples: Latest Articles"
 
 
+PUBLISHERS_RSS = """<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/"><channel>
+<title>Publishers</title><link>https://example.org</link><description>d</description>
+<item><title>Error correction below threshold</title>
+<link>https://www.nature.com/articles/s41586-026-01234-5</link>
+<content:encoded><![CDATA[<p>Nature, Published online: 02 December 2026; <a href="https://www.
+nature.com/articles/s41586-026-01234-5">doi:10.1038/s41586-026-01234-5</a></p>We demonstrate
+error correction.]]></content:encoded></item>
+<item><title>A dissipative time crystal</title><link>https://journals.aps.org/prl/x</link>
+<description>Author(s): Xiaoling Wu, Zhuqing Wang, and Fan Yang&lt;br /&gt;&lt;p&gt;We report a
+time crystal.&lt;/p&gt;&lt;br/&gt;[Phys. Rev. Lett. 137, 230601] Published Tue Dec 01, 2026
+</description></item>
+<item><title>Graph networks for optimization: a survey</title>
+<link>https://www.sciencedirect.com/science/article/pii/S0004370226001234</link>
+<description><![CDATA[<p>Publication date: February 2027</p><p><b>Source:</b> Artificial
+Intelligence, Volume 333</p><p>Author(s): Maria Garcia, Li Wei</p>]]></description></item>
+</channel></rss>"""
+
+
+def test_a_publishers_wrapping_is_no_abstract_and_its_doi_and_authors_are_kept(
+    server: FeedServer,
+) -> None:
+    # Nature's "Published online" line, APS's byline and tail, ScienceDirect's lines: they were
+    # the abstract's first words (or all of it), and followed authors never matched.
+    server.route("/rss", Answer(body=PUBLISHERS_RSS, content_type="application/rss+xml"))
+    (nature, aps, sd), warnings = fetch(server, "/rss")
+    assert warnings == []
+    assert nature.id == "10.1038/s41586-026-01234-5"
+    assert nature.abstract == "We demonstrate error correction."
+    assert aps.abstract == "We report a time crystal." and aps.authors == (
+        "Xiaoling Wu",
+        "Zhuqing Wang",
+        "Fan Yang",
+    )
+    assert sd.abstract == "" and sd.authors == ("Maria Garcia", "Li Wei")
+
+
 def test_an_atom_feed_loses_its_markup_and_scripts(server: FeedServer) -> None:
     server.route("/atom", Answer(body=ATOM))
     (cells, graphs), warnings = fetch(server, "/atom")

@@ -16,7 +16,7 @@ import feedparser
 
 from digest.models import Notice, Paper, SourceConfig, SourceError, Warn
 from digest.models.identity import abstract_id, arxiv_id, doi, openreview_id, paper_id
-from digest.sources import authors
+from digest.sources import authors, publishers
 from digest.sources.common import code_links, xml_safe
 from digest.sources.latex import to_text
 from digest.sources.progress import QUIET, Progress
@@ -162,7 +162,8 @@ def to_paper(
     texts = [str(entry.get("summary") or "")] + [
         str(c.get("value", "")) for c in entry.get("content") or ()
     ]
-    raw = max(texts, key=lambda t: len(html_text(t)))
+    wrapped = publishers.unwrap(max(texts, key=lambda t: len(html_text(t))))
+    raw = wrapped.text
     text = html_text(raw)
     preamble = _ARXIV_PREAMBLE.match(text)
     abstract = to_text(text[preamble.end() :] if preamble else text)
@@ -183,7 +184,7 @@ def to_paper(
     # arXiv's own feed says a published paper's DOI in <arxiv:DOI>, its journal in
     # <arxiv:journal_reference>, as its API does.
     named = ("arxiv_doi", "id", "dc_identifier", "prism_doi")
-    candidates = [str(entry.get(k, "")) for k in named] + [link]
+    candidates = [str(entry.get(k, "")) for k in named] + [link, wrapped.doi]
     venue = str(entry.get("arxiv_journal_reference") or "").strip() or venue
     candidates += [listing[1]] if listing else []
     found_arxiv = next((a for c in candidates if (a := arxiv_id(c))), "")
@@ -201,7 +202,7 @@ def to_paper(
         id=ident,
         title=title or derived,
         abstract=abstract,
-        authors=_authors(entry),
+        authors=_authors(entry) or authors.split(wrapped.byline),
         venue=venue,
         url=link,
         code_url=links[0] if links else "",

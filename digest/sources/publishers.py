@@ -1,0 +1,52 @@
+"""What publishers wrap around an abstract in their feeds: Nature's "Published online; doi:" line,
+APS's "Author(s):" byline and "[Journal] Published" tail, ScienceDirect's publication-date,
+source and author lines. Taken off the text, and what they say (a DOI, the authors) kept."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_TAG = r"(?:<[^>]{0,200}>\s*)*"  # any markup around a line: <p>, <b>, <a href=...>
+# Nature: "<p>Nature, Published online: 02 December 2026; <a ...>doi:10.1038/...</a></p>"
+_ONLINE = re.compile(
+    rf"^\s*{_TAG}[^<>\n]{{1,120}}, Published online: [^<>;\n]{{1,40}};\s*{_TAG}"
+    rf"doi:\s*(10\.\d{{4,9}}/[^\s<>]+)\s*{_TAG}",
+    re.IGNORECASE,
+)
+# APS: "Author(s): A, B, and C<br />" first, "[Phys. Rev. Lett. 137, 230601] Published Tue Dec 01,
+# 2026" last.
+_BYLINE = re.compile(
+    rf"^\s*{_TAG}Author\(s\):\s*([^<>\n]{{1,2000}}?)\s*(?:<br\s*/?>|</p>|\n)", re.I
+)
+_PUBLISHED = re.compile(
+    rf"\s*(?:<br\s*/?>\s*)*\[[^\[\]<>\n]{{3,120}}\]\s*Published\s+"
+    rf"[A-Za-z]{{3}} [A-Za-z]{{3}} \d{{1,2}}, \d{{4}}\s*{_TAG}$"
+)
+# ScienceDirect: "<p>Publication date: ...</p><p><b>Source:</b> ...</p><p>Author(s): ...</p>".
+_SD_LINE = re.compile(
+    r"<p>\s*(?:<b>)?\s*(Publication date|Source|Author\(s\))\s*:\s*(?:</b>)?\s*([^<>]{0,2000})</p>",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Unwrapped:
+    text: str  # the feed's text without the publisher's lines
+    doi: str = ""  # a DOI one of them named
+    byline: str = ""  # the authors one of them named, as written
+
+
+def unwrap(raw: str) -> Unwrapped:
+    """The item's text (HTML or plain) without a publisher's wrapping lines."""
+    doi = byline = ""
+    if match := _ONLINE.match(raw):
+        raw, doi = raw[match.end() :], match[1].rstrip(".;,")
+    if match := _BYLINE.match(raw):
+        raw, byline = raw[match.end() :], match[1]
+    raw = _PUBLISHED.sub("", raw)
+    lines = list(_SD_LINE.finditer(raw))
+    if len(lines) >= 2 and {m[1].lower() for m in lines} >= {"publication date", "source"}:
+        byline = next((m[2].strip() for m in lines if m[1].lower() == "author(s)"), byline)
+        raw = _SD_LINE.sub("", raw)
+    return Unwrapped(raw.strip(), doi, byline)

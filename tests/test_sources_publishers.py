@@ -1,0 +1,49 @@
+"""Publishers' wrapping around an abstract in their feeds: taken off, and what it says kept."""
+
+from __future__ import annotations
+
+from digest.sources.publishers import unwrap
+
+NATURE = (
+    '<p>Nature, Published online: 02 December 2026; <a href="https://www.nature.com/articles/'
+    's41586-026-01234-5">doi:10.1038/s41586-026-01234-5</a></p>We demonstrate error correction.'
+)
+APS = (
+    "Author(s): Xiaoling Wu, Zhuqing Wang, and Fan Yang<br /><p>We report a time crystal.</p>"
+    "<br/>[Phys. Rev. Lett. 137, 230601] Published Tue Dec 01, 2026"
+)
+SCIENCEDIRECT = (
+    "<p>Publication date: February 2027</p><p><b>Source:</b> Artificial Intelligence, Volume 333"
+    "</p><p>Author(s): Maria Garcia, Li Wei</p>"
+)
+
+
+def test_natures_published_online_line_goes_and_its_doi_stays() -> None:
+    found = unwrap(NATURE)
+    assert (found.text, found.doi) == (
+        "We demonstrate error correction.",
+        "10.1038/s41586-026-01234-5",
+    )
+
+
+def test_aps_byline_and_journal_tail_go_and_the_authors_stay() -> None:
+    found = unwrap(APS)
+    assert found.text == "<p>We report a time crystal.</p>"
+    assert found.byline == "Xiaoling Wu, Zhuqing Wang, and Fan Yang"
+
+
+def test_a_sciencedirect_item_is_its_authors_and_no_abstract() -> None:
+    found = unwrap(SCIENCEDIRECT)
+    assert (found.text, found.byline) == ("", "Maria Garcia, Li Wei")
+    with_abstract = unwrap(SCIENCEDIRECT + "<p>We survey graph networks.</p>")
+    assert with_abstract.text == "<p>We survey graph networks.</p>"
+
+
+def test_an_abstract_that_only_mentions_such_words_is_left_alone() -> None:
+    for text in (
+        "We study when a paper is published online; doi: see below.",
+        "The author(s): a study of bylines.<br/>More text.",
+        "<p>Source: a survey of sources.</p><p>We read them all.</p>",
+        "Results [Phys. Rev. Lett. 137, 230601] Published Tue Dec 01, 2026 and more after it.",
+    ):
+        assert unwrap(text).text == text and not unwrap(text).doi
