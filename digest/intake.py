@@ -37,6 +37,7 @@ class SourceReport:
     new: int = 0
     error: str = ""
     seconds: float = 0.0  # time the fetch took
+    unchanged: bool = False  # a feed that answered 304 to a conditional GET: nothing new
 
 
 # Papers read, deduplicated against the store and kept per transaction: a source's answer or a
@@ -65,14 +66,27 @@ def ingest(
                 log.warning("skipped %s", problem)
 
             started = time.monotonic()
+            # A feed is asked whether it changed since its last full read (ETag, Last-Modified),
+            # under its URL with the secrets blotted; the answer's validators are kept only
+            # once its papers are stored.
+            address = redact(str(source.options.get("url", "")), settings.secrets)
+            validators = None
+            if store is not None and getattr(SOURCES[source.kind], "conditional", False):
+                validators = store.journal.validators(source.name, address)
             with shown.source(source.name) as bar:
-                for batch in _batches(source, warn, now, bar, report, settings.secrets):
+                found = _batches(source, warn, now, bar, report, settings.secrets, validators)
+                for batch in found:
                     report.read += len(batch)
                     if store is None:
                         papers.extend(batch)
                     else:
                         batch = seen_replacements(batch, store, source.name)
                         report.new += store.add_papers(batch, now)
+                if validators is not None and store is not None and not report.error:
+                    report.unchanged = bool(validators.pop("unchanged", ""))
+                    if not report.unchanged:
+                        etag, modified = validators.get("etag", ""), validators.get("modified", "")
+                        store.journal.remember_validators(source.name, address, etag, modified)
                 # A feed URL from the environment is a secret; the summary is kept in the state.
                 report.error = shortened(redact(report.error, settings.secrets))
                 report.seconds = round(time.monotonic() - started, 3)
@@ -118,13 +132,15 @@ def _batches(
     bar: progress.Progress,
     report: SourceReport,
     secrets: frozenset[str] = frozenset(),
+    validators: dict[str, str] | None = None,
 ) -> Iterator[list[Paper]]:
     """The papers of one source, BATCH at a time; a failure is recorded in the report, the papers
     read before it are kept (a page that failed does not undo the pages before it)."""
     batch: list[Paper] = []
     read = 0
     try:
-        for paper in SOURCES[source.kind].fetch(source, warn, now=now, progress=bar):
+        asked = {} if validators is None else {"validators": validators}
+        for paper in SOURCES[source.kind].fetch(source, warn, now=now, progress=bar, **asked):
             # A title that moves a reader's cursor or reverses its text is ended here, for
             # every kind of source alike.
             batch.append(unlinked(clean(paper), secrets))

@@ -229,3 +229,12 @@ def test_a_pending_delivery_without_a_next_try_says_no_none(tmp_path: Path) -> N
         text, _ = reports.status_report(settings, store, state, at("2026-11-30T10:00Z"))
     (line,) = [x for x in text.splitlines() if x.startswith("  pending")]
     assert "None" not in line and line.endswith("(0 attempts): not tried yet")
+
+
+def test_a_feed_that_answered_304_is_said_unchanged_not_empty() -> None:
+    from digest.intake import SourceReport
+
+    line = reports._source_state(SourceReport("lab", unchanged=True))
+    assert (
+        line == "0 read, 0 skipped, 0 new: not changed since its last read (the feed answered 304)"
+    )

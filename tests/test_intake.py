@@ -192,3 +192,70 @@ def test_a_link_holding_a_sources_secret_is_dropped_on_the_way_in(tmp_path: Path
         "a1": "",
         "a2": "https://lab.example/item/2",
     }
+
+
+FEED = """<?xml version="1.0"?><rss version="2.0"><channel><title>t</title><link>https://x</link>
+<description>d</description><item><title>Private federated learning</title>
+<link>https://example.org/p/1</link><description>{}</description></item></channel></rss>"""
+TOKEN = "tok-S3CRET-991"
+
+
+def test_a_feed_is_asked_whether_it_changed_and_a_304_is_nothing_new(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from feedserver import Answer, FeedServer
+
+    for proxy in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"):
+        monkeypatch.delenv(proxy, raising=False)
+    with FeedServer() as server, Store(tmp_path / "s.db") as store:
+        full = Answer(
+            body=FEED.format(PRIVACY),
+            content_type="application/rss+xml",
+            headers={"ETag": '"v1"', "Last-Modified": "Mon, 30 Nov 2026 08:00:00 GMT"},
+        )
+        server.route(f"/feed/{TOKEN}", full, Answer(304))
+        url = f"{server.url}/feed/{TOKEN}"
+        settings = Settings(
+            "t.toml", (SourceConfig("rss", "lab", {"url": url}),), (), secrets=frozenset({url})
+        )
+        (first,), _ = intake.ingest(settings, store, NOW)
+        (second,), _ = intake.ingest(settings, store, NOW)
+        rows = store.db.execute("SELECT url, etag FROM feed_validators").fetchall()
+    asked = [{k.lower(): v for k, v in r.headers.items()} for r in server.hits(f"/feed/{TOKEN}")]
+    assert (first.new, first.unchanged) == (1, False) and "if-none-match" not in asked[0]
+    assert (second.read, second.unchanged, second.error) == (0, True, "")
+    assert asked[1]["if-none-match"] == '"v1"'
+    assert asked[1]["if-modified-since"] == "Mon, 30 Nov 2026 08:00:00 GMT"
+    assert [tuple(r) for r in rows] == [("[redacted]", '"v1"')]  # no secret in the state
+
+
+def test_a_feeds_validators_are_kept_only_once_its_papers_are(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A crash between reading the feed and storing its papers must leave the next read a full
+    # one: a 304 then would lose those papers for good.
+    from feedserver import Answer, FeedServer
+
+    for proxy in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"):
+        monkeypatch.delenv(proxy, raising=False)
+    with FeedServer() as server, Store(tmp_path / "s.db") as store:
+        full = Answer(
+            body=FEED.format(PRIVACY), content_type="application/rss+xml", headers={"ETag": '"v1"'}
+        )
+        server.route("/feed", full)
+        settings = Settings(
+            "t.toml", (SourceConfig("rss", "lab", {"url": f"{server.url}/feed"}),), ()
+        )
+
+        def crash(*args: object) -> int:
+            raise KeyboardInterrupt
+
+        kept = store.add_papers
+        monkeypatch.setattr(store, "add_papers", crash)
+        with pytest.raises(KeyboardInterrupt):
+            intake.ingest(settings, store, NOW)
+        assert store.journal.validators("lab", f"{server.url}/feed") == {}
+        monkeypatch.setattr(store, "add_papers", kept)
+        (report,), _ = intake.ingest(settings, store, NOW)
+    second = {k.lower() for k in server.hits("/feed")[1].headers}
+    assert report.new == 1 and "if-none-match" not in second

@@ -505,3 +505,27 @@ def test_ingest_keeps_a_replacement_only_of_a_paper_the_store_has(
         (report,), _ = ingest(settings, store, now)
         assert (report.read, report.new) == (2, 0)
         assert store.count_papers() == 1
+
+
+def test_a_304_nobody_asked_for_fails_the_source(server: FeedServer) -> None:
+    # A cache in between answering for another client: no feed was read, and it is no news.
+    server.route("/rss", Answer(304))
+    with pytest.raises(SourceError, match="304 Not Modified, unasked"):
+        fetch(server, "/rss")
+
+
+def test_a_changed_feed_gives_its_new_validators_and_an_unchanged_one_none(
+    server: FeedServer,
+) -> None:
+    server.route(
+        "/rss",
+        Answer(body=EMPTY_RSS, content_type="application/rss+xml", headers={"ETag": '"v2"'}),
+        Answer(304),
+    )
+    config = SourceConfig("rss", "feed", {"url": f"{server.url}/rss"})
+    source = RssSource(Policy(timeout=2, retries=0))
+    validators = {"etag": '"v1"', "modified": ""}
+    list(source.fetch(config, print, validators=validators))
+    assert validators == {"etag": '"v2"', "modified": ""}
+    assert list(source.fetch(config, print, validators=validators)) == []
+    assert validators["unchanged"] == "1"

@@ -152,6 +152,8 @@ def _source_state(source: SourceReport) -> str:
     if source.error:
         kept = f" (kept {source.read} read before)" if source.read else ""
         return f"FAILED: {source.error}{kept}"
+    if source.unchanged:
+        return f"{counts}: not changed since its last read (the feed answered 304)"
     if source.read == 0:
         return f"{counts}: the source has no papers now (empty feed, or none in the window)"
     if source.new == 0:

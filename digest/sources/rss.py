@@ -214,6 +214,21 @@ def to_paper(
     )
 
 
+def _conditional(validators: Mapping[str, str]) -> dict[str, str]:
+    """The headers of a conditional GET (RFC 9110 13.1), from the last full read's validators."""
+    asked = {}
+    if validators.get("etag"):
+        asked["If-None-Match"] = validators["etag"]
+    if validators.get("modified"):
+        asked["If-Modified-Since"] = validators["modified"]
+    return asked
+
+
+def _validator(value: str) -> str:
+    """A validator to send back as it came: short printable ASCII, or none."""
+    return value if len(value) <= 200 and value.isascii() and value.isprintable() else ""
+
+
 def _public(link: str) -> str:
     """The link without a user or password: those are the feed's, never a reader's."""
     try:
@@ -250,6 +265,7 @@ class RssSource:
     """`url`: one RSS 1.0, RSS 2.0 or Atom feed."""
 
     kind = "rss"
+    conditional = True  # fetch() takes `validators`: a conditional GET
 
     def __init__(self, policy: Policy | None = None) -> None:
         self.policy = policy or Policy()
@@ -264,14 +280,30 @@ class RssSource:
         *,
         now: datetime | None = None,
         progress: Progress = QUIET,
+        validators: dict[str, str] | None = None,
     ) -> Iterator[Paper]:
+        """`validators`: the ETag and Last-Modified of the last full read, asked with (a 304
+        is no papers, and sets "unchanged"); replaced by this answer's."""
         url = config.options.get("url")
         if not isinstance(url, str) or not url.strip():
             raise SourceError(f"source {config.name!r}: rss needs the feed's `url`")
         policy = self.policy.with_options(config.options)
+        asked = _conditional(validators or {})
         with Client(config.name, policy, progress) as client:
             progress.note("fetching the feed")
-            response = client.get(url)
+            response = client.get(url, headers=asked)
+        if response.status == 304:
+            if not asked or validators is None:  # a cache in between answered for someone else
+                raise SourceError(f"{config.name}: 304 Not Modified, unasked, from {shown(url)}")
+            validators["unchanged"] = "1"
+            progress.note("not changed since the last read")
+            return iter(())
+        if validators is not None:
+            validators.clear()
+            validators.update(
+                etag=_validator(response.headers.get("etag", "")),
+                modified=_validator(response.headers.get("last-modified", "")),
+            )
         replacements = config.options.get("replacements") is True
         # The site the feed came from (after redirects): its root only, never the feed's path
         # or query, where a private feed keeps its token, nor the credentials of its address.

@@ -129,12 +129,14 @@ class Client:
         params: Mapping[str, Any] | None = None,
         *,
         explain: Callable[[Response], str] | None = None,
+        headers: Mapping[str, str] | None = None,
     ) -> Response:
-        """The response to GET url, after retries; `explain` words a final 4xx/5xx answer."""
+        """The response to GET url, after retries; `explain` words a final 4xx/5xx answer;
+        `headers` go with the request (a conditional GET's)."""
         where = shown(url)
         for attempt in range(self.policy.retries + 1):
             try:
-                response = self._once(url, params, where)
+                response = self._once(url, params, where, headers)
                 if response.status in TRANSIENT:
                     wait = retry_after(response.headers.get("retry-after"))
                     raise _Retry(_status(response, explain), wait)
@@ -158,7 +160,13 @@ class Client:
             self.policy.sleep(wait)
         raise AssertionError("unreachable")  # the loop returns or raises
 
-    def _once(self, url: str, params: Mapping[str, Any] | None, where: str) -> Response:
+    def _once(
+        self,
+        url: str,
+        params: Mapping[str, Any] | None,
+        where: str,
+        headers: Mapping[str, str] | None = None,
+    ) -> Response:
         self._space_out()
         self.calls += 1
         self._asked = 0
@@ -172,7 +180,7 @@ class Client:
                 if params:
                     target = target.copy_merge_params(params)
                 trace = {"trace": watch.trace}
-                with self.http.stream("GET", target, extensions=trace) as stream:
+                with self.http.stream("GET", target, headers=headers, extensions=trace) as stream:
                     declared = stream.headers.get("content-length", "")
                     if declared.isdigit() and int(declared) > policy.max_bytes:
                         raise self._too_large(where)

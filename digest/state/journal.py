@@ -313,6 +313,24 @@ class Journal(Tables):
                 ],
             )
 
+    def validators(self, source: str, url: str) -> dict[str, str]:
+        """The ETag and Last-Modified of the feed's last full read ({} if none)."""
+        row = self.db.execute(
+            "SELECT etag, modified FROM feed_validators WHERE source = ? AND url = ?", (source, url)
+        ).fetchone()
+        return {"etag": row[0], "modified": row[1]} if row else {}
+
+    def remember_validators(self, source: str, url: str, etag: str, modified: str) -> None:
+        """Kept once the papers of that read are stored: a crash before leaves the old ones, and
+        the next read is then of the whole feed again, never a 304 over papers not kept."""
+        with self.transaction() as db:
+            db.execute("DELETE FROM feed_validators WHERE source = ? AND url = ?", (source, url))
+            if etag or modified:
+                db.execute(
+                    "INSERT INTO feed_validators (source, url, etag, modified) VALUES (?,?,?,?)",
+                    (source, url, etag, modified),
+                )
+
     def sources(self) -> list[dict[str, Any]]:
         """Per source: its last try, last success (None: never) and the last try's error. Last
         by run, not by the runs' clocks: after a clock that ran ahead is set back, the failure

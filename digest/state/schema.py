@@ -120,6 +120,17 @@ SCHEMA = [
     HOLDS_SCHEMA,
     # (feedback): the ✅ that acknowledged each Matrix vote, removed when the vote is; see votes.py
     ACKS_SCHEMA,
+    # (feeds): a feed's ETag and Last-Modified from its last full read, for a conditional GET;
+    # see journal.py
+    """
+    CREATE TABLE feed_validators (
+        source   TEXT NOT NULL,
+        url      TEXT NOT NULL,                        -- its secrets blotted
+        etag     TEXT NOT NULL DEFAULT '',
+        modified TEXT NOT NULL DEFAULT '',
+        PRIMARY KEY (source, url)
+    );
+    """,
 ]
 # The papers stored before paper_keys existed get their keys in the last migration step's commit
 # (store.py).
