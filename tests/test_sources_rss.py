@@ -216,6 +216,17 @@ def test_a_page_that_is_no_feed_fails_the_source(server: FeedServer, body: str) 
     assert "s3cr3t" not in message and "\n" not in message
 
 
+def test_a_web_page_given_as_a_feed_names_the_feed_it_links_to(server: FeedServer) -> None:
+    page = (
+        '<html><head><link rel="alternate" type="application/rss+xml" href="/journal/rss.xml">'
+        "</head><body>The journal</body></html>"
+    )
+    server.route("/journal", Answer(body=page, content_type="text/html"))
+    with pytest.raises(SourceError) as info:
+        fetch(server, "/journal")
+    assert str(info.value).endswith(f"; the page names its feed: {server.url}/journal/rss.xml")
+
+
 def test_a_missing_feed_fails_the_source_with_the_status(server: FeedServer) -> None:
     with pytest.raises(SourceError, match=f"HTTP 404 Not Found from {server.url}/gone"):
         fetch(server, "/gone")

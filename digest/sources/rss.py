@@ -136,7 +136,8 @@ def parse_feed(
         why = feed.get("bozo_exception") or "no RSS or Atom elements found"
         where = f" from {shown(url)}" if url else ""
         why = printable(" ".join(str(why).split()))
-        raise SourceError(f"{name}: not an RSS or Atom feed ({why}){where}")
+        hint = _linked_feed(body, base)
+        raise SourceError(f"{name}: not an RSS or Atom feed ({why}){where}{hint}")
     if problem := feed_problem(feed):
         warn(Notice(f"{name}: malformed feed ({problem}); kept what could be read"))
     venue = html_text(str(feed.feed.get("title", "")))
@@ -212,6 +213,24 @@ def to_paper(
         aliases=tuple(a for a in (found_doi, found_arxiv) if a and a != ident),
         replacement=replacement and not replacements,
     )
+
+
+# A web page naming its feed: <link rel="alternate" type="application/rss+xml" href="...">.
+_FEED_LINK = re.compile(
+    rb"<link\b[^>]*\btype=[\"']?application/(?:rss|atom)\+xml[^>]*>", re.IGNORECASE
+)
+_HREF = re.compile(rb"\bhref=[\"']?([^\"'\s>]+)", re.IGNORECASE)
+
+
+def _linked_feed(body: bytes, base: str) -> str:
+    """For a web page given as a feed: the feed it links to, as a hint (the site's own pages
+    only: a page's text is no place to take an address from blindly)."""
+    tag = _FEED_LINK.search(body[:200_000])
+    href = _HREF.search(tag[0]) if tag else None
+    if href is None:
+        return ""
+    link = printable(urljoin(base, href[1].decode("ascii", "replace")))
+    return f"; the page names its feed: {shown(link)}" if link.startswith("http") else ""
 
 
 def _conditional(validators: Mapping[str, str]) -> dict[str, str]:
