@@ -155,3 +155,22 @@ def test_a_library_of_copies_and_a_pool_of_one_still_rank():
     pool = papers_of("galaxies", 1, "new-", rng)
     picks = rank(pool, [Subscriber("ana", Profile(library=library), (), min_score=0.0)])["ana"]
     assert [s.paper for s in picks] == pool and picks[0].score > 0
+
+
+def test_a_pick_through_the_interests_text_names_the_closest_liked_paper_too():
+    # The text's row of a grouped library stands for no liked paper: its picks never said which
+    # liked paper they were close to, however close one was (two chemistry papers here).
+    rng = random.Random(5)
+    library = [
+        *papers_of("privacy", 8, "lib-", rng),
+        *papers_of("galaxies", 8, "lib-", rng),
+        *papers_of("chemistry", 2, "lib-", rng),
+    ]
+    pool = [papers_of(t, 20, "new-", rng) for t in TOPICS]
+    words = " ".join(TOPICS["chemistry"].split()[:6])
+    reader = Subscriber(
+        "ana", Profile(interests=words, library=tuple(library)), (), top_k=30, min_score=0.0
+    )
+    picks = rank([p for papers in pool for p in papers], [reader])["ana"]
+    by_text = [s for s in picks if "your interests text" in s.because]
+    assert by_text and all("closest to: " in s.because for s in by_text)

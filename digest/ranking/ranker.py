@@ -186,21 +186,22 @@ def _explained(
     """The drawn (subscriber, score, paper row, interest row) as picks: the words, the interest,
     the closest liked paper and the authors behind each."""
     interest, papers = prep.interest, prep.papers
-    nearest_rows = closest(
-        prep.docs,
-        prep.x,
-        [interest.library[r] for *_, r in drawn],
-        [[(v, j)] for _, v, j, _ in drawn],
-    )
+    # The interests text's row of a grouped library stands for no liked paper: its picks name
+    # the closest of the whole library, as an ungrouped subscriber's do.
+    whole: dict[int, list[int]] = {}
+    for row, owner in enumerate(interest.owner):
+        whole.setdefault(int(owner), []).extend(interest.library[row])
+    candidates = [interest.library[r] or whole.get(si, []) for si, _, _, r in drawn]
+    nearest_rows = closest(prep.docs, prep.x, candidates, [[(v, j)] for _, v, j, _ in drawn])
     words = iter(
         terms(interest.vectors, prep.x, [(r, j) for _, _, j, r in drawn], prep.space.names)
     )
     follows: dict[int, set[str]] = {}  # per subscriber, not per pick
-    out = []
+    out: list[Scored] = []
     for (si, score, j, r), (li,) in zip(drawn, nearest_rows, strict=True):
         reasons = [f"your interest: {interest.labels[r]}"] if interest.labels[r] else []
         if li >= 0:
-            liked_paper = prep.corpus[interest.library[r][li]]
+            liked_paper = prep.corpus[candidates[len(out)][li]]
             reasons.append(f"closest to: {liked_paper.title or liked_paper.id}")
         weights = prep.author_weights[si]
         if si not in follows:
