@@ -8,7 +8,7 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from digest import render
@@ -199,6 +199,29 @@ def _look(
         # Held papers are not looked at again: tomorrow's alerts are for tomorrow's papers.
         store.journal.set_alert_mark(s.name, max(ranked.through, after[s.name]))
     return reports
+
+
+def standing(sub: Subscriber, held: Sequence[Held], space: Any) -> list[Held]:
+    """The held alerts a digest made now carries, as the reader's profile and rules stand now
+    (they were scored and explained when held): a paper now excluded, rated, or in the library
+    is dropped; one that no rule of now would alert (a keyword removed, alerts off) goes back
+    among the ranked candidates; the rest are scored and explained anew, keeping why they
+    waited. `space`: the digest's own ranking space, so both are on one scale."""
+    if not held or not watching(sub):
+        return []
+    from digest import ranking
+
+    papers = [h.scored.paper for h in held]
+    ranked = ranking.rank(papers, [sub], top_k=len(papers), thresholds=False, space=space)
+    fresh = {s.paper.id: s for s in ranked[sub.name]}
+    kept = []
+    for h in held:
+        scored = fresh.get(h.scored.paper.id)
+        why = reasons(sub, scored) if scored is not None else []
+        if scored is not None and why:
+            waited = tuple(r for r in h.reasons if r.startswith("held: "))
+            kept.append(Held(scored, (*why, *waited)))
+    return kept
 
 
 def _capped(cap: int) -> str:

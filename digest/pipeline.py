@@ -221,6 +221,8 @@ def make_digests(
     # The space first: a refit reads every stored paper's text, which need not sit in memory
     # beside the new papers it is fitted for (at a million papers, gigabytes each).
     space = corpus.ranking_space(store, due_now, now)
+    for sub in due_now:  # as the reader's profile and alert rules stand now
+        held[sub.name] = alerts.standing(sub, held[sub.name], space)
     ranked = corpus.rank_stored(store, due_now, floors, space, gone)
     picks, through = ranked.picks, ranked.through
     env = None
@@ -314,12 +316,13 @@ def preview(settings: Settings, store: Store, name: str, now: datetime) -> Messa
     fetched = [p for p in fetched if p.id in recent or store.papers.paper(p.id) is None]
     pool = identity.dedupe(stored + fetched)
     ids = [p.id for p in pool]
-    held = store.journal.holds(name)  # the held alerts so far: the digest carries them
-    allowed = {name: set(ids) - store.sent_ids(name, ids) - store.journal.alerted_ids(name, ids)}
-    allowed[name] -= {h.scored.paper.id for h in held}
     from digest import corpus  # numpy: not for commands that never rank
 
     space = corpus.saved_space(store, [subscriber]) if pool else None  # the run's, read-only
+    # The held alerts so far, as the reader's rules stand now: the digest carries them.
+    held = alerts.standing(subscriber, store.journal.holds(name), space)
+    allowed = {name: set(ids) - store.sent_ids(name, ids) - store.journal.alerted_ids(name, ids)}
+    allowed[name] -= {h.scored.paper.id for h in held}
     start = period_start(subscriber.schedule, subscriber.timezone, now) or now
     made = store.has_digest(name, start.isoformat())
     # A run now sends or holds the alert matches first: what it sends is in no digest, what it

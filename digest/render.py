@@ -275,7 +275,7 @@ def _item(
         "down_url": links.vote(paper.id, "down") if links else "",
         "title": tidy(paper.title),
         "venue": " ".join(plain(paper.venue).split()),
-        "score": f"{scored.score:.2f}",
+        "score": f"{scored.score:.2f}".replace("-0.00", "0.00"),  # a hair below zero is 0
         "terms": [plain(t) for t in scored.terms],
         "because": " ".join(plain(scored.because).split()),
         "snippet": snippet(paper.abstract),

@@ -33,6 +33,7 @@ from digest.models import (
     Settings,
     SourceConfig,
     StateError,
+    Subscriber,
 )
 from digest.scheduler import one_line
 from digest.state import Store
@@ -575,3 +576,54 @@ def test_a_held_alert_waits_with_the_digest_while_every_source_is_down(tmp_path:
         (tmp_path / "gone").rename(tmp_path / "papers")
         report = pipeline.run_once(settings, store, at("2026-12-01T10:00Z"))
         assert [(s.status, s.held) for s in report.subscribers] == [("made", 1)]
+
+
+def held_two(tmp_path: Path, ana: Subscriber) -> tuple[Settings, Store, str]:
+    """Two papers naming ana's alert keyword at 10:00 under a cap of 1: one alerted, one held;
+    returns the held one's id."""
+    settings = settings_for(tmp_path, ana)
+    store = Store(tmp_path / "s.db")
+    first_digest(tmp_path, settings, store, f"{MONDAY}T09:00Z")
+    text = "Membership inference attacks on differential privacy in federated learning"
+    mia = [paper(f"m{i}", f"{text}, watermark number {i}.") for i in (1, 2)]
+    arrive(tmp_path / "papers", "1", *mia)
+    pipeline.run_once(settings, store, at(f"{MONDAY}T10:00Z"))
+    (held,) = {"m1", "m2"} - {pid for _, pid, _ in alerted(store)}
+    return settings, store, held
+
+
+def test_a_held_alert_the_reader_has_since_excluded_is_never_shown(tmp_path: Path) -> None:
+    ana = subscriber("ana", INTERESTS, alert_keywords=("membership inference",))
+    ana = replace(ana, max_alerts_per_day=1)
+    settings, store, held = held_two(tmp_path, ana)
+    with store:
+        later = settings_for(
+            tmp_path, replace(ana, profile=replace(ana.profile, exclude=("watermark",)))
+        )
+        pipeline.run_once(later, store, at("2026-12-01T09:00Z"))
+        assert held not in given(store, "ana", "2026-12-01T08:00:00+00:00")
+
+
+def test_a_held_alert_is_scored_and_explained_as_the_reader_stands_at_the_digest(
+    tmp_path: Path,
+) -> None:
+    ana = subscriber("ana", INTERESTS, alert_keywords=("membership inference",))
+    ana = replace(ana, max_alerts_per_day=1)
+    settings, store, held = held_two(tmp_path, ana)
+    with store:
+        (stored,) = store.journal.holds("ana")
+        assert "differential privacy" in stored.scored.terms
+        # The reader's words changed, and the keyword is still an alert rule: carried, explained
+        # by today's words, the cap's note kept.
+        now = replace(ana, profile=replace(ana.profile, interests="membership inference attacks"))
+        message = pipeline.preview(
+            settings_for(tmp_path, now), store, "ana", at("2026-12-01T09:00Z")
+        )
+        (entry,) = [e for e in message.entries if e.paper_id == held]
+        assert "differential privacy" not in entry.because and "membership" in entry.because
+        assert "held: the daily cap of 1 alert was reached" in entry.because
+        # Alerts off: no longer a held alert; an ordinary candidate, ranked like any other.
+        off = replace(now, alert_keywords=())
+        report = pipeline.run_once(settings_for(tmp_path, off), store, at("2026-12-01T09:00Z"))
+        assert [(s.held, s.picked) for s in report.subscribers] == [(0, 1)]
+        assert given(store, "ana", "2026-12-01T08:00:00+00:00") == [held]

@@ -433,3 +433,9 @@ def test_check_templates_catches_a_typo_in_the_held_alerts_section(tmp_path: Pat
     (tmp_path / "digest.txt").write_text("{% for item in held %}{{ item.reasonz }}{% endfor %}\n")
     with pytest.raises(ConfigError, match="digest.txt, line 1: .*reasonz"):
         check_templates(make_environment(str(tmp_path)))
+
+
+def test_a_score_a_hair_below_zero_reads_0_00_not_minus_zero() -> None:
+    # A held alert by a followed author may share no word and score -0.0004 against the centroid.
+    message = render(make_digest(Scored(FEDHET, -0.0004, (), "")))
+    assert "score 0.00" in message.text and "-0.00" not in message.text + message.html
