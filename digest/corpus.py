@@ -4,6 +4,7 @@ papers (an even sample of a large store), kept in the state database and refitte
 
 from __future__ import annotations
 
+import itertools
 import logging
 import math
 from collections import Counter
@@ -157,15 +158,28 @@ def ranking_space(store: Store, subscribers: Sequence[Subscriber], now: datetime
     return space
 
 
-def saved_space(store: Store, subscribers: Sequence[Subscriber]) -> Space | None:
+def foreseen_space(
+    store: Store, subscribers: Sequence[Subscriber], new: Sequence[Paper]
+) -> Space | None:
+    """For `preview`: the space a run that stores the `new` papers would rank in, fitted as the
+    run would fit it (on the stored papers and these) when it would refit, and never saved."""
+    count, latest = store.ratings.extent()
+    if count + len(new) < SPACE_MIN_PAPERS:
+        return None
+    space = saved_space(store, subscribers, growth=len(new))
+    return space or _fit(store, latest, count + len(new), _wishes(subscribers), new)
+
+
+def saved_space(store: Store, subscribers: Sequence[Subscriber], growth: int = 0) -> Space | None:
     """The stored space as it is, when it is still the one a run would rank in: of this version,
     not stale, holding every subscriber's words (a new subscriber's words: a run refits once);
-    else None. Read-only, for `digest rank` as well as for runs."""
+    else None. Read-only, for `digest rank` as well as for runs; `growth`: papers a run would
+    store first."""
     count, latest = store.ratings.extent()
     saved = store.ratings.space()
     if count < SPACE_MIN_PAPERS or saved is None:
         return None
-    if latest - saved.through_seq > REFIT_GROWTH * saved.docs:
+    if latest + growth - saved.through_seq > REFIT_GROWTH * saved.docs:
         return None
     space = Space.from_bytes(saved.data)
     # A space saved before it counted author names (profiles.frequent) is refitted once.
@@ -184,7 +198,9 @@ def _texts(store: Store, through: int, every: int = 1) -> Iterator[str]:
         yield from (paper_text(p) for _, p in block)
 
 
-def _fit(store: Store, latest: int, count: int, wishes: list[str]) -> Space:
+def _fit(
+    store: Store, latest: int, count: int, wishes: list[str], extra: Sequence[Paper] = ()
+) -> Space:
     """The vocabulary of every stored paper, or of an even sample above SPACE_SAMPLE, and of the
     wishes (as texts of their own, so that a word no stored paper holds is in it too), with
     document frequencies, idf and author names counted on every paper, the wishes not among
@@ -193,8 +209,8 @@ def _fit(store: Store, latest: int, count: int, wishes: list[str]) -> Space:
     names: Counter[str] = Counter()
 
     def counting() -> Iterator[list[Paper]]:  # one read of the store, names counted
-        for block in store.paper_blocks(0, latest):
-            papers = [p for _, p in block]
+        blocks = ([p for _, p in block] for block in store.paper_blocks(0, latest))
+        for papers in itertools.chain(blocks, [list(extra)] if extra else []):
             name_counts(papers, names)
             yield papers
 
@@ -202,6 +218,7 @@ def _fit(store: Store, latest: int, count: int, wishes: list[str]) -> Space:
         sample = [paper_text(p) for papers in counting() for p in papers]
     else:
         sample = list(_texts(store, latest, every=every))
+        sample += [paper_text(p) for p in extra[::every]]
     space, rows = fit(sample + wishes, wishes)
     rows = rows[: len(sample)]
     if every == 1:  # the sample is every paper: its rows hold the counts

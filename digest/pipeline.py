@@ -313,12 +313,14 @@ def preview(settings: Settings, store: Store, name: str, now: datetime) -> Messa
     # A paper the store holds from before the last digest was considered then (the run ranks
     # only those after it): the sources return it again, but it is no news.
     recent = {paper.id for paper in stored}
+    new = [p for p in fetched if p.id not in recent and store.papers.paper(p.id) is None]
     fetched = [p for p in fetched if p.id in recent or store.papers.paper(p.id) is None]
     pool = identity.dedupe(stored + fetched)
     ids = [p.id for p in pool]
     from digest import corpus  # numpy: not for commands that never rank
 
-    space = corpus.saved_space(store, [subscriber]) if pool else None  # the run's, read-only
+    # The space the run will rank in: refitted, unsaved, when storing the new papers makes it.
+    space = corpus.foreseen_space(store, [subscriber], new) if pool else None
     # The held alerts so far, as the reader's rules stand now: the digest carries them.
     held = alerts.standing(subscriber, store.journal.holds(name), space)
     allowed = {name: set(ids) - store.sent_ids(name, ids) - store.journal.alerted_ids(name, ids)}

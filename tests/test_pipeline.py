@@ -234,6 +234,29 @@ def test_preview_ranks_in_the_stored_space_a_run_ranks_in(tmp_path: Path, monkey
     assert stored != alone  # other idf and centroid: other scores
 
 
+def test_preview_ranks_in_the_space_the_run_refits_when_its_new_papers_make_it_stale(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Preview stores nothing, so it took the saved space for current; the run, having stored
+    # the day's papers, refitted it: other scores, another tenth pick.
+    from digest import corpus
+    from tests.test_ranking import load_seed_papers
+
+    monkeypatch.setattr(corpus, "SPACE_MIN_PAPERS", 5)
+    seeds = load_seed_papers()
+    ana = dataclasses.replace(subscriber("ana", "differential privacy and learning"), top_k=8)
+    settings = settings_for(tmp_path, ana)
+    now = datetime(2026, 11, 30, 12, tzinfo=UTC)
+    with Store(tmp_path / "s.db") as store:
+        store.add_papers(seeds[:20], datetime(2026, 11, 29, tzinfo=UTC))
+        corpus.ranking_space(store, settings.subscribers, now)  # saved: 20 papers
+        write_seeds(tmp_path, "a.txt", *[p.abstract for p in seeds[20:]])  # 37 new: stale
+        shown = pipeline.preview(settings, store, "ana", now)
+        pipeline.run_once(settings, store, now)
+        (row,) = [r for r in store.outbox() if r.purpose == "digest"]
+    assert row.message is not None and shown.text == row.message.text
+
+
 def test_preview_leaves_out_what_the_last_digest_considered_as_the_run_does(
     tmp_path: Path,
 ) -> None:
