@@ -142,6 +142,15 @@ def test_a_chinese_or_japanese_phrase_matches_inside_a_sentence_without_spaces()
     assert not pattern.search("modeling") and not pattern.search("联邦政府")
 
 
+def test_exclude_reads_accents_and_hyphens_as_the_explanations_do():
+    # "fine tuning" was shown as a matched word of a paper the reader excluded as "fine-tuning".
+    pattern = exclude_pattern(["fine-tuning", "naive"])
+    assert pattern is not None
+    assert pattern.search("Private fine tuning of language models")
+    assert pattern.search("Fine-tuning at scale") and pattern.search("Naïve Bayes classifiers")
+    assert not pattern.search("a finely tuned instrument")
+
+
 def test_exclude_knows_the_plurals_in_ies_and_es():
     pattern = exclude_pattern(["policy", "analysis", "survey", "privacy policy"])
     assert pattern is not None

@@ -7,6 +7,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -14,7 +15,7 @@ import scipy.sparse as sp
 
 from digest.models import Paper, Subscriber
 from digest.ranking.features import Space, normalize
-from digest.ranking.tokens import CJK_RUN, author_key
+from digest.ranking.tokens import CJK_RUN, author_key, fold
 
 KEYWORD_WEIGHT = 1.5  # keywords are the subscriber's explicit wish: they outweigh free text
 DISLIKED_WEIGHT = 0.5  # Rocchio's negative share: papers rated down pull the profile away
@@ -50,12 +51,25 @@ NAME_PER = 6_704
 NAME_MOST = 2.0
 
 
-def exclude_pattern(words: Collection[str]) -> re.Pattern[str] | None:
-    """One regex for a subscriber's exclude list: whole words or phrases, plural forms included."""
-    parts = [_bounded(w.split()) for w in words if w.split()]
+@dataclass(frozen=True, slots=True)
+class Phrases:
+    """Words or phrases found in a text as the analyzer reads it: whole words, plurals too, any
+    case, accents and hyphens aside ("naive" finds "Naïve", "fine-tuning" finds "fine tuning",
+    as the words an explanation shows them)."""
+
+    regex: re.Pattern[str]
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self.regex.search(text if text.isascii() else fold(text))
+
+
+def exclude_pattern(words: Collection[str]) -> Phrases | None:
+    """One pattern for a subscriber's exclude list (or alert keywords)."""
+    phrases = [fold(w).replace("-", " ").split() for w in words]
+    parts = [_bounded(phrase) for phrase in phrases if phrase]
     if not parts:
         return None
-    return re.compile("|".join(parts), re.IGNORECASE)
+    return Phrases(re.compile("|".join(parts), re.IGNORECASE))
 
 
 def _bounded(phrase: list[str]) -> str:

@@ -129,6 +129,11 @@ def _strip_accents(text: str) -> str:
     return unicodedata.normalize("NFKC", "".join(kept))
 
 
+def fold(text: str) -> str:
+    """The text's letters as the analyzer reads them: Latin and Greek accents off."""
+    return _strip_accents(text)
+
+
 # Chinese and Japanese write no spaces between words, and Korean joins its particles to them:
 # a run of these scripts is read as its overlapping two-character words (as Lucene's CJK bigram
 # analyzer does), each a phrase of its own; a lone character of such a run is no word.
