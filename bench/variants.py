@@ -28,6 +28,7 @@ from bench.patches import (
     latent_expanded,
     library_linear_tf,
     library_sharpened,
+    negatives_by_nearness,
     negatives_clipped,
     negatives_unclipped,
     patched,
@@ -481,6 +482,10 @@ RATED.update(
         "downs: off the heavy words": (
             "the negative without the positive part's heavy words",
             disliked_off_heavy(),
+        ),
+        "downs: below zero by 1 - cos": (
+            "words the negative takes below zero keep 1 - cos(positive part, negative) of it",
+            negatives_by_nearness(),
         ),
         "downs: contrast with the rated": (
             "the negative is W x liked / (liked + downs) x (downs' centroid - liked centroid)",
