@@ -210,8 +210,10 @@ def _explained(
         mine = [a for a in papers[j].authors if author_key(a) in weights] if weights else []
         if by := [a for a in mine if author_key(a) in followed]:
             reasons.append(f"by {', '.join(by)}, whom you follow")
+        # Of the library's authors only the best-weighted one lifts the score: that one is said.
         if also := [a for a in mine if author_key(a) not in followed]:
-            reasons.append(f"by {', '.join(also)}, an author of papers you liked")
+            best = max(also, key=lambda a: weights[author_key(a)])
+            reasons.append(f"by {best}, an author of papers you liked")
         out.append(Scored(papers[j], score, next(words), "; ".join(reasons)))
     return out
 
