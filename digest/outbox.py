@@ -261,7 +261,7 @@ class _Run:
                 if mine and message is None:  # loaded now, one at a time: the claim left it out
                     message = self.store.message(row.id)
             if not mine or message is None:
-                log.info("%s: taken over by another worker, or gone; not sent here", job.label)
+                log.info("%s: taken over, paused by its reader, or gone; not sent here", job.label)
                 return budget
             self.marks.sending(row.id, True)
             delivery = Resumed(

@@ -296,6 +296,22 @@ def test_once_the_marks_cannot_be_written_nothing_more_is_sent(
     assert len(Probe.calls) <= 20 + 4  # sent again: at most the one on the wire per thread
 
 
+def test_a_row_paused_by_its_reader_while_the_pass_runs_is_not_sent(tmp_path: Path) -> None:
+    """The pauses were looked at when a delivery pass began: a mail queued behind a slow relay
+    went out after the reader's one-click unsubscribe was answered."""
+    settings, store = setup(tmp_path, ["d0", "d1", "d2"], delivery={"concurrency": 1})
+
+    def unsubscribe(delivery: Delivery) -> None:
+        with Store(tmp_path / "state.db") as web:  # the web face, on its own connection
+            web.web.pause("s1", ["probe"], NOW)
+
+    Probe.script["d0"].append(unsubscribe)
+    result = deliver(store, settings)
+    assert [d for d, _ in Probe.calls] == ["d0", "d2"]
+    assert [r.status for r in store.outbox()] == ["sent", "paused", "sent"]
+    assert len(result.sent) == 2
+
+
 # The real Slack channel against the Slack stand-in: pace and Retry-After seen from the server.
 
 

@@ -350,3 +350,25 @@ def test_a_read_cut_off_mid_statement_is_asked_again(postgres_url: str) -> None:
             writer.join(10)
         assert len(failed) == 1 and "terminating connection" in str(failed[0])
         assert store.count_papers() == 1
+
+
+def test_a_rating_and_its_undo_wait_for_another_rating_of_the_same_paper(postgres_url: str) -> None:
+    """Read, then written: a Slack click or `digest feedback` landing in between was wiped out by
+    an undo that answered "Rating taken back". Each (subscriber, paper) is rated one at a time."""
+    import psycopg
+
+    with Store(postgres_url) as store:
+        store.add_papers([Paper("p1", "A paper", "x")], NOW)
+        previous, made = store.ratings.rate_undoably("ana", "p1", "up", NOW)
+        done: list[bool] = []
+        with psycopg.connect(postgres_url, autocommit=True) as other:
+            other.execute("SELECT pg_advisory_lock(hashtext(%s))", ("digest:rating:ana\x1fp1",))
+            undo = threading.Thread(
+                target=lambda: done.append(store.ratings.undo("ana", "p1", made, previous, "web"))
+            )
+            undo.start()
+            time.sleep(0.5)
+            assert undo.is_alive()  # waits for the rating being written elsewhere
+            other.execute("SELECT pg_advisory_unlock(hashtext(%s))", ("digest:rating:ana\x1fp1",))
+            undo.join(10)
+        assert done == [True] and store.ratings.current("ana", "p1") == "none"

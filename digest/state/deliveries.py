@@ -19,8 +19,7 @@ from digest.state.engine import Engine
 # others once it ends. Renewed before each post (each part, each try after a rate limit).
 LEASE = timedelta(minutes=10)
 # On PostgreSQL a lease is timed on the database server's clock: on each worker's own, one 10
-# minutes slow had its leases end at once on the others', which took its rows mid-send (every
-# mail twice); a run replayed with --now had done the same.
+# minutes slow had its leases end at once on the others', which took its rows mid-send.
 CLOCK, LEASE_END = server_stamp(), server_stamp(LEASE)
 
 
@@ -197,8 +196,9 @@ class Deliveries:
     def renew(self, row_id: int, now: datetime) -> bool:
         """Just before sending: is the row still this worker's (not taken over after its lease
         ended, nor sent by another)? If so, its lease starts again."""
-        if self.db.kind == "sqlite":  # one run at a time (the run lock): always its own
-            return True
+        if self.db.kind == "sqlite":  # one run at a time (the run lock): its own, unless paused
+            row = self.db.execute("SELECT status FROM outbox WHERE id = ?", (row_id,)).fetchone()
+            return row is not None and row[0] == "pending"
         with self.transaction() as db:
             return bool(
                 db.execute(

@@ -43,7 +43,12 @@ VIAS = ("cli", "web", "matrix", "slack")  # where a rating came from (the web sc
 
 
 def current(db: Engine, subscriber: str, paper_id: str) -> Any:
-    """The rating row (rating, rated_at, via, origin) of a paper, or None: unrated."""
+    """The rating row (rating, rated_at, via, origin) of a paper, or None: unrated. Read for a
+    write, in its transaction: under the lock of this subscriber's rating of this paper, so that
+    no other rating of it lands between this read and that write (on PostgreSQL an undo had
+    wiped out a Slack click or a `digest feedback` made meanwhile; a missing row cannot be
+    locked FOR UPDATE). SQLite's BEGIN IMMEDIATE serializes them already."""
+    db.lock(f"rating:{subscriber}\x1f{paper_id}")
     return db.execute(
         "SELECT rating, rated_at, via, origin FROM ratings WHERE subscriber = ? AND paper_id = ?",
         (subscriber, paper_id),
@@ -141,7 +146,10 @@ class Ratings(Tables):
 
     def current(self, subscriber: str, paper_id: str) -> str:
         """The paper's rating now: up, down or none."""
-        row = current(self.db, subscriber, paper_id)
+        row = self.db.execute(
+            "SELECT rating FROM ratings WHERE subscriber = ? AND paper_id = ?",
+            (subscriber, paper_id),
+        ).fetchone()
         return _word(row["rating"] if row else None)
 
     def listing(self, subscriber: str | None = None) -> list[dict[str, str]]:

@@ -35,6 +35,12 @@ SCHEMA = """
 """
 
 
+_PAUSED = (
+    "status = 'paused', next_try_at = NULL,"
+    " last_error = 'paused by the reader (one-click unsubscribe)'"
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Pause:
     subscriber: str
@@ -60,10 +66,18 @@ class Web(Tables):
     # one-click unsubscribe
 
     def pause(self, subscriber: str, channels: list[str], now: datetime) -> None:
+        """Pause these channels, and with them their rows queued now, claimed ones too: a worker
+        renews a row's lease just before sending it, which a paused row fails (a mail sent after
+        the unsubscribe was answered, when only a delivery pass's start looked at the pauses)."""
         with self.transaction() as db:
             db.executemany(
                 "INSERT OR IGNORE INTO pauses (subscriber, channel, since) VALUES (?,?,?)",
                 [(subscriber, name, self.stamp(now)) for name in channels],
+            )
+            db.executemany(
+                f"UPDATE outbox SET {_PAUSED} WHERE status = 'pending' AND subscriber = ?"
+                " AND channel = ?",
+                [(subscriber, name) for name in channels],
             )
 
     def resume(self, subscriber: str) -> list[str]:
@@ -90,9 +104,8 @@ class Web(Tables):
             return 0  # the usual case: no write transaction on every delivery
         with self.transaction() as db:
             return db.execute(
-                "UPDATE outbox SET status = 'paused', next_try_at = NULL,"
-                " last_error = 'paused by the reader (one-click unsubscribe)'"
-                " WHERE status = 'pending' AND EXISTS (SELECT 1 FROM pauses"
+                f"UPDATE outbox SET {_PAUSED} WHERE status = 'pending' AND EXISTS (SELECT 1"
+                " FROM pauses"
                 " WHERE pauses.subscriber = outbox.subscriber"
                 " AND pauses.channel = outbox.channel)"
             ).rowcount
