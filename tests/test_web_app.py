@@ -203,6 +203,31 @@ def test_a_failing_request_is_one_log_line_without_its_message(
     assert "hunter2" not in log and "Traceback" not in log and key not in log
 
 
+def test_a_state_database_that_cannot_answer_is_a_503_to_try_again_never_a_500(
+    web: Project, capsys, monkeypatch
+) -> None:
+    # A mail provider's one-click unsubscribe got a 500 and was lost: a 503 with Retry-After
+    # says that nothing was recorded and that a later try may be.
+    from digest.models import StateError
+    from digest.state.web import Web
+
+    first_links(web, capsys)
+    (mail,) = web.mails("ana@example.org")
+    url = mail["List-Unsubscribe"].strip().strip("<>")
+
+    def down(*_: object) -> None:
+        raise StateError("postgresql://digest@db/digest: cannot connect (connection refused)")
+
+    monkeypatch.setattr(Web, "pause", down)
+    with web.web() as http:
+        answer = http.post(url, content=b"List-Unsubscribe=One-Click")
+    assert answer.status_code == 503 and answer.headers["Retry-After"] == "60"
+    assert "nothing was changed" in answer.text
+    log = capsys.readouterr().err
+    assert "web: POST /u… not done: postgresql://digest@db/digest: cannot connect" in log
+    assert url.rsplit("/", 1)[1][:20] not in log
+
+
 def test_request_bodies_are_bounded(web: Project, capsys) -> None:
     _, ups = first_links(web, capsys)
     with web.web() as http:

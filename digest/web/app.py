@@ -21,7 +21,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import ASGIApp
 
-from digest.models import Settings
+from digest.models import DigestError, Settings
 from digest.state.engine import is_url
 from digest.web import archive, slack
 from digest.web.access import Access
@@ -44,6 +44,11 @@ def respond(body: str | bytes, status: int = 200, media: str = "text/html") -> R
     policy = csp(text) if media == "text/html" else BARE_CSP
     headers = {"Content-Security-Policy": policy}
     return Response(body, status, headers=headers, media_type=f"{media}; charset=utf-8")
+
+
+def _place(request: Request) -> str:
+    """The kind of address, never its token: "/u…", "/r…"."""
+    return "/" + request.url.path.lstrip("/").split("/", 1)[0] + "…"
 
 
 def refused(status: int, title: str, why: str) -> Response:
@@ -117,6 +122,7 @@ class Face:
         app.add_exception_handler(404, self._not_found)
         app.add_exception_handler(405, self._not_allowed)
         app.add_exception_handler(500, self._failed)
+        app.add_exception_handler(DigestError, self._unavailable)
         return Strict(app)
 
     @contextlib.asynccontextmanager
@@ -133,6 +139,16 @@ class Face:
         answer = refused(405, "Not allowed", "This address does not take that kind of request.")
         allow = getattr(exc, "headers", None) or {}  # RFC 9110: a 405 says what is allowed
         answer.headers["Allow"] = allow.get("Allow", "GET, HEAD")
+        return answer
+
+    async def _unavailable(self, request: Request, exc: Exception) -> Response:
+        # The state database is down or busy: nothing was recorded, and a later try may be.
+        # A 503 with Retry-After says so to a mail provider's one-click unsubscribe too.
+        log.error("web: %s %s not done: %s", request.method, _place(request), exc)
+        answer = refused(
+            503, "Try again shortly", "The digest cannot record this just now; nothing was changed."
+        )
+        answer.headers["Retry-After"] = "60"
         return answer
 
     async def _failed(self, request: Request, exc: Exception) -> Response:
