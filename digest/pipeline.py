@@ -117,13 +117,10 @@ def run_once(
 ) -> RunReport:
     """One whole cycle on the clock `now`. When stop() (serve got SIGTERM) holds before the
     deliveries, they are left pending for the next run: recorded work is never lost."""
-    # Votes replied in Matrix rooms since the last run count in this run's profiles.
-    replies.read(settings, store, now)
     waiting: set[str] = set()
     subscribers = library.with_libraries(
         settings.subscribers, cache=store.papers, sources=settings.sources, now=now, waiting=waiting
     )
-    subscribers = store.ratings.apply(subscribers)
     run_id = store.start_run(datetime.now().astimezone(), now)
     try:
         return _cycle(settings, store, now, subscribers, run_id, channels, stop, waiting)
@@ -158,6 +155,11 @@ def _cycle(
     report = RunReport(now=now)
     report.sources, _ = ingest(settings, store, now)
     store.journal.record_sources(run_id, now, report.summary()["sources"])
+    # The ratings after the sources (a slow feed takes minutes): a vote given meanwhile, its
+    # page saying that the next digest follows it, counts in this one. Votes replied in Matrix
+    # rooms since the last run count too.
+    replies.read(settings, store, now)
+    subscribers = store.ratings.apply(subscribers)
     failed = [s.name for s in report.sources if s.error]
     all_failed = bool(report.sources) and len(failed) == len(report.sources)
     report.subscribers = make_digests(

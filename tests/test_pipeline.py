@@ -8,6 +8,7 @@ import email
 import email.policy
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -306,6 +307,28 @@ def test_preview_before_the_digest_carries_alert_matches_as_the_run_holds_them(
     made = mail.get_body(("plain",)).get_content()  # type: ignore[union-attr]
     for text in (shown.text, made):  # the held alert ahead of the one pick, beyond top_k
         assert "private client updates" in text and "training data" in text
+
+
+def test_a_rating_given_while_the_sources_are_read_counts_in_that_runs_digest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Ratings were taken before the sources, which a slow feed reads for minutes: a vote given
+    # meanwhile (its page says the next digest follows it) counted only a digest later.
+    write_seeds(tmp_path, "a.txt", PRIVACY, UNLEARN)
+    settings = settings_for(tmp_path, subscriber("ana", "differential privacy and unlearning"))
+    reading = pipeline.ingest
+
+    def slow_feed(*args: Any) -> Any:
+        read = reading(*args)
+        with Store(tmp_path / "s.db") as web:  # the reader's vote, on another connection
+            (unlearn,) = [p for _, p in web.papers_after(0) if "regulations" in p.abstract]
+            web.ratings.rate("ana", unlearn.id, "down", datetime(2026, 11, 30, 12, tzinfo=UTC))
+        return read
+
+    monkeypatch.setattr(pipeline, "ingest", slow_feed)
+    with Store(tmp_path / "s.db") as store:
+        report = pipeline.run_once(settings, store, datetime(2026, 11, 30, 12, tzinfo=UTC))
+    assert [(s.status, s.picked) for s in report.subscribers] == [("made", 1)]
 
 
 def test_preview_changes_nothing(tmp_path: Path) -> None:
