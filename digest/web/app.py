@@ -268,8 +268,12 @@ class Face:
         except TooLarge:
             return refused(413, "Too large", "The request was larger than an unsubscribe.")
         now = self.now()
-        await self.db(lambda store: store.web.pause(subscriber, channels, now))
-        log.info("web: %s unsubscribed from e-mail (%s)", subscriber, ", ".join(channels))
+        # Written now, or kept and tried again while the database is away: a mail provider's
+        # one-click POST comes once, and the reader takes "Unsubscribed" at its word.
+        pauses = tuple((subscriber, name) for name in channels)
+        await self.clicks.take(
+            Click(f"pause:{subscriber}:{now.isoformat()}", now, now, (), "", pauses)
+        )
         body = (
             f"<p>No more e-mail digests go to {html.escape(subscriber)}. To start them again,"
             " ask the digest's operator (<code>digest resume</code>).</p>"

@@ -1,7 +1,8 @@
-"""Slack clicks that are not lost: a click's votes and its request's key are written in one
-transaction before Slack is answered, when the database answers within ACK_BUDGET; otherwise
-Slack is answered anyway and the click is kept (in memory, and on disk beside an SQLite state:
-spool.py) and tried again until the database takes it."""
+"""Slack clicks and one-click unsubscribes that are not lost: a click's votes and its request's
+key are written in one transaction before Slack is answered, when the database answers within
+ACK_BUDGET; otherwise Slack is answered anyway and the click is kept (in memory, and on disk
+beside an SQLite state: spool.py) and tried again until the database takes it. An unsubscribe
+(a mail provider posts it once) is kept the same way."""
 
 from __future__ import annotations
 
@@ -35,6 +36,7 @@ class Click:
     at: datetime  # when it was clicked: a later rating is not replaced by a late write
     votes: tuple[tuple[str, str, str], ...]  # (subscriber, paper id, up|down)
     response_url: str = field(repr=False)  # in memory only: it can post to the channel
+    pauses: tuple[tuple[str, str], ...] = ()  # an unsubscribe: (subscriber, channel) to pause
 
 
 class Clicks:
@@ -67,7 +69,8 @@ class Clicks:
         try:
             return self._write(click, late=False)
         except DigestError as exc:  # the database is unreachable, locked or failing: kept
-            log.warning("web: a Slack click is kept to be recorded later (%s)", exc)
+            what = "an unsubscribe" if click.pauses else "a Slack click"
+            log.warning("web: %s is kept to be recorded later (%s)", what, exc)
             if self.spool:
                 self.spool.keep(_record(click))
             with self.lock:
@@ -84,6 +87,12 @@ class Clicks:
                 self.retrier.start()
 
     def _write(self, click: Click, late: bool) -> bool:
+        if click.pauses:  # an unsubscribe: pausing twice is pausing once
+            with self.access.lease() as store:
+                for subscriber, channel in click.pauses:
+                    store.web.pause(subscriber, [channel], click.at)
+            log.info("web: %s unsubscribed from e-mail", click.pauses[0][0])
+            return True
         with self.access.lease() as store:
             recorded = store.votes.click(click.key, click.until, click.votes, click.at, late)
         if recorded is None:
@@ -155,7 +164,8 @@ def confirm(recorded: list[tuple[str, str]], response_url: str) -> None:
 def _record(click: Click) -> dict[str, Any]:
     """The click as the spool keeps it: everything but the response_url."""
     at, until = click.at.isoformat(), click.until.isoformat()
-    return {"key": click.key, "until": until, "at": at, "votes": [list(v) for v in click.votes]}
+    votes, pauses = [list(v) for v in click.votes], [list(p) for p in click.pauses]
+    return {"key": click.key, "until": until, "at": at, "votes": votes, "pauses": pauses}
 
 
 def _click(record: dict[str, Any]) -> Click | None:
@@ -164,7 +174,8 @@ def _click(record: dict[str, Any]) -> Click | None:
         votes = tuple((str(s), str(p), str(v)) for s, p, v in record["votes"])
         if any(v not in ("up", "down") for _, _, v in votes):
             return None
+        pauses = tuple((str(s), str(c)) for s, c in record.get("pauses", ()))
         until, at = datetime.fromisoformat(record["until"]), datetime.fromisoformat(record["at"])
-        return Click(str(record["key"]), until, at, votes, "")
+        return Click(str(record["key"]), until, at, votes, "", pauses)
     except (KeyError, TypeError, ValueError):
         return None
