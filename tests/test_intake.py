@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -200,19 +202,27 @@ FEED = """<?xml version="1.0"?><rss version="2.0"><channel><title>t</title><link
 TOKEN = "tok-S3CRET-991"
 
 
-def test_a_feed_is_asked_whether_it_changed_and_a_304_is_nothing_new(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from feedserver import Answer, FeedServer
+@pytest.fixture
+def feeds(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    from feedserver import serve
 
-    for proxy in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"):
-        monkeypatch.delenv(proxy, raising=False)
-    with FeedServer() as server, Store(tmp_path / "s.db") as store:
-        full = Answer(
-            body=FEED.format(PRIVACY),
-            content_type="application/rss+xml",
-            headers={"ETag": '"v1"', "Last-Modified": "Mon, 30 Nov 2026 08:00:00 GMT"},
-        )
+    yield from serve(monkeypatch)
+
+
+def feed(**headers: str) -> Any:
+    from feedserver import Answer
+
+    return Answer(body=FEED.format(PRIVACY), content_type="application/rss+xml", headers=headers)
+
+
+def test_a_feed_is_asked_whether_it_changed_and_a_304_is_nothing_new(
+    tmp_path: Path, feeds: Any
+) -> None:
+    from feedserver import Answer
+
+    server = feeds
+    with Store(tmp_path / "s.db") as store:
+        full = feed(ETag='"v1"', **{"Last-Modified": "Mon, 30 Nov 2026 08:00:00 GMT"})
         server.route(f"/feed/{TOKEN}", full, Answer(304))
         url = f"{server.url}/feed/{TOKEN}"
         settings = Settings(
@@ -230,19 +240,13 @@ def test_a_feed_is_asked_whether_it_changed_and_a_304_is_nothing_new(
 
 
 def test_a_feeds_validators_are_kept_only_once_its_papers_are(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, feeds: Any
 ) -> None:
     # A crash between reading the feed and storing its papers must leave the next read a full
     # one: a 304 then would lose those papers for good.
-    from feedserver import Answer, FeedServer
-
-    for proxy in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"):
-        monkeypatch.delenv(proxy, raising=False)
-    with FeedServer() as server, Store(tmp_path / "s.db") as store:
-        full = Answer(
-            body=FEED.format(PRIVACY), content_type="application/rss+xml", headers={"ETag": '"v1"'}
-        )
-        server.route("/feed", full)
+    server = feeds
+    with Store(tmp_path / "s.db") as store:
+        server.route("/feed", feed(ETag='"v1"'))
         settings = Settings(
             "t.toml", (SourceConfig("rss", "lab", {"url": f"{server.url}/feed"}),), ()
         )
