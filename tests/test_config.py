@@ -204,7 +204,8 @@ kind = "file"
 dir = "${NOPE}"
 """,
     )
-    assert "subscribers[0].channels[0].dir" in message and "${NOPE} is not set" in message
+    # Named as every other check names a subscriber's key (was "subscribers[0]...").
+    assert "subscribers.alice.channels[0].dir" in message and "${NOPE} is not set" in message
 
 
 def test_dollar_dollar_is_a_literal_dollar(tmp_path: Path) -> None:

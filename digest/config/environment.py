@@ -63,7 +63,7 @@ def substitute(
         }
     if isinstance(value, list):
         return [
-            substitute(v, env, file, f"{key}[{i}]", secrets, unset) for i, v in enumerate(value)
+            substitute(v, env, file, _item(key, i, v), secrets, unset) for i, v in enumerate(value)
         ]
     if not isinstance(value, str) or "$" not in value:
         return value
@@ -83,6 +83,13 @@ def substitute(
         return env[name]
 
     return _VAR.sub(replace, value)
+
+
+def _item(key: str, i: int, value: Any) -> str:
+    """A list item's key path, a subscriber by its name as the checker names it
+    (`subscribers.alice.channels[0].webhook`, not `subscribers[0]...`)."""
+    name = value.get("name") if isinstance(value, dict) and key == "subscribers" else None
+    return f"{key}.{name}" if isinstance(name, str) and name else f"{key}[{i}]"
 
 
 def _join(key: str, name: str) -> str:
