@@ -5,7 +5,7 @@ digest leaves it out. Also the one-line notices of quiet periods (on_empty = "no
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
@@ -201,27 +201,35 @@ def _look(
     return reports
 
 
-def standing(sub: Subscriber, held: Sequence[Held], space: Any) -> list[Held]:
-    """The held alerts a digest made now carries, as the reader's profile and rules stand now
-    (they were scored and explained when held): a paper now excluded, rated, or in the library
-    is dropped; one that no rule of now would alert (a keyword removed, alerts off) goes back
-    among the ranked candidates; the rest are scored and explained anew, keeping why they
-    waited. `space`: the digest's own ranking space, so both are on one scale."""
-    if not held or not watching(sub):
-        return []
+def standing(
+    subs: Sequence[Subscriber], held: Mapping[str, Sequence[Held]], space: Any
+) -> dict[str, list[Held]]:
+    """The held alerts each digest made now carries, as its reader's profile and rules stand
+    now (they were scored and explained when held): a paper now excluded, rated, or in the
+    library is dropped; one that no rule of now would alert (a keyword removed, alerts off)
+    goes back among the ranked candidates; the rest are scored and explained anew, keeping why
+    they waited. One ranking for every subscriber; `space`: the digests' own, one scale."""
+    out: dict[str, list[Held]] = {s.name: [] for s in subs}
+    watched = [s for s in subs if held.get(s.name) and watching(s)]
+    if not watched:
+        return out
     from digest import ranking
 
-    papers = [h.scored.paper for h in held]
-    ranked = ranking.rank(papers, [sub], top_k=len(papers), thresholds=False, space=space)
-    fresh = {s.paper.id: s for s in ranked[sub.name]}
-    kept = []
-    for h in held:
-        scored = fresh.get(h.scored.paper.id)
-        why = reasons(sub, scored) if scored is not None else []
-        if scored is not None and why:
-            waited = tuple(r for r in h.reasons if r.startswith("held: "))
-            kept.append(Held(scored, (*why, *waited)))
-    return kept
+    papers = {h.scored.paper.id: h.scored.paper for s in watched for h in held[s.name]}
+    allowed = {s.name: {h.scored.paper.id for h in held[s.name]} for s in watched}
+    top = max(len(held[s.name]) for s in watched)
+    ranked = ranking.rank(
+        list(papers.values()), watched, top_k=top, thresholds=False, allowed=allowed, space=space
+    )
+    for sub in watched:
+        fresh = {s.paper.id: s for s in ranked[sub.name]}
+        for h in held[sub.name]:
+            scored = fresh.get(h.scored.paper.id)
+            why = reasons(sub, scored) if scored is not None else []
+            if scored is not None and why:
+                waited = tuple(r for r in h.reasons if r.startswith("held: "))
+                out[sub.name].append(Held(scored, (*why, *waited)))
+    return out
 
 
 def _capped(cap: int) -> str:

@@ -223,8 +223,7 @@ def make_digests(
     # The space first: a refit reads every stored paper's text, which need not sit in memory
     # beside the new papers it is fitted for (at a million papers, gigabytes each).
     space = corpus.ranking_space(store, due_now, now)
-    for sub in due_now:  # as the reader's profile and alert rules stand now
-        held[sub.name] = alerts.standing(sub, held[sub.name], space)
+    held.update(alerts.standing(due_now, held, space))  # as the readers stand now
     ranked = corpus.rank_stored(store, due_now, floors, space, gone)
     picks, through = ranked.picks, ranked.through
     env = None
@@ -324,7 +323,7 @@ def preview(settings: Settings, store: Store, name: str, now: datetime) -> Messa
     # The space the run will rank in: refitted, unsaved, when storing the new papers makes it.
     space = corpus.foreseen_space(store, [subscriber], new) if pool else None
     # The held alerts so far, as the reader's rules stand now: the digest carries them.
-    held = alerts.standing(subscriber, store.journal.holds(name), space)
+    held = alerts.standing([subscriber], {name: store.journal.holds(name)}, space)[name]
     allowed = {name: set(ids) - store.sent_ids(name, ids) - store.journal.alerted_ids(name, ids)}
     allowed[name] -= {h.scored.paper.id for h in held}
     start = period_start(subscriber.schedule, subscriber.timezone, now) or now

@@ -627,3 +627,31 @@ def test_a_held_alert_is_scored_and_explained_as_the_reader_stands_at_the_digest
         report = pipeline.run_once(settings_for(tmp_path, off), store, at("2026-12-01T09:00Z"))
         assert [(s.held, s.picked) for s in report.subscribers] == [(0, 1)]
         assert given(store, "ana", "2026-12-01T08:00:00+00:00") == [held]
+
+
+def test_held_alerts_of_many_readers_are_weighed_in_one_ranking_each_by_its_own_profile() -> None:
+    from digest.models import Held, Paper, Scored
+
+    fl = Paper("h1", "Membership inference in federated learning", "Attacks on federated clients.")
+    sky = Paper("h2", "Membership inference for galaxy surveys", "Attacks on galaxy catalogues.")
+    rules = {"alert_keywords": ("membership inference",)}
+    ana, bob = (
+        subscriber("ana", "federated learning", **rules),
+        subscriber("bob", "galaxy", **rules),
+    )
+    carl = subscriber("carl", "galaxy")  # no alert rule any more: nothing held for him
+    waited = "held: the daily cap of 1 alert was reached"
+    held = {
+        "ana": [Held(Scored(fl, 0.9, ("then",), ""), ("mentions it", waited))],
+        "bob": [Held(Scored(sky, 0.9, ("then",), ""), ("mentions it",))],
+        "carl": [Held(Scored(sky, 0.9, ("then",), ""), ("mentions it",))],
+    }
+    now = alerts.standing([ana, bob, carl], held, None)
+    assert [h.scored.paper.id for h in now["ana"]] == ["h1"]
+    assert (
+        "federated learning" in now["ana"][0].scored.terms and now["ana"][0].reasons[-1] == waited
+    )
+    assert [h.scored.paper.id for h in now["bob"]] == ["h2"] and "galaxy" in now["bob"][
+        0
+    ].scored.terms
+    assert now["carl"] == []
