@@ -200,6 +200,7 @@ def make_digests(
     # alert (over a daily cap, or just now) goes in, all of them, not counted against top_k.
     alerts.hold_for_digest(settings, store, due_now, now)
     held = {sub.name: store.journal.holds(sub.name) for sub in due_now}
+    was = {name: {h.scored.paper.id for h in holds} for name, holds in held.items()}
     floors = {sub.name: store.considered_through(sub.name) for sub, _ in due}
     # Asked of the alerts themselves: an alert pass cut short after its first alert (a locked
     # database, a killed process) has not set the subscriber's alert mark yet.
@@ -256,7 +257,9 @@ def make_digests(
             messages = [(channel.name, channel.kind, message) for channel in sub.channels]
         purpose = "digest" if items or carried else "notice"
         made = store.record_digest(digest, max(through, floors[sub.name]), messages, purpose)
-        if made is None:
+        if made is not None:  # a hold this digest did not carry is over (excluded, no rule)
+            store.journal.drop_holds(sub.name, was[sub.name] - {h.scored.paper.id for h in carried})
+        else:
             status = "already made"
         top = max((s.score for s in items), default=None)  # the latent order is not the score's
         told = made is not None and purpose == "notice" and bool(messages)
@@ -320,16 +323,14 @@ def preview(settings: Settings, store: Store, name: str, now: datetime) -> Messa
     ids = [p.id for p in pool]
     from digest import corpus  # numpy: not for commands that never rank
 
-    # The space the run will rank in: refitted, unsaved, when storing the new papers makes it.
+    # The run's space (fitted, unsaved, when the new papers make it stale) and held alerts.
     space = corpus.foreseen_space(store, [subscriber], new) if pool else None
-    # The held alerts so far, as the reader's rules stand now: the digest carries them.
     held = alerts.standing([subscriber], {name: store.journal.holds(name)}, space)[name]
     allowed = {name: set(ids) - store.sent_ids(name, ids) - store.journal.alerted_ids(name, ids)}
     allowed[name] -= {h.scored.paper.id for h in held}
     start = period_start(subscriber.schedule, subscriber.timezone, now) or now
     made = store.has_digest(name, start.isoformat())
-    # A run now sends or holds the alert matches first: what it sends is in no digest, what it
-    # holds is carried ahead of the picks; after the period's digest, the next one is shown.
+    # A run now sends or holds alert matches first; after this period's digest, the next.
     every = _rank(
         pool, [subscriber], allowed=allowed, space=space, top_k=alerts.ALL, thresholds=False
     )

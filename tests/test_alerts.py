@@ -602,6 +602,7 @@ def test_a_held_alert_the_reader_has_since_excluded_is_never_shown(tmp_path: Pat
         )
         pipeline.run_once(later, store, at("2026-12-01T09:00Z"))
         assert held not in given(store, "ana", "2026-12-01T08:00:00+00:00")
+        assert store.journal.held_counts() == {}  # over: status names no held alert to come
 
 
 def test_a_held_alert_is_scored_and_explained_as_the_reader_stands_at_the_digest(

@@ -257,6 +257,16 @@ class Journal(Tables):
             for r in rows
         ]
 
+    def drop_holds(self, subscriber: str, paper_ids: Iterable[str]) -> None:
+        """Forget these held alerts: a digest was made without them (the reader excluded the
+        paper, or no alert rule of theirs names it now)."""
+        rows = [(subscriber, paper_id) for paper_id in paper_ids]
+        if rows:
+            with self.transaction() as db:
+                db.executemany(
+                    "DELETE FROM alert_holds WHERE subscriber = ? AND paper_id = ?", rows
+                )
+
     def held_counts(self) -> dict[str, int]:
         """Per subscriber, how many held alerts wait for its next digest."""
         rows = self.db.execute(
