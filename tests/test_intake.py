@@ -223,20 +223,54 @@ def test_a_feed_is_asked_whether_it_changed_and_a_304_is_nothing_new(
     server = feeds
     with Store(tmp_path / "s.db") as store:
         full = feed(ETag='"v1"', **{"Last-Modified": "Mon, 30 Nov 2026 08:00:00 GMT"})
-        server.route(f"/feed/{TOKEN}", full, Answer(304))
-        url = f"{server.url}/feed/{TOKEN}"
+        server.route("/feed", full, Answer(304))
         settings = Settings(
-            "t.toml", (SourceConfig("rss", "lab", {"url": url}),), (), secrets=frozenset({url})
+            "t.toml", (SourceConfig("rss", "lab", {"url": f"{server.url}/feed"}),), ()
         )
         (first,), _ = intake.ingest(settings, store, NOW)
         (second,), _ = intake.ingest(settings, store, NOW)
-        rows = store.db.execute("SELECT url, etag FROM feed_validators").fetchall()
-    asked = [{k.lower(): v for k, v in r.headers.items()} for r in server.hits(f"/feed/{TOKEN}")]
+    asked = [{k.lower(): v for k, v in r.headers.items()} for r in server.hits("/feed")]
     assert (first.new, first.unchanged) == (1, False) and "if-none-match" not in asked[0]
     assert (second.read, second.unchanged, second.error) == (0, True, "")
     assert asked[1]["if-none-match"] == '"v1"'
     assert asked[1]["if-modified-since"] == "Mon, 30 Nov 2026 08:00:00 GMT"
-    assert [tuple(r) for r in rows] == [("[redacted]", '"v1"')]  # no secret in the state
+
+
+def test_a_feed_whose_address_holds_a_secret_is_read_whole_and_keeps_nothing(
+    tmp_path: Path, feeds: Any
+) -> None:
+    # Blotted, every such address is "[redacted]": a ${FEED_URL} pointed at another feed had
+    # sent it the old feed's validators, and its 304 hid the new feed's papers.
+    server = feeds
+    with Store(tmp_path / "s.db") as store:
+        server.route(f"/feed/{TOKEN}", feed(ETag='"v1"'))
+        url = f"{server.url}/feed/{TOKEN}"
+        source = SourceConfig("rss", "lab", {"url": url})
+        settings = Settings("t.toml", (source,), (), secrets=frozenset({url}))
+        for _ in range(2):
+            intake.ingest(settings, store, NOW)
+        assert store.db.execute("SELECT count(*) FROM feed_validators").fetchone()[0] == 0
+    assert not any(
+        "if-none-match" in {k.lower() for k in r.headers} for r in server.hits(f"/feed/{TOKEN}")
+    )
+
+
+def test_a_feed_cut_short_is_read_whole_the_next_time(tmp_path: Path, feeds: Any) -> None:
+    # A body cut off without a Content-Length parses as a malformed feed: its validators had been
+    # kept, and every later 304 hid the papers after the cut.
+    from feedserver import Answer
+
+    server = feeds
+    body = FEED.format(PRIVACY)
+    cut = Answer(body=body[: body.index("</item>")], content_type="application/rss+xml",
+                 headers={"ETag": '"v1"'})  # fmt: skip
+    with Store(tmp_path / "s.db") as store:
+        server.route("/feed", cut)
+        settings = Settings(
+            "t.toml", (SourceConfig("rss", "lab", {"url": f"{server.url}/feed"}),), ()
+        )
+        intake.ingest(settings, store, NOW)
+        assert store.journal.validators("lab", f"{server.url}/feed") == {}
 
 
 def test_a_feeds_validators_are_kept_only_once_its_papers_are(

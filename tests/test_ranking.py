@@ -149,6 +149,10 @@ def test_exclude_reads_accents_and_hyphens_as_the_explanations_do():
     assert pattern.search("Private fine tuning of language models")
     assert pattern.search("Fine-tuning at scale") and pattern.search("Naïve Bayes classifiers")
     assert not pattern.search("a finely tuned instrument")
+    # As feeds write them: typographic hyphens and apostrophes.
+    assert pattern.search("Private fine\u2010tuning") and pattern.search("fine\u2011tuning")
+    apostrophe = exclude_pattern(["Alzheimer's"])
+    assert apostrophe is not None and apostrophe.search("Early Alzheimer\u2019s disease")
 
 
 def test_exclude_knows_the_plurals_in_ies_and_es():

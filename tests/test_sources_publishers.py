@@ -42,6 +42,11 @@ def test_a_sciencedirect_item_is_its_authors_and_no_abstract() -> None:
 def test_an_abstract_that_only_mentions_such_words_is_left_alone() -> None:
     for text in (
         "We study when a paper is published online; doi: see below.",
+        "Building on Nature, Published online: 2 December 2026; doi:10.1038/s41586-026-01234-5. "
+        "We study kagome spin liquids.",
+        "<p>As shown in (Nature, Published online: 2 December 2026; doi:10.1038/x), magnets"
+        " order.</p>",
+        "Author(s): what a study owes them. <p>More text.</p>",
         "The author(s): a study of bylines.<br/>More text.",
         "<p>Source: a survey of sources.</p><p>We read them all.</p>",
         "Results [Phys. Rev. Lett. 137, 230601] Published Tue Dec 01, 2026 and more after it.",

@@ -60,7 +60,11 @@ class Phrases:
     regex: re.Pattern[str]
 
     def search(self, text: str) -> re.Match[str] | None:
-        return self.regex.search(text if text.isascii() else fold(text))
+        return self.regex.search(text if text.isascii() else fold(text).translate(_ASCII_MARKS))
+
+
+# Typographic hyphens and apostrophes, as feeds write them: "fine‐tuning", "Alzheimer’s".
+_ASCII_MARKS = str.maketrans({"\u2010": "-", "\u2011": "-", "\u2019": "'", "\u02bc": "'"})
 
 
 def exclude_pattern(words: Collection[str]) -> Phrases | None:

@@ -8,17 +8,17 @@ import re
 from dataclasses import dataclass
 
 _TAG = r"(?:<[^>]{0,200}>\s*)*"  # any markup around a line: <p>, <b>, <a href=...>
-# Nature: "<p>Nature, Published online: 02 December 2026; <a ...>doi:10.1038/...</a></p>"
+# Nature: "<p>Nature, Published online: 02 December 2026; <a ...>doi:10.1038/...</a></p>", a
+# paragraph of its own, the journal's name and the date alone before its DOI (an abstract that
+# quotes such a line keeps it, and its own identity).
 _ONLINE = re.compile(
-    rf"^\s*{_TAG}[^<>\n]{{1,120}}, Published online: [^<>;\n]{{1,40}};\s*{_TAG}"
-    rf"doi:\s*(10\.\d{{4,9}}/[^\s<>]+)\s*{_TAG}",
-    re.IGNORECASE,
+    r"^\s*<p>\s*[A-Z][\w .&:-]{0,80}, Published online: \d{1,2} [A-Z][a-z]+ \d{4};\s*"
+    r"(?:<a\b[^>]{0,300}>)?\s*doi:\s*(10\.\d{4,9}/[^\s<>]+?)\s*(?:</a>)?\s*</p>"
 )
-# APS: "Author(s): A, B, and C<br />" first, "[Phys. Rev. Lett. 137, 230601] Published Tue Dec 01,
+# APS: "Author(s): A, B, and C<br />" first (a line break ends it: an abstract that begins
+# "Author(s):" as prose is no byline), "[Phys. Rev. Lett. 137, 230601] Published Tue Dec 01,
 # 2026" last.
-_BYLINE = re.compile(
-    rf"^\s*{_TAG}Author\(s\):\s*([^<>\n]{{1,2000}}?)\s*(?:<br\s*/?>|</p>|\n)", re.I
-)
+_BYLINE = re.compile(r"^\s*Author\(s\):\s*([^<>\n]{1,2000}?)\s*<br\s*/?>", re.IGNORECASE)
 _PUBLISHED = re.compile(
     rf"\s*(?:<br\s*/?>\s*)*\[[^\[\]<>\n]{{3,120}}\]\s*Published\s+"
     rf"[A-Za-z]{{3}} [A-Za-z]{{3}} \d{{1,2}}, \d{{4}}\s*{_TAG}$"

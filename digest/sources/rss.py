@@ -116,6 +116,7 @@ def parse_feed(
     replacements: bool = False,
     base: str = "",
     url: str = "",
+    malformed: list[str] | None = None,
 ) -> list[Paper]:
     """The papers of one feed document; a document that is no feed at all is a SourceError
     naming `url`, the address it came from. New versions of older papers are marked
@@ -140,6 +141,8 @@ def parse_feed(
         raise SourceError(f"{name}: not an RSS or Atom feed ({why}){where}{hint}")
     if problem := feed_problem(feed):
         warn(Notice(f"{name}: malformed feed ({problem}); kept what could be read"))
+        if malformed is not None:
+            malformed.append(problem)
     venue = html_text(str(feed.feed.get("title", "")))
     papers = []
     for number, entry in enumerate(feed.entries, start=1):
@@ -328,8 +331,11 @@ class RssSource:
         # or query, where a private feed keeps its token, nor the credentials of its address.
         root = origin(response.url)
         base = f"{root}/" if root else ""
+        malformed: list[str] = []
         papers = parse_feed(
-            response.body, config.name, warn, response.headers, replacements, base, url
+            response.body, config.name, warn, response.headers, replacements, base, url, malformed
         )
+        if validators is not None and malformed:  # cut short, perhaps: read it whole next time
+            validators.clear()
         progress.expect(len(papers))
         return iter(papers)
