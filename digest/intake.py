@@ -66,13 +66,12 @@ def ingest(
                 log.warning("skipped %s", problem)
 
             started = time.monotonic()
-            # A feed is asked whether it changed since its last full read (ETag, Last-Modified),
-            # under its URL with the secrets blotted; the answer's validators are kept only
-            # once its papers are stored.
-            address = redact(str(source.options.get("url", "")), settings.secrets)
+            # A feed is asked whether it changed since its last full read (ETag, Last-Modified);
+            # the answer's validators are kept only once its papers are stored. Not for an
+            # address holding a secret: it is never stored, and blotted two would share a key.
+            address = str(source.options.get("url", ""))
             validators = None
-            # Not for an address holding a secret: blotted, two feeds would share one key.
-            private = address != str(source.options.get("url", ""))
+            private = redact(address, settings.secrets) != address
             if store and not private and getattr(SOURCES[source.kind], "conditional", False):
                 validators = store.journal.validators(source.name, address)
             with shown.source(source.name) as bar:

@@ -125,7 +125,7 @@ SCHEMA = [
     """
     CREATE TABLE feed_validators (
         source   TEXT NOT NULL,
-        url      TEXT NOT NULL,                        -- its secrets blotted
+        url      TEXT NOT NULL,                        -- never one holding a secret
         etag     TEXT NOT NULL DEFAULT '',
         modified TEXT NOT NULL DEFAULT '',
         PRIMARY KEY (source, url)
