@@ -220,6 +220,9 @@ def test_a_run_cut_short_by_an_outage_is_shown_interrupted(
         with pytest.raises(StateError):
             store.finish_run(run_id, NOW, "failed", {"error": "gone"})
         proxy.mend()
+        # The pool reconnects on its own backoff, which may pass the 1 s that made the outage
+        # quick to see: the server back, a statement waits for it as usual.
+        store.db.pool.timeout = 30.0
         text, code = reports.status_report(settings, store, url, NOW + timedelta(minutes=5))
         assert "  2026-11-30T09:00:00Z  running    since 2026-11-30T09:00:00Z (by s1)" in text
         assert code == 0  # as far as anyone can tell, it still runs
