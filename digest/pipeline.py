@@ -318,7 +318,7 @@ def preview(settings: Settings, store: Store, name: str, now: datetime) -> Messa
     # only those after it): the sources return it again, but it is no news.
     recent = {paper.id for paper in stored}
     new = [p for p in fetched if p.id not in recent and store.papers.paper(p.id) is None]
-    fetched = [p for p in fetched if p.id in recent or store.papers.paper(p.id) is None]
+    fetched = [p for p in fetched if p.id in recent] + new
     pool = identity.dedupe(stored + fetched)
     ids = [p.id for p in pool]
     from digest import corpus  # numpy: not for commands that never rank
