@@ -29,6 +29,7 @@ from digest.models import (
     ChannelConfig,
     ConfigError,
     Delivery,
+    Paper,
     Receipt,
     Settings,
     SourceConfig,
@@ -50,6 +51,11 @@ def both_ways(ranking_mode: str) -> str:
 @pytest.fixture(autouse=True)
 def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
+
+
+def variants(*numbers: int) -> list[Paper]:
+    """Papers p<n> on the reader's topic, each a little different."""
+    return [paper(f"p{i}", PRIVACY.replace("noise", f"noise variant {i}")) for i in numbers]
 
 
 def first_digest(tmp_path: Path, settings: Settings, store: Store, when: str) -> None:
@@ -146,7 +152,7 @@ def test_the_daily_cap_counts_the_subscribers_own_day_and_the_rest_wait_for_the_
         "ben", INTERESTS, timezone="America/New_York", alert_threshold=0.3, max_alerts_per_day=2
     )
     settings = settings_for(tmp_path, ben)
-    privacy = [paper(f"p{i}", PRIVACY.replace("noise", f"noise variant {i}")) for i in range(1, 6)]
+    privacy = variants(*range(1, 6))
     with Store(tmp_path / "s.db") as store:
         first_digest(tmp_path, settings, store, "2026-11-30T14:00Z")  # 9:00 in New York
         # 22:00 in New York: three matches, two alerts; the third waits for the digest.
@@ -346,7 +352,7 @@ def test_an_alert_pass_cut_short_still_keeps_its_alerts_out_of_the_digest(
     killed): that alert went out, so the next digest must not give the paper again."""
     ana = subscriber("ana", INTERESTS, alert_threshold=0.3)
     settings = settings_for(tmp_path, ana)
-    privacy = [paper(f"p{i}", PRIVACY.replace("noise", f"noise variant {i}")) for i in (1, 2)]
+    privacy = variants(1, 2)
     real = alerts.render.render_alert
     calls: list[str] = []
 
@@ -376,7 +382,7 @@ def test_a_clock_behind_the_last_digest_makes_no_alert_until_it_is_right_again(
     alerts on a day that is over, with that day's cap still unused: a few a day no more."""
     ana = subscriber("ana", INTERESTS, alert_threshold=0.3, max_alerts_per_day=2)
     settings = settings_for(tmp_path, ana)
-    privacy = [paper(f"p{i}", PRIVACY.replace("noise", f"noise variant {i}")) for i in range(1, 5)]
+    privacy = variants(*range(1, 5))
     with Store(tmp_path / "s.db") as store:
         first_digest(tmp_path, settings, store, f"{MONDAY}T09:00Z")
         arrive(tmp_path / "papers", "1", *privacy[:2])
@@ -398,7 +404,7 @@ def test_a_clock_behind_the_last_alert_day_makes_no_alert_either(tmp_path: Path)
     """A weekly digest: the clock steps back from Wednesday to Tuesday, in the same period."""
     ana = subscriber("ana", INTERESTS, alert_threshold=0.3, max_alerts_per_day=1)
     settings = settings_for(tmp_path, replace(ana, schedule="0 8 * * mon"))
-    privacy = [paper(f"p{i}", PRIVACY.replace("noise", f"noise variant {i}")) for i in (1, 2)]
+    privacy = variants(1, 2)
     with Store(tmp_path / "s.db") as store:
         first_digest(tmp_path, settings, store, f"{MONDAY}T09:00Z")
         arrive(tmp_path / "papers", "1", privacy[0])
@@ -416,7 +422,7 @@ def test_a_move_west_is_no_clock_behind_for_alerts(tmp_path: Path) -> None:
     which read as a clock behind, and matching papers waited 5 hours for their alert."""
     ana = subscriber("ana", INTERESTS, alert_threshold=0.3, max_alerts_per_day=5)
     berlin = settings_for(tmp_path, replace(ana, timezone="Europe/Berlin"))
-    privacy = [paper(f"p{i}", PRIVACY.replace("noise", f"noise variant {i}")) for i in (1, 2)]
+    privacy = variants(1, 2)
     with Store(tmp_path / "s.db") as store:
         first_digest(tmp_path, berlin, store, f"{MONDAY}T09:00Z")
         arrive(tmp_path / "papers", "1", privacy[0])
@@ -448,7 +454,7 @@ def test_every_held_alert_goes_into_the_next_digest_ahead_of_the_picks_beyond_to
     )
     settings = settings_for(tmp_path, ana)
     matches = [paper(f"m{i:03}", f"{MIA}, variant {i}.") for i in range(101)]
-    privacy = [paper(f"p{i}", PRIVACY.replace("noise", f"noise variant {i}")) for i in range(8)]
+    privacy = variants(*range(8))
     with Store(tmp_path / "s.db") as store:
         first_digest(tmp_path, settings, store, f"{MONDAY}T09:00Z")
         arrive(tmp_path / "papers", "1", *matches, *privacy)
@@ -547,7 +553,7 @@ def test_a_chat_channel_gets_the_held_alerts_under_a_heading_of_their_own(tmp_pa
 def test_preview_shows_the_held_alerts_the_digest_will_carry(tmp_path: Path) -> None:
     ana = subscriber("ana", INTERESTS, alert_threshold=0.3, max_alerts_per_day=1)
     settings = settings_for(tmp_path, ana)
-    privacy = [paper(f"p{i}", PRIVACY.replace("noise", f"noise variant {i}")) for i in (1, 2)]
+    privacy = variants(1, 2)
     with Store(tmp_path / "s.db") as store:
         first_digest(tmp_path, settings, store, f"{MONDAY}T09:00Z")
         arrive(tmp_path / "papers", "1", *privacy)

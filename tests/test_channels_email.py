@@ -445,18 +445,23 @@ def many_setup(tmp_path: Path, port: int, count: int, **delivery: Any) -> tuple[
     return settings, store
 
 
+def delivered(mailbox: Any, tmp_path: Path, count: int, **delivery: Any) -> tuple[Any, Store]:
+    """One delivery run of `count` rows through a relay on 127.0.0.1 that `mailbox` plays."""
+    server = LoopbackSMTP(mailbox)
+    server.start()
+    try:
+        settings, store = many_setup(tmp_path, server.port, count, **delivery)
+        return outbox.deliver(store, settings, NOW), store
+    finally:
+        server.stop()
+
+
 WANTED = [f"s{n}@x.org" for n in range(12)]
 
 
 def test_a_run_reuses_a_few_connections_for_many_messages(tmp_path: Path) -> None:
     mailbox = Sessions()
-    server = LoopbackSMTP(mailbox)
-    server.start()
-    try:
-        settings, store = many_setup(tmp_path, server.port, 12, smtp_connections=2)
-        result = outbox.deliver(store, settings, NOW)
-    finally:
-        server.stop()
+    result, store = delivered(mailbox, tmp_path, 12, smtp_connections=2)
     assert len(result.sent) == 12 and store.outbox_counts() == {"sent": 12}
     assert sorted(m.recipients[0] for m in mailbox.mails) == sorted(
         f"s{n}@x.org" for n in range(12)
@@ -547,13 +552,7 @@ def test_a_relay_that_closes_a_busy_connection_gets_the_next_mail_on_a_new_one(
 ) -> None:
     """It had failed the message (an attempt spent, sent a run later)."""
     mailbox = Throttling()
-    server = LoopbackSMTP(mailbox)
-    server.start()
-    try:
-        settings, store = many_setup(tmp_path, server.port, 5, smtp_connections=1)
-        result = outbox.deliver(store, settings, NOW)
-    finally:
-        server.stop()
+    result, store = delivered(mailbox, tmp_path, 5, smtp_connections=1)
     assert len(result.sent) == 5 and not result.retrying and len(mailbox.mails) == 5
     assert mailbox.connections == 3
 
@@ -574,13 +573,8 @@ def test_time_queued_for_a_kept_connection_is_not_counted_against_a_message(
 ) -> None:
     monkeypatch.setattr(email_channel, "DEADLINE", 1.0)  # each message: 0.4 s of its 1 s
     mailbox = Slow()
-    server = LoopbackSMTP(mailbox)
-    server.start()
-    try:  # five messages, one connection: the last waits 1.6 s for its turn
-        settings, store = many_setup(tmp_path, server.port, 5, smtp_connections=1)
-        result = outbox.deliver(store, settings, NOW)
-    finally:
-        server.stop()
+    # five messages, one connection: the last waits 1.6 s for its turn
+    result, store = delivered(mailbox, tmp_path, 5, smtp_connections=1)
     assert result.retrying == [] and len(result.sent) == 5 and len(mailbox.mails) == 5
 
 
