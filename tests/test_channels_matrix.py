@@ -282,6 +282,14 @@ def test_papers_whose_every_field_is_huge_are_split_and_each_event_fits() -> Non
     assert ranks == list(range(1, 21))
 
 
+def test_many_tiny_papers_are_split_counting_the_breaks_between_them() -> None:
+    # The blank line between two papers is 4 bytes of JSON that the split did not count: 1,000
+    # one-word papers made an event of 62,673 bytes, past what the limit leaves the server.
+    entries = tuple(Entry(n, title="x", paper_id=f"2611.{n:05d}") for n in range(1, 1_001))
+    contents = events(Message("Digest", "", "", "Digest", entries))
+    assert len(contents) > 1 and all(event_bytes(c) <= MAX_CONTENT for c in contents)
+
+
 def test_a_paper_too_large_even_when_clipped_is_shown_shorter() -> None:
     astral = "𝔸" * 100_000  # 4 bytes each, in the text and in the HTML
     link = "https://example.org/" + '"' * 1_980  # as long a link as is shown; &quot; each

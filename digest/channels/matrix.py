@@ -196,22 +196,23 @@ def refusal(response: Answer, body: dict[str, Any]) -> DeliveryError:
     )
 
 
-def events(message: Message) -> list[dict[str, Any]]:
-    """m.notice contents for a message, in order, each under the event size limit."""
+def events(message: Message, limit: int = MAX_CONTENT) -> list[dict[str, Any]]:
+    """m.notice contents for a message, in order, each of at most `limit` bytes."""
     if not message.entries:
-        return _plain_events(message)
+        return _plain_events(message, limit)
     title = _clip(message.heading or message.subject, HEADING)
     footer = _clip(message.footer, FOOTER)
     if any(e.paper_id for e in message.entries):  # digest/web/replies.py reads these back
         how = "react 👍 / 👎" if len(message.entries) == 1 else "reply e.g. “+1 -3” (👍 1 👎 3)"
         footer = f"{footer} · to rate: {how}" if footer else f"to rate: {how}"
     frame = _size(_content(title + " (99/99)", footer, []))
-    pieces = [_piece(e, MAX_CONTENT - frame) for e in message.entries]
+    pieces = [_piece(e, limit - frame) for e in message.entries]
     groups: list[list[tuple[str, str]]] = [[]]
     used = frame
     for piece in pieces:
-        grown = _size({"b": piece[0], "f": piece[1]}) - _size({"b": "", "f": ""})
-        if groups[-1] and used + grown > MAX_CONTENT:
+        # + 4: the "\n\n" that joins it to the body, JSON-escaped
+        grown = _size({"b": piece[0], "f": piece[1]}) - _size({"b": "", "f": ""}) + 4
+        if groups[-1] and used + grown > limit:
             groups.append([])
             used = frame
         groups[-1].append(piece)
@@ -296,7 +297,7 @@ def _entry_html(e: dict[str, Any]) -> str:
     return head + "<p>" + "<br>".join(lines) + "</p>"
 
 
-def _plain_events(message: Message) -> list[dict[str, Any]]:
+def _plain_events(message: Message, limit: int) -> list[dict[str, Any]]:
     """A message without entries: its text (and its HTML when everything fits one event)."""
     single = {
         "msgtype": "m.notice",
@@ -305,13 +306,13 @@ def _plain_events(message: Message) -> list[dict[str, Any]]:
         "formatted_body": sanitize(message.html),
         "m.mentions": {},
     }
-    if _size(single) <= MAX_CONTENT:
+    if _size(single) <= limit:
         return [single]
     chunks: list[str] = [""]
-    step = MAX_CONTENT // 8  # characters: even 6 JSON bytes each stay under the limit
+    step = limit // 8  # characters: even 6 JSON bytes each stay under the limit
     for line in message.text.splitlines(keepends=True):
         for piece in (line[i : i + step] for i in range(0, len(line), step)):
-            if _size({"body": chunks[-1] + piece}) > MAX_CONTENT:
+            if _size({"body": chunks[-1] + piece}) > limit:
                 chunks.append("")
             chunks[-1] += piece
     return [{"msgtype": "m.notice", "body": c, "m.mentions": {}} for c in chunks if c.strip()]

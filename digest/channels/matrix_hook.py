@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 
-from digest.channels.matrix import events
+from digest.channels.matrix import MAX_CONTENT, events
 from digest.channels.transport import (
     Answer,
     answer,
@@ -18,6 +18,11 @@ from digest.channels.transport import (
     retry_after,
 )
 from digest.models import ChannelConfig, Delivery, DeliveryError, Receipt, Settings
+
+# Hookshot copies the whole request into the event it sends (its "webhook_data" key), so the event
+# holds the text and the HTML twice: each part is half a Matrix event's content, or the homeserver
+# refuses the event after hookshot has answered 200, and the part is lost unseen.
+HOOK_CONTENT = MAX_CONTENT // 2 - 1_000
 
 
 class MatrixHookChannel:
@@ -34,7 +39,7 @@ class MatrixHookChannel:
     def send(self, delivery: Delivery) -> Receipt:
         payloads = [
             {"text": e["body"], **({"html": e["formatted_body"]} if "formatted_body" in e else {})}
-            for e in events(delivery.message)
+            for e in events(delivery.message, HOOK_CONTENT)
         ]
         with client() as http:
             posted = post_at_most_once(http, self.url, payloads, delivery, refusal, "matrix-hook")
