@@ -283,12 +283,12 @@ def _due(
             ZoneInfo(sub.timezone)
         )
         last = store.last_digest(sub.name)
-        if store.has_digest(sub.name, start.isoformat()):
-            reports.append(SubscriberReport(sub.name, start.isoformat(), "already made"))
-        elif behind(None if last is None else last[0], now):
+        if behind(None if last is None else last[0], now):
             # The clock stepped back (a machine booting before NTP, a --now in the past): a
-            # period before one already made would come out of order, or dated 1970.
+            # digest now would come out of order, and "already made" would hide the clock.
             reports.append(SubscriberReport(sub.name, start.isoformat(), "clock behind"))
+        elif store.has_digest(sub.name, start.isoformat()):
+            reports.append(SubscriberReport(sub.name, start.isoformat(), "already made"))
         elif covered(start, last):
             # A new schedule or time zone whose period began in time the last digest covered:
             # that digest stands for it, and the next fire time opens the next period.

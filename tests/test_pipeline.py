@@ -125,6 +125,24 @@ def test_a_clock_behind_the_last_digest_makes_no_digest_out_of_order(tmp_path: P
         assert [(s.status, s.picked) for s in later.subscribers] == [("made", 1)]
 
 
+def test_a_clock_behind_into_a_period_that_had_its_digest_is_still_a_clock_behind(
+    tmp_path: Path,
+) -> None:
+    # A day back lands in yesterday's period, which has its digest: that read "already made",
+    # exit 0, and status showed the run ok while the clock was a day behind.
+    write_seeds(tmp_path, "a.txt", PRIVACY)
+    settings = settings_for(tmp_path, subscriber("ana", "differential privacy and unlearning"))
+    with Store(tmp_path / "s.db") as store:
+        for day in (2, 3):
+            pipeline.run_once(settings, store, datetime(2026, 12, day, 12, tzinfo=UTC))
+        back = pipeline.run_once(settings, store, datetime(2026, 12, 3, 7, tzinfo=UTC))
+        assert [s.status for s in back.subscribers] == ["clock behind"]
+        assert back.exit_code == 1
+        again = pipeline.run_once(settings, store, datetime(2026, 12, 3, 13, tzinfo=UTC))
+        assert [s.status for s in again.subscribers] == ["already made"]
+        assert again.exit_code == 0
+
+
 def made_periods(store: Store) -> list[str]:
     return [r[0] for r in store.db.execute("SELECT period FROM digests ORDER BY id").fetchall()]
 
