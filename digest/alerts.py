@@ -290,3 +290,14 @@ def notice(
     env = render.make_environment(settings.templates)
     links = links_for(settings.web, sub.name, now) if now is not None else None
     return render.render_notice(sub.name, day, quiet, line, env, links)
+
+
+def foreseen_quiet(
+    settings: Settings, sub: Subscriber, status: str, day: date, now: datetime
+) -> Message | str:
+    """What a quiet period sends, for `preview`: its notice (on_empty = "notify"), else the line
+    saying that a run sends nothing."""
+    if sub.on_empty == "notify":
+        return notice(settings, sub, status, day, (), now)
+    line = QUIET[status][1]
+    return f'{sub.name}: nothing would be sent for the digest of {day} (on_empty = "skip"): {line}'

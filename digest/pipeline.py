@@ -155,9 +155,8 @@ def _cycle(
     report = RunReport(now=now)
     report.sources, _ = ingest(settings, store, now)
     store.journal.record_sources(run_id, now, report.summary()["sources"])
-    # The ratings after the sources (a slow feed takes minutes): a vote given meanwhile, its
-    # page saying that the next digest follows it, counts in this one. Votes replied in Matrix
-    # rooms since the last run count too.
+    # The ratings after the sources (a slow feed takes minutes): a vote given meanwhile counts
+    # in this digest, as its page says. Votes replied in Matrix rooms since the last run too.
     replies.read(settings, store, now)
     subscribers = store.ratings.apply(subscribers)
     failed = [s.name for s in report.sources if s.error]
@@ -300,8 +299,9 @@ def _due(
     return reports, due
 
 
-def preview(settings: Settings, store: Store, name: str, now: datetime) -> Message:
-    """Render the digest the subscriber would get now, changing no state."""
+def preview(settings: Settings, store: Store, name: str, now: datetime) -> Message | str:
+    """Render the digest the subscriber would get now, changing no state; of a quiet period, its
+    notice, or the line saying that nothing would be sent."""
     subscriber = next((s for s in settings.subscribers if s.name == name), None)
     if subscriber is None:
         known = ", ".join(s.name for s in settings.subscribers)
@@ -314,20 +314,19 @@ def preview(settings: Settings, store: Store, name: str, now: datetime) -> Messa
     fetched = seen_replacements(fetched, store, "preview")
     fetched = store.papers.canonical(fetched)  # a paper known under another key is that paper
     stored = [paper for _, paper in store.papers_after(store.considered_through(name))]
-    # A paper the store holds from before the last digest was considered then (the run ranks
-    # only those after it): the sources return it again, but it is no news.
+    # Stored before the last digest, a paper was considered then: no news now, as for the run.
     recent = {paper.id for paper in stored}
     new = [p for p in fetched if p.id not in recent and store.papers.paper(p.id) is None]
     fetched = [p for p in fetched if p.id in recent] + new
     pool = identity.dedupe(stored + fetched)
     ids = [p.id for p in pool]
-    from digest import corpus  # numpy: not for commands that never rank
-
+    from digest import corpus, render  # numpy: not for commands that never rank
     # The run's space (fitted, unsaved, when the new papers make it stale) and held alerts.
     space = corpus.foreseen_space(store, [subscriber], new) if pool else None
     held = alerts.standing([subscriber], {name: store.journal.holds(name)}, space)[name]
     allowed = {name: set(ids) - store.sent_ids(name, ids) - store.journal.alerted_ids(name, ids)}
     allowed[name] -= {h.scored.paper.id for h in held}
+    fresh = bool(allowed[name])
     start = period_start(subscriber.schedule, subscriber.timezone, now) or now
     made = store.has_digest(name, start.isoformat())
     # A run now sends or holds alert matches first; after this period's digest, the next.
@@ -341,8 +340,9 @@ def preview(settings: Settings, store: Store, name: str, now: datetime) -> Messa
     if made:
         start = next_fire(subscriber.schedule, subscriber.timezone, now) or start
         log.info("%s: this period's digest is made; the next one, if no more papers came", name)
-    from digest import render
-
+    if not items and not held:  # a quiet period: a run sends its notice, or nothing
+        quiet = "alerted" if alerted else "no match" if fresh else "nothing new"
+        return alerts.foreseen_quiet(settings, subscriber, quiet, start.date(), now)
     digest = Digest(name, start.isoformat(), start.date(), tuple(items), now, tuple(held))
     links = links_for(settings.web, name, now)  # as the real digest will have them
     return render.render_digest(digest, render.make_environment(settings.templates), links)

@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from digest import periods, pipeline
-from digest.models import ChannelConfig, Profile, Settings, SourceConfig, Subscriber
+from digest.models import ChannelConfig, Message, Profile, Settings, SourceConfig, Subscriber
 from digest.state import Store
 from tests.feedserver import Answer, serve
 
@@ -288,9 +288,38 @@ def test_preview_leaves_out_what_the_last_digest_considered_as_the_run_does(
         made = pipeline.run_once(settings, store, datetime(2026, 11, 30, 12, tzinfo=UTC))
         assert made.subscribers[0].picked == 1  # the other was considered, and passed over
         later = datetime(2026, 12, 1, 12, tzinfo=UTC)
-        shown = pipeline.preview(settings, store, "ana", later).text
+        shown = pipeline.preview(settings, store, "ana", later)
         assert pipeline.run_once(settings, store, later).subscribers[0].status == "nothing new"
-    assert "private client updates" not in shown and "regulations" not in shown
+    assert shown == (
+        'ana: nothing would be sent for the digest of 2026-12-01 (on_empty = "skip"): '
+        "No new papers arrived since your last digest."
+    )
+
+
+@pytest.mark.parametrize(
+    ("interests", "quiet"),
+    [
+        ("differential privacy and unlearning", "no new papers"),
+        ("galaxy rotation curves", "nothing matched"),
+    ],
+)
+def test_preview_of_a_quiet_period_shows_the_notice_a_run_sends(
+    tmp_path: Path, interests: str, quiet: str
+) -> None:
+    # A preview showed a digest of "0 new papers" that no run ever sends.
+    write_seeds(tmp_path, "a.txt", PRIVACY)
+    ana = subscriber("ana", interests, on_empty="notify", min_score=0.05)
+    settings = settings_for(tmp_path, ana)
+    with Store(tmp_path / "s.db") as store:
+        if quiet == "no new papers":
+            pipeline.run_once(settings, store, datetime(2026, 11, 30, 12, tzinfo=UTC))
+        later = datetime(2026, 12, 1, 12, tzinfo=UTC)
+        shown = pipeline.preview(settings, store, "ana", later)
+        pipeline.run_once(settings, store, later)
+    assert isinstance(shown, Message) and quiet in shown.subject
+    (eml,) = (tmp_path / "out" / "2026-12-01").glob("ana*.eml")
+    sent = email.message_from_bytes(eml.read_bytes(), policy=email.policy.default)
+    assert sent["Subject"] == shown.subject
 
 
 def test_preview_after_the_periods_digest_shows_the_next_one_without_what_goes_as_alerts(
@@ -306,8 +335,8 @@ def test_preview_after_the_periods_digest_shows_the_next_one_without_what_goes_a
         shown = pipeline.preview(settings, store, "ana", later)
         report = pipeline.run_once(settings, store, later)
     assert [len(a.made) for a in report.alerts] == [1]
-    assert "2026-12-01" in shown.subject and "2026-11-30" not in shown.subject
-    assert "private client updates" not in shown.text
+    assert isinstance(shown, str)  # the only new paper went out as an alert: nothing is left
+    assert "the digest of 2026-12-01" in shown and "went out as an alert" in shown
 
 
 def test_preview_before_the_digest_carries_alert_matches_as_the_run_holds_them(

@@ -131,6 +131,9 @@ def preview(args: argparse.Namespace) -> int:
     # A preview never creates the state file: with none yet, it previews a first run.
     with Store(path if _exists(path) else ":memory:", upgrade=False) as store:
         message = pipeline.preview(settings, store, args.subscriber, _now(args))
+    if isinstance(message, str):  # a quiet period that sends nothing
+        say(message)
+        return 0
     say({"text": message.text, "html": message.html, "subject": message.subject}[args.format])
     return 0
 
