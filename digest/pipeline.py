@@ -289,8 +289,7 @@ def _due(
         elif store.has_digest(sub.name, start.isoformat()):
             reports.append(SubscriberReport(sub.name, start.isoformat(), "already made"))
         elif covered(start, last):
-            # A new schedule or time zone whose period began in time the last digest covered:
-            # that digest stands for it, and the next fire time opens the next period.
+            # A new schedule or time zone's period the last digest covered: the next fire opens one.
             reports.append(SubscriberReport(sub.name, start.isoformat(), "already made"))
         elif sub.name in waiting:
             reports.append(SubscriberReport(sub.name, start.isoformat(), WAITING))
@@ -321,6 +320,7 @@ def preview(settings: Settings, store: Store, name: str, now: datetime) -> Messa
     pool = identity.dedupe(stored + fetched)
     ids = [p.id for p in pool]
     from digest import corpus, render  # numpy: not for commands that never rank
+
     # The run's space (fitted, unsaved, when the new papers make it stale) and held alerts.
     space = corpus.foreseen_space(store, [subscriber], new) if pool else None
     held = alerts.standing([subscriber], {name: store.journal.holds(name)}, space)[name]
