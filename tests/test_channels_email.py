@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import re
 import socket
 import ssl
 import threading
@@ -13,6 +14,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from email.header import decode_header, make_header
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -411,6 +413,47 @@ def test_the_web_faces_one_click_link_goes_first_in_list_unsubscribe(relay: Any)
     listed = msg["List-Unsubscribe"].strip()  # folded: it is a long header
     assert listed == "<https://digest.example.org/u/abc.def>, <mailto:leave@example.org>"
     assert msg["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"  # RFC 8058
+
+
+def test_with_the_web_faces_link_a_channels_https_link_is_not_a_second_one_click(
+    relay: Any,
+) -> None:
+    # RFC 8058: one HTTPS URI beside List-Unsubscribe-Post; which of two a provider posts to is
+    # undefined, so one of the two ways to leave never fired.
+    server, mailbox = relay
+    web = dataclasses.replace(message(1), unsubscribe_url="https://digest.example.org/u/abc.def")
+    send(channel(settings_for(server.port), unsubscribe="https://lists.example.org/u?id=ana"), web)
+    msg = mailbox.mails[0].message
+    assert msg["List-Unsubscribe"].strip() == "<https://digest.example.org/u/abc.def>"
+    assert msg["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+
+
+ENCODED_WORD = re.compile(rb"=\?[^?]+\?[bq]\?[^?]*\?=", re.IGNORECASE)
+
+
+@pytest.mark.parametrize(
+    "name", ["論文ダイジェスト配信サービス・研究室の自動送信ボット（毎日）", "Zoë " * 120]
+)
+def test_a_long_name_beyond_ascii_is_encoded_words_of_at_most_75_characters(
+    relay: Any, name: str
+) -> None:
+    # formataddr wrote the name as one encoded word of any length: 132 characters for 30 kana
+    # (RFC 2047 allows 75), and a header line past RFC 5322's 998 for a long name.
+    server, mailbox = relay
+    subject = 'Paper alert for zoë "q", o\'neil: Zebra ' + "word " * 12 + "x" * 200
+    ch = channel(settings_for(server.port, **{"from": f"{name} <digest@example.org>"}))
+    send(ch, dataclasses.replace(message(1), subject=subject))
+    (mail,) = mailbox.mails
+    head = mail.raw.split(b"\r\n\r\n", 1)[0]
+    assert max(len(w) for w in ENCODED_WORD.findall(head)) <= 75
+    assert max(len(line) for line in head.split(b"\r\n")) <= 80
+    # RFC 2047 6.2: white space between encoded words is no part of the text (the email
+    # package's address parser keeps it; its decode_header follows the RFC).
+    unfolded = re.sub(rb"\r\n[ \t]", b" ", head).decode("ascii")
+    (sender,) = re.findall(r"^From: (.*)$", unfolded, re.MULTILINE)
+    shown = " ".join(name.split())
+    assert str(make_header(decode_header(sender))) == f"{shown} <digest@example.org>"
+    assert mail.message["Subject"] == subject and not mail.message.defects
 
 
 # Connections reused: a run keeps a few open to the relay and sends message after message on them.

@@ -438,6 +438,18 @@ def test_an_alerts_notification_names_the_paper(slack: SlackWebhook) -> None:
     assert payload["text"] == "Paper alert for ana: Membership inference on &lt;tiny&gt; models"
 
 
+def test_an_alerts_notification_names_a_long_title_without_spaces(slack: SlackWebhook) -> None:
+    # Cut back to its last space, the notification was "Paper alert for ana:…", no paper named.
+    entry = Entry(1, "联邦学习中的差分隐私" * 40, "https://example.org/x")
+    post(slack.url(), Message("s", "t", "h", heading="Paper alert for ana", entries=(entry,)))
+    (payload,) = slack.accepted
+    assert payload["text"].startswith("Paper alert for ana: 联邦学习中的差分隐私联邦学习")
+    assert payload["text"].endswith("…") and len(payload["text"]) <= 300
+    worded = Entry(1, "Membership inference " * 30, "https://example.org/x")
+    post(slack.url(), Message("s", "t", "h", heading="Paper alert for ana", entries=(worded,)))
+    assert slack.accepted[1]["text"].endswith("inference…")  # at a word's end where one is near
+
+
 def rated(count: int) -> Message:
     from sample_digests import DAY, PERIOD, paper
 

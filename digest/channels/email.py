@@ -13,7 +13,7 @@ import ssl
 from datetime import datetime
 
 from digest.channels import connections
-from digest.channels.mime import mime
+from digest.channels.mime import address, mime
 from digest.channels.smtp import (
     Conversation,
     DataUnanswered,
@@ -70,9 +70,9 @@ class EmailChannel:
         envelope = email.utils.parseaddr(self.sender)[1]
         domain = envelope.rpartition("@")[2] or "digest.local"
         message_id = f"<{delivery.key}@{domain}>"
-        name, address = email.utils.parseaddr(self.sender)
+        name, addr = email.utils.parseaddr(self.sender)
         headers = [
-            ("From", email.utils.formataddr((name, address), charset="utf-8")),
+            ("From", address(name, addr)),
             ("To", ", ".join(self.to)),
             ("Subject", delivery.message.subject),
             ("Date", email.utils.format_datetime(datetime.now().astimezone())),
@@ -81,6 +81,8 @@ class EmailChannel:
         ]
         # The web face's one-click link ([web]) first, then the channel's own `unsubscribe`.
         links = [u for u in (delivery.message.unsubscribe_url, self.unsubscribe) if u]
+        if delivery.message.unsubscribe_url and not self.unsubscribe.lower().startswith("mailto:"):
+            links = links[:1]  # RFC 8058: one HTTPS URI beside One-Click (others may be mailto:)
         if links:
             headers.append(("List-Unsubscribe", ", ".join(f"<{u}>" for u in links)))
             if delivery.message.unsubscribe_url or self.unsubscribe.lower().startswith("https:"):

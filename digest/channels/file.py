@@ -11,10 +11,10 @@ import contextlib
 import os
 import tempfile
 from datetime import datetime
-from email.utils import format_datetime, formataddr, getaddresses, parseaddr
+from email.utils import format_datetime, getaddresses, parseaddr
 from pathlib import Path
 
-from digest.channels.mime import mime
+from digest.channels.mime import address, mime
 from digest.models import ChannelConfig, Delivery, DeliveryError, Receipt, Settings, safe_name
 
 DEFAULT_FROM = "digest <digest@localhost>"
@@ -48,11 +48,11 @@ class FileChannel:
         the same code), so the file can later be handed to any relay unchanged. Not the email
         package's: it decodes an encoded word found in a title and writes out the CRLF in it."""
         sender = parseaddr(str(self.settings.smtp.get("from") or DEFAULT_FROM))
-        headers = [("From", formataddr(sender, charset="utf-8"))]
+        headers = [("From", address(*sender))]
         to = self.config.options.get("to")
         if to:  # each name encoded on its own: an encoded address is no address (RFC 2047 5)
             pairs = getaddresses([to] if isinstance(to, str) else [str(a) for a in to])
-            headers.append(("To", ", ".join(formataddr(p, charset="utf-8") for p in pairs)))
+            headers.append(("To", ", ".join(address(*p) for p in pairs)))
         headers += [
             ("Subject", delivery.message.subject),
             ("Date", format_datetime(datetime.now().astimezone())),

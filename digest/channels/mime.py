@@ -7,6 +7,7 @@ import binascii
 import re
 import secrets
 from email.header import Header
+from email.utils import formataddr
 
 from digest.models.characters import BIDI, C0, C1, SEPARATORS
 
@@ -17,6 +18,9 @@ _CONTROLS = re.compile(f"[{C0}{C1}{SEPARATORS}]")
 _BIDI = re.compile(f"[{BIDI}]")
 # A plain word longer than this is sent as encoded words, which can be folded anywhere.
 _LONGEST_WORD = 60
+# email.header's line length for encoded words: its 76 made words of 76 and 77 characters once
+# folded (it does not count the folding space), where RFC 2047 allows 75.
+_WORD = 74
 
 
 def mime(headers: list[tuple[str, str]], text: str, html: str) -> bytes:
@@ -39,6 +43,16 @@ def mime(headers: list[tuple[str, str]], text: str, html: str) -> bytes:
     return b"".join(out)
 
 
+def address(name: str, addr: str) -> str:
+    """`name <addr>` for From or To: a name beyond ASCII as RFC 2047 words of at most 75
+    characters, which _header folds between (formataddr makes one word of any length: a long
+    name made a header line past 998 characters)."""
+    name = header_value(name)
+    if not name or name.isascii():
+        return formataddr((name, addr))
+    return f"{Header(name, 'utf-8', _WORD).encode(linesep=' ')} <{addr}>"
+
+
 def header_value(value: str) -> str:
     """A header value on one line: controls and line breaks become spaces, bidi controls go."""
     return " ".join(_BIDI.sub("", _CONTROLS.sub(" ", value)).split())
@@ -52,7 +66,8 @@ def _header(name: str, value: str, text: bool = False) -> str:
     value = header_value(value)
     words = value.split(" ")
     if not value.isascii() or (text and ("=?" in value or max(map(len, words)) > _LONGEST_WORD)):
-        return f"{name}: {Header(value, 'utf-8', header_name=name).encode(linesep=CRLF)}\r\n"
+        encoded = Header(value, "utf-8", _WORD, header_name=name).encode(linesep=CRLF)
+        return f"{name}: {encoded}\r\n"
     lines = [f"{name}:"]
     for word in words:
         if len(lines[-1]) + 1 + len(word) > 78 and lines[-1] != f"{name}:":

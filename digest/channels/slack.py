@@ -221,9 +221,10 @@ def _clip(text: str, limit: int) -> str:
     if len(text) <= limit:
         return text
     cut = text[: max(0, limit - 1)]
-    if " " in cut:
-        cut = cut.rsplit(" ", 1)[0]
-    return cut + "…"
+    # At a word's end when one is near: a title without spaces (Chinese) is cut where it must be,
+    # not back to the space before it, which left an alert's notification naming no paper.
+    space = cut.rfind(" ")
+    return (cut[:space] if space >= len(cut) - 40 else cut) + "…"
 
 
 def _chunks(text: str, size: int) -> list[str]:
