@@ -92,6 +92,34 @@ class Space:
         )
         return bags.weighted(counts, column, self.idf, len(self.vocabulary))
 
+    def spelled(self, texts: Sequence[str]) -> sp.csr_matrix:
+        """Rows of a subscriber's own texts (interests, keywords), each word or phrase also in
+        its other spelling that the vocabulary holds, at the same weight: "pretraining" also as
+        the phrase "pre training" (papers that write "pre-training"), "fine-tuning" also as
+        "finetuning". A paper writes one spelling; the reader means both."""
+        rows = self.transform(texts)
+        present = np.unique(rows.indices).tolist()
+        other = {c: v for c in present if (v := self._respelled(str(self.names[c])))}
+        if not other:
+            return rows
+        pairs = [(c, v) for c, vs in other.items() for v in vs]
+        source, target = (np.array(side, np.int64) for side in zip(*pairs, strict=True))
+        # A column's weight carries over to each of its spellings, as its own idf weighs it.
+        move = sp.csr_matrix(
+            (self.idf[target] / self.idf[source], (source, target)), shape=(self.size, self.size)
+        )
+        return normalize(rows.maximum(rows @ move))
+
+    def _respelled(self, term: str) -> list[int]:
+        """The vocabulary's columns of the other spellings of a term: a word split into a
+        phrase of two words, a phrase of two words joined into one."""
+        first, _, second = term.partition(" ")
+        if second:
+            joined = self.vocabulary.get(first + second)
+            return [] if joined is None or " " in second else [joined]
+        cut = (f"{term[:i]} {term[i:]}" for i in range(2, len(term) - 1))
+        return [c for phrase in cut if (c := self.vocabulary.get(phrase)) is not None]
+
     def knows(self, texts: Sequence[str]) -> bool:
         """Does the vocabulary hold every word and phrase of `texts`? A stored space fitted before
         a subscriber came has none of their words that no stored paper held."""

@@ -54,8 +54,8 @@ NAME_MOST = 2.0
 @dataclass(frozen=True, slots=True)
 class Phrases:
     """Words or phrases found in a text as the analyzer reads it: whole words, plurals too, any
-    case, accents and hyphens aside ("naive" finds "Naïve", "fine-tuning" finds "fine tuning",
-    as the words an explanation shows them)."""
+    case, accents and hyphens aside ("naive" finds "Naïve", "fine-tuning" finds "fine tuning"
+    and "finetuning", "pretraining" finds "pre-training")."""
 
     regex: re.Pattern[str]
 
@@ -89,13 +89,19 @@ def _plurals(phrase: list[str]) -> str:
     policies, analysis -> analyses; a word written in the plural also matches its singular
     (models -> model, LLMs -> LLM, studies -> study, approaches -> approach)."""
     *head, last = phrase
-    forms = [re.escape(last) + "(?:e?s)?"]
+    forms = [_spellings(last) + "(?:e?s)?"]
     if len(last) > 2 and last[-1].lower() == "y" and last[-2].lower() not in "aeiou":
-        forms.append(re.escape(last[:-1]) + "ies")
+        forms.append(_spellings(last[:-1]) + "ies")
     if len(last) > 3 and last[-2:].lower() == "is":
-        forms.append(re.escape(last[:-2]) + "es")
-    forms += map(re.escape, _singulars(last))
-    return r"[\s-]+".join([*map(re.escape, head), "(?:" + "|".join(forms) + ")"])
+        forms.append(_spellings(last[:-2]) + "es")
+    forms += map(_spellings, _singulars(last))
+    # Words of a phrase apart or joined: "fine tuning" finds "fine-tuning" and "finetuning".
+    return r"[\s-]*".join([*map(_spellings, head), "(?:" + "|".join(forms) + ")"])
+
+
+def _spellings(word: str) -> str:
+    """A word with or without a hyphen inside: "pretraining" finds "pre-training"."""
+    return "-?".join(map(re.escape, word))
 
 
 def _singulars(word: str) -> list[str]:
@@ -161,11 +167,11 @@ def profiles(
     """Each subscriber's Rocchio vector; negative: its disliked_part, when already made (of its
     whole library, when `library_rows` are only a part of it)."""
     n = len(subscribers)
-    interests = space.transform([s.profile.interests for s in subscribers])
+    interests = space.spelled([s.profile.interests for s in subscribers])
     phrases = [(i, kw) for i, s in enumerate(subscribers) for kw in s.profile.keywords]
     keywords = sp.csr_matrix(interests.shape, dtype=interests.dtype)
     if phrases:
-        rows = space.transform([kw for _, kw in phrases])
+        rows = space.spelled([kw for _, kw in phrases])
         keywords = group_sum(rows, list(range(len(phrases))), [i for i, _ in phrases], n)
 
     def mean(groups: list[list[int]]) -> sp.csr_matrix:
