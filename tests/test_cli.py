@@ -12,6 +12,7 @@ import subprocess
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -353,6 +354,46 @@ def test_a_reader_that_leaves_early_ends_the_command_quietly_with_141(
     done = closed_pipe_run(project, *args, "--config", "config/digest.toml")
     assert done.returncode == 141, done.stderr
     assert done.stderr == ""
+
+
+def cli(project: Path, *args: str, **popen: Any) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "digest", *args, "--config", "config/digest.toml"],
+        cwd=project,
+        text=True,
+        timeout=120,
+        **{"capture_output": True, **popen},
+    )
+
+
+def test_a_terminal_of_another_encoding_shows_what_it_cannot_print_as_escapes(
+    project: Path,
+) -> None:
+    # Under PYTHONIOENCODING=ascii a run did its work, then died on "—" in its summary with a
+    # traceback and exit 1; preview, status and validate too.
+    ascii_only = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    shown = cli(project, "preview", "--subscriber", "alice", "--now", MONDAY, env=ascii_only)
+    assert shown.returncode == 0 and "\\u2014" in shown.stdout  # the em dash of the subject
+    done = cli(project, "run", "--now", MONDAY, env=ascii_only)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and "3 sent" in done.stdout
+
+
+def test_an_output_that_cannot_be_written_is_one_line_and_exit_2(project: Path) -> None:
+    # ">> cron.log" on a full disk gave a traceback and exit 1.
+    with open("/dev/full", "w") as full:
+        done = cli(project, "status", stdout=full, stderr=subprocess.PIPE, capture_output=False)
+    assert done.returncode == 2
+    assert done.stderr == "digest: could not write the output: No space left on device\n"
+
+
+def test_a_closed_output_is_no_error(project: Path) -> None:
+    # `digest validate >&-` died with a traceback at its flush of a stdout that was not there.
+    closed = cli(
+        project, "validate", stdout=None, stderr=subprocess.PIPE, capture_output=False,
+        preexec_fn=lambda: os.close(1),
+    )  # fmt: skip
+    assert closed.returncode == 0 and closed.stderr == ""
 
 
 def test_options_are_accepted_after_the_command_too(project: Path, capsys) -> None:

@@ -10,22 +10,28 @@ from collections.abc import Sequence
 
 from digest.cli import parser
 from digest.cli.logs import REDACTOR, setup_logging
-from digest.cli.terminal import say
+from digest.cli.terminal import readable_output, say
 from digest.models import ConfigError, DigestError, InputError, StateError, redact
+from digest.models.errors import OutputError
 
 BROKEN_PIPE = 141  # 128 + SIGPIPE: what a shell reports for a command whose reader left
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    readable_output()
     args = parser.parse(argv)
     setup_logging(args.verbose)
     try:
         code = int(args.command(args))
-        sys.stdout.flush()  # a closed pipe shows here, not at exit where it would be a traceback
+        _flush()  # a closed pipe shows here, not at exit where it would be a traceback
         return code
     except BrokenPipeError:
         _silence_stdout()
         return BROKEN_PIPE
+    except OutputError as exc:  # the work is done; what it would have said is lost
+        _silence_stdout()
+        _say(exc)
+        return 2
     except (ConfigError, InputError, StateError) as exc:
         _say(exc)
         return 2
@@ -39,8 +45,21 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _say(exc: DigestError) -> None:
     # A ConfigErrors holds one problem per line: each is said as a line of its own.
-    for line in str(exc).splitlines() or [type(exc).__name__]:
-        say(f"digest: {redact(line, REDACTOR.secrets)}", file=sys.stderr)
+    try:
+        for line in str(exc).splitlines() or [type(exc).__name__]:
+            say(f"digest: {redact(line, REDACTOR.secrets)}", file=sys.stderr)
+    except OutputError:  # stderr cannot be written either: the exit code is all that is left
+        pass
+
+
+def _flush() -> None:
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise OutputError(f"could not write the output: {exc.strerror or exc}") from None
 
 
 def _silence_stdout() -> None:

@@ -7,11 +7,10 @@ import argparse
 import json
 import logging
 import os
-import sys
 from datetime import datetime
 
 from digest.cli.logs import REDACTOR
-from digest.cli.terminal import say, shown_json
+from digest.cli.terminal import say, shown_json, write
 from digest.models import InputError, Settings, StateError
 
 log = logging.getLogger("digest")
@@ -118,7 +117,7 @@ def rank(args: argparse.Namespace) -> int:
     else:
         result = pipeline.rank_files(settings, args.papers, args.top)
     # One string, one write: json.dump's chunked writes cost seconds at 10k subscribers.
-    sys.stdout.write(shown_json(json.dumps(result, ensure_ascii=False)) + "\n")
+    write(shown_json(json.dumps(result, ensure_ascii=False)) + "\n")
     return 0
 
 
@@ -339,7 +338,7 @@ def ratings(args: argparse.Namespace) -> int:
         with Store(path, upgrade=False) as store:
             listed = store.ratings.listing(args.subscriber)
     if args.format == "json":
-        sys.stdout.write(shown_json(json.dumps(listed, ensure_ascii=False)) + "\n")
+        write(shown_json(json.dumps(listed, ensure_ascii=False)) + "\n")
         return 0
     for r in listed:
         say(f"{r['at']}  {r['subscriber']}  {r['vote']:<4}  {r['paper']}  (via {r['via']})")

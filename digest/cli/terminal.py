@@ -5,11 +5,13 @@ shown as a visible escape (`\\x1b`, `\\u202e`) instead; newline and tab stay."""
 
 from __future__ import annotations
 
+import io
 import re
 import sys
 from typing import TextIO
 
 from digest.models.characters import BIDI, C0_BUT_TAB_NEWLINE, C1, SEPARATORS
+from digest.models.errors import OutputError
 
 # C0 controls but tab and newline, DEL, C1 controls, line and paragraph separators, and the bidi
 # embeddings, overrides and isolates.
@@ -30,7 +32,29 @@ def shown_json(text: str) -> str:
 
 def say(text: str, file: TextIO | None = None) -> None:
     """Print one text (lines of it) to stdout, or `file`, safe for a terminal."""
-    print(shown(text), file=file or sys.stdout)
+    write(shown(text) + "\n", file)
+
+
+def write(text: str, file: TextIO | None = None) -> None:
+    """Write to stdout, or `file`: nothing when it is closed (`>&-`), an OutputError when it
+    cannot be written (a full disk under `>> cron.log`); a closed pipe is the caller's."""
+    stream = file or sys.stdout
+    if stream is None:
+        return
+    try:
+        stream.write(text)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise OutputError(f"could not write the output: {exc.strerror or exc}") from None
+
+
+def readable_output() -> None:
+    """Standard output and error that never fail on a character their encoding lacks
+    (PYTHONIOENCODING=ascii, a latin-1 terminal): such a character is written as an escape."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
 
 
 def _escape(match: re.Match[str]) -> str:

@@ -18,6 +18,7 @@ from urllib.parse import parse_qsl, quote, quote_plus, unquote, urlsplit
 #  ├── InputError       a bad input file named on the command line (exit 2)
 #  ├── SourceError      a whole source failed; the run goes on with the others
 #  ├── StateError       the state database is unusable or locked
+#  ├── OutputError      the command's output could not be written (exit 2)
 #  └── DeliveryError    a channel could not deliver (retryable or not)
 
 
@@ -36,6 +37,10 @@ def storable(text: str) -> str:
 
 
 class ConfigError(DigestError):
+    pass
+
+
+class OutputError(DigestError):
     pass
 
 
