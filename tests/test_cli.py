@@ -327,6 +327,32 @@ def test_a_database_password_never_shows_whichever_command_meets_it(
     )
 
 
+@pytest.mark.parametrize(
+    "given",
+    [
+        "POSTGRESQL://digest:S3KRITpw@127.0.0.1:1/digest",
+        " postgresql://digest:S3KRITpw@127.0.0.1:1/digest ",
+        "postgresql+psycopg://digest:S3KRITpw@127.0.0.1:1/digest",
+        "mysql://digest:S3KRITpw@127.0.0.1:1/digest",
+    ],
+)
+def test_a_state_url_of_another_spelling_is_never_an_sqlite_file_named_after_it(
+    project: Path, capsys, monkeypatch, given: str
+) -> None:
+    # Anything but an exact "postgresql://" was a file path: `status` printed the password, and
+    # `run` made a fresh SQLite state in a folder named after it, and sent every digest again.
+    monkeypatch.setenv("DIGEST_STATE", given)
+    code, out, err = run(capsys, "status")
+    assert code == 2 and len(err.splitlines()) == 1 and "S3KRIT" not in out + err
+    if given.strip().lower().startswith("postgresql://"):  # taken as the URL: the server is down
+        assert "127.0.0.1:1" in err
+    else:
+        assert err.startswith("digest: DIGEST_STATE: a postgresql+psycopg:// URL is no state") or (
+            "a mysql:// URL is no state" in err
+        )
+    assert sorted(p.name for p in project.iterdir()) == ["config", "seeds"]
+
+
 def closed_pipe_run(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """`digest ARGS | head -0`: the reader is gone before the command writes a byte."""
     proc = subprocess.Popen(

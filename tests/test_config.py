@@ -407,6 +407,10 @@ def test_numbers_outside_their_meaningful_range_are_refused(
             "serve.poll_every: must be a duration of at most",
         ),
         ('[state]\npath = ""\n', "state.path: must name a file"),
+        (
+            '[state]\npath = "postgresql://u:pw@db/x"\n',
+            "state.path: must name a file: a postgresql:// URL is [state].url",
+        ),
     ],
 )
 def test_table_numbers_outside_their_range_are_refused(

@@ -59,13 +59,22 @@ def _state_path(args: argparse.Namespace, settings: Settings) -> str:
 def _secret_state(args: argparse.Namespace, state: str) -> str:
     """The state, its URL's password (as libpq reads it, in any form) made known to the log's
     redactor before anything can print it; a URL without one is no secret, and is shown."""
-    from digest.models.errors import POSTGRES_SCHEMES, postgres_secrets, postgres_url
+    from digest.models.errors import (
+        POSTGRES_SCHEMES,
+        postgres_secrets,
+        postgres_url,
+        state_location,
+    )
 
+    where = "--state" if args.state else "DIGEST_STATE"
+    try:
+        state = state_location(state)
+    except ValueError as e:
+        raise InputError(f"{where}: {e}") from None
     if state.startswith(POSTGRES_SCHEMES):
         REDACTOR.secrets = REDACTOR.secrets | postgres_secrets(state)
         # An unclosed [, or an '@' libpq would misread (part of a password would show).
         if problem := postgres_url(state).problem:
-            where = "--state" if args.state else "DIGEST_STATE"
             raise InputError(f"{where}: not a valid postgresql:// URL: {problem}")
     return state
 

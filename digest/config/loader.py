@@ -51,8 +51,10 @@ from digest.models import (
 from digest.models.errors import (
     POSTGRES_SCHEMES,
     ConfigErrors,
+    is_url,
     postgres_secrets,
     postgres_url,
+    state_location,
     url_credentials,
 )
 
@@ -225,6 +227,10 @@ class _Checker(Checks):
             if "path" in state:
                 raise self.fail("state.url", "give [state].url or [state].path, not both")
             url = str(self.typed(state["url"], STR, "state.url"))
+            try:
+                url = state_location(url)
+            except ValueError:
+                url = ""
             if not url.startswith(POSTGRES_SCHEMES):
                 raise self.fail("state.url", "must be a postgresql:// URL")
             self.secrets.update(postgres_secrets(url))
@@ -235,6 +241,8 @@ class _Checker(Checks):
         path = str(self.typed(state.get("path", "state/digest.db"), STR, "state.path"))
         if not path.strip():
             raise self.fail("state.path", "must name a file (leave it out for state/digest.db)")
+        if is_url(path):  # an SQLite file named after the URL, its password in a folder's name
+            raise self.fail("state.path", "must name a file: a postgresql:// URL is [state].url")
         return self.path(path)
 
     def source(self, raw: Any, key: str) -> SourceConfig:

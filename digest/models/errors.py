@@ -74,6 +74,26 @@ class DeliveryError(DigestError):
 
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+_SCHEME = re.compile(r"^\s*([A-Za-z][A-Za-z0-9+.-]*)://")
+
+
+def is_url(value: str) -> bool:
+    """Does the value begin as a URL does (scheme://)?"""
+    return _SCHEME.match(value) is not None
+
+
+def state_location(value: str) -> str:
+    """A state as given (--state, DIGEST_STATE, [state]): a postgresql:// URL with its scheme in
+    lower case (RFC 3986: schemes ignore case) and no blanks around it, or a path as it is. Any
+    other URL raises ValueError, naming its scheme alone: it was an SQLite file of that name,
+    a fresh state in a folder named after its password."""
+    match = _SCHEME.match(value)
+    if match is None:
+        return value
+    scheme = match[1].lower()
+    if f"{scheme}://" not in POSTGRES_SCHEMES:
+        raise ValueError(f"a {scheme}:// URL is no state: give a postgresql:// URL or a file")
+    return f"{scheme}://{value.strip()[len(match[1]) + 3 :]}"
 
 
 class PostgresURL(NamedTuple):
