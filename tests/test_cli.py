@@ -703,3 +703,23 @@ def test_validate_names_keywords_and_interests_that_hold_no_word(project: Path, 
     # A run, a preview or a rank goes on, and says so: it had been silent.
     code, _, err = run(capsys, "preview", "--subscriber", "eve")
     assert code == 0 and "WARNING" in err and "subscribers.eve.keywords[1]: '+++'" in err
+
+
+def test_an_exclude_word_or_alert_keyword_of_stop_words_alone_is_no_rule(
+    project: Path, capsys
+) -> None:
+    # exclude = ["the"] emptied every digest ("none scored above min_score"), and an alert
+    # keyword "the" held all 57 papers for the next digest, beyond its top_k.
+    config = project / "config" / "digest.toml"
+    config.write_text(
+        config.read_text()
+        + '[[subscribers]]\nname = "dan"\ninterests = "differential privacy"\n'
+        + 'exclude = ["the", "A"]\nalert_keywords = ["of the"]\n'
+    )
+    code, _, err = run(capsys, "validate")
+    assert code == 2 and len(err.splitlines()) == 3
+    assert "subscribers.dan.exclude[0]: 'the' is only stop words, which every paper holds" in err
+    assert "subscribers.dan.alert_keywords[0]: 'of the' is only stop words" in err
+    code, out, err = run(capsys, "run", "--now", MONDAY)
+    assert code == 0 and "subscribers.dan.exclude[1]: 'A' is only stop words" in err
+    assert "  dan    3 picked" in out and "  dan    alerts: none" in out

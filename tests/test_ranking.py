@@ -131,6 +131,9 @@ def test_exclude_pattern_matches_words_and_phrases_not_fragments():
     assert not pattern.search("a proteinase assay")
     assert not pattern.search("the language of models")
     assert exclude_pattern([" ", ""]) is None
+    assert exclude_pattern(["the", "A", "of the"]) is None  # every paper holds them: no rule
+    found = exclude_pattern(["the", "the protein"])
+    assert found is not None and found.search("the protein fold") and not found.search("the end")
 
 
 def test_a_chinese_or_japanese_phrase_matches_inside_a_sentence_without_spaces():

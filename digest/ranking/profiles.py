@@ -15,7 +15,7 @@ import scipy.sparse as sp
 
 from digest.models import Paper, Subscriber
 from digest.ranking.features import Space, normalize
-from digest.ranking.tokens import CJK_RUN, author_key, fold
+from digest.ranking.tokens import CJK_RUN, author_key, fold, no_rule
 
 KEYWORD_WEIGHT = 1.5  # keywords are the subscriber's explicit wish: they outweigh free text
 DISLIKED_WEIGHT = 0.5  # Rocchio's negative share: papers rated down pull the profile away
@@ -70,7 +70,7 @@ _ASCII_MARKS = str.maketrans({"\u2010": "-", "\u2011": "-", "\u2019": "'", "\u02
 def exclude_pattern(words: Collection[str]) -> Phrases | None:
     """One pattern for a subscriber's exclude list (or alert keywords)."""
     phrases = [fold(w).replace("-", " ").split() for w in words]
-    parts = [_bounded(phrase) for phrase in phrases if phrase]
+    parts = [_bounded(phrase) for phrase in phrases if not no_rule(phrase)]
     if not parts:
         return None
     return Phrases(re.compile("|".join(parts), re.IGNORECASE))
