@@ -420,6 +420,9 @@ def test_a_closed_output_is_no_error(project: Path) -> None:
         preexec_fn=lambda: os.close(1),
     )  # fmt: skip
     assert closed.returncode == 0 and closed.stderr == ""
+    # With stderr closed, an error line went to stdout: into `digest rank`'s JSON.
+    quiet = cli(project, "rank", "--papers", "missing.jsonl", preexec_fn=lambda: os.close(2))
+    assert quiet.returncode == 2 and quiet.stdout == ""
 
 
 def test_options_are_accepted_after_the_command_too(project: Path, capsys) -> None:

@@ -39,12 +39,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         _say(exc)
         return 1
     except KeyboardInterrupt:
-        print("digest: interrupted", file=sys.stderr)
+        if sys.stderr is not None:
+            print("digest: interrupted", file=sys.stderr)
         return 130
 
 
 def _say(exc: DigestError) -> None:
     # A ConfigErrors holds one problem per line: each is said as a line of its own.
+    if sys.stderr is None:  # closed (`2>&-`): not on stdout, which may be a command's JSON
+        return
     try:
         for line in str(exc).splitlines() or [type(exc).__name__]:
             say(f"digest: {redact(line, REDACTOR.secrets)}", file=sys.stderr)

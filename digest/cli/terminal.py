@@ -38,8 +38,8 @@ def say(text: str, file: TextIO | None = None) -> None:
 def write(text: str, file: TextIO | None = None) -> None:
     """Write to stdout, or `file`: nothing when it is closed (`>&-`), an OutputError when it
     cannot be written (a full disk under `>> cron.log`); a closed pipe is the caller's."""
-    stream = file or sys.stdout
-    if stream is None:
+    stream = sys.stdout if file is None else file
+    if not stream:  # closed (`>&-`, `2>&-`): Python made it None
         return
     try:
         stream.write(text)
