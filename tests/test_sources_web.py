@@ -3,6 +3,7 @@ is, what it retries and how long it waits, what it gives up on, and what it refu
 
 from __future__ import annotations
 
+import gzip
 import socket
 import time
 from collections.abc import Iterator
@@ -228,6 +229,26 @@ def test_a_body_that_is_not_the_encoding_it_claims_fails_the_source(server: Feed
     assert message.startswith("test: answer not decodable (DecodingError: ")
     assert message.endswith(f" from {server.url}/feed") and "\n" not in message
     assert sleeps == []
+
+
+def test_an_answer_compressed_twice_is_refused_before_it_is_unpacked(server: FeedServer) -> None:
+    # "gzip, gzip": 2 KB on the wire unpacked to 1 GiB in memory before the 50 MiB cap counted
+    # a byte (httpx unpacks a network chunk whole).
+    inner = gzip.compress(b" " * 2**26, compresslevel=9)  # 64 MiB of blanks, about 64 KB
+    bomb = gzip.compress(inner, compresslevel=9)
+    assert len(bomb) < 2_000
+    server.route("/feed", Answer(body=bomb, headers={"Content-Encoding": "gzip, gzip"}))
+    http, _ = client()
+    with pytest.raises(SourceError) as info:
+        http.get(f"{server.url}/feed")
+    assert str(info.value) == (
+        f"test: answer compressed 2 times (gzip, gzip) from {server.url}/feed: refused, "
+        "as a compression bomb"
+    )
+    # Compressed once, the same bytes are read and counted: too large.
+    server.route("/once", Answer(body=inner, headers={"Content-Encoding": "gzip"}))
+    with pytest.raises(SourceError, match="larger than 50 MiB, abandoned"):
+        http.get(f"{server.url}/once")
 
 
 @pytest.mark.parametrize(

@@ -184,6 +184,7 @@ class Client:
                     declared = stream.headers.get("content-length", "")
                     if declared.isdigit() and int(declared) > policy.max_bytes:
                         raise self._too_large(where)
+                    _one_coding(stream.headers, self.name, where)
                     if stream.status_code >= 400:
                         # An error page is read only so far as to tell what went wrong.
                         return self._read(stream, limit=64 * 1024, where=where)
@@ -337,6 +338,18 @@ def origin(url: str) -> str:
 def printable(text: str) -> str:
     """Text for a one-line message: control characters written as escapes."""
     return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+def _one_coding(headers: httpx.Headers, name: str, where: str) -> None:
+    """Refuse an answer compressed more than once ("gzip, gzip"): httpx unpacks each network
+    chunk whole, and two layers made 2 KB on the wire 1 GiB in memory before the size cap could
+    count it (one layer is at most about a thousand times a chunk)."""
+    codings = [c.strip() for c in headers.get("content-encoding", "").lower().split(",")]
+    codings = [c for c in codings if c and c != "identity"]
+    if len(codings) > 1:
+        stacked = ", ".join(codings[:5])
+        raise SourceError(f"{name}: answer compressed {len(codings)} times ({stacked}) from "
+                          f"{where}: refused, as a compression bomb")  # fmt: skip
 
 
 def _bad_redirect(exc: httpx.TransportError) -> bool:
