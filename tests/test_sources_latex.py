@@ -69,3 +69,18 @@ def test_bibtex_fields_lose_grouping_braces_and_know_ties_and_dashes() -> None:
 def test_malformed_latex_never_raises() -> None:
     for odd in ("\\", "$", "$$", "\\frac{", '{\\"', "\\(", "$\\begin{x}$", "}{", "\\\\\\"):
         assert isinstance(to_text(odd), str) and isinstance(to_text(odd, bibtex=True), str)
+
+
+def test_a_text_of_a_thousand_dollar_amounts_reads_as_written() -> None:
+    # Each amount recursed once: 1,000 of them raised RecursionError, which failed a whole feed
+    # and, in a BibTeX library, every subscriber's run with a traceback.
+    amounts = " ".join(f"${n} and" for n in range(3_000))
+    assert to_text(amounts) == amounts
+    assert to_text(amounts + " $x^2$", bibtex=True).endswith("$2999 and x²")
+
+
+def test_math_between_parentheses_is_a_span_of_at_most_500_characters() -> None:
+    # Unbounded, each unclosed \( scanned the rest of the text: "\( a " 64,000 times took 100 s.
+    assert to_text("\\(x^2" + " y" * 200 + "\\)").startswith("x² y y")
+    assert to_text("\\(x^2" + " y" * 300 + "\\)").startswith("x^2 y y")  # not read as math
+    assert to_text("\\( a " * 3) == " a  a  a "

@@ -10,13 +10,15 @@ import unicodedata
 from functools import lru_cache
 from typing import Any
 
+MATH = 500  # characters of a \(...\) or \[...\] span, at most
 # Balanced math, a command with its arguments, an accent on one letter, an escaped character.
 _GROUP = r"\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\}"
 _SPAN = re.compile(
     r"\$\$(?P<display>[^$]+)\$\$"
     r"|\$(?P<inline>[^$]+)\$"
-    r"|\\\((?P<paren>.+?)\\\)"
-    r"|\\\[(?P<bracket>.+?)\\\]"
+    # At most MATH characters: an unclosed \( scanned to the end of the text, for each of them.
+    rf"|\\\((?P<paren>.{{1,{MATH}}}?)\\\)"
+    rf"|\\\[(?P<bracket>.{{1,{MATH}}}?)\\\]"
     r"|\\[\"'`^~=.]\s*(?:\{(?:[^{}]|\{[^{}]*\})*\}|\\?[A-Za-z])"
     rf"|\\[A-Za-z]+\*?(?:\s*\[[^\]{{}}]*\])?(?:\s*{_GROUP})*"
     r"|\\[^A-Za-z\s]"
@@ -68,19 +70,18 @@ def to_text(value: str, *, bibtex: bool = False) -> str:
     value = _LOST_BRACES.sub(lambda m: f"\\{m[1] or m[3]}{{{m[2] or m[4]}}}", value)
     out: list[str] = []
     done = 0
-    for match in _SPAN.finditer(value):
+    while match := _SPAN.search(value, done):
         out.append(_literal(value[done : match.start()], bibtex))
         math = next((match[g] for g in ("display", "inline", "paren", "bracket") if match[g]), None)
+        done = match.end()
         if math is None:
             out.append(_convert(match.group()))
         elif match["inline"] is not None and not is_math(math):
             # Not math: the first dollar is text; the second may open math of its own.
             out.append("$" + _literal(math, bibtex))
-            out.append(to_text(value[match.end() - 1 :], bibtex=bibtex))
-            return "".join(out)
+            done -= 1
         else:
             out.append(_math(math))
-        done = match.end()
     out.append(_literal(value[done:], bibtex))
     return "".join(out)
 
