@@ -207,14 +207,17 @@ class OpenReviewSource:
         by = "invitation" if "/-/" in venue else "content.venueid"
         offset, total, seen, empty = 0, None, set[str](), 0
         with Client(config.name, self.policy.with_options(config.options), progress) as client:
-            while offset < (MAX_NOTES if total is None else total):
+            while offset < min(MAX_NOTES, MAX_NOTES if total is None else total):
                 progress.note(f"notes from {offset}")
                 params = {by: venue, "limit": self.page, "offset": offset}
                 response = client.get(notes_at, params, explain=explain)
                 notes, count = _notes(response, config.name, where)
                 if offset == 0 and count is not None:
                     total = count
-                    progress.expect(total)
+                    progress.expect(min(total, MAX_NOTES))
+                    if total > MAX_NOTES:  # a server's count bounds nothing: one said 10**12
+                        warn(f"{config.name}: the venue counts {total} notes; the first "
+                             f"{MAX_NOTES} are read")  # fmt: skip
                 if offset == 0 and not notes:
                     log.warning("source %s: no notes for venue %r", config.name, venue)
                 ids = {_ident(n.get("id")) for n in notes if isinstance(n, dict)} - {""}
