@@ -8,13 +8,16 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
+from channel_servers import SlackWebhook
 
 from digest.cli import main, parser
 from digest.models import Paper
@@ -423,6 +426,40 @@ def test_a_closed_output_is_no_error(project: Path) -> None:
     # With stderr closed, an error line went to stdout: into `digest rank`'s JSON.
     quiet = cli(project, "rank", "--papers", "missing.jsonl", preexec_fn=lambda: os.close(2))
     assert quiet.returncode == 2 and quiet.stdout == ""
+
+
+def test_a_sigterm_finishes_the_message_on_the_wire_and_leaves_the_rest_pending(
+    project: Path,
+) -> None:
+    # SIGTERM (systemd, docker stop) killed `digest run` mid-post with no word: the next run
+    # found the post unconfirmed and made it dead, though Slack had posted it.
+    slack = SlackWebhook()
+    slack.stall_after = 0  # the first post is taken, then held unanswered
+    try:
+        config = project / "config" / "digest.toml"
+        text = config.read_text().replace(
+            'kind = "file"\ndir = "../out"', f'kind = "slack"\nwebhook = "{slack.url()}"'
+        )
+        config.write_text(text)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "digest", "run", "--config", str(config), "--now", MONDAY],
+            cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        assert slack.stalled.wait(60)
+        proc.send_signal(signal.SIGTERM)
+        time.sleep(0.5)  # the signal is taken while the post waits for its answer
+        slack.release.set()
+        out, err = proc.communicate(timeout=60)
+        assert proc.returncode == 143, err
+        assert "terminated (SIGTERM)" in err and "Traceback" not in err
+        assert "1 sent" in out and len(slack.accepted) == 1
+        slack.stall_after = None
+        later = cli(project, "retry")
+        assert later.returncode == 0, later.stderr
+        assert len(slack.accepted) == 3  # the other two, and the first not again
+    finally:
+        slack.release.set()
+        slack.stop()
 
 
 def test_options_are_accepted_after_the_command_too(project: Path, capsys) -> None:

@@ -7,6 +7,8 @@ import argparse
 import json
 import logging
 import os
+import signal
+import threading
 from datetime import datetime
 
 from digest.cli.logs import REDACTOR
@@ -90,6 +92,9 @@ def _now(args: argparse.Namespace) -> datetime:
     return args.now or datetime.now().astimezone()
 
 
+TERMINATED = 143  # 128 + SIGTERM, as a shell reports a command a SIGTERM ended
+
+
 def run(args: argparse.Namespace) -> int:
     from digest import pipeline
     from digest.state import Store
@@ -102,14 +107,24 @@ def run(args: argparse.Namespace) -> int:
     def waiting(holder: str) -> None:
         log.warning("another run holds the state lock (%s); waiting up to %g s", holder, args.wait)
 
-    # One run at a time over one state: an overlapping cron run waits, then skips (exit 1).
-    with run_lock(path, args.wait, on_wait=waiting), Store(path) as store:
-        store.beat(_now(args), "run")
-        report = pipeline.run_once(settings, store, _now(args))
-        store.leave()
+    # SIGTERM (systemd, docker stop, shutdown) stops as serve does: what is begun is recorded,
+    # the message on the wire is finished, and the rest is left pending for the next run.
+    stopped = threading.Event()
+    previous = signal.signal(signal.SIGTERM, lambda signum, frame: stopped.set())
+    try:
+        # One run at a time over one state: an overlapping cron run waits, then skips (exit 1).
+        with run_lock(path, args.wait, stopped.is_set, on_wait=waiting), Store(path) as store:
+            store.beat(_now(args), "run")
+            report = pipeline.run_once(settings, store, _now(args), stop=stopped.is_set)
+            store.leave()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     from digest.cli.reports import describe
 
     say(describe(report))
+    if stopped.is_set():
+        log.warning("terminated (SIGTERM): what is not delivered goes out with the next run")
+        return TERMINATED
     return report.exit_code
 
 
