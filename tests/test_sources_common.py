@@ -56,3 +56,22 @@ def test_every_text_field_of_a_paper_is_cleaned_and_a_clean_paper_is_kept_as_it_
     )
     assert (paper.categories, paper.aliases) == (("cs.LG",), ("10.1/x",))
     assert clean(paper) is paper
+
+
+def test_a_title_abstract_venue_or_name_past_any_real_ones_is_cut() -> None:
+    # A feed item's 10 MB title went whole into a 22 MB e-mail that the relay refused: the
+    # reader lost the whole digest.
+    huge = Paper(
+        id="t:1",
+        title="privacy " * 1_310_720,
+        abstract="word " * 100_000,
+        authors=("Ada Lovelace", "x" * 5_000),
+        venue="v" * 10_000,
+    )
+    paper = clean(huge)
+    assert len(paper.title) <= 1_000 and paper.title.endswith("privacy…")
+    assert len(paper.abstract) <= 20_000 and paper.abstract.endswith("…")
+    assert paper.authors[0] == "Ada Lovelace" and len(paper.authors[1]) == 300
+    assert len(paper.venue) == 500
+    real = Paper(id="2501.01234", title="A" * 300, abstract="b " * 960, authors=("C D",))
+    assert clean(real) is real

@@ -75,9 +75,18 @@ def clean_token(text: str) -> str:
     return "".join(_UNSAFE.sub("", _SEQUENCE.sub("", text)).split())
 
 
+# The longest title, venue, author name and abstract kept, in characters; longer ones are cut,
+# with "…". A feed item's 10 MB title went whole into a 22 MB e-mail that the relay refused, and
+# the reader's whole digest with it. Real ones are far shorter (arXiv's abstracts: 1,920 at most).
+LONGEST = {"title": 1_000, "venue": 500, "abstract": 20_000}
+LONGEST_NAME = 300
+
+
 def clean(paper: Paper) -> Paper:
-    """The paper with every text field cleaned; the same object when there was nothing to do.
-    Every paper passes here on its way in: the sources' (intake), libraries', liked papers'."""
+    """The paper with every text field cleaned and cut to LONGEST; the same object when there
+    was nothing to do. Every paper passes here on its way in: the sources' (intake), libraries',
+    liked papers'."""
+    paper = _cut(paper)
     # One search over all the short fields: most papers have nothing to clean.
     lines = (paper.id, paper.title, paper.venue, paper.url, paper.code_url, paper.source)
     short = " ".join((*lines, *paper.authors, *paper.categories, *paper.aliases))
@@ -106,6 +115,17 @@ def clean(paper: Paper) -> Paper:
         if kept != values:
             changes[name] = kept
     return dataclasses.replace(paper, **changes) if changes else paper
+
+
+def _cut(paper: Paper) -> Paper:
+    long = {k: getattr(paper, k) for k, n in LONGEST.items() if len(getattr(paper, k)) > n}
+    names = paper.authors
+    if any(len(a) > LONGEST_NAME for a in names):
+        names = tuple(a if len(a) <= LONGEST_NAME else a[: LONGEST_NAME - 1] + "…" for a in names)
+    if not long and names is paper.authors:
+        return paper
+    cut = {k: v[: LONGEST[k] - 1].rstrip() + "…" for k, v in long.items()}
+    return dataclasses.replace(paper, authors=names, **cut)
 
 
 # --- code links -------------------------------------------------------------------------------
