@@ -447,6 +447,8 @@ def test_web_is_optional_and_its_secret_is_redacted(tmp_path: Path) -> None:
     [
         ('base_url = "http://digest.example.org"', "web.base_url: must be https://"),
         ('base_url = "https://x.org/?a=1"', "web.base_url: must be a plain URL"),
+        # into every link of every digest, and the logs
+        ('base_url = "https://u:S3KRIT@x.org"', "web.base_url: must not hold a user or password"),
         ('listen = "8080"', "web.listen: must be host:port"),
         ('listen = "0.0.0.0:99999"', "web.listen: must be host:port"),
         ("port = 8080", "web.port: unknown key; allowed: base_url, listen, secret"),

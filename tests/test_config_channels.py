@@ -119,7 +119,11 @@ def test_smtp_defaults_to_starttls_on_587(tmp_path: Path) -> None:
         (SMTP + "port = 0\n" + BASE, "smtp.port: must be a port number, 1 to 65535"),
         (
             '[smtp]\nhost = "relay\\nX-Injected: 1"\nfrom = "d@x.org"\n' + BASE,
-            "smtp.host: must be a host name or address, without spaces",
+            "smtp.host: must be a host name or address (no user, password or /)",
+        ),
+        (  # the password went into every "cannot reach" line, status and the state
+            '[smtp]\nhost = "digest:S3KRITpw@relay"\nfrom = "d@x.org"\n' + BASE,
+            "smtp.host: must be a host name or address (no user, password or /)",
         ),
         (SMTP + 'port = "587"\n' + BASE, "smtp.port: must be an integer, not a string"),
         (

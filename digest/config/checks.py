@@ -231,8 +231,9 @@ class Checks:
         if security not in SMTP_PORTS:
             raise self.fail("smtp.security", "must be 'tls' (465), 'starttls' (587) or 'none'")
         port = smtp.get("port", SMTP_PORTS[security])
-        if _unsafe(str(smtp.get("host", ""))):
-            raise self.fail("smtp.host", "must be a host name or address, without spaces")
+        host = str(smtp.get("host", ""))
+        if _unsafe(host) or "@" in host or "/" in host:  # user:password@, a URL: shown in errors
+            raise self.fail("smtp.host", "must be a host name or address (no user, password or /)")
         if not 0 < port < 65536:
             raise self.fail("smtp.port", "must be a port number, 1 to 65535")
         if smtp.get("username") and not smtp.get("password"):
@@ -264,6 +265,8 @@ class Checks:
         self.web_url(web["base_url"], "web.base_url")
         if urlsplit(web["base_url"]).query or "#" in web["base_url"]:
             raise self.fail("web.base_url", "must be a plain URL, no ?query or #fragment")
+        if "@" in urlsplit(web["base_url"]).netloc:  # it goes into every link of every digest
+            raise self.fail("web.base_url", "must not hold a user or password")
         self.secrets.add(web["secret"])
         if len(web["secret"]) < MIN_SECRET:
             raise self.fail(
