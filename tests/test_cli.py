@@ -356,6 +356,14 @@ def test_a_state_url_of_another_spelling_is_never_an_sqlite_file_named_after_it(
     assert sorted(p.name for p in project.iterdir()) == ["config", "seeds"]
 
 
+def test_an_in_memory_state_is_refused_since_it_keeps_nothing(project: Path, capsys) -> None:
+    # `--state :memory:` ran, kept nothing, and the next run sent every digest again.
+    code, out, err = run(capsys, "run", "--now", MONDAY, "--state", ":memory:")
+    assert code == 2 and out == "" and len(err.splitlines()) == 1
+    assert err.startswith("digest: --state: ':memory:' keeps nothing between runs")
+    assert not (project / "out").exists()
+
+
 def closed_pipe_run(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """`digest ARGS | head -0`: the reader is gone before the command writes a byte."""
     proc = subprocess.Popen(

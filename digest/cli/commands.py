@@ -73,6 +73,11 @@ def _secret_state(args: argparse.Namespace, state: str) -> str:
         state = state_location(state)
     except ValueError as e:
         raise InputError(f"{where}: {e}") from None
+    if state.strip() == ":memory:":  # SQLite's own name for a database that is never written
+        raise InputError(
+            f"{where}: ':memory:' keeps nothing between runs (every run would send everything"
+            " again): give a file or a postgresql:// URL"
+        )
     if state.startswith(POSTGRES_SCHEMES):
         REDACTOR.secrets = REDACTOR.secrets | postgres_secrets(state)
         # An unclosed [, or an '@' libpq would misread (part of a password would show).
