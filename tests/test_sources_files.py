@@ -230,6 +230,19 @@ def test_a_csv_with_a_windows_1252_row_is_read_whole_with_one_warning(tmp_path: 
     ]
 
 
+def test_a_nul_byte_in_a_csv_row_is_left_out_and_the_file_read(tmp_path: Path) -> None:
+    # One NUL anywhere had skipped the whole file as binary: 20 good rows, or 500,000.
+    path = tmp_path / "export.csv"
+    rows = [f"Paper {n} on privacy,{'An abstract of some length. ' * 40},Ada Ng" for n in range(20)]
+    rows[5] = rows[5].replace("some length", "some\x00 length")
+    path.write_text("title,abstract,authors\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    papers, warnings = fetch(path)
+    assert len(papers) == 20 and "some length" in papers[5].abstract
+    assert warnings == [f"{path}:7: a NUL byte (and any later ones) left out"]
+    (tmp_path / "image.csv").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + b"x" * 5000)
+    assert fetch(tmp_path / "image.csv") == ([], [f"{tmp_path / 'image.csv'}: binary file, skipped"])
+
+
 def test_a_csv_without_usable_header_is_one_warning(tmp_path: Path) -> None:
     (tmp_path / "a.csv").write_text("")
     (tmp_path / "b.csv").write_text("name,year\nfoo,2020\n")

@@ -84,22 +84,32 @@ def text_lines(path: Path, warn: Warn, *, newline: str | None = None) -> Iterato
         return None
     if bad:
         warn(Notice(f"{path}:{bad}; lines that are not UTF-8 read as Windows-1252"))
-        return _mixed_lines(path, raw=newline == "")
-    return _raw_lines(path) if newline == "" else _split_lines(path)
+        return _unnulled(_mixed_lines(path, raw=newline == ""))
+    return _unnulled(_raw_lines(path) if newline == "" else _split_lines(path))
+
+
+def _unnulled(lines: Iterator[str]) -> Iterator[str]:
+    """The lines without NUL bytes (_checked warned of them): as a text's controls, they go."""
+    return (line.replace("\x00", "") if "\x00" in line else line for line in lines)
+
+
+# A NUL byte this near the start, or in a file that is not UTF-8, makes a binary file.
+BINARY_HEAD = 1024
 
 
 def _checked(path: Path, warn: Warn) -> str | None:
     """'' for a UTF-8 file, "LINE: not valid UTF-8 (...)" for the first bad byte of another, or
-    None after a warning: a binary file or one that cannot be read."""
+    None after a warning: a binary file (see BINARY_HEAD) or one that cannot be read. A NUL
+    byte in a text is a warning of its own, and is left out."""
     decoder = codecs.getincrementaldecoder("utf-8")()
     done = lines = 0  # bytes and line breaks before this chunk
-    bad = ""  # the first decoding problem; a NUL byte anywhere speaks first
+    bad = ""  # the first decoding problem
+    nul = first = 0  # the line and offset of the first NUL byte
     try:
         with path.open("rb") as stream:
             while chunk := stream.read(CHUNK):
-                if b"\x00" in chunk:
-                    warn(f"{path}: binary file, skipped")
-                    return None
+                if not nul and (at := chunk.find(b"\x00")) >= 0:
+                    nul, first = lines + chunk.count(b"\n", 0, at) + 1, done + at
                 if not bad:
                     pending = decoder.getstate()[0]  # a character cut by the previous chunk
                     bad = _problem(decoder, pending, chunk, done - len(pending), lines)
@@ -110,6 +120,11 @@ def _checked(path: Path, warn: Warn) -> str | None:
     except OSError as exc:
         warn(f"{path}: cannot read ({exc.strerror or exc})")
         return None
+    if nul and (bad or first < BINARY_HEAD):  # an image, an archive, UTF-16: not a text
+        warn(f"{path}: binary file, skipped")
+        return None
+    if nul:  # one bad row of 500,000 had skipped the whole file
+        warn(f"{path}:{nul}: a NUL byte (and any later ones) left out")
     return bad
 
 
