@@ -27,6 +27,7 @@ class Answer:
     stall: bool = False  # headers and a first part of the body, then silence
     trickle: float = 0.0  # one byte every `trickle` seconds, never finishing
     chunked: bool = False  # no Content-Length: the client learns the size only by reading
+    unframed: bool = False  # with stall or trickle: no length at all, the body ends at the close
 
     @property
     def data(self) -> bytes:
@@ -113,7 +114,8 @@ class FeedServer:
                 for name, value in answer.headers.items():
                     self.send_header(name, value)
                 if answer.stall or answer.trickle:
-                    self.send_header("Content-Length", str(len(data) + 10_000))
+                    if not answer.unframed:
+                        self.send_header("Content-Length", str(len(data) + 10_000))
                     self.end_headers()
                     self._never_finish(data, answer)
                     return

@@ -124,6 +124,17 @@ def test_a_trickle_that_never_finishes_hits_the_deadline(server: FeedServer) -> 
         http.get(f"{server.url}/feed")
 
 
+def test_a_trickle_without_a_length_cut_at_the_deadline_is_not_taken_whole(
+    server: FeedServer,
+) -> None:
+    # The watchdog's shutdown read as the end of a body sent without a length: the part read
+    # was taken for the whole feed (one item of three), exit 0.
+    server.route("/feed", Answer(body="<feed>" + "x" * 200, trickle=0.02, unframed=True))
+    http, _ = client(retries=0, deadline=0.3)
+    with pytest.raises(SourceError, match="response still unfinished after 0.3 s"):
+        http.get(f"{server.url}/feed")
+
+
 def test_an_oversized_response_is_abandoned_whether_declared_or_not(server: FeedServer) -> None:
     big = "x" * 5000
     server.route("/declared", Answer(body=big))

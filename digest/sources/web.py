@@ -188,7 +188,11 @@ class Client:
                     if stream.status_code >= 400:
                         # An error page is read only so far as to tell what went wrong.
                         return self._read(stream, limit=64 * 1024, where=where)
-                    return self._read(stream, limit=policy.max_bytes, where=where)
+                    response = self._read(stream, limit=policy.max_bytes, where=where)
+                if watch.expired:  # the watchdog's shutdown reads as the end of a body sent
+                    # without a length: a feed cut there had been taken whole, exit 0
+                    raise SourceError(f"{self.name}: {_unfinished(policy)} from {where}")
+                return response
             except _Unaskable as exc:
                 unaskable = f"an address that cannot be asked ({exc})"
                 if self._asked > 1:  # a redirect's: both addresses named
