@@ -240,7 +240,10 @@ def test_a_nul_byte_in_a_csv_row_is_left_out_and_the_file_read(tmp_path: Path) -
     assert len(papers) == 20 and "some length" in papers[5].abstract
     assert warnings == [f"{path}:7: a NUL byte (and any later ones) left out"]
     (tmp_path / "image.csv").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + b"x" * 5000)
-    assert fetch(tmp_path / "image.csv") == ([], [f"{tmp_path / 'image.csv'}: binary file, skipped"])
+    assert fetch(tmp_path / "image.csv") == (
+        [],
+        [f"{tmp_path / 'image.csv'}: binary file, skipped"],
+    )
 
 
 def test_a_csv_without_usable_header_is_one_warning(tmp_path: Path) -> None:

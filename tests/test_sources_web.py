@@ -230,6 +230,32 @@ def test_a_redirect_loop_fails_the_source_in_one_line_without_retrying(
     assert sleeps == []
 
 
+@pytest.mark.parametrize(
+    "target",
+    ["http://10.255.255.1/feed.xml", "http://169.254.169.254/latest/meta-data/", "http://[::1]/x",
+     "http://localhost:8080/admin"],
+)  # fmt: skip
+def test_a_public_feed_cannot_redirect_to_an_internal_address(
+    server: FeedServer, monkeypatch: pytest.MonkeyPatch, target: str
+) -> None:
+    # The redirect was followed: a feed's server made digest ask a private network, or a
+    # cloud's metadata address. The public feed is reached through the test server as a proxy,
+    # so that nothing leaves this machine; the refusal comes before any connection.
+    server.route("/redir", Answer(302, headers={"Location": target}))
+    with monkeypatch.context() as proxied:
+        proxied.setenv("HTTP_PROXY", server.url)
+        http, sleeps = client()
+        with pytest.raises(SourceError) as info:
+            http.get("http://feeds.example.org/redir")
+    assert str(info.value).startswith(f"test: redirected to {shown(target)}, an address that")
+    assert "an internal address, from a public one" in str(info.value)
+    assert len(server.requests) == 1 and sleeps == []
+    # Between addresses of this machine, as here, a redirect is followed.
+    server.route("/here", Answer(302, headers={"Location": f"{server.url}/feed"}))
+    server.route("/feed", Answer(body="<feed/>"))
+    assert client()[0].get(f"{server.url}/here").body == b"<feed/>"
+
+
 def test_a_body_that_is_not_the_encoding_it_claims_fails_the_source(server: FeedServer) -> None:
     lying = Answer(body=b"not gzip at all" * 10, headers={"Content-Encoding": "gzip"})
     server.route("/feed", lying)

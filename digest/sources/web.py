@@ -6,6 +6,7 @@ transient failures only (429, 5xx, network), honouring Retry-After.
 from __future__ import annotations
 
 import codecs
+import ipaddress
 import logging
 import re
 import time
@@ -95,6 +96,7 @@ class Client:
         self.name, self.policy, self.progress = name, policy, progress
         self.calls = 0
         self._asked = 0  # requests of the current call: more than one means a redirect
+        self._public = True  # the call's first address is not an internal one
         self._last_start: float | None = None
         timeout = httpx.Timeout(policy.timeout, connect=policy.connect_timeout)
         # No kept connections: each call's deadline watches the connections it opens.
@@ -113,6 +115,12 @@ class Client:
         port = request.url.port
         if port is not None and not 0 < port <= 65535:
             raise _Unaskable(str(request.url), f"port {port} is out of range 1 to 65535")
+        if self._asked == 1:
+            self._public = not internal(request.url.host)
+        elif self._public and internal(request.url.host):
+            # A public feed may not send digest to the machine's own network (a cloud's
+            # metadata address, a router's page): the server, not the operator, chose it.
+            raise _Unaskable(str(request.url), "an internal address, from a public one")
 
     def close(self) -> None:
         self.http.close()
@@ -342,6 +350,19 @@ def origin(url: str) -> str:
 def printable(text: str) -> str:
     """Text for a one-line message: control characters written as escapes."""
     return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+def internal(host: str) -> bool:
+    """Is the host an address of a private network, this machine, a link or no one (10.0.0.0/8,
+    127.0.0.1, 169.254.0.0/16, ::1, fc00::/7...), or localhost? Names are not looked up."""
+    name = host.lower().rstrip(".")
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        address = ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return not address.is_global or address.is_multicast
 
 
 def _one_coding(headers: httpx.Headers, name: str, where: str) -> None:
