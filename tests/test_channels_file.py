@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import email
 import email.policy
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from datetime import date
 from email.message import EmailMessage
 from pathlib import Path
@@ -295,6 +298,35 @@ def test_a_digest_whose_names_are_taken_gets_one_with_its_row(tmp_path: Path) ->
     assert Path(channel.send(third).detail).name == "alice-0800-10.eml"
     assert Path(channel.send(third).detail).name == "alice-0800-10.eml"
     assert len(list((tmp_path / "2026-11-30").glob("*.eml"))) == 3
+
+
+def test_two_rows_of_one_folder_sent_side_by_side_keep_a_file_each(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two file channels of one subscriber, one folder: their rows go out in threads side by
+    # side, both found alice.eml free, and one digest overwrote the other (both "sent").
+    from digest.channels import file
+
+    looking = threading.Barrier(2, timeout=1)
+    free = file._free_or_ours
+
+    def slow(path: Path, ours: bytes) -> bool:
+        with contextlib.suppress(threading.BrokenBarrierError):
+            looking.wait()  # without a lock, both look before either writes
+        return free(path, ours)
+
+    monkeypatch.setattr(file, "_free_or_ours", slow)
+    channel = make_channel({"dir": str(tmp_path)})
+    rows = [
+        make_delivery(channel),
+        dataclasses.replace(make_delivery(channel), id=8, channel=dataclasses.replace(
+            channel.config, name="copy")),
+    ]  # fmt: skip
+    with ThreadPoolExecutor(2) as pool:
+        names = sorted(Path(r.detail).name for r in pool.map(channel.send, rows))
+    assert names == ["alice-0800.eml", "alice.eml"]
+    keys = {parse(tmp_path / "2026-11-30" / n)["Message-ID"] for n in names}
+    assert keys == {f"<{r.key}@digest.local>" for r in rows}
 
 
 def test_alerts_and_notices_keep_their_row_in_the_name(tmp_path: Path) -> None:

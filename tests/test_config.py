@@ -296,6 +296,27 @@ def test_two_subscribers_whose_digests_would_share_a_file_are_refused(
     assert [s.name for s in config.load(write(tmp_path, fine), environ={}).subscribers][-1] == other
 
 
+def test_one_folder_spelled_two_ways_is_still_one_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # With a relative --config (as the README runs it) one channel's dir stayed relative and the
+    # other's absolute: the check missed them, and one digest overwrote the other.
+    folder = tmp_path / "out"
+    body = MINIMAL + (
+        '[[subscribers]]\nname = "Anna Lee"\ninterests = "x"\n'
+        '[[subscribers.channels]]\nkind = "file"\ndir = "out"\n'
+        '[[subscribers]]\nname = "Anna_Lee"\ninterests = "x"\n'
+        f'[[subscribers.channels]]\nkind = "file"\ndir = "{folder}"\n'
+    )
+    write(tmp_path, body)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ConfigError) as info:
+        config.load("digest.toml", environ={})
+    assert "subscribers.Anna_Lee.channels[0]: writes the same files as subscriber 'Anna Lee'" in (
+        str(info.value)
+    )
+
+
 @pytest.mark.parametrize(
     ("extra", "expected"),
     [

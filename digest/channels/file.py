@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+import threading
 from datetime import datetime
 from email.utils import format_datetime, getaddresses, parseaddr
 from pathlib import Path
@@ -35,12 +36,15 @@ class FileChannel:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise _error(folder, exc) from exc
-        stem = _stem(folder, delivery)
-        eml_path = folder / f"{stem}.eml"
-        html_path = folder / f"{stem}.html"
-        _write_atomic(html_path, delivery.message.html.encode("utf-8"))
-        # The .eml last: its presence means the whole delivery is on disk.
-        _write_atomic(eml_path, eml)
+        # A name is chosen and taken in one step: two rows of one folder (two file channels of
+        # a subscriber) are delivered in threads side by side, and both found <name>.eml free.
+        with _taking(folder):
+            stem = _stem(folder, delivery)
+            eml_path = folder / f"{stem}.eml"
+            html_path = folder / f"{stem}.html"
+            _write_atomic(html_path, delivery.message.html.encode("utf-8"))
+            # The .eml last: its presence means the whole delivery is on disk.
+            _write_atomic(eml_path, eml)
         return Receipt(channel=self.kind, detail=str(eml_path))
 
     def _message(self, delivery: Delivery) -> bytes:
@@ -59,6 +63,17 @@ class FileChannel:
             ("Message-ID", f"<{delivery.key}@digest.local>"),
         ]
         return mime(headers, delivery.message.text, delivery.message.html)
+
+
+_FOLDERS: dict[str, threading.Lock] = {}
+_FOLDERS_LOCK = threading.Lock()
+
+
+def _taking(folder: Path) -> threading.Lock:
+    """The lock of a folder (by its real path) while a file name in it is chosen and written."""
+    key = os.path.realpath(folder)
+    with _FOLDERS_LOCK:
+        return _FOLDERS.setdefault(key, threading.Lock())
 
 
 def _stem(folder: Path, delivery: Delivery) -> str:

@@ -209,12 +209,15 @@ class _Checker(Checks):
             for i, channel in enumerate(sub.channels):
                 if channel.kind != "file":
                     continue
-                key = (str(channel.options["dir"]), safe_name(sub.name).casefold())
+                # Absolute: a relative --config gave one channel a relative dir, another not.
+                folder = os.path.abspath(str(channel.options["dir"]))
+                key = (folder, safe_name(sub.name).casefold())
                 other = owner.setdefault(key, sub.name)
                 if other != sub.name:
                     problem = (
                         f"writes the same files as subscriber {other!r} "
-                        f"({safe_name(sub.name)}.eml in {key[0]}); rename one or give it a dir"
+                        f"({safe_name(sub.name)}.eml in {channel.options['dir']}); rename one or"
+                        " give it a dir"
                     )
                     self.errors.append(
                         str(self.fail(f"subscribers.{sub.name}.channels[{i}]", problem))
