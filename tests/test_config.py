@@ -277,6 +277,26 @@ def test_toml_syntax_errors_name_the_line(tmp_path: Path) -> None:
     assert "not valid TOML" in message and "line 1" in message
 
 
+def test_a_windows_editors_bom_is_read_and_other_encodings_named_by_line(tmp_path: Path) -> None:
+    # A UTF-8 BOM read as "Invalid statement (at line 1, column 1)"; Latin-1 as a byte offset.
+    path = tmp_path / "digest.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + textwrap.dedent(MINIMAL).encode())
+    assert config.load(path, environ={}).sources
+    path.write_bytes(textwrap.dedent(MINIMAL).encode() + "# café\n".encode("latin-1"))
+    with pytest.raises(ConfigError) as info:
+        config.load(path, environ={})
+    lines = textwrap.dedent(MINIMAL).count("\n") + 1
+    assert str(info.value) == f"{path}:{lines}: not UTF-8 (byte 0xe9): save the file as UTF-8"
+    path.write_text(MINIMAL, encoding="utf-16")
+    with pytest.raises(ConfigError, match="is UTF-16: save it as UTF-8"):
+        config.load(path, environ={})
+
+
+def test_an_integer_too_long_to_read_is_one_line(tmp_path: Path) -> None:
+    message = error_of(tmp_path, MINIMAL + "top_k = " + "9" * 5000 + "\n")
+    assert "not valid TOML" in message and "4300" in message
+
+
 @pytest.mark.parametrize("depth", [5000, 900])  # past the TOML parser's recursion, and past ours
 def test_arrays_nested_too_deeply_are_one_line(tmp_path: Path, depth: int) -> None:
     message = error_of(tmp_path, "x = " + "[" * depth + "]" * depth + "\n")

@@ -6,6 +6,7 @@ path and what is allowed.
 
 from __future__ import annotations
 
+import codecs
 import functools
 import os
 import tomllib
@@ -59,16 +60,31 @@ from digest.models.errors import (
 )
 
 
+def _text(file: Path) -> str:
+    """The config's text: UTF-8, with or without the BOM Windows editors write; else a
+    ConfigError naming the line of the first byte that is not."""
+    data = file.read_bytes()
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        raise ConfigError(f"{file}: is UTF-16: save it as UTF-8")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise ConfigError(
+            f"{file}:{line}: not UTF-8 (byte 0x{data[exc.start]:02x}): save the file as UTF-8"
+        ) from None
+
+
 def load(path: str | os.PathLike[str], environ: Mapping[str, str] | None = None) -> Settings:
     """Read, substitute and check a config file; raise ConfigError with one line on any problem."""
     file = Path(path)
     try:
-        raw = tomllib.loads(file.read_text(encoding="utf-8"))
+        raw = tomllib.loads(_text(file))
     except FileNotFoundError:
         raise ConfigError(f"{file}: no such config file") from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
         raise ConfigError(f"{file}: cannot read config file ({exc})") from None
-    except tomllib.TOMLDecodeError as exc:
+    except ValueError as exc:  # TOMLDecodeError; an integer of more than 4,300 digits
         raise ConfigError(f"{file}: not valid TOML: {exc}") from None
     except RecursionError:
         raise ConfigError(f"{file}: not valid TOML: arrays or tables nested too deeply") from None
