@@ -337,6 +337,7 @@ def test_a_database_password_never_shows_whichever_command_meets_it(
         " postgresql://digest:S3KRITpw@127.0.0.1:1/digest ",
         "postgresql+psycopg://digest:S3KRITpw@127.0.0.1:1/digest",
         "mysql://digest:S3KRITpw@127.0.0.1:1/digest",
+        "postgresql:/digest:S3KRITpw@127.0.0.1:1/digest",
     ],
 )
 def test_a_state_url_of_another_spelling_is_never_an_sqlite_file_named_after_it(
@@ -350,8 +351,8 @@ def test_a_state_url_of_another_spelling_is_never_an_sqlite_file_named_after_it(
     if given.strip().lower().startswith("postgresql://"):  # taken as the URL: the server is down
         assert "127.0.0.1:1" in err
     else:
-        assert err.startswith("digest: DIGEST_STATE: a postgresql+psycopg:// URL is no state") or (
-            "a mysql:// URL is no state" in err
+        assert err.startswith("digest: DIGEST_STATE: a ") and (
+            "URL is no state" in err or "needs // after postgresql:" in err
         )
     assert sorted(p.name for p in project.iterdir()) == ["config", "seeds"]
 

@@ -67,6 +67,11 @@ def test_the_heartbeat_tells_ticking_from_stale_and_stopped(tmp_path: Path) -> N
     lock.write_heartbeat(state, now, stopped=True)
     alive, why = lock.health(state, now)
     assert not alive and "stopped" in why
+    # A clock stepped back an hour: a dead serve's last beat read "0 s ago", alive.
+    lock.write_heartbeat(state, now)
+    alive, why = lock.health(state, now - timedelta(hours=1))
+    assert not alive and why == "the last heartbeat is 3600 s ahead of this clock (stepped back?)"
+    assert lock.health(state, now - timedelta(seconds=5))[0]  # a few seconds is the clocks' skew
 
 
 @pytest.mark.parametrize(

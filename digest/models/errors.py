@@ -75,6 +75,7 @@ class DeliveryError(DigestError):
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 _SCHEME = re.compile(r"^\s*([A-Za-z][A-Za-z0-9+.-]*)://")
+_POSTGRES_TYPO = re.compile(r"^\s*postgres(?:ql)?:", re.IGNORECASE)
 
 
 def is_url(value: str) -> bool:
@@ -89,6 +90,8 @@ def state_location(value: str) -> str:
     a fresh state in a folder named after its password."""
     match = _SCHEME.match(value)
     if match is None:
+        if _POSTGRES_TYPO.match(value):  # postgresql:/user:password@... : a path that shows it
+            raise ValueError("a postgresql URL needs // after postgresql:")
         return value
     scheme = match[1].lower()
     if f"{scheme}://" not in POSTGRES_SCHEMES:

@@ -161,6 +161,8 @@ def health(state: str | Path, now: datetime, worker: str | None = None) -> tuple
         return False, f"digest serve (pid {beat.get('pid')}) stopped {age:.0f} s ago"
     if age > STALE_AFTER:
         return False, f"stale: the last heartbeat is {age:.0f} s old (the limit is {STALE_AFTER} s)"
+    if -age > STALE_AFTER:  # "0 s ago" for a dead pid until the clock caught up with it
+        return False, f"the last heartbeat is {-age:.0f} s ahead of this clock (stepped back?)"
     if beat.get("failing"):
         return (
             False,
