@@ -527,6 +527,16 @@ def test_validate_reports_every_problem_of_paths_and_folders(project: Path, caps
     ]
 
 
+def test_validate_says_a_file_channels_folder_is_a_link_to_nowhere(project: Path, capsys) -> None:
+    # An unmounted share: validate said OK, then every delivery failed with "File exists".
+    (project / "out").symlink_to(project / "mnt" / "share")
+    code, _, err = run(capsys, "validate")
+    assert code == 2 and err.strip().endswith(
+        f"defaults.channels[0].dir: 'out' is a link to '{project / 'mnt' / 'share'}', which is"
+        " not there"
+    )
+
+
 def test_validate_says_a_source_path_too_long_for_the_system_is_not_there(
     project: Path, capsys
 ) -> None:

@@ -135,6 +135,8 @@ def _unwritable(folder: str) -> str:
     path = Path(folder)
     try:  # a name the system cannot hold (too long) fails exists() itself
         while not path.exists() and path != path.parent:
+            if path.is_symlink():  # an unmounted share: every delivery failed, "File exists"
+                return f"{str(path)!r} is a link to {os.readlink(path)!r}, which is not there"
             path = path.parent
     except OSError as exc:
         return f"cannot create folder {folder!r} ({exc.strerror or exc})"
