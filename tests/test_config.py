@@ -256,6 +256,15 @@ def test_dollar_dollar_is_a_literal_dollar(tmp_path: Path) -> None:
             MINIMAL + "[[subscribers]]\nname = 'alice'\ninterests = 'again'\n",
             "subscribers.alice: duplicate subscriber name",
         ),
+        (  # one name to a reader: typed (NFC), and pasted from a Mac (NFD)
+            MINIMAL.replace('name = "alice"', 'name = "Jos\u00e9"')
+            + '[[subscribers]]\nname = "Jose\u0301"\ninterests = "again"\n',
+            "subscribers.Jose\u0301: duplicate subscriber name",
+        ),
+        (
+            MINIMAL.replace('name = "alice"', 'name = "nul\\u0000x"'),
+            "subscribers[0].name: must not hold control characters",
+        ),
         (MINIMAL.replace('name = "alice"', ""), "subscribers[0].name: every subscriber needs"),
         (
             MINIMAL.replace('interests = "differential privacy"', "name2 = 1"),

@@ -10,6 +10,7 @@ import codecs
 import functools
 import os
 import tomllib
+import unicodedata
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
@@ -163,10 +164,12 @@ class _Checker(Checks):
             for i, raw in enumerate(self.array(data, "subscribers")):
                 with self.gather():
                     sub = self.subscriber(raw, defaults, f"subscribers[{i}]")
-                    if sub.name in names:
+                    # "José" typed (NFC) or pasted from a Mac (NFD) is one name to a reader.
+                    seen = unicodedata.normalize("NFC", sub.name)
+                    if seen in names:
                         raise self.fail(f"subscribers.{sub.name}", "duplicate subscriber name")
                     subscribers.append(sub)
-                    names.add(sub.name)
+                    names.add(seen)
         mailing = any(c.kind == "email" for sub in subscribers for c in sub.channels)
         smtp: dict[str, Any] = {}
         with self.gather():
@@ -283,6 +286,8 @@ class _Checker(Checks):
         name = table.get("name")
         if not isinstance(name, str) or not name.strip():
             raise self.fail(f"{key}.name", "every subscriber needs a name (a non-empty string)")
+        if any(unicodedata.category(c) == "Cc" for c in name):  # a NUL no command line can type
+            raise self.fail(f"{key}.name", "must not hold control characters")
         key = f"subscribers.{name}"
         before = len(self.errors)
         self.only(table, set(SUBSCRIBER_KEYS), key)
