@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import UTC, date, datetime
+from typing import Any
 from xml.sax.saxutils import escape
 
 import pytest
@@ -206,6 +207,25 @@ def test_an_empty_window_is_no_papers_and_no_error(server: FeedServer) -> None:
     papers, warnings, _ = fetch(server)
     assert papers == [] and warnings == []
     assert len(server.hits("/api/query")) == 1
+
+
+def test_an_entry_that_cannot_be_read_costs_that_entry_not_the_page(
+    server: FeedServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from digest.sources import arxiv
+
+    reading = arxiv.to_paper
+
+    def odd(entry: Any) -> Paper | None:
+        if "2611.00002" in str(entry.get("id")):
+            raise RecursionError("maximum recursion depth exceeded")
+        return reading(entry)
+
+    monkeypatch.setattr(arxiv, "to_paper", odd)
+    server.route("/api/query", Answer(body=feed(PAPERS[:3], 3)))
+    papers, warnings, _ = fetch(server, page=10)
+    assert [p.id for p in papers] == ["2611.00000", "2611.00001"]
+    assert warnings == ["arxiv: entry 3 cannot be read (RecursionError), skipped"]
 
 
 def test_an_empty_page_short_of_the_total_is_asked_again_once(server: FeedServer) -> None:

@@ -163,7 +163,9 @@ _NOTE = st.fixed_dictionaries(
 def test_arxiv_api_answers_of_any_shape_are_papers_or_one_source_error(parts: list[str]) -> None:
     body = "".join(parts).replace("<entry>", "<entry><id>http://arxiv.org/abs/2501.00001v2</id>")
     try:
-        papers, _ = arxiv.parse_feed(body.encode("utf-8", "surrogatepass"), lambda _: None, "api")
+        papers, _, _ = arxiv.parse_feed(
+            body.encode("utf-8", "surrogatepass"), lambda _: None, "api"
+        )
     except SourceError as exc:
         assert str(exc).startswith("api: ")
     else:

@@ -204,6 +204,27 @@ def test_a_malformed_feed_keeps_the_entries_before_the_break(server: FeedServer)
     assert warnings and "malformed feed" in warnings[0]
 
 
+def test_an_entry_that_cannot_be_read_costs_that_entry_not_the_feed(
+    server: FeedServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # One item's text raised (a RecursionError in its LaTeX) and the feed's good items were
+    # lost with it: the source failed.
+    from digest.sources import rss
+
+    reading = rss.to_paper
+
+    def odd(entry: dict[str, object], *args: object) -> Paper | None:
+        if entry.get("id") == "oai:arXiv.org:2611.01234v1":
+            raise RecursionError("maximum recursion depth exceeded")
+        return reading(entry, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(rss, "to_paper", odd)
+    server.route("/feed", Answer(body=ARXIV_RSS, content_type="application/rss+xml"))
+    papers, warnings = fetch(server, "/feed")
+    assert papers and "2611.01234" not in {p.id for p in papers}
+    assert warnings == ["feed: entry 1 cannot be read (RecursionError), skipped"]
+
+
 @pytest.mark.parametrize(
     "body", ["<html><head><title>Sign in</title></head><body>Login</body></html>", "", "{}"]
 )

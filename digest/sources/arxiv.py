@@ -87,9 +87,10 @@ def search_query(options: Options, now: datetime) -> str:
 
 def parse_feed(
     body: bytes, warn: Warn, where: str, url: str = ""
-) -> tuple[list[Paper], int | None]:
-    """The papers of one API answer and its opensearch:totalResults (None when absent). An
-    error the API words in its feed is a SourceError, whatever the HTTP status said."""
+) -> tuple[list[Paper], int | None, int]:
+    """The papers of one API answer, its opensearch:totalResults (None when absent) and how many
+    entries it held (skipped ones too: the next page starts after them). An error the API words
+    in its feed is a SourceError, whatever the HTTP status said."""
     feed = feedparser.parse(io.BytesIO(xml_safe(body)))
     if not feed.get("version"):
         why = feed.get("bozo_exception") or "no Atom feed in the answer"
@@ -103,12 +104,16 @@ def parse_feed(
     total_text = str(feed.feed.get("opensearch_totalresults", "")).strip()
     papers = []
     for number, entry in enumerate(feed.entries, start=1):
-        paper = to_paper(entry)
+        try:
+            paper = to_paper(entry)
+        except Exception as exc:  # one entry's odd text must not lose the page's other papers
+            warn(f"{where}: entry {number} cannot be read ({type(exc).__name__}), skipped")
+            continue
         if paper is None:
             warn(f"{where}: entry {number} has no arXiv id, title or abstract, skipped")
         else:
             papers.append(paper)
-    return papers, int(total_text) if total_text.isdigit() else None
+    return papers, int(total_text) if total_text.isdigit() else None, len(feed.entries)
 
 
 def api_error(entries: Sequence[Mapping[str, Any]]) -> str | None:
@@ -246,11 +251,13 @@ class ArxivSource:
                 pages = f" of {-(-min(total, options.max_results) // self.page)}" if total else ""
                 progress.note(f"page {start // self.page + 1}{pages}")
                 response = client.get(options.url, params, explain=explain)
-                papers, count = parse_feed(response.body, warn, config.name, shown(options.url))
+                papers, count, entries = parse_feed(
+                    response.body, warn, config.name, shown(options.url)
+                )
                 if total is None and count is not None:
                     total = count
                     progress.expect(min(total, options.max_results))
-                if not papers:
+                if not entries:
                     # The API now and then answers a page short of its own total with nothing;
                     # asking again once is what its documentation suggests. Without a total, an
                     # empty page is the end of the listing.
@@ -263,8 +270,8 @@ class ArxivSource:
                     continue
                 empty_pages = 0
                 yield from papers
-                start += len(papers)
-                if total is None and len(papers) < size:
+                start += entries
+                if total is None and entries < size:
                     return  # no total to go by: a page short of full is the last one
 
     def lookup(self, ids: Sequence[str], config: SourceConfig | None = None) -> dict[str, Paper]:
@@ -283,6 +290,6 @@ class ArxivSource:
                 params = {"id_list": ",".join(chunk), "max_results": len(chunk)}
                 response = client.get(options.url, params, explain=explain)
                 where = shown(options.url)
-                papers, _ = parse_feed(response.body, lambda _: None, config.name, where)
+                papers, _, _ = parse_feed(response.body, lambda _: None, config.name, where)
                 by_query.update((p.id, p) for p in papers if p.id in chunk)
         return {i: by_query[q] for i, q in asked.items() if q in by_query}

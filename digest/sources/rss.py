@@ -146,7 +146,11 @@ def parse_feed(
     venue = html_text(str(feed.feed.get("title", "")))
     papers = []
     for number, entry in enumerate(feed.entries, start=1):
-        paper = to_paper(entry, venue, f"rss:{name}", replacements, base)
+        try:
+            paper = to_paper(entry, venue, f"rss:{name}", replacements, base)
+        except Exception as exc:  # one entry's odd text must not lose the feed's other papers
+            warn(f"{name}: entry {number} cannot be read ({type(exc).__name__}), skipped")
+            continue
         if paper is None:
             warn(f"{name}: entry {number} has neither title nor abstract, skipped")
         else:
