@@ -145,3 +145,25 @@ def test_a_library_saved_as_utf16_with_its_bom_is_read(encoding: str, tmp_path: 
         tmp_path / "l.bib", decode(data, tmp_path / "l.bib", warnings.append), warnings.append
     )
     assert paper.title == "Gödel and Ångström" and warnings == []
+
+
+def test_an_entry_that_cannot_be_read_costs_that_entry_not_the_library(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # An entry's abstract raised (a RecursionError in its LaTeX): a traceback, and no digest
+    # for any subscriber of the run.
+    from digest.sources import bibtex
+
+    reading = bibtex.bib_paper
+
+    def odd(fields: dict[str, str], source: str):  # type: ignore[no-untyped-def]
+        if fields.get("title") == "Pricing":
+            raise RecursionError("maximum recursion depth exceeded")
+        return reading(fields, source)
+
+    monkeypatch.setattr(bibtex, "bib_paper", odd)
+    text = "@article{good, title={Privacy}, year={2024}}\n\n@article{dol, title={Pricing}}\n"
+    warnings: list[str] = []
+    papers = read_bibtex(Path("lib.bib"), text, warnings.append)
+    assert [p.title for p in papers] == ["Privacy"]
+    assert warnings == ["lib.bib:3: entry 'dol' cannot be read (RecursionError), skipped"]

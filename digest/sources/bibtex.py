@@ -49,15 +49,19 @@ def read_bibtex(path: Path, text: str, warn: Warn) -> list[Paper]:
     strings = _strings(library.strings)
     papers = []
     for entry in library.entries:
+        where = f"{path}:{(entry.start_line or 0) + 1}"
         bare = entry.parser_metadata.get(_ENCLOSING, {})
-        fields = {
-            f.key.lower(): _value(f.value, strings) if bare.get(f.key) == _BARE else f.value
-            for f in entry.fields
-            if isinstance(f.value, str)
-        }
-        paper = bib_paper(fields, f"library:{path.name}")
+        try:
+            fields = {
+                f.key.lower(): _value(f.value, strings) if bare.get(f.key) == _BARE else f.value
+                for f in entry.fields
+                if isinstance(f.value, str)
+            }
+            paper = bib_paper(fields, f"library:{path.name}")
+        except Exception as exc:  # one entry's odd text must not cost the whole library
+            warn(f"{where}: entry {entry.key!r} cannot be read ({type(exc).__name__}), skipped")
+            continue
         if paper is None:
-            where = f"{path}:{(entry.start_line or 0) + 1}"
             warn(f"{where}: entry {entry.key!r} has neither title nor abstract, skipped")
         else:
             papers.append(paper)
