@@ -377,3 +377,22 @@ def test_an_answer_nested_deeper_than_the_parser_goes_is_not_json_naming_the_add
     assert str(info.value) == (
         f"neurips: the OpenReview answer is not JSON (nested too deeply to read) from {server.url}"
     )
+
+
+def test_a_note_that_cannot_be_read_costs_that_note_not_the_venue(
+    server: FeedServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from digest.sources import openreview
+
+    reading = openreview.to_paper
+
+    def odd(note: dict[str, Any], *args: Any) -> Paper | None:
+        if note.get("id") == "F001abc":
+            raise ValueError("a value of no known shape")
+        return reading(note, *args)
+
+    monkeypatch.setattr(openreview, "to_paper", odd)
+    server.route("/notes", paged)
+    papers, warnings = fetch(server)
+    assert len(papers) == 4 and "openreview:F001abc" not in {p.id for p in papers}
+    assert warnings == ["neurips: note 2 cannot be read (ValueError), skipped"]

@@ -235,6 +235,10 @@ class OpenReviewSource:
                     except RecursionError:  # a value nested deeper than the stack: one note
                         warn(f"{config.name}: note {number} is nested too deeply, skipped")
                         continue
+                    except Exception as exc:  # one note's odd value must not lose the venue
+                        problem = f"cannot be read ({type(exc).__name__})"
+                        warn(f"{config.name}: note {number} {problem}, skipped")
+                        continue
                     if paper is None:
                         warn(f"{config.name}: note {number} has no forum, title or abstract")
                     else:
