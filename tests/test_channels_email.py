@@ -101,7 +101,7 @@ def test_a_digest_arrives_as_multipart_alternative_text_then_html(relay: Any) ->
     assert "=?utf-8?" in mail.raw.decode("ascii").lower()  # the subject travels RFC 2047-encoded
     assert msg["Message-ID"] == f"<{sent.key}@example.org>"
     assert msg["Date"] and msg["Auto-Submitted"] == "auto-generated"
-    assert msg["To"] == "ana@example.org, ben@example.org"
+    assert msg["To"] == "ana@example.org, Ben Builder <ben@example.org>"  # names kept
     assert msg["List-Unsubscribe"] == "<https://lists.example.org/u?id=ana>"
     assert msg["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     text, html = (p.get_content() for p in msg.iter_parts())

@@ -31,8 +31,13 @@ DEFAULT_PORTS = {"tls": 465, "starttls": 587, "none": 25}
 
 def recipients(to: object) -> list[str]:
     """The addresses of a `to` value: one string (commas allowed) or a list of strings."""
+    return [addr for _, addr in _named(to)]
+
+
+def _named(to: object) -> list[tuple[str, str]]:
+    """(name, address) of each recipient of a `to` value, for the To header."""
     values = [to] if isinstance(to, str) else [str(t) for t in to or ()]  # type: ignore[attr-defined]
-    return [addr for _, addr in email.utils.getaddresses(values) if addr]
+    return [(name, addr) for name, addr in email.utils.getaddresses(values) if addr]
 
 
 class EmailChannel:
@@ -50,6 +55,7 @@ class EmailChannel:
         self.sender = str(smtp.get("from") or "digest <digest@localhost>")
         self.ca_file = str(smtp.get("ca_file") or "")
         self.to = recipients(config.options.get("to"))
+        self.to_header = ", ".join(address(n, a) for n, a in _named(config.options.get("to")))
         self.unsubscribe = str(config.options.get("unsubscribe") or "")
         self.destination = f"smtp:{self.host}:{self.port}:{','.join(sorted(self.to))}"
         self.deadline = DEADLINE
@@ -73,7 +79,7 @@ class EmailChannel:
         name, addr = email.utils.parseaddr(self.sender)
         headers = [
             ("From", address(name, addr)),
-            ("To", ", ".join(self.to)),
+            ("To", self.to_header),  # with the names `to` gives, as the file channel writes
             ("Subject", delivery.message.subject),
             ("Date", email.utils.format_datetime(datetime.now().astimezone())),
             ("Message-ID", message_id),
