@@ -115,7 +115,8 @@ def run(args: argparse.Namespace) -> int:
     # SIGTERM (systemd, docker stop, shutdown) stops as serve does: what is begun is recorded,
     # the message on the wire is finished, and the rest is left pending for the next run.
     stopped = threading.Event()
-    previous = signal.signal(signal.SIGTERM, lambda signum, frame: stopped.set())
+    main = threading.current_thread() is threading.main_thread()  # only it may take signals
+    previous = signal.signal(signal.SIGTERM, lambda signum, frame: stopped.set()) if main else None
     try:
         # One run at a time over one state: an overlapping cron run waits, then skips (exit 1).
         with run_lock(path, args.wait, stopped.is_set, on_wait=waiting), Store(path) as store:
@@ -123,7 +124,8 @@ def run(args: argparse.Namespace) -> int:
             report = pipeline.run_once(settings, store, _now(args), stop=stopped.is_set)
             store.leave()
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        if main:
+            signal.signal(signal.SIGTERM, previous)
     from digest.cli.reports import describe
 
     say(describe(report))
