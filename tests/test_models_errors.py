@@ -8,7 +8,7 @@ from urllib.parse import quote
 import pytest
 
 from digest.models import redact
-from digest.sources.web import shown
+from digest.sources.addresses import shown
 
 FEED = "https://Feeds.Example.ORG:8443/private/s3cr3t-t0ken-42/atom.xml?key=k3y-abcdef&x=1"
 WEBHOOK = "https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXXXXXXXXXXXXXX"

@@ -15,7 +15,8 @@ from feedserver import Answer, FeedServer, serve
 
 from digest import __version__
 from digest.models import SourceError
-from digest.sources.web import Client, Policy, check_options, retry_after, shown
+from digest.sources.addresses import check_options, shown
+from digest.sources.web import Client, Policy, retry_after
 
 
 @pytest.fixture

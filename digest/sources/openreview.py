@@ -15,11 +15,12 @@ from urllib.parse import urlsplit, urlunsplit
 from digest.models import Notice, Paper, SourceConfig, SourceError, Warn
 from digest.models.identity import arxiv_id
 from digest.sources import authors as names
+from digest.sources.addresses import check_options, origin, shown
 from digest.sources.common import code_links
 from digest.sources.latex import to_text
 from digest.sources.progress import QUIET, Progress
 from digest.sources.rss import html_text
-from digest.sources.web import Client, Policy, Response, check_options, origin, shown
+from digest.sources.web import Client, Policy, Response
 
 log = logging.getLogger("digest.sources")
 

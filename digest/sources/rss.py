@@ -17,11 +17,12 @@ import feedparser
 from digest.models import Notice, Paper, SourceConfig, SourceError, Warn
 from digest.models.identity import abstract_id, arxiv_id, doi, openreview_id, paper_id
 from digest.sources import authors, publishers
+from digest.sources.addresses import check_options, origin, printable, shown
 from digest.sources.common import code_links, xml_safe
 from digest.sources.latex import to_text
 from digest.sources.progress import QUIET, Progress
 from digest.sources.titles import derive_title
-from digest.sources.web import Client, Policy, check_options, origin, printable, shown
+from digest.sources.web import Client, Policy
 
 # arXiv's feeds open each description with "arXiv:2501.01234v1 Announce Type: new Abstract: ".
 _ARXIV_PREAMBLE = re.compile(
