@@ -55,7 +55,7 @@ def watching(sub: Subscriber) -> bool:
 
 def reasons(sub: Subscriber, scored: Scored) -> list[str]:
     """Why this paper cannot wait, one short sentence a reason; empty: it can wait."""
-    from digest.ranking.profiles import exclude_pattern
+    from digest.ranking.profiles import phrases_pattern
     from digest.ranking.tokens import author_key
 
     why: list[str] = []
@@ -66,10 +66,14 @@ def reasons(sub: Subscriber, scored: Scored) -> list[str]:
     if names:
         why.append(f"by {', '.join(names)}, whom you follow")
     text = f"{scored.paper.title}\n{scored.paper.abstract}"
-    for phrase in sub.alert_keywords:
-        pattern = exclude_pattern([phrase])  # whole words or phrases, plural forms included
-        if pattern is not None and pattern.search(text):
-            why.append(f"mentions “{phrase}”")
+    # One search for them all first: most papers name none (100 keywords, a pattern each built
+    # for every paper, took 104 s over 5,000 papers).
+    every = phrases_pattern(tuple(sub.alert_keywords))
+    if every is not None and every.search(text):
+        for phrase in sub.alert_keywords:
+            pattern = phrases_pattern((phrase,))  # whole words or phrases, plurals included
+            if pattern is not None and pattern.search(text):
+                why.append(f"mentions “{phrase}”")
     return why
 
 

@@ -4,6 +4,8 @@ malformed, empty and non-feeds."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Iterator
 from datetime import date
 
@@ -561,3 +563,27 @@ def test_a_changed_feed_gives_its_new_validators_and_an_unchanged_one_none(
     assert validators == {"etag": '"v2"', "modified": ""}
     assert list(source.fetch(config, print, validators=validators)) == []
     assert validators["unchanged"] == "1"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["<a" + " " * 100_000 + "x", "x" + " " * 100_000, "<br>" * 40_000],
+    ids=["an unclosed tag and blanks", "blanks before the end", "line breaks"],
+)
+def test_no_item_text_holds_a_run(text: str) -> None:
+    # Each took minutes (a pattern that tried its blanks every way), holding the run, and its
+    # lock, past a cron slot: a hang, not a speed. A subprocess, so a hang fails the test.
+    code = (
+        "import sys; from digest.sources.rss import html_text;"
+        " from digest.sources.publishers import unwrap;"
+        " t = sys.stdin.read(); html_text(t); unwrap(t); print('done')"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], input=text, capture_output=True, text=True, timeout=60
+    )
+    assert done.stdout == "done\n", done.stderr
+
+
+def test_tags_with_a_closing_slash_or_attributes_stay_tags() -> None:
+    assert html_text("a<br />b<br/>c<img src='x' />d<hr>e") == "a b cde"
+    assert html_text("x <a b>") == "x <a b>" and html_text("1 <2 and 3> 2") == "1 <2 and 3> 2"

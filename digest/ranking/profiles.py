@@ -3,6 +3,7 @@ and disliked papers; the author weights; exclude words."""
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
@@ -65,6 +66,12 @@ class Phrases:
 
 # Typographic hyphens and apostrophes, as feeds write them: "fine‐tuning", "Alzheimer’s".
 _ASCII_MARKS = str.maketrans({"\u2010": "-", "\u2011": "-", "\u2019": "'", "\u02bc": "'"})
+
+
+@functools.lru_cache(maxsize=4096)
+def phrases_pattern(words: tuple[str, ...]) -> Phrases | None:
+    """exclude_pattern() of these words, built once."""
+    return exclude_pattern(words)
 
 
 def exclude_pattern(words: Collection[str]) -> Phrases | None:
