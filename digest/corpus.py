@@ -1,6 +1,7 @@
 """The stored corpus as ranking's input and background: the new stored papers ranked (in memory,
 or in passes over blocks when there are very many), and the TF-IDF space fitted on the stored
-papers (an even sample of a large store), kept in the state database and refitted when stale."""
+papers (an even sample of a large store), kept in the state database and refitted when stale;
+and `digest rank`'s contract over paper files, ranked as a run would rank them."""
 
 from __future__ import annotations
 
@@ -11,14 +12,16 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import numpy as np
 
-from digest import ranking
-from digest.models import Paper, Scored, Subscriber
+from digest import library, ranking
+from digest.models import InputError, Notice, Paper, Scored, Settings, Subscriber
 from digest.ranking import Space
 from digest.ranking.features import counted, fit, paper_text
 from digest.ranking.profiles import frequent, name_counts
+from digest.sources.files import read_papers
 from digest.state import Store
 
 log = logging.getLogger("digest.corpus")
@@ -227,3 +230,44 @@ def _fit(
         del sample
         (df, _), docs = ranking.frequencies(counting(), space), count
     return counted(space, df, docs, rows, frequent(names, docs))
+
+
+def rank_files(
+    settings: Settings, paths: Sequence[str], top: int, store: Store | None = None
+) -> dict[str, list[dict[str, Any]]]:
+    """The `digest rank` contract: every paper for every subscriber, no thresholds, no sent
+    state; only the subscribers' ratings and the stored space (if a run would rank in it now)
+    are read from the store, when there is one."""
+    papers: dict[str, Paper] = {}
+    for path in paths:
+        skipped: list[str] = []
+
+        def warn(problem: str, skipped: list[str] = skipped) -> None:
+            if not isinstance(problem, Notice):
+                skipped.append(problem)
+            log.warning("%s" if isinstance(problem, Notice) else "skipped %s", problem)
+
+        found = read_papers(path, warn, links=False)
+        if skipped and not found:  # not one paper: the wrong file, not a few bad lines
+            raise InputError(
+                f"{path}: not a paper file (JSONL or CSV): no paper read, {len(skipped)} "
+                f"skipped; the first: {skipped[0]}"
+            )
+        for paper in found:  # the contract has no code links: none are looked for
+            papers.setdefault(paper.id, paper)
+    subscribers = library.with_libraries(settings.subscribers)
+    space = None
+    if store is not None:
+        subscribers = store.ratings.apply(subscribers)
+        # The space a run would rank in, with its latent basis: `digest rank` ranks as it would.
+        space = saved_space(store, subscribers) if papers else None
+    listed = list(papers.values())
+    picks = ranking.rank(listed, subscribers, top_k=top, thresholds=False, space=space)
+    picks = picks if listed and subscribers else {}
+    return {
+        sub.name: [
+            {"id": s.paper.id, "score": round(s.score, 6), "terms": list(s.terms)}
+            for s in picks.get(sub.name, [])
+        ]
+        for sub in subscribers
+    }

@@ -1,6 +1,6 @@
 """The only module that wires the stages together: ingest, rank, render, record, deliver.
 
-run_once() is one whole cycle on one clock; preview() and rank_files() are its read-only cousins.
+run_once() is one whole cycle on one clock; preview() is its read-only cousin.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from digest.models import (
     DigestError,
     InputError,
     Message,
-    Notice,
     Paper,
     Settings,
     Subscriber,
@@ -28,7 +27,6 @@ from digest.models import (
 )
 from digest.outbox import Outcome, deliver
 from digest.periods import behind, covered, next_fire, period_start
-from digest.sources.files import read_papers
 from digest.state import Store
 from digest.web import replies
 from digest.web.tokens import links_for
@@ -346,47 +344,6 @@ def preview(settings: Settings, store: Store, name: str, now: datetime) -> Messa
     digest = Digest(name, start.isoformat(), start.date(), tuple(items), now, tuple(held))
     links = links_for(settings.web, name, now)  # as the real digest will have them
     return render.render_digest(digest, render.make_environment(settings.templates), links)
-
-
-def rank_files(
-    settings: Settings, paths: Sequence[str], top: int, store: Store | None = None
-) -> dict[str, list[dict[str, Any]]]:
-    """The `digest rank` contract: every paper for every subscriber, no thresholds, no sent
-    state; only the subscribers' ratings and the stored space (if a run would rank in it now)
-    are read from the store, when there is one."""
-    papers: dict[str, Paper] = {}
-    for path in paths:
-        skipped: list[str] = []
-
-        def warn(problem: str, skipped: list[str] = skipped) -> None:
-            if not isinstance(problem, Notice):
-                skipped.append(problem)
-            log.warning("%s" if isinstance(problem, Notice) else "skipped %s", problem)
-
-        found = read_papers(path, warn, links=False)
-        if skipped and not found:  # not one paper: the wrong file, not a few bad lines
-            raise InputError(
-                f"{path}: not a paper file (JSONL or CSV): no paper read, {len(skipped)} "
-                f"skipped; the first: {skipped[0]}"
-            )
-        for paper in found:  # the contract has no code links: none are looked for
-            papers.setdefault(paper.id, paper)
-    subscribers = library.with_libraries(settings.subscribers)
-    space = None
-    if store is not None:
-        subscribers = store.ratings.apply(subscribers)
-        from digest import corpus  # numpy: not for commands that never rank
-
-        # The space a run would rank in, with its latent basis: `digest rank` ranks as it would.
-        space = corpus.saved_space(store, subscribers) if papers else None
-    picks = _rank(list(papers.values()), subscribers, top_k=top, thresholds=False, space=space)
-    return {
-        sub.name: [
-            {"id": s.paper.id, "score": round(s.score, 6), "terms": list(s.terms)}
-            for s in picks.get(sub.name, [])
-        ]
-        for sub in subscribers
-    }
 
 
 def _rank(

@@ -136,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def rank(args: argparse.Namespace) -> int:
-    from digest import pipeline
+    from digest import corpus  # numpy and the ranking: only for the commands that rank
 
     settings = _settings(args)
     path = _state_path(args, settings)
@@ -144,9 +144,9 @@ def rank(args: argparse.Namespace) -> int:
         from digest.state import Store
 
         with Store(path, upgrade=False) as store:
-            result = pipeline.rank_files(settings, args.papers, args.top, store)
+            result = corpus.rank_files(settings, args.papers, args.top, store)
     else:
-        result = pipeline.rank_files(settings, args.papers, args.top)
+        result = corpus.rank_files(settings, args.papers, args.top)
     # One string, one write: json.dump's chunked writes cost seconds at 10k subscribers.
     write(shown_json(json.dumps(result, ensure_ascii=False)) + "\n")
     return 0
