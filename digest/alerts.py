@@ -297,11 +297,16 @@ def notice(
 
 
 def foreseen_quiet(
-    settings: Settings, sub: Subscriber, status: str, day: date, now: datetime
+    settings: Settings,
+    sub: Subscriber,
+    status: str,
+    day: date,
+    now: datetime,
+    failed: Sequence[str] = (),
 ) -> Message | str:
     """What a quiet period sends, for `preview`: its notice (on_empty = "notify"), else the line
     saying that a run sends nothing."""
     if sub.on_empty == "notify":
-        return notice(settings, sub, status, day, (), now)
+        return notice(settings, sub, status, day, failed, now)
     line = QUIET[status][1]
     return f'{sub.name}: nothing would be sent for the digest of {day} (on_empty = "skip"): {line}'

@@ -303,14 +303,20 @@ def preview(settings: Settings, store: Store, name: str, now: datetime) -> Messa
     if subscriber is None:
         known = ", ".join(s.name for s in settings.subscribers)
         raise InputError(f"no subscriber named {name!r} in {settings.path}; known: {known}")
+    waiting: set[str] = set()
+    cache = library.Unwritten(store.papers)
     (subscriber,) = library.with_libraries(
-        [subscriber], cache=library.Unwritten(store.papers), sources=settings.sources, now=now
+        [subscriber], cache=cache, sources=settings.sources, now=now, waiting=waiting
     )
+    if waiting:  # as the run: no digest ranked without the liked papers
+        return f"{name}: waiting for liked papers: a run now makes no digest (the lookup failed)"
     (subscriber,) = store.ratings.apply([subscriber])
-    _, fetched = ingest(settings, None, now)
+    sources, fetched = ingest(settings, None, now)
+    failed = [s.name for s in sources if s.error]
     fetched = seen_replacements(fetched, store, "preview")
     fetched = store.papers.canonical(fetched)  # a paper known under another key is that paper
-    stored = [paper for _, paper in store.papers_after(store.considered_through(name))]
+    floor = store.considered_through(name)
+    stored = [paper for _, paper in store.papers_after(floor)]
     # Stored before the last digest, a paper was considered then: no news now, as for the run.
     recent = {paper.id for paper in stored}
     new = [p for p in fetched if p.id not in recent and store.papers.paper(p.id) is None]
@@ -339,8 +345,11 @@ def preview(settings: Settings, store: Store, name: str, now: datetime) -> Messa
         start = next_fire(subscriber.schedule, subscriber.timezone, now) or start
         log.info("%s: this period's digest is made; the next one, if no more papers came", name)
     if not items and not held:  # a quiet period: a run sends its notice, or nothing
-        quiet = "alerted" if alerted else "no match" if fresh else "nothing new"
-        return alerts.foreseen_quiet(settings, subscriber, quiet, start.date(), now)
+        down = not fresh and bool(sources) and len(failed) == len(sources)
+        told = alerted or store.journal.alerted_after(name, floor)
+        quiet = "no match" if fresh else "nothing new"
+        quiet = "waiting for sources" if down else "alerted" if told else quiet
+        return alerts.foreseen_quiet(settings, subscriber, quiet, start.date(), now, failed)
     digest = Digest(name, start.isoformat(), start.date(), tuple(items), now, tuple(held))
     links = links_for(settings.web, name, now)  # as the real digest will have them
     return render.render_digest(digest, render.make_environment(settings.templates), links)

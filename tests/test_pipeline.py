@@ -356,6 +356,36 @@ def test_preview_before_the_digest_carries_alert_matches_as_the_run_holds_them(
         assert "private client updates" in text and "training data" in text
 
 
+def test_preview_when_no_source_can_be_read_says_so_as_the_run_does(tmp_path: Path) -> None:
+    # It said "no new papers since your last digest", on a state that had no digest yet.
+    ana = subscriber("ana", "differential privacy", on_empty="notify")
+    settings = settings_for(tmp_path, ana, path=str(tmp_path / "unmounted"))
+    now = datetime(2026, 11, 30, 12, tzinfo=UTC)
+    with Store(tmp_path / "s.db") as store:
+        shown = pipeline.preview(settings, store, "ana", now)
+        report = pipeline.run_once(settings, store, now)
+    assert [s.status for s in report.subscribers] == ["waiting for sources"]
+    assert isinstance(shown, Message) and "a source failed" in shown.subject
+    assert "could not read seeds" in shown.text
+
+
+def test_preview_when_the_liked_papers_cannot_be_looked_up_makes_no_digest(
+    tmp_path: Path,
+) -> None:
+    # It showed a digest ranked without the liked paper, which no run makes.
+    write_seeds(tmp_path, "a.txt", PRIVACY, UNLEARN)
+    dead = SourceConfig("arxiv", "arxiv", {"url": "http://127.0.0.1:1/api/query", "retries": 0})
+    ana = subscriber("ana", "differential privacy", likes=("2501.01234",))
+    settings = dataclasses.replace(settings_for(tmp_path, ana), sources=(
+        *settings_for(tmp_path, ana).sources, dead))  # fmt: skip
+    now = datetime(2026, 11, 30, 12, tzinfo=UTC)
+    with Store(tmp_path / "s.db") as store:
+        shown = pipeline.preview(settings, store, "ana", now)
+        report = pipeline.run_once(settings, store, now)
+    assert [s.status for s in report.subscribers] == ["waiting for liked papers"]
+    assert shown == "ana: waiting for liked papers: a run now makes no digest (the lookup failed)"
+
+
 def test_a_rating_given_while_the_sources_are_read_counts_in_that_runs_digest(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

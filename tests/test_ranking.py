@@ -156,6 +156,10 @@ def test_exclude_reads_accents_and_hyphens_as_the_explanations_do():
     assert pattern.search("Private fine\u2010tuning") and pattern.search("fine\u2011tuning")
     apostrophe = exclude_pattern(["Alzheimer's"])
     assert apostrophe is not None and apostrophe.search("Early Alzheimer\u2019s disease")
+    # The rule written with them, as pasted from a paper: it had matched nothing at all.
+    typographic = exclude_pattern(["Alzheimer\u2019s", "fine\u2010tuning"])
+    assert typographic is not None and typographic.search("Early Alzheimer's disease")
+    assert typographic.search("Alzheimer\u2019s") and typographic.search("fine-tuning at scale")
 
 
 def test_a_keyword_finds_its_word_written_with_or_without_a_hyphen():

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from digest.models import InputError, Paper, SourceConfig, SourceError
+from digest.models import InputError, Notice, Paper, SourceConfig, SourceError
 from digest.models.identity import abstract_id, dedupe, title_hash
 from digest.sources.files import FilesSource, normalize_id, read_papers
 from digest.state import Store
@@ -239,6 +239,7 @@ def test_a_nul_byte_in_a_csv_row_is_left_out_and_the_file_read(tmp_path: Path) -
     papers, warnings = fetch(path)
     assert len(papers) == 20 and "some length" in papers[5].abstract
     assert warnings == [f"{path}:7: a NUL byte (and any later ones) left out"]
+    assert isinstance(warnings[0], Notice)  # a notice: no record is skipped
     (tmp_path / "image.csv").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + b"x" * 5000)
     assert fetch(tmp_path / "image.csv") == (
         [],

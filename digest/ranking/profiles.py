@@ -76,7 +76,8 @@ def phrases_pattern(words: tuple[str, ...]) -> Phrases | None:
 
 def exclude_pattern(words: Collection[str]) -> Phrases | None:
     """One pattern for a subscriber's exclude list (or alert keywords)."""
-    phrases = [fold(w).replace("-", " ").split() for w in words]
+    # The rule's own typographic marks too ("Alzheimer’s", "fine‐tuning"), as the text's.
+    phrases = [fold(w).translate(_ASCII_MARKS).replace("-", " ").split() for w in words]
     parts = [_bounded(phrase) for phrase in phrases if not no_rule(phrase)]
     if not parts:
         return None
