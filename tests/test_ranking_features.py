@@ -89,3 +89,13 @@ def test_a_paper_of_few_features_weighs_as_one_of_short_features():
     y = shortened(x.copy())
     norms = np.sqrt(np.asarray(y.multiply(y).sum(axis=1)).ravel())
     assert norms == pytest.approx(weights)
+
+
+def test_a_readers_word_weighs_as_much_as_its_other_spelling_at_most() -> None:
+    # A rare spelling (a line-broken "mathemati cal", in two papers) took most of the weight of
+    # the reader's "mathematical", as its idf is high.
+    space = features.Space(["mathemati cal", "mathematical", "pre training", "pretraining"],
+                           np.array([8.0, 2.0, 3.0, 4.0]), 100)  # fmt: skip
+    rows = space.spelled(["mathematical", "pretraining"]).toarray()
+    assert rows[0][1] == pytest.approx(rows[0][0]) and rows[0][1] > 0
+    assert 0 < rows[1][2] < rows[1][3]  # a commoner spelling weighs as its idf says

@@ -104,10 +104,11 @@ class Space:
             return rows
         pairs = [(c, v) for c, vs in other.items() for v in vs]
         source, target = (np.array(side, np.int64) for side in zip(*pairs, strict=True))
-        # A column's weight carries over to each of its spellings, as its own idf weighs it.
-        move = sp.csr_matrix(
-            (self.idf[target] / self.idf[source], (source, target)), shape=(self.size, self.size)
-        )
+        # A column's weight carries over to each of its spellings, as its own idf weighs it, but
+        # never above the word's own: a rare spelling (a line-broken "mathemati cal", in two
+        # papers) would take most of the reader's word's weight.
+        ratio = np.minimum(1.0, self.idf[target] / self.idf[source])
+        move = sp.csr_matrix((ratio, (source, target)), shape=(self.size, self.size))
         return normalize(rows.maximum(rows @ move))
 
     def _respelled(self, term: str) -> list[int]:
