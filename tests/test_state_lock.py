@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from timeline import at
 
+from digest.models import StateError
 from digest.state import lock
 
 
@@ -133,3 +134,13 @@ def test_two_databases_in_one_folder_have_a_lock_each(tmp_path: Path) -> None:
     assert lock.lock_path(sqlite).name == "digest.sqlite.lock"
     with lock.run_lock(db), lock.run_lock(sqlite, wait=0):
         pass  # neither waits for the other
+
+
+def test_a_heartbeat_that_cannot_be_written_is_one_state_error(tmp_path: Path) -> None:
+    # A read-only state folder: a traceback every beat, and at serve's stop (exit 1).
+    folder = tmp_path / "state"
+    folder.mkdir()
+    (folder / "digest.heartbeat").mkdir()  # os.replace cannot put a file over a folder
+    with pytest.raises(StateError, match="digest.heartbeat: cannot write the heartbeat"):
+        lock.write_heartbeat(folder / "digest.db", at("2026-11-30T09:00Z"))
+    assert [p.name for p in folder.iterdir()] == ["digest.heartbeat"]  # no temp file left

@@ -132,12 +132,19 @@ def write_heartbeat(state: str | Path, now: datetime, stopped: bool = False, **f
     if stopped:
         facts["stopped"] = True
     path = heartbeat_path(state)
-    path.parent.mkdir(parents=True, exist_ok=True)
     body = {"pid": os.getpid(), "beat_at": now.astimezone(UTC).isoformat(), **facts}
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".heartbeat.", suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        json.dump(body, handle)
-    os.replace(tmp, path)
+    tmp = ""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".heartbeat.", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(body, handle)
+        os.replace(tmp, path)
+    except OSError as exc:  # a read-only or full folder: a traceback every beat, and at the stop
+        if tmp:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        raise StateError(f"{path}: cannot write the heartbeat ({exc.strerror or exc})") from None
 
 
 def health(state: str | Path, now: datetime, worker: str | None = None) -> tuple[bool, str]:
