@@ -155,6 +155,12 @@ class Server:
             self.failing = redact(str(exc), self.settings.secrets)
             log.error("%s: %s", label, self.failing)
         finally:
+            # Each job's papers and matrices are freed into its thread's heap, which glibc keeps:
+            # an every-minute digest grew serve from 116 to 159 MB in 11 minutes, and stayed
+            # within 112-140 MB with the free pages handed back after each job.
+            from digest.ranking.features import release_memory
+
+            release_memory()
             with self.busy:
                 self.running -= 1
                 self.busy.notify_all()
