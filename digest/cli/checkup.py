@@ -74,7 +74,7 @@ def wordless(sub: Subscriber) -> list[str]:
     """The keywords, and the interests text when nothing else steers the profile, that hold no
     word the ranking reads (stop words, numbers and lone letters are left out): they would
     match nothing, silently."""
-    from digest.ranking.tokens import analyze, fold, no_rule
+    from digest.ranking.tokens import analyze, no_rule, rule_words
 
     why = "holds no word the ranking can match (stop words, numbers and lone letters are left out)"
     found = [f"keywords[{i}]: {k!r} {why}" for i, k in enumerate(sub.profile.keywords)]
@@ -84,7 +84,7 @@ def wordless(sub: Subscriber) -> list[str]:
         f"{key}[{i}]: {w!r} is only stop words, which every paper holds: it is left out"
         for key, words in rules.items()
         for i, w in enumerate(words)
-        if no_rule(fold(w).replace("-", " ").split())
+        if no_rule(rule_words(w))
     ]
     others = sub.profile.keywords or sub.library_path or sub.likes or sub.profile.authors
     if sub.profile.interests.strip() and not others and not analyze(sub.profile.interests):

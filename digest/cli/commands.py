@@ -269,8 +269,6 @@ def serve(args: argparse.Namespace) -> int:
     server = Server(settings, path)
     if not settings.web:
         return server.serve()
-    import signal
-
     from digest.web.server import Thread
 
     def early(signum: int, frame: object) -> None:  # before serve() takes the signals over

@@ -16,7 +16,7 @@ import scipy.sparse as sp
 
 from digest.models import Paper, Subscriber
 from digest.ranking.features import Space, normalize
-from digest.ranking.tokens import CJK_RUN, author_key, fold, no_rule
+from digest.ranking.tokens import ASCII_MARKS, CJK_RUN, author_key, fold, no_rule, rule_words
 
 KEYWORD_WEIGHT = 1.5  # keywords are the subscriber's explicit wish: they outweigh free text
 DISLIKED_WEIGHT = 0.5  # Rocchio's negative share: papers rated down pull the profile away
@@ -61,11 +61,7 @@ class Phrases:
     regex: re.Pattern[str]
 
     def search(self, text: str) -> re.Match[str] | None:
-        return self.regex.search(text if text.isascii() else fold(text).translate(_ASCII_MARKS))
-
-
-# Typographic hyphens and apostrophes, as feeds write them: "fine‐tuning", "Alzheimer’s".
-_ASCII_MARKS = str.maketrans({"\u2010": "-", "\u2011": "-", "\u2019": "'", "\u02bc": "'"})
+        return self.regex.search(text if text.isascii() else fold(text).translate(ASCII_MARKS))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -77,7 +73,7 @@ def phrases_pattern(words: tuple[str, ...]) -> Phrases | None:
 def exclude_pattern(words: Collection[str]) -> Phrases | None:
     """One pattern for a subscriber's exclude list (or alert keywords)."""
     # The rule's own typographic marks too ("Alzheimer’s", "fine‐tuning"), as the text's.
-    phrases = [fold(w).translate(_ASCII_MARKS).replace("-", " ").split() for w in words]
+    phrases = [rule_words(w) for w in words]
     parts = [_bounded(phrase) for phrase in phrases if not no_rule(phrase)]
     if not parts:
         return None

@@ -59,6 +59,16 @@ DOMAIN_STOP_WORDS = frozenset(
 STOP_WORDS = ENGLISH_STOP_WORDS | DOMAIN_STOP_WORDS
 
 
+# Typographic hyphens and apostrophes, as feeds write them: "fine‐tuning", "Alzheimer’s".
+ASCII_MARKS = str.maketrans({"\u2010": "-", "\u2011": "-", "\u2019": "'", "\u02bc": "'"})
+
+
+def rule_words(rule: str) -> list[str]:
+    """The words of an exclude word or alert keyword as a rule reads them: accents folded,
+    typographic marks as ASCII, hyphens as spaces."""
+    return fold(rule).translate(ASCII_MARKS).replace("-", " ").split()
+
+
 def no_rule(phrase: Sequence[str]) -> bool:
     """Is an exclude word or alert keyword (its words) no rule at all: none, or English stop
     words alone ("the", "a"), which every paper holds: excluding it emptied a digest, alerting on
