@@ -141,6 +141,34 @@ def test_runs_are_logged_with_their_summary(state: str) -> None:
         assert last["clock"] == "2026-11-29T08:00:00Z"
 
 
+def test_runs_older_than_a_month_leave_but_each_sources_last_success_stays(state: str) -> None:
+    """A serve polling every minute made 1,440 runs a day, kept for ever."""
+    with Store(state) as store:
+        for n in range(300):  # one every 5 hours: 62 days
+            when = NOW + timedelta(hours=5 * n)
+            run = store.start_run(when, when)
+            outcomes = {"arxiv": {"read": 5, "new": 1, "error": "HTTP 503" if n else ""}}
+            outcomes["seeds"] = {"read": 57, "new": 0, "error": ""}
+            store.journal.record_sources(run, when, outcomes)
+            store.finish_run(run, when, "ok", {})
+        kept = [r["started_at"] for r in store.runs(1000)]
+        month = (when - timedelta(days=30)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        assert kept[-1] == "2026-11-30T08:00:00Z"  # arxiv's only success
+        assert min(kept[:-1]) >= month and len(kept) == 1 + 30 * 24 // 5 + 1
+        arxiv, seeds = store.journal.sources()
+        assert arxiv["last_success"] == "2026-11-30T08:00:00Z"
+        assert (arxiv["error"], seeds["last_success"]) == ("HTTP 503", kept[0])
+
+
+def test_the_last_hundred_runs_stay_however_old(state: str) -> None:
+    with Store(state) as store:
+        for n in range(120):
+            when = NOW + timedelta(days=n)
+            store.finish_run(store.start_run(when, when), when, "ok", {})
+        kept = store.runs(1000)
+        assert len(kept) == 100 and kept[-1]["started_at"] == "2026-12-20T08:00:00Z"
+
+
 def test_the_schema_version_is_recorded_and_a_newer_one_refused(tmp_path: Path) -> None:
     path = tmp_path / "d.db"
     Store(path).close()

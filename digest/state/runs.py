@@ -19,6 +19,10 @@ FORGET = timedelta(days=7)  # a worker silent this long leaves the workers table
 # A run still marked running whose worker has been silent this long is taken for cut short: a
 # `digest serve` beats every 30 s, even during a long job; a `digest run` beats only as it starts.
 SILENT = {"serve": timedelta(minutes=2), "run": timedelta(hours=12)}
+# A serve polling every minute makes 1,440 runs a day: the runs and their sources' outcomes are
+# kept this long, and the last KEEP_LAST runs and each source's last try and last success always.
+KEEP = timedelta(days=30)
+KEEP_LAST = 100
 
 
 class Runs:
@@ -48,6 +52,7 @@ class Runs:
                 "UPDATE runs SET finished_at = ?, outcome = ?, summary = ? WHERE id = ?",
                 (stamp(finished), outcome, json.dumps(summary), run_id),
             )
+            _forget_runs(db, stamp(finished - KEEP))
 
     # workers
 
@@ -135,6 +140,27 @@ class Runs:
             (at, at),
         )
         return {r["id"]: (r["claimed_by"], r["lease_until"]) for r in rows}
+
+
+def _forget_runs(db: Engine, before: str) -> None:
+    """Runs started before `before` leave, with their sources' rows, but for the last KEEP_LAST
+    runs and the rows `sources()` reads: each source's last try and last success."""
+    row = db.execute(
+        "SELECT min(id) FROM (SELECT id FROM runs ORDER BY id DESC LIMIT ?) AS last", (KEEP_LAST,)
+    ).fetchone()
+    if row is None or row[0] is None:
+        return
+    later = "SELECT 1 FROM source_runs AS l WHERE l.source = s.source AND l.run_id > s.run_id"
+    db.execute(
+        f"DELETE FROM source_runs AS s WHERE at < ? AND run_id < ? AND EXISTS ({later})"
+        f" AND (error <> '' OR EXISTS ({later} AND l.error = ''))",
+        (before, row[0]),
+    )
+    db.execute(
+        "DELETE FROM runs WHERE started_at < ? AND id < ?"
+        " AND NOT EXISTS (SELECT 1 FROM source_runs AS s WHERE s.run_id = runs.id)",
+        (before, row[0]),
+    )
 
 
 def _instant(text: str) -> datetime:
