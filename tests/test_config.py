@@ -363,10 +363,22 @@ def test_an_empty_web_table_and_a_bad_file_to_are_errors(
     assert expected in error_of(tmp_path, body)
 
 
-@pytest.mark.parametrize("blank", ["keywords = ['', ' ']", "library = ' '"])
-def test_blank_keywords_or_library_say_nothing_about_interests(tmp_path: Path, blank: str) -> None:
-    body = MINIMAL.replace('interests = "differential privacy"', blank)
+def test_a_blank_library_says_nothing_about_interests(tmp_path: Path) -> None:
+    body = MINIMAL.replace('interests = "differential privacy"', "library = ' '")
     assert "says nothing about its interests" in error_of(tmp_path, body)
+
+
+@pytest.mark.parametrize("key", ["keywords", "exclude", "alert_keywords", "authors"])
+def test_an_empty_word_in_a_list_is_named_by_its_place(tmp_path: Path, key: str) -> None:
+    """Left out, it shifted the number of every later entry in validate's lines."""
+    body = MINIMAL.replace('interests = "differential privacy"', f"{key} = ['x y', '', ' ']")
+    if key != "keywords":
+        body = body.replace(key, 'interests = "privacy"\n' + key, 1)
+    with pytest.raises(ConfigError) as info:
+        config.load(write(tmp_path, body), environ={})
+    error = str(info.value)
+    assert f"{key}[1]: is empty" in error and f"{key}[2]: is empty" in error
+    assert f"{key}[0]" not in error
 
 
 def test_a_missing_config_file_is_a_config_error(tmp_path: Path) -> None:

@@ -315,6 +315,11 @@ class _Checker(Checks):
             if k in merged:
                 with self.gather():
                     self.within(merged[k], least, most, where(k))
+        for k in ("keywords", "exclude", "alert_keywords", "authors"):
+            for i, word in enumerate(merged.get(k, ())):
+                with self.gather():
+                    if not word.strip():  # dropped, it shifted every later entry's number
+                        raise self.fail(f"{where(k)}[{i}]", "is empty")
         with self.gather():
             if merged.get("on_empty", "skip") not in ("skip", "notify"):
                 raise self.fail(where("on_empty"), "must be 'skip' or 'notify'")
@@ -323,7 +328,7 @@ class _Checker(Checks):
             channels = self.channels(merged["channels"], where("channels"))
         profile = Profile(
             interests=merged.get("interests", "").strip(),
-            keywords=tuple(k for k in merged.get("keywords", ()) if k.strip()),
+            keywords=tuple(merged.get("keywords", ())),
             exclude=tuple(merged.get("exclude", ())),
             authors=tuple(merged.get("authors", ())),
             library=(),
