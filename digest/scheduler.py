@@ -12,7 +12,14 @@ from datetime import UTC, datetime, timedelta
 from types import FrameType
 from typing import Any
 
-from apscheduler.events import EVENT_SCHEDULER_STARTED, SchedulerEvent
+from apscheduler.events import (
+    EVENT_JOB_ERROR,
+    EVENT_JOB_EXECUTED,
+    EVENT_JOB_MAX_INSTANCES,
+    EVENT_SCHEDULER_STARTED,
+    JobEvent,
+    SchedulerEvent,
+)
 from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.schedulers.blocking import BlockingScheduler
 from apscheduler.triggers.interval import IntervalTrigger
@@ -49,6 +56,7 @@ class Server:
         self.busy = threading.Condition()
         self.running = 0
         self.failing = ""  # why the last job could not run (a damaged state...); "" when it ran
+        self.overrun: set[str] = set()  # jobs still running at their next time, said once
         # One worker: jobs never overlap (the lock would serialize them anyway); the heartbeat
         # has its own, so it shows the scheduler ticking even while a long job runs.
         self.scheduler = BlockingScheduler(
@@ -93,10 +101,15 @@ class Server:
             sig: signal.signal(sig, self._signal) for sig in (signal.SIGTERM, signal.SIGINT)
         }
         self.scheduler.add_listener(self._started, EVENT_SCHEDULER_STARTED)
+        self.scheduler.add_listener(self._late, EVENT_JOB_MAX_INSTANCES)
+        self.scheduler.add_listener(self._ended, EVENT_JOB_EXECUTED | EVENT_JOB_ERROR)
+        apscheduler_log = logging.getLogger("apscheduler.scheduler")
+        apscheduler_log.addFilter(_not_overrun)
         self.log_plan()
         try:
             self.scheduler.start()  # returns once the stop watcher has shut it down
         finally:
+            apscheduler_log.removeFilter(_not_overrun)
             for sig, handler in handlers.items():
                 signal.signal(sig, handler)
         with self.busy:
@@ -181,6 +194,14 @@ class Server:
         self.signal_name = self.signal_name or signal.Signals(signum).name
         self.stop.set()
 
+    def _late(self, event: JobEvent) -> None:
+        if event.job_id not in self.overrun:
+            self.overrun.add(event.job_id)
+            log.info("%s: still running at its next time; that time is skipped", event.job_id)
+
+    def _ended(self, event: JobEvent) -> None:
+        self.overrun.discard(event.job_id)
+
     def _started(self, event: SchedulerEvent) -> None:
         threading.Thread(target=self._watch, name="digest-stop", daemon=True).start()
 
@@ -188,6 +209,12 @@ class Server:
         self.stop.wait()
         log.info("serve: %s: no new work; waiting for the job in progress", self.signal_name)
         self.scheduler.shutdown(wait=False)
+
+
+def _not_overrun(record: logging.LogRecord) -> bool:
+    """APScheduler's warning for a job still running at its next time, every time: a poll of
+    minutes at `poll_every = "1s"` wrote one a second. Server._late says it once a job."""
+    return "maximum number of running instances reached" not in str(record.msg)
 
 
 def one_line(report: pipeline.RunReport) -> str:

@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -151,6 +152,28 @@ def test_a_signal_during_a_job_lets_it_finish_and_leaves_its_deliveries_pending(
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "ana  already made" in done.stdout and "1 sent" in done.stdout
+
+
+def test_a_poll_longer_than_poll_every_says_so_once_not_every_second(tmp_path: Path) -> None:
+    config = CONFIG.replace('path = "papers"', 'path = "feed.jsonl"')
+    (tmp_path / "digest.toml").write_text(config, encoding="utf-8")
+    fifo = tmp_path / "feed.jsonl"
+    os.mkfifo(fifo)
+    serve = Serve(tmp_path)
+    try:
+        with open(fifo, "w", encoding="utf-8") as feed:  # the poll blocks reading it
+            time.sleep(4)  # four of its times go by
+            feed.write(json.dumps(paper("p1", PRIVACY)) + "\n")
+        serve.wait_for("poll at")
+        serve.process.send_signal(signal.SIGTERM)
+        code = serve.process.wait(timeout=60)
+    finally:
+        if serve.process.poll() is None:
+            serve.process.kill()
+    lines = serve.rest()
+    assert code == 0, lines
+    assert len([line for line in lines if "still running" in line]) == 1, lines
+    assert not [line for line in lines if "WARNING" in line or "skipped:" in line], lines
 
 
 def test_serve_over_a_state_no_job_could_use_fails_at_start_in_one_line(tmp_path: Path) -> None:
