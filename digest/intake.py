@@ -63,7 +63,9 @@ def ingest(
                     log.warning("%s", problem)
                     return
                 report.skipped += 1
-                log.warning("skipped %s", problem)
+                # Most say so at their end ("entry 7 has neither title nor abstract, skipped").
+                said = problem.endswith("skipped")
+                log.warning("%s" if said else "skipped %s", problem)
 
             started = time.monotonic()
             # A feed is asked whether it changed since its last full read (ETag, Last-Modified);

@@ -113,6 +113,28 @@ def test_an_unexpected_failure_of_a_source_is_one_line_and_the_others_go_on(
     assert all(r.exc_info is None and "Traceback" not in r.getMessage() for r in said)
 
 
+def test_a_skipped_record_is_said_skipped_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog
+) -> None:
+    """"skipped misc: entry 7 has neither title nor abstract, skipped"."""
+
+    def fetch(config: SourceConfig, warn: Any, **kwargs: object) -> Iterator[Any]:
+        warn("misc: entry 7 has neither title nor abstract, skipped")
+        warn("misc: entry 8 is odd")
+        yield from ()
+
+    monkeypatch.setattr(intake.SOURCES["arxiv"], "fetch", fetch)
+    caplog.set_level(logging.WARNING)
+    with Store(tmp_path / "s.db") as store:
+        sources = (SourceConfig("arxiv", "misc", {"categories": ["cs.LG"]}),)
+        (read,), _ = intake.ingest(Settings("t.toml", sources, ()), store, NOW)
+    assert read.skipped == 2
+    assert [r.getMessage() for r in caplog.records][:2] == [
+        "misc: entry 7 has neither title nor abstract, skipped",
+        "skipped misc: entry 8 is odd",
+    ]
+
+
 HOSTILE = "Private\x1b[2J\x1b]0;pwned\x07 federated\u202e learning\x00\ufffe"
 
 

@@ -202,8 +202,41 @@ def test_a_malformed_feed_keeps_the_entries_before_the_break(server: FeedServer)
     broken = ARXIV_RSS[: ARXIV_RSS.index("<item>", ARXIV_RSS.index("</item>")) + 30]
     server.route("/broken", Answer(body=broken, content_type="application/rss+xml"))
     papers, warnings = fetch(server, "/broken")
-    assert papers[0].id == "2611.01234"
+    assert [p.id for p in papers] == ["2611.01234"]
     assert warnings and "malformed feed" in warnings[0]
+
+
+def test_the_entry_a_cut_feed_ends_in_is_left_for_the_next_read(server: FeedServer) -> None:
+    """Kept as it stood, it was a paper with no abstract, DOI or date; the whole of it, read
+    the next day, was "seen before" and never sent."""
+    cut = JOURNAL_RDF[: JOURNAL_RDF.index("<dc:creator>")]
+    server.route("/cut", Answer(body=cut, content_type="application/rdf+xml"))
+    papers, warnings = fetch(server, "/cut")
+    assert papers == []
+    assert "feed: entry 1 cut short by the feed's end, left for later" in warnings
+    whole = JOURNAL_RDF.replace("</rdf:RDF>", "</rdf:RDF>\n\n")
+    server.route("/whole", Answer(body=whole, content_type="application/rdf+xml"))
+    assert len(fetch(server, "/whole")[0]) == 1
+
+
+CNKI_RSS = """<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>学报</title>
+<item><title>基于图神经网络的蛋白质结构预测方法研究</title><description>暂无摘要</description></item>
+<item><title>面向量子材料的机器学习优化算法</title><description>暂无摘要</description></item>
+<item><title>大语言模型</title><description>暂无摘要</description></item>
+</channel></rss>"""
+
+
+def test_chinese_titles_tell_papers_with_one_placeholder_abstract_apart(
+    server: FeedServer,
+) -> None:
+    """Split on spaces, a Chinese title was one word, too few to tell papers apart: each fell
+    back to its abstract, and three papers of one placeholder were one."""
+    server.route("/cnki", Answer(body=CNKI_RSS, content_type="application/rss+xml"))
+    papers, warnings = fetch(server, "/cnki")
+    assert len({p.id for p in papers}) == 3 and not warnings
+    assert [p.id[:2] for p in papers] == ["t:", "t:", "t:"]
+    # The abstract hash it was stored under before is one of its keys, as its own title is.
+    assert abstract_id("暂无摘要") in keys(papers[0])
 
 
 def test_an_entry_that_cannot_be_read_costs_that_entry_not_the_feed(

@@ -3,6 +3,7 @@ config checks it, the periods and the scheduler fire by it."""
 
 from __future__ import annotations
 
+import functools
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
@@ -95,3 +96,11 @@ def _weekday(value: str, field: str, end: bool = False) -> int:
 def never_fires(schedule: str, timezone: str, now: datetime) -> bool:
     """A schedule such as 31 February, which would give every run a period of its own."""
     return trigger(schedule, timezone).get_next_fire_time(None, now) is None
+
+
+@functools.cache
+def check(expr: str, tz: str) -> None:
+    """Raises ValueError for a bad expression or one that never fires (31 February). Cached:
+    thousands of subscribers share a few."""
+    if never_fires(expr, tz, datetime.now(UTC)):
+        raise ValueError("it never fires")

@@ -12,7 +12,6 @@ import os
 import tomllib
 import unicodedata
 from collections.abc import Mapping
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -39,6 +38,7 @@ from digest.config.schema import (
     SUBSCRIBER_KEYS,
     SUBSCRIBER_RANGES,
     TOP_KEYS,
+    WORD_LISTS,
 )
 from digest.config.schema import accepted_keys as accepted_keys  # its old home, kept
 from digest.models import (
@@ -315,11 +315,10 @@ class _Checker(Checks):
             if k in merged:
                 with self.gather():
                     self.within(merged[k], least, most, where(k))
-        for k in ("keywords", "exclude", "alert_keywords", "authors"):
-            for i, word in enumerate(merged.get(k, ())):
-                with self.gather():
-                    if not word.strip():  # dropped, it shifted every later entry's number
-                        raise self.fail(f"{where(k)}[{i}]", "is empty")
+        for k in WORD_LISTS:
+            for i in [i for i, w in enumerate(merged.get(k, ())) if not w.strip()]:
+                with self.gather():  # dropped, it shifted every later entry's number
+                    raise self.fail(f"{where(k)}[{i}]", "is empty")
         with self.gather():
             if merged.get("on_empty", "skip") not in ("skip", "notify"):
                 raise self.fail(where("on_empty"), "must be 'skip' or 'notify'")
@@ -386,16 +385,8 @@ class _Checker(Checks):
 
     def schedule(self, expr: str, key: str, tz: str) -> None:
         try:
-            _check_crontab(expr, tz)
+            crontab.check(expr, tz)
         except ValueError as exc:
             raise self.fail(
                 key, f"not a crontab expression ({exc}); e.g. '0 8 * * mon-fri' is 8:00 on weekdays"
             ) from None
-
-
-@functools.cache
-def _check_crontab(expr: str, tz: str) -> None:
-    """Raises ValueError for a bad expression or one that never fires (31 February). Cached:
-    thousands of subscribers share a few."""
-    if crontab.never_fires(expr, tz, datetime.now(UTC)):
-        raise ValueError("it never fires")

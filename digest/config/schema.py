@@ -43,6 +43,8 @@ CHANNEL_KINDS: dict[str, dict[str, tuple[str, bool]]] = {
     "matrix-hook": {"url": (STR, True)},
 }
 # Keys a subscriber may set; all but name, interests and library may also stand in [defaults].
+# A subscriber's lists of words: an empty entry is an error naming its place.
+WORD_LISTS = ("keywords", "exclude", "alert_keywords", "authors")
 SUBSCRIBER_KEYS: dict[str, str] = {
     "name": STR,
     "interests": STR,

@@ -53,6 +53,13 @@ IDS = ("arxiv", "doi", "openreview")  # the kinds of key a source gives as a pap
 STRONG = (*IDS, TITLED)
 # Shorter titles ("Introduction", "Attention") are shared by too many papers to identify one.
 MIN_TITLE_WORDS = 3
+# Chinese, Japanese and Korean write no spaces between words: a title is one "word" split on
+# spaces, so each two of its letters count as one (a CNKI feed's titles all fell to the abstract,
+# and three papers sharing its "暂无摘要" placeholder became one). Kept in step with
+# ranking.tokens.CJK_RUN.
+_CJK = re.compile(
+    "[\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f]"
+)
 
 
 def arxiv_id(value: str) -> str | None:
@@ -121,7 +128,8 @@ def openreview_id(value: str) -> str | None:
 def title_hash(title: str) -> str | None:
     """'t:<hash>' of the normalized title, or None for titles too short to tell papers apart."""
     words = normalize(title).split()
-    if len(words) < MIN_TITLE_WORDS:
+    letters = sum(len(_CJK.findall(w)) for w in words)
+    if len(words) + letters // 2 < MIN_TITLE_WORDS:
         return None
     return "t:" + hashlib.sha256(" ".join(words).encode()).hexdigest()[:16]
 
@@ -137,6 +145,15 @@ def paper_id(
     if openreview:
         return f"openreview:{openreview}"
     return title_hash(title) or fallback
+
+
+def former_ids(ident: str, title: str, abstract: str) -> tuple[str, ...]:
+    """The abstract hash a feed's item known by its title of Chinese, Japanese or Korean had as
+    its id before such letters counted as words (title_hash), so the papers stored then are
+    found by it; the title must agree (same_paper), as for a paper file's record."""
+    if kind(ident) != "t" or len(normalize(title).split()) >= MIN_TITLE_WORDS:
+        return ()
+    return (abstract_id(abstract or title),)
 
 
 def record_id(title: str, abstract: str) -> tuple[str, tuple[str, ...]]:

@@ -18,8 +18,8 @@ from digest.sources import authors as names
 from digest.sources.addresses import check_options, origin, shown
 from digest.sources.common import code_links
 from digest.sources.latex import to_text
+from digest.sources.markup import html_text
 from digest.sources.progress import QUIET, Progress
-from digest.sources.rss import html_text
 from digest.sources.web import Client, Policy, Response
 
 log = logging.getLogger("digest.sources")

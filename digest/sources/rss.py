@@ -8,18 +8,25 @@ import io
 import re
 from collections.abc import Iterator, Mapping
 from datetime import date, datetime
-from html.parser import HTMLParser
 from typing import Any
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import feedparser
 
 from digest.models import Notice, Paper, SourceConfig, SourceError, Warn
-from digest.models.identity import abstract_id, arxiv_id, doi, openreview_id, paper_id
+from digest.models.identity import (
+    abstract_id,
+    arxiv_id,
+    doi,
+    former_ids,
+    openreview_id,
+    paper_id,
+)
 from digest.sources import authors, publishers
 from digest.sources.addresses import check_options, origin, printable, shown
 from digest.sources.common import code_links, xml_safe
 from digest.sources.latex import to_text
+from digest.sources.markup import html_text
 from digest.sources.progress import QUIET, Progress
 from digest.sources.titles import derive_title
 from digest.sources.web import Client, Policy
@@ -33,72 +40,8 @@ _ARXIV_PREAMBLE = re.compile(
 _LISTING = re.compile(
     r"\.?\s*\(arXiv:\s*([^\s()\[\]]+)\s*(?:\[[^\]]*\])?\s*([A-Z][A-Z ]*[A-Z])?\s*\)\s*$"
 )
-_BLOCKS = {"p", "br", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote"}
 # Headers feedparser would resolve relative links against: the feed's own (often secret) path.
 _BASE_HEADERS = {"content-location", "content-base"}
-
-
-class _Text(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self.hidden = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in ("script", "style"):
-            self.hidden += 1
-        elif tag in _BLOCKS:
-            self.parts.append(" ")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in ("script", "style"):
-            self.hidden = max(0, self.hidden - 1)
-        elif tag in _BLOCKS:
-            self.parts.append(" ")
-
-    def handle_data(self, data: str) -> None:
-        if not self.hidden:
-            self.parts.append(data)
-
-
-def html_text(fragment: str) -> str:
-    """The readable text of an HTML fragment (entities decoded), whitespace collapsed. A "<"
-    that opens no tag is text: `$k<n$ when $m>2$` and `<psi|H|psi>` are an abstract's, and an
-    author types them into a title as often as a feed writes <b> or <sub>."""
-    if "<" not in fragment and "&" not in fragment:
-        return " ".join(fragment.split())
-    parser = _Text()
-    parser.feed(_TAG_OR_LESS.sub(_escaped, fragment))
-    parser.close()
-    return " ".join("".join(parser.parts).split())
-
-
-# Any "<": a tag is a known element's (or a namespaced one's: <jats:p>, <mml:mi>) with no
-# attributes or with some that hold "="; a comment, a doctype or a CDATA section is markup too.
-# The attributes run greedy to the ">" (a "/" of a self-closing tag among them): lazy, with the
-# blanks after them, "<a" and 100,000 blanks took minutes, the blanks tried every way.
-_TAG_OR_LESS = re.compile(
-    r"<(?:(/?)([A-Za-z][A-Za-z0-9]*(?::[A-Za-z][\w.-]*)?)(\s[^<>]*)?/?>|!--|!\[CDATA\[|!DOCTYPE)?",
-    re.IGNORECASE,
-)
-_ELEMENTS = set(
-    "a abbr acronym address article aside b bdi bdo big blockquote body br caption center cite"
-    " code col colgroup dd del dfn div dl dt em figcaption figure font footer h1 h2 h3 h4 h5 h6"
-    " head header hr html i img ins kbd li link main mark math meta mi mn mo mrow msub msubsup"
-    " msup mfrac msqrt mtext nav ol p pre q s samp script section small span strike strong style"
-    " sub sup svg table tbody td tfoot th thead title tr tt u ul var wbr".split()
-)
-
-
-def _escaped(match: re.Match[str]) -> str:
-    whole, name = match[0], match[2]
-    attributes = (match[3] or "").rstrip().removesuffix("/")  # <br /> has none
-    if whole != "<" and name is None:  # a comment, a doctype, CDATA
-        return whole
-    tag = name is not None and (name.lower() in _ELEMENTS or ":" in name)
-    if tag and (not attributes.strip() or ("=" in attributes and not match[1])):
-        return whole
-    return "&lt;" + whole[1:]
 
 
 def feed_problem(feed: Any) -> str | None:
@@ -148,8 +91,14 @@ def parse_feed(
         if malformed is not None:
             malformed.append(problem)
     venue = html_text(str(feed.feed.get("title", "")))
+    entries = list(feed.entries)
+    if problem and entries and _cut_short(body):
+        # The last entry is the one the body ends in: read as it stands, it became a paper with
+        # no abstract, DOI or date, and the whole of it, read the next day, was "seen before".
+        warn(Notice(f"{name}: entry {len(entries)} cut short by the feed's end, left for later"))
+        entries.pop()
     papers = []
-    for number, entry in enumerate(feed.entries, start=1):
+    for number, entry in enumerate(entries, start=1):
         try:
             paper = to_paper(entry, venue, f"rss:{name}", replacements, base)
         except Exception as exc:  # one entry's odd text must not lose the feed's other papers
@@ -160,6 +109,12 @@ def parse_feed(
         else:
             papers.append(paper)
     return papers
+
+
+def _cut_short(body: bytes) -> bool:
+    """Does the document stop before the end of its root element (a transfer cut short)?"""
+    tail = body[-200:].rstrip(b" \t\r\n\x00").lower()
+    return not re.search(rb"</(?:[\w.-]+:)?(?:rss|feed|rdf)>$", tail)
 
 
 def to_paper(
@@ -221,7 +176,8 @@ def to_paper(
         published=_published(entry, replacement),
         source=source,
         categories=tuple(t["term"] for t in entry.get("tags", ()) if t.get("term")),
-        aliases=tuple(a for a in (found_doi, found_arxiv) if a and a != ident),
+        aliases=tuple(a for a in (found_doi, found_arxiv) if a and a != ident)
+        + former_ids(ident, title, abstract),
         replacement=replacement and not replacements,
     )
 
