@@ -511,6 +511,10 @@ def test_web_is_optional_and_its_secret_is_redacted(tmp_path: Path) -> None:
         ('base_url = "https://x.org/?a=1"', "web.base_url: must be a plain URL"),
         # into every link of every digest, and the logs
         ('base_url = "https://u:S3KRIT@x.org"', "web.base_url: must not hold a user or password"),
+        *(
+            (f'base_url = "https://x.org:{port}"', "web.base_url: has a port no address can have")
+            for port in ("99999", "abc", "0")  # every 👍, archive and unsubscribe link dead
+        ),
         ('listen = "8080"', "web.listen: must be host:port"),
         ('listen = "0.0.0.0:99999"', "web.listen: must be host:port"),
         ("port = 8080", "web.port: unknown key; allowed: base_url, listen, secret"),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -50,3 +50,29 @@ def test_a_rating_says_which_one_it_replaced(store: Store) -> None:
     assert store.ratings.rate("ana", "p1", "down", NOW, via="web") == "up"
     assert store.ratings.rate("ana", "p1", "none", NOW, via="web") == "down"
     assert store.ratings.current("ana", "p1") == "none"
+
+
+def rated_at(store: Store) -> str:
+    row = store.db.execute("SELECT rated_at FROM ratings WHERE paper_id = 'p1'").fetchone()
+    return str(row[0])
+
+
+def test_one_link_clicked_again_at_once_is_one_vote_at_its_first_time(store: Store) -> None:
+    """Each click had stamped the vote a second later: 300 put it five minutes ahead."""
+    first = store.ratings.rate_undoably("ana", "p1", "up", NOW)
+    for _ in range(300):
+        assert (
+            store.ratings.rate_undoably("ana", "p1", "up", NOW) == first == (None, rated_at(store))
+        )
+    assert rated_at(store) == "2026-11-30T09:00:00Z"
+    assert store.ratings.undo("ana", "p1", first[1], None, "web")
+    assert store.ratings.current("ana", "p1") == "none"
+
+
+def test_the_same_link_clicked_days_later_undoes_back_to_the_first_click(store: Store) -> None:
+    """Its undo had deleted the first 👍, while the page said "back to what it was"."""
+    _, first = store.ratings.rate_undoably("ana", "p1", "up", NOW)
+    previous, made = store.ratings.rate_undoably("ana", "p1", "up", NOW + timedelta(days=2))
+    assert previous == [1, first, "web", ""] and made == "2026-12-02T09:00:00Z"
+    assert store.ratings.undo("ana", "p1", made, previous, "web")
+    assert (store.ratings.current("ana", "p1"), rated_at(store)) == ("up", first)

@@ -78,3 +78,13 @@ def test_the_archive_and_feed_show_in_the_browser(web: Project, capsys, browser_
         assert answer.status == 200
         assert "Graph" in page.content() or "diffusion" in page.content().lower()
     assert violations == []
+
+
+def test_a_title_of_one_long_word_wraps_on_a_phone(browser_page) -> None:
+    """The rating, recorded and undo pages ran 11,094 px wide at 390 for such a title."""
+    from digest.web.pages import page
+
+    title = "Federated unlearning " + "A" * 900
+    browser_page.set_viewport_size({"width": 390, "height": 800})
+    browser_page.set_content(page("Rate this paper", f"<p><strong>{title}</strong></p>"))
+    assert browser_page.evaluate("document.documentElement.scrollWidth") <= 390

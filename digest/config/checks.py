@@ -214,6 +214,12 @@ class Checks:
             raise self.fail(key, f"must be {what}")
         if parts.scheme == "http" and host not in LOOPBACK:
             raise self.fail(key, "must be https:// (http:// only for 127.0.0.1 or localhost)")
+        try:
+            port = parts.port
+        except ValueError:  # :99999, :abc
+            port = 0
+        if port == 0:  # every link to it dead
+            raise self.fail(key, "has a port no address can have (give 1 to 65535, or none)")
 
     def address(self, value: str, key: str) -> None:
         found = [addr for _, addr in email.utils.getaddresses([value])]

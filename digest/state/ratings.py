@@ -39,6 +39,7 @@ SCHEMA = """
 """
 
 RATINGS = {"up": 1, "down": -1}
+AGAIN = timedelta(seconds=10)  # one link's vote again this soon is the same click
 VIAS = ("cli", "web", "matrix", "slack")  # where a rating came from (the web schema's `via`)
 
 
@@ -85,6 +86,10 @@ class StoredSpace:
     docs: int
 
 
+def _at(row: Any) -> datetime:
+    return datetime.fromisoformat(str(row["rated_at"]).replace("Z", "+00:00"))
+
+
 class Ratings(Tables):
     """The ratings and stored-space tables."""
 
@@ -115,15 +120,21 @@ class Ratings(Tables):
         made = self.stamp(now)
         with self.transaction() as db:
             before = current(db, subscriber, paper_id)
+            same = before is not None and _word(before["rating"]) == rating
+            if same and before["via"] == via and made < self.stamp(_at(before) + AGAIN):
+                # One link clicked twice (a double click, a reload): one vote, nothing written,
+                # and its undo takes the vote back. Each click had stamped a second later: 300
+                # put the rating five minutes ahead of the clock.
+                return None, before["rated_at"]
             if before is not None and before["via"] == via and before["rated_at"] >= made:
                 # Two votes of one route in one second: the later one a second on, so that the
                 # earlier vote's undo (which names its time) cannot wipe it out.
-                made = self.stamp(datetime.fromisoformat(before["rated_at"]) + timedelta(seconds=1))
+                made = self.stamp(_at(before) + timedelta(seconds=1))
             write(db, subscriber, paper_id, RATINGS[rating], made, via, "")
-        if before is None or (_word(before["rating"]) == rating and before["via"] == via):
-            return None, made  # (a second click of one link: its undo takes the vote back)
-        # The same vote as another route's (the CLI's, Slack's) replaced that row: its undo
-        # puts it back, never deletes it.
+        if before is None:
+            return None, made
+        # The row it replaced, whatever route gave it (the CLI's, Slack's, this link's days ago):
+        # its undo puts it back as it was, never deletes it.
         return [before["rating"], before["rated_at"], before["via"], before["origin"]], made
 
     def undo(

@@ -20,7 +20,7 @@ log = logging.getLogger("digest.web")
 STYLE = (
     "body{margin:0;background:#f4f5f7;color:#1f2328;font:16px/1.5 -apple-system,'Segoe UI',"
     "Helvetica,Arial,sans-serif}main{max-width:40rem;margin:0 auto;padding:24px 20px;"
-    "background:#fff}h1{font-size:1.3rem;margin:0 0 .5rem}p{margin:0 0 1rem}"
+    "background:#fff;overflow-wrap:anywhere}h1{font-size:1.3rem;margin:0 0 .5rem}p{margin:0 0 1rem}"
     "a{color:#0b57d0}.muted{color:#59636e;font-size:.9rem}form{display:inline}"
     "button{font:inherit;padding:.5rem 1.1rem;border:1px solid #0b57d0;border-radius:6px;"
     "background:#0b57d0;color:#fff;cursor:pointer}button.quiet{background:#fff;color:#0b57d0}"
