@@ -24,6 +24,7 @@ from web_project import MONDAY, SECRET, SIGNING, Held, Project, project
 
 from digest.state import engine
 from digest.web import slack
+from digest.web.spool import Spool
 from digest.web.tokens import Signer
 
 
@@ -253,9 +254,16 @@ def test_a_click_on_a_locked_database_is_answered_in_time_and_recorded_after(
             )
             assert answer.status_code == 200  # answered while the write still waits
             assert ratings(web, capsys) == []
+            # ... and on disk before the answer: a face killed now loses nothing
+            (kept,) = Spool(Path(f"{web.state}.clicks")).load()
+            assert kept["votes"][0][::2] == ["ana", "up"]
         finally:
             held.release()
         assert wait_for_ratings(web, capsys) == [("ana", "up", "slack")]
+        deadline = time.monotonic() + 10
+        while Spool(Path(f"{web.state}.clicks")).load() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert Spool(Path(f"{web.state}.clicks")).load() == []  # written: done there too
 
 
 def test_a_click_whose_write_fails_after_the_answer_is_recorded_when_the_database_is_back(

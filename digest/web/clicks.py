@@ -63,7 +63,20 @@ class Clicks:
         try:
             return await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(future)), ACK_BUDGET)
         except TimeoutError:
+            # Answered as done while the database still waits (30 s for a lock): on disk first,
+            # or a crash meanwhile lost a click the reader was told was taken.
+            if self.spool:
+                self.spool.keep(_record(click))
+                future.add_done_callback(lambda _: self._written(click))
             return None
+
+    def _written(self, click: Click) -> None:
+        """The write that outlasted the answer ended: unless it left the click kept, the spool's
+        copy is done."""
+        with self.lock:
+            kept = click in self.kept
+        if not kept and self.spool:
+            self.spool.done([click.key])
 
     def _take(self, click: Click) -> bool:
         try:
