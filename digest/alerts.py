@@ -107,7 +107,8 @@ def _behind(store: Store, sub: Subscriber, now: datetime) -> bool:
     behind"), or before its last alert? Its alerts would be dated on a day that is over, whose
     cap is still unused: they wait, unmarked, for a run on the right clock. Instants, not local
     days: after a move west the new zone's date is earlier, and its alerts had waited hours."""
-    if behind(store.last_period(sub.name), now):
+    digest = store.last_digest(sub.name)
+    if digest is not None and behind(digest[0], now):
         return True
     last = store.journal.last_alert_at(sub.name)
     return last is not None and now < last

@@ -40,7 +40,7 @@ class SubscriberReport:
     name: str
     period: str
     # made | already made | nothing new | no match | alerted (what matched went out as alerts)
-    # | waiting for sources | waiting for liked papers | clock behind
+    # | waiting for sources | waiting for liked papers | clock behind | given meanwhile
     status: str
     picked: int = 0
     top_score: float | None = None
@@ -254,12 +254,12 @@ def make_digests(
             messages = [(channel.name, channel.kind, message) for channel in sub.channels]
         purpose = "digest" if items or carried else "notice"
         made = store.record_digest(digest, max(through, floors[sub.name]), messages, purpose)
-        if made is not None:  # a hold this digest did not carry is over (excluded, no rule)
+        if isinstance(made, int):  # a hold this digest did not carry is over (excluded, no rule)
             store.journal.drop_holds(sub.name, was[sub.name] - {h.scored.paper.id for h in carried})
         else:
-            status = "already made"
+            status = made
         top = max((s.score for s in items), default=None)  # the latent order is not the score's
-        told = made is not None and purpose == "notice" and bool(messages)
+        told = isinstance(made, int) and purpose == "notice" and bool(messages)
         reports.append(
             SubscriberReport(sub.name, period, status, len(items), top, told, len(carried))
         )

@@ -75,11 +75,31 @@ def test_a_digest_is_recorded_once_per_subscriber_and_period(state: str) -> None
         again = store.record_digest(
             digest("alice", "P1", [paper(2)]), 2, [("file", "file", MESSAGE)]
         )
-        assert first is not None and again is None
+        assert isinstance(first, int) and again == "already made"
         assert store.has_digest("alice", "P1") and not store.has_digest("bob", "P1")
         assert store.sent_ids("alice", ["p1", "p2"]) == {"p1"}
         assert store.considered_through("alice") == 2 and store.considered_through("bob") == 0
         assert len(store.outbox()) == 1
+
+
+def test_a_digest_that_would_repeat_another_periods_papers_is_not_written(state: str) -> None:
+    """Two workers whose clocks fell in two periods each ranked before the other wrote `sent`,
+    and both digests gave the subscriber the same papers."""
+    with Store(state) as store:
+        store.add_papers([paper(1), paper(2), paper(3)], NOW)
+        later = Digest("alice", "P2", date(2026, 12, 1), (Scored(paper(1), 0.5),), NOW)
+        assert isinstance(store.record_digest(later, 3, [("file", "file", MESSAGE)]), int)
+        earlier = Digest(
+            "alice", "P1", date(2026, 11, 30), (Scored(paper(2), 0.5),), NOW - timedelta(days=1)
+        )
+        assert store.record_digest(earlier, 3, [("file", "file", MESSAGE)]) == "clock behind"
+        again = Digest(
+            "alice", "P3", date(2026, 12, 2), (Scored(paper(1), 0.5), Scored(paper(3), 0.4)), NOW
+        )
+        assert store.record_digest(again, 3, [("file", "file", MESSAGE)]) == "given meanwhile"
+        assert store.sent_ids("alice", ["p1", "p2", "p3"]) == {"p1"} and len(store.outbox()) == 1
+        bob = Digest("bob", "P3", date(2026, 12, 2), (Scored(paper(1), 0.5),), NOW)
+        assert isinstance(store.record_digest(bob, 3, [("file", "file", MESSAGE)]), int)
 
 
 def test_the_outbox_row_moves_from_pending_to_sent(state: str) -> None:

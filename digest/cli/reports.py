@@ -144,6 +144,10 @@ _SUBSCRIBER_STATES = {
         "waiting for liked papers: their arXiv lookup failed; a later run makes it"
     ),
     "clock behind": "clock behind: a later period already has its digest; check the clock",
+    "given meanwhile": (
+        "given meanwhile: another worker's digest of another period gave some of these papers"
+        " at the same time; a later run makes this one"
+    ),
 }
 
 

@@ -79,14 +79,6 @@ class Deliveries:
         ).fetchone()
         return row is not None
 
-    def last_period(self, subscriber: str) -> str | None:
-        """The period of this subscriber's digest made last (None: none yet)."""
-        row = self.db.execute(
-            "SELECT period FROM digests WHERE subscriber = ? ORDER BY id DESC LIMIT 1",
-            (subscriber,),
-        ).fetchone()
-        return None if row is None else str(row[0])
-
     def last_digest(self, subscriber: str) -> tuple[str, str] | None:
         """(period, made_at) of this subscriber's digest made last (None: none yet)."""
         row = self.db.execute(
@@ -111,17 +103,25 @@ class Deliveries:
         through_seq: int,
         messages: Sequence[tuple[str, str, Message]],
         purpose: str = "digest",  # "notice": the one-line message of a quiet period
-    ) -> int | None:
-        """Write the digest, its papers and one outbox row per (channel name, kind, message).
-
-        All in one transaction, before any network call. Returns None when a digest for this
-        subscriber and period exists already (another run got there first).
-        """
+    ) -> int | str:
+        """Write the digest, its papers and one outbox row per (channel name, kind, message),
+        all in one transaction, before any network call. Returns its id, or why it was not
+        written: "already made" (another run made this period's), "clock behind" (another made
+        a later period's meanwhile), "given meanwhile" (another period's digest, made by another
+        worker at the same time, gave some of its papers)."""
         made = stamp(digest.made_at)
         top = max((s.score for s in digest.items), default=None)
         # Held alerts are given like the picks: `sent` keeps them out of every later digest.
         given = [*digest.items, *(h.scored for h in digest.held)]
         with self.transaction() as db:
+            # Two workers whose clocks fall in two periods ranked against one `sent`: one
+            # subscriber's digests are written one at a time, each checked against the other.
+            db.lock(f"digest of {digest.subscriber}")
+            later = "SELECT 1 FROM digests WHERE subscriber = ? AND made_at > ? LIMIT 1"
+            if db.execute(later, (digest.subscriber, made)).fetchone():
+                return "clock behind"
+            if papers_of(db, "sent", digest.subscriber, [s.paper.id for s in given]):
+                return "given meanwhile"
             # The unique (subscriber, period) decides between workers making the same digest.
             row = db.execute(
                 "INSERT OR IGNORE INTO digests (subscriber, period, day, made_at, through_seq,"
@@ -137,7 +137,7 @@ class Deliveries:
                 ),
             ).fetchone()
             if row is None:
-                return None
+                return "already made"
             digest_id = int(row[0])
             db.executemany(
                 "INSERT OR IGNORE INTO sent (subscriber, paper_id, digest_id) VALUES (?,?,?)",
