@@ -14,7 +14,7 @@ from bench import corpus
 from bench.tasks import EVERY, Query
 from digest import ranking
 from digest.models import Paper, Profile, Subscriber
-from digest.ranking import features, profiles
+from digest.ranking import background, features, profiles
 
 DEPTH = 100
 Ranker = Callable[[Sequence[Paper], Sequence[Query]], list[list[int]]]
@@ -161,7 +161,7 @@ def stored_space(pool: Sequence[Paper]) -> ranking.Space | None:
         space, rows = features.fit(texts)
         df = np.bincount(rows.indices, minlength=space.size)
         named = profiles.frequent(profiles.name_counts(every), len(texts))
-        _STORED[name] = features.counted(space, df, len(texts), rows, named)
+        _STORED[name] = background.stored(space, df, len(texts), rows, named)
     return _STORED.get(name)
 
 

@@ -44,7 +44,7 @@ def space_of(papers: Sequence[Paper], joined: bool) -> Space:
         space, rows = features.fit(texts, known=background.terms())
         return background.joined(space, rows)[0]
     space, rows = features.fit(texts)
-    return features.counted(
+    return background.stored(
         space, np.bincount(rows.indices, minlength=space.size), len(texts), rows
     )
 

@@ -19,7 +19,8 @@ import numpy as np
 from digest import library, ranking
 from digest.models import InputError, Notice, Paper, Scored, Settings, Subscriber
 from digest.ranking import Space
-from digest.ranking.features import counted, fit, paper_text
+from digest.ranking.background import stored
+from digest.ranking.features import fit, paper_text
 from digest.ranking.profiles import frequent, name_counts
 from digest.sources.files import read_papers
 from digest.state import Store
@@ -229,7 +230,7 @@ def _fit(
     else:
         del sample
         (df, _), docs = ranking.frequencies(counting(), space), count
-    return counted(space, df, docs, rows, frequent(names, docs))
+    return stored(space, df, docs, rows, frequent(names, docs))
 
 
 def rank_files(

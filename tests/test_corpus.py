@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from digest import corpus, ranking
+from digest.ranking import background
 from digest.models import Paper, Profile, Subscriber
 from digest.ranking.tokens import author_key
 from digest.state import Store
@@ -86,10 +87,53 @@ def test_a_large_store_fits_a_sample_and_counts_every_paper(
     names = set(space.names)
     assert "zymurgy" in names  # a subscriber's own word, however rare
     assert "quasicrystal" not in names  # a rare word of nobody's: the sample never saw it
+    # Counted on all 40 papers, beside the built-in background's (a word it lacks as one of 1)
+    found = background.load(background.FILE)
+    assert found is not None
+    held, n = dict(zip(found.terms, found.df.tolist(), strict=True)), 40 + found.docs
     column = space.vocabulary["zymurgy"]
-    assert space.idf[column] == pytest.approx(np.log((1 + 40 + 50) / (1 + 1)) + 1)
-    common = space.vocabulary["molecules"]  # in 38 of 40 papers, counted on all of them
-    assert space.idf[common] == pytest.approx(np.log((1 + 40 + 50) / (1 + 38)) + 1)
+    assert space.idf[column] == pytest.approx(np.log((1 + n + 50) / (1 + 1 + 1)) + 1)
+    common = space.vocabulary["molecules"]  # in 38 of 40 papers
+    assert space.idf[common] == pytest.approx(
+        np.log((1 + n + 50) / (1 + 38 + held["molecules"])) + 1
+    )
+
+
+GALAXIES = (
+    "galaxy galaxies star formation stellar mass redshift halo dark matter gas interstellar medium"
+    " dust emission spectroscopic survey quenching feedback metallicity disk bulge merger"
+    " luminosity photometric cluster cosmic evolution supernova accretion black hole"
+).split()
+
+
+def galaxy_papers(count: int, seed: int = 0) -> list[Paper]:
+    pick = np.random.default_rng(seed)
+    return [
+        Paper(
+            id=f"2602.{seed}{i:04d}",
+            title=" ".join(pick.choice(GALAXIES, 6)),
+            abstract="We study " + " ".join(pick.choice(GALAXIES, 60)) + ".",
+        )
+        for i in range(count)
+    ]
+
+
+def test_a_store_all_on_the_readers_topic_keeps_its_scores(tmp_path: Path) -> None:
+    """A store fed by one arXiv category made its topic's words common and its centroid the
+    topic: once it held 1,000 papers, the galaxy reader's best score halved (0.46 to 0.25) and
+    most on-topic papers fell to the floor. The built-in background counts in beside it."""
+    reader = Subscriber(
+        "gal", Profile(interests="star formation histories of high redshift galaxies"), ()
+    )
+    today = galaxy_papers(200, seed=1)
+    alone = ranking.rank(today, [reader], top_k=200, thresholds=False)["gal"]
+    with Store(tmp_path / "galaxies.db") as store:
+        store.add_papers(galaxy_papers(1010), NOW)
+        space = corpus.ranking_space(store, [reader], NOW)
+    stored = ranking.rank(today, [reader], top_k=200, thresholds=False, space=space)["gal"]
+    # The store alone: 0.46 times, and 22 of the 200 under the default min_score (0.05)
+    assert stored[0].score > 0.55 * alone[0].score
+    assert all(s.score > 0.05 for s in stored)
 
 
 def many(count: int) -> list[Paper]:

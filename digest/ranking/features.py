@@ -20,6 +20,9 @@ from digest.ranking.tokens import analyze, tokenize, tokenize_all
 # 5: the latent basis; 6: "k-means", "c++", "c#" whole, no LaTeX command names; 7: other
 # scripts keep their marks (й, モデル, हिन्दी), Chinese, Japanese and Korean in two-letter words.
 VERSION = 7
+# The form of a saved space: 2 counts the built-in background in (background.stored); a space
+# saved in another form is fitted again once.
+FORM = 2
 # No word is ever cut for being common: a focused source (48 papers that all say "federated
 # learning") would lose the very words its subscriber asked for. Common words weigh little through
 # idf instead, and idf counts BACKGROUND_DOCS pseudo-documents that hold none of the words, so
@@ -133,6 +136,7 @@ class Space:
     def to_bytes(self) -> bytes:
         arrays: dict[str, np.ndarray] = {
             "version": np.array([VERSION, self.docs]),
+            "form": np.array([FORM]),
             "terms": np.frombuffer("\n".join(self.names).encode("utf-8"), dtype=np.uint8),
             "idf": self.idf.astype(np.float64),
             "centroid": self.centroid.astype(np.float32),
@@ -151,7 +155,7 @@ class Space:
         """The space saved by to_bytes(); None if it was made by another analyzer version."""
         with np.load(io.BytesIO(blob)) as saved:
             version, docs = (int(v) for v in saved["version"])
-            if version != VERSION:
+            if version != VERSION or "form" not in saved or int(saved["form"][0]) != FORM:
                 return None
             terms = saved["terms"].tobytes().decode("utf-8").split("\n")
             idf = saved["idf"]
