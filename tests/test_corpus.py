@@ -209,3 +209,19 @@ def test_the_space_keeps_its_papers_frequent_author_names_and_refits_a_space_wit
         assert corpus.saved_space(store, []) is None
         again = corpus.ranking_space(store, [], NOW)
         assert again is not None and again.named == space.named
+
+
+def test_a_space_saved_before_the_background_counted_in_is_fitted_again(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    monkeypatch.setattr(corpus, "SPACE_MIN_PAPERS", 5)
+    space = corpus.ranking_space(store, [], NOW)
+    assert space is not None and corpus.saved_space(store, []) is not None
+    with np.load(io.BytesIO(space.to_bytes())) as saved:
+        older = {k: saved[k] for k in saved.files if k != "form"}
+    out = io.BytesIO()
+    np.savez_compressed(out, **older)
+    store.ratings.save_space(out.getvalue(), 6, 6, NOW)
+    assert corpus.saved_space(store, []) is None  # so a run fits it again, once
