@@ -17,6 +17,7 @@ from digest.sources.latex import is_math, to_text
         ("Radix-2\\(^\\mboxk\\)", "Radix-2ᵏ"),
         ("$\\mathcal{O}(n \\log n)$ time", "O(n log n) time"),
         ("$\\alpha^{2}_{ij}$", "α²ᵢⱼ"),
+        ("bounds for $\\ell_p$ sensitivity", "bounds for ℓₚ sensitivity"),  # "\\ellₚ" was lost
         ("we propose $\\texttt{Mozart}$, a", "we propose Mozart, a"),
         ("\\emph{in situ} M{\\\"u}ller and R\\'enyi", "in situ Müller and Rényi"),
         ("50\\% of \\{x\\}", "50% of {x}"),

@@ -49,6 +49,7 @@ _KEEP = (
 ).split()
 # A command with no argument: one pylatexenc does not know (\R, a path's \Users) stays as written.
 _BARE = re.compile(r"\\([A-Za-z]+)\*?(?![A-Za-z]|\s*[{\[])")
+_BEFORE_SCRIPT = re.compile(r"(\\[A-Za-z]+)(?=\s*[_^])")
 _SHIELD = 0xE000  # private-use characters hold the place of such commands through a conversion
 _BIBTEX_PUNCTUATION = (("---", "—"), ("--", "–"), ("``", "“"), ("''", "”"), ("~", " "))
 
@@ -117,6 +118,8 @@ def _math(content: str) -> str:
         return chr(_SHIELD + len(kept) - 1)
 
     content = _BARE.sub(shield, content)
+    # A command then its script: `\ell` then `ₚ` read as one unknown command `\ellₚ`, and lost.
+    content = _BEFORE_SCRIPT.sub(r"\1{}", content)
     text = " ".join(_convert("$" + _SCRIPT.sub(script, content) + "$").split())
     for number, command in enumerate(kept):
         text = text.replace(chr(_SHIELD + number), command)
