@@ -13,7 +13,7 @@ from typing import Any
 
 from digest.models import DigestError
 from digest.state import Store
-from digest.state.engine import StateBusy, StateLost
+from digest.state.engine import StateAway, StateBusy, StateLost
 
 log = logging.getLogger("digest.outbox")
 
@@ -27,6 +27,10 @@ MARK_SECONDS = 1.0
 # last longer than the lease (an SMTP relay has up to 10 minutes to answer the end of DATA, and
 # a message may first wait for one of the relay's kept connections).
 RENEW_SECONDS = 60.0
+# At the end of a pass, marks the database server could not take (stopped, restarting) are
+# tried again this long (seconds): the messages went out, and unrecorded they were mailed twice
+# by the next run, or their Slack rows marked dead ("nothing was confirmed").
+SETTLE_SECONDS = 90.0
 
 
 class TakenOver(Exception):
@@ -135,6 +139,22 @@ class Marks:
             # new connection they are what they were, so one ended session costs no run.
             log.warning("outbox: %s; the marks are written again on a new connection", exc)
             return self.store.mark_many(sent, claims, self.clock())
+
+    def settle(self) -> None:
+        """Commit what waits, trying again for up to SETTLE_SECONDS while the server is away."""
+        deadline, delay = time.monotonic() + SETTLE_SECONDS, 0.5
+        while True:
+            try:
+                self.flush()
+                return
+            except (StateAway, StateLost) as exc:
+                with self.queue:
+                    waiting = len(self.sent) + len(self.parts)
+                if not waiting or time.monotonic() + delay > deadline:
+                    raise
+                log.warning("outbox: %d sent marks wait for the state database: %s", waiting, exc)
+                time.sleep(delay)
+                delay = min(2 * delay, 8.0)
 
     def flush(self, claim: int = 0) -> None:
         """Commit what is queued; for a claim, return as soon as a commit has included it."""

@@ -23,6 +23,11 @@ class StateBusy(DigestError):
     """Another process held the database longer than the busy timeout: try again (exit 1)."""
 
 
+class StateAway(StateError):
+    """The database server cannot be reached now (stopped, restarting, failing over): a write
+    may be tried again once it is back."""
+
+
 class StateLost(StateError):
     """The connection to the database server was lost during a statement (the server restarted,
     an administrator ended the session): whether it took effect is unknown, and the pool's next

@@ -11,7 +11,7 @@ from typing import Any
 
 from digest.models import StateError
 from digest.state.dialect import ddl_for_postgres, for_postgres
-from digest.state.engine import StateBusy, StateLost, shown
+from digest.state.engine import StateAway, StateBusy, StateLost, shown
 
 POOL_TIMEOUT = 30.0  # seconds a statement waits for a connection: a server restart fits in it
 # psycopg warns of what follows an error it raises (a pipeline that could not end after a full
@@ -101,7 +101,7 @@ class Postgres:
         record) is not another wait of POOL_TIMEOUT."""
         if self.gone:
             if why := self._unreachable(timeout=2):
-                raise StateError(f"{self.name}: the server is still unreachable ({why})")
+                raise StateAway(f"{self.name}: the server is still unreachable ({why})")
             self.gone = ""
         with self.pool.connection() as conn:
             yield conn
@@ -145,7 +145,7 @@ class Postgres:
             raise StateBusy(f"{self.name}: {_first_line(exc)}; try again") from None
         except PoolTimeout:
             self.gone = self._unreachable()
-            raise StateError(
+            raise (StateAway if self.gone else StateError)(
                 f"{self.name}: no connection to the server within {POOL_TIMEOUT:g} s"
                 f" ({self.gone or 'every connection stayed busy'})"
             ) from None
