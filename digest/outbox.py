@@ -26,7 +26,7 @@ from digest.marks import Marks, TakenOver
 from digest.models import ChannelConfig, DeliveryError, DigestError, Message, Settings, redact
 from digest.models.errors import shortened
 from digest.state import OutboxRow, Store
-from digest.state.deliveries import LEASE
+from digest.state.deliveries import LEASE, stamp
 
 log = logging.getLogger("digest.outbox")
 
@@ -36,6 +36,9 @@ MAX_BACKOFF = 6 * 3600.0  # also the longest Retry-After obeyed (transport.RETRY
 CONCURRENCY = 16  # [delivery] concurrency: destinations served at once
 SMTP_CONNECTIONS = connections.SMTP_CONNECTIONS  # [delivery] smtp_connections, per relay
 MAX_WAIT = 60.0  # [delivery] max_wait: seconds of rate limit one run waits out per destination
+# On a shared state, a row of a channel this worker's config lacks is left to the others this
+# long (a rolling restart onto a new config), then dead.
+LEFT_FOR_OTHERS = timedelta(days=1)
 # The longest wait within a run, whatever max_wait says: well inside the lease renewed before the
 # post that was refused, so no other worker can take the row over while this one sleeps.
 WAIT_CAP = LEASE.total_seconds() / 2
@@ -172,6 +175,11 @@ class _Run:
         config = _channel_config(self.settings, row)
         job = _Job(row, label, ChannelConfig(row.kind, row.channel), None, label, 0.0)
         if config is None:
+            # Several workers: one not yet restarted on a new config claimed the new channel's
+            # rows and made them dead at once. It leaves them to the others for a day.
+            if self.store.shared and row.created_at > stamp(self.now - LEFT_FOR_OTHERS):
+                log.info("%s: not in this worker's config; left to the other workers", label)
+                return None
             self.failed(job, "the channel is no longer in the config", retryable=False)
             return None
         try:

@@ -3,6 +3,7 @@ that keeps failing, or fails for good, is dead until retried; one channel never 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import time
 from datetime import UTC, date, datetime, timedelta
@@ -148,6 +149,26 @@ def test_a_channel_removed_from_the_config_is_dead_with_that_reason(tmp_path: Pa
     emptied = Settings("t.toml", (), ())
     result = outbox.deliver(store, emptied, NOW)
     assert result.dead == ["ana/file: the channel is no longer in the config"]
+
+
+def test_a_worker_whose_config_lacks_a_channel_leaves_its_rows_to_the_others_for_a_day(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    """A worker not yet restarted on the new config made the new channel's rows dead at once."""
+    channel = ChannelConfig("file", "file", {"dir": str(tmp_path / "o")})
+    sub = Subscriber("ana", Profile(interests="x"), (channel,))
+    settings = Settings("t.toml", (), (sub,))
+    with Store(postgres_url, worker="old") as old, Store(postgres_url, worker="new") as new:
+        digest = Digest("ana", "P1", date(2026, 11, 30), (Scored(Paper("p1", "T", "A"), 0.5),), NOW)
+        new.record_digest(digest, 1, [("file", "file", MESSAGE)])
+        result = outbox.deliver(old, Settings("t.toml", (), ()), NOW)
+        assert (result.dead, result.sent) == ([], []) and old.outbox_counts(NOW) == {"pending": 1}
+        assert outbox.deliver(new, settings, NOW).sent  # the new config's worker sends it
+        items = (Scored(Paper("p2", "T", "A"), 0.5),)
+        again = dataclasses.replace(digest, period="P2", items=items)
+        assert isinstance(new.record_digest(again, 1, [("file", "file", MESSAGE)]), int)
+        later = outbox.deliver(old, Settings("t.toml", (), ()), NOW + timedelta(days=2))
+        assert later.dead == ["ana/file: the channel is no longer in the config"]
 
 
 @pytest.mark.parametrize(
