@@ -106,15 +106,17 @@ def ingest(
 
 
 def unlinked(paper: Paper, secrets: frozenset[str]) -> Paper:
-    """The paper without a link that holds a secret: a private feed may build its items'
-    links from the address it was asked on (its token, its password), and links reach readers."""
-    if not secrets or not (paper.url or paper.code_url):
+    """The paper without a link or key that holds a secret: a private feed may build its
+    items' links and ids from the address it was asked on (its token, its password), and links
+    reach readers, keys the state database."""
+    if not secrets or not (paper.url or paper.code_url or paper.aliases):
         return paper
     url, code = (
         link if redact(link, secrets) == link else "" for link in (paper.url, paper.code_url)
     )
-    changed = (url, code) != (paper.url, paper.code_url)
-    return dataclasses.replace(paper, url=url, code_url=code) if changed else paper
+    aliases = tuple(a for a in paper.aliases if redact(a, secrets) == a)
+    changed = (url, code, aliases) != (paper.url, paper.code_url, paper.aliases)
+    return dataclasses.replace(paper, url=url, code_url=code, aliases=aliases) if changed else paper
 
 
 def seen_replacements(papers: list[Paper], store: Store, name: str) -> list[Paper]:

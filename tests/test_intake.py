@@ -116,7 +116,7 @@ def test_an_unexpected_failure_of_a_source_is_one_line_and_the_others_go_on(
 def test_a_skipped_record_is_said_skipped_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog
 ) -> None:
-    """"skipped misc: entry 7 has neither title nor abstract, skipped"."""
+    """ "skipped misc: entry 7 has neither title nor abstract, skipped"."""
 
     def fetch(config: SourceConfig, warn: Any, **kwargs: object) -> Iterator[Any]:
         warn("misc: entry 7 has neither title nor abstract, skipped")
@@ -319,3 +319,51 @@ def test_a_feeds_validators_are_kept_only_once_its_papers_are(
         (report,), _ = intake.ingest(settings, store, NOW)
     second = {k.lower() for k in server.hits("/feed")[1].headers}
     assert report.new == 1 and "if-none-match" not in second
+
+
+ITEMS = """<?xml version="1.0"?><rss version="2.0"><channel><title>IEEE</title>
+<link>https://ieee.example</link><description>d</description>{}</channel></rss>"""
+ITEM = (
+    '<item><title>{}</title><guid isPermaLink="false">{}</guid><description>{}</description></item>'
+)
+
+
+def read_days(server: Any, tmp_path: Path, *days: list[tuple[str, str]], secret: str = "") -> Store:
+    from feedserver import Answer
+
+    bodies = [ITEMS.format("".join(ITEM.format(t, g, PRIVACY) for t, g in day)) for day in days]
+    server.route("/toc", *(Answer(body=b, content_type="application/rss+xml") for b in bodies))
+    source = SourceConfig("rss", "ieee", {"url": f"{server.url}/toc"})
+    settings = Settings("t.toml", (source,), (), secrets=frozenset({secret} - {""}))
+    store = Store(tmp_path / "s.db")
+    for _ in days:
+        intake.ingest(settings, store, NOW)
+    return store
+
+
+def test_an_item_whose_title_was_corrected_is_known_by_its_own_id(tmp_path: Path, feeds: Any):
+    """With no DOI, a corrected title ("Learing") was a new paper, sent again."""
+    guid = "ieee-10999003"
+    day1 = [("Deep Learing for Quantum Materials Discovery", guid)]
+    day2 = [("Deep Learning for Quantum Materials Discovery", guid)]
+    with read_days(feeds, tmp_path, day1, day2) as store:
+        assert store.count_papers() == 1
+
+
+def test_an_item_id_given_twice_or_too_short_to_name_one_item_merges_nothing(
+    tmp_path: Path, feeds: Any
+) -> None:
+    day1 = [("Quantum error correction with surface codes", "toc-2026-03"),
+            ("Graph neural networks for protein folding", "toc-2026-03"),
+            ("Spiking networks on neuromorphic chips", "1")]  # fmt: skip
+    day2 = [("Diffusion models for weather forecasting", "1")]  # a position, reused the next day
+    with read_days(feeds, tmp_path, day1, day2) as store:
+        assert store.count_papers() == 4
+
+
+def test_an_item_id_holding_a_secret_is_no_key(tmp_path: Path, feeds: Any) -> None:
+    token = "tok-S3CRET-4417"
+    day = [("Deep learning for quantum materials", f"https://private.example/{token}/item-77")]
+    with read_days(feeds, tmp_path, day, secret=token) as store:
+        keys = [r[0] for r in store.db.execute("SELECT key FROM paper_keys")]
+        assert store.count_papers() == 1 and not [k for k in keys if token in k]

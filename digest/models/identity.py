@@ -175,7 +175,9 @@ def keys(paper: Paper) -> list[str]:
     for value in (paper.id, *paper.aliases, paper.url):
         if not value:
             continue
-        if ident := arxiv_id(value):
+        if value.startswith(f"{GUID}:"):
+            found[value] = None
+        elif ident := arxiv_id(value):
             found[f"arxiv:{ident}"] = None
         elif ident := doi(value):
             found[f"doi:{ident}"] = None
@@ -195,10 +197,29 @@ def keys(paper: Paper) -> list[str]:
 
 
 def kind(key: str) -> str:
-    """'arxiv', 'doi', 'openreview', 'title' (a record's own title), 't' (title) or 'h'
-    (abstract); '' for a plain id."""
+    """'arxiv', 'doi', 'openreview', 'title' (a record's own title), 't' (title), 'h'
+    (abstract) or 'guid' (a feed item's own id); '' for a plain id."""
     head = key.split(":", 1)[0]
-    return head if ":" in key and head in (*STRONG, "t", "h") else ""
+    return head if ":" in key and head in (*STRONG, "t", "h", GUID) else ""
+
+
+# A feed item's own id (RSS guid, Atom id) of a paper known otherwise only by its title: a
+# corrected title ("Learing" to "Learning") or text decoded better the next day was a new paper,
+# sent again. A match on it is certain; two of them differing say nothing (one paper's items in
+# two feeds have two). An address or URI is one everywhere; an opaque id only within its feed,
+# and only when it is long enough not to be a position ("1", "2", ...).
+GUID = "guid"
+_GUID_MIN = 8
+
+
+def guid_key(guid: str, source: str) -> str | None:
+    """The key of a feed item's own id, or None when it is too short to name one item."""
+    guid = guid.strip()
+    if len(guid) < _GUID_MIN or any(c.isspace() for c in guid):
+        return None
+    if re.match(r"(?i)^(?:https?://[^/]+/.|urn:|tag:)", guid):
+        return f"{GUID}:{guid}"
+    return f"{GUID}:{source}:{guid}"
 
 
 def merge(known: Paper, other: Paper) -> Paper:

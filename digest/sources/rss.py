@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterator, Mapping
+from collections import Counter
+from collections.abc import Collection, Iterator, Mapping
 from datetime import date, datetime
 from typing import Any
 from urllib.parse import urljoin, urlsplit, urlunsplit
@@ -19,6 +20,8 @@ from digest.models.identity import (
     arxiv_id,
     doi,
     former_ids,
+    guid_key,
+    kind,
     openreview_id,
     paper_id,
 )
@@ -97,10 +100,13 @@ def parse_feed(
         # no abstract, DOI or date, and the whole of it, read the next day, was "seen before".
         warn(Notice(f"{name}: entry {len(entries)} cut short by the feed's end, left for later"))
         entries.pop()
+    # An item id the feed gives twice, or its own address, names no one item.
+    ids = Counter(str(e.get("id") or "").strip() for e in entries)
+    shared = {i for i, n in ids.items() if n > 1} | {str(feed.feed.get("link", "")), url}
     papers = []
     for number, entry in enumerate(entries, start=1):
         try:
-            paper = to_paper(entry, venue, f"rss:{name}", replacements, base)
+            paper = to_paper(entry, venue, f"rss:{name}", replacements, base, shared)
         except Exception as exc:  # one entry's odd text must not lose the feed's other papers
             warn(f"{name}: entry {number} cannot be read ({type(exc).__name__}), skipped")
             continue
@@ -111,6 +117,17 @@ def parse_feed(
     return papers
 
 
+def _own_id(
+    entry: Mapping[str, Any], ident: str, source: str, shared: Collection[str]
+) -> tuple[str, ...]:
+    """The item's own id as a key, for a paper known otherwise by its title or text alone."""
+    guid = str(entry.get("id") or "").strip()
+    if kind(ident) not in ("t", "h") or guid in shared:
+        return ()
+    key = guid_key(guid, source)
+    return (key,) if key else ()
+
+
 def _cut_short(body: bytes) -> bool:
     """Does the document stop before the end of its root element (a transfer cut short)?"""
     tail = body[-200:].rstrip(b" \t\r\n\x00").lower()
@@ -118,7 +135,12 @@ def _cut_short(body: bytes) -> bool:
 
 
 def to_paper(
-    entry: Mapping[str, Any], venue: str, source: str, replacements: bool = False, base: str = ""
+    entry: Mapping[str, Any],
+    venue: str,
+    source: str,
+    replacements: bool = False,
+    base: str = "",
+    shared: Collection[str] = (),
 ) -> Paper | None:
     title = html_text(str(entry.get("title", "")))
     listing = _LISTING.search(title)
@@ -177,7 +199,8 @@ def to_paper(
         source=source,
         categories=tuple(t["term"] for t in entry.get("tags", ()) if t.get("term")),
         aliases=tuple(a for a in (found_doi, found_arxiv) if a and a != ident)
-        + former_ids(ident, title, abstract),
+        + former_ids(ident, title, abstract)
+        + _own_id(entry, ident, source, shared),
         replacement=replacement and not replacements,
     )
 
