@@ -180,6 +180,17 @@ def test_runs_older_than_a_month_leave_but_each_sources_last_success_stays(state
         assert (arxiv["error"], seeds["last_success"]) == ("HTTP 503", kept[0])
 
 
+def test_a_replayed_run_is_judged_alive_by_the_wall_clock_not_its_now(state: str) -> None:
+    """A live `digest run --now` three days back was listed interrupted ("no sign of life
+    since" its --now), and one killed with a --now ahead stayed running for days."""
+    with Store(state, worker="replay") as store:
+        store.start_run(NOW, NOW - timedelta(days=3))  # started now, replaying three days ago
+        (run,) = store.runs(now=NOW + timedelta(hours=1))
+        assert run["outcome"] == "running"
+        (run,) = store.runs(now=NOW + timedelta(hours=13))
+        assert run["outcome"] == "interrupted" and "since 2026-11-30T08:00:00Z" in run["gone"]
+
+
 def test_the_last_hundred_runs_stay_however_old(state: str) -> None:
     with Store(state) as store:
         for n in range(120):

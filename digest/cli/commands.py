@@ -9,7 +9,7 @@ import logging
 import os
 import signal
 import threading
-from datetime import datetime
+from datetime import UTC, datetime
 
 from digest.cli.logs import REDACTOR
 from digest.cli.terminal import say, shown_json, write
@@ -120,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         # One run at a time over one state: an overlapping cron run waits, then skips (exit 1).
         with run_lock(path, args.wait, stopped.is_set, on_wait=waiting), Store(path) as store:
-            store.beat(_now(args), "run")
+            store.beat(datetime.now(UTC), "run")  # alive by the wall clock, whatever --now
             report = pipeline.run_once(settings, store, _now(args), stop=stopped.is_set)
             store.leave()
     finally:

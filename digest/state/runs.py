@@ -120,7 +120,8 @@ class Runs:
         worker = workers.get(name)
         if worker is not None and worker["stopped"]:
             return f"its worker {name} stopped before the run ended"
-        beat = worker["beat_at"] if worker is not None else run["clock"]
+        # By the wall clock: a run's clock is its --now, days away from the moment of a replay.
+        beat = worker["beat_at"] if worker is not None else run["started_at"]
         kind = worker["kind"] if worker is not None else "run"
         silent = (now or datetime.now(UTC)) - _instant(beat)
         if silent > SILENT.get(kind, SILENT["run"]):
