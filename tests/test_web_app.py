@@ -389,6 +389,40 @@ def test_a_request_waiting_on_a_locked_database_holds_up_no_other(
         assert (rated["vote"], rated["via"]) == ("up", "web")
 
 
+def test_many_votes_waiting_on_a_locked_database_leave_the_readers_their_threads(
+    web: Project, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """60 waiting votes had filled the 40 threads every request shares: a rating page that
+    reads at once under the lock took 29 s. Past a few waiting writes, a vote is a 503 at once."""
+    from digest.state import engine
+    from digest.web import access
+
+    monkeypatch.setattr(engine, "BUSY_TIMEOUT", 120.0)  # the writers wait while the lock is held
+    _, ups = first_links(web, capsys)
+    answers: list[int] = []
+
+    def vote() -> None:
+        with httpx.Client(timeout=60, trust_env=False) as own:
+            answers.append(own.post(ups[0]).status_code)
+
+    with web.web() as http:
+        held = Held(web.state)
+        voters = [threading.Thread(target=vote) for _ in range(45)]
+        try:
+            for voter in voters:
+                voter.start()
+            deadline = time.monotonic() + 30  # only a guard against a hang
+            while len(answers) < 45 - access.WRITERS and time.monotonic() < deadline:
+                time.sleep(0.1)  # the ones past WRITERS are answered while the lock is held
+            assert answers.count(503) >= 45 - access.WRITERS
+            assert "Record my rating" in http.get(ups[1]).text  # a reader is served meanwhile
+        finally:
+            held.release()
+            for voter in voters:
+                voter.join(60)
+    assert len(answers) == 45 and [r["vote"] for r in ratings(web, capsys)] == ["up"]
+
+
 def test_an_undo_of_the_same_vote_as_another_routes_keeps_that_rating(web: Project, capsys):
     """A web 👍 over the CLI's 👍 had no row to put back, and its undo deleted the CLI's."""
     _, ups = first_links(web, capsys)

@@ -190,11 +190,11 @@ class Face:
             return refused(413, "Too large", "The request was larger than a vote can be.")
         now = self.now()
         if vote == "none":  # an undo link of an older version: takes the rating back as it was
-            await self.db(lambda store: store.ratings.rate(subscriber, paper_id, vote, now, "web"))
+            await self.db.write(lambda s: s.ratings.rate(subscriber, paper_id, vote, now, "web"))
             log.info("web: %s rated %s none", subscriber, paper_id)
             body = f"<p><strong>{title}</strong>: {VOTE_WORDS[vote]}.</p>"
             return respond(page("Rating taken back", body))
-        previous, made = await self.db(
+        previous, made = await self.db.write(
             lambda store: store.ratings.rate_undoably(subscriber, paper_id, vote, now)
         )
         log.info("web: %s rated %s %s", subscriber, paper_id, vote)
@@ -229,7 +229,7 @@ class Face:
             await read_body(request, MAX_BODY)
         except TooLarge:
             return refused(413, "Too large", "The request was larger than a vote can be.")
-        done = await self.db(
+        done = await self.db.write(
             lambda store: store.ratings.undo(subscriber, paper_id, made, previous, "web")
         )
         if not done:
