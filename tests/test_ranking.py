@@ -1061,3 +1061,16 @@ def test_ranked_without_thresholds_every_paper_sharing_a_word_scores_above_zero(
     assert all(s.score > 0 and s.terms for s in sharing)
     assert {s.paper.id for s in listed[: len(sharing)]} == {s.paper.id for s in sharing}
     assert all(s.score <= 0 and not s.terms for s in listed[len(sharing) :])
+
+
+def test_a_phrase_of_a_word_too_common_alone_finds_its_papers() -> None:
+    """ "code generation" was read as "generation": every pick was a "next-generation" paper."""
+    pool = [
+        Paper("g1", "Toward next-generation geocoding systems: a systematic review", "We survey."),
+        Paper("g2", "Progress in photonic technologies for next-generation instruments", "We review."),
+        Paper("c1", "Repository-level code generation with retrieval", "We generate code."),
+        Paper("c2", "Evaluating large language models on code generation benchmarks", "Tests."),
+    ]
+    picks = rank(pool, [sub(keywords=("code generation",))], thresholds=False)["ana"]
+    assert {s.paper.id for s in picks[:2]} == {"c1", "c2"}
+    assert "code generation" in picks[0].terms

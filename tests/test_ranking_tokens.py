@@ -67,6 +67,26 @@ def test_chinese_japanese_and_korean_runs_are_read_as_two_character_words():
     assert analyze("学") == []  # a lone character is no word
 
 
+def test_words_too_common_alone_still_make_a_readers_phrase():
+    """As stop words, "code generation" was read as "generation" and "state space models" as
+    "space": a code-generation reader got papers on next-generation geocoding."""
+    assert analyze("code generation") == ["generation", "code generation"]
+    assert analyze("state space models") == ["space", "state space", "space models"]
+    assert analyze("world models and art history") == [
+        "world", "history", "world models", "art history",
+    ]  # fmt: skip
+    assert analyze("our models improve the performance") == []  # alone, nothing
+
+
+def test_other_languages_function_words_are_no_words():
+    """A German reader's "und", "die", "der" matched a history of Prussian railways."""
+    german = analyze("Föderiertes Lernen und die Privatsphäre der Sprachmodelle")
+    assert not {"und", "die", "der"} & set(german) and "foderiertes lernen" in german
+    assert "la" not in analyze("la confidentialité différentielle")
+    assert analyze("van der Waals") == ["van", "waals"]  # a field's own words stay
+    assert "des" in analyze("the DES survey") and "em" in analyze("EM algorithm")
+
+
 def test_many_texts_tokenized_at_once_give_each_texts_own_words(monkeypatch):
     texts = [f"graph networks for molecules number {i}, then diffusion models" for i in range(30)]
     texts += ["differential privacy in federated learning"] * 5
@@ -76,6 +96,7 @@ def test_many_texts_tokenized_at_once_give_each_texts_own_words(monkeypatch):
         start = 0
         for text, end in zip(texts, ends, strict=True):
             mine = [words[i] for i in ids[start:end] if i >= 0]
+            mine = [w for w in mine if w not in tokens.PHRASE_ONLY]  # a word of phrases only
             assert Counter(mine) == Counter(w for w in analyze(text) if " " not in w)
             assert ids[end - 1] == -1  # no bigram spans two texts
             start = end

@@ -72,11 +72,11 @@ def library_problem(file: str, sub: Subscriber, read: set[str]) -> list[str]:
 
 def wordless(sub: Subscriber) -> list[str]:
     """The keywords, and the interests text when nothing else steers the profile, that hold no
-    word the ranking reads (stop words, numbers and lone letters are left out): they would
+    word the ranking reads (stop words, numbers, lone letters, phrase words alone): they would
     match nothing, silently."""
     from digest.ranking.tokens import analyze, no_rule, rule_words
 
-    why = "holds no word the ranking can match (stop words, numbers and lone letters are left out)"
+    why = "holds no word the ranking can match (stop words, numbers, lone letters and words such as 'model' or 'code' alone are left out)"
     found = [f"keywords[{i}]: {k!r} {why}" for i, k in enumerate(sub.profile.keywords)]
     found = [f for f, k in zip(found, sub.profile.keywords, strict=True) if not analyze(k)]
     rules = {"exclude": sub.profile.exclude, "alert_keywords": sub.alert_keywords}

@@ -14,12 +14,14 @@ import scipy.sparse as sp
 
 from digest.models import Paper
 from digest.ranking import bags, latent
-from digest.ranking.tokens import analyze, tokenize, tokenize_all
+from digest.ranking.tokens import PHRASE_ONLY, analyze, tokenize, tokenize_all
 
 # Bump when the analyzer or the weighting changes: a stored space of another version is refitted.
 # 5: the latent basis; 6: "k-means", "c++", "c#" whole, no LaTeX command names; 7: other
-# scripts keep their marks (й, モデル, हिन्दी), Chinese, Japanese and Korean in two-letter words.
-VERSION = 7
+# scripts keep their marks (й, モデル, हिन्दी), Chinese, Japanese and Korean in two-letter words;
+# 8: "model", "code", "state", "work", "performance", "task", "key", "art" in phrases; other
+# languages' function words no words.
+VERSION = 8
 # The form of a saved space: 2 counts the built-in background in (background.stored); a space
 # saved in another form is fitted again once.
 FORM = 2
@@ -131,7 +133,8 @@ class Space:
         keys, _ = bags.count(ids, ends, len(words))
         known = self.vocabulary
         phrases = (f"{words[k >> 32]} {words[k & bags.LOW]}" for k in keys.tolist())
-        return all(w in known for w in words) and all(p in known for p in phrases)
+        alone = (w for w in words if w not in PHRASE_ONLY)
+        return all(w in known for w in alone) and all(p in known for p in phrases)
 
     def to_bytes(self) -> bytes:
         arrays: dict[str, np.ndarray] = {
@@ -202,6 +205,7 @@ def fit(
     for block in counts:
         df += np.bincount(block.indices, minlength=width)
     wanted = df > 0
+    wanted[[i for i, w in enumerate(words) if w in PHRASE_ONLY]] = False  # in phrases alone
     # A term of one paper only dilutes its norm; by today's pool alone that is noise under 1000
     # papers. With a background, a row is of the words it or a subscriber holds, as in a store's
     # space: cut by today's df, a related paper's rare word was kept once an unrelated paper

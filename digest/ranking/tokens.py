@@ -45,18 +45,38 @@ ENGLISH_STOP_WORDS = frozenset(
 )
 
 # Words every abstract uses to sell itself; they say nothing about the topic.
+# Words every abstract uses to sell itself, in no phrase of a topic.
 DOMAIN_STOP_WORDS = frozenset(
     """paper papers study propose proposed proposes method methods approach approaches result
-    results show shows shown novel based using use used model models performance existing framework
-    frameworks task tasks state art extensive experiments experimental demonstrate demonstrates
-    demonstrated achieve achieves achieved achieving significant significantly new challenge
-    challenges challenging work works recent recently problem problems introduce introduces present
-    presents provide provides various including remarkable despite crucial critical promising
-    furthermore moreover specifically particular improve improves improved improvement outperforms
-    outperform effective effectively key able ability et al code available https http github com www
+    results show shows shown novel based using use used existing framework frameworks extensive
+    experiments experimental demonstrate demonstrates demonstrated achieve achieves achieved
+    achieving significant significantly new challenge challenges challenging recent recently
+    problem problems introduce introduces present presents provide provides various including
+    remarkable despite crucial critical promising furthermore moreover specifically particular
+    improve improves improved improvement outperforms outperform effective effectively able ability
+    et al available https http github com www
     """.split()
 )
-STOP_WORDS = ENGLISH_STOP_WORDS | DOMAIN_STOP_WORDS
+# The commonest function words of the other languages papers and readers write in (German,
+# French, Spanish, Italian, Portuguese, Dutch, Russian; accents folded as the analyzer folds
+# them): a German reader's "und", "die", "der" matched a history of Prussian railways, and
+# explained it so. Not those that are also a field's word or acronym: "de" ("de Sitter"), "van"
+# ("van der Waals"), "des" (the Dark Energy Survey), "em", "se", "os", "ce", "dem", "war", ...
+FOREIGN_STOP_WORDS = frozenset(
+    """und der die das den ein eine einer eines einem einen ist sind mit von zu zur zum auf im
+    fur nicht sich auch als wie bei oder aus nach werden wird wurde durch uber unter dass diese
+    dieser dieses wir ich le la les une du et est sont dans pour par sur avec que qui ne pas au
+    aux ces cette ses leur leurs nous vous il elle ils elles ou mais plus comme ete etre el los
+    las del un una unos unas es con por para su sus al lo pero este esta estos estas entre sobre
+    gli della delle degli di che nel nella dei da do das dos um uma com nao het een en op te dat
+    voor zijn на по для что не из от как это при или же но то""".split()
+)
+STOP_WORDS = ENGLISH_STOP_WORDS | DOMAIN_STOP_WORDS | FOREIGN_STOP_WORDS
+# Words too common alone to say anything, which name a topic with the next or the last word:
+# phrases only. As stop words they cut a reader's own phrases in half ("code generation" read
+# as "generation", "state space models" as "space", "world models" as "world", "art history"
+# as "history"); as words they made every abstract's "our models" and "performance" count.
+PHRASE_ONLY = frozenset("model models code state work works performance task tasks key art".split())
 
 
 # Typographic hyphens and apostrophes, as feeds write them: "fine‐tuning", "Alzheimer’s".
@@ -192,7 +212,7 @@ def analyze(text: str) -> list[str]:
     if _words.stop_words is not STOP_WORDS or len(_words) > 1_000_000:
         _words = _Words()  # the stop words were changed, or the memo has grown too large
     words = list(map(_words.__getitem__, _chunks(text)))
-    features = [w for w in words if w]
+    features = [w for w in words if w and w not in PHRASE_ONLY]
     if BIGRAMS:
         features += [f"{a} {b}" for a, b in zip(words, words[1:], strict=False) if a and b]
     return features
