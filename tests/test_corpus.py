@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from digest import corpus, ranking
-from digest.ranking import background
 from digest.models import Paper, Profile, Subscriber
+from digest.ranking import background
 from digest.ranking.tokens import author_key
 from digest.state import Store
 

@@ -1067,7 +1067,7 @@ def test_a_phrase_of_a_word_too_common_alone_finds_its_papers() -> None:
     """ "code generation" was read as "generation": every pick was a "next-generation" paper."""
     pool = [
         Paper("g1", "Toward next-generation geocoding systems: a systematic review", "We survey."),
-        Paper("g2", "Progress in photonic technologies for next-generation instruments", "We review."),
+        Paper("g2", "Photonic technologies for next-generation instruments", "We review."),
         Paper("c1", "Repository-level code generation with retrieval", "We generate code."),
         Paper("c2", "Evaluating large language models on code generation benchmarks", "Tests."),
     ]

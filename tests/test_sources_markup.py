@@ -17,16 +17,19 @@ from digest.sources.markup import html_text
             "We measure x˙ now",
         ),
         (
-            '<semantics>α<annotation encoding="application/x-tex">\\alpha</annotation></semantics> decay',
+            '<semantics>α<annotation encoding="application/x-tex">\\alpha</annotation>'
+            "</semantics> decay",
             "α decay",
         ),
         ("<mtable><mtr><mtd>a</mtd></mtr></mtable> and <mroot>x3</mroot>", "a and x3"),
         (
-            'Learning <inline-formula><tex-math notation="LaTeX">ℓ₁</tex-math></inline-formula>-Sparse',
+            'Learning <inline-formula><tex-math notation="LaTeX">ℓ₁</tex-math>'
+            "</inline-formula>-Sparse",
             "Learning ℓ₁-Sparse",
         ),
         (
-            '<sec><italic>in vivo</italic> <xref ref-type="bibr" rid="b1">1</xref> <bold>T</bold></sec>',
+            '<sec><italic>in vivo</italic> <xref ref-type="bibr" rid="b1">1</xref>'
+            " <bold>T</bold></sec>",
             "in vivo 1 T",
         ),
         (
