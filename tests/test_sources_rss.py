@@ -620,3 +620,26 @@ def test_no_item_text_holds_a_run(text: str) -> None:
 def test_tags_with_a_closing_slash_or_attributes_stay_tags() -> None:
     assert html_text("a<br />b<br/>c<img src='x' />d<hr>e") == "a b cde"
     assert html_text("x <a b>") == "x <a b>" and html_text("1 <2 and 3> 2") == "1 <2 and 3> 2"
+
+
+def test_a_stray_windows_1252_byte_costs_its_character_not_the_feeds_letters(
+    server: FeedServer,
+) -> None:
+    """feedparser read the whole document as Windows-1252: "GrÃ¶ÃŸen...", and the same paper,
+    its title decoded right the next day, was sent again."""
+    items = (
+        "<item><title>Größenabhängige Quantenmaterialien</title><description>Jürgen Weiß"
+        " misst.</description></item><item><title>Second paper on spin liquids</title>"
+        "<description>It\x00s here.</description></item>"
+    )
+    body = '<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>x</title>'
+    body += f"{items}</channel></rss>"
+    data = body.encode("utf-8").replace(b"\x00", b"\x92")
+    server.route("/mixed", Answer(body=data, content_type="application/rss+xml; charset=utf-8"))
+    papers, warnings = fetch(server, "/mixed")
+    assert [p.title for p in papers] == [
+        "Größenabhängige Quantenmaterialien",
+        "Second paper on spin liquids",
+    ]
+    assert papers[1].abstract == "It’s here."
+    assert warnings == ["feed: 1 bytes that are not UTF-8 read as Windows-1252"]

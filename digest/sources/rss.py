@@ -25,7 +25,7 @@ from digest.models.identity import (
     openreview_id,
     paper_id,
 )
-from digest.sources import authors, publishers
+from digest.sources import authors, charsets, publishers
 from digest.sources.addresses import check_options, origin, printable, shown
 from digest.sources.common import code_links, xml_safe
 from digest.sources.latex import to_text
@@ -75,6 +75,9 @@ def parse_feed(
     # Not the headers that name the feed's own address: feedparser would resolve links
     # relative to the feed's path against it, and that path may be the feed's secret.
     kept = {k: v for k, v in (headers or {}).items() if k.lower() not in _BASE_HEADERS}
+    body, kept, stray = charsets.settled(body, kept)
+    if stray:
+        warn(Notice(f"{name}: {stray} bytes that are not UTF-8 read as Windows-1252"))
     # Not feedparser's HTML sanitizing, nor its link resolving: both parse a description's text
     # as HTML and drop what lies between a "<" and a ">" of it ($k<n$ ... $m>2$); html_text does.
     feed = feedparser.parse(
