@@ -47,6 +47,14 @@ def test_a_server_gone_under_a_store_is_one_line_saying_why(
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
 
 
+def test_a_bad_connection_setting_in_the_url_is_named_at_once(postgres_url: str) -> None:
+    """Overridden by the first direct connection, a bad connect_timeout failed every pooled one:
+    30 s, then "every connection stayed busy"."""
+    with pytest.raises(StateError) as info:
+        Store(postgres_url + "?connect_timeout=bogus")
+    assert "bad value for connect_timeout" in str(info.value) and "busy" not in str(info.value)
+
+
 def test_once_the_server_is_known_gone_each_later_statement_fails_at_once_until_it_is_back(
     postgres_cluster: Cluster, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -35,7 +35,7 @@ class Postgres:
         self.gone = ""  # why the server could not be reached, since the pool last timed out
         try:
             # One direct connection first: the pool would only say it timed out, not why.
-            psycopg.connect(url, connect_timeout=10).close()
+            self._connect(10).close()
         except psycopg.Error as exc:
             raise StateError(f"{self.name}: cannot connect ({_first_line(exc)})") from None
         self.pool = ConnectionPool(
@@ -156,10 +156,22 @@ class Postgres:
     def _unreachable(self, timeout: int = 10) -> str:
         """What one direct connection is told, or "" if it is made: why the pool had none."""
         try:
-            self.psycopg.connect(self.url, connect_timeout=timeout).close()
+            self._connect(timeout).close()
         except self.psycopg.Error as exc:
             return _first_line(exc)
         return ""
+
+    def _connect(self, timeout: int) -> Any:
+        """One connection as the pool makes them, within `timeout` seconds unless the URL says
+        how long itself: overridden, a bad `connect_timeout` in it connected here, and failed
+        every connection of the pool for 30 s, "every connection stayed busy"."""
+        try:
+            own = "connect_timeout" in self.psycopg.conninfo.conninfo_to_dict(self.url)
+        except self.psycopg.Error:
+            own = False
+        if own:
+            return self.psycopg.connect(self.url)
+        return self.psycopg.connect(self.url, connect_timeout=timeout)
 
 
 class Row:
