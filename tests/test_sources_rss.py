@@ -643,3 +643,21 @@ def test_a_stray_windows_1252_byte_costs_its_character_not_the_feeds_letters(
     ]
     assert papers[1].abstract == "It’s here."
     assert warnings == ["feed: 1 bytes that are not UTF-8 read as Windows-1252"]
+
+
+def test_an_items_date_is_the_day_its_publisher_wrote_in_its_own_zone(server: FeedServer) -> None:
+    """Read in UTC, a Tokyo journal's items of midnight were dated the day before."""
+    items = "".join(
+        f"<item><title>Paper {n} on quantum materials</title><description>x</description>{d}</item>"
+        for n, d in enumerate(
+            [
+                "<pubDate>Tue, 03 Mar 2026 00:00:00 +0900</pubDate>",
+                "<dc:date>2026-03-03T00:00:00+09:00</dc:date>",
+                "<pubDate>Tue, 03 Mar 2026 23:30:00 -0500</pubDate>",
+            ]
+        )
+    )
+    body = '<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel>'
+    server.route("/tokyo", Answer(body=f"{body}{items}</channel></rss>"))
+    papers, _ = fetch(server, "/tokyo")
+    assert [p.published for p in papers] == [date(2026, 3, 3)] * 3

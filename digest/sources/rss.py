@@ -4,6 +4,7 @@ feedparser; HTML in entries reduced to text, ids found wherever a feed keeps the
 
 from __future__ import annotations
 
+import email.utils
 import io
 import re
 from collections import Counter
@@ -260,9 +261,24 @@ def _published(entry: Mapping[str, Any], replacement: bool) -> date | None:
     published, updated = dict(entry).get("published_parsed"), dict(entry).get("updated_parsed")
     if replacement:
         original = published if published and updated and published[:3] < updated[:3] else None
-        return date(*original[:3]) if original else None
-    parsed = published or updated
-    return date(*parsed[:3]) if parsed else None
+        return _day(entry.get("published"), original) if original else None
+    if published:
+        return _day(entry.get("published"), published)
+    return _day(entry.get("updated"), updated) if updated else None
+
+
+def _day(written: Any, parsed: Any) -> date:
+    """The day as the feed wrote it, in its own zone: feedparser's parsed time is in UTC, which
+    dated a Tokyo publisher's midnight items a day early."""
+    text = str(written or "").strip()
+    for read in (email.utils.parsedate_to_datetime, datetime.fromisoformat):
+        try:
+            return read(
+                text.replace("Z", "+00:00") if read is datetime.fromisoformat else text
+            ).date()
+        except (TypeError, ValueError, IndexError, OverflowError):
+            continue
+    return date(*parsed[:3])
 
 
 def _authors(entry: Mapping[str, Any]) -> tuple[str, ...]:
