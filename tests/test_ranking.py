@@ -819,7 +819,8 @@ def test_papers_and_interests_in_chinese_or_japanese_rank_by_closeness_with_thei
     reader = Subscriber("zh", Profile(interests="联邦学习 差分隐私"), (), top_k=4)
     picks = rank(papers, [reader])["zh"]
     assert [s.paper.id for s in picks] == ["zh-1", "ja-1"]  # ja-1 says 差分 too; no other
-    assert picks[0].score > picks[1].score > 0.05 and {"联邦", "差分"} <= set(picks[0].terms)
+    assert picks[0].score > picks[1].score > 0.05
+    assert "联邦学习" in picks[0].terms and any("差分" in t for t in picks[0].terms)
     japanese = Subscriber("ja", Profile(interests="連合学習とプライバシー"), (), top_k=4)
     assert [s.paper.id for s in rank(papers, [japanese])["ja"]][0] == "ja-1"
 

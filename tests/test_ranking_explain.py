@@ -71,3 +71,27 @@ def test_each_pick_is_closest_to_the_liked_paper_it_is_most_similar_to():
     best = [[(0.9, 3), (0.5, 2), (0.4, 4)], [(0.3, 3)]]
     found = closest(docs, docs, [[0, 1], []], best)
     assert found == [[1, -1, 0], [-1]]  # equals: the first liked; no library: -1
+
+
+def test_overlapping_words_of_chinese_or_japanese_say_the_run_the_paper_holds():
+    """A Japanese pick was explained "ライ, イバ, シー, バシ, プラ": fragments of プライバシー."""
+    from digest.ranking.explain import joined
+
+    text = "連合学習と差分プライバシーの研究"
+    assert joined(["ライ", "イバ", "シー", "バシ", "プラ"], text) == ("プライバシー",)
+    chinese = "联邦学习中的差分隐私保护"
+    assert joined(["隐私", "privacy", "分隐", "差分"], chinese) == ("差分隐私", "privacy")
+    # Two words that overlap by a letter but never stand together in the text stay two.
+    assert joined(["学习", "习惯"], "学习 and 习惯") == ("学习", "习惯")
+
+
+def test_a_japanese_pick_is_explained_in_whole_words():
+    from digest.models import Paper, Profile, Subscriber
+    from digest.ranking import rank
+
+    paper = Paper("j1", "差分プライバシーによる連合学習", "連合学習と差分プライバシーの研究。")
+    other = Paper("j2", "銀河の形成", "銀河の形成と進化の研究。")
+    reader = Subscriber("ja", Profile(interests="連合学習と差分プライバシー"), ())
+    (pick, *_) = rank([paper, other], [reader], thresholds=False)["ja"]
+    assert pick.paper.id == "j1" and "プライバシー" in pick.terms
+    assert not [t for t in pick.terms if t in ("ライ", "イバ", "バシ")]

@@ -10,6 +10,7 @@ import scipy.sparse as sp
 
 from digest.ranking.bags import each
 from digest.ranking.scoring import batches, pair_dots
+from digest.ranking.tokens import CJK_RUN
 
 MAX_TERMS = 5
 # Candidate features looked at per pick before the slow path: a bigram can absorb its own
@@ -82,6 +83,40 @@ def _words(names: Sequence[str], columns: list[int]) -> tuple[list[str], bool]:
             chosen.append(term)
         inside.update(words)
     return chosen, len(chosen) < MAX_TERMS
+
+
+def joined(terms: Sequence[str], text: str) -> tuple[str, ...]:
+    """The terms with overlapping two-letter words of Chinese, Japanese or Korean joined into
+    the runs of the paper's text they come from: "プライバシー", not "プラ, ライ, イバ, バシ, シー"
+    (and "差分隐私", not "差分, 分隐, 隐私"). Only runs the text holds, so each term stays true;
+    a run keeps the place of its heaviest part."""
+    runs: list[tuple[int, str]] = []
+    for order, term in enumerate(terms):
+        runs = _absorbed(runs, order, term, text)
+    return tuple(run for _, run in sorted(runs))
+
+
+def _absorbed(
+    runs: list[tuple[int, str]], order: int, term: str, text: str
+) -> list[tuple[int, str]]:
+    if CJK_RUN.fullmatch(term):
+        for i, (first, run) in enumerate(runs):
+            if not CJK_RUN.fullmatch(run):
+                continue
+            if term in run:
+                return runs
+            joint = term if run in term else _joint(run, term, text)
+            if joint:
+                return _absorbed(runs[:i] + runs[i + 1 :], min(first, order), joint, text)
+    return [*runs, (order, term)]
+
+
+def _joint(a: str, b: str, text: str) -> str:
+    """a and b as one run of the text, overlapping by a letter ("" if the text has no such run)."""
+    for joint in (a + b[1:] if a[-1] == b[0] else "", b[:-1] + a if b[-1] == a[0] else ""):
+        if joint and joint in text:
+            return joint
+    return ""
 
 
 def closest(

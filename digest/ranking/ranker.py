@@ -11,7 +11,7 @@ import scipy.sparse as sp
 
 from digest.models import Paper, Scored, Subscriber, identity
 from digest.ranking import interests, latent
-from digest.ranking.explain import closest, terms
+from digest.ranking.explain import closest, joined, terms
 from digest.ranking.features import Space, release_memory
 from digest.ranking.product import Prepared, candidates, order_of, prepare
 from digest.ranking.profiles import exclude_pattern
@@ -214,7 +214,8 @@ def _explained(
         if also := [a for a in mine if author_key(a) not in followed]:
             best = max(also, key=lambda a: weights[author_key(a)])
             reasons.append(f"by {best}, an author of papers you liked")
-        out.append(Scored(papers[j], score, next(words), "; ".join(reasons)))
+        said = joined(next(words), f"{papers[j].title} {papers[j].abstract}")
+        out.append(Scored(papers[j], score, said, "; ".join(reasons)))
     return out
 
 
