@@ -30,7 +30,7 @@ from digest.models import DigestError, Settings, StateError, redact
 from digest.periods import next_fires
 from digest.state import Store
 from digest.state.engine import shown
-from digest.state.lock import BEAT_SECONDS, LockBusy, run_lock, write_heartbeat
+from digest.state.lock import BEAT_SECONDS, LockBusy, run_lock, serve_lock, write_heartbeat
 
 log = logging.getLogger("digest.serve")
 
@@ -97,6 +97,10 @@ class Server:
         # A state no job could use (a wrong password, another program's database, a newer
         # digest's) fails the start, one line (exit 2), rather than one error a tick forever.
         Store(self.state).close()
+        with serve_lock(self.state):
+            return self._serve()
+
+    def _serve(self) -> int:
         handlers = {
             sig: signal.signal(sig, self._signal) for sig in (signal.SIGTERM, signal.SIGINT)
         }

@@ -190,3 +190,28 @@ def test_serve_over_a_state_no_job_could_use_fails_at_start_in_one_line(tmp_path
     assert serve.process.wait(timeout=60) == 2
     assert lines[-1].endswith("made by a newer digest (schema 999)"), lines
     assert not any("Traceback" in line for line in lines)
+
+
+def test_a_second_serve_over_one_sqlite_state_is_refused_in_one_line(tmp_path: Path) -> None:
+    """Two both ran every job and wrote one heartbeat file, which then told of neither."""
+    (tmp_path / "digest.toml").write_text(CONFIG, encoding="utf-8")
+    arrive(tmp_path / "papers", "1", paper("p1", PRIVACY))
+    first = Serve(tmp_path)
+    try:
+        first.wait_for("poll at")
+        second = subprocess.run(
+            [sys.executable, "-m", "digest", "serve", "--config", "digest.toml"],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={k: v for k, v in os.environ.items() if not k.startswith("DIGEST_")},
+        )
+        assert second.returncode == 2
+        (line,) = second.stderr.strip().splitlines()
+        assert "another digest serve runs over state/digest.db (pid" in line
+        first.process.send_signal(signal.SIGTERM)
+        assert first.process.wait(timeout=60) == 0
+    finally:
+        if first.process.poll() is None:
+            first.process.kill()

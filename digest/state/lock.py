@@ -93,6 +93,33 @@ def run_lock(
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+@contextlib.contextmanager
+def serve_lock(state: str | Path) -> Iterator[None]:
+    """One `digest serve` over an SQLite state (flock on <db>.serve, for its whole life): two
+    both ran every job and wrote one heartbeat file, which then told of neither. On PostgreSQL
+    any number serve side by side."""
+    if is_url(state):
+        yield
+        return
+    path = _beside(Path(state).resolve(), ".serve")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(path, "a+", encoding="utf-8")
+    except OSError as exc:
+        raise StateError(f"{path}: cannot create the serve lock ({exc.strerror})") from None
+    with handle:
+        if not _try_lock(handle):
+            raise StateError(
+                f"another digest serve runs over {shown(state)} ({_holder(path)}): one serve per"
+                " SQLite state; stop it first (several workers share a PostgreSQL state)"
+            )
+        try:
+            _write_holder(handle)
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def _write_holder(handle: IO[str]) -> None:
     """Who holds the lock, for the next run's waiting message: a courtesy. On a full disk it
     is not written (the lock is the kernel's, not the file's), and the state's own first write
