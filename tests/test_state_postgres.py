@@ -194,6 +194,10 @@ def test_a_row_another_worker_is_sending_needs_no_attention(
         assert f"  sending  ana/file digest {row.period} (0 attempts, by w1, lease until" in text
         # Timed on the server's clock: a run replayed with a later --now changes nothing.
         assert w2.outbox_counts(NOW + LEASE + timedelta(seconds=1)) == {"in flight": 1}
+        with Store(postgres_url, worker="w3") as status:  # counted and listed alike
+            ahead = datetime.now(UTC) + timedelta(days=2)  # a --now past the lease's end
+            text, _ = reports.status_report(settings, status, postgres_url, ahead)
+        assert "1 being sent now" in text and "  sending  ana/file" in text
         # A lease that ended is a worker gone: its row is owed, and needs attention again.
         lapse(postgres_url)
         assert w2.outbox_counts(NOW) == {"pending": 1}

@@ -278,7 +278,11 @@ def _deliveries(settings: Settings, store: Store, now: datetime) -> list[str]:
     lines: list[str] = []
     groups: dict[tuple[str, str], list[str]] = {}
     for row in rows:
-        reason = redact(row.last_error, settings.secrets) or "not tried yet"
+        reason = redact(row.last_error, settings.secrets) or (
+            f"{row.parts_sent} part(s) posted, not yet marked sent"
+            if row.parts_sent
+            else "not tried yet"
+        )
         state = "sending" if row.id in flights else row.status
         groups.setdefault((state, reason), []).append(f"{row.subscriber}/{row.channel}")
         what = f"{row.subscriber}/{row.channel} {row.purpose} {row.period}"

@@ -12,7 +12,7 @@ from contextlib import AbstractContextManager
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from digest.state.deliveries import stamp
+from digest.state.deliveries import CLOCK, stamp
 from digest.state.engine import Engine
 
 FORGET = timedelta(days=7)  # a worker silent this long leaves the workers table
@@ -135,10 +135,12 @@ class Runs:
         if self.db.kind != "postgres":
             return {}
         at = stamp(now)
+        # The lease on the database server's clock, as outbox_counts() counts it: on --now's,
+        # status counted rows "being sent now" and listed the same rows "pending".
         rows = self.db.execute(
             "SELECT id, claimed_by, lease_until FROM outbox WHERE status = 'pending'"
-            " AND lease_until > ? AND (next_try_at IS NULL OR next_try_at <= ?)",
-            (at, at),
+            f" AND lease_until > {CLOCK} AND (next_try_at IS NULL OR next_try_at <= ?)",
+            (at,),
         )
         return {r["id"]: (r["claimed_by"], r["lease_until"]) for r in rows}
 
