@@ -105,12 +105,13 @@ def test_each_digest_is_made_once_when_workers_race(postgres_url: str) -> None:
         store.add_papers([paper], NOW)
     digest = Digest("ana", "P1", date(2026, 11, 30), (Scored(paper, 0.5),), NOW)
 
-    def make(i: int) -> int | None:
+    def make(i: int) -> int | str:
         with Store(postgres_url, worker=f"w{i}") as store:
             return store.record_digest(digest, 1, [("mail", "email", MESSAGE)])
 
     made = together(4, make)
-    assert len([m for m in made if m is not None]) == 1
+    assert len([m for m in made if isinstance(m, int)]) == 1
+    assert [m for m in made if isinstance(m, str)] == ["already made"] * 3
     with Store(postgres_url) as store:
         assert len(store.outbox()) == 1 and store.sent_ids("ana", ["2611.00001"]) == {"2611.00001"}
 

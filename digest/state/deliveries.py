@@ -104,19 +104,19 @@ class Deliveries:
         messages: Sequence[tuple[str, str, Message]],
         purpose: str = "digest",  # "notice": the one-line message of a quiet period
     ) -> int | str:
-        """Write the digest, its papers and one outbox row per (channel name, kind, message),
-        all in one transaction, before any network call. Returns its id, or why it was not
-        written: "already made" (another run made this period's), "clock behind" (another made
-        a later period's meanwhile), "given meanwhile" (another period's digest, made by another
-        worker at the same time, gave some of its papers)."""
+        """Write the digest, its papers and an outbox row per (channel name, kind, message) in
+        one transaction, before any network call. Returns its id, or why not: "already made",
+        "clock behind" (a later period's made meanwhile), "given meanwhile" (another worker's
+        digest of another period gave some of its papers)."""
         made = stamp(digest.made_at)
         top = max((s.score for s in digest.items), default=None)
-        # Held alerts are given like the picks: `sent` keeps them out of every later digest.
-        given = [*digest.items, *(h.scored for h in digest.held)]
+        given = [*digest.items, *(h.scored for h in digest.held)]  # held alerts are given too
         with self.transaction() as db:
-            # Two workers whose clocks fall in two periods ranked against one `sent`: one
-            # subscriber's digests are written one at a time, each checked against the other.
+            # One subscriber's digests one at a time, each checked against the others: two
+            # workers with clocks in two periods had both given the same papers.
             db.lock(f"digest of {digest.subscriber}")
+            if self.has_digest(digest.subscriber, digest.period):
+                return "already made"
             later = "SELECT 1 FROM digests WHERE subscriber = ? AND made_at > ? LIMIT 1"
             if db.execute(later, (digest.subscriber, made)).fetchone():
                 return "clock behind"

@@ -24,8 +24,8 @@ class StateBusy(DigestError):
 
 
 class StateAway(StateError):
-    """The database server cannot be reached now (stopped, restarting, failing over): a write
-    may be tried again once it is back."""
+    """The database server cannot be reached now (stopped, restarting, failing over), or gave
+    no connection in time: a write may be tried again."""
 
 
 class StateLost(StateError):

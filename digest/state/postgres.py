@@ -145,7 +145,7 @@ class Postgres:
             raise StateBusy(f"{self.name}: {_first_line(exc)}; try again") from None
         except PoolTimeout:
             self.gone = self._unreachable()
-            raise (StateAway if self.gone else StateError)(
+            raise StateAway(  # a server away, or one back whose pool still reconnects
                 f"{self.name}: no connection to the server within {POOL_TIMEOUT:g} s"
                 f" ({self.gone or 'every connection stayed busy'})"
             ) from None

@@ -4,13 +4,13 @@ calls share one Store (its pool); SQLite ones each lease a connection of their o
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import TypeVar
 
-import anyio
-import anyio.to_thread
 from starlette.concurrency import run_in_threadpool
 
 from digest.state import Store
@@ -31,7 +31,8 @@ class Access:
         self.free: list[Store] = [] if self.shared else [first]
         self.opened = [first]
         self.lock = threading.Lock()
-        self.writers = anyio.CapacityLimiter(WRITERS)
+        self.writing = threading.BoundedSemaphore(WRITERS)  # taken at once, or a 503
+        self.writers = ThreadPoolExecutor(WRITERS, thread_name_prefix="digest-web-write")
 
     @contextmanager
     def lease(self) -> Iterator[Store]:
@@ -63,16 +64,25 @@ class Access:
 
     async def write(self, work: Callable[[Store], T]) -> T:
         """`work(store)`, a write, in threads of its own, WRITERS at most."""
-        if not self.writers.available_tokens:
+        if not self.writing.acquire(blocking=False):
             raise StateBusy(f"{WRITERS} writes wait for the state database already")
 
         def leased() -> T:
-            with self.lease() as store:
-                return work(store)
+            try:
+                with self.lease() as store:
+                    return work(store)
+            finally:
+                self.writing.release()
 
-        return await anyio.to_thread.run_sync(leased, limiter=self.writers)
+        try:
+            future = self.writers.submit(leased)
+        except BaseException:
+            self.writing.release()
+            raise
+        return await asyncio.wrap_future(future)
 
     def close(self) -> None:
+        self.writers.shutdown(wait=True)
         with self.lock:
             for store in self.opened:
                 store.close()
