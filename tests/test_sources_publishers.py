@@ -52,3 +52,29 @@ def test_an_abstract_that_only_mentions_such_words_is_left_alone() -> None:
         "Results [Phys. Rev. Lett. 137, 230601] Published Tue Dec 01, 2026 and more after it.",
     ):
         assert unwrap(text).text == text and not unwrap(text).doi
+
+
+PUBMED = (
+    '<div><p style="color: #4aa564;">Nature. 2026 Mar 2. doi: 10.1038/s41586-026-10160-8. Online'
+    " ahead of print.</p><p><b>ABSTRACT</b></p><p>A quantum processor predicts protein folding."
+    '</p><p style="color: lightgray">PMID:<a href="https://pubmed.ncbi.nlm.nih.gov/41999999/">'
+    "41999999</a> | DOI:<a href=https://doi.org/10.1038/s41586-026-10160-8>10.1038/s41586-026-"
+    "10160-8</a></p></div>"
+)
+
+
+def test_pubmeds_citation_label_and_pmid_lines_go_and_the_doi_stays() -> None:
+    """The digest read "Nature. 2026 Mar 2. doi: ... ABSTRACT A quantum ... PMID:41999999"."""
+    found = unwrap(PUBMED)
+    assert found.text == "<p>A quantum processor predicts protein folding.</p>"
+    assert found.doi == "10.1038/s41586-026-10160-8"
+
+
+def test_a_plos_by_line_is_the_authors() -> None:
+    found = unwrap("<p>by Jane Doe, Rahul Gupta</p>\n<p>Machine learning predicts expression.</p>")
+    assert (found.text, found.byline) == (
+        "<p>Machine learning predicts expression.</p>",
+        "Jane Doe, Rahul Gupta",
+    )
+    prose = "<p>by the end of 2026, doi: 10.1/x. we had built it.</p><p>More.</p>"
+    assert unwrap(prose).text == prose  # a sentence, not a byline or a citation line

@@ -1,6 +1,7 @@
 """What publishers wrap around an abstract in their feeds: Nature's "Published online; doi:" line,
 APS's "Author(s):" byline and "[Journal] Published" tail, ScienceDirect's publication-date,
-source and author lines. Taken off the text, and what they say (a DOI, the authors) kept."""
+source and author lines, PubMed's citation line, "ABSTRACT" label and "PMID: | DOI:" line, PLOS's
+"by" line. Taken off the text, and what they say (a DOI, the authors) kept."""
 
 from __future__ import annotations
 
@@ -31,6 +32,19 @@ _SD_LINE = re.compile(
 )
 
 
+# PubMed: "<div><p style="color: #4aa564;">Nature. 2026 Mar 2. doi: 10.1038/... Online ahead of
+# print.</p><p><b>ABSTRACT</b></p><p>...</p><p style=...>PMID:<a ...>41999999</a> | DOI:...</p>
+# </div>": its own colour marks the citation line (a paragraph of prose may cite a DOI too).
+_PUBMED_HEAD = re.compile(
+    r"^\s*(?:<div>\s*)?<p style=\"color: ?#4aa564;?\">\s*[^<>]{1,300}?\b(?:19|20)\d\d\b"
+    r"[^<>]{0,300}?\bdoi:\s*(10\.\d{4,9}/[^\s<>]+?)\.?(?:\s[^<>]{0,200})?</p>\s*"
+)
+_PUBMED_LABEL = re.compile(r"^\s*<p>\s*<b>\s*ABSTRACT\s*</b>\s*</p>\s*", re.IGNORECASE)
+_PUBMED_TAIL = re.compile(r"\s*<p\b[^>]{0,100}>\s*PMID:.{0,600}?</p>\s*(?:</div>)?\s*$", re.DOTALL)
+# PLOS: "<p>by Jane Doe, Rahul Gupta</p>" first.
+_PLOS_BY = re.compile(r"^\s*<p>\s*by\s+([^<>.]{1,2000}?)\s*</p>\s*")
+
+
 @dataclass(frozen=True, slots=True)
 class Unwrapped:
     text: str  # the feed's text without the publisher's lines
@@ -49,6 +63,13 @@ def unwrap(raw: str) -> Unwrapped:
     # tried at every position (100,000 of them took 3 minutes).
     cut = max(0, len(raw) - PUBLISHED_TAIL)
     raw = raw[:cut] + _PUBLISHED.sub("", raw[cut:])
+    if match := _PUBMED_HEAD.match(raw):
+        raw, doi = raw[match.end() :], doi or match[1].rstrip(".;,")
+        raw = _PUBMED_LABEL.sub("", raw)
+        cut = max(0, len(raw) - PUBLISHED_TAIL)
+        raw = raw[:cut] + _PUBMED_TAIL.sub("", raw[cut:])
+    if match := _PLOS_BY.match(raw):
+        raw, byline = raw[match.end() :], byline or match[1]
     lines = list(_SD_LINE.finditer(raw))
     if len(lines) >= 2 and {m[1].lower() for m in lines} >= {"publication date", "source"}:
         byline = next((m[2].strip() for m in lines if m[1].lower() == "author(s)"), byline)
