@@ -356,14 +356,18 @@ def test_an_item_id_given_twice_or_too_short_to_name_one_item_merges_nothing(
     day1 = [("Quantum error correction with surface codes", "toc-2026-03"),
             ("Graph neural networks for protein folding", "toc-2026-03"),
             ("Spiking networks on neuromorphic chips", "1")]  # fmt: skip
-    day2 = [("Diffusion models for weather forecasting", "1")]  # a position, reused the next day
-    with read_days(feeds, tmp_path, day1, day2) as store:
-        assert store.count_papers() == 4
+    day2 = [
+        ("Diffusion models for weather forecasting", "1"),  # a position, reused
+        ("Topological photonics in silicon waveguides", "https://j.example/featured"),
+    ]
+    day3 = [("Protein language models for enzyme design", "https://j.example/featured")]
+    with read_days(feeds, tmp_path, day1, day2, day3) as store:
+        assert store.count_papers() == 6  # a link with no item's number names no one item
 
 
 def test_an_item_id_holding_a_secret_is_no_key(tmp_path: Path, feeds: Any) -> None:
     token = "tok-S3CRET-4417"
-    day = [("Deep learning for quantum materials", f"https://private.example/{token}/item-77")]
+    day = [("Deep learning for quantum materials", f"https://private.example/{token}/item-77001")]
     with read_days(feeds, tmp_path, day, secret=token) as store:
         keys = [r[0] for r in store.db.execute("SELECT key FROM paper_keys")]
         assert store.count_papers() == 1 and not [k for k in keys if token in k]

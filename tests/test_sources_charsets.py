@@ -31,3 +31,8 @@ def test_a_servers_default_charset_gives_way_to_the_documents_own() -> None:
     # A charset the server chose on purpose (not a default) stands.
     _, headers, _ = settled(body, {"content-type": "text/xml; charset=Shift_JIS"})
     assert headers == {"content-type": "text/xml; charset=Shift_JIS"}
+
+
+def test_utf16_without_a_byte_order_mark_is_no_utf8_to_repair() -> None:
+    body = '<?xml version="1.0" encoding="UTF-16"?><t>Größe</t>'.encode("utf-16-le")
+    assert settled(body, {}) == (body, {}, 0)

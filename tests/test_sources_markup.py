@@ -46,12 +46,23 @@ def test_publishers_markup_leaves_no_tag(markup: str, text: str) -> None:
 def test_a_superscript_stays_raised_and_a_subscript_joins_its_word() -> None:
     """10<sup>6</sup> cells had become "106 cells", another number."""
     assert html_text("10<sup>6</sup> cells at 10<sup>−9</sup> M") == "10⁶ cells at 10⁻⁹ M"
-    assert html_text("Fe<sup>3+</sup> and x<sup>T</sup>y") == "Fe³⁺ and x^Ty"
+    assert html_text("Fe<sup>3+</sup> and x<sup>T</sup>y") == "Fe³⁺ and xTy"
+    # Letters stay inline, as before: "5th" is the title a stored copy was known by.
+    assert html_text("The 5<sup>th</sup> workshop") == "The 5th workshop"
     assert html_text("MoS<sub>2</sub> films") == "MoS2 films"
 
 
 @pytest.mark.parametrize(
-    "text", ["if x<y then a<b and c>d.", "We compute <psi|H|psi> here", "<n-gram> counts"]
+    "text",
+    [
+        "if x<y then a<b and c>d.",
+        "We compute <psi|H|psi> here",
+        "<n-gram> counts",
+        # Words an abstract puts in angle brackets that are also elements: hid or ate the text.
+        "We fill a prompt <template> with slots and train it.",
+        "the <label> token, the <time> step and <noscript> mode",
+        "an <svg> file",
+    ],
 )
 def test_a_less_than_sign_that_opens_no_known_element_is_text(text: str) -> None:
     assert html_text(text) == text

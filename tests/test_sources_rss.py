@@ -661,3 +661,17 @@ def test_an_items_date_is_the_day_its_publisher_wrote_in_its_own_zone(server: Fe
     server.route("/tokyo", Answer(body=f"{body}{items}</channel></rss>"))
     papers, _ = fetch(server, "/tokyo")
     assert [p.published for p in papers] == [date(2026, 3, 3)] * 3
+
+
+def test_a_whole_but_malformed_feed_keeps_every_entry(server: FeedServer) -> None:
+    """An undeclared &nbsp; and a cache plugin's comment after </rss>: judged cut short by its
+    last bytes, the feed lost its last entry on every read."""
+    items = "".join(
+        f"<item><title>Paper {n} on spin liquids</title><description>a&nbsp;b</description></item>"
+        for n in range(3)
+    )
+    body = f'<rss version="2.0"><channel><title>x</title>{items}</channel></rss>'
+    body += "\n<!-- Dynamic page generated in 0.5 seconds. -->\n"
+    server.route("/wp", Answer(body=body, content_type="application/rss+xml"))
+    papers, warnings = fetch(server, "/wp")
+    assert len(papers) == 3 and not [w for w in warnings if "cut short" in w]

@@ -210,12 +210,16 @@ def kind(key: str) -> str:
 # and only when it is long enough not to be a position ("1", "2", ...).
 GUID = "guid"
 _GUID_MIN = 8
+# An item's id names one item when it holds an item's number (5+ digits: a document number, a
+# PMID, a DOI's) or a hash (16+ hex letters): a fixed "featured paper" link reused by every
+# day's item had merged each new paper into the first, never sent.
+_ITEM_LIKE = re.compile(r"\d{5}|[0-9a-f]{16}|[0-9a-f]{8}-[0-9a-f]{4}-", re.IGNORECASE)
 
 
 def guid_key(guid: str, source: str) -> str | None:
     """The key of a feed item's own id, or None when it is too short to name one item."""
     guid = guid.strip()
-    if len(guid) < _GUID_MIN or any(c.isspace() for c in guid):
+    if len(guid) < _GUID_MIN or any(c.isspace() for c in guid) or not _ITEM_LIKE.search(guid):
         return None
     if re.match(r"(?i)^(?:https?://[^/]+/.|urn:|tag:)", guid):
         return f"{GUID}:{guid}"

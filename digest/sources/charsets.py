@@ -36,8 +36,8 @@ def settled(body: bytes, headers: Mapping[str, str]) -> tuple[bytes, dict[str, s
     that; a UTF-8 document's bytes that are not UTF-8 are read as Windows-1252, each alone (read
     as one document, every accented letter of every item had become two)."""
     headers = dict(headers)
-    if body.startswith((b"\xff\xfe", b"\xfe\xff", b"\xef\xbb\xbf")):
-        return body, headers, 0  # a byte order mark says it all
+    if body.startswith((b"\xff\xfe", b"\xfe\xff", b"\xef\xbb\xbf", b"<\x00", b"\x00<")):
+        return body, headers, 0  # a byte order mark says it all; UTF-16 without one is no UTF-8
     own, served = declared(body), charset(headers)
     if served in _DEFAULTS and own and own != served and (own in _UTF8 or _reads(body, own)):
         key = next(k for k in headers if k.lower() == "content-type")

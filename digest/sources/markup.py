@@ -3,7 +3,9 @@ opens none stays (an abstract's `$k<n$`), superscripts stay raised (10⁶ is not
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Collection
 from html.parser import HTMLParser
 
 _BLOCKS = {"p", "br", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote"}
@@ -40,8 +42,10 @@ class _Text(HTMLParser):
         if self.hidden:
             return
         if self.sup and data.strip():
+            # Raised where Unicode has every character (10⁶, Fe³⁺: NFKC reads them as they
+            # were, so identity is as before); "5<sup>th</sup>" stays "5th".
             raised = data.strip().translate(_SUPERSCRIPT)
-            data = raised if set(raised) <= _RAISED else "^" + data.strip()
+            data = raised if set(raised) <= _RAISED else data
         self.parts.append(data)
 
 
@@ -52,7 +56,8 @@ def html_text(fragment: str) -> str:
     if "<" not in fragment and "&" not in fragment:
         return " ".join(fragment.split())
     parser = _Text()
-    parser.feed(_TAG_OR_LESS.sub(_escaped, fragment))
+    closed = {name.lower() for name in _CLOSING.findall(fragment)}
+    parser.feed(_TAG_OR_LESS.sub(functools.partial(_escaped, closed=closed), fragment))
     parser.close()
     return " ".join("".join(parser.parts).split())
 
@@ -70,11 +75,15 @@ _ELEMENTS = set(
     " code col colgroup dd del dfn div dl dt em figcaption figure font footer h1 h2 h3 h4 h5 h6"
     " head header hr html i img ins kbd li link main mark math meta mi mn mo mrow msub msubsup"
     " msup mfrac msqrt mtext nav ol p pre q s samp script section small span strike strong style"
-    " sub sup svg table tbody td tfoot th thead title tr tt u ul var wbr"
-    # HTML5 that lab blogs write
-    " picture source time noscript details summary template video audio track canvas iframe"
-    " object embed param data meter progress ruby rt rp dialog output"
-    # SVG's inner elements
+    " sub sup table tbody td tfoot th thead title tr tt u ul var wbr".split()
+)
+# Elements publishers write that are also words an abstract puts in angle brackets ("a prompt
+# <template>", "the <label> token"): a tag only where the text closes it (or it has attributes,
+# or closes itself); else the words stay.
+_WHEN_CLOSED = set(
+    # HTML5 that lab blogs write, and SVG
+    "picture source time noscript details summary template video audio track canvas iframe"
+    " object embed param data meter progress ruby rt rp dialog output svg"
     " path g circle rect line polyline polygon ellipse defs use text tspan symbol clippath"
     # MathML beyond the common ones (APS, Elsevier)
     " maction menclose merror mfenced mglyph mlabeledtr mmultiscripts mover mpadded mphantom"
@@ -85,6 +94,7 @@ _ELEMENTS = set(
     " list-item inline-formula disp-formula tex-math alternatives ext-link named-content"
     " styled-content uri inline-graphic graphic".split()
 )
+_CLOSING = re.compile(r"</([A-Za-z][\w.:-]*)\s*>")
 # Elements whose text is no reading: MathML's annotation repeats the formula as TeX.
 _HIDDEN = {"script", "style", "noscript", "template", "annotation", "annotation-xml", "svg"}
 # A superscript that a reader needs as one: 10<sup>6</sup> cells are not 106 (charges too: Fe3+).
@@ -92,12 +102,16 @@ _SUPERSCRIPT = str.maketrans("0123456789+-−=()n", "⁰¹²³⁴⁵⁶⁷⁸⁹
 _RAISED = set("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿ")
 
 
-def _escaped(match: re.Match[str]) -> str:
+def _escaped(match: re.Match[str], closed: Collection[str] = ()) -> str:
     whole, name = match[0], match[2]
     attributes = (match[3] or "").rstrip().removesuffix("/")  # <br /> has none
     if whole != "<" and name is None:  # a comment, a doctype, CDATA
         return whole
-    tag = name is not None and (name.lower() in _ELEMENTS or ":" in name)
+    lower = "" if name is None else name.lower()
+    written = lower in closed or "=" in attributes or whole.endswith("/>")
+    tag = name is not None and (
+        lower in _ELEMENTS or ":" in name or (lower in _WHEN_CLOSED and written)
+    )
     if tag and (not attributes.strip() or ("=" in attributes and not match[1])):
         return whole
     return "&lt;" + whole[1:]

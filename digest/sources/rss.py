@@ -99,7 +99,7 @@ def parse_feed(
             malformed.append(problem)
     venue = html_text(str(feed.feed.get("title", "")))
     entries = list(feed.entries)
-    if problem and entries and _cut_short(body):
+    if problem and entries and _cut_short(problem):
         # The last entry is the one the body ends in: read as it stands, it became a paper with
         # no abstract, DOI or date, and the whole of it, read the next day, was "seen before".
         warn(Notice(f"{name}: entry {len(entries)} cut short by the feed's end, left for later"))
@@ -132,10 +132,11 @@ def _own_id(
     return (key,) if key else ()
 
 
-def _cut_short(body: bytes) -> bool:
-    """Does the document stop before the end of its root element (a transfer cut short)?"""
-    tail = body[-200:].rstrip(b" \t\r\n\x00").lower()
-    return not re.search(rb"</(?:[\w.-]+:)?(?:rss|feed|rdf)>$", tail)
+def _cut_short(problem: str) -> bool:
+    """Did the parser meet the document's end inside it (a transfer cut short)? Expat's errors
+    at the end of its input; a malformed but whole feed (an undeclared &nbsp;, a comment after
+    its root) is not, and lost its last entry on every read when judged by its last bytes."""
+    return any(end in problem for end in ("no element found", "unclosed token", "unclosed CDATA"))
 
 
 def to_paper(
