@@ -1075,3 +1075,15 @@ def test_a_phrase_of_a_word_too_common_alone_finds_its_papers() -> None:
     picks = rank(pool, [sub(keywords=("code generation",))], thresholds=False)["ana"]
     assert {s.paper.id for s in picks[:2]} == {"c1", "c2"}
     assert "code generation" in picks[0].terms
+
+
+def test_a_german_reader_is_not_matched_on_german_function_words() -> None:
+    """ "Die Geschichte der Eisenbahn in Preußen" scored 0.155 "because of und, die, der"."""
+    pool = [
+        Paper("de-rail", "Die Geschichte der Eisenbahn in Preußen", "Die Bahn und der Staat."),
+        Paper("de-fl", "Föderiertes Lernen mit Privatsphäre", "Wir schützen die Privatsphäre."),
+    ]
+    reader = sub(interests="Föderiertes Lernen und differentielle Privatsphäre für die Zukunft")
+    picks = {s.paper.id: s for s in rank(pool, [reader], thresholds=False)["ana"]}
+    assert picks["de-fl"].score > 0.05 and "foderiertes lernen" in picks["de-fl"].terms
+    assert picks["de-rail"].score <= 0 and not picks["de-rail"].terms

@@ -19,9 +19,9 @@ from digest.ranking.tokens import PHRASE_ONLY, analyze, tokenize, tokenize_all
 # Bump when the analyzer or the weighting changes: a stored space of another version is refitted.
 # 5: the latent basis; 6: "k-means", "c++", "c#" whole, no LaTeX command names; 7: other
 # scripts keep their marks (й, モデル, हिन्दी), Chinese, Japanese and Korean in two-letter words;
-# 8: "model", "code", "state", "work", "performance", "task", "key", "art" in phrases; other
-# languages' function words no words.
-VERSION = 8
+# 8: "model", "code", "state", "work", "performance", "task", "key", "art" in phrases; 9: other
+# languages' function words stop words of a text in that language only.
+VERSION = 9
 # The form of a saved space: 2 counts the built-in background in (background.stored); a space
 # saved in another form is fitted again once.
 FORM = 2

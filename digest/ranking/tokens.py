@@ -57,21 +57,50 @@ DOMAIN_STOP_WORDS = frozenset(
     et al available https http github com www
     """.split()
 )
-# The commonest function words of the other languages papers and readers write in (German,
-# French, Spanish, Italian, Portuguese, Dutch, Russian; accents folded as the analyzer folds
-# them): a German reader's "und", "die", "der" matched a history of Prussian railways, and
-# explained it so. Not those that are also a field's word or acronym: "de" ("de Sitter"), "van"
-# ("van der Waals"), "des" (the Dark Energy Survey), "em", "se", "os", "ce", "dem", "war", ...
-FOREIGN_STOP_WORDS = frozenset(
-    """und der die das den ein eine einer eines einem einen ist sind mit von zu zur zum auf im
-    fur nicht sich auch als wie bei oder aus nach werden wird wurde durch uber unter dass diese
-    dieser dieses wir ich le la les une du et est sont dans pour par sur avec que qui ne pas au
-    aux ces cette ses leur leurs nous vous il elle ils elles ou mais plus comme ete etre el los
-    las del un una unos unas es con por para su sus al lo pero este esta estos estas entre sobre
-    gli della delle degli di che nel nella dei da do das dos um uma com nao het een en op te dat
-    voor zijn на по для что не из от как это при или же но то""".split()
-)
-STOP_WORDS = ENGLISH_STOP_WORDS | DOMAIN_STOP_WORDS | FOREIGN_STOP_WORDS
+# The commonest function words of the other languages papers and readers write in, accents
+# folded as the analyzer folds them: stop words of a text written in that language (at least 2
+# of them, and 1 in 6 of its words), and words everywhere else. A German reader's "und", "die",
+# "der" matched, and explained, a history of Prussian railways; stop words in every text, they
+# cut English acronyms ("ALS", "DoS", "LoS", "Au nanoparticles", "El Niño").
+FUNCTION_WORDS = {
+    language: frozenset(words.split())
+    for language, words in {
+        "de": "und der die das den dem des ein eine einer eines einem einen ist sind war mit von"
+        " zu zur zum auf im fur nicht sich auch als wie bei oder aus nach werden wird wurde"
+        " durch uber unter dass diese dieser dieses wir ich es sie",
+        "fr": "le la les un une des du de et est sont dans pour par sur avec que qui ne pas au aux"
+        " ce ces cette son sa ses leur leurs nous vous il elle ils elles ou mais plus comme ete"
+        " etre en",
+        "es": "el la los las del de un una unos unas es son con por para que se su sus al lo como"
+        " mas pero este esta estos estas entre sobre sin en",
+        "it": "il lo la gli le della delle degli dei di che per con una sono nel nella un da del",
+        "pt": "os as da do das dos de em um uma com nao para por que se",
+        "nl": "het een van de en is op te dat die voor zijn met niet",
+        "ru": "и в на с по для что не из от как это при или же но то к о",
+    }.items()
+}
+LANGUAGE_LEAST, LANGUAGE_SHARE = 2, 1 / 6
+# Counted without English's own stop words ("is", "as", "per"): an English sentence is no Dutch.
+_COUNTED = {language: words - ENGLISH_STOP_WORDS for language, words in FUNCTION_WORDS.items()}
+_ANY = frozenset().union(*_COUNTED.values())
+
+
+def foreign_stops(tokens: list[str]) -> frozenset[str]:
+    """The function words of the languages other than English a text (its tokens) is written
+    in: its stop words. Set operations first: most texts are English and hold one or none."""
+    found: frozenset[str] = frozenset()
+    if _ANY.isdisjoint(tokens):
+        return found
+    for language, words in _COUNTED.items():
+        present = words.intersection(tokens)
+        if len(present) < LANGUAGE_LEAST:
+            continue
+        if sum(map(tokens.count, present)) >= LANGUAGE_SHARE * len(tokens):
+            found |= FUNCTION_WORDS[language]
+    return found
+
+
+STOP_WORDS = ENGLISH_STOP_WORDS | DOMAIN_STOP_WORDS
 # Words too common alone to say anything, which name a topic with the next or the last word:
 # phrases only. As stop words they cut a reader's own phrases in half ("code generation" read
 # as "generation", "state space models" as "space", "world models" as "world", "art history"
@@ -211,7 +240,9 @@ def analyze(text: str) -> list[str]:
     global _words
     if _words.stop_words is not STOP_WORDS or len(_words) > 1_000_000:
         _words = _Words()  # the stop words were changed, or the memo has grown too large
-    words = list(map(_words.__getitem__, _chunks(text)))
+    chunks = _chunks(text)
+    stops = foreign_stops(chunks)
+    words = [None if c in stops else _words[c] for c in chunks]
     features = [w for w in words if w and w not in PHRASE_ONLY]
     if BIGRAMS:
         features += [f"{a} {b}" for a, b in zip(words, words[1:], strict=False) if a and b]
@@ -274,7 +305,12 @@ def tokenize(texts: Sequence[str]) -> tuple[list[str], np.ndarray, np.ndarray]:
     ids = array.array("i")
     ends = array.array("q")
     for text in texts:
-        ids.extend(map(get, _chunks(text)))
+        chunks = _chunks(text)
+        stops = foreign_stops(chunks)
+        if stops:
+            ids.extend(-1 if c in stops else get(c) for c in chunks)
+        else:
+            ids.extend(map(get, chunks))
         ids.append(-1)
         ends.append(len(ids))
     return known.words, np.frombuffer(ids, dtype=np.int32), np.frombuffer(ends, dtype=np.int64)
