@@ -140,8 +140,9 @@ class Marks:
             log.warning("outbox: %s; the marks are written again on a new connection", exc)
             return self.store.mark_many(sent, claims, self.clock())
 
-    def settle(self) -> None:
-        """Commit what waits, trying again for up to SETTLE_SECONDS while the server is away."""
+    def settle(self, stop: Callable[[], bool] = lambda: False) -> None:
+        """Commit what waits, trying again for up to SETTLE_SECONDS while the server is away,
+        unless told to stop (SIGTERM)."""
         deadline, delay = time.monotonic() + SETTLE_SECONDS, 0.5
         while True:
             try:
@@ -150,10 +151,13 @@ class Marks:
             except (StateAway, StateLost) as exc:
                 with self.queue:
                     waiting = len(self.sent) + len(self.parts)
-                if not waiting or time.monotonic() + delay > deadline:
+                if not waiting or stop() or time.monotonic() + delay > deadline:
                     raise
                 log.warning("outbox: %d sent marks wait for the state database: %s", waiting, exc)
-                time.sleep(delay)
+                for _ in range(int(delay * 10)):  # a stop is heard within a tenth of a second
+                    if stop():
+                        break
+                    time.sleep(0.1)
                 delay = min(2 * delay, 8.0)
 
     def flush(self, claim: int = 0) -> None:

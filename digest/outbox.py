@@ -100,7 +100,7 @@ def deliver(
     finally:
         run.marks.stop.set()
         ticking.join()
-        run.marks.settle()
+        run.marks.settle(run.stop)
     store.release()  # rows left for later are free for any worker now, not at the lease's end
     for items in (run.outcome.sent, run.outcome.retrying, run.outcome.dead):
         items.sort()

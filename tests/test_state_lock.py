@@ -144,3 +144,14 @@ def test_a_heartbeat_that_cannot_be_written_is_one_state_error(tmp_path: Path) -
     with pytest.raises(StateError, match="digest.heartbeat: cannot write the heartbeat"):
         lock.write_heartbeat(folder / "digest.db", at("2026-11-30T09:00Z"))
     assert [p.name for p in folder.iterdir()] == ["digest.heartbeat"]  # no temp file left
+
+
+def test_one_serve_per_database_file_and_one_each_beside_it(tmp_path: Path) -> None:
+    """digest.db and digest.sqlite in one folder shared one serve lock: the second's serve was
+    refused, naming the wrong database."""
+    with lock.serve_lock(tmp_path / "digest.db"):
+        with pytest.raises(StateError, match=r"another digest serve runs over .*digest\.db"):
+            with lock.serve_lock(tmp_path / "digest.db"):
+                pass
+        with lock.serve_lock(tmp_path / "digest.sqlite"):  # another database: its own lock
+            pass

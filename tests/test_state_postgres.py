@@ -353,6 +353,27 @@ def test_sent_marks_of_a_pass_that_ends_while_the_server_is_away_wait_for_it(
     assert "1 sent marks wait for the state database" in caplog.text
 
 
+def test_a_pass_told_to_stop_does_not_wait_for_the_server(
+    postgres_cluster: Cluster, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SIGTERM while the marks waited: the run went on 83 s and more."""
+    from digest.marks import Marks
+    from digest.models import Digest, Message, Scored
+
+    monkeypatch.setattr(postgres, "POOL_TIMEOUT", 1.0)
+    proxy = Cuttable(postgres_cluster.port)
+    with Store(proxy.url(postgres_cluster.create_database())) as store:
+        digest = Digest("ana", "P1", NOW.date(), (Scored(Paper("p", "T", "A"), 1),), NOW)
+        store.record_digest(digest, 1, [("file", "file", Message("s", "t", "h"))])
+        (row,) = store.due(NOW)
+        marks = Marks(store, threading.Lock(), lambda: NOW)
+        marks.mark_sent(row.id, "ok", NOW)
+        proxy.cut()
+        with pytest.raises(StateError):
+            marks.settle(stop=lambda: True)
+        assert marks.sent  # still queued: nothing claims it was written
+
+
 def test_a_read_cut_off_mid_statement_is_asked_again(postgres_url: str) -> None:
     import psycopg
 

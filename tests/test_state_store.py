@@ -189,6 +189,12 @@ def test_a_replayed_run_is_judged_alive_by_the_wall_clock_not_its_now(state: str
         assert run["outcome"] == "running"
         (run,) = store.runs(now=NOW + timedelta(hours=13))
         assert run["outcome"] == "interrupted" and "since 2026-11-30T08:00:00Z" in run["gone"]
+    with Store(state, worker="live") as store:  # a status asked with a --now hours ahead
+        now = datetime.now(UTC)
+        store.beat(now, "run")
+        store.start_run(now, now)
+        (run, _) = store.runs(now=now + timedelta(hours=13))
+        assert run["outcome"] == "running"
 
 
 def test_the_last_hundred_runs_stay_however_old(state: str) -> None:

@@ -81,6 +81,21 @@ def test_the_same_vote_twice_is_one_rating_and_still_offers_undo(web: Project, c
     assert ratings(web, capsys) == []
 
 
+def test_a_double_clicked_vote_undone_from_its_second_page_puts_back_the_first_ones(
+    web: Project, capsys
+) -> None:
+    """👎, then 👍 clicked twice: the second page's Undo deleted the rating, not back to 👎."""
+    ups, downs = first_links(web, capsys)[1], first_links(web, capsys, "👎")[1]
+    with web.web() as http:
+        http.post(downs[0])
+        http.post(ups[0])
+        again = http.post(ups[0])
+        undo = again.text.split('action="')[1].split('"')[0]
+        assert "taken back" in http.post(f"/r/{undo}").text
+    (rated,) = ratings(web, capsys)
+    assert rated["vote"] == "down"
+
+
 def test_an_undo_puts_back_the_rating_it_replaced_as_it_was(web: Project, capsys) -> None:
     _, downs = first_links(web, capsys, "👎")
     with web.web() as http:
@@ -421,6 +436,25 @@ def test_many_votes_waiting_on_a_locked_database_leave_the_readers_their_threads
             for voter in voters:
                 voter.join(60)
     assert len(answers) == 45 and [r["vote"] for r in ratings(web, capsys)] == ["up"]
+
+
+def test_a_burst_of_votes_on_an_idle_database_is_all_recorded(web: Project, capsys) -> None:
+    """Refused at once past 4 writes in flight, 14 of 20 readers voting together got a 503."""
+    ups, downs = first_links(web, capsys)[1], first_links(web, capsys, "👎")[1]
+    links = [link for pair in zip(ups, downs, strict=False) for link in pair]
+    answers: list[int] = []
+
+    def vote(link: str) -> None:
+        with httpx.Client(timeout=60, trust_env=False) as own:
+            answers.append(own.post(link).status_code)
+
+    with web.web():
+        voters = [threading.Thread(target=vote, args=(links[i % len(links)],)) for i in range(20)]
+        for voter in voters:
+            voter.start()
+        for voter in voters:
+            voter.join(60)
+    assert answers == [200] * 20
 
 
 def test_an_undo_of_the_same_vote_as_another_routes_keeps_that_rating(web: Project, capsys):

@@ -101,7 +101,8 @@ def serve_lock(state: str | Path) -> Iterator[None]:
     if is_url(state):
         yield
         return
-    path = _beside(Path(state).resolve(), ".serve")
+    path = Path(state).resolve()
+    path = path.with_name(path.name + ".serve")  # digest.db and digest.sqlite: a lock each
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         handle = open(path, "a+", encoding="utf-8")

@@ -123,7 +123,10 @@ class Runs:
         # By the wall clock: a run's clock is its --now, days away from the moment of a replay.
         beat = worker["beat_at"] if worker is not None else run["started_at"]
         kind = worker["kind"] if worker is not None else "run"
-        silent = (now or datetime.now(UTC)) - _instant(beat)
+        # The earlier of `now` and the wall clock: a status asked with a --now ahead called a
+        # live run silent for hours.
+        wall = datetime.now(UTC)
+        silent = min(now or wall, wall) - _instant(beat)
         if silent > SILENT.get(kind, SILENT["run"]):
             return f"its worker {name} has given no sign of life since {beat}"
         return ""
@@ -147,21 +150,25 @@ class Runs:
 
 def _forget_runs(db: Engine, before: str) -> None:
     """Runs started before `before` leave, with their sources' rows, but for the last KEEP_LAST
-    runs and the rows `sources()` reads: each source's last try and last success."""
+    runs and the runs of each source's last try and last success (what `sources()` reads). Each
+    kept set is found once: asked row by row, the first run after an upgrade over 10,000 old
+    runs took 94 s, holding the lock."""
     row = db.execute(
         "SELECT min(id) FROM (SELECT id FROM runs ORDER BY id DESC LIMIT ?) AS last", (KEEP_LAST,)
     ).fetchone()
     if row is None or row[0] is None:
         return
-    later = "SELECT 1 FROM source_runs AS l WHERE l.source = s.source AND l.run_id > s.run_id"
+    kept = (
+        "SELECT max(run_id) FROM source_runs GROUP BY source UNION"
+        " SELECT max(run_id) FROM source_runs WHERE error = '' GROUP BY source"
+    )
     db.execute(
-        f"DELETE FROM source_runs AS s WHERE at < ? AND run_id < ? AND EXISTS ({later})"
-        f" AND (error <> '' OR EXISTS ({later} AND l.error = ''))",
+        f"DELETE FROM source_runs WHERE at < ? AND run_id < ? AND run_id NOT IN ({kept})",
         (before, row[0]),
     )
     db.execute(
         "DELETE FROM runs WHERE started_at < ? AND id < ?"
-        " AND NOT EXISTS (SELECT 1 FROM source_runs AS s WHERE s.run_id = runs.id)",
+        " AND id NOT IN (SELECT run_id FROM source_runs)",
         (before, row[0]),
     )
 

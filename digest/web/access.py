@@ -17,10 +17,12 @@ from digest.state import Store
 from digest.state.engine import StateBusy
 
 T = TypeVar("T")
-# Writes (votes, undos) waiting on the database at once. A locked SQLite state holds each for up
-# to 30 s: 40 of them had filled the threads every request shares, and a rating page that reads
-# at once under the lock took 29 s. More writes than this answer "try again" (503) at once.
+# Writes (votes, undos) at the database at once. A locked SQLite state holds each for up to
+# 30 s: 40 of them had filled the threads every request shares, and a rating page that reads at
+# once under the lock took 29 s. More wait their turn in the event loop, no thread taken, up to
+# QUEUED seconds, then answer "try again" (503): a burst of votes on an idle state all pass.
 WRITERS = 4
+QUEUED = 5.0
 
 
 class Access:
@@ -31,7 +33,7 @@ class Access:
         self.free: list[Store] = [] if self.shared else [first]
         self.opened = [first]
         self.lock = threading.Lock()
-        self.writing = threading.BoundedSemaphore(WRITERS)  # taken at once, or a 503
+        self.turns: asyncio.Semaphore | None = None  # a write's turn at the WRITERS threads
         self.writers = ThreadPoolExecutor(WRITERS, thread_name_prefix="digest-web-write")
 
     @contextmanager
@@ -64,22 +66,21 @@ class Access:
 
     async def write(self, work: Callable[[Store], T]) -> T:
         """`work(store)`, a write, in threads of its own, WRITERS at most."""
-        if not self.writing.acquire(blocking=False):
-            raise StateBusy(f"{WRITERS} writes wait for the state database already")
+        if self.turns is None:  # made in the event loop that waits on it
+            self.turns = asyncio.Semaphore(WRITERS)
+        try:
+            await asyncio.wait_for(self.turns.acquire(), QUEUED)
+        except TimeoutError:
+            raise StateBusy(f"{WRITERS} writes have waited for the state database") from None
 
         def leased() -> T:
-            try:
-                with self.lease() as store:
-                    return work(store)
-            finally:
-                self.writing.release()
+            with self.lease() as store:
+                return work(store)
 
         try:
-            future = self.writers.submit(leased)
-        except BaseException:
-            self.writing.release()
-            raise
-        return await asyncio.wrap_future(future)
+            return await asyncio.wrap_future(self.writers.submit(leased))
+        finally:
+            self.turns.release()
 
     def close(self) -> None:
         self.writers.shutdown(wait=True)

@@ -35,6 +35,7 @@ log = logging.getLogger("digest.web")
 MAX_BODY = 4096  # bytes: a one-click unsubscribe or a confirm form is a few dozen
 MAX_SLACK_BODY = 256 * 1024  # a block_actions payload repeats the whole message's blocks
 UNDO_SECONDS = 86400  # the undo button of a recorded vote works for a day
+REMEMBERED = 10_000  # recent votes whose replaced rating the face keeps for a click again
 VOTE_WORDS = {"up": "👍 more like this", "down": "👎 less like this", "none": "no rating"}
 
 
@@ -97,6 +98,9 @@ class Face:
         # no disk, so theirs live in memory.
         spool = None if is_url(state) else Spool(Path(f"{state}.clicks"))
         self.clicks = Clicks(self.db, spool)
+        # What each recent vote replaced, by (subscriber, paper, its time): the same vote clicked
+        # again is written once, and its undo must put back the same row.
+        self.replaced: dict[tuple[str, str, str], Any] = {}
 
     def now(self) -> datetime:
         return datetime.fromtimestamp(self.clock()).astimezone()
@@ -198,8 +202,15 @@ class Face:
             lambda store: store.ratings.rate_undoably(subscriber, paper_id, vote, now)
         )
         log.info("web: %s rated %s %s", subscriber, paper_id, vote)
-        # The undo puts back the row this vote replaced, and only while this vote stands (the
-        # same vote again, a second click, replaced nothing: its undo takes the rating back).
+        # The undo puts back the row this vote replaced, and only while this vote stands. A
+        # second click at once is the first one's vote: its undo puts back what the first
+        # replaced (it had deleted a 👎 that a double-clicked 👍 replaced).
+        vote_key = (subscriber, paper_id, made)
+        if previous is None:  # nothing replaced: a first vote, or this vote's click again
+            previous = self.replaced.get(vote_key)
+        self.replaced[vote_key] = previous
+        while len(self.replaced) > REMEMBERED:
+            self.replaced.pop(next(iter(self.replaced)))
         expires = self.links(subscriber).expires
         undo = self.signer.sign("x", subscriber, paper_id, made, previous, expires)
         body = (
