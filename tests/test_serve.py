@@ -85,6 +85,15 @@ def digest_health(folder: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+def piped(folder: Path) -> Path:
+    """The config with a named pipe for its source: a poll blocks reading it until written."""
+    config = CONFIG.replace('path = "papers"', 'path = "feed.jsonl"')
+    (folder / "digest.toml").write_text(config, encoding="utf-8")
+    fifo = folder / "feed.jsonl"
+    os.mkfifo(fifo)
+    return fifo
+
+
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
 def test_serve_polls_beats_and_stops_cleanly_on_a_signal(tmp_path: Path, stop: int) -> None:
     (tmp_path / "digest.toml").write_text(CONFIG, encoding="utf-8")
@@ -120,11 +129,7 @@ def test_serve_polls_beats_and_stops_cleanly_on_a_signal(tmp_path: Path, stop: i
 def test_a_signal_during_a_job_lets_it_finish_and_leaves_its_deliveries_pending(
     tmp_path: Path,
 ) -> None:
-    # The source is a named pipe: the first poll blocks reading it until the test writes.
-    config = CONFIG.replace('path = "papers"', 'path = "feed.jsonl"')
-    (tmp_path / "digest.toml").write_text(config, encoding="utf-8")
-    fifo = tmp_path / "feed.jsonl"
-    os.mkfifo(fifo)
+    fifo = piped(tmp_path)
     serve = Serve(tmp_path)
     try:
         with open(fifo, "w", encoding="utf-8") as feed:  # returns once the poll is reading
@@ -155,10 +160,7 @@ def test_a_signal_during_a_job_lets_it_finish_and_leaves_its_deliveries_pending(
 
 
 def test_a_poll_longer_than_poll_every_says_so_once_not_every_second(tmp_path: Path) -> None:
-    config = CONFIG.replace('path = "papers"', 'path = "feed.jsonl"')
-    (tmp_path / "digest.toml").write_text(config, encoding="utf-8")
-    fifo = tmp_path / "feed.jsonl"
-    os.mkfifo(fifo)
+    fifo = piped(tmp_path)
     serve = Serve(tmp_path)
     try:
         with open(fifo, "w", encoding="utf-8") as feed:  # the poll blocks reading it

@@ -329,22 +329,28 @@ def test_sent_marks_cut_off_mid_statement_are_written_on_a_new_connection(
     assert "written again on a new connection" in caplog.text
 
 
+def marks_waiting(store: Store) -> Any:
+    """The outbox's marks of one run, with one sent mark queued for the next commit."""
+    from digest.marks import Marks
+    from digest.models import Digest, Message, Scored
+
+    digest = Digest("ana", "P1", NOW.date(), (Scored(Paper("p", "T", "A"), 1),), NOW)
+    store.record_digest(digest, 1, [("file", "file", Message("s", "t", "h"))])
+    (row,) = store.due(NOW)
+    marks = Marks(store, threading.Lock(), lambda: NOW)
+    marks.mark_sent(row.id, "ok", NOW)
+    return marks
+
+
 def test_sent_marks_of_a_pass_that_ends_while_the_server_is_away_wait_for_it(
     postgres_cluster: Cluster, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     """The messages went out; their marks, dropped with the run, made the next run mail them
     again and mark the Slack rows dead ("nothing was confirmed")."""
-    from digest.marks import Marks
-    from digest.models import Digest, Message, Scored
-
     monkeypatch.setattr(postgres, "POOL_TIMEOUT", 1.0)
     proxy = Cuttable(postgres_cluster.port)
     with Store(proxy.url(postgres_cluster.create_database())) as store:
-        digest = Digest("ana", "P1", NOW.date(), (Scored(Paper("p", "T", "A"), 1),), NOW)
-        store.record_digest(digest, 1, [("file", "file", Message("s", "t", "h"))])
-        (row,) = store.due(NOW)
-        marks = Marks(store, threading.Lock(), lambda: NOW)
-        marks.mark_sent(row.id, "ok", NOW)  # queued for the next commit
+        marks = marks_waiting(store)
         proxy.cut()  # the server stopped
         threading.Timer(4.0, proxy.mend).start()  # and is back a few seconds later
         marks.settle()
@@ -357,17 +363,10 @@ def test_a_pass_told_to_stop_does_not_wait_for_the_server(
     postgres_cluster: Cluster, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """SIGTERM while the marks waited: the run went on 83 s and more."""
-    from digest.marks import Marks
-    from digest.models import Digest, Message, Scored
-
     monkeypatch.setattr(postgres, "POOL_TIMEOUT", 1.0)
     proxy = Cuttable(postgres_cluster.port)
     with Store(proxy.url(postgres_cluster.create_database())) as store:
-        digest = Digest("ana", "P1", NOW.date(), (Scored(Paper("p", "T", "A"), 1),), NOW)
-        store.record_digest(digest, 1, [("file", "file", Message("s", "t", "h"))])
-        (row,) = store.due(NOW)
-        marks = Marks(store, threading.Lock(), lambda: NOW)
-        marks.mark_sent(row.id, "ok", NOW)
+        marks = marks_waiting(store)
         proxy.cut()
         with pytest.raises(StateError):
             marks.settle(stop=lambda: True)
