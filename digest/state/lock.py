@@ -65,15 +65,7 @@ def run_lock(
     if not str(state):
         raise StateError("the state database's path is empty ([state].path or --state)")
     path = lock_path(state)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle = open(path, "a+", encoding="utf-8")
-    except OSError as exc:
-        raise StateError(
-            f"{path}: cannot create the run lock ({exc.strerror}): the state folder must be"
-            " writable by the user digest runs as"
-        ) from None
-    with handle:
+    with _opened(path, "run lock") as handle:
         deadline = time.monotonic() + wait
         waited = False
         while not _try_lock(handle):
@@ -103,12 +95,7 @@ def serve_lock(state: str | Path) -> Iterator[None]:
         return
     path = Path(state).resolve()
     path = path.with_name(path.name + ".serve")  # digest.db and digest.sqlite: a lock each
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle = open(path, "a+", encoding="utf-8")
-    except OSError as exc:
-        raise StateError(f"{path}: cannot create the serve lock ({exc.strerror})") from None
-    with handle:
+    with _opened(path, "serve lock") as handle:
         if not _try_lock(handle):
             raise StateError(
                 f"another digest serve runs over {shown(state)} ({_holder(path)}): one serve per"
@@ -119,6 +106,18 @@ def serve_lock(state: str | Path) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _opened(path: Path, what: str) -> IO[str]:
+    """A lock file beside the state, opened (created with its folder if need be)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return open(path, "a+", encoding="utf-8")
+    except OSError as exc:
+        raise StateError(
+            f"{path}: cannot create the {what} ({exc.strerror}): the state folder must be"
+            " writable by the user digest runs as"
+        ) from None
 
 
 def _write_holder(handle: IO[str]) -> None:

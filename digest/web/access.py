@@ -57,12 +57,7 @@ class Access:
 
     async def __call__(self, work: Callable[[Store], T]) -> T:
         """`work(store)` in starlette's threadpool."""
-
-        def leased() -> T:
-            with self.lease() as store:
-                return work(store)
-
-        return await run_in_threadpool(leased)
+        return await run_in_threadpool(self._leased, work)
 
     async def write(self, work: Callable[[Store], T]) -> T:
         """`work(store)`, a write, in threads of its own, WRITERS at most."""
@@ -72,15 +67,14 @@ class Access:
             await asyncio.wait_for(self.turns.acquire(), QUEUED)
         except TimeoutError:
             raise StateBusy(f"{WRITERS} writes have waited for the state database") from None
-
-        def leased() -> T:
-            with self.lease() as store:
-                return work(store)
-
         try:
-            return await asyncio.wrap_future(self.writers.submit(leased))
+            return await asyncio.wrap_future(self.writers.submit(self._leased, work))
         finally:
             self.turns.release()
+
+    def _leased(self, work: Callable[[Store], T]) -> T:
+        with self.lease() as store:
+            return work(store)
 
     def close(self) -> None:
         self.writers.shutdown(wait=True)
