@@ -287,6 +287,7 @@ class _Run:
                 progress=progress,
                 pace=pacer.wait,
                 made=row.created_at,
+                token=row.token,
             )
             try:
                 receipt = job.channel.send(delivery)

@@ -4,6 +4,7 @@ that keeps failing, or fails for good, is dead until retried; one channel never 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import re
 import time
 from datetime import UTC, date, datetime, timedelta
@@ -78,6 +79,49 @@ def test_a_state_made_anew_within_the_period_gives_its_digest_a_new_message_id(
         eml = (folder / "2026-11-30" / "ana.eml").read_text(encoding="utf-8")
         ids += re.findall(r"^Message-ID: (\S+)", eml, re.MULTILINE)
     assert len(ids) == 2 and ids[0] != ids[1]
+
+
+def test_two_states_replayed_at_one_clock_give_their_digests_two_message_ids(
+    tmp_path: Path,
+) -> None:
+    # A replay (`--now`) made the row at the same instant in both states: the row's random token
+    # tells them apart.
+    ids = []
+    for n in range(2):
+        folder = tmp_path / f"o{n}"
+        channel = ChannelConfig("file", "file", {"dir": str(folder)})
+        settings = Settings("t.toml", (), (Subscriber("ana", Profile("x"), (channel,)),))
+        with Store(tmp_path / f"s{n}.db") as store:
+            digest = Digest("ana", "P1", date(2026, 11, 30), (), NOW)
+            store.record_digest(digest, 1, [("file", "file", MESSAGE)])
+            outbox.deliver(store, settings, NOW)
+        eml = (folder / "2026-11-30" / "ana.eml").read_text(encoding="utf-8")
+        ids += re.findall(r"^Message-ID: (\S+)", eml, re.MULTILINE)
+    assert len(ids) == 2 and ids[0] != ids[1]
+
+
+def test_a_row_keeps_its_key_across_resends_and_an_older_row_its_former_key(
+    tmp_path: Path,
+) -> None:
+    settings, store = setup(tmp_path, ChannelConfig("file", "file", {"dir": str(tmp_path / "o")}))
+    (row,) = store.due(NOW)
+    assert len(row.token) == 16 and store.message(row.id) is not None
+    delivery = Delivery(
+        row.id,
+        "ana",
+        "P1",
+        row.day,
+        settings.subscribers[0].channels[0],
+        MESSAGE,
+        made=row.created_at,
+        token=row.token,
+    )
+    assert delivery.key == dataclasses.replace(delivery, attempts=3, parts_sent=1).key
+    # A row made before tokens existed (token ''): the key it was first sent under.
+    ident = f"ana\x1fP1\x1ffile\x1f{row.created_at}".encode()
+    older = dataclasses.replace(delivery, token="")
+    assert older.key == f"digest-{row.id}-{hashlib.sha256(ident).hexdigest()[:16]}"
+    assert older.key != delivery.key
 
 
 def test_a_failure_waits_for_the_backoff_on_the_runs_clock(tmp_path: Path) -> None:

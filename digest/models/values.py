@@ -225,6 +225,7 @@ class Delivery:
     progress: Callable[[int], None] = field(default=lambda n: None, compare=False, repr=False)
     pace: Callable[[], None] = field(default=lambda: None, compare=False, repr=False)
     made: str = ""  # when the outbox row was made
+    token: str = ""  # the outbox row's random token ("" in rows made before it existed)
 
     @property
     def key(self) -> str:
@@ -232,9 +233,11 @@ class Delivery:
         # The row id alone repeats in a recreated state file, and so does the digest's identity
         # (subscriber, period, channel) when it is recreated within the period: Gmail dropped the
         # new digest as a copy of the old, a Matrix homeserver gave the old event back. The
-        # instant the row was made tells them apart, and stays the same for every resend.
-        ident = f"{self.subscriber}\x1f{self.period}\x1f{self.channel.name}\x1f{self.made}".encode()
-        return f"digest-{self.id}-{hashlib.sha256(ident).hexdigest()[:16]}"
+        # instant the row was made, and its random token (two states replayed at one --now),
+        # tell them apart, and stay the same for every resend.
+        ident = f"{self.subscriber}\x1f{self.period}\x1f{self.channel.name}\x1f{self.made}"
+        ident += f"\x1f{self.token}" if self.token else ""
+        return f"digest-{self.id}-{hashlib.sha256(ident.encode()).hexdigest()[:16]}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,6 +4,7 @@ of deliveries (claimed by one worker at a time, for a lease): the Store's own ta
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -50,6 +51,7 @@ class OutboxRow:
     # kept in the receipt column until the row is sent; () = every recipient.
     owed: tuple[str, ...] = ()
     created_at: str = ""  # when the row was made: a part of its idempotency key
+    token: str = ""  # random, made with the row: the rest of that key
 
 
 UNCONFIRMED = "unconfirmed parts:"  # a pending row's receipt: "unconfirmed parts: 1 3" or "none"
@@ -145,19 +147,10 @@ class Deliveries:
             )
             db.executemany(
                 "INSERT INTO outbox (digest_id, subscriber, period, day, channel, kind, message,"
-                " created_at, purpose) VALUES (?,?,?,?,?,?,?,?,?)",
+                " created_at, purpose, token) VALUES (?,?,?,?,?,?,?,?,?,?)",
                 [
-                    (
-                        digest_id,
-                        digest.subscriber,
-                        digest.period,
-                        digest.day.isoformat(),
-                        name,
-                        kind,
-                        json.dumps(msg.as_dict()),
-                        made,
-                        purpose,
-                    )
+                    (digest_id, digest.subscriber, digest.period, digest.day.isoformat(), name)
+                    + (kind, json.dumps(msg.as_dict()), made, purpose, secrets.token_hex(8))
                     for name, kind, msg in messages
                 ],
             )
@@ -355,7 +348,7 @@ class Deliveries:
 # The columns of a claim: every one an OutboxRow has but the message.
 CLAIMED = (
     "id, subscriber, period, day, channel, kind, status, attempts, next_try_at, last_error,"
-    " parts_sent, purpose, receipt, created_at"
+    " parts_sent, purpose, receipt, created_at, token"
 )
 
 
@@ -378,6 +371,7 @@ def _outbox(row: Any) -> OutboxRow:
         unconfirmed=_unconfirmed(row) if row["status"] != "sent" else (),
         owed=_owed(row) if row["status"] != "sent" else (),
         created_at=row["created_at"],
+        token=row["token"],
     )
 
 

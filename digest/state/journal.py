@@ -5,6 +5,7 @@ have looked, the outbox rows of alerts and notices, and every source's outcome i
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, datetime
 from typing import Any
@@ -299,9 +300,9 @@ class Journal(Tables):
         for name, kind, m in messages:
             added += db.execute(
                 "INSERT OR IGNORE INTO outbox (subscriber, period, day, channel, kind, message,"
-                " created_at, purpose) VALUES (?,?,?,?,?,?,?,?)",
+                " created_at, purpose, token) VALUES (?,?,?,?,?,?,?,?,?)",
                 (subscriber, period, day.isoformat(), name, kind, json.dumps(m.as_dict()), made)
-                + (purpose,),
+                + (purpose, secrets.token_hex(8)),
             ).rowcount
         return added > 0
 

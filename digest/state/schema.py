@@ -131,6 +131,11 @@ SCHEMA = [
         PRIMARY KEY (source, url)
     );
     """,
+    # (outbox): a random token per row, in its idempotency key: two states replayed at one --now
+    # gave their digests one Message-ID (and Matrix txnId). Older rows keep their key ('').
+    """
+    ALTER TABLE outbox ADD COLUMN token TEXT NOT NULL DEFAULT '';
+    """,
 ]
 # The papers stored before paper_keys existed get their keys in the last migration step's commit
 # (store.py).
