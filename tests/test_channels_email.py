@@ -271,6 +271,33 @@ def test_starttls_refuses_a_server_that_does_not_offer_it(relay: Any) -> None:
     assert mailbox.mails == []
 
 
+def test_tls_spoken_to_a_plain_relay_is_dead_at_once_and_names_the_security_setting(
+    relay: Any,
+) -> None:
+    # Retried as "cannot reach" for a week of daily runs, it sent the operator to the network.
+    server, mailbox = relay
+    with pytest.raises(DeliveryError) as error:
+        send(channel(settings_for(server.port, security="tls")))
+    said = str(error.value)
+    assert not error.value.retryable and "check [smtp].security (now 'tls')" in said
+    assert mailbox.mails == []
+
+
+def test_a_relay_that_never_greets_is_retried_with_the_implicit_tls_hint(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # starttls against port 465: both sides wait for the other to speak first.
+    monkeypatch.setattr(email_channel, "TIMEOUT", 0.3)
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        with pytest.raises(DeliveryError) as error:
+            send(channel(settings_for(silent.getsockname()[1], security="starttls")))
+    said = str(error.value)
+    assert error.value.retryable and "cannot reach" in said
+    assert 'no greeting: a port that speaks TLS at once needs [smtp].security = "tls"' in said
+
+
 # Through the outbox: what a run does with each kind of answer.
 
 
@@ -646,6 +673,20 @@ def test_a_recipient_refused_for_now_gets_the_same_mail_later_and_the_others_no_
     assert first_id == second_id  # the same message, to the one still owed it
     assert store.outbox_counts() == {"sent": 1}
     assert outbox.deliver(store, settings, NOW + timedelta(days=1)).sent == []
+
+
+def test_a_recipient_refused_for_good_beside_one_refused_for_now_is_said_to_be_for_good(
+    relay: Any,
+) -> None:
+    server, mailbox = relay
+    mailbox.rcpt_script["ben@example.org"] = ["450 4.2.1 Mailbox busy, try later"]
+    mailbox.rcpt_script["cy@example.org"] = ["550 5.1.1 No such user"]
+    with pytest.raises(DeliveryError) as error:
+        send(channel(settings_for(server.port), to=[*TO, "cy@example.org"]))
+    said = str(error.value)
+    assert error.value.retryable and "went to 1 of 3 recipient(s)" in said
+    assert "refused for now: ben@example.org: 450 4.2.1 Mailbox busy, try later;" in said
+    assert said.endswith("later; refused: cy@example.org: 550 5.1.1 No such user")
 
 
 def test_a_recipient_refused_for_good_is_dead_not_sent_and_retry_sends_it_to_them_alone(

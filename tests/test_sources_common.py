@@ -27,6 +27,9 @@ def test_an_abstract_keeps_its_lines_and_tabs_a_title_does_not() -> None:
     assert clean_line(text) == "First line second line third fourth"
     assert clean_token("https://x.org/a\n/b\x07") == "https://x.org/a/b"
     assert clean_token("adv\u2028id") == "advid"  # a line break to some mail clients
+    # NEL (U+0085) is a C1 control but a line break too: two words, not one.
+    assert clean_line("Line\u2028separator\u0085next") == "Line separator next"
+    assert clean_text("one\u0085two") == "one\ntwo" and clean_token("a\u0085b") == "ab"
 
 
 def test_text_of_every_language_and_emoji_stays_as_it_is() -> None:

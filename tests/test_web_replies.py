@@ -474,3 +474,20 @@ def test_a_redaction_the_homeserver_did_not_apply_undoes_nothing(
         room.run("2026-11-30T11:00:00+00:00")
         assert proxy.target == ""  # the forged redaction was in that sync
     assert room.ratings() == {first: (1, "matrix")}
+
+
+def test_replies_not_read_say_whose_they_are_in_one_line_without_the_token(
+    homeserver: Homeserver, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Several bots and rooms share a homeserver: the homeserver alone named none of them.
+    room = Room(homeserver, tmp_path)
+    config = room.root / "digest.toml"
+    text = config.read_text(encoding="utf-8").replace(room.bot, "syt_revoked_s3cret_token")
+    config.write_text(text, encoding="utf-8")
+    settings = load(config)
+    with Store(room.root / "state.db") as store, caplog.at_level("WARNING"):
+        assert replies.read(settings, store, datetime.fromisoformat(LATER)) == 0
+    (said,) = [r.getMessage() for r in caplog.records]
+    assert said == (
+        f"ana/matrix: Matrix replies not read from {homeserver.url}: account: 401 M_UNKNOWN_TOKEN"
+    )

@@ -27,6 +27,9 @@ from digest.models import ChannelConfig, Delivery, DeliveryError, Receipt, Setti
 TIMEOUT = 30.0  # seconds of silence, per read
 DEADLINE = 120.0  # seconds for the whole conversation, however slowly the relay answers
 DEFAULT_PORTS = {"tls": 465, "starttls": 587, "none": 25}
+# A relay silent from the start may be one speaking TLS at once, waiting for our hello as we wait
+# for its greeting (security = "starttls" on port 465): said beside the retry, which may be right.
+GREETING_HINT = '; no greeting: a port that speaks TLS at once needs [smtp].security = "tls"'
 
 
 def recipients(to: object) -> list[str]:
@@ -149,15 +152,19 @@ class EmailChannel:
         later, a 5xx kills the delivery (for `digest retry` once the address is fixed, or
         `--drop`); either way only to those still owed, with the same Message-ID."""
         owed = tuple(a for a in rcpts if a in refused)
-        said = "; ".join(f"{a}: {c} {_text(m)}" for a, (c, m) in refused.items())
         went = f"email: {message_id} went to {len(rcpts) - len(refused)} of {len(rcpts)}"
-        if any(400 <= code < 500 for code, _ in refused.values()):
+        later = {a: r for a, r in refused.items() if 400 <= r[0] < 500}
+        for_good = {a: r for a, r in refused.items() if a not in later}
+        if later:
+            # A 5xx beside them is tried once more with them, and kills the row then if it stays.
+            also = f"; refused: {_listed(for_good)}" if for_good else ""
             return Owed(
-                f"{went} recipient(s); refused for now: {said}; sent to them alone later",
+                f"{went} recipient(s); refused for now: {_listed(later)}; sent to them alone"
+                f" later{also}",
                 retryable=True,
                 owed=owed,
             )
-        return Owed(f"{went} recipient(s); refused: {said}", retryable=False, owed=owed)
+        return Owed(f"{went} recipient(s); refused: {_listed(refused)}", retryable=False, owed=owed)
 
     def _transmit(
         self,
@@ -241,9 +248,8 @@ class EmailChannel:
             )
         except smtplib.SMTPRecipientsRefused as exc:
             codes = [code for code, _ in exc.recipients.values()]
-            said = "; ".join(f"{a}: {c} {_text(m)}" for a, (c, m) in exc.recipients.items())
             return DeliveryError(
-                f"email: every recipient was refused ({said})",
+                f"email: every recipient was refused ({_listed(exc.recipients)})",
                 retryable=any(400 <= c < 500 for c in codes),
             )
         except smtplib.SMTPNotSupportedError as exc:
@@ -259,8 +265,17 @@ class EmailChannel:
                 " set [smtp].ca_file for a private CA",
                 retryable=False,
             )
+        except ssl.SSLError as exc:
+            # Not a server away: TLS spoken to a plain port (WRONG_VERSION_NUMBER), or the like.
+            return DeliveryError(
+                f"email: TLS with {self.host}:{self.port} failed ({exc.reason or exc});"
+                f" check [smtp].security (now {self.security!r}) against the port",
+                retryable=False,
+            )
         except (OSError, smtplib.SMTPException) as exc:
             reason = str(exc) or type(exc).__name__
+            if self.security != "tls" and not isinstance(exc, ConnectionRefusedError):
+                reason += GREETING_HINT if getattr(exc, "greeting", False) else ""
             return DeliveryError(
                 f"email: cannot reach {self.host}:{self.port} ({reason})", retryable=True
             )
@@ -277,7 +292,11 @@ class EmailChannel:
         # connect() comes after, under the deadline.
         smtp._host = self.host  # type: ignore[attr-defined]
         try:
-            smtp.connect(self.host, self.port)
+            try:
+                smtp.connect(self.host, self.port)
+            except (smtplib.SMTPServerDisconnected, TimeoutError) as exc:
+                exc.greeting = True  # type: ignore[union-attr]  # no greeting came: see _error
+                raise
             if self.security == "starttls":
                 smtp.starttls(context=self._tls())
         except BaseException:
@@ -290,6 +309,11 @@ class EmailChannel:
         if self.ca_file:
             context.load_verify_locations(cafile=self.ca_file)
         return context
+
+
+def _listed(refused: dict[str, tuple[int, bytes]]) -> str:
+    """Refused recipients as "a@x: 550 no such user; b@y: 450 greylisted"."""
+    return "; ".join(f"{a}: {c} {_text(m)}" for a, (c, m) in refused.items())
 
 
 SAID = 4000  # characters of a reply kept here; the outbox cuts it once the password is blotted

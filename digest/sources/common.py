@@ -27,6 +27,9 @@ _ASTRAL = "".join(
     chr(plane | 0xFFFE) + chr(plane | 0xFFFF) for plane in range(0x10000, 0x110000, 0x10000)
 )
 _UNSAFE = re.compile(f"[{_BMP}{_ASTRAL}]")
+# NEL, a C1 control that is a line break (EBCDIC's, and Unicode's): a break, not deleted (two
+# words of a title had been glued into one).
+NEL = "\x85"
 # What sends a text the slow way: a set of 32 single astral characters makes a search ten times
 # slower than this range (which also sends rare CJK of plane 2 the slow way, to no harm).
 _ASTRAL_RANGE = "\U0001fffe-\U0010ffff"
@@ -57,7 +60,7 @@ def clean_text(text: str) -> str:
     return is a line break), bidi overrides and non-characters."""
     if not _UNSAFE_IN_TEXT.search(text):
         return text
-    text = _SEQUENCE.sub("", text).replace("\r\n", "\n").replace("\r", "\n")
+    text = _SEQUENCE.sub("", text).replace("\r\n", "\n").replace("\r", "\n").replace(NEL, "\n")
     return _UNSAFE.sub("", text.replace("\x0b", "\n").replace("\x0c", "\n")).strip()
 
 
@@ -65,14 +68,14 @@ def clean_line(text: str) -> str:
     """A title, a name or a venue on one line: as clean_text, a line break or tab a space."""
     if not _UNSAFE_IN_LINE.search(text):
         return text
-    return " ".join(_UNSAFE.sub("", _SEQUENCE.sub("", text)).split())
+    return " ".join(_UNSAFE.sub("", _SEQUENCE.sub("", text).replace(NEL, " ")).split())
 
 
 def clean_token(text: str) -> str:
     """An id or a URL: as clean_line, and no whitespace inside."""
     if not _UNSAFE_IN_LINE.search(text):
         return text
-    return "".join(_UNSAFE.sub("", _SEQUENCE.sub("", text)).split())
+    return "".join(_UNSAFE.sub("", _SEQUENCE.sub("", text).replace(NEL, " ")).split())
 
 
 # The longest title, venue, author name and abstract kept, in characters; longer ones are cut,

@@ -122,8 +122,13 @@ def read(settings: Settings, store: Store, now: datetime) -> int:
         try:
             recorded += _Account(homeserver, token, store, now).read(channels)
         except (httpx.HTTPError, ValueError, KeyError, TypeError) as exc:
-            reason = redact(f"{type(exc).__name__}: {exc}", settings.secrets)
-            log.warning("matrix replies from %s not read: %s", homeserver, reason)
+            # Whose replies: several bots and rooms share one homeserver.
+            whose = ", ".join(f"{sub}/{name}" for sub, name, _ in channels)
+            said = str(exc) if isinstance(exc, ValueError | httpx.HTTPError) else ""
+            reason = redact(
+                said or f"unexpected answer ({type(exc).__name__}: {exc})", settings.secrets
+            )
+            log.warning("%s: Matrix replies not read from %s: %s", whose, homeserver, reason)
     return recorded
 
 
