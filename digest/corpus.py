@@ -22,6 +22,7 @@ from digest.ranking import Space
 from digest.ranking.background import stored
 from digest.ranking.features import fit, paper_text
 from digest.ranking.profiles import frequent, name_counts
+from digest.ranking.tokens import analyze
 from digest.sources.files import read_papers
 from digest.state import Store
 
@@ -155,7 +156,7 @@ def ranking_space(store: Store, subscribers: Sequence[Subscriber], now: datetime
     space = saved_space(store, subscribers)
     if space is not None:
         return space
-    wishes = _wishes(subscribers)
+    wishes = _wishes(subscribers, store)
     space = _fit(store, latest, count, wishes)
     store.ratings.save_space(space.to_bytes(), latest, count, now)
     log.info("ranking space fitted on %d papers (%d terms)", count, space.size)
@@ -171,7 +172,7 @@ def foreseen_space(
     if count + len(new) < SPACE_MIN_PAPERS:
         return None
     space = saved_space(store, subscribers, growth=len(new))
-    return space or _fit(store, latest, count + len(new), _wishes(subscribers), new)
+    return space or _fit(store, latest, count + len(new), _wishes(subscribers, store), new)
 
 
 def saved_space(store: Store, subscribers: Sequence[Subscriber], growth: int = 0) -> Space | None:
@@ -189,12 +190,31 @@ def saved_space(store: Store, subscribers: Sequence[Subscriber], growth: int = 0
     # A space saved before it counted author names (profiles.frequent) is refitted once.
     if space is None or space.named is None:
         return None
-    return space if space.knows(_wishes(subscribers)) else None
+    return space if space.knows(_wishes(subscribers, store)) else None
 
 
-def _wishes(subscribers: Sequence[Subscriber]) -> list[str]:
+def _wishes(subscribers: Sequence[Subscriber], store: Store) -> list[str]:
+    """The subscribers' own words, which the space holds whether or not a stored paper does:
+    interests, keywords, and what two or more of one's liked papers hold (_library_terms)."""
     wishes = [s.profile.interests for s in subscribers]
-    return wishes + [k for s in subscribers for k in s.profile.keywords]
+    wishes += [k for s in subscribers for k in s.profile.keywords]
+    return wishes + _library_terms(subscribers, store)
+
+
+def _library_terms(subscribers: Sequence[Subscriber], store: Store) -> list[str]:
+    """The words and phrases two or more of a subscriber's liked papers hold, of those the store
+    does not hold. A store that never held a paper of the library's field had no column for them:
+    a nickelate reader's five liked papers said "nickelate", and no new nickelate paper could
+    match or explain it. A word of one liked paper alone stays out, as without a store (it would
+    only dilute the profile); a stored liked paper (a paper rated up) brings its words at a refit,
+    as every stored paper does, so that a day's ratings do not refit the space."""
+    terms: set[str] = set()
+    for s in subscribers:
+        liked = list({p.id: p for p in s.profile.library}.values())
+        held = store.papers.held(liked) if liked else set()
+        counts = Counter(t for p in liked if p.id not in held for t in set(analyze(paper_text(p))))
+        terms.update(t for t, n in counts.items() if n >= 2)
+    return sorted(terms)
 
 
 def _texts(store: Store, through: int, every: int = 1) -> Iterator[str]:

@@ -214,6 +214,16 @@ class Catalog(Tables):
         query = "SELECT key, paper_id FROM paper_keys WHERE key IN"
         return {str(paper_id) for _, paper_id in _in(self.db, query, keys)}
 
+    def held(self, papers: Sequence[Paper]) -> set[str]:
+        """The ids of these papers that the store holds, under that id or another of their ids."""
+        query = "SELECT id FROM papers WHERE id IN"
+        found = {str(row[0]) for row in _in(self.db, query, {p.id for p in papers})}
+        keyed = {
+            k: p.id for p in papers for k in identity.keys(p) if identity.kind(k) in identity.IDS
+        }
+        query = "SELECT key, paper_id FROM paper_keys WHERE key IN"
+        return found | {keyed[str(key)] for key, _ in _in(self.db, query, keyed)}
+
     def canonical(self, papers: Iterable[Paper]) -> list[Paper]:
         """The papers under the ids the store knows them by; changes nothing (previews)."""
         return [dataclasses.replace(p, id=self.known(identity.keys(p)) or p.id) for p in papers]
