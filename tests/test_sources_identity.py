@@ -14,6 +14,7 @@ from digest.models.identity import (
     dedupe,
     doi,
     keys,
+    loose_title_hash,
     merge,
     openreview_id,
     paper_id,
@@ -101,11 +102,38 @@ def test_sources_choose_the_strongest_id_they_have() -> None:
 TITLE = "Tight Bounds for Private Federated Learning"
 
 
+def test_a_title_as_publishers_rewrite_it_is_one_title() -> None:
+    # A journal's copy of an arXiv paper was sent again under its rewritten title.
+    for arxiv, journal in (
+        (
+            "Privacy and Utility in Federated Fine-Tuning",
+            "Privacy & Utility in Federated Fine Tuning",
+        ),
+        ("Schrödinger Bridges for Private Synthesis", "Schrodinger bridges for private synthesis"),
+        ("Pre-Training Language Models Privately", "Pretraining language models privately"),
+    ):
+        assert loose_title_hash(arxiv) == loose_title_hash(journal) is not None
+        first = Paper("2501.00001", arxiv, "x")
+        copy = Paper("10.1000/j.1", journal, "x")
+        assert len(dedupe([first, copy])) == 1
+    assert loose_title_hash("Privacy in Federated Learning") != loose_title_hash(
+        "Privacy in Federated Unlearning"
+    )
+    assert loose_title_hash("Attention") is None  # too short to tell papers apart, as before
+    # Two arXiv papers of one rewritten title stay two, as two of one title do.
+    one, other = (
+        Paper("2501.00001", "Pre-Training at Scale", "x"),
+        Paper("2502.00002", "Pretraining at scale", "y"),
+    )
+    assert len(dedupe([one, other])) == 2
+
+
 def test_a_paper_is_known_by_every_key_it_carries() -> None:
     arxiv = Paper("2501.01234", TITLE, "x", aliases=("10.1000/tight",))
-    assert keys(arxiv) == ["arxiv:2501.01234", "doi:10.1000/tight", title_hash(TITLE)]
+    titled = [title_hash(TITLE), loose_title_hash(TITLE)]
+    assert keys(arxiv) == ["arxiv:2501.01234", "doi:10.1000/tight", *titled]
     forum = Paper("openreview:F1", TITLE, "x", url="https://openreview.net/forum?id=F1")
-    assert keys(forum) == ["openreview:F1", title_hash(TITLE)]
+    assert keys(forum) == ["openreview:F1", *titled]
     seed = Paper("h:0123456789abcdef", "A derived title from the abstract", "x")
     assert keys(seed) == ["h:0123456789abcdef"]  # a derived title is no identity
     plain = Paper("p1", "Hi", "x")
@@ -191,7 +219,7 @@ def test_a_record_without_id_is_known_by_its_title_and_its_former_abstract_hash(
     assert (ident, aliases) == (title_hash(TITLE), (abstract_id(PLACEHOLDER),))
     record = Paper(ident, TITLE, PLACEHOLDER, aliases=aliases)
     t = title_hash(TITLE) or ""
-    assert keys(record) == [t, "title:" + t[2:], abstract_id(PLACEHOLDER)]
+    assert keys(record) == [t, loose_title_hash(TITLE), "title:" + t[2:], abstract_id(PLACEHOLDER)]
     # A title too short to tell papers apart leaves the abstract hash, as before.
     assert record_id("Attention", PLACEHOLDER) == (abstract_id(PLACEHOLDER), ())
     assert record_id(TITLE, "") == (title_hash(TITLE), (abstract_id(TITLE),))

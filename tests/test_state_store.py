@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from digest.models import Digest, Message, Paper, Scored, StateError
+from digest.models.identity import loose_title_hash
 from digest.state import Store
-from digest.state.schema import SCHEMA
+from digest.state.schema import LOOSE_TITLES, SCHEMA
 
 NOW = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
 
@@ -286,3 +287,22 @@ def test_a_claim_records_which_posted_parts_are_unconfirmed(state: str) -> None:
         old = store.due(NOW)[-1]
         store.mark_many([], [(old.id, 2)])  # claimed without a record (an older digest)
         assert store.outbox()[1].unconfirmed == (2,)  # the last claimed may be missing
+
+
+def test_papers_stored_before_loose_title_keys_get_theirs_in_the_upgrade(tmp_path: Path) -> None:
+    # A store of the version before: its arXiv paper's journal copy ("&" for "and") was a new
+    # paper, sent again.
+    path = tmp_path / "state.db"
+    with Store(path) as store:
+        store.add_papers(
+            [Paper("2501.00001", "Privacy and Utility in Federated Learning", "x")], NOW
+        )
+    with sqlite3.connect(path) as db:
+        loose = loose_title_hash("Privacy and Utility in Federated Learning")
+        db.execute("DELETE FROM paper_keys WHERE key = ?", (loose,))
+        db.execute(f"PRAGMA user_version = {LOOSE_TITLES - 1}")
+    db.close()
+    with Store(path) as store:
+        copy = Paper("10.1000/j.1", "Privacy & Utility in Federated Learning", "x")
+        assert store.add_papers([copy], NOW) == 0
+        assert store.count_papers() == 1

@@ -134,6 +134,17 @@ def title_hash(title: str) -> str | None:
     return "t:" + hashlib.sha256(" ".join(words).encode()).hexdigest()[:16]
 
 
+def loose_title_hash(title: str) -> str | None:
+    """A second title key, of the title as publishers rewrite it: accents dropped, "&" as
+    "and", and its words joined (so "Pre-Training", "Pre Training" and "Pretraining" are one).
+    A journal's copy of an arXiv paper ("Schrodinger", "Privacy & Utility") was sent again."""
+    if title_hash(title) is None:
+        return None
+    marked = unicodedata.normalize("NFKD", title.replace("&", " and "))
+    bare = "".join(c for c in marked if not unicodedata.combining(c))
+    return "t:" + hashlib.sha256("".join(normalize(bare).split()).encode()).hexdigest()[:16]
+
+
 def paper_id(
     *, arxiv: str = "", doi_: str = "", openreview: str = "", title: str = "", fallback: str = ""
 ) -> str:
@@ -189,6 +200,7 @@ def keys(paper: Paper) -> list[str]:
     title = None if paper.id.startswith("h:") else title_hash(paper.title)
     if title:
         found.setdefault(title, None)
+        found.setdefault(loose_title_hash(paper.title) or title, None)
         if abstract_keys:  # its own title, which an abstract match must agree with
             found.setdefault(f"{TITLED}:{title[2:]}", None)
     for key in abstract_keys:

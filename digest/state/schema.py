@@ -136,6 +136,10 @@ SCHEMA = [
     """
     ALTER TABLE outbox ADD COLUMN token TEXT NOT NULL DEFAULT '';
     """,
+    # (sources): each stored paper also by its title as publishers rewrite it (accents, "&",
+    # hyphens; identity.loose_title_hash), given by Catalog.key_loose_titles in this step's commit.
+    "",
 ]
+LOOSE_TITLES = len(SCHEMA)  # the step after which every stored paper has its loose title key
 # The papers stored before paper_keys existed get their keys in the last migration step's commit
 # (store.py).

@@ -18,7 +18,7 @@ from digest.state.deliveries import Deliveries, stamp
 from digest.state.journal import Journal
 from digest.state.ratings import Ratings
 from digest.state.runs import Runs
-from digest.state.schema import SCHEMA
+from digest.state.schema import LOOSE_TITLES, SCHEMA
 from digest.state.votes import Votes
 from digest.state.web import Web
 
@@ -99,6 +99,8 @@ class Store(Deliveries, Runs):
                     shown = ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
                     raise StateError(f"{self.name}: not a digest state database (it holds {shown})")
                 db.script(script)
+                if number == LOOSE_TITLES and first > 0:
+                    self.papers.key_loose_titles(db)
                 if number == len(SCHEMA):
                     # In the last step's commit: a crash between the two had left the papers
                     # kept before keys without theirs, and no later start would key them.
