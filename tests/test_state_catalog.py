@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from digest.models import Digest, Message, Paper, Scored, identity
-from digest.models.identity import title_hash
+from digest.models.identity import loose_title_hash, title_hash
 from digest.state import Store
 from digest.state.schema import SCHEMA
 
@@ -59,6 +59,7 @@ def test_an_openreview_record_of_an_arxiv_preprint_completes_it(state: str) -> N
         assert store.papers.keys_of("2501.01234") == [
             "arxiv:2501.01234",
             title_hash(TITLE),
+            loose_title_hash(TITLE),
             "openreview:F1",
         ]
 
@@ -156,7 +157,8 @@ def test_papers_kept_before_keys_existed_get_theirs_on_opening(tmp_path: Path) -
     db.commit()
     db.close()
     with Store(path) as store:
-        assert store.papers.keys_of("2501.01234") == ["arxiv:2501.01234", title_hash(TITLE)]
+        titled = [title_hash(TITLE), loose_title_hash(TITLE)]
+        assert store.papers.keys_of("2501.01234") == ["arxiv:2501.01234", *titled]
         assert store.add_papers([FORUM], NOW) == 0
         assert store.count_papers() == 1
 
@@ -186,7 +188,8 @@ def test_an_upgrade_cut_short_while_keying_old_papers_keys_them_on_the_next_star
         assert db.execute("PRAGMA user_version").fetchone()[0] < len(SCHEMA)
     monkeypatch.setattr(identity, "keys", keys)
     with Store(path) as store:
-        assert store.papers.keys_of("2501.01234") == ["arxiv:2501.01234", title_hash(TITLE)]
+        titled = [title_hash(TITLE), loose_title_hash(TITLE)]
+        assert store.papers.keys_of("2501.01234") == ["arxiv:2501.01234", *titled]
         assert store.add_papers([FORUM], NOW) == 0
 
 

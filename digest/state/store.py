@@ -99,12 +99,12 @@ class Store(Deliveries, Runs):
                     shown = ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
                     raise StateError(f"{self.name}: not a digest state database (it holds {shown})")
                 db.script(script)
-                if number == LOOSE_TITLES and first > 0:
-                    self.papers.key_loose_titles(db)
                 if number == len(SCHEMA):
                     # In the last step's commit: a crash between the two had left the papers
                     # kept before keys without theirs, and no later start would key them.
                     self.papers.key_unkeyed(db)
+                if number == LOOSE_TITLES and first > 0:  # after: it keys only a bare store
+                    self.papers.key_loose_titles(db)
                 db.set_version(number)
 
     def transaction(self) -> AbstractContextManager[engine.Engine]:
