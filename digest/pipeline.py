@@ -157,10 +157,11 @@ def _cycle(
     # in this digest, as its page says. Votes replied in Matrix rooms since the last run too.
     replies.read(settings, store, now)
     subscribers = store.ratings.apply(subscribers)
+    # Nothing new while a source failed is no quiet day: the period waits for that source (a
+    # main feed down beside a minor one that answered had closed the day as "no new papers").
     failed = [s.name for s in report.sources if s.error]
-    all_failed = bool(report.sources) and len(failed) == len(report.sources)
     report.subscribers = make_digests(
-        settings, store, subscribers, now, all_failed, failed, waiting
+        settings, store, subscribers, now, bool(failed), failed, waiting
     )
     # After the digests: a paper in a digest made just now needs no alert. A profile without
     # its liked papers waits for them: its alert pass would mark papers looked at.
@@ -345,7 +346,7 @@ def preview(settings: Settings, store: Store, name: str, now: datetime) -> Messa
         start = next_fire(subscriber.schedule, subscriber.timezone, now) or start
         log.info("%s: this period's digest is made; the next one, if no more papers came", name)
     if not items and not held:  # a quiet period: a run sends its notice, or nothing
-        down = not fresh and bool(sources) and len(failed) == len(sources)
+        down = not fresh and bool(failed)
         told = alerted or store.journal.alerted_after(name, floor)
         quiet = "no match" if fresh else "nothing new"
         quiet = "waiting for sources" if down else "alerted" if told else quiet

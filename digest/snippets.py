@@ -21,7 +21,7 @@ def short_authors(authors: tuple[str, ...], keep: int = 3) -> str:
 # Words whose trailing period does not end a sentence; compared lower-cased, without brackets.
 _ABBREVIATIONS = frozenset(
     "e.g. i.e. al. fig. figs. eq. eqs. sec. tab. no. vs. cf. approx. resp. ref. refs. "
-    "dr. mr. ms. prof. st. ch. app. w.r.t. et.".split()
+    "dr. mr. ms. prof. st. ch. app. w.r.t. et. a.k.a. aka. viz.".split()
 )
 # End punctuation, optional closing quote or bracket, whitespace, then no lower-case letter.
 _BOUNDARY = re.compile(r"([.!?]+)[\"'”’)\]]*\s+(?=[^a-z\s])")

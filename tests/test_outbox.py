@@ -124,6 +124,40 @@ def test_a_row_keeps_its_key_across_resends_and_an_older_row_its_former_key(
     assert older.key != delivery.key
 
 
+def test_a_row_of_a_state_older_than_instant_keys_keeps_the_key_it_was_first_sent_under(
+    tmp_path: Path,
+) -> None:
+    # A row made by a digest of schema 10 and sent (or half sent) under its first key: after the
+    # upgrade it had a new Message-ID, a second mail nobody could tell was the same.
+    import sqlite3
+
+    from digest.state.schema import KEYED_BY_INSTANT
+
+    settings, store = setup(tmp_path, ChannelConfig("file", "file", {"dir": str(tmp_path / "o")}))
+    store.close()
+    with sqlite3.connect(tmp_path / "s.db") as db:
+        db.executescript(  # as schema 10 left it
+            "DROP TABLE feed_validators; ALTER TABLE outbox DROP COLUMN token;"
+            f" PRAGMA user_version = {KEYED_BY_INSTANT - 1};"
+        )
+    db.close()
+    with Store(tmp_path / "s.db") as store:
+        (row,) = store.due(NOW)
+        assert row.token == "-"
+    first = b"ana\x1fP1\x1ffile"
+    delivery = Delivery(
+        row.id,
+        "ana",
+        "P1",
+        row.day,
+        settings.subscribers[0].channels[0],
+        MESSAGE,
+        made=row.created_at,
+        token=row.token,
+    )
+    assert delivery.key == f"digest-{row.id}-{hashlib.sha256(first).hexdigest()[:16]}"
+
+
 def test_a_failure_waits_for_the_backoff_on_the_runs_clock(tmp_path: Path) -> None:
     blocker = tmp_path / "blocked"
     blocker.write_text("a file where a folder should be")

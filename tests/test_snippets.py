@@ -18,6 +18,14 @@ def test_snippet_keeps_three_sentences_without_splitting_abbreviations_or_decima
     )
 
 
+def test_a_k_a_ends_no_sentence() -> None:
+    abstract = "We propose Video-Skill-CoT (a.k.a. Video-SKoT), a framework. It works. Third. Cut."
+    assert (
+        snippet(abstract)
+        == "We propose Video-Skill-CoT (a.k.a. Video-SKoT), a framework. It works. Third."
+    )
+
+
 def test_snippet_drops_to_two_sentences_rather_than_cutting() -> None:
     first, second, third = "A" * 150 + ".", "B" * 150 + ".", "C" * 150 + "."
     assert snippet(f"{first} {second} {third}") == f"{first} {second}"

@@ -240,7 +240,25 @@ def test_a_quiet_day_a_day_without_match_and_a_failed_day_read_differently(
     code, out, _ = run(capsys, "run", "--config", "digest.toml", "--now", "2026-12-02T09:00+01:00")
     assert code == 1
     assert out.count("FAILED") == 4
-    assert "ana  waiting for sources: every source failed; a later run makes it" in out
+    assert "ana  waiting for sources: nothing new and a source failed; a later run makes it" in out
+
+
+def test_nothing_new_while_one_source_failed_waits_for_it_and_its_papers_get_the_day(
+    project: Path, server: FeedServer, capsys
+) -> None:
+    # The main feed down beside sources that answered with nothing new had closed the day as
+    # "no new papers"; the feed's papers, back at noon, then waited for the next day's digest.
+    serve_all(server, notes=[])
+    run(capsys, "run", "--config", "digest.toml", "--now", MONDAY)
+    server.route("/rss/cs.CR", Answer(503))
+    code, out, _ = run(capsys, "run", "--config", "digest.toml", "--now", TUESDAY)
+    assert code == 1 and out.count("FAILED") == 1
+    assert "ana  waiting for sources: nothing new and a source failed; a later run makes it" in out
+    back = RSS.replace("2611.", "2612.").replace("Tight", "Tighter")
+    serve_all(server, notes=[], rss=back)
+    code, out, _ = run(capsys, "run", "--config", "digest.toml", "--now", "2026-12-01T13:00+01:00")
+    assert code == 0 and "  ana  " in out and "picked" in out
+    assert len(list((project / "out").glob("2026-12-01/ana.eml"))) == 1
 
 
 @pytest.mark.parametrize(

@@ -21,6 +21,7 @@ from test_state_faults import paper, tiny_disk
 from digest.cli import main
 from digest.models import Paper, StateError
 from digest.state import Store, postgres
+from digest.state.schema import SCHEMA
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 PASSWORD = "s3cr3t-pw"
@@ -431,3 +432,28 @@ def test_a_rating_and_its_undo_wait_for_another_rating_of_the_same_paper(postgre
             other.execute("SELECT pg_advisory_unlock(hashtext(%s))", ("digest:rating:ana\x1fp1",))
             undo.join(10)
         assert done == [True] and store.ratings.current("ana", "p1") == "none"
+
+
+def test_health_reads_an_older_or_empty_database_and_never_moves_it(
+    postgres_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A new container's health check had upgraded the old workers' database, one way.
+    from digest.state import engine
+
+    assert main(["health", "--state", postgres_url]) == 1
+    assert "no digest state in" in capsys.readouterr().out
+    db = engine.connect(postgres_url)
+    try:
+        assert db.version() == 0  # an empty database is not made into a state by a health check
+    finally:
+        db.close()
+    with Store(postgres_url) as store:
+        with store.transaction() as tx:
+            tx.set_version(len(SCHEMA) - 1)
+    assert main(["health", "--state", postgres_url]) == 2
+    assert "made by an older digest" in capsys.readouterr().err
+    db = engine.connect(postgres_url)
+    try:
+        assert db.version() == len(SCHEMA) - 1
+    finally:
+        db.close()

@@ -139,7 +139,9 @@ _SUBSCRIBER_STATES = {
     "nothing new": "nothing new: no paper arrived since the last digest",
     "no match": "no match: new papers arrived, none scored above min_score",
     "alerted": "alerted: what matched went out as alerts; nothing more for the digest",
-    "waiting for sources": "waiting for sources: every source failed; a later run makes it",
+    "waiting for sources": (
+        "waiting for sources: nothing new and a source failed; a later run makes it"
+    ),
     "waiting for liked papers": (
         "waiting for liked papers: their arXiv lookup failed; a later run makes it"
     ),

@@ -235,8 +235,9 @@ class Delivery:
         # new digest as a copy of the old, a Matrix homeserver gave the old event back. The
         # instant the row was made, and its random token (two states replayed at one --now),
         # tell them apart, and stay the same for every resend.
-        ident = f"{self.subscriber}\x1f{self.period}\x1f{self.channel.name}\x1f{self.made}"
-        ident += f"\x1f{self.token}" if self.token else ""
+        ident = f"{self.subscriber}\x1f{self.period}\x1f{self.channel.name}"
+        if self.token != "-":  # "-": a row of a state older than these, under its first key
+            ident += f"\x1f{self.made}" + (f"\x1f{self.token}" if self.token else "")
         return f"digest-{self.id}-{hashlib.sha256(ident.encode()).hexdigest()[:16]}"
 
 

@@ -208,9 +208,19 @@ def health(state: str | Path, now: datetime, worker: str | None = None) -> tuple
 def _workers_health(state: str | Path, now: datetime, wanted: str | None) -> tuple[bool, str]:
     """On PostgreSQL: the wanted worker (a container's own check) or else any serve worker,
     alive when its last heartbeat is recent."""
+    from digest.state import engine
     from digest.state.store import Store
 
-    with Store(state) as store:
+    # Read, never moved: an older database upgraded by a health check (a new container beside
+    # old workers) shut those workers out; an empty one is no state yet, not made into one.
+    db = engine.connect(state)
+    try:
+        empty = db.version() == 0
+    finally:
+        db.close()
+    if empty:
+        return False, f"no digest state in {shown(state)} yet: digest serve has not run over it"
+    with Store(state, upgrade=False) as store:
         workers = [w for w in store.workers() if w["kind"] == "serve"]
     if wanted:
         workers = [w for w in workers if w["name"] == wanted]

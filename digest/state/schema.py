@@ -141,5 +141,9 @@ SCHEMA = [
     "",
 ]
 LOOSE_TITLES = len(SCHEMA)  # the step after which every stored paper has its loose title key
+TOKENS = 12  # the step that gave outbox rows their token
+# The first version whose outbox rows' keys hash their creation instant: the rows of an older
+# state keep the key they were first sent under (token '-': subscriber, period, channel alone).
+KEYED_BY_INSTANT = 11
 # The papers stored before paper_keys existed get their keys in the last migration step's commit
 # (store.py).

@@ -18,7 +18,7 @@ from digest.state.deliveries import Deliveries, stamp
 from digest.state.journal import Journal
 from digest.state.ratings import Ratings
 from digest.state.runs import Runs
-from digest.state.schema import LOOSE_TITLES, SCHEMA
+from digest.state.schema import KEYED_BY_INSTANT, LOOSE_TITLES, SCHEMA, TOKENS
 from digest.state.votes import Votes
 from digest.state.web import Web
 
@@ -105,6 +105,8 @@ class Store(Deliveries, Runs):
                     self.papers.key_unkeyed(db)
                 if number == LOOSE_TITLES and first > 0:  # after: it keys only a bare store
                     self.papers.key_loose_titles(db)
+                if number == TOKENS and 0 < first < KEYED_BY_INSTANT:
+                    db.execute("UPDATE outbox SET token = '-'")
                 db.set_version(number)
 
     def transaction(self) -> AbstractContextManager[engine.Engine]:
