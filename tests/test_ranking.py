@@ -90,7 +90,16 @@ def test_keywords_are_boosted_over_free_text(papers):
         "ana"
     ]
     assert [s.paper for s in as_keyword[:2]] == [unlearning, fl]
-    assert as_keyword[0].score > 1.3 * as_keyword[1].score  # weighed well above the free text
+    assert as_keyword[0].score > as_keyword[1].score  # the keyword weighs above the text's words
+
+
+def test_a_common_word_as_keyword_narrows_the_interests_text_and_does_not_replace_it(papers):
+    # Word for word, not 1.5 against the whole text: `keywords = ["quantum"]` beside a text on
+    # spin liquids had given 0 of 10 spin-liquid papers, a quantum painting tool first.
+    text = "federated learning under heterogeneous clients with partial participation"
+    alone = [s.paper.id for s in rank(papers, [sub(interests=text)])["ana"][:5]]
+    generic = rank(papers, [sub(interests=text, keywords=("learning",))])["ana"][:5]
+    assert len({s.paper.id for s in generic} & set(alone)) >= 4
 
 
 def test_exclude_removes_papers_mentioning_the_word_or_its_plural(papers):
@@ -521,11 +530,8 @@ def test_tiny_corpora_and_empty_inputs_work():
     picks = rank(three, [privacy()])["ana"]
     assert [s.paper.id for s in picks] == ["a"]
     everything = rank(three, [privacy()], thresholds=False)["ana"]
-    assert [(s.paper.id, s.score > 0) for s in everything] == [
-        ("a", True),
-        ("b", False),
-        ("c", False),
-    ]
+    assert [(s.paper.id, s.score > 0) for s in everything[:1]] == [("a", True)]
+    assert {(s.paper.id, s.score > 0) for s in everything[1:]} == {("b", False), ("c", False)}
     assert rank([], [privacy()]) == {"ana": []}
     assert rank(three, []) == {}
     only_stop_words = [Paper(id="x", title="The", abstract="and of the")]
@@ -1075,6 +1081,17 @@ def test_a_phrase_of_a_word_too_common_alone_finds_its_papers() -> None:
     picks = rank(pool, [sub(keywords=("code generation",))], thresholds=False)["ana"]
     assert {s.paper.id for s in picks[:2]} == {"c1", "c2"}
     assert "code generation" in picks[0].terms
+
+
+def test_a_side_channel_reader_gets_side_channel_papers_not_channel_attention() -> None:
+    pool = [
+        Paper("v1", "Spatial-channel attention for image segmentation", "Channel attention."),
+        Paper("v2", "Channel pruning of convolutional networks", "We prune channels."),
+        Paper("s1", "Cache side-channel attacks on trusted enclaves", "A side channel leaks."),
+        Paper("s2", "Power side channels in embedded devices", "We measure side channel leakage."),
+    ]
+    picks = rank(pool, [sub(keywords=("side-channel",))], thresholds=False)["ana"]
+    assert {s.paper.id for s in picks[:2]} == {"s1", "s2"}
 
 
 def test_a_german_reader_is_not_matched_on_german_function_words() -> None:

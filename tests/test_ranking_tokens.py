@@ -78,6 +78,18 @@ def test_words_too_common_alone_still_make_a_readers_phrase():
     assert analyze("our models improve the performance") == []  # alone, nothing
 
 
+def test_stop_words_that_are_half_of_a_fields_term_make_its_phrase():
+    """ "side-channel" was read as "channel" (vision papers' channel attention), "thin film" as
+    "film", "quantum well" as "quantum"; alone they are still no word."""
+    assert "side channel" in analyze("side-channel attacks")
+    assert analyze("thin film growth") == ["film", "growth", "thin film", "film growth"]
+    assert "quantum well" in analyze("quantum well lasers")
+    assert {"pareto front", "system identification", "many body", "few shot", "de sitter"} <= set(
+        analyze("Pareto front, system identification, many-body, few-shot, de Sitter")
+    )
+    assert analyze("as well as the first one of them") == []  # alone, nothing
+
+
 def test_a_texts_own_languages_function_words_are_no_words():
     """A German reader's "und", "die", "der" matched a history of Prussian railways."""
     german = analyze("Föderiertes Lernen und die Privatsphäre der Sprachmodelle")

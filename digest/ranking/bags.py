@@ -107,11 +107,12 @@ def columns_of(features: Iterable[str], words: list[str], keys: np.ndarray) -> l
 
 
 def weighted(
-    bags: list[sp.csr_matrix], column: np.ndarray, idf: np.ndarray, width: int
+    bags: list[sp.csr_matrix], column: np.ndarray, idf: np.ndarray, width: int, unit: bool = True
 ) -> sp.csr_matrix:
-    """Count rows -> l2-normalized sublinear tf x idf rows over a space's columns (column[c] is
-    the space's column for bag column c, -1 for none). Empties `bags`: each block of counts is
-    freed once weighed, each weighed block once copied into the result."""
+    """Count rows -> l2-normalized (unit=False: as they are) sublinear tf x idf rows over a
+    space's columns (column[c] is the space's column for bag column c, -1 for none). Empties
+    `bags`: each block of counts is freed once weighed, each weighed block once copied into the
+    result."""
     counts: list[sp.csr_matrix | None] = list(bags)
     bags.clear()
 
@@ -127,6 +128,8 @@ def weighted(
         data = TF(rows.data[keep].astype(np.float64)) * idf[cols]
         block = sp.csr_matrix((data, cols.astype(np.int32), indptr), shape=(rows.shape[0], width))
         block.sort_indices()
+        if not unit:
+            return block
         owner = np.repeat(np.arange(block.shape[0]), np.diff(block.indptr))
         block.data /= np.sqrt(np.bincount(owner, weights=block.data**2, minlength=block.shape[0]))[
             owner

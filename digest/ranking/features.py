@@ -20,8 +20,9 @@ from digest.ranking.tokens import PHRASE_ONLY, analyze, tokenize, tokenize_all
 # 5: the latent basis; 6: "k-means", "c++", "c#" whole, no LaTeX command names; 7: other
 # scripts keep their marks (й, モデル, हिन्दी), Chinese, Japanese and Korean in two-letter words;
 # 8: "model", "code", "state", "work", "performance", "task", "key", "art" in phrases; 9: other
-# languages' function words stop words of a text in that language only.
-VERSION = 9
+# languages' function words stop words of a text in that language only; 10: "side", "thin",
+# "well", "top", "front", "system", "first", "many" and others of the stop lists in phrases.
+VERSION = 10
 # The form of a saved space: 2 counts the built-in background in (background.stored); a space
 # saved in another form is fitted again once.
 FORM = 2
@@ -78,11 +79,12 @@ class Space:
     def size(self) -> int:
         return len(self.vocabulary)
 
-    def transform(self, texts: Sequence[str]) -> sp.csr_matrix:
+    def transform(self, texts: Sequence[str], unit: bool = True) -> sp.csr_matrix:
+        """The texts' rows: l2-normalized, or (unit=False) as weighed, for their magnitudes."""
         distinct = list(dict.fromkeys(texts))
         if len(distinct) < len(texts):  # subscribers of one lab often share an interests text
             where = {text: i for i, text in enumerate(distinct)}
-            return self.transform(distinct)[[where[text] for text in texts]]
+            return self.transform(distinct, unit)[[where[text] for text in texts]]
         words, ids, ends = tokenize(texts)
         keys, counts = bags.count(ids, ends, len(words))
         # Local features -> this space's columns (-1: not in the vocabulary).
@@ -95,7 +97,7 @@ class Space:
             dtype=np.int64,
             count=len(words) + len(keys),
         )
-        return bags.weighted(counts, column, self.idf, len(self.vocabulary))
+        return bags.weighted(counts, column, self.idf, len(self.vocabulary), unit)
 
     def spelled(self, texts: Sequence[str]) -> sp.csr_matrix:
         """Rows of a subscriber's own texts (interests, keywords), each word or phrase also in
@@ -132,7 +134,8 @@ class Space:
         words, ids, ends = tokenize(texts)
         keys, _ = bags.count(ids, ends, len(words))
         known = self.vocabulary
-        phrases = (f"{words[k >> 32]} {words[k & bags.LOW]}" for k in keys.tolist())
+        pairs = ((words[k >> 32], words[k & bags.LOW]) for k in keys.tolist())
+        phrases = (f"{a} {b}" for a, b in pairs if a not in PHRASE_ONLY or b not in PHRASE_ONLY)
         alone = (w for w in words if w not in PHRASE_ONLY)
         return all(w in known for w in alone) and all(p in known for p in phrases)
 
@@ -205,7 +208,11 @@ def fit(
     for block in counts:
         df += np.bincount(block.indices, minlength=width)
     wanted = df > 0
-    wanted[[i for i, w in enumerate(words) if w in PHRASE_ONLY]] = False  # in phrases alone
+    alone = [i for i, w in enumerate(words) if w in PHRASE_ONLY]
+    wanted[alone] = False  # in phrases alone, and not in a phrase of two such words
+    if alone:
+        pairs = np.isin(keys >> 32, alone) & np.isin(keys & bags.LOW, alone)
+        wanted[len(words) + np.flatnonzero(pairs)] = False
     # A term of one paper only dilutes its norm; by today's pool alone that is noise under 1000
     # papers. With a background, a row is of the words it or a subscriber holds, as in a store's
     # space: cut by today's df, a related paper's rare word was kept once an unrelated paper

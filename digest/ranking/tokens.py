@@ -100,12 +100,21 @@ def foreign_stops(tokens: list[str]) -> frozenset[str]:
     return found
 
 
-STOP_WORDS = ENGLISH_STOP_WORDS | DOMAIN_STOP_WORDS
 # Words too common alone to say anything, which name a topic with the next or the last word:
 # phrases only. As stop words they cut a reader's own phrases in half ("code generation" read
 # as "generation", "state space models" as "space", "world models" as "world", "art history"
-# as "history"); as words they made every abstract's "our models" and "performance" count.
-PHRASE_ONLY = frozenset("model models code state work works performance task tasks key art".split())
+# as "history"); as words they made every abstract's "our models" and "performance" count. The
+# second line are stop words of scikit-learn's list and ours that are half of a field's term:
+# "side-channel" was read as "channel" (vision papers' channel attention), "thin film" and
+# "thick disk" as "film" and "disk", "quantum well" as "quantum", "top quark", "Pareto front",
+# "system identification", "first principles", "many-body", "few-shot", "re-identification",
+# "de Sitter", "critical point", "interest rates".
+PHRASE_ONLY = frozenset(
+    """model models code state work works performance task tasks key art
+    side thin thick well top bottom front back up down full whole first third one two three few
+    many off re co de system call fire interest part critical""".split()
+)
+STOP_WORDS = (ENGLISH_STOP_WORDS | DOMAIN_STOP_WORDS) - PHRASE_ONLY
 
 
 # Typographic hyphens and apostrophes, as feeds write them: "fine‐tuning", "Alzheimer’s".
@@ -122,7 +131,7 @@ def no_rule(phrase: Sequence[str]) -> bool:
     """Is an exclude word or alert keyword (its words) no rule at all: none, or English stop
     words alone ("the", "a"), which every paper holds: excluding it emptied a digest, alerting on
     it held every paper for the next digest, beyond its top_k."""
-    return all(w.lower() in ENGLISH_STOP_WORDS for w in phrase)
+    return all(w.lower() in ENGLISH_STOP_WORDS - PHRASE_ONLY for w in phrase)
 
 
 # Whether phrase bigrams are features (a switch for bench/variants.py, which measures them).
@@ -245,8 +254,14 @@ def analyze(text: str) -> list[str]:
     words = [None if c in stops else _words[c] for c in chunks]
     features = [w for w in words if w and w not in PHRASE_ONLY]
     if BIGRAMS:
-        features += [f"{a} {b}" for a, b in zip(words, words[1:], strict=False) if a and b]
+        pairs = zip(words, words[1:], strict=False)
+        features += [f"{a} {b}" for a, b in pairs if a and b and not _both_phrase_only(a, b)]
     return features
+
+
+def _both_phrase_only(a: str, b: str) -> bool:
+    """Two words of phrases only say nothing together either ("first one", "one two")."""
+    return a in PHRASE_ONLY and b in PHRASE_ONLY
 
 
 _NAME_PART = re.compile(r"\w+")
