@@ -105,18 +105,27 @@ def ingest(
     return reports, papers
 
 
-def unlinked(paper: Paper, secrets: frozenset[str]) -> Paper:
-    """The paper without a link or key that holds a secret: a private feed may build its
-    items' links and ids from the address it was asked on (its token, its password), and links
-    reach readers, keys the state database."""
-    if not secrets or not (paper.url or paper.code_url or paper.aliases):
+def unlinked(paper: Paper, secrets: frozenset[str], own: frozenset[str] = frozenset()) -> Paper:
+    """The paper without a link or key that holds a secret, and with the secrets of its own
+    source (`own`: its address's token, its password) blotted from its text: a private feed may
+    build its items' links, ids and descriptions ("see https://host/item/3?token=...") from the
+    address it was asked on, and links and text reach readers, keys and text the state."""
+    if not secrets:
         return paper
     url, code = (
         link if redact(link, secrets) == link else "" for link in (paper.url, paper.code_url)
     )
     aliases = tuple(a for a in paper.aliases if redact(a, secrets) == a)
-    changed = (url, code, aliases) != (paper.url, paper.code_url, paper.aliases)
-    return dataclasses.replace(paper, url=url, code_url=code, aliases=aliases) if changed else paper
+    title, abstract, venue = (redact(t, own) for t in (paper.title, paper.abstract, paper.venue))
+    authors = tuple(redact(a, own) for a in paper.authors)
+    new = (url, code, aliases, title, abstract, venue, authors)
+    if new == (paper.url, paper.code_url, paper.aliases, paper.title, paper.abstract,
+               paper.venue, paper.authors):  # fmt: skip
+        return paper
+    return dataclasses.replace(
+        paper, url=url, code_url=code, aliases=aliases, title=title, abstract=abstract,
+        venue=venue, authors=authors,
+    )  # fmt: skip
 
 
 def seen_replacements(papers: list[Paper], store: Store, name: str) -> list[Paper]:
@@ -143,12 +152,16 @@ def _batches(
     read before it are kept (a page that failed does not undo the pages before it)."""
     batch: list[Paper] = []
     read = 0
+    # The secrets this source's server knows (what it was asked with): only these can be in
+    # its papers' text, and only these are looked for there (a look per secret and paper).
+    said = " ".join(str(v) for v in source.options.values())
+    own = frozenset(secret for secret in secrets if secret and secret in said)
     try:
         asked = {} if validators is None else {"validators": validators}
         for paper in SOURCES[source.kind].fetch(source, warn, now=now, progress=bar, **asked):
             # A title that moves a reader's cursor or reverses its text is ended here, for
             # every kind of source alike.
-            batch.append(unlinked(clean(paper), secrets))
+            batch.append(unlinked(clean(paper), secrets, own))
             bar.advance()
             if len(batch) == BATCH:
                 read += len(batch)

@@ -218,6 +218,26 @@ def test_a_link_holding_a_sources_secret_is_dropped_on_the_way_in(tmp_path: Path
     }
 
 
+def test_a_sources_secret_in_its_papers_text_is_blotted_on_the_way_in(
+    tmp_path: Path, feeds: Any
+) -> None:
+    """A private feed built its items' descriptions from the address it was asked on: the token
+    reached the state database, the digests and the web archive."""
+    from feedserver import Answer
+
+    token = "SECRETenvItemsTOK44"
+    text = f"We study private learning. See {feeds.url}/item/0?token={token} for code."
+    feeds.route("/feed", Answer(body=FEED.format(text), content_type="application/rss+xml"))
+    source = SourceConfig("rss", "lab", {"url": f"{feeds.url}/feed?token={token}"})
+    settings = Settings("t.toml", (source,), (), secrets=frozenset({token, "smtp-pass-not-here"}))
+    with Store(tmp_path / "s.db") as store:
+        intake.ingest(settings, store, NOW)
+        ((_, paper),) = store.papers_after(0)
+    assert token not in paper.abstract and "[redacted]" in paper.abstract
+    assert paper.abstract.startswith("We study private learning.")
+    assert token not in (tmp_path / "s.db").read_bytes().decode("latin-1")
+
+
 FEED = """<?xml version="1.0"?><rss version="2.0"><channel><title>t</title><link>https://x</link>
 <description>d</description><item><title>Private federated learning</title>
 <link>https://example.org/p/1</link><description>{}</description></item></channel></rss>"""
