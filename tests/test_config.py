@@ -301,6 +301,25 @@ def test_a_windows_editors_bom_is_read_and_other_encodings_named_by_line(tmp_pat
         config.load(path, environ={})
 
 
+def test_a_device_a_pipe_or_a_huge_file_as_config_is_one_line_not_read_without_end(
+    tmp_path: Path,
+) -> None:
+    # /dev/zero was read until the machine ran out of memory; a FIFO hung for ever.
+    import os
+
+    fifo = tmp_path / "digest.toml"
+    os.mkfifo(fifo)
+    for path in (Path("/dev/zero"), fifo):
+        with pytest.raises(
+            ConfigError, match=f"^{path}: not a regular file; name the config file$"
+        ):
+            config.load(path, environ={})
+    huge = tmp_path / "huge.toml"
+    huge.write_bytes(b"# " + b"x" * (5 * 2**20) + b"\n")
+    with pytest.raises(ConfigError, match="over 4 MiB: not a config file"):
+        config.load(huge, environ={})
+
+
 def test_an_integer_too_long_to_read_is_one_line(tmp_path: Path) -> None:
     message = error_of(tmp_path, MINIMAL + "top_k = " + "9" * 5000 + "\n")
     assert "not valid TOML" in message and "4300" in message

@@ -1,11 +1,14 @@
-"""What a config file's ${VAR}s stand for: .env files and the process environment, and the
-substitution that remembers which values went into secret keys (for redaction)."""
+"""The config file's text, and what its ${VAR}s stand for: .env files and the process
+environment, and the substitution that remembers which values went into secret keys (for
+redaction)."""
 
 from __future__ import annotations
 
+import codecs
 import io
 import os
 import re
+import stat
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -15,6 +18,30 @@ from dotenv.parser import parse_stream
 
 from digest.config.checks import SECRET_KEYS
 from digest.models import ConfigError
+
+MAX_CONFIG = 4 * 2**20  # bytes: a config of thousands of subscribers is a few hundred KiB
+
+
+def config_text(file: Path) -> str:
+    """The config's text: UTF-8, with or without the BOM Windows editors write; else a
+    ConfigError naming the line of the first byte that is not."""
+    # A device or a pipe named as the config (/dev/zero, a FIFO) was read without end.
+    if not stat.S_ISREG(file.stat().st_mode):
+        raise ConfigError(f"{file}: not a regular file; name the config file")
+    with file.open("rb") as handle:
+        data = handle.read(MAX_CONFIG + 1)
+    if len(data) > MAX_CONFIG:
+        raise ConfigError(f"{file}: over {MAX_CONFIG // 2**20} MiB: not a config file")
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        raise ConfigError(f"{file}: is UTF-16: save it as UTF-8")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise ConfigError(
+            f"{file}:{line}: not UTF-8 (byte 0x{data[exc.start]:02x}): save the file as UTF-8"
+        ) from None
+
 
 _VAR = re.compile(r"\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 

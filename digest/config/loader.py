@@ -6,7 +6,6 @@ path and what is allowed.
 
 from __future__ import annotations
 
-import codecs
 import functools
 import os
 import tomllib
@@ -23,7 +22,7 @@ from digest.config.checks import (
     Checks,
     is_folder,
 )
-from digest.config.environment import environment, substitute
+from digest.config.environment import config_text, environment, substitute
 from digest.config.schema import (
     BUILTIN_DEFAULTS,
     CHANNEL_KEYS,
@@ -61,26 +60,11 @@ from digest.models.errors import (
 )
 
 
-def _text(file: Path) -> str:
-    """The config's text: UTF-8, with or without the BOM Windows editors write; else a
-    ConfigError naming the line of the first byte that is not."""
-    data = file.read_bytes()
-    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        raise ConfigError(f"{file}: is UTF-16: save it as UTF-8")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise ConfigError(
-            f"{file}:{line}: not UTF-8 (byte 0x{data[exc.start]:02x}): save the file as UTF-8"
-        ) from None
-
-
 def load(path: str | os.PathLike[str], environ: Mapping[str, str] | None = None) -> Settings:
     """Read, substitute and check a config file; raise ConfigError with one line on any problem."""
     file = Path(path)
     try:
-        raw = tomllib.loads(_text(file))
+        raw = tomllib.loads(config_text(file))
     except FileNotFoundError:
         raise ConfigError(f"{file}: no such config file") from None
     except OSError as exc:
