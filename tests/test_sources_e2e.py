@@ -261,6 +261,35 @@ def test_nothing_new_while_one_source_failed_waits_for_it_and_its_papers_get_the
     assert len(list((project / "out").glob("2026-12-01/ana.eml"))) == 1
 
 
+def test_a_sigterm_ends_a_dripping_feeds_read_at_once(project: Path, server: FeedServer) -> None:
+    # A feed sending a byte a second held a SIGTERMed run for five minutes (compose's grace is
+    # two): the read in flight ends, and the run stops as it does for any SIGTERM.
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    serve_all(server, notes=[])
+    server.route("/rss/cs.CR", Answer(body=RSS, content_type="application/rss+xml", trickle=0.5))
+    command = [sys.executable, "-m", "digest", "run", "--config", "digest.toml", "--now", MONDAY]
+    proc = subprocess.Popen(command, cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)  # fmt: skip
+    try:
+        for _ in range(600):
+            if server.hits("/rss/cs.CR"):
+                break
+            time.sleep(0.05)
+        time.sleep(1.0)  # a few bytes into the drip
+        began = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 143 and time.monotonic() - began < 20, err
+    assert "stopped (SIGTERM) before the answer was read" in out + err
+    assert "Traceback" not in err
+
+
 @pytest.mark.parametrize(
     ("entry_toml", "message"),
     [

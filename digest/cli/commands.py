@@ -102,6 +102,7 @@ TERMINATED = 143  # 128 + SIGTERM, as a shell reports a command a SIGTERM ended
 
 def run(args: argparse.Namespace) -> int:
     from digest import pipeline
+    from digest.models import deadline
     from digest.state import Store
     from digest.state.lock import run_lock
 
@@ -113,10 +114,11 @@ def run(args: argparse.Namespace) -> int:
         log.warning("another run holds the state lock (%s); waiting up to %g s", holder, args.wait)
 
     # SIGTERM (systemd, docker stop, shutdown) stops as serve does: what is begun is recorded,
-    # the message on the wire is finished, and the rest is left pending for the next run.
+    # the message on the wire is finished, the rest left pending for the next run; a source's
+    # read in flight ends at once (a feed dripping a byte a second had held it five minutes).
     stopped = threading.Event()
     main = threading.current_thread() is threading.main_thread()  # only it may take signals
-    previous = signal.signal(signal.SIGTERM, lambda signum, frame: stopped.set()) if main else None
+    previous = signal.signal(signal.SIGTERM, deadline.stopper(stopped)) if main else None
     try:
         # One run at a time over one state: an overlapping cron run waits, then skips (exit 1).
         with run_lock(path, args.wait, stopped.is_set, on_wait=waiting), Store(path) as store:
@@ -124,6 +126,7 @@ def run(args: argparse.Namespace) -> int:
             report = pipeline.run_once(settings, store, _now(args), stop=stopped.is_set)
             store.leave()
     finally:
+        deadline.resume()
         if main:
             signal.signal(signal.SIGTERM, previous)
     from digest.cli.reports import describe

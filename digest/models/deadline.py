@@ -7,15 +7,52 @@ from __future__ import annotations
 import os
 import socket
 import threading
+from collections.abc import Callable
 from typing import Any
+
+# A process that is stopping (a run's SIGTERM) ends the stoppable calls in flight, a source's
+# reads, and every later one at once: a feed dripping a byte a second had held a stopped run for
+# five minutes. A delivery's call is not stoppable: the message on the wire is finished.
+_STOPPING = threading.Event()
+_IN_FLIGHT: set[Deadline] = set()
+_FLIGHT_LOCK = threading.Lock()
+
+
+def interrupt() -> None:
+    """End every stoppable call in flight, and every later one, until resume()."""
+    _STOPPING.set()
+    with _FLIGHT_LOCK:
+        calls = list(_IN_FLIGHT)
+    for call in calls:
+        call._expire()
+
+
+def stopper(stopped: threading.Event) -> Callable[[int, Any], None]:
+    """A SIGTERM handler: `stopped` set, and every stoppable call interrupted."""
+
+    def handler(signum: int, frame: Any) -> None:
+        stopped.set()
+        interrupt()
+
+    return handler
+
+
+def resume() -> None:
+    _STOPPING.clear()
+
+
+def interrupted() -> bool:
+    return _STOPPING.is_set()
 
 
 class Deadline:
     """`with Deadline(seconds) as d:` around a call; sockets it opens are given to d.watch()
-    (or, for httpx, d.trace goes in the request's extensions); d.expired tells afterwards."""
+    (or, for httpx, d.trace goes in the request's extensions); d.expired tells afterwards.
+    `stoppable`: interrupt() ends it too."""
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, seconds: float, stoppable: bool = False) -> None:
         self.seconds = seconds
+        self.stoppable = stoppable
         self.expired = False
         self._lock = threading.Lock()
         self._copies: list[socket.socket] = []
@@ -24,10 +61,17 @@ class Deadline:
 
     def __enter__(self) -> Deadline:
         self._timer.start()
+        if self.stoppable:
+            with _FLIGHT_LOCK:
+                _IN_FLIGHT.add(self)
+            if _STOPPING.is_set():
+                self._expire()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self._timer.cancel()
+        with _FLIGHT_LOCK:
+            _IN_FLIGHT.discard(self)
         with self._lock:
             for copy in self._copies:
                 copy.close()

@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 
 from digest import __version__
-from digest.models import SourceError
+from digest.models import SourceError, deadline
 from digest.models.characters import BIDI, C0, C1
 from digest.models.deadline import Deadline
 from digest.sources.addresses import internal, printable, shown
@@ -176,7 +176,7 @@ class Client:
         self._asked = 0
         policy = self.policy
         # Timeouts are per read: the watchdog ends a call whose server drips a byte at a time.
-        with Deadline(policy.deadline) as watch:
+        with Deadline(policy.deadline, stoppable=True) as watch:
             try:
                 # The address's own query (an api_key=...) is kept: httpx's params= would
                 # replace it. The source's own parameters win where both name one.
@@ -237,7 +237,7 @@ class Client:
                     break
                 raise self._too_large(where)
             chunks.append(chunk)
-            if time.monotonic() - started > self.policy.deadline:
+            if time.monotonic() - started > self.policy.deadline or deadline.interrupted():
                 raise SourceError(f"{self.name}: {_unfinished(self.policy)} from {where}")
         return Response(str(stream.url), stream.status_code, stream.headers, b"".join(chunks))
 
@@ -312,6 +312,8 @@ _UNSHOWN = re.compile(f"[{C0}{C1}{BIDI}\ud800-\udfff]")
 def _unfinished(policy: Policy) -> str:
     # Final for this run: a server that took the whole deadline once would hold a run (and the
     # run lock) for each try again; a later run asks again.
+    if deadline.interrupted():
+        return "stopped (SIGTERM) before the answer was read; a later run will ask again"
     return f"response still unfinished after {policy.deadline:g} s; a later run will try again"
 
 
