@@ -104,6 +104,21 @@ def test_a_url_without_a_password_names_the_database_in_its_error_lines(
     assert code == 2 and err.startswith(f"digest: {url}: cannot connect"), err
 
 
+def test_a_blank_state_or_a_device_as_state_is_one_line_and_nothing_is_made(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `--state "$UNSET"` had run on the config's state; `--state " "` made a file named " ";
+    # /dev/null was "empty (0 bytes) ... delete it to start afresh".
+    for blank in ("", " "):
+        code, _, err = run(capsys, "status", "--config", "config/digest.toml", "--state", blank)
+        assert code == 2 and err == (
+            "digest: --state: blank; give a file or a postgresql:// URL, or leave it out\n"
+        )
+    assert not (project / " ").exists()
+    code, _, err = run(capsys, "run", "--config", "config/digest.toml", "--state", "/dev/null")
+    assert code == 2 and "/dev/null: not a regular file; name a state database file" in err
+
+
 def test_retry_over_a_state_that_is_not_there_creates_none_and_says_so(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -127,6 +127,15 @@ def test_a_url_s_credentials_are_blotted_decoded_and_as_http_basic_sends_them() 
     assert "sekrit" not in text and basic[4:-4] not in text
 
 
+def test_a_user_name_as_a_url_s_credential_is_blotted_as_http_basic_sends_it() -> None:
+    import base64
+
+    url = "http://SECRETuserTOK55@127.0.0.1:18812/slack/x"
+    basic = base64.b64encode(b"SECRETuserTOK55:").decode()
+    text = redact(f"slack answered 400 auth=Basic {basic} for SECRETuserTOK55", frozenset({url}))
+    assert "SECRETuserTOK55" not in text and basic[:16] not in text
+
+
 def test_a_secret_address_does_not_blot_a_longer_one_it_begins() -> None:
     secret = frozenset({"http://127.0.0.1:18816/or?token=abcdefgh1234"})
     text = "from http://127.0.0.1:18816/or2/notes; from http://127.0.0.1:18816/or/notes"

@@ -276,6 +276,22 @@ def test_a_folder_reads_jsonl_gz_and_csv_sorted_and_ignores_the_rest(tmp_path: P
     assert warnings == [f"{tmp_path / 'f.jsonl'}: binary file, skipped"]
 
 
+def test_a_line_too_long_to_be_a_record_is_skipped_not_held(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # One 1.5 GB line in 1.4 MB of gzip ended a library's read in a MemoryError.
+    from digest.sources import files
+
+    monkeypatch.setattr(files, "MAX_LINE", 2**20)
+    with gzip.open(tmp_path / "bomb.jsonl.gz", "wb") as out:
+        out.write(b'{"title": "' + b"x" * 3 * 2**20 + b'"}\n')
+        out.write(jsonl(RECORD).encode())
+    warnings: list[str] = []
+    papers = read_papers(str(tmp_path / "bomb.jsonl.gz"), warnings.append)
+    assert [p.id for p in papers] == ["2501.01234"]
+    assert warnings == [f"{tmp_path / 'bomb.jsonl.gz'}:1: a line over 1 MiB, skipped"]
+
+
 def test_a_missing_path_fails_the_source(tmp_path: Path) -> None:
     missing = tmp_path / "gone.jsonl"
     with pytest.raises(SourceError, match=re.escape(f"{missing}: no such file or folder")):

@@ -11,6 +11,7 @@ import signal
 import threading
 from datetime import UTC, datetime
 
+from digest.cli import states
 from digest.cli.logs import REDACTOR
 from digest.cli.terminal import say, shown_json, write
 from digest.models import InputError, Settings, StateError
@@ -53,46 +54,6 @@ def _subscriber(settings: Settings, name: str) -> None:
         raise InputError(f"no subscriber named {name!r} in {settings.path}; known: {known}")
 
 
-def _state_path(args: argparse.Namespace, settings: Settings) -> str:
-    """An SQLite file or a postgresql:// URL, whose password is a secret wherever it came from."""
-    return _secret_state(args, args.state or os.environ.get("DIGEST_STATE") or settings.state_path)
-
-
-def _secret_state(args: argparse.Namespace, state: str) -> str:
-    """The state, its URL's password (as libpq reads it, in any form) made known to the log's
-    redactor before anything can print it; a URL without one is no secret, and is shown."""
-    from digest.models.errors import (
-        POSTGRES_SCHEMES,
-        postgres_secrets,
-        postgres_url,
-        state_location,
-    )
-
-    where = "--state" if args.state else "DIGEST_STATE"
-    try:
-        state = state_location(state)
-    except ValueError as e:
-        raise InputError(f"{where}: {e}") from None
-    if state.strip() == ":memory:":  # SQLite's own name for a database that is never written
-        raise InputError(
-            f"{where}: ':memory:' keeps nothing between runs (every run would send everything"
-            " again): give a file or a postgresql:// URL"
-        )
-    if state.startswith(POSTGRES_SCHEMES):
-        REDACTOR.secrets = REDACTOR.secrets | postgres_secrets(state)
-        # An unclosed [, or an '@' libpq would misread (part of a password would show).
-        if problem := postgres_url(state).problem:
-            raise InputError(f"{where}: not a valid postgresql:// URL: {problem}")
-    return state
-
-
-def _exists(state: str) -> bool:
-    """Is there a state to read? A database server always has one (made on first use)."""
-    from digest.models.errors import POSTGRES_SCHEMES
-
-    return state.startswith(POSTGRES_SCHEMES) or os.path.exists(state)
-
-
 def _now(args: argparse.Namespace) -> datetime:
     return args.now or datetime.now().astimezone()
 
@@ -107,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     from digest.state.lock import run_lock
 
     settings = _settings(args)
-    path = _state_path(args, settings)
+    path = states.state_path(args, settings)
     _libraries(settings)  # before the state is opened: a bad library makes no state file
 
     def waiting(holder: str) -> None:
@@ -142,8 +103,8 @@ def rank(args: argparse.Namespace) -> int:
     from digest import corpus  # numpy and the ranking: only for the commands that rank
 
     settings = _settings(args)
-    path = _state_path(args, settings)
-    if _exists(path):
+    path = states.state_path(args, settings)
+    if states.exists(path):
         from digest.state import Store
 
         with Store(path, upgrade=False) as store:
@@ -160,9 +121,9 @@ def preview(args: argparse.Namespace) -> int:
     from digest.state import Store
 
     settings = _settings(args)
-    path = _state_path(args, settings)
+    path = states.state_path(args, settings)
     # A preview never creates the state file: with none yet, it previews a first run.
-    with Store(path if _exists(path) else ":memory:", upgrade=False) as store:
+    with Store(path if states.exists(path) else ":memory:", upgrade=False) as store:
         message = pipeline.preview(settings, store, args.subscriber, _now(args))
     if isinstance(message, str):  # a quiet period that sends nothing
         say(message)
@@ -201,8 +162,8 @@ def retry(args: argparse.Namespace) -> int:
     settings = _settings(args)
     if args.subscriber is not None:
         _subscriber(settings, args.subscriber)
-    path = _state_path(args, settings)
-    if not _exists(path):  # a new, empty state would say "0 pending" of the real one's rows
+    path = states.state_path(args, settings)
+    if not states.exists(path):  # a new, empty state would say "0 pending" of the real one's rows
         raise StateError(f"no state at {path}: nothing was ever owed there (is it the right path?)")
     if args.drop is not None:
         return _drop(args, settings, path)
@@ -268,7 +229,7 @@ def serve(args: argparse.Namespace) -> int:
         logging.getLogger().setLevel(logging.INFO)
     if args.verbose < 2:
         logging.getLogger("apscheduler").setLevel(logging.WARNING)
-    path = _state_path(args, settings)
+    path = states.state_path(args, settings)
     server = Server(settings, path)
     if not settings.web:
         return server.serve()
@@ -294,8 +255,8 @@ def status(args: argparse.Namespace) -> int:
     from digest.state import Store
 
     settings = _settings(args)
-    path = _state_path(args, settings)
-    if not _exists(path):
+    path = states.state_path(args, settings)
+    if not states.exists(path):
         say(f"digest status: no state at {path} yet: no run so far")
         return 0
     with Store(path, upgrade=False) as store:
@@ -310,7 +271,7 @@ def health(args: argparse.Namespace) -> int:
 
     # The container's check reads $DIGEST_STATE and never needs the config.
     path = args.state or os.environ.get("DIGEST_STATE") or _settings(args).state_path
-    path = _secret_state(args, path)
+    path = states.secret_state(args, path)
     if not engine.is_url(path) and os.path.exists(path):
         with Store(path, upgrade=False):  # a state no serve could use is bad state (exit 2)
             pass
@@ -327,8 +288,8 @@ def feedback(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     _subscriber(settings, args.subscriber)
-    path = _state_path(args, settings)
-    if not _exists(path):
+    path = states.state_path(args, settings)
+    if not states.exists(path):
         raise InputError(f"{path}: no state database yet: papers are known after a `digest run`")
     if not args.paper.strip():
         raise InputError("feedback: the paper id is empty")
@@ -355,18 +316,18 @@ def web(args: argparse.Namespace) -> int:
         raise ConfigError(f"{settings.path}: web: no [web] table (base_url, listen, secret)")
     if args.verbose == 0:
         logging.getLogger().setLevel(logging.INFO)
-    return server.run(settings, _state_path(args, settings))
+    return server.run(settings, states.state_path(args, settings))
 
 
 def ratings(args: argparse.Namespace) -> int:
     from digest.state import Store
 
     settings = _settings(args)
-    path = _state_path(args, settings)
+    path = states.state_path(args, settings)
     if args.subscriber and not any(s.name == args.subscriber for s in settings.subscribers):
         raise InputError(f"no subscriber named {args.subscriber!r} in {settings.path}")
     listed: list[dict[str, str]] = []
-    if _exists(path):  # never creates the state: no state, no ratings
+    if states.exists(path):  # never creates the state: no state, no ratings
         with Store(path, upgrade=False) as store:
             listed = store.ratings.listing(args.subscriber)
     if args.format == "json":
@@ -386,9 +347,9 @@ def resume(args: argparse.Namespace) -> int:
     if not any(s.name == args.name for s in settings.subscribers):
         known = ", ".join(s.name for s in settings.subscribers)
         raise InputError(f"no subscriber named {args.name!r} in {settings.path}; known: {known}")
-    path = _state_path(args, settings)
+    path = states.state_path(args, settings)
     resumed: list[str] = []
-    if _exists(path):
+    if states.exists(path):
         with Store(path) as store:
             resumed = store.web.resume(args.name)
     if resumed:

@@ -279,6 +279,11 @@ def _forms(secret: str) -> set[str]:
         password = unquote(parts.password)
         forms |= _encodings(parts.password) | _encodings(password) | _base64(password)
         forms |= _base64(f"{unquote(parts.username or '')}:{password}")
+    elif parts.username and len(parts.username) >= PART:
+        # A user name alone as the credential (a token as https://TOKEN@host/...): HTTP Basic
+        # sends "TOKEN:", which a server quoted back in base64.
+        user = unquote(parts.username)
+        forms |= _encodings(parts.username) | _encodings(user) | _base64(f"{user}:")
     # libpq takes a password from the query as well, and quotes it back in its errors.
     forms |= {v for k, v in parse_qsl(parts.query) if "password" in k.lower() and v}
     if parts.scheme not in ("http", "https") or not host:

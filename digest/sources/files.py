@@ -113,13 +113,33 @@ def to_paper(record: Mapping[str, Any], source: str, links: bool = True) -> Pape
     )
 
 
+# A paper's record is a few KiB: a longer line is no record. One 1.5 GB line (1.4 MB gzipped)
+# had ended a library's read in a MemoryError.
+MAX_LINE = 16 * 2**20
+
+
+def _bounded_lines(stream: Any) -> Iterator[bytes | None]:
+    """The lines of a binary stream (a file's, gzip's); None for one over MAX_LINE, which is read
+    past, never held."""
+    while raw := stream.readline(MAX_LINE + 1):
+        if len(raw) <= MAX_LINE or raw.endswith(b"\n"):
+            yield raw
+            continue
+        while (rest := stream.readline(MAX_LINE)) and not rest.endswith(b"\n"):
+            pass
+        yield None
+
+
 def _jsonl_lines(path: Path, warn: Warn) -> Iterator[tuple[int, str]]:
     """(line number, decoded line) of a plain or gzipped JSONL file; bad bytes skip one line.
     A NUL byte in the first line is a binary file, skipped; in a later one, that line."""
     offset = 0
     try:
         with gzip.open(path) if path.name.endswith(".gz") else path.open("rb") as stream:
-            for number, raw in enumerate(stream, start=1):
+            for number, raw in enumerate(_bounded_lines(stream), start=1):
+                if raw is None:
+                    warn(f"{path}:{number}: a line over {MAX_LINE // 2**20} MiB, skipped")
+                    continue
                 if b"\x00" in raw:
                     if number == 1:
                         warn(f"{path}: binary file, skipped")

@@ -80,6 +80,9 @@ class SQLite:
     def __init__(self, path: Path, timeout: float | None = None) -> None:
         self.name = str(path)
         self.timeout = BUSY_TIMEOUT if timeout is None else timeout
+        if str(path) != ":memory:" and path.exists() and not (path.is_file() or path.is_dir()):
+            # /dev/null was told "the file is empty ... delete it to start afresh".
+            raise StateError(f"{path}: not a regular file; name a state database file")
         if _emptied(path):
             # SQLite would take it for a new database, and every digest of the lost state would
             # be made and sent again: a file truncated by a full disk or a bad copy, not a start.
