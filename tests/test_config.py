@@ -116,6 +116,12 @@ to = "${MAIL}"
     [
         (b"\xff\xfeTOPIC=x\n", ".env: cannot read the .env file ('utf-8' codec can't decode"),
         (b"GOOD=1\nthis is not an assignment\n", ".env:2: not a NAME=value line"),
+        # python-dotenv made it https://hooks.example.org/services/ and said nothing.
+        (
+            b"HOOK=https://hooks.example.org/services/${PART}\nPART=T00/B00/xyz\n",
+            ".env:1: ${PART} is not set above this line (a .env is read from the top) nor in"
+            " the environment",
+        ),
     ],
 )
 def test_a_dotenv_it_cannot_read_is_one_line_naming_the_file(

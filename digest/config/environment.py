@@ -43,6 +43,7 @@ def config_text(file: Path) -> str:
         ) from None
 
 
+_DOTENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")  # with no ":-default"
 _VAR = re.compile(r"\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
@@ -66,9 +67,20 @@ def dotenv_file(path: Path) -> dict[str, str]:
         raise ConfigError(f"{path}: cannot read the .env file ({exc})") from None
     if "\x00" in text:  # python-dotenv reads past it, and the values it holds go missing
         raise ConfigError(f"{path}: not a .env file (it holds NUL bytes)")
+    known = set(os.environ)
     for binding in parse_stream(io.StringIO(text)):
         if binding.error:
             raise ConfigError(f"{path}:{binding.original.line}: not a NAME=value line")
+        # python-dotenv fills a ${NAME} of a later line, or of none, with "" and says nothing: a
+        # webhook had lost its secret part, and validate said OK.
+        for name in _DOTENV_REF.findall(binding.value or ""):
+            if name not in known:
+                raise ConfigError(
+                    f"{path}:{binding.original.line}: ${{{name}}} is not set above this line"
+                    " (a .env is read from the top) nor in the environment"
+                )
+        if binding.key:
+            known.add(binding.key)
     values = dotenv_values(stream=io.StringIO(text))
     return {k: v for k, v in values.items() if v is not None}
 
