@@ -83,8 +83,8 @@ class Store(Deliveries, Runs):
             return
         if not upgrade and 0 < first < len(SCHEMA):
             raise StateError(
-                f"{self.name}: made by an older digest (schema {first}); `digest run` upgrades"
-                " it, one way (back it up first)"
+                f"{self.name}: made by an older digest (schema {first}), or by a first run cut"
+                " short; `digest run` upgrades it, one way (back it up first)"
             )
         for number, script in enumerate(SCHEMA, start=1):
             with self.transaction() as db:
