@@ -357,6 +357,25 @@ def test_a_200_without_an_event_id_is_tried_again_and_posted_once(
     assert later.sent == [f"ana/matrix: {event['event_id']}"]
 
 
+def test_a_put_the_homeserver_took_but_never_answered_is_said_so_and_posted_once(
+    homeserver: Homeserver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "cannot reach the server" sent the operator after a network fault that was not there.
+    from digest.channels import transport
+
+    monkeypatch.setattr(transport, "DEADLINE", 1.0)
+    with running(StallingProxy(homeserver.url)) as proxy:
+        proxy.stall_after = 0
+        settings, store, token, room_id = proxied(homeserver, proxy, tmp_path)
+        first = outbox.deliver(store, settings, NOW, rand=lambda: 0.5)
+        (said,) = first.retrying
+        assert "matrix: the server did not answer" in said and "cannot reach" not in said
+        proxy.stall_after = None
+        proxy.release.set()
+        later = outbox.deliver(store, settings, NOW + timedelta(minutes=2))
+    assert len(later.sent) == 1 and len(homeserver.messages(token, room_id)) == 1
+
+
 def test_a_retry_after_ms_of_ages_waits_the_longest_backoff(
     homeserver: Homeserver, tmp_path: Path
 ) -> None:

@@ -168,6 +168,8 @@ def _asked(response: httpx.Response | Answer) -> str:
 def network(what: str, exc: httpx.HTTPError) -> DeliveryError:
     # str(exc) of a transport error names the cause ("[Errno 111] Connection refused"), not the URL.
     reason = str(exc) or type(exc).__name__
+    if isinstance(exc, Unanswered):  # it reached the server: "cannot reach" sent one to the network
+        return DeliveryError(f"{what}: the server did not answer ({reason})", retryable=True)
     return DeliveryError(f"{what}: cannot reach the server ({reason})", retryable=True)
 
 
