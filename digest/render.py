@@ -285,9 +285,21 @@ def _item(
     }
 
 
-def _render(env: jinja2.Environment, name: str, context: dict[str, Any]) -> str:
+def unloadable(env: jinja2.Environment) -> list[str]:
+    """Why each of the nine templates that cannot be loaded cannot (`validate` names them all)."""
+    names = (SUBJECT_TEMPLATE, TEXT_TEMPLATE, HTML_TEMPLATE, *ALERT_TEMPLATES, *NOTICE_TEMPLATES)
+    found = []
+    for name in names:
+        try:
+            _loaded(env, name)
+        except ConfigError as exc:
+            found.append(str(exc))
+    return found
+
+
+def _loaded(env: jinja2.Environment, name: str) -> jinja2.Template:
     try:
-        template = env.get_template(name)
+        return env.get_template(name)
     except jinja2.TemplateNotFound as exc:
         raise ConfigError(f"template {name} not found (looked in {_search_path(env)})") from exc
     except jinja2.TemplateSyntaxError as exc:
@@ -297,6 +309,10 @@ def _render(env: jinja2.Environment, name: str, context: dict[str, Any]) -> str:
         raise ConfigError(
             f"template {name} cannot be read as UTF-8 text: {_one_line(exc)}"
         ) from exc
+
+
+def _render(env: jinja2.Environment, name: str, context: dict[str, Any]) -> str:
+    template = _loaded(env, name)
     try:
         return template.render(context)
     # Not only Jinja's own errors: a user's template can divide by zero or recurse for ever.

@@ -17,6 +17,7 @@ from digest.render import (
     render_alert,
     render_digest,
     render_notice,
+    unloadable,
 )
 from digest.web.tokens import links_for
 
@@ -222,6 +223,17 @@ def test_check_templates_catches_a_typo_before_any_digest_is_made(tmp_path: Path
     (tmp_path / "digest.txt").write_text("{% for item in items %}{{ item.titel }}{% endfor %}\n")
     with pytest.raises(ConfigError, match="digest.txt, line 1: .*titel"):
         check_templates(make_environment(str(tmp_path)))
+
+
+def test_every_template_that_cannot_load_is_named_not_only_the_first(tmp_path: Path) -> None:
+    # validate promised every mistake a line each, and named only digest.subject.txt's.
+    (tmp_path / "digest.subject.txt").write_text("{{ subject \n")
+    (tmp_path / "digest.txt").write_text("{% for x in items %}\n")
+    found = unloadable(make_environment(str(tmp_path)))
+    assert len(found) == 2
+    assert found[0].startswith(f"template {tmp_path / 'digest.subject.txt'}, line 1: ")
+    assert found[1].startswith(f"template {tmp_path / 'digest.txt'}, line ")
+    assert unloadable(make_environment()) == []
 
 
 @pytest.mark.parametrize(

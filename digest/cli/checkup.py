@@ -49,7 +49,11 @@ def problems(settings: Settings) -> list[str]:
                     where = channel.where or f"{key}.channels[{c}]"
                     found.append(f"{file}: {where}.dir: {problem}")
     try:
-        render.check_templates(render.make_environment(settings.templates))
+        env = render.make_environment(settings.templates)
+        broken = render.unloadable(env)  # every one that cannot load, then a sample rendered
+        found += [f"{file}: templates: {problem}" for problem in broken]
+        if not broken:
+            render.check_templates(env)
     except DigestError as exc:
         found.append(f"{file}: templates: {exc}")
     return list(dict.fromkeys(found))  # a shared folder or default fails once
