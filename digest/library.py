@@ -50,7 +50,8 @@ def load(path: str) -> tuple[Paper, ...]:
     except (OSError, ValueError):  # a name too long for the system, a NUL byte
         there = False
     if not there:
-        raise InputError(f"{path[:200]}: library file not found")
+        what = "a folder, not a library file" if file.is_dir() else "library file not found"
+        raise InputError(f"{path[:200]}: {what}")
     if not file.name.lower().endswith(SUFFIXES):
         raise InputError(f"{path}: unknown library format; use {', '.join(SUFFIXES)}")
     try:

@@ -65,13 +65,16 @@ def test_a_bad_record_is_skipped_with_a_warning(tmp_path: Path, caplog) -> None:
     ("name", "content", "message"),
     [
         ("missing.jsonl", None, "library file not found"),
+        ("papers.jsonl", "/", "a folder, not a library file"),
         ("lib.txt", "hello", "unknown library format"),
         ("empty.jsonl", "", "library holds no papers"),
     ],
 )
 def test_unusable_libraries_are_input_errors(tmp_path: Path, name, content, message) -> None:
     path = tmp_path / name
-    if content is not None:
+    if content == "/":
+        path.mkdir()
+    elif content is not None:
         path.write_text(content)
     with pytest.raises(InputError, match=message) as info:
         library.load(str(path))
