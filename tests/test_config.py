@@ -542,6 +542,7 @@ def test_web_is_optional_and_its_secret_is_redacted(tmp_path: Path) -> None:
         ),
         ('listen = "8080"', "web.listen: must be host:port"),
         ('listen = "0.0.0.0:99999"', "web.listen: must be host:port"),
+        ('listen = "999.1.1.1:8080"', "web.listen: must be host:port"),
         ("port = 8080", "web.port: unknown key; allowed: base_url, listen, secret"),
     ],
 )

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import email.utils
+import ipaddress
 import math
 import os
 import re
@@ -281,7 +282,7 @@ class Checks:
             )
         listen = web.get("listen", "127.0.0.1:8080")
         host, _, port = listen.rpartition(":")
-        if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        if not host or not port.isdigit() or not 0 < int(port) < 65536 or not _listenable(host):
             raise self.fail("web.listen", "must be host:port, e.g. '127.0.0.1:8080'")
         return {**web, "base_url": web["base_url"].rstrip("/"), "listen": listen}
 
@@ -313,3 +314,14 @@ def _kind_of(value: Any) -> str:
         dict: "a table",
     }
     return names.get(type(value), type(value).__name__)
+
+
+def _listenable(host: str) -> bool:
+    """An IP address ([::1] too) or a host name; not "999.1.1.1", which `digest web` could only
+    fail on ("Unknown error -2") after validate had said OK."""
+    bare = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    try:
+        ipaddress.ip_address(bare)
+        return True
+    except ValueError:
+        return bool(re.fullmatch(r"[A-Za-z0-9.-]+", bare)) and not re.fullmatch(r"[\d.]+", bare)
