@@ -152,6 +152,11 @@ def _cycle(
 ) -> RunReport:
     report = RunReport(now=now)
     report.sources, _ = ingest(settings, store, now)
+    if stop() and any(s.error for s in report.sources):  # a SIGTERM cut a read short: no digest
+        # of half the reads, nor a "could not read" notice; the papers kept are the next run's
+        log.info("stopping: no digest made from this run's reads; the next run reads again")
+        store.finish_run(run_id, datetime.now().astimezone(), "attention", report.summary())
+        return report
     store.journal.record_sources(run_id, now, report.summary()["sources"])
     # The ratings after the sources (a slow feed takes minutes): a vote given meanwhile counts
     # in this digest, as its page says. Votes replied in Matrix rooms since the last run too.

@@ -26,7 +26,7 @@ from apscheduler.triggers.interval import IntervalTrigger
 
 from digest import pipeline
 from digest.config.crontab import trigger
-from digest.models import DigestError, Settings, StateError, redact
+from digest.models import DigestError, Settings, StateError, deadline, redact
 from digest.periods import next_fires
 from digest.state import Store
 from digest.state.engine import shown
@@ -119,6 +119,7 @@ class Server:
         with self.busy:
             while self.running:
                 self.busy.wait()
+        deadline.resume()
         try:
             write_heartbeat(self.state, self.clock(), stopped=True)
         except StateError as exc:  # health reads the last beat until it is stale: say so
@@ -212,6 +213,7 @@ class Server:
     def _watch(self) -> None:
         self.stop.wait()
         log.info("serve: %s: no new work; waiting for the job in progress", self.signal_name)
+        deadline.interrupt()  # a source's read in flight ends: a dripping feed had held it
         self.scheduler.shutdown(wait=False)
 
 

@@ -307,23 +307,25 @@ def test_a_windows_editors_bom_is_read_and_other_encodings_named_by_line(tmp_pat
         config.load(path, environ={})
 
 
-def test_a_device_a_pipe_or_a_huge_file_as_config_is_one_line_not_read_without_end(
-    tmp_path: Path,
-) -> None:
-    # /dev/zero was read until the machine ran out of memory; a FIFO hung for ever.
+def test_a_config_is_read_to_a_bound_and_a_pipe_is_a_config(tmp_path: Path) -> None:
+    # /dev/zero was read until the machine ran out of memory; `--config <(envsubst ...)` reads.
     import os
+    import threading
 
-    fifo = tmp_path / "digest.toml"
-    os.mkfifo(fifo)
-    for path in (Path("/dev/zero"), fifo):
-        with pytest.raises(
-            ConfigError, match=f"^{path}: not a regular file; name the config file$"
-        ):
-            config.load(path, environ={})
+    with pytest.raises(ConfigError, match="^/dev/zero: over 4 MiB: not a config file$"):
+        config.load(Path("/dev/zero"), environ={})
     huge = tmp_path / "huge.toml"
     huge.write_bytes(b"# " + b"x" * (5 * 2**20) + b"\n")
     with pytest.raises(ConfigError, match="over 4 MiB: not a config file"):
         config.load(huge, environ={})
+    pipe = tmp_path / "piped.toml"
+    os.mkfifo(pipe)
+    writer = threading.Thread(target=pipe.write_text, args=(textwrap.dedent(MINIMAL),))
+    writer.start()
+    assert config.load(pipe, environ={}).sources
+    writer.join()
+    with pytest.raises(ConfigError, match="not a regular file; name the config file"):
+        config.load(tmp_path, environ={})
 
 
 def test_an_integer_too_long_to_read_is_one_line(tmp_path: Path) -> None:

@@ -141,6 +141,7 @@ def test_exclude_pattern_matches_words_and_phrases_not_fragments():
     assert not pattern.search("the language of models")
     assert exclude_pattern([" ", ""]) is None
     assert exclude_pattern(["the", "A", "of the"]) is None  # every paper holds them: no rule
+    assert exclude_pattern(["first", "two", "well", "de"]) is None  # phrase words alone: none
     found = exclude_pattern(["the", "the protein"])
     assert found is not None and found.search("the protein fold") and not found.search("the end")
 

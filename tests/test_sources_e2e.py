@@ -288,6 +288,11 @@ def test_a_sigterm_ends_a_dripping_feeds_read_at_once(project: Path, server: Fee
     assert proc.returncode == 143 and time.monotonic() - began < 20, err
     assert "stopped (SIGTERM) before the answer was read" in out + err
     assert "Traceback" not in err
+    # No digest of half the reads: the next run reads the feed again and makes it.
+    assert not list((project / "out").glob("*/ana.eml"))
+    serve_all(server, notes=[])
+    code = main(["run", "--config", str(project / "digest.toml"), "--now", MONDAY])
+    assert code == 0 and list((project / "out").glob("*/ana.eml"))
 
 
 @pytest.mark.parametrize(

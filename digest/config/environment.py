@@ -25,8 +25,10 @@ MAX_CONFIG = 4 * 2**20  # bytes: a config of thousands of subscribers is a few h
 def config_text(file: Path) -> str:
     """The config's text: UTF-8, with or without the BOM Windows editors write; else a
     ConfigError naming the line of the first byte that is not."""
-    # A device or a pipe named as the config (/dev/zero, a FIFO) was read without end.
-    if not stat.S_ISREG(file.stat().st_mode):
+    # Read up to a bound: /dev/zero named as the config was read without end. A pipe is a config
+    # (`--config <(envsubst < digest.toml)`, /dev/stdin); a folder or a socket is not.
+    mode = file.stat().st_mode
+    if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)):
         raise ConfigError(f"{file}: not a regular file; name the config file")
     with file.open("rb") as handle:
         data = handle.read(MAX_CONFIG + 1)

@@ -131,7 +131,7 @@ def no_rule(phrase: Sequence[str]) -> bool:
     """Is an exclude word or alert keyword (its words) no rule at all: none, or English stop
     words alone ("the", "a"), which every paper holds: excluding it emptied a digest, alerting on
     it held every paper for the next digest, beyond its top_k."""
-    return all(w.lower() in ENGLISH_STOP_WORDS - PHRASE_ONLY for w in phrase)
+    return all(w.lower() in ENGLISH_STOP_WORDS for w in phrase)
 
 
 # Whether phrase bigrams are features (a switch for bench/variants.py, which measures them).
