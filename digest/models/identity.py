@@ -135,14 +135,22 @@ def title_hash(title: str) -> str | None:
 
 
 def loose_title_hash(title: str) -> str | None:
-    """A second title key, of the title as publishers rewrite it: accents dropped, "&" as
-    "and", and its words joined (so "Pre-Training", "Pre Training" and "Pretraining" are one).
-    A journal's copy of an arXiv paper ("Schrodinger", "Privacy & Utility") was sent again."""
+    """A second title key, of the title as publishers rewrite it: Latin letters' accents
+    dropped ("Schrodinger"), "&" as "and", a hyphen between letters gone ("Pre-Training" is
+    "Pretraining"). A journal's copy of an arXiv paper was sent again. Nothing else is folded:
+    カラス and ガラス stay two titles, "Version 1.4" and "Version 14" too."""
     if title_hash(title) is None:
         return None
-    marked = unicodedata.normalize("NFKD", title.replace("&", " and "))
-    bare = "".join(c for c in marked if not unicodedata.combining(c))
-    return "t:" + hashlib.sha256("".join(normalize(bare).split()).encode()).hexdigest()[:16]
+    marked = unicodedata.normalize("NFD", title.replace("&", " and "))
+    bare = unicodedata.normalize("NFC", _LATIN_MARK.sub("", marked))
+    joined = _HYPHENATED.sub("", bare)
+    return "t:" + hashlib.sha256(("~" + normalize(joined)).encode()).hexdigest()[:16]
+
+
+# A combining mark on a Latin letter (é, ö, ñ); marks of other scripts (the voicing mark of
+# ガ) make another word.
+_LATIN_MARK = re.compile(r"(?<=[A-Za-z])[\u0300-\u036f]+")
+_HYPHENATED = re.compile(r"(?<=[^\W\d_])[-\u2010\u2011](?=[^\W\d_])")
 
 
 def paper_id(
