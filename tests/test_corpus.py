@@ -75,31 +75,36 @@ def test_the_words_two_liked_papers_share_are_in_the_space_though_no_stored_pape
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A store that never held a nickelate paper had no "nickelate" column: the reader's five
-    # liked papers said it, and no new nickelate paper could match or explain it.
+    # liked papers said it, and no new nickelate paper could match or explain it. They join the
+    # space in memory: a refit for them made a library growing by a paper a day refit each run.
     monkeypatch.setattr(corpus, "SPACE_MIN_PAPERS", 5)
-    assert corpus.ranking_space(store, [], NOW) is not None
+    first = corpus.ranking_space(store, [], NOW)
+    assert first is not None
+    saved = store.ratings.space().data  # type: ignore[union-attr]
     liked = (
         Paper("l1", "Superconductivity in nickelate thin films", "Infinite-layer nickelates."),
         Paper("l2", "Pairing in bilayer nickelate superconductors", "Nickelates under pressure."),
         Paper("l3", "A one-off paper", "Its own word zyxwvut appears here alone."),
     )
-    sam = Subscriber("sam", Profile(interests="unconventional pairing", library=liked), ())
-    space = corpus.ranking_space(store, [sam], NOW)  # the library's words: refitted once
+    sam = Subscriber("sam", Profile(library=liked), ())
+    space = corpus.ranking_space(store, [sam], NOW)
     assert space is not None and {"nickelate", "nickelates"} <= set(space.names)
     assert "zyxwvut" not in set(space.names)  # one liked paper's word alone, as without a store
-    assert space.docs == 6 and corpus.ranking_space(store, [sam], NOW) is not None
+    assert list(space.names) == sorted(space.names) and space.docs == 6
+    assert np.allclose(  # the stored words as they were
+        space.idf[space.vocabulary["molecules"]], first.idf[first.vocabulary["molecules"]]
+    )
+    assert store.ratings.space().data == saved  # type: ignore[union-attr]  # no refit
     new = Paper("n1", "Charge order in a nickelate", "We measure the nickelate's charge order.")
     (pick,) = ranking.rank([new], [sam], top_k=1, space=space)[sam.name]
     assert "nickelate" in pick.terms
-    # Liked papers the store holds (rated up) bring their words at the next refit, as every
-    # stored paper does: a day's ratings do not refit the space.
+    # Liked papers the store holds (rated up) bring their words at a refit, as any stored paper.
     rated = [Paper(f"r{i}", f"Quxword dynamics {i}", "On quxword effects.") for i in (1, 2)]
     store.add_papers(rated, NOW)
     monkeypatch.setattr(corpus, "REFIT_GROWTH", 1.0)  # +2 of 6 is not a refit for growth
     sam = Subscriber("sam", Profile(library=(*liked, *rated)), ())
     kept = corpus.ranking_space(store, [sam], NOW)
     assert kept is not None and "quxword" not in set(kept.names)
-    assert store.ratings.space().through_seq == 6  # type: ignore[union-attr]
 
 
 def test_a_large_store_fits_a_sample_and_counts_every_paper(

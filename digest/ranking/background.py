@@ -9,6 +9,7 @@ import functools
 import io
 import logging
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -140,6 +141,30 @@ def stored(
     centroid = total / max(math.sqrt(float(total @ total) + outside), 1e-12)
     basis = latent.fit(rows)
     return Space(list(space.names), idf, docs, centroid, basis, named)
+
+
+def extended(space: Space, terms: Sequence[str]) -> Space:
+    """A stored space with these terms as columns too, as of no stored paper (their df the
+    built-in background's, else UNSEEN_DF), all in alphabetical order; the rest as it was."""
+    new = sorted(set(terms) - space.vocabulary.keys())
+    if not new:
+        return space
+    names = sorted([*space.vocabulary, *new])
+    at = {t: i for i, t in enumerate(names)}
+    moved = np.fromiter((at[str(t)] for t in space.names), np.int64, count=space.size)
+    added = np.array([at[t] for t in new], np.int64)
+    found = load(FILE)
+    prior = np.full(len(new), UNSEEN_DF, np.int64)
+    if found is not None:
+        where = found.where(Space(new, np.ones(len(new)), 0))
+        prior = np.where(where >= 0, found.frequencies(where), UNSEEN_DF)
+    idf = np.empty(len(names))
+    idf[moved] = space.idf
+    idf[added] = features.idf_of(space.docs + (found.docs if found else 0), prior)
+    centroid = np.zeros(len(names))
+    centroid[moved] = space.centroid
+    basis = space.basis and latent.Basis(moved[space.basis.columns], space.basis.vectors)
+    return Space(names, idf, space.docs, centroid, basis, space.named, space.named_docs)
 
 
 def terms() -> list[str] | None:
