@@ -32,7 +32,8 @@ def stopper(stopped: threading.Event) -> Callable[[int, Any], None]:
 
     def handler(signum: int, frame: Any) -> None:
         stopped.set()
-        interrupt()
+        # From a thread of its own: the interrupted code may hold the locks interrupt() takes.
+        threading.Thread(target=interrupt, name="digest-interrupt", daemon=True).start()
 
     return handler
 
