@@ -27,6 +27,7 @@ from digest.models import (
     Subscriber,
 )
 from digest.state import Store
+from digest.state.deliveries import OutboxRow
 
 NOW = datetime(2026, 11, 30, 8, tzinfo=UTC)
 MESSAGE = Message("Digest", "text", "<p>html</p>")
@@ -61,14 +62,10 @@ def test_a_due_row_is_sent_and_recorded(tmp_path: Path) -> None:
     assert outbox.deliver(store, settings, NOW).sent == []  # nothing is sent twice
 
 
-def test_a_state_made_anew_within_the_period_gives_its_digest_a_new_message_id(
-    tmp_path: Path,
-) -> None:
-    # Row 1 of the same subscriber, period and channel had the same Message-ID in any state:
-    # after `rm -rf state`, Gmail dropped the new digest as a copy, and Matrix gave the old
-    # event back for its txnId.
+def message_ids(tmp_path: Path, clocks: list[datetime]) -> list[str]:
+    """The Message-ID of one digest of ana's made at each clock, each in a state of its own."""
     ids = []
-    for n, made in enumerate((NOW, NOW + timedelta(minutes=20))):
+    for n, made in enumerate(clocks):
         folder = tmp_path / f"o{n}"
         channel = ChannelConfig("file", "file", {"dir": str(folder)})
         settings = Settings("t.toml", (), (Subscriber("ana", Profile("x"), (channel,)),))
@@ -78,6 +75,16 @@ def test_a_state_made_anew_within_the_period_gives_its_digest_a_new_message_id(
             outbox.deliver(store, settings, made)
         eml = (folder / "2026-11-30" / "ana.eml").read_text(encoding="utf-8")
         ids += re.findall(r"^Message-ID: (\S+)", eml, re.MULTILINE)
+    return ids
+
+
+def test_a_state_made_anew_within_the_period_gives_its_digest_a_new_message_id(
+    tmp_path: Path,
+) -> None:
+    # Row 1 of the same subscriber, period and channel had the same Message-ID in any state:
+    # after `rm -rf state`, Gmail dropped the new digest as a copy, and Matrix gave the old
+    # event back for its txnId.
+    ids = message_ids(tmp_path, [NOW, NOW + timedelta(minutes=20)])
     assert len(ids) == 2 and ids[0] != ids[1]
 
 
@@ -86,18 +93,15 @@ def test_two_states_replayed_at_one_clock_give_their_digests_two_message_ids(
 ) -> None:
     # A replay (`--now`) made the row at the same instant in both states: the row's random token
     # tells them apart.
-    ids = []
-    for n in range(2):
-        folder = tmp_path / f"o{n}"
-        channel = ChannelConfig("file", "file", {"dir": str(folder)})
-        settings = Settings("t.toml", (), (Subscriber("ana", Profile("x"), (channel,)),))
-        with Store(tmp_path / f"s{n}.db") as store:
-            digest = Digest("ana", "P1", date(2026, 11, 30), (), NOW)
-            store.record_digest(digest, 1, [("file", "file", MESSAGE)])
-            outbox.deliver(store, settings, NOW)
-        eml = (folder / "2026-11-30" / "ana.eml").read_text(encoding="utf-8")
-        ids += re.findall(r"^Message-ID: (\S+)", eml, re.MULTILINE)
+    ids = message_ids(tmp_path, [NOW, NOW])
     assert len(ids) == 2 and ids[0] != ids[1]
+
+
+def delivery_of(row: OutboxRow, settings: Settings) -> Delivery:
+    """The delivery the outbox hands its channel for this row of ana's."""
+    channel = settings.subscribers[0].channels[0]
+    return Delivery(row.id, "ana", "P1", row.day, channel, MESSAGE, made=row.created_at,
+                    token=row.token)  # fmt: skip
 
 
 def test_a_row_keeps_its_key_across_resends_and_an_older_row_its_former_key(
@@ -106,16 +110,7 @@ def test_a_row_keeps_its_key_across_resends_and_an_older_row_its_former_key(
     settings, store = setup(tmp_path, ChannelConfig("file", "file", {"dir": str(tmp_path / "o")}))
     (row,) = store.due(NOW)
     assert len(row.token) == 16 and store.message(row.id) is not None
-    delivery = Delivery(
-        row.id,
-        "ana",
-        "P1",
-        row.day,
-        settings.subscribers[0].channels[0],
-        MESSAGE,
-        made=row.created_at,
-        token=row.token,
-    )
+    delivery = delivery_of(row, settings)
     assert delivery.key == dataclasses.replace(delivery, attempts=3, parts_sent=1).key
     # A row made before tokens existed (token ''): the key it was first sent under.
     ident = f"ana\x1fP1\x1ffile\x1f{row.created_at}".encode()
@@ -145,16 +140,7 @@ def test_a_row_of_a_state_older_than_instant_keys_keeps_the_key_it_was_first_sen
         (row,) = store.due(NOW)
         assert row.token == "-"
     first = b"ana\x1fP1\x1ffile"
-    delivery = Delivery(
-        row.id,
-        "ana",
-        "P1",
-        row.day,
-        settings.subscribers[0].channels[0],
-        MESSAGE,
-        made=row.created_at,
-        token=row.token,
-    )
+    delivery = delivery_of(row, settings)
     assert delivery.key == f"digest-{row.id}-{hashlib.sha256(first).hexdigest()[:16]}"
 
 
