@@ -210,8 +210,8 @@ def _library_terms(subscribers: Sequence[Subscriber], store: Store) -> list[str]
     does not hold. A store that never held a paper of the library's field had no column for them:
     a nickelate reader's five liked papers said "nickelate", and no new nickelate paper could
     match or explain it. A word of one liked paper alone stays out, as without a store (it would
-    only dilute the profile); a stored liked paper (a paper rated up) brings its words at a refit,
-    as every stored paper does, so that a day's ratings do not refit the space."""
+    only dilute the profile); a stored liked paper (a paper rated up) brings its words at the next
+    refit, as every stored paper does."""
     terms: set[str] = set()
     for s in subscribers:
         liked = list({p.id: p for p in s.profile.library}.values())
