@@ -102,6 +102,23 @@ def test_a_common_word_as_keyword_narrows_the_interests_text_and_does_not_replac
     assert len({s.paper.id for s in generic} & set(alone)) >= 4
 
 
+def test_a_precise_keyword_beside_a_paragraph_brings_its_papers_first(papers):
+    # A keyword rarer than the text's words narrows the text and keeps its whole weight: by its
+    # share of the reader's words alone, "unlearning" beside this paragraph came fourth.
+    text = (
+        "Privacy in distributed learning: federated learning with clients that join and leave, "
+        "differential privacy guarantees for the aggregated model, secure aggregation, private "
+        "estimation of means and quantiles, and the accounting of the privacy budget over many "
+        "rounds of training with heterogeneous data."
+    )
+    unlearning = find(papers, "machine unlearning")
+    alone = [s.paper for s in rank(papers, [sub(interests=text)])["ana"]]
+    assert unlearning not in alone[:3]
+    narrowed = rank(papers, [sub(interests=text, keywords=("unlearning",))])["ana"]
+    assert narrowed[0].paper == unlearning
+    assert [s.paper for s in narrowed[1:4]] == [p for p in alone if p != unlearning][:3]
+
+
 def test_exclude_removes_papers_mentioning_the_word_or_its_plural(papers):
     bio = dict(interests="protein language models, drug discovery, virtual screening, molecules")
     with_all = rank(papers, [sub(**bio)], thresholds=False)["ana"]

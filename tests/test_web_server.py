@@ -20,6 +20,7 @@ from channel_servers import free_port
 from digest.config import load
 from digest.web import server
 from digest.web.pages import HEADERS
+from digest.web.tokens import Signer
 
 CONFIG = """
 [state]
@@ -223,3 +224,34 @@ def test_a_body_cut_short_by_its_client_is_no_error_of_the_face(
         conn.sendall(b"POST /slack/actions HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nab")
     time.sleep(1.0)
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+def test_digest_web_answers_for_the_config_as_it_is_now(tmp_path: Path) -> None:
+    # Cron runs read the config as it is; a face that kept the one it started with answered a
+    # new reader's one-click unsubscribe "gone" while the next run mailed them.
+    process, port = start(tmp_path, "web")
+    unsubscribe = f"/u/{Signer('a-long-enough-secret-for-tests').sign('u', 'ben', 0)}"
+    try:
+        answered(port)
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", trust_env=False) as http:
+            assert http.get(unsubscribe).status_code == 410
+            config = tmp_path / "digest.toml"
+            config.write_text(
+                config.read_text(encoding="utf-8") + '\n[smtp]\nhost = "127.0.0.1"\n'
+                'from = "digest@example.org"\n\n[[subscribers]]\nname = "ben"\n'
+                'interests = "graph neural networks"\n[[subscribers.channels]]\nkind = "email"\n'
+                'to = "ben@example.org"\n',
+                encoding="utf-8",
+            )
+            deadline = time.monotonic() + 30
+            while (asked := http.get(unsubscribe)).status_code == 410:
+                assert time.monotonic() < deadline, "the face never read the edited config"
+                time.sleep(0.2)
+            assert asked.status_code == 200 and "Stop the e-mail digests" in asked.text
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=60) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+    err = process.stderr.read() if process.stderr else ""
+    assert "digest.toml read again" in err and "a-long-enough-secret" not in err

@@ -20,11 +20,8 @@ log = logging.getLogger("digest")
 
 
 def _settings(args: argparse.Namespace) -> Settings:
-    from digest import config, sources
-
-    settings = config.load(args.config)
+    settings = _reread(args)
     REDACTOR.secrets = settings.secrets
-    sources.check(settings)  # what each source kind knows of its own values
     # validate refuses them; the commands that rank say so, and go on.
     if getattr(args.command, "__name__", "") in ("run", "serve", "preview", "rank"):
         from digest.cli.checkup import wordless
@@ -32,6 +29,17 @@ def _settings(args: argparse.Namespace) -> Settings:
         for sub in settings.subscribers:
             for problem in wordless(sub):
                 log.warning("%s: subscribers.%s.%s", settings.path, sub.name, problem)
+    return settings
+
+
+def _reread(args: argparse.Namespace) -> Settings:
+    """The config read and checked; its secrets join those the log blots (a web face reads it
+    again when it changes, and the old secrets may still be in a line being written)."""
+    from digest import config, sources
+
+    settings = config.load(args.config)
+    REDACTOR.secrets = REDACTOR.secrets | settings.secrets
+    sources.check(settings)  # what each source kind knows of its own values
     return settings
 
 
@@ -240,7 +248,7 @@ def serve(args: argparse.Namespace) -> int:
         server.stop.set()
 
     previous = {sig: signal.signal(sig, early) for sig in (signal.SIGTERM, signal.SIGINT)}
-    web = Thread(settings, path)  # beside the scheduler, over the same state
+    web = Thread(settings, path, lambda: _reread(args))  # beside the scheduler, same state
     try:
         web.start()
         return server.serve()
@@ -316,7 +324,7 @@ def web(args: argparse.Namespace) -> int:
         raise ConfigError(f"{settings.path}: web: no [web] table (base_url, listen, secret)")
     if args.verbose == 0:
         logging.getLogger().setLevel(logging.INFO)
-    return server.run(settings, states.state_path(args, settings))
+    return server.run(settings, states.state_path(args, settings), lambda: _reread(args))
 
 
 def ratings(args: argparse.Namespace) -> int:

@@ -79,6 +79,12 @@ class Space:
     def size(self) -> int:
         return len(self.vocabulary)
 
+    @functools.cached_property
+    def single_words(self) -> np.ndarray:
+        """1.0 for each column that is one word, 0.0 for a phrase."""
+        names = self.names
+        return np.fromiter((" " not in t for t in names), dtype=np.float64, count=len(names))
+
     def transform(self, texts: Sequence[str], unit: bool = True) -> sp.csr_matrix:
         """The texts' rows: l2-normalized, or (unit=False) as weighed, for their magnitudes."""
         distinct = list(dict.fromkeys(texts))

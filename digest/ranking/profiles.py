@@ -24,6 +24,14 @@ KEYWORD_WEIGHT = 1.5  # keywords are the subscriber's explicit wish: they outwei
 # text: `keywords = ["quantum"]` beside a text on spin liquids gave 0 of 10 spin-liquid papers
 # (a quantum painting tool first), where the text alone gave 7.
 KEYWORDS_BY_WORDS = True
+# ... unless the keyword is precise: its rarest word at least as rare as the text's words are on
+# average (idf against their tf x idf-weighted mean idf). Such a keyword narrows the text
+# ("nickelate" beside a paragraph on superconductors) and weighs as much as the whole text: a
+# paper holding only the keyword ties one that matches only the text. By the share alone it had
+# counted for a few per cent of the profile (bench/results/README.md: a text and one precise
+# keyword, tune +0.07 to +0.23 nDCG@10; at 1.5 more, but an acronym's namesake in another field
+# came into the top 10).
+PRECISE_WEIGHT = 1 / KEYWORD_WEIGHT
 DISLIKED_WEIGHT = 0.5  # Rocchio's negative share: papers rated down pull the profile away
 # A Rocchio step for an interest that meets many of today's papers: the background's mean (the
 # stored corpus, or what was fitted) is an implicit negative, so words every paper shares count
@@ -180,8 +188,7 @@ def profiles(
     phrases = [(i, kw) for i, s in enumerate(subscribers) for kw in s.profile.keywords]
     keywords = sp.csr_matrix(interests.shape, dtype=interests.dtype)
     if phrases:
-        rows = space.spelled([kw for _, kw in phrases])
-        keywords = group_sum(rows, list(range(len(phrases))), [i for i, _ in phrases], n)
+        keywords = _keywords(space, subscribers, phrases)
 
     def mean(groups: list[list[int]]) -> sp.csr_matrix:
         owners = [i for i, rows in enumerate(groups) for _ in rows]
@@ -189,36 +196,66 @@ def profiles(
 
     if negative is None:
         negative = disliked_part(docs, subscribers, library_rows, disliked_rows)
-    share = _keyword_share(space, subscribers, phrases) if KEYWORDS_BY_WORDS else np.ones(n)
-    keywords = sp.diags(KEYWORD_WEIGHT * share) @ keywords
     profile = rocchio(interests + keywords + mean(library_rows), negative)
     profile = profile.tocsr()
     profile.sort_indices()
     return profile
 
 
-def _keyword_share(
+def _keywords(
+    space: Space, subscribers: Sequence[Subscriber], phrases: list[tuple[int, str]]
+) -> sp.csr_matrix:
+    """Each subscriber's keywords' part: KEYWORD_WEIGHT x the sum of its keywords' unit rows,
+    each at its weight (_keyword_weights), over the length the sum has at weight 1."""
+    rows = space.spelled([kw for _, kw in phrases])
+    owners = [i for i, _ in phrases]
+    ones = np.ones(len(phrases))
+    weight = _keyword_weights(space, subscribers, phrases) if KEYWORDS_BY_WORDS else ones
+    shape = (len(subscribers), len(phrases))
+    length = _magnitude(sp.csr_matrix((ones, (owners, range(len(owners)))), shape=shape) @ rows)
+    summed = sp.csr_matrix((weight, (owners, range(len(owners)))), shape=shape) @ rows
+    scale = np.divide(KEYWORD_WEIGHT, length, out=np.zeros_like(length), where=length > 0)
+    return (sp.diags(scale) @ summed).tocsr()
+
+
+def _keyword_weights(
     space: Space, subscribers: Sequence[Subscriber], phrases: list[tuple[int, str]]
 ) -> np.ndarray:
-    """Per subscriber, the weight of its keywords' part against its interests text's, each part
-    a unit row: their tf x idf magnitudes' ratio, at most 1 (1 without an interests text)."""
-    share = np.ones(len(subscribers))
-    if not phrases:
-        return share
-    text = _magnitude(space.transform([s.profile.interests for s in subscribers], unit=False))
-    owners = [i for i, _ in phrases]
+    """Per keyword, its weight against its subscriber's interests text: 1 for a precise keyword
+    or without a text, else the keywords' share of the words (their tf x idf magnitudes' ratio
+    against the text's, at most 1)."""
+    owners = np.array([i for i, _ in phrases])
+    text_rows = space.transform([s.profile.interests for s in subscribers], unit=False)
+    text = _magnitude(text_rows)
     rows = space.transform([kw for _, kw in phrases], unit=False)
-    summed = (
-        sp.csr_matrix(
-            (np.ones(len(owners)), (owners, range(len(owners)))),
-            shape=(len(subscribers), len(owners)),
-        )
-        @ rows
+    pick = sp.csr_matrix(
+        (np.ones(len(owners)), (owners, range(len(owners)))),
+        shape=(len(subscribers), len(owners)),
     )
-    words = _magnitude(summed)
+    share = np.ones(len(subscribers))
     has_text = text > 0
-    share[has_text] = np.minimum(1.0, words[has_text] / text[has_text])
-    return share
+    share[has_text] = np.minimum(1.0, _magnitude(pick @ rows)[has_text] / text[has_text])
+    weight: np.ndarray = share[owners]
+    if PRECISE_WEIGHT:
+        single = sp.diags(space.single_words)  # a phrase is rarer than its words: no measure
+        common = _mean_idf(space, text_rows @ single)
+        precise = has_text[owners] & (_max_idf(space, rows @ single) >= common[owners])
+        weight[precise] = np.maximum(weight[precise], PRECISE_WEIGHT)
+    return weight
+
+
+def _max_idf(space: Space, rows: sp.csr_matrix) -> np.ndarray:
+    """Each row's rarest word's idf (0 for an empty row)."""
+    held = (rows > 0).astype(np.float64) @ sp.diags(space.idf)
+    return np.asarray(held.max(axis=1).toarray(), dtype=np.float64).ravel()
+
+
+def _mean_idf(space: Space, rows: sp.csr_matrix) -> np.ndarray:
+    """Each row's idf, averaged over its words by their tf x idf (0 for an empty row)."""
+    weight = np.asarray(rows.sum(axis=1), dtype=np.float64).ravel()
+    idf = rows @ space.idf  # rows: tf x idf per word
+    out: np.ndarray = np.divide(idf, weight, out=np.zeros_like(weight), where=weight > 0)
+    return out
 
 
 def _magnitude(rows: sp.csr_matrix) -> np.ndarray:

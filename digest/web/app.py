@@ -21,11 +21,12 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import ASGIApp
 
-from digest.models import DigestError, Settings
+from digest.models import DigestError, Settings, Subscriber
 from digest.state.engine import is_url
 from digest.web import archive, slack
 from digest.web.access import Access
 from digest.web.clicks import Click, Clicks
+from digest.web.current import Current, View
 from digest.web.pages import BARE_CSP, Strict, button_form, csp, page
 from digest.web.spool import Spool
 from digest.web.tokens import Links, Signer
@@ -80,19 +81,16 @@ class Face:
     """The routes over one config and one state database."""
 
     def __init__(
-        self, settings: Settings, state: str, clock: Callable[[], float] = time.time
+        self,
+        settings: Settings,
+        state: str,
+        clock: Callable[[], float] = time.time,
+        load: Callable[[], Settings] | None = None,
     ) -> None:
-        self.settings, self.clock = settings, clock
-        self.base_url = str(settings.web["base_url"]).rstrip("/")
-        self.signer = Signer(str(settings.web["secret"]))
-        self.subscribers = {s.name: s for s in settings.subscribers}
-        self.archives = {self.signer.archive_key(name): name for name in self.subscribers}
-        self.slack_secrets = [
-            str(c.options["signing_secret"])
-            for s in settings.subscribers
-            for c in s.channels
-            if c.kind == "slack" and c.options.get("signing_secret")
-        ]
+        self.clock = clock
+        # The config as the next run reads it: a subscriber or an e-mail channel added since
+        # the face started had its one-click unsubscribe answered "no e-mail to stop".
+        self.current = Current(settings, load)
         self.db = Access(state)
         # Beside an SQLite state the kept clicks outlive the process; PostgreSQL replicas share
         # no disk, so theirs live in memory.
@@ -102,11 +100,24 @@ class Face:
         # again is written once, and its undo must put back the same row.
         self.replaced: dict[tuple[str, str, str], Any] = {}
 
+    @property
+    def view(self) -> View:
+        return self.current.view()
+
+    @property
+    def signer(self) -> Signer:
+        return self.view.signer
+
+    @property
+    def subscribers(self) -> dict[str, Subscriber]:
+        return self.view.subscribers
+
     def now(self) -> datetime:
         return datetime.fromtimestamp(self.clock()).astimezone()
 
     def links(self, subscriber: str) -> Links:
-        return Links(self.base_url, self.signer, subscriber, int(self.clock()) + UNDO_SECONDS)
+        view = self.view
+        return Links(view.base_url, view.signer, subscriber, int(self.clock()) + UNDO_SECONDS)
 
     def app(self) -> ASGIApp:
         routes = [
@@ -259,8 +270,10 @@ class Face:
         token = request.path_params["token"]
         fields = self.signer.check(token, "u", self.clock())
         subscriber = str(fields[0]) if fields and len(fields) == 1 else ""
-        if subscriber not in self.subscribers:
+        if not subscriber:
             return refused(403, "This link does not work", _BAD_LINK)
+        if subscriber not in self.subscribers:  # taken out of the config: nothing goes to it
+            return refused(410, "No longer subscribed", "No digest goes to this reader any more.")
         channels = [c.name for c in self.subscribers[subscriber].channels if c.kind == "email"]
         if not channels:  # digests in other channels carry the link too: nothing to pause here
             body = (
@@ -294,7 +307,7 @@ class Face:
     # the archive and the feed
 
     def _archive_of(self, request: Request) -> str | None:
-        return self.archives.get(request.path_params["key"])
+        return self.view.archives.get(request.path_params["key"])
 
     async def archive_slash(self, request: Request) -> Response:
         """/a/<key> is the archive's index: a redirect to <key>/, relative (Host plays no part)."""
@@ -338,7 +351,7 @@ class Face:
             body = await read_body(request, MAX_SLACK_BODY)
         except TooLarge:
             return respond("too large", 413, media="text/plain")
-        if not slack.signed(body, request.headers, self.slack_secrets, self.clock()):
+        if not slack.signed(body, request.headers, self.view.slack_secrets, self.clock()):
             log.warning("web: a Slack action with a bad or stale signature was refused")
             return respond("bad signature", 401, media="text/plain")
         clicked = slack.votes(body)

@@ -10,6 +10,7 @@ import signal
 import socket
 import threading
 import time
+from collections.abc import Callable
 
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -20,11 +21,13 @@ from digest.web.pages import BARE_CSP, HEADERS
 
 log = logging.getLogger("digest.web")
 
+Load = Callable[[], Settings]
 
-def server(settings: Settings, state: str) -> uvicorn.Server:
+
+def server(settings: Settings, state: str, load: Load | None = None) -> uvicorn.Server:
     host, port = _address(settings)
     config = uvicorn.Config(
-        make_app(settings, state),
+        make_app(settings, state, load=load),
         host=host,
         port=port,
         access_log=False,  # paths carry tokens; our own log lines name what happened instead
@@ -131,11 +134,12 @@ def bound(settings: Settings) -> socket.socket:
         ) from None
 
 
-def run(settings: Settings, state: str) -> int:
-    """`digest web`: serve until SIGINT or SIGTERM, finish the requests in flight, return 0."""
+def run(settings: Settings, state: str, load: Load | None = None) -> int:
+    """`digest web`: serve until SIGINT or SIGTERM, finish the requests in flight, return 0.
+    load: the config read again, when its file changes (current.py)."""
     stop = threading.Event()
     handlers = {s: signal.signal(s, lambda *_: stop.set()) for s in (signal.SIGTERM, signal.SIGINT)}
-    web = Thread(settings, state)
+    web = Thread(settings, state, load)
     try:
         web.start()
         while not stop.wait(0.5):
@@ -152,10 +156,10 @@ def run(settings: Settings, state: str) -> int:
 class Thread:
     """The web face in a thread of its own, for `digest serve`; stop() ends it cleanly."""
 
-    def __init__(self, settings: Settings, state: str) -> None:
+    def __init__(self, settings: Settings, state: str, load: Load | None = None) -> None:
         # uvicorn takes no signal outside the main thread: the caller decides when to stop.
         self.socket = bound(settings)
-        self.web = server(settings, state)
+        self.web = server(settings, state, load)
         self.thread = threading.Thread(target=self._run, name="digest-web", daemon=True)
 
     def _run(self) -> None:
