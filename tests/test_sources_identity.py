@@ -168,6 +168,36 @@ def test_a_preprint_and_its_journal_version_of_one_title_are_one_paper() -> None
     assert not same_paper(title_hash(title) or "", journal, other_journal)
 
 
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("10.20944/preprints202611.0042.v1", "10.20944/preprints202611.0042.v2"),
+        ("10.21203/rs.3.rs-7712345/v1", "https://doi.org/10.21203/rs.3.rs-7712345/v2"),
+        ("10.26434/chemrxiv-2026-ab12c-v1", "10.26434/chemrxiv-2026-ab12c-v3"),
+        ("10.22541/au.170000000.12345678/v1", "10.22541/au.170000000.12345678/v2"),
+        ("10.31219/osf.io/abcde_v1", "10.31219/osf.io/abcde_v2"),
+        ("10.36227/techrxiv.12345678.v1", "10.36227/techrxiv.12345678"),
+    ],
+)
+def test_a_new_version_of_a_preprint_is_the_same_paper(first: str, second: str) -> None:
+    # Preprints.org, Research Square, ChemRxiv, Authorea, OSF and TechRxiv write the version
+    # into the DOI: v2 had been a new paper, sent again, and a title match was refused.
+    title = "Scaling laws for protein language models across families"
+    one, two = (keys(Paper(ident, title, "x")) for ident in (first, second))
+    assert set(one) & {k for k in two if k.startswith("doi:")}  # known by one key
+    before = [k for k in one if not k.startswith("doi:") or k == f"doi:{first}"]
+    assert same_paper(title_hash(title) or "", before, two)  # a paper stored before the fix
+
+
+def test_versions_of_two_different_preprints_of_one_title_stay_two_papers() -> None:
+    title = "Scaling laws for protein language models across families"
+    one = keys(Paper("10.20944/preprints202611.0042.v1", title, "x"))
+    other = keys(Paper("10.20944/preprints202611.0099.v2", title, "y"))
+    assert not same_paper(title_hash(title) or "", one, other)
+    journal = keys(Paper("10.1038/s41586-026-01234-5", title, "z"))  # its journal version
+    assert same_paper(title_hash(title) or "", one, journal)
+
+
 def test_merging_completes_the_known_record_and_keeps_its_id_and_text() -> None:
     known = Paper(
         "2501.01234", TITLE, "Preprint abstract.", authors=("Ada",), categories=("cs.LG",)

@@ -200,6 +200,7 @@ def keys(paper: Paper) -> list[str]:
             found[f"arxiv:{ident}"] = None
         elif ident := doi(value):
             found[f"doi:{ident}"] = None
+            found[unversioned(f"doi:{ident}")] = None
         elif ident := openreview_id(value):
             found[f"openreview:{ident}"] = None
     if not any(k.startswith(STRONG) for k in found) or paper.id.startswith(("h:", "t:")):
@@ -327,12 +328,20 @@ def same_paper(matched: str, known: Iterable[str], incoming: Iterable[str]) -> b
     kinds = (TITLED,) if matched_kind == "h" else (*(k for k in STRONG if k != TITLED), PREPRINT)
     mine: dict[str, set[str]] = {}
     for key in known:
-        mine.setdefault(_conflicting(key), set()).add(key)
+        mine.setdefault(_conflicting(key), set()).add(unversioned(key))
     for key in incoming:
         k = _conflicting(key)
-        if k in kinds and k in mine and key not in mine[k]:
+        if k in kinds and k in mine and unversioned(key) not in mine[k]:
             return False
     return True
+
+
+def unversioned(key: str) -> str:
+    """A preprint DOI key without its version: Preprints.org's `.v2`, Research Square's and
+    Authorea's `/v2`, ChemRxiv's `-v2`, OSF's `_v2`. A new version is the same paper, as an arXiv
+    id's is; it had been a new paper, sent again."""
+    found = _VERSIONED.fullmatch(key)
+    return found[1] if found else key
 
 
 # DOI prefixes of preprint servers (bioRxiv and medRxiv, Research Square, ChemRxiv, SSRN,
@@ -353,6 +362,12 @@ _PREPRINT_DOIS = tuple(
         "36227",
         "22541",
     )
+)
+
+
+# The registrants that write a version into the DOI (bioRxiv's and SSRN's carry none).
+_VERSIONED = re.compile(
+    r"(doi:10\.(?:20944|36227|21203|22541|26434|31219|31234|31235)/.+?)[./_-]v\d{1,3}"
 )
 
 
