@@ -38,6 +38,7 @@ class SourceReport:
     error: str = ""
     seconds: float = 0.0  # time the fetch took
     unchanged: bool = False  # a feed that answered 304 to a conditional GET: nothing new
+    unseen_versions: int = 0  # new versions of papers never seen, left out (seen_replacements)
 
 
 # Papers read, deduplicated against the store and kept per transaction: a source's answer or a
@@ -83,8 +84,9 @@ def ingest(
                     if store is None:
                         papers.extend(batch)
                     else:
-                        batch = seen_replacements(batch, store, source.name)
-                        report.new += store.add_papers(batch, now)
+                        kept = seen_replacements(batch, store, source.name)
+                        report.unseen_versions += len(batch) - len(kept)
+                        report.new += store.add_papers(kept, now)
                 if validators is not None and store is not None and not report.error:
                     report.unchanged = bool(validators.pop("unchanged", ""))
                     if not report.unchanged:

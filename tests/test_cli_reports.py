@@ -238,3 +238,20 @@ def test_a_feed_that_answered_304_is_said_unchanged_not_empty() -> None:
     assert (
         line == "0 read, 0 skipped, 0 new: not changed since its last read (the feed answered 304)"
     )
+
+
+def test_new_versions_of_papers_never_seen_are_said_left_out_not_seen_before() -> None:
+    # arXiv's replace entries of papers the state never had are left out: "all seen before"
+    # said the opposite of what happened.
+    from digest.intake import SourceReport
+
+    only = reports._source_state(SourceReport("arxiv", read=1, unseen_versions=1))
+    assert only == "1 read, 0 skipped, 0 new: 1 new version of papers never seen left out"
+    mixed = reports._source_state(SourceReport("arxiv", read=5, new=3, unseen_versions=2))
+    assert mixed == "5 read, 0 skipped, 3 new (2 new versions of papers never seen left out)"
+    rest = reports._source_state(SourceReport("arxiv", read=4, unseen_versions=1))
+    assert rest.endswith("1 new version of papers never seen left out, the rest seen before")
+    assert (
+        reports._source_state(SourceReport("a", read=2))
+        == "2 read, 0 skipped, 0 new: all seen before"
+    )

@@ -162,9 +162,15 @@ def _source_state(source: SourceReport) -> str:
         return f"{counts}: not changed since its last read (the feed answered 304)"
     if source.read == 0:
         return f"{counts}: the source has no papers now (empty feed, or none in the window)"
-    if source.new == 0:
-        return f"{counts}: all seen before"
-    return counts
+    # A new version of a paper never seen is left out, unless the source takes `replacements`.
+    versions = source.unseen_versions
+    if not versions:
+        return f"{counts}: all seen before" if source.new == 0 else counts
+    left = f"{versions} new version{'s' * (versions != 1)} of papers never seen left out"
+    if source.new:
+        return f"{counts} ({left})"
+    rest = ", the rest seen before" if source.read - source.skipped > versions else ""
+    return f"{counts}: {left}{rest}"
 
 
 def status_report(settings: Settings, store: Store, state: str, now: datetime) -> tuple[str, int]:
