@@ -41,9 +41,10 @@ def cache_dir() -> Path:
     return Path(base) / "digest" / "libraries"
 
 
-def load(path: str) -> tuple[Paper, ...]:
+def load(path: str, quiet: bool = False) -> tuple[Paper, ...]:
     """Read one library file; a missing, unknown or unreadable one is an InputError (exit 2).
-    An unchanged file is read from the cache, its warnings said again."""
+    An unchanged file is read from the cache, its warnings said again (quiet: not said, for a
+    check before a run that says them)."""
     file = Path(path)
     try:
         there = file.is_file()
@@ -72,7 +73,7 @@ def load(path: str) -> tuple[Paper, ...]:
         _save(file, key, *found)
     kept, warnings = found
     # One odd entry in a reference-manager export should not cost the subscriber a digest.
-    for problem in warnings:
+    for problem in [] if quiet else warnings:
         log.warning("library %s", problem)
     if not kept:
         raise InputError(f"{path}: library holds no papers")

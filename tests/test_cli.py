@@ -423,6 +423,12 @@ def test_an_output_that_cannot_be_written_is_one_line_and_exit_2(project: Path) 
         done = cli(project, "status", stdout=full, stderr=subprocess.PIPE, capture_output=False)
     assert done.returncode == 2
     assert done.stderr == "digest: could not write the output: No space left on device\n"
+    # argparse drops a failed write of its own: --help and --version said nothing, exit 0.
+    for asked in ("--help", "--version"):
+        with open("/dev/full", "w") as full:
+            done = cli(project, asked, stdout=full, stderr=subprocess.PIPE, capture_output=False)
+        assert done.returncode == 2, asked
+        assert done.stderr == "digest: could not write the output: No space left on device\n"
 
 
 def test_a_closed_output_is_no_error(project: Path) -> None:

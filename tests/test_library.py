@@ -61,6 +61,25 @@ def test_a_bad_record_is_skipped_with_a_warning(tmp_path: Path, caplog) -> None:
     assert f"{path}:2" in caplog.text
 
 
+def test_a_run_says_a_librarys_warnings_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    # Checked before the run opens its state, then read by the run: each warning was said twice.
+    from digest.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    path = liked(tmp_path, [ROW, "{not json"])
+    (tmp_path / "papers").mkdir()
+    (tmp_path / "papers" / "day.jsonl").write_text(json.dumps({**ROW, "id": "2501.00002"}))
+    (tmp_path / "digest.toml").write_text(
+        '[[sources]]\nkind = "files"\npath = "papers"\n\n[[subscribers]]\nname = "ana"\n'
+        f'library = "{path}"\n[[subscribers.channels]]\nkind = "file"\ndir = "out"\n',
+        encoding="utf-8",
+    )
+    assert main(["run", "--config", "digest.toml", "--now", "2026-11-30T09:00Z"]) == 0
+    assert capsys.readouterr().err.count(f"{path}:2") == 1
+
+
 @pytest.mark.parametrize(
     ("name", "content", "message"),
     [

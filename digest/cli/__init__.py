@@ -19,9 +19,9 @@ BROKEN_PIPE = 141  # 128 + SIGPIPE: what a shell reports for a command whose rea
 
 def main(argv: Sequence[str] | None = None) -> int:
     readable_output()
-    args = parser.parse(argv)
-    setup_logging(args.verbose)
     try:
+        args = parser.parse(argv)  # --help and --version write here (and may fail to)
+        setup_logging(args.verbose)
         code = int(args.command(args))
         _flush()  # a closed pipe shows here, not at exit where it would be a traceback
         return code

@@ -59,16 +59,16 @@ def problems(settings: Settings) -> list[str]:
     return list(dict.fromkeys(found))  # a shared folder or default fails once
 
 
-def library_problem(file: str, sub: Subscriber, read: set[str]) -> list[str]:
+def library_problem(file: str, sub: Subscriber, read: set[str], quiet: bool = False) -> list[str]:
     """The subscriber's library file read (and cached), unless one of `read`: why it cannot be,
-    as a line naming the subscriber's key."""
+    as a line naming the subscriber's key; quiet: its entries' warnings left to the run."""
     from digest import library
 
     if not sub.library_path or sub.library_path in read:
         return []
     read.add(sub.library_path)
     try:
-        library.load(sub.library_path)
+        library.load(sub.library_path, quiet)
     except DigestError as exc:
         return [f"{file}: subscribers.{sub.name}.library: {exc}"]
     return []

@@ -45,13 +45,13 @@ def _reread(args: argparse.Namespace) -> Settings:
 
 def _libraries(settings: Settings) -> None:
     """Every subscriber's library file read (and cached for the run), each one that cannot be
-    named with its subscriber's key, all in one round (exit 2)."""
+    named with its subscriber's key, all in one round (exit 2). The run says their warnings."""
     from digest.cli.checkup import library_problem
     from digest.models.errors import ConfigErrors
 
     read: set[str] = set()
     if problems := [
-        p for s in settings.subscribers for p in library_problem(settings.path, s, read)
+        p for s in settings.subscribers for p in library_problem(settings.path, s, read, True)
     ]:
         raise ConfigErrors(problems)
 

@@ -7,12 +7,17 @@ import argparse
 import math
 import os
 import re
+import sys
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from digest import __version__
 from digest.cli import commands
+from digest.models.errors import OutputError
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 DEFAULT_CONFIG = "config/digest.toml"
 
@@ -30,6 +35,20 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        # argparse drops a write that fails: `digest --help > /dev/full` said nothing, exit 0.
+        if not message:
+            return
+        stream = file or sys.stderr
+        try:
+            stream.write(message)
+            if flush := getattr(stream, "flush", None):
+                flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(f"could not write the output: {exc.strerror or exc}") from None
 
 
 def build() -> argparse.ArgumentParser:
