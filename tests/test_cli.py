@@ -553,6 +553,14 @@ def test_validate_says_a_source_path_too_long_for_the_system_is_not_there(
     assert len(err.splitlines()) == 1 and "sources[0].path: no such file or folder" in err
 
 
+def test_validate_says_a_source_path_that_is_a_device_is_no_file(project: Path, capsys) -> None:
+    text = (project / "config" / "digest.toml").read_text()
+    (project / "config" / "dev.toml").write_text(text.replace("../seeds", "/dev/zero"))
+    code, out, err = run(capsys, "validate", "--config", "config/dev.toml")
+    assert code == 2 and out == ""
+    assert len(err.splitlines()) == 1 and "sources[0].path: not a file or folder" in err
+
+
 def test_validate_names_a_source_folder_it_may_not_list(project: Path) -> None:
     if shutil.which("setpriv") is None:
         pytest.skip("setpriv (util-linux) is needed to run without root's bypass")

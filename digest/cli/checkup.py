@@ -124,6 +124,8 @@ def _local_source(file: str, key: str, kind: str, raw: object) -> list[str]:
     path = Path(str(raw))
     if not exists(path):
         return [f"{file}: {key}: no such file or folder {str(path)[:200]!r}"]
+    if not path.is_dir() and not path.is_file():
+        return [f"{file}: {key}: not a file or folder (a device or a pipe) {str(path)!r}"]
     suffixes = (".txt",) if kind == "seeds" else SUFFIXES
     try:
         found = not path.is_dir() or any(

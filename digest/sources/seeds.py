@@ -62,6 +62,8 @@ def source_path(config: SourceConfig) -> Path:
 def list_files(path: Path, suffixes: tuple[str, ...], warn: Warn) -> list[Path]:
     """`path` itself, or the matching files directly inside the folder, sorted by name."""
     if not path.is_dir():
+        if not path.is_file():  # /dev/zero, a FIFO: read until stopped, checked whole first
+            raise SourceError(f"{path}: not a file or folder (a device or a pipe)")
         return [path]
     try:
         files = sorted(p for p in path.iterdir() if p.is_file() and p.name.endswith(suffixes))
