@@ -43,7 +43,7 @@ def test_snippet_cleans_latex_and_whitespace() -> None:
         "We bound the\n  error by $\\mathcal{O}(\\sqrt{n})$ with \\emph{high}\tprobability"
         " and \\alpha = 5\\%."
     )
-    assert snippet(abstract) == "We bound the error by O(√(n)) with high probability and α = 5%."
+    assert snippet(abstract) == "We bound the error by O(√n) with high probability and α = 5%."
 
 
 def test_snippet_keeps_dollars_and_braces_that_are_not_latex() -> None:

@@ -85,3 +85,75 @@ def test_math_between_parentheses_is_a_span_of_at_most_500_characters() -> None:
     assert to_text("\\(x^2" + " y" * 200 + "\\)").startswith("x² y y")
     assert to_text("\\(x^2" + " y" * 300 + "\\)").startswith("x^2 y y")  # not read as math
     assert to_text("\\( a " * 3) == " a  a  a "
+
+
+@pytest.mark.parametrize(
+    ("written", "text"),
+    [
+        # Flattened, each was another number: "O(T2/3)", "2n/2", "eiπ", "n2.5", "nα".
+        ("regret $O(T^{2/3})$", "regret O(T^(2/3))"),
+        ("$2^{n/2}$ states", "2^(n/2) states"),
+        ("$e^{i\\pi}$", "e^(iπ)"),
+        ("$O(n^{2.5})$", "O(n^2.5)"),
+        ("$n^{1-\\epsilon}$", "n^(1-ϵ)"),
+        ("$n^{\\alpha}$", "n^α"),
+        ("$N^{-1/2}$", "N^(-1/2)"),
+        ("$x^{\\frac{1}{2}}$", "x^(1/2)"),
+        ("$T_c$ and $x_{c+1}$", "T_c and x_(c+1)"),
+        ("$W_{\\mathrm{eff}}$", "W_eff"),
+        # Where Unicode has every character they stay raised or lowered, as before.
+        ("$10^6$, $e^{-x}$, $x_{i+1}$, $\\alpha^{2}_{ij}$", "10⁶, e⁻ˣ, xᵢ₊₁, α²ᵢⱼ"),
+        ("the 5$^{th}$ and $k^{th}$ moments", "the 5th and kth moments"),  # ordinals inline
+        ("$x^*$, $f^\\prime$, $x^{50\\%}$", "x*, f', x^(50%)"),
+    ],
+)
+def test_a_script_unicode_cannot_write_keeps_a_marker(written: str, text: str) -> None:
+    assert to_text(written) == text
+
+
+@pytest.mark.parametrize(
+    ("written", "text"),
+    [
+        ("$\\frac{1}{2}$ and $\\frac12$", "1/2 and 1/2"),
+        ("$\\tfrac{a+b}{2}$ and $\\dfrac{n}{\\log n}$", "(a+b)/2 and n/(log n)"),
+        ("$\\sqrt{s}=13$ TeV", "√s=13 TeV"),
+        ("$\\sqrt{x+1}$, $\\sqrt[3]{x}$, $\\sqrt[n]{x}$", "√(x+1), ∛x, ⁿ√x"),
+    ],
+)
+def test_fractions_and_roots_keep_their_parts(written: str, text: str) -> None:
+    assert to_text(written) == text
+
+
+@pytest.mark.parametrize(
+    ("written", "text"),
+    [
+        # IEEE's exported TeX and many authors put a blank before the closing dollar.
+        ("Adaptive $\\epsilon $-Greedy Exploration", "Adaptive ϵ-Greedy Exploration"),
+        ("$k $-means and $ n $ agents", "k-means and n agents"),
+        ("$\\ell _{1}$-sparse with $\\alpha _{t}$", "ℓ₁-sparse with αₜ"),  # not "ℓ ₁", "α ₜ"
+    ],
+)
+def test_math_with_blanks_inside_its_dollars_is_math(written: str, text: str) -> None:
+    assert to_text(written) == text
+
+
+@pytest.mark.parametrize(
+    "written",
+    ["costs $5 and $10", "$ 20 million and $5 more", "pay $5 \\emph{or} $10 later"],
+)
+def test_dollar_amounts_with_a_blank_before_the_next_dollar_stay_text(written: str) -> None:
+    assert to_text(written) == written
+
+
+@pytest.mark.parametrize(
+    ("written", "text"),
+    [
+        ("$O(n\\log n)$ sorting", "O(n log n) sorting"),  # was "O(nlog n)"
+        ("$\\Theta(k\\log k)$ and $\\log\\log n$", "Θ(k log k) and log log n"),
+        ("$\\det A$, $a\\sin x$, $\\log(n)$, $n\\log_{2} n$", "det A, a sin x, log(n), n log₂ n"),
+        ("$\\arg\\max_{x} f$ and $\\Pr[X]$", "arg maxₓ f and Pr[X]"),
+        ("$W_{\\rm eff}$ and {\\it in situ}", "W_eff and in situ"),  # was "W\\rm eff"
+    ],
+)
+def test_function_names_stay_words_and_font_switches_go(written: str, text: str) -> None:
+    assert to_text(written) == text

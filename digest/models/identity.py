@@ -113,6 +113,17 @@ def doi(value: str) -> str | None:
     return match[0].rstrip(".,;").lower() if match else None
 
 
+# Scripts the sources mark (T^(2/3), W_eff, n^α) were run together before (T2/3, Weff, nα).
+_MARK = re.compile(r"(?<=[\w)])[\^_](?:\(([^()]*)\)|(?=\w))")
+
+
+def unmarked_title_hash(title: str) -> str | None:
+    """The title hash of the title without its script marks: a key, so that a paper stored
+    before the marks were written (its title run together) is found. Titles that hold `_` or
+    `^` of their own (torch_geometric) keep their own hash beside it."""
+    return title_hash(_MARK.sub(lambda m: m[1] or "", title))
+
+
 def openreview_id(value: str) -> str | None:
     """The forum id from 'openreview:ID' or an openreview.net forum/pdf URL."""
     value = value.strip()
@@ -209,6 +220,7 @@ def keys(paper: Paper) -> list[str]:
     title = None if paper.id.startswith("h:") else title_hash(paper.title)
     if title:
         found.setdefault(title, None)
+        found.setdefault(unmarked_title_hash(paper.title) or title, None)
         found.setdefault(loose_title_hash(paper.title) or title, None)
         if abstract_keys:  # its own title, which an abstract match must agree with
             found.setdefault(f"{TITLED}:{title[2:]}", None)

@@ -31,17 +31,33 @@ _LOST_BRACES = re.compile(
 )
 _COMMAND = re.compile(r"\\[A-Za-z]+\*?(?:\s*\{[^{}]*\})?")
 _WORD = re.compile(r"[^\W\d_]{4,}")
+# Unicode's lowered and raised characters: NFKC reads each as the plain one (identity's title
+# hash of "10⁶" is that of "106", as the flattened text of before). "−" is MathML's minus.
 _SUBSCRIPT = dict(
-    zip("0123456789+-=()aehijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ", strict=True)
+    zip("0123456789+-−=()aehijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ", strict=True)
 )
 _SUPERSCRIPT = dict(
     zip(
-        "0123456789+-=()abcdefghijklmnoprstuvwxyzABDEGHIJKLMNOPRTUVW",
-        "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻᴬᴮᴰᴱᴳᴴᴵᴶᴷᴸᴹᴺᴼᴾᴿᵀᵁⱽᵂ",
+        "0123456789+-−=()abcdefghijklmnoprstuvwxyzABDEGHIJKLMNOPRTUVW",
+        "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻᴬᴮᴰᴱᴳᴴᴵᴶᴷᴸᴹᴺᴼᴾᴿᵀᵁⱽᵂ",
         strict=True,
     )
 )
-_SCRIPT = re.compile(r"([_^])\s*(\{[^{}]*\}|\\[A-Za-z]+\s*(?:\{[^{}]*\})?|[^\s\\{}])")
+_SCRIPTED = set(_SUBSCRIPT.values()) | set(_SUPERSCRIPT.values())
+_SCRIPT = re.compile(rf"([_^])\s*({_GROUP}|\\[A-Za-z]+(?:\s*{_GROUP})*|[^\s\\{{}}])")
+# What needs no parentheses after a "^", a "/" or a "√": a number, or one character with its own
+# scripts (x², xᵢ); after a "_" or around a "/" a run of letters too (W_eff, dx/dt).
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_ORDINALS = {"st", "nd", "rd", "th"}
+# Function names: set apart from a letter before them (n log n, not "nlog n"), as TeX does.
+_FUNCTIONS = set(
+    "arccos arcsin arctan arg cos cosh cot coth csc deg det dim exp gcd hom inf ker lg lim"
+    " liminf limsup ln log max min Pr sec sin sinh sup tan tanh".split()
+)
+_FUNCTION = re.compile(r"\\(" + "|".join(sorted(_FUNCTIONS)) + r")(?![A-Za-z])\s*")
+# Old font switches ({\rm eff}, {\bf x}): they change the look only.
+_SWITCHES = "rm it bf sf tt sl sc em cal mit".split()
+_SWITCH = re.compile(r"\\(?:" + "|".join(_SWITCHES) + r")(?![A-Za-z])\s*")
 # Font and box commands whose argument is the text (pylatexenc drops some of them in math).
 _KEEP = (
     "mbox texttt textsf textrm textbf textit textsc textnormal textup text mathtt mathsf mathrm"
@@ -51,15 +67,25 @@ _KEEP = (
 _BARE = re.compile(r"\\([A-Za-z]+)\*?(?![A-Za-z]|\s*[{\[])")
 _BEFORE_SCRIPT = re.compile(r"(\\[A-Za-z]+)(?=\s*[_^])")
 _SHIELD = 0xE000  # private-use characters hold the place of such commands through a conversion
+_HELD = re.compile(f"[{chr(_SHIELD)}-{chr(_SHIELD + 0xFFF)}]")  # as many as a conversion holds
 _BIBTEX_PUNCTUATION = (("---", "—"), ("--", "–"), ("``", "“"), ("''", "”"), ("~", " "))
 
 
 def is_math(content: str) -> bool:
     """Whether `$content$` is math rather than text between two dollar amounts ("$5 and $10"):
-    math has no words of prose once its commands are set aside."""
-    if not content.strip() or content[-1].isspace():
+    math has no words of prose once its commands are set aside. Text ending in a blank before
+    its closing dollar is math only when no amount can be in it: a command or one identifier,
+    as IEEE's exported TeX writes `$\\epsilon $` and authors `$k $-means`."""
+    bare = content.strip()
+    if not bare or content[-1].isspace() and not _spaced_math(bare):
         return False
     return not any(c.isspace() for c in content) or not _WORD.search(_COMMAND.sub(" ", content))
+
+
+def _spaced_math(bare: str) -> bool:
+    if bare[0].isdigit():  # "$5 and $", "$ 20 million ... $": an amount
+        return False
+    return re.search(r"\\[A-Za-z]", bare) is not None or bare.isidentifier()
 
 
 def to_text(value: str, *, bibtex: bool = False) -> str:
@@ -98,32 +124,101 @@ def _literal(text: str, bibtex: bool) -> str:
 
 @lru_cache(maxsize=8192)
 def _math(content: str) -> str:
-    """Math as text: symbols in Unicode, sub- and superscripts raised or lowered where Unicode
-    has the letters (H₂O, 2ᵏ), else written inline."""
-
-    def script(match: re.Match[str]) -> str:
-        inner = match[2][1:-1] if match[2].startswith("{") else match[2]
-        text = _convert(f"${inner}$").strip()
-        table = _SUBSCRIPT if match[1] == "_" else _SUPERSCRIPT
-        if text and all(c in table for c in text):
-            return "".join(table[c] for c in text)
-        return text
-
+    """Math as text: symbols in Unicode, sub- and superscripts by script(), function names
+    apart from the letters around them, font switches gone."""
     kept: list[str] = []
 
-    def shield(match: re.Match[str]) -> str:
-        if _known(match[1]) or len(kept) >= 0x1000:
-            return match[0]
-        kept.append(match[0])
+    def shield(text: str) -> str:
+        if len(kept) >= 0x1000:
+            return text
+        kept.append(text)
         return chr(_SHIELD + len(kept) - 1)
 
-    content = _BARE.sub(shield, content)
+    def scripted(match: re.Match[str]) -> str:
+        inner = match[2][1:-1] if match[2].startswith("{") else match[2]
+        # Converted on its own, with its commands as written: its placeholders are its own.
+        text = script(_math(_restored(inner, kept)), up=match[1] == "^")
+        # Anything but letters (T^(2/3), x*) goes through pylatexenc held: "%" or "{" is text.
+        return text if all(c.isalnum() or c in _SCRIPTED for c in text) else shield(text)
+
+    content = _prepared(content)
+    content = _BARE.sub(lambda m: m[0] if _known(m[1]) else shield(m[0]), content)
     # A command then its script: `\ell` then `ₚ` read as one unknown command `\ellₚ`, and lost.
     content = _BEFORE_SCRIPT.sub(r"\1{}", content)
-    text = " ".join(_convert("$" + _SCRIPT.sub(script, content) + "$").split())
-    for number, command in enumerate(kept):
-        text = text.replace(chr(_SHIELD + number), command)
-    return text
+    return _restored(" ".join(_convert("$" + _SCRIPT.sub(scripted, content) + "$").split()), kept)
+
+
+def _restored(text: str, kept: list[str]) -> str:
+    """The held texts back in their places, in one pass (one pass per text was quadratic)."""
+    if not kept:
+        return text
+
+    def back(match: re.Match[str]) -> str:
+        number = ord(match[0]) - _SHIELD
+        return kept[number] if number < len(kept) else match[0]
+
+    return _HELD.sub(back, text)
+
+
+def _prepared(content: str) -> str:
+    """Math source with its spacing fixed before conversion: a blank between a base and its
+    script goes (IEEE's `\\ell _{1}` is ℓ₁, not "ℓ ₁"), a function name is written as a word with
+    a blank where a letter would run into it (`n\\log n`, `\\log\\log n`), \\dfrac is \\frac, and a
+    font switch (`{\\rm eff}`) goes."""
+    content = re.sub(r"(?<!\\)\s+(?=[_^])", "", content)
+    content = re.sub(r"\\[dtc]frac(?![A-Za-z])", r"\\frac", content)
+    content = _SWITCH.sub("", content)
+    return _FUNCTION.sub(_function, content)
+
+
+def _function(match: re.Match[str]) -> str:
+    name = {"limsup": "lim sup", "liminf": "lim inf"}.get(match[1], match[1])
+    before = match.string[match.start() - 1 : match.start()]
+    after = match.string[match.end() : match.end() + 1]
+    left = " " if before.isalnum() or before in ")]}" else ""
+    right = " " if after.isalnum() or after in "\\{" else ""
+    return left + name + right
+
+
+def script(text: str, *, up: bool) -> str:
+    """A superscript (up) or subscript: in Unicode where Unicode has every character (10⁶, H₂O,
+    2ᵏ), an ordinal inline (5th, kth), a mark inline (x*, f′, H∞); else marked so that it does
+    not run into its base as another number: T^(2/3), n^α, W_eff."""
+    text = text.strip()
+    table = _SUPERSCRIPT if up else _SUBSCRIPT
+    if up and text in _ORDINALS:
+        return text
+    # Commas and dashes stay as they are between raised characters: citations¹,²⁻⁴, xᵢ,ⱼ.
+    if all(c in table or c in ",–" for c in text):
+        return "".join(table.get(c, c) for c in text)
+    if not any(c.isalnum() for c in text):
+        return text
+    return ("^" if up else "_") + _grouped(text, loose=not up)
+
+
+def fraction(numerator: str, denominator: str) -> str:
+    """a/b, each part in parentheses unless it is one term: 1/2, (a+b)/2, n/(log n)."""
+    return f"{_grouped(numerator.strip(), loose=True)}/{_grouped(denominator.strip(), loose=True)}"
+
+
+def root(body: str, index: str = "") -> str:
+    """√s, √(x+1), ∛x; another index raised before the sign (ⁿ√x) or, if Unicode cannot raise
+    it, in brackets after it."""
+    index = index.strip()
+    sign = {"": "√", "2": "√", "3": "∛", "4": "∜"}.get(index)
+    if sign is None:
+        raised = script(index, up=True)
+        sign = raised + "√" if raised[:1] not in ("^", "_") else f"√[{index}]"
+    return sign + _grouped(body.strip(), loose=False)
+
+
+def _grouped(text: str, *, loose: bool) -> str:
+    one = (
+        _NUMBER.fullmatch(text)
+        or ((text[:1].isalnum() or len(text) == 1) and all(c in _SCRIPTED for c in text[1:]))
+        or (loose and all(c.isalnum() for c in text))
+    )
+    return text if one or not text else f"({text})"
 
 
 def _known(name: str) -> bool:
@@ -158,6 +253,23 @@ def _converter() -> Any:
         prepend=True,
         macros=[MacroTextSpec(name, simplify_repl="") for name in quiet]
         + [MacroTextSpec("url", simplify_repl="%s")]
-        + [MacroTextSpec(name, discard=False) for name in _KEEP],
+        + [MacroTextSpec(name, discard=False) for name in _KEEP]
+        + [MacroTextSpec(name, simplify_repl="") for name in _SWITCHES]
+        + [MacroTextSpec("frac", simplify_repl=_frac), MacroTextSpec("sqrt", simplify_repl=_sqrt)],
     )
     return LatexNodes2Text(latex_context=context, math_mode="text")
+
+
+def _arguments(node: Any, l2tobj: Any) -> list[str]:
+    found = node.nodeargd.argnlist if node.nodeargd and node.nodeargd.argnlist else []
+    return [l2tobj.nodelist_to_text([arg]) if arg is not None else "" for arg in found]
+
+
+def _frac(node: Any, l2tobj: Any) -> str:
+    parts = [*_arguments(node, l2tobj), "", ""]
+    return fraction(parts[0], parts[1])
+
+
+def _sqrt(node: Any, l2tobj: Any) -> str:
+    parts = ["", "", *_arguments(node, l2tobj)][-2:]  # [index], {body}
+    return root(parts[1], parts[0])

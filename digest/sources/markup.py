@@ -1,14 +1,38 @@
 """HTML in a feed's titles and abstracts as plain text: known elements' tags go, a "<" that
-opens none stays (an abstract's `$k<n$`), superscripts stay raised (10⁶ is not 106)."""
+opens none stays (an abstract's `$k<n$`), and a formula's parts stay apart (10⁶ is not 106, ½
+is not 12): HTML's <sup> and <sub>, MathML's scripts, fractions and roots read as LaTeX's do."""
 
 from __future__ import annotations
 
 import functools
 import re
 from collections.abc import Collection
+from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
+from digest.sources.latex import fraction, root, script
+
 _BLOCKS = {"p", "br", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote"}
+# Elements whose parts are put together, not run together: a base and its script, a numerator
+# and its denominator. Each child element is one part (a MathML <mrow> groups several).
+_LAYOUT = {
+    "sup", "sub", "msqrt", "msup", "msub", "msubsup", "mfrac", "mroot", "mover", "munder",
+    "munderover",
+}  # fmt: skip
+_VOID = {"br", "img", "hr", "wbr", "col", "meta", "link", "input", "source", "param", "track"}
+# MathML's invisible operators (function application, invisible times): no reading of their own.
+_INVISIBLE = dict.fromkeys(range(0x2061, 0x2065))
+
+
+@dataclass
+class _Layout:
+    tag: str
+    # Each part's pieces, joined at the end: a part grown by += was quadratic in its pieces.
+    parts: list[list[str]] = field(default_factory=list)
+    depth: int = 0  # elements open inside the current part
+
+    def texts(self) -> list[str]:
+        return ["".join(part) for part in self.parts]
 
 
 class _Text(HTMLParser):
@@ -16,37 +40,94 @@ class _Text(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.parts: list[str] = []
         self.hidden = 0
-        self.sup = 0
+        self.layouts: list[_Layout] = []
+        self.token = False  # in a MathML <mi> or <mo>, whose "log" is a word, not a product
+        self.word = False  # such a word was the last text: a letter after it is set apart
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in _HIDDEN:
+        name = tag.rpartition(":")[2]
+        if self.layouts and name not in _VOID:
+            top = self.layouts[-1]
+            if top.depth == 0:
+                top.parts.append([])
+            top.depth += 1
+        self.token = name in ("mi", "mo")
+        if name in _HIDDEN:
             self.hidden += 1
         elif tag in _BLOCKS:
-            self.parts.append(" ")
-        elif tag == "sup":
-            self.sup += 1
+            self._emit(" ")
+        elif name in _LAYOUT:
+            self.layouts.append(_Layout(name))
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in _BLOCKS:  # <br/>; a hidden element closed at once hides nothing
-            self.parts.append(" ")
+            self._emit(" ")
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in _HIDDEN:
+        name = tag.rpartition(":")[2]
+        self.token = False
+        if name in _HIDDEN:
             self.hidden = max(0, self.hidden - 1)
         elif tag in _BLOCKS:
-            self.parts.append(" ")
-        elif tag == "sup":
-            self.sup = max(0, self.sup - 1)
+            self._emit(" ")
+        if self.layouts and self.layouts[-1].tag == name:  # closed, even with a part left open
+            self._emit(_composed(self.layouts.pop()))
+        if self.layouts and name not in _VOID:
+            self.layouts[-1].depth = max(0, self.layouts[-1].depth - 1)
 
     def handle_data(self, data: str) -> None:
         if self.hidden:
             return
-        if self.sup and data.strip():
-            # Raised where Unicode has every character (10⁶, Fe³⁺: NFKC reads them as they
-            # were, so identity is as before); "5<sup>th</sup>" stays "5th".
-            raised = data.strip().translate(_SUPERSCRIPT)
-            data = raised if set(raised) <= _RAISED else data
-        self.parts.append(data)
+        data = data.translate(_INVISIBLE)
+        word = data.strip()
+        if self.token and len(word) > 1 and word.isalpha():
+            # <mi>n</mi><mi>log</mi><mi>n</mi> is "n log n", as LaTeX's n\log n is.
+            data = (" " if self._last()[-1:].isalnum() else "") + word
+            self.word = True
+        elif word:
+            data = " " + data if self.word and data[:1].isalnum() else data
+            self.word = False
+        self._emit(data)
+
+    def close(self) -> None:
+        super().close()
+        while self.layouts:  # a layout left open by a cut or broken fragment: its text as it is
+            self._emit("".join(self.layouts.pop().texts()))
+
+    def _emit(self, text: str) -> None:
+        if not self.layouts:
+            self.parts.append(text)
+            return
+        top = self.layouts[-1]
+        if top.depth:
+            top.parts[-1].append(text)
+        elif text.strip():  # text right inside the element is a part of its own
+            top.parts.append([text])
+
+    def _last(self) -> str:
+        """The text just before the current place (a few characters are enough)."""
+        pieces = self.layouts[-1].parts[-1] if self.layouts and self.layouts[-1].parts else []
+        return next((p for p in reversed(pieces if self.layouts else self.parts) if p), "")
+
+
+def _composed(layout: _Layout) -> str:
+    """The text of a layout element: its parts put together as LaTeX's would be; parts of a
+    number that does not fit (<mroot>x3</mroot> with no elements) run together as written."""
+    texts, tag = layout.texts(), layout.tag
+    parts = [text.strip() for text in texts]
+    if tag in ("sup", "sub"):
+        return script("".join(texts), up=tag == "sup")
+    if tag == "msqrt":
+        return root("".join(parts))
+    if len(parts) != (3 if tag in ("msubsup", "munderover") else 2):
+        return "".join(texts)
+    if tag == "mfrac":
+        return fraction(*parts)
+    if tag == "mroot":
+        return root(parts[0], parts[1])
+    if tag in ("msubsup", "munderover"):
+        return parts[0] + script(parts[1], up=False) + script(parts[2], up=True)
+    return parts[0] + script(parts[1], up=tag in ("msup", "mover"))
 
 
 def html_text(fragment: str) -> str:
@@ -97,9 +178,6 @@ _WHEN_CLOSED = set(
 _CLOSING = re.compile(r"</([A-Za-z][\w.:-]*)\s*>")
 # Elements whose text is no reading: MathML's annotation repeats the formula as TeX.
 _HIDDEN = {"script", "style", "noscript", "template", "annotation", "annotation-xml", "svg"}
-# A superscript that a reader needs as one: 10<sup>6</sup> cells are not 106 (charges too: Fe3+).
-_SUPERSCRIPT = str.maketrans("0123456789+-−=()n", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ⁿ")
-_RAISED = set("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿ")
 
 
 def _escaped(match: re.Match[str], closed: Collection[str] = ()) -> str:
