@@ -203,3 +203,18 @@ def test_a_relevance_page_names_every_flag_it_was_made_with():
     assert page(split="tune", seeds=[1, 2], authors=5, examples=5) == (
         "python -m bench.relevance --split tune --seeds 1 2 --authors 5 --examples 5"
     )
+
+
+def test_a_precise_keyword_is_rare_mostly_its_fields_and_not_in_the_text():
+    import random
+    from collections import Counter
+
+    from bench import keywords
+
+    df = Counter({"nickelate": 12, "kagome": 15, "phonon": 400, "quantum": 3000, "lensing": 14})
+    field = Counter({"nickelate": 11, "kagome": 14, "phonon": 300, "quantum": 900, "lensing": 1})
+    text = "kagome metals and their phonons"
+    picked = keywords._precise(random.Random(1), text, field, df, 10_000)
+    # "kagome": in the text; "phonon": too common; "lensing": another field's.
+    assert picked == ["nickelate"]
+    assert keywords._generic(field, df, 1000) == "quantum"
