@@ -41,6 +41,7 @@ class SubscriberReport:
     period: str
     # made | already made | nothing new | no match | alerted (what matched went out as alerts)
     # | waiting for sources | waiting for liked papers | clock behind | given meanwhile
+    # | alerted meanwhile
     status: str
     picked: int = 0
     top_score: float | None = None

@@ -145,6 +145,21 @@ def test_a_copy_a_reader_got_already_is_never_taken_back(state: str) -> None:
         assert len(store.papers_after(0)) == 2  # ana's copy stays, and so does its record
 
 
+def test_an_alert_of_the_copy_moves_to_the_paper_it_is_folded_into(state: str) -> None:
+    """The journal copy was alerted, then the arXiv record naming its DOI folded it away: the
+    alert named a paper no longer there, and the next digest gave the paper again."""
+    v1 = Paper("2609.01234", "A time crystal in a driven Rydberg gas", "We observe it.")
+    with Store(state) as store:
+        store.add_papers([v1, JOURNAL], NOW)
+        for reader in ("ana", "ben"):
+            store.journal.record_alert(reader, JOURNAL.id, date(2026, 11, 30), 0.9, [], NOW, [])
+        store.journal.record_alert("ben", v1.id, date(2026, 11, 30), 0.8, [], NOW, [])
+        store.add_papers([V2], NOW)
+        assert [p.id for _, p in store.papers_after(0)] == ["2609.01234"]
+        for reader in ("ana", "ben"):  # ben had both: one alert stays
+            assert store.journal.alerted_ids(reader, [v1.id, JOURNAL.id]) == {v1.id}
+
+
 def test_papers_kept_before_keys_existed_get_theirs_on_opening(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     db = sqlite3.connect(path)

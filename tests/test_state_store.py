@@ -103,6 +103,23 @@ def test_a_digest_that_would_repeat_another_periods_papers_is_not_written(state:
         assert isinstance(store.record_digest(bob, 3, [("file", "file", MESSAGE)]), int)
 
 
+def test_a_digest_and_an_alert_never_give_one_paper_twice(state: str) -> None:
+    """Two workers' clocks either side of a fire time: one made the new period's digest while
+    the other, still in the old period, alerted the same new papers."""
+    with Store(state) as store:
+        store.add_papers([paper(1), paper(2), paper(3)], NOW)
+        made = store.journal.record_alert("alice", "p1", date(2026, 11, 30), 0.9, ["w"], NOW, [])
+        assert made == "alerted"
+        new = digest("alice", "P2", [paper(1), paper(2)])
+        assert store.record_digest(new, 3, [("file", "file", MESSAGE)]) == "alerted meanwhile"
+        assert not store.has_digest("alice", "P2") and store.sent_ids("alice", ["p2"]) == set()
+        # ...and the other way round: a paper a digest gave is no alert.
+        given = store.record_digest(digest("alice", "P3", [paper(2)]), 3, [])
+        assert isinstance(given, int)
+        late = store.journal.record_alert("alice", "p2", date(2026, 11, 30), 0.9, ["w"], NOW, [])
+        assert late == "taken" and store.journal.alerted_ids("alice", ["p2"]) == set()
+
+
 def test_the_outbox_row_moves_from_pending_to_sent(state: str) -> None:
     with Store(state) as store:
         store.record_digest(digest("alice", "P1", [paper(1)]), 1, [("file", "file", MESSAGE)])

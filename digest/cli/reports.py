@@ -150,6 +150,10 @@ _SUBSCRIBER_STATES = {
         "given meanwhile: another worker's digest of another period gave some of these papers"
         " at the same time; a later run makes this one"
     ),
+    "alerted meanwhile": (
+        "alerted meanwhile: another worker alerted some of these papers at the same time; a"
+        " later run makes this digest without them"
+    ),
 }
 
 

@@ -49,6 +49,19 @@ def paper_row(p: Paper, seen: str) -> tuple[Any, ...]:
     )
 
 
+_MOVE_ALERTS = (
+    "UPDATE alerts SET paper_id = ? WHERE paper_id = ?"
+    " AND subscriber NOT IN (SELECT subscriber FROM alerts WHERE paper_id = ?)"
+)
+
+
+def giving(subscriber: str) -> str:
+    """The lock a digest and an alert take to give the subscriber papers: one at a time, each
+    checked against what the other gave (two workers' clocks either side of a fire time had
+    given one paper as an alert and in the new period's digest)."""
+    return f"papers given to {subscriber}"
+
+
 def papers_of(db: Engine, table: str, subscriber: str, ids: Iterable[str]) -> set[str]:
     """Which of the ids `table` (sent, alerts) holds for the subscriber, asked in chunks that
     stay under SQLite's limit on bound parameters."""
@@ -171,8 +184,9 @@ class Catalog(Tables):
     def _fold(self, db: Engine, copy: str, into: str, stored: dict[str, Paper], seen: str) -> bool:
         """One paper stored twice: a journal's record (a DOI, its own title) read before the
         arXiv record that names that DOI too. The copy is folded into the other, its keys
-        pointed there, unless a digest, an alert or a rating has used it already (then both
-        stay, as before: what a reader got is never taken back)."""
+        pointed there, unless a digest, a held alert or a rating has used it already (then
+        both stay, as before: what a reader got is never taken back). An alert of the copy
+        moves to the paper: its reader is not given the paper again in the next digest."""
         used = "SELECT 1 FROM {} WHERE paper_id = ? LIMIT 1"
         for table in ("sent", "alert_holds", "ratings"):
             if db.execute(used.format(table), (copy,)).fetchone():
@@ -180,6 +194,8 @@ class Catalog(Tables):
         merged = identity.merge(stored[into], stored[copy])
         db.execute(_UPDATE, (*paper_row(merged, seen)[1:10], into))
         db.execute("UPDATE paper_keys SET paper_id = ? WHERE paper_id = ?", (into, copy))
+        db.execute(_MOVE_ALERTS, (into, copy, into))
+        db.execute("DELETE FROM alerts WHERE paper_id = ?", (copy,))  # alerted both: one stays
         db.execute("DELETE FROM papers WHERE id = ?", (copy,))
         return True
 

@@ -12,7 +12,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from digest.models import Digest, Message
-from digest.state.catalog import papers_of
+from digest.state.catalog import giving, papers_of
 from digest.state.dialect import server_stamp
 from digest.state.engine import Engine
 
@@ -109,14 +109,15 @@ class Deliveries:
         """Write the digest, its papers and an outbox row per (channel name, kind, message) in
         one transaction, before any network call. Returns its id, or why not: "already made",
         "clock behind" (a later period's made meanwhile), "given meanwhile" (another worker's
-        digest of another period gave some of its papers)."""
+        digest of another period gave some of its papers), "alerted meanwhile" (another
+        worker's alert did)."""
         made = stamp(digest.made_at)
         top = max((s.score for s in digest.items), default=None)
         given = [*digest.items, *(h.scored for h in digest.held)]  # held alerts are given too
         with self.transaction() as db:
-            # One subscriber's digests one at a time, each checked against the others: two
-            # workers with clocks in two periods had both given the same papers.
-            db.lock(f"digest of {digest.subscriber}")
+            # One subscriber's digests (and alerts) one at a time, each checked against the
+            # others: two workers with clocks in two periods had both given the same papers.
+            db.lock(giving(digest.subscriber))
             if self.has_digest(digest.subscriber, digest.period):
                 return "already made"
             later = "SELECT 1 FROM digests WHERE subscriber = ? AND made_at > ? LIMIT 1"
@@ -124,6 +125,8 @@ class Deliveries:
                 return "clock behind"
             if papers_of(db, "sent", digest.subscriber, [s.paper.id for s in given]):
                 return "given meanwhile"
+            if papers_of(db, "alerts", digest.subscriber, [s.paper.id for s in given]):
+                return "alerted meanwhile"
             # The unique (subscriber, period) decides between workers making the same digest.
             row = db.execute(
                 "INSERT OR IGNORE INTO digests (subscriber, period, day, made_at, through_seq,"

@@ -11,7 +11,7 @@ from datetime import date, datetime
 from typing import Any
 
 from digest.models import Held, Message, Scored
-from digest.state.catalog import Tables, papers_of, row_paper
+from digest.state.catalog import Tables, giving, papers_of, row_paper
 from digest.state.engine import Engine
 
 # store.SCHEMA's migration for these tables. The outbox is rebuilt (SQLite cannot drop a NOT NULL)
@@ -174,9 +174,11 @@ class Journal(Tables):
         lock: workers side by side keep the daily cap, and what one finds over it is held."""
         made = self.stamp(now)
         with self.transaction() as db:
-            db.lock(f"alerts:{subscriber}")
-            if self.alerted_ids(subscriber, [paper_id]):
-                return "taken"
+            db.lock(giving(subscriber))
+            if self.alerted_ids(subscriber, [paper_id]) or papers_of(
+                db, "sent", subscriber, [paper_id]
+            ):
+                return "taken"  # alerted, or given in a digest, by another worker meanwhile
             if cap is not None and self.alerts_on(subscriber, day) >= cap:
                 if held is None:
                     return "capped"
