@@ -100,6 +100,18 @@ def test_a_url_without_a_password_names_the_database_in_its_error_lines(
         code, out, err = run(capsys, command)
         assert code == 2 and err.startswith(f"digest: {url}: cannot connect"), err
         assert "[redacted]" not in err
+    # From the environment too (`url = "${DIGEST_DB}"`): it was blotted whole, as a secret.
+    config = project / "config" / "digest.toml"
+    config.write_text(config.read_text().replace(f'url = "{url}"', 'url = "${DIGEST_DB}"'))
+    assert "${DIGEST_DB}" in config.read_text()
+    (project / "config" / ".env").write_text(f"DIGEST_DB={url}\n")
+    code, out, err = run(capsys, "run")
+    assert code == 2 and err.startswith(f"digest: {url}: cannot connect"), err
+    hidden = url.replace("digest@", "digest:Hunter2@")  # ...but its password, when it has one
+    (project / "config" / ".env").write_text(f"DIGEST_DB={hidden}\n")
+    code, out, err = run(capsys, "run")
+    assert code == 2 and err.startswith(f"digest: {url}: cannot connect"), err
+    assert "Hunter2" not in out + err
     code, out, err = run(capsys, "health", "--state", url)
     assert code == 2 and err.startswith(f"digest: {url}: cannot connect"), err
 

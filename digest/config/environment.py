@@ -18,6 +18,7 @@ from dotenv.parser import parse_stream
 
 from digest.config.checks import SECRET_KEYS
 from digest.models import ConfigError
+from digest.models.errors import postgres_secrets
 
 MAX_CONFIG = 4 * 2**20  # bytes: a config of thousands of subscribers is a few hundred KiB
 
@@ -120,10 +121,18 @@ def substitute(
             unset.append(problem)
             return ""
         if key.rsplit(".", 1)[-1] in SECRET_KEYS and env[name]:
-            secrets.add(env[name])
+            secrets.update(_secret_part(key, env[name]))
         return env[name]
 
     return _VAR.sub(replace, value)
+
+
+def _secret_part(key: str, value: str) -> frozenset[str]:
+    """What of a value put into a secret key is secret: all of it, but of a whole state URL
+    only its password (a URL without one is no secret, and error lines name the database)."""
+    if key == "state.url" and "://" in value:
+        return postgres_secrets(value)
+    return frozenset([value])
 
 
 def _item(key: str, i: int, value: Any) -> str:
