@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from digest.models import Settings, redact
 from digest.periods import covered, next_fires, period_start
 from digest.state.lock import health
+from digest.state.runs import ended
 
 if TYPE_CHECKING:
     from digest.intake import SourceReport
@@ -244,17 +245,21 @@ def status_report(settings: Settings, store: Store, state: str, now: datetime) -
             f"  {pause.subscriber}/{pause.channel}: email paused by the reader since "
             f"{pause.since}; `digest resume {pause.subscriber}` sends again"
         )
-    # A row a worker is sending right now (its lease live) is "in flight", not pending.
+    # A row a worker is sending right now (its lease live) is "in flight", not pending; unless
+    # that worker's process is known to have ended: the row waits for its lease to end.
     counts = store.outbox_counts(now, worker="")
     pending, dead = counts.get("pending", 0), counts.get("dead", 0)
     dropped = counts.get("dropped", 0)  # given up by `digest retry --drop`: no attention needed
-    flying = counts.get("in flight", 0)
+    stalled = sum(ended(holder) for holder, _ in store.in_flight(now).values())
+    flying = counts.get("in flight", 0) - stalled
     gave_up = f", {dropped} dropped" if dropped else ""
     gave_up += f", {flying} being sent now" if flying else ""
+    gave_up += f", {stalled} held by a worker that ended" if stalled else ""
     lines.append(f"deliveries: {pending} pending, {dead} dead{gave_up}")
     lines += _deliveries(settings, store, now)
     last = runs[0] if runs else None
-    attention = dead > 0 or failing or bool(last and last["outcome"] not in ("ok", "running"))
+    attention = dead > 0 or stalled > 0 or failing
+    attention = attention or bool(last and last["outcome"] not in ("ok", "running"))
     return "\n".join(lines), 1 if attention else 0
 
 
@@ -295,12 +300,20 @@ def _deliveries(settings: Settings, store: Store, now: datetime) -> list[str]:
             if row.parts_sent
             else "not tried yet"
         )
-        state = "sending" if row.id in flights else row.status
+        state = row.status
+        if row.id in flights:
+            state = "stalled" if ended(flights[row.id][0]) else "sending"
         groups.setdefault((state, reason), []).append(f"{row.subscriber}/{row.channel}")
         what = f"{row.subscriber}/{row.channel} {row.purpose} {row.period}"
         what += f" ({row.attempts} attempts"
         if row.id in flights:
             holder, until = flights[row.id]
+            if ended(holder):
+                lines.append(
+                    f"  stalled  {what}, by {holder}, whose process ended; another worker takes"
+                    f" it when the lease ends at {until}): {reason}"
+                )
+                continue
             lines.append(f"  sending  {what}, by {holder}, lease until {until}): {reason}")
             continue
         retry = (

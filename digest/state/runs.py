@@ -108,8 +108,7 @@ class Runs:
         name = str(run.get("worker") or "")
         if not name:
             return ""
-        host, _, pid = name.rpartition(":")
-        if host == socket.gethostname() and pid.isdigit() and not _alive(int(pid)):
+        if ended(name):
             return "its process ended before the run did (killed, or the machine stopped)"
         later = self.db.execute(
             "SELECT clock FROM runs WHERE worker = ? AND id > ? ORDER BY id LIMIT 1",
@@ -175,6 +174,13 @@ def _forget_runs(db: Engine, before: str) -> None:
 
 def _instant(text: str) -> datetime:
     return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def ended(worker: str) -> bool:
+    """Whether the worker is a process of this machine (the default name, hostname:pid) that is
+    no longer there; of another machine, or named by $DIGEST_WORKER, nothing is known."""
+    host, _, pid = worker.rpartition(":")
+    return host == socket.gethostname() and pid.isdigit() and not _alive(int(pid))
 
 
 def _alive(pid: int) -> bool:
