@@ -113,9 +113,17 @@ class Marks:
             if not mine:
                 log.warning("outbox row %d: taken over by another worker while sending", row_id)
 
-    def claim(self, row_id: int, parts_sent: int, unsure: tuple[int, ...] | None = None) -> bool:
+    def claim(
+        self,
+        row_id: int,
+        parts_sent: int,
+        unsure: tuple[int, ...] | None = None,
+        kept: tuple[int, tuple[int, ...]] | None = None,
+    ) -> bool:
         """Commit a part's claim (and renew the row's lease), with the parts posted that the
-        server has not confirmed (at most once); False: the row was taken over."""
+        server has not confirmed (at most once); False: the row was taken over. kept: what is
+        still true if this claim cannot be committed (the part before it confirmed), queued for
+        a later commit then."""
         entry = (parts_sent,) if unsure is None else (parts_sent, unsure)
         with self.queue:
             self.parts[row_id] = entry
@@ -128,6 +136,8 @@ class Marks:
             with self.queue:
                 if self.parts.get(row_id) == entry:
                     del self.parts[row_id]
+                    if kept is not None:  # a confirmation it carried: not lost with it
+                        self.parts[row_id] = kept
             raise
         return row_id not in self.lost
 

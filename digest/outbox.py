@@ -27,6 +27,7 @@ from digest.models import ChannelConfig, DeliveryError, DigestError, Message, Se
 from digest.models.errors import shortened
 from digest.state import OutboxRow, Store
 from digest.state.deliveries import LEASE, stamp
+from digest.state.engine import StateAway, StateLost
 
 log = logging.getLogger("digest.outbox")
 
@@ -246,10 +247,12 @@ class _Run:
         unsure, claimed = set(row.unconfirmed), set[int]()
 
         def progress(count: int) -> None:
+            kept = None
             if at_most_once:
                 if count > parts[0]:  # a claim: the one before it, if claimed here, arrived
                     if parts[0] in claimed:
                         unsure.discard(parts[0])
+                    kept = (parts[0], tuple(sorted(unsure)))  # if this claim is not committed
                     unsure.add(count)
                     claimed.add(count)
                 else:  # given back: that part was refused, or never left
@@ -257,7 +260,8 @@ class _Run:
                     if count in claimed:
                         unsure.discard(count)
             # The claim is conditional on holding the row, and renews its lease.
-            if not self.marks.claim(row.id, count, tuple(unsure) if at_most_once else None):
+            claim = tuple(sorted(unsure)) if at_most_once else None
+            if not self.marks.claim(row.id, count, claim, kept):
                 raise TakenOver
             parts[0] = count
 
@@ -308,6 +312,9 @@ class _Run:
                 owed = exc.owed if isinstance(exc, Owed) else None
                 self.failed(job, str(exc), exc.retryable, wait, owed)
                 return -1.0 if wait is not None and exc.retryable else budget
+            except (StateAway, StateLost):  # a claim not written: no fault of the delivery's
+                pacer.done()
+                raise
             except Exception as exc:  # a broken channel must not stop the others
                 pacer.done()
                 self.failed(job, f"unexpected {type(exc).__name__}: {exc}", retryable=True)

@@ -186,6 +186,35 @@ def test_a_split_message_resumes_at_the_first_part_not_sent(tmp_path: Path) -> N
     assert store.revive_dead() == 1 and store.outbox()[0].parts_sent == 2  # kept on retry
 
 
+class AtMostOnce(Probe):
+    at_most_once = True  # Slack's way: each part claimed before its post
+
+
+def test_a_claim_the_database_cannot_take_keeps_the_confirmation_it_carried(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PostgreSQL away while a Slack digest was posting: part 2's confirmation rode on part 3's
+    claim, which failed, so the receipt called part 2 "may be missing"; and the outage counted
+    as a failed attempt of the delivery."""
+    from digest.state.engine import StateAway
+
+    settings, store = setup(tmp_path, ["chat"])
+    written, calls = store.mark_many, [0]
+
+    def away_once(*args: Any, **kwargs: Any) -> set[int]:
+        calls[0] += 1
+        if calls[0] == 3:  # part 3's claim
+            raise StateAway("state: cannot connect (server closed the connection)")
+        return written(*args, **kwargs)
+
+    monkeypatch.setattr(store, "mark_many", away_once)
+    Probe.script["chat"].append(lambda d: [d.progress(n) for n in (1, 2, 3)])
+    with pytest.raises(StateAway):
+        outbox.deliver(store, settings, NOW, channels={"probe": AtMostOnce})
+    (row,) = store.outbox()
+    assert (row.parts_sent, row.unconfirmed, row.attempts) == (2, (), 0)
+
+
 def test_max_attempts_comes_from_the_delivery_table(tmp_path: Path) -> None:
     settings, store = setup(tmp_path, ["x"], delivery={"max_attempts": 2})
     Probe.script["x"] += [DeliveryError("down", retryable=True)] * 2
