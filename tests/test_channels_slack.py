@@ -483,6 +483,36 @@ def test_with_a_signing_secret_each_paper_gets_thumbs_buttons(slack: SlackWebhoo
     assert len(ids) == len(set(ids)) == 4
 
 
+def test_a_paper_with_a_3000_character_id_gets_whole_buttons_and_none_is_ever_cut(
+    slack: SlackWebhook,
+) -> None:
+    """Its rating links were over 2,000 characters, and each button's value was cut there: a
+    click was refused by the web face's check, and recorded nothing, with no word of it."""
+    import dataclasses
+
+    from digest.web.tokens import links_for
+
+    msg = rated(2)
+    long_id = "https://feeds.example.org/item?" + "x" * 3000
+    links = links_for({"base_url": "https://digest.example.org", "secret": "x" * 32}, "ana", NOW)
+    assert links is not None
+    first = dataclasses.replace(
+        msg.entries[0],
+        paper_id=long_id,
+        up_url=links.vote(long_id, "up"),
+        down_url=links.vote(long_id, "down"),
+    )
+    huge = dataclasses.replace(msg.entries[1], up_url=f"{links.base_url}/r/{'a' * 2000}")
+    post_with(slack.url(), dataclasses.replace(msg, entries=(first, huge)), signing_secret="s")
+    (payload,) = slack.accepted
+    (actions,) = [b for b in payload["blocks"] if b["type"] == "actions"]  # none for `huge`
+    up, down = actions["elements"]
+    assert (up["value"], down["value"]) == (first.up_url, first.down_url)
+    for button in (up, down):
+        assert len(button["value"]) <= 2000
+        assert links.signer.check(button["value"].rsplit("/", 1)[1], "v", NOW.timestamp())
+
+
 def test_without_a_signing_secret_there_are_no_buttons(slack: SlackWebhook) -> None:
     post_with(slack.url(), rated(2))
     (payload,) = slack.accepted

@@ -60,19 +60,69 @@ def rated_at(store: Store) -> str:
 def test_one_link_clicked_again_at_once_is_one_vote_at_its_first_time(store: Store) -> None:
     """Each click had stamped the vote a second later: 300 put it five minutes ahead."""
     first = store.ratings.rate_undoably("ana", "p1", "up", NOW)
+    assert first[0] is None and first[1].startswith("web:")
     for _ in range(300):
-        assert (
-            store.ratings.rate_undoably("ana", "p1", "up", NOW) == first == (None, rated_at(store))
-        )
+        assert store.ratings.rate_undoably("ana", "p1", "up", NOW) == first
     assert rated_at(store) == "2026-11-30T09:00:00Z"
-    assert store.ratings.undo("ana", "p1", first[1], None, "web")
+    assert store.ratings.undo("ana", "p1", first[1])
     assert store.ratings.current("ana", "p1") == "none"
 
 
 def test_the_same_link_clicked_days_later_undoes_back_to_the_first_click(store: Store) -> None:
     """Its undo had deleted the first 👍, while the page said "back to what it was"."""
     _, first = store.ratings.rate_undoably("ana", "p1", "up", NOW)
-    previous, made = store.ratings.rate_undoably("ana", "p1", "up", NOW + timedelta(days=2))
-    assert previous == [1, first, "web", ""] and made == "2026-12-02T09:00:00Z"
-    assert store.ratings.undo("ana", "p1", made, previous, "web")
-    assert (store.ratings.current("ana", "p1"), rated_at(store)) == ("up", first)
+    previous, key = store.ratings.rate_undoably("ana", "p1", "up", NOW + timedelta(days=2))
+    assert previous == [1, "2026-11-30T09:00:00Z", "web", first] and key != first
+    assert rated_at(store) == "2026-12-02T09:00:00Z"
+    assert store.ratings.undo("ana", "p1", key)
+    assert (store.ratings.current("ana", "p1"), rated_at(store)) == ("up", "2026-11-30T09:00:00Z")
+    assert store.ratings.undo("ana", "p1", first)  # the first click's undo works again
+    assert store.ratings.current("ana", "p1") == "none"
+
+
+def test_a_double_click_on_two_replicas_undoes_back_to_the_rating_before_it(state: str) -> None:
+    """The second replica took the second click for the first's and knew nothing of the 👎 the
+    first replaced (kept in the other process's memory): its undo deleted the rating."""
+    with Store(state) as one, Store(state) as two:
+        one.add_papers([paper(1)], NOW)
+        one.ratings.rate("ana", "p1", "down", NOW - timedelta(days=1))  # `digest feedback`
+        first = one.ratings.rate_undoably("ana", "p1", "up", NOW)
+        again = two.ratings.rate_undoably("ana", "p1", "up", NOW + timedelta(seconds=1))
+        assert again == first == ([-1, "2026-11-29T09:00:00Z", "cli", ""], first[1])
+        assert one.ratings.undo("ana", "p1", again[1])
+        (row,) = two.ratings.listing("ana")
+        assert (row["vote"], row["via"], row["at"]) == ("down", "cli", "2026-11-29T09:00:00Z")
+
+
+def test_votes_changed_back_and_forth_stay_at_the_clock_and_undo_only_their_own(
+    store: Store,
+) -> None:
+    """Each vote over a web vote of the same second was stamped a second past it: 120 clicks
+    put the rating two minutes ahead, and a Slack click written late meanwhile was dropped."""
+    keys = [
+        store.ratings.rate_undoably("ana", "p1", ("up", "down")[n % 2], NOW)[1] for n in range(120)
+    ]
+    assert rated_at(store) == "2026-11-30T09:00:00Z" and len(set(keys)) == 120
+    assert not store.ratings.undo("ana", "p1", keys[-2])  # a newer vote stands
+    assert store.ratings.undo("ana", "p1", keys[-1])  # back to the one before it, in that second
+    assert (store.ratings.current("ana", "p1"), rated_at(store)) == ("up", "2026-11-30T09:00:00Z")
+    later = NOW + timedelta(seconds=1)
+    taken = store.votes.click(
+        "k", later + timedelta(minutes=5), [("ana", "p1", "down")], later, late=True
+    )
+    assert taken == [("ana", "p1", "graph neural networks for molecules 1", "down")]
+    assert store.ratings.current("ana", "p1") == "down"
+
+
+def test_an_undo_link_made_before_votes_had_keys_still_works(store: Store) -> None:
+    """Named its vote by its time and carried the row it replaced; a day's such links were out
+    when the upgrade came."""
+    store.ratings.rate("ana", "p1", "down", NOW - timedelta(days=1))
+    was = [-1, "2026-11-29T09:00:00Z", "cli", ""]
+    store.db.execute(
+        "UPDATE ratings SET rating = 1, rated_at = '2026-11-30T09:00:00Z', via = 'web'"
+        " WHERE paper_id = 'p1'"
+    )
+    assert not store.ratings.undo("ana", "p1", "2026-11-30T09:00:01Z", was)  # not its time
+    assert store.ratings.undo("ana", "p1", "2026-11-30T09:00:00Z", was)
+    assert store.ratings.current("ana", "p1") == "down"

@@ -70,3 +70,28 @@ def test_the_archive_reads_digests_and_their_message(state: str) -> None:
         assert message is not None and message.html == "<p>h</p>"
         assert store.web.digest_message("ben", made["period"]) is None
         assert store.web.digests("ben") == []
+
+
+def test_a_long_id_is_found_by_its_hash_among_the_papers_given_to_its_reader(state: str) -> None:
+    """A rating link names a paper of over 200 characters by a hash of its id: whole, the link
+    was too long to work. The hash finds it for the reader it was given to, in Slack too."""
+    from datetime import timedelta
+
+    from digest.state.web import link_name
+
+    long_id = "https://feeds.example.org/item?" + "x" * 3000
+    with store_with_digest(state) as store:
+        paper = Paper(long_id, "A paper with a long id", "An abstract.")
+        store.add_papers([paper], NOW)
+        name = link_name(long_id)
+        assert name.startswith("sha256:") and link_name("g1") == "g1"
+        assert store.web.named("ana", name) is None  # stored, but given to nobody yet
+        digest = Digest("ana", "P2", date(2026, 12, 1), (Scored(paper, 0.5),), NOW)
+        store.record_digest(digest, 2, [("email", "email", Message("s", "t", "h"))])
+        assert store.web.named("ana", name) == long_id
+        assert store.web.named("ben", name) is None  # not ben's
+        assert store.web.named("ana", "g1") == "g1" and store.web.named("ana", "g9") is None
+        until = NOW + timedelta(minutes=5)
+        taken = store.votes.click("k", until, [("ana", name, "down")], NOW)
+        assert taken == [("ana", long_id, "A paper with a long id", "down")]
+        assert store.ratings.current("ana", long_id) == "down"

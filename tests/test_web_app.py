@@ -14,6 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
+from channel_servers import free_port
 from web_project import (
     GRAPHS,
     IMAGES,
@@ -481,3 +482,95 @@ def test_two_votes_in_one_second_each_undo_only_their_own(web: Project, capsys) 
         assert "Nothing to undo" in http.post(f"/r/{up}").text
     (rated,) = ratings(web, capsys)
     assert rated["vote"] == "down"
+
+
+def undo_of(answer: httpx.Response) -> str:
+    return "/r/" + answer.text.split('action="')[1].split('"')[0]
+
+
+def test_a_double_click_on_two_replicas_then_undo_puts_back_the_rating_before_it(
+    web: Project, capsys
+) -> None:
+    """The second replica took the click for the first's, but what that one replaced was in the
+    other process's memory: the Undo on the page the reader saw deleted their 👎."""
+    _, ups = first_links(web, capsys)
+    with web.web() as one, web.web(port=free_port()) as two:
+        token = ups[0].rsplit("/", 1)[1]
+        _, paper, _ = Signer(SECRET).check(token, "v", 0) or []
+        assert web.digest(capsys, "feedback", "ana", paper, "down")[0] == 0
+        (down,) = ratings(web, capsys)
+        assert "Rating recorded" in one.post(f"/r/{token}").text
+        again = two.post(f"/r/{token}")  # the double click's second POST, on the other replica
+        assert "Rating recorded" in again.text
+        assert [r["vote"] for r in ratings(web, capsys)] == ["up"]
+        assert "taken back" in one.post(undo_of(again)).text
+    assert ratings(web, capsys) == [down]  # the 👎 as it was: its route and time too
+
+
+def test_votes_changed_back_and_forth_are_stamped_no_later_than_the_clock(
+    web: Project, capsys
+) -> None:
+    """Each vote within the second of the one before was stamped a second past it: 120 clicks
+    put the rating two minutes ahead, and a late Slack click meanwhile was dropped as older."""
+    ups, downs = first_links(web, capsys)[1], first_links(web, capsys, "👎")[1]
+    with web.web() as http:
+        answers = [http.post((ups[0], downs[0])[n % 2]) for n in range(8)]
+        after = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        (rated,) = ratings(web, capsys)
+        assert rated["vote"] == "down" and rated["at"] <= after
+        assert "Nothing to undo" in http.post(undo_of(answers[-2])).text  # the newer one stands
+        assert "taken back" in http.post(undo_of(answers[-1])).text
+    (rated,) = ratings(web, capsys)
+    assert rated["vote"] == "up" and rated["at"] <= after
+
+
+LONG = "https://feeds.example.org/item?" + "x" * 3000  # a feed's id, kept whole by intake
+
+
+def slack_click(button: dict[str, Any], block: str) -> tuple[bytes, dict[str, str]]:
+    """The form body Slack posts for a click of `button`, and its signed headers."""
+    import hashlib
+    import hmac
+    from urllib.parse import urlencode
+
+    from web_project import SIGNING
+
+    action = {**button, "block_id": block, "action_ts": "1764493200.000100"}
+    payload = {"type": "block_actions", "user": {"id": "U1"}, "actions": [action],
+               "response_url": "http://127.0.0.1:9/not-slack"}  # fmt: skip
+    body = urlencode({"payload": json.dumps(payload)}).encode()
+    stamp = str(int(time.time()))
+    mac = hmac.new(SIGNING.encode(), f"v0:{stamp}:".encode() + body, hashlib.sha256).hexdigest()
+    headers = {"X-Slack-Request-Timestamp": stamp, "X-Slack-Signature": f"v0={mac}",
+               "Content-Type": "application/x-www-form-urlencoded"}  # fmt: skip
+    return body, headers
+
+
+def test_a_paper_with_a_3000_character_id_gets_links_and_buttons_that_record(
+    web: Project, capsys
+) -> None:
+    """Signed whole, its links were over the 2,000 characters a token may have (403 "damaged"),
+    and its Slack buttons were cut there (a click recorded nothing, and said nothing)."""
+    rows = [(f"{LONG}{i}", t, a) for i, t, a in GRAPHS[:2] + IMAGES[:2]]
+    papers_file(web.root / "feed" / "monday.jsonl", rows)
+    _, ups = first_links(web, capsys)
+    downs = web.links(web.html_of(web.mails("ana@example.org")[0]), "👎")
+    assert all(len(link) < 2000 for link in ups + downs)
+    (payload,) = web.slack.accepted
+    actions = [b for b in payload["blocks"] if b["type"] == "actions"]
+    assert len(actions) == 2  # every paper has its buttons, whole
+    down = next(e for e in actions[1]["elements"] if e["action_id"].startswith("digest-down"))
+    with web.web() as http:
+        asked = http.get(ups[0])
+        assert asked.status_code == 200 and "Record my rating" in asked.text
+        done = http.post(ups[0])
+        assert done.status_code == 200 and "Rating recorded" in done.text
+        (rated,) = ratings(web, capsys)
+        assert rated["paper"].startswith(LONG) and len(rated["paper"]) == len(LONG) + 2
+        assert (rated["vote"], rated["via"]) == ("up", "web")
+        assert "taken back" in http.post(undo_of(done)).text
+        assert ratings(web, capsys) == []
+        body, headers = slack_click(down, actions[1]["block_id"])
+        assert http.post("/slack/actions", content=body, headers=headers).status_code == 200
+    (rated,) = ratings(web, capsys)
+    assert rated["paper"].startswith(LONG) and (rated["vote"], rated["via"]) == ("down", "slack")

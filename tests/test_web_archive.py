@@ -121,3 +121,63 @@ def test_another_readers_key_or_a_guess_shows_nothing(web: Project, capsys) -> N
             assert http.get(path).status_code == 404, path
         old = Signer("the-secret-before-rotation").archive_key("ana")
         assert http.get(f"/a/{old}/feed.atom").status_code == 404  # rotating voids old paths
+
+
+def test_after_the_secret_rotates_an_old_digests_links_work_again(web: Project, capsys) -> None:
+    """Served as stored, an old digest's 👍/👎 were 403, its "view in browser" 404, under the
+    reader's new archive key: channels.md promises its working rating links."""
+    assert web.digest(capsys, "run", "--now", MONDAY)[0] == 0
+    mailed = web.html_of(web.mails("ana@example.org")[0])
+    config = web.root / "digest.toml"
+    rotated = "rotated-secret-cccccccccccccccccccc"
+    config.write_text(config.read_text(encoding="utf-8").replace(SECRET, rotated), "utf-8")
+    key = Signer(rotated).archive_key("ana")
+    with web.web() as http:
+        (day,) = re.findall(r'href="(d/[^"]+)"', http.get(f"/a/{key}/").text)
+        page = http.get(f"/a/{key}/{day}").text
+        assert page != mailed and "no longer work" not in page
+        up, down = web.links(page, "👍")[0], web.links(page, "👎")[0]
+        for old in web.links(mailed, "👍"):
+            assert http.post(old).status_code == 403 and old not in page  # the mail's: dead
+        assert http.post(up).status_code == 200 and "Rating recorded" in http.post(down).text
+        (view,) = web.links(page, "view in browser")
+        (past,) = web.links(page, "Past digests")
+        (unsubscribe,) = web.links(page, "unsubscribe")
+        assert http.get(view).status_code == 200 and http.get(past).status_code == 200
+        assert "Stop the e-mail digests" in http.get(unsubscribe).text
+    (rated,) = json.loads(web.digest(capsys, "ratings", "--format", "json")[1])
+    assert (rated["vote"], rated["via"]) == ("down", "web")
+
+
+def test_rating_links_past_their_days_are_signed_anew_and_one_that_cannot_be_is_taken_out() -> None:
+    """A digest older than VOTE_DAYS kept its expired 👍/👎 links. A link to the face that
+    cannot be made again (no paper id for it) leaves the page, and a line says so."""
+    from digest.models import Entry, Message
+    from digest.web.archive import relinked
+    from digest.web.tokens import VOTE_DAYS, Links
+
+    signer, base, now = Signer(SECRET), "https://digest.example.org", 2_000_000_000.0
+    then = Links(base, signer, "ana", 1)  # expired long ago
+    period = "2026-11-30T08:00:00+00:00"
+    up, lost = then.vote("g1", "up"), then.vote("g2", "up")
+    page = (
+        f'<html><body><p><a href="{then.digest_page(period)}">view in browser</a></p>'
+        f'<a href="{up}" title="more">👍 more like this</a> <a href="{lost}">👍 more like this</a>'
+        f' <a href="{then.archive()}feed.atom">feed</a> <a href="https://example.org/p">paper</a>'
+        "</body></html>"
+    )
+    entries = (Entry(1, "A", up_url=up, paper_id="g1"), Entry(2, "B", up_url=lost))
+    sent = {"view_url": then.digest_page(period), "unsubscribe_url": then.unsubscribe()}
+    message = Message("s", "t", page, entries=entries, **sent)
+    now_links = Links(base, signer, "ana", int(now) + VOTE_DAYS * 86400)
+    served = relinked(message, period, now_links, now)
+    (fresh,) = re.findall(r'href="([^"]*/r/[^"]*)"', served)
+    assert signer.check(fresh.rsplit("/", 1)[1], "v", now) == ["ana", "g1", "up"]
+    assert lost not in served and served.count("👍 more like this") == 2  # its text stays
+    assert "Some links of this digest no longer work" in served.split("view in browser")[0]
+    assert f'href="{then.archive()}feed.atom"' in served  # an archive link never expires
+    assert 'href="https://example.org/p"' in served
+    working = Links(base, signer, "ana", int(now) + 30 * 86400).vote("g1", "up")
+    entry = Entry(1, "A", up_url=working, paper_id="g1")
+    kept = Message("s", "t", f'<a href="{working}">👍</a>', entries=(entry,))
+    assert relinked(kept, period, now_links, now) == kept.html  # as mailed, while it works

@@ -143,16 +143,19 @@ def messages(message: Message, buttons: bool = False) -> list[dict[str, Any]]:
 
 
 def _buttons(entry: Entry, wanted: bool) -> list[dict[str, Any]]:
-    """👍 / 👎 for one paper: each button's value is the signed rating link (under Slack's 2000
-    characters), which the web face checks at {base_url}/slack/actions."""
+    """👍 / 👎 for one paper: each button's value is the signed rating link, which the web face
+    checks at {base_url}/slack/actions. A link over Slack's 2,000 characters gets no buttons: cut
+    there, its token no longer checked and a click recorded nothing, with no word of it."""
     if not (wanted and entry.up_url and entry.down_url):
+        return []
+    if max(len(entry.up_url), len(entry.down_url)) > 2000:  # Slack's bound on a value
         return []
     elements = [
         {
             "type": "button",
             "action_id": f"digest-{vote}-{entry.rank}",  # unique within the message
             "text": {"type": "plain_text", "text": label, "emoji": True},
-            "value": url[:2000],
+            "value": url,
         }
         for vote, label, url in (
             ("up", "👍 more like this", entry.up_url),

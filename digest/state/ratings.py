@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import secrets
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -38,8 +39,29 @@ SCHEMA = """
     );
 """
 
+# schema.SCHEMA's migration for the web votes: what each replaced, so that its undo puts that back
+# from any replica (the one that took a double click's second POST did not have it in memory).
+# IF NOT EXISTS: the last step runs again over a state whose version was set back (to key its
+# papers' loose titles again, as the tests of that step do).
+WEB_VOTES_SCHEMA = """
+    CREATE TABLE IF NOT EXISTS web_votes (
+        key           TEXT PRIMARY KEY,                -- the ratings row's origin while it stands
+        subscriber    TEXT NOT NULL,
+        paper_id      TEXT NOT NULL,
+        voted_at      TEXT NOT NULL,
+        before        INTEGER,                         -- the rating it replaced (NULL: none)
+        before_at     TEXT NOT NULL DEFAULT '',
+        before_via    TEXT NOT NULL DEFAULT '',
+        before_origin TEXT NOT NULL DEFAULT ''
+    );
+    CREATE INDEX IF NOT EXISTS web_votes_at ON web_votes (voted_at);
+"""
+
 RATINGS = {"up": 1, "down": -1}
 AGAIN = timedelta(seconds=10)  # one link's vote again this soon is the same click
+WEB_KEY = "web:"  # how a web vote's key begins (a Matrix event id begins with "$")
+# A web vote's row in web_votes is kept this long: its undo link works a day (web/app.py).
+WEB_VOTES_KEPT = timedelta(days=2)
 VIAS = ("cli", "web", "matrix", "slack")  # where a rating came from (the web schema's `via`)
 
 
@@ -60,7 +82,8 @@ def write(
     db: Engine, subscriber: str, paper_id: str, rating: int | None, at: str, via: str, origin: str
 ) -> None:
     """Set the paper's rating row (rating None: no rating); every column is replaced, so a
-    later vote from elsewhere no longer names the Matrix event of an earlier one."""
+    later vote from elsewhere no longer names the Matrix event (or web vote) of an earlier one.
+    `origin`: the Matrix event that carried the vote, or the web vote's key (rate_undoably)."""
     if rating is None:
         db.execute(
             "DELETE FROM ratings WHERE subscriber = ? AND paper_id = ?", (subscriber, paper_id)
@@ -90,6 +113,22 @@ def _at(row: Any) -> datetime:
     return datetime.fromisoformat(str(row["rated_at"]).replace("Z", "+00:00"))
 
 
+def _again(before: Any, rating: str, now: datetime) -> bool:
+    """The rating row is this web vote's, made a moment ago: the same click again. Either way
+    round, so that a replica whose clock is a second behind still takes it for the same."""
+    if before is None or _word(before["rating"]) != rating or before["via"] != "web":
+        return False
+    return str(before["origin"]).startswith(WEB_KEY) and abs(now - _at(before)) < AGAIN
+
+
+def _replaced(db: Engine, key: str) -> list[Any] | None:
+    """The row the web vote `key` replaced, as rate_undoably returns it."""
+    row = db.execute(
+        "SELECT before, before_at, before_via, before_origin FROM web_votes WHERE key = ?", (key,)
+    ).fetchone()
+    return None if row is None or row[0] is None else list(row)
+
+
 class Ratings(Tables):
     """The ratings and stored-space tables."""
 
@@ -113,46 +152,69 @@ class Ratings(Tables):
         return _word(before["rating"] if before else None)
 
     def rate_undoably(
-        self, subscriber: str, paper_id: str, rating: str, now: datetime, via: str = "web"
+        self, subscriber: str, paper_id: str, rating: str, now: datetime
     ) -> tuple[list[Any] | None, str]:
-        """rate() up or down, and what its undo needs: the row it replaced ([rating, rated_at,
-        via, origin]; None: none, or this route's same vote) and the time it wrote."""
-        made = self.stamp(now)
+        """rate() up or down from a web link, stamped `now`, and what its undo needs: the row that
+        undo puts back ([rating, rated_at, via, origin]; None: no rating) and the vote's key. The
+        rating row names the key (its origin) while the vote stands; web_votes keeps what it
+        replaced, for an undo on any replica."""
         with self.transaction() as db:
             before = current(db, subscriber, paper_id)
-            same = before is not None and _word(before["rating"]) == rating
-            if same and before["via"] == via and made < self.stamp(_at(before) + AGAIN):
-                # One link clicked twice (a double click, a reload): one vote, nothing written,
-                # and its undo takes the vote back. Each click had stamped a second later: 300
-                # put the rating five minutes ahead of the clock.
-                return None, before["rated_at"]
-            if before is not None and before["via"] == via and before["rated_at"] >= made:
-                # Two votes of one route in one second: the later one a second on, so that the
-                # earlier vote's undo (which names its time) cannot wipe it out.
-                made = self.stamp(_at(before) + timedelta(seconds=1))
-            write(db, subscriber, paper_id, RATINGS[rating], made, via, "")
-        if before is None:
-            return None, made
+            if _again(before, rating, now):
+                # One link clicked twice (a double click, a reload, its two POSTs on two
+                # replicas): one vote, nothing written, and the second page's undo is the
+                # first's: it puts back what the first replaced, read here, not from memory.
+                key = str(before["origin"])
+                return _replaced(db, key), key
+            key = WEB_KEY + secrets.token_hex(8)
+            was = (None, "", "", "") if before is None else tuple(before)
+            db.execute(
+                "DELETE FROM web_votes WHERE voted_at < ?", (self.stamp(now - WEB_VOTES_KEPT),)
+            )
+            db.execute(
+                "INSERT INTO web_votes (key, subscriber, paper_id, voted_at, before, before_at,"
+                " before_via, before_origin) VALUES (?,?,?,?,?,?,?,?)",
+                (key, subscriber, paper_id, self.stamp(now), *was),
+            )
+            # Stamped now, whatever the row it replaces says: two votes in one second are told
+            # apart by their keys. Each had been stamped a second past the last, and a few
+            # dozen 👍/👎 put the rating minutes ahead (a late Slack click was then dropped).
+            write(db, subscriber, paper_id, RATINGS[rating], self.stamp(now), "web", key)
         # The row it replaced, whatever route gave it (the CLI's, Slack's, this link's days ago):
         # its undo puts it back as it was, never deletes it.
-        return [before["rating"], before["rated_at"], before["via"], before["origin"]], made
+        return (None if before is None else list(was)), key
 
     def undo(
-        self, subscriber: str, paper_id: str, made: str, previous: list[Any] | None, via: str
+        self,
+        subscriber: str,
+        paper_id: str,
+        key: str,
+        previous: list[Any] | None = None,
+        via: str = "web",
     ) -> bool:
-        """Put back the row a vote of `via` written at `made` replaced (`previous`, as
-        rate_undoably gave it), as it was: its rating, time, route and Matrix event. Only while
-        that vote is the paper's rating still: False when another came since (from anywhere),
-        which an old undo must not wipe out."""
+        """Put back the row the vote `key` (rate_undoably's) replaced, as it was: its rating,
+        time, route and origin. Only while that vote is the paper's rating still: False when
+        another came since (from anywhere), which an old undo must not wipe out. An undo link
+        made before votes had keys names its vote by its time and carries `previous` itself."""
         with self.transaction() as db:
             row = current(db, subscriber, paper_id)
-            if row is None or row["via"] != via or row["rated_at"] != made:
+            if row is None or row["via"] != via:
                 return False
-            if previous is None:
-                write(db, subscriber, paper_id, None, made, via, "")
+            if key.startswith(WEB_KEY):
+                found = db.execute(
+                    "SELECT before, before_at, before_via, before_origin FROM web_votes"
+                    " WHERE key = ?",
+                    (key,),
+                ).fetchone()
+                if row["origin"] != key or found is None:
+                    return False
+                rating, at, was, origin = found
+            elif row["origin"] or row["rated_at"] != key:
+                return False
             else:
-                rating, at, was, origin = previous
-                write(db, subscriber, paper_id, int(rating), str(at), str(was), str(origin))
+                rating, at, was, origin = previous or (None, "", "", "")
+            back = None if rating is None else int(rating)
+            write(db, subscriber, paper_id, back, str(at), str(was), str(origin))
         return True
 
     def current(self, subscriber: str, paper_id: str) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from digest.state.journal import HOLDS_SCHEMA
 from digest.state.journal import SCHEMA as JOURNAL_SCHEMA
 from digest.state.ratings import SCHEMA as RATINGS_SCHEMA
+from digest.state.ratings import WEB_VOTES_SCHEMA
 from digest.state.votes import ACKS_SCHEMA
 from digest.state.votes import SCHEMA as VOTES_SCHEMA
 from digest.state.web import SCHEMA as WEB_SCHEMA
@@ -137,10 +138,18 @@ SCHEMA = [
     ALTER TABLE outbox ADD COLUMN token TEXT NOT NULL DEFAULT '';
     """,
     # (sources): each stored paper also by its title as publishers rewrite it (accents, "&",
-    # hyphens; identity.loose_title_hash), given by Catalog.key_loose_titles in this step's commit.
+    # hyphens; identity.loose_title_hash), given by Catalog.key_loose_titles in the commit of
+    # step LOOSE_TITLES.
     "",
+    # (web): what each web vote replaced, by the vote's key (the rating row's origin), so that
+    # its undo puts that back on any replica; see ratings.py. A rating voted before keeps its
+    # origin '' and its undo link (which names its time) works as it did.
+    WEB_VOTES_SCHEMA,
 ]
-LOOSE_TITLES = len(SCHEMA)  # the step after which every stored paper has its loose title key
+# The step after which every stored paper has its loose title key: the last, for store.py keys the
+# papers of a store without any key first, in that step (a loose key there made it skip them).
+# A state of step 13 has the loose keys already; given again, each stays as it is.
+LOOSE_TITLES = len(SCHEMA)
 TOKENS = 12  # the step that gave outbox rows their token
 # The first version whose outbox rows' keys hash their creation instant: the rows of an older
 # state keep the key they were first sent under (token '-': subscriber, period, channel alone).

@@ -12,6 +12,7 @@ from datetime import datetime
 
 from digest.state.catalog import Tables
 from digest.state.ratings import RATINGS, current, write
+from digest.state.web import named
 
 # schema.SCHEMA's migration for these tables (and the ratings' `origin`).
 SCHEMA = """
@@ -184,8 +185,9 @@ class Votes(Tables):
         (subscriber, paper id, up|down) votes, in one transaction, so that a request is taken
         once on any number of web replicas and a failed write leaves it free to be tried again.
         None when the key was taken before (a replay); else the (subscriber, paper id, title,
-        vote) recorded. `late`:
-        written after a wait (a retry), it does not replace a rating given since `at`."""
+        vote) recorded. A vote names its paper as its button's link does (state/web.py's
+        link_name). `late`: written after a wait (a retry), it does not replace a rating given
+        since `at`."""
         stamp = self.stamp(at)
         with self.transaction() as db:
             db.execute("DELETE FROM slack_requests WHERE until < ?", (stamp,))
@@ -196,7 +198,10 @@ class Votes(Tables):
             if taken.rowcount != 1:
                 return None
             recorded = []
-            for subscriber, paper_id, vote in votes:
+            for subscriber, name, vote in votes:
+                paper_id = named(db, subscriber, name)
+                if paper_id is None:
+                    continue
                 paper = db.execute("SELECT title FROM papers WHERE id = ?", (paper_id,))
                 title = paper.fetchone()
                 was = current(db, subscriber, paper_id)

@@ -1,12 +1,13 @@
 """The web face's tables, on store.py's connection: channels paused by their reader (one-click
-unsubscribe), where each Matrix account's /sync left off, the Matrix events already counted, and
-the archive's reads (past digests, the papers they gave).
+unsubscribe), where each Matrix account's /sync left off, the Matrix events already counted, the
+archive's reads (past digests, the papers they gave), and the papers a rating link names by a hash.
 
 store.py owns the connection, the schema and the transactions; this module owns these tables.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from datetime import datetime
@@ -14,6 +15,7 @@ from typing import Any
 
 from digest.models import Message
 from digest.state.catalog import Tables
+from digest.state.engine import Engine
 
 # schema.SCHEMA's migration for these tables (and the ratings' `via`).
 SCHEMA = """
@@ -33,6 +35,36 @@ SCHEMA = """
         seen_at  TEXT NOT NULL
     );
 """
+
+
+# Characters: a paper id longer than this is named in rating links by a hash of it. Signed whole,
+# a feed's id of 1,500 characters made a link over the 2,000 characters a token or a Slack
+# button's value may hold: refused as damaged, or cut and silently nothing.
+LONG_ID = 200
+HASHED = "sha256:"
+
+
+def link_name(paper_id: str) -> str:
+    """How a rating link names a paper: by its id, or a long one by a hash of it."""
+    if len(paper_id) <= LONG_ID:
+        return paper_id
+    return HASHED + hashlib.sha256(paper_id.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def named(db: Engine, subscriber: str, name: str) -> str | None:
+    """The id of the stored paper a rating link of the subscriber's names, or None. A hash is
+    looked for among the long ids of the papers given to the subscriber (by a digest or an
+    alert): the only ones their links name."""
+    if db.execute("SELECT 1 FROM papers WHERE id = ?", (name,)).fetchone() is not None:
+        return name
+    if not name.startswith(HASHED):
+        return None
+    rows = db.execute(
+        "SELECT paper_id FROM sent WHERE subscriber = ? AND length(paper_id) > ?"
+        " UNION SELECT paper_id FROM alerts WHERE subscriber = ? AND length(paper_id) > ?",
+        (subscriber, LONG_ID, subscriber, LONG_ID),
+    )
+    return next((str(r[0]) for r in rows if link_name(str(r[0])) == name), None)
 
 
 _PAUSED = (
@@ -189,6 +221,10 @@ class Web(Tables):
             (subscriber, limit),
         )
         return [dict(r) for r in rows]
+
+    def named(self, subscriber: str, name: str) -> str | None:
+        """The id of the paper the subscriber's rating link names (see named())."""
+        return named(self.db, subscriber, name)
 
     def digest_message(self, subscriber: str, period: str) -> Message | None:
         """The message of one digest, as its channels got it."""

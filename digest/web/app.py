@@ -16,65 +16,34 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import ClientDisconnect, Request
+from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import ASGIApp
 
-from digest.models import DigestError, Settings, Subscriber
+from digest.models import DigestError, Paper, Settings, Subscriber
+from digest.state import Store
 from digest.state.engine import is_url
 from digest.web import archive, slack
 from digest.web.access import Access
+from digest.web.answers import TooLarge, read_body, refused, respond
 from digest.web.clicks import Click, Clicks
 from digest.web.current import Current, View
-from digest.web.pages import BARE_CSP, Strict, button_form, csp, page
+from digest.web.pages import Strict, button_form, page
 from digest.web.spool import Spool
-from digest.web.tokens import Links, Signer
+from digest.web.tokens import VOTE_DAYS, Links, Signer
 
 log = logging.getLogger("digest.web")
 
 MAX_BODY = 4096  # bytes: a one-click unsubscribe or a confirm form is a few dozen
 MAX_SLACK_BODY = 256 * 1024  # a block_actions payload repeats the whole message's blocks
 UNDO_SECONDS = 86400  # the undo button of a recorded vote works for a day
-REMEMBERED = 10_000  # recent votes whose replaced rating the face keeps for a click again
 VOTE_WORDS = {"up": "👍 more like this", "down": "👎 less like this", "none": "no rating"}
-
-
-def respond(body: str | bytes, status: int = 200, media: str = "text/html") -> Response:
-    """An answer with its CSP (the page's own styles); pages.Strict adds the other headers."""
-    text = body if isinstance(body, str) else body.decode("utf-8", "replace")
-    policy = csp(text) if media == "text/html" else BARE_CSP
-    headers = {"Content-Security-Policy": policy}
-    return Response(body, status, headers=headers, media_type=f"{media}; charset=utf-8")
 
 
 def _place(request: Request) -> str:
     """The kind of address, never its token: "/u…", "/r…"."""
     return "/" + request.url.path.lstrip("/").split("/", 1)[0] + "…"
-
-
-def refused(status: int, title: str, why: str) -> Response:
-    return respond(page(title, f"<p>{html.escape(why)}</p>"), status)
-
-
-class TooLarge(Exception):
-    pass
-
-
-async def read_body(request: Request, limit: int) -> bytes:
-    """The request body, or TooLarge past `limit` bytes (announced or actually sent)."""
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit:
-        raise TooLarge
-    body = b""
-    try:
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > limit:
-                raise TooLarge
-    except ClientDisconnect:  # cut short: nobody is left to answer, and it is no fault of ours
-        raise TooLarge from None
-    return body
 
 
 class Face:
@@ -96,9 +65,6 @@ class Face:
         # no disk, so theirs live in memory.
         spool = None if is_url(state) else Spool(Path(f"{state}.clicks"))
         self.clicks = Clicks(self.db, spool)
-        # What each recent vote replaced, by (subscriber, paper, its time): the same vote clicked
-        # again is written once, and its undo must put back the same row.
-        self.replaced: dict[tuple[str, str, str], Any] = {}
 
     @property
     def view(self) -> View:
@@ -185,13 +151,13 @@ class Face:
         found = self._vote_token(token)
         if found is None:
             return await self.undo(request, token)
-        subscriber, paper_id, vote = found
+        subscriber, name, vote = found
         if subscriber not in self.subscribers:
             return refused(410, "This link does not work", "Its reader is no longer subscribed.")
-        paper = await self.db(lambda store: store.papers.paper(paper_id))
+        paper = await self.db(lambda store: _paper(store, subscriber, name))
         if paper is None:
             return refused(404, "Unknown paper", "This paper is not in the digest's records.")
-        title = html.escape(paper.title)
+        paper_id, title = paper.id, html.escape(paper.title)
         if request.method != "POST":  # a mail scanner opens every link: GET (and HEAD) only ask
             body = (
                 f"<p>Rate <strong>{title}</strong> as <strong>{VOTE_WORDS[vote]}</strong> for "
@@ -209,21 +175,14 @@ class Face:
             log.info("web: %s rated %s none", subscriber, paper_id)
             body = f"<p><strong>{title}</strong>: {VOTE_WORDS[vote]}.</p>"
             return respond(page("Rating taken back", body))
-        previous, made = await self.db.write(
+        _, key = await self.db.write(
             lambda store: store.ratings.rate_undoably(subscriber, paper_id, vote, now)
         )
         log.info("web: %s rated %s %s", subscriber, paper_id, vote)
-        # The undo puts back the row this vote replaced, and only while this vote stands. A
-        # second click at once is the first one's vote: its undo puts back what the first
-        # replaced (it had deleted a 👎 that a double-clicked 👍 replaced).
-        vote_key = (subscriber, paper_id, made)
-        if previous is None:  # nothing replaced: a first vote, or this vote's click again
-            previous = self.replaced.get(vote_key)
-        self.replaced[vote_key] = previous
-        while len(self.replaced) > REMEMBERED:
-            self.replaced.pop(next(iter(self.replaced)))
+        # The undo names the vote by its key; the database keeps what the vote replaced, so
+        # that a double click's second page, on whichever replica, puts back the same row.
         expires = self.links(subscriber).expires
-        undo = self.signer.sign("x", subscriber, paper_id, made, previous, expires)
+        undo = self.signer.sign("x", subscriber, name, key, expires)
         body = (
             f"<p><strong>{title}</strong>: {VOTE_WORDS[vote]}. The next digest for "
             f"{html.escape(subscriber)} follows it.</p>" + button_form(undo, "Undo", quiet=True)
@@ -233,17 +192,25 @@ class Face:
 
     async def undo(self, request: Request, token: str) -> Response:
         """An undo link: asks on GET; on POST puts back the rating its vote replaced, unless
-        another rating came since (a click in Slack, a Matrix reply, `digest feedback`)."""
+        another rating came since (a click in Slack, a Matrix reply, `digest feedback`). Its
+        fields: subscriber, paper, the vote's key; or, made before votes had keys, subscriber,
+        paper id, the vote's time and the row it replaced."""
         fields = self.signer.check(token, "x", self.clock())
-        if not fields or len(fields) != 4 or not all(isinstance(f, str) for f in fields[:3]):
+        if (
+            not fields
+            or len(fields) not in (3, 4)
+            or not all(isinstance(f, str) for f in fields[:3])
+        ):
             return refused(403, "This link does not work", _BAD_LINK)
-        subscriber, paper_id, made, previous = fields
+        subscriber, name, key = fields[:3]
+        previous = fields[3] if len(fields) == 4 else None
         if subscriber not in self.subscribers:
             return refused(410, "This link does not work", "Its reader is no longer subscribed.")
         if previous is not None and not (isinstance(previous, list) and len(previous) == 4):
             return refused(403, "This link does not work", _BAD_LINK)
-        paper = await self.db(lambda store: store.papers.paper(paper_id))
-        title = html.escape(paper.title if paper else paper_id)
+        paper = await self.db(lambda store: _paper(store, subscriber, name))
+        paper_id = paper.id if paper else name
+        title = html.escape(paper.title if paper else name)
         if request.method != "POST":
             body = f"<p>Take back your rating of <strong>{title}</strong>?</p>"
             return respond(page("Undo a rating", body + button_form(token, "Undo")))
@@ -252,7 +219,7 @@ class Face:
         except TooLarge:
             return refused(413, "Too large", "The request was larger than a vote can be.")
         done = await self.db.write(
-            lambda store: store.ratings.undo(subscriber, paper_id, made, previous, "web")
+            lambda store: store.ratings.undo(subscriber, paper_id, key, previous, "web")
         )
         if not done:
             body = (
@@ -342,7 +309,10 @@ class Face:
         message = await self.db(lambda store: store.web.digest_message(subscriber, period))
         if message is None:
             return refused(404, "Not found", "There is no digest of that date.")
-        return respond(message.html)
+        # Its links made for now: signed with the secret of its day, they died when it rotated.
+        view, now = self.view, self.clock()
+        links = Links(view.base_url, view.signer, subscriber, int(now) + VOTE_DAYS * 86400)
+        return respond(archive.relinked(message, period, links, now))
 
     # Slack
 
@@ -376,6 +346,12 @@ class Face:
             log.warning("web: a replayed Slack action was refused")
             return respond("replayed", 401, media="text/plain")
         return Response(b"", 200)  # pages.Strict adds the headers
+
+
+def _paper(store: Store, subscriber: str, name: str) -> Paper | None:
+    """The stored paper a rating link names (by its id, or a long id by its hash)."""
+    paper_id = store.web.named(subscriber, name)
+    return None if paper_id is None else store.papers.paper(paper_id)
 
 
 _BAD_LINK = (

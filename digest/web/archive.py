@@ -1,5 +1,6 @@
-"""A subscriber's archive: the index of past digests (HTML) and feed.atom, one entry per paper
-sent (title, link, authors, the "why" line, published), read from the state."""
+"""A subscriber's archive: the index of past digests (HTML), each digest's page with its links to
+the face made good for now, and feed.atom, one entry per paper sent (title, link, authors, the
+"why" line, published), read from the state."""
 
 from __future__ import annotations
 
@@ -9,10 +10,11 @@ import xml.etree.ElementTree as ET
 from datetime import UTC, datetime
 from urllib.parse import quote
 
-from digest.models import Entry
+from digest.models import Entry, Message
 from digest.models.characters import BIDI
 from digest.state import Store
 from digest.web.pages import page
+from digest.web.tokens import Links
 
 ATOM = "http://www.w3.org/2005/Atom"
 ET.register_namespace("", ATOM)
@@ -34,6 +36,77 @@ def index(store: Store, subscriber: str) -> str:
     body = f"<ul>{items}</ul>" if items else "<p>No digest yet.</p>"
     body += '<p><a href="feed.atom">Atom feed</a> (one entry per paper)</p>'
     return page(f"Past digests for {subscriber}", body)
+
+
+# A rating link kept as it was mailed must work at least this much longer (seconds): else it is
+# signed again, so that a page read now still rates when the reader gets to it.
+KEEP_FOR = 7 * 86400
+GONE = (
+    '<p style="margin:0 0 12px; color:#59636e;">Some links of this digest no longer work'
+    " and were taken out of this page.</p>"
+)
+
+
+def relinked(message: Message, period: str, links: Links, now: float) -> str:
+    """The digest's stored page with its links to the face (👍/👎, view in browser, the archive,
+    unsubscribe) made with the secret and base URL in force now: signed when it was sent, every
+    one died when the secret rotated, and its rating links after VOTE_DAYS. A rating link that
+    still works stays as it was mailed. A link to the face that cannot be made again (no paper
+    id for it) is taken out, and a line at the top says so."""
+    fresh, bases = _fresh(message, period, links, now)
+    if not bases:
+        return message.html  # made without [web]: no link to the face
+    face = "|".join(re.escape(html.escape(b, quote=False)) for b in sorted(bases, key=len)[::-1])
+    pattern = re.compile(
+        rf"(?P<href>\s+href=(?P<q>[\"']))?(?P<url>(?:{face})/[rua]/[^\"'<>\s]*)(?(q)(?P=q))"
+    )
+    gone = 0
+
+    def swap(found: re.Match[str]) -> str:
+        nonlocal gone
+        url = html.unescape(found["url"])
+        archive = next((old for old in fresh if old.endswith("/") and url.startswith(old)), "")
+        new = fresh.get(url) or (fresh[archive] + url[len(archive) :] if archive else "")
+        if not new:
+            gone += 1
+            return ""  # the attribute with it: what is left is text, not a link
+        return found[0].replace(found["url"], html.escape(new))
+
+    page_html = pattern.sub(swap, message.html)
+    if gone:
+        opened = re.search(r"<body\b[^>]*>", page_html)
+        at = opened.end() if opened else 0
+        page_html = page_html[:at] + GONE + page_html[at:]
+    return page_html
+
+
+def _fresh(
+    message: Message, period: str, links: Links, now: float
+) -> tuple[dict[str, str], set[str]]:
+    """Each link to the face the message was sent with and the one to serve for it now ("": none
+    can be made), and the face's base URLs in them."""
+    fresh: dict[str, str] = {}
+    bases = set()
+    for entry in message.entries:
+        for old, vote in ((entry.up_url, "up"), (entry.down_url, "down")):
+            if "/r/" not in old:
+                continue
+            bases.add(old.rsplit("/r/", 1)[0])
+            works = old.startswith(f"{links.base_url}/r/") and links.signer.check(
+                old.rsplit("/r/", 1)[1], "v", now + KEEP_FOR
+            )
+            fresh[old] = (
+                old if works else links.vote(entry.paper_id, vote) if entry.paper_id else ""
+            )
+    if "/a/" in message.view_url:
+        base, path = message.view_url.rsplit("/a/", 1)
+        bases.add(base)
+        fresh[f"{base}/a/{path.split('/', 1)[0]}/"] = links.archive()
+        fresh[message.view_url] = links.digest_page(period)
+    if "/u/" in message.unsubscribe_url:
+        bases.add(message.unsubscribe_url.rsplit("/u/", 1)[0])
+        fresh[message.unsubscribe_url] = links.unsubscribe()
+    return fresh, bases
 
 
 def _text(value: str) -> str:

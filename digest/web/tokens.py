@@ -14,6 +14,8 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import quote
 
+from digest.state.web import link_name
+
 VOTE_DAYS = 180  # a rating link in a digest works this long: long enough for a backlog
 VOTES = ("up", "down", "none")  # none: take a rating back (undo)
 MAC_BYTES = 16  # 128 bits: forging one is as hard as guessing the secret
@@ -86,7 +88,9 @@ class Links:
     expires: int  # epoch seconds for vote links
 
     def vote(self, paper_id: str, vote: str) -> str:
-        token = self.signer.sign("v", self.subscriber, paper_id, vote, self.expires)
+        # A long id by its hash: whole, it made a token over what check() takes (and Slack a
+        # button's value), and the link never worked.
+        token = self.signer.sign("v", self.subscriber, link_name(paper_id), vote, self.expires)
         return f"{self.base_url}/r/{token}"
 
     def unsubscribe(self) -> str:

@@ -1,0 +1,57 @@
+"""The state's schema upgrades, each from the version before it, on SQLite and PostgreSQL: the
+tables a step adds, and what the rows of the older version still do after it."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+from digest.state import Store, engine
+from digest.state.schema import SCHEMA
+
+NOW = datetime(2026, 11, 30, 9, tzinfo=UTC)
+
+
+def older(state: str, version: int) -> None:
+    """A state as the digest of schema `version` left it, with one paper, rated 👍 from a web
+    link at 09:00 over the CLI's 👎 of the day before."""
+    if not state.startswith("postgresql"):
+        Path(state).parent.mkdir(parents=True, exist_ok=True)
+    db = engine.connect(state)
+    try:
+        with db.transaction() as tx:
+            for script in SCHEMA[:version]:
+                tx.script(script)
+            tx.set_version(version)
+            tx.execute(
+                "INSERT INTO papers (id, title, abstract, authors, categories, venue, url,"
+                " code_url, published, source, first_seen) VALUES"
+                " ('p1', 'A paper', 'x', '[]', '[]', '', '', '', NULL, 'files', ?)",
+                ("2026-11-29T09:00:00Z",),
+            )
+            tx.execute(
+                "INSERT INTO ratings (subscriber, paper_id, rating, rated_at, via) VALUES"
+                " ('ana', 'p1', 1, '2026-11-30T09:00:00Z', 'web')"
+            )
+    finally:
+        db.close()
+
+
+def test_schema_14_keeps_what_web_votes_replaced_and_the_undo_links_made_before(
+    state: str,
+) -> None:
+    """Kept in the memory of the replica that took it, a double click's second POST on another
+    one had no row to put back: its undo deleted the reader's 👎 (schema 14, web_votes)."""
+    older(state, 13)
+    with Store(state) as store:
+        assert store.db.version() == len(SCHEMA) == 14
+        # The undo link of the vote made before: its time and the row it replaced, as it was.
+        was = [-1, "2026-11-29T09:00:00Z", "cli", ""]
+        assert store.ratings.undo("ana", "p1", "2026-11-30T09:00:00Z", was)
+        (row,) = store.ratings.listing("ana")
+        assert (row["vote"], row["via"], row["at"]) == ("down", "cli", "2026-11-29T09:00:00Z")
+        _, key = store.ratings.rate_undoably("ana", "p1", "up", NOW)
+    with Store(state) as other:  # another replica: what the vote replaced is in the state
+        assert other.ratings.rate_undoably("ana", "p1", "up", NOW) == (was, key)
+        assert other.ratings.undo("ana", "p1", key)
+        assert other.ratings.listing("ana") == [row]
