@@ -4,6 +4,7 @@ errors the API words itself, and the lookup of liked papers by id."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from datetime import UTC, date, datetime
 from typing import Any
@@ -236,6 +237,42 @@ def test_an_empty_page_short_of_the_total_is_asked_again_once(server: FeedServer
     assert [r.query["start"] for r in server.hits("/api/query")] == ["0", "2", "2"]
 
 
+def test_a_page_short_of_the_total_empty_twice_fails_the_source(server: FeedServer) -> None:
+    """Taken for the listing's end, it had been a success: the papers after it never read."""
+    server.route("/api/query", Answer(body=feed(PAPERS[:2], 5)), Answer(body=feed([], 5, 2)))
+    papers: list[Paper] = []
+    warnings: list[str] = []
+    arxiv = ArxivSource(Policy(timeout=2, sleep=Sleeps()), page=2)
+    with pytest.raises(SourceError) as info:
+        for paper in arxiv.fetch(source(url=f"{server.url}/api/query"), warnings.append, now=NOW):
+            papers.append(paper)
+    assert len(papers) == 2 and warnings == []
+    assert str(info.value) == (
+        f"arxiv: listing cut short: empty page at 2 of 5, twice, from {server.url}/api/query"
+    )
+    assert [r.query["start"] for r in server.hits("/api/query")] == ["0", "2", "2"]
+
+
+def test_a_sigterm_ends_the_delay_between_pages_at_once(server: FeedServer) -> None:
+    """arXiv's `delay` (up to 10 minutes) had held a SIGTERMed run to its end."""
+    from test_sources_web import sigterm_after
+
+    server.route("/api/query", paged)
+    papers: list[Paper] = []
+    warnings: list[str] = []
+    config = source(url=f"{server.url}/api/query", delay=600)
+    arxiv = ArxivSource(Policy(timeout=2), page=2)  # the real wait, not a recorded one
+    began = time.monotonic()
+    with sigterm_after(0.5), pytest.raises(SourceError) as info:
+        for paper in arxiv.fetch(config, warnings.append, now=NOW):
+            papers.append(paper)
+    assert time.monotonic() - began < 10 and len(papers) == 2
+    assert str(info.value) == (
+        f"arxiv: stopped (SIGTERM) before asking {server.url}/api/query again; "
+        "a later run will ask again"
+    )
+
+
 def test_the_apis_own_error_message_is_shown(server: FeedServer) -> None:
     server.route("/api/query", Answer(400, body=ERROR_FEED))
     with pytest.raises(SourceError) as info:
@@ -263,16 +300,32 @@ def test_a_lookup_answered_with_an_api_error_fails_rather_than_finds_nothing(
         ArxivSource(Policy(timeout=2)).lookup(["2611.01234"], config)
 
 
-def test_a_malformed_answer_keeps_what_could_be_read_and_paging_goes_on(
-    server: FeedServer,
-) -> None:
-    body = feed(PAPERS[:2], 3)
-    cut = body[: body.index("</entry>") + 8] + "<entry><id>http://arxiv.org/abs/2611.0"
-    server.route("/api/query", Answer(body=cut), Answer(body=feed(PAPERS[1:3], 3, 1)))
+def test_a_malformed_but_whole_answer_is_read_and_paging_goes_on(server: FeedServer) -> None:
+    junk = feed(PAPERS[:2], 3) + "<!-- cached --> junk"
+    server.route("/api/query", Answer(body=junk), Answer(body=feed(PAPERS[2:3], 3, 2)))
     papers, warnings, _ = fetch(server)
     assert [p.id for p in papers] == ["2611.00000", "2611.00001", "2611.00002"]
-    assert "malformed Atom" in warnings[0]
-    assert warnings[1] == "arxiv: entry 2 has no arXiv id, title or abstract, skipped"
+    assert len(warnings) == 1 and "malformed Atom" in warnings[0]
+
+
+def test_an_answer_cut_short_keeps_its_whole_entries_and_fails_the_source(
+    server: FeedServer,
+) -> None:
+    """Counted in the page's entries, the one the body ended in was skipped, and the page's
+    entries after the cut were never read: the next page started after them."""
+    body = feed(PAPERS[:3], 5)
+    cut = body[: body.index("</entry>") + 8] + "<entry><id>http://arxiv.org/abs/2611.0"
+    server.route("/api/query", Answer(body=cut), Answer(body=feed(PAPERS[1:3], 5, 1)))
+    papers: list[Paper] = []
+    warnings: list[str] = []
+    arxiv = ArxivSource(Policy(timeout=2, sleep=Sleeps()), page=3)
+    with pytest.raises(SourceError) as info:
+        for paper in arxiv.fetch(source(url=f"{server.url}/api/query"), warnings.append, now=NOW):
+            papers.append(paper)
+    assert [p.id for p in papers] == ["2611.00000"] and warnings == []
+    assert str(info.value).startswith("arxiv: answer cut short, before its document's end (")
+    assert str(info.value).endswith(f") from {server.url}/api/query")
+    assert len(server.hits("/api/query")) == 1
 
 
 def test_an_answer_that_is_no_feed_fails_the_source(server: FeedServer) -> None:

@@ -295,6 +295,56 @@ def test_a_sigterm_ends_a_dripping_feeds_read_at_once(project: Path, server: Fee
     assert code == 0 and list((project / "out").glob("*/ana.eml"))
 
 
+def test_a_feed_cut_short_is_a_failed_source_that_keeps_its_whole_entries(
+    project: Path, server: FeedServer, capsys
+) -> None:
+    # A body ended early (a connection closed without a length) had been a successful read: the
+    # day closed as "nothing new", exit 0, and arXiv's daily feed had moved on by the next run.
+    serve_all(server, notes=[])
+    run(capsys, "run", "--config", "digest.toml", "--now", MONDAY)
+    tuesday = RSS.replace("2611.", "2612.").replace("Tight", "Tighter")
+    serve_all(server, notes=[], rss=tuesday[: tuesday.index("We remove")])
+    code, out, _ = run(capsys, "run", "--config", "digest.toml", "--now", TUESDAY)
+    failed = "  source cs.CR feed: FAILED: cs.CR feed: feed cut short, before its document's end ("
+    assert code == 1 and failed in out and f") from {server.url}/rss/cs.CR (" in out
+    assert "ana  waiting for sources: nothing new and a source failed; a later run makes it" in out
+    serve_all(server, notes=[], rss=tuesday[: tuesday.index("Cross-listed")])
+    code, out, _ = run(capsys, "run", "--config", "digest.toml", "--now", "2026-12-01T11:00+01:00")
+    assert code == 1 and failed in out and "/rss/cs.CR (kept 1 read before) (" in out
+
+
+def test_a_sigterm_ends_a_retry_after_wait_at_once(project: Path, server: FeedServer) -> None:
+    # A 503 asking 2 minutes (5 are allowed) held a SIGTERMed run to the wait's end: past
+    # systemd's 90 s stop timeout and Docker's 10 s, then SIGKILL.
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    config = project / "digest.toml"
+    config.write_text(config.read_text().replace("retries = 0", "retries = 1", 1))
+    serve_all(server, notes=[])
+    server.route("/rss/cs.CR", Answer(503, headers={"Retry-After": "120"}))
+    command = [sys.executable, "-m", "digest", "run", "--config", "digest.toml", "--now", MONDAY]
+    proc = subprocess.Popen(command, cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)  # fmt: skip
+    try:
+        for _ in range(600):
+            if server.hits("/rss/cs.CR"):
+                break
+            time.sleep(0.05)
+        time.sleep(1.0)  # into the wait
+        began = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 143 and time.monotonic() - began < 20, err
+    assert f"stopped (SIGTERM) before asking {server.url}/rss/cs.CR again" in out + err
+    assert "Traceback" not in err and len(server.hits("/rss/cs.CR")) == 1
+    assert not list((project / "out").glob("*/ana.eml"))  # no digest of half the reads
+
+
 @pytest.mark.parametrize(
     ("entry_toml", "message"),
     [

@@ -188,10 +188,11 @@ def test_the_cap_on_notes_holds_whatever_count_the_server_gives(
     assert len(fetch(server)[0]) == 2
 
 
-def test_an_empty_page_short_of_the_count_is_asked_again_once_then_said(
+def test_an_empty_page_short_of_the_count_is_asked_again_once_then_fails_the_source(
     server: FeedServer,
 ) -> None:
-    """It had stopped there quietly, as a success, with 1,000 of 2,500 notes read."""
+    """It had stopped there quietly, as a success, with 1,000 of 2,500 notes read; then with a
+    warning, still a success, the day's digest made without the rest."""
     calls: list[int] = []
 
     def short(query: dict[str, str]) -> Answer:
@@ -201,9 +202,36 @@ def test_an_empty_page_short_of_the_count_is_asked_again_once_then_said(
         return Answer(body=json.dumps({"notes": notes, "count": len(NOTES)}))
 
     server.route("/notes", short)
+    papers: list[Paper] = []
+    warnings: list[str] = []
+    config = SourceConfig("openreview", "neurips", {"url": server.url, "venue": VENUE})
+    source = OpenReviewSource(Policy(timeout=2, retries=0), page=2)
+    with pytest.raises(SourceError) as info:
+        for paper in source.fetch(config, warnings.append):
+            papers.append(paper)
+    assert len(papers) == 2 and calls == [0, 2, 2] and warnings == []
+    assert str(info.value) == (
+        f"neurips: listing cut short: empty page at 2 of {len(NOTES)}, twice, from {server.url}"
+    )
+    # So too the first page: a venue counting notes and giving none is no empty venue.
+    server.route("/notes", Answer(body=json.dumps({"notes": [], "count": 5})))
+    with pytest.raises(SourceError, match="empty page at 0 of 5, twice"):
+        list(source.fetch(config, warnings.append))
+
+
+def test_a_page_empty_once_is_asked_again_each_time(server: FeedServer) -> None:
+    """Asked again once per page, not once per venue: a second page empty once had failed."""
+    asked: list[int] = []
+
+    def flaky(query: dict[str, str]) -> Answer:
+        offset = int(query["offset"])
+        empty = offset in (2, 4) and offset not in asked
+        asked.append(offset)
+        return paged(query) if not empty else Answer(body=json.dumps({"notes": [], "count": 5}))
+
+    server.route("/notes", flaky)
     papers, warnings = fetch(server)
-    assert len(papers) == 2 and calls == [0, 2, 2]
-    assert warnings == [f"neurips: empty page at 2 of {len(NOTES)}; stopped"]
+    assert len(papers) == 5 and warnings == [] and asked == [0, 2, 2, 4, 4]
 
 
 def test_a_server_that_ignores_the_offset_is_read_once(server: FeedServer) -> None:

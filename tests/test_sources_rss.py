@@ -198,25 +198,50 @@ def test_an_empty_feed_is_no_papers_and_no_error(server: FeedServer) -> None:
     assert fetch(server, "/quiet") == ([], [])
 
 
-def test_a_malformed_feed_keeps_the_entries_before_the_break(server: FeedServer) -> None:
+def until_failure(server: FeedServer, path: str) -> tuple[list[Paper], list[str], str]:
+    """The papers a source gives before it fails, its warnings and its failure."""
+    papers: list[Paper] = []
+    warnings: list[str] = []
+    config = SourceConfig("rss", "feed", {"url": f"{server.url}{path}"})
+    with pytest.raises(SourceError) as failure:
+        for paper in RssSource(Policy(timeout=2, retries=0)).fetch(config, warnings.append):
+            papers.append(paper)
+    return papers, warnings, str(failure.value)
+
+
+def test_a_feed_cut_short_keeps_its_whole_entries_and_fails_the_source(server: FeedServer) -> None:
+    """A connection closed early (HTTP/1.0 style, no length) had been a successful read: the run
+    closed the day on the entries before the cut, and arXiv's daily feed had moved on by the
+    next run, the rest of the day's papers never read."""
     broken = ARXIV_RSS[: ARXIV_RSS.index("<item>", ARXIV_RSS.index("</item>")) + 30]
     server.route("/broken", Answer(body=broken, content_type="application/rss+xml"))
-    papers, warnings = fetch(server, "/broken")
-    assert [p.id for p in papers] == ["2611.01234"]
-    assert warnings and "malformed feed" in warnings[0]
+    papers, warnings, failure = until_failure(server, "/broken")
+    assert [p.id for p in papers] == ["2611.01234"] and warnings == []
+    assert failure.startswith("feed: feed cut short, before its document's end (<unknown>:")
+    assert failure.endswith(f") from {server.url}/broken")
 
 
-def test_the_entry_a_cut_feed_ends_in_is_left_for_the_next_read(server: FeedServer) -> None:
+def test_the_entry_a_cut_feed_ends_in_is_no_paper(server: FeedServer) -> None:
     """Kept as it stood, it was a paper with no abstract, DOI or date; the whole of it, read
     the next day, was "seen before" and never sent."""
     cut = JOURNAL_RDF[: JOURNAL_RDF.index("<dc:creator>")]
     server.route("/cut", Answer(body=cut, content_type="application/rdf+xml"))
-    papers, warnings = fetch(server, "/cut")
-    assert papers == []
-    assert "feed: entry 1 cut short by the feed's end, left for later" in warnings
+    papers, _, failure = until_failure(server, "/cut")
+    assert papers == [] and "feed cut short" in failure
     whole = JOURNAL_RDF.replace("</rdf:RDF>", "</rdf:RDF>\n\n")
     server.route("/whole", Answer(body=whole, content_type="application/rdf+xml"))
     assert len(fetch(server, "/whole")[0]) == 1
+
+
+def test_a_feed_cut_short_after_another_error_fails_too(server: FeedServer) -> None:
+    """Expat stops at a document's first error: after an undeclared &nbsp;, or whitespace before
+    the XML declaration, it never reached the cut, and the entry cut in two was a paper."""
+    items = ARXIV_RSS.replace("federated learning &amp;amp;", "federated&nbsp;learning")
+    for body in (items, "\n  " + ARXIV_RSS):
+        server.route("/cut", Answer(body=body[: body.index("Unlearning removes")]))
+        papers, _, failure = until_failure(server, "/cut")
+        assert [p.id for p in papers] == ["2611.01234"]
+        assert "feed cut short, before its document's end (no </rss> at its end) from" in failure
 
 
 CNKI_RSS = """<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>学报</title>
@@ -392,7 +417,7 @@ def test_html_becomes_readable_text() -> None:
         ("Sharp bounds for $k<n$ sparse recovery when $m>2$", None),
         ("We compute <psi|H|psi> for the ground state |0> of the chain.", None),
         ("if x<y then a<b and c>d.", None),
-        ("MoS<sub>2</sub> films", "MoS2 films"),
+        ("MoS<sub>2</sub> films", "MoS₂ films"),  # a subscript stays lowered (markup.py)
         ('<jats:p>Abstract</jats:p> <a href="x">link</a>', "Abstract link"),
         ("<!-- a comment --> kept", "kept"),
     ],
@@ -557,10 +582,8 @@ def test_ingest_keeps_a_replacement_only_of_a_paper_the_store_has(
     server.route("/rss/cs.LG", Answer(body=ARXIV_RSS, content_type="application/rss+xml"))
     with Store(tmp_path / "a.db") as store:
         (report,), _ = ingest(settings, store, now)
-        assert (report.read, report.new) == (
-            2,
-            1,
-        )  # the replace entry of an unseen paper is not new
+        # The replace entry of an unseen paper is not new, and is said left out.
+        assert (report.read, report.new, report.unseen_versions) == (2, 1, 1)
         assert [p.id for _, p in store.papers_after(0)] == ["2611.01234"]
     with Store(tmp_path / "b.db") as store:
         (report,), _ = ingest(opted_in, store, now)
@@ -675,3 +698,21 @@ def test_a_whole_but_malformed_feed_keeps_every_entry(server: FeedServer) -> Non
     server.route("/wp", Answer(body=body, content_type="application/rss+xml"))
     papers, warnings = fetch(server, "/wp")
     assert len(papers) == 3 and not [w for w in warnings if "cut short" in w]
+
+
+@pytest.mark.parametrize(
+    "whole",
+    [
+        ARXIV_RSS + "<p>Powered by a cache</p> junk",  # junk after the root
+        ARXIV_RSS.replace("federated learning &amp;amp;", "federated&nbsp;learning"),
+        "\n  " + ARXIV_RSS,  # whitespace before the XML declaration
+        "\ufeff\n" + ARXIV_RSS,  # and a byte order mark
+    ],
+)
+def test_a_malformed_but_whole_feed_is_read_whole_with_one_warning(
+    server: FeedServer, whole: str
+) -> None:
+    """Real feeds, complete though not well-formed: no failure, no entry lost."""
+    server.route("/whole", Answer(body=whole, content_type="application/rss+xml"))
+    papers, warnings = fetch(server, "/whole")
+    assert len(papers) == 2 and len(warnings) == 1 and "malformed feed" in warnings[0]

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import gzip
 import socket
+import threading
 import time
-from collections.abc import Iterator
+import zlib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 
@@ -14,7 +17,7 @@ import pytest
 from feedserver import Answer, FeedServer, serve
 
 from digest import __version__
-from digest.models import SourceError
+from digest.models import SourceError, deadline
 from digest.sources.addresses import check_options, shown
 from digest.sources.web import Client, Policy, retry_after
 
@@ -88,6 +91,32 @@ def test_a_client_error_is_not_retried(server: FeedServer, status: int) -> None:
     with pytest.raises(SourceError, match=f"HTTP {status}"):
         http.get(f"{server.url}/feed")
     assert len(server.requests) == 1 and sleeps == []
+
+
+@contextmanager
+def sigterm_after(seconds: float) -> Iterator[None]:
+    """What `digest run`'s SIGTERM handler does (deadline.interrupt), `seconds` into the block."""
+    timer = threading.Timer(seconds, deadline.interrupt)
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.join()
+        deadline.resume()
+
+
+def test_a_sigterm_ends_a_retry_after_wait_at_once(server: FeedServer) -> None:
+    """A Retry-After of 2 minutes (5 are allowed) had held a SIGTERMed run to its end, past
+    systemd's 90 s and Docker's 10 s before their SIGKILL."""
+    server.route("/feed", Answer(503, headers={"Retry-After": "120"}), Answer(body="ok"))
+    http = Client("test", Policy(timeout=2))  # the real wait, not a recorded one
+    began = time.monotonic()
+    with sigterm_after(0.5), pytest.raises(SourceError) as info:
+        http.get(f"{server.url}/feed")
+    assert time.monotonic() - began < 10 and len(server.requests) == 1
+    assert str(info.value) == (
+        f"test: stopped (SIGTERM) before asking {server.url}/feed again; a later run will ask again"
+    )
 
 
 def test_a_wait_longer_than_allowed_fails_now_instead_of_stalling_the_run(
@@ -267,6 +296,30 @@ def test_a_body_that_is_not_the_encoding_it_claims_fails_the_source(server: Feed
     assert message.startswith("test: answer not decodable (DecodingError: ")
     assert message.endswith(f" from {server.url}/feed") and "\n" not in message
     assert sleeps == []
+
+
+@pytest.mark.parametrize(("coding", "pack"), [("gzip", gzip.compress), ("deflate", zlib.compress)])
+def test_a_compressed_answer_cut_short_is_retried_not_taken_whole(
+    server: FeedServer, coding: str, pack: Callable[[bytes], bytes]
+) -> None:
+    """httpx takes what it unpacked of a stream without its end for the whole body: a feed cut
+    there, framed by the cut's own Content-Length, had been read whole, its later items lost."""
+    whole = b"".join(b"<item><title>Paper %d</title></item>" % n for n in range(3000))
+    packed = pack(whole)
+    headers = {"Content-Encoding": coding}
+    cut = Answer(body=packed[: len(packed) * 3 // 4], headers=headers)
+    server.route("/feed", cut, Answer(body=packed, headers=headers))
+    http, sleeps = client()
+    assert http.get(f"{server.url}/feed").body == whole and len(sleeps) == 1
+    server.route("/cut", cut)
+    with pytest.raises(SourceError) as info:
+        http.get(f"{server.url}/cut")
+    assert str(info.value) == (
+        "test: answer cut short (its compressed stream stops before its end) "
+        f"from {server.url}/cut (gave up after 3 tries)"
+    )
+    server.route("/empty", Answer(body=b"", headers=headers))  # no body at all is not cut
+    assert http.get(f"{server.url}/empty").body == b""
 
 
 def test_an_answer_compressed_twice_is_refused_before_it_is_unpacked(server: FeedServer) -> None:

@@ -46,6 +46,12 @@ def interrupted() -> bool:
     return _STOPPING.is_set()
 
 
+def pause(seconds: float) -> None:
+    """Sleep `seconds`, or less when interrupt() comes: a source waiting out a Retry-After (up
+    to 5 minutes) or arXiv's delay between pages had held a SIGTERMed run until the wait ended."""
+    _STOPPING.wait(seconds)
+
+
 class Deadline:
     """`with Deadline(seconds) as d:` around a call; sockets it opens are given to d.watch()
     (or, for httpx, d.trace goes in the request's extensions); d.expired tells afterwards.

@@ -21,7 +21,7 @@ from digest.sources.addresses import check_options, check_range, printable, show
 from digest.sources.common import code_links, xml_safe
 from digest.sources.latex import to_text
 from digest.sources.progress import QUIET, Progress
-from digest.sources.rss import feed_problem
+from digest.sources.rss import CutShort, cut_short, feed_problem
 from digest.sources.web import Client, Policy, Response
 
 URL = "https://export.arxiv.org/api/query"
@@ -83,20 +83,34 @@ def parse_feed(
 ) -> tuple[list[Paper], int | None, int]:
     """The papers of one API answer, its opensearch:totalResults (None when absent) and how many
     entries it held (skipped ones too: the next page starts after them). An error the API words
-    in its feed is a SourceError, whatever the HTTP status said."""
+    in its feed is a SourceError, whatever the HTTP status said; an answer cut short is
+    CutShort, with the papers before the cut."""
     feed = feedparser.parse(io.BytesIO(xml_safe(body)))
+    tail = f" from {url}" if url else ""
     if not feed.get("version"):
         why = feed.get("bozo_exception") or "no Atom feed in the answer"
         why = printable(" ".join(str(why).split()))
-        tail = f" from {url}" if url else ""
         raise SourceError(f"{where}: not an arXiv API answer ({why}){tail}")
     if (problem := api_error(feed.entries)) is not None:
-        raise SourceError(f"{where}: arXiv API error: {problem}" + (f" from {url}" if url else ""))
-    if problem := feed_problem(feed):
+        raise SourceError(f"{where}: arXiv API error: {problem}{tail}")
+    problem = feed_problem(feed)
+    if problem and (why := cut_short(problem, body)):
+        # As for a feed: the entry the body ends in is no paper, and the page's end is unread
+        # (counted in its entries, the next page had started after what was never read).
+        papers = _papers(feed.entries[:-1], warn, where)
+        raise CutShort(
+            f"{where}: answer cut short, before its document's end ({why}){tail}", papers
+        )
+    if problem:
         warn(Notice(f"{where}: malformed Atom ({problem}); kept what could be read"))
     total_text = str(feed.feed.get("opensearch_totalresults", "")).strip()
+    papers = _papers(feed.entries, warn, where)
+    return papers, int(total_text) if total_text.isdigit() else None, len(feed.entries)
+
+
+def _papers(entries: Sequence[Mapping[str, Any]], warn: Warn, where: str) -> list[Paper]:
     papers = []
-    for number, entry in enumerate(feed.entries, start=1):
+    for number, entry in enumerate(entries, start=1):
         try:
             paper = to_paper(entry)
         except Exception as exc:  # one entry's odd text must not lose the page's other papers
@@ -106,7 +120,7 @@ def parse_feed(
             warn(f"{where}: entry {number} has no arXiv id, title or abstract, skipped")
         else:
             papers.append(paper)
-    return papers, int(total_text) if total_text.isdigit() else None, len(feed.entries)
+    return papers
 
 
 def api_error(entries: Sequence[Mapping[str, Any]]) -> str | None:
@@ -234,19 +248,13 @@ class ArxivSource:
         with self._client(config, options, progress) as client:
             while start < options.max_results and (total is None or start < total):
                 size = min(self.page, options.max_results - start)
-                params = {
-                    "search_query": query,
-                    "start": start,
-                    "max_results": size,
-                    "sortBy": "submittedDate",
-                    "sortOrder": "descending",
-                }
                 pages = f" of {-(-min(total, options.max_results) // self.page)}" if total else ""
                 progress.note(f"page {start // self.page + 1}{pages}")
-                response = client.get(options.url, params, explain=explain)
-                papers, count, entries = parse_feed(
-                    response.body, warn, config.name, shown(options.url)
-                )
+                try:
+                    papers, count, entries = self._page(client, options, query, start, size, warn)
+                except CutShort as cut:  # its whole entries kept; the source failed
+                    yield from cut.papers
+                    raise
                 if total is None and count is not None:
                     total = count
                     progress.expect(min(total, options.max_results))
@@ -255,17 +263,33 @@ class ArxivSource:
                     # asking again once is what its documentation suggests. Without a total, an
                     # empty page is the end of the listing.
                     empty_pages += 1
-                    if empty_pages > 1 or not total:
-                        if total:
-                            stop = f"{config.name}: empty page at {start} of {total}; stopped"
-                            warn(Notice(stop))
+                    if not total:
                         return
+                    if empty_pages > 1:
+                        # A failed source, as an API error there is: taken for the listing's
+                        # end, the papers after it had never been read, and the run was "ok".
+                        empty = f"empty page at {start} of {total}, twice"
+                        short = f"listing cut short: {empty}, from {shown(options.url)}"
+                        raise SourceError(f"{config.name}: {short}")
                     continue
                 empty_pages = 0
                 yield from papers
                 start += entries
                 if total is None and entries < size:
                     return  # no total to go by: a page short of full is the last one
+
+    def _page(
+        self, client: Client, options: Options, query: str, start: int, size: int, warn: Warn
+    ) -> tuple[list[Paper], int | None, int]:
+        params = {
+            "search_query": query,
+            "start": start,
+            "max_results": size,
+            "sortBy": "submittedDate",
+            "sortOrder": "descending",
+        }
+        response = client.get(options.url, params, explain=explain)
+        return parse_feed(response.body, warn, client.name, shown(options.url))
 
     def lookup(self, ids: Sequence[str], config: SourceConfig | None = None) -> dict[str, Paper]:
         """The papers of these arXiv ids ({id: Paper}); ids arXiv does not know are left out."""

@@ -12,7 +12,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from digest.models import Notice, Paper, SourceConfig, SourceError, Warn
+from digest.models import Paper, SourceConfig, SourceError, Warn
 from digest.models.identity import arxiv_id
 from digest.sources import authors as names
 from digest.sources.addresses import check_options, origin, shown
@@ -219,17 +219,20 @@ class OpenReviewSource:
                     if total > MAX_NOTES:  # a server's count bounds nothing: one said 10**12
                         warn(f"{config.name}: the venue counts {total} notes; the first "
                              f"{MAX_NOTES} are read")  # fmt: skip
+                if not notes and total:
+                    empty += 1  # short of its own count: asked again once, as for arXiv
+                    if empty == 1:
+                        continue
+                    # A failed source, as for arXiv: taken for the end, the notes after it had
+                    # never been read, and the run was "ok".
+                    stop = f"listing cut short: empty page at {offset} of {total}, twice"
+                    raise SourceError(f"{config.name}: {stop}, from {where}")
                 if offset == 0 and not notes:
                     log.warning("source %s: no notes for venue %r", config.name, venue)
                 ids = {_ident(n.get("id")) for n in notes if isinstance(n, dict)} - {""}
-                if not notes and offset and total is not None and empty == 0:
-                    empty = 1  # short of its own count: asked again once, as for arXiv
-                    continue
-                if not notes and offset and total is not None:
-                    warn(Notice(f"{config.name}: empty page at {offset} of {total}; stopped"))
                 if not notes or (offset and ids and ids <= seen):
                     return  # the end; or a server that ignores the offset: nothing new to read
-                seen |= ids
+                seen, empty = seen | ids, 0
                 for number, note in enumerate(notes, start=offset + 1):
                     try:
                         paper = to_paper(note, venue, web) if isinstance(note, dict) else None

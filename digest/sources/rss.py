@@ -44,8 +44,19 @@ _ARXIV_PREAMBLE = re.compile(
 _LISTING = re.compile(
     r"\.?\s*\(arXiv:\s*([^\s()\[\]]+)\s*(?:\[[^\]]*\])?\s*([A-Z][A-Z ]*[A-Z])?\s*\)\s*$"
 )
+# A feed's root element (RSS 0.9x/2.0, RSS 1.0's rdf:RDF, Atom), with its prefix if it has one.
+_ROOT = re.compile(rb"<((?:[A-Za-z_][\w.-]*:)?(?:rss|RDF|feed))[\s>/]")
 # Headers feedparser would resolve relative links against: the feed's own (often secret) path.
 _BASE_HEADERS = {"content-location", "content-base"}
+
+
+class CutShort(SourceError):
+    """A feed whose body ends before its document does (a transfer cut short): a failed read,
+    whose `papers` are the whole entries before the cut."""
+
+    def __init__(self, message: str, papers: list[Paper]) -> None:
+        super().__init__(message)
+        self.papers = papers
 
 
 def feed_problem(feed: Any) -> str | None:
@@ -70,9 +81,10 @@ def parse_feed(
     malformed: list[str] | None = None,
 ) -> list[Paper]:
     """The papers of one feed document; a document that is no feed at all is a SourceError
-    naming `url`, the address it came from. New versions of older papers are marked
-    `replacement` unless `replacements` takes them as new papers. Site-relative links are
-    resolved against `base`, the site the feed came from."""
+    naming `url`, the address it came from; one cut short is CutShort, with the papers before
+    the cut. New versions of older papers are marked `replacement` unless `replacements` takes
+    them as new papers. Site-relative links are resolved against `base`, the site the feed
+    came from."""
     # Not the headers that name the feed's own address: feedparser would resolve links
     # relative to the feed's path against it, and that path may be the feed's secret.
     kept = {k: v for k, v in (headers or {}).items() if k.lower() not in _BASE_HEADERS}
@@ -93,17 +105,33 @@ def parse_feed(
         why = printable(" ".join(str(why).split()))
         hint = _linked_feed(body, base)
         raise SourceError(f"{name}: not an RSS or Atom feed ({why}){where}{hint}")
-    if problem := feed_problem(feed):
-        warn(Notice(f"{name}: malformed feed ({problem}); kept what could be read"))
-        if malformed is not None:
-            malformed.append(problem)
-    venue = html_text(str(feed.feed.get("title", "")))
+    problem = feed_problem(feed)
+    if problem and malformed is not None:
+        malformed.append(problem)
     entries = list(feed.entries)
-    if problem and entries and _cut_short(problem):
-        # The last entry is the one the body ends in: read as it stands, it became a paper with
-        # no abstract, DOI or date, and the whole of it, read the next day, was "seen before".
-        warn(Notice(f"{name}: entry {len(entries)} cut short by the feed's end, left for later"))
-        entries.pop()
+    if problem and (why := cut_short(problem, body)):
+        # A failed read, not a warning: read as a success, it closed the day on the entries
+        # before the cut, and arXiv's daily feed had moved on by the next run. The last entry is
+        # the one the body ends in: kept, it was a paper with no abstract, DOI or date.
+        papers = _papers(feed, entries[:-1], name, warn, replacements, base, url)
+        where = f" from {shown(url)}" if url else ""
+        raise CutShort(f"{name}: feed cut short, before its document's end ({why}){where}", papers)
+    if problem:  # whole, though malformed (junk after its root, an undeclared &nbsp;)
+        warn(Notice(f"{name}: malformed feed ({problem}); kept what could be read"))
+    return _papers(feed, entries, name, warn, replacements, base, url)
+
+
+def _papers(
+    feed: Any,
+    entries: list[Any],
+    name: str,
+    warn: Warn,
+    replacements: bool,
+    base: str,
+    url: str,
+) -> list[Paper]:
+    """The papers of these entries of the feed; an entry that cannot be read is skipped."""
+    venue = html_text(str(feed.feed.get("title", "")))
     # An item id the feed gives twice, or its own address, names no one item.
     ids = Counter(str(e.get("id") or "").strip() for e in entries)
     shared = {i for i, n in ids.items() if n > 1} | {str(feed.feed.get("link", "")), url}
@@ -132,11 +160,20 @@ def _own_id(
     return (key,) if key else ()
 
 
-def _cut_short(problem: str) -> bool:
-    """Did the parser meet the document's end inside it (a transfer cut short)? Expat's errors
-    at the end of its input; a malformed but whole feed (an undeclared &nbsp;, a comment after
-    its root) is not, and lost its last entry on every read when judged by its last bytes."""
-    return any(end in problem for end in ("no element found", "unclosed token", "unclosed CDATA"))
+def cut_short(problem: str, body: bytes = b"") -> str:
+    """Why the document ended before it should (a transfer cut short), or "" if it did not:
+    expat's errors at the end of its input; or, as expat stops at a document's first error (an
+    undeclared &nbsp;), a root element `body` opens and never closes. A malformed but whole feed
+    (junk or a comment after its root) is not, and lost its last entry on every read when
+    judged by its last bytes."""
+    if any(end in problem for end in ("no element found", "unclosed token", "unclosed CDATA")):
+        return printable(" ".join(problem.split()))
+    if b"\x00" in body[:200]:  # UTF-16: its tags are not these bytes
+        return ""
+    root = _ROOT.search(body[:100_000])
+    if root is None or re.search(rb"</" + root[1] + rb"\s*>", body):
+        return ""
+    return f"no </{root[1].decode()}> at its end"
 
 
 def to_paper(
@@ -339,10 +376,20 @@ class RssSource:
         root = origin(response.url)
         base = f"{root}/" if root else ""
         malformed: list[str] = []
-        papers = parse_feed(
-            response.body, config.name, warn, response.headers, replacements, base, url, malformed
-        )
+        failed: SourceError | None = None
+        try:
+            papers = parse_feed(response.body, config.name, warn, response.headers,
+                                replacements, base, url, malformed)  # fmt: skip
+        except CutShort as cut:
+            papers, failed = cut.papers, cut
         if validators is not None and malformed:  # cut short, perhaps: read it whole next time
             validators.clear()
         progress.expect(len(papers))
-        return iter(papers)
+        return _then_failed(papers, failed) if failed else iter(papers)
+
+
+def _then_failed(papers: list[Paper], failed: SourceError) -> Iterator[Paper]:
+    """The papers read before a failure, then the failure: they are kept, and the source is
+    reported failed (as an API's error after some pages)."""
+    yield from papers
+    raise failed

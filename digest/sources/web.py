@@ -9,6 +9,7 @@ import codecs
 import logging
 import re
 import time
+import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -20,7 +21,7 @@ import httpx
 from digest import __version__
 from digest.models import SourceError, deadline
 from digest.models.characters import BIDI, C0, C1
-from digest.models.deadline import Deadline
+from digest.models.deadline import Deadline, pause
 from digest.sources.addresses import internal, printable, shown
 from digest.sources.progress import QUIET, Progress
 
@@ -43,7 +44,8 @@ class Policy:
     backoff: float = 2.0  # first wait without Retry-After; doubles each time
     longest_wait: float = 300.0  # a Retry-After beyond this fails the source: try on a later run
     interval: float = 0.0  # at least this long between the starts of two calls (politeness)
-    sleep: Callable[[float], None] = field(default=time.sleep, compare=False)
+    # A SIGTERM (deadline.interrupt) ends the wait, as it ends a read in flight.
+    sleep: Callable[[float], None] = field(default=pause, compare=False)
 
     def with_options(self, options: Mapping[str, Any]) -> Policy:
         """This policy with the source's `timeout` and `retries` keys applied."""
@@ -161,7 +163,7 @@ class Client:
                 )
             self.progress.note(f"{problem}; retrying in {wait:.1f} s")
             log.info("source %s: %s from %s; retrying in %.1f s", self.name, problem, where, wait)
-            self.policy.sleep(wait)
+            self._wait(wait, where)
         raise AssertionError("unreachable")  # the loop returns or raises
 
     def _once(
@@ -171,7 +173,7 @@ class Client:
         where: str,
         headers: Mapping[str, str] | None = None,
     ) -> Response:
-        self._space_out()
+        self._space_out(where)
         self.calls += 1
         self._asked = 0
         policy = self.policy
@@ -239,6 +241,8 @@ class Client:
             chunks.append(chunk)
             if time.monotonic() - started > self.policy.deadline or deadline.interrupted():
                 raise SourceError(f"{self.name}: {_unfinished(self.policy)} from {where}")
+        if stream.status_code < 400 and _unended(stream):
+            raise _Retry("answer cut short (its compressed stream stops before its end)")
         return Response(str(stream.url), stream.status_code, stream.headers, b"".join(chunks))
 
     def _too_large(self, where: str) -> SourceError:
@@ -246,14 +250,23 @@ class Client:
         size = f"{cap / 2**20:g} MiB" if cap >= 2**20 else f"{cap} bytes"
         return SourceError(f"{self.name}: response from {where} larger than {size}, abandoned")
 
-    def _space_out(self) -> None:
+    def _space_out(self, where: str) -> None:
         now = time.monotonic()
         if self._last_start is not None and self.policy.interval > 0:
             wait = self._last_start + self.policy.interval - now
             if wait > 0:
                 self.progress.note(f"waiting {wait:.1f} s between calls")
-                self.policy.sleep(wait)
+                self._wait(wait, where)
         self._last_start = time.monotonic()
+
+    def _wait(self, seconds: float, where: str) -> None:
+        """A wait before the next call (a Retry-After, a backoff, arXiv's delay between pages).
+        A SIGTERM ends it and the source at once, as it ends a read in flight: waits of up to
+        5 and 10 minutes had outlasted systemd's 90 s and Docker's 10 s before their SIGKILL."""
+        self.policy.sleep(seconds)
+        if deadline.interrupted():
+            stopped = f"stopped (SIGTERM) before asking {where} again"
+            raise SourceError(f"{self.name}: {stopped}; a later run will ask again")
 
 
 def retry_after(value: str | None, now: datetime | None = None) -> float | None:
@@ -270,6 +283,18 @@ def retry_after(value: str | None, now: datetime | None = None) -> float | None:
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
     return max(0.0, (when - (now or datetime.now(UTC))).total_seconds())
+
+
+# zlib's decompressor, which httpx unpacks gzip and deflate answers with.
+_ZLIB = type(zlib.decompressobj())
+
+
+def _unended(stream: httpx.Response) -> bool:
+    """Did a gzip or deflate answer stop before its compressed stream's end? httpx takes what it
+    unpacked as the whole body: a feed cut short but framed (a Content-Length of the cut bytes)
+    had been read as whole, and the entries after the cut lost with the day's feed."""
+    unpacker = getattr(getattr(stream, "_decoder", None), "decompressor", None)  # httpx's own
+    return isinstance(unpacker, _ZLIB) and stream.num_bytes_downloaded > 0 and not unpacker.eof
 
 
 def _one_coding(headers: httpx.Headers, name: str, where: str) -> None:
