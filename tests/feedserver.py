@@ -28,6 +28,7 @@ class Answer:
     trickle: float = 0.0  # one byte every `trickle` seconds, never finishing
     chunked: bool = False  # no Content-Length: the client learns the size only by reading
     unframed: bool = False  # with stall or trickle: no length at all, the body ends at the close
+    closed: bool = False  # the whole body with no length, ended by closing (HTTP/1.0's way)
 
     @property
     def data(self) -> bytes:
@@ -118,6 +119,12 @@ class FeedServer:
                         self.send_header("Content-Length", str(len(data) + 10_000))
                     self.end_headers()
                     self._never_finish(data, answer)
+                    return
+                if answer.closed:
+                    self.send_header("Connection", "close")
+                    self.end_headers()
+                    self.wfile.write(data)
+                    self.close_connection = True
                     return
                 if answer.chunked:
                     self.send_header("Transfer-Encoding", "chunked")

@@ -133,8 +133,11 @@ library = "ana.jsonl"
     return tmp_path
 
 
-def serve_all(server: FeedServer, *, notes: list[object], rss: str = RSS) -> None:
-    server.route("/rss/cs.CR", Answer(body=rss, content_type="application/rss+xml"))
+def serve_all(
+    server: FeedServer, *, notes: list[object], rss: str = RSS, closed: bool = False
+) -> None:
+    """closed: the feed without a length, ended by closing the connection (a cut looks whole)."""
+    server.route("/rss/cs.CR", Answer(body=rss, content_type="application/rss+xml", closed=closed))
     server.route("/api/query", Answer(body=ARXIV))
     body = json.dumps({"notes": notes, "count": len(notes)})
     server.route("/notes", Answer(body=body, content_type="application/json"))
@@ -303,12 +306,12 @@ def test_a_feed_cut_short_is_a_failed_source_that_keeps_its_whole_entries(
     serve_all(server, notes=[])
     run(capsys, "run", "--config", "digest.toml", "--now", MONDAY)
     tuesday = RSS.replace("2611.", "2612.").replace("Tight", "Tighter")
-    serve_all(server, notes=[], rss=tuesday[: tuesday.index("We remove")])
+    serve_all(server, notes=[], rss=tuesday[: tuesday.index("We remove")], closed=True)
     code, out, _ = run(capsys, "run", "--config", "digest.toml", "--now", TUESDAY)
     failed = "  source cs.CR feed: FAILED: cs.CR feed: feed cut short, before its document's end ("
     assert code == 1 and failed in out and f") from {server.url}/rss/cs.CR (" in out
     assert "ana  waiting for sources: nothing new and a source failed; a later run makes it" in out
-    serve_all(server, notes=[], rss=tuesday[: tuesday.index("Cross-listed")])
+    serve_all(server, notes=[], rss=tuesday[: tuesday.index("Cross-listed")], closed=True)
     code, out, _ = run(capsys, "run", "--config", "digest.toml", "--now", "2026-12-01T11:00+01:00")
     assert code == 1 and failed in out and "/rss/cs.CR (kept 1 read before) (" in out
 

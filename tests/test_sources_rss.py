@@ -214,7 +214,7 @@ def test_a_feed_cut_short_keeps_its_whole_entries_and_fails_the_source(server: F
     closed the day on the entries before the cut, and arXiv's daily feed had moved on by the
     next run, the rest of the day's papers never read."""
     broken = ARXIV_RSS[: ARXIV_RSS.index("<item>", ARXIV_RSS.index("</item>")) + 30]
-    server.route("/broken", Answer(body=broken, content_type="application/rss+xml"))
+    server.route("/broken", Answer(body=broken, content_type="application/rss+xml", closed=True))
     papers, warnings, failure = until_failure(server, "/broken")
     assert [p.id for p in papers] == ["2611.01234"] and warnings == []
     assert failure.startswith("feed: feed cut short, before its document's end (<unknown>:")
@@ -225,7 +225,7 @@ def test_the_entry_a_cut_feed_ends_in_is_no_paper(server: FeedServer) -> None:
     """Kept as it stood, it was a paper with no abstract, DOI or date; the whole of it, read
     the next day, was "seen before" and never sent."""
     cut = JOURNAL_RDF[: JOURNAL_RDF.index("<dc:creator>")]
-    server.route("/cut", Answer(body=cut, content_type="application/rdf+xml"))
+    server.route("/cut", Answer(body=cut, content_type="application/rdf+xml", closed=True))
     papers, _, failure = until_failure(server, "/cut")
     assert papers == [] and "feed cut short" in failure
     whole = JOURNAL_RDF.replace("</rdf:RDF>", "</rdf:RDF>\n\n")
@@ -238,10 +238,25 @@ def test_a_feed_cut_short_after_another_error_fails_too(server: FeedServer) -> N
     the XML declaration, it never reached the cut, and the entry cut in two was a paper."""
     items = ARXIV_RSS.replace("federated learning &amp;amp;", "federated&nbsp;learning")
     for body in (items, "\n  " + ARXIV_RSS):
-        server.route("/cut", Answer(body=body[: body.index("Unlearning removes")]))
+        server.route("/cut", Answer(body=body[: body.index("Unlearning removes")], closed=True))
         papers, _, failure = until_failure(server, "/cut")
         assert [p.id for p in papers] == ["2611.01234"]
         assert "feed cut short, before its document's end (no </rss> at its end) from" in failure
+
+
+def test_a_feed_that_never_closes_served_with_its_length_is_whole_as_served(
+    server: FeedServer,
+) -> None:
+    """A length the client read in full is the publisher's feed, the same on every read: it had
+    failed the source on every run. Its entries are kept, but one its body ends within."""
+    unclosed = ARXIV_RSS[: ARXIV_RSS.index("</channel>")]
+    server.route("/unclosed", Answer(body=unclosed, content_type="application/rss+xml"))
+    papers, warnings = fetch(server, "/unclosed")
+    assert len(papers) == 2 and len(warnings) == 1 and "malformed feed" in warnings[0]
+    cut = ARXIV_RSS[: ARXIV_RSS.index("Unlearning removes")]
+    server.route("/cut", Answer(body=cut, content_type="application/rss+xml", chunked=True))
+    papers, warnings = fetch(server, "/cut")
+    assert [p.id for p in papers] == ["2611.01234"] and len(warnings) == 1
 
 
 CNKI_RSS = """<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>学报</title>

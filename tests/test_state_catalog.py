@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from digest.models import Digest, Message, Paper, Scored, identity
-from digest.models.identity import loose_title_hash, title_hash
+from digest.models.identity import loose_title_hash, squeezed_title_hash, title_hash
 from digest.state import Store
 from digest.state.schema import SCHEMA
 
@@ -59,6 +59,7 @@ def test_an_openreview_record_of_an_arxiv_preprint_completes_it(state: str) -> N
         assert store.papers.keys_of("2501.01234") == [
             "arxiv:2501.01234",
             title_hash(TITLE),
+            squeezed_title_hash(TITLE),
             loose_title_hash(TITLE),
             "openreview:F1",
         ]
@@ -172,10 +173,26 @@ def test_papers_kept_before_keys_existed_get_theirs_on_opening(tmp_path: Path) -
     db.commit()
     db.close()
     with Store(path) as store:
-        titled = [title_hash(TITLE), loose_title_hash(TITLE)]
+        titled = [title_hash(TITLE), squeezed_title_hash(TITLE), loose_title_hash(TITLE)]
         assert store.papers.keys_of("2501.01234") == ["arxiv:2501.01234", *titled]
         assert store.add_papers([FORUM], NOW) == 0
         assert store.count_papers() == 1
+
+
+def test_a_title_stored_before_math_read_otherwise_finds_its_paper_after_the_upgrade(
+    tmp_path: Path,
+) -> None:
+    # "O(n\log n)" was "O(nlog n)" to an older digest: a journal's copy of the paper, read with
+    # the text the sources write now and no id of its own, was a new paper, sent again.
+    path, before = tmp_path / "old.db", "Sorting in O(nlog n) for learned keys"
+    with Store(path) as store:
+        store.add_papers([Paper("2501.01234", before, "Old.")], NOW)
+    with sqlite3.connect(path) as db:  # as a state of schema 13 had it: no run-together key
+        db.execute("DELETE FROM paper_keys WHERE key = ?", (squeezed_title_hash(before),))
+        db.execute("PRAGMA user_version = 13")
+    now = "Sorting in O(n log n) for learned keys"
+    with Store(path) as store:
+        assert store.add_papers([Paper(title_hash(now) or "", now, "The same.")], NOW) == 0
 
 
 def test_an_upgrade_cut_short_while_keying_old_papers_keys_them_on_the_next_start(
@@ -203,7 +220,7 @@ def test_an_upgrade_cut_short_while_keying_old_papers_keys_them_on_the_next_star
         assert db.execute("PRAGMA user_version").fetchone()[0] < len(SCHEMA)
     monkeypatch.setattr(identity, "keys", keys)
     with Store(path) as store:
-        titled = [title_hash(TITLE), loose_title_hash(TITLE)]
+        titled = [title_hash(TITLE), squeezed_title_hash(TITLE), loose_title_hash(TITLE)]
         assert store.papers.keys_of("2501.01234") == ["arxiv:2501.01234", *titled]
         assert store.add_papers([FORUM], NOW) == 0
 

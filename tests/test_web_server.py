@@ -255,3 +255,29 @@ def test_digest_web_answers_for_the_config_as_it_is_now(tmp_path: Path) -> None:
             process.kill()
     err = process.stderr.read() if process.stderr else ""
     assert "digest.toml read again" in err and "a-long-enough-secret" not in err
+
+
+def test_the_face_of_digest_serve_keeps_the_config_its_jobs_run_on(tmp_path: Path) -> None:
+    # serve's jobs read the config once; a face that read an edited one (a new secret) refused
+    # the links of the digests those jobs still made.
+    from digest.web import current
+
+    process, port = start(tmp_path, "serve")
+    unsubscribe = f"/u/{Signer('a-long-enough-secret-for-tests').sign('u', 'ben', 0)}"
+    try:
+        answered(port)
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", trust_env=False) as http:
+            config = tmp_path / "digest.toml"
+            config.write_text(
+                config.read_text(encoding="utf-8")
+                + '\n[[subscribers]]\nname = "ben"\ninterests = "graph neural networks"\n',
+                encoding="utf-8",
+            )
+            time.sleep(3 * current.EVERY)  # past the time `digest web` takes to read it again
+            assert http.get(unsubscribe).status_code == 410
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=60) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert "read again" not in (process.stderr.read() if process.stderr else "")

@@ -248,7 +248,9 @@ def serve(args: argparse.Namespace) -> int:
         server.stop.set()
 
     previous = {sig: signal.signal(sig, early) for sig in (signal.SIGTERM, signal.SIGINT)}
-    web = Thread(settings, path, lambda: _reread(args))  # beside the scheduler, same state
+    # Beside the scheduler, over the same state, and on the same config: a face that read an
+    # edited config (a new secret) refused the links of the digests serve's jobs still made.
+    web = Thread(settings, path)
     try:
         web.start()
         return server.serve()

@@ -113,15 +113,14 @@ def doi(value: str) -> str | None:
     return match[0].rstrip(".,;").lower() if match else None
 
 
-# Scripts the sources mark (T^(2/3), W_eff, n^α) were run together before (T2/3, Weff, nα).
-_MARK = re.compile(r"(?<=[\w)])[\^_](?:\(([^()]*)\)|(?=\w))")
-
-
-def unmarked_title_hash(title: str) -> str | None:
-    """The title hash of the title without its script marks: a key, so that a paper stored
-    before the marks were written (its title run together) is found. Titles that hold `_` or
-    `^` of their own (torch_geometric) keep their own hash beside it."""
-    return title_hash(_MARK.sub(lambda m: m[1] or "", title))
+def squeezed_title_hash(title: str) -> str | None:
+    """The title hash of the title's letters and digits run together: a key, so that a title
+    whose math a newer digest writes otherwise (T^(2/3) for T2/3, "n log n" for "nlog n", 1/2 for
+    12, √s for s) still finds the paper stored under the older text."""
+    if title_hash(title) is None:
+        return None
+    squeezed = "".join(normalize(title).split())
+    return "t:" + hashlib.sha256(squeezed.encode()).hexdigest()[:16]
 
 
 def openreview_id(value: str) -> str | None:
@@ -220,7 +219,7 @@ def keys(paper: Paper) -> list[str]:
     title = None if paper.id.startswith("h:") else title_hash(paper.title)
     if title:
         found.setdefault(title, None)
-        found.setdefault(unmarked_title_hash(paper.title) or title, None)
+        found.setdefault(squeezed_title_hash(paper.title) or title, None)
         found.setdefault(loose_title_hash(paper.title) or title, None)
         if abstract_keys:  # its own title, which an abstract match must agree with
             found.setdefault(f"{TITLED}:{title[2:]}", None)
@@ -353,12 +352,13 @@ def unversioned(key: str) -> str:
     Authorea's `/v2`, ChemRxiv's `-v2`, OSF's `_v2`. A new version is the same paper, as an arXiv
     id's is; it had been a new paper, sent again."""
     found = _VERSIONED.fullmatch(key)
-    return found[1] if found else key
+    return next(g for g in found.groups() if g) if found else key
 
 
 # DOI prefixes of preprint servers (bioRxiv and medRxiv, Research Square, ChemRxiv, SSRN,
-# Preprints.org, OSF's, TechRxiv, Authorea): a preprint's DOI and its journal version's always
-# differ, so they do not make two papers of one title, as an arXiv id and a DOI do not.
+# Preprints.org, OSF's, TechRxiv, Authorea, Qeios, ESSOAr): a preprint's DOI and its journal
+# version's always differ, so they do not make two papers of one title, as an arXiv id and a DOI
+# do not.
 PREPRINT = "preprint"
 _PREPRINT_DOIS = tuple(
     f"doi:10.{n}/"
@@ -373,17 +373,24 @@ _PREPRINT_DOIS = tuple(
         "31235",
         "36227",
         "22541",
+        "32388",
     )
-)
+) + ("doi:10.1002/essoar.",)
+_OSF = re.compile(r"doi:10\.\d+/osf\.io/")  # any of OSF's servers, whatever its prefix
 
 
-# The registrants that write a version into the DOI (bioRxiv's and SSRN's carry none).
+# The preprint DOIs that carry a version (bioRxiv's and SSRN's carry none), by their shape, not
+# a list of registrants: OSF hosts dozens of servers (EdArXiv, MetaArXiv, AfricArXiv...), each
+# with a prefix of its own and the same `osf.io/<id>_vN`. ESSOAr and Qeios write a bare `.N`.
 _VERSIONED = re.compile(
-    r"(doi:10\.(?:20944|36227|21203|22541|26434|31219|31234|31235)/.+?)[./_-]v\d{1,3}"
+    r"(doi:10\.\d+/osf\.io/\w+?)_v\d{1,3}"
+    r"|(doi:10\.(?:20944|36227|21203|22541|26434)/.+?)[./_-]v\d{1,3}"
+    r"|(doi:10\.1002/essoar\.\d+)\.\d{1,3}"
+    r"|(doi:10\.32388/[a-z0-9]{6})\.\d{1,3}"
 )
 
 
 def _conflicting(key: str) -> str:
     """The kind of key two records of one paper cannot differ in: a preprint server's DOI is
     its own kind beside the journals' DOIs."""
-    return PREPRINT if key.startswith(_PREPRINT_DOIS) else kind(key)
+    return PREPRINT if key.startswith(_PREPRINT_DOIS) or _OSF.match(key) else kind(key)

@@ -19,9 +19,10 @@ from digest.models.identity import arxiv_id, doi, plausible_arxiv_id
 from digest.sources import authors
 from digest.sources.addresses import check_options, check_range, printable, shown
 from digest.sources.common import code_links, xml_safe
+from digest.sources.cuts import CutShort, cut_short
 from digest.sources.latex import to_text
 from digest.sources.progress import QUIET, Progress
-from digest.sources.rss import CutShort, cut_short, feed_problem
+from digest.sources.rss import feed_problem
 from digest.sources.web import Client, Policy, Response
 
 URL = "https://export.arxiv.org/api/query"

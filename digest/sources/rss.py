@@ -29,6 +29,7 @@ from digest.models.identity import (
 from digest.sources import authors, charsets, publishers
 from digest.sources.addresses import check_options, origin, printable, shown
 from digest.sources.common import code_links, xml_safe
+from digest.sources.cuts import CutShort, cut_short, framed, last_whole
 from digest.sources.latex import to_text
 from digest.sources.markup import html_text
 from digest.sources.progress import QUIET, Progress
@@ -44,19 +45,8 @@ _ARXIV_PREAMBLE = re.compile(
 _LISTING = re.compile(
     r"\.?\s*\(arXiv:\s*([^\s()\[\]]+)\s*(?:\[[^\]]*\])?\s*([A-Z][A-Z ]*[A-Z])?\s*\)\s*$"
 )
-# A feed's root element (RSS 0.9x/2.0, RSS 1.0's rdf:RDF, Atom), with its prefix if it has one.
-_ROOT = re.compile(rb"<((?:[A-Za-z_][\w.-]*:)?(?:rss|RDF|feed))[\s>/]")
 # Headers feedparser would resolve relative links against: the feed's own (often secret) path.
 _BASE_HEADERS = {"content-location", "content-base"}
-
-
-class CutShort(SourceError):
-    """A feed whose body ends before its document does (a transfer cut short): a failed read,
-    whose `papers` are the whole entries before the cut."""
-
-    def __init__(self, message: str, papers: list[Paper]) -> None:
-        super().__init__(message)
-        self.papers = papers
 
 
 def feed_problem(feed: Any) -> str | None:
@@ -109,13 +99,16 @@ def parse_feed(
     if problem and malformed is not None:
         malformed.append(problem)
     entries = list(feed.entries)
-    if problem and (why := cut_short(problem, body)):
+    why = cut_short(problem, body) if problem else ""
+    if why and not framed(headers):
         # A failed read, not a warning: read as a success, it closed the day on the entries
         # before the cut, and arXiv's daily feed had moved on by the next run. The last entry is
         # the one the body ends in: kept, it was a paper with no abstract, DOI or date.
         papers = _papers(feed, entries[:-1], name, warn, replacements, base, url)
         where = f" from {shown(url)}" if url else ""
         raise CutShort(f"{name}: feed cut short, before its document's end ({why}){where}", papers)
+    if why and not last_whole(body):
+        entries = entries[:-1]  # whole as served, but its last entry never ends: no paper
     if problem:  # whole, though malformed (junk after its root, an undeclared &nbsp;)
         warn(Notice(f"{name}: malformed feed ({problem}); kept what could be read"))
     return _papers(feed, entries, name, warn, replacements, base, url)
@@ -158,22 +151,6 @@ def _own_id(
         return ()
     key = guid_key(guid, source)
     return (key,) if key else ()
-
-
-def cut_short(problem: str, body: bytes = b"") -> str:
-    """Why the document ended before it should (a transfer cut short), or "" if it did not:
-    expat's errors at the end of its input; or, as expat stops at a document's first error (an
-    undeclared &nbsp;), a root element `body` opens and never closes. A malformed but whole feed
-    (junk or a comment after its root) is not, and lost its last entry on every read when
-    judged by its last bytes."""
-    if any(end in problem for end in ("no element found", "unclosed token", "unclosed CDATA")):
-        return printable(" ".join(problem.split()))
-    if b"\x00" in body[:200]:  # UTF-16: its tags are not these bytes
-        return ""
-    root = _ROOT.search(body[:100_000])
-    if root is None or re.search(rb"</" + root[1] + rb"\s*>", body):
-        return ""
-    return f"no </{root[1].decode()}> at its end"
 
 
 def to_paper(

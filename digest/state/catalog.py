@@ -253,11 +253,14 @@ class Catalog(Tables):
             db.executemany(_KEY, [(k, row["id"]) for k in identity.keys(row_paper(row))])
 
     def key_loose_titles(self, db: Engine) -> None:
-        """Papers stored before loose title keys get theirs, in the migration's transaction
-        `db`; a title shared by two stored papers stays the first's."""
+        """Papers stored before loose and squeezed title keys get theirs, in the migration's
+        transaction `db`; a title shared by two stored papers stays the first's."""
         rows = db.execute("SELECT id, title FROM papers WHERE id NOT LIKE 'h:%' ORDER BY seq")
         keyed = [
-            (k, r["id"]) for r in rows.fetchall() if (k := identity.loose_title_hash(r["title"]))
+            (k, r["id"])
+            for r in rows.fetchall()
+            for way in (identity.loose_title_hash, identity.squeezed_title_hash)
+            if (k := way(r["title"]))
         ]
         db.executemany(_KEY, keyed)
 

@@ -138,8 +138,9 @@ SCHEMA = [
     ALTER TABLE outbox ADD COLUMN token TEXT NOT NULL DEFAULT '';
     """,
     # (sources): each stored paper also by its title as publishers rewrite it (accents, "&",
-    # hyphens; identity.loose_title_hash), given by Catalog.key_loose_titles in the commit of
-    # step LOOSE_TITLES.
+    # hyphens; identity.loose_title_hash) and with its letters run together (math a newer digest
+    # writes otherwise: identity.squeezed_title_hash), given by Catalog.key_loose_titles in the
+    # commit of step LOOSE_TITLES.
     "",
     # (web): what each web vote replaced, by the vote's key (the rating row's origin), so that
     # its undo puts that back on any replica; see ratings.py. A rating voted before keeps its
