@@ -558,7 +558,7 @@ def test_validate_says_a_source_path_that_is_a_device_is_no_file(project: Path, 
     (project / "config" / "dev.toml").write_text(text.replace("../seeds", "/dev/zero"))
     code, out, err = run(capsys, "validate", "--config", "config/dev.toml")
     assert code == 2 and out == ""
-    assert len(err.splitlines()) == 1 and "sources[0].path: not a file or folder" in err
+    assert len(err.splitlines()) == 1 and "sources[0].path: a device, not a file or folder" in err
 
 
 def test_validate_names_a_source_folder_it_may_not_list(project: Path) -> None:

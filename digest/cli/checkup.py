@@ -120,12 +120,13 @@ def where_paths(settings: Settings) -> list[str]:
 
 def _local_source(file: str, key: str, kind: str, raw: object) -> list[str]:
     from digest.sources.files import SUFFIXES
+    from digest.sources.seeds import is_device
 
     path = Path(str(raw))
     if not exists(path):
         return [f"{file}: {key}: no such file or folder {str(path)[:200]!r}"]
-    if not path.is_dir() and not path.is_file():
-        return [f"{file}: {key}: not a file or folder (a device or a pipe) {str(path)!r}"]
+    if is_device(path):
+        return [f"{file}: {key}: a device, not a file or folder {str(path)!r}"]
     suffixes = (".txt",) if kind == "seeds" else SUFFIXES
     try:
         found = not path.is_dir() or any(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import codecs
 import re
+import stat
 from collections.abc import Iterable, Iterator
 from datetime import datetime
 from pathlib import Path
@@ -59,12 +60,20 @@ def source_path(config: SourceConfig) -> Path:
     return path
 
 
+def is_device(path: Path) -> bool:
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+
+
 def list_files(path: Path, suffixes: tuple[str, ...], warn: Warn) -> list[Path]:
     """`path` itself, or the matching files directly inside the folder, sorted by name."""
     if not path.is_dir():
-        if not path.is_file():  # /dev/zero, a FIFO: read until stopped, checked whole first
-            raise SourceError(f"{path}: not a file or folder (a device or a pipe)")
-        return [path]
+        if is_device(path):  # /dev/zero: read until stopped, checked whole first
+            raise SourceError(f"{path}: a device, not a file or folder")
+        return [path]  # a pipe too: it ends when its writer closes it
     try:
         files = sorted(p for p in path.iterdir() if p.is_file() and p.name.endswith(suffixes))
     except OSError as exc:
