@@ -237,15 +237,21 @@ def test_an_empty_page_short_of_the_total_is_asked_again_once(server: FeedServer
     assert [r.query["start"] for r in server.hits("/api/query")] == ["0", "2", "2"]
 
 
-def test_a_page_short_of_the_total_empty_twice_fails_the_source(server: FeedServer) -> None:
-    """Taken for the listing's end, it had been a success: the papers after it never read."""
-    server.route("/api/query", Answer(body=feed(PAPERS[:2], 5)), Answer(body=feed([], 5, 2)))
+def until_failure(server: FeedServer, page: int) -> tuple[list[Paper], list[str], Any]:
+    """The papers the source gives before it fails, its warnings, and the failure's info."""
     papers: list[Paper] = []
     warnings: list[str] = []
-    arxiv = ArxivSource(Policy(timeout=2, sleep=Sleeps()), page=2)
+    arxiv = ArxivSource(Policy(timeout=2, sleep=Sleeps()), page=page)
     with pytest.raises(SourceError) as info:
         for paper in arxiv.fetch(source(url=f"{server.url}/api/query"), warnings.append, now=NOW):
             papers.append(paper)
+    return papers, warnings, info
+
+
+def test_a_page_short_of_the_total_empty_twice_fails_the_source(server: FeedServer) -> None:
+    """Taken for the listing's end, it had been a success: the papers after it never read."""
+    server.route("/api/query", Answer(body=feed(PAPERS[:2], 5)), Answer(body=feed([], 5, 2)))
+    papers, warnings, info = until_failure(server, page=2)
     assert len(papers) == 2 and warnings == []
     assert str(info.value) == (
         f"arxiv: listing cut short: empty page at 2 of 5, twice, from {server.url}/api/query"
@@ -316,12 +322,7 @@ def test_an_answer_cut_short_keeps_its_whole_entries_and_fails_the_source(
     body = feed(PAPERS[:3], 5)
     cut = body[: body.index("</entry>") + 8] + "<entry><id>http://arxiv.org/abs/2611.0"
     server.route("/api/query", Answer(body=cut), Answer(body=feed(PAPERS[1:3], 5, 1)))
-    papers: list[Paper] = []
-    warnings: list[str] = []
-    arxiv = ArxivSource(Policy(timeout=2, sleep=Sleeps()), page=3)
-    with pytest.raises(SourceError) as info:
-        for paper in arxiv.fetch(source(url=f"{server.url}/api/query"), warnings.append, now=NOW):
-            papers.append(paper)
+    papers, warnings, info = until_failure(server, page=3)
     assert [p.id for p in papers] == ["2611.00000"] and warnings == []
     assert str(info.value).startswith("arxiv: answer cut short, before its document's end (")
     assert str(info.value).endswith(f") from {server.url}/api/query")

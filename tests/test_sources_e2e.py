@@ -264,16 +264,14 @@ def test_nothing_new_while_one_source_failed_waits_for_it_and_its_papers_get_the
     assert len(list((project / "out").glob("2026-12-01/ana.eml"))) == 1
 
 
-def test_a_sigterm_ends_a_dripping_feeds_read_at_once(project: Path, server: FeedServer) -> None:
-    # A feed sending a byte a second held a SIGTERMed run for five minutes (compose's grace is
-    # two): the read in flight ends, and the run stops as it does for any SIGTERM.
+def terminated(project: Path, server: FeedServer) -> tuple[int, str, str, float]:
+    """A run SIGTERMed a second after it first asked for the feed: its exit code, output and
+    errors, and the seconds from the signal to its end (against minutes of waiting before)."""
     import signal
     import subprocess
     import sys
     import time
 
-    serve_all(server, notes=[])
-    server.route("/rss/cs.CR", Answer(body=RSS, content_type="application/rss+xml", trickle=0.5))
     command = [sys.executable, "-m", "digest", "run", "--config", "digest.toml", "--now", MONDAY]
     proc = subprocess.Popen(command, cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)  # fmt: skip
@@ -282,13 +280,22 @@ def test_a_sigterm_ends_a_dripping_feeds_read_at_once(project: Path, server: Fee
             if server.hits("/rss/cs.CR"):
                 break
             time.sleep(0.05)
-        time.sleep(1.0)  # a few bytes into the drip
+        time.sleep(1.0)  # a few bytes into a drip, or into a wait
         began = time.monotonic()
         proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=60)
     finally:
         proc.kill()
-    assert proc.returncode == 143 and time.monotonic() - began < 20, err
+    return proc.returncode, out, err, time.monotonic() - began
+
+
+def test_a_sigterm_ends_a_dripping_feeds_read_at_once(project: Path, server: FeedServer) -> None:
+    # A feed sending a byte a second held a SIGTERMed run for five minutes (compose's grace is
+    # two): the read in flight ends, and the run stops as it does for any SIGTERM.
+    serve_all(server, notes=[])
+    server.route("/rss/cs.CR", Answer(body=RSS, content_type="application/rss+xml", trickle=0.5))
+    code, out, err, took = terminated(project, server)
+    assert code == 143 and took < 20, err
     assert "stopped (SIGTERM) before the answer was read" in out + err
     assert "Traceback" not in err
     # No digest of half the reads: the next run reads the feed again and makes it.
@@ -319,30 +326,12 @@ def test_a_feed_cut_short_is_a_failed_source_that_keeps_its_whole_entries(
 def test_a_sigterm_ends_a_retry_after_wait_at_once(project: Path, server: FeedServer) -> None:
     # A 503 asking 2 minutes (5 are allowed) held a SIGTERMed run to the wait's end: past
     # systemd's 90 s stop timeout and Docker's 10 s, then SIGKILL.
-    import signal
-    import subprocess
-    import sys
-    import time
-
     config = project / "digest.toml"
     config.write_text(config.read_text().replace("retries = 0", "retries = 1", 1))
     serve_all(server, notes=[])
     server.route("/rss/cs.CR", Answer(503, headers={"Retry-After": "120"}))
-    command = [sys.executable, "-m", "digest", "run", "--config", "digest.toml", "--now", MONDAY]
-    proc = subprocess.Popen(command, cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)  # fmt: skip
-    try:
-        for _ in range(600):
-            if server.hits("/rss/cs.CR"):
-                break
-            time.sleep(0.05)
-        time.sleep(1.0)  # into the wait
-        began = time.monotonic()
-        proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        proc.kill()
-    assert proc.returncode == 143 and time.monotonic() - began < 20, err
+    code, out, err, took = terminated(project, server)
+    assert code == 143 and took < 20, err
     assert f"stopped (SIGTERM) before asking {server.url}/rss/cs.CR again" in out + err
     assert "Traceback" not in err and len(server.hits("/rss/cs.CR")) == 1
     assert not list((project / "out").glob("*/ana.eml"))  # no digest of half the reads

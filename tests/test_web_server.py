@@ -226,34 +226,43 @@ def test_a_body_cut_short_by_its_client_is_no_error_of_the_face(
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 
-def test_digest_web_answers_for_the_config_as_it_is_now(tmp_path: Path) -> None:
-    # Cron runs read the config as it is; a face that kept the one it started with answered a
-    # new reader's one-click unsubscribe "gone" while the next run mailed them.
-    process, port = start(tmp_path, "web")
+def asked_after_an_edit(
+    tmp_path: Path, command: str, added: str, seconds: float
+) -> tuple[httpx.Response, str]:
+    """`digest <command>` started; `added` appended to its config; ben's unsubscribe link asked
+    until it is no longer 410 or `seconds` have gone by: the last answer, and the errors the
+    process wrote by its SIGTERM (exit 0)."""
+    process, port = start(tmp_path, command)
     unsubscribe = f"/u/{Signer('a-long-enough-secret-for-tests').sign('u', 'ben', 0)}"
     try:
         answered(port)
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", trust_env=False) as http:
             assert http.get(unsubscribe).status_code == 410
             config = tmp_path / "digest.toml"
-            config.write_text(
-                config.read_text(encoding="utf-8") + '\n[smtp]\nhost = "127.0.0.1"\n'
-                'from = "digest@example.org"\n\n[[subscribers]]\nname = "ben"\n'
-                'interests = "graph neural networks"\n[[subscribers.channels]]\nkind = "email"\n'
-                'to = "ben@example.org"\n',
-                encoding="utf-8",
-            )
-            deadline = time.monotonic() + 30
+            config.write_text(config.read_text(encoding="utf-8") + added, encoding="utf-8")
+            deadline = time.monotonic() + seconds
             while (asked := http.get(unsubscribe)).status_code == 410:
-                assert time.monotonic() < deadline, "the face never read the edited config"
+                if time.monotonic() > deadline:
+                    break
                 time.sleep(0.2)
-            assert asked.status_code == 200 and "Stop the e-mail digests" in asked.text
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=60) == 0
     finally:
         if process.poll() is None:
             process.kill()
-    err = process.stderr.read() if process.stderr else ""
+    return asked, process.stderr.read() if process.stderr else ""
+
+
+BEN = '\n[[subscribers]]\nname = "ben"\ninterests = "graph neural networks"\n'
+
+
+def test_digest_web_answers_for_the_config_as_it_is_now(tmp_path: Path) -> None:
+    # Cron runs read the config as it is; a face that kept the one it started with answered a
+    # new reader's one-click unsubscribe "gone" while the next run mailed them.
+    mailed = BEN + '[[subscribers.channels]]\nkind = "email"\nto = "ben@example.org"\n'
+    smtp = '\n[smtp]\nhost = "127.0.0.1"\nfrom = "digest@example.org"\n'
+    asked, err = asked_after_an_edit(tmp_path, "web", smtp + mailed, 30)
+    assert asked.status_code == 200 and "Stop the e-mail digests" in asked.text
     assert "digest.toml read again" in err and "a-long-enough-secret" not in err
 
 
@@ -262,22 +271,5 @@ def test_the_face_of_digest_serve_keeps_the_config_its_jobs_run_on(tmp_path: Pat
     # the links of the digests those jobs still made.
     from digest.web import current
 
-    process, port = start(tmp_path, "serve")
-    unsubscribe = f"/u/{Signer('a-long-enough-secret-for-tests').sign('u', 'ben', 0)}"
-    try:
-        answered(port)
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", trust_env=False) as http:
-            config = tmp_path / "digest.toml"
-            config.write_text(
-                config.read_text(encoding="utf-8")
-                + '\n[[subscribers]]\nname = "ben"\ninterests = "graph neural networks"\n',
-                encoding="utf-8",
-            )
-            time.sleep(3 * current.EVERY)  # past the time `digest web` takes to read it again
-            assert http.get(unsubscribe).status_code == 410
-        process.send_signal(signal.SIGTERM)
-        assert process.wait(timeout=60) == 0
-    finally:
-        if process.poll() is None:
-            process.kill()
-    assert "read again" not in (process.stderr.read() if process.stderr else "")
+    asked, err = asked_after_an_edit(tmp_path, "serve", BEN, 3 * current.EVERY)
+    assert asked.status_code == 410 and "read again" not in err
