@@ -117,14 +117,10 @@ def squeezed_title_hash(title: str) -> str | None:
     """The title hash of the title's letters and digits run together: a key, so that a title
     whose math a newer digest writes otherwise (T^(2/3) for T2/3, "n log n" for "nlog n", √s for
     s) still finds the paper stored under the older text."""
-    words = normalize(title).split()
     if title_hash(title) is None:
         return None
     # Between two digits a mark stays: "Version 1.4" and "Version 14" are two papers.
-    squeezed = "".join(
-        ("|" if before[-1:].isdigit() and word[:1].isdigit() else "") + word
-        for before, word in zip(["", *words], words, strict=False)
-    )
+    squeezed = re.sub(r"(?<=\d) (?=\d)", "|", normalize(title)).replace(" ", "")
     return "t:" + hashlib.sha256(squeezed.encode()).hexdigest()[:16]
 
 
