@@ -577,3 +577,6 @@ def test_a_home_of_no_such_user_is_a_path_as_written(tmp_path: Path) -> None:
     # "~0" is user 0's home, and there is no such user: Path.expanduser() raised RuntimeError.
     message = error_of(tmp_path, 'templates = "~0"\n' + MINIMAL)
     assert "templates" in message and "~0" in message
+    # A NUL after the "~" (a fuzzed config) raised ValueError out of expanduser: a traceback.
+    message = error_of(tmp_path, 'templates = "~\\u0000"\n' + MINIMAL)
+    assert "templates" in message

@@ -108,8 +108,8 @@ class Checks:
         written = Path(value)
         try:
             written = written.expanduser()
-        except RuntimeError:  # "~name" of no such user: a name as written, as a shell keeps it
-            pass
+        except (RuntimeError, ValueError):  # "~name" of no such user (or a NUL in the name): a
+            pass  # name as written, as a shell keeps it
         if written.is_absolute():
             return str(written)
         joined = os.path.join(self.base, written)
