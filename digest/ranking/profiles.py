@@ -211,11 +211,16 @@ def _keywords(
     owners = [i for i, _ in phrases]
     ones = np.ones(len(phrases))
     weight = _keyword_weights(space, subscribers, phrases) if KEYWORDS_BY_WORDS else ones
-    shape = (len(subscribers), len(phrases))
-    length = _magnitude(sp.csr_matrix((ones, (owners, range(len(owners)))), shape=shape) @ rows)
-    summed = sp.csr_matrix((weight, (owners, range(len(owners)))), shape=shape) @ rows
+    length = _magnitude(_per_owner(ones, owners, len(subscribers)) @ rows)
+    summed = _per_owner(weight, owners, len(subscribers)) @ rows
     scale = np.divide(KEYWORD_WEIGHT, length, out=np.zeros_like(length), where=length > 0)
     return (sp.diags(scale) @ summed).tocsr()
+
+
+def _per_owner(values: np.ndarray, owners: Sequence[int], n: int) -> sp.csr_matrix:
+    """The n x len(owners) matrix that sums rows (one per keyword) per owner, each times its
+    value."""
+    return sp.csr_matrix((values, (owners, range(len(owners)))), shape=(n, len(owners)))
 
 
 def _keyword_weights(
@@ -228,13 +233,10 @@ def _keyword_weights(
     text_rows = space.transform([s.profile.interests for s in subscribers], unit=False)
     text = _magnitude(text_rows)
     rows = space.transform([kw for _, kw in phrases], unit=False)
-    pick = sp.csr_matrix(
-        (np.ones(len(owners)), (owners, range(len(owners)))),
-        shape=(len(subscribers), len(owners)),
-    )
+    summed = _per_owner(np.ones(len(owners)), list(owners), len(subscribers)) @ rows
     share = np.ones(len(subscribers))
     has_text = text > 0
-    share[has_text] = np.minimum(1.0, _magnitude(pick @ rows)[has_text] / text[has_text])
+    share[has_text] = np.minimum(1.0, _magnitude(summed)[has_text] / text[has_text])
     weight: np.ndarray = share[owners]
     if PRECISE_WEIGHT:
         single = sp.diags(space.single_words)  # a phrase is rarer than its words: no measure
