@@ -54,11 +54,16 @@ def environment(file: Path, environ: Mapping[str, str] | None) -> dict[str, str]
     """The values ${VAR} may name: the .env beside the config file and in the working folder,
     then the process environment, which wins, so an operator can override one value per run."""
     merged: dict[str, str] = {}
-    for dotenv in dict.fromkeys([file.parent / ".env", Path.cwd() / ".env"]):
+    for dotenv in dotenv_paths(file):
         if dotenv.is_file():
             merged.update(dotenv_file(dotenv))
     merged.update(os.environ if environ is None else environ)
     return merged
+
+
+def dotenv_paths(file: Path) -> list[Path]:
+    """The .env files a config reads, in order: beside it, then in the working folder."""
+    return list(dict.fromkeys([file.parent / ".env", Path.cwd() / ".env"]))
 
 
 def dotenv_file(path: Path) -> dict[str, str]:

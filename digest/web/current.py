@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from digest.config.environment import dotenv_paths
 from digest.models import DigestError, Settings
 from digest.web.tokens import Signer
 
@@ -84,7 +85,7 @@ class Current:
 
 def _files(settings: Settings) -> tuple[Path, ...]:
     config = Path(settings.path)
-    return tuple(dict.fromkeys([config, config.parent / ".env", Path.cwd() / ".env"]))
+    return (config, *dotenv_paths(config))
 
 
 def _stamp(files: tuple[Path, ...]) -> Stamp:
