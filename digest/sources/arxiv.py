@@ -18,7 +18,7 @@ from digest.models import Notice, Paper, SourceConfig, SourceError, Warn
 from digest.models.identity import arxiv_id, doi, plausible_arxiv_id
 from digest.sources import authors
 from digest.sources.addresses import check_options, check_range, printable, shown
-from digest.sources.common import code_links, xml_safe
+from digest.sources.common import code_links, read_entries, xml_safe
 from digest.sources.cuts import CutShort, cut_short
 from digest.sources.latex import to_text
 from digest.sources.progress import QUIET, Progress
@@ -110,18 +110,7 @@ def parse_feed(
 
 
 def _papers(entries: Sequence[Mapping[str, Any]], warn: Warn, where: str) -> list[Paper]:
-    papers = []
-    for number, entry in enumerate(entries, start=1):
-        try:
-            paper = to_paper(entry)
-        except Exception as exc:  # one entry's odd text must not lose the page's other papers
-            warn(f"{where}: entry {number} cannot be read ({type(exc).__name__}), skipped")
-            continue
-        if paper is None:
-            warn(f"{where}: entry {number} has no arXiv id, title or abstract, skipped")
-        else:
-            papers.append(paper)
-    return papers
+    return read_entries(entries, to_paper, warn, where, "no arXiv id, title or abstract")
 
 
 def api_error(entries: Sequence[Mapping[str, Any]]) -> str | None:

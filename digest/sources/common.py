@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import urlsplit
 
-from digest.models import Paper
+from digest.models import Paper, Warn
 from digest.models.characters import BIDI, C0_BUT_WHITESPACE, C1, SEPARATORS
 
 # --- text a reader's terminal, mail client or chat must not be handed -------------------------
@@ -166,3 +167,26 @@ def code_links(text: str) -> list[str]:
         if _is_code_url(url) and url not in found:
             found.append(url)
     return found
+
+
+def read_entries(
+    entries: Iterable[Any],
+    to_paper: Callable[[Any], Paper | None],
+    warn: Warn,
+    where: str,
+    lacks: str,
+) -> list[Paper]:
+    """The papers of a page's or feed's entries; an entry that cannot be read, or that lacks
+    what makes a paper (`lacks` says what, to the operator), is skipped with a warning."""
+    papers = []
+    for number, entry in enumerate(entries, start=1):
+        try:
+            paper = to_paper(entry)
+        except Exception as exc:  # one entry's odd text must not lose the page's other papers
+            warn(f"{where}: entry {number} cannot be read ({type(exc).__name__}), skipped")
+            continue
+        if paper is None:
+            warn(f"{where}: entry {number} has {lacks}, skipped")
+        else:
+            papers.append(paper)
+    return papers

@@ -28,7 +28,7 @@ from digest.models.identity import (
 )
 from digest.sources import authors, charsets, publishers
 from digest.sources.addresses import check_options, origin, printable, shown
-from digest.sources.common import code_links, xml_safe
+from digest.sources.common import code_links, read_entries, xml_safe
 from digest.sources.cuts import CutShort, cut_short, framed, last_whole
 from digest.sources.latex import to_text
 from digest.sources.markup import html_text
@@ -128,18 +128,13 @@ def _papers(
     # An item id the feed gives twice, or its own address, names no one item.
     ids = Counter(str(e.get("id") or "").strip() for e in entries)
     shared = {i for i, n in ids.items() if n > 1} | {str(feed.feed.get("link", "")), url}
-    papers = []
-    for number, entry in enumerate(entries, start=1):
-        try:
-            paper = to_paper(entry, venue, f"rss:{name}", replacements, base, shared)
-        except Exception as exc:  # one entry's odd text must not lose the feed's other papers
-            warn(f"{name}: entry {number} cannot be read ({type(exc).__name__}), skipped")
-            continue
-        if paper is None:
-            warn(f"{name}: entry {number} has neither title nor abstract, skipped")
-        else:
-            papers.append(paper)
-    return papers
+    return read_entries(
+        entries,
+        lambda entry: to_paper(entry, venue, f"rss:{name}", replacements, base, shared),
+        warn,
+        name,
+        "neither title nor abstract",
+    )
 
 
 def _own_id(
