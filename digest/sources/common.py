@@ -1,6 +1,7 @@
 """Code links the sources find in abstracts and comments (GitHub, GitLab, Hugging Face, ...),
 and clean(): a paper's text without what could act on a terminal or reorder what a reader sees.
-Normalization and the abstract hash are identity's (models/identity.py); titles: titles.py.
+read_entries(): a page's entries to papers, one unreadable entry skipped. Normalization and the
+abstract hash are identity's (models/identity.py); titles: titles.py.
 """
 
 from __future__ import annotations
