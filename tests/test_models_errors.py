@@ -157,3 +157,30 @@ def test_credentials_written_in_an_address_are_its_password_and_its_keyed_values
     assert found == {"pw%40x", "XYZ123456"}
     assert url_credentials("https://export.arxiv.org/api/query") == frozenset()
     assert url_credentials("http://[::1/feed") == frozenset()
+
+
+@pytest.mark.parametrize(
+    "quoted",
+    [
+        "hook SECRETpartialHOOKab...",  # a server's quote of the hook's segment, cut short
+        "token …tialHOOKabcdef",  # its end, as a log shows the last characters
+        "Bearer syt_ZGlnZXN0_aBcDeFgHiJkLmNo…",  # a Matrix token cut short
+    ],
+)
+def test_most_of_a_long_token_is_blotted_where_a_server_quoted_it_cut_short(quoted: str) -> None:
+    secrets = frozenset(
+        {
+            "https://hooks.example.org/hook/SECRETpartialHOOKabcdef",
+            "syt_ZGlnZXN0_aBcDeFgHiJkLmNoPqRsTuV",
+        }
+    )
+    text = redact(f"matrix answered 400: {quoted}", secrets)
+    assert "[redacted]" in text
+    assert "tialHOOK" not in text and "HiJkLm" not in text
+
+
+def test_a_short_secret_s_beginning_is_not_blotted_in_plain_words() -> None:
+    text = "smtp: the server refused the password for ana"
+    assert redact(text, frozenset({"password123"})) == text
+    # a long token's parts are at least half of it: a few of its characters are no form of it
+    assert redact("id SECRETpart", frozenset({"SECRETpartialHOOKabcdef"})) == "id SECRETpart"

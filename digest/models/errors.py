@@ -266,7 +266,7 @@ def _forms(secret: str) -> set[str]:
     for text in {secret, unquote(secret)}:
         forms |= _encodings(text)
     if "://" not in secret:  # a password or token: SMTP AUTH and HTTP Basic send it in base64
-        forms |= _base64(secret)
+        forms |= _base64(secret) | _parts(secret)
     if secret.lower().startswith(POSTGRES_SCHEMES):  # its password as libpq reads it
         for part in postgres_secrets(secret):
             forms |= {f for text in {part, unquote(part)} for f in _encodings(text)}
@@ -278,12 +278,14 @@ def _forms(secret: str) -> set[str]:
     if parts.password:  # any scheme's: a postgresql:// URL's too; HTTP Basic sends it in base64
         password = unquote(parts.password)
         forms |= _encodings(parts.password) | _encodings(password) | _base64(password)
+        forms |= _parts(password)
         forms |= _base64(f"{unquote(parts.username or '')}:{password}")
     elif parts.username and len(parts.username) >= PART:
         # A user name alone as the credential (a token as https://TOKEN@host/...): HTTP Basic
         # sends "TOKEN:", which a server quoted back in base64.
         user = unquote(parts.username)
         forms |= _encodings(parts.username) | _encodings(user) | _base64(f"{user}:")
+        forms |= _parts(user)
     # libpq takes a password from the query as well, and quotes it back in its errors.
     forms |= {v for k, v in parse_qsl(parts.query) if "password" in k.lower() and v}
     if parts.scheme not in ("http", "https") or not host:
@@ -304,11 +306,27 @@ def _forms(secret: str) -> set[str]:
         for tail in (path + query, path, path.lstrip("/")):
             if len(tail.strip("/")) >= PART:
                 forms |= _encodings(tail)
-        forms |= {seg for seg in path.split("/") if len(seg) >= SEGMENT}
+        segments = {seg for seg in path.split("/") if len(seg) >= SEGMENT}
+        forms |= segments | {part for seg in segments for part in _parts(seg)}
     if parts.query:
         forms |= _encodings(parts.query)
-        forms |= {v for _, v in parse_qsl(parts.query) if len(v) >= PART}
+        values = {v for _, v in parse_qsl(parts.query) if len(v) >= PART}
+        forms |= values | {part for v in values for part in _parts(v)}
     return {form for form in forms if form}
+
+
+PARTS_FROM = 16  # characters of a token whose beginnings and ends are looked for
+PART_LEAST = 10  # and the fewest characters of such a part
+
+
+def _parts(token: str) -> set[str]:
+    """The beginnings and ends of a long token (a password, a webhook's secret segment) of at
+    least half of it: a server that quotes a token cut short ("SECRETpartialHOOKab...") shows
+    most of it. A short one's parts would be words ("password" of "password123")."""
+    if len(token) < PARTS_FROM:
+        return set()
+    least = max(PART_LEAST, -(-len(token) // 2))
+    return {t for k in range(least, len(token)) for t in (token[:k], token[-k:])}
 
 
 def _encodings(text: str) -> set[str]:
