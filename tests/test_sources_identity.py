@@ -178,6 +178,13 @@ def test_a_preprint_and_its_journal_version_of_one_title_are_one_paper() -> None
         ("10.22541/au.170000000.12345678/v1", "10.22541/au.170000000.12345678/v2"),
         ("10.31219/osf.io/abcde_v1", "10.31219/osf.io/abcde_v2"),
         ("10.36227/techrxiv.12345678.v1", "10.36227/techrxiv.12345678"),
+        ("10.33774/coe-2023-abc12-v1", "10.33774/coe-2023-abc12-v2"),  # Cambridge Open Engage
+        ("10.3762/bxiv.2021.12.v1", "10.3762/bxiv.2021.12.v2"),  # Beilstein Archives
+        ("10.12688/f1000research.13040.1", "10.12688/f1000research.13040.2"),
+        ("10.12688/wellcomeopenres.17512.1", "10.12688/wellcomeopenres.17512.3"),
+        ("10.31124/advance.7926932.v1", "10.31124/advance.7926932.v2"),  # SAGE Advance
+        ("10.6084/m9.figshare.123456.v1", "10.6084/m9.figshare.123456.v2"),
+        ("10.35542/osf.io/abcde_v1", "10.35542/osf.io/abcde_v2"),  # EdArXiv
     ],
 )
 def test_a_new_version_of_a_preprint_is_the_same_paper(first: str, second: str) -> None:
@@ -188,6 +195,21 @@ def test_a_new_version_of_a_preprint_is_the_same_paper(first: str, second: str) 
     assert set(one) & {k for k in two if k.startswith("doi:")}  # known by one key
     before = [k for k in one if not k.startswith("doi:") or k == f"doi:{first}"]
     assert same_paper(title_hash(title) or "", before, two)  # a paper stored before the fix
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("10.1109/5.771073", "10.1109/5.771074"),  # a journal DOI's bare number is no version
+        ("10.26434/chemrxiv-2026-ab12c-v2.1", "10.26434/chemrxiv-2026-ab12c-v2.2"),  # files
+        ("10.20944/preprints202611.0042.v2.supp", "10.20944/preprints202611.0042.v2"),
+        ("10.12688/f1000research.13040.1", "10.12688/f1000research.13041.1"),
+    ],
+)
+def test_a_doi_that_only_ends_like_a_version_names_another_work(first: str, second: str) -> None:
+    title = "Scaling laws for protein language models across families"
+    one, two = (keys(Paper(ident, title, "x")) for ident in (first, second))
+    assert not {k for k in one if k.startswith("doi:")} & set(two)
 
 
 def test_versions_of_two_different_preprints_of_one_title_stay_two_papers() -> None:
@@ -210,6 +232,16 @@ def test_versions_of_two_different_preprints_of_one_title_stay_two_papers() -> N
         ("The T_c of thin niobium films", "The Tc of thin niobium films"),
         ("Sorting in O(n log n) for learned keys", "Sorting in O(nlog n) for learned keys"),
         ("The Φ^4 theory on a lattice of spins", "The Φ4 theory on a lattice of spins"),
+        (
+            "Sorting spin-1/2 chains with matrix products",
+            "Sorting spin-12 chains with matrix products",
+        ),
+        ("Corrections of order 3^(1/2) in the loop", "Corrections of order 31/2 in the loop"),
+        ("Towers of 2^2ⁿ states in a spin chain", "Towers of 22^n states in a spin chain"),
+        (
+            "Sorting spin-½ chains with matrix products",
+            "Sorting spin-12 chains with matrix products",
+        ),
     ],
 )
 def test_a_title_whose_math_reads_otherwise_now_finds_the_paper_stored_before(
@@ -221,11 +253,15 @@ def test_a_title_whose_math_reads_otherwise_now_finds_the_paper_stored_before(
     own = keys(Paper("", "Graph learning with torch_geometric at scale", "x"))
     assert title_hash("Graph learning with torch_geometric at scale") in own
     # Digits keep their boundary: these are two papers.
-    one, other = (
-        "Release notes of Version 1.4 of the toolkit",
-        "Release notes of Version 14 of the toolkit",
-    )
-    assert not {k for k in keys(Paper("", one, "x")) if k} & set(keys(Paper("", other, "x")))
+    for one, other in [
+        (
+            "Release notes of Version 1.4 of the toolkit",
+            "Release notes of Version 14 of the toolkit",
+        ),
+        ("A 1-2 GHz amplifier in silicon", "A 12 GHz amplifier in silicon"),
+        ("A 1 2 3 counting game for kids", "A 123 counting game for kids"),
+    ]:
+        assert not {k for k in keys(Paper("", one, "x")) if k} & set(keys(Paper("", other, "x")))
 
 
 def test_merging_completes_the_known_record_and_keeps_its_id_and_text() -> None:

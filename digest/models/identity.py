@@ -115,13 +115,18 @@ def doi(value: str) -> str | None:
 
 def squeezed_title_hash(title: str) -> str | None:
     """The title hash of the title's letters and digits run together: a key, so that a title
-    whose math a newer digest writes otherwise (T^(2/3) for T2/3, "n log n" for "nlog n", √s for
-    s) still finds the paper stored under the older text."""
+    whose math a newer digest writes otherwise (T^(2/3) for T2/3, "n log n" for "nlog n", 1/2 for
+    12, √s for s) still finds the paper stored under the older text."""
     if title_hash(title) is None:
         return None
-    # Between two digits a mark stays: "Version 1.4" and "Version 14" are two papers.
-    squeezed = re.sub(r"(?<=\d) (?=\d)", "|", normalize(title)).replace(" ", "")
+    # Digits apart by a mark of math run together, as older text wrote them (½ read "12"); apart
+    # by anything else a mark stays: "Version 1.4" and "Version 14", "1-2 GHz" and "12 GHz".
+    text = _MATH_BETWEEN_DIGITS.sub("", unicodedata.normalize("NFKC", title))
+    squeezed = re.sub(r"(?<=\d) (?=\d)", "|", normalize(text)).replace(" ", "")
     return "t:" + hashlib.sha256(squeezed.encode()).hexdigest()[:16]
+
+
+_MATH_BETWEEN_DIGITS = re.compile(r"(?<=\d)[/^_(){}\u2044\u2215]+(?=\d)")
 
 
 def openreview_id(value: str) -> str | None:
@@ -349,45 +354,34 @@ def same_paper(matched: str, known: Iterable[str], incoming: Iterable[str]) -> b
 
 
 def unversioned(key: str) -> str:
-    """A preprint DOI key without its version: Preprints.org's `.v2`, Research Square's and
-    Authorea's `/v2`, ChemRxiv's `-v2`, OSF's `_v2`. A new version is the same paper, as an arXiv
-    id's is; it had been a new paper, sent again."""
+    """A DOI key without the version a preprint server writes into it (`.v2`, `/v2`, `-v2`,
+    `_v2` on any DOI; ESSOAr's, Qeios's and the F1000 journals' bare `.2`). A new version is the
+    same paper, as an arXiv id's is; it had been a new paper, sent again."""
     found = _VERSIONED.fullmatch(key)
     return next(g for g in found.groups() if g) if found else key
 
 
-# DOI prefixes of preprint servers (bioRxiv and medRxiv, Research Square, ChemRxiv, SSRN,
-# Preprints.org, OSF's, TechRxiv, Authorea, Qeios, ESSOAr): a preprint's DOI and its journal
-# version's always differ, so they do not make two papers of one title, as an arXiv id and a DOI
-# do not.
+# DOI prefixes of preprint servers (bioRxiv and medRxiv, Research Square, ChemRxiv and Cambridge
+# Open Engage, SSRN, Preprints.org, OSF's, TechRxiv, Authorea, Qeios, SAGE Advance, ESSOAr,
+# Beilstein Archives): a preprint's DOI and its journal version's always differ, so they do not
+# make two papers of one title, as an arXiv id and a DOI do not.
 PREPRINT = "preprint"
 _PREPRINT_DOIS = tuple(
     f"doi:10.{n}/"
-    for n in (
-        "1101",
-        "21203",
-        "26434",
-        "2139",
-        "20944",
-        "31219",
-        "31234",
-        "31235",
-        "36227",
-        "22541",
-        "32388",
-    )
-) + ("doi:10.1002/essoar.",)
+    for n in "1101 21203 26434 33774 2139 20944 31219 31234 31235 36227 22541 32388 31124".split()
+) + ("doi:10.1002/essoar.", "doi:10.3762/bxiv.")
 _OSF = re.compile(r"doi:10\.\d+/osf\.io/")  # any of OSF's servers, whatever its prefix
 
 
-# The preprint DOIs that carry a version (bioRxiv's and SSRN's carry none), by their shape, not
-# a list of registrants: OSF hosts dozens of servers (EdArXiv, MetaArXiv, AfricArXiv...), each
-# with a prefix of its own and the same `osf.io/<id>_vN`. ESSOAr and Qeios write a bare `.N`.
+# The DOIs that carry a version, by their shape, not a list of registrants: OSF hosts dozens of
+# servers (EdArXiv, MetaArXiv...), figshare's portals and ChemRxiv's platform more, each with a
+# prefix of its own and a `vN` of the same few shapes. A bare `.N` ends many journals' DOIs
+# (10.1109/5.771073): only ESSOAr's, Qeios's and the F1000 journals' (10.12688) are versions.
 _VERSIONED = re.compile(
-    r"(doi:10\.\d+/osf\.io/\w+?)_v\d{1,3}"
-    r"|(doi:10\.(?:20944|36227|21203|22541|26434)/.+?)[./_-]v\d{1,3}"
+    r"(doi:10\.\d+/.+?)[./_-]v\d{1,3}"
     r"|(doi:10\.1002/essoar\.\d+)\.\d{1,3}"
     r"|(doi:10\.32388/[a-z0-9]{6})\.\d{1,3}"
+    r"|(doi:10\.12688/[a-z0-9]+\.\d+)\.\d{1,3}"
 )
 
 
