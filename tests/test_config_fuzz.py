@@ -168,11 +168,23 @@ def site(tmp_path: Path) -> Path:
 
 def outcome_is_settings_or_config_lines(path: Path) -> Settings | None:
     try:
-        return config.load(path, environ={})
+        found = config.load(path, environ={})
     except ConfigError as exc:
         lines = str(exc).splitlines()
         assert lines and all(line.startswith(f"{path}: ") for line in lines), lines
         return None
+    # A path the system cannot open fails where it is first used (a NUL: a traceback in `run`).
+    assert all("\x00" not in p for p in paths(found)), paths(found)
+    return found
+
+
+def paths(found: Settings) -> list[str]:
+    """Every path of the settings: the state, templates, sources, libraries, file channels, CA."""
+    named = [found.state_path, found.templates, str(found.smtp.get("ca_file", ""))]
+    named += [str(s.options.get("path", "")) for s in found.sources]
+    for sub in found.subscribers:
+        named += [sub.library_path, *(str(c.options.get("dir", "")) for c in sub.channels)]
+    return named
 
 
 FUZZ = settings(max_examples=250, deadline=None, suppress_health_check=list(HealthCheck))

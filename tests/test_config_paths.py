@@ -10,8 +10,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from digest import config
 from digest.cli import main
+from digest.models import ConfigError
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -141,3 +144,48 @@ def test_make_demo_writes_out_and_state_in_the_project_folder(tmp_path: Path) ->
     assert len(list((tmp_path / "out").glob("*/*.eml"))) == 3
     assert (tmp_path / "state" / "digest.db").is_file()
     assert not any((tmp_path / "cron-cwd").iterdir())
+
+
+@pytest.mark.parametrize(
+    ("written", "nul", "key"),
+    [
+        ('path = "var/digest.db"', 'path = "~\\u0000x"', "state.path"),
+        ('path = "var/digest.db"', 'path = "/tmp/a\\u0000b"', "state.path"),
+        ('templates = "my-templates"', 'templates = "~\\u0000"', "templates"),
+        ('ca_file = "ca.pem"', 'ca_file = "ca\\u0000.pem"', "smtp.ca_file"),
+        ('path = "../seeds"', 'path = "~/\\u0000x"', "sources[0].path"),
+        ('library = "ana.jsonl"', 'library = "~\\u0000.bib"', "subscribers.ana.library"),
+        ('dir = "../out"', 'dir = "out\\u0000"', "subscribers.ana.channels[0].dir"),
+    ],
+)
+def test_a_path_no_file_system_can_hold_is_refused_by_every_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], written: str, nul: str, key: str
+) -> None:
+    """A NUL passed `validate`, then failed where the path was first used: the state's a
+    traceback in `run` ("embedded null byte"), `status` said "no state at ~\\x00x yet", a file
+    channel's delivery was retried until dead. Now every command stops at the config."""
+    path = project(tmp_path)
+    path.write_text(CONFIG.replace(written, nul), encoding="utf-8")
+    for command in ("validate", "status", "run"):
+        code = main([command, "--config", str(path)])
+        out, err = capsys.readouterr()
+        assert code == 2, (command, out, err)
+        line = f"digest: {path}: {key}: "
+        assert err.startswith(line) and err.count("\n") == 1, (command, err)
+        assert err.endswith(" holds a NUL character, which no file or folder name can\n")
+    assert not (tmp_path / "site" / "conf" / "var").exists()  # no state made on the way
+
+
+def test_a_character_the_file_system_encoding_has_no_bytes_for_is_refused(tmp_path: Path) -> None:
+    # A ${VAR} is the one way in for a lone surrogate: TOML refuses one written as \ud800.
+    path = project(tmp_path)
+    path.write_text(CONFIG.replace('"var/digest.db"', '"${STATE}"'), encoding="utf-8")
+    with pytest.raises(ConfigError) as info:
+        config.load(path, environ={"STATE": "var/\ud800.db"})
+    assert str(info.value) == (
+        f"{path}: state.path: 'var/\\ud800.db' holds the character U+D800, which no file or "
+        "folder name can"
+    )
+    # An undecodable byte of a real environment (os.environ's surrogate escape) is a name.
+    settings = config.load(path, environ={"STATE": "var/\udcff.db"})
+    assert os.fsencode(settings.state_path).endswith(b"var/\xff.db")

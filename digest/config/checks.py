@@ -1,5 +1,6 @@
 """Checks of config values: types, unknown keys and kinds, and the values whose shape matters
-(URLs, mail addresses, Matrix rooms, the [smtp] table, durations). Every failure is one line."""
+(paths, URLs, mail addresses, Matrix rooms, the [smtp] table, durations). Every failure is one
+line."""
 
 from __future__ import annotations
 
@@ -103,13 +104,17 @@ class Checks:
         if self.errors:
             raise ConfigErrors(self.errors)
 
-    def path(self, value: str) -> str:
-        """A path as written in the file, resolved against the file's folder (`~` expanded)."""
+    def path(self, value: str, key: str) -> str:
+        """A path as written in the file, resolved against the file's folder (`~` expanded). One
+        no file system can hold fails here, naming its key: a NUL had passed validate, then failed
+        where the path was first used (a traceback for the state, a delivery retried till dead)."""
+        if unholdable := _unholdable(value):
+            raise self.fail(key, f"{value!r} holds {unholdable}, which no file or folder name can")
         written = Path(value)
         try:
             written = written.expanduser()
-        except (RuntimeError, ValueError):  # "~name" of no such user (or a NUL in the name): a
-            pass  # name as written, as a shell keeps it
+        except RuntimeError:  # "~name" of no such user: a name as written, as a shell keeps it
+            pass
         if written.is_absolute():
             return str(written)
         joined = os.path.join(self.base, written)
@@ -248,7 +253,7 @@ class Checks:
         if security == "none" and smtp.get("password"):
             raise self.fail("smtp.password", "is never sent unencrypted: use security 'starttls'")
         if smtp.get("ca_file"):
-            smtp = {**smtp, "ca_file": self.path(smtp["ca_file"])}
+            smtp = {**smtp, "ca_file": self.path(smtp["ca_file"], "smtp.ca_file")}
             if not is_file(smtp["ca_file"]):
                 raise self.fail("smtp.ca_file", f"no such file {smtp['ca_file']!r}")
         for name in ("host", "from") if needed else ():
@@ -297,6 +302,19 @@ class Checks:
         if value > YEAR:
             raise self.fail(key, "must be a duration of at most 365d")
         return float(value)
+
+
+def _unholdable(name: str) -> str:
+    """What in a path no file system can hold, or "": a NUL (every system call takes a path as
+    a C string, which a NUL ends), or a character the file system's encoding has no bytes for
+    (a lone surrogate from ${VAR}, say)."""
+    if "\x00" in name:
+        return "a NUL character"
+    try:
+        os.fsencode(name)
+    except UnicodeEncodeError as exc:
+        return f"the character U+{ord(name[exc.start]):04X}"
+    return ""
 
 
 def _unsafe(text: str, space: bool = True) -> bool:

@@ -115,7 +115,7 @@ class _Checker(Checks):
         self.only(defaults, DEFAULTS_KEYS, "defaults")
         state = tables["state"]
         self.only(state, STATE_KEYS, "state")
-        state_path = self.path("state/digest.db")
+        state_path = self.path("state/digest.db", "state.path")
         with self.gather():
             state_path = self.state(state)
         self.only(tables["smtp"], SMTP_KEYS, "smtp")
@@ -123,7 +123,7 @@ class _Checker(Checks):
         templates = ""
         with self.gather():
             templates = self.typed(data.get("templates", ""), STR, "templates")
-            templates = self.path(templates) if templates else ""
+            templates = self.path(templates, "templates") if templates else ""
             if templates and not is_folder(templates):
                 raise self.fail(
                     "templates",
@@ -249,7 +249,7 @@ class _Checker(Checks):
             raise self.fail("state.path", "must name a file (leave it out for state/digest.db)")
         if is_url(path):  # an SQLite file named after the URL, its password in a folder's name
             raise self.fail("state.path", "must name a file: a postgresql:// URL is [state].url")
-        return self.path(path)
+        return self.path(path, "state.path")
 
     def source(self, raw: Any, key: str) -> SourceConfig:
         table = self.table(raw, key)
@@ -260,7 +260,7 @@ class _Checker(Checks):
         default = str(options.get("path", kind))
         name = self.typed(table.get("name", default), STR, f"{key}.name")
         if "path" in options:
-            options["path"] = self.path(options["path"])
+            options["path"] = self.path(options["path"], f"{key}.path")
         # A feed's token or password written in the file is as secret as one from .env.
         self.secrets.update(url_credentials(str(options.get("url", ""))))
         return SourceConfig(kind=kind, name=name, options=options)
@@ -332,7 +332,7 @@ class _Checker(Checks):
             schedule=merged["schedule"],
             timezone=tz,
             alert_threshold=None if threshold is None else float(threshold),
-            library_path=self.path(library) if library else "",
+            library_path=self.path(library, where("library")) if library else "",
             likes=tuple(x.strip() for x in merged.get("like", ())),
             alert_keywords=tuple(merged.get("alert_keywords", ())),
             max_alerts_per_day=merged.get("max_alerts_per_day", 5),
@@ -357,7 +357,7 @@ class _Checker(Checks):
                         raise self.fail(f"{where}.{name}", f"is empty; {kind} needs it")
                 self.channel(kind, options, where)
                 if kind == "file":  # written or not, the folder is the config's: out/ beside it
-                    options["dir"] = self.path(options.get("dir", "out"))
+                    options["dir"] = self.path(options.get("dir", "out"), f"{where}.dir")
                 count = sum(1 for c in out if c.kind == kind)
                 out.append(
                     ChannelConfig(

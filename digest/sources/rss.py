@@ -69,12 +69,14 @@ def parse_feed(
     base: str = "",
     url: str = "",
     malformed: list[str] | None = None,
+    cut: str = "",
 ) -> list[Paper]:
     """The papers of one feed document; a document that is no feed at all is a SourceError
     naming `url`, the address it came from; one cut short is CutShort, with the papers before
     the cut. New versions of older papers are marked `replacement` unless `replacements` takes
     them as new papers. Site-relative links are resolved against `base`, the site the feed
-    came from."""
+    came from. `cut` says the client saw the body stop short (a compressed stream without its
+    end), framed or not."""
     # Not the headers that name the feed's own address: feedparser would resolve links
     # relative to the feed's path against it, and that path may be the feed's secret.
     kept = {k: v for k, v in (headers or {}).items() if k.lower() not in _BASE_HEADERS}
@@ -92,6 +94,8 @@ def parse_feed(
     if not feed.get("version"):
         why = feed.get("bozo_exception") or "no RSS or Atom elements found"
         where = f" from {shown(url)}" if url else ""
+        if cut:  # cut before its root element: too little came to tell
+            raise CutShort(f"{name}: feed cut short, before its document's end ({cut}){where}", [])
         why = printable(" ".join(str(why).split()))
         hint = _linked_feed(body, base)
         raise SourceError(f"{name}: not an RSS or Atom feed ({why}){where}{hint}")
@@ -100,7 +104,7 @@ def parse_feed(
         malformed.append(problem)
     entries = list(feed.entries)
     why = cut_short(problem, body) if problem else ""
-    if why and not framed(headers):
+    if why and (cut or not framed(headers)):
         # A failed read, not a warning: read as a success, it closed the day on the entries
         # before the cut, and arXiv's daily feed had moved on by the next run. The last entry is
         # the one the body ends in: kept, it was a paper with no abstract, DOI or date.
@@ -351,7 +355,7 @@ class RssSource:
         failed: SourceError | None = None
         try:
             papers = parse_feed(response.body, config.name, warn, response.headers,
-                                replacements, base, url, malformed)  # fmt: skip
+                                replacements, base, url, malformed, response.cut)  # fmt: skip
         except CutShort as cut:
             papers, failed = cut.papers, cut
         if validators is not None and malformed:  # cut short, perhaps: read it whole next time

@@ -64,6 +64,9 @@ class Response:
     status: int
     headers: httpx.Headers
     body: bytes
+    # Why the body stops before the end of what was sent (a compressed stream without its end),
+    # or "": what did arrive is given to the parser, which keeps the whole entries before the cut.
+    cut: str = ""
 
     @property
     def text(self) -> str:
@@ -79,11 +82,14 @@ class _Unaskable(Exception):
 
 
 class _Retry(Exception):
-    """A failure worth another try; `wait` is what the server asked for, if it said."""
+    """A failure worth another try; `wait` is what the server asked for, if it said; `cut`, an
+    answer cut short, is what the last try gives if no try brings it whole."""
 
-    def __init__(self, problem: str, wait: float | None = None) -> None:
+    def __init__(
+        self, problem: str, wait: float | None = None, cut: Response | None = None
+    ) -> None:
         super().__init__(problem)
-        self.wait = wait
+        self.wait, self.cut = wait, cut
 
 
 class Client:
@@ -151,6 +157,11 @@ class Client:
                 return response
             except _Retry as exc:
                 problem, wait = str(exc), exc.wait
+                if exc.cut is not None and attempt == self.policy.retries:
+                    # Read as a body without a length cut short is: the source fails, keeping
+                    # the whole entries before the cut (its failing with none had lost them).
+                    log.info("source %s: %s from %s; reading what came", self.name, problem, where)
+                    return exc.cut
             if attempt == self.policy.retries:
                 tries = f"{attempt + 1} tries" if attempt else "1 try"
                 raise SourceError(f"{self.name}: {problem} from {where} (gave up after {tries})")
@@ -198,6 +209,8 @@ class Client:
                 if watch.expired:  # the watchdog's shutdown reads as the end of a body sent
                     # without a length: a feed cut there had been taken whole, exit 0
                     raise SourceError(f"{self.name}: {_unfinished(policy)} from {where}")
+                if response.cut:
+                    raise _Retry(f"answer cut short ({response.cut})", cut=response)
                 return response
             except _Unaskable as exc:
                 unaskable = f"an address that cannot be asked ({exc})"
@@ -241,9 +254,10 @@ class Client:
             chunks.append(chunk)
             if time.monotonic() - started > self.policy.deadline or deadline.interrupted():
                 raise SourceError(f"{self.name}: {_unfinished(self.policy)} from {where}")
-        if stream.status_code < 400 and _unended(stream):
-            raise _Retry("answer cut short (its compressed stream stops before its end)")
-        return Response(str(stream.url), stream.status_code, stream.headers, b"".join(chunks))
+        unended = stream.status_code < 400 and _unended(stream)
+        cut = "its compressed stream stops before its end" if unended else ""
+        body = b"".join(chunks)
+        return Response(str(stream.url), stream.status_code, stream.headers, body, cut)
 
     def _too_large(self, where: str) -> SourceError:
         cap = self.policy.max_bytes
