@@ -95,3 +95,49 @@ def test_a_long_id_is_found_by_its_hash_among_the_papers_given_to_its_reader(sta
         taken = store.votes.click("k", until, [("ana", name, "down")], NOW)
         assert taken == [("ana", long_id, "A paper with a long id", "down")]
         assert store.ratings.current("ana", long_id) == "down"
+
+
+JOURNAL = Paper("10.1234/widget.5", "Widgetron: tolerance stacks in widget assembly", "Widgetron.")
+ARXIV = Paper("2599.00001", "Tolerance-aware optimization of widget assembly lines", "We study.")
+
+
+def fold(store: Store, journal: Paper, readers: tuple[str, ...] = ("ana",)) -> None:
+    """The journal's record is alerted to the readers; the arXiv record is read, then read again
+    naming the journal's DOI: the copy is folded into it (its row gone, its keys and alert
+    moved)."""
+    store.add_papers([journal], NOW)
+    for reader in readers:
+        store.journal.record_alert(reader, journal.id, date(2026, 11, 30), 0.9, [], NOW, [])
+    store.add_papers([ARXIV], NOW)
+    store.add_papers([Paper(ARXIV.id, ARXIV.title, ARXIV.abstract, aliases=(journal.id,))], NOW)
+    assert store.papers.paper(journal.id) is None
+    assert store.journal.alerted_ids(readers[0], [ARXIV.id, journal.id]) == {ARXIV.id}
+
+
+def test_a_link_naming_a_copy_folded_since_names_the_paper_it_was_folded_into(state: str) -> None:
+    """The alert's 👍/👎 and Slack buttons name the journal's copy, folded since into the arXiv
+    paper: the face answered "Unknown paper" and the reader's vote was lost."""
+    from datetime import timedelta
+
+    with Store(state) as store:
+        fold(store, JOURNAL)
+        assert store.web.named("ana", JOURNAL.id) == ARXIV.id
+        assert store.web.named("ben", JOURNAL.id) is None  # never given to ben
+        assert store.web.named("ana", "10.1234/widget.6") is None  # a DOI never stored
+        until = NOW + timedelta(minutes=5)
+        taken = store.votes.click("k", until, [("ana", JOURNAL.id, "up")], NOW)
+        assert taken == [("ana", ARXIV.id, ARXIV.title, "up")]
+        assert store.ratings.current("ana", ARXIV.id) == "up"
+
+
+def test_a_folded_copy_with_a_long_doi_is_found_by_its_hash(state: str) -> None:
+    from digest.state.web import link_name
+
+    long_doi = "10.1234/" + "w" * 300
+    journal = Paper(long_doi, JOURNAL.title, JOURNAL.abstract)
+    with Store(state) as store:
+        fold(store, journal, ("ana", "ben"))
+        name = link_name(long_doi)
+        assert name.startswith("sha256:")
+        assert store.web.named("ana", name) == store.web.named("ben", name) == ARXIV.id
+        assert store.web.named("cyd", name) is None

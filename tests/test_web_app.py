@@ -574,3 +574,64 @@ def test_a_paper_with_a_3000_character_id_gets_links_and_buttons_that_record(
         assert http.post("/slack/actions", content=body, headers=headers).status_code == 200
     (rated,) = ratings(web, capsys)
     assert rated["paper"].startswith(LONG) and (rated["vote"], rated["via"]) == ("down", "slack")
+
+
+WIDGETRON = "Widgetron: tolerance stacks in widget assembly"
+ARXIV_TITLE = "Tolerance-aware optimization of widget assembly lines"
+
+
+def widget_record(ident: str, title: str, **more: str) -> str:
+    abstract = f"{title}: tolerance stacks across widget assembly stations cut scrap."
+    fields = {"id": ident, "title": title, "abstract": abstract, "authors": ["A. Widgetmaker"],
+              "published": "2026-11-29", **more}  # fmt: skip
+    return json.dumps(fields) + "\n"
+
+
+def folded_alert(web: Project, capsys: Any) -> tuple[str, str, dict[str, Any]]:
+    """A journal's record alerted to ana, then the arXiv record read and read again naming the
+    record's DOI, which folds the copy into it: the alert's 👍 and 👎 links and Slack buttons,
+    all naming the copy."""
+    toml = web.root / "digest.toml"
+    alerting = 'name = "ana"\nalert_keywords = ["widgetron"]\n'
+    toml.write_text(toml.read_text(encoding="utf-8").replace('name = "ana"\n', alerting))
+    feed = web.root / "feed"
+    assert web.digest(capsys, "run", "--now", MONDAY)[0] == 0  # Monday's digest
+    (feed / "journal.jsonl").write_text(widget_record("10.1234/widget.5", WIDGETRON))
+    assert web.digest(capsys, "run", "--now", "2026-11-30T10:00:00+00:00")[0] == 0
+    (alert,) = [m for m in web.mails("ana@example.org") if "alert" in m["Subject"]]
+    up, down = (web.links(web.html_of(alert), label)[0] for label in ("👍", "👎"))
+    (actions,) = [b for b in web.slack.accepted[-1]["blocks"] if b["type"] == "actions"]
+    (feed / "arxiv.jsonl").write_text(widget_record("2599.00001", ARXIV_TITLE))
+    assert web.digest(capsys, "run", "--now", "2026-11-30T11:00:00+00:00")[0] == 0
+    naming = widget_record("2599.00001", ARXIV_TITLE, url="https://doi.org/10.1234/widget.5")
+    (feed / "arxiv.jsonl").write_text(naming)
+    assert web.digest(capsys, "run", "--now", "2026-11-30T12:00:00+00:00")[0] == 0
+    return up, down, actions
+
+
+@pytest.mark.parametrize("engine", ["sqlite", "postgres"])
+def test_an_alert_of_a_copy_folded_since_rates_the_paper_it_was_folded_into(
+    engine: str, tmp_path: Path, capsys, request: pytest.FixtureRequest
+) -> None:
+    """A journal's record was alerted, then the arXiv record naming its DOI folded it into the
+    arXiv paper: the alert's 👍/👎 and Slack buttons name the copy, and the face answered 404
+    "Unknown paper" to them. The vote was lost."""
+    url = request.getfixturevalue("postgres_url") if engine == "postgres" else ""
+    with project(tmp_path, state=url) as web:
+        up, down, actions = folded_alert(web, capsys)
+        buttons = actions["elements"]
+        slack_down = next(b for b in buttons if b["action_id"].startswith("digest-down"))
+        with web.web() as http:
+            for link in (up, down):
+                asked = http.get(link)
+                assert asked.status_code == 200 and ARXIV_TITLE in asked.text
+            done = http.post(up)
+            assert done.status_code == 200 and "Rating recorded" in done.text
+            (rated,) = ratings(web, capsys)
+            assert (rated["paper"], rated["vote"], rated["via"]) == ("2599.00001", "up", "web")
+            assert "taken back" in http.post(undo_of(done)).text
+            assert ratings(web, capsys) == []
+            body, headers = slack_click(slack_down, actions["block_id"])
+            assert http.post("/slack/actions", content=body, headers=headers).status_code == 200
+        (rated,) = ratings(web, capsys)
+        assert (rated["paper"], rated["vote"], rated["via"]) == ("2599.00001", "down", "slack")

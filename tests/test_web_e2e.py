@@ -1,6 +1,7 @@
 """End to end in headless Chromium, as a reader meets it: a digest delivered to aiosmtpd, its 👍
 link opened and clicked, the rating in `digest ratings` and moving the next `digest rank`; the
-archive and the feed loaded in the same browser, their styles allowed by the page's own CSP."""
+archive and the feed loaded in the same browser, their styles allowed by the page's own CSP; an
+alert's 👍 naming a journal's copy folded since into the arXiv paper rates that paper."""
 
 from __future__ import annotations
 
@@ -78,6 +79,28 @@ def test_the_archive_and_feed_show_in_the_browser(web: Project, capsys, browser_
         assert answer.status == 200
         assert "Graph" in page.content() or "diffusion" in page.content().lower()
     assert violations == []
+
+
+def test_an_alerts_thumbs_up_for_a_copy_folded_since_rates_the_arxiv_paper(
+    web: Project, capsys, browser_page
+) -> None:
+    """The journal's copy the alert named was folded into the arXiv paper: its 👍 opened
+    "Unknown paper", and the reader's vote was lost."""
+    from test_web_app import ARXIV_TITLE, folded_alert
+
+    up, _, _ = folded_alert(web, capsys)
+    page = browser_page
+    with web.web():
+        page.goto(up)
+        expect(page.get_by_role("heading")).to_have_text("Rate this paper")
+        expect(page.get_by_text(ARXIV_TITLE)).to_be_visible()
+        page.get_by_role("button", name="Record my rating").click()
+        expect(page.get_by_role("heading")).to_have_text("Rating recorded")
+        (rated,) = json.loads(web.digest(capsys, "ratings", "--format", "json")[1])
+        assert (rated["paper"], rated["vote"], rated["via"]) == ("2599.00001", "up", "web")
+        page.get_by_role("button", name="Undo").click()
+        expect(page.get_by_role("heading")).to_have_text("Rating taken back")
+    assert json.loads(web.digest(capsys, "ratings", "--format", "json")[1]) == []
 
 
 def test_a_title_of_one_long_word_wraps_on_a_phone(browser_page) -> None:

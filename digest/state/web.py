@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from digest.models import Message
+from digest.models import Message, Paper, identity
 from digest.state.catalog import Tables
 from digest.state.engine import Engine
 
@@ -54,17 +54,56 @@ def link_name(paper_id: str) -> str:
 def named(db: Engine, subscriber: str, name: str) -> str | None:
     """The id of the stored paper a rating link of the subscriber's names, or None. A hash is
     looked for among the long ids of the papers given to the subscriber (by a digest or an
-    alert): the only ones their links name."""
+    alert): the only ones their links name. A paper no longer stored under the id its link
+    names was folded since into another (catalog.py's _fold: a journal's record alerted, then
+    the arXiv record naming its DOI), which is named instead: else the alert's 👍/👎 and Slack
+    buttons were "Unknown paper", and the reader's vote was lost."""
     if db.execute("SELECT 1 FROM papers WHERE id = ?", (name,)).fetchone() is not None:
         return name
     if not name.startswith(HASHED):
-        return None
+        return _folded_into(db, subscriber, name)
     rows = db.execute(
         "SELECT paper_id FROM sent WHERE subscriber = ? AND length(paper_id) > ?"
         " UNION SELECT paper_id FROM alerts WHERE subscriber = ? AND length(paper_id) > ?",
         (subscriber, LONG_ID, subscriber, LONG_ID),
     )
-    return next((str(r[0]) for r in rows if link_name(str(r[0])) == name), None)
+    found = next((str(r[0]) for r in rows if link_name(str(r[0])) == name), None)
+    return found or _folded_into(db, subscriber, name)
+
+
+# Whether the subscriber was given paper_keys' paper (each mark takes the subscriber).
+_GIVEN = (
+    "(EXISTS (SELECT 1 FROM alerts WHERE subscriber = ? AND paper_id = paper_keys.paper_id)"
+    " OR EXISTS (SELECT 1 FROM sent WHERE subscriber = ? AND paper_id = paper_keys.paper_id))"
+)
+
+
+def _folded_into(db: Engine, subscriber: str, name: str) -> str | None:
+    """The paper a copy's id (or its hash) names through the copy's keys, which the fold pointed
+    at the paper it was folded into; its alert moved there too. Only a paper given to the
+    reader: a title key the copy shared with an unrelated paper is that one's."""
+    if name.startswith(HASHED):  # a long id, whole in one of its keys
+        rows = db.execute(
+            "SELECT paper_keys.key, paper_keys.paper_id FROM paper_keys JOIN (SELECT paper_id"
+            " FROM alerts WHERE subscriber = ? UNION SELECT paper_id FROM sent WHERE subscriber"
+            " = ?) given ON given.paper_id = paper_keys.paper_id WHERE length(key) > ?",
+            (subscriber, subscriber, LONG_ID),
+        )
+        forms = ((str(r[0]), str(r[1])) for r in rows)
+        return next((p for k, p in forms if name in (link_name(k), _bare(k))), None)
+    for key in identity.keys(Paper(name, "", "")):  # no title: only the keys its id makes
+        row = db.execute(
+            f"SELECT paper_id FROM paper_keys WHERE key = ? AND {_GIVEN}",
+            (key, subscriber, subscriber),
+        ).fetchone()
+        if row is not None:
+            return str(row[0])
+    return None
+
+
+def _bare(key: str) -> str:
+    """The link name of the id a key was made of ("doi:10.x/…" of a DOI id "10.x/…")."""
+    return link_name(key.split(":", 1)[1]) if identity.kind(key) in ("arxiv", "doi") else ""
 
 
 _PAUSED = (

@@ -349,7 +349,9 @@ class Face:
 
 
 def _paper(store: Store, subscriber: str, name: str) -> Paper | None:
-    """The stored paper a rating link names (by its id, or a long id by its hash)."""
+    """The stored paper a rating link names (by its id, or a long id by its hash); a copy folded
+    since into another paper (a journal's record into the arXiv one) names that paper, whose
+    title the page shows and which the vote and its undo rate."""
     paper_id = store.web.named(subscriber, name)
     return None if paper_id is None else store.papers.paper(paper_id)
 
