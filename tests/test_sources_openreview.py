@@ -424,3 +424,27 @@ def test_a_note_that_cannot_be_read_costs_that_note_not_the_venue(
     papers, warnings = fetch(server)
     assert len(papers) == 4 and "openreview:F001abc" not in {p.id for p in papers}
     assert warnings == ["neurips: note 2 cannot be read (ValueError), skipped"]
+
+
+def test_a_compressed_page_cut_short_fails_as_cut_short_keeping_the_pages_before(
+    server: FeedServer,
+) -> None:
+    """A gzip page whose stream stops before its end: cut short, not "not JSON (Unterminated
+    string ...)", and the whole pages before it are kept."""
+    import gzip
+
+    def second_cut(query: dict[str, str]) -> Answer:
+        if int(query["offset"]) == 0:
+            return paged(query)
+        packed = gzip.compress(paged(query).body.encode())
+        return Answer(body=packed[: len(packed) * 6 // 10], headers={"Content-Encoding": "gzip"})
+
+    server.route("/notes", second_cut)
+    papers: list[Paper] = []
+    config = SourceConfig("openreview", "neurips", {"url": server.url, "venue": VENUE})
+    source = OpenReviewSource(Policy(timeout=2, retries=0), page=2)
+    with pytest.raises(SourceError) as info:
+        for paper in source.fetch(config, lambda _: None):
+            papers.append(paper)
+    assert len(papers) == 2
+    assert str(info.value).startswith("neurips: answer cut short (its compressed stream stops")

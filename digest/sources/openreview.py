@@ -253,6 +253,8 @@ class OpenReviewSource:
 
 
 def _notes(response: Response, name: str, where: str) -> tuple[list[Any], int | None]:
+    if response.cut:  # a JSON page cut short holds no whole note worth its parse error
+        raise SourceError(f"{name}: answer cut short ({response.cut}) from {where}")
     try:
         body = json.loads(response.body)
     except ValueError as exc:
