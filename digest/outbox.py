@@ -5,7 +5,8 @@ pace, over connections kept for the run (channels/connections.py). A short rate 
 out within the run; any other failure is retried with exponential backoff and jitter (or the
 server's Retry-After, when longer) on the run's clock, up to max_attempts. One channel failing
 never stops the others. The marks are written in groups (marks.py): a claim before its post, a few
-sent marks together after their sends.
+sent marks together after their sends. A stop (SIGTERM) ends the run's waits at once and begins
+nothing more: the part on the wire is finished, the rest left pending, no attempt counted.
 """
 
 from __future__ import annotations
@@ -24,10 +25,11 @@ from digest.channels import CHANNELS, connections
 from digest.channels.transport import Owed, Resumed, bounded_wait
 from digest.marks import Marks, TakenOver
 from digest.models import ChannelConfig, DeliveryError, DigestError, Message, Settings, redact
-from digest.models.errors import shortened
+from digest.models.deadline import pause
+from digest.models.errors import StateError, shortened
 from digest.state import OutboxRow, Store
 from digest.state.deliveries import LEASE, stamp
-from digest.state.engine import StateAway, StateLost
+from digest.state.engine import StateBusy
 
 log = logging.getLogger("digest.outbox")
 
@@ -67,13 +69,14 @@ def deliver(
     *,
     channels: Mapping[str, type] | None = None,
     rand: Callable[[], float] = random.random,
-    sleep: Callable[[float], None] = time.sleep,
+    sleep: Callable[[float], None] = pause,
     subscriber: str | None = None,
     stop: Callable[[], bool] = lambda: False,
 ) -> Outcome:
     """Send every due row (only `subscriber`'s, when given: `digest retry --subscriber`); `now`
-    is the run's clock, which moves on with the time spent here. Once stop() holds (serve got
-    SIGTERM), the message on the wire is finished and the rest stay pending."""
+    is the run's clock, which moves on with the time spent here. Once stop() holds (SIGTERM),
+    the part on the wire is finished and the rest stay pending; `sleep` is to end at once then
+    (deadline.pause: the SIGTERM handler interrupts it)."""
     run = _Run(store, settings, now, rand, sleep)
     run.stop = stop
     groups: dict[str, list[_Job]] = {}
@@ -118,23 +121,31 @@ class _Job:
     interval: float
 
 
+class _Stopped(Exception):
+    """The run is stopping: raised by the pace a channel keeps before each post, not made."""
+
+
 class _Pacer:
     """Keeps messages to one destination at least `interval` seconds apart, counted from the end
     of one post to the start of the next: however long a post takes to arrive, the server never
-    sees two closer than that."""
+    sees two closer than that. Once the run is stopping, no post begins."""
 
-    def __init__(self, interval: float, sleep: Callable[[float], None]) -> None:
-        self.interval, self.sleep = interval, sleep
+    def __init__(
+        self, interval: float, sleep: Callable[[float], None], stop: Callable[[], bool]
+    ) -> None:
+        self.interval, self.sleep, self.stop = interval, sleep, stop
         self.last: float | None = None
         self.posting = False  # wait() was called for a post that done() has not closed
 
     def wait(self) -> None:
         if self.posting:  # the next part of one message: the previous part has just ended
             self.last = time.monotonic()
-        if self.interval and self.last is not None:
+        if self.interval and self.last is not None and not self.stop():
             delay = self.last + self.interval - time.monotonic()
             if delay > 0:
-                self.sleep(delay)
+                self.sleep(delay)  # deadline.pause: a SIGTERM ends it
+        if self.stop():  # woken by it, the next post had gone out at once, unpaced
+            raise _Stopped
         self.posting = True
 
     def done(self) -> None:
@@ -197,7 +208,7 @@ class _Run:
     def drain(self, jobs: list[_Job]) -> None:
         """One destination's rows, in order and at its pace; a long rate limit leaves the rest
         pending, untried, for a later run."""
-        pacer = _Pacer(jobs[0].interval, self.sleep)
+        pacer = _Pacer(jobs[0].interval, self.sleep, self.stop)
         budget = self.max_wait
         for job in jobs:
             if self.stop():
@@ -306,13 +317,30 @@ class _Run:
                 if exc.retryable and in_run:
                     assert wait is not None
                     log.info("%s: rate limited; waiting %.1f s as the server asks", job.label, wait)
-                    self.sleep(wait)
+                    if not self.stop():
+                        self.sleep(wait)  # deadline.pause: a SIGTERM ends it
+                    if self.stop():
+                        # A stopped run had waited up to WAIT_CAP (past Docker's 10 s before its
+                        # SIGKILL), then posted again. The refused part is given back: the row
+                        # stays due, no attempt counted, as for any wait within the run.
+                        log.info("%s: left for the next run (stopping)", job.label)
+                        return budget
                     budget -= max(wait, 1.0)  # at least a second each, so this loop must end
                     continue
                 owed = exc.owed if isinstance(exc, Owed) else None
                 self.failed(job, str(exc), exc.retryable, wait, owed)
                 return -1.0 if wait is not None and exc.retryable else budget
-            except (StateAway, StateLost):  # a claim not written: no fault of the delivery's
+            except _Stopped:
+                pacer.done()
+                if at_most_once and parts[0] in claimed and parts[0] in unsure:
+                    # The channel went on to the next part: the one claimed before it was
+                    # answered. Left unconfirmed, the next run's receipt called it missing.
+                    unsure.discard(parts[0])
+                    self.marks.claim(row.id, parts[0], tuple(sorted(unsure)))
+                log.info("%s: left for the next run (stopping)", job.label)
+                return budget
+            except (StateError, StateBusy):  # a claim not written: no fault of the delivery's
+                # (a claim that met a locked SQLite file had counted as a failed attempt)
                 pacer.done()
                 raise
             except Exception as exc:  # a broken channel must not stop the others

@@ -1,18 +1,29 @@
 """The delivery loop: due rows are sent; failures wait out a backoff on the run's clock; a row
-that keeps failing, or fails for good, is dead until retried; one channel never blocks another."""
+that keeps failing, or fails for good, is dead until retried; one channel never blocks another.
+A stop (SIGTERM) ends the loop's waits at once and begins no post; a state fault is no attempt."""
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
 import re
+import signal
+import subprocess
+import sys
+import threading
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
+from channel_servers import SlackWebhook
+from sample_digests import INTERESTS, message, paper, papers_jsonl
 
 from digest import outbox
+from digest.channels.slack import SlackChannel
 from digest.models import (
     ChannelConfig,
     Delivery,
@@ -24,10 +35,13 @@ from digest.models import (
     Receipt,
     Scored,
     Settings,
+    StateError,
     Subscriber,
+    deadline,
 )
 from digest.state import Store
 from digest.state.deliveries import OutboxRow
+from digest.state.engine import StateBusy
 
 NOW = datetime(2026, 11, 30, 8, tzinfo=UTC)
 MESSAGE = Message("Digest", "text", "<p>html</p>")
@@ -312,3 +326,201 @@ def test_a_stop_leaves_the_rest_pending_after_the_message_on_the_wire(tmp_path: 
         store, settings, NOW, channels={"paced": Stopping}, stop=lambda: bool(stopping)
     )
     assert len(result.sent) == 1 and store.outbox_counts() == {"sent": 1, "pending": 4}
+
+
+# A stop (SIGTERM) while the outbox waits: a rate limit's Retry-After, a webhook's pace.
+
+
+@contextmanager
+def sigterm_once(seen: Callable[[], bool]) -> Iterator[threading.Event]:
+    """What `digest run`'s SIGTERM handler does (deadline.stopper), a moment after seen() holds;
+    the event is the run's stop."""
+    stopped = threading.Event()
+    handler = deadline.stopper(stopped)
+
+    def later() -> None:
+        for _ in range(400):
+            if seen():
+                break
+            time.sleep(0.05)
+        time.sleep(0.3)  # into the wait
+        handler(signal.SIGTERM, None)
+
+    thread = threading.Thread(target=later, daemon=True)
+    thread.start()
+    try:
+        yield stopped
+    finally:
+        thread.join()
+        for _ in range(100):  # the handler interrupts from a thread of its own
+            if deadline.interrupted():
+                break
+            time.sleep(0.01)
+        deadline.resume()
+
+
+def slack_rows(
+    tmp_path: Path, server: SlackWebhook, readers: tuple[str, ...] = ("ana",), papers: int = 1
+) -> tuple[Settings, Store]:
+    """Each reader's digest of `papers` papers, due to one webhook of the Slack stand-in."""
+    url = server.url()
+    hook = ChannelConfig("slack", "slack", {"webhook": url})
+    subs = tuple(Subscriber(name, Profile("x"), (hook,)) for name in readers)
+    store = Store(tmp_path / "s.db")
+    for sub in subs:
+        digest = Digest(sub.name, "P1", NOW.date(), (Scored(paper(1), 0.5),), NOW)
+        store.record_digest(digest, 1, [("slack", "slack", message(papers, sub.name))])
+    return Settings("t.toml", (), subs, secrets=frozenset({url})), store
+
+
+def test_a_sigterm_ends_a_rate_limit_wait_at_once_and_nothing_more_is_posted(
+    tmp_path: Path,
+) -> None:
+    """Slack's 429 asking a minute (max_wait's default; up to 5 are allowed) held a SIGTERMed
+    run to the wait's end, past Docker's 10 s before its SIGKILL, then posted again."""
+    server = SlackWebhook()
+    server.script = [(429, "rate_limited", {"Retry-After": "60"})] * 3
+    settings, store = slack_rows(tmp_path, server)
+    try:
+        began = time.monotonic()
+        with sigterm_once(lambda: bool(server.answers)) as stopped:
+            result = outbox.deliver(store, settings, NOW, stop=stopped.is_set)
+        assert time.monotonic() - began < 20 and server.answers == [429]
+        assert (result.sent, result.retrying, result.dead) == ([], [], [])
+        (row,) = store.outbox()  # as it was: the server's pace is no failed attempt
+        assert (row.status, row.attempts, row.parts_sent, row.last_error) == ("pending", 0, 0, "")
+        server.script.clear()
+        assert len(outbox.deliver(store, settings, NOW).sent) == 1  # the next run's
+    finally:
+        server.stop()
+
+
+def test_a_sigterm_ends_a_webhooks_pace_and_the_next_reader_waits_for_the_next_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Readers who share a webhook are posted a pace apart: a stop during that wait had posted
+    the next reader's digest when the wait was over."""
+    monkeypatch.setattr(SlackChannel, "interval", 60.0)  # a pace long enough to see it cut
+    server = SlackWebhook()
+    settings, store = slack_rows(tmp_path, server, readers=("ana", "ben"))
+    try:
+        began = time.monotonic()
+        with sigterm_once(lambda: bool(server.accepted)) as stopped:
+            result = outbox.deliver(store, settings, NOW, stop=stopped.is_set)
+    finally:
+        server.stop()
+    assert time.monotonic() - began < 20 and len(server.accepted) == 1
+    assert len(result.sent) == 1 and (result.retrying, result.dead) == ([], [])
+    (ben,) = store.outbox("pending")
+    assert (ben.subscriber, ben.attempts, ben.parts_sent) == ("ben", 0, 0)
+
+
+def test_a_message_stopped_between_its_parts_goes_on_at_the_next_part_the_first_confirmed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The part Slack took before the stop is recorded as taken, not as "may be missing": the
+    next run posts the rest alone, and its receipt says the message arrived whole."""
+    monkeypatch.setattr(SlackChannel, "interval", 60.0)
+    server = SlackWebhook(rate=100, burst=100)
+    settings, store = slack_rows(tmp_path, server, papers=28)  # two Slack messages
+    try:
+        began = time.monotonic()
+        with sigterm_once(lambda: bool(server.accepted)) as stopped:
+            outbox.deliver(store, settings, NOW, stop=stopped.is_set)
+        assert time.monotonic() - began < 20 and len(server.accepted) == 1
+        (row,) = store.outbox()
+        assert (row.status, row.parts_sent, row.unconfirmed, row.attempts) == ("pending", 1, (), 0)
+        monkeypatch.setattr(SlackChannel, "interval", 0.0)
+        result = outbox.deliver(store, settings, NOW)
+    finally:
+        server.stop()
+    assert len(server.accepted) == 2 and result.sent == ["ana/slack: 2 messages via webhook"]
+
+
+def test_digest_run_sigterm_during_a_rate_limit_exits_at_once_leaving_the_digest_pending(
+    tmp_path: Path,
+) -> None:
+    """As an operator stops it (docker stop): the run exits 143 well inside the 10 s before
+    SIGKILL, with no post after the SIGTERM."""
+    server = SlackWebhook()
+    server.script = [(429, "rate_limited", {"Retry-After": "60"})] * 3
+    (tmp_path / "papers.jsonl").write_text(papers_jsonl(3), encoding="utf-8")
+    (tmp_path / "digest.toml").write_text(
+        f"""
+[state]
+path = "state.db"
+
+[[sources]]
+kind = "files"
+path = "papers.jsonl"
+
+[[subscribers]]
+name = "ana"
+interests = "{INTERESTS}"
+schedule = "0 8 * * *"
+timezone = "UTC"
+min_score = 0.01
+
+[[subscribers.channels]]
+kind = "slack"
+webhook = "{server.url()}"
+""",
+        encoding="utf-8",
+    )
+    command = [sys.executable, "-m", "digest", "run", "--config", "digest.toml"]
+    proc = subprocess.Popen([*command, "--now", NOW.isoformat()], cwd=tmp_path, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+    try:
+        for _ in range(1200):
+            if server.answers:
+                break
+            time.sleep(0.05)
+        time.sleep(1.0)  # into the wait
+        began = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=90)
+    finally:
+        proc.kill()
+        server.stop()
+    assert proc.returncode == 143 and time.monotonic() - began < 20, err
+    assert server.answers == [429] and "Traceback" not in err
+    with Store(tmp_path / "state.db") as store:
+        (row,) = store.outbox()
+    assert (row.status, row.attempts) == ("pending", 0)
+
+
+# A state fault during a delivery is the state's, not the delivery's.
+
+
+@pytest.mark.parametrize(
+    "fault",
+    [
+        StateBusy("s.db: the state database stayed locked by another process for 30 s; try again"),
+        StateError("s.db: cannot use the state database: the disk is full"),
+    ],
+)
+def test_a_claim_the_state_cannot_write_ends_the_pass_and_counts_no_attempt(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fault: Exception
+) -> None:
+    """Part 2's claim met a locked SQLite file: it had counted as a failed attempt of the
+    delivery (eight of them make it dead)."""
+    monkeypatch.setattr(SlackChannel, "interval", 0.0)
+    server = SlackWebhook(rate=100, burst=100)
+    settings, store = slack_rows(tmp_path, server, papers=28)  # two Slack messages
+    written, calls = store.mark_many, [0]
+
+    def refused_once(*args: Any, **kwargs: Any) -> set[int]:
+        calls[0] += 1
+        if calls[0] == 2:  # part 2's claim
+            raise fault
+        return written(*args, **kwargs)
+
+    monkeypatch.setattr(store, "mark_many", refused_once)
+    try:
+        with pytest.raises(type(fault)):
+            outbox.deliver(store, settings, NOW)
+    finally:
+        server.stop()
+    (row,) = store.outbox()
+    assert len(server.accepted) == 1  # part 2, not claimed, was not posted
+    assert (row.status, row.attempts, row.parts_sent, row.unconfirmed) == ("pending", 0, 1, ())

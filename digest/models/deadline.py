@@ -12,7 +12,8 @@ from typing import Any
 
 # A process that is stopping (a run's SIGTERM) ends the stoppable calls in flight, a source's
 # reads, and every later one at once: a feed dripping a byte a second had held a stopped run for
-# five minutes. A delivery's call is not stoppable: the message on the wire is finished.
+# five minutes. A delivery's call is not stoppable: the message on the wire is finished; the
+# outbox's waits between its posts (pause) are.
 _STOPPING = threading.Event()
 _IN_FLIGHT: set[Deadline] = set()
 _FLIGHT_LOCK = threading.Lock()
@@ -48,7 +49,8 @@ def interrupted() -> bool:
 
 def pause(seconds: float) -> None:
     """Sleep `seconds`, or less when interrupt() comes: a source waiting out a Retry-After (up
-    to 5 minutes) or arXiv's delay between pages had held a SIGTERMed run until the wait ended."""
+    to 5 minutes) or arXiv's delay between pages, or the outbox a channel's rate limit (up to
+    outbox.WAIT_CAP) or a webhook's pace, had held a SIGTERMed run until the wait ended."""
     _STOPPING.wait(seconds)
 
 
