@@ -99,3 +99,12 @@ def test_a_readers_word_weighs_as_much_as_its_other_spelling_at_most() -> None:
     rows = space.spelled(["mathematical", "pretraining"]).toarray()
     assert rows[0][1] == pytest.approx(rows[0][0]) and rows[0][1] > 0
     assert 0 < rows[1][2] < rows[1][3]  # a commoner spelling weighs as its idf says
+
+
+def test_a_readers_greek_letter_also_weighs_as_its_name_and_back() -> None:
+    # A reader's "β-decay" is the papers' "beta decay"; "alpha helix" their "α-helix".
+    space = features.Space(["beta decay", "β-decay", "alpha helix", "α-helix", "decay"],
+                           np.array([5.0, 6.0, 5.0, 5.0, 2.0]), 100)  # fmt: skip
+    rows = space.spelled(["β-decay", "alpha helix"]).toarray()
+    assert rows[0][0] > 0 and rows[0][1] > 0 and rows[0][4] == 0
+    assert rows[1][2] == pytest.approx(rows[1][3]) and rows[1][2] > 0

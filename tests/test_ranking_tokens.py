@@ -46,6 +46,26 @@ def test_latex_commands_and_subscripts_are_no_words():
     assert "l_0" in analyze("an l_0 penalty")  # an inner underscore stays
 
 
+def test_a_greek_letter_reads_the_same_typed_or_written_in_latex():
+    # Abstracts write "$\Lambda$CDM" and "H$\alpha$", readers "ΛCDM" and "Hα": read as "cdm"
+    # and nothing, a keyword ΛCDM had matched 2 of the 225 papers that say it.
+    assert analyze(r"the $\Lambda$CDM model and H$\alpha$ emitters") == analyze(
+        "the ΛCDM model and Hα emitters"
+    )
+    assert "λcdm" in analyze(r"$\Lambda$CDM") and "π-π" in analyze(r"$\pi$-$\pi$ stacking")
+    assert analyze(r"a $\varepsilon$-net, $\mu$m grains") == analyze("a ε-net, μm grains")
+    assert analyze(r"$\alpha + \beta$ decays") == ["decays"]  # lone letters are no words
+    assert analyze(r"\etaa \betax") == []  # a command that only begins with a letter's name
+
+
+def test_a_greek_letter_and_its_name_are_spellings_of_one_term():
+    assert tokens.greek_spellings("β-decay") == ["beta decay"]
+    assert set(tokens.greek_spellings("alpha helix")) == {"α-helix", "αhelix"}
+    assert set(tokens.greek_spellings("hα")) == {"h-alpha", "halpha"}
+    assert tokens.greek_spellings("decay") == [] and tokens.greek_spellings("mu") == []
+    assert tokens.greek_spellings("lyman alpha") == ["lymanα"]  # "lyman-α" reads as "lyman"
+
+
 def test_accents_case_and_punctuation_do_not_change_the_words():
     words = ["cafe", "resume", "naive", "bayes", "cafe resume", "naive bayes"]
     assert sorted(analyze("Café RÉSUMÉ: naïve Bayes!")) == sorted(words)  # the colon ends a phrase
@@ -96,6 +116,20 @@ def test_a_texts_own_languages_function_words_are_no_words():
     assert not {"und", "die", "der"} & set(german) and "foderiertes lernen" in german
     french = analyze("la confidentialité différentielle et la vie privée")
     assert "la" not in french and "confidentialite differentielle" in french
+    # Other languages' short function words are English words: Polish "na" picked sodium
+    # papers (Na-ion anodes), Swedish "på" Paschen-α, Indonesian "di" Doppler imaging.
+    for text, words in [
+        ("Uczenie federacyjne i prywatność w modelach językowych na urządzeniach", {"na", "w"}),
+        ("Federované učení a soukromí pro jazykové modely na mobilních zařízeních", {"na", "pro"}),
+        ("Federerad inlärning och integritet för språkmodeller som körs på enheter", {"som", "pa"}),
+        ("Pembelajaran federasi dan privasi untuk model bahasa di perangkat", {"dan", "di"}),
+    ]:
+        assert not words & set(analyze(text)), text
+
+
+def test_a_word_in_capitals_is_an_acronym_in_any_language():
+    # "SOM" and "AV" are Swedish function words: the text had been read as Swedish.
+    assert {"som", "av"} <= set(analyze("Self-organizing maps (SOM) for AV perception"))
 
 
 def test_in_an_english_text_they_are_words():

@@ -14,15 +14,17 @@ import scipy.sparse as sp
 
 from digest.models import Paper
 from digest.ranking import bags, latent
-from digest.ranking.tokens import PHRASE_ONLY, analyze, tokenize, tokenize_all
+from digest.ranking.stopwords import PHRASE_ONLY
+from digest.ranking.tokens import analyze, greek_spellings, tokenize, tokenize_all
 
 # Bump when the analyzer or the weighting changes: a stored space of another version is refitted.
 # 5: the latent basis; 6: "k-means", "c++", "c#" whole, no LaTeX command names; 7: other
 # scripts keep their marks (й, モデル, हिन्दी), Chinese, Japanese and Korean in two-letter words;
 # 8: "model", "code", "state", "work", "performance", "task", "key", "art" in phrases; 9: other
 # languages' function words stop words of a text in that language only; 10: "side", "thin",
-# "well", "top", "front", "system", "first", "many" and others of the stop lists in phrases.
-VERSION = 10
+# "well", "top", "front", "system", "first", "many" and others of the stop lists in phrases;
+# 11: a LaTeX Greek letter is the letter ("$\Lambda$CDM" is "λcdm").
+VERSION = 11
 # The form of a saved space: 2 counts the built-in background in (background.stored); a space
 # saved in another form is fitted again once.
 FORM = 2
@@ -130,9 +132,12 @@ class Space:
         first, _, second = term.partition(" ")
         if second:
             joined = self.vocabulary.get(first + second)
-            return [] if joined is None or " " in second else [joined]
-        cut = (f"{term[:i]} {term[i:]}" for i in range(2, len(term) - 1))
-        return [c for phrase in cut if (c := self.vocabulary.get(phrase)) is not None]
+            found = [] if joined is None or " " in second else [joined]
+        else:
+            cut = (f"{term[:i]} {term[i:]}" for i in range(2, len(term) - 1))
+            found = [c for phrase in cut if (c := self.vocabulary.get(phrase)) is not None]
+        greek = (self.vocabulary.get(form) for form in greek_spellings(term))
+        return found + [c for c in greek if c is not None]
 
     def knows(self, texts: Sequence[str]) -> bool:
         """Does the vocabulary hold every word and phrase of `texts`? A stored space fitted before
@@ -223,7 +228,10 @@ def fit(
     # papers. With a background, a row is of the words it or a subscriber holds, as in a store's
     # space: cut by today's df, a related paper's rare word was kept once an unrelated paper
     # shared it, and that changed the related paper's row.
-    own = (f for text in dict.fromkeys(keep) for f in analyze(text))
+    # A reader's Greek letter in both spellings (β-decay, beta decay): Space.spelled weighs both.
+    own = (
+        g for text in dict.fromkeys(keep) for f in analyze(text) for g in (f, *greek_spellings(f))
+    )
     if known is not None:
         spared, rated = np.zeros(width, bool), np.unique(np.fromiter(liked, np.int64))
         at = bags.BLOCK

@@ -15,107 +15,14 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-# scikit-learn's English stop words (sklearn.feature_extraction.text.ENGLISH_STOP_WORDS,
-# BSD-3-Clause), copied so that this module, and so the fit's helper process, imports without
-# scikit-learn: 0.1 s and 30 MB instead of 1 s and 120 MB. A test holds the two lists equal.
-ENGLISH_STOP_WORDS = frozenset(
-    """
-    a about above across after afterwards again against all almost alone along already also although
-    always am among amongst amoungst amount an and another any anyhow anyone anything anyway
-    anywhere are around as at back be became because become becomes becoming been before beforehand
-    behind being below beside besides between beyond bill both bottom but by call can cannot cant co
-    con could couldnt cry de describe detail do done down due during each eg eight either eleven
-    else elsewhere empty enough etc even ever every everyone everything everywhere except few
-    fifteen fifty fill find fire first five for former formerly forty found four from front full
-    further get give go had has hasnt have he hence her here hereafter hereby herein hereupon hers
-    herself him himself his how however hundred i ie if in inc indeed interest into is it its itself
-    keep last latter latterly least less ltd made many may me meanwhile might mill mine more
-    moreover most mostly move much must my myself name namely neither never nevertheless next nine
-    no nobody none noone nor not nothing now nowhere of off often on once one only onto or other
-    others otherwise our ours ourselves out over own part per perhaps please put rather re same see
-    seem seemed seeming seems serious several she should show side since sincere six sixty so some
-    somehow someone something sometime sometimes somewhere still such system take ten than that the
-    their them themselves then thence there thereafter thereby therefore therein thereupon these
-    they thick thin third this those though three through throughout thru thus to together too top
-    toward towards twelve twenty two un under until up upon us very via was we well were what
-    whatever when whence whenever where whereafter whereas whereby wherein whereupon wherever
-    whether which while whither who whoever whole whom whose why will with within without would yet
-    you your yours yourself yourselves
-    """.split()
+from digest.ranking.stopwords import (  # noqa: F401 (the analyzer's names for them)
+    DOMAIN_STOP_WORDS,
+    ENGLISH_STOP_WORDS,
+    FUNCTION_WORDS,
+    PHRASE_ONLY,
+    STOP_WORDS,
+    foreign_stops,
 )
-
-# Words every abstract uses to sell itself; they say nothing about the topic.
-# Words every abstract uses to sell itself, in no phrase of a topic.
-DOMAIN_STOP_WORDS = frozenset(
-    """paper papers study propose proposed proposes method methods approach approaches result
-    results show shows shown novel based using use used existing framework frameworks extensive
-    experiments experimental demonstrate demonstrates demonstrated achieve achieves achieved
-    achieving significant significantly new challenge challenges challenging recent recently
-    problem problems introduce introduces present presents provide provides various including
-    remarkable despite crucial critical promising furthermore moreover specifically particular
-    improve improves improved improvement outperforms outperform effective effectively able ability
-    et al available https http github com www
-    """.split()
-)
-# The commonest function words of the other languages papers and readers write in, accents
-# folded as the analyzer folds them: stop words of a text written in that language (at least 2
-# of them, and 1 in 6 of its words), and words everywhere else. A German reader's "und", "die",
-# "der" matched, and explained, a history of Prussian railways; stop words in every text, they
-# cut English acronyms ("ALS", "DoS", "LoS", "Au nanoparticles", "El Niño").
-FUNCTION_WORDS = {
-    language: frozenset(words.split())
-    for language, words in {
-        "de": "und der die das den dem des ein eine einer eines einem einen ist sind war mit von"
-        " zu zur zum auf im fur nicht sich auch als wie bei oder aus nach werden wird wurde"
-        " durch uber unter dass diese dieser dieses wir ich es sie",
-        "fr": "le la les un une des du de et est sont dans pour par sur avec que qui ne pas au aux"
-        " ce ces cette son sa ses leur leurs nous vous il elle ils elles ou mais plus comme ete"
-        " etre en",
-        "es": "el la los las del de un una unos unas es son con por para que se su sus al lo como"
-        " mas pero este esta estos estas entre sobre sin en",
-        "it": "il lo la gli le della delle degli dei di che per con una sono nel nella un da del",
-        "pt": "os as da do das dos de em um uma com nao para por que se",
-        "nl": "het een van de en is op te dat die voor zijn met niet",
-        "ru": "и в на с по для что не из от как это при или же но то к о",
-    }.items()
-}
-LANGUAGE_LEAST, LANGUAGE_SHARE = 2, 1 / 6
-# Counted without English's own stop words ("is", "as", "per"): an English sentence is no Dutch.
-_COUNTED = {language: words - ENGLISH_STOP_WORDS for language, words in FUNCTION_WORDS.items()}
-_ANY = frozenset().union(*_COUNTED.values())
-
-
-def foreign_stops(tokens: list[str]) -> frozenset[str]:
-    """The function words of the languages other than English a text (its tokens) is written
-    in: its stop words. Set operations first: most texts are English and hold one or none."""
-    found: frozenset[str] = frozenset()
-    if _ANY.isdisjoint(tokens):
-        return found
-    for language, words in _COUNTED.items():
-        present = words.intersection(tokens)
-        if len(present) < LANGUAGE_LEAST:
-            continue
-        if sum(map(tokens.count, present)) >= LANGUAGE_SHARE * len(tokens):
-            found |= FUNCTION_WORDS[language]
-    return found
-
-
-# Words too common alone to say anything, which name a topic with the next or the last word:
-# phrases only. As stop words they cut a reader's own phrases in half ("code generation" read
-# as "generation", "state space models" as "space", "world models" as "world", "art history"
-# as "history"); as words they made every abstract's "our models" and "performance" count. The
-# second line are stop words of scikit-learn's list and ours that are half of a field's term:
-# "side-channel" was read as "channel" (vision papers' channel attention), "thin film" and
-# "thick disk" as "film" and "disk", "quantum well" as "quantum", "top quark", "Pareto front",
-# "system identification", "first principles", "many-body", "few-shot", "re-identification",
-# "de Sitter", "critical point", "interest rates".
-PHRASE_ONLY = frozenset(
-    """model models code state work works performance task tasks key art
-    side thin thick well top bottom front back up down full whole first third one two three few
-    many off re co de system call fire interest part critical""".split()
-)
-STOP_WORDS = (ENGLISH_STOP_WORDS | DOMAIN_STOP_WORDS) - PHRASE_ONLY
-
 
 # Typographic hyphens and apostrophes, as feeds write them: "fine‐tuning", "Alzheimer’s".
 ASCII_MARKS = str.maketrans({"\u2010": "-", "\u2011": "-", "\u2019": "'", "\u02bc": "'"})
@@ -161,6 +68,41 @@ _SYMBOLS = re.compile(r"(?<![\w+#])[a-z](?:\+\+|#)(?![\w+#])|[+#]")
 # LaTeX in an abstract: a command's name (\odot, \mathcal) is no word of the text, and an
 # underscore at a word's edge (M_\odot read as "m_") is a subscript's, not the word's.
 _LATEX_COMMAND = re.compile(r"\\[a-z]+")
+# But a Greek letter's command is the letter, joined to the word it is written in: an abstract's
+# "$\Lambda$CDM" and "H$\alpha$" are the reader's "ΛCDM" and "Hα" (read as "cdm" and nothing,
+# they had matched 2 of the 225 papers that say ΛCDM).
+_GREEK_NAMES = (
+    "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho"
+    " sigma tau upsilon phi chi psi omega"
+).split()
+GREEK = {name: chr(0x3B1 + i + (i > 16)) for i, name in enumerate(_GREEK_NAMES)}  # no ς
+_GREEK_COMMAND = re.compile(r"\$?\\(?:var)?(" + "|".join(_GREEK_NAMES) + r")(?![a-z])\$?")
+_LETTER_NAMES = {letter: name for name, letter in GREEK.items()}
+
+
+def greek_spellings(term: str) -> list[str]:
+    """The term with its Greek letters spelled as names, or its names as letters, as the
+    analyzer reads each: a reader's "β-decay" is the papers' "beta decay", "alpha helix" their
+    "α-helix", "Hα" their "H-alpha". A form the analyzer reads only in part is none."""
+    if any(c in _LETTER_NAMES for c in term):
+        named = "".join(_LETTER_NAMES.get(c, c) for c in term)
+        hyphened = "".join(f"-{_LETTER_NAMES[c]}-" if c in _LETTER_NAMES else c for c in term)
+        forms = {named, re.sub("-+", "-", hyphened).strip("-")}
+    else:
+        parts = re.split("[ -]", term)
+        lettered = [GREEK.get(p, p) for p in parts]
+        forms = {"-".join(lettered), "".join(lettered)} if lettered != parts else set()
+    found = []
+    for form in sorted(forms):
+        best = max(analyze(form), key=len, default="")
+        if best and best != term and _BARE.sub("", best) == _BARE.sub("", form):
+            found.append(best)
+    return list(dict.fromkeys(found))
+
+
+_BARE = re.compile("[ -]")
+
+
 _EDGE_UNDERSCORE = re.compile(r"(?<!\w)_+|_+(?!\w)")
 
 
@@ -171,6 +113,7 @@ def _chunks(text: str) -> list[str]:
     if not text.isascii():
         text = CJK_RUN.sub(_cjk_words, _strip_accents(text))
     if "\\" in text:
+        text = _GREEK_COMMAND.sub(lambda m: GREEK[m[1]], text)
         text = _LATEX_COMMAND.sub(" ", text)
     text = text.translate(_TABLE)
     if "_" in text:
@@ -250,7 +193,7 @@ def analyze(text: str) -> list[str]:
     if _words.stop_words is not STOP_WORDS or len(_words) > 1_000_000:
         _words = _Words()  # the stop words were changed, or the memo has grown too large
     chunks = _chunks(text)
-    stops = foreign_stops(chunks)
+    stops = foreign_stops(chunks, text)
     words = [None if c in stops else _words[c] for c in chunks]
     features = [w for w in words if w and w not in PHRASE_ONLY]
     if BIGRAMS:
@@ -321,7 +264,7 @@ def tokenize(texts: Sequence[str]) -> tuple[list[str], np.ndarray, np.ndarray]:
     ends = array.array("q")
     for text in texts:
         chunks = _chunks(text)
-        stops = foreign_stops(chunks)
+        stops = foreign_stops(chunks, text)
         if stops:
             ids.extend(-1 if c in stops else get(c) for c in chunks)
         else:
