@@ -4,12 +4,15 @@ BATCH at a time as they are read, and what each source did (SourceReport)."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
+import re
 import time
 import traceback
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from urllib.parse import unquote, urlsplit
 
 from digest.models import (
     Notice,
@@ -21,7 +24,7 @@ from digest.models import (
     identity,
     redact,
 )
-from digest.models.errors import shortened
+from digest.models.errors import BLOT, shortened
 from digest.sources import SOURCES, progress
 from digest.sources.common import clean
 from digest.state import Store
@@ -108,26 +111,91 @@ def ingest(
 
 
 def unlinked(paper: Paper, secrets: frozenset[str], own: frozenset[str] = frozenset()) -> Paper:
-    """The paper without a link or key that holds a secret, and with the secrets of its own
-    source (`own`: its address's token, its password) blotted from its text: a private feed may
-    build its items' links, ids and descriptions ("see https://host/item/3?token=...") from the
-    address it was asked on, and links and text reach readers, keys and text the state."""
+    """The paper without a link or key that holds a secret or lies under a secret address's
+    folder, and with the secrets of its own source (`own`: its address's token, its password)
+    and the addresses under its folder blotted from its text: a private feed may build its
+    items' links, ids and descriptions ("see https://host/item/3?token=...") from the address
+    it was asked on, and links and text reach readers, keys and text the state."""
     if not secrets:
         return paper
+    places, near = _secret_places(secrets), _secret_places(own)
     url, code = (
-        link if redact(link, secrets) == link else "" for link in (paper.url, paper.code_url)
+        link if _public(link, secrets, places) else "" for link in (paper.url, paper.code_url)
     )
-    aliases = tuple(a for a in paper.aliases if redact(a, secrets) == a)
-    title, abstract, venue = (redact(t, own) for t in (paper.title, paper.abstract, paper.venue))
-    authors = tuple(redact(a, own) for a in paper.authors)
+    aliases = tuple(a for a in paper.aliases if _public(a, secrets, places))
+    texts = (paper.title, paper.abstract, paper.venue)
+    title, abstract, venue = (_blotted(t, own, near) for t in texts)
+    authors = tuple(_blotted(a, own, near) for a in paper.authors)
     new = (url, code, aliases, title, abstract, venue, authors)
-    if new == (paper.url, paper.code_url, paper.aliases, paper.title, paper.abstract,
-               paper.venue, paper.authors):  # fmt: skip
+    if new == (paper.url, paper.code_url, paper.aliases, *texts, paper.authors):
         return paper
     return dataclasses.replace(
         paper, url=url, code_url=code, aliases=aliases, title=title, abstract=abstract,
         venue=venue, authors=authors,
     )  # fmt: skip
+
+
+Places = tuple[tuple[str, str], ...]  # (host, folder) pairs: see _secret_places
+_ADDRESS = re.compile(r"https?://[^\s<>\"'`]+", re.I)
+_TRAILING = ".,;:!?)]}…"
+
+
+def _public(link: str, secrets: frozenset[str], places: Places) -> bool:
+    """Whether a link (or a key holding one) may reach a reader: it holds no secret, nor lies
+    under a secret address's folder on its host."""
+    if redact(link, secrets) != link:
+        return False
+    found = _ADDRESS.search(link) if places else None
+    return not (found and _under(found[0], places))
+
+
+def _blotted(text: str, own: frozenset[str], places: Places) -> str:
+    """The text with its source's secrets blotted, and every address under its folder."""
+    text = redact(text, own)
+    if not places or "://" not in text:
+        return text
+
+    def blot(found: re.Match[str]) -> str:
+        address = found[0].rstrip(_TRAILING)  # an address may end a sentence
+        return BLOT + found[0][len(address) :] if _under(address, places) else found[0]
+
+    return _ADDRESS.sub(blot, text)
+
+
+def _under(address: str, places: Places) -> bool:
+    try:
+        parts = urlsplit(address)
+        host = parts.hostname or ""
+    except ValueError:
+        return True  # no address a reader could open either
+    path = unquote(parts.path).lower() + "/"
+    return any(h == host and path.startswith(folder) for h, folder in places)
+
+
+@functools.lru_cache(maxsize=32)
+def _secret_places(secrets: frozenset[str]) -> Places:
+    """The host and folder (the path up to its last segment, "/f/ab12cd34ef/") of every secret
+    web address whose path has one: a private feed at https://host/f/TOKEN/feed.rss builds its
+    items' links under that folder. A token of 10 characters is no secret by itself to redact()
+    (a segment that short may be a word, blotted from every log line), yet in the links it went
+    to every reader's digest. A folder that holds no token (see _TOKEN) is no secret's place."""
+    places = []
+    for secret in secrets:
+        try:
+            parts = urlsplit(secret)
+            host = parts.hostname
+        except ValueError:
+            continue
+        folder = unquote(parts.path).lower().rpartition("/")[0] + "/"
+        if parts.scheme.lower() in ("http", "https") and host and _TOKEN.search(folder):
+            places.append((host, folder))
+    return tuple(places)
+
+
+# A folder holds a token when a segment of it mixes letters and digits (6+ characters) or is
+# long: a public feed given as ${VAR} (https://journals.aps.org/prl/recent.xml) keeps its
+# items' links under /prl/, which hold no secret.
+_TOKEN = re.compile(r"/(?=[^/]*\d)(?=[^/]*[a-z])[^/]{6,}/|/[^/]{12,}/")
 
 
 def seen_replacements(papers: list[Paper], store: Store, name: str) -> list[Paper]:

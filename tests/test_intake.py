@@ -391,3 +391,56 @@ def test_an_item_id_holding_a_secret_is_no_key(tmp_path: Path, feeds: Any) -> No
     with read_days(feeds, tmp_path, day, secret=token) as store:
         keys = [r[0] for r in store.db.execute("SELECT key FROM paper_keys")]
         assert store.count_papers() == 1 and not [k for k in keys if token in k]
+
+
+PRIVATE = """<?xml version="1.0"?><rss version="2.0"><channel><title>Private</title>
+<link>{0}/</link><description>d</description>{1}</channel></rss>"""
+LINKED = "<item><title>{}</title><link>{}</link><guid>{}</guid><description>{}</description></item>"
+
+
+def test_a_link_under_a_private_feeds_folder_is_dropped_however_short_its_token(
+    tmp_path: Path, feeds: Any
+) -> None:
+    """A feed at /f/<token>/feed.rss, its address given as ${VAR}, builds its items' links under
+    /f/<token>/. A token of 10 characters is too short to blot from log lines as a word, and
+    such links went to every reader's digest and into the state database. An address under
+    that folder in the feed's own text is blotted; one elsewhere stays."""
+    from feedserver import Answer
+
+    token = "ab12cd34ef"
+    under, public = f"{feeds.url}/f/{token}/item/1", f"{feeds.url}/public/item/2"
+    items = [(f"Private federated learning {n}", link) for n, link in enumerate((under, public))]
+    items.append(("Elsewhere federated learning", "https://example.org/p/3"))
+    told = "".join(LINKED.format(t, u, u, f"{PRIVACY} More at {u}.") for t, u in items)
+    body = PRIVATE.format(feeds.url, told)
+    feeds.route(f"/f/{token}/feed.rss", Answer(body=body, content_type="application/rss+xml"))
+    source = SourceConfig("rss", "lab", {"url": f"{feeds.url}/f/{token}/feed.rss"})
+    settings = Settings("t.toml", (source,), (), secrets=frozenset({source.options["url"]}))
+    with Store(tmp_path / "s.db") as store:
+        intake.ingest(settings, store, NOW)
+        papers = {paper.title: paper for _, paper in store.papers_after(0)}
+    urls = {title: paper.url for title, paper in papers.items()}
+    assert urls == {items[0][0]: "", items[1][0]: public, items[2][0]: "https://example.org/p/3"}
+    told = {title: paper.abstract.rpartition(" ")[2] for title, paper in papers.items()}
+    assert told == {items[0][0]: "[redacted].", items[1][0]: f"{public}.",
+                    items[2][0]: "https://example.org/p/3."}  # fmt: skip
+    assert token not in (tmp_path / "s.db").read_bytes().decode("latin-1")
+
+
+def test_a_public_feed_given_as_a_variable_keeps_its_items_links(
+    tmp_path: Path, feeds: Any
+) -> None:
+    """Only a folder that holds a token (a segment mixing letters and digits, or a long one)
+    is a secret's place: a journal's feed at /prl/recent.xml, given as ${VAR} all the same,
+    keeps its items' links under /prl/."""
+    from feedserver import Answer
+
+    link = f"{feeds.url}/prl/abstract/10.1103/x1"
+    told = LINKED.format("Private federated learning", link, link, PRIVACY)
+    feeds.route("/prl/recent.xml", Answer(body=PRIVATE.format(feeds.url, told),
+                                           content_type="application/rss+xml"))  # fmt: skip
+    source = SourceConfig("rss", "prl", {"url": f"{feeds.url}/prl/recent.xml"})
+    settings = Settings("t.toml", (source,), (), secrets=frozenset({source.options["url"]}))
+    with Store(tmp_path / "s.db") as store:
+        intake.ingest(settings, store, NOW)
+        assert [paper.url for _, paper in store.papers_after(0)] == [link]

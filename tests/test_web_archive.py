@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 import xml.etree.ElementTree as ET
+from contextlib import closing
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -181,3 +184,73 @@ def test_rating_links_past_their_days_are_signed_anew_and_one_that_cannot_be_is_
     entry = Entry(1, "A", up_url=working, paper_id="g1")
     kept = Message("s", "t", f'<a href="{working}">👍</a>', entries=(entry,))
     assert relinked(kept, period, now_links, now) == kept.html  # as mailed, while it works
+
+
+def test_the_feed_names_a_papers_first_ten_authors_then_et_al(web: Project, capsys) -> None:
+    """A paper of 500,000 authors made a 22 MB feed.atom, and a GET of it cost the web face
+    333 MB (four at once 1.2 GB, the scheduler's process under `digest serve`). Intake keeps a
+    paper's first 5,000 names; the feed writes ten and "et al.", also for a paper stored whole
+    before intake cut it."""
+    many = [f"W{i} L{i}" for i in range(20_000)]
+    rows = [
+        {"id": i, "title": t, "abstract": a, "authors": many if i == "g1" else ["A. Author"],
+         "published": "2026-11-29", "url": f"https://example.org/{i}"}
+        for i, t, a in GRAPHS[:2] + IMAGES[:2]
+    ]  # fmt: skip
+    feed = web.root / "feed" / "monday.jsonl"
+    feed.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    assert web.digest(capsys, "run", "--now", MONDAY)[0] == 0
+    with closing(sqlite3.connect(web.state)) as db:
+        stored = db.execute("SELECT authors FROM papers WHERE title = ?", (GRAPHS[0][1],))
+        (authors,) = stored.fetchone()
+    assert json.loads(authors) == many[:5_000]
+    key = Signer(SECRET).archive_key("ana")
+
+    def entries() -> tuple[int, dict[str, list[str]]]:
+        with web.web() as http:
+            answer = http.get(f"/a/{key}/feed.atom")
+        names = {
+            e.title: [a.name for a in e.authors] for e in feedparser.parse(answer.content).entries
+        }
+        return len(answer.content), names
+
+    size, names = entries()
+    assert names[GRAPHS[0][1]] == [*many[:10], "et al."]
+    assert names[GRAPHS[1][1]] == ["A. Author"] and size < 20_000
+    with closing(sqlite3.connect(web.state)) as db, db:  # as intake stored it before the cut
+        half_a_million = json.dumps(many * 25)
+        db.execute("UPDATE papers SET authors = ? WHERE title = ?", (half_a_million, GRAPHS[0][1]))
+    assert entries() == (size, names)
+
+
+def test_a_papers_words_naming_a_face_address_stay_on_its_page(web: Project, capsys) -> None:
+    """Text that named {base_url}/r/..., /u/... or /a/... was cut out of the archive's page, under
+    a false "links ... were taken out" line, and a paper's own link there lost its href. Only
+    the digest's own links are made again; the paper reads as it was mailed."""
+    title = f"Graph neural networks for molecules: see {web.base}/r/our-demo for results"
+    abstract = (
+        f"Graph neural networks on molecular graphs. Our site {web.base}/u/unsubscribe-howto"
+        f" and {web.base}/a/archive-doc/ explain it."
+    )
+    row = {"id": "g9", "title": title, "abstract": abstract, "authors": ["A. Author"],
+           "published": "2026-11-29", "url": f"{web.base}/r/the-papers-own-page"}  # fmt: skip
+    (web.root / "feed" / "monday.jsonl").write_text(json.dumps(row) + "\n", encoding="utf-8")
+    assert web.digest(capsys, "run", "--now", MONDAY)[0] == 0
+    mailed = web.html_of(web.mails("ana@example.org")[0])
+    said = [title, f"{web.base}/u/unsubscribe-howto", f"{web.base}/a/archive-doc/"]
+    own = f'<a href="{web.base}/r/the-papers-own-page"'
+    assert all(escape(s) in mailed for s in said) and own in mailed
+    (view,) = web.links(mailed, "view in browser")
+    with web.web() as http:
+        assert http.get(view).text.strip() == mailed.replace("\r\n", "\n").strip()
+    config = web.root / "digest.toml"
+    rotated = "rotated-secret-dddddddddddddddddddd"
+    config.write_text(config.read_text(encoding="utf-8").replace(SECRET, rotated), "utf-8")
+    key = Signer(rotated).archive_key("ana")
+    with web.web() as http:
+        (day,) = re.findall(r'href="(d/[^"]+)"', http.get(f"/a/{key}/").text)
+        page = http.get(f"/a/{key}/{day}").text
+        up = web.links(page, "👍")[0]
+        assert http.post(up).status_code == 200  # the digest's own links: made again
+    assert "no longer work" not in page and up not in mailed
+    assert all(escape(s) in page for s in said) and own in page

@@ -1,5 +1,6 @@
 """Code links the sources find in abstracts and comments (GitHub, GitLab, Hugging Face, ...),
-and clean(): a paper's text without what could act on a terminal or reorder what a reader sees.
+and clean(): a paper's text without what could act on a terminal or reorder what a reader sees,
+cut to sizes no real paper reaches (its fields' lengths, its number of authors).
 read_entries(): a page's entries to papers, one unreadable entry skipped. Normalization and the
 abstract hash are identity's (models/identity.py); titles: titles.py.
 """
@@ -85,12 +86,17 @@ def clean_token(text: str) -> str:
 # the reader's whole digest with it. Real ones are far shorter (arXiv's abstracts: 1,920 at most).
 LONGEST = {"title": 1_000, "venue": 500, "abstract": 20_000}
 LONGEST_NAME = 300
+# The most authors a paper keeps: the first ones, the rest left out. One feed item of 500,000
+# names made a 22 MB feed.atom that took the web face to 1.2 GB. The largest collaborations
+# sign about 5,000 (ATLAS and CMS together); a digest shows three and "et al." anyway, and a
+# followed author is matched among the names kept.
+MOST_AUTHORS = 5_000
 
 
 def clean(paper: Paper) -> Paper:
-    """The paper with every text field cleaned and cut to LONGEST; the same object when there
-    was nothing to do. Every paper passes here on its way in: the sources' (intake), libraries',
-    liked papers'."""
+    """The paper with every text field cleaned and cut to LONGEST, and its first MOST_AUTHORS
+    authors; the same object when there was nothing to do. Every paper passes here on its way
+    in: the sources' (intake), libraries', liked papers'."""
     paper = _cut(paper)
     # One search over all the short fields: most papers have nothing to clean.
     lines = (paper.id, paper.title, paper.venue, paper.url, paper.code_url, paper.source)
@@ -124,7 +130,7 @@ def clean(paper: Paper) -> Paper:
 
 def _cut(paper: Paper) -> Paper:
     long = {k: getattr(paper, k) for k, n in LONGEST.items() if len(getattr(paper, k)) > n}
-    names = paper.authors
+    names = paper.authors[:MOST_AUTHORS] if len(paper.authors) > MOST_AUTHORS else paper.authors
     if any(len(a) > LONGEST_NAME for a in names):
         names = tuple(a if len(a) <= LONGEST_NAME else a[: LONGEST_NAME - 1] + "…" for a in names)
     if not long and names is paper.authors:

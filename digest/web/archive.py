@@ -1,6 +1,6 @@
 """A subscriber's archive: the index of past digests (HTML), each digest's page with its links to
-the face made good for now, and feed.atom, one entry per paper sent (title, link, authors, the
-"why" line, published), read from the state."""
+the face made good for now, and feed.atom, one entry per paper sent (title, link, its first
+authors, the "why" line, published), read from the state."""
 
 from __future__ import annotations
 
@@ -19,6 +19,9 @@ from digest.web.tokens import Links
 ATOM = "http://www.w3.org/2005/Atom"
 ET.register_namespace("", ATOM)
 FEED_DIGESTS = 30  # the feed holds the papers of this many latest digests
+# An entry names this many authors, then "et al.": every name of a paper of 500,000 (stored
+# before intake kept MOST_AUTHORS) made a 22 MB feed and 333 MB of the face's memory a GET.
+FEED_AUTHORS = 10
 # Characters XML 1.0 cannot hold at all (titles and links come from the internet), lone
 # surrogates included: the feed must parse whatever a paper carries.
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -52,20 +55,24 @@ def relinked(message: Message, period: str, links: Links, now: float) -> str:
     unsubscribe) made with the secret and base URL in force now: signed when it was sent, every
     one died when the secret rotated, and its rating links after VOTE_DAYS. A rating link that
     still works stays as it was mailed. A link to the face that cannot be made again (no paper
-    id for it) is taken out, and a line at the top says so."""
+    id for it) is taken out, and a line at the top says so. Only the href of one of the
+    message's own links changes: a title or abstract that names a face address (or a paper's
+    own link there) stays as it was mailed."""
     fresh, bases = _fresh(message, period, links, now)
     if not bases:
         return message.html  # made without [web]: no link to the face
     face = "|".join(re.escape(html.escape(b, quote=False)) for b in sorted(bases, key=len)[::-1])
-    pattern = re.compile(
-        rf"(?P<href>\s+href=(?P<q>[\"']))?(?P<url>(?:{face})/[rua]/[^\"'<>\s]*)(?(q)(?P=q))"
-    )
+    # An attribute, never text: the template escapes a paper's quotes, so its text cannot hold
+    # ' href="'. A text that merely named a face address had been cut out of the page.
+    pattern = re.compile(rf"\s+href=(?P<q>[\"'])(?P<url>(?:{face})/[rua]/[^\"'<>\s]*)(?P=q)")
     gone = 0
 
     def swap(found: re.Match[str]) -> str:
         nonlocal gone
         url = html.unescape(found["url"])
         archive = next((old for old in fresh if old.endswith("/") and url.startswith(old)), "")
+        if url not in fresh and not archive:
+            return found[0]  # not the message's own link: the paper's, as it was mailed
         new = fresh.get(url) or (fresh[archive] + url[len(archive) :] if archive else "")
         if not new:
             gone += 1
@@ -168,7 +175,8 @@ def _entry(store: Store, root: ET.Element, entry: Entry, made: str, page_url: st
     published = paper.published.isoformat() if paper and paper.published else made
     add(item, "published", _stamp(published))
     add(item, "updated", made)
-    for name in (paper.authors if paper else ()) or ("unknown",):
+    names = (paper.authors if paper else ()) or ("unknown",)
+    for name in names[:FEED_AUTHORS] + (("et al.",) if len(names) > FEED_AUTHORS else ()):
         add(add(item, "author"), "name", name)
     why = [f"matched {', '.join(entry.terms)}"] if entry.terms else []
     why += [entry.because] if entry.because else []
