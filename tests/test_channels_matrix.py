@@ -228,6 +228,20 @@ def test_each_paper_shows_its_number_and_id_and_the_footer_says_how_to_rate(
     assert "to rate: reply e.g. “+1 -3”" in body  # read back by digest/web/replies.py
 
 
+def test_with_the_web_face_each_paper_also_carries_its_signed_rating_links() -> None:
+    msg = message(2)
+    entries = tuple(
+        dataclasses.replace(e, up_url=f"https://face.example/r/u{e.rank}?s=a&t=1",
+                            down_url=f"https://face.example/r/d{e.rank}?s=a&t=1")
+        for e in msg.entries
+    )  # fmt: skip
+    (event,) = events(dataclasses.replace(msg, entries=entries))
+    body, html = event["body"], event["formatted_body"]
+    assert "👎 less like this: https://face.example/r/d2?s=a&t=1" in body
+    assert '<a href="https://face.example/r/u1?s=a&amp;t=1">👍 more like this</a>' in html
+    assert "to rate: reply" in body  # the room's replies are read too
+
+
 def test_held_alerts_and_the_picks_each_open_with_an_escaped_heading() -> None:
     (event,) = events(message(1, evil=True, held=2))
     body, html = event["body"], event["formatted_body"]

@@ -152,3 +152,32 @@ def test_an_alert_with_a_120_kb_venue_is_one_post_of_matrix_size(hookshot: Hooks
     (payload,) = hookshot.accepted
     assert len(hookshot_event(payload)) < 62_000
     assert "NeurIPS NeurIPS" in payload["text"]
+
+
+def with_links(msg: Message) -> Message:
+    """The message as [web] makes it: each paper with its signed 👍 / 👎 links."""
+    entries = tuple(
+        dataclasses.replace(e, up_url=f"https://face.example/r/up{e.rank}?s=x&t=1",
+                            down_url=f"https://face.example/r/down{e.rank}?s=x&t=1")
+        for e in msg.entries
+    )  # fmt: skip
+    return dataclasses.replace(msg, entries=entries)
+
+
+def test_a_hookshot_reader_rates_by_the_web_links_and_is_told_no_reply_is_read(
+    hookshot: Hookshot,
+) -> None:
+    """Nothing reads a hookshot room: its footer had said "to rate: reply +1 -3" all the same,
+    and with [web] its messages carried no 👍 / 👎 link: no vote could ever arrive."""
+    post(hookshot.url(), with_links(message(2)))
+    (payload,) = hookshot.accepted
+    assert "to rate" not in payload["text"] and "to rate" not in payload["html"]
+    assert "👍 more like this: https://face.example/r/up1?s=x&t=1" in payload["text"]
+    assert (
+        '<a href="https://face.example/r/down2?s=x&amp;t=1">👎 less like this</a>'
+        in (payload["html"])
+    )
+    post(hookshot.url(), message(1), row=2)  # without [web]: no link, and no instruction
+    assert (
+        "to rate" not in hookshot.accepted[1]["text"] and "👍" not in hookshot.accepted[1]["text"]
+    )

@@ -58,6 +58,8 @@ LIMITS = {
     "snippet": 1000,
     "url": 2000,
     "code_url": 2000,
+    "up_url": 2000,
+    "down_url": 2000,
 }
 # A paper still too large at those (every character a quote, each 6 bytes as &quot;) is shown
 # at a tenth of them: then whatever the input it fits an event beside the heading and footer.
@@ -196,13 +198,16 @@ def refusal(response: Answer, body: dict[str, Any]) -> DeliveryError:
     )
 
 
-def events(message: Message, limit: int = MAX_CONTENT) -> list[dict[str, Any]]:
-    """m.notice contents for a message, in order, each of at most `limit` bytes."""
+def events(
+    message: Message, limit: int = MAX_CONTENT, replies: bool = True
+) -> list[dict[str, Any]]:
+    """m.notice contents for a message, in order, each of at most `limit` bytes. replies: the
+    room's replies and reactions are read back as ratings (a bot's room, not a hookshot's)."""
     if not message.entries:
         return _plain_events(message, limit)
     title = _clip(message.heading or message.subject, HEADING)
     footer = _clip(message.footer, FOOTER)
-    if any(e.paper_id for e in message.entries):  # digest/web/replies.py reads these back
+    if replies and any(e.paper_id for e in message.entries):  # digest/web/replies.py reads them
         how = "react 👍 / 👎" if len(message.entries) == 1 else "reply e.g. “+1 -3” (👍 1 👎 3)"
         footer = f"{footer} · to rate: {how}" if footer else f"to rate: {how}"
     frame = _size(_content(title + " (99/99)", footer, []))
@@ -254,7 +259,7 @@ def _shown(entry: Entry, scale: float) -> dict[str, Any]:
     shown["section"] = _clip(entry.section, HEADING)  # digest's own words; escaped all the same
     for name, n in limit.items():
         value = ", ".join(entry.terms) if name == "terms" else getattr(entry, name)
-        if name in ("url", "code_url"):
+        if name in ("url", "code_url", "up_url", "down_url"):
             shown[name] = value if len(value) <= n else ""
         else:
             shown[name] = _clip(value, n)
@@ -275,6 +280,8 @@ def _entry_text(e: dict[str, Any]) -> str:
     lines += ["   why: " + " — ".join(why)] if why else []
     lines += [f"   {e['snippet']}"] if e["snippet"] else []
     lines += [f"   code: {e['code_url']}"] if e["code_url"] else []
+    if e["up_url"] and e["down_url"]:  # [web]'s signed links: a GET only shows a button
+        lines += [f"   👍 more like this: {e['up_url']}", f"   👎 less like this: {e['down_url']}"]
     return "\n".join(lines)
 
 
@@ -293,6 +300,9 @@ def _entry_html(e: dict[str, Any]) -> str:
     lines += ["<i>why: " + " — ".join(why) + "</i>"] if why else []
     lines += [esc(e["snippet"])] if e["snippet"] else []
     lines += [f'<a href="{esc(e["code_url"])}">code</a>'] if e["code_url"] else []
+    if e["up_url"] and e["down_url"]:
+        up, down = esc(e["up_url"]), esc(e["down_url"])
+        lines += [f'<a href="{up}">👍 more like this</a> · <a href="{down}">👎 less like this</a>']
     head = f"<h5>{esc(e['section'])}</h5>" if e["section"] else ""
     return head + "<p>" + "<br>".join(lines) + "</p>"
 

@@ -39,7 +39,8 @@ class MatrixHookChannel:
     def send(self, delivery: Delivery) -> Receipt:
         payloads = [
             {"text": e["body"], **({"html": e["formatted_body"]} if "formatted_body" in e else {})}
-            for e in events(delivery.message, HOOK_CONTENT)
+            # Nothing reads a hookshot room's replies: its readers rate by [web]'s links.
+            for e in events(delivery.message, HOOK_CONTENT, replies=False)
         ]
         with client() as http:
             posted = post_at_most_once(http, self.url, payloads, delivery, refusal, "matrix-hook")
