@@ -266,8 +266,11 @@ def _item(
     rank: int, scored: Scored, links: Links | None = None, reasons: Sequence[str] = ()
 ) -> dict[str, Any]:
     paper = scored.paper
+    said = [" ".join(plain(r).split()) for r in reasons]  # they quote paper text
+    # The ranking's own clauses but those a held alert's reasons say ("by X, whom you follow").
+    because = [c for c in " ".join(plain(scored.because).split()).split("; ") if c not in said]
     return {
-        "reasons": [" ".join(plain(r).split()) for r in reasons],  # they quote paper text
+        "reasons": said,
         "rank": rank,
         "id": paper.id,
         "pdf_url": pdf_url(paper),
@@ -277,7 +280,7 @@ def _item(
         "venue": " ".join(plain(paper.venue).split()),
         "score": f"{scored.score:.2f}".replace("-0.00", "0.00"),  # a hair below zero is 0
         "terms": [plain(t) for t in scored.terms],
-        "because": " ".join(plain(scored.because).split()),
+        "because": "; ".join(c for c in because if c),
         "snippet": snippet(paper.abstract),
         "url": _safe_url(paper.url),
         "code_url": _safe_url(paper.code_url),

@@ -451,3 +451,14 @@ def test_a_score_a_hair_below_zero_reads_0_00_not_minus_zero() -> None:
     # A held alert by a followed author may share no word and score -0.0004 against the centroid.
     message = render(make_digest(Scored(FEDHET, -0.0004, (), "")))
     assert "score 0.00" in message.text and "-0.00" not in message.text + message.html
+
+
+def test_a_held_alert_of_a_followed_author_says_so_once_on_every_channel() -> None:
+    """The alert's reason and the ranking's own explanation both said "by X, whom you follow":
+    two lines in the mail, one doubled line on Slack and Matrix."""
+    follow = "by Graham Neubig, whom you follow"
+    scored = Scored(DPLORA, 0.15, ("lora",), f"closest to: Some liked paper; {follow}")
+    message = render(with_held(Held(scored, (follow,))))
+    for text in (message.text, message.html, message.entries[0].because):
+        assert text.count("whom you follow") == 1, text
+    assert "closest to: Some liked paper" in message.entries[0].because
