@@ -796,3 +796,18 @@ def test_an_exclude_word_or_alert_keyword_of_stop_words_alone_is_no_rule(
     code, out, err = run(capsys, "run", "--now", MONDAY)
     assert code == 0 and "subscribers.dan.exclude[1]: 'A' is only stop words" in err
     assert "  dan    3 picked" in out and "  dan    alerts: none" in out
+
+
+def test_validate_takes_an_empty_drop_folder_of_a_files_source_as_run_does(
+    project: Path, capsys
+) -> None:
+    """A drop folder is empty before its first delivery: run reads it as a quiet source (exit
+    0), and validate had refused the same config (exit 2), failing a deployment's check."""
+    (project / "drop").mkdir()
+    text = (project / "config" / "digest.toml").read_text()
+    text += '\n[[sources]]\nkind = "files"\nname = "drop"\npath = "../drop"\n'
+    (project / "config" / "digest.toml").write_text(text)
+    code, out, err = run(capsys, "validate")
+    assert code == 0 and err == ""
+    (line,) = [x for x in out.splitlines() if x.startswith("  source drop: ")]
+    assert line.endswith("drop (no paper file in it yet: a run reads none)")

@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 
 from digest.config.checks import exists
-from digest.models import DigestError, Settings, Subscriber, identity
+from digest.models import DigestError, Settings, SourceConfig, Subscriber, identity
 from digest.state.engine import shown
 
 
@@ -106,7 +106,9 @@ def where_paths(settings: Settings) -> list[str]:
     lines.append(f"  state: {shown(settings.state_path)}")  # a URL without its password
     for source in settings.sources:
         if "path" in source.options:
-            lines.append(f"  source {source.name}: {source.options['path']}")
+            empty = source.kind == "files" and _empty(source)
+            quiet = " (no paper file in it yet: a run reads none)" if empty else ""
+            lines.append(f"  source {source.name}: {source.options['path']}{quiet}")
     for sub in settings.subscribers:
         if sub.library_path:
             lines.append(f"  library of {sub.name}: {sub.library_path}")
@@ -134,10 +136,23 @@ def _local_source(file: str, key: str, kind: str, raw: object) -> list[str]:
         )
     except OSError as exc:
         return [f"{file}: {key}: cannot read folder {str(path)!r} ({exc.strerror or exc})"]
-    if not found:
+    if not found and kind == "seeds":
         wanted = " or ".join("*" + s for s in suffixes)
         return [f"{file}: {key}: no {wanted} files in folder {str(path)!r}"]
-    return []
+    return []  # a files source's drop folder is empty until its first delivery: a quiet source
+
+
+def _empty(source: SourceConfig) -> bool:
+    """Whether a files source's folder holds no paper file today."""
+    from digest.sources.files import SUFFIXES
+
+    path = Path(str(source.options["path"]))
+    try:
+        return path.is_dir() and not any(
+            p.is_file() and p.name.endswith(SUFFIXES) for p in path.iterdir()
+        )
+    except OSError:
+        return False
 
 
 def _unwritable(folder: str) -> str:
