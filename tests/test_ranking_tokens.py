@@ -59,11 +59,11 @@ def test_a_greek_letter_reads_the_same_typed_or_written_in_latex():
 
 
 def test_a_greek_letter_and_its_name_are_spellings_of_one_term():
-    assert tokens.greek_spellings("β-decay") == ["beta decay"]
+    assert tokens.greek_spellings("β-decay") == ("beta decay",)
     assert set(tokens.greek_spellings("alpha helix")) == {"α-helix", "αhelix"}
     assert set(tokens.greek_spellings("hα")) == {"h-alpha", "halpha"}
-    assert tokens.greek_spellings("decay") == [] and tokens.greek_spellings("mu") == []
-    assert tokens.greek_spellings("lyman alpha") == ["lymanα"]  # "lyman-α" reads as "lyman"
+    assert tokens.greek_spellings("decay") == () and tokens.greek_spellings("mu") == ()
+    assert tokens.greek_spellings("lyman alpha") == ("lymanα",)  # "lyman-α" reads as "lyman"
 
 
 def test_accents_case_and_punctuation_do_not_change_the_words():

@@ -4,6 +4,7 @@ the word ids of many texts at once for a fit (two processes for large corpora), 
 from __future__ import annotations
 
 import array
+import functools
 import os
 import pickle
 import re
@@ -80,10 +81,15 @@ _GREEK_COMMAND = re.compile(r"\$?\\(?:var)?(" + "|".join(_GREEK_NAMES) + r")(?![
 _LETTER_NAMES = {letter: name for name, letter in GREEK.items()}
 
 
-def greek_spellings(term: str) -> list[str]:
+def greek_spellings(term: str) -> tuple[str, ...]:
     """The term with its Greek letters spelled as names, or its names as letters, as the
     analyzer reads each: a reader's "β-decay" is the papers' "beta decay", "alpha helix" their
     "α-helix", "Hα" their "H-alpha". A form the analyzer reads only in part is none."""
+    return _greek_spellings(term, id(STOP_WORDS))  # the analyzer's stop words may be swapped
+
+
+@functools.lru_cache(maxsize=1 << 16)  # readers share most terms: a run asks for each once
+def _greek_spellings(term: str, _stop_words: int) -> tuple[str, ...]:
     if any(c in _LETTER_NAMES for c in term):
         named = "".join(_LETTER_NAMES.get(c, c) for c in term)
         hyphened = "".join(f"-{_LETTER_NAMES[c]}-" if c in _LETTER_NAMES else c for c in term)
@@ -97,7 +103,7 @@ def greek_spellings(term: str) -> list[str]:
         best = max(analyze(form), key=len, default="")
         if best and best != term and _BARE.sub("", best) == _BARE.sub("", form):
             found.append(best)
-    return list(dict.fromkeys(found))
+    return tuple(dict.fromkeys(found))
 
 
 _BARE = re.compile("[ -]")
