@@ -51,7 +51,11 @@ def load(path: str, quiet: bool = False) -> tuple[Paper, ...]:
     except (OSError, ValueError):  # a name too long for the system, a NUL byte
         there = False
     if not there:
-        what = "a folder, not a library file" if file.is_dir() else "library file not found"
+        try:
+            folder = file.is_dir()
+        except (OSError, ValueError):  # as above: no file, nor a folder, can have this name
+            folder = False
+        what = "a folder, not a library file" if folder else "library file not found"
         raise InputError(f"{path[:200]}: {what}")
     if not file.name.lower().endswith(SUFFIXES):
         raise InputError(f"{path}: unknown library format; use {', '.join(SUFFIXES)}")

@@ -420,3 +420,9 @@ def test_a_large_library_parses_in_seconds_and_cached_in_a_moment(tmp_path: Path
     cached = time.process_time() - started
     # The old reading took ~9 ms of CPU per entry; 3,725 entries now take about 1.6 s.
     assert first < 3.0 and cached < 0.5, (first, cached)
+
+
+def test_a_name_too_long_for_the_system_is_a_library_not_found(tmp_path: Path) -> None:
+    # "File name too long" from the check for a folder had been a traceback of `validate`.
+    with pytest.raises(InputError, match="library file not found"):
+        library.load(str(tmp_path / ("x" * 5000)))
