@@ -198,6 +198,13 @@ def _secret_places(secrets: frozenset[str]) -> Places:
 _TOKEN = re.compile(r"/(?=[^/]*\d)(?=[^/]*[a-z])[^/]{6,}/|/[^/]{12,}/")
 
 
+def _distinctive(secret: str) -> bool:
+    """Could the secret be told from the words of a paper? Not a short or word-like one: as
+    _TOKEN takes a folder's segment, it mixes letters and digits in 6+ characters, or is long."""
+    mixed = any(c.isdigit() for c in secret) and any(c.isalpha() for c in secret)
+    return len(secret) >= 12 or (mixed and len(secret) >= 6)
+
+
 def seen_replacements(papers: list[Paper], store: Store, name: str) -> list[Paper]:
     """The papers without the new versions of papers the store has never seen: those are not
     new (a source opts in with `replacements = true`, and its papers come unmarked)."""
@@ -222,10 +229,15 @@ def _batches(
     read before it are kept (a page that failed does not undo the pages before it)."""
     batch: list[Paper] = []
     read = 0
-    # The secrets this source's server knows (what it was asked with): only these can be in
-    # its papers' text, and only these are looked for there (a look per secret and paper).
-    said = " ".join(str(v) for v in source.options.values())
-    own = frozenset(secret for secret in secrets if secret and secret in said)
+    # Only a secret that can be told from a paper's words is looked for in it: "e" as an SMTP
+    # password had been blotted from every stored title and abstract (Th[redacted]...), and
+    # every link and key holding an "e" dropped, for good. Log lines still blot every secret.
+    secrets = frozenset(secret for secret in secrets if _distinctive(secret))
+    # The secrets this source's server knows (its address, what it holds): only these can be in
+    # its papers' text, and only these are looked for there (a look per secret and paper). Not
+    # any secret a path happens to hold: a password "digest" and a config under /srv/digest/.
+    address = str(source.options.get("url", ""))
+    own = frozenset(secret for secret in secrets if secret in address)
     try:
         asked = {} if validators is None else {"validators": validators}
         for paper in SOURCES[source.kind].fetch(source, warn, now=now, progress=bar, **asked):

@@ -97,8 +97,8 @@ def _first_of_repeat(trigger: Any, fire: datetime) -> datetime:
 
 def behind(last_period: str | None, now: datetime) -> bool:
     """Is the clock before the period of the subscriber's last digest (named by its start)? Then
-    it stepped back (a machine booting before NTP, a --now in the past), and nothing made now
-    would come in order."""
+    it stepped back (a machine booting before NTP, a --now in the past), or that digest was made
+    ahead of it (a --now in the future), and nothing made now would come in order."""
     return last_period is not None and now < datetime.fromisoformat(last_period)
 
 

@@ -263,6 +263,35 @@ def test_implicit_tls_with_login(cert: tuple[Path, Path]) -> None:
     assert [m.login for m in mailbox.mails] == ["digest-bot"]
 
 
+def test_a_ca_file_that_is_not_pem_is_named_not_the_security_setting(
+    cert: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """A DER .crt (as many CAs hand one out) gave "TLS with host:port failed; check
+    [smtp].security against the port", and the row was dead after one try."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives.serialization import Encoding
+
+    der = tmp_path / "relay-ca.crt"
+    der.write_bytes(x509.load_pem_x509_certificate(cert[0].read_bytes()).public_bytes(Encoding.DER))
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(*cert)
+    mailbox = Mailbox()
+    server = LoopbackSMTP(mailbox, ssl_context=context)
+    server.start()
+    try:
+        with pytest.raises(DeliveryError) as error:
+            send(channel(settings_for(server.port, security="tls", ca_file=str(der))))
+        send(channel(settings_for(server.port, security="tls", ca_file=str(cert[0]))))
+    finally:
+        server.stop()
+    assert str(error.value) == (
+        f"email: cannot load [smtp].ca_file {str(der)!r} (NO_CERTIFICATE_OR_CRL_FOUND): it must"
+        " hold PEM certificates"
+    )
+    assert error.value.retryable  # mended, the file serves the next try: no `digest retry`
+    assert len(mailbox.mails) == 1  # the same relay, trusted through the PEM
+
+
 def test_starttls_refuses_a_server_that_does_not_offer_it(relay: Any) -> None:
     server, mailbox = relay
     with pytest.raises(DeliveryError) as error:

@@ -811,3 +811,102 @@ def test_validate_takes_an_empty_drop_folder_of_a_files_source_as_run_does(
     assert code == 0 and err == ""
     (line,) = [x for x in out.splitlines() if x.startswith("  source drop: ")]
     assert line.endswith("drop (no paper file in it yet: a run reads none)")
+
+
+def test_an_empty_config_name_and_a_commands_usage_errors_say_what_they_are(
+    project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`DIGEST_CONFIG=` (compose's ${DIGEST_CONFIG} of nothing) and `--config ""` both said
+    ".: not a regular file", and an option a command does not take was `digest: error: ...
+    (see digest --help)`, whose help does not list it."""
+    monkeypatch.setenv("DIGEST_CONFIG", "")  # unset, as an empty DIGEST_STATE is
+    code, out, err = run(capsys, "validate")
+    assert code == 0 and out.startswith("config/digest.toml: OK"), err
+    cases = [
+        (
+            ["validate", "--config", ""],
+            "digest validate: error: argument --config: blank; name the config file, or leave it"
+            " out for $DIGEST_CONFIG or config/digest.toml (see digest validate --help)",
+        ),
+        (
+            ["validate", "--state", "x.db"],
+            "digest validate: error: unrecognized arguments: --state x.db"
+            " (see digest validate --help)",
+        ),
+        (
+            ["serve", "--now", MONDAY],
+            f"digest serve: error: unrecognized arguments: --now {MONDAY}"
+            " (see digest serve --help)",
+        ),
+    ]
+    for args, line in cases:
+        with pytest.raises(SystemExit) as info:
+            main(args)
+        assert (info.value.code, capsys.readouterr().err) == (2, line + "\n")
+
+
+def one_reader_config(tmp_path: Path, *names: str) -> list[str]:
+    """A config of these subscribers (file channels) over one paper; its --config option."""
+    (tmp_path / "papers.jsonl").write_text(
+        json.dumps({"id": "2611.00001", "title": "Private federated learning", "abstract": ""})
+        + "\n",
+        encoding="utf-8",
+    )
+    readers = "".join(
+        f'[[subscribers]]\nname = "{name}"\ninterests = "private federated learning"\n'
+        '[[subscribers.channels]]\nkind = "file"\ndir = "out"\n'
+        for name in names
+    )
+    config = tmp_path / "digest.toml"
+    config.write_text(f'[[sources]]\nkind = "files"\npath = "papers.jsonl"\n{readers}', "utf-8")
+    return ["--config", str(config)]
+
+
+@pytest.mark.parametrize(("written", "typed"), [("NFC", "NFD"), ("NFD", "NFC")])
+def test_a_subscriber_named_in_either_unicode_form_is_the_one_the_config_has(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], written: str, typed: str
+) -> None:
+    """ "José" typed (NFC) or pasted from a Mac (NFD) is one name to the config; every command
+    had refused the other: "no subscriber named 'José' ...; known: José"."""
+    import unicodedata
+
+    from digest.state import Store
+
+    name = unicodedata.normalize(written, "José")
+    given = unicodedata.normalize(typed, "José")
+    config = one_reader_config(tmp_path, name)
+    assert run(capsys, "run", *config, "--now", MONDAY)[0] == 0
+    commands = [
+        ["preview", "--subscriber", given],
+        ["feedback", given, "2611.00001", "up"],
+        ["ratings", "--subscriber", given, "--format", "json"],
+        ["resume", given],
+        ["retry", "--subscriber", given],
+    ]
+    for command in commands:
+        code, out, err = run(capsys, *command, *config, "--now", MONDAY)
+        assert (code, err) == (0, ""), command
+        if command[0] == "ratings":  # recorded under the config's spelling
+            assert [r["subscriber"] for r in json.loads(out)] == [name]
+    with Store(tmp_path / "state" / "digest.db") as store:
+        store.db.execute("UPDATE outbox SET status = 'dead', last_error = 'disk full'")
+    code, out, err = run(capsys, "retry", *config, "--drop", f"{given}/file", "--now", MONDAY)
+    assert code == 0 and "1 dead delivery dropped" in out, err
+
+
+def test_a_mistyped_name_among_many_subscribers_is_answered_with_the_closest_few(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 10,000 subscribers had made the answer one line of 170 KB, every name in it.
+    config = one_reader_config(tmp_path, *(f"reader{n:02d}" for n in range(50)))
+    code, _, err = run(capsys, "preview", *config, "--subscriber", "raeder17")
+    assert code == 2
+    said = f"digest: no subscriber named 'raeder17' in {config[1]}; closest: reader17, "
+    assert err.startswith(said) and err.endswith(" (of 50 subscribers)\n")
+    code, _, err = run(capsys, "ratings", *config, "--subscriber", "nobody")
+    assert code == 2
+    assert err.endswith("; known: reader00, reader01, reader02 and 47 more\n")
+    code, _, err = run(
+        capsys, "retry", "--subscriber", "nobody", *one_reader_config(tmp_path, "ana", "bo")
+    )
+    assert code == 2 and err.endswith("; known: ana, bo\n")  # a few are all named

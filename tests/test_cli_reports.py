@@ -1,5 +1,6 @@
 """`digest status`: runs, next digests, sources and dead deliveries; exit 1 when one needs
-attention."""
+attention, a subscriber whose last digest was made ahead of the clock among them. The commands
+that record on their clock refuse a `--now` more than a week ahead of the real one."""
 
 from __future__ import annotations
 
@@ -7,14 +8,14 @@ import socket
 import subprocess
 import sys
 from dataclasses import replace
-from datetime import date
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from timeline import PRIVACY, arrive, at, paper, settings_for, subscriber
 
 from digest import pipeline
-from digest.cli import reports
+from digest.cli import main, reports
 from digest.models import Paper, Scored, StateError
 from digest.state import Store
 
@@ -255,3 +256,63 @@ def test_new_versions_of_papers_never_seen_are_said_left_out_not_seen_before() -
         reports._source_state(SourceReport("a", read=2))
         == "2 read, 0 skipped, 0 new: all seen before"
     )
+
+
+CONFIG = """
+[[sources]]
+kind = "files"
+path = "papers"
+[[subscribers]]
+name = "ana"
+interests = "differential privacy"
+schedule = "0 8 * * *"
+timezone = "UTC"
+[[subscribers.channels]]
+kind = "file"
+dir = "out"
+"""
+
+
+def project(tmp_path: Path) -> list[str]:
+    (tmp_path / "digest.toml").write_text(CONFIG, encoding="utf-8")
+    arrive(tmp_path / "papers", "1", paper("p1", PRIVACY))
+    return ["--config", str(tmp_path / "digest.toml")]
+
+
+def test_a_now_more_than_a_week_ahead_is_refused_where_it_would_be_recorded(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 2027 typed for 2026: the run sent a digest dated a year ahead, and every real run after it
+    # said "clock behind" for that year; no command undid it.
+    config = project(tmp_path)
+    ahead = (datetime.now(UTC) + timedelta(days=365, hours=2, minutes=30)).isoformat("T", "seconds")
+    for command in (["run"], ["retry"], ["feedback", "ana", "p1", "up"]):
+        assert main([*command, *config, "--now", ahead]) == 2, command
+        (said,) = capsys.readouterr().err.splitlines()
+        assert said.startswith(f"digest: --now {ahead} is 365 d 2 h ahead of this machine's clock")
+        assert said.endswith("check the date (at most 7 days ahead)")
+    assert not (tmp_path / "state").exists()  # nothing made on it
+    # Reading commands look ahead as they are asked to.
+    assert main(["preview", *config, "--subscriber", "ana", "--now", ahead]) == 0
+    assert main(["status", *config, "--now", ahead]) == 0
+    # A replay of the coming days goes on.
+    soon = (datetime.now(UTC) + timedelta(days=6)).isoformat()
+    assert main(["run", *config, "--now", soon]) == 0
+
+
+def test_status_names_the_subscriber_a_digest_made_ahead_of_the_clock_holds_back(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # status said "next digest: tomorrow 08:00", which no run would make.
+    config = project(tmp_path)
+    later = datetime.now(UTC).date() + timedelta(days=3)
+    assert main(["run", *config, "--now", f"{later}T12:00Z"]) == 0
+    assert main(["run", *config]) == 1
+    assert "ana  clock behind" in capsys.readouterr().out
+    assert main(["status", *config]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-2].startswith("clock behind: the last digest of these is for a period after")
+    assert lines[-1] == f"  ana: its last digest is of {later:%a %Y-%m-%d} 08:00 UTC (UTC)"
+    # At that time (the real run's "attention" aside) nothing is held back.
+    main(["status", *config, "--now", f"{later}T12:00Z"])
+    assert "clock behind" not in capsys.readouterr().out

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
+import shutil
 import textwrap
 from pathlib import Path
 
 import pytest
 
 from digest import config
+from digest.cli import main
 from digest.models import ConfigError
 
 REPO = Path(__file__).resolve().parent.parent
@@ -328,6 +331,20 @@ def test_a_config_is_read_to_a_bound_and_a_pipe_is_a_config(tmp_path: Path) -> N
         config.load(tmp_path, environ={})
 
 
+def test_a_duration_too_long_to_read_is_one_line_in_every_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Python reads no integer of over 4,300 digits: validate, status and run gave a traceback.
+    monkeypatch.delenv("DIGEST_STATE", raising=False)
+    shutil.copytree(REPO / "seeds", tmp_path / "seeds")
+    path = write(tmp_path, '[serve]\npoll_every = "' + "9" * 5000 + 's"\n' + MINIMAL)
+    for command in (["validate"], ["status"], ["run", "--now", "2026-12-07T10:00Z"]):
+        code = main([*command, "--config", str(path)])
+        out, err = capsys.readouterr()
+        line = f"digest: {path}: serve.poll_every: must be a duration of at most 365d\n"
+        assert (code, out, err) == (2, "", line), command
+
+
 def test_an_integer_too_long_to_read_is_one_line(tmp_path: Path) -> None:
     message = error_of(tmp_path, MINIMAL + "top_k = " + "9" * 5000 + "\n")
     assert "not valid TOML" in message and "4300" in message
@@ -510,6 +527,7 @@ def test_table_numbers_outside_their_range_are_refused(
 
 # --- [web] --------------------------------------------------------------------------------------
 
+SECRET = "9f2c4e1a7b3d8c6e0a5f1b2d4c6e8a0b"  # as `openssl rand -hex 16` makes one
 WEB = (
     MINIMAL
     + """
@@ -522,13 +540,13 @@ secret = "${DIGEST_WEB_SECRET}"
 
 def test_web_is_optional_and_its_secret_is_redacted(tmp_path: Path) -> None:
     assert config.load(write(tmp_path, MINIMAL), environ={}).web == {}
-    settings = config.load(write(tmp_path, WEB), environ={"DIGEST_WEB_SECRET": "k" * 32})
+    settings = config.load(write(tmp_path, WEB), environ={"DIGEST_WEB_SECRET": SECRET})
     assert settings.web == {
         "base_url": "https://digest.example.org",
-        "secret": "k" * 32,
+        "secret": SECRET,
         "listen": "127.0.0.1:8080",
     }
-    assert "k" * 32 in settings.secrets
+    assert SECRET in settings.secrets
 
 
 @pytest.mark.parametrize(
@@ -552,7 +570,7 @@ def test_web_mistakes_name_the_key(tmp_path: Path, extra: str, expected: str) ->
     body = (
         WEB.replace('base_url = "https://digest.example.org/"', "") if "base_url" in extra else WEB
     )
-    message = error_of(tmp_path, body + extra + "\n", {"DIGEST_WEB_SECRET": "k" * 32})
+    message = error_of(tmp_path, body + extra + "\n", {"DIGEST_WEB_SECRET": SECRET})
     assert expected in message
 
 
@@ -562,6 +580,65 @@ def test_a_short_web_secret_or_a_missing_one_is_refused(tmp_path: Path) -> None:
     )
     body = MINIMAL + '\n[web]\nbase_url = "https://digest.example.org"\n'
     assert "web.secret: missing" in error_of(tmp_path, body)
+
+
+def example_env() -> dict[str, str]:
+    """config/.env.example's NAME=value lines, as an operator uncomments them."""
+    text = (REPO / "config" / ".env.example").read_text(encoding="utf-8")
+    return dict(re.findall(r"^#\s*([A-Z_]+)=(.*)$", text, re.MULTILINE))
+
+
+def test_the_env_examples_placeholders_uncommented_as_they_are_sign_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The example is public: a link signed with its web secret was forged and served (an
+    archive), and its Slack signing secret would let anyone forge a button's click."""
+    example = example_env()
+    assert {"DIGEST_WEB_SECRET", "SLACK_SIGNING_SECRET"} <= set(example)
+    (tmp_path / ".env").write_text("".join(f"{k}={v}\n" for k, v in example.items()))
+    shutil.copytree(REPO / "seeds", tmp_path / "seeds")
+    slack = (
+        '[[subscribers.channels]]\nkind = "slack"\nwebhook = "https://hooks.slack.com/x/y"\n'
+        'signing_secret = "${SLACK_SIGNING_SECRET}"\n'
+    )
+    path = write(tmp_path, WEB + slack)
+    for name in example:
+        monkeypatch.delenv(name, raising=False)
+    code = main(["validate", "--config", str(path)])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert err.splitlines() == [
+        f"digest: {path}: subscribers.alice.channels[0].signing_secret: is the example of "
+        "config/.env.example, which anyone can read: give the Slack app's own (Basic "
+        "Information > App Credentials)",
+        f"digest: {path}: web.secret: is the placeholder of config/.env.example, which anyone "
+        "can read; make one with `openssl rand -hex 32` and keep it in .env",
+    ]
+
+
+def test_no_value_of_the_env_example_passes_as_the_web_secret(tmp_path: Path) -> None:
+    for value in example_env().values():
+        message = error_of(tmp_path, WEB, {"DIGEST_WEB_SECRET": value})
+        assert ": web.secret: " in message and value not in message
+
+
+@pytest.mark.parametrize(
+    ("secret", "problem"),
+    [
+        (" " * 16, "is blank"),
+        ("\t" * 40, "is blank"),
+        ("ab" * 12, "has fewer than 6 different characters, so it is no random secret"),
+        ("0123401234012340", "has fewer than 6 different characters, so it is no random secret"),
+    ],
+)
+def test_a_blank_or_patterned_web_secret_is_refused_without_showing_it(
+    tmp_path: Path, secret: str, problem: str
+) -> None:
+    message = error_of(tmp_path, WEB, {"DIGEST_WEB_SECRET": secret})
+    assert message.endswith(
+        f": web.secret: {problem}; make one with `openssl rand -hex 32` and keep it in .env"
+    )
+    assert secret not in message
 
 
 def test_a_slack_signing_secret_needs_web(tmp_path: Path) -> None:

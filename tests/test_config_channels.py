@@ -3,13 +3,17 @@ is one line naming the key, and no secret is ever part of an error or left unred
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
+from channel_servers import self_signed
 
 from digest import config
+from digest.cli import main
 from digest.models import ConfigError
 
+REPO = Path(__file__).resolve().parent.parent
 BASE = """
 [[sources]]
 kind = "seeds"
@@ -119,11 +123,13 @@ def test_smtp_defaults_to_starttls_on_587(tmp_path: Path) -> None:
         (SMTP + "port = 0\n" + BASE, "smtp.port: must be a port number, 1 to 65535"),
         (
             '[smtp]\nhost = "relay\\nX-Injected: 1"\nfrom = "d@x.org"\n' + BASE,
-            "smtp.host: must be a host name or address (no user, password or /)",
+            "smtp.host: must be a host name or address (no scheme, user, password, / or space;"
+            " the port goes in [smtp].port)",
         ),
         (  # the password went into every "cannot reach" line, status and the state
             '[smtp]\nhost = "digest:S3KRITpw@relay"\nfrom = "d@x.org"\n' + BASE,
-            "smtp.host: must be a host name or address (no user, password or /)",
+            "smtp.host: must be a host name or address (no scheme, user, password, / or space;"
+            " the port goes in [smtp].port)",
         ),
         (SMTP + 'port = "587"\n' + BASE, "smtp.port: must be an integer, not a string"),
         (
@@ -225,3 +231,77 @@ def test_room_ids_of_every_version_and_aliases_are_accepted(tmp_path: Path) -> N
             f'room = "{room}"\ntoken = "syt_x"\n'
         )
         assert load(tmp_path, body).subscribers[0].channels[0].options["room"] == room
+
+
+# --- [smtp]'s host and CA file, as a run will use them -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("host", "given"),
+    [
+        ("127.0.0.1:19721", " (port = 19721)"),
+        ("smtp.example.org:587", " (port = 587)"),
+        ("[::1]:25", " (port = 25)"),
+        ("[::1]", ""),
+        ("smtp.example.org:", ""),
+    ],
+)
+def test_a_host_holding_a_port_is_refused_with_the_port_key(
+    tmp_path: Path, host: str, given: str
+) -> None:
+    """Delivery had tried "cannot reach 127.0.0.1:19721:587" until the row was dead."""
+    body = SMTP.replace('"smtp.example.org"', f'"{host}"') + BASE
+    assert error_of(tmp_path, body) == (
+        "smtp.host: must be the host alone, with no :port (an IPv6 address without brackets,"
+        f" as ::1); the port goes in [smtp].port{given}"
+    )
+
+
+@pytest.mark.parametrize("host", ["smtps://smtp.example.org", "smtp.example.org 587"])
+def test_a_host_written_as_a_url_or_with_a_space_points_to_the_port_key(
+    tmp_path: Path, host: str
+) -> None:
+    body = SMTP.replace('"smtp.example.org"', f'"{host}"') + BASE
+    assert error_of(tmp_path, body).endswith("; the port goes in [smtp].port)")
+
+
+@pytest.mark.parametrize("host", ["::1", "fe80::1%eth0", "2001:db8::25", "relay.example.org"])
+def test_ipv6_addresses_and_host_names_are_hosts(tmp_path: Path, host: str) -> None:
+    body = SMTP.replace('"smtp.example.org"', f'"{host}"') + BASE
+    assert load(tmp_path, body).smtp["host"] == host
+
+
+def der_and_pem(folder: Path) -> tuple[Path, Path]:
+    """One real CA certificate, as a CA hands it out in DER (relay-ca.crt) and as PEM."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives.serialization import Encoding
+
+    pem = self_signed(folder)[0]
+    der = folder / "relay-ca.crt"
+    der.write_bytes(x509.load_pem_x509_certificate(pem.read_bytes()).public_bytes(Encoding.DER))
+    return der, pem
+
+
+def test_a_ca_file_that_is_not_pem_is_refused_by_validate_naming_the_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It passed validate, and the run's e-mail died on its first try blaming
+    [smtp].security and the port."""
+    shutil.copytree(REPO / "seeds", tmp_path / "seeds")
+    der, pem = der_and_pem(tmp_path)
+    (tmp_path / "notes.txt").write_text("the relay's CA: ask Ana\n")
+    email = '[[subscribers.channels]]\nkind = "email"\nto = "a@x.org"\n'
+    path = tmp_path / "digest.toml"
+    for name in (der.name, "notes.txt"):
+        path.write_text(SMTP + f'ca_file = "{name}"\n' + BASE + email, encoding="utf-8")
+        code = main(["validate", "--config", str(path)])
+        out, err = capsys.readouterr()
+        assert code == 2 and out == ""
+        assert err == (
+            f"digest: {path}: smtp.ca_file: {str(tmp_path / name)!r}: not a PEM certificate "
+            "bundle (NO_CERTIFICATE_OR_CRL_FOUND); a DER .crt converts with "
+            "`openssl x509 -inform der -in ca.crt -out ca.pem`\n"
+        )
+    path.write_text(SMTP + f'ca_file = "{pem.name}"\n' + BASE + email, encoding="utf-8")
+    code = main(["validate", "--config", str(path)])
+    assert code == 0, capsys.readouterr().err

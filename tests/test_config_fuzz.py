@@ -106,6 +106,7 @@ ODD: list[Any] = [
     "\u0000",
     "\n",
     "x" * 5000,
+    "9" * 5000 + "s",  # past Python's 4,300 digits of int(): a traceback in every command
     "0",
     "-1",
     "30m",

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from channel_servers import self_signed
 
 from digest import config
 from digest.cli import main
@@ -53,7 +54,7 @@ def project(tmp_path: Path) -> Path:
     conf = tmp_path / "site" / "conf"
     (conf / "my-templates").mkdir(parents=True)
     shutil.copytree(REPO / "seeds", tmp_path / "site" / "seeds")
-    (conf / "ca.pem").write_text("not checked here\n")
+    self_signed(conf)[0].rename(conf / "ca.pem")  # validate loads it, as a run does
     (conf / "ana.jsonl").write_text('{"id": "x1", "title": "DP-SGD", "abstract": "Privacy."}\n')
     (conf / "digest.toml").write_text(CONFIG, encoding="utf-8")
     return conf / "digest.toml"
@@ -189,3 +190,96 @@ def test_a_character_the_file_system_encoding_has_no_bytes_for_is_refused(tmp_pa
     # An undecodable byte of a real environment (os.environ's surrogate escape) is a name.
     settings = config.load(path, environ={"STATE": "var/\udcff.db"})
     assert os.fsencode(settings.state_path).endswith(b"var/\xff.db")
+
+
+# --- a .env of another tool, and a config from a pipe ---------------------------------------
+
+ANOTHER_TOOLS = "# another tool's settings\nexport EDITOR=vi\nbad line here\n"
+
+
+def test_another_tools_dotenv_in_the_working_directory_is_only_a_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Cron runs in $HOME: a ~/.env digest cannot parse stopped every command (exit 2) of a
+    config that names no ${VAR} at all."""
+    path = project(tmp_path)
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".env").write_text(ANOTHER_TOOLS)
+    monkeypatch.chdir(home)
+    code = main(["validate", "--config", str(path)])
+    out, err = capsys.readouterr()
+    assert code == 0 and out.startswith(f"{path}: OK"), err
+    assert err == (
+        f"digest: WARNING: {home / '.env'}:3: not a NAME=value line; not read, as {path} names"
+        " no ${VAR} it would give\n"
+    )
+
+
+def test_a_dotenv_the_configs_variables_may_need_is_still_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = project(tmp_path)
+    path.write_text(CONFIG.replace('"var/digest.db"', '"${STATE_FILE}"'), encoding="utf-8")
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".env").write_text("STATE_FILE=var/home.db\n" + ANOTHER_TOOLS)
+    monkeypatch.chdir(home)
+    monkeypatch.delenv("STATE_FILE", raising=False)
+    broken = f"digest: {home / '.env'}:4: not a NAME=value line\n"
+    for beside in ("", "STATE_FILE=var/beside.db\n"):
+        # Set nowhere else, or set beside the config too, which the working directory's wins:
+        # the broken file would give the value, as it did before.
+        (path.parent / ".env").write_text(beside)
+        code = main(["validate", "--config", str(path)])
+        assert (code, capsys.readouterr().err) == (2, broken)
+    # The environment wins over every .env: the broken one gives nothing the config uses.
+    monkeypatch.setenv("STATE_FILE", "var/env.db")
+    code = main(["validate", "--config", str(path)])
+    out, err = capsys.readouterr()
+    assert code == 0 and f"state: {path.parent / 'var' / 'env.db'}" in out
+    assert err.startswith(f"digest: WARNING: {home / '.env'}:4: not a NAME=value line; ")
+    # Beside the config, a .env digest cannot parse is an error whatever the config names.
+    monkeypatch.chdir(path.parent)
+    (path.parent / ".env").write_text(ANOTHER_TOOLS)
+    code = main(["validate", "--config", str(path)])
+    assert (code, capsys.readouterr().err) == (
+        2,
+        f"digest: {path.parent / '.env'}:3: not a NAME=value line\n",
+    )
+
+
+def piped(text: str) -> str:
+    """A config as `--config <(envsubst < digest.toml)` gives it: /dev/fd/N, a pipe."""
+    read, write = os.pipe()
+    os.write(write, text.encode())
+    os.close(write)
+    return f"/dev/fd/{read}"
+
+
+def test_a_config_from_a_pipe_starts_its_relative_paths_in_the_working_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A pipe's folder (/dev/fd) holds no files: validate looked for /dev/fd/seeds, and run
+    for its default state under /proc/<pid>/fd/state."""
+    shutil.copytree(REPO / "seeds", tmp_path / "seeds")
+    (tmp_path / ".env").write_text("TOPIC=differential privacy\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("DIGEST_STATE", raising=False)
+    text = (
+        '[[sources]]\nkind = "seeds"\npath = "seeds"\n'
+        '[[subscribers]]\nname = "ana"\ninterests = "${TOPIC}"\n'
+    )
+    for command in (["validate"], ["run", "--now", "2026-11-30T09:00:00+00:00"]):
+        name = piped(text)
+        try:
+            code = main([*command, "--config", name])
+        finally:
+            os.close(int(name.rpartition("/")[2]))
+        out, err = capsys.readouterr()
+        assert code == 0, err
+        if command == ["validate"]:
+            assert f"source seeds: {tmp_path / 'seeds'}" in out
+            assert f"state: {tmp_path / 'state' / 'digest.db'}" in out
+    assert (tmp_path / "state" / "digest.db").is_file()
+    assert len(list((tmp_path / "out").glob("*/ana.eml"))) == 1

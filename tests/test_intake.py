@@ -444,3 +444,59 @@ def test_a_public_feed_given_as_a_variable_keeps_its_items_links(
     with Store(tmp_path / "s.db") as store:
         intake.ingest(settings, store, NOW)
         assert [paper.url for _, paper in store.papers_after(0)] == [link]
+
+
+SMTP_CONFIG = """
+[[sources]]
+kind = "files"
+path = "papers.jsonl"
+[smtp]
+host = "127.0.0.1"
+port = 2525
+security = "starttls"
+username = "digest"
+password = "${SMTP_PASSWORD}"
+from = "Digest <d@example.org>"
+[[subscribers]]
+name = "ana"
+interests = "private federated learning"
+[[subscribers.channels]]
+kind = "file"
+dir = "out"
+"""
+
+
+@pytest.mark.parametrize("password", ["e", "digest"])
+def test_a_short_or_word_like_secret_is_no_part_of_any_papers_text(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    password: str,
+) -> None:
+    """An SMTP password "e" (or "digest", the config under /srv/digest/) is also in the source's
+    path; it had been blotted from every stored title and abstract for good ("Th[redacted]
+    conv[redacted]ntional..."), and every link holding it dropped. A log line still blots it."""
+    from digest.cli import main
+
+    folder = tmp_path / "digest"
+    folder.mkdir()
+    (folder / "digest.toml").write_text(SMTP_CONFIG, encoding="utf-8")
+    (folder / ".env").write_text(f"SMTP_PASSWORD={password}\n", encoding="utf-8")
+    told = {
+        "id": "2611.00001",
+        "title": "A digest of the conventional approach to private federated learning",
+        "abstract": f"{PRIVACY} We release the code.",
+        "url": "https://example.org/digest/2611.00001",
+    }
+    (folder / "papers.jsonl").write_text(json.dumps(told) + "\n", encoding="utf-8")
+    monkeypatch.delenv("SMTP_PASSWORD", raising=False)
+    monkeypatch.chdir(folder)
+    assert main(["-v", "run", "--config", "digest.toml", "--now", "2026-11-30T09:00Z"]) == 0
+    with Store(folder / "state" / "digest.db") as store:
+        ((_, paper),) = store.papers_after(0)
+    assert (paper.title, paper.abstract, paper.url) == (
+        told["title"],
+        told["abstract"],
+        told["url"],
+    )
+    assert "[redacted]" in capsys.readouterr().err  # the log's lines: every secret, however short

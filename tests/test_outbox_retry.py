@@ -1,13 +1,20 @@
 """`digest retry` and its options: `--subscriber` sends that subscriber's deliveries alone (its
 dead ones revived, and none of another's, due or not); `--drop` with `--subscriber` gives up
-only that subscriber's dead deliveries and refuses another's name."""
+only that subscriber's dead deliveries and refuses another's name. Stopped by SIGTERM, it
+finishes the post on the wire and leaves the rest pending, as `digest run` does."""
 
 from __future__ import annotations
 
+import shutil
+import signal
+import subprocess
+import sys
+import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from channel_servers import SlackWebhook
 from sample_digests import message, paper
 
 from digest.cli import main
@@ -96,3 +103,68 @@ def test_retry_sends_a_delivery_waiting_for_a_next_try_now(project: list[str], t
         )
     main(["retry", *project, "--subscriber", "bob"])  # (exit 1: alice and carol are dead)
     assert statuses(tmp_path)["bob"] == "sent"
+
+
+REPO = Path(__file__).resolve().parent.parent
+SLACK_CONFIG = """
+[[sources]]
+kind = "seeds"
+path = "seeds"
+[delivery]
+max_attempts = 1
+concurrency = 1
+[[subscribers]]
+name = "ana"
+interests = "differential privacy and federated learning for language models"
+[[subscribers.channels]]
+kind = "slack"
+webhook = "{ana}"
+[[subscribers]]
+name = "bob"
+interests = "reasoning in large language models, chain of thought"
+[[subscribers.channels]]
+kind = "slack"
+webhook = "{bob}"
+"""
+
+
+def test_a_sigterm_finishes_the_post_on_the_wire_and_leaves_the_rest_pending(
+    tmp_path: Path,
+) -> None:
+    # `timeout`, systemd and shutdown send SIGTERM. `digest retry` died at once, silent (143):
+    # Slack had posted ana's digest, and the next retry called it dead, "may be missing".
+    slack = SlackWebhook()
+    try:
+        hooks = {name: slack.url(f"{name}hook", "channel_not_found") for name in ("ana", "bob")}
+        shutil.copytree(REPO / "seeds", tmp_path / "seeds")
+        (tmp_path / "digest.toml").write_text(SLACK_CONFIG.format(**hooks), encoding="utf-8")
+        args = ["--config", str(tmp_path / "digest.toml"), "--now", "2026-11-30T10:00Z"]
+        assert main(["run", *args]) == 1  # both dead: the channels were not found
+        for path in slack.hooks:  # the cause fixed
+            slack.hooks[path] = "ok"
+        slack.stall_after = 0  # the first post is taken, then held unanswered
+        command = [sys.executable, "-m", "digest", "retry", *args]
+        proc = subprocess.Popen(
+            command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        assert slack.stalled.wait(60)
+        proc.send_signal(signal.SIGTERM)
+        time.sleep(0.5)  # the signal is taken while the post waits for its answer
+        slack.release.set()
+        out, err = proc.communicate(timeout=60)
+        assert proc.returncode == 143, err
+        assert err.splitlines() == [
+            "digest: WARNING: terminated (SIGTERM): what is not delivered goes out with the next"
+            " run or retry"
+        ]
+        assert "1 sent" in out and "1 pending, 0 dead in all" in out
+        assert len(slack.accepted) == 1
+        with Store(tmp_path / "state" / "digest.db") as store:
+            kept = {row.subscriber: row.status for row in store.outbox()}
+        assert sorted(kept.values()) == ["pending", "sent"]
+        slack.stall_after = None
+        assert main(["retry", *args]) == 0
+        assert len(slack.accepted) == 2  # the other one, and the first not again
+    finally:
+        slack.release.set()
+        slack.stop()

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
 import threading
 from datetime import timedelta
 from pathlib import Path
@@ -50,9 +54,41 @@ def test_a_second_run_waits_for_the_first_then_goes_on(tmp_path: Path) -> None:
 
 def test_a_waiting_run_gives_up_when_the_server_stops(tmp_path: Path) -> None:
     state = tmp_path / "digest.db"
-    with lock.run_lock(state), pytest.raises(lock.LockBusy):
+    with lock.run_lock(state), pytest.raises(lock.LockStopped, match="stopped while waiting"):
         with lock.run_lock(state, wait=3600, stop=lambda: True):
             pass
+
+
+def test_a_sigterm_while_a_run_waits_for_the_lock_stops_it_with_143(tmp_path: Path) -> None:
+    # `digest run --wait 60` stopped by SIGTERM three seconds in had said "skipped after
+    # waiting 60 s" and exited 1, as though it had waited and skipped.
+    (tmp_path / "papers.jsonl").write_text("", encoding="utf-8")
+    (tmp_path / "digest.toml").write_text(
+        '[[sources]]\nkind = "files"\npath = "papers.jsonl"\n'
+        '[[subscribers]]\nname = "ana"\ninterests = "differential privacy"\n',
+        encoding="utf-8",
+    )
+    state = tmp_path / "state" / "digest.db"
+    command = [sys.executable, "-m", "digest", "run", "--config", "digest.toml", "--wait", "60"]
+    with lock.run_lock(state):  # another run, in this process
+        proc = subprocess.Popen(
+            command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        assert proc.stderr is not None
+        first = proc.stderr.readline()  # it says it waits, then waits
+        assert "another run holds the state lock" in first and "waiting up to 60 s" in first
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=50)  # well within the 60 s it may wait
+    assert proc.returncode == 143, err
+    assert out == "" and "Traceback" not in err and "skipped" not in err
+    (said,) = err.splitlines()
+    assert said.startswith(
+        "digest: WARNING: terminated (SIGTERM): another digest run holds"
+        f" {lock.lock_path(state)} (pid {os.getpid()} since "
+    )
+    assert said.endswith(
+        "; stopped while waiting for it: this run did nothing; the next run does it"
+    )
 
 
 def test_the_heartbeat_tells_ticking_from_stale_and_stopped(tmp_path: Path) -> None:

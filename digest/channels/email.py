@@ -307,7 +307,18 @@ class EmailChannel:
     def _tls(self) -> ssl.SSLContext:
         context = ssl.create_default_context()
         if self.ca_file:
-            context.load_verify_locations(cafile=self.ca_file)
+            try:
+                context.load_verify_locations(cafile=self.ca_file)
+            except (ssl.SSLError, OSError) as exc:
+                # Our file, not the relay's TLS: a DER .crt had been "check [smtp].security
+                # against the port", dead at once. Retried: once the file is mended, `digest
+                # serve` sends without a `digest retry`.
+                reason = getattr(exc, "reason", None) or exc.strerror or exc
+                raise DeliveryError(
+                    f"email: cannot load [smtp].ca_file {self.ca_file!r} ({reason}): it must hold"
+                    " PEM certificates",
+                    retryable=True,
+                ) from None
         return context
 
 

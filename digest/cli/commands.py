@@ -8,11 +8,13 @@ import json
 import logging
 import os
 import signal
-import threading
 from datetime import UTC, datetime
 
-from digest.cli import states
+from digest.cli import names, retrying, states
+from digest.cli.clock import now as _now
+from digest.cli.clock import recording
 from digest.cli.logs import REDACTOR
+from digest.cli.stopping import on_sigterm, terminated
 from digest.cli.terminal import say, shown_json, write
 from digest.models import InputError, Settings, StateError
 
@@ -56,54 +58,34 @@ def _libraries(settings: Settings) -> None:
         raise ConfigErrors(problems)
 
 
-def _subscriber(settings: Settings, name: str) -> None:
-    if not any(s.name == name for s in settings.subscribers):
-        known = ", ".join(s.name for s in settings.subscribers) or "none"
-        raise InputError(f"no subscriber named {name!r} in {settings.path}; known: {known}")
-
-
-def _now(args: argparse.Namespace) -> datetime:
-    return args.now or datetime.now().astimezone()
-
-
-TERMINATED = 143  # 128 + SIGTERM, as a shell reports a command a SIGTERM ended
-
-
 def run(args: argparse.Namespace) -> int:
     from digest import pipeline
-    from digest.models import deadline
     from digest.state import Store
-    from digest.state.lock import run_lock
+    from digest.state.lock import LockStopped, run_lock
 
     settings = _settings(args)
+    clock = recording(args)
     path = states.state_path(args, settings)
     _libraries(settings)  # before the state is opened: a bad library makes no state file
 
     def waiting(holder: str) -> None:
         log.warning("another run holds the state lock (%s); waiting up to %g s", holder, args.wait)
 
-    # SIGTERM (systemd, docker stop, shutdown) stops as serve does: what is begun is recorded,
-    # the message on the wire is finished, the rest left pending for the next run; a source's
-    # read in flight ends at once (a feed dripping a byte a second had held it five minutes).
-    stopped = threading.Event()
-    main = threading.current_thread() is threading.main_thread()  # only it may take signals
-    previous = signal.signal(signal.SIGTERM, deadline.stopper(stopped)) if main else None
-    try:
-        # One run at a time over one state: an overlapping cron run waits, then skips (exit 1).
-        with run_lock(path, args.wait, stopped.is_set, on_wait=waiting), Store(path) as store:
-            store.beat(datetime.now(UTC), "run")  # alive by the wall clock, whatever --now
-            report = pipeline.run_once(settings, store, _now(args), stop=stopped.is_set)
-            store.leave()
-    finally:
-        deadline.resume()
-        if main:
-            signal.signal(signal.SIGTERM, previous)
+    # SIGTERM (systemd, docker stop, shutdown) stops as serve does (cli/stopping.py).
+    with on_sigterm() as stopped:
+        try:
+            # One run at a time over one state: an overlapping cron run waits, then skips (1).
+            with run_lock(path, args.wait, stopped.is_set, on_wait=waiting), Store(path) as store:
+                store.beat(datetime.now(UTC), "run")  # alive by the wall clock, whatever --now
+                report = pipeline.run_once(settings, store, clock, stop=stopped.is_set)
+                store.leave()
+        except LockStopped as exc:
+            return terminated(f"{exc}: this run did nothing; the next run does it")
     from digest.cli.reports import describe
 
     say(describe(report))
     if stopped.is_set():
-        log.warning("terminated (SIGTERM): what is not delivered goes out with the next run")
-        return TERMINATED
+        return terminated("what is not delivered goes out with the next run")
     return report.exit_code
 
 
@@ -129,6 +111,7 @@ def preview(args: argparse.Namespace) -> int:
     from digest.state import Store
 
     settings = _settings(args)
+    args.subscriber = names.subscriber(settings, args.subscriber)
     path = states.state_path(args, settings)
     # A preview never creates the state file: with none yet, it previews a first run.
     with Store(path if states.exists(path) else ":memory:", upgrade=False) as store:
@@ -163,70 +146,28 @@ def validate(args: argparse.Namespace) -> int:
 
 
 def retry(args: argparse.Namespace) -> int:
-    from digest import outbox
-    from digest.state import Store
-    from digest.state.lock import run_lock
+    from digest.state.lock import LockStopped
 
     settings = _settings(args)
+    clock = recording(args)
     if args.subscriber is not None:
-        _subscriber(settings, args.subscriber)
+        args.subscriber = names.subscriber(settings, args.subscriber)
     path = states.state_path(args, settings)
     if not states.exists(path):  # a new, empty state would say "0 pending" of the real one's rows
         raise StateError(f"no state at {path}: nothing was ever owed there (is it the right path?)")
-    if args.drop is not None:
-        return _drop(args, settings, path)
-    # Never beside a run: two senders of one row could post it twice.
-    with run_lock(path, 60.0), Store(path) as store:
-        revived = store.revive_dead(args.subscriber)
-        # --subscriber: that subscriber's deliveries alone (its revived and due ones).
-        out = outbox.deliver(store, settings, _now(args), subscriber=args.subscriber)
-        counts = store.outbox_counts()
-    pending, dead = counts.get("pending", 0), counts.get("dead", 0)
-    lines = [
-        f"retry: {revived} dead deliver{'y' if revived == 1 else 'ies'} queued again; "
-        f"{len(out.sent)} sent, {len(out.retrying)} retrying, {len(out.dead)} dead now; "
-        f"{pending} pending, {dead} dead in all"
-    ]
-    lines += [f"  sent {item}" for item in out.sent]
-    lines += [f"  retrying {item}" for item in out.retrying]
-    lines += [f"  dead {item}" for item in out.dead]
-    say("\n".join(lines))
-    return 1 if pending or dead else 0
-
-
-def _drop(args: argparse.Namespace, settings: Settings, path: str) -> int:
-    """`digest retry --drop`: the named dead deliveries are given up (kept, as dropped)."""
-    from digest.models import redact
-    from digest.state import Store
-    from digest.state.lock import run_lock
-
-    with run_lock(path, 60.0), Store(path) as store:
-        whose = args.subscriber
-        dead = {
-            f"{r.subscriber}/{r.channel}"
-            for r in store.outbox("dead")
-            if whose is None or r.subscriber == whose
-        }
-        for label in args.drop:
-            if label not in dead:
-                known = ", ".join(sorted(dead)) or "none"
-                of = "" if whose is None else f" with --subscriber {whose}"
-                raise InputError(f"--drop {label}: no dead delivery of it{of}; dead: {known}")
-        dropped = store.drop_dead(args.drop, args.subscriber, _now(args))
-        counts = store.outbox_counts()
-    pending, dead_now = counts.get("pending", 0), counts.get("dead", 0)
-    lines = [
-        f"retry: {len(dropped)} dead deliver{'y' if len(dropped) == 1 else 'ies'} dropped (given"
-        f" up, not sent again); {pending} pending, {dead_now} dead in all"
-    ]
-    for row in dropped:
-        log.warning("dropped the dead delivery %s/%s %s", row.subscriber, row.channel, row.period)
-        reason = redact(row.last_error, settings.secrets)
-        lines.append(
-            f"  dropped {row.subscriber}/{row.channel} {row.purpose} {row.period}: {reason}"
-        )
-    say("\n".join(lines))
-    return 1 if pending or dead_now else 0
+    # SIGTERM (a timer's `timeout`, systemd, shutdown) as for `digest run`: the post on the wire
+    # was cut, and Slack had posted what the next retry called dead, "may be missing".
+    with on_sigterm() as stopped:
+        try:
+            if args.drop is not None:
+                code = retrying.drop(args, settings, path, clock, stopped.is_set)
+            else:
+                code = retrying.resend(args, settings, path, clock, stopped.is_set)
+        except LockStopped as exc:
+            return terminated(f"{exc}: this retry did nothing")
+    if stopped.is_set():
+        return terminated("what is not delivered goes out with the next run or retry")
+    return code
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -269,10 +210,14 @@ def status(args: argparse.Namespace) -> int:
     if not states.exists(path):
         say(f"digest status: no state at {path} yet: no run so far")
         return 0
+    from digest.cli.clock import held_back
+
+    clock = _now(args)
     with Store(path, upgrade=False) as store:
-        text, code = status_report(settings, store, path, _now(args))
-    say(text)
-    return code
+        text, code = status_report(settings, store, path, clock)
+        held = held_back(settings, store, clock)  # a digest made ahead of this clock (--now)
+    say("\n".join([text, *held]))
+    return 1 if held else code
 
 
 def health(args: argparse.Namespace) -> int:
@@ -297,7 +242,8 @@ def feedback(args: argparse.Namespace) -> int:
     from digest.state import Store
 
     settings = _settings(args)
-    _subscriber(settings, args.subscriber)
+    clock = recording(args)
+    args.subscriber = names.subscriber(settings, args.subscriber)
     path = states.state_path(args, settings)
     if not states.exists(path):
         raise InputError(f"{path}: no state database yet: papers are known after a `digest run`")
@@ -312,7 +258,7 @@ def feedback(args: argparse.Namespace) -> int:
             paper = store.papers.paper(known) if known else None
         if paper is None:
             raise InputError(f"{args.paper}: no such paper in {store.name}")
-        store.ratings.rate(args.subscriber, paper.id, args.rating, _now(args))
+        store.ratings.rate(args.subscriber, paper.id, args.rating, clock)
     say(f"{args.subscriber}: rated {paper.id} {args.rating} ({paper.title})")
     return 0
 
@@ -334,8 +280,8 @@ def ratings(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     path = states.state_path(args, settings)
-    if args.subscriber and not any(s.name == args.subscriber for s in settings.subscribers):
-        raise InputError(f"no subscriber named {args.subscriber!r} in {settings.path}")
+    if args.subscriber:
+        args.subscriber = names.subscriber(settings, args.subscriber)
     listed: list[dict[str, str]] = []
     if states.exists(path):  # never creates the state: no state, no ratings
         with Store(path, upgrade=False) as store:
@@ -354,9 +300,7 @@ def resume(args: argparse.Namespace) -> int:
     from digest.state import Store
 
     settings = _settings(args)
-    if not any(s.name == args.name for s in settings.subscribers):
-        known = ", ".join(s.name for s in settings.subscribers)
-        raise InputError(f"no subscriber named {args.name!r} in {settings.path}; known: {known}")
+    args.name = names.subscriber(settings, args.name)
     path = states.state_path(args, settings)
     resumed: list[str] = []
     if states.exists(path):

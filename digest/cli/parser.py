@@ -10,7 +10,7 @@ import re
 import sys
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from digest import __version__
 from digest.cli import commands
@@ -51,11 +51,27 @@ class _Parser(argparse.ArgumentParser):
             raise OutputError(f"could not write the output: {exc.strerror or exc}") from None
 
 
+class _Command(_Parser):
+    """A sub-command's parser: an argument it does not know is its own mistake. argparse hands
+    it up to the top-level parser, whose line named `digest` (see digest --help), not the
+    command whose help lists what it takes."""
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: Any = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed, extras
+
+
 def build() -> argparse.ArgumentParser:
     parser = _Parser(prog="digest", description="A daily research-paper digest and alert bot.")
     parser.add_argument("--version", action="version", version=f"digest {__version__}")
     parser.add_argument("-v", "--verbose", action="count", default=0, help="log more (-vv: debug)")
-    subparsers = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
+    subparsers = parser.add_subparsers(
+        title="commands", required=True, metavar="COMMAND", parser_class=_Command
+    )
 
     def command(name: str, func: object, help: str, state: bool = True) -> argparse.ArgumentParser:
         sub = subparsers.add_parser(name, help=help, description=help)
@@ -69,7 +85,8 @@ def build() -> argparse.ArgumentParser:
         )
         sub.add_argument(
             "--config",
-            default=os.environ.get("DIGEST_CONFIG", DEFAULT_CONFIG),
+            type=_config,
+            default=_default_config(),
             help=f"the config file (default: $DIGEST_CONFIG or {DEFAULT_CONFIG})",
         )
         if state:
@@ -198,6 +215,21 @@ def build() -> argparse.ArgumentParser:
         "exit 0 if a `digest serve` over this state is ticking, else 1 (the container's check)",
     )
     return parser
+
+
+def _default_config() -> str:
+    # Empty is unset, as for $DIGEST_STATE (compose's ${DIGEST_CONFIG} of nothing); blank too,
+    # which names no file either.
+    given = os.environ.get("DIGEST_CONFIG", "")
+    return given if given.strip() else DEFAULT_CONFIG
+
+
+def _config(text: str) -> str:
+    if not text.strip():  # `--config "$UNSET"` had read the working directory, ".": not a file
+        raise argparse.ArgumentTypeError(
+            f"blank; name the config file, or leave it out for $DIGEST_CONFIG or {DEFAULT_CONFIG}"
+        )
+    return text
 
 
 def _seconds(text: str) -> float:

@@ -1,11 +1,10 @@
 """Checks of config values: types, unknown keys and kinds, and the values whose shape matters
-(paths, URLs, mail addresses, Matrix rooms, the [smtp] table, durations). Every failure is one
-line."""
+(paths, URLs, mail addresses, Matrix rooms, durations); services.py adds the [smtp] and [web]
+tables. Every failure is one line."""
 
 from __future__ import annotations
 
 import email.utils
-import ipaddress
 import math
 import os
 import re
@@ -27,7 +26,6 @@ STR, INT, NUM, BOOL, STRS = (
 )
 STR_OR_STRS = "a string or a list of strings"
 SMTP_KEYS = {"host", "port", "security", "username", "password", "from", "ca_file"}
-SMTP_PORTS = {"tls": 465, "starttls": 587, "none": 25}  # security -> its usual port
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 _MAILBOX = re.compile(r"[^@\s]+@[^@\s]+")
 _ROOM = re.compile(r"![^\s:]+(:\S+)?|#[^\s:]+:\S+")  # !id (v12: no server part), #alias:server
@@ -36,7 +34,20 @@ _ROOM = re.compile(r"![^\s:]+(:\S+)?|#[^\s:]+:\S+")  # !id (v12: no server part)
 # short common one ("digest") blotted from every line would garble all the output.
 SECRET_KEYS = {"password", "token", "webhook", "url", "secret", "signing_secret"}
 WEB_KEYS = {"base_url", "listen", "secret"}  # [web]: the reader-facing HTTP face
-MIN_SECRET = 16  # characters of [web].secret: it signs every link
+# The values config/.env.example holds (tests/test_config.py keeps the two in step). They are
+# public: a key that signs links, or checks Slack's signature, with one of them lets anyone forge
+# votes, unsubscribes and archive links (an uncommented copy of the example had passed validate).
+EXAMPLE_VALUES = frozenset(
+    {
+        "digest@example.org",
+        "change-me",
+        "https://hooks.slack.com/services/T000/B000/XXXX",
+        "syt_...",
+        "https://hookshot.example.org/webhook/00000000-0000-0000-0000-000000000000",
+        "change-me-to-32-random-characters",
+        "0123456789abcdef0123456789abcdef",
+    }
+)
 YEAR = 365 * 86400  # the longest duration: beyond it a timer overflows, and it means "never"
 _DURATION = re.compile(r"(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?")
 
@@ -77,7 +88,7 @@ class Checks:
 
     def __init__(self, file: str) -> None:
         self.file = file
-        self.base = os.path.dirname(file) or "."  # relative paths in the file start here
+        self.base = config_folder(file)  # relative paths in the file start here
         self.secrets: set[str] = set()  # secrets written literally in the file
         self.errors: list[str] = []
 
@@ -200,6 +211,12 @@ class Checks:
         if "@" in urlsplit(str(options.get("homeserver", ""))).netloc:
             # Not a secret key, so shown in logs: Matrix signs in with `token`, never a URL's.
             raise self.fail(f"{key}.homeserver", "must not hold a user or password (use token)")
+        if str(options.get("signing_secret", "")).strip() in EXAMPLE_VALUES:
+            raise self.fail(
+                f"{key}.signing_secret",
+                "is the example of config/.env.example, which anyone can read: give the Slack "
+                "app's own (Basic Information > App Credentials)",
+            )
         if "room" in options and not _ROOM.fullmatch(options["room"]):
             raise self.fail(f"{key}.room", "must be a room id (!…) or an alias (#name:server)")
         to = options.get("to", []) if kind in ("email", "file") else []  # the .eml's To, too
@@ -216,7 +233,7 @@ class Checks:
             host = parts.hostname or ""
         except ValueError:
             host, parts = "", urlsplit("")
-        if _unsafe(value) or not host or parts.scheme not in ("https", "http") or "<" in value:
+        if unsafe(value) or not host or parts.scheme not in ("https", "http") or "<" in value:
             raise self.fail(key, f"must be {what}")
         if parts.scheme == "http" and host not in LOOPBACK:
             raise self.fail(key, "must be https:// (http:// only for 127.0.0.1 or localhost)")
@@ -229,79 +246,39 @@ class Checks:
 
     def address(self, value: str, key: str) -> None:
         found = [addr for _, addr in email.utils.getaddresses([value])]
-        if _unsafe(value, space=False) or len(found) != 1 or not _MAILBOX.fullmatch(found[0]):
+        if unsafe(value, space=False) or len(found) != 1 or not _MAILBOX.fullmatch(found[0]):
             raise self.fail(key, f"{value!r} is not one e-mail address (e.g. 'Ana <ana@x.org>')")
         if not found[0].isascii():  # a relay takes it only with SMTPUTF8, which few offer
             raise self.fail(key, f"{found[0]!r}: an address must be ASCII (a name may be any text)")
-
-    def smtp(self, smtp: dict[str, Any], needed: bool) -> dict[str, Any]:
-        for name in SMTP_KEYS:
-            if name in smtp:
-                self.typed(smtp[name], INT if name == "port" else STR, f"smtp.{name}")
-        self.secrets.update(str(smtp[k]) for k in ("password",) if k in smtp)
-        security = smtp.get("security", "tls" if smtp.get("port") == 465 else "starttls")
-        if security not in SMTP_PORTS:
-            raise self.fail("smtp.security", "must be 'tls' (465), 'starttls' (587) or 'none'")
-        port = smtp.get("port", SMTP_PORTS[security])
-        host = str(smtp.get("host", ""))
-        if _unsafe(host) or "@" in host or "/" in host:  # user:password@, a URL: shown in errors
-            raise self.fail("smtp.host", "must be a host name or address (no user, password or /)")
-        if not 0 < port < 65536:
-            raise self.fail("smtp.port", "must be a port number, 1 to 65535")
-        if smtp.get("username") and not smtp.get("password"):
-            raise self.fail("smtp.password", "missing; a username needs it")
-        if security == "none" and smtp.get("password"):
-            raise self.fail("smtp.password", "is never sent unencrypted: use security 'starttls'")
-        if smtp.get("ca_file"):
-            smtp = {**smtp, "ca_file": self.path(smtp["ca_file"], "smtp.ca_file")}
-            if not is_file(smtp["ca_file"]):
-                raise self.fail("smtp.ca_file", f"no such file {smtp['ca_file']!r}")
-        for name in ("host", "from") if needed else ():
-            if not str(smtp.get(name, "")).strip():
-                raise self.fail(f"smtp.{name}", "missing; the email channel needs it")
-        if "from" in smtp:
-            self.address(smtp["from"], "smtp.from")
-        return {**smtp, "security": security, "port": port} if smtp or needed else {}
-
-    def web(self, web: dict[str, Any]) -> dict[str, Any]:
-        """[web]: base_url (https://, http:// only on loopback), listen host:port, secret."""
-        if not web:
-            return {}
-        self.only(web, WEB_KEYS, "web")
-        for name in ("base_url", "secret"):
-            if name not in web:
-                raise self.fail(f"web.{name}", "missing; the web face needs it (a string)")
-        for name, value in web.items():
-            if name in WEB_KEYS:  # an unknown key is already a line of its own
-                self.typed(value, STR, f"web.{name}")
-        self.web_url(web["base_url"], "web.base_url")
-        if urlsplit(web["base_url"]).query or "#" in web["base_url"]:
-            raise self.fail("web.base_url", "must be a plain URL, no ?query or #fragment")
-        if "@" in urlsplit(web["base_url"]).netloc:  # it goes into every link of every digest
-            raise self.fail("web.base_url", "must not hold a user or password")
-        self.secrets.add(web["secret"])
-        if len(web["secret"]) < MIN_SECRET:
-            raise self.fail(
-                "web.secret",
-                f"must be at least {MIN_SECRET} characters (e.g. from `openssl rand -hex 32`)",
-            )
-        listen = web.get("listen", "127.0.0.1:8080")
-        host, _, port = listen.rpartition(":")
-        if not host or not port.isdigit() or not 0 < int(port) < 65536 or not _listenable(host):
-            raise self.fail("web.listen", "must be host:port, e.g. '127.0.0.1:8080'")
-        return {**web, "base_url": web["base_url"].rstrip("/"), "listen": listen}
 
     def duration(self, value: Any, key: str) -> float:
         """Seconds from "30m", "1h30m", "90s", "2d" or a number of seconds; at least one second."""
         match = _DURATION.fullmatch(value) if isinstance(value, str) else None
         if match and any(match.groups()):
-            d, h, m, sec = (int(g or 0) for g in match.groups())
+            try:
+                d, h, m, sec = (int(g or 0) for g in match.groups())
+            except ValueError:  # over 4,300 digits: Python's limit of int(), far past a year
+                raise self.fail(key, "must be a duration of at most 365d") from None
             value = ((d * 24 + h) * 60 + m) * 60 + sec
         if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 1:
             raise self.fail(key, "must be a duration such as '30m', '1h' or '90s' (at least 1s)")
         if value > YEAR:
             raise self.fail(key, "must be a duration of at most 365d")
         return float(value)
+
+
+def config_folder(file: str | os.PathLike[str]) -> str:
+    """Where a config's relative paths (its default state and out/ too) and its .env start: its
+    own folder; for a config read from a descriptor, which has none (`--config <(envsubst ...)`
+    is /dev/fd/63, /dev/stdin a /proc/self/fd link), the working directory."""
+    folder = os.path.dirname(file) or "."
+    whole = os.path.abspath(folder)
+    if whole in ("/dev", "/dev/fd") or re.fullmatch(r"/proc/[^/]+/fd", whole):
+        try:
+            return os.getcwd()
+        except OSError:  # a working directory removed under the process
+            return "."
+    return folder
 
 
 def _unholdable(name: str) -> str:
@@ -317,7 +294,7 @@ def _unholdable(name: str) -> str:
     return ""
 
 
-def _unsafe(text: str, space: bool = True) -> bool:
+def unsafe(text: str, space: bool = True) -> bool:
     """Control characters (a CR/LF would inject a header) or, for URLs and ids, spaces."""
     return any(ord(c) < 32 or ord(c) == 127 or (space and c.isspace()) for c in text)
 
@@ -332,14 +309,3 @@ def _kind_of(value: Any) -> str:
         dict: "a table",
     }
     return names.get(type(value), type(value).__name__)
-
-
-def _listenable(host: str) -> bool:
-    """An IP address ([::1] too) or a host name; not "999.1.1.1", which `digest web` could only
-    fail on ("Unknown error -2") after validate had said OK."""
-    bare = host[1:-1] if host.startswith("[") and host.endswith("]") else host
-    try:
-        ipaddress.ip_address(bare)
-        return True
-    except ValueError:
-        return bool(re.fullmatch(r"[A-Za-z0-9.-]+", bare)) and not re.fullmatch(r"[\d.]+", bare)

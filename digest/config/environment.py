@@ -6,19 +6,22 @@ from __future__ import annotations
 
 import codecs
 import io
+import logging
 import os
 import re
 import stat
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from dotenv import dotenv_values
 from dotenv.parser import parse_stream
 
-from digest.config.checks import SECRET_KEYS
+from digest.config.checks import SECRET_KEYS, config_folder
 from digest.models import ConfigError
 from digest.models.errors import postgres_secrets
+
+log = logging.getLogger(__name__)
 
 MAX_CONFIG = 4 * 2**20  # bytes: a config of thousands of subscribers is a few hundred KiB
 
@@ -50,20 +53,63 @@ _DOTENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")  # with no ":-defaul
 _VAR = re.compile(r"\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
-def environment(file: Path, environ: Mapping[str, str] | None) -> dict[str, str]:
+def environment(
+    file: Path, environ: Mapping[str, str] | None, wanted: Iterable[str] = ()
+) -> dict[str, str]:
     """The values ${VAR} may name: the .env beside the config file and in the working folder,
-    then the process environment, which wins, so an operator can override one value per run."""
+    then the process environment, which wins, so an operator can override one value per run.
+
+    A .env beside the config that cannot be read is an error. One in the working folder only
+    when the config's ${VAR}s (`wanted`) may need it: one it names is bound there, or set
+    nowhere else. Else it is a warning: cron runs in $HOME, where another tool's .env had
+    stopped every command of a config that names no ${VAR} at all."""
+    beside, *elsewhere = dotenv_paths(file)
+    process = os.environ if environ is None else environ
+    needed = set(wanted) - set(process)
     merged: dict[str, str] = {}
-    for dotenv in dotenv_paths(file):
-        if dotenv.is_file():
+    broken: list[tuple[Path, ConfigError]] = []
+    for dotenv in (beside, *elsewhere):
+        if not dotenv.is_file():
+            continue
+        try:
             merged.update(dotenv_file(dotenv))
-    merged.update(os.environ if environ is None else environ)
+        except ConfigError as exc:
+            if dotenv == beside:
+                raise
+            broken.append((dotenv, exc))
+    merged.update(process)
+    for dotenv, problem in broken:
+        if needed & (_bound(dotenv) | (needed - set(merged))):
+            raise problem
+        log.warning("%s; not read, as %s names no ${VAR} it would give", problem, file)
     return merged
 
 
 def dotenv_paths(file: Path) -> list[Path]:
-    """The .env files a config reads, in order: beside it, then in the working folder."""
-    return list(dict.fromkeys([file.parent / ".env", Path.cwd() / ".env"]))
+    """The .env files a config reads, in order: beside it (for a config from a pipe, in the
+    working folder), then in the working folder; one file named two ways is read once."""
+    named = [Path(config_folder(file)) / ".env", Path.cwd() / ".env"]
+    return list(dict.fromkeys(Path(os.path.abspath(p)) for p in named))
+
+
+def variables(value: Any) -> set[str]:
+    """The names of the ${VAR}s in a config's values ($${X} is none: it is the text "${X}")."""
+    if isinstance(value, dict):
+        return set().union(*(variables(v) for v in value.values()))
+    if isinstance(value, list):
+        return set().union(*(variables(v) for v in value))
+    if not isinstance(value, str):
+        return set()
+    return {m.group(1) for m in _VAR.finditer(value) if m.group(1)}
+
+
+def _bound(path: Path) -> set[str]:
+    """The names a .env's well-formed lines bind, read as far as it can be."""
+    try:
+        text = path.read_text(encoding="utf-8-sig", errors="replace")
+    except OSError:
+        return set()
+    return {b.key for b in parse_stream(io.StringIO(text)) if b.key}
 
 
 def dotenv_file(path: Path) -> dict[str, str]:

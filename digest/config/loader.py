@@ -16,13 +16,8 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from digest.config import crontab
-from digest.config.checks import (
-    SMTP_KEYS,
-    STR,
-    Checks,
-    is_folder,
-)
-from digest.config.environment import config_text, environment, substitute
+from digest.config.checks import SMTP_KEYS, STR, is_folder
+from digest.config.environment import config_text, environment, substitute, variables
 from digest.config.schema import (
     BUILTIN_DEFAULTS,
     CHANNEL_KEYS,
@@ -40,6 +35,7 @@ from digest.config.schema import (
     WORD_LISTS,
 )
 from digest.config.schema import accepted_keys as accepted_keys  # its old home, kept
+from digest.config.services import ServiceChecks
 from digest.models import (
     ChannelConfig,
     ConfigError,
@@ -73,9 +69,9 @@ def load(path: str | os.PathLike[str], environ: Mapping[str, str] | None = None)
         raise ConfigError(f"{file}: not valid TOML: {exc}") from None
     except RecursionError:
         raise ConfigError(f"{file}: not valid TOML: arrays or tables nested too deeply") from None
-    env = environment(file, environ)
     secrets: set[str] = set()
     try:
+        env = environment(file, environ, variables(raw))
         unset: list[str] = []
         data = substitute(raw, env, str(file), "", secrets, unset)
     except RecursionError:
@@ -101,7 +97,7 @@ def _unquote_secret(problem: str, secret: str) -> str:
     return problem.replace(repr(secret), "'[redacted]'")
 
 
-class _Checker(Checks):
+class _Checker(ServiceChecks):
     def settings(self, data: dict[str, Any], secrets: frozenset[str]) -> Settings:
         """Settings, or ConfigErrors with every problem found: each part is checked even when
         another failed (a part that depends on a failed one is left out, never guessed)."""

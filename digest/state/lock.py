@@ -27,6 +27,12 @@ class LockBusy(DigestError):
     """Another run holds the state folder's lock (exit 1: this run did nothing)."""
 
 
+class LockStopped(LockBusy):
+    """The process was told to stop (SIGTERM) while it waited for the lock: it did nothing. Its
+    own kind, so that `digest run` exits 143 as stopped runs do, not 1 with "skipped after
+    waiting 60 s" three seconds in."""
+
+
 def lock_path(state: str | Path) -> Path:
     """<db>.lock beside the database file itself: its path resolved (a symlink to it, or
     another way of writing it, names the same lock) and its whole name kept (digest.db and
@@ -57,7 +63,8 @@ def run_lock(
     (lock_path: the database's resolved path, its whole name and ".lock").
 
     Waits up to `wait` seconds (on_wait(holder) once, when it starts waiting), then raises
-    LockBusy. The kernel drops the lock when its holder dies, so a crash never leaves it stuck.
+    LockBusy; LockStopped as soon as stop() holds. The kernel drops the lock when its holder
+    dies, so a crash never leaves it stuck.
     """
     if is_url(state):
         yield
@@ -70,7 +77,11 @@ def run_lock(
         waited = False
         while not _try_lock(handle):
             holder = _holder(path)
-            if stop() or time.monotonic() >= deadline:
+            if stop():
+                raise LockStopped(
+                    f"another digest run holds {path} ({holder}); stopped while waiting for it"
+                )
+            if time.monotonic() >= deadline:
                 raise LockBusy(
                     f"another digest run holds {path} ({holder}); skipped after waiting {wait:g} s"
                 )
