@@ -280,6 +280,7 @@ def test_a_config_from_a_pipe_starts_its_relative_paths_in_the_working_directory
         assert code == 0, err
         if command == ["validate"]:
             assert f"source seeds: {tmp_path / 'seeds'}" in out
+            assert "start from the working directory (the config came through a pipe)" in out
             assert f"state: {tmp_path / 'state' / 'digest.db'}" in out
     assert (tmp_path / "state" / "digest.db").is_file()
     assert len(list((tmp_path / "out").glob("*/ana.eml"))) == 1

@@ -8,7 +8,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from digest.config.checks import exists
+from digest.config.checks import config_folder, exists
 from digest.models import DigestError, Settings, SourceConfig, Subscriber, identity
 from digest.state.engine import shown
 
@@ -101,8 +101,13 @@ def wordless(sub: Subscriber) -> list[str]:
 
 def where_paths(settings: Settings) -> list[str]:
     """The paths the config names, as resolved: relative ones start from its folder."""
-    folder = os.path.dirname(settings.path) or "."
-    lines = [f"  relative paths start from the config file's folder, {folder}{os.sep}:"]
+    folder = config_folder(settings.path)
+    whose = (
+        "the config file's folder"
+        if folder == (os.path.dirname(settings.path) or ".")
+        else ("the working directory (the config came through a pipe)")
+    )
+    lines = [f"  relative paths start from {whose}, {folder}{os.sep}:"]
     lines.append(f"  state: {shown(settings.state_path)}")  # a URL without its password
     for source in settings.sources:
         if "path" in source.options:
