@@ -1,7 +1,8 @@
 """What SQLite's own faults look like to the user: a full disk, a damaged file, a read-only state
 folder, an empty [state].path and a database another process holds too long each end the command
-with one line (exit 2, or 1 for a lock that will pass), never a traceback; and writers keep their
-transactions short, so that `digest feedback` during a large ingest does not meet that lock."""
+with one line (exit 2, or 1 for a lock that will pass), never a traceback, and a SIGTERM ends the
+wait for it; and writers keep their transactions short, so that `digest feedback` during a large
+ingest does not meet that lock."""
 
 from __future__ import annotations
 
@@ -239,3 +240,48 @@ def test_feedback_while_another_process_holds_the_database_is_one_line_and_exit_
     assert code == 1
     assert "stayed locked by another process for 0.3 s; try again" in one_line(capsys)
     assert main(["feedback", "--config", str(config), "ana", paper(1).id, "up"]) == 0
+
+
+# A process waiting for another's write (sqlite3's busy wait sleeps in C, deaf to signals): a
+# SIGTERM had been heard only once the whole busy timeout had passed.
+WAITING = """
+import signal, sys, threading
+from digest.models import DigestError, deadline
+from digest.state import Store
+signal.signal(signal.SIGTERM, deadline.stopper(threading.Event()))  # as `digest run` does
+with Store(sys.argv[1], timeout=300) as store:
+    print("waiting", flush=True)
+    try:
+        with store.transaction():
+            print("written")
+    except DigestError as exc:
+        print(f"{type(exc).__name__}: {exc}")
+"""
+
+
+def test_a_sigterm_ends_a_wait_for_another_processs_write_at_once(tmp_path: Path) -> None:
+    import signal
+    import sys
+
+    state = tmp_path / "digest.db"
+    Store(state).close()
+    holder = sqlite3.connect(state, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # a writer that does not let go
+    waiting = subprocess.Popen(
+        [sys.executable, "-c", WAITING, str(state)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert waiting.stdout is not None and waiting.stdout.readline() == "waiting\n"
+        waiting.send_signal(signal.SIGTERM)
+        out = waiting.communicate(timeout=60)[0]  # the busy timeout is 300 s
+    finally:
+        waiting.kill()
+        holder.rollback()
+        holder.close()
+    assert out == (
+        f"StateStopped: {state}: stopped while waiting for another process's write to the state"
+        " database to end; nothing of this step was written\n"
+    )

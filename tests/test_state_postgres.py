@@ -1,7 +1,8 @@
 """What PostgreSQL's faults look like to the user: a server that goes away under a store is one
 line saying why (not the pool's own warnings, a dozen lines each), so is a full disk under the
 database, a restarted server's lost connections are replaced, and every command reads the state
-from the URL it was given."""
+from the URL it was given. A worker frozen while it holds a lock holds the others a bounded
+time: they give up in one line, and the server ends the frozen one's session."""
 
 from __future__ import annotations
 
@@ -487,3 +488,131 @@ def test_health_reads_an_older_or_empty_database_and_never_moves_it(
         assert db.version() == len(SCHEMA) - 1
     finally:
         db.close()
+
+
+# A worker frozen (a paused container or VM) or cut off while it holds a lock: the others wait a
+# bounded time, and the server ends the holder's session once it sits idle in its transaction.
+
+
+def holding(url: str, name: str) -> Any:
+    """A connection holding the lock `name` in a transaction it never ends: a frozen worker."""
+    import psycopg
+
+    holder = psycopg.connect(url)  # not autocommit: the lock lasts as long as the transaction
+    holder.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"digest:{name}",))
+    return holder
+
+
+def in_thread(work: Any) -> tuple[threading.Thread, list[Any]]:
+    """work() in a thread of its own; what it returns or raises lands in the list."""
+    outcome: list[Any] = []
+
+    def run() -> None:
+        try:
+            outcome.append(work())
+        except Exception as exc:  # noqa: BLE001 (the test reads it)
+            outcome.append(exc)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread, outcome
+
+
+def test_a_lock_another_worker_never_lets_go_of_is_given_up_in_one_line(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(postgres, "LOCK_WAIT", 1.0)  # 10 minutes, for a worker
+    with Store(postgres_url) as store:
+        holder = holding(postgres_url, "papers")
+        ingest, outcome = in_thread(lambda: store.add_papers([paper(1)], NOW))
+        try:
+            ingest.join(60)  # the wait had no end while the holder lived
+            assert not ingest.is_alive(), "still waiting for the lock"
+        finally:
+            holder.close()
+            ingest.join(10)
+        (error,) = outcome
+        assert isinstance(error, StateError)
+        assert str(error) == (
+            f"{store.name}: gave up after waiting 1 s for another worker's lock on papers (a"
+            " worker frozen or cut off while it held it?); nothing of this step was written"
+        )
+        assert store.count_papers() == 0
+        assert store.add_papers([paper(1)], NOW) == 1  # the holder gone, the next try goes in
+
+
+# A real worker, frozen (SIGSTOP) with the papers' lock in its transaction; the server's patience
+# for a transaction left idle cut from 5 minutes to 1 s, a test's.
+FROZEN = """
+import os, signal, sys
+from digest.state import Store, postgres
+postgres.SESSION["idle_in_transaction_session_timeout"] = "1000"
+with Store(sys.argv[1], worker="frozen") as store, store.transaction() as db:
+    db.lock("papers")
+    print("holding", flush=True)
+    os.kill(os.getpid(), signal.SIGSTOP)
+"""
+
+
+def test_the_server_ends_a_frozen_workers_session_and_its_locks_pass_to_the_others(
+    postgres_url: str,
+) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    Store(postgres_url).close()  # migrated here: the frozen worker only takes the lock
+    frozen = subprocess.Popen(
+        [sys.executable, "-c", FROZEN, postgres_url],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert frozen.stdout is not None and frozen.stdout.readline() == "holding\n"
+        with Store(postgres_url) as store:
+            ingest, outcome = in_thread(lambda: store.add_papers([paper(1)], NOW))
+            ingest.join(60)  # the frozen worker had held it for as long as it was frozen
+            assert not ingest.is_alive(), "still waiting for the frozen worker's lock"
+            assert outcome == [1]
+    finally:
+        frozen.send_signal(signal.SIGCONT)
+        frozen.kill()
+        frozen.wait()
+
+
+SESSION_SETTINGS = (
+    "idle_in_transaction_session_timeout",
+    "tcp_keepalives_idle",
+    "tcp_keepalives_interval",
+    "tcp_keepalives_count",
+    "tcp_user_timeout",
+)
+
+
+def settings_and_keepalive(url: str) -> tuple[dict[str, str], int]:
+    """The server's settings of a pooled session, and its socket's idle time before probes."""
+    import socket
+
+    with Store(url) as store, store.db.pool.connection() as conn:
+        shown = {name: conn.execute(f"SHOW {name}").fetchone()[0] for name in SESSION_SETTINGS}
+        with socket.socket(fileno=os.dup(conn.pgconn.socket)) as sock:
+            return shown, sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE)
+
+
+def test_each_session_ends_a_transaction_left_idle_and_both_ends_probe_a_silent_peer(
+    postgres_url: str,
+) -> None:
+    shown, idle = settings_and_keepalive(postgres_url)
+    assert shown == {
+        "idle_in_transaction_session_timeout": "5min",
+        "tcp_keepalives_idle": "30",
+        "tcp_keepalives_interval": "10",
+        "tcp_keepalives_count": "3",
+        "tcp_user_timeout": "60000",  # ms
+    }
+    assert idle == 30  # seconds before the client probes a silent server
+    # The URL's own settings win (so would the server's, or its role's).
+    own = "?options=-c%20idle_in_transaction_session_timeout%3D42s&keepalives_idle=7"
+    shown, idle = settings_and_keepalive(postgres_url + own)
+    assert shown["idle_in_transaction_session_timeout"] == "42s" and idle == 7

@@ -1,14 +1,19 @@
 """Several workers on one PostgreSQL database: they migrate it once, store each paper once, make
 each digest once, claim each outbox row once (a lease on the run's clock: a dead worker's rows
 pass to another when it ends) and show up, each by name, in `digest status` and `digest health`.
-End to end: three `digest run` processes with real SMTP, Slack and Matrix servers, one SIGKILLed
-mid-delivery; every digest arrives exactly once (Matrix, email), at most once (Slack)."""
+A claim is a process's, not its name's: a second live process under one name never takes the
+first's rows, a restarted one takes back a dead predecessor's at once. A SIGTERM ends a wait for
+a lock a frozen worker holds. End to end: three `digest run` processes with real SMTP, Slack and
+Matrix servers, one SIGKILLed mid-delivery; every digest arrives exactly once (Matrix, email),
+at most once (Slack); and a `digest retry` under a sending worker's name sends nothing twice."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -23,7 +28,7 @@ import psycopg
 import pytest
 from channel_servers import SlackWebhook, StallingProxy
 from homeserver import Homeserver, shared
-from sample_digests import message, paper, papers_jsonl
+from sample_digests import INTERESTS, message, paper, papers_jsonl
 from support_postgres import lapse
 from test_channels_e2e import channels, matrix_parts, parts, servers, write_config  # noqa: F401
 
@@ -41,7 +46,8 @@ from digest.models import (
     Subscriber,
 )
 from digest.state import Store
-from digest.state.deliveries import LEASE
+from digest.state.claims import holder
+from digest.state.deliveries import LEASE, LEASE_END
 from digest.state.schema import SCHEMA
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
@@ -263,6 +269,102 @@ def test_marks_of_a_worker_whose_row_was_taken_over_change_nothing(postgres_url:
         assert b.mark_sent(taken.id, "ok", NOW)
 
 
+# One name, several processes: a claim is a process's, not its name's.
+
+# A second process under the name "w1" (as `docker compose exec worker-1 digest retry` inherits
+# the serve's DIGEST_WORKER): what it claims, renews, marks and gives back of the given rows.
+SECOND = """
+import json, sys
+from datetime import datetime
+from digest.state import Store
+now, ids = datetime.fromisoformat(sys.argv[2]), [int(i) for i in sys.argv[3:]]
+with Store(sys.argv[1], worker="w1") as second:
+    print(json.dumps({
+        "due": [row.id for row in second.due(now)],
+        "renewed": [second.renew(i, now) for i in ids],
+        "parts": sorted(second.mark_many([], [(i, 1) for i in ids], now)),
+        "failed": [second.mark_failed(i, "refused", None) for i in ids],
+        "sent": [second.mark_sent(i, "sent again", now) for i in ids],
+        "released": second.release(),
+    }))
+"""
+
+
+def second_process(url: str, *ids: int) -> dict[str, Any]:
+    done = subprocess.run(
+        [sys.executable, "-c", SECOND, url, NOW.isoformat(), *map(str, ids)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    return dict(json.loads(done.stdout))
+
+
+def test_a_second_live_process_under_the_same_name_leaves_the_firsts_rows_alone(
+    postgres_url: str,
+) -> None:
+    with Store(postgres_url, worker="w1") as first:
+        record(first, 2)
+        ids = [row.id for row in first.due(NOW)]
+        assert len(ids) == 2
+        assert second_process(postgres_url, *ids) == {
+            "due": [],  # being sent by the first
+            "renewed": [False, False],
+            "parts": ids,  # none of its claims of a part went in
+            "failed": [False, False],
+            "sent": [False, False],
+            "released": 0,
+        }
+        # Still the first's, untouched: it sends them, once.
+        assert all(first.renew(i, NOW) for i in ids)
+        assert [(r.status, r.attempts, r.parts_sent) for r in first.outbox()] == [
+            ("pending", 0, 0),
+            ("pending", 0, 0),
+        ]
+        assert all(first.mark_sent(i, "ok", NOW) for i in ids)
+
+
+def held_by(url: str, row_id: int, claimed_by: str) -> None:
+    """The row claimed by `claimed_by`, its lease live (10 minutes on the server's clock)."""
+    with psycopg.connect(url, autocommit=True) as db:
+        db.execute(
+            f"UPDATE outbox SET claimed_by = %s, lease_until = {LEASE_END} WHERE id = %s",
+            (claimed_by, row_id),
+        )
+
+
+def test_a_process_restarted_under_its_name_takes_back_at_once_only_a_dead_ones_rows(
+    postgres_url: str,
+) -> None:
+    host, me = socket.gethostname(), os.getpid()
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()  # its pid names no process now: a worker killed mid-send
+    living = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    claims = {
+        "killed": f"w1#{host}:{dead.pid}:0a1b2c3d4e5f",
+        "restarted": f"w1#{host}:{me}:0a1b2c3d4e5f",  # this pid once (a container's pid 1)
+        "alive": f"w1#{host}:{living.pid}:0a1b2c3d4e5f",  # e.g. the serve beside a retry
+        "elsewhere": "w1#another-machine:4242:0a1b2c3d4e5f",  # nothing known of its process
+        "older": "w1",  # claimed by an older digest: by name alone
+        "other name": f"w2#{host}:{dead.pid}:0a1b2c3d4e5f",  # its rows are anyone's, in time
+    }
+    try:
+        with Store(postgres_url, worker="w1") as store:
+            record(store, len(claims))
+            rows = dict(zip(claims, [row.id for row in store.outbox()], strict=True))
+            for what, claimed_by in claims.items():
+                held_by(postgres_url, rows[what], claimed_by)
+            taken = {row.id for row in store.due(NOW)}
+            assert taken == {rows["killed"], rows["restarted"]}
+            assert all(store.mark_sent(row_id, "ok", NOW) for row_id in taken)
+            lapse(postgres_url)  # the others once their leases end
+            assert {row.id for row in store.due(NOW)} == set(rows.values()) - taken
+    finally:
+        living.kill()
+        living.wait()
+
+
 CONFIG = """
 [state]
 url = "{url}"
@@ -411,11 +513,10 @@ def start(tmp_path: Path, name: str, now: str, env: dict[str, str]) -> subproces
 
 
 def claims(url: str) -> dict[str, int]:
+    """The rows claimed by each worker, by name."""
     with psycopg.connect(url) as db:
-        rows = db.execute(
-            "SELECT claimed_by, count(*) FROM outbox WHERE claimed_by <> '' GROUP BY claimed_by"
-        )
-        return dict(rows.fetchall())
+        rows = db.execute("SELECT claimed_by FROM outbox WHERE claimed_by <> ''").fetchall()
+    return dict(Counter(holder(claimed_by) for (claimed_by,) in rows))
 
 
 def test_three_workers_one_killed_mid_delivery_deliver_every_digest_once(
@@ -490,3 +591,125 @@ def test_three_workers_one_killed_mid_delivery_deliver_every_digest_once(
         names = {w["name"] for w in store.workers()}
     assert names == {sender}  # the runs that ended left; the killed one stays, its beat aging
     assert time.monotonic() - started < 60
+
+
+SLACK_AND_EMAIL = f"""
+[[subscribers]]
+name = "ana"
+interests = "{INTERESTS}"
+top_k = 120
+[[subscribers.channels]]
+kind = "slack"
+webhook = "${{SLACK_WEBHOOK}}"
+[[subscribers.channels]]
+kind = "email"
+to = "ana@example.org"
+
+[[subscribers]]
+name = "ben"
+interests = "partial participation and byzantine robustness"
+top_k = 5
+[[subscribers.channels]]
+kind = "email"
+to = "ben@example.org"
+"""
+
+
+@pytest.mark.parametrize("engine", ["sqlite", "postgresql"])
+def test_a_retry_under_a_sending_workers_name_sends_nothing_twice(
+    engine: str,
+    tmp_path: Path,
+    servers: Any,  # noqa: F811 (the fixture imported from test_channels_e2e)
+    postgres_cluster: Any,
+) -> None:
+    """`docker compose exec worker-1 digest retry` inherits the worker's DIGEST_WORKER: while the
+    worker posted a digest to Slack, the retry took its row and posted it again, part by part."""
+    slack, mailbox, smtp = servers
+    write_config(tmp_path, smtp.port, SLACK_AND_EMAIL)
+    if engine == "postgresql":
+        config = tmp_path / "digest.toml"
+        url = postgres_cluster.create_database()
+        config.write_text(config.read_text().replace('path = "state/digest.db"', f'url = "{url}"'))
+    env = {"SLACK_WEBHOOK": slack.url()}
+    slack.stall_after = 1  # Slack answers part 1, then holds part 2's answer: mid-send
+    worker = start(tmp_path, "worker-1", NOW.isoformat(), env)
+    retry: subprocess.Popen[str] | None = None
+    try:
+        assert slack.stalled.wait(60), "the worker never posted part 2"
+        retry = subprocess.Popen(
+            [sys.executable, "-m", "digest", "retry", "--config", "digest.toml"]
+            + ["--now", NOW.isoformat()],
+            cwd=tmp_path,
+            env={**os.environ, **env, "DIGEST_WORKER": "worker-1"},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        # On PostgreSQL it runs beside the worker and ends; over SQLite it waits for the run
+        # lock, which the worker holds until it is done.
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            retry.wait(timeout=20 if engine == "postgresql" else 2)
+        slack.release.set()
+        retried = retry.communicate(timeout=60)[0]
+        sent = worker.communicate(timeout=60)[0]
+    finally:
+        for process in (worker, retry):
+            if process is not None:
+                process.kill()
+    assert worker.returncode == 0, sent
+    assert retry.returncode == 0 and "; 0 sent, 0 retrying, 0 dead now;" in retried, retried
+    heads = [p["blocks"][0]["text"]["text"] for p in slack.accepted]
+    assert Counter(heads) == parts(7)  # each part once, all from the worker
+    mails = Counter(m.message["Subject"].split(":")[0] for m in mailbox.mails)
+    assert mails == Counter(
+        {"Paper digest for ana — 2026-11-30": 1, "Paper digest for ben — 2026-11-30": 1}
+    )
+
+
+def waiting_for_a_lock(url: str, holder: int) -> bool:
+    """Whether a session other than the holder's waits for (or keeps trying) an advisory lock."""
+    with psycopg.connect(url, autocommit=True) as db:
+        row = db.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+            " AND pid NOT IN (%s, pg_backend_pid()) AND query LIKE '%%advisory_xact_lock%%'",
+            (holder,),
+        ).fetchone()
+    return bool(row and row[0])
+
+
+@pytest.mark.parametrize("command", ["run", "serve"])
+def test_a_sigterm_ends_a_wait_for_a_lock_that_a_frozen_worker_holds(
+    command: str, tmp_path: Path, postgres_url: str
+) -> None:
+    """A worker frozen with the papers' lock (a paused container): a `digest run` got its SIGTERM
+    and ended 14 minutes later, once the frozen one was resumed; a serve stayed up as long."""
+    (tmp_path / "papers.jsonl").write_text(papers_jsonl(20), encoding="utf-8")
+    (tmp_path / "digest.toml").write_text(SERVE.format(url=postgres_url), encoding="utf-8")
+    Store(postgres_url).close()
+    frozen = psycopg.connect(postgres_url)  # its transaction never ends while the test runs
+    frozen.execute("SELECT pg_advisory_xact_lock(hashtext('digest:papers'))")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DIGEST_")}
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "digest", command, "--config", "digest.toml"],
+        cwd=tmp_path,
+        env={**env, "DIGEST_WORKER": "waiting"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not waiting_for_a_lock(postgres_url, frozen.info.backend_pid):
+            assert time.monotonic() < deadline and worker.poll() is None, "it never waited"
+            time.sleep(0.2)
+        worker.send_signal(signal.SIGTERM)
+        err = worker.communicate(timeout=60)[1]  # the wait had lasted as long as the freeze
+    finally:
+        worker.kill()
+        frozen.close()
+    stopped = "stopped while waiting for another worker's lock on papers; nothing of this step"
+    assert stopped in err and "Traceback" not in err, err
+    if command == "serve":
+        assert worker.returncode == 0 and "serve: stopped cleanly on SIGTERM" in err, err
+    else:  # one line, and stopped by SIGTERM as a run is
+        assert worker.returncode == 143 and err.count("\n") == 1, err

@@ -61,6 +61,7 @@ def _libraries(settings: Settings) -> None:
 def run(args: argparse.Namespace) -> int:
     from digest import pipeline
     from digest.state import Store
+    from digest.state.engine import StateStopped
     from digest.state.lock import LockStopped, run_lock
 
     settings = _settings(args)
@@ -81,6 +82,8 @@ def run(args: argparse.Namespace) -> int:
                 store.leave()
         except LockStopped as exc:
             return terminated(f"{exc}: this run did nothing; the next run does it")
+        except StateStopped as exc:  # a wait for another worker's lock on the state
+            return terminated(f"{exc}; the next run does it")
     from digest.cli.reports import describe
 
     say(describe(report))
@@ -146,6 +149,7 @@ def validate(args: argparse.Namespace) -> int:
 
 
 def retry(args: argparse.Namespace) -> int:
+    from digest.state.engine import StateStopped
     from digest.state.lock import LockStopped
 
     settings = _settings(args)
@@ -165,6 +169,8 @@ def retry(args: argparse.Namespace) -> int:
                 code = retrying.resend(args, settings, path, clock, stopped.is_set)
         except LockStopped as exc:
             return terminated(f"{exc}: this retry did nothing")
+        except StateStopped as exc:
+            return terminated(f"{exc}; the next run or retry does it")
     if stopped.is_set():
         return terminated("what is not delivered goes out with the next run or retry")
     return code

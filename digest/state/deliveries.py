@@ -1,5 +1,6 @@
 """Digests made per subscriber and period, the papers each subscriber was given, and the outbox
-of deliveries (claimed by one worker at a time, for a lease): the Store's own tables (store.py)."""
+of deliveries (claimed by one process at a time, for a lease; who holds a claim: claims.py): the
+Store's own tables (store.py)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import Any
 
 from digest.models import Digest, Message
 from digest.state.catalog import giving, papers_of
+from digest.state.claims import unheld
 from digest.state.dialect import server_stamp
 from digest.state.engine import Engine
 
@@ -70,7 +72,8 @@ class Deliveries:
     """The digests, sent and outbox tables, over the store's connection."""
 
     db: Engine
-    worker: str
+    worker: str  # the name it goes by (DIGEST_WORKER)
+    claim: str  # what this process writes in the rows it claims (claims.py)
     transaction: Callable[[], AbstractContextManager[Engine]]
 
     # digests and what each subscriber was given
@@ -163,13 +166,12 @@ class Deliveries:
 
     def due(self, now: datetime, subscriber: str | None = None) -> list[OutboxRow]:
         """Claim the pending rows whose time has come (only `subscriber`'s, when given) and that
-        no other worker holds (or whose lease ended): they are this worker's for LEASE."""
+        no other process holds (or whose lease ended): they are this process's for LEASE."""
         whose, args = ("", ()) if subscriber is None else (" AND subscriber = ?", (subscriber,))
         leased: tuple[str, ...] = ()
-        holder: tuple[str, ...] = ()
+        back: list[str] = []
         if self.db.kind == "postgres":
-            until, holder = LEASE_END, (self.worker,)
-            held = f" AND (lease_until IS NULL OR lease_until <= {CLOCK} OR claimed_by = ?)"
+            until, (held, back) = LEASE_END, unheld(self.db, self.worker, self.claim)
         else:  # the run lock lets one run at a time in: a claim left there is a dead run's
             until, held, leased = "?", "", (stamp(now + LEASE),)
         with self.transaction() as db:
@@ -178,7 +180,7 @@ class Deliveries:
                 " FROM outbox WHERE status = 'pending'"
                 f" AND (next_try_at IS NULL OR next_try_at <= ?){held}{whose}"
                 f" ORDER BY id FOR UPDATE SKIP LOCKED) RETURNING {CLAIMED}",
-                (self.worker, *leased, stamp(now), *holder, *args),
+                (self.claim, *leased, stamp(now), *back, *args),
             ).fetchall()
         # Without their messages: a run may claim thousands of digests, tens of kilobytes each.
         return sorted((_outbox(r) for r in rows), key=lambda r: r.id)
@@ -190,7 +192,7 @@ class Deliveries:
         return None if row is None else Message.from_dict(json.loads(row[0]))
 
     def renew(self, row_id: int, now: datetime) -> bool:
-        """Just before sending: is the row still this worker's (not taken over after its lease
+        """Just before sending: is the row still this process's (not taken over after its lease
         ended, nor sent by another)? If so, its lease starts again."""
         if self.db.kind == "sqlite":  # one run at a time (the run lock): its own, unless paused
             row = self.db.execute("SELECT status FROM outbox WHERE id = ?", (row_id,)).fetchone()
@@ -200,7 +202,7 @@ class Deliveries:
                 db.execute(
                     f"UPDATE outbox SET lease_until = {LEASE_END} WHERE id = ? AND claimed_by = ?"
                     " AND status = 'pending'",
-                    (row_id, self.worker),
+                    (row_id, self.claim),
                 ).rowcount
             )
 
@@ -211,13 +213,13 @@ class Deliveries:
         return [_outbox(r) for r in self.db.execute(query, args)]
 
     def release(self) -> int:
-        """Give back the claims this worker did not use (rows left for a later run): another
+        """Give back the claims this process did not use (rows left for a later run): another
         worker may take them at once instead of when the lease ends."""
         with self.transaction() as db:
             return db.execute(
                 "UPDATE outbox SET lease_until = NULL WHERE claimed_by = ? AND status = 'pending'"
                 " AND lease_until IS NOT NULL",
-                (self.worker,),
+                (self.claim,),
             ).rowcount
 
     def mark_sent(self, row_id: int, receipt: str, now: datetime) -> bool:
@@ -248,13 +250,13 @@ class Deliveries:
                     args: tuple[Any, ...] = (count, unconfirmed_receipt(unsure[0]))
                 else:
                     query, args = f"UPDATE outbox SET parts_sent = ?{lease}{mine}", (count,)
-                if not db.execute(query, (*args, row_id, self.worker)).rowcount:
+                if not db.execute(query, (*args, row_id, self.claim)).rowcount:
                     lost.add(row_id)
             for row_id, receipt, when in sent:
                 done = db.execute(
                     "UPDATE outbox SET status = 'sent', sent_at = ?, receipt = ?, last_error = '',"
                     " attempts = attempts + 1, next_try_at = NULL, lease_until = NULL" + mine,
-                    (stamp(when), receipt, row_id, self.worker),
+                    (stamp(when), receipt, row_id, self.claim),
                 ).rowcount
                 if not done:
                     lost.add(row_id)
@@ -284,7 +286,7 @@ class Deliveries:
                         "dead" if next_try is None else "pending",
                         *args,
                         row_id,
-                        self.worker,
+                        self.claim,
                     ),
                 ).rowcount
             )
@@ -329,12 +331,12 @@ class Deliveries:
     def outbox_counts(
         self, now: datetime | None = None, worker: str | None = None
     ) -> dict[str, int]:
-        """The rows of each status. On PostgreSQL a pending row due and held by another worker's
+        """The rows of each status. On PostgreSQL a pending row due and held by another process's
         live lease is being sent right now: it is counted apart, "in flight", not as pending
         (nothing needs attention); a lease on the database server's clock. `now`: the run's
         clock, for the rows due (by default that of the run this store started, else the time
-        now); `worker`: the worker whose own leases
-        count as pending (by default this store's; "" for none: `digest status`)."""
+        now); `worker`: the claim whose own leases count as pending (by default this process's
+        as this store's worker, claims.py; "" for none: `digest status`)."""
         if self.db.kind != "postgres":  # one run at a time: a lease left is a dead run's
             rows = self.db.execute("SELECT status, count(*) FROM outbox GROUP BY status")
             return {status: n for status, n in rows}
@@ -343,7 +345,7 @@ class Deliveries:
             f"SELECT CASE WHEN status = 'pending' AND lease_until > {CLOCK} AND claimed_by <> ?"
             " AND (next_try_at IS NULL OR next_try_at <= ?) THEN 'in flight' ELSE status END"
             " AS what, count(*) FROM outbox GROUP BY what",
-            (self.worker if worker is None else worker, at),
+            (self.claim if worker is None else worker, at),
         )
         return {status: n for status, n in rows}
 

@@ -6,21 +6,34 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
 
 from digest.models import DigestError, StateError
+from digest.models.deadline import interrupted
 from digest.models.errors import POSTGRES_SCHEMES, postgres_url
 from digest.state.dialect import for_sqlite
 
 BUSY_TIMEOUT = 30.0  # seconds an SQLite writer waits for another's transaction to end
+# That wait in slices of this many seconds: sqlite3's own sleeps in C, deaf to a SIGTERM, which a
+# run then heard only once the whole timeout had passed. Once the process is stopping, the wait
+# goes on this long at most: time for another's short write to end (a sent mark that could not
+# be written is sent again), none for a writer that is stuck.
+BUSY_SLICE = 0.25
+STOPPING_WAIT = 3.0
 SCHEMES = POSTGRES_SCHEMES
 
 
 class StateBusy(DigestError):
     """Another process held the database longer than the busy timeout: try again (exit 1)."""
+
+
+class StateStopped(StateBusy):
+    """The process is stopping (SIGTERM) while it waited for another's lock: the step was not
+    written (exit 1); the next run does it."""
 
 
 class StateAway(StateError):
@@ -125,7 +138,7 @@ class SQLite:
     @contextmanager
     def transaction(self) -> Iterator[SQLite]:
         # IMMEDIATE takes the write lock up front, so two runs never interleave half-decisions.
-        self.execute("BEGIN IMMEDIATE")
+        self._begin()
         try:
             yield self
             self.execute("COMMIT")  # inside: a COMMIT that fails must not leave it open
@@ -138,6 +151,37 @@ class SQLite:
                 except sqlite3.Error:
                     pass
             raise
+
+    def _begin(self) -> None:
+        """BEGIN IMMEDIATE, waiting up to the busy timeout for another process's write to end,
+        a slice at a time: a stop (deadline.interrupt(): SIGTERM) ends the wait within
+        STOPPING_WAIT."""
+        if self.timeout <= BUSY_SLICE:
+            self.execute("BEGIN IMMEDIATE")
+            return
+        give_up, stopping = time.monotonic() + self.timeout, float("inf")
+        self.db.execute(f"PRAGMA busy_timeout = {int(BUSY_SLICE * 1000)}")
+        try:
+            while True:
+                try:
+                    self.db.execute("BEGIN IMMEDIATE")
+                    return
+                except sqlite3.OperationalError as exc:
+                    busy = getattr(exc, "sqlite_errorname", "").startswith("SQLITE_BUSY")
+                    if not busy or time.monotonic() >= give_up:
+                        raise self.error(exc) from None
+                    if interrupted() and stopping == float("inf"):
+                        stopping = time.monotonic() + STOPPING_WAIT
+                    if time.monotonic() >= stopping:
+                        raise StateStopped(
+                            f"{self.name}: stopped while waiting for another process's write to"
+                            " the state database to end; nothing of this step was written"
+                        ) from None
+                except sqlite3.Error as exc:
+                    raise self.error(exc) from None
+        finally:
+            with self.errors():
+                self.db.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
 
     def lock(self, name: str) -> None:
         """Serialize this transaction with others of the same name: BEGIN IMMEDIATE did."""

@@ -5,15 +5,44 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from digest.models import StateError
+from digest.models.deadline import interrupted, pause
 from digest.state.dialect import ddl_for_postgres, for_postgres
-from digest.state.engine import StateAway, StateBusy, StateLost, shown
+from digest.state.engine import StateAway, StateBusy, StateLost, StateStopped, shown
+
+log = logging.getLogger("digest.state")
 
 POOL_TIMEOUT = 30.0  # seconds a statement waits for a connection: a server restart fits in it
+# Seconds a transaction waits for another's lock (lock()) before it gives up, in one line: one
+# worker frozen or cut off while it held the papers' lock had held every other for 14 minutes,
+# deaf to their SIGTERMs. The server ends such a holder's session sooner (SESSION).
+LOCK_WAIT = 600.0
+SAY_WAITING = 30.0  # seconds of such a wait before the log says what it waits for
+# The client's side of each connection: a server gone silent (a partition, a machine frozen) is
+# noticed within about a minute, not after the two hours of TCP's defaults. The URL's own win.
+KEEPALIVES = {
+    "keepalives": 1,
+    "keepalives_idle": 30,
+    "keepalives_interval": 10,
+    "keepalives_count": 3,
+    "tcp_user_timeout": 60_000,  # ms a sent request may go unacknowledged
+}
+# The server's side, for each session, where neither the server's settings nor the URL say
+# otherwise: a worker frozen or cut off inside a transaction loses its session, and with it its
+# locks, after 5 minutes idle in it (far above any pause of ours between two statements: a
+# batch of 5,000 papers keyed); a client gone silent is noticed as above.
+SESSION = {
+    "idle_in_transaction_session_timeout": "300000",  # ms
+    "tcp_keepalives_idle": "30",
+    "tcp_keepalives_interval": "10",
+    "tcp_keepalives_count": "3",
+    "tcp_user_timeout": "60000",  # ms
+}
 # psycopg warns of what follows an error it raises (a pipeline that could not end after a full
 # disk), and its pool of every failed reconnect and dropped connection (a server restart: dozens,
 # over two lines each); the statement that failed says why in its one StateError line.
@@ -33,6 +62,8 @@ class Postgres:
         self.name, self.url, self.psycopg = shown(url), url, psycopg
         self.local = threading.local()
         self.gone = ""  # why the server could not be reached, since the pool last timed out
+        given = self._given()
+        self.tcp: dict[str, Any] = {k: v for k, v in KEEPALIVES.items() if k not in given}
         try:
             # One direct connection first: the pool would only say it timed out, not why.
             self._connect(10).close()
@@ -42,8 +73,8 @@ class Postgres:
             url,
             min_size=1,
             max_size=4,
-            kwargs={"autocommit": True, "row_factory": _row_factory},
-            configure=_read_committed,
+            kwargs={"autocommit": True, "row_factory": _row_factory, **self.tcp},
+            configure=_configure,
             check=ConnectionPool.check_connection,
             open=True,
             timeout=POOL_TIMEOUT,
@@ -107,8 +138,32 @@ class Postgres:
             yield conn
 
     def lock(self, name: str) -> None:
-        """Serialize this transaction with every other holding the same name, on any machine."""
-        self.execute("SELECT pg_advisory_xact_lock(hashtext(?))", (f"digest:{name}",))
+        """Serialize this transaction with every other holding the same name, on any machine.
+        Tried again and again, not queued for in the server (where a wait hears nothing): a stop
+        (deadline.interrupt(): SIGTERM) ends the wait, and after LOCK_WAIT it gives up."""
+        key, what = (f"digest:{name}",), name.replace("\x1f", " ")
+        started, delay, said = time.monotonic(), 0.05, False
+        while not self.execute("SELECT pg_try_advisory_xact_lock(hashtext(?))", key).fetchone()[0]:
+            waited = time.monotonic() - started
+            if interrupted():
+                raise StateStopped(
+                    f"{self.name}: stopped while waiting for another worker's lock on {what};"
+                    " nothing of this step was written"
+                )
+            if waited >= LOCK_WAIT:
+                raise StateError(
+                    f"{self.name}: gave up after waiting {_span(LOCK_WAIT)} for another worker's"
+                    f" lock on {what} (a worker frozen or cut off while it held it?); nothing of"
+                    " this step was written"
+                )
+            if waited >= SAY_WAITING and not said:
+                log.warning(
+                    "%s: waiting for another worker's lock on %s (for up to %s)",
+                    *(self.name, what, _span(LOCK_WAIT)),
+                )
+                said = True
+            pause(delay)
+            delay = min(delay * 2, 1.0)
 
     def version(self) -> int:
         # A query, not to_regclass(): its snapshot is taken after the migration lock, so it
@@ -165,13 +220,16 @@ class Postgres:
         """One connection as the pool makes them, within `timeout` seconds unless the URL says
         how long itself: overridden, a bad `connect_timeout` in it connected here, and failed
         every connection of the pool for 30 s, "every connection stayed busy"."""
+        if "connect_timeout" in self._given():
+            return self.psycopg.connect(self.url, **self.tcp)
+        return self.psycopg.connect(self.url, connect_timeout=timeout, **self.tcp)
+
+    def _given(self) -> set[str]:
+        """The connection parameters the URL sets itself (they win over ours)."""
         try:
-            own = "connect_timeout" in self.psycopg.conninfo.conninfo_to_dict(self.url)
+            return set(self.psycopg.conninfo.conninfo_to_dict(self.url))
         except self.psycopg.Error:
-            own = False
-        if own:
-            return self.psycopg.connect(self.url)
-        return self.psycopg.connect(self.url, connect_timeout=timeout)
+            return set()
 
 
 class Row:
@@ -210,13 +268,20 @@ class _Result:
         return iter(self.rows)
 
 
-def _read_committed(conn: Any) -> None:
+def _configure(conn: Any) -> None:
     """Every transaction READ COMMITTED, whatever the server's default: the migration and the
     claims lock, then read, and only there does a read see what the lock's holder wrote (under
-    a default of SERIALIZABLE, workers starting together made the tables twice)."""
+    a default of SERIALIZABLE, workers starting together made the tables twice). And SESSION's
+    settings, where the server and the URL leave them at their defaults."""
     from psycopg import IsolationLevel
 
     conn.isolation_level = IsolationLevel.READ_COMMITTED
+    wanted = ", ".join(f"('{name}', '{value}')" for name, value in SESSION.items())
+    conn.execute(
+        "SELECT set_config(name, wanted.value, false) FROM pg_settings"
+        f" JOIN (VALUES {wanted}) AS wanted (name, value) USING (name)"
+        " WHERE source = 'default'"
+    )
 
 
 def _lost(exc: Any) -> bool:
@@ -231,6 +296,10 @@ def _lost(exc: Any) -> bool:
 def _row_factory(cursor: Any) -> Any:
     index = {column.name: i for i, column in enumerate(cursor.description or ())}
     return lambda values: Row(values, index)
+
+
+def _span(seconds: float) -> str:
+    return f"{seconds / 60:g} min" if seconds >= 60 else f"{seconds:g} s"
 
 
 def _first_line(exc: BaseException) -> str:

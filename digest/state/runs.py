@@ -5,13 +5,13 @@ other workers are sending right now."""
 from __future__ import annotations
 
 import json
-import os
 import socket
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from digest.state.claims import alive, holder
 from digest.state.deliveries import CLOCK, stamp
 from digest.state.engine import Engine
 
@@ -132,7 +132,7 @@ class Runs:
 
     def in_flight(self, now: datetime) -> dict[int, tuple[str, str]]:
         """The pending rows due that a worker is sending right now (its lease is live, on the
-        clock `now`): row id -> (the worker, its lease's end). Only on PostgreSQL, as
+        clock `now`): row id -> (the worker's name, its lease's end). Only on PostgreSQL, as
         outbox_counts' "in flight"."""
         if self.db.kind != "postgres":
             return {}
@@ -144,7 +144,7 @@ class Runs:
             f" AND lease_until > {CLOCK} AND (next_try_at IS NULL OR next_try_at <= ?)",
             (at,),
         )
-        return {r["id"]: (r["claimed_by"], r["lease_until"]) for r in rows}
+        return {r["id"]: (holder(r["claimed_by"]), r["lease_until"]) for r in rows}
 
 
 def _forget_runs(db: Engine, before: str) -> None:
@@ -180,14 +180,4 @@ def ended(worker: str) -> bool:
     """Whether the worker is a process of this machine (the default name, hostname:pid) that is
     no longer there; of another machine, or named by $DIGEST_WORKER, nothing is known."""
     host, _, pid = worker.rpartition(":")
-    return host == socket.gethostname() and pid.isdigit() and not _alive(int(pid))
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OverflowError):  # alive under another user; not a pid at all
-        return True
-    return True
+    return host == socket.gethostname() and pid.isdigit() and not alive(int(pid))

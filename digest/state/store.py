@@ -12,7 +12,7 @@ from datetime import datetime
 from pathlib import Path
 
 from digest.models import Paper, StateError
-from digest.state import engine
+from digest.state import claims, engine
 from digest.state.catalog import Catalog, row_paper
 from digest.state.deliveries import Deliveries, stamp
 from digest.state.journal import Journal
@@ -24,7 +24,8 @@ from digest.state.web import Web
 
 
 def worker_name() -> str:
-    """This process among the workers sharing a database: $DIGEST_WORKER, else hostname:pid."""
+    """This process's name among the workers sharing a database: $DIGEST_WORKER, else
+    hostname:pid. Several processes may go by one name (its claims are each one's: claims.py)."""
     return os.environ.get("DIGEST_WORKER") or f"{socket.gethostname()}:{os.getpid()}"
 
 
@@ -50,6 +51,9 @@ class Store(Deliveries, Runs):
         self.db = engine.connect(state, timeout)
         self.name = self.db.name  # what may be printed (no password)
         self.worker = worker or worker_name()
+        # Its claims are this process's, not the name's: a second live process under the same
+        # DIGEST_WORKER had taken and sent again every row the first was sending.
+        self.claim = claims.claim(self.worker)
         self.papers = Catalog(self.db, self.transaction, stamp)
         self.journal = Journal(self.db, self.transaction, stamp)
         self.ratings = Ratings(self.db, self.transaction, stamp)

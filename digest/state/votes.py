@@ -61,7 +61,9 @@ class Votes(Tables):
         rating it replaced, so that undoing it restores that one."""
         at = self.stamp(now)
         with self.transaction() as db:
-            for subscriber, paper_id, vote in votes:
+            # Each rating's lock in one order for every worker (one paper's votes in theirs): two
+            # events locking two papers each way round would wait on each other.
+            for subscriber, paper_id, vote in sorted(votes, key=lambda v: v[:2]):
                 was = current(db, subscriber, paper_id)
                 before = (None, "", "", "") if was is None else tuple(was)
                 db.execute(
@@ -198,7 +200,7 @@ class Votes(Tables):
             if taken.rowcount != 1:
                 return None
             recorded = []
-            for subscriber, name, vote in votes:
+            for subscriber, name, vote in sorted(votes, key=lambda v: v[:2]):  # as matrix()
                 paper_id = named(db, subscriber, name)
                 if paper_id is None:
                     continue
