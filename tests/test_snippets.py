@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import signal
-from collections.abc import Callable
-from typing import TypeVar
-
 import pytest
+from support_alarm import in_time
 
 from digest.snippets import snippet, split_sentences
 
@@ -61,34 +58,14 @@ def test_snippet_of_an_empty_abstract_is_empty() -> None:
     assert snippet("   ") == ""
 
 
-T = TypeVar("T")
-
-
-def _in_time(call: Callable[[], T]) -> T:
-    """call(), stopped by an alarm after 10 s. No speed is measured: the old code took minutes on
-    these texts and the new one takes well under a second, so only the return of that blow-up
-    rings it. An alarm, as a regex checks for signals but lets no thread run until done."""
-
-    def expire(*_: object) -> None:
-        raise TimeoutError("still at it after 10 s")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, 10)
-    try:
-        return call()
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
 @pytest.mark.parametrize("run", ["." * 100_000, "?" * 100_000, "?!" * 50_000])
 def test_a_run_of_end_marks_in_an_abstract_is_read_once(run: str) -> None:
     """A feed's abstract of end marks was read again from each of them, for every subscriber's
     digest (5 s for 20,000 dots, while the run held the state lock)."""
     abstract = f"Federated learning privacy study {run} end"
-    assert _in_time(lambda: snippet(abstract)) == "Federated learning privacy study…"
+    assert in_time(lambda: snippet(abstract)) == "Federated learning privacy study…"
     text = f"Widgets fail{run} Sensors help{run[:999]} Done{run}"
-    assert _in_time(lambda: split_sentences(text)) == [
+    assert in_time(lambda: split_sentences(text)) == [
         f"Widgets fail{run}",
         f"Sensors help{run[:999]}",
         f"Done{run}",
@@ -98,7 +75,7 @@ def test_a_run_of_end_marks_in_an_abstract_is_read_once(run: str) -> None:
 def test_a_text_of_initials_is_one_sentence_read_once() -> None:
     """Each initial that ends no sentence had all the sentence before it split into words."""
     text = "By " + "A. " * 100_000 + "Smith. Done."
-    assert _in_time(lambda: split_sentences(text)) == ["By " + "A. " * 100_000 + "Smith.", "Done."]
+    assert in_time(lambda: split_sentences(text)) == ["By " + "A. " * 100_000 + "Smith.", "Done."]
 
 
 # --- templates folder ---------------------------------------------------------------------------

@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import re
 import shutil
-import signal
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
 
 import pytest
+from support_alarm import in_time
 
 from digest.models import Paper, SourceConfig, SourceError
 from digest.models.identity import abstract_id, normalize
@@ -326,27 +324,6 @@ def test_derive_title_prefers_the_named_method_and_strips_markup() -> None:
     assert derive_title(ABSTRACT, limit=40) == "WidgetNet: a graph model"  # cut at "that"
 
 
-T = TypeVar("T")
-
-
-def _in_time(call: Callable[[], T]) -> T:
-    """call(), stopped by an alarm after 10 s. No speed is measured: the old code took half a
-    minute or more on each of these batches and the new one well under a second, so only the
-    return of that blow-up rings it. An alarm, as a regex checks for signals but lets no thread
-    run until it is done."""
-
-    def expire(*_: object) -> None:
-        raise TimeoutError("still at it after 10 s")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, 10)
-    try:
-        return call()
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
 # What a feed's titleless item may hold after its first sentence, as long as intake keeps an
 # abstract. Each of these took the old code 1.5 to 15 s per item, read after read of the feed.
 HOSTILE = {
@@ -363,7 +340,7 @@ HOSTILE = {
 def test_a_feed_of_hostile_titleless_items_is_titled_by_their_first_sentences(fill: str) -> None:
     """Markup, spaces, abbreviations and intro verbs by the thousand are each read once."""
     items = [f"Widgets fail under load {i}. More {fill}" for i in range(20)]
-    titles = _in_time(lambda: [derive_title(item) for item in items])
+    titles = in_time(lambda: [derive_title(item) for item in items])
     assert titles == [f"Widgets fail under load {i}" for i in range(20)]
 
 
@@ -376,7 +353,7 @@ def test_a_title_comes_from_the_abstract_intake_keeps() -> None:
     assert len(kept + named) < 20_000 < len(kept + cut)
     assert derive_title(kept + named) == "WidgetNet: a graph model"
     assert derive_title(kept + cut + named) == "Widgets fail under load"
-    title = _in_time(lambda: derive_title("Widgets fail under load. More " + "[" * 5_000_000))
+    title = in_time(lambda: derive_title("Widgets fail under load. More " + "[" * 5_000_000))
     assert title == "Widgets fail under load"
 
 
