@@ -313,6 +313,7 @@ def test_status_names_the_subscriber_a_digest_made_ahead_of_the_clock_holds_back
     lines = capsys.readouterr().out.splitlines()
     assert lines[-2].startswith("clock behind: the last digest of these is for a period after")
     assert lines[-1] == f"  ana: its last digest is of {later:%a %Y-%m-%d} 08:00 UTC (UTC)"
+    assert "  ana: none until the period of its last digest comes" in lines  # not "in 23 h"
     # At that time (the real run's "attention" aside) nothing is held back.
     main(["status", *config, "--now", f"{later}T12:00Z"])
     assert "clock behind" not in capsys.readouterr().out

@@ -273,6 +273,9 @@ def _next_digests(settings: Settings, store: Store, now: datetime) -> list[tuple
         when = "never" if fire is None else f"{fire:%a %Y-%m-%d %H:%M %Z}"
         left = "" if fire is None else f" ({fire.tzinfo}), in {_span(fire - now)}"
         held = f", with {_counted(waiting[sub.name], 'held alert')}" if sub.name in waiting else ""
+        if _ahead(store, sub.name, now):  # its next fire makes nothing: "clock behind" below
+            pairs.append((sub.name, f"none until the period of its last digest comes{held}"))
+            continue
         # Past the period's fire time with no digest for it yet: the next run makes it.
         start = period_start(sub.schedule, sub.timezone, now)
         covers = start is not None and (
@@ -285,6 +288,17 @@ def _next_digests(settings: Settings, store: Store, now: datetime) -> list[tuple
             continue
         pairs.append((sub.name, f"{when}{left}{held}"))
     return pairs
+
+
+def _ahead(store: Store, name: str, now: datetime) -> bool:
+    """Whether the subscriber's last digest is for a period after `now` (a --now ahead)."""
+    from digest.periods import behind
+
+    last = store.last_digest(name)
+    try:
+        return last is not None and behind(last[0], now)
+    except (TypeError, ValueError):  # a period with no time, or none with its offset
+        return False
 
 
 def _deliveries(settings: Settings, store: Store, now: datetime) -> list[str]:
