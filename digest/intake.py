@@ -178,7 +178,8 @@ def _secret_places(secrets: frozenset[str]) -> Places:
     web address whose path has one: a private feed at https://host/f/TOKEN/feed.rss builds its
     items' links under that folder. A token of 10 characters is no secret by itself to redact()
     (a segment that short may be a word, blotted from every log line), yet in the links it went
-    to every reader's digest. A folder that holds no token (see _TOKEN) is no secret's place."""
+    to every reader's digest. A folder of no distinctive segment is no secret's place: a public
+    feed given as ${VAR} (https://journals.aps.org/prl/recent.xml) keeps its links under /prl/."""
     places = []
     for secret in secrets:
         try:
@@ -187,20 +188,15 @@ def _secret_places(secrets: frozenset[str]) -> Places:
         except ValueError:
             continue
         folder = unquote(parts.path).lower().rpartition("/")[0] + "/"
-        if parts.scheme.lower() in ("http", "https") and host and _TOKEN.search(folder):
+        tokened = any(map(_distinctive, folder.split("/")))
+        if parts.scheme.lower() in ("http", "https") and host and tokened:
             places.append((host, folder))
     return tuple(places)
 
 
-# A folder holds a token when a segment of it mixes letters and digits (6+ characters) or is
-# long: a public feed given as ${VAR} (https://journals.aps.org/prl/recent.xml) keeps its
-# items' links under /prl/, which hold no secret.
-_TOKEN = re.compile(r"/(?=[^/]*\d)(?=[^/]*[a-z])[^/]{6,}/|/[^/]{12,}/")
-
-
 def _distinctive(secret: str) -> bool:
-    """Could the secret be told from the words of a paper? Not a short or word-like one: as
-    _TOKEN takes a folder's segment, it mixes letters and digits in 6+ characters, or is long."""
+    """Could the secret (or a folder's segment) be told from the words of a paper? Not a short
+    or word-like one: it mixes letters and digits in 6+ characters, or is long."""
     mixed = any(c.isdigit() for c in secret) and any(c.isalpha() for c in secret)
     return len(secret) >= 12 or (mixed and len(secret) >= 6)
 
