@@ -146,8 +146,12 @@ def _look(
         return [AlertReport(s.name) for s in subs]
     from digest import corpus
 
+    # The reader's own papers, under an id the library's record lacks (see pipeline's `owned`).
+    owned = {s.name: store.papers.owners(s.profile.library, s.likes) for s in subs}
+
     def gone(sub: Subscriber, ids: set[str]) -> set[str]:
-        return store.sent_ids(sub.name, ids) | store.journal.alerted_ids(sub.name, ids)
+        taken = store.sent_ids(sub.name, ids) | store.journal.alerted_ids(sub.name, ids)
+        return taken | (owned[sub.name] & ids)
 
     # The digest's stored space, so an alert's score and the digest's are on one scale. Every
     # new paper is ranked; a pool too large to hold keeps for each subscriber its best papers

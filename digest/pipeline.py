@@ -215,7 +215,7 @@ def make_digests(
 
     # A library's paper as the store knows it: under an id its record in the library lacks (the
     # DOI its arXiv record named), which the stored paper, read without its keys, cannot show.
-    owned = {sub.name: store.papers.owners(sub.profile.library) for sub in due_now}
+    owned = {sub.name: store.papers.owners(sub.profile.library, sub.likes) for sub in due_now}
 
     def gone(sub: Subscriber, ids: set[str]) -> set[str]:
         """Papers given before (a digest came first), announced by an alert, held (they have
@@ -229,6 +229,9 @@ def make_digests(
     # beside the new papers it is fitted for (at a million papers, gigabytes each).
     space = corpus.ranking_space(store, due_now, now)
     held.update(alerts.standing(due_now, held, space))  # as the readers stand now
+    held = {
+        name: [h for h in hs if h.scored.paper.id not in owned[name]] for name, hs in held.items()
+    }
     ranked = corpus.rank_stored(store, due_now, floors, space, gone)
     picks, through = ranked.picks, ranked.through
     env = None
@@ -334,8 +337,11 @@ def preview(settings: Settings, store: Store, name: str, now: datetime) -> Messa
 
     # The run's space (fitted, unsaved, when the new papers make it stale) and held alerts.
     space = corpus.foreseen_space(store, [subscriber], new) if pool else None
+    owned = store.papers.owners(subscriber.profile.library, subscriber.likes)  # as the run
     held = alerts.standing([subscriber], {name: store.journal.holds(name)}, space)[name]
+    held = [h for h in held if h.scored.paper.id not in owned]
     allowed = {name: set(ids) - store.sent_ids(name, ids) - store.journal.alerted_ids(name, ids)}
+    allowed[name] -= owned
     allowed[name] -= {h.scored.paper.id for h in held}
     fresh = bool(allowed[name])
     start = period_start(subscriber.schedule, subscriber.timezone, now) or now

@@ -662,3 +662,26 @@ def test_held_alerts_of_many_readers_are_weighed_in_one_ranking_each_by_its_own_
         0
     ].scored.terms
     assert now["carl"] == []
+
+
+def test_the_readers_own_paper_known_by_another_id_is_never_alerted_nor_held(
+    tmp_path: Path,
+) -> None:
+    """The library holds the journal version (a DOI, its own title); the arXiv copy that names
+    that DOI arrives and matches an alert keyword: it is the reader's, no alert, no held alert."""
+    journal = Paper("10.1145/3700000.3700099", "Backdoors in federated recommenders", "x")
+    ana = subscriber("ana", INTERESTS, alert_keywords=("membership inference",))
+    ana = replace(ana, profile=replace(ana.profile, library=(journal,)))
+    bob = replace(ana, name="bob", profile=replace(ana.profile, library=()))
+    settings = settings_for(tmp_path, ana, bob)
+    with Store(tmp_path / "s.db") as store:
+        first_digest(tmp_path, settings, store, f"{MONDAY}T09:00Z")
+        preprint = Paper("2611.80001", "Membership inference on federated recommenders", f"{MIA}.",
+                         aliases=("10.1145/3700000.3700099",))  # fmt: skip
+        store.add_papers([preprint], at(f"{MONDAY}T09:30Z"))
+        report = pipeline.run_once(settings, store, at(f"{MONDAY}T10:00Z"))
+        assert {a.subscriber: a.made for a in report.alerts} == {"ana": [], "bob": ["2611.80001"]}
+        message = pipeline.preview(settings, store, "ana", at("2026-12-01T09:00Z"))
+        assert "2611.80001" not in str(message)
+        pipeline.run_once(settings, store, at("2026-12-01T09:00Z"))
+        assert given(store, "ana", "2026-12-01T08:00:00+00:00") == []

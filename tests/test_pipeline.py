@@ -466,6 +466,48 @@ def test_a_period_stays_open_while_the_liked_papers_cannot_be_looked_up(
             assert row.message is not None and "private client updates" in row.message.text
 
 
+def test_a_liked_id_arxiv_did_not_know_yet_is_not_sent_back_once_announced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An author likes his own paper from the submission e-mail: arXiv's API knows no such id
+    yet, and the id is not asked about again for a day. The next morning the paper is listed:
+    it is the reader's own, not news."""
+    import json
+
+    def answer(query: dict[str, str]) -> Answer:
+        return Answer(body=NO_ENTRIES)  # unknown to the lookup, and no listing
+
+    def arrive(name: str, ident: str, abstract: str) -> None:
+        folder = tmp_path / "papers"
+        folder.mkdir(exist_ok=True)
+        record = {"id": ident, "title": f"Paper {ident}", "abstract": abstract}
+        (folder / f"{name}.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
+
+    for server in serve(monkeypatch):
+        server.route("/api/query", answer)
+        options = {"url": f"{server.url}/api/query", "delay": 0, "retries": 0, "timeout": 2}
+        arxiv = SourceConfig("arxiv", "arxiv", {**options, "categories": ["cs.LG"]})
+        files = SourceConfig("files", "files", {"path": str(tmp_path / "papers")})
+        ana = dataclasses.replace(
+            subscriber("ana", "differential privacy federated learning"),
+            likes=("arXiv:2501.01234v1",),
+            top_k=3,
+        )
+        settings = dataclasses.replace(settings_for(tmp_path, ana), sources=(files, arxiv))
+        with Store(tmp_path / "s.db") as store:
+            arrive("0", "2611.00001", VISION)
+            pipeline.run_once(settings, store, datetime(2026, 11, 30, 12, tzinfo=UTC))
+            assert any("id_list" in r.query for r in server.requests)
+            arrive("1", "2501.01234", PRIVACY)
+            arrive("2", "2611.00002", PRIVACY.replace("client updates", "secure aggregation"))
+            pipeline.run_once(settings, store, datetime(2026, 12, 1, 9, tzinfo=UTC))
+            picked = store.db.execute(
+                "SELECT s.paper_id FROM sent s JOIN digests d ON d.id = s.digest_id"
+                " WHERE d.period LIKE '2026-12-01%'"
+            )
+            assert [r[0] for r in picked] == ["2611.00002"]
+
+
 def test_a_library_paper_stored_under_its_arxiv_id_is_not_picked_by_its_doi(tmp_path: Path) -> None:
     """The library knows the journal version (a DOI, its own title); the arXiv record that names
     that DOI is stored under its arXiv id, and read back without its keys it had been picked."""

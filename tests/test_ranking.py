@@ -382,6 +382,21 @@ def test_a_library_paper_under_another_id_is_not_recommended_back(papers):
     assert picks and "2601.00001" not in picks and "2601.00002" not in picks
 
 
+def test_a_library_paper_cited_with_its_subject_class_is_not_recommended_back(papers):
+    """INSPIRE's and MathSciNet's BibTeX write `eprint = {math.DG/0307245}`; arXiv lists it as
+    math/0307245."""
+    best = rank(papers, [privacy()])["ana"][0].paper
+    cited = dataclasses.replace(best, id="math.DG/0307245", aliases=(), url="", title="Other")
+    reader = privacy(top_k=5)
+    reader = dataclasses.replace(
+        reader, profile=dataclasses.replace(reader.profile, library=(cited,))
+    )
+    listed = dataclasses.replace(best, id="math/0307245", aliases=(), url="")
+    pool = [listed, *(p for p in papers if p.id != best.id)]
+    picks = [s.paper.id for s in rank(pool, [reader])["ana"]]
+    assert picks and "math/0307245" not in picks
+
+
 def test_a_namesake_of_a_library_paper_with_another_arxiv_id_is_a_paper_of_its_own(papers):
     """Blocked by its title alone, a different paper of the same title was never shown."""
     best = rank(papers, [privacy()])["ana"][0].paper

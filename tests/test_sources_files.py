@@ -74,7 +74,7 @@ def test_a_jsonl_record_becomes_a_paper(tmp_path: Path) -> None:
         ("arXiv:2501.01234v12", "2501.01234"),
         ("arxiv:0704.0001", "0704.0001"),
         ("hep-th/9901001v1", "hep-th/9901001"),
-        ("math.GT/0309136v2", "math.GT/0309136"),
+        ("math.GT/0309136v2", "math/0309136"),
         ("https://arxiv.org/abs/2501.01234v2", "2501.01234"),
         ("10.1145/3580305.3599831", "10.1145/3580305.3599831"),  # a DOI keeps its dots and digits
         ("rJXMpikCZ", "rJXMpikCZ"),  # an OpenReview id

@@ -43,9 +43,12 @@ def test_every_form_of_an_arxiv_id_is_one_id_without_version(value: str) -> None
     assert arxiv_id(value) == "2501.01234"
 
 
-def test_old_style_arxiv_ids_keep_their_archive() -> None:
+def test_old_style_arxiv_ids_keep_their_archive_not_a_subject_class() -> None:
+    """arXiv names math.GT/0309136 math/0309136: a library citing the first had its own paper,
+    listed under the second, recommended back."""
     assert arxiv_id("hep-th/9901001v2") == "hep-th/9901001"
-    assert arxiv_id("arXiv:math.gt/0309136") == "math.GT/0309136"
+    assert arxiv_id("arXiv:math.gt/0309136") == "math/0309136"
+    assert arxiv_id("https://arxiv.org/abs/math.DG/0307245v3") == "math/0307245"
     assert arxiv_id("https://arxiv.org/abs/cs/0112017") == "cs/0112017"
 
 
@@ -154,6 +157,14 @@ def test_a_title_match_is_refused_when_the_arxiv_ids_differ() -> None:
     assert not same_paper(title_hash(TITLE) or "", one, other)
     forum = keys(Paper("openreview:F1", TITLE, "z"))
     assert same_paper(title_hash(TITLE) or "", one, forum)
+
+
+def test_a_paper_stored_with_a_subject_class_in_its_arxiv_key_is_the_listed_one() -> None:
+    """Stored before the class was dropped, from a paper file that wrote math.GT/0309136: the
+    same file read again is the paper kept, not a namesake with another arXiv id."""
+    stored = ["arxiv:math.GT/0309136", title_hash(TITLE) or ""]
+    assert same_paper(title_hash(TITLE) or "", stored, keys(Paper("math/0309136", TITLE, "x")))
+    assert not same_paper(title_hash(TITLE) or "", stored, keys(Paper("math/0309137", TITLE, "x")))
 
 
 def test_a_preprint_and_its_journal_version_of_one_title_are_one_paper() -> None:

@@ -63,16 +63,16 @@ _CJK = re.compile(
 
 
 def arxiv_id(value: str) -> str | None:
-    """'2501.01234' from '2501.01234v2', 'arXiv:2501.01234', an abs/pdf URL or arXiv's DOI."""
+    """'2501.01234' from '2501.01234v2', 'arXiv:2501.01234', an abs/pdf URL or arXiv's DOI;
+    'math/0309136' from 'math.GT/0309136': a subject class is no part of the id arXiv gives
+    (a library citing it so had its own paper recommended back)."""
     match = _ARXIV.match(value.strip())
     if not match:
         return None
     ident = match[1]
-    # Old-style archive names are lowercase, their subject classes uppercase: hep-th, math.GT.
     if "/" in ident:
         archive, number = ident.split("/")
-        name, _, subject = archive.partition(".")
-        ident = f"{name.lower()}{'.' + subject.upper() if subject else ''}/{number}"
+        ident = f"{archive.partition('.')[0].lower()}/{number}"
     return ident
 
 
@@ -356,7 +356,11 @@ def same_paper(matched: str, known: Iterable[str], incoming: Iterable[str]) -> b
 def unversioned(key: str) -> str:
     """A DOI key without the version a preprint server writes into it (`.v2`, `/v2`, `-v2`,
     `_v2` on any DOI; ESSOAr's, Qeios's and the F1000 journals' bare `.2`). A new version is the
-    same paper, as an arXiv id's is; it had been a new paper, sent again."""
+    same paper, as an arXiv id's is; it had been a new paper, sent again. An old-style arXiv key
+    stored with its subject class ('arxiv:math.GT/0309136', before arxiv_id dropped it) as
+    arXiv's own."""
+    if key.startswith("arxiv:") and "/" in key:
+        return "arxiv:" + (arxiv_id(key[6:]) or key[6:])
     found = _VERSIONED.fullmatch(key)
     return next(g for g in found.groups() if g) if found else key
 

@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 
 from digest.models import InputError, Paper, SourceConfig, Warn
-from digest.models.identity import record_id
+from digest.models.identity import arxiv_id, record_id
 from digest.sources import authors as names
 from digest.sources.common import clean, code_links
 from digest.sources.progress import QUIET, Progress
@@ -29,8 +29,6 @@ SUFFIXES = (".jsonl", ".jsonl.gz", ".csv")
 # The same number whatever the platform's C long.
 CSV_FIELD_LIMIT = 2**31 - 1
 _ARXIV_PREFIX = re.compile(r"^(?:arxiv:|https?://(?:www\.)?arxiv\.org/(?:abs|pdf)/)", re.IGNORECASE)
-# New style 2501.01234v3, old style hep-th/9901001v1; the version is not part of a paper's identity.
-_ARXIV_ID = re.compile(r"^(\d{4}\.\d{4,5}|[a-z][a-z.-]*/\d{7})(?:v\d+)?(?:\.pdf)?$", re.IGNORECASE)
 
 
 class BadRecord(ValueError):
@@ -40,11 +38,7 @@ class BadRecord(ValueError):
 def normalize_id(raw: str) -> str:
     """arXiv ids without prefix and version; any other id (DOI, OpenReview) as given."""
     ident = raw.strip()
-    bare = _ARXIV_PREFIX.sub("", ident)
-    match = _ARXIV_ID.match(bare)
-    if match:
-        return match[1]
-    return bare or ident
+    return arxiv_id(ident) or _ARXIV_PREFIX.sub("", ident) or ident
 
 
 def _text(record: Mapping[str, Any], key: str) -> str:

@@ -223,10 +223,12 @@ class Catalog(Tables):
     def keys_of(self, paper_id: str) -> list[str]:
         return [r[0] for r in self.db.execute(_KEYS_OF, (paper_id,))]
 
-    def owners(self, papers: Iterable[Paper]) -> set[str]:
-        """The ids of the stored papers these papers' ids (arXiv, DOI, OpenReview) name, in a few
-        queries: a library of thousands read each run."""
+    def owners(self, papers: Iterable[Paper], likes: Iterable[str] = ()) -> set[str]:
+        """The ids of the stored papers these papers' ids (arXiv, DOI, OpenReview) name, and
+        these `like` arXiv ids, in a few queries: a library of thousands read each run. A like
+        arXiv did not know yet is in no library, but its paper, once announced, is the reader's."""
         keys = {k for p in papers for k in identity.keys(p) if identity.kind(k) in identity.IDS}
+        keys.update(f"arxiv:{ident}" for like in likes if (ident := identity.arxiv_id(like)))
         query = "SELECT key, paper_id FROM paper_keys WHERE key IN"
         return {str(paper_id) for _, paper_id in _in(self.db, query, keys)}
 
