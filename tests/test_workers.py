@@ -46,7 +46,7 @@ from digest.models import (
     Subscriber,
 )
 from digest.state import Store
-from digest.state.claims import holder
+from digest.state.claims import holder, machine
 from digest.state.deliveries import LEASE, LEASE_END
 from digest.state.schema import SCHEMA
 
@@ -337,15 +337,19 @@ def held_by(url: str, row_id: int, claimed_by: str) -> None:
 def test_a_process_restarted_under_its_name_takes_back_at_once_only_a_dead_ones_rows(
     postgres_url: str,
 ) -> None:
-    host, me = socket.gethostname(), os.getpid()
+    host, me, here = socket.gethostname(), os.getpid(), machine()
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()  # its pid names no process now: a worker killed mid-send
     living = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     claims = {
-        "killed": f"w1#{host}:{dead.pid}:0a1b2c3d4e5f",
-        "restarted": f"w1#{host}:{me}:0a1b2c3d4e5f",  # this pid once (a container's pid 1)
-        "alive": f"w1#{host}:{living.pid}:0a1b2c3d4e5f",  # e.g. the serve beside a retry
+        "killed": f"w1#{here}:{dead.pid}:0a1b2c3d4e5f",
+        "restarted": f"w1#{here}:{me}:0a1b2c3d4e5f",  # this pid once, in this pid namespace
+        "alive": f"w1#{here}:{living.pid}:0a1b2c3d4e5f",  # e.g. the serve beside a retry
         "elsewhere": "w1#another-machine:4242:0a1b2c3d4e5f",  # nothing known of its process
+        # A container sharing this hostname (host networking), pid 1 in a namespace of its own.
+        "beside": f"w1#{host}/1:{me}:0a1b2c3d4e5f",
+        # The same by the last release's token, which named no namespace: its pid 1 was this one.
+        "no namespace": f"w1#{host}:{me}:0a1b2c3d4e5f",
         "older": "w1",  # claimed by an older digest: by name alone
         "other name": f"w2#{host}:{dead.pid}:0a1b2c3d4e5f",  # its rows are anyone's, in time
     }

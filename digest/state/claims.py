@@ -1,9 +1,9 @@
 """Who holds a claimed outbox row: a process, not a name. A claim (outbox.claimed_by) is the
-worker's name, what `digest status` shows, and its process's own token: this machine, its pid and
-a random nonce ("worker-1#host:4242:9f3a2b1c0d4e"). Two live processes under one DIGEST_WORKER (a
-`digest retry` run in a serve's container inherits its name) are two holders: neither claims,
-renews nor marks the other's rows, which had gone out twice. A process takes back at once only
-the rows of its own name whose holder is known to have ended; any other when its lease ends."""
+worker's name, what `digest status` shows, and its process's own token: its machine (hostname and
+pid namespace), its pid and a random nonce ("worker-1#host/4026531836:4242:9f3a2b1c0d4e"). Two
+live processes under one DIGEST_WORKER are two holders: neither claims, renews nor marks the
+other's rows. A process takes back at once only the rows of its own name whose holder is known
+to have ended; any other when its lease ends."""
 
 from __future__ import annotations
 
@@ -25,8 +25,19 @@ def token() -> str:
     global _made
     pid = os.getpid()
     if _made is None or _made[0] != pid:
-        _made = (pid, f"{socket.gethostname()}:{pid}:{secrets.token_hex(6)}")
+        _made = (pid, f"{machine()}:{pid}:{secrets.token_hex(6)}")
     return _made[1]
+
+
+def machine() -> str:
+    """Where a pid names one process: the hostname and the pid namespace. Containers that share
+    the host's hostname (host networking) are each pid 1 in a namespace of their own: by the
+    hostname alone each took the other's live rows for a dead predecessor's, and sent them twice."""
+    try:
+        space = f"/{os.stat('/proc/self/ns/pid').st_ino}"
+    except OSError:  # no /proc (macOS): the hostname alone
+        space = ""
+    return socket.gethostname() + space
 
 
 def claim(worker: str) -> str:
@@ -41,12 +52,12 @@ def holder(claimed_by: str) -> str:
 
 
 def ended(claimed_by: str) -> bool:
-    """Whether the process that made the claim is known to be gone: one of this machine whose
-    pid names no process now, or names this one (a container restarted: its new process is pid 1
-    again, as the old one was). Of another machine, or of a claim with no token, nothing is
-    known: its rows wait for their lease to end."""
+    """Whether the process that made the claim is known to be gone: one of this machine (this
+    pid namespace) whose pid names no process now, or names this one. Of another machine, a
+    container restarted (a namespace of its own), or a claim with no token, nothing is known:
+    its rows wait for their lease to end."""
     found = _process(claimed_by.rpartition(MARK)[2])
-    if found is None or found[0] != socket.gethostname():
+    if found is None or found[0] != machine():
         return False
     if found[1] == os.getpid():
         return claimed_by.rpartition(MARK)[2] != token()
