@@ -12,7 +12,7 @@ import traceback
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote, unquote_plus, urlsplit
 
 from digest.models import (
     Notice,
@@ -47,6 +47,7 @@ class SourceReport:
 # Papers read, deduplicated against the store and kept per transaction: a source's answer or a
 # file of a million lines is never held whole, and a crash keeps the batches stored before it.
 BATCH = 5000
+SHORT_LEAST = 4  # a feed's key shorter than this is looked for in no link (a word by chance)
 
 
 def ingest(
@@ -110,19 +111,26 @@ def ingest(
     return reports, papers
 
 
-def unlinked(paper: Paper, secrets: frozenset[str], own: frozenset[str] = frozenset()) -> Paper:
-    """The paper without a link or key that holds a secret or lies under a secret address's
-    folder, and with the secrets of its own source (`own`: its address's token, its password)
-    and the addresses under its folder blotted from its text: a private feed may build its
-    items' links, ids and descriptions ("see https://host/item/3?token=...") from the address
-    it was asked on, and links and text reach readers, keys and text the state."""
-    if not secrets:
+def unlinked(
+    paper: Paper,
+    secrets: frozenset[str],
+    own: frozenset[str] = frozenset(),
+    short: frozenset[str] = frozenset(),
+) -> Paper:
+    """The paper without a link or key that holds a secret, a `short` one as a whole part (a
+    path segment, a query value), or lies under a secret address's folder, and with the secrets
+    of its own source (`own`: its address's token, its password) and the addresses under its
+    folder blotted from its text: a private feed may build its items' links, ids and
+    descriptions ("see https://host/item/3?token=...") from the address it was asked on, and
+    links and text reach readers, keys and text the state."""
+    if not secrets and not short:
         return paper
     places, near = _secret_places(secrets), _secret_places(own)
     url, code = (
-        link if _public(link, secrets, places) else "" for link in (paper.url, paper.code_url)
+        link if _public(link, secrets, places, short) else ""
+        for link in (paper.url, paper.code_url)
     )
-    aliases = tuple(a for a in paper.aliases if _public(a, secrets, places))
+    aliases = tuple(a for a in paper.aliases if _public(a, secrets, places, short))
     texts = (paper.title, paper.abstract, paper.venue)
     title, abstract, venue = (_blotted(t, own, near) for t in texts)
     authors = tuple(_blotted(a, own, near) for a in paper.authors)
@@ -140,13 +148,25 @@ _ADDRESS = re.compile(r"https?://[^\s<>\"'`]+", re.I)
 _TRAILING = ".,;:!?)]}…"
 
 
-def _public(link: str, secrets: frozenset[str], places: Places) -> bool:
-    """Whether a link (or a key holding one) may reach a reader: it holds no secret, nor lies
-    under a secret address's folder on its host."""
-    if redact(link, secrets) != link:
+def _public(
+    link: str, secrets: frozenset[str], places: Places, short: frozenset[str] = frozenset()
+) -> bool:
+    """Whether a link (or a key holding one) may reach a reader: it holds no secret, no short
+    one as a whole part of it, nor lies under a secret address's folder on its host."""
+    if redact(link, secrets) != link or (short and not short.isdisjoint(_parts(link))):
         return False
     found = _ADDRESS.search(link) if places else None
     return not (found and _under(found[0], places))
+
+
+def _parts(link: str) -> set[str]:
+    """A link's path segments, query names and values and fragment, as written and decoded."""
+    try:
+        parts = urlsplit(link)
+    except ValueError:
+        return {link}
+    found = {*parts.path.split("/"), *re.split(r"[&;=]", parts.query), parts.fragment}
+    return found | {unquote_plus(p) for p in found}
 
 
 def _blotted(text: str, own: frozenset[str], places: Places) -> str:
@@ -228,18 +248,22 @@ def _batches(
     # Only a secret that can be told from a paper's words is looked for in it: "e" as an SMTP
     # password had been blotted from every stored title and abstract (Th[redacted]...), and
     # every link and key holding an "e" dropped, for good. Log lines still blot every secret.
+    address = str(source.options.get("url", ""))
+    # A short key of this source's own address (?key=qwertyuiop) is still looked for as a whole
+    # part of its items' links, which a private feed builds from the address it was asked on.
+    keys = {unquote_plus(v) for v in re.split(r"[&;=]", urlsplit(address).query)}
+    short = frozenset(s for s in secrets if s in keys and len(s) >= SHORT_LEAST)
     secrets = frozenset(secret for secret in secrets if _distinctive(secret))
     # The secrets this source's server knows (its address, what it holds): only these can be in
     # its papers' text, and only these are looked for there (a look per secret and paper). Not
     # any secret a path happens to hold: a password "digest" and a config under /srv/digest/.
-    address = str(source.options.get("url", ""))
     own = frozenset(secret for secret in secrets if secret in address)
     try:
         asked = {} if validators is None else {"validators": validators}
         for paper in SOURCES[source.kind].fetch(source, warn, now=now, progress=bar, **asked):
             # A title that moves a reader's cursor or reverses its text is ended here, for
             # every kind of source alike.
-            batch.append(unlinked(clean(paper), secrets, own))
+            batch.append(unlinked(clean(paper), secrets, own, short))
             bar.advance()
             if len(batch) == BATCH:
                 read += len(batch)

@@ -446,6 +446,29 @@ def test_a_public_feed_given_as_a_variable_keeps_its_items_links(
         assert [paper.url for _, paper in store.papers_after(0)] == [link]
 
 
+def test_a_feeds_short_key_never_reaches_a_reader_in_its_items_links(
+    tmp_path: Path, feeds: Any
+) -> None:
+    """A feed at ?key=qwertyuiop builds its items' links with the key. Too short and word-like
+    to blot from text, it is still a whole part of those links: they are dropped, as a longer
+    key's are; a link that holds the word within another is kept."""
+    from feedserver import Answer
+
+    keyed, other = f"{feeds.url}/item/1?key=qwertyuiop", f"{feeds.url}/item/qwertyuiopx"
+    items = [(f"Private federated learning {n}", link) for n, link in enumerate((keyed, other))]
+    told = "".join(LINKED.format(t, u, u, PRIVACY) for t, u in items)
+    feeds.route("/feed.rss", Answer(body=PRIVATE.format(feeds.url, told),
+                                    content_type="application/rss+xml"))  # fmt: skip
+    source = SourceConfig("rss", "lab", {"url": f"{feeds.url}/feed.rss?key=qwertyuiop"})
+    secrets = frozenset({"qwertyuiop"})  # the address written out: its key, by url_credentials
+    settings = Settings("t.toml", (source,), (), secrets=secrets)
+    with Store(tmp_path / "s.db") as store:
+        intake.ingest(settings, store, NOW)
+        urls = {paper.title: paper.url for _, paper in store.papers_after(0)}
+    assert urls == {items[0][0]: "", items[1][0]: other}
+    assert "key=qwertyuiop" not in (tmp_path / "s.db").read_bytes().decode("latin-1")
+
+
 SMTP_CONFIG = """
 [[sources]]
 kind = "files"

@@ -176,6 +176,17 @@ def test_most_of_a_long_token_is_blotted_where_a_server_quoted_it_cut_short(quot
     assert "tialHOOK" not in text and "HiJkLm" not in text
 
 
+def test_a_key_cut_short_is_blotted_as_an_address_carries_it_too() -> None:
+    """A base64 key in a feed's query travels percent-encoded: a request line quoted cut short
+    showed 15 of its 22 characters."""
+    from digest.models.errors import url_credentials
+
+    secrets = url_credentials("https://feeds.example.org/f.xml?key=Zx9%2FQw%2B8Lm%3DPq7Rt3Yu6Ab")
+    for quoted in ("GET /f.xml?key=Zx9%2FQw%2B8Lm%3DPq7R…", "invalid key Zx9/Qw+8Lm=Pq7..."):
+        text = redact(f"feed answered 403: {quoted}", secrets)
+        assert "[redacted]" in text and "Lm" not in text, text
+
+
 def test_a_short_secret_s_beginning_is_not_blotted_in_plain_words() -> None:
     text = "smtp: the server refused the password for ana"
     assert redact(text, frozenset({"password123"})) == text

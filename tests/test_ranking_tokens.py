@@ -132,6 +132,18 @@ def test_a_word_in_capitals_is_an_acronym_in_any_language():
     assert {"som", "av"} <= set(analyze("Self-organizing maps (SOM) for AV perception"))
 
 
+def test_a_symbol_inside_a_sentence_is_a_symbol_in_any_language():
+    """Si, Cu, Ca, Ce are Romanian function words: "Cu Si alloys" had been read as Romanian, as
+    "alloys" alone, and "Al-Cu alloys" with it. A capitalised word opening a sentence may still
+    be a function word."""
+    assert {"cu", "si", "si alloys"} <= set(analyze("Cu Si alloys"))
+    assert {"si", "ca", "cu", "cu oxides"} <= set(analyze("Si and Ca doping of Cu oxides"))
+    assert {"si", "cu", "ag"} <= set(analyze("Si cells; Cu Ag nanocatalyst"))
+    assert {"nu", "pe"} <= set(analyze("Nusselt number Nu and Pe scaling"))
+    spanish = analyze("Si el modelo converge, la red aprende. Si no, la red olvida.")
+    assert not {"si", "el", "la"} & set(spanish) and "red" in spanish
+
+
 def test_in_an_english_text_they_are_words():
     """Stop words everywhere, they cut English acronyms: ALS, DoS, LoS, Au, El Niño."""
     for text, word in [

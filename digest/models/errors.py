@@ -325,8 +325,12 @@ def _parts(token: str) -> set[str]:
     most of it. A short one's parts would be words ("password" of "password123")."""
     if len(token) < PARTS_FROM:
         return set()
-    least = max(PART_LEAST, -(-len(token) // 2))
-    return {t for k in range(least, len(token)) for t in (token[:k], token[-k:])}
+    parts = set()
+    # As an address carries it too: "?key=Zx9%2FQw%2B8..." cut short showed most of the key.
+    for form in {token, quote(token, safe=""), quote_plus(token)}:
+        least = max(PART_LEAST, -(-len(form) // 2))
+        parts |= {t for k in range(least, len(form)) for t in (form[:k], form[-k:])}
+    return parts
 
 
 def _encodings(text: str) -> set[str]:

@@ -98,11 +98,12 @@ def foreign_stops(tokens: list[str], text: str = "") -> frozenset[str]:
     """The function words of the languages other than English a text (its tokens) is written
     in: its stop words. One pass over the tokens first: most texts are English and hold one or
     none. A word the text writes in capitals is an acronym, no function word: "SOM" and "AV"
-    made "Self-organizing maps (SOM) for AV perception" Swedish."""
+    made "Self-organizing maps (SOM) for AV perception" Swedish; so is a symbol, one capital
+    and at most one small letter inside a sentence: "Cu Si alloys" had been Romanian, "alloys"."""
     hits = _ANY.intersection(tokens)
     if len(hits) < LANGUAGE_LEAST:
         return frozenset()
-    acronyms = {c.lower() for c in _CAPITALS.findall(text)} if text else set()
+    acronyms = _acronyms(text) if text else set()
     hits -= acronyms
     found: frozenset[str] = frozenset()
     for language, words in _COUNTED.items():
@@ -114,7 +115,20 @@ def foreign_stops(tokens: list[str], text: str = "") -> frozenset[str]:
     return found - acronyms
 
 
+def _acronyms(text: str) -> set[str]:
+    """The words a text writes as acronyms or symbols (SOM, Cu, Si, Nu), lower-cased. A symbol
+    opening the text or a sentence may be a capitalised word ("La teoría", "Si el modelo")."""
+    found = {c.lower() for c in _CAPITALS.findall(text)}
+    for symbol in _SYMBOL.finditer(text):
+        before = text[: symbol.start()].rstrip(" \t\"'(“‘")
+        if before and before[-1] not in _ENDS:
+            found.add(symbol[0].lower())
+    return found
+
+
 _CAPITALS = re.compile(r"\b[A-Z]{2,}\b")
+_SYMBOL = re.compile(r"\b[A-Z][a-z]?\b")
+_ENDS = ".!?\n\r"
 
 
 # Words too common alone to say anything, which name a topic with the next or the last word:
