@@ -189,6 +189,16 @@ def test_exclude_reads_accents_and_hyphens_as_the_explanations_do():
     assert typographic.search("Alzheimer\u2019s") and typographic.search("fine-tuning at scale")
 
 
+def test_a_name_pair_rule_finds_it_with_an_en_dash_and_a_symbol_with_its_version():
+    """Journals and BibTeX ("--") write "Navier–Stokes"; "C++17" is C++ to any reader. An
+    exclude or alert rule had missed both."""
+    pattern = exclude_pattern(["Navier-Stokes", "C++"])
+    assert pattern is not None
+    assert pattern.search("Navier\u2013Stokes equations") and pattern.search("Navier Stokes")
+    assert pattern.search("a header-only C++17 library") and pattern.search("modern C++ code")
+    assert not pattern.search("C++x templates") and not pattern.search("Navier and Stokes")
+
+
 def test_a_keyword_finds_its_word_written_with_or_without_a_hyphen():
     # A keyword "pretraining" scored 0 on the papers that write "pre-training" (304 of 45,000).
     pool = [

@@ -31,7 +31,8 @@ def test_a_lone_letter_and_its_hyphen_or_symbols_stay_one_word():
     assert {"k-means", "c++", "c#", "t-sne", "x-ray", "α-helix"} <= words
     assert "means" not in words and "sne" not in words and "helix" not in words
     assert analyze("by means of sampling") == ["means", "sampling"]
-    assert analyze("a+b = c #1 ++x c++11") == []  # other pluses and hashes are punctuation
+    assert analyze("a+b = c #1 ++x") == []  # other pluses and hashes are punctuation
+    assert analyze("c++11 and C#10") == ["c++", "c#"]  # a version after it
     assert "privacy utility" in analyze("the privacy-utility trade")  # two words, one phrase
 
 
@@ -125,6 +126,17 @@ def test_a_texts_own_languages_function_words_are_no_words():
         ("Pembelajaran federasi dan privasi untuk model bahasa di perangkat", {"dan", "di"}),
     ]:
         assert not words & set(analyze(text)), text
+
+
+def test_a_name_pair_joined_by_an_en_dash_is_a_phrase_and_a_range_no_word():
+    """An en dash (LaTeX's "--") joins two names as a hyphen does: a library's "Erdős--Rényi"
+    never met the papers' "Erdős-Rényi". Between digits it is a range; "---" a sentence's dash."""
+    for text in ("Navier\u2013Stokes flows", "Navier--Stokes flows", "Navier-Stokes flows"):
+        assert "navier stokes" in analyze(text), text
+    assert "erdos renyi" in analyze("Erd\u0151s--R\u00e9nyi graphs")
+    assert analyze("pages 10\u201320 and 1--5") == ["pages"]
+    assert "privacy utility" not in analyze("privacy---utility")
+    assert {"c++", "library"} <= set(analyze("a header-only C++17 library"))
 
 
 def test_a_word_in_capitals_is_an_acronym_in_any_language():

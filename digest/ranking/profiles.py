@@ -98,6 +98,8 @@ def _bounded(phrase: list[str]) -> str:
     in Chinese, Japanese or Korean, whose words are written without spaces between them."""
     start = "" if CJK_RUN.match(phrase[0][0]) else r"(?<!\w)"
     end = "" if CJK_RUN.match(phrase[-1][-1]) else r"(?!\w)"
+    if end and not phrase[-1][-1].isalnum():  # "C++" finds "C++17", as the analyzer does
+        end = r"(?![^\W\d])"
     return f"{start}(?:{_plurals(phrase)}){end}"
 
 
@@ -112,8 +114,12 @@ def _plurals(phrase: list[str]) -> str:
     if len(last) > 3 and last[-2:].lower() == "is":
         forms.append(_spellings(last[:-2]) + "es")
     forms += map(_spellings, _singulars(last))
-    # Words of a phrase apart or joined: "fine tuning" finds "fine-tuning" and "finetuning".
-    return r"[\s-]*".join([*map(_spellings, head), "(?:" + "|".join(forms) + ")"])
+    # Words of a phrase apart or joined: "fine tuning" finds "fine-tuning" and "finetuning";
+    # "Navier-Stokes" the name pair as journals write it, "Navier–Stokes" (an en dash).
+    return _BETWEEN.join([*map(_spellings, head), "(?:" + "|".join(forms) + ")"])
+
+
+_BETWEEN = "[\\s\\-\u2010-\u2014]*"
 
 
 def _spellings(word: str) -> str:

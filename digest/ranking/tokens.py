@@ -65,7 +65,11 @@ _TABLE = _Table()
 _SPLIT_HYPHEN = re.compile(r"(?<=\w\w)-(?!\d)")
 # A language's name of a letter and "++" or "#" ("c++", "c#") is one word; any other "+" or "#"
 # ends a phrase like other punctuation.
-_SYMBOLS = re.compile(r"(?<![\w+#])[a-z](?:\+\+|#)(?![\w+#])|[+#]")
+_SYMBOLS = re.compile(r"(?<![\w+#])[a-z](?:\+\+|#)(?![a-z_+#])|[+#]")  # "c++17" is c++ 17
+# An en dash (LaTeX's "--") or a typographic hyphen between two letters joins a name pair as a
+# hyphen does: "Navier–Stokes" and "Erdős--Rényi" are the phrases "navier stokes", "erdos renyi".
+# Between digits it is a range; "---" and an em dash end a phrase.
+_NAME_DASH = re.compile("(?<=[^\\W\\d_])(?:--|[\u2010\u2011\u2013])(?=[^\\W\\d_])")
 # LaTeX in an abstract: a command's name (\odot, \mathcal) is no word of the text, and an
 # underscore at a word's edge (M_\odot read as "m_") is a subscript's, not the word's.
 _LATEX_COMMAND = re.compile(r"\\[a-z]+")
@@ -118,6 +122,8 @@ def _chunks(text: str) -> list[str]:
     text = text.lower()
     if not text.isascii():
         text = CJK_RUN.sub(_cjk_words, _strip_accents(text))
+    if "--" in text or not text.isascii():
+        text = _NAME_DASH.sub("-", text)
     if "\\" in text:
         text = _GREEK_COMMAND.sub(lambda m: GREEK[m[1]], text)
         text = _LATEX_COMMAND.sub(" ", text)
@@ -125,7 +131,7 @@ def _chunks(text: str) -> list[str]:
     if "_" in text:
         text = _EDGE_UNDERSCORE.sub(" ", text)
     if "+" in text or "#" in text:
-        text = _SYMBOLS.sub(lambda m: m[0] if len(m[0]) > 1 else "|", text)
+        text = _SYMBOLS.sub(lambda m: f"{m[0]} " if len(m[0]) > 1 else "|", text)
     if "-" in text:
         # A dash set off by a space, or a run of two or more, ends a phrase like punctuation.
         text = text.replace("--", " | ").replace(" -", " | ").replace("- ", " | ")
