@@ -131,6 +131,22 @@ def test_string_macros_and_concatenations_are_resolved(tmp_path: Path) -> None:
     ]
 
 
+def test_a_volume_its_papers_cite_is_no_paper_and_gives_them_its_venue(tmp_path: Path) -> None:
+    """JabRef and biblatex users keep a conference's @proceedings once, its papers crossref it:
+    the volume had been a liked paper ("closest to: Proceedings of the 2024 ACM ...")."""
+    text = """@inproceedings{a, title = {Side channels in enclaves}, crossref = {ccs24}}
+@inproceedings{b, title = {Fuzzing kernels}, booktitle = {Its own venue}, crossref = {CCS24}}
+@proceedings{ccs24, title = {Proceedings of CCS 2024}, year = {2024}}
+@book{knuth, title = {The Art of Computer Programming}, author = {Knuth, Donald}}
+"""
+    papers = read_bibtex(tmp_path / "lib.bib", text, lambda _: None)
+    assert [(p.title, p.venue) for p in papers] == [
+        ("Side channels in enclaves", "Proceedings of CCS 2024"),
+        ("Fuzzing kernels", "Its own venue"),
+        ("The Art of Computer Programming", ""),  # a book no paper cites is the reader's
+    ]
+
+
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be"])
 def test_a_library_saved_as_utf16_with_its_bom_is_read(encoding: str, tmp_path: Path) -> None:
     """Windows tools' "Unicode" export had been read as Windows-1252: no papers at all."""

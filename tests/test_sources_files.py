@@ -230,6 +230,25 @@ def test_a_csv_with_a_windows_1252_row_is_read_whole_with_one_warning(tmp_path: 
     ]
 
 
+@pytest.mark.parametrize("name", ["export.csv", "export.jsonl"])
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be"])
+def test_a_file_saved_as_utf16_with_its_bom_is_read(
+    name: str, encoding: str, tmp_path: Path
+) -> None:
+    """Excel's "Unicode text" and a PowerShell redirect write UTF-16: it was "binary file"."""
+    path = tmp_path / name
+    if name.endswith(".csv"):
+        text = 'title,abstract,authors\r\nZoë’s privacy,"Federated, private.",Zoë Ng\r\n'
+    else:
+        text = jsonl(RECORD | {"title": "Zoë’s privacy", "authors": ["Zoë Ng"]})
+    path.write_bytes(
+        text.encode(encoding) if encoding == "utf-16" else b"\xfe\xff" + text.encode(encoding)
+    )
+    papers, warnings = fetch(path)
+    assert [(p.title, p.authors) for p in papers] == [("Zoë’s privacy", ("Zoë Ng",))]
+    assert warnings == []
+
+
 def test_a_nul_byte_in_a_csv_row_is_left_out_and_the_file_read(tmp_path: Path) -> None:
     # One NUL anywhere had skipped the whole file as binary: 20 good rows, or 500,000.
     path = tmp_path / "export.csv"

@@ -47,16 +47,20 @@ def read_bibtex(path: Path, text: str, warn: Warn) -> list[Paper]:
     for block in library.failed_blocks:
         warn(f"{path}:{(block.start_line or 0) + 1}: bad BibTeX entry skipped ({_why(block)})")
     strings = _strings(library.strings)
+    read: dict[str, dict[str, str]] = {}
+    for entry in library.entries:
+        try:
+            read.setdefault(entry.key.lower(), _fields(entry, strings))
+        except Exception:  # one entry's odd text: warned of below, where it is read
+            pass
+    parents = {f.get("crossref", "").strip("{} ").lower() for f in read.values()} - {""}
     papers = []
     for entry in library.entries:
         where = f"{path}:{(entry.start_line or 0) + 1}"
-        bare = entry.parser_metadata.get(_ENCLOSING, {})
+        if entry.key.lower() in parents:
+            continue  # a volume its papers cite (@proceedings): no paper the reader keeps
         try:
-            fields = {
-                f.key.lower(): _value(f.value, strings) if bare.get(f.key) == _BARE else f.value
-                for f in entry.fields
-                if isinstance(f.value, str)
-            }
+            fields = _inherited(_fields(entry, strings), read)
             paper = bib_paper(fields, f"library:{path.name}")
         except Exception as exc:  # one entry's odd text must not cost the whole library
             warn(f"{where}: entry {entry.key!r} cannot be read ({type(exc).__name__}), skipped")
@@ -66,6 +70,28 @@ def read_bibtex(path: Path, text: str, warn: Warn) -> list[Paper]:
         else:
             papers.append(paper)
     return papers
+
+
+def _fields(entry: Any, strings: Mapping[str, str]) -> dict[str, str]:
+    """An entry's fields, keys lowercased, values as written (@string names and # resolved)."""
+    bare = entry.parser_metadata.get(_ENCLOSING, {})
+    return {
+        f.key.lower(): _value(f.value, strings) if bare.get(f.key) == _BARE else f.value
+        for f in entry.fields
+        if isinstance(f.value, str)
+    }
+
+
+def _inherited(fields: dict[str, str], read: Mapping[str, dict[str, str]]) -> dict[str, str]:
+    """The fields with those its crossref volume holds and it lacks, as BibTeX and biblatex
+    take them: the volume's own title is its papers' booktitle (their venue)."""
+    parent = read.get(fields.get("crossref", "").strip("{} ").lower())
+    if not parent:
+        return fields
+    given = {k: v for k, v in parent.items() if k not in ("title", "abstract", "doi", "url")}
+    if "title" in parent:
+        given.setdefault("booktitle", parent["title"])
+    return {**given, **fields}
 
 
 # bibtexparser resolves a value that is one @string name; a value it left as written (no braces

@@ -4,8 +4,10 @@ A bad record is one warning naming file and line; the rest of the file is still 
 
 from __future__ import annotations
 
+import codecs
 import csv
 import gzip
+import io
 import json
 import re
 import zlib
@@ -130,6 +132,9 @@ def _jsonl_lines(path: Path, warn: Warn) -> Iterator[tuple[int, str]]:
     offset = 0
     try:
         with gzip.open(path) if path.name.endswith(".gz") else path.open("rb") as stream:
+            if stream.peek(2)[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
+                yield from _utf16_lines(stream, path, warn)  # Excel's "Unicode text"
+                return
             for number, raw in enumerate(_bounded_lines(stream), start=1):
                 if raw is None:
                     warn(f"{path}:{number}: a line over {MAX_LINE // 2**20} MiB, skipped")
@@ -153,6 +158,20 @@ def _jsonl_lines(path: Path, warn: Warn) -> Iterator[tuple[int, str]]:
     except (OSError, EOFError, zlib.error) as exc:
         # A corrupt or truncated gzip stream, or an unreadable file: keep what was read.
         warn(f"{path}: cannot read ({getattr(exc, 'strerror', None) or exc})")
+
+
+def _utf16_lines(stream: Any, path: Path, warn: Warn) -> Iterator[tuple[int, str]]:
+    """(line number, line) of a UTF-16 file with its byte order mark; bad bytes replaced."""
+    text = io.TextIOWrapper(stream, encoding="utf-16", errors="replace", newline="")
+    number = 0
+    while line := text.readline(MAX_LINE + 1):
+        number += 1
+        if len(line) > MAX_LINE and not line.endswith("\n"):
+            warn(f"{path}:{number}: a line over {MAX_LINE // 2**20} Mi characters, skipped")
+            while (rest := text.readline(MAX_LINE)) and not rest.endswith("\n"):
+                pass
+            continue
+        yield number, line
 
 
 def parse_jsonl(path: Path, warn: Warn, links: bool = True) -> Iterator[Paper]:

@@ -90,6 +90,9 @@ def text_lines(path: Path, warn: Warn, *, newline: str | None = None) -> Iterato
     the first such line, and those lines are read as Windows-1252 (older exports are). A binary
     file is skipped. newline="" gives the raw lines, ends kept (for csv); else the lines of
     str.splitlines()."""
+    if _utf16(path):  # Excel's "Unicode text", a PowerShell redirect: read, never "binary"
+        lines = _raw_lines(path, "utf-16") if newline == "" else _split_lines(path, "utf-16")
+        return _unnulled(lines)
     bad = _checked(path, warn)
     if bad is None:
         return None
@@ -158,15 +161,24 @@ def _problem(
     return ""
 
 
-def _raw_lines(path: Path) -> Iterator[str]:
-    with path.open(encoding="utf-8-sig", newline="") as stream:
+def _utf16(path: Path) -> bool:
+    """Whether the file starts with a UTF-16 byte order mark (unreadable: _checked says so)."""
+    try:
+        with path.open("rb") as stream:
+            return stream.read(2) in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+    except OSError:
+        return False
+
+
+def _raw_lines(path: Path, encoding: str = "utf-8-sig") -> Iterator[str]:
+    with path.open(encoding=encoding, errors="replace", newline="") as stream:
         yield from stream
 
 
-def _split_lines(path: Path) -> Iterator[str]:
+def _split_lines(path: Path, encoding: str = "utf-8-sig") -> Iterator[str]:
     # Universal newlines, then str.splitlines for the rarer breaks (form feed, U+2028...), so
     # the lines and their numbers are those of the whole text's splitlines().
-    with path.open(encoding="utf-8-sig") as stream:
+    with path.open(encoding=encoding, errors="replace") as stream:
         for line in stream:
             yield from line.splitlines() or [""]
 
