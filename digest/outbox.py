@@ -253,7 +253,7 @@ class _Run:
         parts = [row.parts_sent]
         # At most once (Slack, hookshot), each part is claimed before its post: which claimed
         # parts got no answer (from earlier tries, and the one on the wire), so that a receipt
-        # names only those. A part claimed here is confirmed once the next is claimed.
+        # names only those. A part is confirmed as soon as the server took it.
         at_most_once = bool(getattr(job.channel, "at_most_once", False))
         unsure, claimed = set(row.unconfirmed), set[int]()
 
@@ -266,10 +266,11 @@ class _Run:
                     kept = (parts[0], tuple(sorted(unsure)))  # if this claim is not committed
                     unsure.add(count)
                     claimed.add(count)
-                else:  # given back: that part was refused, or never left
+                else:  # given back (refused, or never left), or confirmed (count unchanged)
                     unsure.discard(parts[0])
                     if count in claimed:
                         unsure.discard(count)
+                    kept = (count, tuple(sorted(unsure))) if count == parts[0] else None
             # The claim is conditional on holding the row, and renews its lease.
             claim = tuple(sorted(unsure)) if at_most_once else None
             if not self.marks.claim(row.id, count, claim, kept):

@@ -437,6 +437,33 @@ def test_a_message_stopped_between_its_parts_goes_on_at_the_next_part_the_first_
     assert len(server.accepted) == 2 and result.sent == ["ana/slack: 2 messages via webhook"]
 
 
+def test_a_part_the_server_took_is_recorded_as_taken_before_the_pace_that_follows_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Confirmed only by the next part's claim, a pace later, a part Slack took was "may be
+    missing" after a crash (SIGKILL) within that second, and the row dead once the next answer
+    was lost. Seen from another connection while the run waits out the pace."""
+    monkeypatch.setattr(SlackChannel, "interval", 60.0)
+    server = SlackWebhook(rate=100, burst=100)
+    settings, store = slack_rows(tmp_path, server, papers=28)  # two Slack messages
+    confirmed = threading.Event()
+
+    def recorded() -> bool:
+        if server.accepted:
+            with Store(tmp_path / "s.db") as other:
+                (row,) = other.outbox()
+            if (row.parts_sent, row.unconfirmed) == (1, ()):
+                confirmed.set()
+        return confirmed.is_set()
+
+    try:
+        with sigterm_once(recorded) as stopped:
+            outbox.deliver(store, settings, NOW, stop=stopped.is_set)
+    finally:
+        server.stop()
+    assert confirmed.is_set() and len(server.accepted) == 1
+
+
 def test_digest_run_sigterm_during_a_rate_limit_exits_at_once_leaving_the_digest_pending(
     tmp_path: Path,
 ) -> None:
@@ -511,7 +538,7 @@ def test_a_claim_the_state_cannot_write_ends_the_pass_and_counts_no_attempt(
 
     def refused_once(*args: Any, **kwargs: Any) -> set[int]:
         calls[0] += 1
-        if calls[0] == 2:  # part 2's claim
+        if calls[0] == 3:  # part 2's claim (the second: part 1 confirmed)
             raise fault
         return written(*args, **kwargs)
 
