@@ -169,6 +169,19 @@ def test_sending_twice_overwrites_and_leaves_no_temp_files(tmp_path: Path) -> No
     assert parse(Path(second.detail))["Message-ID"] == f"<{delivery.key}@digest.local>"
 
 
+def test_a_resend_to_two_thousand_addresses_overwrites_its_own_file(tmp_path: Path) -> None:
+    """The Message-ID had come after a To of 90 KB, past the head a resend reads to know its
+    own file: a second file was written beside it."""
+    to = [f"Reader number {i} <reader{i}@example.org>" for i in range(2_000)]
+    channel = make_channel({"dir": str(tmp_path), "to": to})
+    delivery = make_delivery(channel)
+    assert channel.send(delivery) == channel.send(delivery)
+    assert sorted(p.name for p in (tmp_path / "2026-11-30").iterdir()) == [
+        "alice.eml",
+        "alice.html",
+    ]
+
+
 def test_an_unwritable_dir_is_a_retryable_delivery_error(tmp_path: Path) -> None:
     blocker = tmp_path / "not-a-dir"
     blocker.write_text("a file where the output folder should be")

@@ -4,6 +4,7 @@ the reader sees (escape sequences, controls, bidi overrides, non-characters); th
 from __future__ import annotations
 
 from digest.models import Paper
+from digest.models.identity import title_hash
 from digest.sources.common import clean, clean_line, clean_text, clean_token
 
 ESCAPES = "\x1b[2J\x1b[31m\x1b]0;pwned\x07\x1b]8;;http://evil\x1b\\\x9b1m\x07\x00\x7f\x85"
@@ -77,6 +78,26 @@ def test_a_title_abstract_venue_or_name_past_any_real_ones_is_cut() -> None:
     assert paper.authors[0] == "Ada Lovelace" and len(paper.authors[1]) == 300
     assert len(paper.venue) == 500
     real = Paper(id="2501.01234", title="A" * 300, abstract="b " * 960, authors=("C D",))
+    assert clean(real) is real
+
+
+def test_a_link_or_id_past_any_real_ones_is_dropped_not_cut() -> None:
+    """One feed item's 4 MB <link> made a 12 MB e-mail the relay refused, and the reader lost
+    the whole digest. A cut link would lead elsewhere: it goes; an id that long is none, and the
+    paper is known by its title, as an item without an id is."""
+    title = "Private federated learning at scale"
+    huge = Paper(
+        id="doi:10.1/" + "c" * 3_000_000,
+        title=title,
+        abstract="We study privacy.",
+        url="https://example.org/p/" + "q" * 4_000_000,
+        code_url="https://github.com/a/" + "b" * 3_000,
+        aliases=("10.1/" + "d" * 1_000, "10.1/ok"),
+    )
+    paper = clean(huge)
+    assert (paper.url, paper.code_url, paper.aliases) == ("", "", ("10.1/ok",))
+    assert paper.id == title_hash(title)
+    real = Paper(id="2501.01234", title=title, abstract="x", url="https://a.org/" + "p" * 1_900)
     assert clean(real) is real
 
 

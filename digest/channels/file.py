@@ -101,7 +101,15 @@ def _free_or_ours(path: Path, ours: bytes) -> bool:
     """Is there no .eml at path, or one whose header block holds this Message-ID line?"""
     try:
         with path.open("rb") as fh:
-            head = fh.read(_HEAD_BYTES).split(b"\r\n\r\n", 1)[0]
+            read = bytearray()
+            # The whole header block: a To of 2,000 addresses had put the Message-ID past the
+            # first 64 KB, and a resend wrote a second file beside its own.
+            while chunk := fh.read(_HEAD_BYTES):
+                start = max(0, len(read) - 3)
+                read += chunk
+                if read.find(b"\r\n\r\n", start) >= 0:
+                    break
+            head = bytes(read).split(b"\r\n\r\n", 1)[0]
     except FileNotFoundError:
         return True
     except OSError as exc:
@@ -109,7 +117,8 @@ def _free_or_ours(path: Path, ours: bytes) -> bool:
     return ours in (line.strip().lower() for line in head.splitlines())
 
 
-# The header block of a digest's .eml (From, To, an encoded Subject, Date, Message-ID) fits.
+# The header block of a digest's .eml (From, To, an encoded Subject, Date, Message-ID) is read
+# this much at a time.
 _HEAD_BYTES = 64 * 1024
 
 

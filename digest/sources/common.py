@@ -91,6 +91,11 @@ LONGEST_NAME = 300
 # sign about 5,000 (ATLAS and CMS together); a digest shows three and "et al." anyway, and a
 # followed author is matched among the names kept.
 MOST_AUTHORS = 5_000
+# A link longer than this is dropped, not cut (a cut link leads elsewhere), as Matrix's messages
+# drop it: one item's 4 MB <link> made a 12 MB e-mail the relay refused, the digest with it. An
+# id or alias longer than LONGEST_ID is none: the paper is known by its title or abstract.
+LONGEST_LINK = 2_000
+LONGEST_ID = 500
 
 
 def clean(paper: Paper) -> Paper:
@@ -133,10 +138,20 @@ def _cut(paper: Paper) -> Paper:
     names = paper.authors[:MOST_AUTHORS] if len(paper.authors) > MOST_AUTHORS else paper.authors
     if any(len(a) > LONGEST_NAME for a in names):
         names = tuple(a if len(a) <= LONGEST_NAME else a[: LONGEST_NAME - 1] + "…" for a in names)
-    if not long and names is paper.authors:
-        return paper
-    cut = {k: v[: LONGEST[k] - 1].rstrip() + "…" for k, v in long.items()}
-    return dataclasses.replace(paper, authors=names, **cut)
+    links: dict[str, Any] = {
+        k: "" for k in ("url", "code_url") if len(getattr(paper, k)) > LONGEST_LINK
+    }
+    aliases = tuple(a for a in paper.aliases if len(a) <= LONGEST_ID)
+    if not long and names is paper.authors and not links and len(aliases) == len(paper.aliases):
+        if len(paper.id) <= LONGEST_ID:
+            return paper
+    cut: dict[str, Any] = {k: v[: LONGEST[k] - 1].rstrip() + "…" for k, v in long.items()}
+    paper = dataclasses.replace(paper, authors=names, aliases=aliases, **links, **cut)
+    if len(paper.id) > LONGEST_ID:
+        from digest.models.identity import record_id
+
+        paper = dataclasses.replace(paper, id=record_id(paper.title, paper.abstract)[0])
+    return paper
 
 
 # --- code links -------------------------------------------------------------------------------
