@@ -39,9 +39,7 @@ MAX_BACKOFF = 6 * 3600.0  # also the longest Retry-After obeyed (transport.RETRY
 CONCURRENCY = 16  # [delivery] concurrency: destinations served at once
 SMTP_CONNECTIONS = connections.SMTP_CONNECTIONS  # [delivery] smtp_connections, per relay
 MAX_WAIT = 60.0  # [delivery] max_wait: seconds of rate limit one run waits out per destination
-# On a shared state, a row of a channel this worker's config lacks is left to the others this
-# long (a rolling restart onto a new config), then dead.
-LEFT_FOR_OTHERS = timedelta(days=1)
+LEFT_FOR_OTHERS = timedelta(days=1)  # a row of a channel this worker lacks (a rolling restart)
 # The longest wait within a run, whatever max_wait says: well inside the lease renewed before the
 # post that was refused, so no other worker can take the row over while this one sleeps.
 WAIT_CAP = LEASE.total_seconds() / 2
@@ -278,8 +276,7 @@ class _Run:
             parts[0] = count
 
         while True:
-            # Before every try (the first, and each after a rate limit waited out): is the row
-            # still this worker's? Workers sharing PostgreSQL: it may have been taken over since.
+            # Before every try: is the row still this worker's (taken over since, on PostgreSQL)?
             with self.lock:
                 mine = self.store.renew(row.id, self.clock())
                 if mine and message is None:  # loaded now, one at a time: the claim left it out
@@ -321,21 +318,22 @@ class _Run:
                     if not self.stop():
                         self.sleep(wait)  # deadline.pause: a SIGTERM ends it
                     if self.stop():
-                        # A stopped run had waited up to WAIT_CAP (past Docker's 10 s before its
-                        # SIGKILL), then posted again. The refused part is given back: the row
-                        # stays due, no attempt counted, as for any wait within the run.
+                        # Not after a wait of up to WAIT_CAP (past Docker's 10 s): the refused
+                        # part is given back, the row stays due, no attempt counted.
                         log.info("%s: left for the next run (stopping)", job.label)
                         return budget
                     budget -= max(wait, 1.0)  # at least a second each, so this loop must end
                     continue
                 owed = exc.owed if isinstance(exc, Owed) else None
-                self.failed(job, str(exc), exc.retryable, wait, owed)
+                # A try that got further (a big digest paced by Synapse's rate limit) is no
+                # failed attempt: eight such had made it dead, its tail never posted.
+                further = exc.retryable and parts[0] > row.parts_sent
+                self.failed(job, str(exc), exc.retryable, wait, owed, counted=not further)
                 return -1.0 if wait is not None and exc.retryable else budget
             except _Stopped:
                 pacer.done()
                 if at_most_once and parts[0] in claimed and parts[0] in unsure:
-                    # The channel went on to the next part: the one claimed before it was
-                    # answered. Left unconfirmed, the next run's receipt called it missing.
+                    # The channel went on to the next part: the one claimed before was answered.
                     unsure.discard(parts[0])
                     self.marks.claim(row.id, parts[0], tuple(sorted(unsure)))
                 log.info("%s: left for the next run (stopping)", job.label)
@@ -365,17 +363,18 @@ class _Run:
         retryable: bool,
         retry_after: float | None = None,
         owed: tuple[str, ...] | None = None,
+        counted: bool = True,
     ) -> None:
-        """Count a failed attempt: pending with a next try (never past MAX_BACKOFF from now,
-        whatever the server asked), or dead; `owed`, the recipients still owed the message."""
+        """Count a failed attempt (unless not `counted`): pending with a next try (never past
+        MAX_BACKOFF from now), or dead; `owed`, the recipients still owed the message."""
         reason = shortened(redact(error, self.settings.secrets))
-        attempts = job.row.attempts + 1
+        attempts = job.row.attempts + counted
         wait = None
         if retryable and attempts < self.max_attempts:
             wait = backoff(attempts, retry_after, self.rand)
         with self.lock:
             next_try = None if wait is None else self.clock() + timedelta(seconds=wait)
-            mine = self.store.mark_failed(job.row.id, reason, next_try, owed)
+            mine = self.store.mark_failed(job.row.id, reason, next_try, owed, counted)
         if not mine:  # another worker has it now: its outcome is that worker's to record
             log.warning("%s: %s; taken over by another worker meanwhile", job.label, reason)
             return

@@ -464,6 +464,28 @@ def test_a_part_the_server_took_is_recorded_as_taken_before_the_pace_that_follow
     assert confirmed.is_set() and len(server.accepted) == 1
 
 
+def test_a_try_that_got_further_before_a_long_rate_limit_counts_no_attempt(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A big digest paced by the server's rate limit posts some parts each run: each run had
+    counted a failed attempt, and the row went dead with its tail never posted. A try that
+    posts nothing still counts."""
+    monkeypatch.setattr(SlackChannel, "interval", 0.0)
+    server = SlackWebhook(rate=100, burst=100)
+    server.script = [(200, "ok"), (429, "rate_limited", {"Retry-After": "600"})]
+    settings, store = slack_rows(tmp_path, server, papers=28)  # two Slack messages
+    try:
+        outbox.deliver(store, settings, NOW)
+        (row,) = store.outbox()
+        assert (row.status, row.parts_sent, row.attempts) == ("pending", 1, 0)
+        server.script = [(429, "rate_limited", {"Retry-After": "600"})]
+        outbox.deliver(store, settings, NOW + timedelta(hours=1))
+        (row,) = store.outbox()
+        assert (row.status, row.parts_sent, row.attempts) == ("pending", 1, 1)
+    finally:
+        server.stop()
+
+
 def test_digest_run_sigterm_during_a_rate_limit_exits_at_once_leaving_the_digest_pending(
     tmp_path: Path,
 ) -> None:

@@ -268,19 +268,20 @@ class Deliveries:
         error: str,
         next_try: datetime | None,
         owed: Sequence[str] | None = None,
+        counted: bool = True,
     ) -> bool:
-        """Count a failed attempt; with no next try the row is dead until `digest retry`;
-        `owed`: the recipients still owed the message (the others have it), kept for the next
-        try. Only while this worker holds the row: False when it was taken over (nothing
-        changed)."""
+        """Count a failed attempt (not `counted`: a try that got further); with no next try the
+        row is dead until `digest retry`; `owed`: the recipients still owed it, kept. Only while
+        this worker holds the row: False when it was taken over (nothing changed)."""
         receipt, args = ("", ()) if owed is None else (", receipt = ?", (owed_receipt(owed),))
         with self.transaction() as db:
             return bool(
                 db.execute(
-                    "UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_try_at = ?,"
+                    "UPDATE outbox SET attempts = attempts + ?, last_error = ?, next_try_at = ?,"
                     f" status = ?, lease_until = NULL{receipt} WHERE id = ? AND claimed_by = ?"
                     " AND status = 'pending'",
                     (
+                        int(counted),
                         error,
                         None if next_try is None else stamp(next_try),
                         "dead" if next_try is None else "pending",
