@@ -81,8 +81,11 @@ def ingest(
             private = redact(address, settings.secrets) != address
             if store and not private and getattr(SOURCES[source.kind], "conditional", False):
                 validators = store.journal.validators(source.name, address)
+            asked: dict[str, object] = {} if validators is None else {"validators": validators}
+            if store and getattr(SOURCES[source.kind], "catches_up", False):
+                asked["last_read"] = store.journal.last_success(source.name)
             with shown.source(source.name) as bar:
-                found = _batches(source, warn, now, bar, report, settings.secrets, validators)
+                found = _batches(source, warn, now, bar, report, settings.secrets, asked)
                 for batch in found:
                     report.read += len(batch)
                     if store is None:
@@ -239,7 +242,7 @@ def _batches(
     bar: progress.Progress,
     report: SourceReport,
     secrets: frozenset[str] = frozenset(),
-    validators: dict[str, str] | None = None,
+    asked: dict[str, object] | None = None,
 ) -> Iterator[list[Paper]]:
     """The papers of one source, BATCH at a time; a failure is recorded in the report, the papers
     read before it are kept (a page that failed does not undo the pages before it)."""
@@ -259,8 +262,8 @@ def _batches(
     # any secret a path happens to hold: a password "digest" and a config under /srv/digest/.
     own = frozenset(secret for secret in secrets if secret in address)
     try:
-        asked = {} if validators is None else {"validators": validators}
-        for paper in SOURCES[source.kind].fetch(source, warn, now=now, progress=bar, **asked):
+        fetched = SOURCES[source.kind].fetch(source, warn, now=now, progress=bar, **(asked or {}))
+        for paper in fetched:
             # A title that moves a reader's cursor or reverses its text is ended here, for
             # every kind of source alike.
             batch.append(unlinked(clean(paper), secrets, own, short))

@@ -508,6 +508,31 @@ def test_a_liked_id_arxiv_did_not_know_yet_is_not_sent_back_once_announced(
             assert [r[0] for r in picked] == ["2611.00002"]
 
 
+def test_arxivs_window_reaches_back_before_the_last_read_so_no_listing_is_missed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """arXiv lists a Friday submission on Sunday night: a window of `days` ending at the run's
+    clock had moved past it (`days = 2` lost every Monday's listing), and a machine off for nine
+    days lost three days of listings with `days = 7`. The window reaches back LISTED (4 days)
+    before the last successful read, whichever is earlier."""
+    for server in serve(monkeypatch):
+        server.route("/api/query", Answer(body=NO_ENTRIES))
+        options = {"url": f"{server.url}/api/query", "delay": 0, "retries": 0, "timeout": 2}
+        arxiv = SourceConfig("arxiv", "arxiv", {**options, "categories": ["cs.LG"], "days": 2})
+        ana = subscriber("ana", "differential privacy federated learning")
+        settings = dataclasses.replace(settings_for(tmp_path, ana), sources=(arxiv,))
+        with Store(tmp_path / "s.db") as store:
+            for day in (datetime(2026, 11, 20, 9, tzinfo=UTC), datetime(2026, 11, 21, 9, tzinfo=UTC),
+                        datetime(2026, 11, 30, 9, tzinfo=UTC)):  # fmt: skip
+                pipeline.run_once(settings, store, day)
+        windows = [r.query["search_query"].rpartition("submittedDate:")[2] for r in server.requests]
+        assert windows == [
+            "[202611180900 TO 202611200900]",  # no read before: `days`
+            "[202611160900 TO 202611210900]",  # 4 days before the last read
+            "[202611170900 TO 202611300900]",  # nine days off: from 4 days before the last read
+        ]
+
+
 def test_a_library_paper_stored_under_its_arxiv_id_is_not_picked_by_its_doi(tmp_path: Path) -> None:
     """The library knows the journal version (a DOI, its own title); the arXiv record that names
     that DOI is stored under its arXiv id, and read back without its keys it had been picked."""

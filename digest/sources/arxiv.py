@@ -5,6 +5,7 @@ submission days, paged politely; and the lookup of single papers by id for `like
 from __future__ import annotations
 
 import io
+import logging
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -24,6 +25,8 @@ from digest.sources.latex import to_text
 from digest.sources.progress import QUIET, Progress
 from digest.sources.rss import feed_problem
 from digest.sources.web import Client, Policy, Response
+
+log = logging.getLogger("digest.sources")
 
 URL = "https://export.arxiv.org/api/query"
 DELAY = 3.0  # seconds between calls: what the arXiv API terms of use ask of every client
@@ -62,8 +65,15 @@ class Options:
         )
 
 
-def search_query(options: Options, now: datetime) -> str:
-    """categories OR-ed, AND the query, AND the window of submission dates ending at `now`."""
+# arXiv lists a paper once announced, up to 78 hours after its submission (Thursday afternoon's
+# and Friday's come out on Sunday night); holidays add a day. A window ending at the run's clock
+# had moved past them: `days = 2` lost every Monday's listing, and nine days off lost three.
+LISTED = timedelta(days=4)
+
+
+def search_query(options: Options, now: datetime, since: datetime | None = None) -> str:
+    """categories OR-ed, AND the query, AND the window of submission dates ending at `now`
+    (from `since`, else `days` before it)."""
     parts = []
     if options.categories:
         parts.append("(" + " OR ".join(f"cat:{c}" for c in options.categories) + ")")
@@ -73,7 +83,7 @@ def search_query(options: Options, now: datetime) -> str:
             words = " AND ".join(f"all:{w}" for w in words.split())
         parts.append(f"({words})")
     until = now.astimezone(UTC)
-    since = until - timedelta(days=options.days)
+    since = (since or until - timedelta(days=options.days)).astimezone(UTC)
     stamp = "%Y%m%d%H%M"
     parts.append(f"submittedDate:[{since.strftime(stamp)} TO {until.strftime(stamp)}]")
     return " AND ".join(parts)
@@ -195,6 +205,7 @@ class ArxivSource:
     `delay` seconds between calls; `url` is the API endpoint (a mirror or a test server)."""
 
     kind = "arxiv"
+    catches_up = True  # fetch() takes `last_read`: the window reaches back before it
 
     def __init__(self, policy: Policy | None = None, page: int = PAGE) -> None:
         self.policy, self.page = policy or Policy(), page
@@ -216,15 +227,24 @@ class ArxivSource:
         *,
         now: datetime | None = None,
         progress: Progress = QUIET,
+        last_read: datetime | None = None,
     ) -> Iterator[Paper]:
+        """The papers submitted within the window: `days` before `now`, and back to LISTED
+        before `last_read` (the source's last successful read), so that arXiv's listing delay
+        or a run's downtime loses nothing."""
         options = Options.of(config)
         if not options.categories and not options.query:
             raise SourceError(f"source {config.name!r}: arxiv needs `categories` or `query`")
         now = now or datetime.now(UTC)
-        query = search_query(options, now)
-        since = (now.astimezone(UTC) - timedelta(days=options.days)).date()
+        since = now.astimezone(UTC) - timedelta(days=options.days)
+        if last_read is not None and last_read - LISTED < since:
+            since = last_read.astimezone(UTC) - LISTED
+            when = since.strftime("%Y-%m-%d %H:%M UTC")
+            log.info("source %s: reading from %s, %d days before its last read", config.name,
+                     when, LISTED.days)  # fmt: skip
+        query = search_query(options, now, since)
         papers = self._pages(config, options, query, warn, progress)
-        return papers if options.replacements else _mark_replacements(papers, since)
+        return papers if options.replacements else _mark_replacements(papers, since.date())
 
     def _client(self, config: SourceConfig, options: Options, progress: Progress) -> Client:
         # Retries count as calls too: the politeness delay separates every one of them.

@@ -326,6 +326,15 @@ class Journal(Tables):
                 ],
             )
 
+    def last_success(self, source: str) -> datetime | None:
+        """The run's clock at the source's last successful read (None: never, or forgotten)."""
+        row = self.db.execute(
+            "SELECT at FROM source_runs WHERE source = ? AND error = '' ORDER BY run_id DESC"
+            " LIMIT 1",
+            (source,),
+        ).fetchone()
+        return datetime.fromisoformat(str(row[0]).replace("Z", "+00:00")) if row else None
+
     def validators(self, source: str, url: str) -> dict[str, str]:
         """The ETag and Last-Modified of the feed's last full read ({} if none)."""
         row = self.db.execute(
