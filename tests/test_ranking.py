@@ -1090,6 +1090,23 @@ def test_unrelated_papers_that_say_a_common_word_of_the_interests_leave_the_orde
     assert [s.score for s in mixed] == pytest.approx([s.score for s in alone], abs=1e-9)
 
 
+def test_far_papers_that_share_one_word_of_the_readers_prose_leave_the_order():
+    """A reader writes "I also follow ..."; astronomers write "follow-up observations". Their
+    papers had set the centroid's full weight for the reader (one heavy word on 300 papers) and
+    sent papers of the reader's own topic to the floor on a busy day."""
+    reader = Subscriber(
+        "fl", Profile(interests=f"I work on {FOCUS}; I also follow secure aggregation."), ()
+    )
+    reader = dataclasses.replace(reader, top_k=120)
+    related = topical(120, FOCUSED_WORDS, FOCUS, "fl")
+    others = topical(1000, UNRELATED_WORDS, "follow-up observations of transients", "gx")
+    alone = rank(related, [reader], thresholds=False)["fl"]
+    mixed = [s for s in rank([*related, *others], [reader], thresholds=False)["fl"]]
+    mixed = [s for s in mixed if s.paper.id.startswith("fl")]
+    assert [s.paper.id for s in mixed] == [s.paper.id for s in alone]
+    assert [s.score for s in mixed] == pytest.approx([s.score for s in alone], rel=0.05)
+
+
 @pytest.mark.parametrize("background", ["built in", "missing"])
 def test_ranked_without_thresholds_every_paper_sharing_a_word_scores_above_zero(
     background, request
