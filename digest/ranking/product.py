@@ -69,18 +69,17 @@ def _sharing(profile: sp.csr_matrix, df: np.ndarray) -> np.ndarray:
     filled = np.flatnonzero(np.diff(profile.indptr) > 0)
     if not len(filled):
         return out
-    sizes = np.diff(profile.indptr)[filled]
     starts = profile.indptr[:-1][filled]
-    owner = np.repeat(np.arange(len(filled)), sizes)
+    owner = np.repeat(np.arange(len(filled)), np.diff(profile.indptr)[filled])
     top = np.maximum.reduceat(profile.data, starts)
-    heavy = profile.data >= prof.HEAVY * top[owner]
-    counts = np.where(heavy, df[profile.indices], -1)
-    # Within each row, its heavy words' counts in descending order: the second, else the first.
+    heavy = np.flatnonzero(profile.data >= prof.HEAVY * top[owner])  # each row's top, at least
+    owner, counts = owner[heavy], df[profile.indices[heavy]]
+    # Each row's heavy words' counts in descending order: its second, else its first.
     order = np.lexsort((-counts, owner))
-    ranked = counts[order]
-    second = np.minimum(starts + 1, starts + sizes - 1)
-    second = np.where(ranked[second] >= 0, ranked[second], ranked[starts])
-    out[filled] = np.maximum(second, 0)
+    owner, counts = owner[order], counts[order]
+    first = np.searchsorted(owner, np.arange(len(filled)))
+    two = np.bincount(owner, minlength=len(filled)) >= 2
+    out[filled] = counts[np.where(two, first + 1, first)]
     return out
 
 
