@@ -522,9 +522,8 @@ def test_arxivs_window_reaches_back_before_the_last_read_so_no_listing_is_missed
         ana = subscriber("ana", "differential privacy federated learning")
         settings = dataclasses.replace(settings_for(tmp_path, ana), sources=(arxiv,))
         with Store(tmp_path / "s.db") as store:
-            for day in (datetime(2026, 11, 20, 9, tzinfo=UTC), datetime(2026, 11, 21, 9, tzinfo=UTC),
-                        datetime(2026, 11, 30, 9, tzinfo=UTC)):  # fmt: skip
-                pipeline.run_once(settings, store, day)
+            for day in (20, 21, 30):
+                pipeline.run_once(settings, store, datetime(2026, 11, day, 9, tzinfo=UTC))
         windows = [r.query["search_query"].rpartition("submittedDate:")[2] for r in server.requests]
         assert windows == [
             "[202611180900 TO 202611200900]",  # no read before: `days`
