@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace as dataclass_replace
 from datetime import UTC, date, datetime
 from pathlib import Path
 
@@ -107,6 +108,21 @@ def test_each_item_shows_title_venue_score_terms_snippet_and_links(body: str) ->
     assert DPLORA.abstract in unwrapped
     assert "Ada Lovelace, Alan Turing, Grace Hopper et al." in out
     assert out.index(FEDHET.title) < out.index(DPLORA.title)
+
+
+def test_every_line_of_the_text_part_is_wrapped_near_78_columns_the_venue_too() -> None:
+    """A proceedings name of 113 characters gave a 150-character line among 78-column ones."""
+    venue = (
+        "Proceedings of the 62nd Annual Meeting of the Association for Computational"
+        " Linguistics (Volume 1: Long Papers)"
+    )
+    scored = Scored(dataclass_replace(FEDHET, venue=venue), 0.6, ("federated",), "")
+    env = make_environment(None)
+    digest = render(make_digest(scored)).text
+    alert = render_alert("alice", DAY, scored, ["a keyword"], env).text
+    for text in (digest, alert):
+        assert max(map(len, text.splitlines())) <= 78, text
+        assert "Linguistics (Volume 1: Long Papers)" in text and "score 0.60" in text
 
 
 def test_html_links_title_paper_and_code() -> None:
