@@ -135,8 +135,8 @@ def unlinked(
     )
     aliases = tuple(a for a in paper.aliases if _public(a, secrets, places, short))
     texts = (paper.title, paper.abstract, paper.venue)
-    title, abstract, venue = (_blotted(t, own, near) for t in texts)
-    authors = tuple(_blotted(a, own, near) for a in paper.authors)
+    title, abstract, venue = (_blotted(t, own, near, short) for t in texts)
+    authors = tuple(_blotted(a, own, near, short) for a in paper.authors)
     new = (url, code, aliases, title, abstract, venue, authors)
     if new == (paper.url, paper.code_url, paper.aliases, *texts, paper.authors):
         return paper
@@ -172,15 +172,19 @@ def _parts(link: str) -> set[str]:
     return found | {unquote_plus(p) for p in found}
 
 
-def _blotted(text: str, own: frozenset[str], places: Places) -> str:
-    """The text with its source's secrets blotted, and every address under its folder."""
+def _blotted(
+    text: str, own: frozenset[str], places: Places, short: frozenset[str] = frozenset()
+) -> str:
+    """The text with its source's secrets blotted, and every address under its folder or
+    holding a `short` one as a whole part ("see https://host/item/1?key=qwertyuiop")."""
     text = redact(text, own)
-    if not places or "://" not in text:
+    if not (places or short) or "://" not in text:
         return text
 
     def blot(found: re.Match[str]) -> str:
         address = found[0].rstrip(_TRAILING)  # an address may end a sentence
-        return BLOT + found[0][len(address) :] if _under(address, places) else found[0]
+        hidden = _under(address, places) or not short.isdisjoint(_parts(address))
+        return BLOT + found[0][len(address) :] if hidden else found[0]
 
     return _ADDRESS.sub(blot, text)
 

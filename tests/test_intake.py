@@ -456,7 +456,7 @@ def test_a_feeds_short_key_never_reaches_a_reader_in_its_items_links(
 
     keyed, other = f"{feeds.url}/item/1?key=qwertyuiop", f"{feeds.url}/item/qwertyuiopx"
     items = [(f"Private federated learning {n}", link) for n, link in enumerate((keyed, other))]
-    told = "".join(LINKED.format(t, u, u, PRIVACY) for t, u in items)
+    told = "".join(LINKED.format(t, u, u, f"{PRIVACY} More at {u}.") for t, u in items)
     feeds.route("/feed.rss", Answer(body=PRIVATE.format(feeds.url, told),
                                     content_type="application/rss+xml"))  # fmt: skip
     source = SourceConfig("rss", "lab", {"url": f"{feeds.url}/feed.rss?key=qwertyuiop"})
@@ -464,9 +464,12 @@ def test_a_feeds_short_key_never_reaches_a_reader_in_its_items_links(
     settings = Settings("t.toml", (source,), (), secrets=secrets)
     with Store(tmp_path / "s.db") as store:
         intake.ingest(settings, store, NOW)
-        urls = {paper.title: paper.url for _, paper in store.papers_after(0)}
+        papers = {paper.title: paper for _, paper in store.papers_after(0)}
+    urls = {title: paper.url for title, paper in papers.items()}
     assert urls == {items[0][0]: "", items[1][0]: other}
     assert "key=qwertyuiop" not in (tmp_path / "s.db").read_bytes().decode("latin-1")
+    told = {title: paper.abstract.rpartition(" ")[2] for title, paper in papers.items()}
+    assert told == {items[0][0]: "[redacted].", items[1][0]: f"{other}."}
 
 
 SMTP_CONFIG = """

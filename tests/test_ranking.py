@@ -197,6 +197,9 @@ def test_a_name_pair_rule_finds_it_with_an_en_dash_and_a_symbol_with_its_version
     assert pattern.search("Navier\u2013Stokes equations") and pattern.search("Navier Stokes")
     assert pattern.search("a header-only C++17 library") and pattern.search("modern C++ code")
     assert not pattern.search("C++x templates") and not pattern.search("Navier and Stokes")
+    dashed = exclude_pattern(["Navier\u2013Stokes", "Erd\u0151s--R\u00e9nyi"])  # as pasted
+    assert dashed is not None and dashed.search("Navier-Stokes") and dashed.search("Navier Stokes")
+    assert dashed.search("Erdos-Renyi graphs") and dashed.search("Navier\u2013Stokes")
 
 
 def test_a_keyword_finds_its_word_written_with_or_without_a_hyphen():

@@ -136,6 +136,7 @@ def test_a_name_pair_joined_by_an_en_dash_is_a_phrase_and_a_range_no_word():
     assert "erdos renyi" in analyze("Erd\u0151s--R\u00e9nyi graphs")
     assert analyze("pages 10\u201320 and 1--5") == ["pages"]
     assert "privacy utility" not in analyze("privacy---utility")
+    assert "large works" not in analyze("a model--which is large--works")  # prose's dash
     assert {"c++", "library"} <= set(analyze("a header-only C++17 library"))
 
 
@@ -154,6 +155,9 @@ def test_a_symbol_inside_a_sentence_is_a_symbol_in_any_language():
     assert {"nu", "pe"} <= set(analyze("Nusselt number Nu and Pe scaling"))
     spanish = analyze("Si el modelo converge, la red aprende. Si no, la red olvida.")
     assert not {"si", "el", "la"} & set(spanish) and "red" in spanish
+    # A title in Title Case says its function words in small letters in its abstract.
+    titled = analyze("Un Modelo Para La Red. Presentamos un modelo para la red y el lenguaje.")
+    assert not {"para", "la", "modelo para", "la red"} & set(titled) and "modelo" in titled
 
 
 def test_in_an_english_text_they_are_words():

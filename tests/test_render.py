@@ -116,13 +116,17 @@ def test_every_line_of_the_text_part_is_wrapped_near_78_columns_the_venue_too() 
         "Proceedings of the 62nd Annual Meeting of the Association for Computational"
         " Linguistics (Volume 1: Long Papers)"
     )
-    scored = Scored(dataclass_replace(FEDHET, venue=venue), 0.6, ("federated",), "")
     env = make_environment(None)
-    digest = render(make_digest(scored)).text
-    alert = render_alert("alice", DAY, scored, ["a keyword"], env).text
-    for text in (digest, alert):
-        assert max(map(len, text.splitlines())) <= 78, text
-        assert "Linguistics (Volume 1: Long Papers)" in text and "score 0.60" in text
+    for pad in range(24):  # wherever the line's end falls, the id stays whole
+        paper = dataclass_replace(FEDHET, id="hep-th/9901001", venue=venue + " " + "X" * pad)
+        scored = Scored(paper, 0.6, ("federated",), "")
+        digest = render(make_digest(scored)).text
+        alert = render_alert("alice", DAY, scored, ["a keyword"], env).text
+        for text in (digest, alert):
+            assert max(map(len, text.splitlines())) <= 78, text
+            words = " ".join(text.split())
+            assert "Linguistics (Volume 1: Long Papers)" in words and "score 0.60" in words
+            assert "id hep-th/9901001" in words  # whole: the id a reader types into `digest feedback`
 
 
 def test_html_links_title_paper_and_code() -> None:

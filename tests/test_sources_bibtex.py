@@ -136,7 +136,8 @@ def test_a_volume_its_papers_cite_is_no_paper_and_gives_them_its_venue(tmp_path:
     the volume had been a liked paper ("closest to: Proceedings of the 2024 ACM ...")."""
     text = """@inproceedings{a, title = {Side channels in enclaves}, crossref = {ccs24}}
 @inproceedings{b, title = {Fuzzing kernels}, booktitle = {Its own venue}, crossref = {CCS24}}
-@proceedings{ccs24, title = {Proceedings of CCS 2024}, year = {2024}}
+@proceedings{ccs24, title = {Proceedings of CCS 2024}, year = {2024}, eprint = {2401.00001},
+  doi = {10.1145/3658644}, note = {arXiv:2401.00002}}
 @book{knuth, title = {The Art of Computer Programming}, author = {Knuth, Donald}}
 """
     papers = read_bibtex(tmp_path / "lib.bib", text, lambda _: None)
@@ -145,6 +146,7 @@ def test_a_volume_its_papers_cite_is_no_paper_and_gives_them_its_venue(tmp_path:
         ("Fuzzing kernels", "Its own venue"),
         ("The Art of Computer Programming", ""),  # a book no paper cites is the reader's
     ]
+    assert len({p.id for p in papers}) == 3 and not any(p.aliases for p in papers[:2])
 
 
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be"])

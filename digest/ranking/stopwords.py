@@ -123,11 +123,14 @@ def _acronyms(text: str) -> set[str]:
         before = text[: symbol.start()].rstrip(" \t\"'(“‘")
         if before and before[-1] not in _ENDS:
             found.add(symbol[0].lower())
-    return found
+    # Not one the text also writes in small letters: a title in Title Case ("Un Modelo De
+    # Textos") says "de" in its abstract, a function word.
+    return found - set(_SMALL.findall(text)) if found else found
 
 
 _CAPITALS = re.compile(r"\b[A-Z]{2,}\b")
 _SYMBOL = re.compile(r"\b[A-Z][a-z]?\b")
+_SMALL = re.compile(r"\b[a-z]{1,2}\b")
 _ENDS = ".!?\n\r"
 
 

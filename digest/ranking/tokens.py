@@ -31,8 +31,10 @@ ASCII_MARKS = str.maketrans({"\u2010": "-", "\u2011": "-", "\u2019": "'", "\u02b
 
 def rule_words(rule: str) -> list[str]:
     """The words of an exclude word or alert keyword as a rule reads them: accents folded,
-    typographic marks as ASCII, hyphens as spaces."""
-    return fold(rule).translate(ASCII_MARKS).replace("-", " ").split()
+    typographic marks as ASCII, hyphens, en dashes and `--` as spaces ("Navier–Stokes" is the
+    two words, whichever way a paper joins them)."""
+    joined = fold(rule).translate(ASCII_MARKS).replace("\u2013", " ").replace("--", " ")
+    return joined.replace("-", " ").split()
 
 
 def no_rule(phrase: Sequence[str]) -> bool:
@@ -66,10 +68,12 @@ _SPLIT_HYPHEN = re.compile(r"(?<=\w\w)-(?!\d)")
 # A language's name of a letter and "++" or "#" ("c++", "c#") is one word; any other "+" or "#"
 # ends a phrase like other punctuation.
 _SYMBOLS = re.compile(r"(?<![\w+#])[a-z](?:\+\+|#)(?![a-z_+#])|[+#]")  # "c++17" is c++ 17
-# An en dash (LaTeX's "--") or a typographic hyphen between two letters joins a name pair as a
-# hyphen does: "Navier–Stokes" and "Erdős--Rényi" are the phrases "navier stokes", "erdos renyi".
+# An en dash or a typographic hyphen between two letters joins a name pair as a hyphen does:
+# "Navier–Stokes" is the phrase "navier stokes". LaTeX's "--" too, between two names (capitals:
+# "Erdős--Rényi"); between small letters it is prose's dash ("a model--which is large--works").
 # Between digits it is a range; "---" and an em dash end a phrase.
-_NAME_DASH = re.compile("(?<=[^\\W\\d_])(?:--|[\u2010\u2011\u2013])(?=[^\\W\\d_])")
+_NAME_DASH = re.compile("(?<=[^\\W\\d_])[\u2010\u2011\u2013](?=[^\\W\\d_])")
+_NAME_PAIR = re.compile("(?<=[^\\W\\d_])--(?=[^\\W\\d_a-z])")
 # LaTeX in an abstract: a command's name (\odot, \mathcal) is no word of the text, and an
 # underscore at a word's edge (M_\odot read as "m_") is a subscript's, not the word's.
 _LATEX_COMMAND = re.compile(r"\\[a-z]+")
@@ -119,11 +123,11 @@ _EDGE_UNDERSCORE = re.compile(r"(?<!\w)_+|_+(?!\w)")
 def _chunks(text: str) -> list[str]:
     """The text's tokens in order, "|" where a phrase ends; stop words are still in. str methods
     rather than one regex per token: this is most of the time a large fit takes."""
+    if "--" in text:
+        text = _NAME_PAIR.sub("-", text)
     text = text.lower()
     if not text.isascii():
-        text = CJK_RUN.sub(_cjk_words, _strip_accents(text))
-    if "--" in text or not text.isascii():
-        text = _NAME_DASH.sub("-", text)
+        text = _NAME_DASH.sub("-", CJK_RUN.sub(_cjk_words, _strip_accents(text)))
     if "\\" in text:
         text = _GREEK_COMMAND.sub(lambda m: GREEK[m[1]], text)
         text = _LATEX_COMMAND.sub(" ", text)

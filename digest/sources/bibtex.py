@@ -88,10 +88,16 @@ def _inherited(fields: dict[str, str], read: Mapping[str, dict[str, str]]) -> di
     parent = read.get(fields.get("crossref", "").strip("{} ").lower())
     if not parent:
         return fields
-    given = {k: v for k, v in parent.items() if k not in ("title", "abstract", "doi", "url")}
+    # The volume's, never its ids (eprint, doi, url, note): two of its papers had become one.
+    given = {k: v for k, v in parent.items() if k in _OF_THE_VOLUME}
     if "title" in parent:
         given.setdefault("booktitle", parent["title"])
     return {**given, **fields}
+
+
+_OF_THE_VOLUME = frozenset(
+    "booktitle journal year month publisher series volume organization address editor".split()
+)
 
 
 # bibtexparser resolves a value that is one @string name; a value it left as written (no braces
