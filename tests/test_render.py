@@ -126,7 +126,7 @@ def test_every_line_of_the_text_part_is_wrapped_near_78_columns_the_venue_too() 
             assert max(map(len, text.splitlines())) <= 78, text
             words = " ".join(text.split())
             assert "Linguistics (Volume 1: Long Papers)" in words and "score 0.60" in words
-            assert "id hep-th/9901001" in words  # whole: the id a reader types into `digest feedback`
+            assert "id hep-th/9901001" in words  # whole, as `digest feedback` takes it
 
 
 def test_html_links_title_paper_and_code() -> None:

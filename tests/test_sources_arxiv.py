@@ -151,6 +151,18 @@ def test_pages_are_fetched_until_the_total_with_the_delay_between_calls(
     assert len(sleeps) == 2 and all(2.5 < s <= 3.0 for s in sleeps)
 
 
+def test_a_window_holding_more_than_max_results_says_what_was_left(server: FeedServer) -> None:
+    """A long catch-up reads the newest max_results papers: the oldest were left in silence."""
+    server.route("/api/query", paged)
+    papers, warnings, _ = fetch(server, page=2, max_results=3)
+    assert len(papers) == 3
+    assert [str(w) for w in warnings] == [
+        "arxiv: 5 papers in the window, the newest 3 read (max_results); raise it to read the rest"
+    ]
+    _, warnings, _ = fetch(server, page=2, max_results=5)
+    assert warnings == []
+
+
 def test_without_a_total_pages_are_asked_for_while_they_come_back_full(
     server: FeedServer,
 ) -> None:

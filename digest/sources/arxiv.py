@@ -287,6 +287,10 @@ class ArxivSource:
                 start += entries
                 if total is None and entries < size:
                     return  # no total to go by: a page short of full is the last one
+        if total is not None and total > start >= options.max_results:
+            # The oldest of the window left unread (a long catch-up): said, not silent.
+            warn(Notice(f"{config.name}: {total} papers in the window, the newest {start} read"
+                        f" (max_results); raise it to read the rest"))  # fmt: skip
 
     def _page(
         self, client: Client, options: Options, query: str, start: int, size: int, warn: Warn
