@@ -92,7 +92,7 @@ def test_a_link_or_id_past_any_real_ones_is_dropped_not_cut() -> None:
         abstract="We study privacy.",
         url="https://example.org/p/" + "q" * 4_000_000,
         code_url="https://github.com/a/" + "b" * 3_000,
-        aliases=("10.1/" + "d" * 1_000, "10.1/ok"),
+        aliases=("10.1/" + "d" * 5_000, "10.1/ok"),
     )
     paper = clean(huge)
     assert (paper.url, paper.code_url, paper.aliases) == ("", "", ("10.1/ok",))

@@ -93,9 +93,10 @@ LONGEST_NAME = 300
 MOST_AUTHORS = 5_000
 # A link longer than this is dropped, not cut (a cut link leads elsewhere), as Matrix's messages
 # drop it: one item's 4 MB <link> made a 12 MB e-mail the relay refused, the digest with it. An
-# id or alias longer than LONGEST_ID is none: the paper is known by its title or abstract.
+# id or alias longer than LONGEST_ID is none: the paper is known by its title or abstract (a feed's
+# item id of 3,000 characters, a URL with its query, is still one: its links and buttons work).
 LONGEST_LINK = 2_000
-LONGEST_ID = 500
+LONGEST_ID = 4_000
 
 
 def clean(paper: Paper) -> Paper:
