@@ -168,8 +168,11 @@ def _parts(link: str) -> set[str]:
         parts = urlsplit(link)
     except ValueError:
         return {link}
-    found = {*parts.path.split("/"), *re.split(r"[&;=]", parts.query), parts.fragment}
+    found = {*parts.path.split("/"), *_QUERY_PARTS.split(parts.query), parts.fragment}
     return found | {unquote_plus(p) for p in found}
+
+
+_QUERY_PARTS = re.compile(r"[&;=]")  # a query's names and values
 
 
 def _blotted(
@@ -258,7 +261,7 @@ def _batches(
     address = str(source.options.get("url", ""))
     # A short key of this source's own address (?key=qwertyuiop) is still looked for as a whole
     # part of its items' links, which a private feed builds from the address it was asked on.
-    keys = {unquote_plus(v) for v in re.split(r"[&;=]", urlsplit(address).query)}
+    keys = {unquote_plus(v) for v in _QUERY_PARTS.split(urlsplit(address).query)}
     short = frozenset(s for s in secrets if s in keys and len(s) >= SHORT_LEAST)
     secrets = frozenset(secret for secret in secrets if _distinctive(secret))
     # The secrets this source's server knows (its address, what it holds): only these can be in

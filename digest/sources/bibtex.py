@@ -47,21 +47,26 @@ def read_bibtex(path: Path, text: str, warn: Warn) -> list[Paper]:
     for block in library.failed_blocks:
         warn(f"{path}:{(block.start_line or 0) + 1}: bad BibTeX entry skipped ({_why(block)})")
     strings = _strings(library.strings)
-    read: dict[str, dict[str, str]] = {}
+    fielded: list[tuple[Any, dict[str, str] | Exception]] = []
     for entry in library.entries:
         try:
-            read.setdefault(entry.key.lower(), _fields(entry, strings))
-        except Exception:  # one entry's odd text: warned of below, where it is read
-            pass
+            fielded.append((entry, _fields(entry, strings)))
+        except Exception as exc:  # one entry's odd text: warned of below, with the others
+            fielded.append((entry, exc))
+    read: dict[str, dict[str, str]] = {}
+    for entry, found in fielded:
+        if isinstance(found, dict):
+            read.setdefault(entry.key.lower(), found)
     parents = {f.get("crossref", "").strip("{} ").lower() for f in read.values()} - {""}
     papers = []
-    for entry in library.entries:
+    for entry, found in fielded:
         where = f"{path}:{(entry.start_line or 0) + 1}"
         if entry.key.lower() in parents:
             continue  # a volume its papers cite (@proceedings): no paper the reader keeps
         try:
-            fields = _inherited(_fields(entry, strings), read)
-            paper = bib_paper(fields, f"library:{path.name}")
+            if isinstance(found, Exception):
+                raise found
+            paper = bib_paper(_inherited(found, read), f"library:{path.name}")
         except Exception as exc:  # one entry's odd text must not cost the whole library
             warn(f"{where}: entry {entry.key!r} cannot be read ({type(exc).__name__}), skipped")
             continue

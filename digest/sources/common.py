@@ -143,9 +143,9 @@ def _cut(paper: Paper) -> Paper:
         k: "" for k in ("url", "code_url") if len(getattr(paper, k)) > LONGEST_LINK
     }
     aliases = tuple(a for a in paper.aliases if len(a) <= LONGEST_ID)
-    if not long and names is paper.authors and not links and len(aliases) == len(paper.aliases):
-        if len(paper.id) <= LONGEST_ID:
-            return paper
+    kept = not long and not links and names is paper.authors and aliases == paper.aliases
+    if kept and len(paper.id) <= LONGEST_ID:
+        return paper
     cut: dict[str, Any] = {k: v[: LONGEST[k] - 1].rstrip() + "…" for k, v in long.items()}
     paper = dataclasses.replace(paper, authors=names, aliases=aliases, **links, **cut)
     if len(paper.id) > LONGEST_ID:
