@@ -325,9 +325,11 @@ class _Run:
                     budget -= max(wait, 1.0)  # at least a second each, so this loop must end
                     continue
                 owed = exc.owed if isinstance(exc, Owed) else None
-                # A try that got further (a big digest paced by Synapse's rate limit) is no
-                # failed attempt: eight such had made it dead, its tail never posted.
-                further = exc.retryable and parts[0] > row.parts_sent
+                # A try the server confirmed parts of (a big digest paced by a rate limit) is no
+                # failed attempt; eight such made it dead. A claimed part unanswered (a 504) is
+                # no progress: in an outage every part had gone at the first backoff's pace.
+                confirmed = parts[0] - (at_most_once and parts[0] in unsure)
+                further = exc.retryable and confirmed > row.parts_sent
                 self.failed(job, str(exc), exc.retryable, wait, owed, counted=not further)
                 return -1.0 if wait is not None and exc.retryable else budget
             except _Stopped:
@@ -384,9 +386,8 @@ class _Run:
         if wait is None:
             log.error("%s: delivery is dead after %d attempt(s): %s", job.label, attempts, reason)
         else:
-            log.warning(
-                "%s: attempt %d failed (%s); next try in %.0f s", job.label, attempts, reason, wait
-            )
+            what = f"attempt {attempts} failed" if counted else "stopped after some parts"
+            log.warning("%s: %s (%s); next try in %.0f s", job.label, what, reason, wait)
 
 
 def _channel_config(settings: Settings, row: OutboxRow) -> ChannelConfig | None:

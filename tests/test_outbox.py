@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import logging
 import re
 import signal
 import subprocess
@@ -482,6 +483,31 @@ def test_a_try_that_got_further_before_a_long_rate_limit_counts_no_attempt(
         outbox.deliver(store, settings, NOW + timedelta(hours=1))
         (row,) = store.outbox()
         assert (row.status, row.parts_sent, row.attempts) == ("pending", 1, 1)
+    finally:
+        server.stop()
+
+
+def test_a_part_that_got_no_answer_is_a_failed_attempt_not_progress(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A gateway's 504 leaves the part claimed (it is not posted again) but unconfirmed: counted
+    as got-further, an outage spent every part of a digest at the first backoff's pace and the
+    log read "attempt 0 failed"."""
+    monkeypatch.setattr(SlackChannel, "interval", 0.0)
+    server = SlackWebhook(rate=100, burst=100)
+    server.script = [(504, "gateway timeout")] * 2
+    settings, store = slack_rows(tmp_path, server, papers=28)  # two Slack messages
+    try:
+        with caplog.at_level(logging.WARNING, logger="digest"):
+            outbox.deliver(store, settings, NOW)
+        (row,) = store.outbox()
+        assert (row.status, row.parts_sent, row.unconfirmed, row.attempts) == (
+            "pending", 1, (1,), 1)  # fmt: skip
+        assert "attempt 1 failed" in caplog.text and "attempt 0" not in caplog.text
+        assert row.next_try_at is not None
+        outbox.deliver(store, settings, datetime.fromisoformat(row.next_try_at))
+        (row,) = store.outbox()
+        assert (row.parts_sent, row.attempts) == (2, 2)
     finally:
         server.stop()
 
