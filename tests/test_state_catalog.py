@@ -84,6 +84,31 @@ def test_two_papers_that_share_a_title_stay_two(state: str) -> None:
         assert store.add_papers([PREPRINT, other], NOW) == 2
 
 
+def test_an_id_at_the_bound_that_does_not_compress_is_stored_in_either_state(state: str) -> None:
+    """PostgreSQL's index entries hold 2,704 bytes: the id, its keys and the intake's bound."""
+    import secrets
+
+    from digest.sources.common import LONGEST_ID, clean
+
+    signed = "https://cdn.example.org/p.pdf?Policy=" + secrets.token_urlsafe(2_200)
+    at_bound = signed[:LONGEST_ID]
+    papers = [
+        clean(Paper(signed, "A paper behind a signed link", "We sign links.")),
+        clean(
+            Paper(
+                at_bound,
+                "Another paper",
+                "We sign more links.",
+                aliases=("guid:" + signed[: LONGEST_ID - 5],),
+            )
+        ),
+        clean(Paper("doi:10.1/" + at_bound[9:], "A third paper", "We sign DOIs.")),
+    ]
+    with Store(state) as store:
+        assert store.add_papers(papers, NOW) == 3
+        assert store.add_papers(papers, NOW) == 0
+
+
 def test_duplicates_within_one_batch_are_one_paper(state: str) -> None:
     crosslisted = Paper("2501.01234", TITLE, "We prove tight bounds.", categories=("cs.CR",))
     with Store(state) as store:

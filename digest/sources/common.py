@@ -93,10 +93,11 @@ LONGEST_NAME = 300
 MOST_AUTHORS = 5_000
 # A link longer than this is dropped, not cut (a cut link leads elsewhere), as Matrix's messages
 # drop it: one item's 4 MB <link> made a 12 MB e-mail the relay refused, the digest with it. An
-# id or alias longer than LONGEST_ID is none: the paper is known by its title or abstract (a feed's
-# item id of 3,000 characters, a URL with its query, is still one: its links and buttons work).
+# id or alias of more than LONGEST_ID bytes (UTF-8) is none: the paper is known by its title or
+# abstract. Counted in bytes, under PostgreSQL's 2,704 for an index entry, keys' prefixes with it:
+# one feed item's signed URL of 2,860 characters (which does not compress) stopped every run.
 LONGEST_LINK = 2_000
-LONGEST_ID = 4_000
+LONGEST_ID = 2_000
 
 
 def clean(paper: Paper) -> Paper:
@@ -142,17 +143,24 @@ def _cut(paper: Paper) -> Paper:
     links: dict[str, Any] = {
         k: "" for k in ("url", "code_url") if len(getattr(paper, k)) > LONGEST_LINK
     }
-    aliases = tuple(a for a in paper.aliases if len(a) <= LONGEST_ID)
+    aliases = tuple(a for a in paper.aliases if _fits(a))
     kept = not long and not links and names is paper.authors and aliases == paper.aliases
-    if kept and len(paper.id) <= LONGEST_ID:
+    if kept and _fits(paper.id):
         return paper
     cut: dict[str, Any] = {k: v[: LONGEST[k] - 1].rstrip() + "…" for k, v in long.items()}
     paper = dataclasses.replace(paper, authors=names, aliases=aliases, **links, **cut)
-    if len(paper.id) > LONGEST_ID:
+    if not _fits(paper.id):
         from digest.models.identity import record_id
 
         paper = dataclasses.replace(paper, id=record_id(paper.title, paper.abstract)[0])
     return paper
+
+
+def _fits(ident: str) -> bool:
+    """Is an id at most LONGEST_ID bytes in UTF-8 (a character is at most 4)?"""
+    if len(ident) * 4 <= LONGEST_ID:
+        return True
+    return len(ident) <= LONGEST_ID and len(ident.encode("utf-8", "surrogatepass")) <= LONGEST_ID
 
 
 # --- code links -------------------------------------------------------------------------------
