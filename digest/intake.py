@@ -156,20 +156,22 @@ def _public(
 ) -> bool:
     """Whether a link (or a key holding one) may reach a reader: it holds no secret, no short
     one as a whole part of it, nor lies under a secret address's folder on its host."""
-    if redact(link, secrets) != link or (short and not short.isdisjoint(_parts(link))):
+    if redact(link, secrets) != link or (short and _holds(link, short)):
         return False
     found = _ADDRESS.search(link) if places else None
     return not (found and _under(found[0], places))
 
 
-def _parts(link: str) -> set[str]:
-    """A link's path segments, query names and values and fragment, as written and decoded."""
-    try:
-        parts = urlsplit(link)
-    except ValueError:
-        return {link}
-    found = {*parts.path.split("/"), *_QUERY_PARTS.split(parts.query), parts.fragment}
-    return found | {unquote_plus(p) for p in found}
+def _holds(link: str, short: frozenset[str]) -> bool:
+    """Whether a link, as written or decoded, holds a short key as a whole word: a path
+    segment, a query value, a file's name (/files/KEY.pdf), a path parameter (;key=KEY)."""
+    decoded = unquote_plus(link)
+    return any(_whole(key).search(link) or _whole(key).search(decoded) for key in short)
+
+
+@functools.lru_cache(maxsize=64)
+def _whole(key: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![^\W_]){re.escape(key)}(?![^\W_])")
 
 
 _QUERY_PARTS = re.compile(r"[&;=]")  # a query's names and values
@@ -181,15 +183,20 @@ def _blotted(
     """The text with its source's secrets blotted, and every address under its folder or
     holding a `short` one as a whole part ("see https://host/item/1?key=qwertyuiop")."""
     text = redact(text, own)
-    if not (places or short) or "://" not in text:
-        return text
 
     def blot(found: re.Match[str]) -> str:
         address = found[0].rstrip(_TRAILING)  # an address may end a sentence
-        hidden = _under(address, places) or not short.isdisjoint(_parts(address))
+        hidden = bool(places and _under(address, places)) or bool(short and _holds(address, short))
         return BLOT + found[0][len(address) :] if hidden else found[0]
 
-    return _ADDRESS.sub(blot, text)
+    if places and "://" in text:
+        text = _ADDRESS.sub(blot, text)
+    # Any address holding a short key, written with a scheme or not (www.lab.org/x?key=...):
+    # not the word alone, which a key that short may be.
+    return _ADDRESS_LIKE.sub(blot, text) if short else text
+
+
+_ADDRESS_LIKE = re.compile(r"[^\s<>\"'`]*[/=?#;@][^\s<>\"'`]*")
 
 
 def _under(address: str, places: Places) -> bool:

@@ -472,6 +472,51 @@ def test_a_feeds_short_key_never_reaches_a_reader_in_its_items_links(
     assert told == {items[0][0]: "[redacted].", items[1][0]: f"{other}."}
 
 
+def test_a_short_key_is_found_as_a_whole_word_anywhere_in_a_link_or_an_address(
+    tmp_path: Path, feeds: Any
+) -> None:
+    """As a file's name (/files/KEY.pdf), a path parameter (;key=KEY), or in an address written
+    without its scheme, the key had reached readers; a search feed's word is no key at all."""
+    from feedserver import Answer
+
+    pdf, param = f"{feeds.url}/files/qwertyuiop.pdf", f"{feeds.url}/item/2;key=qwertyuiop"
+    bare = "www.lab.example/x?key=qwertyuiop"
+    items = [("Private federated learning 1", pdf), ("Private federated learning 2", param)]
+    told = "".join(LINKED.format(t, u, u, f"{PRIVACY} Mirror: {bare}, or {u}.") for t, u in items)
+    feeds.route("/feed.rss", Answer(body=PRIVATE.format(feeds.url, told),
+                                    content_type="application/rss+xml"))  # fmt: skip
+    source = SourceConfig("rss", "lab", {"url": f"{feeds.url}/feed.rss?key=qwertyuiop"})
+    settings = Settings("t.toml", (source,), (), secrets=frozenset({"qwertyuiop"}))
+    with Store(tmp_path / "s.db") as store:
+        intake.ingest(settings, store, NOW)
+        papers = [paper for _, paper in store.papers_after(0)]
+    assert [paper.url for paper in papers] == ["", ""]
+    assert all(p.abstract.endswith("Mirror: [redacted], or [redacted].") for p in papers)
+    assert "qwertyuiop" not in (tmp_path / "s.db").read_bytes().decode("latin-1")
+
+
+def test_a_search_feeds_word_is_no_key_and_its_links_reach_readers(
+    tmp_path: Path, feeds: Any
+) -> None:
+    from feedserver import Answer
+
+    from digest.models.errors import url_credentials
+
+    link, code = f"{feeds.url}/article/4411?keyword=privacy", "https://github.com/tf/privacy"
+    items = [("Private federated learning", link)]
+    told = "".join(LINKED.format(t, u, u, f"{PRIVACY} Code: {code}.") for t, u in items)
+    feeds.route("/feed.rss", Answer(body=PRIVATE.format(feeds.url, told),
+                                    content_type="application/rss+xml"))  # fmt: skip
+    address = f"{feeds.url}/feed.rss?keyword=privacy"
+    source = SourceConfig("rss", "lab", {"url": address})
+    settings = Settings("t.toml", (source,), (), secrets=url_credentials(address))
+    with Store(tmp_path / "s.db") as store:
+        intake.ingest(settings, store, NOW)
+        ((_, paper),) = store.papers_after(0)
+    assert (paper.url, paper.code_url) == (link, code)
+    assert paper.abstract.endswith(f"Code: {code}.")
+
+
 SMTP_CONFIG = """
 [[sources]]
 kind = "files"

@@ -156,6 +156,18 @@ def test_credentials_written_in_an_address_are_its_password_and_its_keyed_values
     assert url_credentials("http://[::1/feed") == frozenset()
 
 
+def test_a_query_name_is_a_credential_by_its_words_not_by_a_word_it_holds() -> None:
+    """A search feed's ?keyword=privacy had made "privacy" a key: every item link holding the
+    word was dropped and addresses in the text blotted."""
+    from digest.models.errors import url_credentials
+
+    searched = "https://j.example/rss?keyword=privacy&author=Hinton&passage=lengthy&keys=abcdef1"
+    assert url_credentials(searched) == frozenset()
+    named = ["api_key", "apiKey", "apikey", "access_token", "X-Amz-Signature", "sig", "pwd", "Auth"]
+    for name in named:
+        assert url_credentials(f"https://j.example/rss?{name}=Zq81xk") == {"Zq81xk"}, name
+
+
 @pytest.mark.parametrize(
     "quoted",
     [

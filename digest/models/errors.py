@@ -213,12 +213,24 @@ def url_credentials(url: str) -> frozenset[str]:
     except ValueError:
         return frozenset()
     for key, value in parse_qsl(parts.query):
-        if _CREDENTIAL_KEY.search(key) and len(value) >= BASE64_LEAST:
+        if _names_credential(key) and len(value) >= BASE64_LEAST:
             found.add(value)
     return frozenset(v for v in found if v)
 
 
-_CREDENTIAL_KEY = re.compile(r"token|key|secret|pass|auth|sig|session|credential", re.I)
+def _names_credential(name: str) -> bool:
+    """Whether a query name names a credential: one of its words (api_key, apiKey, X-Amz-
+    Signature) is one, or ends in one (apikey, accesstoken). Not a word that holds one: a
+    search feed's ?keyword=privacy or ?author=Hinton had made its search word a key, and every
+    item link and address holding the word was taken from readers."""
+    words = re.split(r"[^a-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower())
+    return any(w in _CREDENTIAL_NAMES or w.endswith(_CREDENTIAL_ENDS) for w in words)
+
+
+_CREDENTIAL_ENDS = ("key", "token", "secret", "password", "passwd", "signature", "credential")
+_CREDENTIAL_NAMES = frozenset(
+    "pass pwd auth authorization sig session sessionid sid credentials jwt otp".split()
+)
 
 
 def _cut_short(form: str, text: str, end: int) -> bool:
