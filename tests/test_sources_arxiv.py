@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 from xml.sax.saxutils import escape
 
@@ -115,6 +115,40 @@ def fetch(
     arxiv = ArxivSource(Policy(timeout=2, backoff=0.01, sleep=sleeps), page=page)
     config = source(url=f"{server.url}/api/query", **options)
     return list(arxiv.fetch(config, warnings.append, now=NOW)), warnings, sleeps
+
+
+def test_a_cut_below_what_the_last_read_covered_is_not_said(server: FeedServer) -> None:
+    """A busy category (more than max_results in `days`) is cut every day, below the papers
+    read the day before: each daily run had said to raise max_results, though nothing was
+    lost. Said when the cut falls after LISTED before the last read."""
+    days = ["29", "28", "27", "24", "23"]
+    listing = [
+        entry(
+            f"2611.1{i:04d}v1",
+            f"Paper {i} on federated learning",
+            published=f"2026-11-{d}T12:00:00Z",
+        )
+        for i, d in enumerate(days)
+    ]
+
+    def newest_first(query: dict[str, str]) -> Answer:
+        start, size = int(query["start"]), int(query["max_results"])
+        return Answer(body=feed(listing[start : start + size], len(listing), start))
+
+    server.route("/api/query", newest_first)
+    arxiv = ArxivSource(Policy(timeout=2, backoff=0.01, sleep=Sleeps()), page=2)
+    last_read = NOW - timedelta(days=1)  # margin: 2026-11-25
+
+    def warnings(max_results: int) -> list[str]:
+        said: list[str] = []
+        config = source(url=f"{server.url}/api/query", max_results=max_results, days=7)
+        list(arxiv.fetch(config, said.append, now=NOW, last_read=last_read))
+        return [str(w) for w in said]
+
+    assert warnings(4) == []  # the one left (11-23) was the last read's to read
+    assert warnings(3) == [  # 11-26 or 11-25 may be among those left
+        "arxiv: 5 papers in the window, the newest 3 read (max_results); raise it to read the rest"
+    ]
 
 
 def test_the_query_ors_categories_ands_the_query_and_windows_the_days() -> None:

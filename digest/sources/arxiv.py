@@ -243,7 +243,8 @@ class ArxivSource:
             log.info("source %s: reading from %s, %d days before its last read", config.name,
                      when, LISTED.days)  # fmt: skip
         query = search_query(options, now, since)
-        papers = self._pages(config, options, query, warn, progress)
+        margin = None if last_read is None else (last_read.astimezone(UTC) - LISTED).date()
+        papers = self._pages(config, options, query, warn, progress, margin)
         return papers if options.replacements else _mark_replacements(papers, since.date())
 
     def _client(self, config: SourceConfig, options: Options, progress: Progress) -> Client:
@@ -252,9 +253,19 @@ class ArxivSource:
         return Client(config.name, policy, progress)
 
     def _pages(
-        self, config: SourceConfig, options: Options, query: str, warn: Warn, progress: Progress
+        self,
+        config: SourceConfig,
+        options: Options,
+        query: str,
+        warn: Warn,
+        progress: Progress,
+        margin: date | None = None,
     ) -> Iterator[Paper]:
+        """The window's papers, newest first, at most max_results; said when the cut may leave
+        papers unread: it falls after `margin` (LISTED before the last read, which read what
+        came before), or there was no last read."""
         start, total, empty_pages = 0, None, 0
+        oldest: date | None = None
         with self._client(config, options, progress) as client:
             while start < options.max_results and (total is None or start < total):
                 size = min(self.page, options.max_results - start)
@@ -285,10 +296,13 @@ class ArxivSource:
                 empty_pages = 0
                 yield from papers
                 start += entries
+                oldest = min((p.published for p in papers if p.published), default=oldest)
                 if total is None and entries < size:
                     return  # no total to go by: a page short of full is the last one
-        if total is not None and total > start >= options.max_results:
-            # The oldest of the window left unread (a long catch-up): said, not silent.
+        left = total is not None and total > start >= options.max_results
+        if left and (margin is None or oldest is None or oldest > margin):
+            # The oldest of the window left unread (a long catch-up): said, not silent. Past
+            # the margin, they were the last read's: a busy category had warned every day.
             warn(Notice(f"{config.name}: {total} papers in the window, the newest {start} read"
                         f" (max_results); raise it to read the rest"))  # fmt: skip
 
