@@ -4,6 +4,7 @@ record adds; keys for papers stored before keys were kept; the cache of liked pa
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -107,6 +108,62 @@ def test_an_id_at_the_bound_that_does_not_compress_is_stored_in_either_state(sta
     with Store(state) as store:
         assert store.add_papers(papers, NOW) == 3
         assert store.add_papers(papers, NOW) == 0
+
+
+WEEKLY = "This week in quantum materials"
+
+
+def post(n: int, text: str = "", guid: str = "") -> Paper:
+    """A blog's weekly post: one title every week, an id and a text of its own."""
+    guid = guid or f"guid:https://blog.example.org/?p=10000{n}"
+    return Paper(identity.title_hash(WEEKLY) or "", WEEKLY, text or f"Week {n}: spin liquids.",
+                 aliases=(guid,), source="blog")  # fmt: skip
+
+
+def test_a_feeds_posts_under_one_title_with_ids_and_texts_of_their_own_are_each_a_paper(
+    state: str,
+) -> None:
+    """Every post after the first had been "seen before", lost: the item's own id was only
+    ever a reason to merge, never to keep apart."""
+    with Store(state) as store:
+        assert store.add_papers([post(1)], NOW) == 1
+        assert store.add_papers([post(1), post(2), post(3)], NOW) == 2
+        assert store.add_papers([post(3), post(2), post(1)], NOW) == 0
+        assert len(store.papers_after(0)) == 3
+        # Another feed's item of the same title: items of two feeds say nothing of each other.
+        other = post(9, guid="guid:https://mirror.example.net/item/99999")
+        assert store.add_papers([other], NOW) == 0
+        # A post of a title of its own, its id moved to https: one paper still.
+        once = dataclasses.replace(post(4), id=identity.title_hash("Spin liquids, week 4") or "",
+                                   title="Spin liquids, week 4")  # fmt: skip
+        moved = dataclasses.replace(once, aliases=("guid:http://blog.example.org/?p=100004",))
+        assert store.add_papers([once], NOW) == 1 and store.add_papers([moved], NOW) == 0
+
+
+def test_two_groups_papers_of_one_generic_title_stay_two(state: str) -> None:
+    """An arXiv paper and a journal's paper of one title, two groups' (no author in common):
+    the second was silently seen before. A preprint and its journal version share authors."""
+    title = "Machine learning for quantum materials"
+    ours = Paper(
+        "2603.01234", title, "Transformers benchmark.", authors=("Alice Arxivson", "Bo Chen")
+    )
+    theirs = Paper(
+        "10.5555/arcm.42", title, "Graph networks.", authors=("Zoe Journalova", "Kenji Sato")
+    )
+    journal = Paper(
+        "10.5555/arcm.43", title, "Transformers, benchmarked.", authors=("B. Chen", "A. Arxivson")
+    )
+    with Store(state) as store:
+        assert store.add_papers([ours, theirs], NOW) == 2
+        assert store.add_papers([journal], NOW) == 0  # ours, published
+    with Store(state) as store:
+        again = title + " again"  # two feeds' items known by their title alone
+        two = [
+            Paper(identity.title_hash(again) or "", again, f"Text {n}.", authors=names)
+            for n, names in enumerate((ours.authors, theirs.authors))
+        ]
+        assert store.add_papers(two, NOW) == 2
+        assert store.add_papers(two, NOW) == 0
 
 
 def test_duplicates_within_one_batch_are_one_paper(state: str) -> None:

@@ -15,6 +15,7 @@ from datetime import date, datetime
 from typing import Any
 
 from digest.models import Paper, identity
+from digest.models.evidence import own_id, two_papers
 from digest.state.engine import Engine
 
 _COLUMNS = "title, abstract, authors, categories, venue, url, code_url, published, source"
@@ -26,6 +27,7 @@ _UPDATE = (
 )
 _KEY = "INSERT OR IGNORE INTO paper_keys (key, paper_id) VALUES (?, ?)"
 _KEYS_OF = "SELECT key FROM paper_keys WHERE paper_id = ? ORDER BY rowid"
+_GUIDS_OF = "SELECT key FROM paper_keys WHERE paper_id = ? AND key LIKE 'guid:%'"
 _SELECT_IN = "SELECT * FROM papers WHERE id IN"
 # Papers per ingest transaction: a writer never holds the database for long (`digest feedback`
 # during a large ingest waits at most one batch), and a crash keeps the batches before it.
@@ -148,8 +150,26 @@ class Catalog(Tables):
             updates: dict[str, Paper] = {}
             key_rows: list[tuple[str, str]] = []
             bridges: list[tuple[str, str]] = []  # (a second stored paper, the one it is)
+            guids: dict[str, set[str]] = {}  # a stored paper's feed item ids, once asked
+            told_apart: set[str] = set()
+
+            def apart(owner: str, paper: Paper, keys: Sequence[str]) -> bool:
+                if owner not in guids:
+                    guids[owner] = {k for (k,) in db.execute(_GUIDS_OF, (owner,)).fetchall()}
+                if two_papers(stored[owner], guids[owner], paper, keys):
+                    told_apart.add(owner)
+                return owner in told_apart
+
             for paper, keys in keyed:
-                known = _match(keys, owners, theirs)
+                told_apart.clear()
+                known = _match(keys, owners, theirs, lambda o: apart(o, paper, keys))  # noqa: B023
+                if known is None and paper.id in told_apart:
+                    # Another paper under the same title, which is its id: an id of its own,
+                    # by which it may be stored already.
+                    paper = dataclasses.replace(paper, id=own_id(paper, keys))
+                    keys = identity.keys(paper)
+                    _read_owners(db, keys, owners, theirs, stored)
+                    known = _match(keys, owners, theirs, lambda o: apart(o, paper, keys))  # noqa: B023
                 # (the same id known without keys: stored before keys were kept)
                 owner = known or paper.id
                 if known is None and paper.id not in stored:
@@ -169,6 +189,8 @@ class Catalog(Tables):
                     owners[key] = owner
                     if identity.kind(key) in identity.STRONG:
                         theirs.setdefault(owner, []).append(key)
+                    elif identity.kind(key) == identity.GUID and owner in guids:
+                        guids[owner].add(key)
                 if known is not None:  # its ids may name a second stored paper: the same one
                     bridges += [
                         (owners[k], known) for k in keys if _names_another(k, owners, known)
@@ -310,10 +332,39 @@ def _names_another(key: str, owners: dict[str, str], known: str) -> bool:
     return key in owners and owners[key] != known and identity.kind(key) in identity.IDS
 
 
-def _match(keys: Sequence[str], owners: dict[str, str], theirs: dict[str, list[str]]) -> str | None:
-    """The stored paper one of these keys names; identity.same_paper judges title matches."""
+def _read_owners(
+    db: Engine,
+    keys: Sequence[str],
+    owners: dict[str, str],
+    theirs: dict[str, list[str]],
+    stored: dict[str, Paper],
+) -> None:
+    """The stored papers these keys name, read into the batch's maps."""
+    rows = _in(
+        db,
+        "SELECT key, paper_id FROM paper_keys WHERE key IN",
+        [k for k in keys if k not in owners],
+    )
+    owners.update({key: str(paper_id) for key, paper_id in rows})
+    new = {str(paper_id) for _, paper_id in rows} - set(stored)
+    for paper_id, key in _in(db, "SELECT paper_id, key FROM paper_keys WHERE paper_id IN", new):
+        if identity.kind(key) in identity.STRONG:
+            theirs.setdefault(paper_id, []).append(key)
+    stored.update({row["id"]: row_paper(row) for row in _in(db, _SELECT_IN, new)})
+
+
+def _match(
+    keys: Sequence[str],
+    owners: dict[str, str],
+    theirs: dict[str, list[str]],
+    apart: Callable[[str], bool],
+) -> str | None:
+    """The stored paper one of these keys names; identity.same_paper judges title matches, and
+    `apart` whether the two records matched by title say they are two papers."""
     for key in (k for k in keys if k in owners):
         if identity.same_paper(key, theirs.get(owners[key], []), keys):
+            if identity.kind(key) == "t" and apart(owners[key]):
+                continue
             return owners[key]
     return None
 
