@@ -355,6 +355,37 @@ def test_an_answer_compressed_twice_is_refused_before_it_is_unpacked(server: Fee
 
 
 @pytest.mark.parametrize(
+    ("coding", "pack"), [("x-gzip", gzip.compress), ("X-Deflate", zlib.compress)]
+)
+def test_an_old_name_of_a_coding_is_read_as_the_coding(
+    server: FeedServer, coding: str, pack: Callable[[bytes], bytes]
+) -> None:
+    """RFC 9110 8.4.1.3: x-gzip is gzip (Apache's stock "AddEncoding x-gzip .gz" sends it). Read
+    as it came, the feed failed as "not an RSS or Atom feed", with a false charset warning."""
+    whole = b"<rss><channel><item><title>Paper</title></item></channel></rss>" * 20
+    server.route("/feed", Answer(body=pack(whole), headers={"Content-Encoding": coding}))
+    response = client()[0].get(f"{server.url}/feed")
+    assert (response.body, response.cut) == (whole, "")
+    cut = Answer(body=pack(whole)[:-30], headers={"Content-Encoding": coding})
+    server.route("/cut", cut)  # and one cut short is seen to be, as gzip's is
+    assert client(retries=0)[0].get(f"{server.url}/cut").cut
+
+
+@pytest.mark.parametrize("coding", ["x-compress", "compress", "snappy"])
+def test_a_coding_that_cannot_be_unpacked_fails_the_source_naming_it(
+    server: FeedServer, coding: str
+) -> None:
+    server.route("/feed", Answer(body=b"\x1f\x9d\x90<rss>", headers={"Content-Encoding": coding}))
+    http, sleeps = client()
+    with pytest.raises(SourceError) as info:
+        http.get(f"{server.url}/feed?key=secret")
+    assert str(info.value) == (
+        f"test: answer compressed as {coding!r}, which cannot be unpacked, from {server.url}/feed"
+    )
+    assert sleeps == []
+
+
+@pytest.mark.parametrize(
     ("url", "shows"),
     [
         ("http://user:pw@127.0.0.1:99999/feed?key=secret", "http://127.0.0.1:99999/feed"),

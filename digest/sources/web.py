@@ -201,7 +201,7 @@ class Client:
                     declared = stream.headers.get("content-length", "")
                     if declared.isdigit() and int(declared) > policy.max_bytes:
                         raise self._too_large(where)
-                    _one_coding(stream.headers, self.name, where)
+                    _one_coding(stream.headers, self.name, where, stream.status_code)
                     if stream.status_code >= 400:
                         # An error page is read only so far as to tell what went wrong.
                         return self._read(stream, limit=64 * 1024, where=where)
@@ -311,16 +311,34 @@ def _unended(stream: httpx.Response) -> bool:
     return isinstance(unpacker, _ZLIB) and stream.num_bytes_downloaded > 0 and not unpacker.eof
 
 
-def _one_coding(headers: httpx.Headers, name: str, where: str) -> None:
+def _one_coding(headers: httpx.Headers, name: str, where: str, status: int = 200) -> None:
     """Refuse an answer compressed more than once ("gzip, gzip"): httpx unpacks each network
     chunk whole, and two layers made 2 KB on the wire 1 GiB in memory before the size cap could
-    count it (one layer is at most about a thousand times a chunk)."""
+    count it (one layer is at most about a thousand times a chunk). An old name of a coding
+    (x-gzip) is read as the coding; one httpx does not unpack (x-compress) is refused, naming it:
+    read as it came, it failed as "not an RSS or Atom feed", with a false charset warning."""
     codings = [c.strip() for c in headers.get("content-encoding", "").lower().split(",")]
     codings = [c for c in codings if c and c != "identity"]
     if len(codings) > 1:
         stacked = ", ".join(codings[:5])
         raise SourceError(f"{name}: answer compressed {len(codings)} times ({stacked}) from "
                           f"{where}: refused, as a compression bomb")  # fmt: skip
+    if codings and codings[0] in _OLD_NAMES:
+        headers["content-encoding"] = _OLD_NAMES[codings[0]]
+    elif codings and codings[0] not in _UNPACKED and status < 400:
+        coding = printable(codings[0][:40])
+        raise SourceError(f"{name}: answer compressed as {coding!r}, which cannot be unpacked, "
+                          f"from {where}")  # fmt: skip
+
+
+try:  # the codings httpx unpacks: gzip and deflate, br and zstd when their packages are there
+    from httpx._decoders import SUPPORTED_DECODERS
+
+    _UNPACKED = frozenset(SUPPORTED_DECODERS)
+except ImportError:  # a later httpx that moved them: the two it always has
+    _UNPACKED = frozenset({"identity", "gzip", "deflate"})
+# Names RFC 9110 (8.4.1.3) says to read as the coding: Apache's stock "AddEncoding x-gzip .gz".
+_OLD_NAMES = {"x-gzip": "gzip", "x-deflate": "deflate"}
 
 
 def _bad_redirect(exc: httpx.TransportError) -> bool:
