@@ -133,6 +133,53 @@ def test_api_v1_style_plain_values_and_hidden_authors_are_read(server: FeedServe
     assert warnings == ["neurips: note 2 has no forum, title or abstract"]
 
 
+ICLR = "ICLR.cc/2026/Conference"
+
+
+def test_withdrawn_and_desk_rejected_submissions_are_left_out_each_a_skip(
+    server: FeedServer,
+) -> None:
+    """A reader following a venue's submissions got the ones their authors withdrew and the
+    ones the venue rejected unreviewed, ranked as any other."""
+    notes = [
+        note("S1", "Open submission on graph learning", venueid=f"{ICLR}/Submission"),
+        note(  # API v2: the venueid says it
+            "S2",
+            "Withdrawn submission on graph learning",
+            venue="ICLR 2026 Conference Withdrawn Submission",
+            venueid=f"{ICLR}/Withdrawn_Submission",
+        ),
+        note("S3", "Desk rejected on graph learning", venueid=f"{ICLR}/Desk_Rejected_Submission"),
+        {  # API v1: the note moved to an invitation of its own, plain values
+            "id": "S4",
+            "forum": "S4",
+            "invitation": "ICLR.cc/2022/Conference/-/Withdrawn_Submission",
+            "content": {"title": "A v1 withdrawn submission", "abstract": "Graphs."},
+        },
+        {  # API v1: only the venue says it
+            "id": "S5",
+            "forum": "S5",
+            "content": {
+                "title": "T",
+                "abstract": "A.",
+                "venue": "ICLR 2022 Desk Rejected Submission",
+            },
+        },
+    ]
+    server.route("/notes", Answer(body=json.dumps({"notes": notes, "count": len(notes)})))
+    papers, warnings = fetch(server, venue=f"{ICLR}/-/Submission")
+    assert [p.id for p in papers] == ["openreview:S1"]
+    assert warnings == [
+        "neurips: note 2 is a withdrawn submission, skipped",
+        "neurips: note 3 is a desk rejected submission, skipped",
+        "neurips: note 4 is a withdrawn submission, skipped",
+        "neurips: note 5 is a desk rejected submission, skipped",
+    ]
+    # Asked for by name, they are what the reader wants.
+    papers, warnings = fetch(server, venue=f"{ICLR}/Withdrawn_Submission")
+    assert len(papers) == 5 and warnings == []
+
+
 @pytest.mark.parametrize(
     "keywords",
     ["privacy, federated learning;  unlearning", ["privacy", "federated learning", "unlearning"]],

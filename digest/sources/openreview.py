@@ -75,6 +75,28 @@ def decision(note: Mapping[str, Any]) -> str:
     return ""
 
 
+# A submission its authors withdrew or the venue rejected unreviewed: API v2's venueid
+# ".../Withdrawn_Submission", API v1's invitation ".../-/Desk_Rejected_Submission", and either's
+# venue "ICLR 2026 Conference Withdrawn Submission".
+_LEFT_OUT = re.compile(r"(withdrawn|desk[ _-]rejected)[ _-]submission\s*$", re.IGNORECASE)
+
+
+def withdrawn(note: Mapping[str, Any], venue_id: str) -> str:
+    """Why the note is no paper to deliver ("withdrawn", "desk rejected"), or "": for any other
+    note, and for every note of a venue that holds only such submissions (asked by name)."""
+    if _LEFT_OUT.search(venue_id):
+        return ""
+    content = _object(note.get("content"))
+    invitations = note.get("invitations") or [note.get("invitation")]
+    marks = [value(content, "venueid"), value(content, "venue")]
+    marks += invitations if isinstance(invitations, list) else []
+    for mark in marks:
+        found = _LEFT_OUT.search(mark) if isinstance(mark, str) else None
+        if found:
+            return found[1].lower().replace("_", " ").replace("-", " ")
+    return ""
+
+
 def to_paper(note: Mapping[str, Any], venue_id: str, web: str) -> Paper | None:
     content = _object(note.get("content"))
     raw_abstract = _string(value(content, "abstract"))
@@ -234,22 +256,31 @@ class OpenReviewSource:
                     return  # the end; or a server that ignores the offset: nothing new to read
                 seen, empty = seen | ids, 0
                 for number, note in enumerate(notes, start=offset + 1):
-                    try:
-                        paper = to_paper(note, venue, web) if isinstance(note, dict) else None
-                    except RecursionError:  # a value nested deeper than the stack: one note
-                        warn(f"{config.name}: note {number} is nested too deeply, skipped")
-                        continue
-                    except Exception as exc:  # one note's odd value must not lose the venue
-                        problem = f"cannot be read ({type(exc).__name__})"
-                        warn(f"{config.name}: note {number} {problem}, skipped")
-                        continue
-                    if paper is None:
-                        warn(f"{config.name}: note {number} has no forum, title or abstract")
-                    else:
+                    paper = _read(note, number, venue, web, config.name, warn)
+                    if paper is not None:
                         yield paper
                 offset += len(notes)
                 if total is None and len(notes) < self.page:
                     return  # no count to go by: a page short of full is the last one
+
+
+def _read(note: Any, number: int, venue: str, web: str, name: str, warn: Warn) -> Paper | None:
+    """The note's paper, or None after a warning: a note that cannot be read, one that is no
+    paper, and a withdrawn or desk-rejected submission (no paper a reader follows)."""
+    try:
+        gone = withdrawn(note, venue) if isinstance(note, dict) else ""
+        paper = to_paper(note, venue, web) if isinstance(note, dict) and not gone else None
+    except RecursionError:  # a value nested deeper than the stack: one note
+        warn(f"{name}: note {number} is nested too deeply, skipped")
+        return None
+    except Exception as exc:  # one note's odd value must not lose the venue
+        warn(f"{name}: note {number} cannot be read ({type(exc).__name__}), skipped")
+        return None
+    if gone:
+        warn(f"{name}: note {number} is a {gone} submission, skipped")
+    elif paper is None:
+        warn(f"{name}: note {number} has no forum, title or abstract")
+    return paper
 
 
 def _notes(response: Response, name: str, where: str) -> tuple[list[Any], int | None]:
