@@ -249,6 +249,29 @@ def test_a_file_saved_as_utf16_with_its_bom_is_read(
     assert warnings == []
 
 
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-8-sig", "utf-8", "cp1252"])
+def test_a_tab_separated_csv_is_read_in_any_encoding_read(encoding: str, tmp_path: Path) -> None:
+    """Excel's "Unicode Text" is UTF-16 and tab-separated: the header read as one column,
+    "id\ttitle\tabstract", and the file was refused."""
+    path = tmp_path / "export.csv"
+    text = (
+        "id\ttitle\tabstract\tauthors\r\n"
+        '2501.00001\tCafé privacy, a study\t"Private, and\r\nfederated."\tZoë Ng; Bo Li\r\n'
+        "2501.00002\tSecond\tAnother abstract.\t\r\n"
+    )
+    path.write_bytes(text.encode(encoding))
+    papers, warnings = fetch(path)
+    assert [(p.id, p.title, p.authors) for p in papers] == [
+        ("2501.00001", "Café privacy, a study", ("Zoë Ng", "Bo Li")),
+        ("2501.00002", "Second", ()),
+    ]
+    assert papers[0].abstract == "Private, and\r\nfederated."
+    assert [w for w in warnings if "Windows-1252" not in w] == []
+    # A comma-separated file whose fields hold tabs stays comma-separated.
+    path.write_text('title,abstract\n"A\ttitle",An\tabstract.\n', encoding="utf-8")
+    assert [(p.title, p.abstract) for p in fetch(path)[0]] == [("A\ttitle", "An\tabstract.")]
+
+
 def test_a_nul_byte_in_a_csv_row_is_left_out_and_the_file_read(tmp_path: Path) -> None:
     # One NUL anywhere had skipped the whole file as binary: 20 good rows, or 500,000.
     path = tmp_path / "export.csv"

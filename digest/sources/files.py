@@ -8,6 +8,7 @@ import codecs
 import csv
 import gzip
 import io
+import itertools
 import json
 import re
 import zlib
@@ -199,7 +200,11 @@ def parse_csv(path: Path, warn: Warn, links: bool = True) -> Iterator[Paper]:
         return
     if csv.field_size_limit() < CSV_FIELD_LIMIT:
         csv.field_size_limit(CSV_FIELD_LIMIT)
-    reader = csv.reader(lines)
+    first = next(lines, None)
+    # Tabs and no comma in the header: tab-separated, as Excel's "Unicode Text" writes it.
+    tabbed = first is not None and "\t" in first and "," not in first
+    rows = itertools.chain([] if first is None else [first], lines)
+    reader = csv.reader(rows, delimiter="\t" if tabbed else ",")
     try:
         header = [name.strip().lower() for name in next(reader)]
     except StopIteration:
