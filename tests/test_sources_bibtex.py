@@ -149,6 +149,45 @@ def test_a_volume_its_papers_cite_is_no_paper_and_gives_them_its_venue(tmp_path:
     assert len({p.id for p in papers}) == 3 and not any(p.aliases for p in papers[:2])
 
 
+def test_a_book_its_chapters_cite_is_the_readers_and_gives_them_its_authors(
+    tmp_path: Path,
+) -> None:
+    """Every crossref target had been left out as a volume: a liked @book that a chapter cites
+    vanished without a word, and the chapter had no authors (BibTeX fills them from the book)."""
+    text = """@book{goodfellow2016, title = {Deep Learning: An Introduction},
+  author = {Goodfellow, Ian and Bengio, Yoshua}, abstract = {Deep learning, from the start.},
+  publisher = {MIT Press}, year = {2016}, doi = {10.5555/dl}, eprint = {2401.00003}}
+@incollection{ch9, title = {Convolutional Networks}, crossref = {goodfellow2016}}
+@inbook{ch10, title = {Sequence Modeling}, author = {Ng, Andrew}, crossref = {goodfellow2016}}
+@article{review, title = {A Review of the Book}, crossref = {goodfellow2016}}
+@book{edited, title = {Handbook of Graph Learning}, editor = {Doe, Jane}}
+@incollection{g1, title = {Graph Kernels Revisited}, crossref = {edited}}
+@mvbook{set, title = {Collected Works}, author = {Euler, Leonhard}}
+@inbook{vol1, title = {On Bridges}, crossref = {set}}
+"""
+    warnings: list[str] = []
+    papers = {p.title: p for p in read_bibtex(tmp_path / "lib.bib", text, warnings.append)}
+    assert list(papers) == [
+        "Deep Learning: An Introduction",
+        "Convolutional Networks",
+        "Sequence Modeling",
+        "A Review of the Book",
+        "Graph Kernels Revisited",
+        "On Bridges",
+    ]  # an edited book (no author, no abstract) and an @mvbook are volumes
+    book, chapter = papers["Deep Learning: An Introduction"], papers["Convolutional Networks"]
+    assert book.authors == chapter.authors == ("Ian Goodfellow", "Yoshua Bengio")
+    assert chapter.venue == "Deep Learning: An Introduction" and warnings == []
+    assert papers["Sequence Modeling"].authors == ("Andrew Ng",)  # its own, not the book's
+    assert papers["A Review of the Book"].authors == ()  # an article is no part of the book
+    assert papers["On Bridges"].authors == ("Leonhard Euler",)
+    # The book's ids stay the book's: its chapters are papers of their own (reg11 #3).
+    assert book.id == "2401.00003" and not ({chapter.id} | set(chapter.aliases)) & {
+        "2401.00003",
+        "10.5555/dl",
+    }
+
+
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be"])
 def test_a_library_saved_as_utf16_with_its_bom_is_read(encoding: str, tmp_path: Path) -> None:
     """Windows tools' "Unicode" export had been read as Windows-1252: no papers at all."""

@@ -61,7 +61,7 @@ def read_bibtex(path: Path, text: str, warn: Warn) -> list[Paper]:
     papers = []
     for entry, found in fielded:
         where = f"{path}:{(entry.start_line or 0) + 1}"
-        if entry.key.lower() in parents:
+        if entry.key.lower() in parents and isinstance(found, dict) and _volume(found):
             continue  # a volume its papers cite (@proceedings): no paper the reader keeps
         try:
             if isinstance(found, Exception):
@@ -78,18 +78,28 @@ def read_bibtex(path: Path, text: str, warn: Warn) -> list[Paper]:
 
 
 def _fields(entry: Any, strings: Mapping[str, str]) -> dict[str, str]:
-    """An entry's fields, keys lowercased, values as written (@string names and # resolved)."""
+    """An entry's fields, keys lowercased, values as written (@string names and # resolved),
+    and its type under _TYPE."""
     bare = entry.parser_metadata.get(_ENCLOSING, {})
     return {
         f.key.lower(): _value(f.value, strings) if bare.get(f.key) == _BARE else f.value
         for f in entry.fields
         if isinstance(f.value, str)
-    }
+    } | {_TYPE: str(entry.entry_type).lower()}
+
+
+def _volume(fields: Mapping[str, str]) -> bool:
+    """Whether an entry that others crossref is a volume of theirs, no paper of the reader's: a
+    volume's type, or no author and no abstract of its own (a book its editors name). A liked
+    @book its chapters cite had been left out of the library."""
+    own = fields.get("author", "").strip("{} ") or fields.get("abstract", "").strip("{} ")
+    return fields.get(_TYPE) in _VOLUMES or not own
 
 
 def _inherited(fields: dict[str, str], read: Mapping[str, dict[str, str]]) -> dict[str, str]:
     """The fields with those its crossref volume holds and it lacks, as BibTeX and biblatex
-    take them: the volume's own title is its papers' booktitle (their venue)."""
+    take them: the volume's own title is its papers' booktitle (their venue), a book's authors
+    are its chapters' when they name none."""
     parent = read.get(fields.get("crossref", "").strip("{} ").lower())
     if not parent:
         return fields
@@ -97,12 +107,21 @@ def _inherited(fields: dict[str, str], read: Mapping[str, dict[str, str]]) -> di
     given = {k: v for k, v in parent.items() if k in _OF_THE_VOLUME}
     if "title" in parent:
         given.setdefault("booktitle", parent["title"])
+    if fields.get(_TYPE) in _PARTS and "author" in parent:
+        given["author"] = parent["author"]
     return {**given, **fields}
 
 
+_TYPE = "ENTRYTYPE"  # upper case: no field's key, which are lowercased
 _OF_THE_VOLUME = frozenset(
     "booktitle journal year month publisher series volume organization address editor".split()
 )
+# biblatex's volumes, and the types of a part of one (which take a book's author).
+_VOLUMES = frozenset(
+    ["proceedings", "mvproceedings", "collection", "mvcollection", "mvbook", "periodical"]
+    + ["reference", "mvreference"]
+)
+_PARTS = frozenset("inbook incollection inproceedings bookinbook suppbook inreference".split())
 
 
 # bibtexparser resolves a value that is one @string name; a value it left as written (no braces
