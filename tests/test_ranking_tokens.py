@@ -36,6 +36,19 @@ def test_a_lone_letter_and_its_hyphen_or_symbols_stay_one_word():
     assert "privacy utility" in analyze("the privacy-utility trade")  # two words, one phrase
 
 
+def test_a_language_keeps_its_version_and_a_pitch_is_no_language():
+    """Pitches "C#4" and "F#5" (a letter, a sharp, one octave digit): read as C# and F#, a C#
+    reader's keyword found music papers. A version is two digits, a digit and a letter, or
+    dotted, and is no word itself ("c++ 0x" was a phrase)."""
+    for text in ("the notes C#4 and F#5 in piano recordings", "C4, D#4, F#5, G#3", "A#0 to C#8"):
+        assert not {"c#", "f#", "d#", "g#", "a#"} & set(analyze(text)), text
+    assert "notes c#" not in analyze("the notes C#4 and F#5")
+    for text in ("C#10 records", "C++17", "C++20 ranges", "C++0x concepts", "C++2a", "C#7.3"):
+        assert analyze(text)[0] in ("c#", "c++"), text
+    assert analyze("C++0x concepts") == ["c++", "concepts"]  # no "0x", no "c++ 0x"
+    assert analyze("C++2a and F#4.5 modules") == ["c++", "f#", "modules"]
+
+
 def test_latex_commands_and_subscripts_are_no_words():
     # "M_\\odot" read as the words "m_" and "odot" explained picks of astronomy papers.
     assert analyze(r"a mass of $10^{10} M_\odot$ in \textbf{dwarf galaxies}") == [
@@ -158,6 +171,27 @@ def test_a_symbol_inside_a_sentence_is_a_symbol_in_any_language():
     # A title in Title Case says its function words in small letters in its abstract.
     titled = analyze("Un Modelo Para La Red. Presentamos un modelo para la red y el lenguaje.")
     assert not {"para", "la", "modelo para", "la red"} & set(titled) and "modelo" in titled
+
+
+def test_a_title_in_title_case_alone_is_read_in_its_language():
+    """A library entry from Google Scholar has no abstract: its Title Case title never writes
+    "de" or "la" small, and every capitalised short word had counted as a symbol ("Cu")."""
+    titles = {
+        "Un Modelo De Lenguaje Para La Traducción Automática De Textos Médicos": {"para", "la"},
+        "Análise De Sentimentos Em Textos De Redes Sociais": {"em", "de"},
+        "Un Modèle De Langue Pour La Traduction Des Textes": {"pour", "la", "des"},
+        "Un Modello Per La Traduzione Della Lingua Dei Segni": {"per", "la", "della"},
+    }
+    for title, function_words in titles.items():
+        words = analyze(title)
+        assert not function_words & set(words), title
+        assert not [w for w in words if " " in w and set(w.split()) & function_words], title
+    assert "redes sociais" in analyze("Análise De Sentimentos Em Textos De Redes Sociais")
+    # An English title writes its short words small: its capitals are symbols still.
+    assert {"si", "si alloys"} <= set(analyze("Crystal Nucleation in Eutectic Al-Si Alloys"))
+    assert {"cu", "si"} <= set(analyze("Electronic Structure of Cu Si Alloys"))
+    assert {"als", "dos"} <= set(analyze("Early Detection Of ALS And DoS In Patients"))
+    assert "de sitter" in analyze("Quantum Gravity in de Sitter Space")
 
 
 def test_in_an_english_text_they_are_words():

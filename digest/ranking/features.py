@@ -25,8 +25,9 @@ from digest.ranking.tokens import analyze, greek_spellings, tokenize, tokenize_a
 # "well", "top", "front", "system", "first", "many" and others of the stop lists in phrases;
 # 11: a LaTeX Greek letter is the letter ("$\Lambda$CDM" is "λcdm"); 12: an en dash or "--"
 # between letters joins a name pair ("Navier–Stokes"), "c++17" holds "c++"; 13: "--" only
-# between names ("Erdős--Rényi"), not prose's dash between small letters.
-VERSION = 13
+# between names ("Erdős--Rényi"), not prose's dash between small letters; 14: "C#4" a pitch, no
+# "c#" ("c++0x" is "c++"), a Title Case title read in its language ("De", "Em" function words).
+VERSION = 14
 # The form of a saved space: 2 counts the built-in background in (background.stored); a space
 # saved in another form is fitted again once.
 FORM = 2

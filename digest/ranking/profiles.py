@@ -16,7 +16,15 @@ import scipy.sparse as sp
 
 from digest.models import Paper, Subscriber
 from digest.ranking.features import Space, normalize
-from digest.ranking.tokens import ASCII_MARKS, CJK_RUN, author_key, fold, no_rule, rule_words
+from digest.ranking.tokens import (
+    ASCII_MARKS,
+    CJK_RUN,
+    SYMBOL_VERSION,
+    author_key,
+    fold,
+    no_rule,
+    rule_words,
+)
 
 KEYWORD_WEIGHT = 1.5  # keywords are the subscriber's explicit wish: they outweigh free text
 # ... word for word: the keywords' part weighs at most their share of the reader's words, by
@@ -98,7 +106,9 @@ def _bounded(phrase: list[str]) -> str:
     in Chinese, Japanese or Korean, whose words are written without spaces between them."""
     start = "" if CJK_RUN.match(phrase[0][0]) else r"(?<!\w)"
     end = "" if CJK_RUN.match(phrase[-1][-1]) else r"(?!\w)"
-    if end and not phrase[-1][-1].isalnum():  # "C++" finds "C++17", as the analyzer does
+    if end and phrase[-1][-1] in "+#":  # "C++" finds "C++17", not a pitch "C#4": as analyzed
+        end = rf"(?:{SYMBOL_VERSION}|(?![\w+#]))"
+    elif end and not phrase[-1][-1].isalnum():
         end = r"(?![^\W\d])"
     return f"{start}(?:{_plurals(phrase)}){end}"
 

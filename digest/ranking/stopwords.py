@@ -90,7 +90,10 @@ FUNCTION_WORDS = {
 }
 LANGUAGE_LEAST, LANGUAGE_SHARE = 2, 1 / 6
 # Counted without English's own stop words ("is", "as", "per"): an English sentence is no Dutch.
-_COUNTED = {language: words - ENGLISH_STOP_WORDS for language, words in FUNCTION_WORDS.items()}
+# But "de", in scikit-learn's list for names ("de Sitter"), counts: "Análise De Sentimentos Em
+# Textos" had but "em" to count, and was no Portuguese.
+_ENGLISH_OWN = ENGLISH_STOP_WORDS - {"de"}
+_COUNTED = {language: words - _ENGLISH_OWN for language, words in FUNCTION_WORDS.items()}
 _ANY = frozenset().union(*_COUNTED.values())
 
 
@@ -117,21 +120,36 @@ def foreign_stops(tokens: list[str], text: str = "") -> frozenset[str]:
 
 def _acronyms(text: str) -> set[str]:
     """The words a text writes as acronyms or symbols (SOM, Cu, Si, Nu), lower-cased. A symbol
-    opening the text or a sentence may be a capitalised word ("La teoría", "Si el modelo")."""
+    opening the text or a sentence may be a capitalised word ("La teoría", "Si el modelo"), and
+    so may any in a sentence in Title Case ("Un Modelo De Lenguaje Para La Traducción")."""
     found = {c.lower() for c in _CAPITALS.findall(text)}
-    for symbol in _SYMBOL.finditer(text):
-        before = text[: symbol.start()].rstrip(" \t\"'(“‘")
-        if before and before[-1] not in _ENDS:
-            found.add(symbol[0].lower())
+    for sentence in _SENTENCES.split(text):
+        if _title_case(sentence):
+            continue
+        for symbol in _SYMBOL.finditer(sentence):
+            if sentence[: symbol.start()].rstrip(" \t\"'(“‘"):
+                found.add(symbol[0].lower())
     # Not one the text also writes in small letters: a title in Title Case ("Un Modelo De
     # Textos") says "de" in its abstract, a function word.
     return found - set(_SMALL.findall(text)) if found else found
 
 
+def _title_case(sentence: str) -> bool:
+    """Is a sentence in Title Case: most of its words of three letters or more capitalised (two
+    at least), and none of its short ones small? English titles write "of", "in", "by", "and"
+    small: there "Al-Si Alloys" are symbols still."""
+    if _SHORT_SMALL.search(sentence):
+        return False
+    words = _LONG.findall(sentence)
+    return len(words) >= 2 and 2 * sum(w[0].isupper() for w in words) > len(words)
+
+
 _CAPITALS = re.compile(r"\b[A-Z]{2,}\b")
 _SYMBOL = re.compile(r"\b[A-Z][a-z]?\b")
 _SMALL = re.compile(r"\b[a-z]{1,2}\b")
-_ENDS = ".!?\n\r"
+_SENTENCES = re.compile(r"[.!?\n\r]")
+_LONG = re.compile(r"\b[^\W\d_]{3,}")
+_SHORT_SMALL = re.compile(r"\b[a-z]{1,3}\b")
 
 
 # Words too common alone to say anything, which name a topic with the next or the last word:

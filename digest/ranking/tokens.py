@@ -65,9 +65,12 @@ _TABLE = _Table()
 # A hyphen splits a word, but not before a digit ("gpt-4") nor after a lone letter ("k-means",
 # "t-sne", "x-ray", "α-helix": split, the letter would go and "means" match "by means of").
 _SPLIT_HYPHEN = re.compile(r"(?<=\w\w)-(?!\d)")
-# A language's name of a letter and "++" or "#" ("c++", "c#") is one word; any other "+" or "#"
-# ends a phrase like other punctuation.
-_SYMBOLS = re.compile(r"(?<![\w+#])[a-z](?:\+\+|#)(?![a-z_+#])|[+#]")  # "c++17" is c++ 17
+# A language's name of a letter and "++" or "#" ("c++", "c#") is one word, with its version or
+# without; any other "+" or "#" ends a phrase like other punctuation. A version is two digits or
+# a digit and a letter ("c++17", "c#10", "c++0x", "c++2a"), or dotted ("c#7.3"): one digit is a
+# note's octave, "C#4" and "F#5" are pitches, no C# (rules read them alike: profiles._bounded).
+SYMBOL_VERSION = r"\d(?:\d+|[a-z]|(?=\.\d))(?![\w+#])"
+_SYMBOLS = re.compile(rf"(?<![\w+#])([a-z](?:\+\+|#))(?:{SYMBOL_VERSION}|(?![\w+#]))|[+#]")
 # An en dash or a typographic hyphen between two letters joins a name pair as a hyphen does:
 # "Navier–Stokes" is the phrase "navier stokes". LaTeX's "--" too, between two names (capitals:
 # "Erdős--Rényi"); between small letters it is prose's dash ("a model--which is large--works").
@@ -131,11 +134,11 @@ def _chunks(text: str) -> list[str]:
     if "\\" in text:
         text = _GREEK_COMMAND.sub(lambda m: GREEK[m[1]], text)
         text = _LATEX_COMMAND.sub(" ", text)
+    if "+" in text or "#" in text:  # before punctuation is "|": a dotted version is seen
+        text = _SYMBOLS.sub(_symbol, text)
     text = text.translate(_TABLE)
     if "_" in text:
         text = _EDGE_UNDERSCORE.sub(" ", text)
-    if "+" in text or "#" in text:
-        text = _SYMBOLS.sub(lambda m: f"{m[0]} " if len(m[0]) > 1 else "|", text)
     if "-" in text:
         # A dash set off by a space, or a run of two or more, ends a phrase like punctuation.
         text = text.replace("--", " | ").replace(" -", " | ").replace("- ", " | ")
@@ -144,6 +147,13 @@ def _chunks(text: str) -> list[str]:
         # "privacy-utility" is two words that still make a phrase.
         text = _SPLIT_HYPHEN.sub(" ", text)
     return text.replace("|", " | ").split()
+
+
+def _symbol(match: re.Match[str]) -> str:
+    """A language's name, its version (no word) set apart; any other "+" or "#" a phrase's end."""
+    if not match[1]:
+        return "|"
+    return f"{match[1]} | " if len(match[0]) > len(match[1]) else f"{match[1]} "
 
 
 def _strip_accents(text: str) -> str:
