@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from digest.sources.publishers import unwrap
+import pytest
+
+from digest.sources.publishers import is_notice, title, unwrap
 
 NATURE = (
     '<p>Nature, Published online: 02 December 2026; <a href="https://www.nature.com/articles/'
@@ -78,3 +80,86 @@ def test_a_plos_by_line_is_the_authors() -> None:
     )
     prose = "<p>by the end of 2026, doi: 10.1/x. we had built it.</p><p>More.</p>"
     assert unwrap(prose).text == prose  # a sentence, not a byline or a citation line
+
+
+ACS = (
+    '<p><img alt="TOC Graphic" src="https://pubs.acs.org/cms/10.1021/x/nl6b01234_0005.gif" /></p>'
+    "<div><cite>Nano Letters</cite></div><div>DOI: 10.1021/acs.nanolett.6b01234</div>"
+)
+
+
+def test_an_acs_items_journal_and_doi_lines_go_and_the_doi_stays() -> None:
+    """The digest showed "Nano Letters DOI: 10.1021/acs.nanolett.6b01234" as the abstract."""
+    found = unwrap(ACS)
+    assert found.doi == "10.1021/acs.nanolett.6b01234" and "cite" not in found.text
+    with_abstract = unwrap("<p>We predict excitons.</p>" + ACS.split("</p>", 1)[1])
+    assert with_abstract.text == "<p>We predict excitons.</p>"
+    assert with_abstract.doi == "10.1021/acs.nanolett.6b01234"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Nano Letters DOI: 10.1021/acs.nanolett.6b01234",
+        "<p><i>J. Phys. Chem. A</i></p><p>doi:10.1021/acs.jpca.6b01234.</p>",
+        "DOI: 10.1021/acs.jpca.6b01234",
+    ],
+)
+def test_a_journals_name_and_a_doi_alone_are_no_abstract(text: str) -> None:
+    found = unwrap(text)
+    assert found.text == "" and found.doi.startswith("10.1021/acs.")
+
+
+def test_a_status_before_the_title_goes_and_a_bracketed_formula_stays() -> None:
+    assert title("[ASAP] Graph Neural Networks") == "Graph Neural Networks"
+    assert title("[Just Accepted] Exciton Dynamics") == "Exciton Dynamics"
+    for kept in ("[18F]FDG PET imaging of tumours", "[Re] Reproducing a result", "Plain"):
+        assert title(kept) == kept
+
+
+@pytest.mark.parametrize(
+    "notice",
+    [
+        "Author Correction: Graph neural networks reveal hidden order",  # Nature
+        "Publisher Correction: Graph neural networks",
+        "Retraction Note: Protein structure prediction",
+        "Retraction Note to: Protein structure prediction",  # Springer
+        "Correction to “Graph Neural Networks Predict Exciton Dynamics”",  # ACS, Wiley
+        'Correction to "Graph Neural Networks"',
+        "Correction to: Graph neural networks",  # Springer
+        "Corrigendum to “Spin liquids” [J. Magn. Magn. Mater. 512 (2020) 1]",  # Elsevier
+        "Corrigendum: Spin liquids",  # Frontiers
+        "Erratum: Spin liquids [Phys. Rev. B 99, 104401 (2019)]",  # APS
+        "ERRATUM to Spin liquids",
+        "Retraction: Deep learning for protein folding",  # PLOS
+        "Expression of Concern: Deep learning",
+        "Editorial Expression of Concern",  # Science, PNAS
+        "Editorial Expression of Concern and Correction",
+        "Addendum: Graph networks",
+        "Addendum to Graph networks",
+        "Correction",  # PNAS, the paper named in the text
+        "Correction for Chen et al., Graph networks for magnets",  # PNAS
+        "Notice of Retraction: A graph network",  # IEEE
+        "RETRACTED: A graph network",  # Elsevier
+    ],
+)
+def test_a_journals_notice_about_a_paper_is_a_notice(notice: str) -> None:
+    assert is_notice(notice)
+
+
+@pytest.mark.parametrize(
+    "paper",
+    [
+        "Error correction codes for neutral-atom arrays",
+        "Retraction of a soap film from a wire frame",
+        "Correction factors: a review of dosimetry",
+        "Corrections to scaling in the Ising model",
+        "Correction to the Born approximation at low energy",
+        "Correction for publication bias in meta-analysis",
+        "Erratic motion of active particles",
+        "Expression of concern in adolescents: a survey",
+        "Retractions in science: who, why, when",
+    ],
+)
+def test_a_papers_title_that_only_uses_such_words_is_a_paper(paper: str) -> None:
+    assert not is_notice(paper)

@@ -731,3 +731,95 @@ def test_a_malformed_but_whole_feed_is_read_whole_with_one_warning(
     server.route("/whole", Answer(body=whole, content_type="application/rss+xml"))
     papers, warnings = fetch(server, "/whole")
     assert len(papers) == 2 and len(warnings) == 1 and "malformed feed" in warnings[0]
+
+
+@pytest.mark.parametrize(
+    ("entity", "junk"),
+    [("", ""), (" &mdash;", ""), ("", "<p>5 < 6</p>")],  # well-formed once escaped, or not
+)
+def test_a_bare_ampersand_in_a_sloppy_feed_reads_as_written(
+    server: FeedServer, entity: str, junk: str
+) -> None:
+    """feedparser's loose parser, which a feed's first bare "&" sent it to, closed each "&word"
+    it did not know with a ";": readers saw "R&D;" and "AT&T;'s". References stay references."""
+    items = [
+        ("R&D for graph networks", "Spending on R&D rose; AT&T's data, Q&A, x&y=1."),
+        (f"Known &amp; kept &#8212; &#x2014;{entity} as written", "<![CDATA[<p>M&A, H&E</p>]]>"),
+    ]
+    body = "".join(
+        f"<item><title>{title}</title><link>https://j.example/a?n={n}&from=rss</link>"
+        f"<description>{text}</description></item>"
+        for n, (title, text) in enumerate(items)
+    )
+    body = f'<rss version="2.0"><channel><title>CMS</title>{body}{junk}</channel></rss>'
+    server.route("/sloppy", Answer(body=body, content_type="application/rss+xml"))
+    (rd, known), warnings = fetch(server, "/sloppy")
+    assert (rd.title, rd.abstract) == (
+        "R&D for graph networks",
+        "Spending on R&D rose; AT&T's data, Q&A, x&y=1.",
+    )
+    assert known.title == "Known & kept — —" + " —" * bool(entity) + " as written"
+    assert known.abstract == "M&A, H&E" and rd.url == "https://j.example/a?n=0&from=rss"
+    # A bare "&" alone no longer makes the feed malformed; &mdash; (undeclared in XML) does.
+    assert len(warnings) == (1 if entity or junk else 0)
+
+
+NOTICES_RDF = """<?xml version="1.0" encoding="UTF-8"?>
+<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/"
+         xmlns:prism="http://prismstandard.org/namespaces/basic/2.0/">
+  <channel rdf:about="https://www.journal.example/rss"><title>Nature</title></channel>
+  {items}
+</rdf:RDF>"""
+NOTICE_TITLES = [
+    "Author Correction: Graph neural networks reveal hidden order in quantum materials",
+    "Retraction Note: Protein structure prediction by deep graph learning",
+    "Correction to “Graph Neural Networks Predict Exciton Dynamics”",
+    "[ASAP] Correction to “Sparse Autoencoders”",
+    "Erratum: Spin liquids on the kagome lattice [Phys. Rev. B 99, 104401 (2019)]",
+    "Editorial Expression of Concern",
+]
+PAPER_TITLES = [
+    "Error correction codes for neutral-atom arrays",
+    "Retraction of a soap film from a wire frame",
+    "Correction factors: a review of dosimetry",
+]
+
+
+def test_a_journals_notices_are_no_papers_and_each_is_a_skip(server: FeedServer) -> None:
+    """A correction copies the title of the paper it corrects, so a reader who got the paper
+    got its correction at the top of the next digest."""
+    items = "".join(
+        f'<item rdf:about="https://www.journal.example/articles/{n}"><title>{title}</title>'
+        f"<description>Text of item {n}.</description>"
+        f"<prism:doi>10.1038/s41586-026-0{n}</prism:doi></item>"
+        for n, title in enumerate(NOTICE_TITLES + PAPER_TITLES)
+    )
+    body = NOTICES_RDF.format(items=items)
+    server.route("/nature", Answer(body=body, content_type="application/rss+xml"))
+    papers, warnings = fetch(server, "/nature")
+    assert [p.title for p in papers] == PAPER_TITLES
+    assert len(warnings) == len(NOTICE_TITLES)
+    assert warnings[0] == (
+        "feed: 'Author Correction: Graph neural networks reveal hidden order in quantum material'"
+        " is a journal's notice, not a paper, skipped"
+    )
+
+
+ACS_RSS = """<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel>
+<title>Nano Letters: Latest Articles (ACS Publications)</title>
+<item><title><![CDATA[[ASAP] Graph Neural Networks Predict Exciton Dynamics]]></title>
+<link>http://dx.doi.org/10.1021/acs.nanolett.6b01234</link>
+<description><![CDATA[<p><img alt="TOC Graphic" src="https://pubs.acs.org/cms/x.gif" /></p>
+<div><cite>Nano Letters</cite></div><div>DOI: 10.1021/acs.nanolett.6b01234</div>]]></description>
+<dc:creator>Ada Byron, Bo Chen, and Carla Diaz</dc:creator></item>
+</channel></rss>"""
+
+
+def test_an_acs_item_loses_its_status_and_its_journal_and_doi_line(server: FeedServer) -> None:
+    """The title began "[ASAP]", and "Nano Letters DOI: 10.1021/..." was shown as its abstract."""
+    server.route("/acs", Answer(body=ACS_RSS, content_type="application/rss+xml"))
+    (paper,), warnings = fetch(server, "/acs")
+    assert (paper.title, paper.abstract) == ("Graph Neural Networks Predict Exciton Dynamics", "")
+    assert paper.id == "10.1021/acs.nanolett.6b01234" and not warnings
+    assert paper.authors == ("Ada Byron", "Bo Chen", "Carla Diaz")

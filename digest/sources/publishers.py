@@ -1,7 +1,8 @@
 """What publishers wrap around an abstract in their feeds: Nature's "Published online; doi:" line,
 APS's "Author(s):" byline and "[Journal] Published" tail, ScienceDirect's publication-date,
 source and author lines, PubMed's citation line, "ABSTRACT" label and "PMID: | DOI:" line, PLOS's
-"by" line. Taken off the text, and what they say (a DOI, the authors) kept."""
+"by" line, ACS's "[ASAP]" and journal-and-DOI lines. Taken off the text, and what they say (a DOI,
+the authors) kept. And the notices they list as items (corrections, retractions): no papers."""
 
 from __future__ import annotations
 
@@ -43,6 +44,42 @@ _PUBMED_LABEL = re.compile(r"^\s*<p>\s*<b>\s*ABSTRACT\s*</b>\s*</p>\s*", re.IGNO
 _PUBMED_TAIL = re.compile(r"\s*<p\b[^>]{0,100}>\s*PMID:.{0,600}?</p>\s*(?:</div>)?\s*$", re.DOTALL)
 # PLOS: "<p>by Jane Doe, Rahul Gupta</p>" first.
 _PLOS_BY = re.compile(r"^\s*<p>\s*by\s+([^<>.]{1,2000}?)\s*</p>\s*")
+# ACS: "<p><img alt="TOC Graphic" ...></p><div><cite>Nano Letters</cite></div><div>DOI: 10.1021/
+# ...</div>", the journal and the DOI last.
+_ACS_TAIL = re.compile(
+    r"\s*<div>\s*<cite>[^<>]{1,300}</cite>\s*</div>\s*<div>\s*DOI:\s*(10\.\d{4,9}/[^\s<>]+?)\s*"
+    r"</div>\s*$",
+    re.IGNORECASE,
+)
+# Any publisher's text that is a journal's name and a DOI alone ("Nano Letters DOI: 10.1021/..."),
+# markup aside: the DOI, and no abstract.
+_TAGS = re.compile(r"<[^<>]{0,1000}>")
+_ONLY_DOI = re.compile(
+    r"\s*(?:[^<>\n]{1,200}?\s)?\s*DOI:?\s*(10\.\d{4,9}/[^\s<>]+?)[.;,]?\s*", re.IGNORECASE
+)
+# A status in brackets before the title: ACS's "[ASAP]", "[Just Accepted]"; not "[18F]FDG ...".
+_STATUS = re.compile(
+    r"^\s*\[(?:ASAP|Articles ASAP|Just Accepted|In Press|Early ?View|Online First|Early Access"
+    r"|Accepted Manuscript|Ahead of Print|Epub ahead of print)\]\s*",
+    re.IGNORECASE,
+)
+# A journal's notice about a paper, listed as an item of its own: "Author Correction: <the
+# paper's title>" (Nature), "Correction to “...”" (ACS), "Corrigendum to ..." (Elsevier),
+# "Erratum: ..." (APS), "Retraction: ...", "Expression of Concern: ..." (PLOS), "Correction for
+# Smith et al., ..." (PNAS). A title that only begins with the word ("Correction factors: ...",
+# "Retraction of a soap film", "Error correction codes") is a paper's.
+_NOTICE_WORD = (
+    r"(?:(?:author|publisher)\s+)?correction|corrigend(?:um|a)|errat(?:um|a)|addend(?:um|a)"
+    r"|retraction(?:\s+note)?|notice\s+of\s+retraction|retracted|(?:editorial\s+)?expression\s+of"
+    r"\s+concern"
+)
+_NOTICE = re.compile(
+    rf"^\s*(?:{_NOTICE_WORD})(?:\s+and\s+(?:{_NOTICE_WORD}))?\s*(?::|$)"
+    r"|^\s*(?:corrigend(?:um|a)|errat(?:um|a)|addend(?:um|a)|retraction\s+note)\s+(?:to|for)\b"
+    r"|^\s*(?:(?:author|publisher)\s+)?correction\s+to\s*[:\"“‘'«„]"
+    r"|^\s*(?:correction|retraction)\s+for\s+[^,]{1,100}?\bet\s+al\.?,",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,4 +111,21 @@ def unwrap(raw: str) -> Unwrapped:
     if len(lines) >= 2 and {m[1].lower() for m in lines} >= {"publication date", "source"}:
         byline = next((m[2].strip() for m in lines if m[1].lower() == "author(s)"), byline)
         raw = _SD_LINE.sub("", raw)
+    cut = max(0, len(raw) - PUBLISHED_TAIL)
+    if match := _ACS_TAIL.search(raw, cut):
+        raw, doi = raw[: match.start()], doi or match[1].rstrip(".;,")
+    # A short text only: the markup is taken off for the test.
+    if len(raw) < 2_000 and (match := _ONLY_DOI.fullmatch(_TAGS.sub(" ", raw))):
+        raw, doi = "", doi or match[1]
     return Unwrapped(raw.strip(), doi, byline)
+
+
+def title(written: str) -> str:
+    """The item's title without a publisher's status before it ("[ASAP] ...")."""
+    return _STATUS.sub("", written, count=1) if written.lstrip().startswith("[") else written
+
+
+def is_notice(written: str) -> bool:
+    """Whether the title is a journal's notice about a paper (a correction, an erratum, a
+    retraction, an expression of concern), not a paper."""
+    return _NOTICE.match(written) is not None

@@ -47,6 +47,12 @@ _LISTING = re.compile(
 )
 # Headers feedparser would resolve relative links against: the feed's own (often secret) path.
 _BASE_HEADERS = {"content-location", "content-base"}
+# A bare "&" that starts no entity or character reference ("R&D", "AT&T's"), as sloppy feeds
+# write it; not one inside CDATA, which is text as it stands (an unended CDATA runs to the end).
+_BARE_AMPERSAND = re.compile(
+    rb"(<!\[CDATA\[.*?(?:\]\]>|\Z))|&(?!#[0-9]+;|#[xX][0-9a-fA-F]+;|[A-Za-z_:][\w.:-]*;)",
+    re.DOTALL,
+)
 
 
 def feed_problem(feed: Any) -> str | None:
@@ -86,7 +92,7 @@ def parse_feed(
     # Not feedparser's HTML sanitizing, nor its link resolving: both parse a description's text
     # as HTML and drop what lies between a "<" and a ">" of it ($k<n$ ... $m>2$); html_text does.
     feed = feedparser.parse(
-        io.BytesIO(xml_safe(body)),
+        io.BytesIO(xml_safe(_ampersands_escaped(body, kept))),
         response_headers=kept,
         sanitize_html=False,
         resolve_relative_uris=False,
@@ -118,6 +124,17 @@ def parse_feed(
     return _papers(feed, entries, name, warn, replacements, base, url)
 
 
+def _ampersands_escaped(body: bytes, headers: Mapping[str, str]) -> bytes:
+    """The body with each bare "&" written "&amp;": feedparser's loose parser, which a feed's
+    first bare "&" sends it to, wrote "R&D" back as "R&D;". Only in an encoding where "&" is
+    the byte 0x26 and no other character's (not UTF-16, nor ISO-2022's escapes)."""
+    if b"&" not in body or b"\x00" in body[:4] or body.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return body
+    if "2022" in charsets.declared(body) + charsets.charset(headers):
+        return body
+    return _BARE_AMPERSAND.sub(lambda m: m[1] or b"&amp;", body)
+
+
 def _papers(
     feed: Any,
     entries: list[Any],
@@ -127,18 +144,25 @@ def _papers(
     base: str,
     url: str,
 ) -> list[Paper]:
-    """The papers of these entries of the feed; an entry that cannot be read is skipped."""
+    """The papers of these entries of the feed; an entry that cannot be read is skipped, and so
+    is a journal's notice (a correction of a paper, which copies its title: it ranked first)."""
     venue = html_text(str(feed.feed.get("title", "")))
     # An item id the feed gives twice, or its own address, names no one item.
     ids = Counter(str(e.get("id") or "").strip() for e in entries)
     shared = {i for i, n in ids.items() if n > 1} | {str(feed.feed.get("link", "")), url}
-    return read_entries(
+    papers = []
+    for paper in read_entries(
         entries,
         lambda entry: to_paper(entry, venue, f"rss:{name}", replacements, base, shared),
         warn,
         name,
         "neither title nor abstract",
-    )
+    ):
+        if publishers.is_notice(paper.title):
+            warn(f"{name}: {paper.title[:80]!r} is a journal's notice, not a paper, skipped")
+        else:
+            papers.append(paper)
+    return papers
 
 
 def _own_id(
@@ -160,7 +184,7 @@ def to_paper(
     base: str = "",
     shared: Collection[str] = (),
 ) -> Paper | None:
-    title = html_text(str(entry.get("title", "")))
+    title = publishers.title(html_text(str(entry.get("title", ""))))
     listing = _LISTING.search(title)
     if listing:
         title = title[: listing.start()]
