@@ -327,6 +327,68 @@ def test_a_relay_that_never_greets_is_retried_with_the_implicit_tls_hint(
     assert 'no greeting: a port that speaks TLS at once needs [smtp].security = "tls"' in said
 
 
+def greeting_server(greeting: str, close: bool) -> tuple[int, threading.Event]:
+    """A TCP server on 127.0.0.1 that greets with `greeting`, then closes (Exim's connect ACL),
+    or answers every command with 503 until QUIT (RFC 5321 3.1 after a 554 greeting)."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    stop = threading.Event()
+
+    def serve() -> None:
+        with listener:
+            listener.settimeout(0.1)
+            while not stop.is_set():
+                try:
+                    conn, _ = listener.accept()
+                except TimeoutError:
+                    continue
+                with conn, conn.makefile("rb") as lines:
+                    conn.sendall(greeting.encode() + b"\r\n")
+                    for line in [] if close else lines:
+                        bye = line.upper().startswith(b"QUIT")
+                        conn.sendall(b"221 Bye\r\n" if bye else b"503 5.5.1 Bad sequence\r\n")
+                        if bye:
+                            break
+
+    threading.Thread(target=serve, daemon=True).start()
+    return listener.getsockname()[1], stop
+
+
+@pytest.mark.parametrize(
+    ("greeting", "close", "retryable"),
+    [
+        (
+            "554 5.7.1 Service unavailable; client [127.0.0.1] blocked using zen.spamhaus.org",
+            True,
+            False,
+        ),
+        ("554 5.7.1 Your IP is on a blocklist", False, False),
+        ("421 4.3.2 Service not available, closing", True, True),
+    ],
+    ids=["554 and close", "554 then 503 to all", "421 and close"],
+)
+@pytest.mark.parametrize("kept", [False, True], ids=["alone", "in a run"])
+def test_a_greeting_that_refuses_the_connection_is_said_in_the_relays_own_words(
+    tmp_path: Path, greeting: str, close: bool, retryable: bool, kept: bool
+) -> None:
+    port, stop = greeting_server(greeting, close)
+    try:
+        if kept:
+            settings, store = outbox_setup(tmp_path, port)
+            result = outbox.deliver(store, settings, NOW, rand=lambda: 0.5)
+            (said,) = result.retrying if retryable else result.dead
+        else:
+            with pytest.raises(DeliveryError) as error:
+                send(channel(settings_for(port)))
+            said = str(error.value)
+            assert error.value.retryable is retryable
+    finally:
+        stop.set()
+    assert said.endswith(
+        f"email: the SMTP server refused the connection in its greeting: {greeting}"
+    )
+    assert "cannot reach" not in said and "503" not in said
+
+
 # Through the outbox: what a run does with each kind of answer.
 
 
@@ -751,6 +813,36 @@ def test_a_recipient_still_owed_but_no_longer_in_to_is_not_mailed(
     later = outbox.deliver(store, settings, NOW + timedelta(minutes=2))
     assert len(later.sent) == 1 and "no longer in `to`; nothing more sent" in later.sent[0]
     assert len(mailbox.mails) == 1
+
+
+def test_a_421_at_one_rcpt_says_the_relay_closed_there_and_the_retry_goes_to_everyone(
+    relay: Any, tmp_path: Path
+) -> None:
+    server, mailbox = relay
+    mailbox.rcpt_script["ben@example.org"] = ["421 4.7.0 too busy, closing"]
+    settings, store = outbox_setup(tmp_path, server.port)
+    first = outbox.deliver(store, settings, NOW, rand=lambda: 0.5)
+    (said,) = first.retrying
+    assert said == (
+        "ana/email: email: the SMTP server closed the connection at RCPT for ben@example.org"
+        " (421 4.7.0 too busy, closing): the message went to no one, not even the recipients it"
+        " had accepted before"
+    )
+    assert mailbox.mails == [] and store.outbox("pending")[0].owed == ()
+    later = outbox.deliver(store, settings, NOW + timedelta(minutes=2))
+    assert len(later.sent) == 1
+    assert [m.recipients for m in mailbox.mails] == [["ana@example.org", "ben@example.org"]]
+
+
+def test_a_421_at_rcpt_after_a_refusal_names_both() -> None:
+    import smtplib
+
+    refused = {"cy@example.org": (550, b"5.1.1 No such user"), "ben@example.org": (421, b"bye")}
+    error = EmailChannel.__new__(EmailChannel)._error(smtplib.SMTPRecipientsRefused(refused))
+    assert error.retryable and str(error).endswith(
+        "for ben@example.org (421 bye): the message went to no one, not even the recipients it"
+        " had accepted before; refused before it: cy@example.org: 550 5.1.1 No such user"
+    )
 
 
 # The answer to the end of DATA: RFC 5321 4.5.3.2.6 gives the relay 10 minutes.

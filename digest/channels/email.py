@@ -249,11 +249,17 @@ class EmailChannel:
         except smtplib.SMTPRecipientsRefused as exc:
             codes = [code for code, _ in exc.recipients.values()]
             return DeliveryError(
-                f"email: every recipient was refused ({_listed(exc.recipients)})",
+                _closed_at_rcpt(exc.recipients)
+                or f"email: every recipient was refused ({_listed(exc.recipients)})",
                 retryable=any(400 <= c < 500 for c in codes),
             )
         except smtplib.SMTPNotSupportedError as exc:
             return DeliveryError(f"email: {exc} (check [smtp].security)", retryable=False)
+        except smtplib.SMTPConnectError as exc:  # its greeting: a blocklist's 554, a busy 421
+            return DeliveryError(
+                f"email: the SMTP server refused the connection in its greeting: {_said(exc)}",
+                retryable=400 <= exc.smtp_code < 500,
+            )
         except smtplib.SMTPResponseException as exc:
             return DeliveryError(
                 f"email: the SMTP server answered {_said(exc)}",
@@ -293,10 +299,12 @@ class EmailChannel:
         smtp._host = self.host  # type: ignore[attr-defined]
         try:
             try:
-                smtp.connect(self.host, self.port)
+                code, greeting = smtp.connect(self.host, self.port)
             except (smtplib.SMTPServerDisconnected, TimeoutError) as exc:
                 exc.greeting = True  # type: ignore[union-attr]  # no greeting came: see _error
                 raise
+            if code != 220:  # smtplib checks the greeting only when its __init__ connects
+                raise smtplib.SMTPConnectError(code, greeting)
             if self.security == "starttls":
                 smtp.starttls(context=self._tls())
         except BaseException:
@@ -320,6 +328,22 @@ class EmailChannel:
                     retryable=True,
                 ) from None
         return context
+
+
+def _closed_at_rcpt(refused: dict[str, tuple[int, bytes]]) -> str:
+    """The words for a 421 at RCPT, or "": smtplib stops there and closes, so the recipients
+    after it were never asked, and those it accepted before it were never sent the message."""
+    closed = next((a for a, (code, _) in refused.items() if code == 421), "")
+    if not closed:
+        return ""
+    code, said = refused[closed]
+    before = {a: r for a, r in refused.items() if a != closed}
+    also = f"; refused before it: {_listed(before)}" if before else ""
+    return (
+        f"email: the SMTP server closed the connection at RCPT for {closed} ({code}"
+        f" {_text(said)}): the message went to no one, not even the recipients it had accepted"
+        f" before{also}"
+    )
 
 
 def _listed(refused: dict[str, tuple[int, bytes]]) -> str:
