@@ -95,6 +95,12 @@ def test_an_acs_items_journal_and_doi_lines_go_and_the_doi_stays() -> None:
     with_abstract = unwrap("<p>We predict excitons.</p>" + ACS.split("</p>", 1)[1])
     assert with_abstract.text == "<p>We predict excitons.</p>"
     assert with_abstract.doi == "10.1021/acs.nanolett.6b01234"
+    # An issue's feed: the citation line instead of the DOI.
+    issue = ACS.split("<div>")[0] + (
+        "<div><cite>Nano Letters</cite>, Volume 26, Issue 10, Page 4100-4107, March 11, 2026."
+        " <br /></div>"
+    )
+    assert "cite" not in unwrap(issue).text and unwrap(issue).doi == ""
 
 
 @pytest.mark.parametrize(

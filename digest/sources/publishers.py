@@ -45,10 +45,11 @@ _PUBMED_TAIL = re.compile(r"\s*<p\b[^>]{0,100}>\s*PMID:.{0,600}?</p>\s*(?:</div>
 # PLOS: "<p>by Jane Doe, Rahul Gupta</p>" first.
 _PLOS_BY = re.compile(r"^\s*<p>\s*by\s+([^<>.]{1,2000}?)\s*</p>\s*")
 # ACS: "<p><img alt="TOC Graphic" ...></p><div><cite>Nano Letters</cite></div><div>DOI: 10.1021/
-# ...</div>", the journal and the DOI last.
+# ...</div>" (its latest articles), "<div><cite>Nano Letters</cite>, Volume 26, Issue 10, Page
+# 4100-4107, March 11, 2026. <br /></div>" (an issue's): the journal, its citation, the DOI last.
 _ACS_TAIL = re.compile(
-    r"\s*<div>\s*<cite>[^<>]{1,300}</cite>\s*</div>\s*<div>\s*DOI:\s*(10\.\d{4,9}/[^\s<>]+?)\s*"
-    r"</div>\s*$",
+    r"\s*<div>\s*<cite>[^<>]{1,300}</cite>[^<>]{0,300}(?:<br\s*/?>\s*)?</div>\s*"
+    r"(?:<div>\s*DOI:\s*(10\.\d{4,9}/[^\s<>]+?)\s*</div>\s*)?$",
     re.IGNORECASE,
 )
 # Any publisher's text that is a journal's name and a DOI alone ("Nano Letters DOI: 10.1021/..."),
@@ -113,7 +114,7 @@ def unwrap(raw: str) -> Unwrapped:
         raw = _SD_LINE.sub("", raw)
     cut = max(0, len(raw) - PUBLISHED_TAIL)
     if match := _ACS_TAIL.search(raw, cut):
-        raw, doi = raw[: match.start()], doi or match[1].rstrip(".;,")
+        raw, doi = raw[: match.start()], doi or (match[1] or "").rstrip(".;,")
     # A short text only: the markup is taken off for the test.
     if len(raw) < 2_000 and (match := _ONLY_DOI.fullmatch(_TAGS.sub(" ", raw))):
         raw, doi = "", doi or match[1]
