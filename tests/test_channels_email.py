@@ -753,7 +753,7 @@ def test_a_recipient_refused_for_now_gets_the_same_mail_later_and_the_others_no_
     assert first.sent == [] and "went to 1 of 2 recipient(s)" in said
     assert "refused for now: ben@example.org: 450 4.2.1 Mailbox busy, try later" in said
     (row,) = store.outbox("pending")
-    assert row.owed == ("ben@example.org",) and row.attempts == 1
+    assert row.owed == ("ben@example.org", "took:ana@example.org") and row.attempts == 1
     assert [m.recipients for m in mailbox.mails] == [["ana@example.org"]]
     later = outbox.deliver(store, settings, NOW + timedelta(seconds=61))
     assert later.sent == [
@@ -791,12 +791,66 @@ def test_a_recipient_refused_for_good_is_dead_not_sent_and_retry_sends_it_to_the
     (said,) = result.dead  # what a run's summary shows; `digest run` exits 1 on it
     assert "went to 1 of 2 recipient(s); refused: ben@example.org: 550 5.1.1 No such user" in said
     (row,) = store.outbox("dead")
-    assert row.owed == ("ben@example.org",)
+    assert row.owed == ("ben@example.org", "took:ana@example.org")
     # The operator fixes the mailbox; `digest retry` revives the row: ben alone gets it.
     assert store.revive_dead() == 1
     again = outbox.deliver(store, settings, NOW + timedelta(minutes=1))
     assert len(again.sent) == 1 and store.outbox_counts() == {"sent": 1}
     assert [m.recipients for m in mailbox.mails] == [["ana@example.org"], ["ben@example.org"]]
+
+
+def with_to(settings: Settings, to: list[str]) -> Settings:
+    """The settings with the subscriber's `to` edited, as an operator edits the config."""
+    config = ChannelConfig("email", "email", {"to": to})
+    return dataclasses.replace(
+        settings, subscribers=(Subscriber("ana", Profile(interests="x"), (config,)),)
+    )
+
+
+def test_an_address_corrected_in_to_after_a_5xx_gets_the_same_mail_and_no_one_else_again(
+    relay: Any, tmp_path: Path
+) -> None:
+    # The commonest "550 no such user": a typo in `to`, whose fix is editing `to`.
+    server, mailbox = relay
+    mailbox.rcpt_script["zoe@exmaple.org"] = ["550 5.1.1 Recipient address rejected"]
+    settings, store = outbox_setup(tmp_path, server.port)
+    settings = with_to(settings, ["ana@example.org", "Zoë <zoe@exmaple.org>", "cy@example.org"])
+    (said,) = outbox.deliver(store, settings, NOW).dead
+    assert "went to 2 of 3 recipient(s); refused: zoe@exmaple.org: 550" in said
+    # Fixed (ana's address written another way, which is still ana), then `digest retry`.
+    settings = with_to(settings, ["Ana@Example.org", "Zoë <zoe@example.org>", "cy@example.org"])
+    assert store.revive_dead() == 1
+    again = outbox.deliver(store, settings, NOW + timedelta(minutes=30))
+    assert len(again.sent) == 1 and "to 1 remaining recipient(s)" in again.sent[0]
+    assert [m.recipients for m in mailbox.mails] == [
+        ["ana@example.org", "cy@example.org"],
+        ["zoe@example.org"],
+    ]
+    assert len({m.message["Message-ID"] for m in mailbox.mails}) == 1  # the same message
+    assert store.outbox_counts() == {"sent": 1}
+    assert outbox.deliver(store, settings, NOW + timedelta(days=1)).sent == []
+
+
+def test_a_corrected_address_refused_again_is_owed_still_and_those_who_took_it_stay_out(
+    relay: Any, tmp_path: Path
+) -> None:
+    server, mailbox = relay
+    mailbox.rcpt_script["zoe@exmaple.org"] = ["550 5.1.1 Domain not found"]
+    mailbox.rcpt_script["zoe@exmpale.org"] = ["550 5.1.1 Domain not found"]
+    settings, store = outbox_setup(tmp_path, server.port)
+    outbox.deliver(store, with_to(settings, ["ana@example.org", "zoe@exmaple.org"]), NOW)
+    for typo, minutes in (("zoe@exmpale.org", 10), ("zoe@example.org", 20)):  # a second try
+        assert store.revive_dead() == 1
+        later = NOW + timedelta(minutes=minutes)
+        outbox.deliver(
+            store, with_to(settings, ["ana@example.org", "ben@example.org", typo]), later
+        )
+    assert [m.recipients for m in mailbox.mails] == [
+        ["ana@example.org"],
+        ["ben@example.org"],  # added with the first fix: it had not taken the message
+        ["zoe@example.org"],
+    ]
+    assert store.outbox_counts() == {"sent": 1}
 
 
 def test_a_recipient_still_owed_but_no_longer_in_to_is_not_mailed(

@@ -32,6 +32,11 @@ DEFAULT_PORTS = {"tls": 465, "starttls": 587, "none": 25}
 GREETING_HINT = '; no greeting: a port that speaks TLS at once needs [smtp].security = "tls"'
 
 
+# In the outbox's list of the addresses owed a message, the mark of one that took it: no address
+# of `to` starts so (getaddresses reads "took:" as the name of a group).
+TOOK = "took:"
+
+
 def recipients(to: object) -> list[str]:
     """The addresses of a `to` value: one string (commas allowed) or a list of strings."""
     return [addr for _, addr in _named(to)]
@@ -102,10 +107,7 @@ class EmailChannel:
         if not self.to:
             raise DeliveryError("email: the channel has no recipient (`to`)", retryable=False)
         message_id, msg = self.compose(delivery)
-        # After some recipients took it and others were refused, the same message goes to the
-        # ones still owed it (and still in `to`) alone: the others' copy is never doubled.
-        owed = delivery.owed if isinstance(delivery, Resumed) else ()
-        rcpts = [a for a in self.to if a in owed] if owed else list(self.to)
+        rcpts, owed, took = self._due(delivery)
         if not rcpts:
             return Receipt(
                 self.kind,
@@ -141,17 +143,37 @@ class EmailChannel:
                     ) from None
                 raise self._error(exc) from None
         if refused:
-            raise self._partly(message_id, rcpts, refused)
+            raise self._partly(message_id, rcpts, refused, took)
         more = " remaining" if owed else ""
         return Receipt(self.kind, f"{message_id} to {len(rcpts)}{more} recipient(s)")
 
+    def _due(self, delivery: Delivery) -> tuple[list[str], tuple[str, ...], set[str]]:
+        """(whom to send it to now, the addresses owed it, those that took it). After some
+        recipients took the message and others were refused, the same message goes to everyone
+        in `to` now who has not taken it: the ones still owed it, and an address corrected in
+        `to` since (a typo's 550) in place of its refused one; no one who has it gets it twice."""
+        recorded = delivery.owed if isinstance(delivery, Resumed) else ()
+        owed = tuple(a for a in recorded if not a.startswith(TOOK))
+        took = {a.removeprefix(TOOK).lower() for a in recorded if a.startswith(TOOK)}
+        if not owed:
+            return list(self.to), (), set()
+        if not took:  # a row from before those that took it were recorded beside the owed
+            return [a for a in self.to if a in owed], owed, took
+        return [a for a in self.to if a.lower() not in took], owed, took
+
     def _partly(
-        self, message_id: str, rcpts: list[str], refused: dict[str, tuple[int, bytes]]
+        self,
+        message_id: str,
+        rcpts: list[str],
+        refused: dict[str, tuple[int, bytes]],
+        took: set[str],
     ) -> Owed:
         """Some recipients have the message, these were refused at RCPT: a 4xx is tried again
         later, a 5xx kills the delivery (for `digest retry` once the address is fixed, or
-        `--drop`); either way only to those still owed, with the same Message-ID."""
-        owed = tuple(a for a in rcpts if a in refused)
+        `--drop`); either way only to those still owed, with the same Message-ID. The owed
+        list the outbox keeps holds those that took it too (TOOK), to know who has it."""
+        took = took | {a.lower() for a in rcpts if a not in refused}
+        owed = tuple(a for a in rcpts if a in refused) + tuple(TOOK + a for a in sorted(took))
         went = f"email: {message_id} went to {len(rcpts) - len(refused)} of {len(rcpts)}"
         later = {a: r for a, r in refused.items() if 400 <= r[0] < 500}
         for_good = {a: r for a, r in refused.items() if a not in later}
