@@ -305,3 +305,23 @@ def test_a_ca_file_that_is_not_pem_is_refused_by_validate_naming_the_key(
     path.write_text(SMTP + f'ca_file = "{pem.name}"\n' + BASE + email, encoding="utf-8")
     code = main(["validate", "--config", str(path)])
     assert code == 0, capsys.readouterr().err
+
+
+# --- [smtp].security = "none": the mail, bearer links and all, unencrypted -----------------------
+
+
+@pytest.mark.parametrize("host", ["smtp.example.org", "10.0.0.25", "relay", "2001:db8::25"])
+def test_no_encryption_is_refused_for_a_relay_elsewhere(tmp_path: Path, host: str) -> None:
+    body = SMTP.replace('"smtp.example.org"', f'"{host}"') + 'security = "none"\n' + BASE
+    assert error_of(tmp_path, body) == (
+        "smtp.security: 'none' is only for a relay on this machine (127.0.0.1, ::1 or localhost):"
+        " every mail's rating, archive and unsubscribe links would cross the network in clear;"
+        " use 'starttls' or 'tls'"
+    )
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "127.0.0.2", "::1", "localhost", "LocalHost."])
+def test_no_encryption_is_kept_for_a_relay_on_this_machine(tmp_path: Path, host: str) -> None:
+    body = SMTP.replace('"smtp.example.org"', f'"{host}"') + 'security = "none"\n' + BASE
+    smtp = load(tmp_path, body).smtp
+    assert (smtp["host"], smtp["security"], smtp["port"]) == (host, "none", 25)

@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 from digest.config.checks import (
     EXAMPLE_VALUES,
     INT,
+    LOOPBACK,
     SMTP_KEYS,
     STR,
     WEB_KEYS,
@@ -56,6 +57,13 @@ class ServiceChecks(Checks):
             raise self.fail("smtp.password", "missing; a username needs it")
         if security == "none" and smtp.get("password"):
             raise self.fail("smtp.password", "is never sent unencrypted: use security 'starttls'")
+        if security == "none" and not _on_this_machine(host):  # as http:// is for loopback only
+            raise self.fail(
+                "smtp.security",
+                "'none' is only for a relay on this machine (127.0.0.1, ::1 or localhost): every"
+                " mail's rating, archive and unsubscribe links would cross the network in clear;"
+                " use 'starttls' or 'tls'",
+            )
         if smtp.get("ca_file"):
             smtp = {**smtp, "ca_file": self.path(smtp["ca_file"], "smtp.ca_file")}
             if not is_file(smtp["ca_file"]):
@@ -131,6 +139,17 @@ def _host_with_port(host: str) -> str:
         "must be the host alone, with no :port (an IPv6 address without brackets, as ::1); the "
         f"port goes in [smtp].port{given}"
     )
+
+
+def _on_this_machine(host: str) -> bool:
+    """Whether a relay at `host` is on this machine (no host given: localhost, the default)."""
+    name = host.lower().rstrip(".")
+    if not name or name in LOOPBACK or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
 
 
 def _unloadable_ca(path: str) -> str:
