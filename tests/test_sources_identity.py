@@ -3,6 +3,7 @@ the title hash as a last resort, and the merge of two records of one paper."""
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import date
 
 import pytest
@@ -367,3 +368,31 @@ def test_a_file_record_and_a_feed_item_with_one_title_are_one_paper() -> None:
     assert title_hash(TITLE) in keys(item)
     (merged,) = dedupe([record, item])
     assert merged.id == record.id == title_hash(TITLE)
+
+
+MERGER = (
+    "We study the chemodynamical memory of a major merger in a NIHAO-UHD Milky Way analogue. "
+    "Using the simulated stars we trace the Splash population back to its birth, and we ask "
+    "whether these stars were heated by the merger or were already born on hot orbits; we find "
+    "that most were born hot, in the turbulent gas disc before the merger, and few were heated."
+)
+
+
+def test_a_conference_copy_with_the_whole_abstract_and_a_cut_title_is_the_paper() -> None:
+    """ "… analogue II: Were Splash stars heated or already born hot?" came back from a venue as
+    "… analogue II (extended abstract)" with its 60-word abstract: listed twice in one digest,
+    and sent again under the venue's DOI the next day."""
+    title = "The chemodynamical memory of a major merger in a NIHAO-UHD Milky Way analogue II"
+    preprint = Paper(
+        "2510.20233", f"{title}: Were Splash stars heated or already born hot?", MERGER
+    )
+    copy = Paper("10.1093/mnrasl/slaf123", f"{title} (extended abstract)", MERGER)
+    assert len(dedupe([preprint, copy])) == 1
+    # A text too short to tell (a placeholder), or one feed's boilerplate under other titles,
+    # makes no copy.
+    short = "No abstract is available for this article; see the full text."
+    assert len(dedupe([dataclasses.replace(preprint, abstract=short),
+                       dataclasses.replace(copy, abstract=short)])) == 2  # fmt: skip
+    halo = "Stellar streams in the outer halo"
+    other = Paper(title_hash(halo) or "", halo, MERGER)
+    assert len(dedupe([copy, other])) == 2

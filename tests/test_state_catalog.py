@@ -166,6 +166,18 @@ def test_two_groups_papers_of_one_generic_title_stay_two(state: str) -> None:
         assert store.add_papers(two, NOW) == 0
 
 
+def test_a_venues_copy_with_the_whole_abstract_is_not_new_the_next_day(state: str) -> None:
+    from test_sources_identity import MERGER
+
+    title = "The chemodynamical memory of a major merger in a NIHAO-UHD Milky Way analogue II"
+    preprint = Paper("2510.20233", f"{title}: Were Splash stars heated or born hot?", MERGER)
+    copy = Paper("10.1093/mnrasl/slaf123", f"{title} (extended abstract)", MERGER)
+    with Store(state) as store:
+        assert store.add_papers([preprint], NOW) == 1
+    with Store(state) as store:
+        assert store.add_papers([copy], NOW) == 0
+
+
 def test_duplicates_within_one_batch_are_one_paper(state: str) -> None:
     crosslisted = Paper("2501.01234", TITLE, "We prove tight bounds.", categories=("cs.CR",))
     with Store(state) as store:

@@ -1,12 +1,7 @@
 """A paper's identity: the keys it may be known by (arXiv id without version, DOI, OpenReview
-forum id, the hash of its normalized title or abstract) and the merge of two records of one paper.
-
-A paper file's record without an id is known by its title, like a feed's item ('t:…'). Before,
-it was known by its abstract ('h:…'), and stores hold such papers under that key alone. So the
-record also carries its abstract hash, as an alias, and a 'title:…' key: the abstract hash finds
-a paper stored the old way, and the 'title:…' keys refuse an abstract match between two records
-whose own titles differ (two papers with one placeholder abstract, "No abstract available.").
-"""
+forum id, hashes of its normalized title, abstract and text) and the merge of two records of one
+paper. A record's own title ('title:…') refuses an abstract match between two records whose titles
+differ (two papers with one placeholder abstract, "No abstract available.")."""
 
 from __future__ import annotations
 
@@ -47,16 +42,13 @@ _OPENREVIEW_HOSTS = ("openreview.net", "www.openreview.net")
 # twin. Only an abstract match reads it; it is "strong" so that the state's catalogue hands it
 # to same_paper with the stored paper's ids.
 TITLED = "title"
-# Kinds of key that name one paper for sure: two papers with different keys of one kind differ
-# (for TITLED: two records that match by abstract alone).
+# Kinds of key that name one paper for sure: two with different keys of one kind differ.
 IDS = ("arxiv", "doi", "openreview")  # the kinds of key a source gives as a paper's id
 STRONG = (*IDS, TITLED)
 # Shorter titles ("Introduction", "Attention") are shared by too many papers to identify one.
 MIN_TITLE_WORDS = 3
-# Chinese, Japanese and Korean write no spaces between words: a title is one "word" split on
-# spaces, so each two of its letters count as one (a CNKI feed's titles all fell to the abstract,
-# and three papers sharing its "暂无摘要" placeholder became one). Kept in step with
-# ranking.tokens.CJK_RUN.
+# Chinese, Japanese and Korean write no spaces between words: each two letters count as one (a
+# CNKI feed's three papers of one "暂无摘要" placeholder became one). As ranking.tokens.CJK_RUN.
 _CJK = re.compile(
     "[\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f]"
 )
@@ -229,6 +221,8 @@ def keys(paper: Paper) -> list[str]:
         found.setdefault(loose_title_hash(paper.title) or title, None)
         if abstract_keys:  # its own title, which an abstract match must agree with
             found.setdefault(f"{TITLED}:{title[2:]}", None)
+        if text := text_key(paper.title, paper.abstract):
+            found.setdefault(text, None)
     for key in abstract_keys:
         found.setdefault(key, None)
     return list(found)
@@ -236,9 +230,21 @@ def keys(paper: Paper) -> list[str]:
 
 def kind(key: str) -> str:
     """'arxiv', 'doi', 'openreview', 'title' (a record's own title), 't' (title), 'h'
-    (abstract) or 'guid' (a feed item's own id); '' for a plain id."""
+    (abstract), 'a' (text) or 'guid' (a feed item's own id); '' for a plain id."""
     head = key.split(":", 1)[0]
-    return head if ":" in key and head in (*STRONG, "t", "h", GUID) else ""
+    return head if ":" in key and head in (*STRONG, "t", "h", "a", GUID) else ""
+
+
+def text_key(title: str, abstract: str) -> str | None:
+    """'a:<hash>' of a long abstract and its title's first words: a conference copy ("… II
+    (extended abstract)", its subtitle gone) with the whole abstract was sent again as new."""
+    words, start = normalize(abstract).split(), " ".join(normalize(title).split()[:4])
+    if len(words) < LONG_TEXT:  # a boilerplate text under other titles stays apart
+        return None
+    return "a:" + hashlib.sha256(f"{start}|{' '.join(words)}".encode()).hexdigest()[:16]
+
+
+LONG_TEXT = 40  # words: no placeholder abstract is this long
 
 
 # A feed item's own id (RSS guid, Atom id) of a paper known otherwise only by its title: a
@@ -334,11 +340,10 @@ def _merged(first: Paper, rest: list[Paper]) -> Paper:
 
 def same_paper(matched: str, known: Iterable[str], incoming: Iterable[str]) -> bool:
     """Whether a record whose keys include `matched` is the known paper. An id match is certain;
-    a title match is not when a strong key of one kind differs (two arXiv papers that happen
-    to share a title are two papers); an abstract match is not when both records came with
-    titles of their own and these differ (two papers with one placeholder abstract)."""
+    a title or text match is not when a strong key of one kind differs (two arXiv papers of one
+    title are two); an abstract match is not when the records' own titles differ."""
     matched_kind = kind(matched)
-    if matched_kind not in ("t", "h"):
+    if matched_kind not in ("t", "h", "a"):
         return True
     # A title match merges title variants whatever their own titles; an abstract match reads
     # nothing else.
