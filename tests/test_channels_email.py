@@ -533,6 +533,43 @@ def test_the_web_faces_one_click_link_goes_first_in_list_unsubscribe(relay: Any)
     assert msg["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"  # RFC 8058
 
 
+def raw_header(raw: bytes, name: str) -> str:
+    """A header field as it travelled: unfolded, never decoded (a parser decodes RFC 2047)."""
+    head = raw.split(b"\r\n\r\n", 1)[0].decode("ascii").replace("\r\n ", " ")
+    (line,) = [h for h in head.split("\r\n") if h.lower().startswith(name.lower() + ":")]
+    return line.split(":", 1)[1].strip()
+
+
+@pytest.mark.parametrize(
+    ("web", "own", "listed"),
+    [
+        (  # [web].base_url on an IDN host under an accented path, and a mailto: of its own
+            "https://papers.exämple.org/dïgest/u/WyJ1IiwiYW5hIiwwXQ.aKhO",
+            "mailto:désinscription@exämple.org?subject=désabonner",
+            "<https://papers.xn--exmple-cua.org/d%C3%AFgest/u/WyJ1IiwiYW5hIiwwXQ.aKhO>,"
+            " <mailto:d%C3%A9sinscription@xn--exmple-cua.org?subject=d%C3%A9sabonner>",
+        ),
+        (  # no [web]: the channel's own https link is the one-click one
+            "",
+            "https://example.org/désabonner?u=ana&n=Zoë",
+            "<https://example.org/d%C3%A9sabonner?u=ana&n=Zo%C3%AB>",
+        ),
+    ],
+    ids=["web face and mailto", "own https"],
+)
+def test_an_unsubscribe_uri_beyond_ascii_is_written_in_ascii_not_encoded_words(
+    relay: Any, web: str, own: str, listed: str
+) -> None:
+    # RFC 2369/8058 hold <URI>s: encoded words there (RFC 2047 5 forbids them) left no client
+    # an unsubscribe button, and no one-click.
+    server, mailbox = relay
+    msg = dataclasses.replace(message(1), unsubscribe_url=web)
+    send(channel(settings_for(server.port), unsubscribe=own), msg)
+    (mail,) = mailbox.mails
+    assert raw_header(mail.raw, "List-Unsubscribe") == listed
+    assert raw_header(mail.raw, "List-Unsubscribe-Post") == "List-Unsubscribe=One-Click"
+
+
 def test_with_the_web_faces_link_a_channels_https_link_is_not_a_second_one_click(
     relay: Any,
 ) -> None:

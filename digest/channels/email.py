@@ -13,7 +13,7 @@ import ssl
 from datetime import datetime
 
 from digest.channels import connections
-from digest.channels.mime import address, mime
+from digest.channels.mime import address, ascii_uri, mime
 from digest.channels.smtp import (
     Conversation,
     DataUnanswered,
@@ -94,7 +94,7 @@ class EmailChannel:
             ("Auto-Submitted", "auto-generated"),  # RFC 3834: no vacation replies, please
         ]
         # The web face's one-click link ([web]) first, then the channel's own `unsubscribe`.
-        links = [u for u in (delivery.message.unsubscribe_url, self.unsubscribe) if u]
+        links = [ascii_uri(u) for u in (delivery.message.unsubscribe_url, self.unsubscribe) if u]
         if delivery.message.unsubscribe_url and not self.unsubscribe.lower().startswith("mailto:"):
             links = links[:1]  # RFC 8058: one HTTPS URI beside One-Click (others may be mailto:)
         if links:

@@ -8,6 +8,7 @@ import re
 import secrets
 from email.header import Header
 from email.utils import formataddr
+from urllib.parse import quote
 
 from digest.models.characters import BIDI, C0, C1, SEPARATORS
 
@@ -16,6 +17,8 @@ CRLF = "\r\n"
 _CONTROLS = re.compile(f"[{C0}{C1}{SEPARATORS}]")
 # Bidi embeddings, overrides and isolates: in a subject they would turn the rest of it around.
 _BIDI = re.compile(f"[{BIDI}]")
+# scheme://authority, then the rest (path, query, fragment) of a URI
+_AUTHORITY = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*://)([^/?#]*)(.*)", re.DOTALL)
 # A plain word longer than this is sent as encoded words, which can be folded anywhere.
 _LONGEST_WORD = 60
 # email.header's line length for encoded words: its 76 made words of 76 and 77 characters once
@@ -51,6 +54,45 @@ def address(name: str, addr: str) -> str:
     if not name or name.isascii():
         return formataddr((name, addr))
     return f"{Header(name, 'utf-8', _WORD).encode(linesep=' ')} <{addr}>"
+
+
+def ascii_uri(uri: str) -> str:
+    """A URI for a structured header (List-Unsubscribe) in ASCII, as RFC 3986 and 6068 write
+    it and a browser sends an IRI: its host as IDNA, any other character beyond ASCII as
+    percent-encoded UTF-8. RFC 2047 words are not allowed there, and no client read them."""
+    if uri.isascii():
+        return uri
+    if uri[:7].lower() == "mailto:":  # mailto:local@host,other@host?subject=...
+        to, mark, query = uri[7:].partition("?")
+        return uri[:7] + ",".join(map(_ascii_address, to.split(","))) + mark + _percent(query)
+    found = _AUTHORITY.fullmatch(uri)
+    if not found:
+        return _percent(uri)
+    scheme, authority, rest = found.groups()
+    userinfo, at, host_port = authority.rpartition("@")
+    host, colon, port = host_port.partition(":")  # beyond ASCII: a name, never [IPv6]
+    return f"{scheme}{_percent(userinfo)}{at}{_ascii_host(host)}{colon}{port}{_percent(rest)}"
+
+
+def _ascii_address(address: str) -> str:
+    local, at, host = address.rpartition("@")
+    return f"{_percent(local)}{at}{_ascii_host(host)}" if at else _percent(address)
+
+
+def _ascii_host(host: str) -> str:
+    """IDNA of a host name beyond ASCII (exämple.org: xn--exmple-cua.org); one IDNA cannot
+    encode, percent-encoded (RFC 3986 3.2.2 allows it)."""
+    if host.isascii():
+        return host
+    try:
+        return host.encode("idna").decode("ascii")
+    except UnicodeError:
+        return _percent(host)
+
+
+def _percent(text: str) -> str:
+    """Each character beyond ASCII as percent-encoded UTF-8; ASCII as it is."""
+    return "".join(c if c.isascii() else quote(c, safe="", errors="surrogatepass") for c in text)
 
 
 def header_value(value: str) -> str:
