@@ -17,6 +17,7 @@ from urllib.parse import unquote, unquote_plus, urlsplit
 from digest.models import (
     Notice,
     Paper,
+    Passed,
     Settings,
     SourceConfig,
     SourceError,
@@ -68,6 +69,9 @@ def ingest(
                     log.warning("%s", problem)
                     return
                 report.skipped += 1
+                if isinstance(problem, Passed):
+                    log.info("%s", problem)
+                    return
                 # Most say so at their end ("entry 7 has neither title nor abstract, skipped").
                 said = problem.endswith("skipped")
                 log.warning("%s" if said else "skipped %s", problem)

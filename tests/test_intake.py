@@ -135,6 +135,27 @@ def test_a_skipped_record_is_said_skipped_once(
     ]
 
 
+def test_a_skip_that_is_no_fault_of_the_source_is_counted_but_not_warned(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog
+) -> None:
+    """A venue's withdrawn submissions, a journal's notices: thousands each run, they had each
+    been a warning, every run."""
+    from digest.models import Passed
+
+    def fetch(config: SourceConfig, warn: Any, **kwargs: object) -> Iterator[Any]:
+        for n in range(3000):
+            warn(Passed(f"iclr: note {n} is a withdrawn submission, skipped"))
+        yield from ()
+
+    monkeypatch.setattr(intake.SOURCES["arxiv"], "fetch", fetch)
+    caplog.set_level(logging.WARNING)
+    with Store(tmp_path / "s.db") as store:
+        sources = (SourceConfig("arxiv", "iclr", {"categories": ["cs.LG"]}),)
+        (read,), _ = intake.ingest(Settings("t.toml", sources, ()), store, NOW)
+    assert read.skipped == 3000
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+
+
 HOSTILE = "Private\x1b[2J\x1b]0;pwned\x07 federated\u202e learning\x00\ufffe"
 
 

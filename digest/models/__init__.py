@@ -19,6 +19,7 @@ from digest.models.values import (
     Message,
     Notice,
     Paper,
+    Passed,
     Profile,
     Receipt,
     Scored,
@@ -51,6 +52,7 @@ __all__ = [
     "Subscriber",
     "Warn",
     "Notice",
+    "Passed",
     "redact",
     "safe_name",
 ]

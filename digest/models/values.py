@@ -21,6 +21,13 @@ class Notice(str):
     __slots__ = ()
 
 
+class Passed(str):
+    """A skip that is no fault of the source (a withdrawn submission, a journal's notice):
+    counted as skipped, logged only with -v, since a venue has thousands every run."""
+
+    __slots__ = ()
+
+
 @dataclass(frozen=True, slots=True)
 class Paper:
     id: str

@@ -12,7 +12,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from digest.models import Paper, SourceConfig, SourceError, Warn
+from digest.models import Paper, Passed, SourceConfig, SourceError, Warn
 from digest.models.identity import arxiv_id
 from digest.sources import authors as names
 from digest.sources.addresses import check_options, origin, shown
@@ -277,7 +277,7 @@ def _read(note: Any, number: int, venue: str, web: str, name: str, warn: Warn) -
         warn(f"{name}: note {number} cannot be read ({type(exc).__name__}), skipped")
         return None
     if gone:
-        warn(f"{name}: note {number} is a {gone} submission, skipped")
+        warn(Passed(f"{name}: note {number} is a {gone} submission, skipped"))
     elif paper is None:
         warn(f"{name}: note {number} has no forum, title or abstract")
     return paper

@@ -15,7 +15,7 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import feedparser
 
-from digest.models import Notice, Paper, SourceConfig, SourceError, Warn
+from digest.models import Notice, Paper, Passed, SourceConfig, SourceError, Warn
 from digest.models.identity import (
     abstract_id,
     arxiv_id,
@@ -159,7 +159,8 @@ def _papers(
         "neither title nor abstract",
     ):
         if publishers.is_notice(paper.title):
-            warn(f"{name}: {paper.title[:80]!r} is a journal's notice, not a paper, skipped")
+            notice = f"{name}: {paper.title[:80]!r} is a journal's notice, not a paper, skipped"
+            warn(Passed(notice))
         else:
             papers.append(paper)
     return papers
