@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from channel_servers import StallingProxy, running
@@ -19,6 +20,7 @@ from homeserver import SERVER_NAME, Homeserver, shared
 from sample_digests import delivery, message, paper
 
 from digest import outbox, render
+from digest.channels import matrix as matrix_channel
 from digest.channels.matrix import MAX_CONTENT, TAGS, MatrixChannel, events
 from digest.models import (
     ChannelConfig,
@@ -145,6 +147,92 @@ def test_an_alias_is_resolved_to_its_room(homeserver: Homeserver) -> None:
     with pytest.raises(DeliveryError) as missing:
         send(homeserver, token, f"#nowhere:{SERVER_NAME}", message(1))
     assert not missing.value.retryable and "no room has the alias" in str(missing.value)
+
+
+def owned_alias_room(homeserver: Homeserver) -> tuple[str, str, str, str]:
+    """A room an owner made under an alias, the bot (power 0) invited: (owner's token, bot's
+    token, bot's user id, alias)."""
+    owner, name = homeserver.register(f"owner{next(_names)}"), f"bot{next(_names)}"
+    token, alias = homeserver.register(name), f"papers{next(_names)}"
+    homeserver.create_room(owner, alias=alias, invite=(f"@{name}:{SERVER_NAME}",))
+    return owner, token, f"@{name}:{SERVER_NAME}", f"#{alias}:{SERVER_NAME}"
+
+
+def upgrade(homeserver: Homeserver, owner: str, alias: str, bot: str) -> tuple[str, str]:
+    """The alias's room upgraded by its owner (Element's /upgrade: the alias moves to the new
+    room, the old one no longer lets a power-0 bot post) and the bot invited there: (old, new)."""
+    old = homeserver.call(owner, "GET", f"/_matrix/client/v3/directory/room/{quote(alias)}")
+    path = f"/_matrix/client/v3/rooms/{quote(old['room_id'])}/upgrade"
+    new = homeserver.call(owner, "POST", path, json={"new_version": "10"})["replacement_room"]
+    invite = f"/_matrix/client/v3/rooms/{quote(new)}/invite"
+    homeserver.call(owner, "POST", invite, json={"user_id": bot})
+    return old["room_id"], new
+
+
+def test_after_a_room_upgrade_the_alias_is_followed_to_the_new_room_in_the_same_process(
+    homeserver: Homeserver,
+) -> None:
+    # `digest serve` runs every job in one process: the alias's room, looked up on the first
+    # digest, is locked by the upgrade (the bot may no longer post there) and the alias moved.
+    owner, token, bot, alias = owned_alias_room(homeserver)
+    send(homeserver, token, alias, message(1))
+    old, new = upgrade(homeserver, owner, alias, bot)
+    send(homeserver, token, alias, message(2), row=2)
+    assert len(homeserver.messages(owner, old)) == 1  # the first digest only
+    (event,) = homeserver.messages(owner, new)
+    assert event["sender"] == bot and event["content"]["body"] == events(message(2))[0]["body"]
+
+
+def test_an_upgrade_between_the_parts_of_a_digest_sends_the_rest_to_the_new_room_once(
+    homeserver: Homeserver,
+) -> None:
+    owner, token, bot, alias = owned_alias_room(homeserver)
+    paced: list[tuple[str, str]] = []
+
+    def pace() -> None:  # before each part: the room is upgraded before the second
+        if len(paced) == 1:
+            paced.append(upgrade(homeserver, owner, alias, bot))
+        paced.append(("", ""))
+
+    receipt = send(homeserver, token, alias, message(150), row=7, pace=pace)
+    old, new = paced[1]
+    parts = [e["body"] for e in events(message(150))]
+    assert [e["content"]["body"] for e in homeserver.messages(owner, old)] == parts[:1]
+    assert [e["content"]["body"] for e in homeserver.messages(owner, new)] == parts[1:]
+    assert len(receipt.split()) == len(parts)
+
+
+def test_an_alias_pointed_at_another_room_is_followed_after_a_while(
+    homeserver: Homeserver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The old room still takes the bot's posts, so nothing refuses them: only time tells.
+    owner, token, bot, alias = owned_alias_room(homeserver)
+    send(homeserver, token, alias, message(1))
+    other = homeserver.create_room(owner, invite=(bot,))
+    directory = f"/_matrix/client/v3/directory/room/{quote(alias)}"
+    old = homeserver.call(owner, "GET", directory)["room_id"]
+    homeserver.call(owner, "DELETE", directory)
+    homeserver.call(owner, "PUT", directory, json={"room_id": other})
+    send(homeserver, token, alias, message(2), row=2)  # within ALIAS_SECONDS: the room it knew
+    monkeypatch.setattr(matrix_channel, "ALIAS_SECONDS", 0.0)
+    send(homeserver, token, alias, message(3), row=3)
+    assert len(homeserver.messages(owner, old)) == 2
+    (event,) = homeserver.messages(owner, other)
+    assert event["content"]["body"] == events(message(3))[0]["body"]
+
+
+def test_a_room_that_refuses_the_bot_is_looked_up_once_more_and_still_dead(
+    homeserver: Homeserver,
+) -> None:
+    owner, token, bot, alias = owned_alias_room(homeserver)
+    send(homeserver, token, alias, message(1))
+    room_id = homeserver.call(owner, "GET", f"/_matrix/client/v3/directory/room/{quote(alias)}")
+    kick = f"/_matrix/client/v3/rooms/{quote(room_id['room_id'])}/ban"
+    homeserver.call(owner, "POST", kick, json={"user_id": bot})
+    with pytest.raises(DeliveryError) as banned:
+        send(homeserver, token, alias, message(2), row=2)
+    assert not banned.value.retryable and "M_FORBIDDEN" in str(banned.value)
+    assert len(homeserver.messages(owner, room_id["room_id"])) == 1
 
 
 def test_an_invited_bot_joins_then_posts(homeserver: Homeserver) -> None:

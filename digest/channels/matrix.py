@@ -11,6 +11,7 @@ import hashlib
 import html
 import json
 import threading
+import time
 from typing import Any
 from urllib.parse import quote
 
@@ -90,10 +91,24 @@ def _attribute(tag: str, name: str, value: str) -> str | None:
     return value
 
 
+# Seconds an alias's room is taken from the last lookup: `digest serve` lives for weeks, and an
+# alias moves (a room upgrade, an admin pointing it elsewhere). A room that refuses a post is
+# looked up again at once.
+ALIAS_SECONDS = 600.0
+# A post's refusals that may mean the alias no longer names that room (the spec's answers for a
+# room one cannot post in, or one that is gone): 403 M_FORBIDDEN, 404 M_NOT_FOUND and the like.
+ROOM_REFUSALS = (403, 404)
+
+
+class RoomRefused(DeliveryError):
+    """A post refused by the room itself (403/404): nothing was posted."""
+
+
 class MatrixChannel:
     kind = "matrix"
     interval = 0.0  # the homeserver says when to slow down (429 with retry_after_ms)
-    _rooms: dict[tuple[str, str], str] = {}  # an alias is resolved once per process
+    # (homeserver, alias) -> (room id, when it was looked up): per process, for ALIAS_SECONDS
+    _rooms: dict[tuple[str, str], tuple[str, float]] = {}
     _lock = threading.Lock()
 
     def __init__(self, config: ChannelConfig, settings: Settings) -> None:
@@ -110,13 +125,23 @@ class MatrixChannel:
         parts = events(delivery.message)
         events_sent: list[str] = []
         with client({"Authorization": f"Bearer {self.token}"}) as http:
-            room_id = self._room_id(http)
-            for index in range(delivery.parts_sent, len(parts)):
+            room_id, looked_again = self._room_id(http), not self.room.startswith("#")
+            index = delivery.parts_sent
+            while index < len(parts):
                 delivery.pace()
-                events_sent.append(
-                    self._put(http, room_id, f"{delivery.key}-{index}", parts[index])
-                )
-                delivery.progress(index + 1)
+                try:
+                    event = self._put(http, room_id, f"{delivery.key}-{index}", parts[index])
+                except RoomRefused:
+                    # The alias's room refuses it (the room was upgraded, the alias moved): the
+                    # alias looked up once more, the part goes to the room it names now.
+                    moved = None if looked_again else self._moved(http, room_id)
+                    if moved is None:
+                        raise
+                    room_id, looked_again = moved, True
+                    continue
+                events_sent.append(event)
+                index += 1
+                delivery.progress(index)
         return Receipt(self.kind, " ".join(events_sent) or "all parts were sent before")
 
     def _put(self, http: httpx.Client, room_id: str, txn: str, content: dict[str, Any]) -> str:
@@ -145,7 +170,10 @@ class MatrixChannel:
                 joined = self._join(http, room_id)  # invited, or a public room: join, then post
                 if joined:
                     continue
-            raise refusal(response, body)
+            error = refusal(response, body)
+            if response.status_code in ROOM_REFUSALS:
+                raise RoomRefused(str(error), retryable=error.retryable)
+            raise error
 
     def _join(self, http: httpx.Client, room_id: str) -> bool:
         url = f"{self.homeserver}/_matrix/client/v3/join/{quote(room_id, safe='')}"
@@ -155,12 +183,23 @@ class MatrixChannel:
             return False
 
     def _room_id(self, http: httpx.Client) -> str:
+        """The room id to post to: an alias's as looked up within ALIAS_SECONDS, or now."""
         if not self.room.startswith("#"):
             return self.room
-        key = (self.homeserver, self.room)
         with self._lock:
-            if key in self._rooms:
-                return self._rooms[key]
+            room_id, since = self._rooms.get((self.homeserver, self.room), ("", 0.0))
+        if room_id and time.monotonic() - since < ALIAS_SECONDS:
+            return room_id
+        return self._look_up(http)
+
+    def _moved(self, http: httpx.Client, room_id: str) -> str | None:
+        """The alias's room now, looked up again, or None when it is still `room_id`."""
+        with self._lock:
+            self._rooms.pop((self.homeserver, self.room), None)
+        now = self._look_up(http)
+        return None if now == room_id else now
+
+    def _look_up(self, http: httpx.Client) -> str:
         url = f"{self.homeserver}/_matrix/client/v3/directory/room/{quote(self.room, safe='')}"
         try:
             response = request(http, "GET", url)
@@ -172,7 +211,7 @@ class MatrixChannel:
                 raise DeliveryError(f"matrix: no room has the alias {self.room}", retryable=False)
             raise refusal(response, body)
         with self._lock:
-            self._rooms[key] = str(body["room_id"])
+            self._rooms[(self.homeserver, self.room)] = (str(body["room_id"]), time.monotonic())
         return str(body["room_id"])
 
 
