@@ -660,3 +660,129 @@ def test_a_home_of_no_such_user_is_a_path_as_written(tmp_path: Path) -> None:
     assert message.endswith(
         "templates: '~\\x00' holds a NUL character, which no file or folder name can"
     )
+
+
+@pytest.mark.parametrize(
+    ("line", "environ", "expected"),
+    [
+        # The braces forgotten, as compose, systemd and shells write it: a value that is just
+        # $NAME, set or not, and a $NAME inside a value whose NAME is set.
+        (
+            'password = "$SMTP_PASSWORD"',
+            {"SMTP_PASSWORD": "hunter2hunter2"},
+            "smtp.password: '$SMTP_PASSWORD' is a variable as a shell writes it: write"
+            " ${SMTP_PASSWORD}, or $$ for a literal $",
+        ),
+        (
+            'host = "$SMTP_HOST"',
+            {},
+            "smtp.host: '$SMTP_HOST' is a variable as a shell writes it: write ${SMTP_HOST}",
+        ),
+        (
+            'host = "mail.$DOMAIN"',
+            {"DOMAIN": "example.org"},
+            "smtp.host: '$DOMAIN' is a variable as a shell writes it: write ${DOMAIN}",
+        ),
+        # A ${...} that names no variable: kept as text, it had passed validate.
+        ('password = "${SMTP-PASSWORD}"', {}, "smtp.password: holds a ${...} that names no"),
+        ('host = "${1X}"', {}, "smtp.host: '${1X}' names no variable (letters, digits and _"),
+        ('host = "${}"', {}, "smtp.host: '${}' names no variable"),
+        ('host = "${X Y}"', {}, "smtp.host: '${X Y}' names no variable"),
+        ('host = "${HOST:-mail}"', {}, "smtp.host: '${HOST:-mail}' names no variable"),
+    ],
+)
+def test_a_variable_written_as_a_shell_writes_it_is_one_line_naming_the_key(
+    tmp_path: Path, line: str, environ: dict[str, str], expected: str
+) -> None:
+    host = "" if line.startswith("host") else 'host = "h"\n'
+    body = MINIMAL + f'[smtp]\n{host}from = "d@example.org"\n{line}\n'
+    message = error_of(tmp_path, body, environ)
+    assert expected in message
+
+
+def test_a_secret_written_as_a_shell_variable_is_refused_without_showing_it(
+    tmp_path: Path,
+) -> None:
+    # A web secret of "$DIGEST_WEB_SECRET" (18 characters, 12 different) had signed every link
+    # with a key anyone who read the docs could guess; "$ecretKey123" may be a real password.
+    web = '\n[web]\nbase_url = "https://digest.example.org"\nsecret = "$DIGEST_WEB_SECRET"\n'
+    message = error_of(tmp_path, MINIMAL + web, {})
+    assert message.endswith(
+        "web.secret: holds a $ and a name, a variable as a shell writes it: write ${NAME}, or"
+        " $$ for a literal $"
+    )
+    web = web.replace("$DIGEST_WEB_SECRET", "$ecretKey123")
+    assert "ecretKey123" not in error_of(tmp_path, MINIMAL + web, {})
+
+
+def test_a_dollar_that_is_no_variable_stays_a_dollar(tmp_path: Path) -> None:
+    body = (
+        MINIMAL.replace(
+            "differential privacy", "privacy at $5 a pa$w0rd, and $$HOME and $$$$ and $"
+        )
+        + '[smtp]\nhost = "h"\nfrom = "d@example.org"\nusername = "u"\npassword = "pa$$w0rd!"\n'
+    )
+    settings = config.load(write(tmp_path, body), environ={"HOME": "/root"})
+    assert settings.subscribers[0].profile.interests == (
+        "privacy at $5 a pa$w0rd, and $HOME and $$ and $"
+    )
+    assert settings.smtp["password"] == "pa$w0rd!"  # "$$" is a "$", as documented
+
+
+def test_shell_variables_and_unset_ones_are_all_named_in_one_round(tmp_path: Path) -> None:
+    body = MINIMAL + '[smtp]\nhost = "${SMTP_HOST}"\nfrom = "$SMTP_FROM"\n'
+    path = write(tmp_path, body)
+    with pytest.raises(ConfigError) as info:
+        config.load(path, environ={})
+    assert [line.split(": ")[1] for line in str(info.value).splitlines()] == [
+        "smtp.host",
+        "smtp.from",
+    ]
+
+
+@pytest.mark.parametrize("kind", ["folder", "dangling link"])
+def test_a_dotenv_beside_the_config_that_is_no_file_is_one_line_naming_it(
+    tmp_path: Path, kind: str
+) -> None:
+    # A secrets mount that is missing leaves a dangling link: it had been skipped without a
+    # word, and each ${VAR} it binds was blamed instead.
+    dotenv = tmp_path / ".env"
+    if kind == "folder":
+        dotenv.mkdir()
+        why = "it is a folder"
+    else:
+        target = tmp_path / "run" / "secrets" / "digest.env"
+        dotenv.symlink_to(target)
+        why = f"a symbolic link to {target}, which does not exist"
+    path = write(tmp_path, MINIMAL.replace("differential privacy", "${TOPIC}"))
+    with pytest.raises(ConfigError) as info:
+        config.load(path, environ={})
+    assert str(info.value) == f"{dotenv}: cannot read the .env file ({why})"
+    # A folder is often a virtualenv: in the way only of a ${VAR} set nowhere else.
+    path = write(tmp_path, MINIMAL)
+    if kind == "folder":
+        assert config.load(path, environ={}).subscribers[0].profile.interests
+    else:
+        with pytest.raises(ConfigError, match="which does not exist"):
+            config.load(path, environ={})
+
+
+@pytest.mark.parametrize(
+    "web",
+    [
+        'base_url = "https://digest.example.org"\nsecret = "SECRETweb"',
+        'base_url = "https://digest.example.org/?a=1"\nsecret = "0123456789abcdefXYZ"',
+    ],
+)
+def test_a_broken_web_table_is_not_also_called_missing_by_slack(tmp_path: Path, web: str) -> None:
+    # "a part that depends on a broken one is not checked further": a second line had sent the
+    # operator looking for a [web] table that was there.
+    slack = (
+        '\n[[subscribers.channels]]\nkind = "slack"\nwebhook = "https://hooks.slack.com/x"\n'
+        'signing_secret = "abcdefghijklmnopqrstuvwx"\n'
+    )
+    path = write(tmp_path, MINIMAL + slack + f"\n[web]\n{web}\n")
+    with pytest.raises(ConfigError) as info:
+        config.load(path, environ={})
+    (line,) = str(info.value).splitlines()
+    assert line.startswith(f"{path}: web.")

@@ -51,6 +51,12 @@ def config_text(file: Path) -> str:
 
 _DOTENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")  # with no ":-default"
 _VAR = re.compile(r"\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+# What a shell, compose or systemd would read as a variable but this config does not: $NAME with
+# the braces forgotten, and a ${...} whose inside is no name (${SMTP-PASSWORD}, ${}, ${X:-y}).
+# $$ comes first, so that "pa$$w0rd" is "pa$w0rd" and holds no $w0rd.
+_SHELL_VAR = re.compile(r"\$\$|\$([A-Za-z_][A-Za-z0-9_]*)|\$\{([^}]*)\}")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_WRITE = "write ${%s}, or $$ for a literal $"
 
 
 def environment(
@@ -62,26 +68,29 @@ def environment(
     A .env beside the config that cannot be read is an error. One in the working folder only
     when the config's ${VAR}s (`wanted`) may need it: one it names is bound there, or set
     nowhere else. Else it is a warning: cron runs in $HOME, where another tool's .env had
-    stopped every command of a config that names no ${VAR} at all."""
+    stopped every command of a config that names no ${VAR} at all. A folder named .env (a
+    virtualenv's, often) is an error only when a ${VAR} is set nowhere else, and else says
+    nothing."""
     beside, *elsewhere = dotenv_paths(file)
     process = os.environ if environ is None else environ
     needed = set(wanted) - set(process)
     merged: dict[str, str] = {}
     broken: list[tuple[Path, ConfigError]] = []
     for dotenv in (beside, *elsewhere):
-        if not dotenv.is_file():
+        if not os.path.lexists(dotenv):  # a folder or a dangling link is there, and unreadable
             continue
         try:
             merged.update(dotenv_file(dotenv))
         except ConfigError as exc:
-            if dotenv == beside:
+            if dotenv == beside and not dotenv.is_dir():
                 raise
             broken.append((dotenv, exc))
     merged.update(process)
     for dotenv, problem in broken:
         if needed & (_bound(dotenv) | (needed - set(merged))):
             raise problem
-        log.warning("%s; not read, as %s names no ${VAR} it would give", problem, file)
+        if not dotenv.is_dir():  # a folder: a virtualenv is often named .env
+            log.warning("%s; not read, as %s names no ${VAR} it would give", problem, file)
     return merged
 
 
@@ -115,6 +124,8 @@ def _bound(path: Path) -> set[str]:
 def dotenv_file(path: Path) -> dict[str, str]:
     """A .env file's values; a file it cannot read or a line it cannot parse is a ConfigError
     naming the file (and line): python-dotenv would only warn, twice, without the file's name."""
+    if problem := _not_a_file(path):
+        raise ConfigError(f"{path}: cannot read the .env file ({problem})")
     try:
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
@@ -137,6 +148,20 @@ def dotenv_file(path: Path) -> dict[str, str]:
             known.add(binding.key)
     values = dotenv_values(stream=io.StringIO(text))
     return {k: v for k, v in values.items() if v is not None}
+
+
+def _not_a_file(path: Path) -> str:
+    """Why a .env that is there is no file to read, or "": a secrets mount that is missing left
+    a dangling link, a folder took its name; either had been skipped without a word."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:  # there (lexists), so a link to nothing
+        return f"a symbolic link to {os.readlink(path)}, which does not exist"
+    except OSError:
+        return ""  # the read says why
+    if stat.S_ISDIR(mode):
+        return "it is a folder"
+    return "" if stat.S_ISREG(mode) else "not a regular file"
 
 
 def substitute(
@@ -175,7 +200,33 @@ def substitute(
             secrets.update(_secret_part(key, env[name]))
         return env[name]
 
+    if problem := shell_variable(value, env, key):
+        if unset is None:
+            raise ConfigError(f"{file}: {key}: {problem}")
+        unset.append(f"{file}: {key}: {problem}")
     return _VAR.sub(replace, value)
+
+
+def shell_variable(value: str, env: Mapping[str, str], key: str) -> str:
+    """Why a value holds a variable written as a shell writes it, or "": a value that is just
+    `$NAME`, a `$NAME` whose NAME is set, or a `${...}` that is no name. Taken as text, a
+    `[web] secret = "$DIGEST_WEB_SECRET"` had signed links with a key anyone could guess. Any
+    other `$` stays a `$` ("costs $5", "pa$w0rd"). A secret key's text is quoted only when it is
+    a name that is set: else it may be part of a password."""
+    secret = key.rsplit(".", 1)[-1] in SECRET_KEYS
+    for match in _SHELL_VAR.finditer(value):
+        bare, braced, form = match.group(1), match.group(2), match.group(0)
+        if bare is not None and (bare in env or form == value.strip()):
+            shown = f"{form!r} is" if bare in env or not secret else "holds a $ and a name,"
+            name = bare if bare in env or not secret else "NAME"
+            return f"{shown} a variable as a shell writes it: {_WRITE % name}"
+        if braced is not None and not _NAME.fullmatch(braced):
+            shown = "holds a ${...} that" if secret else f"{form!r}"
+            return (
+                f"{shown} names no variable (letters, digits and _, not first a digit; no"
+                f" default or other shell form): {_WRITE % 'NAME'}"
+            )
+    return ""
 
 
 def _secret_part(key: str, value: str) -> frozenset[str]:

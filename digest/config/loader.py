@@ -172,7 +172,8 @@ class _Checker(ServiceChecks):
             if "web" in data and not tables["web"]:  # [web] written, nothing in it
                 raise self.fail("web", "is empty: give base_url and secret, or leave [web] out")
             web = self.web(tables["web"])
-        for sub in subscribers if not web else ():
+        # With a [web] written but broken, its own lines say so: "needs a [web] table" was false.
+        for sub in subscribers if "web" not in data else ():
             for i, channel in enumerate(sub.channels):
                 if channel.options.get("signing_secret"):
                     self.errors.append(
