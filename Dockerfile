@@ -25,8 +25,10 @@ RUN pip install -e . \
 
 # Relative paths in the config start from its folder, /app/config: mount your config (and
 # libraries beside it) over /app/config; templates elsewhere: `templates = "../my-templates"`.
+# The state of a config that names none: a config's own [state] (a PostgreSQL url) wins, and
+# DIGEST_STATE, set for a container, wins over both.
 ENV DIGEST_CONFIG=/app/config/digest.toml \
-    DIGEST_STATE=/app/state/digest.db
+    DIGEST_DEFAULT_STATE=/app/state/digest.db
 
 USER digest
 

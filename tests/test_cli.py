@@ -910,3 +910,73 @@ def test_a_mistyped_name_among_many_subscribers_is_answered_with_the_closest_few
         capsys, "retry", "--subscriber", "nobody", *one_reader_config(tmp_path, "ana", "bo")
     )
     assert code == 2 and err.endswith("; known: ana, bo\n")  # a few are all named
+
+
+@pytest.mark.parametrize("text", ["", "\n  \n", "# the config\n\n# more comments\n"])
+def test_a_config_with_no_sources_and_no_subscribers_is_one_line_in_every_command(
+    project: Path, capsys, text: str
+) -> None:
+    # A failed copy, `cp /dev/null`: it validated OK, and every run exited 0 doing nothing.
+    config = project / "config" / "digest.toml"
+    config.write_text(text)
+    for command in ("validate", "run", "status"):
+        code, out, err = run(capsys, command)
+        assert (code, out) == (2, ""), command
+        assert err == (
+            "digest: config/digest.toml: no [[sources]] and no [[subscribers]]: nothing would"
+            " be read or sent (is the file empty or cut short?)\n"
+        )
+    # Sources alone (a corpus for `digest rank`) or subscribers alone are still configs.
+    config.write_text('[[sources]]\nkind = "seeds"\npath = "../seeds"\n')
+    assert run(capsys, "validate")[0] == 0
+
+
+def test_validate_warns_of_a_schedule_that_fires_every_minute(project: Path, capsys) -> None:
+    config = project / "config" / "digest.toml"
+    text = config.read_text()
+    assert text.count('schedule = "0 8 * * mon-fri"') == 1
+    config.write_text(text.replace('schedule = "0 8 * * mon-fri"', 'schedule = "* 8 * * mon-fri"'))
+    code, out, err = run(capsys, "validate")
+    assert code == 0 and "OK" in out
+    (line,) = err.splitlines()
+    assert re.fullmatch(
+        r"digest: WARNING: config/digest\.toml: subscribers\.alice\.schedule \(and 1 other"
+        r" subscriber\(s\)\): '\* 8 \* \* mon-fri'"
+        r" fires 60 times within an hour, a digest or notice each time; for one at a set time,"
+        r" give the minute, e.g\. '0 8 \* \* mon-fri'",
+        line,
+    )
+
+
+def test_the_images_default_state_never_overrides_a_state_the_config_names(
+    project: Path, capsys, monkeypatch
+) -> None:
+    """The image's DIGEST_STATE had overridden a config's [state] url without a word: each
+    container sent every digest from a private SQLite file, and validate named PostgreSQL.
+    The image's default ($DIGEST_DEFAULT_STATE) stands in only for a config naming none."""
+    monkeypatch.setenv("DIGEST_DEFAULT_STATE", str(project / "image" / "digest.db"))
+    config = project / "config" / "digest.toml"  # names ../state/digest.db
+    code, out, _ = run(capsys, "run", "--now", MONDAY)
+    assert code == 0 and (project / "state" / "digest.db").is_file()
+    assert not (project / "image").exists()
+    assert "\n  state: state/digest.db\n" in run(capsys, "validate")[1]
+    config.write_text(config.read_text().replace('path = "../state/digest.db"', ""))
+    code, out, _ = run(capsys, "run", "--now", MONDAY)
+    assert code == 0 and (project / "image" / "digest.db").is_file()
+    shown = f"state: {project / 'image' / 'digest.db'} (from $DIGEST_DEFAULT_STATE)"
+    assert shown in run(capsys, "validate")[1]
+    # A config naming a state of its own, over an image whose state an older image had put
+    # every state in: that state is used, and the run says where the old one is.
+    config.write_text(config.read_text().replace("[state]", '[state]\npath = "../own.db"'))
+    code, out, err = run(capsys, "run", "--now", MONDAY)
+    assert code == 0 and (project / "own.db").is_file() and "3 sent" in out
+    assert err == (
+        f"digest: WARNING: own.db: no state there yet, but {project / 'image' / 'digest.db'}"
+        " ($DIGEST_DEFAULT_STATE) holds one: the config's [state] is used; move that file"
+        " there, or set DIGEST_STATE to it\n"
+    )
+    assert run(capsys, "run", "--now", MONDAY)[2] == ""  # said once: the state is there now
+    # $DIGEST_STATE, given for this, still wins over the config; validate says it does.
+    monkeypatch.setenv("DIGEST_STATE", "env.db")
+    out = run(capsys, "validate")[1]
+    assert "state: env.db (from $DIGEST_STATE; not the config's own.db)" in out

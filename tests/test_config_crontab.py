@@ -43,3 +43,20 @@ def test_a_bad_weekday_field_is_a_value_error(field: str) -> None:
 def test_a_schedule_on_31_february_never_fires() -> None:
     assert crontab.never_fires("0 8 31 2 *", "UTC", at("2026-12-01T10:00Z"))
     assert not crontab.never_fires("0 8 29 2 *", "UTC", at("2026-12-01T10:00Z"))
+
+
+@pytest.mark.parametrize(
+    ("schedule", "fired"),
+    [
+        ("* 8 * * *", 60),  # meant 08:00: every minute from 08:00 to 08:59
+        ("* * * * *", 60),
+        ("*/4 9-17 * * mon-fri", 15),
+        ("0-59/2 8 * * *", 30),
+        ("*/5 * * * *", 0),  # 12 an hour: a schedule, not a slip
+        ("0,30 * * * *", 0),
+        ("0 8 * * *", 0),
+        ("@hourly", 0),
+    ],
+)
+def test_a_schedule_that_fires_in_bursts_says_how_often(schedule: str, fired: int) -> None:
+    assert crontab.burst(schedule, "Europe/Berlin") == fired

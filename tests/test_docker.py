@@ -72,22 +72,34 @@ def test_every_copied_path_exists() -> None:
 def test_the_state_folder_is_a_volume_and_the_healthcheck_reads_its_heartbeat() -> None:
     steps = dict(instructions())  # the last of each kind
     volumes = json.loads(steps["VOLUME"])
-    env = dict(re.findall(r"(\w+)=(\S+)", " ".join(a for w, a in instructions() if w == "ENV")))
-    state = env["DIGEST_STATE"]
+    env = image_env()
+    state = env["DIGEST_DEFAULT_STATE"]
     assert str(Path(state).parent) in volumes
+    # DIGEST_STATE would win over a config's own [state] url: every container on a private
+    # SQLite file, each sending every digest. It is for a container's own environment.
+    assert "DIGEST_STATE" not in env
     assert Path(env["DIGEST_CONFIG"]).parts[:3] == ("/", "app", "config")
     check = steps["HEALTHCHECK"]
     assert check.endswith('CMD ["digest", "health"]') and "--interval=" in check
 
 
+def image_env() -> dict[str, str]:
+    """The ENV the Dockerfile sets."""
+    return dict(re.findall(r"(\w+)=(\S+)", " ".join(a for w, a in instructions() if w == "ENV")))
+
+
 def health(state: Path) -> subprocess.CompletedProcess[str]:
-    """`digest health` with the image's environment: DIGEST_STATE set, no config file at all."""
+    """`digest health` with DIGEST_STATE set (a container's own) and no config file at all."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("DIGEST_")}
     env |= {"DIGEST_STATE": str(state), "DIGEST_CONFIG": str(state.parent / "missing.toml")}
+    return image_command(env, state.parent, "health")
+
+
+def image_command(env: dict[str, str], cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "digest", "health"],
+        [sys.executable, "-m", "digest", *args],
         env=env,
-        cwd=state.parent,
+        cwd=cwd,
         capture_output=True,
         text=True,
         timeout=60,
@@ -101,6 +113,28 @@ def test_the_healthcheck_command_fails_without_a_fresh_heartbeat(tmp_path: Path)
     lock.write_heartbeat(state, datetime.now(UTC))
     fresh = health(state)
     assert fresh.returncode == 0, fresh.stdout + fresh.stderr
+
+
+@pytest.mark.parametrize("names", [False, True])
+def test_with_the_images_environment_a_config_that_names_a_state_keeps_it(
+    tmp_path: Path, names: bool
+) -> None:
+    """The image's state (/app/state here under tmp_path) is the state of a config naming none;
+    one that names its own keeps it, for serve's heartbeat and for the HEALTHCHECK alike."""
+    app = tmp_path / "app"
+    (app / "config" / "papers").mkdir(parents=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DIGEST_")}
+    for name, value in image_env().items():
+        env[name] = str(tmp_path / value.lstrip("/"))
+    own = tmp_path / "elsewhere" / "digest.db"
+    config = f'[state]\npath = "{own}"\n' if names else ""
+    config += '[[sources]]\nkind = "files"\npath = "papers"\n'
+    Path(env["DIGEST_CONFIG"]).write_text(config, encoding="utf-8")
+    used = own if names else Path(env["DIGEST_DEFAULT_STATE"])
+    lock.write_heartbeat(used, datetime.now(UTC))
+    assert image_command(env, tmp_path, "health").returncode == 0
+    checked = image_command(env, tmp_path, "validate")
+    assert f"  state: {used}" in checked.stdout, checked.stdout + checked.stderr
 
 
 def test_compose_runs_the_image_with_env_file_and_volumes() -> None:

@@ -8,6 +8,7 @@ import json
 import os
 import queue
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -194,9 +195,23 @@ def test_serve_over_a_state_no_job_could_use_fails_at_start_in_one_line(tmp_path
     assert not any("Traceback" in line for line in lines)
 
 
-def test_a_second_serve_over_one_sqlite_state_is_refused_in_one_line(tmp_path: Path) -> None:
-    """Two both ran every job and wrote one heartbeat file, which then told of neither."""
-    (tmp_path / "digest.toml").write_text(CONFIG, encoding="utf-8")
+@pytest.mark.parametrize("web", [False, True])
+def test_a_second_serve_over_one_sqlite_state_is_refused_in_one_line(
+    tmp_path: Path, web: bool
+) -> None:
+    """Two both ran every job and wrote one heartbeat file, which then told of neither. With
+    [web], the second had been refused for the port ("Address already in use"), which sent the
+    operator looking for another program on it, and not by the lock."""
+    face = ""
+    if web:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        face = (
+            f'\n[web]\nbase_url = "http://127.0.0.1:{port}"\nlisten = "127.0.0.1:{port}"\n'
+            'secret = "k3y-of-the-serve-test-9f2c71"\n'
+        )
+    (tmp_path / "digest.toml").write_text(CONFIG + face, encoding="utf-8")
     arrive(tmp_path / "papers", "1", paper("p1", PRIVACY))
     first = Serve(tmp_path)
     try:

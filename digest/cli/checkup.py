@@ -99,8 +99,32 @@ def wordless(sub: Subscriber) -> list[str]:
     return found
 
 
-def where_paths(settings: Settings) -> list[str]:
-    """The paths the config names, as resolved: relative ones start from its folder."""
+def bursts(settings: Settings) -> list[str]:
+    """A line for each schedule that fires in bursts (more than crontab.BURST times within an
+    hour), once per schedule, naming its first subscriber: a valid crontab, so a warning."""
+    from digest.config import crontab
+
+    firsts: dict[str, list[Subscriber]] = {}  # a [defaults] schedule is one line, not one each
+    for sub in settings.subscribers:
+        firsts.setdefault(sub.schedule, []).append(sub)
+    lines = []
+    for schedule, subs in firsts.items():
+        names = [sub.name for sub in subs]
+        if fired := crontab.burst(schedule, subs[0].timezone):
+            others = f" (and {len(names) - 1} other subscriber(s))" if len(names) > 1 else ""
+            fields = crontab.NICKNAMES.get(schedule.strip().lower(), schedule).split()
+            once = " ".join(["0", *fields[1:]])
+            lines.append(
+                f"{settings.path}: subscribers.{names[0]}.schedule{others}: {schedule!r} fires "
+                f"{fired} times within an hour, a digest or notice each time; for one at a set "
+                f"time, give the minute, e.g. {once!r}"
+            )
+    return lines
+
+
+def where_paths(settings: Settings, state: str = "", origin: str = "") -> list[str]:
+    """The paths the config names, as resolved: relative ones start from its folder; the state
+    is the one a run would use (`origin`: the variable that gave it, if not the config)."""
     folder = config_folder(settings.path)
     whose = (
         "the config file's folder"
@@ -108,7 +132,11 @@ def where_paths(settings: Settings) -> list[str]:
         else ("the working directory (the config came through a pipe)")
     )
     lines = [f"  relative paths start from {whose}, {folder}{os.sep}:"]
-    lines.append(f"  state: {shown(settings.state_path)}")  # a URL without its password
+    state = state or settings.state_path
+    given = f" (from ${origin})" if origin.startswith("DIGEST_") else ""
+    if origin == "DIGEST_STATE" and _other(state, settings.state_path):
+        given = f" (from $DIGEST_STATE; not the config's {shown(settings.state_path)})"
+    lines.append(f"  state: {shown(state)}{given}")  # a URL without its password
     for source in settings.sources:
         if "path" in source.options:
             empty = source.kind == "files" and _empty(source)
@@ -123,6 +151,14 @@ def where_paths(settings: Settings) -> list[str]:
     if settings.templates:
         lines.append(f"  templates: {settings.templates}")
     return lines
+
+
+def _other(state: str, config: str) -> bool:
+    """Whether two states, each a file or a URL, are not one: a relative file is the working
+    directory's."""
+    if "://" in state or "://" in config:
+        return state != config
+    return os.path.abspath(state) != os.path.abspath(config)
 
 
 def _local_source(file: str, key: str, kind: str, raw: object) -> list[str]:

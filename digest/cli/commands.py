@@ -9,6 +9,7 @@ import logging
 import os
 import signal
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from digest.cli import names, retrying, states
 from digest.cli.clock import now as _now
@@ -17,6 +18,9 @@ from digest.cli.logs import REDACTOR
 from digest.cli.stopping import on_sigterm, terminated
 from digest.cli.terminal import say, shown_json, write
 from digest.models import InputError, Settings, StateError
+
+if TYPE_CHECKING:
+    from digest.web.server import Thread
 
 log = logging.getLogger("digest")
 
@@ -39,9 +43,22 @@ def _reread(args: argparse.Namespace) -> Settings:
     again when it changes, and the old secrets may still be in a line being written)."""
     from digest import config, sources
 
-    settings = config.load(args.config)
+    settings = _something(config.load(args.config))
     REDACTOR.secrets = REDACTOR.secrets | settings.secrets
     sources.check(settings)  # what each source kind knows of its own values
+    return settings
+
+
+def _something(settings: Settings) -> Settings:
+    """A config that reads or sends something. An empty or cut-short file (a failed copy, `cp
+    /dev/null`) had validated OK, and cron then ran a bot that did nothing, every run exit 0."""
+    from digest.models import ConfigError
+
+    if not settings.sources and not settings.subscribers:
+        raise ConfigError(
+            f"{settings.path}: no [[sources]] and no [[subscribers]]: nothing would be read or"
+            " sent (is the file empty or cut short?)"
+        )
     return settings
 
 
@@ -130,19 +147,24 @@ def validate(args: argparse.Namespace) -> int:
     """Every problem of the config, its sources' values, libraries, paths and templates, one line
     each (exit 2); or OK and where each relative path landed."""
     from digest import config
-    from digest.cli.checkup import problems, where_paths
+    from digest.cli.checkup import bursts, problems, where_paths
     from digest.models.errors import ConfigErrors
 
-    settings = config.load(args.config)  # its own problems are all raised at once
+    settings = _something(config.load(args.config))  # its own problems are all raised at once
     REDACTOR.secrets = settings.secrets
     found = problems(settings)
     if found:
         raise ConfigErrors(found)
+    # The state a run would use: $DIGEST_STATE (or the image's default) may not be the config's.
+    state, origin = states.chosen(args, settings)
+    state = states.secret_state(args, state, origin)
+    for line in bursts(settings):
+        log.warning("%s", line)
     channels = sum(len(s.channels) for s in settings.subscribers)
     lines = [
         f"{args.config}: OK: {len(settings.sources)} source(s), "
         f"{len(settings.subscribers)} subscriber(s), {channels} channel(s)",
-        *where_paths(settings),
+        *where_paths(settings, state, origin),
     ]
     say("\n".join(lines))
     return 0
@@ -177,9 +199,12 @@ def retry(args: argparse.Namespace) -> int:
 
 
 def serve(args: argparse.Namespace) -> int:
+    from digest.cli.checkup import bursts
     from digest.scheduler import Server
 
     settings = _settings(args)
+    for line in bursts(settings):
+        log.warning("%s", line)
     if args.verbose == 0:  # a service's log is its output: say what it does
         logging.getLogger().setLevel(logging.INFO)
     if args.verbose < 2:
@@ -188,7 +213,6 @@ def serve(args: argparse.Namespace) -> int:
     server = Server(settings, path)
     if not settings.web:
         return server.serve()
-    from digest.web.server import Thread
 
     def early(signum: int, frame: object) -> None:  # before serve() takes the signals over
         server.signal_name = signal.Signals(signum).name
@@ -197,7 +221,7 @@ def serve(args: argparse.Namespace) -> int:
     previous = {sig: signal.signal(sig, early) for sig in (signal.SIGTERM, signal.SIGINT)}
     # Beside the scheduler, over the same state, and on the same config: a face that read an
     # edited config (a new secret) refused the links of the digests serve's jobs still made.
-    web = Thread(settings, path)
+    web = _face(settings, path)
     try:
         web.start()
         return server.serve()
@@ -205,6 +229,25 @@ def serve(args: argparse.Namespace) -> int:
         web.stop()
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+def _face(settings: Settings, path: str) -> Thread:
+    """The web face's thread, its port bound, once no other serve holds the state's serve lock:
+    a second serve had been refused for the port ("Address already in use") and not by the
+    lock's line. Server.serve() takes the lock for good; a serve that bound the port between
+    the two is then told by the lock too."""
+    from digest.models import ConfigError
+    from digest.state.lock import serve_lock
+    from digest.web.server import Thread
+
+    with serve_lock(path):  # raises the lock's one line if another serve holds it
+        pass
+    try:
+        return Thread(settings, path)
+    except ConfigError:
+        with serve_lock(path):
+            pass
+        raise
 
 
 def status(args: argparse.Namespace) -> int:
@@ -230,9 +273,12 @@ def health(args: argparse.Namespace) -> int:
     from digest.state import Store, engine
     from digest.state.lock import health
 
-    # The container's check reads $DIGEST_STATE and never needs the config.
-    path = args.state or os.environ.get("DIGEST_STATE") or _settings(args).state_path
-    path = states.secret_state(args, path)
+    # Given --state or $DIGEST_STATE, the check never needs the config; else it reads the state
+    # a serve of this config uses (the image's default only for a config that names none).
+    path, where = states.chosen(args, None)
+    if not where:
+        path, where = states.chosen(args, _settings(args))
+    path = states.secret_state(args, path, where)
     if not engine.is_url(path) and os.path.exists(path):
         with Store(path, upgrade=False):  # a state no serve could use is bad state (exit 2)
             pass

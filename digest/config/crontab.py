@@ -4,7 +4,7 @@ config checks it, the periods and the scheduler fire by it."""
 from __future__ import annotations
 
 import functools
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from apscheduler.triggers.base import BaseTrigger
@@ -104,3 +104,20 @@ def check(expr: str, tz: str) -> None:
     thousands of subscribers share a few."""
     if never_fires(expr, tz, datetime.now(UTC)):
         raise ValueError("it never fires")
+
+
+BURST = 12  # fires within one hour above which a schedule is taken for a typo ("* 8 * * *")
+
+
+@functools.cache
+def burst(expr: str, tz: str) -> int:
+    """How often a valid schedule fires in the hour from its next fire time, if more than BURST
+    (every minute: 60), else 0. `* 8 * * *` reads as every minute of 08:00-08:59, 60 digests
+    (or notices) a day, where 08:00 was meant. Cached as check() is."""
+    rule = trigger(expr, tz)
+    first = last = rule.get_next_fire_time(None, datetime.now(UTC))
+    fired = 0
+    while last is not None and last < first + timedelta(hours=1) and fired <= 60:
+        fired += 1
+        last = rule.get_next_fire_time(last, last + timedelta(seconds=1))
+    return fired if fired > BURST else 0
