@@ -92,8 +92,8 @@ def build() -> argparse.ArgumentParser:
         if state:
             sub.add_argument(
                 "--state",
-                help="the state database (default: $DIGEST_STATE, "
-                "else [state].path, else state/digest.db)",
+                help="the state database (default: $DIGEST_STATE, else the config's [state], "
+                "else $DIGEST_DEFAULT_STATE, else state/digest.db)",
             )
             sub.add_argument(
                 "--now",
@@ -134,7 +134,8 @@ def build() -> argparse.ArgumentParser:
     rank.add_argument(
         "--state",
         help="the state database whose ratings (`digest feedback`) apply, if it exists; never "
-        "created (default: $DIGEST_STATE, else [state].path, else state/digest.db)",
+        "created (default: $DIGEST_STATE, else the config's [state], else $DIGEST_DEFAULT_STATE, "
+        "else state/digest.db)",
     )
     feedback = command(
         "feedback",
