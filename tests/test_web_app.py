@@ -143,7 +143,8 @@ def test_a_changed_byte_an_expired_link_or_another_kind_records_nothing(web: Pro
             for method in ("GET", "POST"):
                 answer = http.request(method, f"/r/{bad}")
                 assert answer.status_code == 403, (bad, method)
-                assert "does not work" in answer.text
+                said = "has expired" if bad == expired else "does not work"
+                assert said in answer.text, (bad, method)
     assert ratings(web, capsys) == []
 
 

@@ -1,12 +1,14 @@
 """Signed links: each token binds its kind, subscriber, paper, vote and expiry under [web].secret;
-any changed byte, an expired token, another kind or a rotated secret fails the check."""
+any changed byte, an expired token, another kind or a rotated secret fails the check, and an
+expired token of the key is told from a damaged one."""
 
 from __future__ import annotations
 
+import base64
 import string
 from datetime import UTC, datetime
 
-from digest.web.tokens import VOTE_DAYS, Signer, links_for
+from digest.web.tokens import VOTE_DAYS, Signer, claimed, links_for
 
 NOW = 1_764_493_200.0  # 2026-11-30T09:00Z
 WEB = {"base_url": "https://digest.example.org", "secret": "s" * 32}
@@ -84,3 +86,30 @@ def test_a_long_paper_id_is_signed_as_its_hash_and_every_link_stays_short() -> N
         assert fields[1] == paper_id if len(paper_id) <= 200 else fields[1].startswith("sha256:")
         names.add(fields[1])
     assert len(names) == 5  # one name a paper
+
+
+def test_an_expired_token_of_this_key_is_told_from_a_damaged_or_foreign_one() -> None:
+    """An undo clicked after its day was "damaged": its page could not say it had expired."""
+    signer = Signer("s" * 32)
+    late = signer.sign("x", "ana", "g1", "web:0123", int(NOW) - 1)
+    assert signer.check(late, "x", NOW) is None
+    assert signer.expired(late, "x", NOW) == ["ana", "g1", "web:0123"]
+    assert signer.expired(late, "v", NOW) is None  # another kind
+    assert Signer("t" * 32).expired(late, "x", NOW) is None  # another key
+    body, mac = late.split(".")
+    assert signer.expired(f"{body}.{mac[:-1]}A", "x", NOW) is None  # damaged
+    live = signer.sign("x", "ana", "g1", "web:0123", int(NOW) + 60)
+    assert signer.expired(live, "x", NOW) is None
+    assert signer.expired(signer.sign("u", "ana", 0), "u", NOW) is None  # 0: never expires
+    assert signer.expired(signer.sign("x", "ana", "g1", "k", True), "x", NOW) is None
+
+
+def test_what_a_token_claims_is_read_without_a_key_but_only_from_a_well_formed_one() -> None:
+    token = Signer("t" * 32).sign("u", "ana", 0)
+    assert claimed(token, "u") == ["ana", 0]  # whose digests to look in (mailed.py), no more
+    assert claimed(token, "v") is None
+    body, mac = token.split(".")
+    nested = base64.urlsafe_b64encode(b"[" * 1400).rstrip(b"=").decode() + "." + mac
+    for bad in (f"{body}=.{mac}", "nonsense", "a.b", f"{token}.x", "x" * 2001, nested):
+        assert claimed(bad, "u") is None, bad[:40]  # never an exception: it is read unsigned
+        assert Signer("t" * 32).check(bad, "u", NOW) is None

@@ -13,6 +13,7 @@ from typing import TypeVar
 
 from starlette.concurrency import run_in_threadpool
 
+from digest.models import DigestError
 from digest.state import Store
 from digest.state.engine import StateBusy
 
@@ -23,6 +24,11 @@ T = TypeVar("T")
 # QUEUED seconds, then answer "try again" (503): a burst of votes on an idle state all pass.
 WRITERS = 4
 QUEUED = 5.0
+# A page's line of what is in force (a rating, a pause) is left out past this many seconds: a
+# rating page under a lock on the ratings must still ask. GLANCERS threads of their own do those
+# reads, so ones stuck behind a lock take no thread that other requests need.
+GLANCE = 2.0
+GLANCERS = 4
 
 
 class Access:
@@ -35,6 +41,7 @@ class Access:
         self.lock = threading.Lock()
         self.turns: asyncio.Semaphore | None = None  # a write's turn at the WRITERS threads
         self.writers = ThreadPoolExecutor(WRITERS, thread_name_prefix="digest-web-write")
+        self.glances = ThreadPoolExecutor(GLANCERS, thread_name_prefix="digest-web-glance")
 
     @contextmanager
     def lease(self) -> Iterator[Store]:
@@ -72,12 +79,22 @@ class Access:
         finally:
             self.turns.release()
 
+    async def glance(self, work: Callable[[Store], T], wait: float = GLANCE) -> T | None:
+        """`work(store)`, a read a page can do without: None when the state cannot answer
+        within `wait` seconds (locked, away), and the page goes on without it."""
+        future = self.glances.submit(self._leased, work)
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(future), wait)
+        except (TimeoutError, DigestError):
+            return None
+
     def _leased(self, work: Callable[[Store], T]) -> T:
         with self.lease() as store:
             return work(store)
 
     def close(self) -> None:
         self.writers.shutdown(wait=True)
+        self.glances.shutdown(wait=True, cancel_futures=True)
         with self.lock:
             for store in self.opened:
                 store.close()

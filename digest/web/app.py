@@ -24,26 +24,22 @@ from starlette.types import ASGIApp
 from digest.models import DigestError, Paper, Settings, Subscriber
 from digest.state import Store
 from digest.state.engine import is_url
-from digest.web import archive, slack
+from digest.web import answers, archive, slack, standing
 from digest.web.access import Access
 from digest.web.answers import TooLarge, read_body, refused, respond
 from digest.web.clicks import Click, Clicks
 from digest.web.current import Current, View
+from digest.web.mailed import Mailed
 from digest.web.pages import Strict, button_form, page
 from digest.web.spool import Spool
-from digest.web.tokens import VOTE_DAYS, Links, Signer
+from digest.web.tokens import VOTE_DAYS, Links, Signer, claimed
 
 log = logging.getLogger("digest.web")
 
 MAX_BODY = 4096  # bytes: a one-click unsubscribe or a confirm form is a few dozen
 MAX_SLACK_BODY = 256 * 1024  # a block_actions payload repeats the whole message's blocks
 UNDO_SECONDS = 86400  # the undo button of a recorded vote works for a day
-VOTE_WORDS = {"up": "👍 more like this", "down": "👎 less like this", "none": "no rating"}
-
-
-def _place(request: Request) -> str:
-    """The kind of address, never its token: "/u…", "/r…"."""
-    return "/" + request.url.path.lstrip("/").split("/", 1)[0] + "…"
+VOTE_WORDS = standing.WORDS
 
 
 class Face:
@@ -65,6 +61,7 @@ class Face:
         # no disk, so theirs live in memory.
         spool = None if is_url(state) else Spool(Path(f"{state}.clicks"))
         self.clicks = Clicks(self.db, spool)
+        self.mailed = Mailed()
 
     @property
     def view(self) -> View:
@@ -100,10 +97,10 @@ class Face:
         # starlette's own slash redirects are absolute, built from the request's Host header:
         # links come from base_url only, so there are none (the archive's is relative, above).
         app.router.redirect_slashes = False
-        app.add_exception_handler(404, self._not_found)
-        app.add_exception_handler(405, self._not_allowed)
-        app.add_exception_handler(500, self._failed)
-        app.add_exception_handler(DigestError, self._unavailable)
+        app.add_exception_handler(404, answers.not_found)
+        app.add_exception_handler(405, answers.not_allowed)
+        app.add_exception_handler(500, answers.failed)
+        app.add_exception_handler(DigestError, answers.unavailable)
         return Strict(app)
 
     @contextlib.asynccontextmanager
@@ -112,28 +109,6 @@ class Face:
         # The clicks being written end and those kept get a last try, off the event loop.
         await run_in_threadpool(self.clicks.stop)
         self.db.close()
-
-    async def _not_found(self, request: Request, exc: Exception) -> Response:
-        return refused(404, "Not found", "There is nothing at this address.")
-
-    async def _not_allowed(self, request: Request, exc: Exception) -> Response:
-        answer = refused(405, "Not allowed", "This address does not take that kind of request.")
-        allow = getattr(exc, "headers", None) or {}  # RFC 9110: a 405 says what is allowed
-        answer.headers["Allow"] = allow.get("Allow", "GET, HEAD")
-        return answer
-
-    async def _unavailable(self, request: Request, exc: Exception) -> Response:
-        # The state database is down or busy: nothing was recorded, and a later try may be.
-        # A 503 with Retry-After says so to a mail provider's one-click unsubscribe too.
-        log.error("web: %s %s not done: %s", request.method, _place(request), exc)
-        answer = refused(
-            503, "Try again shortly", "The digest cannot record this just now; nothing was changed."
-        )
-        answer.headers["Retry-After"] = "60"
-        return answer
-
-    async def _failed(self, request: Request, exc: Exception) -> Response:
-        return refused(500, "Something went wrong", "The digest could not answer; try again later.")
 
     async def home(self, request: Request) -> Response:
         return respond(page("digest", "<p>This is the web face of a paper digest.</p>"))
@@ -159,9 +134,11 @@ class Face:
             return refused(404, "Unknown paper", "This paper is not in the digest's records.")
         paper_id, title = paper.id, html.escape(paper.title)
         if request.method != "POST":  # a mail scanner opens every link: GET (and HEAD) only ask
+            rated = await self.db.glance(lambda s: standing.rating(s, subscriber, paper_id))
             body = (
                 f"<p>Rate <strong>{title}</strong> as <strong>{VOTE_WORDS[vote]}</strong> for "
                 f"{html.escape(subscriber)}'s next digests?</p>"
+                + standing.rating_line(rated, vote, self._zone(subscriber))
                 + button_form(token, "Record my rating" if vote != "none" else "Undo")
             )
             return respond(page("Rate this paper", body))
@@ -201,7 +178,7 @@ class Face:
             or len(fields) not in (3, 4)
             or not all(isinstance(f, str) for f in fields[:3])
         ):
-            return refused(403, "This link does not work", _BAD_LINK)
+            return await self.dead(token)
         subscriber, name, key = fields[:3]
         previous = fields[3] if len(fields) == 4 else None
         if subscriber not in self.subscribers:
@@ -212,7 +189,10 @@ class Face:
         paper_id = paper.id if paper else name
         title = html.escape(paper.title if paper else name)
         if request.method != "POST":
-            body = f"<p>Take back your rating of <strong>{title}</strong>?</p>"
+            rated = await self.db.glance(lambda s: standing.rating(s, subscriber, paper_id))
+            body = f"<p>Take back your rating of <strong>{title}</strong>?</p>" + (
+                standing.rating_line(rated, "none", self._zone(subscriber))
+            )
             return respond(page("Undo a rating", body + button_form(token, "Undo")))
         try:
             await read_body(request, MAX_BODY)
@@ -231,14 +211,46 @@ class Face:
         body = f"<p><strong>{title}</strong>: back to what it was before this vote.</p>"
         return respond(page("Rating taken back", body))
 
+    async def dead(self, token: str) -> Response:
+        """A rating or undo link that does not work. One this face signed whose time is over
+        is not damaged: its page says so, names its paper and what to do instead."""
+        now = self.clock()
+        undo = self.signer.expired(token, "x", now)
+        late = undo or self.signer.expired(token, "v", now)
+        if not late or len(late) < 2 or not all(isinstance(f, str) for f in late[:2]):
+            return refused(403, "This link does not work", _BAD_LINK)
+        subscriber, name = late[0], late[1]
+        if subscriber not in self.subscribers:
+            return refused(410, "This link does not work", "Its reader is no longer subscribed.")
+        paper = await self.db(lambda store: _paper(store, subscriber, name))
+        paper_id, title = (paper.id, paper.title) if paper else (name, name)
+        rated = await self.db.glance(lambda s: standing.rating(s, subscriber, paper_id))
+        return respond(
+            page(*standing.expired(bool(undo), title, rated, self._zone(subscriber))), 403
+        )
+
+    def _zone(self, subscriber: str) -> str:
+        return self.subscribers[subscriber].timezone
+
     # one-click unsubscribe
+
+    async def unsubscriber(self, token: str) -> str:
+        """The subscriber an unsubscribe link names, or "": signed with the secret in force, or
+        carried by a digest sent to them (signed before the secret was rotated)."""
+        fields = self.signer.check(token, "u", self.clock())
+        said = claimed(token, "u") if fields is None else None
+        name = said[0] if said and len(said) == 2 and said[1] == 0 else None
+        if isinstance(name, str) and name in self.subscribers:
+            channels = [c.name for c in self.subscribers[name].channels]
+            if await self.db(lambda store: self.mailed.carries(store, name, channels, token)):
+                fields = [name]
+        return str(fields[0]) if fields and len(fields) == 1 else ""
 
     async def unsubscribe(self, request: Request) -> Response:
         token = request.path_params["token"]
-        fields = self.signer.check(token, "u", self.clock())
-        subscriber = str(fields[0]) if fields and len(fields) == 1 else ""
+        subscriber = await self.unsubscriber(token)
         if not subscriber:
-            return refused(403, "This link does not work", _BAD_LINK)
+            return refused(403, "This link does not work", _BAD_UNSUBSCRIBE)
         if subscriber not in self.subscribers:  # taken out of the config: nothing goes to it
             return refused(410, "No longer subscribed", "No digest goes to this reader any more.")
         channels = [c.name for c in self.subscribers[subscriber].channels if c.kind == "email"]
@@ -249,11 +261,7 @@ class Face:
             )
             return respond(page("No e-mail to stop", body))
         if request.method != "POST":  # HEAD too: only a POST changes anything
-            body = (
-                f"<p>Stop the e-mail digests for <strong>{html.escape(subscriber)}</strong>?"
-                " Other channels go on.</p>" + button_form(token, "Unsubscribe")
-            )
-            return respond(page("Unsubscribe", body))
+            return await self.ask_unsubscribe(subscriber, channels, token)
         try:
             await read_body(request, MAX_BODY)  # RFC 8058's "List-Unsubscribe=One-Click"
         except TooLarge:
@@ -270,6 +278,14 @@ class Face:
             " ask the digest's operator (<code>digest resume</code>).</p>"
         )
         return respond(page("Unsubscribed", body))
+
+    async def ask_unsubscribe(self, subscriber: str, channels: list[str], token: str) -> Response:
+        """The confirm page, with what is in force: after the unsubscribe, Back or Reload says
+        the mail is stopped since when, and asks nothing."""
+        paused = await self.db.glance(lambda s: standing.stopped(s, subscriber, channels))
+        button = button_form(token, "Unsubscribe")
+        zone = self._zone(subscriber)
+        return respond(page(*standing.unsubscribe(subscriber, channels, paused, zone, button)))
 
     # the archive and the feed
 
@@ -359,6 +375,11 @@ def _paper(store: Store, subscriber: str, name: str) -> Paper | None:
 _BAD_LINK = (
     "The link is damaged, has expired, or was made before the digest's secret changed. "
     "The next digest has fresh links."
+)
+_BAD_UNSUBSCRIBE = (
+    "The link is damaged, or no digest of its reader carries it. To stop the e-mail digests,"
+    " use the unsubscribe link at the foot of a recent one (or your mail program's Unsubscribe"
+    " button on it), or ask whoever runs the digest to stop them."
 )
 
 

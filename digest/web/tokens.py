@@ -1,6 +1,7 @@
 """Signed links of the web face: each token binds what it may do (a vote on one paper for one
 subscriber, an unsubscribe, an archive) and an expiry, under an HMAC-SHA256 of [web].secret.
-Rotating the secret voids every link; a changed byte fails the constant-time check."""
+Rotating the secret voids every link (an unsubscribe a sent digest carries stays good: see
+mailed.py); a changed byte fails the constant-time check."""
 
 from __future__ import annotations
 
@@ -35,6 +36,38 @@ def _unb64(text: str) -> bytes:
     return data
 
 
+def _parts(token: str) -> tuple[bytes, bytes] | None:
+    """The payload and the MAC of a token in its one spelling, unchecked, or None."""
+    if len(token) > 2000 or token.count(".") != 1:
+        return None
+    body, mac = token.split(".")
+    try:
+        return _unb64(body), _unb64(mac)
+    except (ValueError, TypeError):
+        return None
+
+
+def _fields(payload: bytes, kind: str) -> list[Any] | None:
+    """The fields after the kind, an int expiry last, of a payload of `kind`, or None."""
+    try:
+        fields = json.loads(payload)
+    except (ValueError, RecursionError):  # "[[[[…": a payload is read before its MAC in claimed()
+        return None
+    if not isinstance(fields, list) or len(fields) < 2 or fields[0] != kind:
+        return None
+    expiry = fields[-1]
+    if not isinstance(expiry, int) or isinstance(expiry, bool):
+        return None
+    return fields[1:]
+
+
+def claimed(token: str, kind: str) -> list[Any] | None:
+    """What a well-formed token says, expiry last, checked by no key: only to know where to
+    look for it (mailed.py), never to act on."""
+    parts = _parts(token)
+    return None if parts is None else _fields(parts[0], kind)
+
+
 class Signer:
     """Makes and checks tokens: base64url(JSON fields) "." base64url(MAC)."""
 
@@ -52,25 +85,25 @@ class Signer:
     def check(self, token: str, kind: str, now: float) -> list[Any] | None:
         """The token's fields after its kind, or None: forged, damaged, expired or of another
         kind. The last field of every kind is its expiry (0: none)."""
-        if len(token) > 2000 or token.count(".") != 1:
+        fields = self._genuine(token, kind)
+        if fields is None or (fields[-1] and fields[-1] < now):
             return None
-        body, mac = token.split(".")
-        try:
-            payload, given = _unb64(body), _unb64(mac)
-        except (ValueError, TypeError):
+        return fields[:-1]
+
+    def expired(self, token: str, kind: str, now: float) -> list[Any] | None:
+        """The fields of a token this signer made whose time is over, or None: such a link
+        is not damaged, and its page can say what it was for and what to do instead."""
+        fields = self._genuine(token, kind)
+        if fields is None or not fields[-1] or fields[-1] >= now:
             return None
-        if not hmac.compare_digest(self._mac(payload), given):
+        return fields[:-1]
+
+    def _genuine(self, token: str, kind: str) -> list[Any] | None:
+        """The fields after the kind, expiry last, of a token signed with this key."""
+        parts = _parts(token)
+        if parts is None or not hmac.compare_digest(self._mac(parts[0]), parts[1]):
             return None
-        try:
-            fields = json.loads(payload)
-        except ValueError:
-            return None
-        if not isinstance(fields, list) or len(fields) < 2 or fields[0] != kind:
-            return None
-        expiry = fields[-1]
-        if not isinstance(expiry, int) or (expiry and expiry < now):
-            return None
-        return fields[1:-1]
+        return _fields(parts[0], kind)
 
     def archive_key(self, subscriber: str) -> str:
         """The secret path segment of a subscriber's archive and feed."""
@@ -94,7 +127,8 @@ class Links:
         return f"{self.base_url}/r/{token}"
 
     def unsubscribe(self) -> str:
-        # No expiry: an old mail's unsubscribe link must still work.
+        # No expiry: an old mail's unsubscribe link must still work (after a rotation too: the
+        # face finds it in the digests it sent, mailed.py).
         return f"{self.base_url}/u/{self.signer.sign('u', self.subscriber, 0)}"
 
     def archive(self) -> str:

@@ -1,0 +1,109 @@
+"""What is in force for a reader, as the confirm and expired-link pages say it: the paper's
+rating now and since when, the e-mail digests stopped since when. A reader unsure whether a first
+click worked is the one who comes back; these only read the state."""
+
+from __future__ import annotations
+
+import html
+from datetime import datetime
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from digest.state import Store
+from digest.web.tokens import VOTE_DAYS
+
+WORDS = {"up": "👍 more like this", "down": "👎 less like this", "none": "no rating"}
+
+
+def when(stamp: str, zone: str) -> str:
+    """A stored time as the reader's clock shows it: "2026-12-06 at 10:14 (Europe/Berlin)"."""
+    try:
+        local = datetime.fromisoformat(stamp).astimezone(ZoneInfo(zone))
+    except (ValueError, ZoneInfoNotFoundError):
+        return stamp
+    return f"{local:%Y-%m-%d} at {local:%H:%M} ({zone})"
+
+
+def rating(store: Store, subscriber: str, paper_id: str) -> tuple[str, str]:
+    """The paper's rating by the subscriber now and when it was given; ("none", "") unrated."""
+    found = [r for r in store.ratings.listing(subscriber) if r["paper"] == paper_id]
+    return (found[-1]["vote"], found[-1]["at"]) if found else ("none", "")
+
+
+def rating_line(now: tuple[str, str] | None, vote: str, zone: str) -> str:
+    """What the paper's rating is (None: unknown, no line), beside a link that would make it
+    `vote` (none: an undo; "": no link, only the state)."""
+    if now is None:
+        return ""
+    given, at = now
+    if given == "none":
+        tail = {"none": "; there is nothing to take back", "": ""}.get(vote, " yet")
+        return f"<p>You have not rated this paper{tail}.</p>"
+    said = f"You rated this <strong>{WORDS[given]}</strong> on {html.escape(when(at, zone))}"
+    if vote == given:
+        said += "; recording it again changes nothing"
+    return f"<p>{said}.</p>"
+
+
+def stopped(store: Store, subscriber: str, channels: list[str]) -> dict[str, str]:
+    """Of these e-mail channels, those the reader's unsubscribe paused, and since when."""
+    return {
+        p.channel: p.since
+        for p in store.web.pauses()
+        if p.subscriber == subscriber and p.channel in channels
+    }
+
+
+def pause_line(subscriber: str, channels: list[str], paused: dict[str, str], zone: str) -> str:
+    """The e-mail digests stopped since when, "" when none is (of several, which still go)."""
+    if not paused:
+        return ""
+    since = html.escape(when(min(paused.values()), zone))
+    who = html.escape(subscriber)
+    going = ", ".join(html.escape(c) for c in channels if c not in paused)
+    if not going:
+        return f"<p>E-mail digests for <strong>{who}</strong> are stopped since {since}.</p>"
+    names = ", ".join(html.escape(c) for c in sorted(paused))
+    return (
+        f"<p>E-mail digests for <strong>{who}</strong> are stopped since {since} on {names};"
+        f" still mailed: {going}.</p>"
+    )
+
+
+def expired(undo: bool, title: str, rated: tuple[str, str] | None, zone: str) -> tuple[str, str]:
+    """The heading and body of an expired undo or rating link's page: nothing is damaged, and
+    no digest will carry that undo again, so it says what to use instead."""
+    paper = f"<strong>{html.escape(title)}</strong>"
+    if undo:
+        heading = "Too late to undo"
+        body = (
+            "<p>An undo works for a day after the vote, and this one's day is over: nothing was"
+            f" changed. To change your rating of {paper}, use its 👍 or 👎 link in the"
+            " digest.</p>"
+        )
+    else:
+        heading = "This link has expired"
+        body = (
+            f"<p>Rating links work for {VOTE_DAYS} days, and this one, for {paper}, is older:"
+            " nothing was recorded. This digest's page in your archive (linked at the foot of"
+            " every digest) has links that work.</p>"
+        )
+    return heading, body + rating_line(rated, "", zone)
+
+
+def unsubscribe(
+    subscriber: str, channels: list[str], paused: dict[str, str] | None, zone: str, button: str
+) -> tuple[str, str]:
+    """The heading and body of the unsubscribe page a GET shows: the question and its button
+    (with what is stopped, when known), or, once every e-mail channel is, that they are and
+    since when, and no button."""
+    paused = paused or {}
+    line = pause_line(subscriber, channels, paused, zone)
+    if len(paused) == len(channels):
+        return "Unsubscribed", line + (
+            "<p>Nothing more to do here. To start them again, ask the digest's operator"
+            " (<code>digest resume</code>).</p>"
+        )
+    return "Unsubscribe", (
+        f"<p>Stop the e-mail digests for <strong>{html.escape(subscriber)}</strong>? Other"
+        " channels go on.</p>" + line + button
+    )

@@ -1,0 +1,121 @@
+"""Unsubscribe links across a rotation of [web].secret: a mail provider posts RFC 8058's one-click
+once, from whichever mail the reader pressed Unsubscribe on, so an old mail's link must stop the
+mail after the secret changed. The face honours a `u` link that one of the reader's stored
+digests carries, whatever secret signed it, and no other; one it cannot honour says how to stop
+the mail. Real SMTP, a real state, the face on loopback."""
+
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_web_app import first_links, ratings
+from web_project import GRAPHS, IMAGES, SECRET, TUESDAY, Project, papers_file, project
+
+from digest.state import Store
+from digest.state.web import Web
+from digest.web import mailed
+from digest.web.mailed import Mailed
+from digest.web.tokens import Signer
+
+ROTATED = "rotated-secret-9876543210fedcba"
+
+
+@pytest.fixture
+def web(tmp_path: Path) -> Any:
+    with project(tmp_path) as p:
+        yield p
+
+
+def rotate(web: Project, secret: str = ROTATED) -> None:
+    toml = web.root / "digest.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace(SECRET, secret), encoding="utf-8")
+
+
+def unsubscribe_of(mail: Any) -> str:
+    return str(mail["List-Unsubscribe"]).strip().strip("<>")
+
+
+def test_an_unsubscribe_mailed_before_the_secret_was_rotated_still_stops_the_mail(
+    web: Project, capsys
+) -> None:
+    """After a rotation, every older mail's one-click answered 403 for good, and the reader's
+    mail went on."""
+    _, ups = first_links(web, capsys)
+    (mail,) = web.mails("ana@example.org")
+    url = unsubscribe_of(mail)
+    rotate(web)
+    with web.web() as http:
+        assert http.post(ups[0]).status_code == 403  # a rotation still voids the votes
+        asked = http.get(url)
+        assert asked.status_code == 200 and "Stop the e-mail digests" in asked.text
+        done = http.post(url, content=b"List-Unsubscribe=One-Click")
+        assert done.status_code == 200 and "No more e-mail digests go to ana" in done.text
+    code, out, _ = web.digest(capsys, "status", "--now", TUESDAY)
+    assert "ana/email: email paused by the reader since 20" in out
+    assert "ben/email" not in out and ratings(web, capsys) == []
+
+
+def test_an_unsubscribe_no_digest_carries_stops_nothing_and_says_how_to_stop_the_mail(
+    web: Project, capsys
+) -> None:
+    first_links(web, capsys)
+    toml = web.root / "digest.toml"
+    cai = '\n[[subscribers]]\nname = "cai"\ninterests = "graphs"\n'
+    cai += '[[subscribers.channels]]\nkind = "email"\nto = "cai@example.org"\n'
+    toml.write_text(toml.read_text(encoding="utf-8") + cai, encoding="utf-8")
+    rotate(web)
+    forged = [
+        Signer("never-the-secret-0123456789").sign("u", "ana", 0),  # a key never used
+        Signer(SECRET).sign("u", "cai", 0),  # the old key, but no digest of cai's carries it
+        Signer(SECRET).sign("u", "ana", 1),  # not an unsubscribe link's shape
+        Signer(SECRET).sign("u", ["ana"], 0),
+        base64.urlsafe_b64encode(b"[" * 1400).rstrip(b"=").decode() + ".AAAAAAAAAAAAAAAAAAAAAA",
+    ]
+    with web.web() as http:
+        for token in forged:
+            for method in ("GET", "POST"):
+                answer = http.request(method, f"/u/{token}")
+                assert answer.status_code == 403, (token, method)
+                assert "To stop the e-mail digests, use the unsubscribe link" in answer.text
+                assert "The next digest has fresh links" not in answer.text
+    assert "paused" not in web.digest(capsys, "status", "--now", TUESDAY)[1]
+
+
+CHANNELS = ("email", "file", "slack")  # ana's, as web_project writes them
+
+
+def test_each_history_is_read_once_then_only_what_was_sent_since(
+    web: Project, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A flood of forged links must not read the reader's digests again and again."""
+    first_links(web, capsys)
+    old = unsubscribe_of(web.mails("ana@example.org")[0]).rsplit("/u/", 1)[1]
+    rotate(web)
+    papers_file(web.root / "feed" / "tuesday.jsonl", [GRAPHS[2], IMAGES[2]])
+    assert web.digest(capsys, "run", "--now", TUESDAY)[0] == 0
+    new = unsubscribe_of(web.mails("ana@example.org")[-1]).rsplit("/u/", 1)[1]
+    assert new != old
+    asked: list[tuple[str, int]] = []
+    sent_messages = Web.sent_messages
+
+    def counted(self: Web, subscriber: str, channel: str, limit: int = 50, **more: Any) -> Any:
+        asked.append((channel, limit))
+        return sent_messages(self, subscriber, channel, limit, **more)
+
+    monkeypatch.setattr(Web, "sent_messages", counted)
+    monkeypatch.setattr(mailed, "FIRST", 1)
+    mail, forged = Mailed(), Signer("never-the-secret-0123456789").sign("u", "ana", 0)
+    with Store(web.state) as store:
+        assert mail.carries(store, "ana", CHANNELS, old)  # Tuesday's, then Monday's too
+        assert asked == [(c, n) for c in CHANNELS for n in (1, 4)]
+        asked.clear()
+        assert mail.carries(store, "ana", CHANNELS, new) and asked == []  # known by now
+        for _ in range(3):
+            assert not mail.carries(store, "ana", CHANNELS, forged)
+        assert asked == [(c, 1) for c in CHANNELS] * 3  # only a look at the newest
+        assert not mail.carries(store, "ben", ["email"], old)  # ben's digests carry ben's link
+        monkeypatch.setattr(mailed, "MOST", 1)  # only the newest digest of each channel is read
+        assert not Mailed().carries(store, "ana", CHANNELS, old)

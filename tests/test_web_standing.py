@@ -1,0 +1,128 @@
+"""What the confirm pages say is in force, on a real face over a real state: a rating link's page
+says whether and how the paper is rated, since when; the unsubscribe page, once the mail is
+stopped, says since when and asks nothing more; an undo or rating link whose time is over says
+so, names its paper and what to use instead. A GET changes nothing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_web_app import first_links, ratings, strict, undo_of
+from web_project import SECRET, TUESDAY, Project, project
+
+from digest.web.standing import when
+from digest.web.tokens import Signer
+
+GRAPH_TITLE = "Graph neural networks for molecule property prediction"
+
+
+@pytest.fixture
+def web(tmp_path: Path) -> Any:
+    with project(tmp_path) as p:
+        yield p
+
+
+def paper_of(link: str) -> str:
+    fields = Signer(SECRET).check(link.rsplit("/", 1)[1], "v", 0)
+    assert fields is not None
+    return str(fields[1])
+
+
+def test_a_time_is_shown_on_the_readers_clock() -> None:
+    assert when("2026-12-06T10:14:00Z", "Europe/Berlin") == "2026-12-06 at 11:14 (Europe/Berlin)"
+    assert when("2026-12-06T23:30:00Z", "Asia/Tokyo") == "2026-12-07 at 08:30 (Asia/Tokyo)"
+    assert when("not a time", "UTC") == "not a time"  # shown as stored, never a 500
+
+
+def test_a_rating_links_page_says_how_the_paper_is_rated_now(web: Project, capsys) -> None:
+    """A 👍 link of a paper already rated 👍 asked again with no word that it was."""
+    _, ups = first_links(web, capsys)
+    (mail,) = web.mails("ana@example.org")
+    (down,) = [d for d in web.links(web.html_of(mail), "👎") if paper_of(d) == paper_of(ups[0])]
+    with web.web() as http:
+        assert "You have not rated this paper yet." in http.get(ups[0]).text
+        done = http.post(ups[0])
+        again = http.get(ups[0])
+        assert again.status_code == 200 and "Record my rating" in again.text
+        (rated,) = ratings(web, capsys)
+        day, clock = rated["at"][:10], rated["at"][11:16]
+        said = f"You rated this <strong>👍 more like this</strong> on {day} at {clock} (UTC)"
+        assert f"{said}; recording it again changes nothing." in again.text
+        other = http.get(down)  # the 👎 link says what it would change
+        assert f"{said}." in other.text and "changes nothing" not in other.text
+        assert f"{said}." in http.get(undo_of(done)).text  # the undo's page too
+        assert ratings(web, capsys) == [rated]  # every GET only asked
+        assert "taken back" in http.post(undo_of(done)).text
+        undone = http.get(undo_of(done))
+        assert "You have not rated this paper; there is nothing to take back." in undone.text
+        strict(undone)
+
+
+def test_the_unsubscribe_page_after_unsubscribing_says_since_when_and_asks_nothing(
+    web: Project, capsys
+) -> None:
+    """After "Unsubscribed", Back or Reload asked again as if nothing had happened."""
+    first_links(web, capsys)
+    (mail,) = web.mails("ana@example.org")
+    url = mail["List-Unsubscribe"].strip().strip("<>")
+    with web.web() as http:
+        asked = http.get(url)
+        assert "Stop the e-mail digests" in asked.text and "<form" in asked.text
+        assert "stopped since" not in asked.text
+        assert "No more e-mail" in http.post(url, content=b"List-Unsubscribe=One-Click").text
+        again = http.get(url)
+        assert again.status_code == 200 and "<form" not in again.text
+        assert "E-mail digests for <strong>ana</strong> are stopped since 20" in again.text
+        assert "digest resume" in again.text
+        strict(again)
+        assert http.head(url).status_code == 200
+    toml = web.root / "digest.toml"  # a second address, added since: it still gets digests
+    first = '[[subscribers.channels]]\nkind = "email"\nto = "ana@example.org"\n'
+    second = first + first.replace("ana@example.org", "ana@work.example")
+    toml.write_text(toml.read_text(encoding="utf-8").replace(first, second), encoding="utf-8")
+    with web.web() as http:
+        partly = http.get(url)
+        assert "are stopped since 20" in partly.text
+        assert "on email; still mailed: email-2." in partly.text
+        assert "<form" in partly.text  # there is something left to stop
+    code, out, _ = web.digest(capsys, "status", "--now", TUESDAY)
+    assert "ana/email: email paused by the reader" in out and "email-2: email paused" not in out
+
+
+def test_an_undo_after_its_day_says_so_names_the_paper_and_what_to_use(web: Project, capsys):
+    """An undo clicked a day after its vote (a tab left open overnight) was told the link was
+    damaged and that the next digest has fresh links: no digest carries an undo link."""
+    _, ups = first_links(web, capsys)
+    signer = Signer(SECRET)
+    with web.web() as http:
+        done = http.post(ups[0])
+        undo = undo_of(done).rsplit("/", 1)[1]
+        fields = signer.check(undo, "x", 0)
+        assert fields is not None
+        late = signer.sign("x", *fields, 1)  # its day over
+        (rated,) = ratings(web, capsys)
+        for method in ("GET", "POST"):
+            answer = http.request(method, f"/r/{late}")
+            assert answer.status_code == 403 and "Too late to undo" in answer.text
+            assert "An undo works for a day" in answer.text and GRAPH_TITLE in answer.text
+            assert "use its 👍 or 👎 link in the digest" in answer.text
+            assert "You rated this <strong>👍 more like this</strong>" in answer.text
+            assert "damaged" not in answer.text
+            strict(answer)
+    assert ratings(web, capsys) == [rated]  # nothing was taken back
+
+
+def test_a_rating_link_past_its_180_days_says_so_and_names_its_paper(web: Project, capsys):
+    _, ups = first_links(web, capsys)
+    old = Signer(SECRET).sign("v", "ana", paper_of(ups[0]), "up", 1)
+    with web.web() as http:
+        for method in ("GET", "POST"):
+            answer = http.request(method, f"/r/{old}")
+            assert answer.status_code == 403 and "This link has expired" in answer.text
+            assert GRAPH_TITLE in answer.text and "work for 180 days" in answer.text
+            assert "You have not rated this paper." in answer.text
+    assert ratings(web, capsys) == []
+    assert json.loads(web.digest(capsys, "ratings", "--format", "json")[1]) == []
