@@ -526,11 +526,32 @@ def test_a_relay_that_drips_its_greeting_is_given_up_at_the_deadline() -> None:
 def test_the_web_faces_one_click_link_goes_first_in_list_unsubscribe(relay: Any) -> None:
     server, mailbox = relay
     web = dataclasses.replace(message(1), unsubscribe_url="https://digest.example.org/u/abc.def")
-    send(channel(settings_for(server.port), unsubscribe="mailto:leave@example.org"), web)
+    one = ["ana@example.org"]
+    send(channel(settings_for(server.port), to=one, unsubscribe="mailto:leave@example.org"), web)
     msg = mailbox.mails[0].message
     listed = msg["List-Unsubscribe"].strip()  # folded: it is a long header
     assert listed == "<https://digest.example.org/u/abc.def>, <mailto:leave@example.org>"
     assert msg["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"  # RFC 8058
+
+
+def test_a_mail_to_several_addresses_offers_no_one_click_that_stops_it_for_all(
+    relay: Any,
+) -> None:
+    """The face's link stops the channel, every address of `to`: one co-recipient's mail
+    provider posting RFC 8058's one-click had stopped it for the whole lab, unsaid. Its page
+    asks, and says it stops every address."""
+    server, mailbox = relay
+    web = dataclasses.replace(message(1), unsubscribe_url="https://digest.example.org/u/abc.def")
+    lab = ["ana@example.org", "colleague@example.org"]
+    send(channel(settings_for(server.port), to=lab), web)
+    msg = mailbox.mails[0].message
+    assert msg["List-Unsubscribe"].strip() == "<https://digest.example.org/u/abc.def>"
+    assert msg["List-Unsubscribe-Post"] is None
+    own = "https://lists.example.org/leave"  # the operator's own list manager knows who asks
+    send(channel(settings_for(server.port), to=lab, unsubscribe=own), web)
+    listed = mailbox.mails[1].message
+    assert listed["List-Unsubscribe"].strip() == f"<{own}>"
+    assert listed["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
 
 
 def raw_header(raw: bytes, name: str) -> str:
@@ -564,7 +585,7 @@ def test_an_unsubscribe_uri_beyond_ascii_is_written_in_ascii_not_encoded_words(
     # an unsubscribe button, and no one-click.
     server, mailbox = relay
     msg = dataclasses.replace(message(1), unsubscribe_url=web)
-    send(channel(settings_for(server.port), unsubscribe=own), msg)
+    send(channel(settings_for(server.port), to=["ana@example.org"], unsubscribe=own), msg)
     (mail,) = mailbox.mails
     assert raw_header(mail.raw, "List-Unsubscribe") == listed
     assert raw_header(mail.raw, "List-Unsubscribe-Post") == "List-Unsubscribe=One-Click"
@@ -577,7 +598,8 @@ def test_with_the_web_faces_link_a_channels_https_link_is_not_a_second_one_click
     # undefined, so one of the two ways to leave never fired.
     server, mailbox = relay
     web = dataclasses.replace(message(1), unsubscribe_url="https://digest.example.org/u/abc.def")
-    send(channel(settings_for(server.port), unsubscribe="https://lists.example.org/u?id=ana"), web)
+    own = "https://lists.example.org/u?id=ana"
+    send(channel(settings_for(server.port), to=["ana@example.org"], unsubscribe=own), web)
     msg = mailbox.mails[0].message
     assert msg["List-Unsubscribe"].strip() == "<https://digest.example.org/u/abc.def>"
     assert msg["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"

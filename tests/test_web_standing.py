@@ -126,3 +126,22 @@ def test_a_rating_link_past_its_180_days_says_so_and_names_its_paper(web: Projec
             assert "You have not rated this paper." in answer.text
     assert ratings(web, capsys) == []
     assert json.loads(web.digest(capsys, "ratings", "--format", "json")[1]) == []
+
+
+def test_a_digest_mailed_to_several_addresses_says_it_stops_for_all_of_them(
+    web: Project, capsys
+) -> None:
+    """One co-recipient's unsubscribe stops the lab's digest for everyone: its page says so
+    before anything is stopped (and the mail offers no one-click: tests/test_channels_email)."""
+    toml = web.root / "digest.toml"
+    one = 'to = "ana@example.org"\n'
+    lab = 'to = ["ana@example.org", "colleague@example.org"]\n'
+    toml.write_text(toml.read_text(encoding="utf-8").replace(one, lab, 1), encoding="utf-8")
+    first_links(web, capsys)
+    (mail,) = web.mails("ana@example.org")
+    assert mail["List-Unsubscribe-Post"] is None
+    url = mail["List-Unsubscribe"].strip().strip("<>")
+    with web.web() as http:
+        asked = http.get(url)
+    assert "go to 2 addresses in one mail: this stops them for all of them" in asked.text
+    assert "<form" in asked.text

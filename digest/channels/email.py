@@ -93,14 +93,19 @@ class EmailChannel:
             ("Message-ID", message_id),
             ("Auto-Submitted", "auto-generated"),  # RFC 3834: no vacation replies, please
         ]
-        # The web face's one-click link ([web]) first, then the channel's own `unsubscribe`.
-        links = [ascii_uri(u) for u in (delivery.message.unsubscribe_url, self.unsubscribe) if u]
-        if delivery.message.unsubscribe_url and not self.unsubscribe.lower().startswith("mailto:"):
+        # The web face's one-click link ([web]) first, then the channel's own `unsubscribe`. The
+        # face's link stops the mail to every address of `to`: to several, its page asks and says
+        # so, never one co-recipient's provider's one-click; a list manager's own link knows who.
+        face, own = delivery.message.unsubscribe_url, self.unsubscribe
+        several, own_web = len(self.to) > 1, own.lower().startswith("https:")
+        face = "" if several and own_web else face
+        links = [ascii_uri(u) for u in (face, own) if u]
+        if face and not own.lower().startswith("mailto:"):
             links = links[:1]  # RFC 8058: one HTTPS URI beside One-Click (others may be mailto:)
         if links:
             headers.append(("List-Unsubscribe", ", ".join(f"<{u}>" for u in links)))
-            if delivery.message.unsubscribe_url or self.unsubscribe.lower().startswith("https:"):
-                headers.append(("List-Unsubscribe-Post", "List-Unsubscribe=One-Click"))  # RFC 8058
+            if (face and not several) or (own_web and not face):
+                headers.append(("List-Unsubscribe-Post", "List-Unsubscribe=One-Click"))
         return message_id, mime(headers, delivery.message.text, delivery.message.html)
 
     def send(self, delivery: Delivery) -> Receipt:

@@ -21,6 +21,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import ASGIApp
 
+from digest.channels.email import recipients
 from digest.models import DigestError, Paper, Settings, Subscriber
 from digest.state import Store
 from digest.state.engine import is_url
@@ -285,7 +286,10 @@ class Face:
         paused = await self.db.glance(lambda s: standing.stopped(s, subscriber, channels))
         button = button_form(token, "Unsubscribe")
         zone = self._zone(subscriber)
-        return respond(page(*standing.unsubscribe(subscriber, channels, paused, zone, button)))
+        mailed = {a for c in self.subscribers[subscriber].channels if c.kind == "email"
+                  for a in recipients(c.options.get("to"))}  # fmt: skip
+        asked = standing.unsubscribe(subscriber, channels, paused, zone, button, len(mailed))
+        return respond(page(*asked))
 
     # the archive and the feed
 

@@ -91,11 +91,16 @@ def expired(undo: bool, title: str, rated: tuple[str, str] | None, zone: str) ->
 
 
 def unsubscribe(
-    subscriber: str, channels: list[str], paused: dict[str, str] | None, zone: str, button: str
+    subscriber: str,
+    channels: list[str],
+    paused: dict[str, str] | None,
+    zone: str,
+    button: str,
+    addresses: int = 1,
 ) -> tuple[str, str]:
     """The heading and body of the unsubscribe page a GET shows: the question and its button
-    (with what is stopped, when known), or, once every e-mail channel is, that they are and
-    since when, and no button."""
+    (with what is stopped, when known, and that it stops every address the digests go to), or,
+    once every e-mail channel is, that they are and since when, and no button."""
     paused = paused or {}
     line = pause_line(subscriber, channels, paused, zone)
     if len(paused) == len(channels):
@@ -105,5 +110,17 @@ def unsubscribe(
         )
     return "Unsubscribe", (
         f"<p>Stop the e-mail digests for <strong>{html.escape(subscriber)}</strong>? Other"
-        " channels go on.</p>" + line + button
+        " channels go on.</p>" + _shared(addresses) + line + button
+    )
+
+
+def _shared(addresses: int) -> str:
+    """A digest mailed to several addresses at once (a lab's list, a PI and a student) stops
+    for every one of them: one reader's unsubscribe had stopped it for all, unsaid."""
+    if addresses < 2:
+        return ""
+    return (
+        f"<p>These digests go to {addresses} addresses in one mail: this stops them for all"
+        " of them. A reader who wants them stopped alone can ask the operator for a channel of"
+        " their own.</p>"
     )
