@@ -108,3 +108,22 @@ def test_a_readers_greek_letter_also_weighs_as_its_name_and_back() -> None:
     rows = space.spelled(["β-decay", "alpha helix"]).toarray()
     assert rows[0][0] > 0 and rows[0][1] > 0 and rows[0][4] == 0
     assert rows[1][2] == pytest.approx(rows[1][3]) and rows[1][2] > 0
+
+
+def test_a_greek_letter_and_its_name_are_spellings_of_one_term():
+    assert features.greek_spellings("β-decay") == ("beta decay",)
+    assert set(features.greek_spellings("alpha helix")) == {"α-helix", "αhelix"}
+    assert set(features.greek_spellings("hα")) == {"h-alpha", "halpha"}
+    assert features.greek_spellings("decay") == () and features.greek_spellings("mu") == ()
+    assert features.greek_spellings("lyman alpha") == ("lymanα",)  # "lyman-α" reads as "lyman"
+
+
+def test_a_readers_t_cell_meets_papers_on_t_cells_however_written_and_no_other_cells() -> None:
+    """A keyword "T cell" read as "cell" ranked blood-cell and battery-cell papers with the
+    T-cell ones, and "T-cell" scored 0 a paper that writes "T cells"."""
+    papers = ["T cell receptor repertoires of CD8 T cells", "T-cell exhaustion in infection",
+              "Battery cells and solar cells", "Red blood cell counts"]  # fmt: skip
+    space, rows = fit(papers, keep=["T cell", "T-cell"])
+    for keyword in ("T cell", "T-cell", "t cell"):
+        scores = (rows @ space.spelled([keyword]).T).toarray().ravel()
+        assert scores[0] > 0 and scores[1] > 0 and scores[2] == scores[3] == 0, keyword

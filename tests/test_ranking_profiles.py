@@ -16,3 +16,36 @@ def test_a_language_rule_finds_its_versions_and_no_pitch():
     for text in ("C#10 records", "C++17", "C++0x", "C++2a modules", "C#7.3", "C# code", "F# 5"):
         assert pattern.search(text), text
     assert not pattern.search("C++x templates") and not pattern.search("C#m chord")
+
+
+def test_a_rule_finds_every_spelling_the_analyzer_reads_as_its_term():
+    """`exclude = ["α-synuclein"]` missed "alpha-synuclein" and "$\\alpha$-synuclein", which
+    the ranking reads as the same term; "p-adic" missed "$p$-adic". Greek letter or its name,
+    typed or in LaTeX, a rule finds each."""
+    spellings = ["α-synuclein", "α-Synuclein", "alpha-synuclein", "Alpha synuclein",
+                 r"$\alpha$-synuclein"]  # fmt: skip
+    for rule in ("α-synuclein", "alpha-synuclein", r"$\alpha$-synuclein"):
+        pattern = exclude_pattern([rule])
+        assert pattern is not None
+        assert all(pattern.search(f"{text} aggregates") for text in spellings), rule
+        assert not pattern.search("synuclein") and not pattern.search("beta-synuclein")
+    for rule, found, missed in [
+        ("p-adic", [r"$p$-adic forms", "P-adic", "p adic"], ["adic", "$q$-adic"]),
+        ("Hα", [r"H$\alpha$ emitters", "H-alpha", "Halpha"], ["H beta", "Ha"]),
+        ("ΛCDM", [r"$\Lambda$CDM", "LambdaCDM", "lambda-CDM"], ["CDM"]),
+        ("beta decay", [r"$\beta$-decay", "β-decays"], ["decay"]),
+        ("SU(2)", [r"$\mathrm{SU}(2)$ gauge", "SU(2)-invariant"], ["SU(3)", "Su et al."]),
+        ("k-means", [r"$k$-means", "K-Means"], ["by means of"]),
+    ]:
+        pattern = exclude_pattern([rule])
+        assert pattern is not None
+        assert all(pattern.search(text) for text in found), rule
+        assert not any(pattern.search(text) for text in missed), rule
+
+
+def test_a_rule_of_a_greek_name_or_letter_alone_is_that_word():
+    """The analyzer reads a lone "α" as no word, so "alpha" alone is not "α = 0.05"."""
+    alpha, letter = exclude_pattern(["alpha"]), exclude_pattern(["α"])
+    assert alpha is not None and letter is not None
+    assert not alpha.search("at α = 0.05") and alpha.search("AlphaFold alpha release")
+    assert not letter.search("alpha particles") and letter.search("α particles")

@@ -36,6 +36,62 @@ def test_a_lone_letter_and_its_hyphen_or_symbols_stay_one_word():
     assert "privacy utility" in analyze("the privacy-utility trade")  # two words, one phrase
 
 
+def test_a_lone_letter_written_apart_joins_its_word_as_its_hyphen_does():
+    """ "T cell" was read as "cell": a "T cell" reader matched every cell paper ("why: matched
+    cell"), and "T-cell" never met "T cells". Apart or hyphenated, it is one term."""
+    for apart, hyphenated in [
+        ("T cell receptor", "T-cell receptor"), ("CD8$^+$ T cells", "CD8+ T-cells"),
+        ("(B cells)", "B-cells"), ("X Ray Based Diagnosis", "X-ray based diagnosis"),
+        ("the p value of a t test", "the p-value of a t-test"), ("M dwarfs", "M-dwarfs"),
+        ("in the K band", "in the K-band"), ("Mann-Whitney U test", "Mann-Whitney U-test"),
+    ]:  # fmt: skip
+        assert analyze(apart) == analyze(hyphenated), apart
+    assert "cell" not in analyze("T cell receptor repertoires of tumour-infiltrating T cells")
+    assert analyze("T and B cells") == ["b-cells"]  # no stop word joins a letter
+
+
+def test_a_lone_letter_that_is_no_terms_first_letter_stays_apart():
+    """English "a", "A", "I"; a unit after a number; a letter after a mark; and another
+    language's word (Spanish "y", Polish "w", Portuguese "O"), which joins only as a capital
+    inside a sentence: joined, their words would have been "a-survey", "w-pracy", "o-modelo"."""
+    assert analyze("A survey: I think a model of C. elegans") == ["survey", "think", "elegans"]
+    assert analyze("at 300 K and 4 T fields on a 6.5 m telescope") == ["fields", "telescope"]
+    assert analyze("$10^{24}$ W Hz$^{-1}$ and $n$ points") == ["hz", "points"]
+    assert analyze("H&E images and the model's accuracy") == ["images", "accuracy"]
+    assert analyze("Proxima b Detected") == ["proxima", "detected"]  # a small letter, a small word
+    for foreign, word in [
+        ("W pracy przedstawiono model", "pracy"), ("modelos y la estrella", "estrella"),
+        ("O modelo proposto", "modelo"), ("O Impacto Da Inteligência", "impacto"),
+        ("K band photometry", "band"),  # a sentence's first word: a reader writes "K-band"
+    ]:  # fmt: skip
+        assert word in analyze(foreign), foreign
+
+
+def test_a_math_letter_before_a_hyphen_is_the_letter_as_typed():
+    """ "$p$-adic" read as "adic", "$k$-means" as "means", "$n$-gram" as "gram": a reader's
+    "p-adic", "k-means", "n-gram" scored 0 every paper that typesets its letter."""
+    for latex, typed in [
+        ("$p$-adic Galois representations", "p-adic Galois representations"),
+        ("$k$-means and $k$-NN", "k-means and k-NN"), ("$n$-gram models", "n-gram models"),
+        ("$N$-body simulations", "N-body simulations"), ("the $L^2$-norm", "the L2-norm"),
+    ]:  # fmt: skip
+        assert analyze(latex) == analyze(typed), latex
+    assert "means" not in analyze("$k$-means clustering")
+
+
+def test_a_groups_name_keeps_its_number_and_two_capitals_their_slash():
+    """ "SU(2)" and "SU(3)" were both "su" (as the surname Su), "SE(3)-equivariant" explained
+    picks as "se", "A/B testing" was "testing". Big O is no group: "O(n)" is no word."""
+    assert analyze("SU(2) gauge theory")[:3] == ["su(2)", "gauge", "theory"]
+    assert analyze(r"$\mathrm{SU}(2)$") == analyze("SU(2)") == ["su(2)"] != analyze("SU(3)")
+    assert analyze(r"$\mathrm{SO(3)}$ and U(1)") == ["so(3)", "u(1)"]
+    assert analyze("SE(3)-equivariant") == ["se(3)", "equivariant", "se(3) equivariant"]
+    assert analyze("SU(2)_L x U(1)_Y") == ["su(2)", "u(1)"]
+    assert analyze("O(n) time and O(1) memory, SL(2,R)") == ["time", "memory", "sl"]
+    assert analyze("A/B testing of I/O") == ["a/b", "testing", "i/o", "a/b testing"]
+    assert analyze("w/o pretraining in C/C++") == ["pretraining", "c++"]
+
+
 def test_a_language_keeps_its_version_and_a_pitch_is_no_language():
     """Pitches "C#4" and "F#5" (a letter, a sharp, one octave digit): read as C# and F#, a C#
     reader's keyword found music papers. A version is two digits, a digit and a letter, or
@@ -70,14 +126,6 @@ def test_a_greek_letter_reads_the_same_typed_or_written_in_latex():
     assert analyze(r"a $\varepsilon$-net, $\mu$m grains") == analyze("a ε-net, μm grains")
     assert analyze(r"$\alpha + \beta$ decays") == ["decays"]  # lone letters are no words
     assert analyze(r"\etaa \betax") == []  # a command that only begins with a letter's name
-
-
-def test_a_greek_letter_and_its_name_are_spellings_of_one_term():
-    assert tokens.greek_spellings("β-decay") == ("beta decay",)
-    assert set(tokens.greek_spellings("alpha helix")) == {"α-helix", "αhelix"}
-    assert set(tokens.greek_spellings("hα")) == {"h-alpha", "halpha"}
-    assert tokens.greek_spellings("decay") == () and tokens.greek_spellings("mu") == ()
-    assert tokens.greek_spellings("lyman alpha") == ("lymanα",)  # "lyman-α" reads as "lyman"
 
 
 def test_accents_case_and_punctuation_do_not_change_the_words():

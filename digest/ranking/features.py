@@ -7,15 +7,16 @@ from __future__ import annotations
 import functools
 import io
 import itertools
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 import scipy.sparse as sp
 
 from digest.models import Paper
-from digest.ranking import bags, latent
+from digest.ranking import bags, latent, tokens
 from digest.ranking.stopwords import PHRASE_ONLY
-from digest.ranking.tokens import analyze, greek_spellings, tokenize, tokenize_all
+from digest.ranking.tokens import GREEK, LETTER_NAMES, analyze, tokenize, tokenize_all
 
 # Bump when the analyzer or the weighting changes: a stored space of another version is refitted.
 # 5: the latent basis; 6: "k-means", "c++", "c#" whole, no LaTeX command names; 7: other
@@ -26,8 +27,10 @@ from digest.ranking.tokens import analyze, greek_spellings, tokenize, tokenize_a
 # 11: a LaTeX Greek letter is the letter ("$\Lambda$CDM" is "λcdm"); 12: an en dash or "--"
 # between letters joins a name pair ("Navier–Stokes"), "c++17" holds "c++"; 13: "--" only
 # between names ("Erdős--Rényi"), not prose's dash between small letters; 14: "C#4" a pitch, no
-# "c#" ("c++0x" is "c++"), a Title Case title read in its language ("De", "Em" function words).
-VERSION = 14
+# "c#" ("c++0x" is "c++"), a Title Case title read in its language ("De", "Em" function words);
+# 15: a lone letter joins its word ("T cell" is "t-cell"), a math letter too ("$p$-adic" is
+# "p-adic"), "SU(2)" and "A/B" are words.
+VERSION = 15
 # The form of a saved space: 2 counts the built-in background in (background.stored); a space
 # saved in another form is fitted again once.
 FORM = 2
@@ -187,6 +190,34 @@ class Space:
             named = named_of(saved)
             named_docs = int(saved["named_docs"][0]) if named is not None else docs
         return cls(terms, idf, docs, centroid, basis, named, named_docs)
+
+
+def greek_spellings(term: str) -> tuple[str, ...]:
+    """The term with its Greek letters spelled as names, or its names as letters, as the
+    analyzer reads each: a reader's "β-decay" is the papers' "beta decay", "alpha helix" their
+    "α-helix", "Hα" their "H-alpha". A form the analyzer reads only in part is none."""
+    return _greek_spellings(term, id(vars(tokens)["STOP_WORDS"]))  # a benchmark may swap them
+
+
+@functools.lru_cache(maxsize=1 << 16)  # readers share most terms: a run asks for each once
+def _greek_spellings(term: str, _stop_words: int) -> tuple[str, ...]:
+    if any(c in LETTER_NAMES for c in term):
+        named = "".join(LETTER_NAMES.get(c, c) for c in term)
+        hyphened = "".join(f"-{LETTER_NAMES[c]}-" if c in LETTER_NAMES else c for c in term)
+        forms = {named, re.sub("-+", "-", hyphened).strip("-")}
+    else:
+        parts = re.split("[ -]", term)
+        lettered = [GREEK.get(p, p) for p in parts]
+        forms = {"-".join(lettered), "".join(lettered)} if lettered != parts else set()
+    found = []
+    for form in sorted(forms):
+        best = max(analyze(form), key=len, default="")
+        if best and best != term and _BARE.sub("", best) == _BARE.sub("", form):
+            found.append(best)
+    return tuple(dict.fromkeys(found))
+
+
+_BARE = re.compile("[ -]")
 
 
 def named_arrays(named: Mapping[str, int]) -> dict[str, np.ndarray]:

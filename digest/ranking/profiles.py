@@ -19,10 +19,13 @@ from digest.ranking.features import Space, normalize
 from digest.ranking.tokens import (
     ASCII_MARKS,
     CJK_RUN,
+    GREEK,
+    LETTER_NAMES,
     SYMBOL_VERSION,
     author_key,
     fold,
     no_rule,
+    respelled,
     rule_words,
 )
 
@@ -77,11 +80,14 @@ NAME_MOST = 2.0
 class Phrases:
     """Words or phrases found in a text as the analyzer reads it: whole words, plurals too, any
     case, accents and hyphens aside ("naive" finds "Naïve", "fine-tuning" finds "fine tuning"
-    and "finetuning", "pretraining" finds "pre-training")."""
+    and "finetuning", "pretraining" finds "pre-training"), a Greek letter as its name or in
+    LaTeX and LaTeX's math letters as typed ("α-synuclein" finds "alpha-synuclein" and
+    "$\\alpha$-synuclein", "p-adic" finds "$p$-adic")."""
 
     regex: re.Pattern[str]
 
     def search(self, text: str) -> re.Match[str] | None:
+        text = respelled(text)
         return self.regex.search(text if text.isascii() else fold(text).translate(ASCII_MARKS))
 
 
@@ -94,7 +100,7 @@ def phrases_pattern(words: tuple[str, ...]) -> Phrases | None:
 def exclude_pattern(words: Collection[str]) -> Phrases | None:
     """One pattern for a subscriber's exclude list (or alert keywords)."""
     # The rule's own typographic marks too ("Alzheimer’s", "fine‐tuning"), as the text's.
-    phrases = [rule_words(w) for w in words]
+    phrases = [rule_words(respelled(w)) for w in words]
     parts = [_bounded(phrase) for phrase in phrases if not no_rule(phrase)]
     if not parts:
         return None
@@ -118,23 +124,32 @@ def _plurals(phrase: list[str]) -> str:
     policies, analysis -> analyses; a word written in the plural also matches its singular
     (models -> model, LLMs -> LLM, studies -> study, approaches -> approach)."""
     *head, last = phrase
-    forms = [_spellings(last) + "(?:e?s)?"]
+    spell = functools.partial(_spelled, alone=not head)
+    forms = [spell(last) + "(?:e?s)?"]
     if len(last) > 2 and last[-1].lower() == "y" and last[-2].lower() not in "aeiou":
-        forms.append(_spellings(last[:-1]) + "ies")
+        forms.append(spell(last[:-1]) + "ies")
     if len(last) > 3 and last[-2:].lower() == "is":
-        forms.append(_spellings(last[:-2]) + "es")
-    forms += map(_spellings, _singulars(last))
+        forms.append(spell(last[:-2]) + "es")
+    forms += map(spell, _singulars(last))
     # Words of a phrase apart or joined: "fine tuning" finds "fine-tuning" and "finetuning";
     # "Navier-Stokes" the name pair as journals write it, "Navier–Stokes" (an en dash).
-    return _BETWEEN.join([*map(_spellings, head), "(?:" + "|".join(forms) + ")"])
+    return _BETWEEN.join([*map(spell, head), "(?:" + "|".join(forms) + ")"])
 
 
 _BETWEEN = "[\\s\\-\u2010-\u2014]*"
 
 
-def _spellings(word: str) -> str:
-    """A word with or without a hyphen inside: "pretraining" finds "pre-training"."""
-    return "-?".join(map(re.escape, word))
+def _spelled(word: str, alone: bool) -> str:
+    """A word with or without a hyphen inside: "pretraining" finds "pre-training". A Greek
+    letter is also its name, and a name its letter, as the analyzer reads them in a term
+    ("Hα" finds "H-alpha", "alpha helix" "α-helix"); a rule of a letter alone is that letter."""
+    if (letter := GREEK.get(word.lower())) and not alone:
+        return f"(?:{re.escape(word)}|{letter})"
+    if alone and len(word) == 1:
+        return re.escape(word)
+    return "-?".join(
+        f"(?:{c}|{n})" if (n := LETTER_NAMES.get(c.lower())) else re.escape(c) for c in word
+    )
 
 
 def _singulars(word: str) -> list[str]:

@@ -4,7 +4,6 @@ the word ids of many texts at once for a fit (two processes for large corpora), 
 from __future__ import annotations
 
 import array
-import functools
 import os
 import pickle
 import re
@@ -88,36 +87,29 @@ _GREEK_NAMES = (
     " sigma tau upsilon phi chi psi omega"
 ).split()
 GREEK = {name: chr(0x3B1 + i + (i > 16)) for i, name in enumerate(_GREEK_NAMES)}  # no ς
-_GREEK_COMMAND = re.compile(r"\$?\\(?:var)?(" + "|".join(_GREEK_NAMES) + r")(?![a-z])\$?")
-_LETTER_NAMES = {letter: name for name, letter in GREEK.items()}
-
-
-def greek_spellings(term: str) -> tuple[str, ...]:
-    """The term with its Greek letters spelled as names, or its names as letters, as the
-    analyzer reads each: a reader's "β-decay" is the papers' "beta decay", "alpha helix" their
-    "α-helix", "Hα" their "H-alpha". A form the analyzer reads only in part is none."""
-    return _greek_spellings(term, id(STOP_WORDS))  # the analyzer's stop words may be swapped
-
-
-@functools.lru_cache(maxsize=1 << 16)  # readers share most terms: a run asks for each once
-def _greek_spellings(term: str, _stop_words: int) -> tuple[str, ...]:
-    if any(c in _LETTER_NAMES for c in term):
-        named = "".join(_LETTER_NAMES.get(c, c) for c in term)
-        hyphened = "".join(f"-{_LETTER_NAMES[c]}-" if c in _LETTER_NAMES else c for c in term)
-        forms = {named, re.sub("-+", "-", hyphened).strip("-")}
-    else:
-        parts = re.split("[ -]", term)
-        lettered = [GREEK.get(p, p) for p in parts]
-        forms = {"-".join(lettered), "".join(lettered)} if lettered != parts else set()
-    found = []
-    for form in sorted(forms):
-        best = max(analyze(form), key=len, default="")
-        if best and best != term and _BARE.sub("", best) == _BARE.sub("", form):
-            found.append(best)
-    return tuple(dict.fromkeys(found))
-
-
-_BARE = re.compile("[ -]")
+_GREEK_COMMAND = re.compile(r"\$?\\(?:var)?(" + "|".join(_GREEK_NAMES) + r")(?![a-z])\$?", re.I)
+LETTER_NAMES = {letter: name for name, letter in GREEK.items()}
+# A math letter before a hyphen is the letter too: "$p$-adic", "$k$-means", "$L^2$-norm" are
+# "p-adic", "k-means", "l2-norm" as typed (the letter had gone: "adic", "means", "norm").
+_MATH_LETTER = re.compile(r"\$([a-z])(?:[_^]\{?(\d)\}?)?\$(?=-[^\W\d_])", re.I)
+# A group's name and its number (or N) is one word: "SU(2)", "$\mathrm{SO}(3)$", "SE(3)-equivariant"
+# are su(2), so(3), se(3) ("su" had matched SU(3) papers and "Su et al."), not "O(n)", "SL(2,R)";
+# so are two lone capitals and a slash ("A/B testing", "I/O"; "w/o" is an abbreviation). Their
+# parentheses and slash pass the punctuation table as noncharacters, which no text holds.
+_GROUP_NUMBER = re.compile(r"\((\d{1,2}|[nN])\)(?:\s*\})?(?:_\{?\w\}?)?(?!\w)(-(?=[^\W\d_]))?")
+_GROUPS = "SU|SO|SE|SL|GL|Sp|Spin|USp|PSL|PGL|PSU|U"
+_GROUP_NAME = re.compile(rf"(?<![\w\\])(?:{_GROUPS})$")
+_BRACED_GROUP = re.compile(rf"\{{\s*({_GROUPS})\s*\}}(?=\()")  # \mathrm{SU}(2): \mathrm{SU(2)
+_SLASHED = re.compile(r"/(?<=[A-Z]/)(?<![\w/][A-Z]/)(?=[A-Z](?![\w/+#]))")  # "/" first: fast
+_TABLE.update(_MARKS := {0xFDD0: "(", 0xFDD1: ")", 0xFDD2: "/"})
+# Written apart, a lone letter before a word is the word's, as hyphenated: "T cell" is "t-cell",
+# "X ray" "x-ray", "p value" "p-value" (a "T cell" reader had matched every "cell", and "T-cell"
+# never met "T cells"). Not "a", "A", "I" (English words), a unit after a number ("300 K", "6.5 m
+# telescope"), a letter after a mark ("H&E images", "model's"), nor before a stop word ("T and
+# B cells"). A letter that is a word of another language (e, o, u, y; k, s, v, w, z: "y la",
+# Polish "w tym") joins only as a capital inside a sentence, before a small word ("the K band").
+_LONE_LETTER = re.compile(r"( [(\[\"“‘]?)([B-HJ-Zbcdfghjlmnpqrtx])\s(?=([^\W\d_]{2,}))")
+_ELSEWHERE_WORDS, _UNIT = frozenset("EKOSUVWYZ"), frozenset("0123456789%}")
 
 
 _EDGE_UNDERSCORE = re.compile(r"(?<!\w)_+|_+(?!\w)")
@@ -128,11 +120,15 @@ def _chunks(text: str) -> list[str]:
     rather than one regex per token: this is most of the time a large fit takes."""
     if "--" in text:
         text = _NAME_PAIR.sub("-", text)
-    text = text.lower()
+    if "(" in text:  # these read the text's capitals
+        text = _grouped(text)
+    if "/" in text:
+        text = _SLASHED.sub("\ufdd2", text)
+    text = _LONE_LETTER.sub(_lone_letter, f" {text}")[1:].lower()  # a space: the first too
     if not text.isascii():
         text = _NAME_DASH.sub("-", CJK_RUN.sub(_cjk_words, _strip_accents(text)))
-    if "\\" in text:
-        text = _GREEK_COMMAND.sub(lambda m: GREEK[m[1]], text)
+    if "\\" in text or "$" in text:
+        text = _latex_letters(text)
         text = _LATEX_COMMAND.sub(" ", text)
     if "+" in text or "#" in text:  # before punctuation is "|": a dotted version is seen
         text = _SYMBOLS.sub(_symbol, text)
@@ -147,6 +143,47 @@ def _chunks(text: str) -> list[str]:
         # "privacy-utility" is two words that still make a phrase.
         text = _SPLIT_HYPHEN.sub(" ", text)
     return text.replace("|", " | ").split()
+
+
+def _grouped(text: str) -> str:
+    """The text with each group's number after its name ("SU(2)") in noncharacters."""
+    if "}(" in text:
+        text = _BRACED_GROUP.sub(r"{\1", text)
+    return _GROUP_NUMBER.sub(_group, text)
+
+
+def _group(match: re.Match[str]) -> str:
+    if not _GROUP_NAME.search(match.string, max(0, match.start() - 8), match.start()):
+        return match[0]
+    return f"\ufdd0{match[1]}\ufdd1{' ' if match[2] else ''}"
+
+
+def _lone_letter(match: re.Match[str]) -> str:
+    """A lone letter and the word after it as one ("T cell" is "T-cell"), or as they were."""
+    before, letter, word, text, at = *match.groups(), match.string, match.start()
+    unit = before == " " and at and text[at - 1 if text[at - 1] != "$" else at - 2] in _UNIT
+    small = letter.islower() or letter in _ELSEWHERE_WORDS  # before small words only: "W Hz"
+    if unit or word.lower() in STOP_WORDS or (small and not word[0].islower()):
+        return match[0]  # "300 K", "$10^{24}$ W": a number's unit
+    last = text[max(0, at - 2) : at + len(before)].rstrip()
+    if letter in _ELSEWHERE_WORDS and (not last or last[-1] in ".!?:;"):
+        return match[0]  # a sentence's first word: "W pracy", "O modelo"
+    return f"{before}{letter}-"
+
+
+def _latex_letters(text: str) -> str:
+    """Greek letters' commands as the letters, a math letter before a hyphen as the letter."""
+    if "\\" in text:
+        text = _GREEK_COMMAND.sub(lambda m: GREEK[m[1].lower()], text)
+    return _MATH_LETTER.sub(r"\1\2", text) if "$" in text else text
+
+
+def respelled(text: str) -> str:
+    """The text's LaTeX as the analyzer reads it, in its case, for exclude and alert rules:
+    "$\\alpha$-synuclein" is "α-synuclein", "$p$-adic" "p-adic", "$\\mathrm{SU}(2)$" "SU(2)"."""
+    if "\\" not in text and "$" not in text:
+        return text
+    return _latex_letters(_grouped(text).translate(_MARKS) if "(" in text else text)
 
 
 def _symbol(match: re.Match[str]) -> str:
