@@ -81,6 +81,17 @@ ALL = 1 << 62  # top_k: every paper, ranked
 # A pool too large to hold (over LARGE_POOL new papers at once) keeps per subscriber at least
 # this many best matches and this many by a followed author or naming a keyword: what can be held.
 HOLD_KEEP = 100
+# The most held alerts a digest carries, the best by score: a monthly digest of a broad alert
+# rule carried thousands (4 KB each), past a relay's 10 MB, and the whole digest went dead.
+HELD_MOST = 100
+
+
+def most(held: Sequence[Held]) -> tuple[Held, ...]:
+    """The held alerts a digest carries: all, or the best HELD_MOST by score, in their order."""
+    if len(held) <= HELD_MOST:
+        return tuple(held)
+    best = sorted(range(len(held)), key=lambda i: -held[i].scored.score)[:HELD_MOST]
+    return tuple(held[i] for i in sorted(best))
 
 
 def _urgent(sub: Subscriber) -> Callable[[Paper], bool] | None:

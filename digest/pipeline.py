@@ -200,8 +200,8 @@ def make_digests(
     if not due:
         return reports
     due_now = [sub for sub, _ in due]
-    # Every alert match these digests are the first to see is held for them, then every held
-    # alert (over a daily cap, or just now) goes in, all of them, not counted against top_k.
+    # Every alert match these digests are the first to see is held for them, then the held
+    # alerts (over a daily cap, or just now) go in, the best HELD_MOST, not counted against top_k.
     alerts.hold_for_digest(settings, store, due_now, now)
     held = {sub.name: store.journal.holds(sub.name) for sub in due_now}
     was = {name: {h.scored.paper.id for h in holds} for name, holds in held.items()}
@@ -236,7 +236,8 @@ def make_digests(
     picks, through = ranked.picks, ranked.through
     env = None
     for sub, start in due:
-        items, carried = picks.get(sub.name, []), tuple(held[sub.name])
+        items, carried = picks.get(sub.name, []), alerts.most(held[sub.name])
+        left = len(held[sub.name]) - len(carried)
         period = start.isoformat()
         fresh = ranked.fresh[sub.name] or bool(carried)
         if not ranked.fresh[sub.name] and sources_down:
@@ -246,7 +247,7 @@ def make_digests(
             told = alerts.notify_down(settings, store, sub, period, start.date(), now, failed)
             reports.append(SubscriberReport(sub.name, period, status, notified=told))
             continue
-        digest = Digest(sub.name, period, start.date(), tuple(items), now, carried)
+        digest = Digest(sub.name, period, start.date(), tuple(items), now, carried, left)
         messages: list[tuple[str, str, Message]] = []
         status = "made" if items or carried else ("no match" if fresh else "nothing new")
         if not items and not carried and announced[sub.name]:
@@ -363,7 +364,10 @@ def preview(settings: Settings, store: Store, name: str, now: datetime) -> Messa
         quiet = "no match" if fresh else "nothing new"
         quiet = "waiting for sources" if down else "alerted" if told else quiet
         return alerts.foreseen_quiet(settings, subscriber, quiet, start.date(), now, failed)
-    digest = Digest(name, start.isoformat(), start.date(), tuple(items), now, tuple(held))
+    carried = alerts.most(held)
+    digest = Digest(
+        name, start.isoformat(), start.date(), tuple(items), now, carried, len(held) - len(carried)
+    )
     links = links_for(settings.web, name, now)  # as the real digest will have them
     return render.render_digest(digest, render.make_environment(settings.templates), links)
 

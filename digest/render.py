@@ -81,7 +81,7 @@ def render_digest(digest: Digest, env: jinja2.Environment, links: Links | None =
         text=plain(_render(env, TEXT_TEMPLATE, context)),
         html=inline_css(_render(env, HTML_TEMPLATE, context)),
         heading=" ".join(f"Paper digest for {digest.subscriber} — {context['day']}".split()),
-        entries=_entries(context["held"], context["picks"]),
+        entries=_entries(context["held"], context["picks"], context["held_left"]),
         footer=" ".join(
             f"digest · {', '.join(said)} · ranked by TF-IDF "
             f"similarity to {digest.subscriber}'s interests".split()
@@ -162,11 +162,14 @@ def _counted(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-def _entries(held: list[dict[str, Any]], picks: list[dict[str, Any]]) -> tuple[Entry, ...]:
+def _entries(
+    held: list[dict[str, Any]], picks: list[dict[str, Any]], left: int = 0
+) -> tuple[Entry, ...]:
     """The chat channels' papers; with held alerts, each section opens with a heading."""
     if not held:
         return tuple(_entry(item) for item in picks)
     why = f"{_counted(len(held), 'paper')} that matched your alert rules, held for this digest"
+    why += f" (the best; {left} more left out)" if left else ""
     best = ", best match first" if len(picks) > 1 else ""
     ranked = f"Ranked picks: {_counted(len(picks), 'new paper')}{best}"
     opens = {held[0]["rank"]: f"Held alerts: {why}", len(held) + 1: ranked}  # by rank
@@ -201,10 +204,13 @@ def check_templates(env: jinja2.Environment) -> None:
     why, made = ["score 0.50 is at or above your alert threshold 0.40"], datetime(2000, 1, 1)
     held = (Held(item, tuple(why)),)
     # With links and without: a template must work whether [web] is set or not; with held
-    # alerts, picks, both or neither.
+    # alerts (some left out), picks, both or neither.
     for links in (None, _SampleLinks()):
         for items, kept in (((item,), ()), ((), ()), ((item,), held), ((), held)):
-            sample = Digest("check", "2000-01-01T00:00:00+00:00", made.date(), items, made, kept)
+            left = len(kept) * (1 + len(items))
+            sample = Digest(
+                "check", "2000-01-01T00:00:00+00:00", made.date(), items, made, kept, left
+            )
             render_digest(sample, env, links)
         render_alert("check", made.date(), item, why, env, links)
     day = date(2000, 1, 1)
@@ -237,6 +243,7 @@ def _context(digest: Digest, links: Links | None = None) -> dict[str, Any]:
         "count": len(held) + len(picks),
         "items": held + picks,
         "held": held,
+        "held_left": digest.held_left,  # held alerts past the most a digest carries, left out
         "picks": picks,
         **_page_links(links, digest.period),
     }

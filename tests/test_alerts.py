@@ -485,6 +485,30 @@ def test_every_held_alert_goes_into_the_next_digest_ahead_of_the_picks_beyond_to
         assert [s.status for s in wednesday.subscribers] == ["nothing new"]
 
 
+def test_a_digest_carries_the_best_hundred_held_alerts_and_says_how_many_were_left_out(
+    tmp_path: Path,
+) -> None:
+    """A monthly digest of a broad alert rule carried thousands of held alerts, 4 KB each: past
+    a relay's 10 MB the whole digest went dead. The best 100 go in, the rest are said."""
+    ana = subscriber("ana", INTERESTS, alert_keywords=("membership inference",),
+                     max_alerts_per_day=1, top_k=5)  # fmt: skip
+    settings = settings_for(tmp_path, ana)
+    matches = [paper(f"m{i:03}", f"{MIA}, variant {i}.") for i in range(131)]
+    with Store(tmp_path / "s.db") as store:
+        first_digest(tmp_path, settings, store, f"{MONDAY}T09:00Z")
+        arrive(tmp_path / "papers", "1", *matches, *variants(*range(8)))
+        monday = pipeline.run_once(settings, store, at(f"{MONDAY}T10:00Z"))
+        assert [a.held for a in monday.alerts] == [130]
+        tuesday = pipeline.run_once(settings, store, at("2026-12-01T09:00Z"))
+        assert [(s.status, s.held, s.picked) for s in tuesday.subscribers] == [("made", 100, 5)]
+        text = digest_text(tmp_path, "2026-12-01", "ana")
+        assert "The best 100 are here; 30 more were left out" in " ".join(text.split())
+        assert text.count("held: the daily cap") == 100
+        assert store.journal.held_counts() == {}
+        wednesday = pipeline.run_once(settings, store, at("2026-12-02T09:00Z"))
+        assert [s.status for s in wednesday.subscribers] == ["nothing new"]
+
+
 @pytest.mark.parametrize(
     ("rule", "why"),
     [

@@ -482,3 +482,15 @@ def test_a_held_alert_of_a_followed_author_says_so_once_on_every_channel() -> No
     for text in (message.text, message.html, message.entries[0].because):
         assert text.count("whom you follow") == 1, text
     assert "closest to: Some liked paper" in message.entries[0].because
+
+
+@pytest.mark.parametrize("body", ["text", "html"])
+def test_held_alerts_left_out_are_said_in_every_channel(body: str) -> None:
+    """A digest carries the best 100 held alerts (alerts.HELD_MOST): the rest are counted, not
+    claimed to be all there."""
+    digest = dataclass_replace(held_and_picked(), held_left=42)
+    message = render(digest)
+    out = " ".join(re.sub(r"<[^>]+>", "", getattr(message, body)).split())
+    assert "The best 1 are here; 42 more were left out" in out
+    assert "Every one is here" not in out
+    assert message.entries[0].section.endswith("held for this digest (the best; 42 more left out)")

@@ -150,7 +150,8 @@ class Digest:
     day: date  # the local date of that fire time; names the out/<date>/ folder
     items: tuple[Scored, ...]  # the ranked picks: top_k above min_score
     made_at: datetime
-    held: tuple[Held, ...] = ()  # held alerts, all of them, not counted against top_k
+    held: tuple[Held, ...] = ()  # held alerts, the best HELD_MOST, not counted against top_k
+    held_left: int = 0  # held alerts past HELD_MOST, left out (said in the digest)
 
 
 @dataclass(frozen=True, slots=True)
