@@ -441,6 +441,36 @@ dir = "out"
 """
 
 
+def test_health_times_a_workers_beat_on_the_servers_clock_not_its_own(
+    postgres_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A serve whose clock ran an hour fast, killed, was "alive (0 s ago)" for that hour; a
+    live one five minutes slow was "stale". Each beat is timed on the database server's clock."""
+    from digest.state import Store
+
+    real = datetime.now(UTC)
+    with Store(postgres_url) as store:
+        store.worker = "fast:1"
+        store.beat(real + timedelta(hours=1), "serve")
+        store.worker = "slow:2"
+        store.beat(real - timedelta(minutes=5), "serve")
+        # fast:1 was killed ten minutes ago, on the server's clock
+        killed = (real - timedelta(minutes=10)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        with store.transaction() as db:
+            facts = json.dumps({"server_at": killed})
+            db.execute("UPDATE workers SET facts = ? WHERE name = 'fast:1'", (facts,))
+    capsys.readouterr()
+    assert main(["health", "--state", postgres_url]) == 0
+    said = capsys.readouterr().out
+    assert "alive: 1 of 2 serve worker(s) ticking" in said
+    assert "fast:1 stale (60" in said and "slow:2 alive" in said
+    os.environ["DIGEST_WORKER"] = "fast:1"
+    try:
+        assert main(["health", "--state", postgres_url]) == 1
+    finally:
+        del os.environ["DIGEST_WORKER"]
+
+
 def serve(tmp_path: Path, name: str) -> subprocess.Popen[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("DIGEST_")}
     return subprocess.Popen(

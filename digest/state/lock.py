@@ -185,11 +185,13 @@ def write_heartbeat(state: str | Path, now: datetime, stopped: bool = False, **f
         raise StateError(f"{path}: cannot write the heartbeat ({exc.strerror or exc})") from None
 
 
-def health(state: str | Path, now: datetime, worker: str | None = None) -> tuple[bool, str]:
+def health(state: str | Path, now: datetime | None, worker: str | None = None) -> tuple[bool, str]:
     """Is a `digest serve` ticking over this state (on PostgreSQL: the named worker, if one is
-    named)? (alive, one line saying why)"""
+    named)? (alive, one line saying why). `now`: a clock to judge by (--now); None: this
+    machine's, and on PostgreSQL the server's, as the workers' beats are timed."""
     if is_url(state):
         return _workers_health(state, now, worker)
+    now = now or datetime.now(UTC)
     path = heartbeat_path(state)
     try:
         beat = json.loads(path.read_text(encoding="utf-8"))
@@ -216,7 +218,9 @@ def health(state: str | Path, now: datetime, worker: str | None = None) -> tuple
     return True, f"alive: pid {beat.get('pid')}, last heartbeat {max(age, 0):.0f} s ago"
 
 
-def _workers_health(state: str | Path, now: datetime, wanted: str | None) -> tuple[bool, str]:
+def _workers_health(
+    state: str | Path, now: datetime | None, wanted: str | None
+) -> tuple[bool, str]:
     """On PostgreSQL: the wanted worker (a container's own check) or else any serve worker,
     alive when its last heartbeat is recent."""
     from digest.state import engine
@@ -233,6 +237,7 @@ def _workers_health(state: str | Path, now: datetime, wanted: str | None) -> tup
         return False, f"no digest state in {shown(state)} yet: digest serve has not run over it"
     with Store(state, upgrade=False) as store:
         workers = [w for w in store.workers() if w["kind"] == "serve"]
+        server = None if now is not None else store.server_now()
     if wanted:
         workers = [w for w in workers if w["name"] == wanted]
     if not workers:
@@ -240,9 +245,12 @@ def _workers_health(state: str | Path, now: datetime, wanted: str | None) -> tup
         return False, f"no heartbeat in {shown(state)}: {who} has not run over this state"
     lines, alive = [], 0
     for worker in workers:
-        age = now - datetime.fromisoformat(worker["beat_at"].replace("Z", "+00:00"))
-        seconds = age.total_seconds()
-        ticking = not worker["stopped"] and seconds <= STALE_AFTER
+        # On the server's clock, both ends: the workers' clocks need not agree (deployment.md).
+        beat = worker["facts"].get("server_at")
+        clock, timed = (server, beat) if server and beat else (now or datetime.now(UTC), None)
+        at = datetime.fromisoformat(str(timed or worker["beat_at"]).replace("Z", "+00:00"))
+        seconds = (clock - at).total_seconds()
+        ticking = not worker["stopped"] and -STALE_AFTER <= seconds <= STALE_AFTER
         failing = ticking and bool(worker["facts"].get("failing"))
         alive += ticking and not failing
         how = "stopped" if worker["stopped"] else ("alive" if ticking else "stale")

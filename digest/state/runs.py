@@ -59,6 +59,9 @@ class Runs:
     def beat(self, now: datetime, kind: str, stopped: bool = False, **facts: Any) -> None:
         """This worker's heartbeat: `digest status` and `digest health` list every worker."""
         with self.transaction() as db:
+            if db.kind == "postgres":  # health judges a beat on the server's clock: a worker's
+                # own, an hour fast, kept a killed worker "alive" for that hour
+                facts["server_at"] = db.execute(f"SELECT {CLOCK}").fetchone()[0]
             # Names with a pid change on every restart: forget those gone quiet for a week.
             db.execute("DELETE FROM workers WHERE beat_at < ?", (stamp(now - FORGET),))
             db.execute(
@@ -73,6 +76,13 @@ class Runs:
         killed stays, its heartbeat growing old, until it is forgotten."""
         with self.transaction() as db:
             db.execute("DELETE FROM workers WHERE name = ?", (self.worker,))
+
+    def server_now(self) -> datetime | None:
+        """The database server's clock (PostgreSQL), which every worker's beat is timed on."""
+        if self.db.kind != "postgres":
+            return None
+        (at,) = self.db.execute(f"SELECT {CLOCK}").fetchone()
+        return datetime.fromisoformat(str(at).replace("Z", "+00:00"))
 
     def workers(self) -> list[dict[str, Any]]:
         """Every worker that beat, the latest first: name, kind, beat_at, stopped, facts."""
