@@ -31,6 +31,10 @@ RENEW_SECONDS = 60.0
 # tried again this long (seconds): the messages went out, and unrecorded they were mailed twice
 # by the next run, or their Slack rows marked dead ("nothing was confirmed").
 SETTLE_SECONDS = 90.0
+# Marks still unwritten when a pass gave up on the server, by state: a long-lived process (digest
+# serve) writes them before its next pass sends anything, not mail the messages again.
+_UNWRITTEN: dict[str, tuple[list[tuple[int, str, datetime]], dict[int, Any]]] = {}
+_UNWRITTEN_LOCK = threading.Lock()
 
 
 class TakenOver(Exception):
@@ -61,6 +65,14 @@ class Marks:
         # Rows on the wire now (id -> when their lease was last renewed, monotonic): tick()
         # renews them every RENEW_SECONDS, so no send outlasts its lease.
         self.inflight: dict[int, float] = {}
+        with _UNWRITTEN_LOCK:  # an earlier pass's, in this process: written first
+            self.sent, self.parts = _UNWRITTEN.pop(store.name, ([], {}))
+
+    @property
+    def carried(self) -> bool:
+        """Does it hold marks an earlier pass could not write?"""
+        with self.queue:
+            return bool(self.sent or self.parts)
 
     def mark_sent(self, row_id: int, receipt: str, when: datetime, now: bool = False) -> None:
         """Queue a sent mark; `now`: commit it before returning, as a claim is (an at-most-once
@@ -162,6 +174,8 @@ class Marks:
                 with self.queue:
                     waiting = len(self.sent) + len(self.parts)
                 if not waiting or stop() or time.monotonic() + delay > deadline:
+                    with self.queue, _UNWRITTEN_LOCK:  # kept for this process's next pass
+                        _UNWRITTEN[self.store.name] = (self.sent, self.parts)
                     raise
                 log.warning("outbox: %d sent marks wait for the state database: %s", waiting, exc)
                 for _ in range(int(delay * 10)):  # a stop is heard within a tenth of a second

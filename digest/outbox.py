@@ -72,23 +72,23 @@ def deliver(
     stop: Callable[[], bool] = lambda: False,
 ) -> Outcome:
     """Send every due row (only `subscriber`'s, when given: `digest retry --subscriber`); `now`
-    is the run's clock, which moves on with the time spent here. Once stop() holds (SIGTERM),
-    the part on the wire is finished and the rest stay pending; `sleep` is to end at once then
-    (deadline.pause: the SIGTERM handler interrupts it)."""
+    is the run's clock, moving on with the time spent here. Once stop() holds (SIGTERM), the
+    part on the wire is finished, the rest stay pending (`sleep` ends at once: deadline.pause)."""
     run = _Run(store, settings, now, rand, sleep)
     run.stop = stop
+    if run.marks.carried:  # an earlier pass's sends, unrecorded while the server was away
+        run.marks.settle(run.stop)
     groups: dict[str, list[_Job]] = {}
     store.web.hold_paused()  # a reader's one-click unsubscribe: nothing more to that channel
     for row in store.due(now, subscriber):
         job = run.prepare(row, CHANNELS if channels is None else channels)
         if job is not None:
             groups.setdefault(job.destination, []).append(job)
-    workers = min(run.concurrency, len(groups))
-    smtp_connections = int(settings.delivery.get("smtp_connections", SMTP_CONNECTIONS))
+    workers, kept = min(run.concurrency, len(groups)), settings.delivery.get("smtp_connections")
     ticking = threading.Thread(target=run.marks.tick, name="deliver-marks", daemon=True)
     ticking.start()
     try:
-        with connections.kept(smtp_connections):
+        with connections.kept(int(kept or SMTP_CONNECTIONS)):
             if workers <= 1:
                 for jobs in groups.values():
                     run.drain(jobs)

@@ -391,6 +391,30 @@ def test_sent_marks_of_a_pass_that_ends_while_the_server_is_away_wait_for_it(
     assert "1 sent marks wait for the state database" in caplog.text
 
 
+def test_marks_a_pass_gave_up_on_are_written_by_the_next_pass_before_it_sends(
+    postgres_cluster: Cluster, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A serve whose database was away past SETTLE_SECONDS dropped the marks it held, and its
+    next pass, in the same process, mailed those messages again."""
+    from digest import marks as marks_module
+    from digest import outbox
+    from digest.models import Settings
+
+    monkeypatch.setattr(postgres, "POOL_TIMEOUT", 1.0)
+    monkeypatch.setattr(marks_module, "SETTLE_SECONDS", 1.0)
+    proxy = Cuttable(postgres_cluster.port)
+    with Store(proxy.url(postgres_cluster.create_database())) as store:
+        marks = marks_waiting(store)
+        proxy.cut()
+        with pytest.raises(StateError):
+            marks.settle()
+        proxy.mend()
+        store.db.pool.timeout = 30.0
+        outcome = outbox.deliver(store, Settings("t.toml", (), ()), NOW)
+        assert outcome.sent == outcome.dead == [] and store.outbox_counts(NOW) == {"sent": 1}
+        assert not marks_module.Marks(store, threading.Lock(), lambda: NOW).carried
+
+
 def test_a_pass_told_to_stop_does_not_wait_for_the_server(
     postgres_cluster: Cluster, monkeypatch: pytest.MonkeyPatch
 ) -> None:
