@@ -226,6 +226,10 @@ def test_starttls_with_login(cert: tuple[Path, Path]) -> None:
             send(channel(settings_for(server.port, **{**smtp, "password": "wr0ng-h0rse"})))
         with pytest.raises(DeliveryError) as untrusted:
             send(channel(settings_for(server.port, **{**smtp, "ca_file": ""})))
+        (cert[0].parent / "renewed").mkdir()
+        other = self_signed(cert[0].parent / "renewed")[0]  # a CA that did not sign the relay
+        with pytest.raises(DeliveryError) as wrong_ca:
+            send(channel(settings_for(server.port, **{**smtp, "ca_file": str(other)})))
     finally:
         server.stop()
     (mail,) = mailbox.mails
@@ -233,6 +237,9 @@ def test_starttls_with_login(cert: tuple[Path, Path]) -> None:
     assert not wrong.value.retryable and "refused the login (535" in str(wrong.value)
     assert "wr0ng" not in str(wrong.value)
     assert not untrusted.value.retryable and "certificate is not trusted" in str(untrusted.value)
+    assert "set [smtp].ca_file for a private CA" in str(untrusted.value)
+    said = str(wrong_ca.value)  # already set: the file is what is wrong, not its absence
+    assert f"no CA in [smtp].ca_file ({other.name}) signed it" in said and "set [smtp]" not in said
 
 
 @pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")

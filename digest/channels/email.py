@@ -7,6 +7,7 @@ Message-ID derives from the outbox row, so a resend after a crash is recognizabl
 from __future__ import annotations
 
 import email.utils
+import os
 import smtplib
 import socket
 import ssl
@@ -293,9 +294,15 @@ class EmailChannel:
                 retryable=400 <= exc.smtp_code < 500,
             )
         except ssl.SSLCertVerificationError as exc:
+            # Set already, it is the wrong file (a certificate renewed under another CA).
+            fix = (
+                f"no CA in [smtp].ca_file ({os.path.basename(self.ca_file)}) signed it"
+                if self.ca_file
+                else "set [smtp].ca_file for a private CA"
+            )
             return DeliveryError(
                 f"email: the SMTP server's certificate is not trusted ({exc.verify_message});"
-                " set [smtp].ca_file for a private CA",
+                f" {fix}",
                 retryable=False,
             )
         except ssl.SSLError as exc:
