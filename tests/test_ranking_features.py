@@ -116,6 +116,7 @@ def test_a_greek_letter_and_its_name_are_spellings_of_one_term():
     assert set(features.greek_spellings("hα")) == {"h-alpha", "halpha"}
     assert features.greek_spellings("decay") == () and features.greek_spellings("mu") == ()
     assert features.greek_spellings("lyman alpha") == ("lymanα",)  # "lyman-α" reads as "lyman"
+    assert features.greek_spellings("μm") == features.greek_spellings("µs") == ()  # no "mum"
 
 
 def test_a_readers_t_cell_meets_papers_on_t_cells_however_written_and_no_other_cells() -> None:

@@ -49,3 +49,13 @@ def test_a_rule_of_a_greek_name_or_letter_alone_is_that_word():
     assert alpha is not None and letter is not None
     assert not alpha.search("at α = 0.05") and alpha.search("AlphaFold alpha release")
     assert not letter.search("alpha particles") and letter.search("α particles")
+
+
+def test_a_unit_with_a_greek_prefix_is_no_word_its_letter_spells():
+    """A rule "μm" had matched "mum", as the reader's keyword "μm" had weighed "mum" papers."""
+    for rule, unit, other in (
+        ("μm", "10 μm films", "my mum"),
+        ("µs", "2 µs pulses", "mus musculus"),
+    ):
+        pattern = exclude_pattern([rule])
+        assert pattern is not None and pattern.search(unit) and not pattern.search(other)

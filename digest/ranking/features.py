@@ -201,6 +201,8 @@ def greek_spellings(term: str) -> tuple[str, ...]:
 
 @functools.lru_cache(maxsize=1 << 16)  # readers share most terms: a run asks for each once
 def _greek_spellings(term: str, _stop_words: int) -> tuple[str, ...]:
+    if unit(term):
+        return ()
     if any(c in LETTER_NAMES for c in term):
         named = "".join(LETTER_NAMES.get(c, c) for c in term)
         hyphened = "".join(f"-{LETTER_NAMES[c]}-" if c in LETTER_NAMES else c for c in term)
@@ -218,6 +220,15 @@ def _greek_spellings(term: str, _stop_words: int) -> tuple[str, ...]:
 
 
 _BARE = re.compile("[ -]")
+
+
+def unit(word: str) -> bool:
+    """Is the word a unit with a Greek prefix ("μm", "μs", "µg")? Its letter spelled out makes
+    another word ("mum", "mus"), which a rule or a reader's keyword had matched."""
+    return bool(_UNIT.match(word))
+
+
+_UNIT = re.compile(r"[α-ωΑ-Ωµ][A-Za-z]{1,2}\Z")
 
 
 def named_arrays(named: Mapping[str, int]) -> dict[str, np.ndarray]:

@@ -15,7 +15,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from digest.models import Paper, Subscriber
-from digest.ranking.features import Space, normalize
+from digest.ranking.features import Space, normalize, unit
 from digest.ranking.tokens import (
     ASCII_MARKS,
     CJK_RUN,
@@ -145,7 +145,7 @@ def _spelled(word: str, alone: bool) -> str:
     ("Hα" finds "H-alpha", "alpha helix" "α-helix"); a rule of a letter alone is that letter."""
     if (letter := GREEK.get(word.lower())) and not alone:
         return f"(?:{re.escape(word)}|{letter})"
-    if alone and len(word) == 1:
+    if (alone and len(word) == 1) or unit(word):
         return re.escape(word)
     return "-?".join(
         f"(?:{c}|{n})" if (n := LETTER_NAMES.get(c.lower())) else re.escape(c) for c in word
