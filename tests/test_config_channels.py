@@ -310,18 +310,30 @@ def test_a_ca_file_that_is_not_pem_is_refused_by_validate_naming_the_key(
 # --- [smtp].security = "none": the mail, bearer links and all, unencrypted -----------------------
 
 
-@pytest.mark.parametrize("host", ["smtp.example.org", "10.0.0.25", "relay", "2001:db8::25"])
-def test_no_encryption_is_refused_for_a_relay_elsewhere(tmp_path: Path, host: str) -> None:
+@pytest.mark.parametrize("host", ["smtp.example.org", "8.8.4.4", "2606:4700::1111", "mx.lab.org"])
+def test_no_encryption_is_refused_for_a_relay_across_the_internet(
+    tmp_path: Path, host: str
+) -> None:
     body = SMTP.replace('"smtp.example.org"', f'"{host}"') + 'security = "none"\n' + BASE
     assert error_of(tmp_path, body) == (
-        "smtp.security: 'none' is only for a relay on this machine (127.0.0.1, ::1 or localhost):"
-        " every mail's rating, archive and unsubscribe links would cross the network in clear;"
-        " use 'starttls' or 'tls'"
+        "smtp.security: 'none' is only for a relay on this machine or a private network"
+        " (127.0.0.1, a private address, a one-word host such as compose's 'postfix',"
+        " *.internal): every mail's rating, archive and unsubscribe links would cross the"
+        " internet in clear; use 'starttls' or 'tls'"
     )
 
 
-@pytest.mark.parametrize("host", ["127.0.0.1", "127.0.0.2", "::1", "localhost", "LocalHost."])
-def test_no_encryption_is_kept_for_a_relay_on_this_machine(tmp_path: Path, host: str) -> None:
+@pytest.mark.parametrize(
+    "host",
+    [
+        "127.0.0.1", "127.0.0.2", "::1", "localhost", "LocalHost.", "127.1",
+        # a relay of the same compose project, the docker host, a private network's
+        "postfix", "172.17.0.1", "host.docker.internal", "10.0.0.25", "fd00::25", "mail.lan",
+    ],
+)  # fmt: skip
+def test_no_encryption_is_kept_for_a_relay_on_this_machine_or_a_private_network(
+    tmp_path: Path, host: str
+) -> None:
     body = SMTP.replace('"smtp.example.org"', f'"{host}"') + 'security = "none"\n' + BASE
     smtp = load(tmp_path, body).smtp
     assert (smtp["host"], smtp["security"], smtp["port"]) == (host, "none", 25)

@@ -54,7 +54,10 @@ _VAR = re.compile(r"\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 # What a shell, compose or systemd would read as a variable but this config does not: $NAME with
 # the braces forgotten, and a ${...} whose inside is no name (${SMTP-PASSWORD}, ${}, ${X:-y}).
 # $$ comes first, so that "pa$$w0rd" is "pa$w0rd" and holds no $w0rd.
-_SHELL_VAR = re.compile(r"\$\$|\$([A-Za-z_][A-Za-z0-9_]*)|\$\{([^}]*)\}")
+_SHELL_VAR = re.compile(r"\$\$|\$([A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_$])|\$\{([^}]*)\}")
+# A ${...} a shell would read (${SMTP-PASSWORD}, ${X:-y}), not TeX's math in an interests text:
+# ${\cal N}=4$, ${}^{3}$He, ${\rm SU}(N)$ had refused the whole config.
+_SHELL_FORM = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_:\-=?+.,/@ ]*")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _WRITE = "write ${%s}, or $$ for a literal $"
 
@@ -220,7 +223,8 @@ def shell_variable(value: str, env: Mapping[str, str], key: str) -> str:
             shown = f"{form!r} is" if bare in env or not secret else "holds a $ and a name,"
             name = bare if bare in env or not secret else "NAME"
             return f"{shown} a variable as a shell writes it: {_WRITE % name}"
-        if braced is not None and not _NAME.fullmatch(braced):
+        shell = braced is not None and (_SHELL_FORM.fullmatch(braced) or form == value.strip())
+        if shell and not _NAME.fullmatch(braced or ""):
             shown = "holds a ${...} that" if secret else f"{form!r}"
             return (
                 f"{shown} names no variable (letters, digits and _, not first a digit; no"

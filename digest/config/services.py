@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
+import socket
 import ssl
 from typing import Any
 from urllib.parse import urlsplit
@@ -57,12 +58,13 @@ class ServiceChecks(Checks):
             raise self.fail("smtp.password", "missing; a username needs it")
         if security == "none" and smtp.get("password"):
             raise self.fail("smtp.password", "is never sent unencrypted: use security 'starttls'")
-        if security == "none" and not _on_this_machine(host):  # as http:// is for loopback only
+        if security == "none" and not _off_the_internet(host):
             raise self.fail(
                 "smtp.security",
-                "'none' is only for a relay on this machine (127.0.0.1, ::1 or localhost): every"
-                " mail's rating, archive and unsubscribe links would cross the network in clear;"
-                " use 'starttls' or 'tls'",
+                "'none' is only for a relay on this machine or a private network (127.0.0.1, a"
+                " private address, a one-word host such as compose's 'postfix', *.internal):"
+                " every mail's rating, archive and unsubscribe links would cross the internet in"
+                " clear; use 'starttls' or 'tls'",
             )
         if smtp.get("ca_file"):
             smtp = {**smtp, "ca_file": self.path(smtp["ca_file"], "smtp.ca_file")}
@@ -141,15 +143,23 @@ def _host_with_port(host: str) -> str:
     )
 
 
-def _on_this_machine(host: str) -> bool:
-    """Whether a relay at `host` is on this machine (no host given: localhost, the default)."""
-    name = host.lower().rstrip(".")
-    if not name or name in LOOPBACK or name.endswith(".localhost"):
-        return True
+def _off_the_internet(host: str) -> bool:
+    """Whether a relay at `host` is on this machine or a private network (no host given:
+    localhost, the default): a relay in the same compose project ("postfix"), the docker host
+    (172.17.0.1, host.docker.internal) had been refused `security = "none"`, every run with it."""
+    name = host.lower().rstrip(".").strip("[]")
     try:
-        return ipaddress.ip_address(name).is_loopback
+        address = ipaddress.ip_address(name)
     except ValueError:
-        return False
+        try:  # the short forms a resolver takes: "127.1", "10.1"
+            address = ipaddress.ip_address(socket.inet_aton(name))
+        except OSError:  # a name: no dot (a compose service), or a private zone's
+            return not name or name in LOOPBACK or "." not in name or name.endswith(_PRIVATE)
+    return address.is_loopback or address.is_private or address.is_link_local
+
+
+# RFC 6761 and 6762, RFC 8375, and the names container platforms give the host and services.
+_PRIVATE = (".localhost", ".local", ".localdomain", ".internal", ".lan", ".home.arpa")
 
 
 def _unloadable_ca(path: str) -> str:
