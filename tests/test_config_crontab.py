@@ -60,3 +60,9 @@ def test_a_schedule_on_31_february_never_fires() -> None:
 )
 def test_a_schedule_that_fires_in_bursts_says_how_often(schedule: str, fired: int) -> None:
     assert crontab.burst(schedule, "Europe/Berlin") == fired
+
+
+def test_a_burst_is_seen_whatever_the_hour_it_is_asked_in() -> None:
+    """Counted from the next fire only, `* 13 * * *` asked at 13:56 fired 3 times that hour."""
+    assert [crontab.burst(f"* {hour} * * *", "UTC") for hour in range(24)] == [60] * 24
+    assert crontab.burst("*/5 * * * *", "UTC") == 0 and crontab.burst("0 8 * * *", "UTC") == 0
