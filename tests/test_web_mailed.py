@@ -119,3 +119,31 @@ def test_each_history_is_read_once_then_only_what_was_sent_since(
         assert not mail.carries(store, "ben", ["email"], old)  # ben's digests carry ben's link
         monkeypatch.setattr(mailed, "MOST", 1)  # only the newest digest of each channel is read
         assert not Mailed().carries(store, "ana", CHANNELS, old)
+
+
+def test_an_alerts_unsubscribe_link_stops_the_mail_after_a_rotation_too(tmp_path: Path) -> None:
+    """A reader on alerts alone (or whose last mails were alerts and notices) had no digest to
+    carry the link: the one-click of an alert answered 403 after a rotation."""
+    from datetime import UTC, date, datetime
+
+    from digest.models import Message, Paper
+
+    now = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
+    token = Signer(SECRET).sign("u", "cai", 0)
+    alert = Message("Alert", "t", "h", unsubscribe_url=f"https://digest.example.org/u/{token}")
+    with Store(tmp_path / "s.db") as store:
+        store.add_papers([Paper("2612.00001", "A paper", "An abstract.")], now)
+        said = store.journal.record_alert(
+            "cai",
+            "2612.00001",
+            date(2026, 12, 1),
+            0.9,
+            ("score",),
+            now,
+            [("email", "email", alert)],
+        )
+        assert said == "alerted"
+        (row,) = store.due(now)
+        assert store.mark_sent(row.id, "ok", now)
+        assert Mailed().carries(store, "cai", ["email"], token)
+        assert not Mailed().carries(store, "cai", ["email"], Signer(SECRET).sign("u", "dan", 0))
