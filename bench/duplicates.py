@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from digest.models import Paper
-from digest.models.identity import dedupe
+from digest.models.evidence import dedupe
 from digest.state import Store
 
 TITLE = "Private federated learning with secure aggregation"  # long enough to key the merge
@@ -29,7 +29,7 @@ def stored_in(papers: list[Paper]) -> float:
 
 
 def merged(papers: list[Paper]) -> float:
-    """Seconds to merge the papers in memory (identity.dedupe, what a preview does)."""
+    """Seconds to merge the papers in memory (evidence.dedupe, what a preview does)."""
     started = time.perf_counter()
     dedupe(papers)
     return time.perf_counter() - started

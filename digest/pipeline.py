@@ -22,7 +22,7 @@ from digest.models import (
     Paper,
     Settings,
     Subscriber,
-    identity,
+    evidence,
     redact,
 )
 from digest.outbox import Outcome, deliver
@@ -332,7 +332,7 @@ def preview(settings: Settings, store: Store, name: str, now: datetime) -> Messa
     recent = {paper.id for paper in stored}
     new = [p for p in fetched if p.id not in recent and store.papers.paper(p.id) is None]
     fetched = [p for p in fetched if p.id in recent] + new
-    pool = identity.dedupe(stored + fetched)
+    pool = evidence.dedupe(stored + fetched)
     ids = [p.id for p in pool]
     from digest import corpus, render  # numpy: not for commands that never rank
 

@@ -43,3 +43,47 @@ def test_the_second_paper_of_a_title_is_known_by_its_item_id_else_by_title_and_t
     made = own_id(paper(text="Week 2."), ("t:x",))
     assert made.startswith("t:") and made == own_id(paper(text="week 2"), ())
     assert made != own_id(paper(text="Week 3."), ())
+
+
+def test_names_are_compared_without_their_accents_and_only_in_one_script() -> None:
+    """Split at its accent, "Müller" had been "mu" and "ller": a preprint and its journal
+    version, written "J. Muller", were two papers, the journal's sent again."""
+    accented = paper("Jörg Müller", "Björn Schäfer")
+    assert not two_papers(accented, (), paper("J. Muller", "B. Schafer"), ())
+    assert not two_papers(paper("王小明", "李华"), (), paper("Xiaoming Wang", "Hua Li"), ())
+    assert two_papers(accented, (), paper("Zoë Journalová", "Kenji Satō"), ())
+
+
+def test_one_article_in_two_feeds_of_a_site_is_one_paper() -> None:
+    """Its ids differ by a tracking query alone, and one feed cuts its text."""
+    whole = paper(text="We predict molecular properties with graph networks, at scale.")
+    cut = paper(text="We predict molecular properties with graph networks…")
+    latest = ("guid:https://journal.example.org/article/123456?rss=latest",)
+    section = ("guid:https://journal.example.org/article/123456?rss=chemistry&utm_source=x",)
+    assert not two_papers(whole, latest, cut, section)
+    assert not two_papers(whole, latest, paper(text="Another text entirely."), section)
+    posts = (
+        ("guid:https://blog.example.org/?p=100001",),
+        ("guid:https://blog.example.org/?p=100002",),
+    )
+    assert two_papers(paper(text="Week 1."), posts[0], paper(text="Week 2."), posts[1])
+
+
+def test_dedupe_keeps_a_feeds_posts_of_one_title_apart_as_the_catalogue_does() -> None:
+    """A preview had said "nothing new" for the weekly post the run then sent."""
+    from digest.models.evidence import dedupe
+    from digest.models.identity import title_hash
+
+    weekly = "This week in quantum materials"
+    posts = [
+        Paper(
+            title_hash(weekly) or "",
+            weekly,
+            f"Week {n}: spin liquids.",
+            aliases=(f"guid:https://blog.example.org/?p=10000{n}",),
+        )  # fmt: skip
+        for n in (1, 2, 3)
+    ]
+    kept = dedupe([*posts, posts[1]])
+    assert len(kept) == 3 and len({p.id for p in kept}) == 3
+    assert [p.abstract for p in kept] == [p.abstract for p in posts]

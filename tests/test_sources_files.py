@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from digest.models import InputError, Notice, Paper, SourceConfig, SourceError
-from digest.models.identity import abstract_id, dedupe, title_hash
+from digest.models.evidence import dedupe
+from digest.models.identity import abstract_id, title_hash
 from digest.sources.files import FilesSource, normalize_id, read_papers
 from digest.state import Store
 

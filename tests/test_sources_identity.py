@@ -9,10 +9,10 @@ from datetime import date
 import pytest
 
 from digest.models import Paper
+from digest.models.evidence import dedupe
 from digest.models.identity import (
     abstract_id,
     arxiv_id,
-    dedupe,
     doi,
     keys,
     loose_title_hash,

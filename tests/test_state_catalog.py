@@ -140,6 +140,44 @@ def test_a_feeds_posts_under_one_title_with_ids_and_texts_of_their_own_are_each_
         assert store.add_papers([once], NOW) == 1 and store.add_papers([moved], NOW) == 0
 
 
+def test_a_first_read_of_a_series_keeps_every_post(state: str) -> None:
+    """On a fresh state, the second post had merged into the first, read in the same batch."""
+    with Store(state) as store:
+        assert store.add_papers([post(1), post(2), post(3)], NOW) == 3
+        assert store.add_papers([post(3), post(2), post(1)], NOW) == 0
+        assert sorted(p.abstract for _, p in store.papers_after(0)) == [
+            f"Week {n}: spin liquids." for n in (1, 2, 3)
+        ]
+
+
+def test_a_preview_knows_a_new_post_of_a_series_as_new(state: str) -> None:
+    """canonical() (a preview) had called the week's new post the first one: "nothing new"."""
+    with Store(state) as store:
+        store.add_papers([post(1)], NOW)
+        (first,) = [p.id for _, p in store.papers_after(0)]
+        again, new = store.papers.canonical([post(1), post(2)])
+        assert (
+            again.id == first and new.id not in (first, "") and store.papers.paper(new.id) is None
+        )
+
+
+BLURB = " ".join(["Nature Communications is an open access journal that publishes research"] * 5)
+
+
+def test_one_feeds_boilerplate_under_titles_of_one_opening_is_no_copy(state: str) -> None:
+    """ "The role of the ..." and the journal's blurb: two of four papers had been merged into
+    the first of their pair, never sent."""
+    titles = [
+        "The role of the gut microbiome in Parkinson's disease",
+        "The role of the hippocampus in spatial memory consolidation",
+        "A single-cell atlas of the developing human heart",
+        "A single-cell atlas of the adult mouse kidney",
+    ]
+    items = [Paper(identity.title_hash(t) or "", t, BLURB) for t in titles]
+    with Store(state) as store:
+        assert store.add_papers(items, NOW) == 4
+
+
 def test_two_groups_papers_of_one_generic_title_stay_two(state: str) -> None:
     """An arXiv paper and a journal's paper of one title, two groups' (no author in common):
     the second was silently seen before. A preprint and its journal version share authors."""

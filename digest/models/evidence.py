@@ -1,14 +1,17 @@
-"""What two records that share a title say of themselves: whether they are two papers after all
-(by their authors, or as two items of one feed), where their keys alone would make them one."""
+"""What records of papers say of themselves: whether two that share a title are two papers after
+all (by their authors, or as two items of one feed), where their keys alone would make them one;
+and one record per paper of a list (dedupe), as the catalogue keeps them."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
-from digest.models.identity import GUID, normalize
+from digest.models.identity import GUID, STRONG, keys, kind, merge, normalize, same_paper
 from digest.models.values import Paper
 
 # Names shorter than this say too little: a preprint's "B. Chen" and its journal version's "Bo
@@ -29,12 +32,21 @@ def two_papers(
 def _other_authors(known: Paper, other: Paper) -> bool:
     if min(len(known.authors), len(other.authors)) < LEAST_AUTHORS:
         return False
-    return _name_words(known.authors).isdisjoint(_name_words(other.authors))
+    mine, theirs = _name_words(known.authors), _name_words(other.authors)
+    # Names in two scripts (Chinese and romanized) say nothing of each other.
+    return _latin(mine) == _latin(theirs) and mine.isdisjoint(theirs)
 
 
 def _name_words(names: Iterable[str]) -> set[str]:
-    text = unicodedata.normalize("NFKD", " ".join(names)).lower()
+    """The names' words without their accents: "Müller" is "Muller" (split at its mark, it had
+    been "mu" and "ller", and a preprint and its journal version two papers)."""
+    marked = unicodedata.normalize("NFKD", " ".join(names)).lower()
+    text = "".join(c for c in marked if not unicodedata.combining(c))
     return {w for w in _WORD.findall(text) if len(w) > 1}
+
+
+def _latin(words: set[str]) -> bool:
+    return all(w.isascii() for w in words)
 
 
 _WORD = re.compile(r"[^\W\d_]+")
@@ -43,29 +55,40 @@ _WORD = re.compile(r"[^\W\d_]+")
 def _other_items(
     known: Paper, known_guids: Iterable[str], other: Paper, other_keys: Iterable[str]
 ) -> bool:
-    if not known.abstract or not other.abstract:
-        return False  # one says too little to tell
-    known_guids = set(known_guids)
-    guids = {k for k in other_keys if k.startswith(f"{GUID}:")}
-    if not guids.isdisjoint(known_guids):
-        return False  # one item, seen again
-    if {_scope(k) for k in known_guids}.isdisjoint(_scope(k) for k in guids):
+    mine = {_item(k) for k in known_guids if k.startswith(f"{GUID}:")}
+    theirs = {_item(k) for k in other_keys if k.startswith(f"{GUID}:")}
+    if not mine or not theirs or not mine.isdisjoint(theirs):
+        return False  # one item, seen again (or an id that names none)
+    if {_scope(k) for k in mine}.isdisjoint(_scope(k) for k in theirs):
         return False  # items of two feeds: one paper's have two ids
-    return normalize(known.abstract) != normalize(other.abstract)
+    texts = sorted((normalize(known.abstract), normalize(other.abstract)), key=len)
+    # No text, or one a cut of the other (a feed's excerpt "…"), tells nothing apart.
+    return bool(texts[0]) and not texts[1].startswith(texts[0].rstrip(". "))
 
 
-def _scope(key: str) -> str:
+def _item(key: str) -> str:
+    """A feed item's id without what names no item: an address's query values that hold no
+    digit (?rss=latest, ?utm_source=feed) and its fragment; ?p=100002 stays."""
+    value = key.removeprefix(f"{GUID}:")
+    if not _HOST.match(value):
+        return value
+    parts = urlsplit(value)
+    kept = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if _DIGIT.search(v)]
+    return parts._replace(query=urlencode(kept), fragment="").geturl()
+
+
+def _scope(item: str) -> str:
     """Where a feed item's id is one: an address's host, a URN's or tag's namespace, else the
     feed (identity.guid_key writes an opaque id as 'guid:<source>:<id>')."""
-    value = key.removeprefix(f"{GUID}:")
-    found = _HOST.match(value)
+    found = _HOST.match(item)
     if found:
         return found[1].lower()
-    head, _, rest = value.partition(":")
+    head, _, rest = item.partition(":")
     return f"{head}:{rest.split(':', 1)[0].split(',', 1)[0]}" if head in ("urn", "tag") else head
 
 
 _HOST = re.compile(r"(?i)^https?://([^/?#]+)")
+_DIGIT = re.compile(r"\d")
 
 
 def own_id(paper: Paper, keys: Iterable[str]) -> str:
@@ -76,3 +99,72 @@ def own_id(paper: Paper, keys: Iterable[str]) -> str:
         return guid
     both = f"{normalize(paper.title)}|{normalize(paper.abstract)}"
     return "t:" + hashlib.sha256(both.encode()).hexdigest()[:16]
+
+
+def dedupe(papers: Iterable[Paper]) -> list[Paper]:
+    """One record per paper, in first-seen order, each completed by its later duplicates; two
+    records of one title that say they are two papers stay two, the second under an id of its
+    own, as the catalogue keeps them (a preview had merged what the run sent)."""
+    merged: list[Paper] = []
+    # Each record's strong keys and item ids, kept as it grows: all that same_paper and
+    # two_papers read. Reading keys() of a record that has merged thousands of copies, for every
+    # copy, was quadratic.
+    strong: list[list[str]] = []
+    guids: list[set[str]] = []
+    later: list[list[Paper]] = []
+    owner: dict[str, int] = {}
+    for paper in papers:
+        paper_keys = keys(paper)
+        hit, apart = _hit(paper, paper_keys, owner, strong, guids, merged)
+        if hit is None and apart:
+            paper = dataclasses.replace(paper, id=own_id(paper, paper_keys))
+            paper_keys = keys(paper)
+        if hit is None:
+            hit = len(merged)
+            merged.append(paper)
+            strong.append([])
+            guids.append(set())
+            later.append([])
+        else:
+            later[hit].append(paper)
+        strong[hit] += [k for k in paper_keys if kind(k) in STRONG and k not in strong[hit]]
+        guids[hit] |= {k for k in paper_keys if kind(k) == GUID}
+        for key in paper_keys:
+            owner.setdefault(key, hit)
+    return [_merged(first, rest) for first, rest in zip(merged, later, strict=True)]
+
+
+def _hit(
+    paper: Paper,
+    paper_keys: list[str],
+    owner: dict[str, int],
+    strong: Sequence[list[str]],
+    guids: Sequence[set[str]],
+    merged: Sequence[Paper],
+) -> tuple[int | None, bool]:
+    """(the record this one is, or None; whether a record of its id said it is another)."""
+    apart = False
+    for key in (k for k in paper_keys if k in owner):
+        i = owner[key]
+        if not same_paper(key, strong[i], paper_keys):
+            continue
+        if kind(key) == "t" and two_papers(merged[i], guids[i], paper, paper_keys):
+            apart = apart or merged[i].id == paper.id
+            continue
+        return i, False
+    return None, apart
+
+
+def _merged(first: Paper, rest: list[Paper]) -> Paper:
+    """merge() of every later record into the first, in order; the aliases gathered once at the
+    end rather than rebuilt at each step."""
+    if not rest:
+        return first
+    known = dataclasses.replace(first, aliases=())
+    for other in rest:
+        known = dataclasses.replace(
+            merge(known, dataclasses.replace(other, aliases=())), aliases=()
+        )
+    aliases = dict.fromkeys((*first.aliases, *(a for o in rest for a in (o.id, *o.aliases))))
+    kept = tuple(a for a in aliases if a and a != first.id)
+    return dataclasses.replace(known, aliases=kept)

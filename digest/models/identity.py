@@ -236,12 +236,14 @@ def kind(key: str) -> str:
 
 
 def text_key(title: str, abstract: str) -> str | None:
-    """'a:<hash>' of a long abstract and its title's first words: a conference copy ("… II
-    (extended abstract)", its subtitle gone) with the whole abstract was sent again as new."""
-    words, start = normalize(abstract).split(), " ".join(normalize(title).split()[:4])
-    if len(words) < LONG_TEXT:  # a boilerplate text under other titles stays apart
+    """'a:<hash>' of a long abstract and its title before a subtitle (":") or a note ("("): a
+    conference copy ("… II (extended abstract)", the subtitle gone) with the whole abstract was
+    sent again as new. One feed's boilerplate under other titles stays apart."""
+    words, head = normalize(abstract).split(), normalize(re.split("[:(]", title, maxsplit=1)[0])
+    head = head if len(head.split()) >= 4 else normalize(title)  # "COVID-19: ..." is no head
+    if len(words) < LONG_TEXT or not head:
         return None
-    return "a:" + hashlib.sha256(f"{start}|{' '.join(words)}".encode()).hexdigest()[:16]
+    return "a:" + hashlib.sha256(f"{head}|{' '.join(words)}".encode()).hexdigest()[:16]
 
 
 LONG_TEXT = 40  # words: no placeholder abstract is this long
@@ -296,46 +298,6 @@ def merge(known: Paper, other: Paper) -> Paper:
 
 def _listing(venue: str) -> bool:
     return "arxiv" in venue.lower()
-
-
-def dedupe(papers: Iterable[Paper]) -> list[Paper]:
-    """One record per paper, in first-seen order, each completed by its later duplicates."""
-    merged: list[Paper] = []
-    # Each record's strong keys, kept as it grows: all that same_paper reads. Reading keys() of
-    # a record that has merged thousands of copies, for every copy, was quadratic.
-    strong: list[list[str]] = []
-    later: list[list[Paper]] = []
-    owner: dict[str, int] = {}
-    for paper in papers:
-        paper_keys = keys(paper)
-        hits = [(k, owner[k]) for k in paper_keys if k in owner]
-        hit = next((i for k, i in hits if same_paper(k, strong[i], paper_keys)), None)
-        if hit is None:
-            hit = len(merged)
-            merged.append(paper)
-            strong.append([])
-            later.append([])
-        else:
-            later[hit].append(paper)
-        strong[hit] += [k for k in paper_keys if kind(k) in STRONG and k not in strong[hit]]
-        for key in paper_keys:
-            owner.setdefault(key, hit)
-    return [_merged(first, rest) for first, rest in zip(merged, later, strict=True)]
-
-
-def _merged(first: Paper, rest: list[Paper]) -> Paper:
-    """merge() of every later record into the first, in order; the aliases gathered once at the
-    end rather than rebuilt at each step."""
-    if not rest:
-        return first
-    known = dataclasses.replace(first, aliases=())
-    for other in rest:
-        known = dataclasses.replace(
-            merge(known, dataclasses.replace(other, aliases=())), aliases=()
-        )
-    aliases = dict.fromkeys((*first.aliases, *(a for o in rest for a in (o.id, *o.aliases))))
-    kept = tuple(a for a in aliases if a and a != first.id)
-    return dataclasses.replace(known, aliases=kept)
 
 
 def same_paper(matched: str, known: Iterable[str], incoming: Iterable[str]) -> bool:

@@ -1,6 +1,6 @@
 """The papers of the state database as one catalogue: every key a paper is known by (arXiv id,
 DOI, OpenReview forum, title hash) points at its one row, so a paper arriving again under another
-key completes that row instead of adding one; and the cache of liked arXiv papers.
+key completes that row instead of adding one (the cache of liked arXiv papers: liked.py).
 
 store.py owns the connection, the schema and the transactions; this module owns these tables.
 """
@@ -10,13 +10,13 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Callable, Iterable, Sequence
-from contextlib import AbstractContextManager
 from datetime import date, datetime
 from typing import Any
 
 from digest.models import Paper, identity
 from digest.models.evidence import own_id, two_papers
 from digest.state.engine import Engine
+from digest.state.liked import LikedCache
 
 _COLUMNS = "title, abstract, authors, categories, venue, url, code_url, published, source"
 _INSERT = (
@@ -95,20 +95,7 @@ def row_paper(row: Any) -> Paper:
     )
 
 
-class Tables:
-    """Some tables of the state database, over the store's connection, its transactions and its
-    time stamps: the Store makes one of each kind and alone opens the database."""
-
-    def __init__(
-        self,
-        db: Engine,
-        transaction: Callable[[], AbstractContextManager[Engine]],
-        stamp: Callable[[datetime], str],
-    ) -> None:
-        self.db, self.transaction, self.stamp = db, transaction, stamp
-
-
-class Catalog(Tables):
+class Catalog(LikedCache):
     """The paper tables."""
 
     def add(self, papers: Iterable[Paper], now: datetime) -> int:
@@ -150,13 +137,17 @@ class Catalog(Tables):
             updates: dict[str, Paper] = {}
             key_rows: list[tuple[str, str]] = []
             bridges: list[tuple[str, str]] = []  # (a second stored paper, the one it is)
-            guids: dict[str, set[str]] = {}  # a stored paper's feed item ids, once asked
+            # A stored paper's feed item ids, read once, and those this batch gave it (its rows
+            # are written at the end: a first read's second weekly post had merged into the first).
+            guids: dict[str, set[str]] = {}
+            added: dict[str, set[str]] = {}
             told_apart: set[str] = set()
 
             def apart(owner: str, paper: Paper, keys: Sequence[str]) -> bool:
                 if owner not in guids:
                     guids[owner] = {k for (k,) in db.execute(_GUIDS_OF, (owner,)).fetchall()}
-                if two_papers(stored[owner], guids[owner], paper, keys):
+                mine = guids[owner] | added.get(owner, set())
+                if two_papers(stored[owner], mine, paper, keys):
                     told_apart.add(owner)
                 return owner in told_apart
 
@@ -189,8 +180,8 @@ class Catalog(Tables):
                     owners[key] = owner
                     if identity.kind(key) in identity.STRONG:
                         theirs.setdefault(owner, []).append(key)
-                    elif identity.kind(key) == identity.GUID and owner in guids:
-                        guids[owner].add(key)
+                    elif identity.kind(key) == identity.GUID:
+                        added.setdefault(owner, set()).add(key)
                 if known is not None:  # its ids may name a second stored paper: the same one
                     bridges += [
                         (owners[k], known) for k in keys if _names_another(k, owners, known)
@@ -221,8 +212,9 @@ class Catalog(Tables):
         db.execute("DELETE FROM papers WHERE id = ?", (copy,))
         return True
 
-    def known(self, keys: Sequence[str]) -> str | None:
-        """The stored paper one of these keys names; identity.same_paper judges title matches."""
+    def known(self, keys: Sequence[str], paper: Paper | None = None) -> str | None:
+        """The stored paper one of these keys names; identity.same_paper judges title matches,
+        and, given the record, evidence.two_papers too, as a run's ingest does."""
         if not keys:
             return None
         marks = ",".join("?" * len(keys))
@@ -230,8 +222,13 @@ class Catalog(Tables):
         found = dict(rows.fetchall())
         for key in (k for k in keys if k in found):
             theirs = [r[0] for r in self.db.execute(_KEYS_OF, (found[key],))]
-            if identity.same_paper(key, theirs, keys):
-                return str(found[key])
+            if not identity.same_paper(key, theirs, keys):
+                continue
+            if paper is not None and identity.kind(key) == "t":
+                stored = self.paper(str(found[key]))
+                if stored is not None and two_papers(stored, theirs, paper, keys):
+                    continue
+            return str(found[key])
         return None
 
     def paper(self, paper_id: str) -> Paper | None:
@@ -266,7 +263,14 @@ class Catalog(Tables):
 
     def canonical(self, papers: Iterable[Paper]) -> list[Paper]:
         """The papers under the ids the store knows them by; changes nothing (previews)."""
-        return [dataclasses.replace(p, id=self.known(identity.keys(p)) or p.id) for p in papers]
+        return [dataclasses.replace(p, id=self._canonical(p)) for p in papers]
+
+    def _canonical(self, paper: Paper) -> str:
+        keys = identity.keys(paper)
+        known = self.known(keys, paper)
+        if known is None and self.known([paper.id]) is not None:  # its title is another's
+            return own_id(paper, keys)
+        return known or paper.id
 
     def key_unkeyed(self, db: Engine) -> None:
         """Papers kept before keys were (stored papers, and no key yet) get theirs, in the
@@ -287,32 +291,6 @@ class Catalog(Tables):
             if (k := way(r["title"]))
         ]
         db.executemany(_KEY, keyed)
-
-    # liked arXiv papers (`like = [...]`), looked up once
-
-    def liked(
-        self, ids: Iterable[str], unknown_since: datetime | None = None
-    ) -> dict[str, Paper | None]:
-        """Earlier lookups of these arXiv ids: the paper, or None when arXiv did not know it;
-        an id found unknown before `unknown_since` is left out, to be looked up again."""
-        out: dict[str, Paper | None] = {}
-        since = self.stamp(unknown_since) if unknown_since else ""
-        for ident in ids:
-            row = self.db.execute(
-                "SELECT paper, looked_up FROM liked WHERE arxiv_id = ?", (ident,)
-            ).fetchone()
-            if row is not None and (row[0] or row[1] >= since):
-                out[ident] = _from_json(row[0]) if row[0] else None
-        return out
-
-    def remember_liked(self, found: dict[str, Paper | None], now: datetime) -> None:
-        rows = [(i, p and _to_json(p), self.stamp(now)) for i, p in found.items()]
-        with self.transaction() as db:
-            db.executemany(
-                "INSERT INTO liked (arxiv_id, paper, looked_up) VALUES (?, ?, ?) ON CONFLICT"
-                " (arxiv_id) DO UPDATE SET paper = excluded.paper, looked_up = excluded.looked_up",
-                rows,
-            )
 
 
 def _aliases(paper_id: str, keys: Sequence[str]) -> tuple[str, ...]:
@@ -379,17 +357,3 @@ def _in(db: Engine, query: str, values: Iterable[Any], tail: str = "") -> list[A
         marks = ",".join("?" * len(chunk))
         rows += db.execute(f"{query} ({marks}){tail}", chunk).fetchall()
     return rows
-
-
-def _to_json(paper: Paper) -> str:
-    data = dataclasses.asdict(paper)
-    data["published"] = paper.published.isoformat() if paper.published else None
-    return json.dumps(data)
-
-
-def _from_json(text: str) -> Paper:
-    data = json.loads(text)
-    data["published"] = date.fromisoformat(data["published"]) if data["published"] else None
-    for name in ("authors", "categories", "aliases"):
-        data[name] = tuple(data.get(name) or ())
-    return Paper(**data)

@@ -11,8 +11,9 @@ from datetime import date, datetime
 from typing import Any
 
 from digest.models import Held, Message, Scored
-from digest.state.catalog import Tables, giving, papers_of, row_paper
+from digest.state.catalog import giving, papers_of, row_paper
 from digest.state.engine import Engine
+from digest.state.tables import Tables
 
 # store.SCHEMA's migration for these tables. The outbox is rebuilt (SQLite cannot drop a NOT NULL)
 # so that an alert or a notice row needs no digest row: digest_id NULL, and a `purpose`.

@@ -16,8 +16,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from digest.models import Paper, Subscriber
-from digest.state.catalog import Tables, row_paper
+from digest.state.catalog import row_paper
 from digest.state.engine import Engine
+from digest.state.tables import Tables
 
 log = logging.getLogger("digest.state.ratings")
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
-from digest.state.catalog import Tables
 from digest.state.ratings import RATINGS, current, write
+from digest.state.tables import Tables
 from digest.state.web import named
 
 # schema.SCHEMA's migration for these tables (and the ratings' `origin`).

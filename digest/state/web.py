@@ -14,8 +14,8 @@ from datetime import datetime
 from typing import Any
 
 from digest.models import Message, Paper, identity
-from digest.state.catalog import Tables
 from digest.state.engine import Engine
+from digest.state.tables import Tables
 
 # schema.SCHEMA's migration for these tables (and the ratings' `via`).
 SCHEMA = """
