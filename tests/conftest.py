@@ -40,6 +40,11 @@ def _own_working_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / ".cache"))
     monkeypatch.delenv("DIGEST_STATE", raising=False)
     monkeypatch.delenv("DIGEST_CONFIG", raising=False)
+    # The log's redactor is the process's, as a command's is: one test's secrets ("digest" as a
+    # password) had blotted another's file names from its messages, in some test orders.
+    from digest.cli.logs import REDACTOR
+
+    monkeypatch.setattr(REDACTOR, "secrets", frozenset())
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

@@ -161,11 +161,15 @@ def test_a_query_name_is_a_credential_by_its_words_not_by_a_word_it_holds() -> N
     word was dropped and addresses in the text blotted."""
     from digest.models.errors import url_credentials
 
-    searched = "https://j.example/rss?keyword=privacy&author=Hinton&passage=lengthy&keys=abcdef1"
-    assert url_credentials(searched) == frozenset()
+    searched = "https://j.example/rss?keyword=privacy&author=Hinton&passage=lengthy"
+    words = "&session=plenary&sortKey=relevance&searchKey=privacy&sid=keynote"
+    assert url_credentials(searched + words) == frozenset()
     named = ["api_key", "apiKey", "apikey", "access_token", "X-Amz-Signature", "sig", "pwd", "Auth"]
+    named += ["sign", "passphrase", "passcode", "authcode", "api_keys", "tokenid", "JSESSIONID"]
+    named += ["session", "sortKey"]  # a made value: a digit, mixed case, or 12+ long
     for name in named:
         assert url_credentials(f"https://j.example/rss?{name}=Zq81xk") == {"Zq81xk"}, name
+    assert url_credentials("https://j.example/rss?key=qwertyuiop") == {"qwertyuiop"}
 
 
 @pytest.mark.parametrize(

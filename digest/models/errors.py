@@ -213,24 +213,36 @@ def url_credentials(url: str) -> frozenset[str]:
     except ValueError:
         return frozenset()
     for key, value in parse_qsl(parts.query):
-        if _names_credential(key) and len(value) >= BASE64_LEAST:
+        if len(value) >= BASE64_LEAST and _holds_credential(key, value):
             found.add(value)
     return frozenset(v for v in found if v)
 
 
-def _names_credential(name: str) -> bool:
-    """Whether a query name names a credential: one of its words (api_key, apiKey, X-Amz-
-    Signature) is one, or ends in one (apikey, accesstoken). Not a word that holds one: a
-    search feed's ?keyword=privacy or ?author=Hinton had made its search word a key, and every
-    item link and address holding the word was taken from readers."""
-    words = re.split(r"[^a-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower())
-    return any(w in _CREDENTIAL_NAMES or w.endswith(_CREDENTIAL_ENDS) for w in words)
+def _holds_credential(name: str, value: str) -> bool:
+    """Whether a query value is a credential by its name: one of the name's words is one
+    (api_key, apiKey, X-Amz-Signature, JSESSIONID), or a word ending in one (sortKey, session)
+    whose value looks made, not written (a digit, mixed case, or 12+ long). Not a word that
+    holds one: a search feed's ?keyword=privacy, ?author=Hinton or ?session=plenary had made
+    its search word a key, and every item link and address holding the word was taken."""
+    words = [
+        w
+        for w in re.split(r"[^a-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower())
+        if w
+    ]
+    if any(w in _CREDENTIAL_NAMES for w in words) or (len(words) == 1 and words[0] in _ALONE):
+        return True
+    made = any(c.isdigit() for c in value) or len(value) >= 12 or not value.islower()
+    return made and any(w in _MAYBE_NAMES or w.endswith(_CREDENTIAL_ENDS) for w in words)
 
 
-_CREDENTIAL_ENDS = ("key", "token", "secret", "password", "passwd", "signature", "credential")
+_CREDENTIAL_ENDS = ("key", "keys", "token", "tokens", "secret", "password", "signature")
 _CREDENTIAL_NAMES = frozenset(
-    "pass pwd auth authorization sig session sessionid sid credentials jwt otp".split()
+    """apikey apikeys accesskey secretkey privatekey token tokens tokenid accesstoken authtoken
+    secret password passwd pwd passphrase passcode authorization authentication authcode sig
+    signature credential credentials jwt otp jsessionid phpsessid sessid sessionid""".split()
 )
+_ALONE = frozenset("key keys pass auth sign".split())  # a name of this word alone
+_MAYBE_NAMES = frozenset("session sid pass auth sign".split())
 
 
 def _cut_short(form: str, text: str, end: int) -> bool:
