@@ -96,6 +96,9 @@ def test_an_id_is_bounded_in_bytes_under_an_index_entrys_limit() -> None:
     assert clean(Paper(id=kept, title=title, abstract="x")).id == kept
     aliases = clean(Paper(id="a", title=title, abstract="x", aliases=(signed, wide, kept))).aliases
     assert aliases == (kept,)
+    # A link's keys (doi:, openreview:) are made of it: a link of 1,900 Chinese characters.
+    link = "https://doi.org/10.1234/" + "論" * 1_900
+    assert clean(Paper(id="a", title=title, abstract="x", url=link)).url == ""
 
 
 def test_a_link_or_id_past_any_real_ones_is_dropped_not_cut() -> None:

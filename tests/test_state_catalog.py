@@ -93,6 +93,7 @@ def test_an_id_at_the_bound_that_does_not_compress_is_stored_in_either_state(sta
 
     signed = "https://cdn.example.org/p.pdf?Policy=" + secrets.token_urlsafe(2_200)
     at_bound = signed[:LONGEST_ID]
+    chinese = "".join(chr(0x4E00 + secrets.randbelow(20_000)) for _ in range(1_900))  # no zip
     papers = [
         clean(Paper(signed, "A paper behind a signed link", "We sign links.")),
         clean(
@@ -104,9 +105,10 @@ def test_an_id_at_the_bound_that_does_not_compress_is_stored_in_either_state(sta
             )
         ),
         clean(Paper("doi:10.1/" + at_bound[9:], "A third paper", "We sign DOIs.")),
+        clean(Paper("x", "A fourth paper", "Its link.", url="https://doi.org/10.1234/" + chinese)),
     ]
     with Store(state) as store:
-        assert store.add_papers(papers, NOW) == 3
+        assert store.add_papers(papers, NOW) == 4
         assert store.add_papers(papers, NOW) == 0
 
 

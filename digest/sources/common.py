@@ -91,11 +91,11 @@ LONGEST_NAME = 300
 # sign about 5,000 (ATLAS and CMS together); a digest shows three and "et al." anyway, and a
 # followed author is matched among the names kept.
 MOST_AUTHORS = 5_000
-# A link longer than this is dropped, not cut (a cut link leads elsewhere), as Matrix's messages
-# drop it: one item's 4 MB <link> made a 12 MB e-mail the relay refused, the digest with it. An
-# id or alias of more than LONGEST_ID bytes (UTF-8) is none: the paper is known by its title or
-# abstract. Counted in bytes, under PostgreSQL's 2,704 for an index entry, keys' prefixes with it:
-# one feed item's signed URL of 2,860 characters (which does not compress) stopped every run.
+# A link longer than this (bytes of UTF-8) is dropped, not cut (a cut link leads elsewhere), as
+# Matrix's messages drop it: one item's 4 MB <link> made a 12 MB e-mail the relay refused, the
+# digest with it. An id or alias of more than LONGEST_ID bytes is none: the paper is known by its
+# title or abstract. In bytes, under PostgreSQL's 2,704 for an index entry, with the prefixes of
+# the keys made of them: one item's signed URL of 2,860 characters stopped every run.
 LONGEST_LINK = 2_000
 LONGEST_ID = 2_000
 
@@ -141,7 +141,7 @@ def _cut(paper: Paper) -> Paper:
     if any(len(a) > LONGEST_NAME for a in names):
         names = tuple(a if len(a) <= LONGEST_NAME else a[: LONGEST_NAME - 1] + "…" for a in names)
     links: dict[str, Any] = {
-        k: "" for k in ("url", "code_url") if len(getattr(paper, k)) > LONGEST_LINK
+        k: "" for k in ("url", "code_url") if not _fits(getattr(paper, k), LONGEST_LINK)
     }
     aliases = tuple(a for a in paper.aliases if _fits(a))
     kept = not long and not links and names is paper.authors and aliases == paper.aliases
@@ -156,11 +156,12 @@ def _cut(paper: Paper) -> Paper:
     return paper
 
 
-def _fits(ident: str) -> bool:
-    """Is an id at most LONGEST_ID bytes in UTF-8 (a character is at most 4)?"""
-    if len(ident) * 4 <= LONGEST_ID:
+def _fits(text: str, most: int = LONGEST_ID) -> bool:
+    """Is an id (or a link: its keys are made of it) at most `most` bytes in UTF-8 (a character
+    is at most 4)? A doi.org link of 1,900 Chinese characters had made a key of 5,700 bytes."""
+    if len(text) * 4 <= most:
         return True
-    return len(ident) <= LONGEST_ID and len(ident.encode("utf-8", "surrogatepass")) <= LONGEST_ID
+    return len(text) <= most and len(text.encode("utf-8", "surrogatepass")) <= most
 
 
 # --- code links -------------------------------------------------------------------------------
