@@ -142,11 +142,17 @@ def test_a_status_before_the_title_goes_and_a_bracketed_formula_stays() -> None:
         "Editorial Expression of Concern",  # Science, PNAS
         "Editorial Expression of Concern and Correction",
         "Addendum: Graph networks",
-        "Addendum to Graph networks",
+        "Addendum to “Graph networks”",
         "Correction",  # PNAS, the paper named in the text
         "Correction for Chen et al., Graph networks for magnets",  # PNAS
         "Notice of Retraction: A graph network",  # IEEE
         "RETRACTED: A graph network",  # Elsevier
+        "Retraction notice to “Deep nets” [Neural Netw. 12 (2020) 1–10]",  # Elsevier
+        "Retraction Notice: Deep nets",
+        "Statement of Retraction: Deep nets",  # Taylor & Francis
+        "WITHDRAWN: Deep nets",  # Elsevier
+        "Publisher's Note: Deep nets",  # APS, MDPI
+        "Publisher’s Note: Deep nets",
     ],
 )
 def test_a_journals_notice_about_a_paper_is_a_notice(notice: str) -> None:
@@ -165,6 +171,8 @@ def test_a_journals_notice_about_a_paper_is_a_notice(notice: str) -> None:
         "Erratic motion of active particles",
         "Expression of concern in adolescents: a survey",
         "Retractions in science: who, why, when",
+        "Addendum to the theory of superconductivity",
+        "Withdrawn species of the Amazon basin",
     ],
 )
 def test_a_papers_title_that_only_uses_such_words_is_a_paper(paper: str) -> None:

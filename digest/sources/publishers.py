@@ -71,12 +71,14 @@ _STATUS = re.compile(
 # "Retraction of a soap film", "Error correction codes") is a paper's.
 _NOTICE_WORD = (
     r"(?:(?:author|publisher)\s+)?correction|corrigend(?:um|a)|errat(?:um|a)|addend(?:um|a)"
-    r"|retraction(?:\s+note)?|notice\s+of\s+retraction|retracted|(?:editorial\s+)?expression\s+of"
-    r"\s+concern"
+    r"|retraction(?:\s+no(?:te|tice))?|notice\s+of\s+retraction|retracted|(?:editorial\s+)?"
+    r"expression\s+of\s+concern|statement\s+of\s+retraction|withdrawn|publisher['’]?s\s+note"
 )
 _NOTICE = re.compile(
     rf"^\s*(?:{_NOTICE_WORD})(?:\s+and\s+(?:{_NOTICE_WORD}))?\s*(?::|$)"
-    r"|^\s*(?:corrigend(?:um|a)|errat(?:um|a)|addend(?:um|a)|retraction\s+note)\s+(?:to|for)\b"
+    r"|^\s*(?:corrigend(?:um|a)|errat(?:um|a)|retraction\s+no(?:te|tice))\s+(?:to|for)\b"
+    # "Addendum to the theory of ..." may be a paper's own title: a notice quotes its paper's.
+    r"|^\s*addend(?:um|a)\s+(?:to|for)\s*[:\"“‘'«„\[]"
     r"|^\s*(?:(?:author|publisher)\s+)?correction\s+to\s*[:\"“‘'«„]"
     r"|^\s*(?:correction|retraction)\s+for\s+[^,]{1,100}?\bet\s+al\.?,",
     re.IGNORECASE,
