@@ -149,6 +149,11 @@ def test_a_cut_below_what_the_last_read_covered_is_not_said(server: FeedServer) 
     assert warnings(3) == [  # 11-26 or 11-25 may be among those left
         "arxiv: 5 papers in the window, the newest 3 read (max_results); raise it to read the rest"
     ]
+    # A new version of an old paper among those read: its first version's date tells nothing.
+    listing.insert(
+        2, entry("2301.00001v3", "An old paper's new version", published="2023-01-05T12:00:00Z")
+    )
+    assert warnings(4) != []  # 11-24 and 11-23 are left: 11-25 or 11-26 may be too
 
 
 def test_the_query_ors_categories_ands_the_query_and_windows_the_days() -> None:

@@ -244,7 +244,7 @@ class ArxivSource:
                      when, LISTED.days)  # fmt: skip
         query = search_query(options, now, since)
         margin = None if last_read is None else (last_read.astimezone(UTC) - LISTED).date()
-        papers = self._pages(config, options, query, warn, progress, margin)
+        papers = self._pages(config, options, query, warn, progress, margin, since.date())
         return papers if options.replacements else _mark_replacements(papers, since.date())
 
     def _client(self, config: SourceConfig, options: Options, progress: Progress) -> Client:
@@ -260,10 +260,12 @@ class ArxivSource:
         warn: Warn,
         progress: Progress,
         margin: date | None = None,
+        window: date | None = None,
     ) -> Iterator[Paper]:
         """The window's papers, newest first, at most max_results; said when the cut may leave
         papers unread: it falls after `margin` (LISTED before the last read, which read what
-        came before), or there was no last read."""
+        came before), or there was no last read. Where it falls is told by the papers first
+        submitted from `window` (its first day) on: an old paper's new version tells nothing."""
         start, total, empty_pages = 0, None, 0
         oldest: date | None = None
         with self._client(config, options, progress) as client:
@@ -296,7 +298,9 @@ class ArxivSource:
                 empty_pages = 0
                 yield from papers
                 start += entries
-                oldest = min((p.published for p in papers if p.published), default=oldest)
+                first = (p.published for p in papers if p.published)
+                dates = (day for day in first if window is None or day >= window)
+                oldest = min(dates, default=oldest)
                 if total is None and entries < size:
                     return  # no total to go by: a page short of full is the last one
         left = total is not None and total > start >= options.max_results
