@@ -34,6 +34,7 @@ def entry(
     comment: str = "",
     doi: str = "",
     published: str = "2026-11-27T18:00:00Z",
+    updated: str = "",
 ) -> str:
     """One <entry> as the arXiv API writes it (version in the id, primary category first)."""
     cats = "".join(
@@ -44,7 +45,7 @@ def entry(
     return f"""
   <entry>
     <id>http://arxiv.org/abs/{ident}</id>
-    <updated>{published}</updated>
+    <updated>{updated or published}</updated>
     <published>{published}</published>
     <title>{escape(title)}</title>
     <summary>  {escape(abstract or title + " is studied here at length.")}
@@ -149,11 +150,16 @@ def test_a_cut_below_what_the_last_read_covered_is_not_said(server: FeedServer) 
     assert warnings(3) == [  # 11-26 or 11-25 may be among those left
         "arxiv: 5 papers in the window, the newest 3 read (max_results); raise it to read the rest"
     ]
-    # A new version of an old paper among those read: its first version's date tells nothing.
-    listing.insert(
-        2, entry("2301.00001v3", "An old paper's new version", published="2023-01-05T12:00:00Z")
-    )
-    assert warnings(4) != []  # 11-24 and 11-23 are left: 11-25 or 11-26 may be too
+    # A new version of an old paper among those read, listed by its version's day: its first
+    # version's day (2023, or the window's first) had hidden the cut.
+    for first in ("2023-01-05", "2026-11-23"):
+        version = "2026-11-28T12:00:00Z"
+        old = entry(
+            "2301.00001v3", "A new version", published=f"{first}T12:00:00Z", updated=version
+        )
+        listing.insert(2, old)
+        assert warnings(4) != [], first  # 11-24 and 11-23 are left: 11-25 or 11-26 may be too
+        del listing[2]
 
 
 def test_the_query_ors_categories_ands_the_query_and_windows_the_days() -> None:

@@ -90,10 +90,11 @@ def search_query(options: Options, now: datetime, since: datetime | None = None)
 
 
 def parse_feed(
-    body: bytes, warn: Warn, where: str, url: str = ""
+    body: bytes, warn: Warn, where: str, url: str = "", dates: list[date] | None = None
 ) -> tuple[list[Paper], int | None, int]:
     """The papers of one API answer, its opensearch:totalResults (None when absent) and how many
-    entries it held (skipped ones too: the next page starts after them). An error the API words
+    entries it held (skipped ones too: the next page starts after them); into `dates`, each
+    entry's <updated> day, its version's, by which the listing is sorted. An error the API words
     in its feed is a SourceError, whatever the HTTP status said; an answer cut short is
     CutShort, with the papers before the cut."""
     feed = feedparser.parse(io.BytesIO(xml_safe(body)))
@@ -116,6 +117,9 @@ def parse_feed(
         warn(Notice(f"{where}: malformed Atom ({problem}); kept what could be read"))
     total_text = str(feed.feed.get("opensearch_totalresults", "")).strip()
     papers = _papers(feed.entries, warn, where)
+    if dates is not None:
+        updated = (dict(e).get("updated_parsed") for e in feed.entries)
+        dates += [date(*day[:3]) for day in updated if day]
     return papers, int(total_text) if total_text.isdigit() else None, len(feed.entries)
 
 
@@ -244,7 +248,7 @@ class ArxivSource:
                      when, LISTED.days)  # fmt: skip
         query = search_query(options, now, since)
         margin = None if last_read is None else (last_read.astimezone(UTC) - LISTED).date()
-        papers = self._pages(config, options, query, warn, progress, margin, since.date())
+        papers = self._pages(config, options, query, warn, progress, margin)
         return papers if options.replacements else _mark_replacements(papers, since.date())
 
     def _client(self, config: SourceConfig, options: Options, progress: Progress) -> Client:
@@ -260,12 +264,11 @@ class ArxivSource:
         warn: Warn,
         progress: Progress,
         margin: date | None = None,
-        window: date | None = None,
     ) -> Iterator[Paper]:
         """The window's papers, newest first, at most max_results; said when the cut may leave
         papers unread: it falls after `margin` (LISTED before the last read, which read what
-        came before), or there was no last read. Where it falls is told by the papers first
-        submitted from `window` (its first day) on: an old paper's new version tells nothing."""
+        came before), or there was no last read. Where it falls is told by the day of the
+        versions read (the listing's order): an old paper's first day had hidden a cut."""
         start, total, empty_pages = 0, None, 0
         oldest: date | None = None
         with self._client(config, options, progress) as client:
@@ -273,8 +276,11 @@ class ArxivSource:
                 size = min(self.page, options.max_results - start)
                 pages = f" of {-(-min(total, options.max_results) // self.page)}" if total else ""
                 progress.note(f"page {start // self.page + 1}{pages}")
+                days: list[date] = []
                 try:
-                    papers, count, entries = self._page(client, options, query, start, size, warn)
+                    papers, count, entries = self._page(
+                        client, options, query, start, size, warn, days
+                    )
                 except CutShort as cut:  # its whole entries kept; the source failed
                     yield from cut.papers
                     raise
@@ -298,9 +304,7 @@ class ArxivSource:
                 empty_pages = 0
                 yield from papers
                 start += entries
-                first = (p.published for p in papers if p.published)
-                dates = (day for day in first if window is None or day >= window)
-                oldest = min(dates, default=oldest)
+                oldest = min(days, default=oldest)
                 if total is None and entries < size:
                     return  # no total to go by: a page short of full is the last one
         left = total is not None and total > start >= options.max_results
@@ -311,7 +315,14 @@ class ArxivSource:
                         f" (max_results); raise it to read the rest"))  # fmt: skip
 
     def _page(
-        self, client: Client, options: Options, query: str, start: int, size: int, warn: Warn
+        self,
+        client: Client,
+        options: Options,
+        query: str,
+        start: int,
+        size: int,
+        warn: Warn,
+        days: list[date] | None = None,
     ) -> tuple[list[Paper], int | None, int]:
         params = {
             "search_query": query,
@@ -321,7 +332,7 @@ class ArxivSource:
             "sortOrder": "descending",
         }
         response = client.get(options.url, params, explain=explain)
-        return parse_feed(response.body, warn, client.name, shown(options.url))
+        return parse_feed(response.body, warn, client.name, shown(options.url), days)
 
     def lookup(self, ids: Sequence[str], config: SourceConfig | None = None) -> dict[str, Paper]:
         """The papers of these arXiv ids ({id: Paper}); ids arXiv does not know are left out."""
