@@ -162,14 +162,16 @@ def test_a_query_name_is_a_credential_by_its_words_not_by_a_word_it_holds() -> N
     from digest.models.errors import url_credentials
 
     searched = "https://j.example/rss?keyword=privacy&author=Hinton&passage=lengthy"
-    words = "&session=plenary&sortKey=relevance&searchKey=privacy&sid=keynote"
+    words = "&session=plenary&sortKey=relevance&searchKey=privacy&sid=keynote&keys=transformers"
+    words += "&session=Plenary&journalKey=Nature&auth=Hinton&sign=positive"
     assert url_credentials(searched + words) == frozenset()
     named = ["api_key", "apiKey", "apikey", "access_token", "X-Amz-Signature", "sig", "pwd", "Auth"]
     named += ["sign", "passphrase", "passcode", "authcode", "api_keys", "tokenid", "JSESSIONID"]
-    named += ["session", "sortKey"]  # a made value: a digit, mixed case, or 12+ long
+    named += ["session", "sortKey", "keys"]  # a made value: a digit, a capital inside, or 20+
     for name in named:
         assert url_credentials(f"https://j.example/rss?{name}=Zq81xk") == {"Zq81xk"}, name
     assert url_credentials("https://j.example/rss?key=qwertyuiop") == {"qwertyuiop"}
+    assert url_credentials("https://j.example/rss?api_key=abcdefgh") == {"abcdefgh"}
 
 
 @pytest.mark.parametrize(

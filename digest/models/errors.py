@@ -219,20 +219,19 @@ def url_credentials(url: str) -> frozenset[str]:
 
 
 def _holds_credential(name: str, value: str) -> bool:
-    """Whether a query value is a credential by its name: one of the name's words is one
-    (api_key, apiKey, X-Amz-Signature, JSESSIONID), or a word ending in one (sortKey, session)
-    whose value looks made, not written (a digit, mixed case, or 12+ long). Not a word that
-    holds one: a search feed's ?keyword=privacy, ?author=Hinton or ?session=plenary had made
-    its search word a key, and every item link and address holding the word was taken."""
-    words = [
-        w
-        for w in re.split(r"[^a-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower())
-        if w
-    ]
-    if any(w in _CREDENTIAL_NAMES for w in words) or (len(words) == 1 and words[0] in _ALONE):
+    """Whether a query value is a credential by its name: the name, or one of its words, is one
+    (key, api_key, apiKey, X-Amz-Signature, JSESSIONID), or a word of it may be (sortKey, keys,
+    session, auth) and the value looks made, not written: a digit, a capital inside it, or 20+
+    long. A search feed's ?keyword=privacy, ?keys=transformers or ?session=Plenary had made its
+    search word a key, and every item link and address holding the word was taken."""
+    split = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower()
+    words = [w for w in re.split(r"[^a-z0-9]+", split) if w]
+    joined = "".join(words)
+    if joined in _CREDENTIAL_NAMES or joined == "key" or any(w in _CREDENTIAL_NAMES for w in words):
         return True
-    made = any(c.isdigit() for c in value) or len(value) >= 12 or not value.islower()
-    return made and any(w in _MAYBE_NAMES or w.endswith(_CREDENTIAL_ENDS) for w in words)
+    made = any(c.isdigit() or c.isupper() for c in value[1:]) or len(value) >= 20
+    maybe = (w in _MAYBE_NAMES or w.endswith(_CREDENTIAL_ENDS) for w in words)
+    return made and (joined in _MAYBE_NAMES or any(maybe))
 
 
 _CREDENTIAL_ENDS = ("key", "keys", "token", "tokens", "secret", "password", "signature")
@@ -241,8 +240,7 @@ _CREDENTIAL_NAMES = frozenset(
     secret password passwd pwd passphrase passcode authorization authentication authcode sig
     signature credential credentials jwt otp jsessionid phpsessid sessid sessionid""".split()
 )
-_ALONE = frozenset("key keys pass auth sign".split())  # a name of this word alone
-_MAYBE_NAMES = frozenset("session sid pass auth sign".split())
+_MAYBE_NAMES = frozenset("key keys session sid pass auth sign".split())
 
 
 def _cut_short(form: str, text: str, end: int) -> bool:
