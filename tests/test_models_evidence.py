@@ -87,3 +87,37 @@ def test_dedupe_keeps_a_feeds_posts_of_one_title_apart_as_the_catalogue_does() -
     kept = dedupe([*posts, posts[1]])
     assert len(kept) == 3 and len({p.id for p in kept}) == 3
     assert [p.abstract for p in kept] == [p.abstract for p in posts]
+
+
+def test_latin_names_with_letters_of_their_own_are_one_script() -> None:
+    """ø, ł, ß had counted as another script: two groups' papers of one title merged again."""
+    danes = paper("Søren Kierkegaard", "Łukasz Strauß")
+    assert two_papers(danes, (), paper("Zoe Journalova", "Kenji Sato"), ())
+    assert not two_papers(danes, (), paper("S. Kierkegaard", "L. Strauss"), ())
+
+
+def test_two_records_of_one_long_text_are_a_copy_when_their_titles_agree() -> None:
+    """A journal's title grown or cut at its end, under the whole abstract, is the paper; a
+    journal's blurb under other titles, two groups' or two items of one feed, is not."""
+    from digest.models.evidence import copies
+
+    def titled(title: str, *authors: str) -> Paper:
+        return Paper("t:1", title, "A long text.", authors=authors)
+
+    base = titled("Graph neural networks predict molecular properties")
+    for grown in ("Graph neural networks predict molecular properties with chemical accuracy",
+                  "Can graph neural networks predict molecular properties? A benchmark",
+                  "Graph neural networks predict molecular properties — a benchmark"):  # fmt: skip
+        assert copies(base, (), titled(grown), ()), grown
+    heart = titled("The role of the gut microbiome in Parkinson's disease")
+    assert not copies(heart, (), titled("The role of the hippocampus in spatial memory"), ())
+    atlas = titled("A single-cell atlas of the developing human heart")
+    assert not copies(atlas, (), titled("A single-cell atlas of the adult mouse kidney"), ())
+    mpro = "Structure of the SARS-CoV-2 main protease (Mpro)"
+    one = titled(f"{mpro} bound to nirmatrelvir", "Ana Ortiz", "Bo Chen")
+    two = titled(f"{mpro} in complex with ensitrelvir", "Zoe Journalova", "Kenji Sato")
+    assert not copies(one, (), two, ())  # two groups
+    items = ("guid:https://nature.example/articles/s41467-026-01234-x",)
+    other = ("guid:https://nature.example/articles/s41467-026-05678-x",)
+    assert not copies(titled(one.title), items, titled(two.title), other)  # two items of a feed
+    assert copies(titled(one.title), items, titled(one.title + " (extended abstract)"), ())

@@ -59,3 +59,10 @@ def test_a_unit_with_a_greek_prefix_is_no_word_its_letter_spells():
     ):
         pattern = exclude_pattern([rule])
         assert pattern is not None and pattern.search(unit) and not pattern.search(other)
+
+
+def test_a_greek_letter_before_one_or_two_letters_of_a_name_is_still_spelled():
+    """Only micro's μ makes a unit ("μm"): NF-κB is PubMed's "NF-kappaB", ΔG "deltaG"."""
+    for rule, text in (("NF-κB", "NF-kappaB signalling"), ("ΔG", "the deltaG of binding")):
+        pattern = exclude_pattern([rule])
+        assert pattern is not None and pattern.search(text), rule

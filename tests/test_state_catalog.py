@@ -218,6 +218,18 @@ def test_a_venues_copy_with_the_whole_abstract_is_not_new_the_next_day(state: st
         assert store.add_papers([copy], NOW) == 0
 
 
+def test_a_journal_version_whose_title_grew_is_the_preprint_by_its_whole_text(
+    state: str,
+) -> None:
+    from test_sources_identity import MERGER
+
+    preprint = Paper("2601.01234", "Graph neural networks predict molecular properties", MERGER)
+    journal = Paper("10.1/jcp.42", preprint.title + " with chemical accuracy", MERGER)
+    with Store(state) as store:
+        assert store.add_papers([preprint], NOW) == 1
+        assert store.add_papers([journal], NOW) == 0
+
+
 def test_duplicates_within_one_batch_are_one_paper(state: str) -> None:
     crosslisted = Paper("2501.01234", TITLE, "We prove tight bounds.", categories=("cs.CR",))
     with Store(state) as store:

@@ -29,6 +29,32 @@ def two_papers(
     return _other_authors(known, other) or _other_items(known, known_guids, other, other_keys)
 
 
+def copies(
+    known: Paper, known_guids: Iterable[str], other: Paper, other_keys: Iterable[str]
+) -> bool:
+    """Whether two records of one long text and title start (identity.text_key) are one paper:
+    the shorter title's words are mostly the other's (a subtitle added or cut: "… (extended
+    abstract)"), not two groups', not two items of one feed. A journal's blurb as every item's
+    text had made "The role of the gut microbiome …" and "The role of the hippocampus …" one."""
+    if _other_authors(known, other) or _two_items(known_guids, other_keys):
+        return False
+    mine, theirs = (set(_TITLE_WORD.findall(normalize(p.title))) for p in (known, other))
+    return len(mine & theirs) > COPY_SHARE * min(len(mine), len(theirs))
+
+
+COPY_SHARE = 0.7  # of the shorter title's words of 4+ letters
+_TITLE_WORD = re.compile(r"\w{4,}")
+
+
+def _two_items(known_guids: Iterable[str], other_keys: Iterable[str]) -> bool:
+    """Are these ids of two items of one feed (whatever their texts)?"""
+    mine = {_item(k) for k in known_guids if k.startswith(f"{GUID}:")}
+    theirs = {_item(k) for k in other_keys if k.startswith(f"{GUID}:")}
+    if not mine or not theirs or not mine.isdisjoint(theirs):
+        return False
+    return not {_scope(k) for k in mine}.isdisjoint(_scope(k) for k in theirs)
+
+
 def _other_authors(known: Paper, other: Paper) -> bool:
     if min(len(known.authors), len(other.authors)) < LEAST_AUTHORS:
         return False
@@ -46,7 +72,8 @@ def _name_words(names: Iterable[str]) -> set[str]:
 
 
 def _latin(words: set[str]) -> bool:
-    return all(w.isascii() for w in words)
+    """Are the names in the Latin script (ø, ł, ß, æ too: "Søren", "Łukasz", "Strauß")?"""
+    return all(c.isascii() or unicodedata.name(c, "").startswith("LATIN") for w in words for c in w)
 
 
 _WORD = re.compile(r"[^\W\d_]+")
@@ -55,12 +82,8 @@ _WORD = re.compile(r"[^\W\d_]+")
 def _other_items(
     known: Paper, known_guids: Iterable[str], other: Paper, other_keys: Iterable[str]
 ) -> bool:
-    mine = {_item(k) for k in known_guids if k.startswith(f"{GUID}:")}
-    theirs = {_item(k) for k in other_keys if k.startswith(f"{GUID}:")}
-    if not mine or not theirs or not mine.isdisjoint(theirs):
-        return False  # one item, seen again (or an id that names none)
-    if {_scope(k) for k in mine}.isdisjoint(_scope(k) for k in theirs):
-        return False  # items of two feeds: one paper's have two ids
+    if not _two_items(known_guids, other_keys):
+        return False  # one item seen again, items of two feeds (one paper's have two ids), or none
     texts = sorted((normalize(known.abstract), normalize(other.abstract)), key=len)
     # No text, or one a cut of the other (a feed's excerpt "…"), tells nothing apart.
     return bool(texts[0]) and not texts[1].startswith(texts[0].rstrip(". "))
@@ -150,6 +173,8 @@ def _hit(
             continue
         if kind(key) == "t" and two_papers(merged[i], guids[i], paper, paper_keys):
             apart = apart or merged[i].id == paper.id
+            continue
+        if kind(key) == "a" and not copies(merged[i], guids[i], paper, paper_keys):
             continue
         return i, False
     return None, apart

@@ -236,14 +236,14 @@ def kind(key: str) -> str:
 
 
 def text_key(title: str, abstract: str) -> str | None:
-    """'a:<hash>' of a long abstract and its title before a subtitle (":") or a note ("("): a
-    conference copy ("… II (extended abstract)", the subtitle gone) with the whole abstract was
-    sent again as new. One feed's boilerplate under other titles stays apart."""
-    words, head = normalize(abstract).split(), normalize(re.split("[:(]", title, maxsplit=1)[0])
-    head = head if len(head.split()) >= 4 else normalize(title)  # "COVID-19: ..." is no head
-    if len(words) < LONG_TEXT or not head:
+    """'a:<hash>' of a long abstract and its title's first words: a conference copy ("… II
+    (extended abstract)", its subtitle gone) or a journal's title grown or cut at its end, with
+    the whole abstract, was sent again as new. Whether two records of one such key are one paper
+    their titles and authors say (evidence.copies): one feed's boilerplate stays apart."""
+    words, start = normalize(abstract).split(), " ".join(normalize(title).split()[:4])
+    if len(words) < LONG_TEXT:
         return None
-    return "a:" + hashlib.sha256(f"{head}|{' '.join(words)}".encode()).hexdigest()[:16]
+    return "a:" + hashlib.sha256(f"{start}|{' '.join(words)}".encode()).hexdigest()[:16]
 
 
 LONG_TEXT = 40  # words: no placeholder abstract is this long

@@ -223,12 +223,13 @@ _BARE = re.compile("[ -]")
 
 
 def unit(word: str) -> bool:
-    """Is the word a unit with a Greek prefix ("μm", "μs", "µg")? Its letter spelled out makes
-    another word ("mum", "mus"), which a rule or a reader's keyword had matched."""
+    """Is the word a unit with the prefix micro ("μm", "μs", "µg")? Its letter spelled out makes
+    another word ("mum", "mus"), which a rule or a reader's keyword had matched. Other letters
+    before one or two ("κB", "ΔG") are names' and still spelled ("NF-kappaB", "deltaG")."""
     return bool(_UNIT.match(word))
 
 
-_UNIT = re.compile(r"[α-ωΑ-Ωµ][A-Za-z]{1,2}\Z")
+_UNIT = re.compile("[\u03bc\u039c\u00b5][A-Za-z]{1,2}\\Z")  # μ, Μ, the micro sign
 
 
 def named_arrays(named: Mapping[str, int]) -> dict[str, np.ndarray]:

@@ -14,7 +14,7 @@ from datetime import date, datetime
 from typing import Any
 
 from digest.models import Paper, identity
-from digest.models.evidence import own_id, two_papers
+from digest.models.evidence import copies, own_id, two_papers
 from digest.state.engine import Engine
 from digest.state.liked import LikedCache
 
@@ -143,24 +143,26 @@ class Catalog(LikedCache):
             added: dict[str, set[str]] = {}
             told_apart: set[str] = set()
 
-            def apart(owner: str, paper: Paper, keys: Sequence[str]) -> bool:
+            def apart(owner: str, paper: Paper, keys: Sequence[str], kind: str) -> bool:
                 if owner not in guids:
                     guids[owner] = {k for (k,) in db.execute(_GUIDS_OF, (owner,)).fetchall()}
                 mine = guids[owner] | added.get(owner, set())
+                if kind == "a":  # one long text: one paper if the titles agree (evidence.copies)
+                    return not copies(stored[owner], mine, paper, keys)
                 if two_papers(stored[owner], mine, paper, keys):
                     told_apart.add(owner)
                 return owner in told_apart
 
             for paper, keys in keyed:
                 told_apart.clear()
-                known = _match(keys, owners, theirs, lambda o: apart(o, paper, keys))  # noqa: B023
+                known = _match(keys, owners, theirs, lambda o, k: apart(o, paper, keys, k))  # noqa: B023
                 if known is None and paper.id in told_apart:
                     # Another paper under the same title, which is its id: an id of its own,
                     # by which it may be stored already.
                     paper = dataclasses.replace(paper, id=own_id(paper, keys))
                     keys = identity.keys(paper)
                     _read_owners(db, keys, owners, theirs, stored)
-                    known = _match(keys, owners, theirs, lambda o: apart(o, paper, keys))  # noqa: B023
+                    known = _match(keys, owners, theirs, lambda o, k: apart(o, paper, keys, k))  # noqa: B023
                 # (the same id known without keys: stored before keys were kept)
                 owner = known or paper.id
                 if known is None and paper.id not in stored:
@@ -224,9 +226,12 @@ class Catalog(LikedCache):
             theirs = [r[0] for r in self.db.execute(_KEYS_OF, (found[key],))]
             if not identity.same_paper(key, theirs, keys):
                 continue
-            if paper is not None and identity.kind(key) == "t":
-                stored = self.paper(str(found[key]))
-                if stored is not None and two_papers(stored, theirs, paper, keys):
+            stored = self.paper(str(found[key])) if paper is not None else None
+            if stored is not None and paper is not None and identity.kind(key) == "t":
+                if two_papers(stored, theirs, paper, keys):
+                    continue
+            if stored is not None and paper is not None and identity.kind(key) == "a":
+                if not copies(stored, theirs, paper, keys):
                     continue
             return str(found[key])
         return None
@@ -335,13 +340,13 @@ def _match(
     keys: Sequence[str],
     owners: dict[str, str],
     theirs: dict[str, list[str]],
-    apart: Callable[[str], bool],
+    apart: Callable[[str, str], bool],
 ) -> str | None:
     """The stored paper one of these keys names; identity.same_paper judges title matches, and
-    `apart` whether the two records matched by title say they are two papers."""
+    `apart` whether the two records matched by title or text say they are two papers."""
     for key in (k for k in keys if k in owners):
         if identity.same_paper(key, theirs.get(owners[key], []), keys):
-            if identity.kind(key) == "t" and apart(owners[key]):
+            if identity.kind(key) in ("t", "a") and apart(owners[key], identity.kind(key)):
                 continue
             return owners[key]
     return None
