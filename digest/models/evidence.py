@@ -29,6 +29,16 @@ def two_papers(
     return _other_authors(known, other) or _other_items(known, known_guids, other, other_keys)
 
 
+def refuses(
+    kind: str, known: Paper, known_guids: Iterable[str], other: Paper, other_keys: Iterable[str]
+) -> bool:
+    """Whether the records' own words refuse a match of their keys: a title match ('t') of two
+    papers, a text match ('a') that is no copy; any other match stands."""
+    if kind == "t":
+        return two_papers(known, known_guids, other, other_keys)
+    return kind == "a" and not copies(known, known_guids, other, other_keys)
+
+
 def copies(
     known: Paper, known_guids: Iterable[str], other: Paper, other_keys: Iterable[str]
 ) -> bool:
@@ -171,10 +181,8 @@ def _hit(
         i = owner[key]
         if not same_paper(key, strong[i], paper_keys):
             continue
-        if kind(key) == "t" and two_papers(merged[i], guids[i], paper, paper_keys):
-            apart = apart or merged[i].id == paper.id
-            continue
-        if kind(key) == "a" and not copies(merged[i], guids[i], paper, paper_keys):
+        if refuses(kind(key), merged[i], guids[i], paper, paper_keys):
+            apart = apart or (kind(key) == "t" and merged[i].id == paper.id)
             continue
         return i, False
     return None, apart

@@ -14,7 +14,7 @@ from datetime import date, datetime
 from typing import Any
 
 from digest.models import Paper, identity
-from digest.models.evidence import copies, own_id, two_papers
+from digest.models.evidence import own_id, refuses
 from digest.state.engine import Engine
 from digest.state.liked import LikedCache
 
@@ -147,11 +147,13 @@ class Catalog(LikedCache):
                 if owner not in guids:
                     guids[owner] = {k for (k,) in db.execute(_GUIDS_OF, (owner,)).fetchall()}
                 mine = guids[owner] | added.get(owner, set())
-                if kind == "a":  # one long text: one paper if the titles agree (evidence.copies)
-                    return not copies(stored[owner], mine, paper, keys)
-                if two_papers(stored[owner], mine, paper, keys):
-                    told_apart.add(owner)
-                return owner in told_apart
+                if kind == "t" and owner in told_apart:
+                    return True
+                if not refuses(kind, stored[owner], mine, paper, keys):
+                    return False
+                if kind == "t":
+                    told_apart.add(owner)  # its title, which may be this record's id too
+                return True
 
             for paper, keys in keyed:
                 told_apart.clear()
@@ -216,7 +218,7 @@ class Catalog(LikedCache):
 
     def known(self, keys: Sequence[str], paper: Paper | None = None) -> str | None:
         """The stored paper one of these keys names; identity.same_paper judges title matches,
-        and, given the record, evidence.two_papers too, as a run's ingest does."""
+        and, given the record, evidence.refuses too, as a run's ingest does."""
         if not keys:
             return None
         marks = ",".join("?" * len(keys))
@@ -226,12 +228,10 @@ class Catalog(LikedCache):
             theirs = [r[0] for r in self.db.execute(_KEYS_OF, (found[key],))]
             if not identity.same_paper(key, theirs, keys):
                 continue
-            stored = self.paper(str(found[key])) if paper is not None else None
-            if stored is not None and paper is not None and identity.kind(key) == "t":
-                if two_papers(stored, theirs, paper, keys):
-                    continue
-            if stored is not None and paper is not None and identity.kind(key) == "a":
-                if not copies(stored, theirs, paper, keys):
+            kind = identity.kind(key)
+            if paper is not None and kind in ("t", "a"):
+                stored = self.paper(str(found[key]))
+                if stored is not None and refuses(kind, stored, theirs, paper, keys):
                     continue
             return str(found[key])
         return None
