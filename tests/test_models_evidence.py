@@ -89,6 +89,25 @@ def test_dedupe_keeps_a_feeds_posts_of_one_title_apart_as_the_catalogue_does() -
     assert [p.abstract for p in kept] == [p.abstract for p in posts]
 
 
+def test_dedupe_finds_the_second_groups_paper_by_its_names_as_the_catalogue_does() -> None:
+    from digest.models.evidence import dedupe
+
+    theirs = Paper("10.5555/a.1", TITLE, "Crystals.", authors=("Zoe Journalova", "Kenji Sato"))
+    ours = Paper("2601.09999", TITLE, "Transformers.", authors=("Alice Arxivson", "Bo Chen"))
+    journal = Paper("10.5555/b.2", TITLE, "Revised.", authors=("B. Chen", "A. Arxivson"))
+    kept = dedupe([theirs, ours, journal])
+    assert [p.id for p in kept] == [theirs.id, ours.id]
+    assert kept[1].aliases == ("10.5555/b.2",)
+
+
+def test_name_keys_are_the_titles_with_each_name_word() -> None:
+    from digest.models.evidence import name_keys
+
+    assert len(name_keys(paper("Bo Chen", "Søren Berg"))) == 4
+    assert set(name_keys(paper("B. Chen"))) < set(name_keys(paper("Bo Chen")))
+    assert name_keys(Paper("t:1", "Short title", "x", authors=("Bo Chen",))) == []
+
+
 def test_latin_names_with_letters_of_their_own_are_one_script() -> None:
     """ø, ł, ß had counted as another script: two groups' papers of one title merged again."""
     danes = paper("Søren Kierkegaard", "Łukasz Strauß")

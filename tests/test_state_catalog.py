@@ -206,6 +206,30 @@ def test_two_groups_papers_of_one_generic_title_stay_two(state: str) -> None:
         assert store.add_papers(two, NOW) == 0
 
 
+def test_the_second_groups_later_records_find_its_paper_not_the_first_groups(
+    state: str,
+) -> None:
+    """The title leads to group A's paper; group B's journal version, by B's names, to B's
+    preprint: it had been a third paper, sent again (and the preview agrees)."""
+    title = "Machine learning for quantum materials"
+    theirs = Paper("10.5555/a.1", title, "Crystals.", authors=("Zoe Journalova", "Kenji Sato"))
+    ours = Paper("2601.09999", title, "Transformers.", authors=("Alice Arxivson", "Bo Chen"))
+    journal = Paper("10.5555/b.2", title, "Revised.", authors=("B. Chen", "A. Arxivson"))
+    third = Paper("10.5555/c.3", title, "Spin glasses.", authors=("Yuki Tanaka", "Ole Berg"))
+    with Store(state) as store:
+        assert store.add_papers([theirs], NOW) == 1
+        assert store.add_papers([ours], NOW) == 1
+        assert [p.id for p in store.papers.canonical([journal, third])] == [ours.id, third.id]
+        assert store.add_papers([journal], NOW) == 0
+        assert store.add_papers([third], NOW) == 1  # a third group's: no name of B's
+        assert "10.5555/b.2" in (store.papers.paper(ours.id) or ours).aliases
+        assert store.add_papers([journal, third], NOW) == 0
+    with Store(state) as store:  # in one batch
+        retitled = [dataclasses.replace(p, title=f"Deep {title}") for p in (theirs, ours, journal)]
+        retitled = [dataclasses.replace(p, id=f"{p.id}9") for p in retitled]
+        assert store.add_papers(retitled, NOW) == 2
+
+
 def test_a_venues_copy_with_the_whole_abstract_is_not_new_the_next_day(state: str) -> None:
     from test_sources_identity import MERGER
 

@@ -11,7 +11,16 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
-from digest.models.identity import GUID, STRONG, keys, kind, merge, normalize, same_paper
+from digest.models.identity import (
+    GUID,
+    STRONG,
+    keys,
+    kind,
+    loose_title_hash,
+    merge,
+    normalize,
+    same_paper,
+)
 from digest.models.values import Paper
 
 # Names shorter than this say too little: a preprint's "B. Chen" and its journal version's "Bo
@@ -33,8 +42,9 @@ def refuses(
     kind: str, known: Paper, known_guids: Iterable[str], other: Paper, other_keys: Iterable[str]
 ) -> bool:
     """Whether the records' own words refuse a match of their keys: a title match ('t') of two
-    papers, a text match ('a') that is no copy; any other match stands."""
-    if kind == "t":
+    papers (or of a title and a name: 'n'), a text match ('a') that is no copy; any other match
+    stands."""
+    if kind in ("t", "n"):
         return two_papers(known, known_guids, other, other_keys)
     return kind == "a" and not copies(known, known_guids, other, other_keys)
 
@@ -124,6 +134,20 @@ _HOST = re.compile(r"(?i)^https?://([^/?#]+)")
 _DIGIT = re.compile(r"\d")
 
 
+def name_keys(paper: Paper) -> list[str]:
+    """'n:' keys of the paper's title with each word of its authors' names: a paper whose title
+    another paper holds (two groups' "Machine learning for quantum materials") is found by them
+    when its journal version comes, which that title alone led to the other group's paper."""
+    title = loose_title_hash(paper.title)
+    if title is None:
+        return []
+    words = sorted(_name_words(paper.authors[:NAMED_AUTHORS]))
+    return ["n:" + hashlib.sha256(f"{title}|{w}".encode()).hexdigest()[:16] for w in words]
+
+
+NAMED_AUTHORS = 12  # a consortium's 500 names would be 1,000 keys; its journal version's first
+
+
 def own_id(paper: Paper, keys: Iterable[str]) -> str:
     """An id of its own for a paper whose title (its id) another paper has: its feed item's id,
     else its title and text together."""
@@ -148,10 +172,14 @@ def dedupe(papers: Iterable[Paper]) -> list[Paper]:
     owner: dict[str, int] = {}
     for paper in papers:
         paper_keys = keys(paper)
-        hit, apart = _hit(paper, paper_keys, owner, strong, guids, merged)
+        hit, apart = _hit(paper, paper_keys, paper_keys, owner, strong, guids, merged)
         if hit is None and apart:
             paper = dataclasses.replace(paper, id=own_id(paper, paper_keys))
             paper_keys = keys(paper)
+        titles = [owner[k] for k in paper_keys if kind(k) == "t" and k in owner]
+        named = name_keys(paper) if titles and hit is None else []
+        if named:  # its title is another's: its own earlier record by a name
+            hit, _ = _hit(paper, named, paper_keys, owner, strong, guids, merged)
         if hit is None:
             hit = len(merged)
             merged.append(paper)
@@ -164,20 +192,25 @@ def dedupe(papers: Iterable[Paper]) -> list[Paper]:
         guids[hit] |= {k for k in paper_keys if kind(k) == GUID}
         for key in paper_keys:
             owner.setdefault(key, hit)
+        if any(i != hit for i in titles):
+            for key in named or name_keys(paper):
+                owner.setdefault(key, hit)
     return [_merged(first, rest) for first, rest in zip(merged, later, strict=True)]
 
 
 def _hit(
     paper: Paper,
+    among: list[str],
     paper_keys: list[str],
     owner: dict[str, int],
     strong: Sequence[list[str]],
     guids: Sequence[set[str]],
     merged: Sequence[Paper],
 ) -> tuple[int | None, bool]:
-    """(the record this one is, or None; whether a record of its id said it is another)."""
+    """(the record one of the keys `among` names that this one is, or None; whether a record
+    of its id said it is another)."""
     apart = False
-    for key in (k for k in paper_keys if k in owner):
+    for key in (k for k in among if k in owner):
         i = owner[key]
         if not same_paper(key, strong[i], paper_keys):
             continue

@@ -230,9 +230,10 @@ def keys(paper: Paper) -> list[str]:
 
 def kind(key: str) -> str:
     """'arxiv', 'doi', 'openreview', 'title' (a record's own title), 't' (title), 'h'
-    (abstract), 'a' (text) or 'guid' (a feed item's own id); '' for a plain id."""
+    (abstract), 'a' (text), 'n' (title and an author's name: evidence.name_keys) or 'guid' (a
+    feed item's own id); '' for a plain id."""
     head = key.split(":", 1)[0]
-    return head if ":" in key and head in (*STRONG, "t", "h", "a", GUID) else ""
+    return head if ":" in key and head in (*STRONG, "t", "h", "a", "n", GUID) else ""
 
 
 def text_key(title: str, abstract: str) -> str | None:
@@ -305,7 +306,7 @@ def same_paper(matched: str, known: Iterable[str], incoming: Iterable[str]) -> b
     a title or text match is not when a strong key of one kind differs (two arXiv papers of one
     title are two); an abstract match is not when the records' own titles differ."""
     matched_kind = kind(matched)
-    if matched_kind not in ("t", "h", "a"):
+    if matched_kind not in ("t", "h", "a", "n"):
         return True
     # A title match merges title variants whatever their own titles; an abstract match reads
     # nothing else.

@@ -14,7 +14,7 @@ from datetime import date, datetime
 from typing import Any
 
 from digest.models import Paper, identity
-from digest.models.evidence import own_id, refuses
+from digest.models.evidence import name_keys, own_id, refuses
 from digest.state.engine import Engine
 from digest.state.liked import LikedCache
 
@@ -165,8 +165,18 @@ class Catalog(LikedCache):
                     keys = identity.keys(paper)
                     _read_owners(db, keys, owners, theirs, stored)
                     known = _match(keys, owners, theirs, lambda o, k: apart(o, paper, keys, k))  # noqa: B023
+                titled = any(k in owners for k in keys if identity.kind(k) == "t")
+                named = name_keys(paper) if titled and known is None else []
+                if named:  # its title is another's: its own earlier record, by a name of it
+                    _read_owners(db, named, owners, theirs, stored)
+                    check = lambda o, k: apart(o, paper, keys, k)  # noqa: B023, E731
+                    known = _match(keys, owners, theirs, check, among=named)
                 # (the same id known without keys: stored before keys were kept)
                 owner = known or paper.id
+                if any(owners.get(k, owner) != owner for k in keys if identity.kind(k) == "t"):
+                    if not named:
+                        _read_owners(db, named := name_keys(paper), owners, theirs, stored)
+                    keys = [*keys, *named]
                 if known is None and paper.id not in stored:
                     new += 1
                     inserts[paper.id] = stored[paper.id] = dataclasses.replace(paper, aliases=())
@@ -219,21 +229,28 @@ class Catalog(LikedCache):
     def known(self, keys: Sequence[str], paper: Paper | None = None) -> str | None:
         """The stored paper one of these keys names; identity.same_paper judges title matches,
         and, given the record, evidence.refuses too, as a run's ingest does."""
-        if not keys:
+        return self._known(keys, keys, paper)
+
+    def _known(self, among: Sequence[str], keys: Sequence[str], paper: Paper | None) -> str | None:
+        if not among:
             return None
-        marks = ",".join("?" * len(keys))
-        rows = self.db.execute(f"SELECT key, paper_id FROM paper_keys WHERE key IN ({marks})", keys)
+        marks = ",".join("?" * len(among))
+        query = f"SELECT key, paper_id FROM paper_keys WHERE key IN ({marks})"
+        rows = self.db.execute(query, among)
         found = dict(rows.fetchall())
-        for key in (k for k in keys if k in found):
+        for key in (k for k in among if k in found):
             theirs = [r[0] for r in self.db.execute(_KEYS_OF, (found[key],))]
             if not identity.same_paper(key, theirs, keys):
                 continue
             kind = identity.kind(key)
-            if paper is not None and kind in ("t", "a"):
+            if paper is not None and kind in ("t", "a", "n"):
                 stored = self.paper(str(found[key]))
                 if stored is not None and refuses(kind, stored, theirs, paper, keys):
                     continue
             return str(found[key])
+        titled = any(identity.kind(k) == "t" for k in found)
+        if titled and paper is not None and among is keys:  # another's title: its own, by a name
+            return self._known(name_keys(paper), keys, paper)
         return None
 
     def paper(self, paper_id: str) -> Paper | None:
@@ -341,12 +358,14 @@ def _match(
     owners: dict[str, str],
     theirs: dict[str, list[str]],
     apart: Callable[[str, str], bool],
+    among: Sequence[str] = (),
 ) -> str | None:
-    """The stored paper one of these keys names; identity.same_paper judges title matches, and
-    `apart` whether the two records matched by title or text say they are two papers."""
-    for key in (k for k in keys if k in owners):
+    """The stored paper one of these keys (or of `among`) names; identity.same_paper judges
+    title matches, and `apart` whether the two records matched by title, name or text say they
+    are two papers."""
+    for key in (k for k in among or keys if k in owners):
         if identity.same_paper(key, theirs.get(owners[key], []), keys):
-            if identity.kind(key) in ("t", "a") and apart(owners[key], identity.kind(key)):
+            if identity.kind(key) in ("t", "a", "n") and apart(owners[key], identity.kind(key)):
                 continue
             return owners[key]
     return None
