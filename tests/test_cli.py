@@ -966,16 +966,22 @@ def test_the_images_default_state_never_overrides_a_state_the_config_names(
     shown = f"state: {project / 'image' / 'digest.db'} (from $DIGEST_DEFAULT_STATE)"
     assert shown in run(capsys, "validate")[1]
     # A config naming a state of its own, over an image whose state an older image had put
-    # every state in: that state is used, and the run says where the old one is.
+    # every state in: refused (it had started afresh and sent the history's papers again),
+    # by validate too, until that state is moved there or DIGEST_STATE names it.
+    image = project / "image" / "digest.db"
     config.write_text(config.read_text().replace("[state]", '[state]\npath = "../own.db"'))
-    code, out, err = run(capsys, "run", "--now", MONDAY)
-    assert code == 0 and (project / "own.db").is_file() and "3 sent" in out
-    assert err == (
-        f"digest: WARNING: own.db: no state there yet, but {project / 'image' / 'digest.db'}"
-        " ($DIGEST_DEFAULT_STATE) holds one: the config's [state] is used; move that file"
-        " there, or set DIGEST_STATE to it\n"
+    refusal = (
+        f"digest: own.db: no state there yet, but {image} ($DIGEST_DEFAULT_STATE) holds one, which"
+        " an earlier image used whatever the config named; a run here would send its papers"
+        f" again: move that state there, or set DIGEST_STATE={image} to keep using it\n"
     )
-    assert run(capsys, "run", "--now", MONDAY)[2] == ""  # said once: the state is there now
+    for command in (("run", "--now", MONDAY), ("validate",), ("preview", "--subscriber", "alice")):
+        code, out, err = run(capsys, *command)
+        assert (code, out, err) == (2, "", refusal)
+    assert not (project / "own.db").exists()
+    image.rename(project / "own.db")
+    code, out, err = run(capsys, "run", "--now", MONDAY)
+    assert code == 0 and err == "" and "0 sent" in out  # the moved state: nothing again
     # $DIGEST_STATE, given for this, still wins over the config; validate says it does.
     monkeypatch.setenv("DIGEST_STATE", "env.db")
     out = run(capsys, "validate")[1]

@@ -166,3 +166,26 @@ def test_a_run_over_a_bad_library_names_each_and_makes_no_state(
     code, _, err = run(capsys, "run", "--config", str(config))
     assert code == 2 and "subscribers.dan.library: " in err and "subscribers.eve.library: " in err
     assert len(err.strip().splitlines()) == 2 and not (project / "state").exists()
+
+
+def test_an_empty_database_named_by_the_config_is_refused_while_the_images_state_holds_one(
+    project: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    postgres_url: str,
+) -> None:
+    """An earlier image kept every state in its own file whatever the config named: a config's
+    PostgreSQL url, still empty, had started afresh, every digest of the history made again."""
+    monday = "2026-11-30T15:00:00+01:00"
+    assert run(capsys, "run", "--now", monday)[0] == 0  # the image's history
+    monkeypatch.setenv("DIGEST_DEFAULT_STATE", str(project / "state" / "digest.db"))
+    with_state_url(project, postgres_url)
+    for command in (("run", "--now", monday), ("validate",)):
+        code, out, err = run(capsys, *command)
+        assert code == 2 and out == "" and err.startswith(f"digest: {postgres_url}: no state")
+        assert "set DIGEST_STATE=" in err and err.count("\n") == 1
+    monkeypatch.setenv("DIGEST_STATE", postgres_url)  # chosen: it starts there
+    assert run(capsys, "run", "--now", monday)[0] == 0
+    monkeypatch.delenv("DIGEST_STATE")
+    code, out, err = run(capsys, "run", "--now", monday)
+    assert (code, err) == (0, "") and "0 sent" in out  # it holds one now: no refusal

@@ -158,6 +158,8 @@ def validate(args: argparse.Namespace) -> int:
     # The state a run would use: $DIGEST_STATE (or the image's default) may not be the config's.
     state, origin = states.chosen(args, settings)
     state = states.secret_state(args, state, origin)
+    if origin == "[state]":
+        states.moved(state)  # the history an earlier image kept elsewhere
     for line in bursts(settings):
         log.warning("%s", line)
     channels = sum(len(s.channels) for s in settings.subscribers)

@@ -17,24 +17,55 @@ log = logging.getLogger(__name__)
 def state_path(args: argparse.Namespace, settings: Settings) -> str:
     """An SQLite file or a postgresql:// URL, whose password is a secret wherever it came from."""
     state, where = chosen(args, settings)
+    state = secret_state(args, state, where)
     if where == "[state]":
         moved(state)
-    return secret_state(args, state, where)
+    return state
 
 
 def moved(state: str) -> None:
-    """Warn when a config's own SQLite state is not there yet but the image's default is: the
-    image had put every state there, whatever the config named (its DIGEST_STATE)."""
+    """Refuse a config's own state that holds nothing yet while the image's default holds one:
+    an earlier image put every state there, whatever the config named (its DIGEST_STATE). A
+    warning had let the first run start afresh, and send every paper of the history again."""
     image = os.environ.get("DIGEST_DEFAULT_STATE", "")
-    if not image or "://" in state or os.path.exists(state) or not os.path.isfile(image):
+    if not image or not os.path.isfile(image) or not os.path.getsize(image):
         return
-    if os.path.abspath(image) != os.path.abspath(state):
-        log.warning(
-            "%s: no state there yet, but %s ($DIGEST_DEFAULT_STATE) holds one: the config's"
-            " [state] is used; move that file there, or set DIGEST_STATE to it",
-            state,
-            image,
-        )
+    if "://" not in state and os.path.abspath(image) == os.path.abspath(state):
+        return
+    if not _fresh(state):
+        return
+    raise InputError(
+        f"{_shown(state)}: no state there yet, but {image} ($DIGEST_DEFAULT_STATE) holds one, which"
+        " an earlier image used whatever the config named; a run here would send its papers"
+        f" again: move that state there, or set DIGEST_STATE={image} to keep using it"
+    )
+
+
+def _shown(state: str) -> str:
+    from digest.state.engine import shown
+
+    return shown(state)
+
+
+def _fresh(state: str) -> bool:
+    """Does the state hold nothing yet (no file; a database without digest's tables)? A server
+    that cannot be asked now is left to the command to report."""
+    if "://" not in state:
+        return not os.path.exists(state)
+    from digest.models import DigestError
+    from digest.state.engine import connect
+
+    try:
+        engine = connect(state, timeout=10)
+    except DigestError:
+        return False
+    try:
+        with engine.errors():
+            return engine.version() == 0
+    except DigestError:
+        return False
+    finally:
+        engine.close()
 
 
 def chosen(args: argparse.Namespace, settings: Settings | None) -> tuple[str, str]:
