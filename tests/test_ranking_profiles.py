@@ -56,6 +56,8 @@ def test_a_unit_with_a_greek_prefix_is_no_word_its_letter_spells():
     for rule, unit, other in (
         ("μm", "10 μm films", "my mum"),
         ("µs", "2 µs pulses", "mus musculus"),
+        ("μmol", "5 μmol doses", "mumol"),
+        ("μJy", "a 3 μJy source", "mujy"),
     ):
         pattern = exclude_pattern([rule])
         assert pattern is not None and pattern.search(unit) and not pattern.search(other)
@@ -63,6 +65,12 @@ def test_a_unit_with_a_greek_prefix_is_no_word_its_letter_spells():
 
 def test_a_greek_letter_before_one_or_two_letters_of_a_name_is_still_spelled():
     """Only micro's μ makes a unit ("μm"): NF-κB is PubMed's "NF-kappaB", ΔG "deltaG"."""
-    for rule, text in (("NF-κB", "NF-kappaB signalling"), ("ΔG", "the deltaG of binding")):
+    for rule, text in (
+        ("NF-κB", "NF-kappaB signalling"),
+        ("ΔG", "the deltaG of binding"),
+        ("μSR", "muSR of a magnet"),  # muon spin rotation: no unit
+        ("μP", "muP transfer of hyperparameters"),
+        ("μCT", "muCT imaging"),
+    ):
         pattern = exclude_pattern([rule])
         assert pattern is not None and pattern.search(text), rule

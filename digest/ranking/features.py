@@ -223,13 +223,16 @@ _BARE = re.compile("[ -]")
 
 
 def unit(word: str) -> bool:
-    """Is the word a unit with the prefix micro ("μm", "μs", "µg")? Its letter spelled out makes
-    another word ("mum", "mus"), which a rule or a reader's keyword had matched. Other letters
-    before one or two ("κB", "ΔG") are names' and still spelled ("NF-kappaB", "deltaG")."""
-    return bool(_UNIT.match(word))
+    """Is the word a unit with the prefix micro ("μm", "μs", "µg", "μmol")? Its letter spelled
+    out makes another word ("mum", "mus"), which a rule or a reader's keyword had matched. Other
+    letters before a name ("κB", "ΔG") and μ before what is no unit ("μSR", "μP", "μCT") are
+    still spelled ("NF-kappaB", "deltaG", "muSR")."""
+    return word[:1] in "\u03bc\u00b5" and len(word) > 1 and word[1:].lower() in _MICRO_UNITS
 
 
-_UNIT = re.compile("[\u03bc\u039c\u00b5][A-Za-z]{1,2}\\Z")  # μ, Μ, the micro sign
+# SI units and the few others written with micro in papers (μJy, μas in astronomy); not C, which
+# is also μC, a microcontroller, nor sr, P, CT: μSR, μP, μCT are names.
+_MICRO_UNITS = frozenset("m s g l a v w f h j k n t pa hz mol ev gy sv bq ci jy as rad bar".split())
 
 
 def named_arrays(named: Mapping[str, int]) -> dict[str, np.ndarray]:
