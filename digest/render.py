@@ -365,7 +365,8 @@ def _search_path(env: jinja2.Environment) -> str:
 
 
 def _safe_url(url: str) -> str:
-    """The URL if it is a plain http(s) link, else "": a `javascript:` URL is never a link."""
+    """The URL if it is a plain http(s) link to the host it shows, else "": a `javascript:` URL
+    is never a link, nor one with user info (`https://arxiv.org@evil.example/`)."""
     url = url.strip()
     if not url or _UNLINKABLE.search(url):
         return ""
@@ -373,4 +374,8 @@ def _safe_url(url: str) -> str:
         parts = urlsplit(url)
     except ValueError:
         return ""
-    return url if parts.scheme.lower() in ("http", "https") and parts.netloc else ""
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        return ""
+    # A reader checks an address from the left, a browser goes to the host after the "@": the
+    # address a text shows would name a host the link does not open.
+    return "" if "@" in parts.netloc else url

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import replace as dataclass_replace
 from datetime import UTC, date, datetime
@@ -9,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from digest.models import ConfigError, Digest, Held, Paper, Scored
+from digest.channels import matrix, slack
+from digest.models import ConfigError, Digest, Held, Message, Paper, Scored
 from digest.render import (
     BUILTIN_TEMPLATES,
     check_templates,
@@ -188,6 +190,39 @@ def test_a_link_with_a_bidi_control_or_a_character_xml_cannot_hold_is_no_link(ba
     paper = Paper(id="x", title="Sneaky", abstract="Nothing.", url=url, code_url=url)
     message = render(make_digest(Scored(paper, 0.9)))
     assert "example.org" not in message.html and "example.org" not in message.text
+
+
+def channel_views(message: Message) -> dict[str, str]:
+    """What each channel family shows of a message: the mail's HTML and text parts (the file
+    channel's .eml and .html too), Slack's blocks (mrkdwn links) and Matrix's events."""
+    return {
+        "html": message.html,
+        "text": message.text,
+        "slack": json.dumps(slack.messages(message, buttons=True), ensure_ascii=False),
+        "matrix": json.dumps(matrix.events(message), ensure_ascii=False),
+    }
+
+
+@pytest.mark.parametrize(
+    "masked",
+    [
+        "https://arxiv.org@evil.example/abs/2401.00009",
+        "http://arxiv.org:abs@evil.example:18805/abs/2401.00009",
+        "https://@evil.example/abs/2401.00009",
+        "https://arxiv.org\\@evil.example/abs/2401.00009",
+        "HTTPS://github.com%2Fexample@evil.example/fedhet",
+    ],
+)
+@pytest.mark.parametrize("view", ["html", "text", "slack", "matrix"])
+def test_a_link_that_reads_as_one_host_and_opens_another_is_no_link(masked: str, view: str) -> None:
+    """A link with user info shows arxiv.org in the plain text, the Slack and Matrix messages and
+    the feed, and a browser opens evil.example: it is dropped as `javascript:` is."""
+    sneaky = Paper(id="x", title="Sneaky", abstract="Nothing.", url=masked, code_url=masked)
+    message = render(make_digest(Scored(FEDHET, 0.9), Scored(sneaky, 0.8)))
+    assert [e.url for e in message.entries] == [FEDHET.url, ""]
+    shown = channel_views(message)[view]
+    assert "evil.example" not in shown and "Sneaky" in shown
+    assert FEDHET.url in shown and FEDHET.code_url in shown  # a plain link stays a link
 
 
 def test_zero_items_render_a_friendly_note() -> None:
