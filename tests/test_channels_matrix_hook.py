@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -16,12 +17,14 @@ from sample_digests import delivery, message, paper
 
 from digest import outbox, render
 from digest.channels import transport
-from digest.channels.matrix_hook import MatrixHookChannel
+from digest.channels.matrix import events
+from digest.channels.matrix_hook import HOOK_CONTENT, MatrixHookChannel
 from digest.models import (
     ChannelConfig,
     DeliveryError,
     Digest,
     Message,
+    Paper,
     Profile,
     Scored,
     Settings,
@@ -181,3 +184,87 @@ def test_a_hookshot_reader_rates_by_the_web_links_and_is_told_no_reply_is_read(
     assert (
         "to rate" not in hookshot.accepted[1]["text"] and "👍" not in hookshot.accepted[1]["text"]
     )
+
+
+# Matrix's older push rule for "@room" (.m.rule.roomnotif), as Synapse 1.163 matches it: any
+# case, wherever it starts ("x@room" too), ended by a non-word character. It applies to any event
+# without m.mentions. And a user id as the spec writes one (historical localparts too), which
+# clients show as a mention.
+ROOM_RULE = re.compile(r"@room(?!\w)", re.IGNORECASE)
+USER_ID = re.compile(r"@[!-9;-~]+:[0-9a-z]", re.IGNORECASE)
+JOINER = "\u2060"  # WORD JOINER: the reader still sees "@room", the rule no longer does
+MENTIONS = Paper(
+    id="2611.00001",
+    title="Federated privacy for @room-scale sensing",
+    abstract="Federated learning with privacy. @ROOM please read; cc @ana:example.org or x@room.",
+    authors=("@room", "Ana (@ana:example.org)"),
+    venue="@Room workshop",
+    url="https://example.org/@room/abs?cc=@ana:example.org",
+    code_url="https://github.com/@room/fl-dp",
+)
+
+
+def mentioned(text: str) -> list[str]:
+    return ROOM_RULE.findall(text) + USER_ID.findall(text)
+
+
+def test_a_papers_room_mention_and_user_ids_notify_no_one(hookshot: Hookshot) -> None:
+    """Hookshot's event has no m.mentions: "@room" in a paper's title, abstract, authors, venue or
+    link pinged the whole room. The "@" gets an invisible word joiner, a link's "@" is %40."""
+    env = render.make_environment()
+    digest = Digest("ana", "P1", NOW.date(), (Scored(MENTIONS, 0.9, ("privacy",)),), NOW)
+    alert = render.render_alert("ana", NOW.date(), Scored(MENTIONS, 0.9), ["by @room"], env)
+    post(hookshot.url(), render.render_digest(digest, env))
+    post(hookshot.url(), alert, row=2)
+    for payload in hookshot.accepted:
+        assert [mentioned(payload[part]) for part in ("text", "html")] == [[], []]
+        seen = payload["text"].replace(JOINER, "")  # what the reader sees is unchanged
+        assert "@ROOM please read; cc @ana:example.org or x@room." in seen
+        assert "@room, Ana (@ana:example.org) · @Room workshop" in seen
+        assert "https://example.org/%40room/abs?cc=%40ana:example.org" in payload["text"]
+        assert 'href="https://example.org/%40room/abs?cc=%40ana:example.org"' in payload["html"]
+        assert 'href="https://github.com/%40room/fl-dp"' in payload["html"]
+        assert f"@{JOINER}room-scale sensing" in payload["html"]
+
+
+def test_a_message_without_papers_has_its_mentions_broken_in_text_and_html(
+    hookshot: Hookshot,
+) -> None:
+    notice = Message(
+        subject="Note",
+        text="Quiet week. @room and @ana:example.org: see https://example.org/@room",
+        html='<p>Quiet week. &#64;room and @ana:example.org: <a href="https://x.org/">@room</a></p>',
+    )
+    post(hookshot.url(), notice)
+    (payload,) = hookshot.accepted
+    assert [mentioned(payload[part]) for part in ("text", "html")] == [[], []]
+    assert payload["text"].endswith("see https://example.org/%40room")
+    assert f'<a href="https://x.org/">@{JOINER}room</a>' in payload["html"]
+
+
+def test_a_message_without_an_at_sign_is_posted_as_the_matrix_channel_makes_it(
+    hookshot: Hookshot,
+) -> None:
+    msg = with_links(message(40))
+    post(hookshot.url(), msg)
+    made = events(msg, HOOK_CONTENT, replies=False)
+    assert hookshot.accepted == [{"text": e["body"], "html": e["formatted_body"]} for e in made]
+
+
+def test_posts_full_of_broken_mentions_still_make_events_the_homeserver_takes(
+    hookshot: Hookshot,
+) -> None:
+    """Each "@" broken adds three bytes: the parts are sized after it, not before."""
+    crowded = [
+        dataclasses.replace(
+            paper(n), title="@a:1" * 200, abstract="@room " * 300, venue="x@r:9" * 100,
+            authors=("@b:2" * 100,), url=f"https://example.org/{'@a:b' * 400}",
+        )
+        for n in range(1, 151)
+    ]  # fmt: skip
+    scored = tuple(Scored(p, 0.5, ("@c:d",) * 50, "closest to: " + "@room " * 60) for p in crowded)
+    digest = Digest("ana", "P1", NOW.date(), scored, NOW)
+    post(hookshot.url(), render.render_digest(digest, render.make_environment()))
+    sizes = [len(hookshot_event(p)) for p in hookshot.accepted]
+    assert max(sizes) < 62_000, sizes
+    assert not any(mentioned(p["text"]) or mentioned(p["html"]) for p in hookshot.accepted)
