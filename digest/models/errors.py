@@ -6,6 +6,7 @@ Imports nothing from the package: every other module may import this one.
 from __future__ import annotations
 
 import base64
+import contextlib
 import functools
 import json
 import re
@@ -171,11 +172,7 @@ def redact(text: str, secrets: frozenset[str]) -> str:
             if len(form) <= end and low.startswith(form, end - len(form)):
                 if not _cut_short(form, low, end):
                     found.append((end - len(form), end))
-    for form in short:
-        at = low.find(form)
-        while at >= 0:
-            found.append((at, at + len(form)))
-            at = low.find(form, at + 1)
+    found += [(at, at + len(form)) for form in short for at in _occurrences(low, form)]
     # A text redacted before (a log line passes the filter, then the formatter) keeps its blots
     # whole, where a short secret ("t") would cut into "[redacted]" itself.
     blots = [(m, m + len(BLOT)) for m in _occurrences(text, BLOT)]
@@ -195,7 +192,7 @@ def redact(text: str, secrets: frozenset[str]) -> str:
 
 BLOT = "[redacted]"
 ERROR_LIMIT = 600  # characters of a failure's message kept, cut after its secrets are blotted
-_PATH_CHAR = re.compile(r"[a-z0-9_~-]")  # not ".": an address may end a sentence
+_PATH_CHAR = re.compile(r"[a-z0-9_~-]+")  # not ".": an address may end a sentence
 
 
 def shortened(text: str, limit: int = ERROR_LIMIT) -> str:
@@ -219,47 +216,65 @@ def url_credentials(url: str) -> frozenset[str]:
 
 
 def _holds_credential(name: str, value: str) -> bool:
-    """Whether a query value is a credential by its name: the name, or one of its words, is one
-    (key, api_key, apiKey, X-Amz-Signature, JSESSIONID), or a word of it may be (sortKey, keys,
-    session, auth) and the value looks made, not written: a digit, a capital inside it, or 20+
-    long. A search feed's ?keyword=privacy, ?keys=transformers or ?session=Plenary had made its
-    search word a key, and every item link and address holding the word was taken."""
+    """Whether a query value is a credential by its name: the name or a run of its words is one
+    (key, pass, x-api-key, authKey, userpass, X-Amz-Signature), or a word may be (keys, sortKey,
+    session, auth) and the value looks made, as a search feed's ?keys=CRISPR does not."""
     split = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower()
     words = [w for w in re.split(r"[^a-z0-9]+", split) if w]
     joined = "".join(words)
-    if joined in _CREDENTIAL_NAMES or joined == "key" or any(w in _CREDENTIAL_NAMES for w in words):
+    runs = {"".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, len(words) + 1)}
+    if joined == "key" or any(r in _CREDENTIAL_NAMES or _OWNED.fullmatch(r) for r in runs):
         return True
-    made = any(c.isdigit() or c.isupper() for c in value[1:]) or len(value) >= 20
     maybe = (w in _MAYBE_NAMES or w.endswith(_CREDENTIAL_ENDS) for w in words)
-    return made and (joined in _MAYBE_NAMES or any(maybe))
+    return (joined in _MAYBE_NAMES or any(maybe)) and _made(value)
 
 
+def _made(value: str) -> bool:
+    """Whether a value looks made, not written: a piece of it (between blanks and - _ . , : / +)
+    mixes letters and digits in 6+ characters (or three pieces do: a key's groups), or looks
+    random. Words with blanks between them are text: names mix letters and digits ("COVID19")."""
+    text = len(value.split()) > 1 and any(c.isalpha() and len(c) > 2 for c in value.split())
+    pieces = [p for p in re.split(r"[\s\-_.,:/+]+", value) if p]
+    mixed = [p for p in pieces if re.search(r"\d", p) and re.search(r"[^\W\d_]", p)]
+    if not text and (len(mixed) >= 3 or any(len(p) >= 6 for p in mixed)):
+        return True
+    return any(map(_random, pieces))
+
+
+def _random(piece: str) -> bool:
+    """Whether a piece looks random: its case changes 4+ times, it holds 10+ digits in a row, or
+    it is 20+ long and no word ("immunohistochemistry": letters, a capital first at most, a
+    third of them vowels, never five consonants in a row)."""
+    low = piece.lower()
+    word = _WORD.fullmatch(piece) and 3 * sum(c in "aeiouy" for c in low) >= len(low)
+    changes = len(re.findall(r"(?=[a-z][A-Z]|[A-Z][a-z])", piece))
+    return changes >= 4 or bool(re.search(r"\d{10}", piece)) or (len(piece) >= 20 and not word)
+
+
+_WORD = re.compile(r"(?i:(?!.*[^aeiouy]{5}))[A-Za-z][a-z]+")
 _CREDENTIAL_ENDS = ("key", "keys", "token", "tokens", "secret", "password", "signature")
 _CREDENTIAL_NAMES = frozenset(
-    """apikey apikeys accesskey secretkey privatekey token tokens tokenid accesstoken authtoken
-    secret password passwd pwd passphrase passcode authorization authentication authcode sig
-    signature credential credentials jwt otp jsessionid phpsessid sessid sessionid""".split()
+    """token tokens tokenid secret password passwd pwd pass passphrase passcode authorization sig
+    authentication authcode hmac signature credential credentials jwt otp jsessionid phpsessid
+    sessid sessionid""".split()
 )
-_MAYBE_NAMES = frozenset("key keys session sid pass auth sign".split())
+# A key, password or token named for whom or what it opens (x-api-key, authKey, userpass).
+_OWNED = re.compile(
+    r"(?:api|app|auth|access|account|admin|client|consumer|db|dev|developer|feed|ftp|license|login"
+    r"|mail|master|partner|pass|private|proxy|rss|secret|shared|signing|smtp|subscription|user)"
+    r"(?:keys?|tokens?|pass)"
+)
+_MAYBE_NAMES = frozenset("key keys session sid auth sign appid".split())
 
 
 def _cut_short(form: str, text: str, end: int) -> bool:
     """Whether a web address's form ends inside a longer path segment of the text: the secret
     feed's /or is not the other feed's /or2."""
-    return (
-        "://" in form
-        and end < len(text)
-        and bool(_PATH_CHAR.match(form[-1]))
-        and bool(_PATH_CHAR.match(text[end]))
-    )
+    return "://" in form and end < len(text) and bool(_PATH_CHAR.fullmatch(form[-1] + text[end]))
 
 
 def _occurrences(text: str, part: str) -> list[int]:
-    at, found = text.find(part), []
-    while at >= 0:
-        found.append(at)
-        at = text.find(part, at + 1)
-    return found
+    return [m.start() for m in re.finditer(f"(?={re.escape(part)})", text)]
 
 
 KEY = 4  # forms are found by their last characters: one dictionary look-up per position
@@ -313,10 +328,8 @@ def _forms(secret: str) -> set[str]:
     if parts.scheme not in ("http", "https") or not host:
         return {form for form in forms if form}
     hosts = {host}
-    try:
+    with contextlib.suppress(UnicodeError):
         hosts.add(host.encode("idna").decode("ascii"))
-    except UnicodeError:
-        pass
     paths = {parts.path, unquote(parts.path), quote(unquote(parts.path))}
     query = f"?{parts.query}" if parts.query else ""
     for name in hosts:
@@ -326,14 +339,14 @@ def _forms(secret: str) -> set[str]:
                 forms |= _encodings(url)
     for path in paths:
         for tail in (path + query, path, path.lstrip("/")):
-            if len(tail.strip("/")) >= PART:
-                forms |= _encodings(tail)
+            if len(tail.strip("/")) >= PART:  # a server may quote its path in base64 too
+                forms |= _encodings(tail) | _base64(tail.strip("/"))
         segments = {seg for seg in path.split("/") if len(seg) >= SEGMENT}
-        forms |= segments | {part for seg in segments for part in _parts(seg)}
+        forms |= segments | {part for seg in segments for part in _parts(seg) | _base64(seg)}
     if parts.query:
         forms |= _encodings(parts.query)
         values = {v for _, v in parse_qsl(parts.query) if len(v) >= PART}
-        forms |= values | {part for v in values for part in _parts(v)}
+        forms |= values | {part for v in values for part in _parts(v) | _base64(v)}
     return {form for form in forms if form}
 
 
