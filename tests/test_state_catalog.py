@@ -180,6 +180,23 @@ def test_one_feeds_boilerplate_under_titles_of_one_opening_is_no_copy(state: str
         assert store.add_papers(items, NOW) == 4
 
 
+def test_a_journal_version_with_its_authors_in_ascii_is_the_preprint(state: str) -> None:
+    """ "Paweł Głowacki, Michał Kałuża" on arXiv, "Pawel Glowacki, Michal Kaluza" in the journal's
+    feed, one title: "two groups'", and the journal version sent again."""
+    title = "Machine learning for quantum materials"
+    names = ("Paweł Głowacki", "Michał Kałuża", "Søren Løkke")
+    preprint = Paper("2601.01234", title, "Crystals.", authors=names)
+    journal = Paper(
+        "10.5555/j.1", title, "Crystals, revised.", authors=("P. Glowacki", "M. Kaluza", "S. Lokke")
+    )
+    other = Paper("10.5555/j.2", title, "Spin glasses.", authors=("Zoe Journalova", "Kenji Sato"))
+    with Store(state) as store:
+        assert store.add_papers([preprint], NOW) == 1
+        assert [p.id for p in store.papers.canonical([journal])] == [preprint.id]
+        assert store.add_papers([journal], NOW) == 0
+        assert store.add_papers([other], NOW) == 1
+
+
 def test_two_groups_papers_of_one_generic_title_stay_two(state: str) -> None:
     """An arXiv paper and a journal's paper of one title, two groups' (no author in common):
     the second was silently seen before. A preprint and its journal version share authors."""

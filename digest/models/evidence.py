@@ -84,15 +84,57 @@ def _other_authors(known: Paper, other: Paper) -> bool:
 
 
 def _name_words(names: Iterable[str]) -> set[str]:
-    """The names' words without their accents: "Müller" is "Muller" (split at its mark, it had
-    been "mu" and "ller", and a preprint and its journal version two papers)."""
+    """The names' words as ASCII writes them: "Müller" is "muller" and "mueller" (split at its
+    mark, it had been "mu" and "ller"), "Głowacki" "glowacki", "Weiß" "weiss", "Kaʻiulani"
+    "kaiulani": a preprint's names and its journal version's in ASCII had been two groups'."""
+    text = _APOSTROPHE.sub("", unicodedata.normalize("NFKD", " ".join(names)).lower())
+    words: set[str] = set()
+    for spelled in (text, _UMLAUT.sub(r"\1e", text)):  # "Mueller" is German's other spelling
+        words.update(w for w in _WORD.findall(_folded(spelled)) if len(w) > 1)
+    return words
+
+
+def _folded(text: str) -> str:
+    """The text without its accents (NFKD's marks) and with the Latin letters NFKD leaves as
+    they are written as ASCII writes them: ł as l, ø as o, æ as ae, ß as ss, þ as th, ı as i."""
+    marked = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in marked if not unicodedata.combining(c)).translate(_FOLD)
+
+
+def _fold_table() -> dict[int, str]:
+    """The Latin letters NFKD does not decompose, by their names: "LATIN SMALL LETTER L WITH
+    STROKE" is l, "LATIN SMALL LIGATURE OE" oe; a letter of its own (ʒ, ə) stays."""
+    table: dict[int, str] = {}
+    for code in range(0xC0, 0x2B0):  # Latin-1 to IPA: the blocks after decompose
+        bare = "".join(c for c in unicodedata.normalize("NFKD", chr(code)) if c.isascii())
+        named = _LETTER.fullmatch(unicodedata.name(chr(code), ""))
+        if not bare and named:
+            table[code] = _SPECIAL.get(named[1], named[1].lower())
+    return table
+
+
+_LETTER = re.compile(
+    r"LATIN (?:SMALL|CAPITAL) (?:LETTER|LIGATURE) (?:DOTLESS |OPEN )?"
+    r"(SHARP S|ETH|THORN|ENG|[A-Z]{1,2})(?: WITH .+)?"
+)
+_SPECIAL = {"SHARP S": "ss", "ETH": "d", "THORN": "th", "ENG": "ng"}
+_FOLD = _fold_table()
+_UMLAUT = re.compile("([aou])\u0308")
+# An apostrophe or an okina within a name joins its parts: "O'Brien", "Kaʻiulani" (the okina is
+# a letter of no script: the name had been "another script").
+_APOSTROPHE = re.compile("['`\u00b4\u2018\u2019\u02b9\u02bb\u02bc\u02bd\u02be\u02bf]")
+
+
+def _former_name_words(names: Iterable[str]) -> set[str]:
+    """The names' words as n: keys were made before _name_words folded ł, ß, ...: those of the
+    papers stored then."""
     marked = unicodedata.normalize("NFKD", " ".join(names)).lower()
     text = "".join(c for c in marked if not unicodedata.combining(c))
     return {w for w in _WORD.findall(text) if len(w) > 1}
 
 
 def _latin(words: set[str]) -> bool:
-    """Are the names in the Latin script (ø, ł, ß, æ too: "Søren", "Łukasz", "Strauß")?"""
+    """Are the names in the Latin script (those _folded left: "ʒ", "ə")?"""
     return all(c.isascii() or unicodedata.name(c, "").startswith("LATIN") for w in words for c in w)
 
 
@@ -141,7 +183,8 @@ def name_keys(paper: Paper) -> list[str]:
     title = loose_title_hash(paper.title)
     if title is None:
         return []
-    words = sorted(_name_words(paper.authors[:NAMED_AUTHORS]))
+    named = paper.authors[:NAMED_AUTHORS]
+    words = sorted(_name_words(named) | _former_name_words(named))
     return ["n:" + hashlib.sha256(f"{title}|{w}".encode()).hexdigest()[:16] for w in words]
 
 
