@@ -182,3 +182,60 @@ def test_dedupe_reads_names_as_ascii_writes_them_as_the_catalogue_does() -> None
     polish = Paper("2601.01234", TITLE, "Graphs.", authors=("Paweł Głowacki", "Michał Kałuża"))
     journal = Paper("10.1038/x.1", TITLE, "Short.", authors=("Pawel Glowacki", "Michal Kaluza"))
     assert [p.id for p in dedupe([polish, journal])] == [polish.id]
+
+
+def test_a_copy_only_adds_or_drops_words_of_the_other_title() -> None:
+    """One feed's blurb as both texts: "… in Parkinson's disease" and "… in Alzheimer's disease"
+    share 3 of their 4 long words, and had been one paper, the second never sent."""
+    from digest.models.evidence import copies
+
+    def titled(title: str, *authors: str) -> Paper:
+        return Paper("t:1", title, "A long text.", authors=authors)
+
+    def one(first: str, second: str) -> bool:
+        return copies(titled(first), (), titled(second), ())
+
+    gut = "The role of the gut microbiome in"
+    assert not one(f"{gut} Parkinson's disease", f"{gut} Alzheimer's disease")
+    two_groups_of_words = (
+        ("Graph neural networks for molecular property prediction",
+         "Graph neural networks for molecular property optimization"),
+        ("Single-cell atlas of the human heart: development",
+         "Single-cell atlas of the human heart: disease"),
+        ("This week in quantum materials (March 3)", "This week in quantum materials (March 10)"),
+        ("This week in quantum materials: topological magnons",
+         "This week in quantum materials: topological phonons"),
+        ("Learning with noisy labels", "Learning without noisy labels"),
+        ("Adsorption of CO2 on metal organic frameworks",
+         "Absorption of CO2 on metal organic frameworks"),  # one letter for another: a word
+    )  # fmt: skip
+    for first, second in two_groups_of_words:
+        assert not one(first, second), second
+    an_ai = "An AI for all of us"  # no word of 4+ letters: all of them count
+    assert one(an_ai, f"{an_ai} (extended abstract)")
+    assert not one(an_ai, "An AI for all of them")
+    assert one(f"{gut} Parkinson's disease", "Role of gut microbiome in Parkinson disease")
+    copies_of_words = (
+        ("Deep nets on the go", "Deep nets on the go: fast inference for edge devices"),
+        ("Pre-training graph networks at scale", "Pretraining graph networks at scale"),
+        ("Graph-neural networks predict molecules", "Graph neural networks predict molecules"),
+        ("Learing to rank papers", "Learning to rank papers"),  # a typo fixed
+        ("Modelling colour in the visual centre", "Modeling color in the visual center"),
+        ("Optimisation of tumour growth models", "Optimization of tumor growth models"),
+        ("Schrödinger bridges for sampling", "Schrodinger bridges for sampling [Student Abstract]"),
+        ("Graph networks for molecules: a benchmark", "Graph networks for molecules: full version"),
+    )  # fmt: skip
+    for first, second in copies_of_words:
+        assert one(first, second), second
+
+
+def test_dedupe_keeps_one_blurbs_papers_apart_as_the_catalogue_does() -> None:
+    from digest.models.evidence import dedupe
+    from digest.models.identity import title_hash
+
+    blurb = " ".join(
+        ["Nature Communications is an open access journal that publishes research"] * 5
+    )
+    gut = "The role of the gut microbiome in"
+    titles = (f"{gut} Parkinson's disease", f"{gut} Alzheimer's disease")
+    assert len(dedupe([Paper(title_hash(t) or "", t, blurb) for t in titles])) == 2

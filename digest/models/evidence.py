@@ -53,17 +53,68 @@ def copies(
     known: Paper, known_guids: Iterable[str], other: Paper, other_keys: Iterable[str]
 ) -> bool:
     """Whether two records of one long text and title start (identity.text_key) are one paper:
-    the shorter title's words are mostly the other's (a subtitle added or cut: "… (extended
-    abstract)"), not two groups', not two items of one feed. A journal's blurb as every item's
-    text had made "The role of the gut microbiome …" and "The role of the hippocampus …" one."""
+    every word of the shorter title is in the other (a title grown or cut at its end, a subtitle
+    added or dropped, "(extended abstract)"; a typo fixed, "modelling"), not two groups', not
+    two items of one feed. A journal's blurb as every item's text had made "… in Parkinson's
+    disease" and "… in Alzheimer's disease" one: 70% of the words had been enough."""
     if _other_authors(known, other) or _two_items(known_guids, other_keys):
         return False
-    mine, theirs = (set(_TITLE_WORD.findall(normalize(p.title))) for p in (known, other))
-    return len(mine & theirs) > COPY_SHARE * min(len(mine), len(theirs))
+    shorter, longer = sorted((_title_forms(p.title) for p in (known, other)), key=_size)
+    words = {w for form in longer for w in form}
+    return any(all(_found(w, words) for w in form) for form in shorter)
 
 
-COPY_SHARE = 0.7  # of the shorter title's words of 4+ letters
-_TITLE_WORD = re.compile(r"\w{4,}")
+def _title_forms(title: str) -> tuple[list[str], list[str]]:
+    """The title's words split at its hyphens and joined there ("Pre-training" is "pre",
+    "training" and "pretraining"), without a venue's mark at its end and its articles (a
+    journal may drop "the"); "with" and "without" are two titles."""
+    while (mark := _MARK.search(title)) and set(normalize(mark[0]).split()) <= _MARKS:
+        title = title[: mark.start()]
+    forms: list[list[str]] = []
+    for text in (title, _HYPHEN.sub("", title)):
+        words = normalize(_folded(_APOSTROPHE.sub("", text))).split()
+        forms.append([w for w in words if w not in _ARTICLES] or words)
+    return forms[0], forms[1]
+
+
+def _size(forms: tuple[list[str], list[str]]) -> int:
+    return len(forms[0])
+
+
+def _found(word: str, words: set[str]) -> bool:
+    """Is the word among the words, as it is or with one letter added, dropped, swapped with
+    its neighbour or an s for a z ("colour", "centre", "optimise"; words of 5+ letters)? Any
+    other letter for another is another word: "adsorption" and "absorption", "proton" and
+    "photon"."""
+    if word in words:
+        return True
+    return len(word) >= 5 and any(len(w) >= 5 and _one_edit(word, w) for w in words)
+
+
+def _one_edit(a: str, b: str) -> bool:
+    if len(a) > len(b):
+        a, b = b, a
+    if len(b) - len(a) > 1 or a == b:
+        return a == b
+    i = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), len(a))
+    if len(a) < len(b):
+        return a[i:] == b[i + 1 :]
+    if a[i + 1 :] == b[i + 1 :]:  # one letter for another
+        return {a[i], b[i]} == {"s", "z"}
+    return a[i] == b[i + 1] and a[i + 1] == b[i] and a[i + 2 :] == b[i + 2 :]  # swapped
+
+
+# A venue's mark after a title ("(extended abstract)", "[Student Abstract]", ": Extended
+# version"): a copy's, no subtitle of another paper.
+_MARK = re.compile(r"\s*(?:\([^()]*\)|\[[^\[\]]*\]|[:\u2013\u2014-][^:\u2013\u2014()\[\]-]*)\W*$")
+_MARKS = set(
+    "extended abstract abstracts short full long paper version student research poster demo"
+    " demonstration invited talk keynote position technical report preprint camera ready"
+    " journal conference workshop supplementary material revised corrected reprint appendix"
+    " with".split()
+)
+_ARTICLES = {"a", "an", "the"}
+_HYPHEN = re.compile(r"(?<=[^\W\d_])[-\u2010\u2011](?=[^\W\d_])")
 
 
 def _two_items(known_guids: Iterable[str], other_keys: Iterable[str]) -> bool:
