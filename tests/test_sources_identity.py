@@ -396,3 +396,47 @@ def test_a_conference_copy_with_the_whole_abstract_and_a_cut_title_is_the_paper(
     halo = "Stellar streams in the outer halo"
     other = Paper(title_hash(halo) or "", halo, MERGER)
     assert len(dedupe([copy, other])) == 2
+
+
+def test_a_journals_label_and_copyright_around_the_whole_abstract_make_no_new_paper() -> None:
+    """A journal version with a title grown at its end and its record's "Abstract:" label,
+    structured heads or copyright line was a second paper: its text key differed."""
+    preprint = Paper("2601.01234", "Graph neural networks predict molecular properties", MERGER)
+    grown = f"{preprint.title} with chemical accuracy"
+    wrapped = (
+        f"Abstract {MERGER}",
+        f"ABSTRACT: {MERGER}",
+        f"Summary: {MERGER}",
+        f"Abstract— {MERGER}",
+        f"Background: {MERGER}",
+        f"Abstract: Background: {MERGER.replace('. Using', '. Methods: Using', 1)}",
+        f"{MERGER.replace('. Using', '. Methods and findings: Using', 1)}",
+        f"{MERGER} © 2026 Elsevier B.V. All rights reserved.",
+        f"{MERGER} © 2026 The Author(s). Published by Elsevier B.V.",
+        f"{MERGER} Copyright (c) 2026 Wiley-VCH GmbH",
+        f"{MERGER} Published by Oxford University Press on behalf of the RAS.",
+        f"{MERGER} This article is protected by copyright. All rights reserved.",
+        f"{MERGER}\nKeywords: galaxies; Milky Way; stellar populations",
+        f"{MERGER} Index Terms: galaxy formation, simulations",
+    )
+    for text in wrapped:
+        journal = Paper("10.1093/mnras/stab042", grown, text)
+        assert len(dedupe([preprint, journal])) == 1, text
+    # A sentence of the abstract that only speaks of them stays: another text is another key.
+    told = f"{MERGER} The catalogue was published by the Gaia collaboration."
+    assert len(dedupe([preprint, Paper("10.1093/mnras/stab043", grown, told)])) == 2
+
+
+def test_the_text_key_of_an_abstract_without_a_journals_parts_is_the_one_stored() -> None:
+    """The papers stored before keep their key: the journal's copy of each is found by it. One
+    with such parts keeps its former key too, beside its bare text's."""
+    from digest.models.identity import bare_abstract
+
+    title = "Graph neural networks predict molecular properties"
+    texts = [k for k in keys(Paper("2601.01234", title, MERGER)) if k.startswith("a:")]
+    assert texts == ["a:e0253fcad1321adf"]  # as stored before
+    assert bare_abstract(MERGER) == MERGER
+    asked = MERGER.replace("we ask", "we ask:")  # a colon of the text's own: no head
+    assert bare_abstract(asked) == asked
+    labelled = [k for k in keys(Paper("2601.01234", title, f"Abstract: {MERGER}")) if k[:2] == "a:"]
+    assert len(labelled) == 2 and texts[0] in labelled

@@ -212,6 +212,18 @@ def test_a_journal_version_with_its_authors_in_ascii_is_the_preprint(state: str)
         assert store.add_papers([other], NOW) == 1
 
 
+def test_a_journal_copy_with_its_label_and_copyright_is_the_preprint(state: str) -> None:
+    from test_sources_identity import MERGER
+
+    preprint = Paper("2601.01234", "Graph neural networks predict molecular properties", MERGER)
+    text = f"Abstract: {MERGER} © 2026 Elsevier B.V. All rights reserved."
+    journal = Paper("10.1/jcp.43", f"{preprint.title} with chemical accuracy", text)
+    with Store(state) as store:
+        assert store.add_papers([preprint], NOW) == 1
+        assert [p.id for p in store.papers.canonical([journal])] == [preprint.id]
+        assert store.add_papers([journal], NOW) == 0
+
+
 def test_two_groups_papers_of_one_generic_title_stay_two(state: str) -> None:
     """An arXiv paper and a journal's paper of one title, two groups' (no author in common):
     the second was silently seen before. A preprint and its journal version share authors."""
