@@ -438,3 +438,64 @@ def test_a_token_in_a_feed_path_shows_nowhere_in_any_form(
     stored = b"".join(p.read_bytes() for p in (tmp_path / "state").iterdir())
     for secret in ("s3cr3t", "S3CR3T"):
         assert secret not in said and secret.encode() not in stored
+
+
+GALAXIES = [  # (arXiv id, title as arXiv writes it, as a journal's feed writes it)
+    (
+        "2510.25950",
+        "The UV Luminosity Function of galaxies from $z\\sim6$ to $z\\sim14$ in COSMOS-Web",
+        "The UV Luminosity Function of galaxies from z∼6 to z∼14 in COSMOS-Web",
+    ),
+    (
+        "",  # a record without an id: known by its title
+        "Lyman-alpha emitting galaxies across $3 \\lesssim z < 7$ in COSMOS-Web",
+        "Lyman-alpha emitting galaxies across 3 ≲ z < 7 in COSMOS-Web",
+    ),
+    (
+        "2510.25024",
+        "H I in COSMOS-Web galaxies at $\\boldsymbol{z\\approx 0.2}$-0.6",
+        "H I in COSMOS-Web galaxies at z≈0.2-0.6",
+    ),
+]
+GALAXY_TEXT = (
+    "We measure the UV luminosity function of high-redshift galaxies in COSMOS-Web at $z>6$."
+)
+
+
+def test_a_paper_file_with_latex_titles_and_a_journals_feed_of_them_send_each_paper_once(
+    tmp_path: Path, server: FeedServer, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Monday a paper file (arXiv's LaTeX), Tuesday a journal's feed of the same papers under
+    DOIs, titles read as text: only Tuesday's one new paper is sent."""
+    monkeypatch.chdir(tmp_path)
+    records = [
+        {"id": ident, "title": title, "abstract": f"{GALAXY_TEXT} ({n})", "authors": ["A Ng"]}
+        for n, (ident, title, _) in enumerate(GALAXIES)
+    ]
+    (tmp_path / "papers").mkdir()
+    (tmp_path / "papers" / "astro.jsonl").write_text(
+        "".join(json.dumps({k: v for k, v in r.items() if v}) + "\n" for r in records)
+    )
+    (tmp_path / "digest.toml").write_text(
+        f'[[sources]]\nkind = "files"\npath = "papers"\n\n[[sources]]\nkind = "rss"\n'
+        f'name = "mnras"\nurl = "{server.url}/mnras"\nretries = 0\n\n'
+        '[[subscribers]]\nname = "ana"\ninterests = "UV luminosity function of high-redshift '
+        'galaxies in COSMOS-Web"\nschedule = "0 8 * * *"\ntimezone = "Europe/Berlin"\n',
+        encoding="utf-8",
+    )
+    server.route("/mnras", Answer(body=EMPTY_RSS, content_type="application/rss+xml"))
+    code, out, err = run(capsys, "run", "--config", "digest.toml", "--now", MONDAY)
+    assert code == 0, out + err
+    assert len(sent(tmp_path)) == 3
+    items = "".join(
+        f"<item><title>{read}</title><link>https://doi.org/10.1093/mnras/staf100{n}</link>"
+        f"<description>{GALAXY_TEXT.replace('$z>6$', 'z&gt;6')} ({n})</description></item>"
+        for n, (_, _, read) in enumerate([*GALAXIES, ("", "", "UV galaxies in COSMOS-Web")])
+    )
+    feed = EMPTY_RSS.replace("</channel>", f"{items}</channel>")
+    server.route("/mnras", Answer(body=feed, content_type="application/rss+xml"))
+    code, out, err = run(capsys, "run", "--config", "digest.toml", "--now", TUESDAY)
+    assert code == 0, out + err
+    assert "  source mnras: 4 read, 0 skipped, 1 new (" in out
+    assert len(sent(tmp_path)) == 4, sent(tmp_path)
+    assert "10.1093/mnras/staf1003" in sent(tmp_path)

@@ -4,6 +4,7 @@ warning naming file and line and is skipped, the rest of the file is still read.
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import json
 import re
@@ -527,3 +528,127 @@ def test_a_file_record_and_a_feed_item_of_one_title_are_one_paper(
         store.add_papers([old_style({"title": title, "abstract": text})], NOW)
         assert store.add_papers(records, NOW) == 0
         assert store.add_papers(items, NOW) == 0
+
+
+# Titles as arXiv's metadata and data dumps write them, and as a journal's feed lists the same
+# papers: read as text (the arXiv, RSS and OpenReview sources' to_text).
+LATEX = {
+    "Physical properties of galaxies and the UV Luminosity Function from $z\\sim6$ to "
+    "$z\\sim14$ in COSMOS-Web": "Physical properties of galaxies and the UV Luminosity "
+    "Function from z∼6 to z∼14 in COSMOS-Web",
+    "H I Properties of Field Galaxies at $\\boldsymbol{z\\approx 0.2}$-0.6": "H I Properties "
+    "of Field Galaxies at z≈ 0.2-0.6",
+    "The Size-Mass Relation of Lyman-Alpha Emitters across $3 \\lesssim z < 7$": "The Size-Mass "
+    "Relation of Lyman-Alpha Emitters across 3 ≲ z < 7",
+    "Interlayer excitons in MoS$_2$/WSe$_{2}$ heterobilayers": "Interlayer excitons in MoS₂/WSe₂ "
+    "heterobilayers",
+}
+LATEX_TEXT = "We grow MoS$_2$ for 2.1$\\mu$W at $\\sigma_8 = 0.8$; it costs $5 and $10 a day."
+READ_TEXT = "We grow MoS₂ for 2.1μW at σ₈ = 0.8; it costs $5 and $10 a day."
+
+
+def test_latex_in_titles_and_abstracts_reads_as_text_in_jsonl_csv_and_rank_papers(
+    tmp_path: Path,
+) -> None:
+    records = [{"title": t, "abstract": LATEX_TEXT, "authors": ["Ada Lovelace"]} for t in LATEX]
+    (tmp_path / "a.jsonl").write_text(jsonl(*records), encoding="utf-8")
+    rows = "".join(f'"{r["title"]}","{r["abstract"]}"\n' for r in records)
+    (tmp_path / "b.csv").write_text("title,abstract\n" + rows, encoding="utf-8")
+    papers, warnings = fetch(tmp_path)
+    assert warnings == []
+    assert [p.title for p in papers] == [*LATEX.values()] * 2
+    assert {p.abstract for p in papers} == {READ_TEXT}  # a dollar amount stays as written
+    ranked = read_papers(str(tmp_path / "a.jsonl"), print)  # `digest rank --papers`
+    assert [(p.title, p.abstract) for p in ranked] == [(p.title, p.abstract) for p in papers[:4]]
+
+
+def test_latex_is_read_once_a_title_derived_from_the_abstract_too(tmp_path: Path) -> None:
+    """An escaped dollar is a dollar: read twice, `\\$x\\$` would become math and lose them."""
+    text = "The \\$x\\$ notation for MoS$_2$ films is ours. We grow them."
+    (tmp_path / "a.jsonl").write_text(jsonl({"abstract": text}), encoding="utf-8")
+    [paper], _ = fetch(tmp_path / "a.jsonl")
+    assert paper.abstract == "The $x$ notation for MoS₂ films is ours. We grow them."
+    assert paper.title == "The $x$ notation for MoS₂ films is ours"
+
+
+def journal_feed(items: list[tuple[str, str]]) -> str:
+    """A journal's RSS feed: each (DOI, title) an item with the text read as text."""
+    body = "".join(
+        f"<item><title>{title}</title><link>https://doi.org/{doi}</link>"
+        f"<description>{READ_TEXT}</description>"
+        "<dc:creator>Ada Lovelace, Grace Hopper</dc:creator></item>"
+        for doi, title in items
+    )
+    return (
+        '<?xml version="1.0"?><rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/">'
+        f"<channel><title>MNRAS</title>{body}</channel></rss>"
+    )
+
+
+def test_a_latex_title_from_a_file_and_its_journal_copy_in_a_feed_are_one_paper(
+    state: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Day 1 a paper file (an arXiv id, or none), day 2 a journal's feed of the same papers
+    under DOIs, their titles read as text (or written in LaTeX, which the feed source reads):
+    nothing new on day 2, so nothing sent again."""
+    from feedserver import Answer, FeedServer, serve
+
+    from digest.sources.rss import RssSource
+
+    titles = list(LATEX)
+    authors = ["Ada Lovelace", "Grace Hopper"]
+    records = [
+        {"id": f"2510.2595{i}", "title": t, "abstract": LATEX_TEXT, "authors": authors}
+        for i, t in enumerate(titles[:2])
+    ] + [{"title": t, "abstract": LATEX_TEXT, "authors": authors} for t in titles[2:]]
+    (tmp_path / "a.jsonl").write_text(jsonl(*records), encoding="utf-8")
+    dois = [f"10.1093/mnras/staf100{i}" for i in range(len(titles))]
+    copies = [(d, LATEX[t]) for d, t in zip(dois, titles, strict=True)]
+    copies[1] = (dois[1], titles[1])  # a feed that writes its titles in LaTeX
+    server: FeedServer
+    for server in serve(monkeypatch):
+        rss = journal_feed(copies)
+        server.route("/rss", Answer(body=rss, content_type="application/rss+xml"))
+        config = SourceConfig("mnras", "rss", {"url": f"{server.url}/rss", "retries": 0})
+        items = list(RssSource().fetch(config, print))
+    records_read, _ = fetch(tmp_path / "a.jsonl")
+    assert [p.title for p in items] == [p.title for p in records_read]
+    assert len(dedupe([*records_read, *items])) == len(titles)
+    with Store(state) as store:
+        assert store.add_papers(records_read, NOW) == len(titles)
+    with Store(state) as store:  # the next day's run
+        assert store.add_papers(items, NOW) == 0
+        assert store.add_papers(fetch(tmp_path / "a.jsonl")[0], NOW) == 0
+
+
+def written_the_old_way(record: dict[str, str]) -> Paper:
+    """A file record as the files source stored it before it read LaTeX: the title and text as
+    written, known by the title's hash (the abstract's when the title is too short)."""
+    abstract, title = record["abstract"], record["title"]
+    key = title_hash(title)
+    aliases = (abstract_id(abstract),) if key else ()
+    return Paper(key or abstract_id(abstract), title, abstract, aliases=aliases, source="files")
+
+
+def test_a_paper_stored_under_its_latex_title_is_found_by_the_record_read_as_text(
+    state: str, tmp_path: Path
+) -> None:
+    """An upgrade sends nothing again: papers stored with their LaTeX as written, known by its
+    title's hash, by their abstract's (a title too short, or stored before titles were keys),
+    are the records read now, which keep the ids they had."""
+    titles = [*LATEX, "MoS$_2$ films"]
+    records = [{"title": t, "abstract": f"Paper {i}. {LATEX_TEXT}"} for i, t in enumerate(titles)]
+    (tmp_path / "a.jsonl").write_text(jsonl(*records), encoding="utf-8")
+    papers, _ = fetch(tmp_path / "a.jsonl")
+    olds = [written_the_old_way(r) for r in records]
+    olds[1] = old_style(records[1])  # stored under its abstract hash alone
+    assert [p.id for p in papers] == [written_the_old_way(r).id for r in records]
+    with Store(state) as store:
+        assert store.add_papers(olds, NOW) == len(olds)
+    with Store(state) as store:
+        assert store.add_papers(papers, NOW) == 0
+        stored = [p for _, p in store.papers_after(0)]
+        assert [p.title for p in stored] == [r["title"] for r in records]  # the stored text stays
+        # And the journal's copy later, read as text: found by the title keys the run added.
+        copy = dataclasses.replace(papers[0], id="10.1093/mnras/staf1000", aliases=())
+        assert store.add_papers([copy], NOW) == 0

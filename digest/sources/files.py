@@ -1,5 +1,6 @@
-"""Paper files: the paper JSONL format of DESIGN.md (also gzipped) and CSV with the same columns.
-A bad record is one warning naming file and line; the rest of the file is still read.
+"""Paper files: the paper JSONL format of DESIGN.md (also gzipped) and CSV with the same columns,
+their titles' and abstracts' LaTeX read as text. A bad record is one warning naming file and line;
+the rest of the file is still read.
 """
 
 from __future__ import annotations
@@ -20,9 +21,10 @@ from typing import Any
 import orjson
 
 from digest.models import InputError, Paper, SourceConfig, Warn
-from digest.models.identity import arxiv_id, record_id
+from digest.models.identity import arxiv_id, kind, record_id
 from digest.sources import authors as names
 from digest.sources.common import clean, code_links
+from digest.sources.latex import to_text
 from digest.sources.progress import QUIET, Progress
 from digest.sources.seeds import list_files, source_path, text_lines
 from digest.sources.titles import derive_title
@@ -80,24 +82,27 @@ def _published(record: Mapping[str, Any]) -> date | None:
 def to_paper(record: Mapping[str, Any], source: str, links: bool = True) -> Paper:
     """One record of the paper format as a Paper, or BadRecord saying what is wrong. links=False
     skips looking for code links in the abstract (for papers that are only ranked)."""
-    abstract, title = _text(record, "abstract"), _text(record, "title")
-    if not abstract and not title:
+    written, written_title = _text(record, "abstract"), _text(record, "title")
+    if not written and not written_title:
         raise BadRecord("record has neither abstract nor title")
     raw_id = record.get("id")
     if raw_id is not None and not isinstance(raw_id, str):
         raise BadRecord(f"id must be a string, got {type(raw_id).__name__}")
     code_url = _text(record, "code_url")
     if not code_url and links:
-        found = code_links(abstract)
+        found = code_links(written)
         code_url = found[0] if found else ""
+    # As the arXiv, RSS and OpenReview sources store them: a journal's feed of the same paper
+    # (MoS₂, z∼6) had been another paper, sent again, and `MoS$_2$` no "MoS2" to a keyword.
+    abstract, title = to_text(written).strip(), to_text(written_title).strip()
     aliases: tuple[str, ...] = ()
     if raw_id and raw_id.strip():
         ident = normalize_id(raw_id)
-    else:  # its title's hash (as a feed's item gets); its former abstract hash an alias
-        ident, aliases = record_id(title, abstract)
+    else:
+        ident, aliases = _record_id(written_title, written, title, abstract)
     return Paper(
         id=ident,
-        title=title or derive_title(abstract),
+        title=title or derive_title(written),  # which reads the LaTeX itself: not twice
         abstract=abstract,
         authors=_names(record, "authors"),
         venue=_text(record, "venue"),
@@ -108,6 +113,20 @@ def to_paper(record: Mapping[str, Any], source: str, links: bool = True) -> Pape
         categories=_names(record, "categories"),
         aliases=aliases,
     )
+
+
+def _record_id(
+    written_title: str, written: str, title: str, abstract: str
+) -> tuple[str, tuple[str, ...]]:
+    """The id and aliases of a record without an id: its title's hash (as a feed's item gets),
+    of the title as written, the id it was stored under before its LaTeX was read (identity.keys
+    reads no title hash among the aliases; the title read gives the other title keys); else
+    the abstract hash. The abstract hashes of both texts are aliases (see record_id)."""
+    former, formers = record_id(written_title, written)
+    decoded, more = record_id(title, abstract)
+    ident = former if kind(former) == "t" else decoded
+    hashes = (former, *formers, decoded, *more)
+    return ident, tuple(k for k in dict.fromkeys(hashes) if kind(k) == "h" and k != ident)
 
 
 # A paper's record is a few KiB: a longer line is no record. One 1.5 GB line (1.4 MB gzipped)
