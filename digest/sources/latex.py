@@ -231,7 +231,7 @@ def _convert(span: str) -> str:
     if bare and not _known(bare[1]):
         return span  # not LaTeX we know: perhaps not LaTeX at all (C:\Users\name)
     try:
-        text = _converter().latex_to_text(span)
+        text = _converter().latex_to_text(span, latex_context=_walker_context())
     except Exception:  # pylatexenc on malformed LaTeX: the source is more use than nothing
         return span
     # \mathcal{O} is 𝒪, a letter few fonts have: the plain O reads the same.
@@ -239,6 +239,15 @@ def _convert(span: str) -> str:
         unicodedata.normalize("NFKC", c) if 0x1D400 <= ord(c) <= 0x1D7FF else c for c in text
     )
     return unicodedata.normalize("NFC", text.replace("\xa0", " "))
+
+
+@lru_cache(maxsize=1)
+def _walker_context() -> Any:
+    """The parser's macro table, made once: made again for every span, it was a quarter of the
+    time a paper file's LaTeX took to read."""
+    from pylatexenc.latexwalker import get_default_latex_context_db
+
+    return get_default_latex_context_db()
 
 
 @lru_cache(maxsize=1)
