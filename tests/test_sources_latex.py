@@ -157,3 +157,14 @@ def test_dollar_amounts_with_a_blank_before_the_next_dollar_stay_text(written: s
 )
 def test_function_names_stay_words_and_font_switches_go(written: str, text: str) -> None:
     assert to_text(written) == text
+
+
+def test_an_accent_without_its_argument_stays_as_written_and_says_nothing(caplog) -> None:
+    """pylatexenc had made "R\\widehat," into "R%s," and logged "Error in configuration"."""
+    import logging
+
+    with caplog.at_level(logging.DEBUG):
+        assert to_text(r"the map R\widehat, then x") == r"the map R\widehat, then x"
+        assert to_text(r"R\overline x") == r"R\overline x"
+        assert to_text(r"\widehat{x} and y") == "x and y"
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]

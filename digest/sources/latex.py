@@ -5,6 +5,7 @@ outside BibTeX stay as written. Spans go through pylatexenc one by one, cached.
 
 from __future__ import annotations
 
+import logging
 import re
 import unicodedata
 from functools import lru_cache
@@ -234,6 +235,8 @@ def _convert(span: str) -> str:
         text = _converter().latex_to_text(span, latex_context=_walker_context())
     except Exception:  # pylatexenc on malformed LaTeX: the source is more use than nothing
         return span
+    if "%s" in text and "%s" not in span:  # an accent without its argument ("R\widehat,")
+        return span
     # \mathcal{O} is 𝒪, a letter few fonts have: the plain O reads the same.
     text = "".join(
         unicodedata.normalize("NFKC", c) if 0x1D400 <= ord(c) <= 0x1D7FF else c for c in text
@@ -253,6 +256,10 @@ def _walker_context() -> Any:
 @lru_cache(maxsize=1)
 def _converter() -> Any:
     from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
+
+    # Its complaint of an accent without its argument, which _convert answers with the source,
+    # had reached the log as "WARNING: Error in configuration", naming no paper or source.
+    logging.getLogger("pylatexenc").setLevel(logging.ERROR)
 
     context = get_default_latex_context_db()
     # Citations and labels say nothing in a digest; a URL is worth its text; \mbox is text.
