@@ -170,12 +170,23 @@ class Marks:
             try:
                 self.flush()
                 return
-            except (StateAway, StateLost) as exc:
+            except DigestError as exc:
                 with self.queue:
                     waiting = len(self.sent) + len(self.parts)
-                if not waiting or stop() or time.monotonic() + delay > deadline:
-                    with self.queue, _UNWRITTEN_LOCK:  # kept for this process's next pass
+                away = isinstance(exc, (StateAway, StateLost))
+                if not waiting or stop() or not away or time.monotonic() + delay > deadline:
+                    # Kept for this process's next pass, the server away or the disk full
+                    # alike: a serve had mailed again what its relay had taken.
+                    with self.queue, _UNWRITTEN_LOCK:
                         _UNWRITTEN[self.store.name] = (self.sent, self.parts)
+                    if waiting:
+                        log.error(
+                            "outbox: %d deliveries the servers took are not recorded yet (%s):"
+                            " this process records them before it sends again; another run"
+                            " may send them again",
+                            waiting,
+                            exc,
+                        )
                     raise
                 log.warning("outbox: %d sent marks wait for the state database: %s", waiting, exc)
                 for _ in range(int(delay * 10)):  # a stop is heard within a tenth of a second
