@@ -115,7 +115,8 @@ def test_a_greek_letter_and_its_name_are_spellings_of_one_term():
     assert set(features.greek_spellings("alpha helix")) == {"α-helix", "αhelix"}
     assert set(features.greek_spellings("hα")) == {"h-alpha", "halpha"}
     assert features.greek_spellings("decay") == () and features.greek_spellings("mu") == ()
-    assert features.greek_spellings("lyman alpha") == ("lymanα",)  # "lyman-α" reads as "lyman"
+    # A letter after a hyphen stays in its word now: "TNF-α" is the papers' "TNF-alpha" too.
+    assert features.greek_spellings("tnf-α") == ("tnf alpha",)
     assert features.greek_spellings("μm") == features.greek_spellings("µs") == ()  # no "mum"
 
 
@@ -128,3 +129,17 @@ def test_a_readers_t_cell_meets_papers_on_t_cells_however_written_and_no_other_c
     for keyword in ("T cell", "T-cell", "t cell"):
         scores = (rows @ space.spelled([keyword]).T).toarray().ravel()
         assert scores[0] > 0 and scores[1] > 0 and scores[2] == scores[3] == 0, keyword
+
+
+def test_a_readers_line_or_ion_meets_its_papers_and_no_unit_or_numeral_of_others() -> None:
+    """A "21-cm" keyword matched every paper with a "cm" unit (SiC radicals' cm^-1 first), an
+    "[O III]" keyword every "Population III", "Paper II" and Mg II paper; a "Lyman-α" keyword
+    Lyman-break papers and not "Lyα"."""
+    papers = ["The 21 cm signal of cosmic dawn", "HI 21cm intensity mapping",
+              "SiC radicals at 3 cm$^{-1}$ resolution", "[OIII] emitters at z=3",
+              "Population III stars. Paper II", "Mg II absorbers", "Ly$\\alpha$ emitters",
+              "Lyman-break galaxies"]  # fmt: skip
+    for keyword, found in [("21-cm", {0, 1}), ("[O III]", {3}), ("Lyman-α", {6})]:
+        space, rows = fit(papers, keep=[keyword])
+        scores = (rows @ space.spelled([keyword]).T).toarray().ravel()
+        assert set(np.flatnonzero(scores).tolist()) == found, keyword

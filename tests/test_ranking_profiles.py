@@ -74,3 +74,20 @@ def test_a_greek_letter_before_one_or_two_letters_of_a_name_is_still_spelled():
     ):
         pattern = exclude_pattern([rule])
         assert pattern is not None and pattern.search(text), rule
+
+
+def test_a_formula_rule_finds_its_latex_subscripts_and_a_lines_rule_its_spellings():
+    """`exclude = ["MoS2"]` still sent "Thermal Conductivity of MoS$_2$": a rule "MoS2" missed
+    "MoS$_2$" and "MoS$_{2}$", "CO2" "CO$_2$", "σ8" "$\\sigma_8$", which the ranking reads as
+    its term. A rule "Lyman-α" finds "Lyα" and "Ly$\\alpha$", read as one term too."""
+    for rule, found, missed in [
+        ("MoS2", ["MoS$_2$ monolayers", "MoS$_{2}$ flakes", "MoS₂", "3R-MoS$_2$"], ["MoSe$_2$"]),
+        ("CO2", ["CO$_2$ reduction", r"$\mathrm{CO}_2$", "CO₂"], ["CO", "CO$_3$"]),
+        ("σ8", [r"the $\sigma_8$ tension", r"$\sigma_{8}$", "σ₈"], [r"$\sigma_{80}$"]),
+        ("H2O", ["H$_2$O ice"], ["H$_2$ gas"]),
+        ("Lyman-α", ["Lyα forest", r"Ly$\alpha$ emitters", "Lyman alpha"], ["Lyman continuum"]),
+    ]:
+        pattern = exclude_pattern([rule])
+        assert pattern is not None
+        assert all(pattern.search(text) for text in found), rule
+        assert not any(pattern.search(text) for text in missed), rule

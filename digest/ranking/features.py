@@ -29,8 +29,10 @@ from digest.ranking.tokens import GREEK, LETTER_NAMES, analyze, tokenize, tokeni
 # between names ("Erdős--Rényi"), not prose's dash between small letters; 14: "C#4" a pitch, no
 # "c#" ("c++0x" is "c++"), a Title Case title read in its language ("De", "Em" function words);
 # 15: a lone letter joins its word ("T cell" is "t-cell"), a math letter too ("$p$-adic" is
-# "p-adic"), "SU(2)" and "A/B" are words.
-VERSION = 15
+# "p-adic"), "SU(2)" and "A/B" are words; 16: ions ("[O III]" is "o-iii"), no numeral or unit
+# alone ("ii", "cm"), "21 cm" and "21-cm" are "21cm", "10-fold", "high-z", "Lyman-α" whole,
+# "Lyα" is "lyman-α", a subscript's digit in its word ("MoS$_2$", "$\sigma_8$": "mos2", "σ8").
+VERSION = 16
 # The form of a saved space: 2 counts the built-in background in (background.stored); a space
 # saved in another form is fitted again once.
 FORM = 2

@@ -16,6 +16,7 @@ import scipy.sparse as sp
 
 from digest.models import Paper, Subscriber
 from digest.ranking.features import Space, normalize, unit
+from digest.ranking.symbols import series
 from digest.ranking.tokens import (
     ASCII_MARKS,
     CJK_RUN,
@@ -82,12 +83,13 @@ class Phrases:
     case, accents and hyphens aside ("naive" finds "Naïve", "fine-tuning" finds "fine tuning"
     and "finetuning", "pretraining" finds "pre-training"), a Greek letter as its name or in
     LaTeX and LaTeX's math letters as typed ("α-synuclein" finds "alpha-synuclein" and
-    "$\\alpha$-synuclein", "p-adic" finds "$p$-adic")."""
+    "$\\alpha$-synuclein", "p-adic" finds "$p$-adic"), a subscript's digits in their word ("MoS2"
+    finds "MoS$_2$"), a hydrogen series line however written ("Lyman-α" finds "Lyα")."""
 
     regex: re.Pattern[str]
 
     def search(self, text: str) -> re.Match[str] | None:
-        text = respelled(text)
+        text = series(respelled(text))
         return self.regex.search(text if text.isascii() else fold(text).translate(ASCII_MARKS))
 
 
@@ -100,7 +102,7 @@ def phrases_pattern(words: tuple[str, ...]) -> Phrases | None:
 def exclude_pattern(words: Collection[str]) -> Phrases | None:
     """One pattern for a subscriber's exclude list (or alert keywords)."""
     # The rule's own typographic marks too ("Alzheimer’s", "fine‐tuning"), as the text's.
-    phrases = [rule_words(respelled(w)) for w in words]
+    phrases = [rule_words(series(respelled(w))) for w in words]
     parts = [_bounded(phrase) for phrase in phrases if not no_rule(phrase)]
     if not parts:
         return None

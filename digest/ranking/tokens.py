@@ -23,6 +23,17 @@ from digest.ranking.stopwords import (  # noqa: F401 (the analyzer's names for t
     STOP_WORDS,
     foreign_stops,
 )
+from digest.ranking.symbols import GREEK as GREEK  # the analyzer's letters, for its users
+from digest.ranking.symbols import (
+    JOIN,
+    NOT_WORDS,
+    groups,
+    ions,
+    latex_letters,
+    quantities,
+    series,
+)
+from digest.ranking.symbols import LETTER_NAMES as LETTER_NAMES
 
 # Typographic hyphens and apostrophes, as feeds write them: "fine‐tuning", "Alzheimer’s".
 ASCII_MARKS = str.maketrans({"\u2010": "-", "\u2011": "-", "\u2019": "'", "\u02bc": "'"})
@@ -60,10 +71,16 @@ class _Table(dict[int, int | str]):
         return kept
 
 
-_TABLE = _Table()
-# A hyphen splits a word, but not before a digit ("gpt-4") nor after a lone letter ("k-means",
-# "t-sne", "x-ray", "α-helix": split, the letter would go and "means" match "by means of").
-_SPLIT_HYPHEN = re.compile(r"(?<=\w\w)-(?!\d)")
+_TABLE = _Table({ord(JOIN): ord(JOIN)})
+# A hyphen splits a word, but not before a digit ("gpt-4"), after a lone letter ("k-means",
+# "t-sne", "x-ray", "α-helix": split, the letter would go and "means" match "by means of"), after
+# a whole number ("21-cm" had been "cm"; "3-body" was whole already), nor before a lone letter
+# that ends the word, Latin or Greek ("high-z", "Lyman-α", "TNF-α", "RGB-D" had been "high",
+# "lyman", "tnf", "rgb"; "LLM-as-a-judge" still splits), unless it is a numeral's ("Type-I",
+# "SDSS-V" read as "Type-II", "SDSS-IV": "type", "sdss").
+_SPLIT_HYPHEN = re.compile(
+    r"-(?<=\w\w-)(?<!(?<![\w-])\d\d-)(?<!(?<![\w-])\d{3}-)(?<!(?<![\w-])\d{4}-)(?!\d|[^\W\d_iv](?![\w-]))"
+)
 # A language's name of a letter and "++" or "#" ("c++", "c#") is one word, with its version or
 # without; any other "+" or "#" ends a phrase like other punctuation. A version is two digits or
 # a digit and a letter ("c++17", "c#10", "c++0x", "c++2a"), or dotted ("c#7.3"): one digit is a
@@ -79,27 +96,9 @@ _NAME_PAIR = re.compile("(?<=[^\\W\\d_])--(?=[^\\W\\d_a-z])")
 # LaTeX in an abstract: a command's name (\odot, \mathcal) is no word of the text, and an
 # underscore at a word's edge (M_\odot read as "m_") is a subscript's, not the word's.
 _LATEX_COMMAND = re.compile(r"\\[a-z]+")
-# But a Greek letter's command is the letter, joined to the word it is written in: an abstract's
-# "$\Lambda$CDM" and "H$\alpha$" are the reader's "ΛCDM" and "Hα" (read as "cdm" and nothing,
-# they had matched 2 of the 225 papers that say ΛCDM).
-_GREEK_NAMES = (
-    "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho"
-    " sigma tau upsilon phi chi psi omega"
-).split()
-GREEK = {name: chr(0x3B1 + i + (i > 16)) for i, name in enumerate(_GREEK_NAMES)}  # no ς
-_GREEK_COMMAND = re.compile(r"\$?\\(?:var)?(" + "|".join(_GREEK_NAMES) + r")(?![a-z])\$?", re.I)
-LETTER_NAMES = {letter: name for name, letter in GREEK.items()}
-# A math letter before a hyphen is the letter too: "$p$-adic", "$k$-means", "$L^2$-norm" are
-# "p-adic", "k-means", "l2-norm" as typed (the letter had gone: "adic", "means", "norm").
-_MATH_LETTER = re.compile(r"\$([a-z])(?:[_^]\{?(\d)\}?)?\$(?=-[^\W\d_])", re.I)
-# A group's name and its number (or N) is one word: "SU(2)", "$\mathrm{SO}(3)$", "SE(3)-equivariant"
-# are su(2), so(3), se(3) ("su" had matched SU(3) papers and "Su et al."), not "O(n)", "SL(2,R)";
-# so are two lone capitals and a slash ("A/B testing", "I/O"; "w/o" is an abbreviation). Their
-# parentheses and slash pass the punctuation table as noncharacters, which no text holds.
-_GROUP_NUMBER = re.compile(r"\((\d{1,2}|[nN])\)(?:\s*\})?(?:_\{?\w\}?)?(?!\w)(-(?=[^\W\d_]))?")
-_GROUPS = "SU|SO|SE|SL|GL|Sp|Spin|USp|PSL|PGL|PSU|U"
-_GROUP_NAME = re.compile(rf"(?<![\w\\])(?:{_GROUPS})$")
-_BRACED_GROUP = re.compile(rf"\{{\s*({_GROUPS})\s*\}}(?=\()")  # \mathrm{SU}(2): \mathrm{SU(2)
+# A group's name and its number is one word (symbols.groups); so are two lone capitals and a
+# slash ("A/B testing", "I/O"; "w/o" is an abbreviation). Their parentheses and slash pass the
+# punctuation table as noncharacters, which no text holds.
 _SLASHED = re.compile(r"/(?<=[A-Z]/)(?<![\w/][A-Z]/)(?=[A-Z](?![\w/+#]))")  # "/" first: fast
 _TABLE.update(_MARKS := {0xFDD0: "(", 0xFDD1: ")", 0xFDD2: "/"})
 # Written apart, a lone letter before a word is the word's, as hyphenated: "T cell" is "t-cell",
@@ -118,18 +117,20 @@ _EDGE_UNDERSCORE = re.compile(r"(?<!\w)_+|_+(?!\w)")
 def _chunks(text: str) -> list[str]:
     """The text's tokens in order, "|" where a phrase ends; stop words are still in. str methods
     rather than one regex per token: this is most of the time a large fit takes."""
+    text = ions(text)  # in capitals: "[O III]", "He II" ("he" is no stop word there)
     if "--" in text:
         text = _NAME_PAIR.sub("-", text)
     if "(" in text:  # these read the text's capitals
-        text = _grouped(text)
+        text = groups(text)
     if "/" in text:
         text = _SLASHED.sub("\ufdd2", text)
     text = _LONE_LETTER.sub(_lone_letter, f" {text}")[1:].lower()  # a space: the first too
     if not text.isascii():
         text = _NAME_DASH.sub("-", CJK_RUN.sub(_cjk_words, _strip_accents(text)))
-    if "\\" in text or "$" in text:
-        text = _latex_letters(text)
+    if "\\" in text or "$" in text or "_" in text:
+        text = latex_letters(text)
         text = _LATEX_COMMAND.sub(" ", text)
+    text = series(quantities(text))
     if "+" in text or "#" in text:  # before punctuation is "|": a dotted version is seen
         text = _SYMBOLS.sub(_symbol, text)
     text = text.translate(_TABLE)
@@ -142,20 +143,9 @@ def _chunks(text: str) -> list[str]:
         # The hyphens left sit inside a word: "gpt-4" and "llama-2-7b" stay whole, while
         # "privacy-utility" is two words that still make a phrase.
         text = _SPLIT_HYPHEN.sub(" ", text)
+    if JOIN in text:
+        text = text.replace(JOIN, "-")
     return text.replace("|", " | ").split()
-
-
-def _grouped(text: str) -> str:
-    """The text with each group's number after its name ("SU(2)") in noncharacters."""
-    if "}(" in text:
-        text = _BRACED_GROUP.sub(r"{\1", text)
-    return _GROUP_NUMBER.sub(_group, text)
-
-
-def _group(match: re.Match[str]) -> str:
-    if not _GROUP_NAME.search(match.string, max(0, match.start() - 8), match.start()):
-        return match[0]
-    return f"\ufdd0{match[1]}\ufdd1{' ' if match[2] else ''}"
 
 
 def _lone_letter(match: re.Match[str]) -> str:
@@ -171,19 +161,13 @@ def _lone_letter(match: re.Match[str]) -> str:
     return f"{before}{letter}-"
 
 
-def _latex_letters(text: str) -> str:
-    """Greek letters' commands as the letters, a math letter before a hyphen as the letter."""
-    if "\\" in text:
-        text = _GREEK_COMMAND.sub(lambda m: GREEK[m[1].lower()], text)
-    return _MATH_LETTER.sub(r"\1\2", text) if "$" in text else text
-
-
 def respelled(text: str) -> str:
     """The text's LaTeX as the analyzer reads it, in its case, for exclude and alert rules:
-    "$\\alpha$-synuclein" is "α-synuclein", "$p$-adic" "p-adic", "$\\mathrm{SU}(2)$" "SU(2)"."""
-    if "\\" not in text and "$" not in text:
+    "$\\alpha$-synuclein" is "α-synuclein", "$p$-adic" "p-adic", "$\\mathrm{SU}(2)$" "SU(2)",
+    "MoS$_2$" "MoS2"."""
+    if "\\" not in text and "$" not in text and "_" not in text:
         return text
-    return _latex_letters(_grouped(text).translate(_MARKS) if "(" in text else text)
+    return latex_letters(groups(text).translate(_MARKS) if "(" in text else text)
 
 
 def _symbol(match: re.Match[str]) -> str:
@@ -230,7 +214,9 @@ def _cjk_words(match: re.Match[str]) -> str:
 
 
 def _is_word(token: str) -> bool:
-    return len(token) > 1 and not token.isdigit() and token not in STOP_WORDS
+    if len(token) < 2 or token.isdigit() or token in STOP_WORDS or token in NOT_WORDS:
+        return False  # NOT_WORDS: a Roman numeral, a unit alone (symbols.py)
+    return len(token) < 4 or token[-2] != "-" or token[:-2] not in STOP_WORDS  # "best-of-N"
 
 
 class _Words(dict[str, str | None]):

@@ -1,0 +1,185 @@
+"""The analyzer's reading of science's symbols: an ion ("[O III]", "He II"), a formula's subscript
+digits ("MoS$_2$"), a quantity ("21 cm"), a hydrogen series line ("Lyα"), a group ("SU(2)"), and
+the numerals and units that are no words alone."""
+
+from __future__ import annotations
+
+import re
+
+# An ion's element and numeral are joined by this noncharacter, which the punctuation table keeps
+# and the analyzer makes a hyphen after its split at hyphens: "he-ii" is not split as "he", "ii".
+JOIN = "\ufdd3"
+_ELEMENTS = frozenset(
+    """H He Li Be B C N O F Ne Na Mg Al Si P S Cl Ar K Ca Sc Ti V Cr Mn Fe Co Ni Cu Zn Ga Ge As Se
+    Br Kr Rb Sr Y Zr Nb Mo Tc Ru Rh Pd Ag Cd In Sn Sb Te I Xe Cs Ba La Ce Pr Nd Pm Sm Eu Gd Tb Dy
+    Ho Er Tm Yb Lu Hf Ta W Re Os Ir Pt Au Hg Tl Pb Bi Po At Rn Fr Ra Ac Th Pa U Np Pu Am""".split()
+)
+# Written apart, a lone capital that is a numeral, a word or a band ("V I", "U V", "I II", "B V")
+# is no element, and a symbol that is an English word ("As I", "In I") no neutral atom.
+_APART_NOT = frozenset("B I U V W Y".split())
+_WORD_BEFORE_I = frozenset("As At Am Be In No".split())
+# Run together, only the lines' own spellings: "OIII", "HeII", "MgII", "CIV", and "HI", "HeI"
+# (neutral hydrogen and helium). Not "CI" (a confidence interval), "NV" (nitrogen-vacancy),
+# "NaI(Tl)" and "CsI" (iodides), "PII", "HIV", "SIV", "UV".
+_RUN_ONE = frozenset("H C N O S".split())
+_RUN_NOT = frozenset({"HIV", "SIV"})
+_NUMERAL = re.compile(r"X{0,3}(?:IX|IV|VI{0,3}|I{1,3})|X{1,3}")
+# [element] [apart] numeral, the numeral in capitals or in LaTeX's small capitals ("H\,{\sc i}").
+# A capital first, so that the search skips to capitals (not a letter, "\\" or "$" before it).
+_ION = re.compile(
+    r"([A-Z][a-z]?)((?:\s|~|\\[,;: ])*)"
+    r"(?:([IVX]+)|\{\\(?:sc|rm|textsc)\s*([ivx]+)\s*\}|\\textsc\{([ivx]+)\})"
+    r"(?![\w(\-]|\$?[_^])(\]?)"
+)
+
+
+def ions(text: str) -> str:
+    """The text with each ion's element and numeral as one word, its closing bracket off:
+    "[O III]", "[OIII]", "O III" and "O\\,{\\sc iii}" are "O-iii" (the forbidden line and the
+    permitted one are one term: readers write either); a numeral after anything else is left."""
+    return _ION.sub(_ion, text) if "I" in text or "V" in text or "\\" in text else text
+
+
+def _ion(match: re.Match[str]) -> str:
+    element, apart, capitals, *small, closed = match.groups()
+    numeral = capitals or small[0] or small[1]
+    at = match.start()
+    before = match.string[at - 1] if at else " "
+    if before.isalnum() or before in "_\\$" or element not in _ELEMENTS:
+        return match[0]
+    if not _NUMERAL.fullmatch(numeral.upper()):
+        return match[0]
+    if capitals and before != "[":
+        if apart and (element in _APART_NOT or (numeral == "I" and element in _WORD_BEFORE_I)):
+            return match[0]
+        if not apart and not _run_together(element, numeral):
+            return match[0]
+    return f"{element}{JOIN}{numeral.lower()}{' ' if closed else ''}"
+
+
+def _run_together(element: str, numeral: str) -> bool:
+    """Is an element and its numeral written together ("OIII", "FeII") an ion, not an acronym?"""
+    if element + numeral in ("HI", "HeI"):
+        return True
+    if len(numeral) < 2 or element + numeral in _RUN_NOT:
+        return False
+    return len(element) == 2 or element in _RUN_ONE
+
+
+# A Roman numeral alone is a number, as digits are: "Paper II", "Type II", "Population III", an
+# enumeration's "(iii)" had matched one another ("why: matched ii, iii"). "xi" is a Greek letter.
+NUMERALS = frozenset("ii iii iv vi vii viii ix".split())
+# Units that name no topic alone: "cm" of "cm^-3", "mol" of "kcal/mol", "km s^-1", "Gyr", "dex"
+# had explained picks ("why: matched cm" for a reader's 21-cm line). Energy, frequency and
+# distance units stay words: "TeV", "GHz", "kpc" name a band or a scale ("TeV halos").
+UNITS = frozenset(
+    """cm km nm μm mol mmol μmol nmol kcal kj erg yr kyr myr gyr dex mag arcsec arcmin mjy μjy kda
+    mbar kbar ppm ppb μg""".split()
+)
+NOT_WORDS = NUMERALS | UNITS
+# A whole number and such a unit after it are one word, apart, hyphenated or run together
+# ("21 cm", "21-cm", "21cm", "$21$~cm", "21\\,cm" are "21cm"); not a power's or a range's
+# digits ("10$^{21}$ cm^-2", "10-21 cm"), nor a decimal's ("0.3 dex").
+_QUANTITY = re.compile(r"(\d\d*)\$?(?:[\s~{-]|\\[,;: ])*(" + "|".join(sorted(UNITS)) + r")(?!\w)")
+
+
+def quantities(text: str) -> str:
+    """The (lower-cased) text with a whole number and its unit as one word: "21-cm" is "21cm"."""
+    return _QUANTITY.sub(_quantity, text)
+
+
+def _quantity(match: re.Match[str]) -> str:
+    at = match.start()
+    if at and (match.string[at - 1].isalnum() or match.string[at - 1] in "_.,^{-"):
+        return match[0]
+    return match[1] + match[2]
+
+
+# A Greek letter's command is the letter, joined to the word it is written in: an abstract's
+# "$\Lambda$CDM" and "H$\alpha$" are the reader's "ΛCDM" and "Hα" (read as "cdm" and nothing,
+# they had matched 2 of the 225 papers that say ΛCDM).
+_GREEK_NAMES = (
+    "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho"
+    " sigma tau upsilon phi chi psi omega"
+).split()
+GREEK = {name: chr(0x3B1 + i + (i > 16)) for i, name in enumerate(_GREEK_NAMES)}  # no ς
+_GREEK_COMMAND = re.compile(r"\$?\\(?:var)?(" + "|".join(_GREEK_NAMES) + r")(?![a-z])\$?", re.I)
+LETTER_NAMES = {letter: name for name, letter in GREEK.items()}
+# A math letter before a hyphen is the letter too: "$p$-adic", "$k$-means", "$L^2$-norm" are
+# "p-adic", "k-means", "l2-norm" as typed (the letter had gone: "adic", "means", "norm").
+_MATH_LETTER = re.compile(r"\$([a-z])(?:[_^]\{?(\d)\}?)?\$(?=-[^\W\d_])", re.I)
+# ... and after one ("high-$z$" is "high-z"), and a Greek letter typed inside dollars anywhere
+# ("Ly$α$", "Lyman-$α$" as "Ly$\alpha$": they had been "ly" and "lyman").
+_LETTER_IN_DOLLARS = re.compile(
+    r"\$(?:(?<=[^\W\d_]-\$)([a-z])\$(?!\w)|([\u0391-\u03a9\u03b1-\u03c9])\$)", re.I
+)
+
+
+def latex_letters(text: str) -> str:
+    """Greek letters' commands as the letters, a math letter by a hyphen as the letter, a
+    subscript's digits in their word."""
+    if "\\" in text:
+        text = _GREEK_COMMAND.sub(lambda m: GREEK[m[1].lower()], text)
+    if "$" in text:
+        text = _MATH_LETTER.sub(r"\1\2", text)
+        text = _LETTER_IN_DOLLARS.sub(lambda m: m[1] or m[2], text)
+    return subscripts(text) if "_" in text else text
+
+
+# A subscript's digits belong to their word: "MoS$_2$", "MoS$_{2}$", "CO$_2$", "H$_2$O",
+# "$\mathrm{CO}_2$", "$S_8$", "$\sigma_{8}$" are the typed "MoS2", "CO2", "H2O", "S8", "σ8" (and
+# the Unicode "MoS₂": its "₂" is a 2 to NFKC). The math's closing "$" goes with them.
+_SUBSCRIPT = re.compile(r"(?<=[^\W_])\}?\$?_(?:\{(\d{1,3})\}|(\d{1,3})(?!\d))\$?")
+
+
+def subscripts(text: str) -> str:
+    """The text with each subscript's digits joined to their word."""
+    return _SUBSCRIPT.sub(lambda m: m[1] or m[2], text) if "_" in text else text
+
+
+# The lines of hydrogen's series with their Greek letter are one word, however written:
+# "Lyα", "Ly$\alpha$", "Ly-alpha", "Lyman-α", "Lyman alpha" are "lyman-α" (as "Hα" and
+# "H$\alpha$" are "hα"); "Paβ", "Brγ" too. "Lyman-break", "Lyman continuum" are other words.
+_SERIES_NAMES = {"ly": "lyman", "pa": "paschen", "br": "brackett"}
+_LETTERS = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ"}
+_SERIES = re.compile(
+    r"(?<![\w-])(?:(lyman|paschen|brackett|ly)[\s-]|(ly|pa|br)-?)"
+    r"(α|β|γ|δ|alpha|beta|gamma|delta)(?!\w)",
+    re.I,
+)
+
+
+def series(text: str) -> str:
+    """The (Greek-lettered) text with each series line as one word, in small letters: the
+    analyzer's text, and an exclude or alert rule's (and the text it is searched in)."""
+    if any(letter in text for letter in "αβγδΑΒΓΔ") or any(n in text for n in _LETTERS):
+        return _SERIES.sub(_line, text)
+    return text
+
+
+def _line(match: re.Match[str]) -> str:
+    written, letter = (match[1] or match[2]).lower(), match[3].lower()
+    return f"{_SERIES_NAMES.get(written, written)}-{_LETTERS.get(letter, letter)}"
+
+
+# A group's name and its number (or N) is one word: "SU(2)", "$\mathrm{SO}(3)$",
+# "SE(3)-equivariant" are su(2), so(3), se(3) ("su" had matched SU(3) papers and "Su et al."),
+# not "O(n)", "SL(2,R)".
+_GROUP_NUMBER = re.compile(r"\((\d{1,2}|[nN])\)(?:\s*\})?(?:_\{?\w\}?)?(?!\w)(-(?=[^\W\d_]))?")
+_GROUPS = "SU|SO|SE|SL|GL|Sp|Spin|USp|PSL|PGL|PSU|U"
+_GROUP_NAME = re.compile(rf"(?<![\w\\])(?:{_GROUPS})$")
+_BRACED_GROUP = re.compile(rf"\{{\s*({_GROUPS})\s*\}}(?=\()")  # \mathrm{SU}(2): \mathrm{SU(2)
+
+
+def groups(text: str) -> str:
+    """The text with each group's number after its name ("SU(2)") in the noncharacters that the
+    analyzer's punctuation table reads as parentheses."""
+    if "}(" in text:
+        text = _BRACED_GROUP.sub(r"{\1", text)
+    return _GROUP_NUMBER.sub(_group, text)
+
+
+def _group(match: re.Match[str]) -> str:
+    if not _GROUP_NAME.search(match.string, max(0, match.start() - 8), match.start()):
+        return match[0]
+    return f"\ufdd0{match[1]}\ufdd1{' ' if match[2] else ''}"

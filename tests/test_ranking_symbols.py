@@ -1,0 +1,68 @@
+"""Science's symbols as the analyzer reads them: an ion's element and numeral joined (and no
+acronym that looks like one), a number and its unit joined, a subscript's digits in their word,
+a hydrogen series line in one spelling, and the numerals and units that are no words alone."""
+
+from __future__ import annotations
+
+from digest.ranking.symbols import JOIN, NOT_WORDS, groups, ions, quantities, series, subscripts
+
+
+def test_an_ions_element_and_numeral_are_joined_in_any_spelling():
+    for text, ion in [
+        ("[O III] emitters", "O-iii"), ("[OIII] emitters", "O-iii"), ("the O III line", "O-iii"),
+        (r"[O\,{\sc iii}]", "O-iii"), (r"H\,{\sc i} gas", "H-i"), ("He~II", "He-ii"),
+        ("HeII λ4686", "He-ii"), ("MgII", "Mg-ii"), ("C IV", "C-iv"), ("CIV", "C-iv"),
+        ("HI gas", "H-i"), ("Fe XXVI", "Fe-xxvi"), ("[C I]", "C-i"), ("Ne V", "Ne-v"),
+        ("O I${\\lambda}$8446", "O-i"),
+    ]:  # fmt: skip
+        assert ion in ions(text).replace(JOIN, "-"), text
+    assert ions("[O III] emitters").replace(JOIN, "-") == "[O-iii  emitters"  # "]" off: a phrase
+
+
+def test_what_only_looks_like_an_ion_is_left_as_it_was():
+    """A numeral after a word that is no element; acronyms and iodides; an English word before
+    "I"; a numeral's range ("III-V") or a formula's subscript after it."""
+    for text in ("Paper II", "Type III", "Population III", "HIV", "SIV", "CI", "NV centers",
+                 "UV", "PII", "AI", "CsI", "NaI(Tl)", "CrI$_3$", "As I said", "In I", "B V",
+                 "V I", "I II", "III-V", "O III-V", "XIV", "MIX", "CoV", "CIVIL"):  # fmt: skip
+        assert ions(text) == text, text
+
+
+def test_a_whole_number_and_its_unit_are_one_word():
+    for text in ("21-cm", "21 cm", "21cm", "$21$-cm", r"21\,cm", "21~cm", r"21\,{ cm}"):
+        assert quantities(text).strip("$}") == "21cm", text
+    assert quantities("a 5 cm lens, 10 μm grains, 2 gyr") == "a 5cm lens, 10μm grains, 2gyr"
+    for text in ("10^{21} cm^{-2}", "10-21 cm", "0.3 dex", "1,5 cm", "x21 cm", "21 cms"):
+        assert quantities(text) == text, text
+    assert quantities("1 tev and 5 ghz") == "1 tev and 5 ghz"  # a band's unit is a word
+
+
+def test_numerals_and_units_alone_are_no_words_and_bands_are():
+    assert {"ii", "iii", "iv", "vi", "cm", "km", "mol", "kcal", "dex", "gyr", "μm"} <= NOT_WORDS
+    assert not {"xi", "tev", "gev", "ghz", "kpc", "mm", "bar", "mg", "kg", "wt"} & NOT_WORDS
+
+
+def test_a_subscripts_digits_join_their_word_and_its_dollar_goes():
+    for text, joined in [
+        ("MoS$_2$ films", "MoS2 films"), ("MoS$_{2}$ films", "MoS2 films"),
+        ("H$_2$O", "H2O"), ("La$_3$Ni$_2$O$_7$", "La3Ni2O7"), ("$S_8$", "$S8"),
+        (r"$\mathrm{CO}_2$", r"$\mathrm{CO2"), ("l_0", "l0"), ("x_{12}", "x12"),
+    ]:  # fmt: skip
+        assert subscripts(text) == joined, text
+    for text in ("snake_case", "M_\\odot", "$T_c$", "_2", "x_1234"):
+        assert subscripts(text) == text, text
+
+
+def test_a_series_line_is_one_spelling():
+    for text in ("lyα", "ly-α", "lyman-α", "lyman α", "lyman alpha", "lyman-alpha", "lyalpha",
+                 "ly alpha", "Lyα", "Lyman-α", "LYMAN-α"):  # fmt: skip
+        assert series(f"the {text} forest") == "the lyman-α forest", text
+    assert series("paβ, brγ and pa-alpha") == "paschen-β, brackett-γ and paschen-α"
+    for text in ("lyman-break", "lyman continuum", "only α", "apply alpha", "lyman-αβ"):
+        assert series(text) == text, text
+
+
+def test_a_groups_number_stays_with_its_name():
+    read = groups("SU(2) and SE(3)-equivariant")
+    assert read == "SU\ufdd02\ufdd1 and SE\ufdd03\ufdd1 equivariant"
+    assert groups("O(n) and (2)") == "O(n) and (2)"
