@@ -13,7 +13,7 @@ def test_an_ions_element_and_numeral_are_joined_in_any_spelling():
         (r"[O\,{\sc iii}]", "O-iii"), (r"H\,{\sc i} gas", "H-i"), ("He~II", "He-ii"),
         ("HeII λ4686", "He-ii"), ("MgII", "Mg-ii"), ("C IV", "C-iv"), ("CIV", "C-iv"),
         ("HI gas", "H-i"), ("Fe XXVI", "Fe-xxvi"), ("[C I]", "C-i"), ("Ne V", "Ne-v"),
-        ("O I${\\lambda}$8446", "O-i"),
+        ("O I${\\lambda}$8446", "O-i"), ("the [Fe X] line", "Fe-x"),
     ]:  # fmt: skip
         assert ion in ions(text).replace(JOIN, "-"), text
     assert ions("[O III] emitters").replace(JOIN, "-") == "[O-iii  emitters"  # "]" off: a phrase

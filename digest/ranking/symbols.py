@@ -37,7 +37,9 @@ def ions(text: str) -> str:
     """The text with each ion's element and numeral as one word, its closing bracket off:
     "[O III]", "[OIII]", "O III" and "O\\,{\\sc iii}" are "O-iii" (the forbidden line and the
     permitted one are one term: readers write either); a numeral after anything else is left."""
-    return _ION.sub(_ion, text) if "I" in text or "V" in text or "\\" in text else text
+    if "I" in text or "V" in text or "X" in text or "\\" in text:
+        return _ION.sub(_ion, text)
+    return text
 
 
 def _ion(match: re.Match[str]) -> str:
@@ -79,7 +81,8 @@ UNITS = frozenset(
 NOT_WORDS = NUMERALS | UNITS
 # A whole number and such a unit after it are one word, apart, hyphenated or run together
 # ("21 cm", "21-cm", "21cm", "$21$~cm", "21\\,cm" are "21cm"); not a power's or a range's
-# digits ("10$^{21}$ cm^-2", "10-21 cm"), nor a decimal's ("0.3 dex").
+# digits ("10$^{21}$ cm^-2", "10-21 cm"), nor a decimal's ("0.3 dex"). A digit first, so that the
+# search skips to digits (what stands before the number is judged after).
 _QUANTITY = re.compile(r"(\d\d*)\$?(?:[\s~{-]|\\[,;: ])*(" + "|".join(sorted(UNITS)) + r")(?!\w)")
 
 
