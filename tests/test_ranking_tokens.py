@@ -173,6 +173,16 @@ def test_stop_words_that_are_half_of_a_fields_term_make_its_phrase():
     assert analyze("as well as the first one of them") == []  # alone, nothing
 
 
+def test_the_prefix_non_is_part_of_its_phrase_and_no_word_alone():
+    """ "non" of "non-adiabatic", "non-Hermitian", French "non adiabatique" explained picks on
+    surfaces and droplets: "why: matched surface, non"."""
+    assert analyze("non-Hermitian systems") == [
+        "hermitian", "systems", "non hermitian", "hermitian systems",
+    ]  # fmt: skip
+    assert "non adiabatique" in analyze("dynamique non adiabatique")
+    assert "non" not in analyze("non-equilibrium and non adiabatic surface dynamics")
+
+
 def test_a_texts_own_languages_function_words_are_no_words():
     """A German reader's "und", "die", "der" matched a history of Prussian railways."""
     german = analyze("Föderiertes Lernen und die Privatsphäre der Sprachmodelle")

@@ -31,7 +31,8 @@ from digest.ranking.tokens import GREEK, LETTER_NAMES, analyze, tokenize, tokeni
 # 15: a lone letter joins its word ("T cell" is "t-cell"), a math letter too ("$p$-adic" is
 # "p-adic"), "SU(2)" and "A/B" are words; 16: ions ("[O III]" is "o-iii"), no numeral or unit
 # alone ("ii", "cm"), "21 cm" and "21-cm" are "21cm", "10-fold", "high-z", "Lyman-α" whole,
-# "Lyα" is "lyman-α", a subscript's digit in its word ("MoS$_2$", "$\sigma_8$": "mos2", "σ8").
+# "Lyα" is "lyman-α", a subscript's digit in its word ("MoS$_2$", "$\sigma_8$": "mos2", "σ8"),
+# "non" a word of phrases only.
 VERSION = 16
 # The form of a saved space: 2 counts the built-in background in (background.stored); a space
 # saved in another form is fitted again once.

@@ -160,10 +160,11 @@ _SHORT_SMALL = re.compile(r"\b[a-z]{1,3}\b")
 # "side-channel" was read as "channel" (vision papers' channel attention), "thin film" and
 # "thick disk" as "film" and "disk", "quantum well" as "quantum", "top quark", "Pareto front",
 # "system identification", "first principles", "many-body", "few-shot", "re-identification",
-# "de Sitter", "critical point", "interest rates".
+# "de Sitter", "critical point", "interest rates"; the prefix "non" ("non-Hermitian", French
+# "non adiabatique") had explained picks alone ("why: matched surface, non").
 PHRASE_ONLY = frozenset(
     """model models code state work works performance task tasks key art
     side thin thick well top bottom front back up down full whole first third one two three few
-    many off re co de system call fire interest part critical""".split()
+    many off re co de non system call fire interest part critical""".split()
 )
 STOP_WORDS = (ENGLISH_STOP_WORDS | DOMAIN_STOP_WORDS) - PHRASE_ONLY
