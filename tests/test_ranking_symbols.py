@@ -38,8 +38,9 @@ def test_a_whole_number_and_its_unit_are_one_word():
 
 
 def test_numerals_and_units_alone_are_no_words_and_bands_are():
-    assert {"ii", "iii", "iv", "vi", "cm", "km", "mol", "kcal", "dex", "gyr", "μm"} <= NOT_WORDS
+    assert {"ii", "iii", "vii", "cm", "km", "mol", "kcal", "dex", "gyr", "μm"} <= NOT_WORDS
     assert not {"xi", "tev", "gev", "ghz", "kpc", "mm", "bar", "mg", "kg", "wt"} & NOT_WORDS
+    assert not {"iv", "vi", "ix"} & NOT_WORDS  # acronyms too: a reader's keyword "VI"
 
 
 def test_a_subscripts_digits_join_their_word_and_its_dollar_goes():
@@ -66,3 +67,20 @@ def test_a_groups_number_stays_with_its_name():
     read = groups("SU(2) and SE(3)-equivariant")
     assert read == "SU\ufdd02\ufdd1 and SE\ufdd03\ufdd1 equivariant"
     assert groups("O(n) and (2)") == "O(n) and (2)"
+
+
+def test_an_ion_before_a_hyphen_and_a_word_is_the_ion_and_the_word():
+    """"HI-rich" had stayed "hi": an `HI` reader missed the papers that write only that."""
+    from digest.ranking.tokens import analyze
+
+    assert analyze("HI-rich galaxies")[:2] == ["h-i", "rich"]
+    assert analyze("[OIII]-selected")[:2] == ["o-iii", "selected"]
+    assert "o-iii" not in analyze("O III-V")  # a III-V semiconductor
+
+
+def test_an_acronym_spelled_as_a_numeral_is_a_readers_keyword():
+    """A keyword "VI" (variational inference) or "IV" (instrumental variables) matched nothing."""
+    from digest.ranking.tokens import analyze
+
+    assert analyze("VI") == ["vi"] and analyze("IV") == ["iv"]
+    assert "vi" in analyze("variational inference (VI) at scale")

@@ -81,8 +81,8 @@ def wordless(sub: Subscriber) -> list[str]:
     from digest.ranking.tokens import analyze, no_rule, rule_words
 
     why = (
-        "holds no word the ranking can match (stop words, numbers, lone letters and words"
-        " such as 'model' or 'code' alone are left out)"
+        "holds no word the ranking can match (stop words, numbers, Roman numerals, units such"
+        " as 'cm' or 'mol', lone letters and words such as 'model' or 'code' alone are left out)"
     )
     found = [f"keywords[{i}]: {k!r} {why}" for i, k in enumerate(sub.profile.keywords)]
     found = [f for f, k in zip(found, sub.profile.keywords, strict=True) if not analyze(k)]

@@ -29,7 +29,7 @@ _NUMERAL = re.compile(r"X{0,3}(?:IX|IV|VI{0,3}|I{1,3})|X{1,3}")
 _ION = re.compile(
     r"([A-Z][a-z]?)((?:\s|~|\\[,;: ])*)"
     r"(?:([IVX]+)|\{\\(?:sc|rm|textsc)\s*([ivx]+)\s*\}|\\textsc\{([ivx]+)\})"
-    r"(?![\w(\-]|\$?[_^])(\]?)"
+    r"(?![\w(]|-(?:[\d-]|[IVX]+\b)|\$?[_^])(\]?)"  # "III-V" semiconductors: no ion
 )
 
 
@@ -38,8 +38,12 @@ def ions(text: str) -> str:
     "[O III]", "[OIII]", "O III" and "O\\,{\\sc iii}" are "O-iii" (the forbidden line and the
     permitted one are one term: readers write either); a numeral after anything else is left."""
     if "I" in text or "V" in text or "X" in text or "\\" in text:
-        return _ION.sub(_ion, text)
+        return _ION_HYPHEN.sub(r"\1 ", _ION.sub(_ion, text))
     return text
+
+
+# An ion before a hyphen and a word is the ion and that word: "HI-rich" is "h-i" and "rich".
+_ION_HYPHEN = re.compile("(" + JOIN + r"[ivx]+)-(?=[^\W\d_])")
 
 
 def _ion(match: re.Match[str]) -> str:
@@ -69,8 +73,10 @@ def _run_together(element: str, numeral: str) -> bool:
 
 
 # A Roman numeral alone is a number, as digits are: "Paper II", "Type II", "Population III", an
-# enumeration's "(iii)" had matched one another ("why: matched ii, iii"). "xi" is a Greek letter.
-NUMERALS = frozenset("ii iii iv vi vii viii ix".split())
+# enumeration's "(iii)" had matched one another ("why: matched ii, iii"). "xi" is a Greek letter;
+# "iv", "vi" and "ix" are also acronyms (instrumental variables, variational inference) a reader
+# lists as keywords: they stay words.
+NUMERALS = frozenset("ii iii vii viii".split())
 # Units that name no topic alone: "cm" of "cm^-3", "mol" of "kcal/mol", "km s^-1", "Gyr", "dex"
 # had explained picks ("why: matched cm" for a reader's 21-cm line). Energy, frequency and
 # distance units stay words: "TeV", "GHz", "kpc" name a band or a scale ("TeV halos").
