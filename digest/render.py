@@ -376,6 +376,7 @@ def _safe_url(url: str) -> str:
         return ""
     if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
         return ""
-    # A reader checks an address from the left, a browser goes to the host after the "@": the
-    # address a text shows would name a host the link does not open.
-    return "" if "@" in parts.netloc else url
+    # A reader checks an address from the left, a browser goes to the host after the "@", and
+    # reads a "\\" as a "/" (`https://evil.example\\.arxiv.org/`): the address a text shows
+    # would name a host the link does not open.
+    return "" if "@" in parts.netloc or "\\" in parts.netloc else url

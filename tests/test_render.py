@@ -211,6 +211,7 @@ def channel_views(message: Message) -> dict[str, str]:
         "https://@evil.example/abs/2401.00009",
         "https://arxiv.org\\@evil.example/abs/2401.00009",
         "HTTPS://github.com%2Fexample@evil.example/fedhet",
+        "https://evil.example\\.arxiv.org/abs/2401.00009",  # a browser reads "\\" as "/"
     ],
 )
 @pytest.mark.parametrize("view", ["html", "text", "slack", "matrix"])
