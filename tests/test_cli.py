@@ -973,7 +973,8 @@ def test_the_images_default_state_never_overrides_a_state_the_config_names(
     refusal = (
         f"digest: own.db: no state there yet, but {image} ($DIGEST_DEFAULT_STATE) holds one, which"
         " an earlier image used whatever the config named; a run here would send its papers"
-        f" again: move that state there, or set DIGEST_STATE={image} to keep using it\n"
+        f" again: move that state there, or set DIGEST_STATE={image} to keep using it (or"
+        " DIGEST_STATE=own.db to start afresh there)\n"
     )
     for command in (("run", "--now", MONDAY), ("validate",), ("preview", "--subscriber", "alice")):
         code, out, err = run(capsys, *command)

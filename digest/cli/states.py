@@ -37,7 +37,8 @@ def moved(state: str) -> None:
     raise InputError(
         f"{_shown(state)}: no state there yet, but {image} ($DIGEST_DEFAULT_STATE) holds one, which"
         " an earlier image used whatever the config named; a run here would send its papers"
-        f" again: move that state there, or set DIGEST_STATE={image} to keep using it"
+        f" again: move that state there, or set DIGEST_STATE={image} to keep using it (or"
+        f" DIGEST_STATE={_shown(state)} to start afresh there)"
     )
 
 
