@@ -70,7 +70,7 @@ def test_a_groups_number_stays_with_its_name():
 
 
 def test_an_ion_before_a_hyphen_and_a_word_is_the_ion_and_the_word():
-    """"HI-rich" had stayed "hi": an `HI` reader missed the papers that write only that."""
+    """An "HI-rich" had stayed "hi": an `HI` reader missed the papers that write only that."""
     from digest.ranking.tokens import analyze
 
     assert analyze("HI-rich galaxies")[:2] == ["h-i", "rich"]
