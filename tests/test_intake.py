@@ -521,7 +521,7 @@ def test_a_search_feeds_word_is_no_key_and_its_links_reach_readers(
 ) -> None:
     from feedserver import Answer
 
-    from digest.models.errors import url_credentials
+    from digest.models.credentials import url_credentials
 
     link, code = f"{feeds.url}/article/4411?keyword=privacy", "https://github.com/tf/privacy"
     items = [("Private federated learning", link)]

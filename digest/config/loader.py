@@ -45,6 +45,7 @@ from digest.models import (
     Subscriber,
     safe_name,
 )
+from digest.models.credentials import url_credentials
 from digest.models.errors import (
     POSTGRES_SCHEMES,
     ConfigErrors,
@@ -52,7 +53,6 @@ from digest.models.errors import (
     postgres_secrets,
     postgres_url,
     state_location,
-    url_credentials,
 )
 
 
