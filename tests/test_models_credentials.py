@@ -67,9 +67,10 @@ def test_words_that_only_hold_pass_or_key_are_no_credential() -> None:
 
 
 # Values of a name that may be a credential (keys, sortKey, session, sid, auth, sign, appid): a
-# made one is taken, a search word is not. Split at blanks and - _ . , : / +, a piece that mixes
-# letters and digits in 6+ characters, changes case 4+ times, runs 10+ digits or is 20+ long and
-# no word makes the value made; words with blanks between them are text.
+# made one is taken, a search word is not. Split at blanks and - _ . , : / +, a piece whose
+# letters and digits take turns twice in 6+ characters (once in 12+, or a digit first; no
+# formula), that changes case 5+ times, runs 10+ digits or is 20+ long and no word makes the
+# value made; words with blanks between them are text.
 MADE = [
     "b6907d289e10d714a6e88b30761fae22",  # hex, as OpenWeather's appid
     "3f2a9b8c7d6e5f4a",
@@ -100,6 +101,9 @@ MADE = [
 ]
 
 WRITTEN = [
+    # model, dataset and venue names and formulas: letters and digits taking one turn (reg16)
+    *("YOLOv8", "Llama3", "ResNet50", "COVID19", "NeurIPS2025", "LiFePO4", "CH3NH3PbI3"),
+    *("lastUpdatedDate", "submittedDate"),  # arXiv's own sort values
     "CRISPR",
     "COVID-19",
     "SARS-CoV-2",

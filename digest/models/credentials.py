@@ -39,25 +39,40 @@ def _holds_credential(name: str, value: str) -> bool:
 
 
 def _made(value: str) -> bool:
-    """Whether a value looks made, not written: a piece of it (between blanks and - _ . , : / +)
-    mixes letters and digits in 6+ characters (or three pieces do: a key's groups), or looks
-    random. Words with blanks between them are text: names mix letters and digits ("COVID19")."""
+    """Whether a value looks made, not written: three of its pieces (between blanks and - _ . , :
+    / +) mix letters and digits (a key's groups), or one looks random. Words with blanks between
+    them are text."""
     text = len(value.split()) > 1 and any(c.isalpha() and len(c) > 2 for c in value.split())
     pieces = [p for p in re.split(r"[\s\-_.,:/+]+", value) if p]
     mixed = [p for p in pieces if re.search(r"\d", p) and re.search(r"[^\W\d_]", p)]
-    if not text and (len(mixed) >= 3 or any(len(p) >= 6 for p in mixed)):
+    if not text and (len(mixed) >= 3 or any(map(_jumbled, mixed))):
         return True
     return any(map(_random, pieces))
 
 
+def _jumbled(piece: str) -> bool:
+    """Whether a piece of letters and digits looks made: they take turns twice or more in 6+
+    characters ("9e107d9d", "Zq81xk"), or once in 12+, or it opens with a digit ("1abcdefgh").
+    A name and its number ("YOLOv8", "ResNet50", "NeurIPS2025") takes one turn, and a formula
+    ("CH3NH3PbI3", "LiFePO4") is none: a search feed's ?keys=YOLOv8 had been blotted."""
+    turns = len(_TURN.findall(piece))
+    if len(piece) < 6 or (len(piece) <= 12 and _FORMULA.fullmatch(piece)):
+        return False
+    return turns >= 2 or len(piece) >= 12 or piece[0].isdigit()
+
+
+_TURN = re.compile(r"(?<=\d)(?=[^\W\d_])|(?<=[^\W\d_])(?=\d)")
+_FORMULA = re.compile(r"(?:[A-Z][a-z]?\d*)+")
+
+
 def _random(piece: str) -> bool:
-    """Whether a piece looks random: its case changes 4+ times, it holds 10+ digits in a row, or
-    it is 20+ long and no word ("immunohistochemistry": letters, a capital first at most, a
-    third of them vowels, never five consonants in a row)."""
+    """Whether a piece looks random: its case changes 5+ times ("lastUpdatedDate" 4), it holds
+    10+ digits in a row, or it is 20+ long and no word ("immunohistochemistry": letters, a
+    capital first at most, a third of them vowels, never five consonants in a row)."""
     low = piece.lower()
     word = _WORD.fullmatch(piece) and 3 * sum(c in "aeiouy" for c in low) >= len(low)
     changes = len(re.findall(r"(?=[a-z][A-Z]|[A-Z][a-z])", piece))
-    return changes >= 4 or bool(re.search(r"\d{10}", piece)) or (len(piece) >= 20 and not word)
+    return changes >= 5 or bool(re.search(r"\d{10}", piece)) or (len(piece) >= 20 and not word)
 
 
 _WORD = re.compile(r"(?i:(?!.*[^aeiouy]{5}))[A-Za-z][a-z]+")
