@@ -61,11 +61,12 @@ def copies(
         return False
     shorter, longer = sorted((_title_forms(p.title) for p in (known, other)), key=_size)
     words = {w for form in longer for w in form}
+    stems = {_stem(w) for w in words}
     # The same people's record may have one word another (a copy editor's "galaxy" for
     # "galaxies", "on" for "in", "α" for "alpha"): it had been sent again. Without a name in
     # common (a feed's blurb under each title) every word must be there.
     spare = 1 if _same_people(known, other) else 0
-    return any(sum(not _found(w, words) for w in form) <= spare for form in shorter)
+    return any(sum(not _found(w, words, stems) for w in form) <= spare for form in shorter)
 
 
 def _same_people(known: Paper, other: Paper) -> bool:
@@ -91,12 +92,12 @@ def _size(forms: tuple[list[str], list[str]]) -> int:
     return len(forms[0])
 
 
-def _found(word: str, words: set[str]) -> bool:
+def _found(word: str, words: set[str], stems: set[str]) -> bool:
     """Is the word among the words, as it is or with one letter added, dropped, swapped with
     its neighbour or an s for a z ("colour", "centre", "optimise"; words of 5+ letters)? Any
     other letter for another is another word: "adsorption" and "absorption", "proton" and
     "photon"."""
-    if word in words or _stem(word) in {_stem(w) for w in words}:
+    if word in words or _stem(word) in stems:
         return True
     return len(word) >= 5 and any(len(w) >= 5 and _one_edit(word, w) for w in words)
 
