@@ -157,19 +157,22 @@ class Catalog(LikedCache):
 
             for paper, keys in keyed:
                 told_apart.clear()
-                known = _match(keys, owners, theirs, lambda o, k: apart(o, paper, keys, k))  # noqa: B023
+
+                def check(owner: str, kind: str) -> bool:  # this record's, as it now stands
+                    return apart(owner, paper, keys, kind)  # noqa: B023
+
+                known = _match(keys, owners, theirs, check)
                 if known is None and paper.id in told_apart:
                     # Another paper under the same title, which is its id: an id of its own,
                     # by which it may be stored already.
                     paper = dataclasses.replace(paper, id=own_id(paper, keys))
                     keys = identity.keys(paper)
                     _read_owners(db, keys, owners, theirs, stored)
-                    known = _match(keys, owners, theirs, lambda o, k: apart(o, paper, keys, k))  # noqa: B023
+                    known = _match(keys, owners, theirs, check)
                 titled = any(k in owners for k in keys if identity.kind(k) == "t")
                 named = name_keys(paper) if titled and known is None else []
                 if named:  # its title is another's: its own earlier record, by a name of it
                     _read_owners(db, named, owners, theirs, stored)
-                    check = lambda o, k: apart(o, paper, keys, k)  # noqa: B023, E731
                     known = _match(keys, owners, theirs, check, among=named)
                 # (the same id known without keys: stored before keys were kept)
                 owner = known or paper.id
