@@ -434,9 +434,32 @@ def test_the_text_key_of_an_abstract_without_a_journals_parts_is_the_one_stored(
 
     title = "Graph neural networks predict molecular properties"
     texts = [k for k in keys(Paper("2601.01234", title, MERGER)) if k.startswith("a:")]
-    assert texts == ["a:e0253fcad1321adf"]  # as stored before
+    assert texts[0] == "a:e0253fcad1321adf" and len(texts) == 2  # as stored before; the text's own
     assert bare_abstract(MERGER) == MERGER
     asked = MERGER.replace("we ask", "we ask:")  # a colon of the text's own: no head
     assert bare_abstract(asked) == asked
     labelled = [k for k in keys(Paper("2601.01234", title, f"Abstract: {MERGER}")) if k[:2] == "a:"]
-    assert len(labelled) == 2 and texts[0] in labelled
+    assert len(labelled) == 4 and texts[0] in labelled
+
+
+def test_a_journal_version_whose_title_changed_in_its_first_words_is_the_paper() -> None:
+    """The text key took the title's first four words: "A survey of …", "Scalable …", a typo
+    fixed or a word changed in them, with the whole abstract, had been a second paper, sent
+    again."""
+    title = "Graph neural networks predict molecular properties"
+    preprint = Paper("2601.01234", title, MERGER, authors=("Ana Lima", "Bo Chen"))
+    for changed in (
+        f"A survey: {title}",
+        f"Scalable {title.lower()}",
+        f"The {title}",
+        "Graph neural nets predict molecular properties",
+        "Grpah neural networks predict molecular properties",
+    ):
+        journal = Paper("10.1000/j.2", changed, MERGER, authors=("A. Lima", "B. Chen"))
+        assert len(dedupe([preprint, journal])) == 1, changed
+    # Another paper of the same end and the same boilerplate text, by other people, is another.
+    other = Paper("10.1000/j.3", f"Transformers {title[6:]}", MERGER, authors=("Cy Park", "Di Wu"))
+    assert len(dedupe([preprint, other])) == 2
+    # Its title's words not in the other's: a changed word of a text of no names in common.
+    unnamed = Paper("10.1000/j.4", "Message passing predicts molecular properties", MERGER)
+    assert len(dedupe([preprint, unnamed])) == 2

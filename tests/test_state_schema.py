@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
+from digest.models import Paper
+from digest.models.texts import text_keys
 from digest.state import Store, engine
 from digest.state.schema import SCHEMA
 
@@ -44,7 +46,7 @@ def test_schema_14_keeps_what_web_votes_replaced_and_the_undo_links_made_before(
     one had no row to put back: its undo deleted the reader's 👎 (schema 14, web_votes)."""
     older(state, 13)
     with Store(state) as store:
-        assert store.db.version() == len(SCHEMA) == 14
+        assert store.db.version() == len(SCHEMA) >= 14
         # The undo link of the vote made before: its time and the row it replaced, as it was.
         was = [-1, "2026-11-29T09:00:00Z", "cli", ""]
         assert store.ratings.undo("ana", "p1", "2026-11-30T09:00:00Z", was)
@@ -55,3 +57,27 @@ def test_schema_14_keeps_what_web_votes_replaced_and_the_undo_links_made_before(
         assert other.ratings.rate_undoably("ana", "p1", "up", NOW) == (was, key)
         assert other.ratings.undo("ana", "p1", key)
         assert other.ratings.listing("ana") == [row]
+
+
+TEXT = " ".join(f"We measure the {w} of forty-one galaxies in the survey." for w in "abcdefgh")
+
+
+def test_schema_15_keys_stored_papers_by_their_abstract_alone(state: str) -> None:
+    """A paper stored before had its text key of its title's first words only: its journal
+    version, "A survey of …" with the whole abstract, was a second paper, sent again."""
+    title = "Metal-poor stars in the galactic halo"
+    with Store(state) as store:
+        store.add_papers([Paper("2601.00001", title, TEXT, authors=("Ana Lima",))], NOW)
+    alone = text_keys(title, TEXT)[1]
+    db = engine.connect(state)
+    try:
+        with db.transaction() as tx:  # as schema 14 left it
+            tx.execute("DELETE FROM paper_keys WHERE key = ?", (alone,))
+            tx.set_version(14)
+    finally:
+        db.close()
+    with Store(state) as store:
+        assert store.db.version() == len(SCHEMA) == 15
+        journal = Paper("10.1000/j.1", f"A survey: {title}", TEXT, authors=("A. Lima",))
+        assert store.add_papers([journal], NOW) == 0
+        assert store.count_papers() == 1

@@ -52,11 +52,11 @@ def refuses(
 def copies(
     known: Paper, known_guids: Iterable[str], other: Paper, other_keys: Iterable[str]
 ) -> bool:
-    """Whether two records of one long text and title start (identity.text_key) are one paper:
-    every word of the shorter title is in the other (a title grown or cut at its end, a subtitle
-    added or dropped, "(extended abstract)"; a typo fixed, "modelling"), not two groups', not
-    two items of one feed. A journal's blurb as every item's text had made "… in Parkinson's
-    disease" and "… in Alzheimer's disease" one: 70% of the words had been enough."""
+    """Whether two records of one long text (texts.text_keys) are one
+    paper: every word of the shorter title is in the other (a title grown or cut at either end,
+    a subtitle added or dropped, "(extended abstract)"; a typo fixed, "modelling"), not two
+    groups', not two items of one feed. A journal's blurb as every item's text had made "… in
+    Parkinson's disease" and "… in Alzheimer's disease" one: 70% of the words had been enough."""
     if _other_authors(known, other) or _two_items(known_guids, other_keys):
         return False
     shorter, longer = sorted((_title_forms(p.title) for p in (known, other)), key=_size)

@@ -12,14 +12,8 @@ import unicodedata
 from collections.abc import Iterable
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from digest.models.texts import bare_abstract, normalize, text_keys
 from digest.models.values import Paper
-
-_NOT_WORD = re.compile(r"[\W_]+")
-
-
-def normalize(text: str) -> str:
-    """NFKC, lowercase, punctuation and whitespace collapsed to single spaces."""
-    return " ".join(_NOT_WORD.sub(" ", unicodedata.normalize("NFKC", text).lower()).split())
 
 
 def abstract_id(abstract: str) -> str:
@@ -222,7 +216,7 @@ def keys(paper: Paper) -> list[str]:
         if abstract_keys:  # its own title, which an abstract match must agree with
             found.setdefault(f"{TITLED}:{title[2:]}", None)
         for text in dict.fromkeys((paper.abstract, bare_abstract(paper.abstract))):
-            if key := text_key(paper.title, text):
+            for key in text_keys(paper.title, text):
                 found.setdefault(key, None)
     for key in abstract_keys:
         found.setdefault(key, None)
@@ -235,52 +229,6 @@ def kind(key: str) -> str:
     feed item's own id); '' for a plain id."""
     head = key.split(":", 1)[0]
     return head if ":" in key and head in (*STRONG, "t", "h", "a", "n", GUID) else ""
-
-
-def text_key(title: str, abstract: str) -> str | None:
-    """'a:<hash>' of a long abstract and its title's first words: a conference copy ("… II
-    (extended abstract)", its subtitle gone) or a journal's title grown or cut at its end, with
-    the whole abstract, was sent again as new. Whether two records of one such key are one paper
-    their titles and authors say (evidence.copies): one feed's boilerplate stays apart."""
-    words, start = normalize(abstract).split(), " ".join(normalize(title).split()[:4])
-    if len(words) < LONG_TEXT:
-        return None
-    return "a:" + hashlib.sha256(f"{start}|{' '.join(words)}".encode()).hexdigest()[:16]
-
-
-LONG_TEXT = 40  # words: no placeholder abstract is this long
-
-
-def bare_abstract(abstract: str) -> str:
-    """The abstract without a journal's "Abstract" label, "Background:"/"Methods:" heads, "©
-    2026 Elsevier B.V. All rights reserved.", "Published by …" or keywords: its second text key
-    (keys), its copy had been new. An abstract without them is itself, its one key as stored."""
-    tail = max(0, len(abstract) - NOTICE_TAIL)
-    # The words first, in lowercase: the whole pattern at each place took longer than keys().
-    cut = _NOTICE.search(abstract, tail) if _NOTICE_WORD.search(abstract[tail:].lower()) else None
-    text = _LABEL.sub("", abstract[: cut.start()] if cut else abstract, count=1)
-    return (_HEAD.sub(r"\1 ", text) if ":" in text else text).strip()
-
-
-NOTICE_TAIL = 600  # characters at the text's end that a publisher's lines may take
-_NOTICE_WORD = re.compile(
-    r"©|\(c\)|copyright|reserved|published by|protected|key ?words|index terms"
-)
-_NOTICE = re.compile(
-    r"\s*(?:©|\(c\)\s*(?:19|20)\d\d\b)"  # a copyright sign, anywhere in the tail
-    r"|(?:(?<=[.!?)\]])|^)\s*(?:copyright\b|all rights reserved|published by\b"
-    r"|this (?:article|abstract) is protected|(?:key ?words|index terms)\s*:)",
-    re.IGNORECASE,
-)
-_SECTION = (
-    r"background|introduction|context|motivation|objectives?|aims?|purpose|methods?|design|setting"
-    r"|participants|patients|interventions?|(?:main )?outcome measures|results?|findings"
-    r"|conclusions?|interpretation|significance|availability|implementation|contact"
-)
-_HEADING = rf"(?:{_SECTION})(?: (?:and|&) (?:{_SECTION}))?\s*:"  # "Methods and findings:"
-_ABSTRACT = r"(?:graphical )?(?:abstract|summary|synopsis)\b\s*[:.\u2013\u2014-]?"
-_LABEL = re.compile(rf"^\s*(?:{_ABSTRACT})?\s*(?:{_HEADING})?", re.I)
-_HEAD = re.compile(rf"([.!?])\s*{_HEADING}", re.I)  # a sentence's, within the text
 
 
 # A feed item's own id (RSS guid, Atom id) of a paper known otherwise only by its title: a

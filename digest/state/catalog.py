@@ -306,15 +306,15 @@ class Catalog(LikedCache):
             db.executemany(_KEY, [(k, row["id"]) for k in identity.keys(row_paper(row))])
 
     def key_loose_titles(self, db: Engine) -> None:
-        """Papers stored before loose and squeezed title keys get theirs, in the migration's
-        transaction `db`; a title shared by two stored papers stays the first's."""
-        rows = db.execute("SELECT id, title FROM papers WHERE id NOT LIKE 'h:%' ORDER BY seq")
-        keyed = [
-            (k, r["id"])
-            for r in rows.fetchall()
-            for way in (identity.loose_title_hash, identity.squeezed_title_hash)
-            if (k := way(r["title"]))
-        ]
+        """Papers stored before loose and squeezed title keys, and text keys of the abstract
+        alone or without a journal's label, get theirs, in the migration's
+        transaction `db`; a key two stored papers would share stays the first's."""
+        rows = db.execute("SELECT * FROM papers WHERE id NOT LIKE 'h:%' ORDER BY seq").fetchall()
+        titles = (identity.loose_title_hash, identity.squeezed_title_hash)
+        keyed = [(k, r["id"]) for r in rows for way in titles if (k := way(r["title"]))]
+        for r in rows:
+            texts = dict.fromkeys((r["abstract"], identity.bare_abstract(r["abstract"])))
+            keyed += [(k, r["id"]) for t in texts for k in identity.text_keys(r["title"], t)]
         db.executemany(_KEY, keyed)
 
 

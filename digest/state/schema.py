@@ -146,10 +146,15 @@ SCHEMA = [
     # its undo puts that back on any replica; see ratings.py. A rating voted before keeps its
     # origin '' and its undo link (which names its time) works as it did.
     WEB_VOTES_SCHEMA,
+    # (identity): each stored paper's text keys ('a:', texts.text_keys) of its abstract alone,
+    # and of the abstract without a journal's label or copyright line, given by
+    # Catalog.key_loose_titles in the commit of step LOOSE_TITLES: a journal version that
+    # changed the title's first words had been a new paper, sent again.
+    "",
 ]
-# The step after which every stored paper has its loose title key: the last, for store.py keys the
-# papers of a store without any key first, in that step (a loose key there made it skip them).
-# A state of step 13 has the loose keys already; given again, each stays as it is.
+# The step after which every stored paper has its loose title key and text keys: the last, for
+# store.py keys the papers of a store without any key first, in that step (a loose key there made
+# it skip them). A state of step 13 has the loose keys already; given again, each stays as it is.
 LOOSE_TITLES = len(SCHEMA)
 TOKENS = 12  # the step that gave outbox rows their token
 # The first version whose outbox rows' keys hash their creation instant: the rows of an older

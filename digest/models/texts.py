@@ -1,0 +1,66 @@
+"""A paper's text as identity reads it: its words (normalize), its abstract without a journal's
+label, heads and copyright lines (bare_abstract), and the keys of a long abstract with its title's
+first or last words (text_keys)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+
+_NOT_WORD = re.compile(r"[\W_]+")
+
+
+def normalize(text: str) -> str:
+    """NFKC, lowercase, punctuation and whitespace collapsed to single spaces."""
+    return " ".join(_NOT_WORD.sub(" ", unicodedata.normalize("NFKC", text).lower()).split())
+
+
+def text_keys(title: str, abstract: str) -> list[str]:
+    """'a:<hash>' keys of a long abstract with its title's first words, and of the abstract
+    alone: a conference copy ("… II (extended abstract)"), a journal's title grown, cut or changed
+    ("A survey of …", "Scalable …", "nets" for "networks"), with the whole abstract, was sent
+    again as new. Whether two records of one such key are one paper their titles and authors say
+    (evidence.copies): one feed's boilerplate under each title stays apart."""
+    words = normalize(abstract).split()
+    if len(words) < LONG_TEXT:
+        return []
+    text = " ".join(words)
+    # The first words' key as stored before; the abstract's own since schema 15.
+    starts = (" ".join(normalize(title).split()[:4]), "*")
+    return ["a:" + hashlib.sha256(f"{start}|{text}".encode()).hexdigest()[:16] for start in starts]
+
+
+LONG_TEXT = 40  # words: no placeholder abstract is this long
+
+
+def bare_abstract(abstract: str) -> str:
+    """The abstract without a journal's "Abstract" label, "Background:"/"Methods:" heads, "©
+    2026 Elsevier B.V. All rights reserved.", "Published by …" or keywords: its second text key
+    (keys), its copy had been new. An abstract without them is itself, its one key as stored."""
+    tail = max(0, len(abstract) - NOTICE_TAIL)
+    # The words first, in lowercase: the whole pattern at each place took longer than keys().
+    cut = _NOTICE.search(abstract, tail) if _NOTICE_WORD.search(abstract[tail:].lower()) else None
+    text = _LABEL.sub("", abstract[: cut.start()] if cut else abstract, count=1)
+    return (_HEAD.sub(r"\1 ", text) if ":" in text else text).strip()
+
+
+NOTICE_TAIL = 600  # characters at the text's end that a publisher's lines may take
+_NOTICE_WORD = re.compile(
+    r"©|\(c\)|copyright|reserved|published by|protected|key ?words|index terms"
+)
+_NOTICE = re.compile(
+    r"\s*(?:©|\(c\)\s*(?:19|20)\d\d\b)"  # a copyright sign, anywhere in the tail
+    r"|(?:(?<=[.!?)\]])|^)\s*(?:copyright\b|all rights reserved|published by\b"
+    r"|this (?:article|abstract) is protected|(?:key ?words|index terms)\s*:)",
+    re.IGNORECASE,
+)
+_SECTION = (
+    r"background|introduction|context|motivation|objectives?|aims?|purpose|methods?|design|setting"
+    r"|participants|patients|interventions?|(?:main )?outcome measures|results?|findings"
+    r"|conclusions?|interpretation|significance|availability|implementation|contact"
+)
+_HEADING = rf"(?:{_SECTION})(?: (?:and|&) (?:{_SECTION}))?\s*:"  # "Methods and findings:"
+_ABSTRACT = r"(?:graphical )?(?:abstract|summary|synopsis)\b\s*[:.\u2013\u2014-]?"
+_LABEL = re.compile(rf"^\s*(?:{_ABSTRACT})?\s*(?:{_HEADING})?", re.I)
+_HEAD = re.compile(rf"([.!?])\s*{_HEADING}", re.I)  # a sentence's, within the text
