@@ -129,11 +129,11 @@ def openreview_id(value: str) -> str | None:
 
 def title_hash(title: str) -> str | None:
     """'t:<hash>' of the normalized title, or None for titles too short to tell papers apart."""
-    words = normalize(title).split()
-    letters = sum(len(_CJK.findall(w)) for w in words)
-    if len(words) + letters // 2 < MIN_TITLE_WORDS:
+    text = normalize(title)
+    letters = 0 if text.isascii() else len(_CJK.findall(text))
+    if len(text.split()) + letters // 2 < MIN_TITLE_WORDS:
         return None
-    return "t:" + hashlib.sha256(" ".join(words).encode()).hexdigest()[:16]
+    return "t:" + hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def loose_title_hash(title: str) -> str | None:
