@@ -706,13 +706,17 @@ def test_a_variable_written_as_a_shell_writes_it_is_one_line_naming_the_key(
         r"N=4 super Yang-Mills, ${\cal N}=4$ and ${\rm SU}(N)$ gauge theories",
         r"the ${}^{3}$He and ${}^{4}$He isotopes",
         "path integrals in $PATH$ notation and $HOME$ spaces",
+        # bash sets `_` (the last command's path) for every child; cron does not.
+        r"MoS$_{2}$ monolayers, SLE$_\kappa$ and $_2F_1$",
+        "$_",
     ],
 )
 def test_tex_math_in_an_interests_text_is_no_shell_variable(tmp_path: Path, text: str) -> None:
     r"""A reader's ${\cal N}=4$ had refused the whole config, every run with it."""
     body = MINIMAL.replace('"differential privacy"', f"'{text}'")  # a TOML literal string
     path = write(tmp_path, body)
-    settings = config.load(path, environ={"PATH": "/usr/bin", "HOME": "/root"})
+    environ = {"PATH": "/usr/bin", "HOME": "/root", "_": "/usr/bin/digest"}
+    settings = config.load(path, environ=environ)
     assert settings.subscribers[0].profile.interests == text
 
 

@@ -219,7 +219,9 @@ def shell_variable(value: str, env: Mapping[str, str], key: str) -> str:
     secret = key.rsplit(".", 1)[-1] in SECRET_KEYS
     for match in _SHELL_VAR.finditer(value):
         bare, braced, form = match.group(1), match.group(2), match.group(0)
-        if bare is not None and (bare in env or form == value.strip()):
+        # "$_" is a LaTeX subscript (MoS$_{2}$, SLE$_\kappa$), and `_` the shell's last word,
+        # set by bash and unset by cron: the config's verdict had been its launcher's.
+        if bare not in (None, "_") and (bare in env or form == value.strip()):
             shown = f"{form!r} is" if bare in env or not secret else "holds a $ and a name,"
             name = bare if bare in env or not secret else "NAME"
             return f"{shown} a variable as a shell writes it: {_WRITE % name}"
