@@ -455,7 +455,7 @@ def test_a_journal_version_whose_title_changed_in_its_first_words_is_the_paper()
         f"A survey: {title}",
         f"Scalable {title.lower()}",
         f"The {title}",
-        "Graph neural nets predict molecular properties",
+        "Graph neural network predicts molecular properties",
         "Grpah neural networks predict molecular properties",
     ):
         journal = Paper("10.1000/j.2", changed, MERGER, authors=("A. Lima", "B. Chen"))

@@ -61,12 +61,28 @@ def copies(
         return False
     shorter, longer = sorted((_title_forms(p.title) for p in (known, other)), key=_size)
     words = {w for form in longer for w in form}
-    stems = {_stem(w) for w in words}
-    # The same people's record may have one word another (a copy editor's "galaxy" for
-    # "galaxies", "on" for "in", "α" for "alpha"): it had been sent again. Without a name in
-    # common (a feed's blurb under each title) every word must be there.
-    spare = 1 if _same_people(known, other) else 0
-    return any(sum(not _found(w, words, stems) for w in form) <= spare for form in shorter)
+    stems = {s for w in words for s in _stems(w)}
+    # The same people's record may put one small word for another, or another form of a word
+    # (a copy editor's "on" for "in", "predicting" for "predictions"): it had been sent again.
+    # Any other word is another paper, by one group too: "Part I" and "Part II", "type 1" and
+    # "type 2", "Parkinson's" and "Alzheimer's" under one feed's blurb.
+    same = _same_people(known, other)
+    for form in shorter:
+        missing = [w for w in form if not _found(w, words, stems)]
+        if not missing or (same and len(missing) == 1 and _reworded(missing[0], words)):
+            return True
+    return False
+
+
+def _reworded(word: str, words: set[str]) -> bool:
+    """Is the word a small one a copy editor swaps, or of one stem with one of the words (their
+    first 6 letters the same, both of 7+)?"""
+    if word in _SWAPPED:
+        return True
+    return len(word) >= 7 and any(len(w) >= 7 and w[:6] == word[:6] for w in words)
+
+
+_SWAPPED = frozenset("in on at of for to from by into onto via within across".split())
 
 
 def _same_people(known: Paper, other: Paper) -> bool:
@@ -97,18 +113,32 @@ def _found(word: str, words: set[str], stems: set[str]) -> bool:
     its neighbour or an s for a z ("colour", "centre", "optimise"; words of 5+ letters)? Any
     other letter for another is another word: "adsorption" and "absorption", "proton" and
     "photon"."""
-    if word in words or _stem(word) in stems:
+    if word in words or not stems.isdisjoint(_stems(word)):
         return True
     return len(word) >= 5 and any(len(w) >= 5 and _one_edit(word, w) for w in words)
 
 
-def _stem(word: str) -> str:
-    """The word without a plural's ending: "galaxies" and "galaxy", "maps" and "map"."""
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
+def _stems(word: str) -> set[str]:
+    """The word, what it may be the plural of ("galaxies" galaxy, "maps" map, "analyses"
+    analysis, "spectra" spectrum, "nuclei" nucleus, "indices" index, "mice" mouse) and its other
+    spelling ("α" alpha, "2d" two-dimensional): two words of one stem are one."""
+    forms = {word, _SAME.get(word, word)}
     if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
-    return word
+        forms.add(word[:-1])
+    for plural, singular in _PLURALS:
+        if len(word) > len(plural) + 1 and word.endswith(plural):
+            forms.add(word[: -len(plural)] + singular)
+    return forms
+
+
+_PLURALS = (("ies", "y"), ("es", "is"), ("a", "um"), ("a", "on"), ("i", "us"), ("ices", "ex"))
+_PLURALS += (("ices", "ix"),)
+_GREEK = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho"
+_NAMES = {chr(0x3B1 + i + (i > 16)): n for i, n in enumerate(f"{_GREEK} sigma tau".split())}
+_NAMES |= {chr(0x3C5 + i): n for i, n in enumerate("upsilon phi chi psi omega".split())}
+_NAMES |= {f"{i}d": f"{n}dimensional" for i, n in enumerate(("one", "two", "three", "four"), 1)}
+_NAMES |= {"mice": "mouse", "men": "man", "women": "woman", "children": "child", "feet": "foot"}
+_SAME = _NAMES | {name: written for written, name in _NAMES.items()}
 
 
 def _one_edit(a: str, b: str) -> bool:
