@@ -29,9 +29,10 @@ log = logging.getLogger("digest.library")
 
 SUFFIXES = (".bib", ".jsonl", ".jsonl.gz", ".csv")
 # Bump when parsing changes what a library's Papers hold: older cached parses are then ignored.
-CACHE_FORMAT = 9  # 2 CSV rows in cp1252, 3 clean(), 4 BibTeX #, 5 unknown LaTeX kept, 6 nested
+CACHE_FORMAT = 10  # 2 CSV rows in cp1252, 3 clean(), 4 BibTeX #, 5 unknown LaTeX kept, 6 nested
 # accents, LaTeX-escaped DOIs, UTF-16, 7 tab-separated CSV and crossref'd books, 8 LaTeX of JSONL
-# and CSV titles read as text, 9 their abstracts' left to the analyzer
+# and CSV titles read as text, 9 their abstracts' left to the analyzer, 10 a paper of no title
+# known by its abstract read (the id a run stores)
 # arXiv may not know an id yet (a typo is also possible): asked again after this long.
 RETRY_UNKNOWN = timedelta(days=1)
 

@@ -569,6 +569,12 @@ def test_a_paper_only_ranked_keeps_its_abstracts_latex_for_the_analyzer(tmp_path
     (tmp_path / "a.jsonl").write_text(jsonl(record), encoding="utf-8")
     [paper] = read_papers(str(tmp_path / "a.jsonl"), print, links=False)
     assert (paper.title, paper.abstract) == ("MoS₂ films", record["abstract"])
+    # One without a title is known by its abstract: by the id a run stores (its text read), or
+    # a library's paper had been recommended back to its reader.
+    (tmp_path / "b.jsonl").write_text(jsonl({"abstract": record["abstract"]}), encoding="utf-8")
+    [ranked] = read_papers(str(tmp_path / "b.jsonl"), print, links=False)
+    [stored], _ = fetch(tmp_path / "b.jsonl")
+    assert ranked.id == stored.id and ranked.abstract == record["abstract"]
 
 
 def test_latex_is_read_once_a_title_derived_from_the_abstract_too(tmp_path: Path) -> None:

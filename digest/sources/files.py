@@ -21,7 +21,7 @@ from typing import Any
 import orjson
 
 from digest.models import InputError, Paper, SourceConfig, Warn
-from digest.models.identity import arxiv_id, kind, record_id
+from digest.models.identity import arxiv_id, kind, record_id, title_hash
 from digest.sources import authors as names
 from digest.sources.common import clean, code_links
 from digest.sources.latex import to_text
@@ -102,7 +102,10 @@ def to_paper(record: Mapping[str, Any], source: str, links: bool = True) -> Pape
     if raw_id and raw_id.strip():
         ident = normalize_id(raw_id)
     else:
-        ident, aliases = _record_id(written_title, written, title, abstract)
+        # Known by its abstract (no title to tell it by): the id a run stores, of its text
+        # read, or a library's paper had been recommended to its own reader. One decode, here.
+        read = abstract if links or title_hash(written_title) else to_text(written).strip()
+        ident, aliases = _record_id(written_title, written, title, read)
     return Paper(
         id=ident,
         title=title or derive_title(written),  # which reads the LaTeX itself: not twice
