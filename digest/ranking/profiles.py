@@ -15,6 +15,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from digest.models import Paper, Subscriber
+from digest.ranking import eponyms
 from digest.ranking.features import Space, normalize, unit
 from digest.ranking.symbols import series
 from digest.ranking.tokens import (
@@ -217,7 +218,7 @@ def profiles(
     """Each subscriber's Rocchio vector; negative: its disliked_part, when already made (of its
     whole library, when `library_rows` are only a part of it)."""
     n = len(subscribers)
-    interests = space.spelled([s.profile.interests for s in subscribers])
+    interests = eponyms.rows(space, [s.profile.interests for s in subscribers])
     phrases = [(i, kw) for i, s in enumerate(subscribers) for kw in s.profile.keywords]
     keywords = sp.csr_matrix(interests.shape, dtype=interests.dtype)
     if phrases:
@@ -240,7 +241,7 @@ def _keywords(
 ) -> sp.csr_matrix:
     """Each subscriber's keywords' part: KEYWORD_WEIGHT x the sum of its keywords' unit rows,
     each at its weight (_keyword_weights), over the length the sum has at weight 1."""
-    rows = space.spelled([kw for _, kw in phrases])
+    rows = eponyms.rows(space, [kw for _, kw in phrases])
     owners = [i for i, _ in phrases]
     ones = np.ones(len(phrases))
     weight = _keyword_weights(space, subscribers, phrases) if KEYWORDS_BY_WORDS else ones

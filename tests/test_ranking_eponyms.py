@@ -1,0 +1,73 @@
+"""A reader's named things ("Black-Scholes", "Fama-French") are their phrase: a name that is also
+a word ("black", "french") brings no paper alone."""
+
+from __future__ import annotations
+
+from digest.models import Paper, Profile, Subscriber
+from digest.ranking import eponyms, rank
+from digest.ranking.features import fit, paper_text
+
+HOLES = [
+    Paper(
+        f"h{i}",
+        f"Spinning black holes {i}",
+        f"The shadow of a black hole of spin {i}. A black"
+        " hole's photon sphere and its black hole horizon.",
+    )  # fmt: skip
+    for i in range(6)
+]
+FRENCH = Paper("f1", "A French language model", "We train a French model on French text.")
+PRICING = [
+    Paper(
+        "q1",
+        "Option pricing beyond Black-Scholes",
+        "We price options under rough volatility"
+        " and compare implied volatility with the Black-Scholes benchmark.",
+    ),  # fmt: skip
+    Paper(
+        "q2",
+        "The Fama-French factors revisited",
+        "Size and value factors of the Fama-French model explain returns of small stocks.",
+    ),  # fmt: skip
+    Paper("q3", "Dynamic pricing with bandits", "We learn prices online with regret bounds."),
+]
+POOL = [*HOLES, FRENCH, *PRICING]
+
+
+def reader(keywords: tuple[str, ...] = (), interests: str = "") -> Subscriber:
+    return Subscriber("ana", Profile(interests=interests, keywords=keywords), (), top_k=10)
+
+
+def test_a_named_keyword_brings_its_papers_and_not_its_names_alone() -> None:
+    picks = rank(POOL, [reader(keywords=("Black-Scholes", "option pricing"))])["ana"]
+    assert picks[0].paper.id == "q1"
+    assert not any(s.paper.id.startswith("h") for s in picks)  # "black" alone: no black hole
+    assert all("black" not in s.terms for s in picks)
+    picks = rank(POOL, [reader(keywords=("Fama-French factors",))])["ana"]
+    assert [s.paper.id for s in picks] == ["q2"]  # not the French language model
+
+
+def test_an_interests_text_names_them_as_keywords_do() -> None:
+    text = "Option pricing and volatility: beyond Black-Scholes, and the Fama–French model."
+    picks = rank(POOL, [reader(interests=text)])["ana"]
+    assert {s.paper.id for s in picks[:2]} == {"q1", "q2"}
+    assert not {"h0", "h1", "h2", "h3", "h4", "h5", "f1"} & {s.paper.id for s in picks}
+
+
+def test_a_name_the_text_also_uses_as_a_word_stays_a_word() -> None:
+    text = "Black holes and their shadows; option pricing beyond Black-Scholes."
+    picks = rank(POOL, [reader(interests=text)])["ana"]
+    assert any(s.paper.id.startswith("h") for s in picks[:5])
+
+
+def test_names_stay_words_where_the_vocabulary_has_no_phrase_of_them() -> None:
+    """A named thing no paper holds ("Cobb-Douglas" here) keeps its names: the row would be
+    empty, not a phrase."""
+    space, _ = fit([paper_text(p) for p in POOL])
+    named, plain = eponyms.rows(space, ["Black-Scholes", "Black"]), space.transform(["Black"])
+    black, phrase = space.vocabulary["black"], space.vocabulary["black scholes"]
+    assert named[0, black] == 0 and named[0, phrase] > 0
+    assert named[1, black] == plain[0, black] > 0
+    cobb = fit([*map(paper_text, POOL), "Cobb production functions"])[0]
+    kept = eponyms.rows(cobb, ["Cobb-Douglas"])
+    assert kept[0, cobb.vocabulary["cobb"]] > 0
