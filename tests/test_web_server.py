@@ -273,3 +273,23 @@ def test_the_face_of_digest_serve_keeps_the_config_its_jobs_run_on(tmp_path: Pat
 
     asked, err = asked_after_an_edit(tmp_path, "serve", BEN, 3 * current.EVERY)
     assert asked.status_code == 410 and "read again" not in err
+
+
+UPGRADES = [
+    b"Upgrade: websocket\r\nConnection: Upgrade, close\r\n"
+    b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n",
+    b"Upgrade: h2c\r\nConnection: Upgrade, HTTP2-Settings, close\r\n"
+    b"HTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n",
+]
+
+
+@pytest.mark.parametrize("upgrade", UPGRADES, ids=["websocket", "h2c"])
+def test_an_upgrade_header_is_answered_as_plain_http_and_logs_no_warning(
+    face: int, upgrade: bytes, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The face has no WebSocket route: anyone's Upgrade header had written two WARNING lines,
+    # one telling the operator to install a WebSocket library.
+    for _ in range(3):
+        answer = raw(face, b"GET / HTTP/1.1\r\nHost: x\r\n" + upgrade + b"\r\n")
+        assert answer.startswith(b"HTTP/1.1 200 ") and strict(answer)
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]

@@ -35,6 +35,7 @@ def server(settings: Settings, state: str, load: Load | None = None) -> uvicorn.
         server_header=False,
         proxy_headers=False,  # links come from base_url, never from a forwarded Host
         http=Guarded,  # a slow client's hold on a connection, and uvicorn's own answers
+        ws="none",  # no WebSocket route: an Upgrade is answered as the plain request it is
         timeout_keep_alive=5,
         h11_max_incomplete_event_size=16 * 1024,  # bounded request line and headers
     )
@@ -106,6 +107,11 @@ class Guarded(H11Protocol):
             if timer is not None:
                 timer.cancel()
         super().connection_lost(exc)
+
+    def _unsupported_upgrade_warning(self) -> None:
+        # Anyone can send an Upgrade header (WebSocket, h2c): uvicorn's two WARNING lines each
+        # time, one advising a WebSocket library this face has no use for, filled the log.
+        log.debug("web: an Upgrade header was ignored")
 
     def send_400_response(self, msg: str) -> None:
         self.transport.write(_answer("400 Bad Request", msg.encode("ascii", "replace")))
