@@ -67,10 +67,10 @@ def test_words_that_only_hold_pass_or_key_are_no_credential() -> None:
 
 
 # Values of a name that may be a credential (keys, sortKey, session, sid, auth, sign, appid): a
-# made one is taken, a search word is not. Split at blanks and - _ . , : / +, a piece whose
-# letters and digits take turns twice in 6+ characters (once in 12+, or a digit first; no
-# formula), that changes case 5+ times, runs 10+ digits or is 20+ long and no word makes the
-# value made; words with blanks between them are text.
+# made one is taken, a search word is not. Split at blanks and - _ . , : / +, a piece of 6+ that
+# mixes letters and digits is made when it is hex of 8+ or neither a formula of real elements nor
+# a name with its number; a piece whose case changes 4+ times not between words, that runs 10+
+# digits or is 20+ long and no word is made too; words with blanks between them are text.
 MADE = [
     "b6907d289e10d714a6e88b30761fae22",  # hex, as OpenWeather's appid
     "3f2a9b8c7d6e5f4a",
@@ -93,17 +93,25 @@ MADE = [
     "Zq81xk",
     "a1b2c3d4e5",
     "1abcdefgh",  # its only digit first: a digit anywhere counts
-    "day2session",
     "8439201765",  # 10+ digits
     "qWeRtYuIoPaS",  # random mixed case
     "xkqzvbwtrmplnhgfdscjyqwe",  # 20+ random letters
     "A3F9K-QM2ZX-7PLW4-N8R2T",  # a licence key's groups
+    # capitals and digits that are no formula: no element "A", "D", "E"; no element takes a 0
+    *("A3F9C2E1B7", "C0FFEE12", "AB12CD34", "B6907D289E10", "ABCDEF123456", "FEEDFACE1234"),
+    "Ab12Cd34Ef",
 ]
 
 WRITTEN = [
     # model, dataset and venue names and formulas: letters and digits taking one turn (reg16)
     *("YOLOv8", "Llama3", "ResNet50", "COVID19", "NeurIPS2025", "LiFePO4", "CH3NH3PbI3"),
     *("lastUpdatedDate", "submittedDate"),  # arXiv's own sort values
+    # a formula of real elements at any length, its case changes at element boundaries (reg17)
+    *("CsPbBr3", "Bi2Sr2CaCu2O8", "Fe3O4", "YBa2Cu3O7", "NiMnSb"),
+    # a name with its number and tail, a catalogue's designation, words joined by a digit
+    *("BNT162b2", "SN2023ixf", "AT2018cow", "YOLOv8n", "GRB221009A", "GW150914", "NGC1068"),
+    *("word2vec", "Seq2Seq", "AI4Math", "1000Genomes", "2MASS", "LLaMA2", "INTERSPEECH2025"),
+    *("mRNA1273", "Tiger200K", "LongCodeBench"),
     "CRISPR",
     "COVID-19",
     "SARS-CoV-2",
@@ -149,3 +157,26 @@ def test_a_name_that_may_be_a_credential_takes_a_made_value_and_no_search_word(n
     assert url_credentials(f"https://j.example/rss?{name}=mRNA+vaccines") == set()
     # base64 with an unencoded "+", which a query reads as a blank: pieces, not words
     assert url_credentials(f"https://j.example/rss?{name}=Zx9/Qw+8LmPq7") == {"Zx9/Qw 8LmPq7"}
+
+
+@pytest.mark.parametrize("length", [8, 10, 12, 16, 32])
+def test_random_capitals_and_digits_are_made_whatever_formula_they_spell(length: int) -> None:
+    """A session id in upper-case hex ("A3F9C2E1B7") had read as a formula of any capitals and
+    was stored in the clear in feed_validators; random letters and digits of 8+ are taken about
+    as often as before a name with its number was a search word (reg17 F3)."""
+    import random
+    import string
+
+    from digest.models.credentials import url_credentials
+
+    def caught(alphabet: str) -> float:
+        values = ["".join(draw.choice(alphabet) for _ in range(length)) for _ in range(400)]
+        return (
+            sum(bool(url_credentials(f"https://j.example/rss?session={v}")) for v in values) / 400
+        )
+
+    draw = random.Random(length)
+    assert caught("0123456789ABCDEF") >= 0.95
+    assert caught("0123456789abcdef") >= 0.95
+    assert caught(string.ascii_uppercase + string.digits) >= 0.88
+    assert caught(string.ascii_letters + string.digits) >= 0.83

@@ -51,28 +51,124 @@ def _made(value: str) -> bool:
 
 
 def _jumbled(piece: str) -> bool:
-    """Whether a piece of letters and digits looks made: they take turns twice or more in 6+
-    characters ("9e107d9d", "Zq81xk"), or once in 12+, or it opens with a digit ("1abcdefgh").
-    A name and its number ("YOLOv8", "ResNet50", "NeurIPS2025") takes one turn, and a formula
-    ("CH3NH3PbI3", "LiFePO4") is none: a search feed's ?keys=YOLOv8 had been blotted."""
-    turns = len(_TURN.findall(piece))
-    if len(piece) < 6 or (len(piece) <= 12 and _FORMULA.fullmatch(piece)):
+    """Whether a piece of letters and digits looks made: hex of 8+ ("C0FFEE12", "9e107d9d"), or
+    no name with its number ("YOLOv8n", "NeurIPS2025", "SN2023ixf", "BNT162b2", "1000Genomes",
+    "word2vec") nor formula ("CsPbBr3"): a search feed's ?keys=YOLOv8 had been blotted."""
+    if len(piece) < 6 or _formula(piece):
         return False
-    return turns >= 2 or len(piece) >= 12 or piece[0].isdigit()
+    if len(piece) >= 8 and _HEX.fullmatch(piece):
+        return True
+    runs = _RUN.findall(piece)
+    return not _designation(runs)
 
 
-_TURN = re.compile(r"(?<=\d)(?=[^\W\d_])|(?<=[^\W\d_])(?=\d)")
-_FORMULA = re.compile(r"(?:[A-Z][a-z]?\d*)+")
+_HEX = re.compile(r"[0-9a-f]+|[0-9A-F]+")
+_RUN = re.compile(r"\d+|[^\W\d_]+")
+
+
+def _designation(runs: list[str]) -> bool:
+    """Whether runs of letters and digits are a name and its number ("ResNet50", "Tiger200K";
+    an acronym's with a short tail: "YOLOv8n", "SN2023ixf", "BNT162b2", "GRB221009A"), a number
+    and its name ("1000Genomes", "2MASS", a year's "2024ggi"), or two names joined by a 2 or a 4
+    ("word2vec", "NL2SQL")."""
+    first, *rest = runs
+    after = "".join(rest)
+    if first.isdigit():
+        named = len(rest) == 1 and rest[0][0].isupper() and _name(rest[0], first=False)
+        named = named and (len(first) <= 2 or re.fullmatch("[A-Z][a-z]+", rest[0]) is not None)
+        named = named and first[0] != "0"
+        return bool(named) or bool(_YEAR.fullmatch(first) and re.fullmatch("[a-z]{1,4}", after))
+    if len(rest) == 2 and rest[0] in ("2", "4") and _name(first) and _name(rest[1]):
+        return not (first + rest[1]).isupper() or len(first + rest[1]) <= 5
+    if not _name(first, year=_YEAR.fullmatch(rest[0]) is not None):
+        return False
+    if first.rstrip("v").isupper():
+        return bool(_ACRONYM_AFTER.fullmatch(after))
+    return bool((_NUMBER if first[0].islower() else _NUMBER_CAPITAL).fullmatch(after))
+
+
+_YEAR = re.compile(r"(?:19|20)\d\d")
+_ACRONYM_AFTER = re.compile(r"\d+(?:[a-z]{1,3}|[a-z]\d)?|\d{4,}[A-Z]")
+_NUMBER_CAPITAL = re.compile(r"\d+[A-Z]?")
+_NUMBER = re.compile(r"\d+")
+
+
+def _name(letters: str, year: bool = False, first: bool = True) -> bool:
+    """Whether letters read as a name: up to three words or acronyms ("ResNet", "NeurIPS", "BNT",
+    longer ones before a year: "INTERSPEECH2025"), a version's "v" at its end ("YOLOv"), a small
+    prefix ("mRNA", "scRNA"). A capital alone begins it ("LLaMA"; "3DBonsai" after a number)."""
+    letters = letters[:-1] if len(letters) > 1 and letters[-1] in "vV" else letters
+    parts = _PART.findall(letters)
+    alone = [i for i, p in enumerate(parts) if len(p) == 1 and p.isupper()]
+    if len(parts) > 3 or any(alone) or (alone and not first and parts[0] != "D"):
+        return False
+    if len(parts) > 1 and parts[0].islower():
+        return len(parts[0]) <= 3 and _camel("".join(parts[1:]), 99 if year else 5)
+    return _camel(letters, 99 if year else 5)
+
+
+def _camel(letters: str, acronym: int = 5) -> bool:
+    """Whether letters are words and acronyms run together ("lastUpdatedDate", "DeepSeek"), one
+    word of two letters at most ("LLaMA")."""
+    parts = _PART.findall(letters)
+    short = sum(len(p) == 2 and p.istitle() for p in parts)
+    return short <= 1 and all(len(p) <= acronym if p.isupper() else _worded(p) for p in parts)
+
+
+_PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+")
+
+
+def _worded(part: str) -> bool:
+    """Whether a part of a name reads as a word: three letters or more (two after a capital:
+    "LLaMA") with a vowel, never four consonants in a row, and in small letters alone a third
+    of them vowels past four letters."""
+    low = part.lower()
+    vowels = sum(c in "aeiouy" for c in low)
+    if part.islower() and len(part) > 4 and 3 * vowels < len(part):
+        return False
+    return len(low) >= (2 if part[0].isupper() else 3) and vowels > 0 and not _CLUSTER.search(low)
+
+
+_CLUSTER = re.compile(r"[^aeiouy]{4}")
+
+
+def _formula(piece: str) -> bool:
+    """Whether a piece is a chemical formula: element symbols each with its count, never 0 or 1
+    ("CsPbBr3", "Bi2Sr2CaCu2O8"; not "AB12CD34", "C0FFEE12"); in capitals alone, only the
+    symbols of organic chemistry ("CH3COOH"; not "WICNHO5K")."""
+    at = 0
+    while at < len(piece):
+        symbol = _SYMBOL.match(piece, at)
+        if symbol is None or symbol[1] not in _ELEMENTS:
+            return False
+        at = symbol.end()
+    return bool(piece) and (not piece.isupper() or set(piece) <= _ORGANIC)
+
+
+_ORGANIC = frozenset("CHNOSPFBIK0123456789")
+_SYMBOL = re.compile(r"([A-Z][a-z]?)(?:[2-9]|[1-9]\d)?(?![\d])")
+_ELEMENTS = frozenset(
+    """H He Li Be B C N O F Ne Na Mg Al Si P S Cl Ar K Ca Sc Ti V Cr Mn Fe Co Ni Cu Zn Ga Ge As Se
+    Br Kr Rb Sr Y Zr Nb Mo Tc Ru Rh Pd Ag Cd In Sn Sb Te I Xe Cs Ba La Ce Pr Nd Pm Sm Eu Gd Tb Dy
+    Ho Er Tm Yb Lu Hf Ta W Re Os Ir Pt Au Hg Tl Pb Bi Po At Rn Fr Ra Ac Th Pa U Np Pu Am Cm Bk Cf
+    Es Fm Md No Lr Rf Db Sg Bh Hs Mt Ds Rg Cn Nh Fl Mc Lv Ts Og""".split()
+)
 
 
 def _random(piece: str) -> bool:
-    """Whether a piece looks random: its case changes 5+ times ("lastUpdatedDate" 4), it holds
-    10+ digits in a row, or it is 20+ long and no word ("immunohistochemistry": letters, a
-    capital first at most, a third of them vowels, never five consonants in a row)."""
+    """Whether a piece looks random: its case changes 4+ times and not between words, acronyms
+    or element symbols ("lastUpdatedDate", "LongCodeBench", "CsPbBr3" are none), it holds 10+
+    digits in a row, or it is 20+ long and no word ("immunohistochemistry": letters, a capital
+    first at most, a third of them vowels, never five consonants in a row)."""
     low = piece.lower()
     word = _WORD.fullmatch(piece) and 3 * sum(c in "aeiouy" for c in low) >= len(low)
     changes = len(re.findall(r"(?=[a-z][A-Z]|[A-Z][a-z])", piece))
-    return changes >= 5 or bool(re.search(r"\d{10}", piece)) or (len(piece) >= 20 and not word)
+    camel = _formula(piece) or all(map(_camel, re.findall(r"[^\W\d_]+", piece)))
+    return (
+        (changes >= 4 and not camel)
+        or bool(re.search(r"\d{10}", piece))
+        or (len(piece) >= 20 and not word)
+    )
 
 
 _WORD = re.compile(r"(?i:(?!.*[^aeiouy]{5}))[A-Za-z][a-z]+")
