@@ -84,3 +84,38 @@ def test_an_acronym_spelled_as_a_numeral_is_a_readers_keyword():
 
     assert analyze("VI") == ["vi"] and analyze("IV") == ["iv"]
     assert "vi" in analyze("variational inference (VI) at scale")
+
+
+def test_a_capital_a_slash_and_a_greek_letter_are_a_particle_and_a_ratio_is_not():
+    from digest.ranking.symbols import slashed
+
+    for text in ("J/ψ", "J/psi", "J/Psi", r"J/\psi", r"J/$\psi$"):
+        assert slashed(text) == "J\ufdd2ψ", text
+    for text in ("J/PSI", "J/psis", "$V/σ = 1$", r"$(R/\lambda)^2$", r"\Delta V/\Delta z", "w/ψ"):
+        assert slashed(text) == text, text
+
+
+def test_a_greek_letters_state_or_mass_is_in_its_word():
+    from digest.ranking.symbols import states
+
+    assert states("ψ(2s) and λ(1405)$") == "ψ\ufdd02s\ufdd1 and λ\ufdd01405\ufdd1"
+    for text in ("ζ(2)", "f(1s)", "ψ(2)", "aψ(2s)", "ψ(12345)"):
+        assert states(text) == text, text
+
+
+def test_a_theorys_number_of_supersymmetries_is_one_word_and_a_sample_size_is_not():
+    from digest.ranking.symbols import EQUALS, supersymmetries
+
+    for text in (r"$\mathcal{N}=4$ SYM", "N=4 SYM", "N = 4 super Yang-Mills", "𝒩=4 theories"):
+        assert f"N{EQUALS}4" in supersymmetries(text), text
+    for text in ("N=4 samples", "n=4 SYM", "(N=12) participants", "AN=4 SYM", "x=4"):
+        assert supersymmetries(text) == text, text
+
+
+def test_an_infinity_before_a_hyphen_is_the_word_infinity():
+    from digest.ranking.symbols import infinities
+
+    for text in ("∞-categories", r"$\infty$-categories", r"$(\infty,1)$-categories", "(∞,n)-topoi"):
+        assert infinities(text).startswith("infinity-"), text
+    for text in ("l∞-norm", r"l$_{\infty}$-algebra", "h∞ control", "∞ - 1"):
+        assert infinities(text) == text, text

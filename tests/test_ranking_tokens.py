@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from collections import Counter
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from digest.ranking import tokens
 from digest.ranking.tokens import analyze, author_key, tokenize, tokenize_all
 
@@ -423,3 +426,66 @@ def test_a_subscripts_digits_belong_to_their_word_as_typed_or_in_unicode():
     ]:  # fmt: skip
         for text in forms:
             assert analyze(f"{text} films") == [term, "films", f"{term} films"], text
+
+
+def test_case_plays_no_part_in_a_letterlike_or_mathematical_letter():
+    """NFKC makes capitals of "ℤ₂", "ℋ₂", "𝐁𝐄𝐑𝐓", "Ｚ": read after the lower-casing, they were the
+    features "Z2", "H2", "BERT", which no reader's lower-cased "Z2" met. Raw LaTeX reads as its
+    decoded symbol and the plain capital do (the arXiv source stores "ℤ₂", a file LaTeX)."""
+    from digest.sources.latex import to_text
+
+    for forms, term in [
+        (["ℤ₂", r"$\mathbb{Z}_2$", r"$\mathbb{Z}_{2}$", "Z₂", "Z2", "z2"], "z2"),
+        (["ℝ³", r"$\mathbb{R}^3$", r"$\mathbb{R}^{3}$", "R3"], "r3"),
+        (["ℋ₂", r"$\mathcal{H}_2$", "H2"], "h2"), (["ℙ¹", r"$\mathbb{P}^1$", "P1"], "p1"),
+        (["ℂℙ²", r"$\mathbb{CP}^2$", "CP2"], "cp2"), (["𝐁𝐄𝐑𝐓", "Ｂｅｒｔ", "BERT"], "bert"),
+    ]:  # fmt: skip
+        for text in forms:
+            assert analyze(f"{text} gauge") == [term, "gauge", f"{term} gauge"], text
+            assert analyze(to_text(f"{text} gauge")) == analyze(f"{text} gauge"), text
+    assert analyze("ΑΣ and ας") == ["ασ", "ασ"]  # a final sigma is σ, as a capital Σ is
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=40))
+def test_everything_the_analyzer_reads_is_lower_case(text):
+    assert all(chunk == chunk.lower() for chunk in tokens._chunks(text))
+
+
+_PIECES = ["ℤ₂", "ℝ", "𝔽", "𝑥", "Ｚ", "ⁿΣ", "™", "Ⅳ", "$", "\\mathbb{R}^3", "N=4 SYM", "J/psi",
+           "ψ(2S)", "∞-", "_", "-", " ", "(", "ǅ", "İ", "a"]  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=12))
+def test_the_letterlike_symbols_read_in_lower_case_in_any_company(pieces):
+    assert all(chunk == chunk.lower() for chunk in tokens._chunks("".join(pieces)))
+
+
+def test_a_particle_its_state_and_an_infinity_category_are_one_term_however_written():
+    """ "J/ψ" was read as nothing (and "J/psi" as "psi"), "ψ(2S)" as "2s", "∞-categories" and
+    "$\\mathcal{N}=4$ SYM" as "categories" and "sym": an ∞-category reader got food images."""
+    for forms, term in [
+        (["J/ψ", r"$J/\psi$", r"J/$\psi$", "J/psi", "J/Psi"], "j/ψ"),
+        (["ψ(2S)", r"$\psi(2S)$"], "ψ(2s)"), (["Υ(1S)", r"$\Upsilon(1S)$"], "υ(1s)"),
+        (["N=4", r"$\mathcal{N}=4$", "𝒩=4", "N = 4", "$N=4$"], "n=4"),
+    ]:  # fmt: skip
+        for text in forms:
+            assert analyze(f"the {text} SYM") == [term, "sym", f"{term} sym"], text
+    for text in ("∞-categories", r"$\infty$-categories", r"$(\infty,1)$-categories",
+                 "(∞,1)-categories", "infinity-categories"):  # fmt: skip
+        assert analyze(text) == ["infinity", "categories", "infinity categories"], text
+
+
+def test_common_text_reads_as_before_beside_the_particles():
+    """A ratio in math, a study's size and the slashes of prose are no particle."""
+    assert analyze("1/2 of I/O, w/o A/B testing and/or") == ["i/o", "a/b", "testing", "a/b testing"]
+    assert analyze("N=4 samples, n=4 SYM, (N=12) participants") == [
+        "samples",
+        "sym",
+        "participants",
+    ]
+    for text in (r"$V/\sigma \sim 4$", r"$(R/λ)^{2}$", r"$T/κ= 1$", r"$\Delta V/\Delta z$",
+                 "200 $μ$A/$μ$m", "L∞-norm", r"L$_{\infty}$-algebra", "H∞ control"):  # fmt: skip
+        assert not any("/" in f or "infinity" in f for f in analyze(text)), text
+    assert analyze("ζ(2), f(1S)") == ["1s"]  # a state is a Greek letter's, as before

@@ -19,21 +19,21 @@ from digest.ranking.stopwords import PHRASE_ONLY
 from digest.ranking.tokens import GREEK, LETTER_NAMES, analyze, tokenize, tokenize_all
 
 # Bump when the analyzer or the weighting changes: a stored space of another version is refitted.
-# 5: the latent basis; 6: "k-means", "c++", "c#" whole, no LaTeX command names; 7: other
-# scripts keep their marks (й, モデル, हिन्दी), Chinese, Japanese and Korean in two-letter words;
-# 8: "model", "code", "state", "work", "performance", "task", "key", "art" in phrases; 9: other
-# languages' function words stop words of a text in that language only; 10: "side", "thin",
-# "well", "top", "front", "system", "first", "many" and others of the stop lists in phrases;
-# 11: a LaTeX Greek letter is the letter ("$\Lambda$CDM" is "λcdm"); 12: an en dash or "--"
-# between letters joins a name pair ("Navier–Stokes"), "c++17" holds "c++"; 13: "--" only
-# between names ("Erdős--Rényi"), not prose's dash between small letters; 14: "C#4" a pitch, no
-# "c#" ("c++0x" is "c++"), a Title Case title read in its language ("De", "Em" function words);
-# 15: a lone letter joins its word ("T cell" is "t-cell"), a math letter too ("$p$-adic" is
-# "p-adic"), "SU(2)" and "A/B" are words; 16: ions ("[O III]" is "o-iii"), no numeral or unit
-# alone ("ii", "cm"), "21 cm" and "21-cm" are "21cm", "10-fold", "high-z", "Lyman-α" whole,
-# "Lyα" is "lyman-α", a subscript's digit in its word ("MoS$_2$", "$\sigma_8$": "mos2", "σ8"),
-# "non" a word of phrases only.
-VERSION = 16
+# 5: the latent basis; 6: "k-means", "c++", "c#" whole, no LaTeX command names; 7: other scripts
+# keep their marks (й, モデル, हिन्दी), Chinese, Japanese and Korean in two-letter words; 8: "model",
+# "code", "state", "work", "performance", "task", "key", "art" in phrases; 9: other languages'
+# function words stop words of a text in that language only; 10: "side", "thin", "well", "top",
+# "front", "system", "first", "many" and others of the stop lists in phrases; 11: a LaTeX Greek
+# letter is the letter ("$\Lambda$CDM" is "λcdm"); 12: an en dash or "--" between letters joins a
+# name pair ("Navier–Stokes"), "c++17" holds "c++"; 13: "--" only between names ("Erdős--Rényi"),
+# not prose's dash between small letters; 14: "C#4" a pitch, no "c#" ("c++0x" is "c++"), a Title
+# Case title read in its language ("De", "Em" function words); 15: a lone letter joins its word ("T
+# cell" is "t-cell"), a math letter too ("$p$-adic" is "p-adic"), "SU(2)" and "A/B" are words; 16:
+# ions ("[O III]" is "o-iii"), no numeral or unit alone ("ii", "cm"), "21 cm" and "21-cm" are
+# "21cm", "10-fold", "high-z", "Lyman-α" whole, "Lyα" is "lyman-α", a subscript's digit in its word
+# ("MoS$_2$", "$\sigma_8$": "mos2", "σ8"), "non" a word of phrases only; 17: lower case after NFKC
+# ("ℤ₂" is "z2"), "J/ψ", "ψ(2S)", "N=4 SYM" whole, "∞-" "infinity".
+VERSION = 17
 # The form of a saved space: 2 counts the built-in background in (background.stored); a space
 # saved in another form is fitted again once.
 FORM = 2

@@ -1,6 +1,6 @@
 """The analyzer's reading of science's symbols: an ion ("[O III]", "He II"), a formula's subscript
-digits ("MoS$_2$"), a quantity ("21 cm"), a hydrogen series line ("Lyα"), a group ("SU(2)"), and
-the numerals and units that are no words alone."""
+digits ("MoS$_2$"), a quantity ("21 cm"), a hydrogen series line ("Lyα"), a group ("SU(2)"), a
+particle ("J/ψ", "ψ(2S)"), and the numerals and units that are no words alone."""
 
 from __future__ import annotations
 
@@ -124,11 +124,23 @@ _LETTER_IN_DOLLARS = re.compile(
 )
 
 
+# A letterlike symbol's power is in its word as its subscript is: "$\mathbb{R}^3$",
+# "$\mathbb{CP}^2$" are "r3", "cp2", as the decoded "ℝ³", "ℂℙ²" (NFKC's "R3") and a reader's "R3".
+_LETTERLIKE_POWER = re.compile(
+    r"\\math(?:bb|bbm|ds|cal|scr|frak|bf)\s*(?:\{\s*([a-z]{1,3})\s*\}|([a-z]))"
+    r"\s*\^\s*(?:\{\s*(\d{1,3})\s*\}|(\d{1,3})(?!\d))\$?"
+)
+
+
 def latex_letters(text: str) -> str:
     """Greek letters' commands as the letters, a math letter by a hyphen as the letter, a
-    subscript's digits in their word."""
+    subscript's digits in their word, a letterlike symbol's power's too."""
     if "\\" in text:
+        if "\\infty" in text:
+            text = infinities(text)
         text = _GREEK_COMMAND.sub(lambda m: GREEK[m[1].lower()], text)
+        if "^" in text:
+            text = _LETTERLIKE_POWER.sub(lambda m: (m[1] or m[2]) + (m[3] or m[4]), text)
     if "$" in text:
         text = _MATH_LETTER.sub(r"\1\2", text)
         text = _LETTER_IN_DOLLARS.sub(lambda m: m[1] or m[2], text)
@@ -192,3 +204,70 @@ def _group(match: re.Match[str]) -> str:
     if not _GROUP_NAME.search(match.string, max(0, match.start() - 8), match.start()):
         return match[0]
     return f"\ufdd0{match[1]}\ufdd1{' ' if match[2] else ''}"
+
+
+# A particle named by a capital and a Greek letter is one word however written: "J/ψ", "$J/\psi$",
+# "J/$\psi$", "J/psi" are "j/ψ" (charmonium had been nothing, or "psi"); the slash is the
+# analyzer's mark. Not a ratio in math: "$V/\sigma \sim 4$", "$(R/λ)^2$", "$T/κ=1$",
+# "$\Delta V/\Delta z$" (a command before a variable), nor a unit's "$μ$A/$μ$m", stay apart.
+_NAMED = "|".join(f"(?i:{name[0]}){name[1:]}" for name in _GREEK_NAMES)  # "Psi", "psi", not "PSI"
+_SLASHED_GREEK = re.compile(
+    rf"/(?<=[A-Z]/)(?<![\w/][A-Z]/)\$?(?:\\({_NAMED})(?![A-Za-z]|\s*[A-Za-z])\$?"
+    rf"|({_NAMED}|[\u0391-\u03a9\u03b1-\u03c9])(?!\$?[^\W\d_])\$?)"
+    r"(?!\s*(?:[=<>~^_)]|\\(?:sim|simeq|approx|propto|le|ge|ll|gg|cdot|times)(?![a-z])))"
+)
+
+
+def slashed(text: str) -> str:
+    """The text with a capital, a slash and a Greek letter (its name, its command) as the
+    capital, the analyzer's slash and the letter."""
+    return _SLASHED_GREEK.sub(_slashed, text)
+
+
+def _slashed(match: re.Match[str]) -> str:
+    letter = match[1] or match[2]
+    return "\ufdd2" + GREEK.get(letter.lower(), letter)
+
+
+# A Greek-lettered particle's state or mass is its word: "ψ(2S)", "Υ(1S)", "Λ(1405)" are
+# "ψ(2s)", "υ(1s)", "λ(1405)" (they had been "2s", "1s": every paper's "2S" state met).
+_STATE = re.compile(r"\((?<=[\u03b1-\u03c9]\()(?<![\w\\][\u03b1-\u03c9]\()(\d[spdf]|\d{4})\)\$?")
+
+
+def states(text: str) -> str:
+    """The (lower-cased) text with a Greek letter's state in the analyzer's parentheses."""
+    return _STATE.sub("\ufdd0\\1\ufdd1", text)
+
+
+# The number of supersymmetries is the theory's name: "$\mathcal{N}=4$ SYM", "N=4 SYM", "𝒩=4"
+# are "n=4" (they had been "sym"). A plain N is that only before a supersymmetric word: "N=4"
+# alone is a study's size ("N=12 participants"), and a small "n=4" always.
+EQUALS = "\ufdd4"
+_SUPERSYMMETRY = re.compile(r"=(?<=[N}\s\U0001d4a9]=)\s*(\d)(?!\d)\$?")  # "=" first: fast
+_SUPERSYMMETRIC_N = re.compile(r"(?:\\mathcal\s*\{\s*N\s*\}|\U0001d4a9|(?<![\w\\{])(N))\s*\Z")
+_SUPERSYMMETRIC = re.compile(r"\s*(?:SYM|SQCD|SCFT|SUSY|SUGRA|[Ss]uper)")
+
+
+def supersymmetries(text: str) -> str:
+    """The text with each theory's number of supersymmetries as one word, "N" and the mark "=",
+    which the analyzer reads as "=" in its word."""
+    parts: list[str] = []
+    done = 0
+    for match in _SUPERSYMMETRY.finditer(text):
+        n = _SUPERSYMMETRIC_N.search(text, max(done, match.start() - 16), match.start())
+        if n and (not n[1] or _SUPERSYMMETRIC.match(text, match.end())):
+            parts += (text[done : n.start()], f" N{EQUALS}{match[1]} ")
+            done = match.end()
+    return "".join(parts) + text[done:] if parts else text
+
+
+# An ∞ before a hyphen and a word is "infinity": "∞-categories", "$(\infty,1)$-categories" read
+# as "infinity-categories" (they had been "categories"); "L∞", "H∞" are left.
+_INFINITY = re.compile(
+    r"(?<![\w\\])\$?(?:\(\s*)?(?:\\infty(?![a-z])|∞)(?:\s*,\s*[\dn]\s*\))?\$?-(?=[^\W\d_])"
+)
+
+
+def infinities(text: str) -> str:
+    """The (lower-cased) text with an ∞ before a hyphen and a word as "infinity"."""
+    return _INFINITY.sub("infinity-", text)

@@ -23,16 +23,21 @@ from digest.ranking.stopwords import (  # noqa: F401 (the analyzer's names for t
     STOP_WORDS,
     foreign_stops,
 )
-from digest.ranking.symbols import GREEK as GREEK  # the analyzer's letters, for its users
 from digest.ranking.symbols import (
+    EQUALS,
     JOIN,
     NOT_WORDS,
     groups,
+    infinities,
     ions,
     latex_letters,
     quantities,
     series,
+    slashed,
+    states,
+    supersymmetries,
 )
+from digest.ranking.symbols import GREEK as GREEK  # the analyzer's letters, for its users
 from digest.ranking.symbols import LETTER_NAMES as LETTER_NAMES
 
 # Typographic hyphens and apostrophes, as feeds write them: "fine‐tuning", "Alzheimer’s".
@@ -100,7 +105,7 @@ _LATEX_COMMAND = re.compile(r"\\[a-z]+")
 # slash ("A/B testing", "I/O"; "w/o" is an abbreviation). Their parentheses and slash pass the
 # punctuation table as noncharacters, which no text holds.
 _SLASHED = re.compile(r"/(?<=[A-Z]/)(?<![\w/][A-Z]/)(?=[A-Z](?![\w/+#]))")  # "/" first: fast
-_TABLE.update(_MARKS := {0xFDD0: "(", 0xFDD1: ")", 0xFDD2: "/"})
+_TABLE.update(_MARKS := {0xFDD0: "(", 0xFDD1: ")", 0xFDD2: "/", ord(EQUALS): "="})
 # Written apart, a lone letter before a word is the word's, as hyphenated: "T cell" is "t-cell",
 # "X ray" "x-ray", "p value" "p-value" (a "T cell" reader had matched every "cell", and "T-cell"
 # never met "T cells"). Not "a", "A", "I" (English words), a unit after a number ("300 K", "6.5 m
@@ -123,13 +128,22 @@ def _chunks(text: str) -> list[str]:
     if "(" in text:  # these read the text's capitals
         text = groups(text)
     if "/" in text:
-        text = _SLASHED.sub("\ufdd2", text)
-    text = _LONE_LETTER.sub(_lone_letter, f" {text}")[1:].lower()  # a space: the first too
-    if not text.isascii():
+        text = slashed(_SLASHED.sub("\ufdd2", text))
+    if "=" in text:
+        text = supersymmetries(text)
+    text = _LONE_LETTER.sub(_lone_letter, f" {text}")[1:]  # a space: the first too
+    if text.isascii():
+        text = text.lower()
+    else:  # lower-cased after NFKC, which makes capitals of "ℤ₂", "𝐁𝐄𝐑𝐓", "Ｚ"; Σ's σ anywhere
         text = _NAME_DASH.sub("-", CJK_RUN.sub(_cjk_words, _strip_accents(text)))
+        text = text.lower().replace("ς", "σ")
+        if "∞" in text:
+            text = infinities(text)
     if "\\" in text or "$" in text or "_" in text:
         text = latex_letters(text)
         text = _LATEX_COMMAND.sub(" ", text)
+    if "(" in text and not text.isascii():  # a Greek letter's
+        text = states(text)
     text = series(quantities(text))
     if "+" in text or "#" in text:  # before punctuation is "|": a dotted version is seen
         text = _SYMBOLS.sub(_symbol, text)
