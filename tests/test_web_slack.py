@@ -345,7 +345,7 @@ def test_a_click_kept_when_the_face_stops_is_recorded_by_the_next_face(
             headers = signature(body, int(time.time()))
             assert http.post("/slack/actions", content=body, headers=headers).status_code == 200
             wait_for_log(capsys, "a Slack click is kept to be recorded later")
-        assert "1 Slack clicks wait in" in wait_for_log(capsys, f"{spool}")
+        assert f"left waiting in {spool}: a Slack click's votes" in wait_for_log(capsys, f"{spool}")
     finally:
         held.release()
     assert ratings(web, capsys) == [] and SIGNING not in spool.read_text(encoding="utf-8")

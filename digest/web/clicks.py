@@ -27,6 +27,7 @@ log = logging.getLogger("digest.web")
 ACK_BUDGET = 2.0  # seconds: Slack gives up at 3, and the way back to Slack takes its share
 FIRST_RETRY, LAST_RETRY = 1.0, 60.0  # seconds between tries of the kept clicks, doubling
 WRITERS = 4  # clicks written at once (a PostgreSQL pool holds 4 connections)
+LOOK = 5.0  # seconds between two looks at the spool for clicks another face kept (and died with)
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,9 @@ class Click:
 
 class Clicks:
     """The clicks being written and those kept for another try: in this process's memory, and
-    in the spool when there is one (the clicks a face before this one kept are read back)."""
+    in the spool when there is one, which every face on the state looks at while it runs: a
+    click another face kept (stopped or crashed since, or still waiting) is written by whichever
+    face reaches the database first."""
 
     def __init__(self, access: Access, spool: Spool | None = None) -> None:
         self.access, self.spool = access, spool
@@ -49,11 +52,12 @@ class Clicks:
         self.lock = threading.Lock()
         self.wake, self.stopping = threading.Event(), threading.Event()
         self.retrier: threading.Thread | None = None
-        loaded = spool.load() if spool else []
-        self.kept = [c for c in map(_click, loaded) if c is not None]
-        if self.kept:
-            log.warning("web: %d Slack clicks kept before are tried again", len(self.kept))
-            self._start()
+        self.kept: list[Click] = []
+        self.writing: set[str] = set()  # the keys of this face's clicks being written now
+        self.adopted: set[str] = set()  # the keys of kept clicks read from the spool
+        if spool:
+            self._adopt()
+            self._start()  # the spool is looked at every LOOK seconds while the face runs
 
     async def take(self, click: Click) -> bool | None:
         """True once the click is recorded or kept to be tried again; False for a request taken
@@ -79,6 +83,8 @@ class Clicks:
             self.spool.done([click.key])
 
     def _take(self, click: Click) -> bool:
+        with self.lock:
+            self.writing.add(click.key)
         try:
             return self._write(click, late=False)
         except DigestError as exc:  # the database is unreachable, locked or failing: kept
@@ -91,6 +97,26 @@ class Clicks:
             self._start()
             self.wake.set()
             return True
+        finally:
+            with self.lock:
+                self.writing.discard(click.key)
+
+    def _adopt(self) -> bool:
+        """Take up the clicks waiting in the spool that this face does not hold (another
+        face's); True when any click waits in this face now."""
+        if self.spool is None or not self.spool.waiting():
+            with self.lock:
+                return bool(self.kept)
+        loaded = [c for c in map(_click, self.spool.load()) if c is not None]
+        with self.lock:
+            held = self.writing | {c.key for c in self.kept}
+            new = [c for c in loaded if c.key not in held]
+            self.kept += new
+            self.adopted |= {c.key for c in new}
+            waiting = bool(self.kept)
+        if new:
+            log.warning("web: waiting in %s, tried again now: %s", self.spool.path, _what(new))
+        return waiting
 
     def _start(self) -> None:
         with self.lock:
@@ -120,8 +146,8 @@ class Clicks:
     def _retry(self) -> None:
         delay = FIRST_RETRY
         while not self.stopping.is_set():
-            if not self.kept:
-                self.wake.wait()
+            if not self._adopt():  # nothing waits: the spool is looked at again in LOOK seconds
+                self.wake.wait(LOOK if self.spool else None)
                 self.wake.clear()
                 delay = FIRST_RETRY
                 continue
@@ -133,20 +159,33 @@ class Clicks:
         """Try every kept click once, oldest first; True when none is left."""
         with self.lock:
             batch, self.kept = self.kept, []
+        batch = self._unwritten(batch)
         failed, done = [], []
         for n, click in enumerate(batch):
             try:
                 self._write(click, late=True)  # False (taken before, by another face): done too
             except DigestError as exc:
-                log.info("web: %d Slack clicks still wait for the state (%s)", len(batch), exc)
+                log.info("web: still waiting for the state (%s): %s", exc, _what(batch[n:]))
                 failed = batch[n:]  # the database is still away: no use trying the others now
                 break
             done.append(click.key)
         if self.spool and done:
             self.spool.done(done)
         with self.lock:
+            self.adopted -= set(done)
             self.kept[:0] = failed
             return not self.kept
+
+    def _unwritten(self, batch: list[Click]) -> list[Click]:
+        """The batch less the clicks read from the spool that another face has written since:
+        an unsubscribe paused again after it was written could undo a `digest resume`."""
+        if self.spool is None or not self.adopted & {c.key for c in batch}:
+            return batch
+        waiting = {r["key"] for r in self.spool.load()}
+        with self.lock:
+            gone = {c.key for c in batch if c.key in self.adopted and c.key not in waiting}
+            self.adopted -= gone
+        return [c for c in batch if c.key not in gone]
 
     def stop(self) -> None:
         """Let the writes in progress end, try the kept clicks a last time, and say how many
@@ -158,9 +197,9 @@ class Clicks:
             self.retrier.join(timeout=5)  # a try in progress ends; its clicks return to kept
         if self.kept and not self.flush():
             if self.spool:
-                log.warning("web: %d Slack clicks wait in %s", len(self.kept), self.spool.path)
+                log.warning("web: left waiting in %s: %s", self.spool.path, _what(self.kept))
             else:
-                log.warning("web: %d Slack clicks were not recorded (no database)", len(self.kept))
+                log.warning("web: not recorded (no database): %s", _what(self.kept))
 
 
 def confirm(recorded: list[tuple[str, str]], response_url: str) -> None:
@@ -172,6 +211,16 @@ def confirm(recorded: list[tuple[str, str]], response_url: str) -> None:
             http.post(response_url, json=slack.confirmation(recorded), timeout=5)
     except httpx.HTTPError as exc:
         log.info("web: no confirmation in Slack (%s)", type(exc).__name__)
+
+
+def _what(clicks: list[Click]) -> str:
+    """What these clicks are, for the log: "an unsubscribe", "2 Slack clicks' votes"..."""
+    pauses = sum(1 for c in clicks if c.pauses)
+    votes = len(clicks) - pauses
+    said = ["an unsubscribe" if pauses == 1 else f"{pauses} unsubscribes"] if pauses else []
+    if votes:
+        said.append("a Slack click's votes" if votes == 1 else f"{votes} Slack clicks' votes")
+    return " and ".join(said)
 
 
 def _record(click: Click) -> dict[str, Any]:

@@ -1,6 +1,7 @@
-"""The Slack clicks a web face keeps while the state database is away, on disk beside an SQLite
-state (`<db>.clicks`), so that a face stopped or crashed meanwhile loses none: the next face on
-that state reads them back and writes them. One JSON line per click kept, one per click done."""
+"""The clicks (Slack votes, unsubscribes) a web face keeps while the state database is away, on
+disk beside an SQLite state (`<db>.clicks`), so that a face stopped or crashed meanwhile loses
+none: every face on that state reads them and writes them. One JSON line per click kept, one per
+click done."""
 
 from __future__ import annotations
 
@@ -34,6 +35,13 @@ class Spool:
                     file.truncate(0)
         except OSError as exc:
             log.warning("web: %s: cannot empty the kept clicks (%s)", self.path, exc.strerror)
+
+    def waiting(self) -> bool:
+        """Whether the file holds anything (a stat, no lock): a look every few seconds is cheap."""
+        try:
+            return self.path.stat().st_size > 0
+        except OSError:
+            return False
 
     def load(self) -> list[dict[str, Any]]:
         """The clicks still waiting, oldest first."""
