@@ -325,11 +325,11 @@ class _Run:
                     budget -= max(wait, 1.0)  # at least a second each, so this loop must end
                     continue
                 owed = exc.owed if isinstance(exc, Owed) else None
-                # A try the server confirmed parts of (a big digest paced by a rate limit) is no
-                # failed attempt; eight such made it dead. A claimed part unanswered (a 504) is
-                # no progress: in an outage every part had gone at the first backoff's pace.
+                # A try that got parts confirmed (a big digest paced by a rate limit) or mail to
+                # recipients (Owed) is no failed attempt: eight such made it dead. A claimed part
+                # unanswered (a 504) is no progress: in an outage all went at the first backoff.
                 confirmed = parts[0] - (at_most_once and parts[0] in unsure)
-                further = exc.retryable and confirmed > row.parts_sent
+                further = exc.retryable and (confirmed > row.parts_sent or owed is not None)
                 self.failed(job, str(exc), exc.retryable, wait, owed, counted=not further)
                 return -1.0 if wait is not None and exc.retryable else budget
             except _Stopped:
@@ -386,7 +386,7 @@ class _Run:
         if wait is None:
             log.error("%s: delivery is dead after %d attempt(s): %s", job.label, attempts, reason)
         else:
-            what = f"attempt {attempts} failed" if counted else "stopped after some parts"
+            what = f"attempt {attempts} failed" if counted else "got further, then stopped"
             log.warning("%s: %s (%s); next try in %.0f s", job.label, what, reason, wait)
 
 

@@ -5,6 +5,7 @@ run's connections reused across messages (counted at the server)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import re
 import socket
@@ -819,7 +820,8 @@ def test_a_recipient_refused_for_now_gets_the_same_mail_later_and_the_others_no_
     assert first.sent == [] and "went to 1 of 2 recipient(s)" in said
     assert "refused for now: ben@example.org: 450 4.2.1 Mailbox busy, try later" in said
     (row,) = store.outbox("pending")
-    assert row.owed == ("ben@example.org", "took:ana@example.org") and row.attempts == 1
+    # ana has it: a try that reached someone is no failed attempt
+    assert row.owed == ("ben@example.org", "took:ana@example.org") and row.attempts == 0
     assert [m.recipients for m in mailbox.mails] == [["ana@example.org"]]
     later = outbox.deliver(store, settings, NOW + timedelta(seconds=61))
     assert later.sent == [
@@ -933,6 +935,110 @@ def test_a_recipient_still_owed_but_no_longer_in_to_is_not_mailed(
     later = outbox.deliver(store, settings, NOW + timedelta(minutes=2))
     assert len(later.sent) == 1 and "no longer in `to`; nothing more sent" in later.sent[0]
     assert len(mailbox.mails) == 1
+
+
+# A relay's limit of recipients per transaction (RFC 5321 §4.5.3.1.10: 452, "too many
+# recipients"; Gmail takes 100, Amazon SES 50, Postfix smtpd_recipient_limit): the rest at once.
+
+LAB = [f"r{n}@lab.example.org" for n in range(1, 8)]
+
+
+@dataclass
+class Limited(Sessions):
+    """Takes at most `limit` recipients in one transaction (or, `per_connection`, in one
+    connection) and answers `answer` to each RCPT past it; `closes`: a MAIL after the first
+    transaction of a connection is answered 421, closing it."""
+
+    limit: int = 2
+    answer: str = "452 4.5.3 Too many recipients"
+    per_connection: bool = False
+    closes: bool = False
+    taken: dict[int, int] = field(default_factory=dict)  # id(session) -> recipients taken
+
+    async def handle_MAIL(
+        self, server: Any, session: Any, envelope: Any, address: str, options: list[str]
+    ) -> str:
+        if self.closes and self.taken.get(id(session)):
+            return "421 4.7.0 one message a connection"  # smtplib closes the connection
+        envelope.mail_from = address
+        return "250 OK"
+
+    async def handle_RCPT(
+        self, server: Any, session: Any, envelope: Any, address: str, options: list[str]
+    ) -> str:
+        earlier = self.taken.get(id(session), 0) if self.per_connection else 0
+        if earlier + len(envelope.rcpt_tos) >= self.limit:
+            return self.answer
+        return await super().handle_RCPT(server, session, envelope, address, options)
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        self.taken[id(session)] = self.taken.get(id(session), 0) + len(envelope.rcpt_tos)
+        return await super().handle_DATA(server, session, envelope)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["452 4.5.3 Too many recipients", "452 Too many recipients", "552 5.5.3 Too many recipients"],
+)
+@pytest.mark.parametrize("kept", [False, True], ids=["own-connection", "kept-connections"])
+def test_recipients_past_the_relays_limit_get_the_same_mail_at_once_in_further_transactions(
+    answer: str, kept: bool
+) -> None:
+    mailbox = Limited(limit=2, answer=answer)
+    server = LoopbackSMTP(mailbox)
+    server.start()
+    try:
+        ch = channel(settings_for(server.port), to=LAB)
+        with connections.kept() if kept else contextlib.nullcontext():
+            receipt = ch.send(delivery(message(2), "email", dict(ch.config.options)))
+    finally:
+        server.stop()
+    assert [m.recipients for m in mailbox.mails] == [LAB[0:2], LAB[2:4], LAB[4:6], LAB[6:7]]
+    assert len({m.message["Message-ID"] for m in mailbox.mails}) == 1
+    assert mailbox.connections == 1  # one after the other, on the same connection
+    assert receipt.detail.endswith("to 7 recipient(s)")
+
+
+def test_a_long_to_past_a_per_connection_limit_progresses_every_run_and_never_goes_dead(
+    tmp_path: Path,
+) -> None:
+    mailbox = Limited(limit=2, per_connection=True)
+    server = LoopbackSMTP(mailbox)
+    server.start()
+    try:
+        settings, store = outbox_setup(tmp_path, server.port)
+        settings = dataclasses.replace(with_to(settings, LAB), delivery={"max_attempts": 1})
+        runs = [outbox.deliver(store, settings, NOW + timedelta(hours=h)) for h in range(4)]
+    finally:
+        server.stop()
+    for run in runs[:3]:  # each run took two more: no failed attempt, not dead
+        (said,) = run.retrying
+        assert "refused for now" in said and "452 4.5.3 Too many recipients" in said
+    assert [r.dead for r in runs] == [[], [], [], []] and len(runs[3].sent) == 1
+    assert sorted(a for m in mailbox.mails for a in m.recipients) == sorted(LAB)  # each once
+    assert len({m.message["Message-ID"] for m in mailbox.mails}) == 1
+    assert store.outbox_counts() == {"sent": 1}
+
+
+def test_a_connection_lost_between_transactions_leaves_the_rest_owed_and_no_one_twice(
+    tmp_path: Path,
+) -> None:
+    mailbox = Limited(limit=3, closes=True)
+    server = LoopbackSMTP(mailbox)
+    server.start()
+    try:
+        settings, store = outbox_setup(tmp_path, server.port)
+        settings = with_to(settings, LAB)
+        first = outbox.deliver(store, settings, NOW, rand=lambda: 0.5)
+        (row,) = store.outbox("pending")
+        later = [outbox.deliver(store, settings, NOW + timedelta(hours=h)) for h in (1, 2)]
+    finally:
+        server.stop()
+    (said,) = first.retrying
+    assert "went to 3 of 7 recipient(s); refused for now: r4@lab.example.org: 452" in said
+    assert row.attempts == 0 and row.owed[:4] == tuple(LAB[3:])
+    assert [m.recipients for m in mailbox.mails] == [LAB[0:3], LAB[3:6], LAB[6:7]]
+    assert len(later[1].sent) == 1 and store.outbox_counts() == {"sent": 1}
 
 
 def test_a_421_at_one_rcpt_says_the_relay_closed_there_and_the_retry_goes_to_everyone(

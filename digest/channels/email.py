@@ -6,8 +6,10 @@ Message-ID derives from the outbox row, so a resend after a crash is recognizabl
 
 from __future__ import annotations
 
+import contextlib
 import email.utils
 import os
+import re
 import smtplib
 import socket
 import ssl
@@ -36,6 +38,8 @@ GREETING_HINT = '; no greeting: a port that speaks TLS at once needs [smtp].secu
 # In the outbox's list of the addresses owed a message, the mark of one that took it: no address
 # of `to` starts so (getaddresses reads "took:" as the name of a group).
 TOOK = "took:"
+Refusals = dict[str, tuple[int, bytes]]  # address -> the relay's (code, words) at its RCPT
+STALE = (smtplib.SMTPServerDisconnected, ConnectionError, smtplib.SMTPSenderRefused)
 
 
 def recipients(to: object) -> list[str]:
@@ -69,14 +73,8 @@ class EmailChannel:
         self.destination = f"smtp:{self.host}:{self.port}:{','.join(sorted(self.to))}"
         self.deadline = DEADLINE
         # One pool of connections per relay and login, whoever the recipients.
-        self.relay = (
-            self.host,
-            self.port,
-            self.security,
-            self.username,
-            self.password,
-            self.ca_file,
-        )
+        login = (self.username, self.password, self.ca_file)
+        self.relay = (self.host, self.port, self.security, *login)
 
     def compose(self, delivery: Delivery) -> tuple[str, bytes]:
         """(Message-ID, the message as sent). Written out here rather than by the email
@@ -115,11 +113,8 @@ class EmailChannel:
         message_id, msg = self.compose(delivery)
         rcpts, owed, took = self._due(delivery)
         if not rcpts:
-            return Receipt(
-                self.kind,
-                f"{message_id}: the recipients still owed it ({', '.join(owed)}) are no longer"
-                " in `to`; nothing more sent",
-            )
+            gone = f"the recipients still owed it ({', '.join(owed)}) are no longer in `to`"
+            return Receipt(self.kind, f"{message_id}: {gone}; nothing more sent")
         envelope = email.utils.parseaddr(self.sender)[1]
         delivery.pace()
         # While the outbox keeps connections, wait for the relay's turn first: the deadline is
@@ -149,7 +144,7 @@ class EmailChannel:
                     ) from None
                 raise self._error(exc) from None
         if refused:
-            raise self._partly(message_id, rcpts, refused, took)
+            raise _partly(message_id, rcpts, refused, took)
         more = " remaining" if owed else ""
         return Receipt(self.kind, f"{message_id} to {len(rcpts)}{more} recipient(s)")
 
@@ -167,33 +162,6 @@ class EmailChannel:
             return [a for a in self.to if a in owed], owed, took
         return [a for a in self.to if a.lower() not in took], owed, took
 
-    def _partly(
-        self,
-        message_id: str,
-        rcpts: list[str],
-        refused: dict[str, tuple[int, bytes]],
-        took: set[str],
-    ) -> Owed:
-        """Some recipients have the message, these were refused at RCPT: a 4xx is tried again
-        later, a 5xx kills the delivery (for `digest retry` once the address is fixed, or
-        `--drop`); either way only to those still owed, with the same Message-ID. The owed
-        list the outbox keeps holds those that took it too (TOOK), to know who has it."""
-        took = took | {a.lower() for a in rcpts if a not in refused}
-        owed = tuple(a for a in rcpts if a in refused) + tuple(TOOK + a for a in sorted(took))
-        went = f"email: {message_id} went to {len(rcpts) - len(refused)} of {len(rcpts)}"
-        later = {a: r for a, r in refused.items() if 400 <= r[0] < 500}
-        for_good = {a: r for a, r in refused.items() if a not in later}
-        if later:
-            # A 5xx beside them is tried once more with them, and kills the row then if it stays.
-            also = f"; refused: {_listed(for_good)}" if for_good else ""
-            return Owed(
-                f"{went} recipient(s); refused for now: {_listed(later)}; sent to them alone"
-                f" later{also}",
-                retryable=True,
-                owed=owed,
-            )
-        return Owed(f"{went} recipient(s); refused: {_listed(refused)}", retryable=False, owed=owed)
-
     def _transmit(
         self,
         msg: bytes,
@@ -202,7 +170,7 @@ class EmailChannel:
         deadline: Conversation,
         pool: connections.Relay,
         idle: smtplib.SMTP | None,
-    ) -> dict[str, tuple[int, bytes]]:
+    ) -> Refusals:
         """Send on the relay pool's connection `idle` (the deadline watches it for this
         message), or on one opened in the place wait() kept; the recipients refused (the
         others have it)."""
@@ -215,12 +183,8 @@ class EmailChannel:
             if isinstance(smtp, Watched):  # its end of DATA extends this message's deadline
                 smtp.deadline = deadline
             try:
-                refused = smtp.sendmail(envelope, rcpts, msg)
-            except (
-                smtplib.SMTPServerDisconnected,
-                ConnectionError,
-                smtplib.SMTPSenderRefused,
-            ) as exc:
+                refused, broken = _batches(smtp, envelope, rcpts, msg)
+            except STALE as exc:
                 # An idle connection the relay had closed, or one it closes at MAIL FROM (421
                 # "too many messages on this connection"): nothing was sent on it; a new one.
                 closed = not isinstance(exc, smtplib.SMTPSenderRefused) or exc.smtp_code == 421
@@ -233,7 +197,7 @@ class EmailChannel:
             except BaseException:
                 pool.drop(smtp)
                 raise
-            pool.give(smtp)
+            (pool.drop if broken else pool.give)(smtp)
             return refused
 
     def _open(self, deadline: Conversation) -> smtplib.SMTP:
@@ -249,21 +213,18 @@ class EmailChannel:
 
     def _converse(
         self, msg: bytes, envelope: str, rcpts: list[str], deadline: Conversation
-    ) -> dict[str, tuple[int, bytes]]:
+    ) -> Refusals:
         smtp = self._open(deadline)
         try:
-            refused = smtp.sendmail(envelope, rcpts, msg)
+            refused, _ = _batches(smtp, envelope, rcpts, msg)
         except BaseException:
             close_quietly(smtp)
             raise
         # DATA got its 250: the relay has the message. Whatever QUIT answers (421, 554), a
         # dropped connection or a timeout now, it is sent; sending it again would double it.
-        try:
+        with contextlib.suppress(OSError, smtplib.SMTPException):
             smtp.quit()
-        except (OSError, smtplib.SMTPException):
-            pass
-        finally:
-            smtp.close()
+        smtp.close()
         return refused
 
     def _error(self, exc: BaseException) -> DeliveryError:
@@ -295,11 +256,9 @@ class EmailChannel:
             )
         except ssl.SSLCertVerificationError as exc:
             # Set already, it is the wrong file (a certificate renewed under another CA).
-            fix = (
-                f"no CA in [smtp].ca_file ({os.path.basename(self.ca_file)}) signed it"
-                if self.ca_file
-                else "set [smtp].ca_file for a private CA"
-            )
+            fix = "set [smtp].ca_file for a private CA"
+            if self.ca_file:
+                fix = f"no CA in [smtp].ca_file ({os.path.basename(self.ca_file)}) signed it"
             return DeliveryError(
                 f"email: the SMTP server's certificate is not trusted ({exc.verify_message});"
                 f" {fix}",
@@ -364,7 +323,51 @@ class EmailChannel:
         return context
 
 
-def _closed_at_rcpt(refused: dict[str, tuple[int, bytes]]) -> str:
+def _partly(message_id: str, rcpts: list[str], refused: Refusals, took: set[str]) -> Owed:
+    """Some recipients have the message, these were refused at RCPT: a 4xx (or too many for one
+    transaction) is tried again later, a 5xx kills the delivery (for `digest retry` once the
+    address is fixed, or `--drop`); either way only to those still owed, with the same
+    Message-ID. The owed list the outbox keeps holds those that took it too (TOOK)."""
+    took = took | {a.lower() for a in rcpts if a not in refused}
+    owed = tuple(a for a in rcpts if a in refused) + tuple(TOOK + a for a in sorted(took))
+    went = f"email: {message_id} went to {len(rcpts) - len(refused)} of {len(rcpts)}"
+    later = {a: r for a, r in refused.items() if 400 <= r[0] < 500 or _too_many(r)}
+    for_good = {a: r for a, r in refused.items() if a not in later}
+    if later:
+        # A 5xx beside them is tried once more with them, and kills the row then if it stays.
+        also = f"; refused: {_listed(for_good)}" if for_good else ""
+        said = f"{went} recipient(s); refused for now: {_listed(later)}; sent to them alone later"
+        return Owed(said + also, retryable=True, owed=owed)
+    return Owed(f"{went} recipient(s); refused: {_listed(refused)}", retryable=False, owed=owed)
+
+
+def _batches(smtp: smtplib.SMTP, sender: str, to: list[str], msg: bytes) -> tuple[Refusals, bool]:
+    """sendmail, then again at once on the same connection to those refused as too many for one
+    transaction (RFC 5321 §4.5.3.1.10) while others were taken, until none of them is taken:
+    (the recipients refused in the end, whether the connection broke)."""
+    refused = smtp.sendmail(sender, to, msg)
+    while more := [a for a in to if a in refused and _too_many(refused[a])]:
+        try:
+            again = smtp.sendmail(sender, more, msg)
+        except smtplib.SMTPRecipientsRefused as exc:  # none of them, this time
+            # A 421 closed the connection: those it had accepted before were not sent it either.
+            closed = any(code == 421 for code, _ in exc.recipients.values())
+            return (refused if closed else refused | exc.recipients), closed
+        except (OSError, smtplib.SMTPException):  # those before have it: these stay owed
+            return refused, True
+        refused = {a: r for a, r in refused.items() if a not in more} | again
+    return refused, False
+
+
+def _too_many(refusal: tuple[int, bytes]) -> bool:
+    """Refused for the transaction's number of recipients, not for the address: a 452 of no
+    other enhanced code, or X.5.3 (RFC 3463; a 552 5.5.3 too, as RFC 5321 §4.5.3.1.10 says)."""
+    code, said = refusal
+    enhanced = re.match(rb"\s*[245]\.(\d{1,3}\.\d{1,3})\b", said)
+    return code >= 400 and (enhanced.group(1) == b"5.3" if enhanced else code == 452)
+
+
+def _closed_at_rcpt(refused: Refusals) -> str:
     """The words for a 421 at RCPT, or "": smtplib stops there and closes, so the recipients
     after it were never asked, and those it accepted before it were never sent the message."""
     closed = next((a for a, (code, _) in refused.items() if code == 421), "")
@@ -380,7 +383,7 @@ def _closed_at_rcpt(refused: dict[str, tuple[int, bytes]]) -> str:
     )
 
 
-def _listed(refused: dict[str, tuple[int, bytes]]) -> str:
+def _listed(refused: Refusals) -> str:
     """Refused recipients as "a@x: 550 no such user; b@y: 450 greylisted"."""
     return "; ".join(f"{a}: {c} {_text(m)}" for a, (c, m) in refused.items())
 

@@ -246,7 +246,8 @@ class Resumed(Delivery):
 
 class Owed(DeliveryError):
     """Some recipients have the message and these (`owed`) do not: the outbox records them, and
-    a later try (or `digest retry`) sends the same message to them alone."""
+    a later try (or `digest retry`) sends the same message to them alone. Raised only by a try
+    that reached recipients who had not had it: progress, never counted as a failed attempt."""
 
     def __init__(self, message: str, *, retryable: bool, owed: tuple[str, ...]) -> None:
         super().__init__(message, retryable=retryable)
