@@ -77,7 +77,35 @@ def test_schema_15_keys_stored_papers_by_their_abstract_alone(state: str) -> Non
     finally:
         db.close()
     with Store(state) as store:
-        assert store.db.version() == len(SCHEMA) == 15
+        assert store.db.version() == len(SCHEMA) >= 15
         journal = Paper("10.1000/j.1", f"A survey: {title}", TEXT, authors=("A. Lima",))
         assert store.add_papers([journal], NOW) == 0
         assert store.count_papers() == 1
+
+
+def test_schema_16_keeps_a_pause_of_before_by_its_channels_name_and_records_addresses(
+    state: str,
+) -> None:
+    """Schema 16 (mailed_to): a pause keeps the addresses it stopped, and the hold records where
+    each subscriber's e-mail goes; a pause made before, by the channel's name alone, still holds
+    that channel by name and `digest resume` lifts it."""
+    older(state, 15)
+    db = engine.connect(state)
+    try:
+        with db.transaction() as tx:
+            tx.execute(
+                "INSERT INTO pauses (subscriber, channel, since) VALUES ('ana', 'email', ?)",
+                ("2026-11-30T09:00:00Z",),
+            )
+    finally:
+        db.close()
+    with Store(state) as store:
+        assert store.db.version() == len(SCHEMA) >= 16
+        (pause,) = store.web.pauses()
+        assert (pause.channel, pause.addresses) == ("email", ())
+        assert store.web.stopped([("ana", "email", ("ana@example.org",))]) == {
+            ("ana", "email"): "2026-11-30T09:00:00Z"
+        }
+        store.web.hold_paused({"ana": {"email": ("ana@example.org",)}})
+        assert store.web.mailed_at("ana") == {"ana@example.org"}
+        assert store.web.resume("ana") == ["email"]

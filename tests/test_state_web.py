@@ -141,3 +141,63 @@ def test_a_folded_copy_with_a_long_doi_is_found_by_its_hash(state: str) -> None:
         assert name.startswith("sha256:")
         assert store.web.named("ana", name) == store.web.named("ben", name) == ARXIV.id
         assert store.web.named("cyd", name) is None
+
+
+def test_a_pause_holds_the_channel_that_goes_to_its_addresses_whatever_its_name_is_later(
+    state: str,
+) -> None:
+    """Kept by the channel's name alone ("email", then "email-2" once the operator wrote another
+    e-mail channel above it), a pause held the new channel, and the address the reader had
+    unsubscribed was mailed again. It holds the address; one never unsubscribed is mailed."""
+    from datetime import timedelta
+
+    from digest.state.web import addressed
+
+    with store_with_digest(state) as store:
+        store.web.pause("ana", [addressed("email", [" Ana@Example.ORG"])], NOW)
+        (pause,) = store.web.pauses()
+        assert (pause.channel, pause.addresses) == ("email", ("ana@example.org",))
+        assert store.outbox_counts() == {"paused": 1, "pending": 1}
+        paper, later = Paper("g2", "Another paper", "Another abstract."), NOW + timedelta(days=1)
+        store.add_papers([paper], later)
+        digest = Digest("ana", "2026-12-01T08:00:00+00:00", date(2026, 12, 1),
+                        (Scored(paper, 0.5),), later)  # fmt: skip
+        message = Message("s", "t", "<p>h</p>")
+        rows = [("email", "email", message), ("email-2", "email", message)]
+        store.record_digest(digest, 2, [*rows, ("file", "file", message)])
+        mails = {"ana": {"email": ("ana.home@example.net",), "email-2": ("ana@example.org",)}}
+        assert store.web.hold_paused() == 0  # without the config's addresses: nothing by name
+        assert store.web.hold_paused(mails) == 1
+        assert sorted(r.channel for r in store.due(later)) == ["email", "file", "file"]
+        assert store.web.stopped([("ana", n, to) for n, to in mails["ana"].items()]) == {
+            ("ana", "email-2"): pause.since
+        }
+        # Unsubscribed again from the home address's mail: that one stops too, the first
+        # address keeps its first time.
+        home = addressed("email", mails["ana"]["email"])
+        store.web.pause("ana", [home, addressed("email-2", ["ana@example.org"])], later)
+        assert [(p.channel, p.addresses) for p in store.web.pauses()] == [
+            ("email", ("ana.home@example.net",)), ("email", ("ana@example.org",))
+        ]  # fmt: skip
+        assert store.web.mailed_at("ana") == {"ana@example.org", "ana.home@example.net"}
+        assert store.web.resume("ana") == ["email"] and store.web.pauses() == []
+
+
+def test_a_pause_of_before_addresses_were_kept_holds_its_channel_by_name(state: str) -> None:
+    with store_with_digest(state) as store:
+        store.web.pause("ana", ["email"], NOW)
+        (pause,) = store.web.pauses()
+        assert (pause.channel, pause.addresses) == ("email", ())
+        assert pause.holds("ana", "email", ["someone@example.org"])
+        assert not pause.holds("ana", "email-2", []) and not pause.holds("ben", "email", [])
+
+
+def test_the_addresses_each_subscriber_is_mailed_at_are_recorded_by_the_hold(state: str) -> None:
+    """An older mail's unsubscribe link names its reader as they were then: renamed since, the
+    addresses their mail went to find the channels that still go there."""
+    with store_with_digest(state) as store:
+        assert store.web.mailed_at("ana") == set()
+        store.web.hold_paused({"ana": {"email": ("ana@example.org",)}, "ben": {}})
+        store.web.hold_paused({"ana": {"email": ("ana@example.org", "lab@example.org")}})
+        assert store.web.mailed_at("ana") == {"ana@example.org", "lab@example.org"}
+        assert store.web.mailed_at("ben") == set()

@@ -636,3 +636,99 @@ def test_an_alert_of_a_copy_folded_since_rates_the_paper_it_was_folded_into(
             assert http.post("/slack/actions", content=body, headers=headers).status_code == 200
         (rated,) = ratings(web, capsys)
         assert (rated["paper"], rated["vote"], rated["via"]) == ("2599.00001", "down", "slack")
+
+
+def mailed(p: Project, address: str) -> int:
+    """How many mails went to this address, however `to` wrote its case."""
+    return sum(address in (r.lower() for r in m.recipients) for m in p.mailbox.mails)
+
+
+def unsubscribe_link(mail: Any) -> str:
+    return str(mail["List-Unsubscribe"]).strip().strip("<>")
+
+
+def test_an_unsubscribe_stops_its_address_whatever_e_mail_channel_is_written_above_it_later(
+    web: Project, capsys
+) -> None:
+    """Kept by the channel's place in the list ("email", "email-2"), the pause went to the home
+    address the operator wrote above it, and the address the reader had unsubscribed was mailed
+    again while `digest status` said "ana/email … paused"."""
+    first_links(web, capsys)
+    (mail,) = web.mails("ana@example.org")
+    with web.web() as http:
+        done = http.post(unsubscribe_link(mail), content=b"List-Unsubscribe=One-Click")
+        assert done.status_code == 200 and "No more e-mail digests go to ana" in done.text
+    config = web.root / "digest.toml"
+    old = '[[subscribers.channels]]\nkind = "email"\nto = "ana@example.org"\n'
+    home = '[[subscribers.channels]]\nkind = "email"\nto = "Ana.Home@example.net"\n\n'
+    moved = old.replace("ana@", "ANA@")  # the same address, however it is written
+    config.write_text(config.read_text(encoding="utf-8").replace(old, home + moved), "utf-8")
+    code, out, _ = web.digest(capsys, "status", "--now", TUESDAY)
+    assert "ana/email-2: email paused by the reader since 20" in out
+    assert "(to ana@example.org)" in out and "ana/email:" not in out
+    papers_file(web.root / "feed" / "tuesday.jsonl", [GRAPHS[2], IMAGES[2]])
+    code, out, _ = web.digest(capsys, "run", "--now", TUESDAY)
+    assert code == 0 and "sent ana/email:" in out and "ana/email-2" not in out.split("paused")[0]
+    assert mailed(web, "ana@example.org") == 1  # Monday's, before the unsubscribe
+    assert mailed(web, "ana.home@example.net") == 1  # never unsubscribed: mailed
+    with web.web() as http:  # the page of the old link says what is in force
+        asked = http.get(unsubscribe_link(mail))
+        assert "stopped since" in asked.text and "on email-2; still mailed: email." in asked.text, (
+            asked.text[-600:]
+        )
+    code, out, _ = web.digest(capsys, "resume", "ana")
+    assert code == 0 and "email resumed" in out
+    fresh = [("w1", "Graph transformers for molecules", "Graph transformers on molecular graphs.")]
+    papers_file(web.root / "feed" / "wednesday.jsonl", fresh)
+    assert web.digest(capsys, "run", "--now", "2026-12-02T09:00:00+00:00")[0] == 0
+    assert mailed(web, "ana@example.org") == 2 and mailed(web, "ana.home@example.net") == 2
+
+
+def test_an_older_mails_links_after_a_rename_stop_its_address_and_never_say_nothing_is_sent(
+    web: Project, capsys
+) -> None:
+    """Renamed (the same `to`), the old name's unsubscribe link said "No digest goes to this
+    reader any more" (410) while the address kept getting the digest under the new name; its
+    👍/👎 said "Its reader is no longer subscribed."."""
+    _, ups = first_links(web, capsys)
+    (mail,) = web.mails("ana@example.org")
+    config = web.root / "digest.toml"
+    config.write_text(
+        config.read_text(encoding="utf-8").replace('name = "ana"', 'name = "ana-lab"'), "utf-8"
+    )
+    with web.web() as http:
+        vote = http.post(ups[0])
+        assert vote.status_code == 410 and "earlier subscription" in vote.text
+        assert "no longer subscribed" not in vote.text and "nothing was recorded" in vote.text
+        asked = http.get(unsubscribe_link(mail))
+        assert (
+            asked.status_code == 200 and "e-mail digests for <strong>ana-lab</strong>" in asked.text
+        )
+        done = http.post(unsubscribe_link(mail), content=b"List-Unsubscribe=One-Click")
+        assert done.status_code == 200 and "No more e-mail digests go to ana-lab" in done.text
+    code, out, _ = web.digest(capsys, "status", "--now", TUESDAY)
+    assert "ana-lab/email: email paused by the reader since 20" in out
+    papers_file(web.root / "feed" / "tuesday.jsonl", [GRAPHS[2], IMAGES[2]])
+    assert web.digest(capsys, "run", "--now", TUESDAY)[0] == 0
+    assert mailed(web, "ana@example.org") == 1 and mailed(web, "ben@example.org") == 2
+    assert ratings(web, capsys) == []
+
+
+def test_an_old_names_unsubscribe_never_stops_a_mail_that_also_goes_to_another_reader(
+    web: Project, capsys
+) -> None:
+    """A link for one reader never acts on another's address: the old name's mail went to one
+    address, and the channel that goes there now goes to a colleague too."""
+    first_links(web, capsys)
+    (mail,) = web.mails("ana@example.org")
+    config = web.root / "digest.toml"
+    text = config.read_text(encoding="utf-8").replace('name = "ana"', 'name = "lab"')
+    shared = 'to = ["ana@example.org", "bo@example.org"]'
+    config.write_text(text.replace('to = "ana@example.org"', shared, 1), "utf-8")
+    token = f"/u/{Signer(SECRET).sign('u', 'zoe', 0)}"  # a name never mailed here
+    with web.web() as http:
+        for url in (unsubscribe_link(mail), token):
+            done = http.post(url, content=b"List-Unsubscribe=One-Click")
+            assert done.status_code == 410 and "nothing was changed" in done.text
+            assert "No digest goes to this reader" not in done.text
+    assert "paused" not in web.digest(capsys, "status", "--now", TUESDAY)[1]

@@ -6,10 +6,12 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+from digest.channels.email import recipients
 from digest.models import Settings, redact
 from digest.periods import covered, next_fires, period_start
 from digest.state.lock import health
 from digest.state.runs import ended
+from digest.state.web import mailing
 
 if TYPE_CHECKING:
     from digest.intake import SourceReport
@@ -238,13 +240,7 @@ def status_report(settings: Settings, store: Store, state: str, now: datetime) -
         error = redact(known["error"] or "", settings.secrets)
         state_now = f"; FAILING: {error}" if error else ""
         lines.append(f"  {source.name}: {known['last_success'] or 'never'}{state_now}")
-    pauses = store.web.pauses()
-    lines += ["channels paused by their readers:"] if pauses else []
-    for pause in pauses:  # one-click unsubscribes; `digest resume NAME` lifts them
-        lines.append(
-            f"  {pause.subscriber}/{pause.channel}: email paused by the reader since "
-            f"{pause.since}; `digest resume {pause.subscriber}` sends again"
-        )
+    lines += _pauses(settings, store)
     # A row a worker is sending right now (its lease live) is "in flight", not pending; unless
     # that worker's process is known to have ended: the row waits for its lease to end.
     counts = store.outbox_counts(now, worker="")
@@ -299,6 +295,27 @@ def _ahead(store: Store, name: str, now: datetime) -> bool:
         return last is not None and behind(last[0], now)
     except (TypeError, ValueError):  # a period with no time, or none with its offset
         return False
+
+
+def _pauses(settings: Settings, store: Store) -> list[str]:
+    """The one-click unsubscribes (`digest resume NAME` lifts them): a pause names the e-mail
+    channels that go to the addresses it stopped now, whatever their names were then."""
+    pauses, mails = store.web.pauses(), mailing(settings.subscribers, recipients)
+    lines = ["channels paused by their readers:"] if pauses else []
+    for p in pauses:
+        held, note = [p.channel], ""  # paused before addresses were kept: by its name
+        if p.addresses:
+            held = [
+                c for c, to in mails.get(p.subscriber, {}).items() if p.holds(p.subscriber, c, to)
+            ]
+            gone = "" if held else f": no e-mail channel of {p.subscriber} goes there now"
+            note = f" (to {', '.join(p.addresses)}{gone})"
+        where = f"/{', '.join(held)}" if held else ""
+        lines.append(
+            f"  {p.subscriber}{where}: email paused by the reader since {p.since}{note};"
+            f" `digest resume {p.subscriber}` sends again"
+        )
+    return lines
 
 
 def _deliveries(settings: Settings, store: Store, now: datetime) -> list[str]:

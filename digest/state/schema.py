@@ -10,6 +10,7 @@ from digest.state.ratings import SCHEMA as RATINGS_SCHEMA
 from digest.state.ratings import WEB_VOTES_SCHEMA
 from digest.state.votes import ACKS_SCHEMA
 from digest.state.votes import SCHEMA as VOTES_SCHEMA
+from digest.state.web import ADDRESSES_SCHEMA as WEB_ADDRESSES_SCHEMA
 from digest.state.web import SCHEMA as WEB_SCHEMA
 
 SCHEMA = [
@@ -151,10 +152,17 @@ SCHEMA = [
     # Catalog.key_loose_titles in the commit of step LOOSE_TITLES: a journal version that
     # changed the title's first words had been a new paper, sent again.
     "",
+    # (web): each pause keeps the addresses it stopped, and it holds the e-mail channel that goes
+    # to one of them: kept by the channel's name alone ("email", "email-2": its place in the
+    # list), a channel written above it took the pause, and the reader who had unsubscribed was
+    # mailed again. The addresses each subscriber is mailed at, for an older mail's unsubscribe
+    # link after a rename. A pause of before keeps its name, and no addresses; see web.py
+    WEB_ADDRESSES_SCHEMA,
 ]
 # The step after which every stored paper has its loose title key and text keys: the last, for
 # store.py keys the papers of a store without any key first, in that step (a loose key there made
-# it skip them). A state of step 13 has the loose keys already; given again, each stays as it is.
+# it skip them: at 15 under step 16, a store of before paper_keys kept its papers without their
+# ids). A state of step 13 or 15 has the loose keys already; given again, each stays as it is.
 LOOSE_TITLES = len(SCHEMA)
 TOKENS = 12  # the step that gave outbox rows their token
 # The first version whose outbox rows' keys hash their creation instant: the rows of an older

@@ -1,19 +1,18 @@
-"""The web face's tables, on store.py's connection: channels paused by their reader (one-click
-unsubscribe), where each Matrix account's /sync left off, the Matrix events already counted, the
-archive's reads (past digests, the papers they gave), and the papers a rating link names by a hash.
-
-store.py owns the connection, the schema and the transactions; this module owns these tables.
-"""
+"""The web face's tables, on store.py's connection (which owns the schema and transactions):
+channels paused by their reader (one-click unsubscribe) and the addresses they stop, where each
+Matrix account's /sync left off, the Matrix events counted, the archive's reads, rating links."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from digest.models import Message, Paper, identity
+from digest.models import Message, Paper, Subscriber, identity
+from digest.state.catalog import Catalog
 from digest.state.engine import Engine
 from digest.state.tables import Tables
 
@@ -35,6 +34,53 @@ SCHEMA = """
         seen_at  TEXT NOT NULL
     );
 """
+
+# schema.SCHEMA's migration for the addresses each subscriber's e-mail went to (an older mail's
+# unsubscribe link, its name since renamed). A pause's addresses are in its `channel` (addressed()).
+# IF NOT EXISTS: the last step runs again over a state whose version was set back.
+ADDRESSES_SCHEMA = """
+    CREATE TABLE IF NOT EXISTS mailed_to (
+        subscriber TEXT NOT NULL,
+        address    TEXT NOT NULL,                      -- normal(): lowercase
+        PRIMARY KEY (subscriber, address)
+    )
+"""
+
+# Per subscriber, its e-mail channels by name and the addresses of each one's `to`.
+Mailing = dict[str, dict[str, tuple[str, ...]]]
+# An e-mail channel as an unsubscribe stops it: subscriber, channel name, its addresses.
+Target = tuple[str, str, tuple[str, ...]]
+
+
+def normal(addresses: Iterable[str]) -> tuple[str, ...]:
+    """Addresses as a pause keeps them: lowercase, each once, sorted."""
+    return tuple(sorted({a.strip().lower() for a in addresses if a.strip()}))
+
+
+def mailing(subscribers: Iterable[Subscriber], recipients: Callable[[Any], list[str]]) -> Mailing:
+    """The config's e-mail channels and their addresses (`recipients` reads a `to` as the e-mail
+    channel does)."""
+    to = {s.name: [c for c in s.channels if c.kind == "email"] for s in subscribers}
+    return {
+        s: {c.name: normal(recipients(c.options.get("to"))) for c in cs} for s, cs in to.items()
+    }
+
+
+def addressed(channel: str, addresses: Iterable[str]) -> str:
+    """A channel with the addresses it stops, one a line after its name, as a pause keeps it (in
+    pauses.channel) and a kept click carries it; a bare name is a pause by name, as before."""
+    return "\n".join((channel, *normal(addresses)))
+
+
+def reaching(mailing: Mailing, addresses: Collection[str]) -> list[Target]:
+    """The e-mail channels every address of which is one of these: those a link mailed to them
+    may stop (one that also goes to another address is another reader's too)."""
+    return [
+        (subscriber, name, to)
+        for subscriber, channels in mailing.items()
+        for name, to in channels.items()
+        if to and set(to) <= set(addresses)
+    ]
 
 
 # Characters: a paper id longer than this is named in rating links by a hash of it. Signed whole,
@@ -115,8 +161,18 @@ _PAUSED = (
 @dataclass(frozen=True, slots=True)
 class Pause:
     subscriber: str
-    channel: str
+    channel: str  # its name when it was paused
     since: str
+    addresses: tuple[str, ...] = ()  # () when paused before addresses were kept
+
+    def holds(self, subscriber: str, channel: str, addresses: Collection[str]) -> bool:
+        """Whether it stops that e-mail channel: the subscriber's, going to an address it stopped
+        whatever its name now (a channel written above it shifts them); one of before, by name."""
+        if subscriber != self.subscriber:
+            return False
+        if not self.addresses:
+            return channel == self.channel
+        return not set(self.addresses).isdisjoint(addresses)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,49 +193,93 @@ class Web(Tables):
     # one-click unsubscribe
 
     def pause(self, subscriber: str, channels: list[str], now: datetime) -> None:
-        """Pause these channels, and with them their rows queued now, claimed ones too: a worker
-        renews a row's lease just before sending it, which a paused row fails (a mail sent after
-        the unsubscribe was answered, when only a delivery pass's start looked at the pauses)."""
+        """Pause these channels (each a name, or addressed(): its name and the addresses it
+        stops), and with them their rows queued now, claimed ones too: a worker renews a row's
+        lease just before sending it, which a paused row fails (a mail sent after the
+        unsubscribe was answered, when only a delivery pass's start looked at the pauses)."""
         with self.transaction() as db:
+            rows = db.execute("SELECT channel FROM pauses WHERE subscriber = ?", (subscriber,))
+            kept = {str(r[0]).partition("\n")[2] for r in rows}  # stopped once: that time stands
             db.executemany(
                 "INSERT OR IGNORE INTO pauses (subscriber, channel, since) VALUES (?,?,?)",
-                [(subscriber, name, self.stamp(now)) for name in channels],
+                [
+                    (subscriber, c, self.stamp(now))
+                    for c in channels
+                    if c.partition("\n")[2] not in kept - {""}
+                ],
             )
             db.executemany(
                 f"UPDATE outbox SET {_PAUSED} WHERE status = 'pending' AND subscriber = ?"
                 " AND channel = ?",
-                [(subscriber, name) for name in channels],
+                [(subscriber, c.partition("\n")[0]) for c in channels],
             )
 
     def resume(self, subscriber: str) -> list[str]:
         """Lift every pause of the subscriber; the channels that were paused."""
         with self.transaction() as db:
-            names = [
-                r[0]
-                for r in db.execute(
-                    "SELECT channel FROM pauses WHERE subscriber = ? ORDER BY channel",
-                    (subscriber,),
-                )
-            ]
+            rows = db.execute("SELECT channel FROM pauses WHERE subscriber = ?", (subscriber,))
+            names = sorted({str(r[0]).partition("\n")[0] for r in rows})
             db.execute("DELETE FROM pauses WHERE subscriber = ?", (subscriber,))
         return names
 
     def pauses(self) -> list[Pause]:
         rows = self.db.execute("SELECT * FROM pauses ORDER BY subscriber, channel")
-        return [Pause(r["subscriber"], r["channel"], r["since"]) for r in rows]
+        kept = [(r["subscriber"], str(r["channel"]).split("\n"), r["since"]) for r in rows]
+        return [Pause(s, name, since, tuple(to)) for s, (name, *to), since in kept]
 
-    def hold_paused(self) -> int:
+    def stopped(self, targets: Iterable[Target]) -> dict[tuple[str, str], str]:
+        """Of these e-mail channels, those a pause holds, and since when."""
+        pauses = self.pauses()
+        return {
+            (s, c): min(p.since for p in held)
+            for s, c, to in targets
+            if (held := [p for p in pauses if p.holds(s, c, to)])
+        }
+
+    def mailed_at(self, subscriber: str) -> set[str]:
+        """The addresses the subscriber's e-mail went to, as runs and pauses recorded them."""
+        rows = self.db.execute("SELECT address FROM mailed_to WHERE subscriber = ?", (subscriber,))
+        kept = [p.addresses for p in self.pauses() if p.subscriber == subscriber]
+        return {str(r[0]) for r in rows} | {a for to in kept for a in to}
+
+    def hold_paused(self, mailing: Mailing | None = None) -> int:
         """Pending rows of paused channels leave the queue for good (status 'paused'): a reader
-        who comes back gets the next digest, not a backlog."""
-        if self.db.execute("SELECT 1 FROM pauses LIMIT 1").fetchone() is None:
+        who comes back gets the next digest, not a backlog. A pause by addresses holds the
+        channels of `mailing` (the config's) that go to one of them, and none without it; the
+        addresses each subscriber is mailed at are recorded from it too."""
+        if mailing is not None:
+            self._remember(mailing)
+        pauses = self.pauses()
+        if not pauses:
             return 0  # the usual case: no write transaction on every delivery
+        held = {(p.subscriber, p.channel) for p in pauses if not p.addresses}
+        for subscriber, channels in (mailing or {}).items():
+            for name, to in channels.items():
+                if any(p.addresses and p.holds(subscriber, name, to) for p in pauses):
+                    held.add((subscriber, name))
+        if not held:
+            return 0
         with self.transaction() as db:
-            return db.execute(
-                f"UPDATE outbox SET {_PAUSED} WHERE status = 'pending' AND EXISTS (SELECT 1"
-                " FROM pauses"
-                " WHERE pauses.subscriber = outbox.subscriber"
-                " AND pauses.channel = outbox.channel)"
-            ).rowcount
+            return sum(
+                db.execute(
+                    f"UPDATE outbox SET {_PAUSED} WHERE status = 'pending' AND subscriber = ?"
+                    " AND channel = ?",
+                    pair,
+                ).rowcount
+                for pair in sorted(held)
+            )
+
+    def _remember(self, mailing: Mailing) -> None:
+        """Record the addresses each subscriber is mailed at, those not recorded yet."""
+        rows = self.db.execute("SELECT subscriber, address FROM mailed_to")
+        known = {(str(r[0]), str(r[1])) for r in rows}
+        new = {(s, a) for s, cs in mailing.items() for to in cs.values() for a in to} - known
+        if new:
+            with self.transaction() as db:
+                db.executemany(
+                    "INSERT OR IGNORE INTO mailed_to (subscriber, address) VALUES (?, ?)",
+                    sorted(new),
+                )
 
     # Matrix replies
 
@@ -264,6 +364,14 @@ class Web(Tables):
     def named(self, subscriber: str, name: str) -> str | None:
         """The id of the paper the subscriber's rating link names (see named())."""
         return named(self.db, subscriber, name)
+
+    def paper(self, subscriber: str, name: str) -> Paper | None:
+        """The stored paper the subscriber's rating link names, whose title its page shows and
+        which the vote and its undo rate (a copy folded since: the paper it was folded into)."""
+        found = named(self.db, subscriber, name)
+        return (
+            None if found is None else Catalog(self.db, self.transaction, self.stamp).paper(found)
+        )
 
     def digest_message(self, subscriber: str, period: str) -> Message | None:
         """The message of one digest, as its channels got it."""

@@ -22,9 +22,9 @@ from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from digest.channels.email import recipients
-from digest.models import DigestError, Paper, Settings, Subscriber
-from digest.state import Store
+from digest.models import DigestError, Settings, Subscriber
 from digest.state.engine import is_url
+from digest.state.web import Target, addressed, mailing, reaching
 from digest.web import answers, archive, slack, standing
 from digest.web.access import Access
 from digest.web.answers import TooLarge, read_body, refused, respond
@@ -57,7 +57,7 @@ class Face:
         # The config as the next run reads it: a subscriber or an e-mail channel added since
         # the face started had its one-click unsubscribe answered "no e-mail to stop".
         self.current = Current(settings, load)
-        self.db = Access(state)
+        self.db = Access(state, self.current)  # which refuses writes once [state] changed
         # Beside an SQLite state the kept clicks outlive the process; PostgreSQL replicas share
         # no disk, so theirs live in memory.
         spool = None if is_url(state) else Spool(Path(f"{state}.clicks"))
@@ -129,8 +129,8 @@ class Face:
             return await self.undo(request, token)
         subscriber, name, vote = found
         if subscriber not in self.subscribers:
-            return refused(410, "This link does not work", "Its reader is no longer subscribed.")
-        paper = await self.db(lambda store: _paper(store, subscriber, name))
+            return refused(410, "This link does not work", _EARLIER_VOTE)
+        paper = await self.db(lambda store: store.web.paper(subscriber, name))
         if paper is None:
             return refused(404, "Unknown paper", "This paper is not in the digest's records.")
         paper_id, title = paper.id, html.escape(paper.title)
@@ -183,10 +183,10 @@ class Face:
         subscriber, name, key = fields[:3]
         previous = fields[3] if len(fields) == 4 else None
         if subscriber not in self.subscribers:
-            return refused(410, "This link does not work", "Its reader is no longer subscribed.")
+            return refused(410, "This link does not work", _EARLIER_VOTE)
         if previous is not None and not (isinstance(previous, list) and len(previous) == 4):
             return refused(403, "This link does not work", _BAD_LINK)
-        paper = await self.db(lambda store: _paper(store, subscriber, name))
+        paper = await self.db(lambda store: store.web.paper(subscriber, name))
         paper_id = paper.id if paper else name
         title = html.escape(paper.title if paper else name)
         if request.method != "POST":
@@ -222,8 +222,8 @@ class Face:
             return refused(403, "This link does not work", _BAD_LINK)
         subscriber, name = late[0], late[1]
         if subscriber not in self.subscribers:
-            return refused(410, "This link does not work", "Its reader is no longer subscribed.")
-        paper = await self.db(lambda store: _paper(store, subscriber, name))
+            return refused(410, "This link does not work", _EARLIER_VOTE)
+        paper = await self.db(lambda store: store.web.paper(subscriber, name))
         paper_id, title = (paper.id, paper.title) if paper else (name, name)
         rated = await self.db.glance(lambda s: standing.rating(s, subscriber, paper_id))
         return respond(
@@ -252,44 +252,47 @@ class Face:
         subscriber = await self.unsubscriber(token)
         if not subscriber:
             return refused(403, "This link does not work", _BAD_UNSUBSCRIBE)
-        if subscriber not in self.subscribers:  # taken out of the config: nothing goes to it
-            return refused(410, "No longer subscribed", "No digest goes to this reader any more.")
-        channels = [c.name for c in self.subscribers[subscriber].channels if c.kind == "email"]
-        if not channels:  # digests in other channels carry the link too: nothing to pause here
-            body = (
-                f"<p>{html.escape(subscriber)} gets no e-mail digests, so there is nothing for"
-                " this link to stop; its other channels are set by the digest's operator.</p>"
-            )
-            return respond(page("No e-mail to stop", body))
+        mails = mailing(self.subscribers.values(), recipients)
+        stops = [(subscriber, c, to) for c, to in mails.get(subscriber, {}).items()]
+        if subscriber not in mails:  # renamed since: the channels mailed only where its mail went
+            went = await self.db(lambda store: store.web.mailed_at(subscriber))
+            stops = reaching(mails, went)  # (it had said "no digest goes" to one still mailed)
+        if not stops and subscriber in mails:  # digests in other channels carry the link too
+            why = f"{subscriber} gets no e-mail digests, so there is nothing for this link to stop"
+            return refused(200, "No e-mail to stop", why + _OTHERS)
+        if not stops:
+            return refused(410, "This link does not work", _EARLIER.format(subscriber))
+        who = ", ".join(dict.fromkeys(s for s, _, _ in stops))
         if request.method != "POST":  # HEAD too: only a POST changes anything
-            return await self.ask_unsubscribe(subscriber, channels, token)
+            return await self.ask_unsubscribe(stops, who, token)
         try:
             await read_body(request, MAX_BODY)  # RFC 8058's "List-Unsubscribe=One-Click"
         except TooLarge:
             return refused(413, "Too large", "The request was larger than an unsubscribe.")
         now = self.now()
         # Written now, or kept and tried again while the database is away: a mail provider's
-        # one-click POST comes once, and the reader takes "Unsubscribed" at its word.
-        pauses = tuple((subscriber, name) for name in channels)
+        # one-click POST comes once, and the reader takes "Unsubscribed" at its word. Each
+        # channel with its addresses, which the pause stops whatever the config says later.
+        pauses = tuple((s, addressed(c, to)) for s, c, to in stops)
         await self.clicks.take(
             Click(f"pause:{subscriber}:{now.isoformat()}", now, now, (), "", pauses)
         )
         body = (
-            f"<p>No more e-mail digests go to {html.escape(subscriber)}. To start them again,"
+            f"<p>No more e-mail digests go to {html.escape(who)}. To start them again,"
             " ask the digest's operator (<code>digest resume</code>).</p>"
         )
         return respond(page("Unsubscribed", body))
 
-    async def ask_unsubscribe(self, subscriber: str, channels: list[str], token: str) -> Response:
+    async def ask_unsubscribe(self, stops: list[Target], who: str, token: str) -> Response:
         """The confirm page, with what is in force: after the unsubscribe, Back or Reload says
         the mail is stopped since when, and asks nothing."""
-        paused = await self.db.glance(lambda s: standing.stopped(s, subscriber, channels))
-        button = button_form(token, "Unsubscribe")
-        zone = self._zone(subscriber)
-        mailed = {a for c in self.subscribers[subscriber].channels if c.kind == "email"
-                  for a in recipients(c.options.get("to"))}  # fmt: skip
-        asked = standing.unsubscribe(subscriber, channels, paused, zone, button, len(mailed))
-        return respond(page(*asked))
+        paused = await self.db.glance(lambda s: s.web.stopped(stops))
+        names = {(s, c): c if s == stops[0][0] else f"{s}/{c}" for s, c, _ in stops}
+        shown = None if paused is None else {names[k]: at for k, at in paused.items()}
+        mailed, button = len({a for *_, to in stops for a in to}), button_form(token, "Unsubscribe")
+        zone, channels = self._zone(stops[0][0]), list(names.values())
+        head, body = standing.unsubscribe(who, channels, shown, zone, button, mailed)
+        return respond(page(head, body))
 
     # the archive and the feed
 
@@ -368,17 +371,19 @@ class Face:
         return Response(b"", 200)  # pages.Strict adds the headers
 
 
-def _paper(store: Store, subscriber: str, name: str) -> Paper | None:
-    """The stored paper a rating link names (by its id, or a long id by its hash); a copy folded
-    since into another paper (a journal's record into the arXiv one) names that paper, whose
-    title the page shows and which the vote and its undo rate."""
-    paper_id = store.web.named(subscriber, name)
-    return None if paper_id is None else store.papers.paper(paper_id)
-
-
 _BAD_LINK = (
     "The link is damaged, has expired, or was made before the digest's secret changed. "
     "The next digest has fresh links."
+)
+_OTHERS = "; its other channels are set by the digest's operator."
+_EARLIER = (  # a name not in the config: a link for one reader never stops another's mail
+    "This link is from the digests of an earlier subscription ({!r}): no e-mail digest goes only"
+    " to the addresses that one was mailed to, so nothing was changed. If digests still come to"
+    " you, use the unsubscribe link of the newest one, or ask whoever runs the digest."
+)
+_EARLIER_VOTE = (
+    "This link is from the digests of an earlier subscription, under a name no longer in use:"
+    " nothing was recorded. If digests still come to you, the links of the newest one work."
 )
 _BAD_UNSUBSCRIBE = (
     "The link is damaged, or no digest of its reader carries it. To stop the e-mail digests,"
