@@ -18,9 +18,9 @@ from digest.models.identity import (
     kind,
     loose_title_hash,
     merge,
-    normalize,
     same_paper,
 )
+from digest.models.texts import normalize
 from digest.models.values import Paper
 
 # Names shorter than this say too little: a preprint's "B. Chen" and its journal version's "Bo
@@ -131,8 +131,8 @@ def _stems(word: str) -> set[str]:
     return forms
 
 
-_PLURALS = (("ies", "y"), ("es", "is"), ("a", "um"), ("a", "on"), ("i", "us"), ("ices", "ex"))
-_PLURALS += (("ices", "ix"),)
+_PLURALS: tuple[tuple[str, str], ...] = (("ies", "y"), ("es", "is"), ("a", "um"), ("a", "on"))
+_PLURALS += (("i", "us"), ("ices", "ex"), ("ices", "ix"))
 _GREEK = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho"
 _NAMES = {chr(0x3B1 + i + (i > 16)): n for i, n in enumerate(f"{_GREEK} sigma tau".split())}
 _NAMES |= {chr(0x3C5 + i): n for i, n in enumerate("upsilon phi chi psi omega".split())}

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import date, datetime
 from typing import Any
 
-from digest.models import Paper, identity
+from digest.models import Paper, identity, texts
 from digest.models.evidence import name_keys, own_id, refuses
 from digest.state.engine import Engine
 from digest.state.liked import LikedCache
@@ -313,8 +313,8 @@ class Catalog(LikedCache):
         titles = (identity.loose_title_hash, identity.squeezed_title_hash)
         keyed = [(k, r["id"]) for r in rows for way in titles if (k := way(r["title"]))]
         for r in rows:
-            texts = dict.fromkeys((r["abstract"], identity.bare_abstract(r["abstract"])))
-            keyed += [(k, r["id"]) for t in texts for k in identity.text_keys(r["title"], t)]
+            forms = dict.fromkeys((r["abstract"], texts.bare_abstract(r["abstract"])))
+            keyed += [(k, r["id"]) for t in forms for k in texts.text_keys(r["title"], t)]
         db.executemany(_KEY, keyed)
 
 
