@@ -115,3 +115,36 @@ def test_without_a_way_to_read_it_again_the_config_stays_as_given(files: Path) -
     face = Current(config.load(files / "digest.toml"))
     write(files, "ana", "ben")
     assert names(face) == ["ana"]
+
+
+def test_a_changed_state_is_refused_at_once_and_until_it_is_back(
+    files: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The face's database is opened once: a vote or unsubscribe taken after [state] changed
+    # went into a file no run read.
+    clock = Clock()
+    face, _ = current(files, clock)
+    assert face.check() == ""
+    body = (files / "digest.toml").read_text(encoding="utf-8")
+    write(files, text='[state]\npath = "moved/digest.db"\n' + body)
+    assert face.check() == f"{files / 'digest.toml'}: [state] changed: restart digest web"
+    assert "[state] changed: restart digest web (until then votes and unsubscribes" in caplog.text
+    write(files, "ana", "ben")  # back to state/digest.db: the face's own again
+    assert face.check() == "" and names(face) == ["ana", "ben"]
+    assert "[state] is back as it was" in caplog.text
+
+
+def test_a_changed_listen_is_said_to_need_a_restart(
+    files: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    clock = Clock()
+    face, _ = current(files, clock)
+    body = (files / "digest.toml").read_text(encoding="utf-8")
+    write(files, text=body.replace("[web]\n", '[web]\nlisten = "0.0.0.0:9000"\n'))
+    clock.now += EVERY
+    face.get()
+    assert (
+        "[web].listen changed: restart digest web to listen on 0.0.0.0:9000"
+        " (it listens on 127.0.0.1:8080 still)" in caplog.text
+    )
+    assert face.check() == ""  # the face goes on where it listens, writes and all

@@ -7,6 +7,7 @@ import logging
 import os
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -293,3 +294,47 @@ def test_an_upgrade_header_is_answered_as_plain_http_and_logs_no_warning(
         answer = raw(face, b"GET / HTTP/1.1\r\nHost: x\r\n" + upgrade + b"\r\n")
         assert answer.startswith(b"HTTP/1.1 200 ") and strict(answer)
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+def test_a_moved_state_stops_the_writes_of_digest_web_until_it_is_restarted(
+    tmp_path: Path,
+) -> None:
+    # The operator moved the state (a copy, then [state].path) while `digest web` ran: it said
+    # "read again" and went on writing unsubscribes and votes into the old file, which no run
+    # read; the reader was told "Unsubscribed" and mailed on. A new listen was taken silently.
+    process, port = start(tmp_path, "web")
+    other = free_port()
+    unsubscribe = f"/u/{Signer('a-long-enough-secret-for-tests').sign('u', 'ben', 0)}"
+    mailed = '\n[smtp]\nhost = "127.0.0.1"\nfrom = "digest@example.org"\n' + BEN
+    mailed += '[[subscribers.channels]]\nkind = "email"\nto = "ben@example.org"\n'
+    config, old = tmp_path / "digest.toml", tmp_path / "state" / "digest.db"
+    new = tmp_path / "newstate" / "digest.db"
+    try:
+        answered(port)
+        (tmp_path / "newstate").mkdir()
+        with sqlite3.connect(old) as source, sqlite3.connect(tmp_path / "newstate/digest.db") as to:
+            source.backup(to)
+        moved = CONFIG.format(port=port).replace("state/digest.db", "newstate/digest.db")
+        moved = moved.replace(f'listen = "127.0.0.1:{port}"', f'listen = "127.0.0.1:{other}"')
+        config.write_text(moved + mailed, encoding="utf-8")
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", trust_env=False) as http:
+            deadline = time.monotonic() + 30
+            while http.get(unsubscribe).status_code == 410 and time.monotonic() < deadline:
+                time.sleep(0.2)  # until the face has read the edit (and knows ben)
+            refused = http.post(unsubscribe, content=b"List-Unsubscribe=One-Click")
+            assert refused.status_code == 503 and refused.headers["Retry-After"]
+            config.write_text(CONFIG.format(port=port) + mailed, encoding="utf-8")  # put back
+            taken = http.post(unsubscribe, content=b"List-Unsubscribe=One-Click")
+            assert taken.status_code == 200 and "No more e-mail" in taken.text
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=60) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+    err = process.stderr.read() if process.stderr else ""
+    assert "digest.toml: [state] changed: restart digest web (until then" in err
+    assert f"[web].listen changed: restart digest web to listen on 127.0.0.1:{other}" in err
+    assert "[state] is back as it was" in err and "Traceback" not in err
+    for state, paused in ((old, 1), (new, 0)):
+        with sqlite3.connect(state) as db:
+            assert db.execute("SELECT count(*) FROM pauses").fetchone() == (paused,)

@@ -16,6 +16,7 @@ from starlette.concurrency import run_in_threadpool
 from digest.models import DigestError
 from digest.state import Store
 from digest.state.engine import StateBusy
+from digest.web.current import Current
 
 T = TypeVar("T")
 # Writes (votes, undos) at the database at once. A locked SQLite state holds each for up to
@@ -31,9 +32,14 @@ GLANCE = 2.0
 GLANCERS = 4
 
 
+class StateMoved(DigestError):
+    """The config names another state database than the one the face opened: nothing is written
+    where no run would read it (answered 503, as a state away is)."""
+
+
 class Access:
-    def __init__(self, state: str) -> None:
-        self.state = state
+    def __init__(self, state: str, current: Current | None = None) -> None:
+        self.state, self.current = state, current
         first = Store(state)  # opened (and migrated) now: a bad state fails the start
         self.shared = first if first.shared else None
         self.free: list[Store] = [] if self.shared else [first]
@@ -66,8 +72,18 @@ class Access:
         """`work(store)` in starlette's threadpool."""
         return await run_in_threadpool(self._leased, work)
 
+    def writable(self) -> None:
+        """Raise StateMoved when the config (looked at now) names another state."""
+        if self.current is not None and (why := self.current.check()):
+            raise StateMoved(why)
+
+    def moved(self) -> bool:
+        """Whether the config named another state when last looked at (no look now)."""
+        return self.current is not None and bool(self.current.moved)
+
     async def write(self, work: Callable[[Store], T]) -> T:
         """`work(store)`, a write, in threads of its own, WRITERS at most."""
+        self.writable()
         if self.turns is None:  # made in the event loop that waits on it
             self.turns = asyncio.Semaphore(WRITERS)
         try:

@@ -62,7 +62,9 @@ class Clicks:
     async def take(self, click: Click) -> bool | None:
         """True once the click is recorded or kept to be tried again; False for a request taken
         before (a replay); None when the database did not answer within ACK_BUDGET: the write
-        goes on in its thread (and the click is kept if it fails), Slack is answered now."""
+        goes on in its thread (and the click is kept if it fails), Slack is answered now.
+        Raises StateMoved when the config names another state now."""
+        self.access.writable()
         future = self.pool.submit(self._take, click)
         try:
             return await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(future)), ACK_BUDGET)
@@ -157,6 +159,9 @@ class Clicks:
 
     def flush(self) -> bool:
         """Try every kept click once, oldest first; True when none is left."""
+        if self.access.moved():  # they wait in the spool, for a face on the state they came to
+            with self.lock:
+                return not self.kept
         with self.lock:
             batch, self.kept = self.kept, []
         batch = self._unwritten(batch)

@@ -1,6 +1,7 @@
 """The web face's config as it is on disk, and what the face answers with from it: read again when
 the file or a .env it reads changes, so that an unsubscribe or a new subscriber's link means what
-the next `digest run` will do."""
+the next `digest run` will do. [state] and [web].listen are the face's own: changed, they are
+said to need a restart, and while [state] names another database the face writes nothing."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from digest.web.tokens import Signer
 log = logging.getLogger("digest.web")
 
 EVERY = 2.0  # seconds between two looks at the files: a stat each, on the face's own loop
+LISTEN = "127.0.0.1:8080"  # [web].listen when the config gives none
 
 Stamp = tuple[tuple[int, int, int] | None, ...]
 
@@ -47,6 +49,8 @@ class Current:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.settings, self.load, self.clock = settings, load, clock
+        self.started = settings  # its state and listen are the face's until it is restarted
+        self.moved = ""  # why the face writes nothing now: [state] names another database
         self.files = _files(settings)
         self.stamp = _stamp(self.files)
         self.looked = clock()
@@ -58,8 +62,14 @@ class Current:
             self.seen = (settings, View(settings))
         return self.seen[1]
 
-    def get(self) -> Settings:
-        if self.load is None or self.clock() - self.looked < EVERY:
+    def check(self) -> str:
+        """Before a write: why the face must not write ("" when it may), the files looked at now
+        (a vote or an unsubscribe moments after [state] changed is refused too)."""
+        self.get(now=True)
+        return self.moved
+
+    def get(self, now: bool = False) -> Settings:
+        if self.load is None or (not now and self.clock() - self.looked < EVERY):
             return self.settings
         self.looked = self.clock()
         stamp = _stamp(self.files)
@@ -79,8 +89,30 @@ class Current:
             log.warning("web: %s has no [web] table now; the face goes on as it was", fresh.path)
             return self.settings
         log.info("web: %s read again", self.settings.path)
+        self._unapplied(fresh)
         self.settings = fresh
         return fresh
+
+    def _unapplied(self, fresh: Settings) -> None:
+        """Say what of the fresh config the face cannot take live. Its database is opened once:
+        a vote or unsubscribe written there after [state] changed went where no run read it."""
+        before, started, path = self.settings, self.started, fresh.path
+        if fresh.state_path != before.state_path:
+            back = fresh.state_path == started.state_path
+            self.moved = "" if back else f"{path}: [state] changed: restart digest web"
+            log.warning("web: %s", _BACK.format(path) if back else self.moved + _REFUSED)
+        listen, where = _listen(fresh), _listen(started)
+        if listen != _listen(before) and listen != where:
+            log.warning("web: %s: [web].listen changed: %s", path, _RELISTEN.format(listen, where))
+
+
+_BACK = "{}: [state] is back as it was: votes and unsubscribes are taken again"
+_REFUSED = " (until then votes and unsubscribes are refused, 503: it writes to its state at start)"
+_RELISTEN = "restart digest web to listen on {} (it listens on {} still)"
+
+
+def _listen(settings: Settings) -> str:
+    return str(settings.web.get("listen", LISTEN))
 
 
 def _files(settings: Settings) -> tuple[Path, ...]:
