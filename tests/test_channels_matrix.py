@@ -245,6 +245,73 @@ def test_an_invited_bot_joins_then_posts(homeserver: Homeserver) -> None:
     assert event["sender"] == f"@{name}:{SERVER_NAME}"
 
 
+def bot_in_a_room(homeserver: Homeserver, public: bool) -> tuple[str, str, str, str]:
+    """A moderator's room (public, or invite-only with the bot invited) where the bot has
+    posted a digest: (moderator's token, bot's token, bot's user id, room id)."""
+    owner, name = homeserver.register(f"mod{next(_names)}"), f"bot{next(_names)}"
+    token, bot = homeserver.register(name), f"@{name}:{SERVER_NAME}"
+    if public:
+        made = {"preset": "public_chat", "visibility": "public"}
+        room_id = homeserver.call(owner, "POST", "/_matrix/client/v3/createRoom", json=made)
+        room_id = room_id["room_id"]
+    else:
+        room_id = homeserver.create_room(owner, invite=(bot,))
+    send(homeserver, token, room_id, message(1))  # never a member: it joins, then posts
+    return owner, token, bot, room_id
+
+
+def membership(homeserver: Homeserver, token: str, room_id: str, user: str) -> str:
+    path = f"/_matrix/client/v3/rooms/{quote(room_id)}/state/m.room.member/{quote(user)}"
+    return str(homeserver.call(token, "GET", path)["membership"])
+
+
+@pytest.mark.parametrize("public", [True, False], ids=["public-room", "invite-only-room"])
+def test_a_bot_kicked_from_a_room_does_not_join_it_again_and_says_who_removed_it(
+    homeserver: Homeserver, public: bool
+) -> None:
+    owner, token, bot, room_id = bot_in_a_room(homeserver, public)
+    kick = f"/_matrix/client/v3/rooms/{quote(room_id)}/kick"
+    homeserver.call(owner, "POST", kick, json={"user_id": bot, "reason": "no bots please"})
+    with pytest.raises(DeliveryError) as kicked:
+        send(homeserver, token, room_id, message(2), row=2)
+    said = str(kicked.value)
+    mod = homeserver.call(owner, "GET", "/_matrix/client/v3/account/whoami")["user_id"]
+    assert said.startswith(f"matrix: the bot was removed from the room by {mod}: no bots please;")
+    assert "invite it back" in said and f"not in room {room_id}" in said  # Synapse's own words
+    assert not kicked.value.retryable
+    assert membership(homeserver, owner, room_id, bot) == "leave"  # still out
+    assert len(homeserver.messages(owner, room_id)) == 1
+
+
+def test_a_banned_bot_is_dead_in_the_homeservers_words_and_stays_out(
+    homeserver: Homeserver,
+) -> None:
+    owner, token, bot, room_id = bot_in_a_room(homeserver, public=True)
+    ban = f"/_matrix/client/v3/rooms/{quote(room_id)}/ban"
+    homeserver.call(owner, "POST", ban, json={"user_id": bot, "reason": "spam"})
+    with pytest.raises(DeliveryError) as banned:
+        send(homeserver, token, room_id, message(2), row=2)
+    assert not banned.value.retryable and "banned" in str(banned.value)
+    assert membership(homeserver, owner, room_id, bot) == "ban"
+
+
+def test_a_kicked_bot_invited_back_joins_and_posts(homeserver: Homeserver) -> None:
+    owner, token, bot, room_id = bot_in_a_room(homeserver, public=False)
+    for action in ("kick", "invite"):
+        path = f"/_matrix/client/v3/rooms/{quote(room_id)}/{action}"
+        homeserver.call(owner, "POST", path, json={"user_id": bot})
+    send(homeserver, token, room_id, message(2), row=2)
+    assert membership(homeserver, owner, room_id, bot) == "join"
+    assert len(homeserver.messages(owner, room_id)) == 2
+
+
+def test_a_bot_that_left_a_public_room_itself_joins_it_again(homeserver: Homeserver) -> None:
+    owner, token, bot, room_id = bot_in_a_room(homeserver, public=True)
+    homeserver.call(token, "POST", f"/_matrix/client/v3/rooms/{quote(room_id)}/leave", json={})
+    send(homeserver, token, room_id, message(2), row=2)
+    assert len(homeserver.messages(owner, room_id)) == 2
+
+
 def test_at_room_in_an_abstract_notifies_nobody(homeserver: Homeserver) -> None:
     bot_name, reader_name = f"bot{next(_names)}", f"reader{next(_names)}"
     token, reader = homeserver.register(bot_name), homeserver.register(reader_name)

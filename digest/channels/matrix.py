@@ -145,16 +145,11 @@ class MatrixChannel:
         return Receipt(self.kind, " ".join(events_sent) or "all parts were sent before")
 
     def _put(self, http: httpx.Client, room_id: str, txn: str, content: dict[str, Any]) -> str:
-        url = (
-            f"{self.homeserver}/_matrix/client/v3/rooms/{quote(room_id, safe='')}"
-            f"/send/m.room.message/{quote(txn, safe='')}"
-        )
-        joined = False
+        path = f"/rooms/{quote(room_id, safe='')}/send/m.room.message/{quote(txn, safe='')}"
+        asked = False  # whether the bot may join, once
         while True:
-            try:
-                response = request(http, "PUT", url, json=content)
-            except httpx.HTTPError as exc:
-                raise network("matrix", exc) from None  # the same txnId makes a retry safe
+            # Unanswered: tried again later, when the same txnId makes the post safe.
+            response = self._call(http, "PUT", path, json=content)
             body = json_body(response)
             if response.is_success and isinstance(body.get("event_id"), str):
                 return str(body["event_id"])
@@ -166,21 +161,55 @@ class MatrixChannel:
                     " id; tried again later with the same transaction id (never posted twice)",
                     retryable=True,
                 )
-            if body.get("errcode") == "M_FORBIDDEN" and not joined:
-                joined = self._join(http, room_id)  # invited, or a public room: join, then post
-                if joined:
-                    continue
             error = refusal(response, body)
+            if body.get("errcode") == "M_FORBIDDEN" and not asked:
+                refused = f"{response.status_code} M_FORBIDDEN: {said(response, body)}"
+                asked, cannot = True, self._join(http, room_id, refused)
+                if not cannot:
+                    continue  # invited, or a public room: joined, now the post
+                # A ban, on a homeserver that shows a banned user no state: in its own words.
+                both = f"matrix answered {refused}; the join answered {cannot}"
+                text = f"matrix: the bot may not post in this room nor join it ({both})"
+                error = DeliveryError(text, retryable=False)
             if response.status_code in ROOM_REFUSALS:
                 raise RoomRefused(str(error), retryable=error.retryable)
             raise error
 
-    def _join(self, http: httpx.Client, room_id: str) -> bool:
-        url = f"{self.homeserver}/_matrix/client/v3/join/{quote(room_id, safe='')}"
+    def _join(self, http: httpx.Client, room_id: str, refused: str) -> str:
+        """Join the room that refused a post (`refused`, in the homeserver's words), unless a
+        moderator removed the bot from it: "" once in, else the answer to the join."""
+        removed = self._removed(http, room_id)
+        if removed:  # a moderator's "not here": never undone by a join of its own
+            again = f"{removed}; not joined again: invite it back to post there"
+            raise RoomRefused(f"matrix: {again} (matrix answered {refused})", retryable=False)
+        answer = self._call(http, "POST", f"/join/{quote(room_id, safe='')}", json={})
+        return (
+            "" if answer.is_success else f"{answer.status_code} {said(answer, json_body(answer))}"
+        )
+
+    def _removed(self, http: httpx.Client, room_id: str) -> str:
+        """Why the bot must not join the room by itself, or "" (invited, a public room never
+        joined, or one it left itself): kicked (`leave` set by another; by anyone, when the
+        homeserver does not say who) or banned, as its own m.room.member says, by whom, why."""
+        me = str(json_body(self._call(http, "GET", "/account/whoami")).get("user_id"))
+        path = f"/rooms/{quote(room_id, safe='')}/state/m.room.member/{quote(me, safe='')}"
+        answer = self._call(http, "GET", path, params={"format": "event"})  # with its sender
+        event = json_body(answer) if answer.is_success else {}
+        content = event.get("content", event)
+        state = content.get("membership") if isinstance(content, dict) else None
+        by = str(event.get("sender") or "") if "content" in event else ""
+        if state not in ("leave", "ban") or (state == "leave" and by == me):
+            return ""
+        who = f" by {one_line(by)[:300]}" if by else ""
+        why = f": {one_line(str(content['reason']))[:300]}" if content.get("reason") else ""
+        return f"the bot was {'banned' if state == 'ban' else 'removed'} from the room{who}{why}"
+
+    def _call(self, http: httpx.Client, method: str, path: str, **kwargs: Any) -> Answer:
+        url = f"{self.homeserver}/_matrix/client/v3{path}"
         try:
-            return request(http, "POST", url, json={}).is_success
-        except httpx.HTTPError:
-            return False
+            return request(http, method, url, **kwargs)
+        except httpx.HTTPError as exc:
+            raise network("matrix", exc) from None
 
     def _room_id(self, http: httpx.Client) -> str:
         """The room id to post to: an alias's as looked up within ALIAS_SECONDS, or now."""
@@ -200,11 +229,7 @@ class MatrixChannel:
         return None if now == room_id else now
 
     def _look_up(self, http: httpx.Client) -> str:
-        url = f"{self.homeserver}/_matrix/client/v3/directory/room/{quote(self.room, safe='')}"
-        try:
-            response = request(http, "GET", url)
-        except httpx.HTTPError as exc:
-            raise network("matrix", exc) from None
+        response = self._call(http, "GET", f"/directory/room/{quote(self.room, safe='')}")
         body = json_body(response)
         if not (response.is_success and isinstance(body.get("room_id"), str)):
             if response.status_code == 404:
@@ -218,11 +243,14 @@ class MatrixChannel:
 SAID = 4000  # characters of a server's error kept here: far more than the outbox shows
 
 
+def said(response: Answer, body: dict[str, Any]) -> str:
+    # Cut by the outbox once its secrets are blotted; this bound only keeps a line a line.
+    return " ".join(str(body.get("error") or response.reason_phrase).split())[:SAID]
+
+
 def refusal(response: Answer, body: dict[str, Any]) -> DeliveryError:
     status = response.status_code
     code = str(body.get("errcode") or "")
-    # Cut by the outbox once its secrets are blotted; this bound only keeps a line a line.
-    said = " ".join(str(body.get("error") or response.reason_phrase).split())[:SAID]
     if status == 429 or code == "M_LIMIT_EXCEEDED":
         wait = retry_after(response, body)
         return DeliveryError("matrix: rate limited (429)", retryable=True, retry_after=wait or 1.0)
@@ -231,10 +259,9 @@ def refusal(response: Answer, body: dict[str, Any]) -> DeliveryError:
         "M_MISSING_TOKEN": "no access token was sent",
         "M_FORBIDDEN": "the bot may not post in this room (invite it, or check power levels)",
         "M_TOO_LARGE": "the event is too large",
-    }.get(code, said)
-    return DeliveryError(
-        f"matrix answered {status} {code}: {hint}".strip(), retryable=status >= 500
-    )
+    }.get(code)
+    words = f"{hint}: {said(response, body)}" if hint else said(response, body)
+    return DeliveryError(f"matrix answered {status} {code}: {words}", retryable=status >= 500)
 
 
 def events(
@@ -298,10 +325,8 @@ def _shown(entry: Entry, scale: float) -> dict[str, Any]:
     shown["section"] = _clip(entry.section, HEADING)  # digest's own words; escaped all the same
     for name, n in limit.items():
         value = ", ".join(entry.terms) if name == "terms" else getattr(entry, name)
-        if name in ("url", "code_url", "up_url", "down_url"):
-            shown[name] = value if len(value) <= n else ""
-        else:
-            shown[name] = _clip(value, n)
+        link = name in ("url", "code_url", "up_url", "down_url")
+        shown[name] = (value if len(value) <= n else "") if link else _clip(value, n)
     return shown
 
 
@@ -313,9 +338,8 @@ def _entry_text(e: dict[str, Any]) -> str:
     facts += [f"score {e['score']}"] if e["score"] else []
     facts += [f"id {e['paper_id']}"] if e["paper_id"] else []
     lines += ["   " + " · ".join(facts)] if facts else []
-    why = ([f"matched {e['terms']}"] if e["terms"] else []) + (
-        [e["because"]] if e["because"] else []
-    )
+    why = [f"matched {e['terms']}"] if e["terms"] else []
+    why += [e["because"]] if e["because"] else []
     lines += ["   why: " + " — ".join(why)] if why else []
     lines += [f"   {e['snippet']}"] if e["snippet"] else []
     lines += [f"   code: {e['code_url']}"] if e["code_url"] else []
@@ -333,9 +357,8 @@ def _entry_html(e: dict[str, Any]) -> str:
     facts += [f"score {esc(e['score'])}"] if e["score"] else []
     facts += [f"id <code>{esc(e['paper_id'])}</code>"] if e["paper_id"] else []
     lines += [" · ".join(facts)] if facts else []
-    why = ([f"matched {esc(e['terms'])}"] if e["terms"] else []) + (
-        [esc(e["because"])] if e["because"] else []
-    )
+    why = [f"matched {esc(e['terms'])}"] if e["terms"] else []
+    why += [esc(e["because"])] if e["because"] else []
     lines += ["<i>why: " + " — ".join(why) + "</i>"] if why else []
     lines += [esc(e["snippet"])] if e["snippet"] else []
     lines += [f'<a href="{esc(e["code_url"])}">code</a>'] if e["code_url"] else []
