@@ -721,3 +721,55 @@ def test_a_huge_retry_after_never_ends_a_run_and_counts_the_attempt(
     later = NOW + timedelta(seconds=outbox.MAX_BACKOFF + 60)
     assert main(["run", *common, "--now", later.isoformat()]) == 0
     assert len(slack.accepted) == 1
+
+
+# A split digest resumed after the buttons were set up (or taken away): the parts stay the
+# first try's, so that each paper is posted once.
+
+
+class Refusing(SlackWebhook):
+    """Takes `take` messages, then answers 503 service_unavailable to every post."""
+
+    take = 1
+
+    def _answer(
+        self, method: str, path: str, body: bytes
+    ) -> tuple[int, str, dict[str, str]] | None:
+        if len(self.accepted) >= self.take:
+            return 503, "service_unavailable", {}
+        return super()._answer(method, path, body)
+
+
+def ranks_posted(payloads: list[dict[str, Any]]) -> list[int]:
+    """The rank of every paper the messages show, in order (its plain text opens "N. title")."""
+    texts = [b["text"]["text"] for p in payloads for b in p["blocks"] if b["type"] == "section"]
+    return [int(t.split(".", 1)[0]) for t in texts if t.split(".", 1)[0].isdigit()]
+
+
+@pytest.mark.parametrize("before", [False, True], ids=["secret-added", "secret-removed"])
+def test_a_retry_after_the_signing_secret_changed_posts_each_paper_once(
+    tmp_path: Path, before: bool
+) -> None:
+    server = Refusing(rate=100, burst=100)
+    try:
+        url = server.url()
+        msg = rated(40)
+        settings: list[Settings] = []
+        for secret in (before, not before):
+            options = {"webhook": url, **({"signing_secret": "s3cret"} if secret else {})}
+            sub = Subscriber("ana", Profile("x"), (ChannelConfig("slack", "slack", options),))
+            settings.append(Settings("t.toml", (), (sub,), secrets=frozenset({url})))
+        store = Store(tmp_path / "state.db")
+        digest = Digest("ana", "P1", NOW.date(), (Scored(paper(1), 0.5),), NOW)
+        store.record_digest(digest, 1, [("slack", "slack", msg)])
+        first = outbox.deliver(store, settings[0], NOW, rand=lambda: 0.5, sleep=lambda s: None)
+        server.take = 99
+        later = outbox.deliver(store, settings[1], NOW + timedelta(minutes=5), sleep=lambda s: None)
+    finally:
+        server.stop()
+    assert first.retrying and len(server.accepted) >= 3 and later.sent
+    assert ranks_posted(server.accepted) == list(range(1, 41))  # each once, in order
+    kinds = [[b["type"] for b in p["blocks"]] for p in server.accepted]
+    assert ("actions" in kinds[0]) is before and all(
+        ("actions" in k) is not before for k in kinds[1:]
+    )

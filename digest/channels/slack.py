@@ -99,10 +99,11 @@ def link(url: str, label: str) -> str:
 def messages(message: Message, buttons: bool = False) -> list[dict[str, Any]]:
     """The Block Kit payloads for a message, in order, each within Slack's limits: 50 blocks,
     3,000 characters a section, MAX_TEXT characters of text in all. With `buttons`, each paper
-    that has rating links gets a 👍 / 👎 actions block; a paper's blocks stay in one message."""
-    papers = [
-        [*_heading(e), *_paper_blocks(e), *_buttons(e, buttons)] for e in message.entries
-    ] or [[_section(escape(chunk))] for chunk in _chunks(message.text, MAX_SECTION - 200)]
+    that has rating links gets a 👍 / 👎 actions block; a paper's blocks stay in one message.
+    The split counts the buttons either way: a retry resumes at the part number of the first
+    try's split, which a signing_secret added or removed since must not move."""
+    papers = [[*_heading(e), *_paper_blocks(e), *_buttons(e)] for e in message.entries]
+    papers = papers or [[_section(escape(c))] for c in _chunks(message.text, MAX_SECTION - 200)]
     title = message.heading or message.subject
     footer = _clip(message.footer or message.subject, 2000)
     frame = MAX_HEADER + len(footer)  # the header and the context line of each part
@@ -126,13 +127,14 @@ def messages(message: Message, buttons: bool = False) -> list[dict[str, Any]]:
         # Plain: an alert's footer names the paper's authors (and digest's own footer needs no
         # markup).
         context = {"type": "plain_text", "text": footer, "emoji": False}
+        shown = [b for b in group if buttons or b["type"] != "actions"]
         out.append(
             {
                 # The notification; mrkdwn, so escaped too.
                 "text": escape(_clip(notification, MAX_NOTIFICATION - len(part)) + part),
                 "blocks": [
                     {"type": "header", "text": {"type": "plain_text", "text": heading}},
-                    *group,
+                    *shown,
                     {"type": "context", "elements": [context]},
                 ],
                 "unfurl_links": False,
@@ -142,11 +144,11 @@ def messages(message: Message, buttons: bool = False) -> list[dict[str, Any]]:
     return out
 
 
-def _buttons(entry: Entry, wanted: bool) -> list[dict[str, Any]]:
+def _buttons(entry: Entry) -> list[dict[str, Any]]:
     """👍 / 👎 for one paper: each button's value is the signed rating link, which the web face
     checks at {base_url}/slack/actions. A link over Slack's 2,000 characters gets no buttons: cut
     there, its token no longer checked and a click recorded nothing, with no word of it."""
-    if not (wanted and entry.up_url and entry.down_url):
+    if not (entry.up_url and entry.down_url):
         return []
     if max(len(entry.up_url), len(entry.down_url)) > 2000:  # Slack's bound on a value
         return []
