@@ -21,13 +21,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from digest.channels import CHANNELS, connections
+from digest.channels import CHANNELS, connections, email
 from digest.channels.transport import Owed, Resumed, bounded_wait
 from digest.marks import Marks, TakenOver
 from digest.models import ChannelConfig, DeliveryError, DigestError, Message, Settings, redact
 from digest.models.deadline import pause
 from digest.models.errors import StateError, shortened
-from digest.state import OutboxRow, Store
+from digest.state import OutboxRow, Store, web
 from digest.state.deliveries import LEASE, stamp
 from digest.state.engine import StateBusy
 
@@ -79,7 +79,7 @@ def deliver(
     if run.marks.carried:  # an earlier pass's sends, unrecorded while the server was away
         run.marks.settle(run.stop)
     groups: dict[str, list[_Job]] = {}
-    store.web.hold_paused()  # a reader's one-click unsubscribe: nothing more to that channel
+    store.web.hold_paused(web.mailing(settings.subscribers, email.recipients))  # unsubscribes
     for row in store.due(now, subscriber):
         job = run.prepare(row, CHANNELS if channels is None else channels)
         if job is not None:

@@ -13,7 +13,6 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from digest import alerts, library
-from digest.channels.email import recipients
 from digest.intake import SourceReport, ingest, seen_replacements
 from digest.models import (
     Digest,
@@ -29,7 +28,6 @@ from digest.models import (
 from digest.outbox import Outcome, deliver
 from digest.periods import behind, covered, next_fire, period_start
 from digest.state import Store
-from digest.state.web import mailing
 from digest.web import replies
 from digest.web.tokens import links_for
 
@@ -175,9 +173,6 @@ def _cycle(
     # its liked papers waits for them: its alert pass would mark papers looked at.
     ready = [s for s in subscribers if s.name not in waiting]
     report.alerts = alerts.make_alerts(settings, store, ready, now)
-    # A reader's unsubscribe holds the e-mail channels that go to the addresses it stopped,
-    # whatever their names are now: by name, a channel written above it took the pause.
-    store.web.hold_paused(mailing(settings.subscribers, recipients))
     if stop():
         log.info("stopping: this run's deliveries are left pending for the next run")
     else:

@@ -599,3 +599,27 @@ def test_a_claim_the_state_cannot_write_ends_the_pass_and_counts_no_attempt(
     (row,) = store.outbox()
     assert len(server.accepted) == 1  # part 2, not claimed, was not posted
     assert (row.status, row.attempts, row.parts_sent, row.unconfirmed) == ("pending", 0, 1, ())
+
+
+def test_a_pass_holds_a_channel_going_to_an_unsubscribed_address_whatever_its_name(
+    tmp_path: Path,
+) -> None:
+    """`digest retry` held a reader's unsubscribe by the channel's name only: a row queued
+    after it (a run cut short before its delivery pass) went to the address it had stopped."""
+    from digest.state.web import addressed
+
+    mail = ChannelConfig("email", "email-2", {"to": "Ana@Example.org"})
+    store = Store(tmp_path / "s.db")
+    store.web.pause("ana", [addressed("email", ["ana@example.org"])], NOW)
+    settings, store = setup(tmp_path, mail)
+    sent: list[str] = []
+
+    class Recording(Refusing):
+        kind = "email"
+
+        def send(self, delivery: Delivery) -> Receipt:
+            sent.append(delivery.subscriber)
+            raise DeliveryError("not to be sent", retryable=False)
+
+    outbox.deliver(store, settings, NOW, channels={"email": Recording})
+    assert sent == [] and store.outbox()[0].status == "paused"
