@@ -20,8 +20,9 @@ from digest.models.identity import (
     merge,
     same_paper,
 )
-from digest.models.texts import normalize
+from digest.models.texts import APOSTROPHE, folded, normalize
 from digest.models.values import Paper
+from digest.models.wording import same_title
 
 # Names shorter than this say too little: a preprint's "B. Chen" and its journal version's "Bo
 # Chen" share "chen" anyway, and an organisation's one name ("Nature") is no author list.
@@ -52,119 +53,19 @@ def refuses(
 def copies(
     known: Paper, known_guids: Iterable[str], other: Paper, other_keys: Iterable[str]
 ) -> bool:
-    """Whether two records of one long text (texts.text_keys) are one
-    paper: every word of the shorter title is in the other (a title grown or cut at either end,
-    a subtitle added or dropped, "(extended abstract)"; a typo fixed, "modelling"), not two
-    groups', not two items of one feed. A journal's blurb as every item's text had made "… in
-    Parkinson's disease" and "… in Alzheimer's disease" one: 70% of the words had been enough."""
+    """Whether two records of one long text (texts.text_keys) are one paper: their titles are
+    one paper's (wording.same_title), not two groups', not two items of one feed. A journal's
+    blurb as every item's text had made "… in Parkinson's disease" and "… in Alzheimer's
+    disease" one: 70% of the words had been enough."""
     if _other_authors(known, other) or _two_items(known_guids, other_keys):
         return False
-    shorter, longer = sorted((_title_forms(p.title) for p in (known, other)), key=_size)
-    words = {w for form in longer for w in form}
-    stems = {s for w in words for s in _stems(w)}
-    # The same people's record may put one small word for another, or another form of a word
-    # (a copy editor's "on" for "in", "predicting" for "predictions"): it had been sent again.
-    # Any other word is another paper, by one group too: "Part I" and "Part II", "type 1" and
-    # "type 2", "Parkinson's" and "Alzheimer's" under one feed's blurb.
-    same = _same_people(known, other)
-    for form in shorter:
-        missing = [w for w in form if not _found(w, words, stems)]
-        if not missing or (same and len(missing) == 1 and _reworded(missing[0], words)):
-            return True
-    return False
-
-
-def _reworded(word: str, words: set[str]) -> bool:
-    """Is the word a small one a copy editor swaps, or of one stem with one of the words (their
-    first 6 letters the same, both of 7+)?"""
-    if word in _SWAPPED:
-        return True
-    return len(word) >= 7 and any(len(w) >= 7 and w[:6] == word[:6] for w in words)
-
-
-_SWAPPED = frozenset("in on at of for to from by into onto via within across".split())
+    return same_title(known.title, other.title, _same_people(known, other))
 
 
 def _same_people(known: Paper, other: Paper) -> bool:
     """Do the two author lists share a name?"""
     mine, theirs = _name_words(known.authors), _name_words(other.authors)
     return bool(mine & theirs)
-
-
-def _title_forms(title: str) -> tuple[list[str], list[str]]:
-    """The title's words split at its hyphens and joined there ("Pre-training" is "pre",
-    "training" and "pretraining"), without a venue's mark at its end and its articles (a
-    journal may drop "the"); "with" and "without" are two titles."""
-    while (mark := _MARK.search(title)) and set(normalize(mark[0]).split()) <= _MARKS:
-        title = title[: mark.start()]
-    forms: list[list[str]] = []
-    for text in (title, _HYPHEN.sub("", title)):
-        words = normalize(_folded(_APOSTROPHE.sub("", text))).split()
-        forms.append([w for w in words if w not in _ARTICLES] or words)
-    return forms[0], forms[1]
-
-
-def _size(forms: tuple[list[str], list[str]]) -> int:
-    return len(forms[0])
-
-
-def _found(word: str, words: set[str], stems: set[str]) -> bool:
-    """Is the word among the words, as it is or with one letter added, dropped, swapped with
-    its neighbour or an s for a z ("colour", "centre", "optimise"; words of 5+ letters)? Any
-    other letter for another is another word: "adsorption" and "absorption", "proton" and
-    "photon"."""
-    if word in words or not stems.isdisjoint(_stems(word)):
-        return True
-    return len(word) >= 5 and any(len(w) >= 5 and _one_edit(word, w) for w in words)
-
-
-def _stems(word: str) -> set[str]:
-    """The word, what it may be the plural of ("galaxies" galaxy, "maps" map, "analyses"
-    analysis, "spectra" spectrum, "nuclei" nucleus, "indices" index, "mice" mouse) and its other
-    spelling ("α" alpha, "2d" two-dimensional): two words of one stem are one."""
-    forms = {word, _SAME.get(word, word)}
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        forms.add(word[:-1])
-    for plural, singular in _PLURALS:
-        if len(word) > len(plural) + 1 and word.endswith(plural):
-            forms.add(word[: -len(plural)] + singular)
-    return forms
-
-
-_PLURALS: tuple[tuple[str, str], ...] = (("ies", "y"), ("es", "is"), ("a", "um"), ("a", "on"))
-_PLURALS += (("i", "us"), ("ices", "ex"), ("ices", "ix"))
-_GREEK = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho"
-_NAMES = {chr(0x3B1 + i + (i > 16)): n for i, n in enumerate(f"{_GREEK} sigma tau".split())}
-_NAMES |= {chr(0x3C5 + i): n for i, n in enumerate("upsilon phi chi psi omega".split())}
-_NAMES |= {f"{i}d": f"{n}dimensional" for i, n in enumerate(("one", "two", "three", "four"), 1)}
-_NAMES |= {"mice": "mouse", "men": "man", "women": "woman", "children": "child", "feet": "foot"}
-_SAME = _NAMES | {name: written for written, name in _NAMES.items()}
-
-
-def _one_edit(a: str, b: str) -> bool:
-    if len(a) > len(b):
-        a, b = b, a
-    if len(b) - len(a) > 1 or a == b:
-        return a == b
-    i = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), len(a))
-    if len(a) < len(b):
-        return a[i:] == b[i + 1 :]
-    if a[i + 1 :] == b[i + 1 :]:  # one letter for another
-        return {a[i], b[i]} == {"s", "z"}
-    return a[i] == b[i + 1] and a[i + 1] == b[i] and a[i + 2 :] == b[i + 2 :]  # swapped
-
-
-# A venue's mark after a title ("(extended abstract)", "[Student Abstract]", ": Extended
-# version"): a copy's, no subtitle of another paper.
-_MARK = re.compile(r"\s*(?:\([^()]*\)|\[[^\[\]]*\]|[:\u2013\u2014-][^:\u2013\u2014()\[\]-]*)\W*$")
-_MARKS = set(
-    "extended abstract abstracts short full long paper version student research poster demo"
-    " demonstration invited talk keynote position technical report preprint camera ready"
-    " journal conference workshop supplementary material revised corrected reprint appendix"
-    " with".split()
-)
-_ARTICLES = {"a", "an", "the"}
-_HYPHEN = re.compile(r"(?<=[^\W\d_])[-\u2010\u2011](?=[^\W\d_])")
 
 
 def _two_items(known_guids: Iterable[str], other_keys: Iterable[str]) -> bool:
@@ -188,42 +89,11 @@ def _name_words(names: Iterable[str]) -> set[str]:
     """The names' words as ASCII writes them: "Müller" is "muller" and "mueller" (split at its
     mark, it had been "mu" and "ller"), "Głowacki" "glowacki", "Weiß" "weiss", "Kaʻiulani"
     "kaiulani": a preprint's names and its journal version's in ASCII had been two groups'."""
-    text = _APOSTROPHE.sub("", unicodedata.normalize("NFKD", " ".join(names)).lower())
+    text = APOSTROPHE.sub("", unicodedata.normalize("NFKD", " ".join(names)).lower())
     words: set[str] = set()
     for spelled in (text, _UMLAUT.sub(r"\1e", text)):  # "Mueller" is German's other spelling
-        words.update(w for w in _WORD.findall(_folded(spelled)) if len(w) > 1)
+        words.update(w for w in _WORD.findall(folded(spelled)) if len(w) > 1)
     return words
-
-
-def _folded(text: str) -> str:
-    """The text without its accents (NFKD's marks) and with the Latin letters NFKD leaves as
-    they are written as ASCII writes them: ł as l, ø as o, æ as ae, ß as ss, þ as th, ı as i."""
-    marked = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in marked if not unicodedata.combining(c)).translate(_FOLD)
-
-
-def _fold_table() -> dict[int, str]:
-    """The Latin letters NFKD does not decompose, by their names: "LATIN SMALL LETTER L WITH
-    STROKE" is l, "LATIN SMALL LIGATURE OE" oe; a letter of its own (ʒ, ə) stays."""
-    table: dict[int, str] = {}
-    for code in range(0xC0, 0x2B0):  # Latin-1 to IPA: the blocks after decompose
-        bare = "".join(c for c in unicodedata.normalize("NFKD", chr(code)) if c.isascii())
-        named = _LETTER.fullmatch(unicodedata.name(chr(code), ""))
-        if not bare and named:
-            table[code] = _SPECIAL.get(named[1], named[1].lower())
-    return table
-
-
-_LETTER = re.compile(
-    r"LATIN (?:SMALL|CAPITAL) (?:LETTER|LIGATURE) (?:DOTLESS |OPEN )?"
-    r"(SHARP S|ETH|THORN|ENG|[A-Z]{1,2})(?: WITH .+)?"
-)
-_SPECIAL = {"SHARP S": "ss", "ETH": "d", "THORN": "th", "ENG": "ng"}
-_FOLD = _fold_table()
-_UMLAUT = re.compile("([aou])\u0308")
-# An apostrophe or an okina within a name joins its parts: "O'Brien", "Kaʻiulani" (the okina is
-# a letter of no script: the name had been "another script").
-_APOSTROPHE = re.compile("['`\u00b4\u2018\u2019\u02b9\u02bb\u02bc\u02bd\u02be\u02bf]")
 
 
 def _former_name_words(names: Iterable[str]) -> set[str]:
@@ -240,6 +110,7 @@ def _latin(words: set[str]) -> bool:
 
 
 _WORD = re.compile(r"[^\W\d_]+")
+_UMLAUT = re.compile("([aou])\u0308")
 
 
 def _other_items(

@@ -1,6 +1,6 @@
-"""A paper's text as identity reads it: its words (normalize), its abstract without a journal's
-label, heads and copyright lines (bare_abstract), and the keys of a long abstract with its title's
-first or last words (text_keys)."""
+"""A paper's text as identity reads it: its words (normalize) and letters as ASCII writes them
+(folded), its abstract without a journal's label, heads and copyright lines (bare_abstract), and
+the keys of a long abstract alone and with its title's first words (text_keys)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def normalize(text: str) -> str:
 def text_keys(title: str, abstract: str) -> list[str]:
     """'a:<hash>' keys of a long abstract with its title's first words, and of the abstract
     alone: a conference copy ("… II (extended abstract)"), a journal's title grown, cut or changed
-    ("A survey of …", "Scalable …", "nets" for "networks"), with the whole abstract, was sent
+    ("A survey of …", "Scalable …", "using" for "with"), with the whole abstract, was sent
     again as new. Whether two records of one such key are one paper their titles and authors say
     (evidence.copies): one feed's boilerplate under each title stays apart."""
     words = normalize(abstract).split()
@@ -71,3 +71,33 @@ _HEADING = rf"(?:{_SECTION})(?: (?:and|&) (?:{_SECTION}))?\s*:"  # "Methods and 
 _ABSTRACT = r"(?:graphical )?(?:abstract|summary|synopsis)\b\s*[:.\u2013\u2014-]?"
 _LABEL = re.compile(rf"^\s*(?:{_ABSTRACT})?\s*(?:{_HEADING})?", re.I)
 _HEAD = re.compile(rf"([.!?])\s*{_HEADING}", re.I)  # a sentence's, within the text
+
+
+def folded(text: str) -> str:
+    """The text without its accents (NFKD's marks) and with the Latin letters NFKD leaves as
+    they are written as ASCII writes them: ł as l, ø as o, æ as ae, ß as ss, þ as th, ı as i."""
+    marked = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in marked if not unicodedata.combining(c)).translate(_FOLD)
+
+
+def _fold_table() -> dict[int, str]:
+    """The Latin letters NFKD does not decompose, by their names: "LATIN SMALL LETTER L WITH
+    STROKE" is l, "LATIN SMALL LIGATURE OE" oe; a letter of its own (ʒ, ə) stays."""
+    table: dict[int, str] = {}
+    for code in range(0xC0, 0x2B0):  # Latin-1 to IPA: the blocks after decompose
+        bare = "".join(c for c in unicodedata.normalize("NFKD", chr(code)) if c.isascii())
+        named = _LETTER.fullmatch(unicodedata.name(chr(code), ""))
+        if not bare and named:
+            table[code] = _SPECIAL.get(named[1], named[1].lower())
+    return table
+
+
+_LETTER = re.compile(
+    r"LATIN (?:SMALL|CAPITAL) (?:LETTER|LIGATURE) (?:DOTLESS |OPEN )?"
+    r"(SHARP S|ETH|THORN|ENG|[A-Z]{1,2})(?: WITH .+)?"
+)
+_SPECIAL = {"SHARP S": "ss", "ETH": "d", "THORN": "th", "ENG": "ng"}
+_FOLD = _fold_table()
+# An apostrophe or an okina within a name joins its parts: "O'Brien", "Kaʻiulani" (the okina is
+# a letter of no script: the name had been "another script").
+APOSTROPHE = re.compile("['`\u00b4\u2018\u2019\u02b9\u02bb\u02bc\u02bd\u02be\u02bf]")
