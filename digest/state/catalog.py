@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import date, datetime
 from typing import Any
 
@@ -302,20 +302,33 @@ class Catalog(LikedCache):
         migration's transaction `db`; a paper stored since has its keys from the start."""
         if db.execute("SELECT 1 FROM paper_keys LIMIT 1").fetchone() is not None:
             return
-        for row in db.execute("SELECT * FROM papers ORDER BY seq").fetchall():
-            db.executemany(_KEY, [(k, row["id"]) for k in identity.keys(row_paper(row))])
+        for rows in _pages(db, ""):
+            db.executemany(_KEY, [(k, r["id"]) for r in rows for k in identity.keys(row_paper(r))])
 
     def key_loose_titles(self, db: Engine) -> None:
         """Papers stored before loose and squeezed title keys, and text keys of the abstract
-        alone or without a journal's label, get theirs, in the migration's
-        transaction `db`; a key two stored papers would share stays the first's."""
-        rows = db.execute("SELECT * FROM papers WHERE id NOT LIKE 'h:%' ORDER BY seq").fetchall()
+        alone or without a journal's label, get theirs, in the migration's transaction `db`, a
+        page at a time (the whole store at once had taken 1.8 GB at 660,000 papers); a key two
+        stored papers would share stays the first's."""
         titles = (identity.loose_title_hash, identity.squeezed_title_hash)
-        keyed = [(k, r["id"]) for r in rows for way in titles if (k := way(r["title"]))]
-        for r in rows:
-            forms = dict.fromkeys((r["abstract"], texts.bare_abstract(r["abstract"])))
-            keyed += [(k, r["id"]) for t in forms for k in texts.text_keys(r["title"], t)]
-        db.executemany(_KEY, keyed)
+        for rows in _pages(db, "AND id NOT LIKE 'h:%'"):
+            keyed = [(k, r["id"]) for r in rows for way in titles if (k := way(r["title"]))]
+            for r in rows:
+                forms = dict.fromkeys((r["abstract"], texts.bare_abstract(r["abstract"])))
+                keyed += [(k, r["id"]) for t in forms for k in texts.text_keys(r["title"], t)]
+            db.executemany(_KEY, keyed)
+
+
+def _pages(db: Engine, where: str) -> Iterator[list[Any]]:
+    """The stored papers in the order they came, PAGE rows at a time."""
+    last = -1
+    query = f"SELECT * FROM papers WHERE seq > ? {where} ORDER BY seq LIMIT {PAGE}"
+    while rows := db.execute(query, (last,)).fetchall():
+        yield rows
+        last = rows[-1]["seq"]
+
+
+PAGE = 5_000  # papers a migration step keys at once
 
 
 def _aliases(paper_id: str, keys: Sequence[str]) -> tuple[str, ...]:

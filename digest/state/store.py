@@ -4,6 +4,7 @@ writes in."""
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
 from collections.abc import Iterable, Iterator
@@ -21,6 +22,8 @@ from digest.state.runs import Runs
 from digest.state.schema import KEYED_BY_INSTANT, LOOSE_TITLES, SCHEMA, TOKENS
 from digest.state.votes import Votes
 from digest.state.web import Web
+
+log = logging.getLogger("digest.state")
 
 
 def worker_name() -> str:
@@ -88,7 +91,8 @@ class Store(Deliveries, Runs):
         if not upgrade and 0 < first < len(SCHEMA):
             raise StateError(
                 f"{self.name}: made by an older digest (schema {first}), or by a first run cut"
-                " short; `digest run` upgrades it, one way (back it up first)"
+                " short; `digest run` upgrades it, one way (back it up first; a run may be at it"
+                " now)"
             )
         for number, script in enumerate(SCHEMA, start=1):
             with self.transaction() as db:
@@ -108,6 +112,12 @@ class Store(Deliveries, Runs):
                     # kept before keys without theirs, and no later start would key them.
                     self.papers.key_unkeyed(db)
                 if number == LOOSE_TITLES and first > 0:  # after: it keys only a bare store
+                    log.warning(
+                        "%s: upgrading to schema %d: keying the stored papers once (a minute a"
+                        " few hundred thousand; a stop leaves the state as it was)",
+                        self.name,
+                        number,
+                    )
                     self.papers.key_loose_titles(db)
                 if number == TOKENS and 0 < first < KEYED_BY_INSTANT:
                     db.execute("UPDATE outbox SET token = '-'")
