@@ -27,7 +27,7 @@ from digest.marks import Marks, TakenOver
 from digest.models import ChannelConfig, DeliveryError, DigestError, Message, Settings, redact
 from digest.models.deadline import pause
 from digest.models.errors import StateError, shortened
-from digest.state import OutboxRow, Store, web
+from digest.state import OutboxRow, Store, pauses
 from digest.state.deliveries import LEASE, stamp
 from digest.state.engine import StateBusy
 
@@ -79,7 +79,7 @@ def deliver(
     if run.marks.carried:  # an earlier pass's sends, unrecorded while the server was away
         run.marks.settle(run.stop)
     groups: dict[str, list[_Job]] = {}
-    store.web.hold_paused(web.mailing(settings.subscribers, email.recipients))  # unsubscribes
+    store.web.hold_paused(pauses.mailing(settings.subscribers, email.recipients))  # unsubscribes
     for row in store.due(now, subscriber):
         job = run.prepare(row, CHANNELS if channels is None else channels)
         if job is not None:

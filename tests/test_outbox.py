@@ -606,7 +606,7 @@ def test_a_pass_holds_a_channel_going_to_an_unsubscribed_address_whatever_its_na
 ) -> None:
     """`digest retry` held a reader's unsubscribe by the channel's name only: a row queued
     after it (a run cut short before its delivery pass) went to the address it had stopped."""
-    from digest.state.web import addressed
+    from digest.state.pauses import addressed
 
     mail = ChannelConfig("email", "email-2", {"to": "Ana@Example.org"})
     store = Store(tmp_path / "s.db")

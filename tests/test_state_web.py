@@ -151,7 +151,7 @@ def test_a_pause_holds_the_channel_that_goes_to_its_addresses_whatever_its_name_
     unsubscribed was mailed again. It holds the address; one never unsubscribed is mailed."""
     from datetime import timedelta
 
-    from digest.state.web import addressed
+    from digest.state.pauses import addressed
 
     with store_with_digest(state) as store:
         store.web.pause("ana", [addressed("email", [" Ana@Example.ORG"])], NOW)
@@ -201,3 +201,22 @@ def test_the_addresses_each_subscriber_is_mailed_at_are_recorded_by_the_hold(sta
         store.web.hold_paused({"ana": {"email": ("ana@example.org", "lab@example.org")}})
         assert store.web.mailed_at("ana") == {"ana@example.org", "lab@example.org"}
         assert store.web.mailed_at("ben") == set()
+
+
+def test_a_pause_follows_its_reader_renamed_in_the_config(state: str) -> None:
+    """Unsubscribed, then renamed by the operator (the same `to`): the address it stopped was
+    mailed again under the new name, and `digest status` said no channel went there."""
+    from digest.state.pauses import addressed
+
+    with store_with_digest(state) as store:
+        store.web.pause("ana", [addressed("email", ["Ana@Example.org"])], NOW)
+        renamed = {"ana-lab": {"email": ("ana@example.org",)}, "ben": {"email": ("b@x.org",)}}
+        store.web.hold_paused(renamed)
+        assert [(p.subscriber, p.addresses) for p in store.web.pauses()] == [
+            ("ana-lab", ("ana@example.org",))
+        ]
+        assert store.web.resume("ana-lab") == ["email"]
+        # An address two subscribers are mailed at now says nothing of which one it was.
+        store.web.pause("cy", [addressed("email", ["lab@x.org"])], NOW)
+        store.web.hold_paused({"dee": {"email": ("lab@x.org",)}, "eve": {"email": ("lab@x.org",)}})
+        assert [p.subscriber for p in store.web.pauses()] == ["cy"]

@@ -10,8 +10,8 @@ from digest.channels.email import recipients
 from digest.models import Settings, redact
 from digest.periods import covered, next_fires, period_start
 from digest.state.lock import health
+from digest.state.pauses import mailing
 from digest.state.runs import ended
-from digest.state.web import mailing
 
 if TYPE_CHECKING:
     from digest.intake import SourceReport

@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from digest.models import Message, Paper, Subscriber, identity
+from digest.models import Message, Paper, identity
 from digest.state.catalog import Catalog
 from digest.state.engine import Engine
+from digest.state.pauses import Mailing, Pause, Target, addressed, reaching
 from digest.state.tables import Tables
 
 # schema.SCHEMA's migration for these tables (and the ratings' `via`).
@@ -45,43 +46,6 @@ ADDRESSES_SCHEMA = """
         PRIMARY KEY (subscriber, address)
     )
 """
-
-# Per subscriber, its e-mail channels by name and the addresses of each one's `to`.
-Mailing = dict[str, dict[str, tuple[str, ...]]]
-# An e-mail channel as an unsubscribe stops it: subscriber, channel name, its addresses.
-Target = tuple[str, str, tuple[str, ...]]
-
-
-def normal(addresses: Iterable[str]) -> tuple[str, ...]:
-    """Addresses as a pause keeps them: lowercase, each once, sorted."""
-    return tuple(sorted({a.strip().lower() for a in addresses if a.strip()}))
-
-
-def mailing(subscribers: Iterable[Subscriber], recipients: Callable[[Any], list[str]]) -> Mailing:
-    """The config's e-mail channels and their addresses (`recipients` reads a `to` as the e-mail
-    channel does)."""
-    to = {s.name: [c for c in s.channels if c.kind == "email"] for s in subscribers}
-    return {
-        s: {c.name: normal(recipients(c.options.get("to"))) for c in cs} for s, cs in to.items()
-    }
-
-
-def addressed(channel: str, addresses: Iterable[str]) -> str:
-    """A channel with the addresses it stops, one a line after its name, as a pause keeps it (in
-    pauses.channel) and a kept click carries it; a bare name is a pause by name, as before."""
-    return "\n".join((channel, *normal(addresses)))
-
-
-def reaching(mailing: Mailing, addresses: Collection[str]) -> list[Target]:
-    """The e-mail channels every address of which is one of these: those a link mailed to them
-    may stop (one that also goes to another address is another reader's too)."""
-    return [
-        (subscriber, name, to)
-        for subscriber, channels in mailing.items()
-        for name, to in channels.items()
-        if to and set(to) <= set(addresses)
-    ]
-
 
 # Characters: a paper id longer than this is named in rating links by a hash of it. Signed whole,
 # a feed's id of 1,500 characters made a link over the 2,000 characters a token or a Slack
@@ -156,23 +120,6 @@ _PAUSED = (
     "status = 'paused', next_try_at = NULL,"
     " last_error = 'paused by the reader (one-click unsubscribe)'"
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Pause:
-    subscriber: str
-    channel: str  # its name when it was paused
-    since: str
-    addresses: tuple[str, ...] = ()  # () when paused before addresses were kept
-
-    def holds(self, subscriber: str, channel: str, addresses: Collection[str]) -> bool:
-        """Whether it stops that e-mail channel: the subscriber's, going to an address it stopped
-        whatever its name now (a channel written above it shifts them); one of before, by name."""
-        if subscriber != self.subscriber:
-            return False
-        if not self.addresses:
-            return channel == self.channel
-        return not set(self.addresses).isdisjoint(addresses)
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,6 +199,8 @@ class Web(Tables):
         pauses = self.pauses()
         if not pauses:
             return 0  # the usual case: no write transaction on every delivery
+        if mailing is not None and self._follow(pauses, mailing):
+            pauses = self.pauses()
         held = {(p.subscriber, p.channel) for p in pauses if not p.addresses}
         for subscriber, channels in (mailing or {}).items():
             for name, to in channels.items():
@@ -268,6 +217,29 @@ class Web(Tables):
                 ).rowcount
                 for pair in sorted(held)
             )
+
+    def _follow(self, pauses: list[Pause], mailing: Mailing) -> bool:
+        """A pause of a subscriber the config no longer names goes to the one subscriber whose
+        e-mail channels alone go to its addresses (a rename): it had mailed them again."""
+        moves = [
+            (p, found.pop())
+            for p in pauses
+            if p.addresses and p.subscriber not in mailing
+            if len(found := {s for s, _, _ in reaching(mailing, p.addresses)}) == 1
+        ]
+        if not moves:
+            return False
+        with self.transaction() as db:
+            for p, to in moves:
+                row = (to, addressed(p.channel, p.addresses), p.since)
+                db.execute(
+                    "INSERT OR IGNORE INTO pauses (subscriber, channel, since) VALUES (?,?,?)", row
+                )
+                db.execute(
+                    "DELETE FROM pauses WHERE subscriber = ? AND channel = ?",
+                    (p.subscriber, row[1]),
+                )
+        return True
 
     def _remember(self, mailing: Mailing) -> None:
         """Record the addresses each subscriber is mailed at, those not recorded yet."""

@@ -24,7 +24,7 @@ from starlette.types import ASGIApp
 from digest.channels.email import recipients
 from digest.models import DigestError, Settings, Subscriber
 from digest.state.engine import is_url
-from digest.state.web import Target, addressed, mailing, reaching
+from digest.state.pauses import Target, addressed, mailing, reaching
 from digest.web import answers, archive, slack, standing
 from digest.web.access import Access
 from digest.web.answers import TooLarge, read_body, refused, respond
