@@ -13,6 +13,11 @@ def paper(*authors: str, text: str = "We study it.") -> Paper:
     return Paper("t:1", TITLE, text, authors=authors)
 
 
+def titled(title: str, *authors: str) -> Paper:
+    """A record of a long text (its key's match) under this title and these authors."""
+    return Paper("t:1", title, "A long text.", authors=authors)
+
+
 def test_two_author_lists_without_a_shared_name_are_two_papers() -> None:
     ours, theirs = paper("Alice Arxivson", "Bo Chen"), paper("Zoe Journalova", "Kenji Sato")
     assert two_papers(ours, (), theirs, ())
@@ -124,9 +129,6 @@ def test_two_records_of_one_long_text_are_a_copy_when_their_titles_agree() -> No
     journal's blurb under other titles, two groups' or two items of one feed, is not."""
     from digest.models.evidence import copies
 
-    def titled(title: str, *authors: str) -> Paper:
-        return Paper("t:1", title, "A long text.", authors=authors)
-
     base = titled("Graph neural networks predict molecular properties")
     for grown in ("Graph neural networks predict molecular properties with chemical accuracy",
                   "Can graph neural networks predict molecular properties? A benchmark",
@@ -190,9 +192,6 @@ def test_the_same_peoples_copy_may_have_one_title_word_another() -> None:
     the word; without a name in common one other word is another paper."""
     from digest.models.evidence import copies
 
-    def titled(title: str, *authors: str) -> Paper:
-        return Paper("t:1", title, "A long text.", authors=authors)
-
     ours, initials = ("Ana Lopez", "Wei Zhang"), ("A. Lopez", "W. Zhang")
     start = "Deep learning for the star formation"
     for first, second in (
@@ -221,9 +220,6 @@ def test_one_groups_two_papers_of_one_blurb_stay_two_papers() -> None:
     differ in one word had been one (the second never sent), once one name was on both."""
     from digest.models.evidence import copies
 
-    def titled(title: str, *authors: str) -> Paper:
-        return Paper("t:1", title, "A long text.", authors=authors)
-
     gut = "The role of the gut microbiome"
     for first, second in (
         (f"{gut} in Parkinson's disease", f"{gut} in Alzheimer's disease"),
@@ -246,9 +242,6 @@ def test_a_copy_only_adds_or_drops_words_of_the_other_title() -> None:
     """One feed's blurb as both texts: "… in Parkinson's disease" and "… in Alzheimer's disease"
     share 3 of their 4 long words, and had been one paper, the second never sent."""
     from digest.models.evidence import copies
-
-    def titled(title: str, *authors: str) -> Paper:
-        return Paper("t:1", title, "A long text.", authors=authors)
 
     def one(first: str, second: str) -> bool:
         return copies(titled(first), (), titled(second), ())
