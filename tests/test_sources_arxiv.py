@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
+from itertools import pairwise
 from typing import Any
 from xml.sax.saxutils import escape
 
@@ -502,3 +503,21 @@ def test_a_link_with_credentials_or_no_address_gives_way_to_the_abstract_page(
         "https://arxiv.org/abs/2611.00001",
         "https://arxiv.org/abs/2611.00002",
     ]
+
+
+def test_every_source_and_the_lookup_share_one_delay_between_calls(server: FeedServer) -> None:
+    """arXiv asks one call in `delay` of every client: a second arxiv source and the `like`
+    lookup, each with a client of its own, had called it 0.06 s after the last call."""
+
+    def api(query: dict[str, str]) -> Answer:
+        return Answer(body=feed([PAPERS[1]], 1)) if "id_list" in query else paged(query)
+
+    server.route("/api/query", api)
+    arxiv = ArxivSource(Policy(timeout=2), page=5)  # the real sleep: the gaps are measured
+    url = f"{server.url}/api/query"
+    arxiv.lookup(["2611.00001"], SourceConfig("arxiv", "arxiv", {"url": url, "delay": 0.3}))
+    for query in ("federated", "privacy"):
+        list(arxiv.fetch(source(url=url, query=query, delay=0.3), print, now=NOW))
+    times = [r.at for r in server.requests]
+    assert len(times) == 3
+    assert all(later - earlier >= 0.28 for earlier, later in pairwise(times))

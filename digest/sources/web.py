@@ -22,7 +22,8 @@ from digest import __version__
 from digest.models import SourceError, deadline
 from digest.models.characters import BIDI, C0, C1
 from digest.models.deadline import Deadline, pause
-from digest.sources.addresses import internal, printable, shown
+from digest.sources import spacing
+from digest.sources.addresses import internal, origin, printable, shown
 from digest.sources.progress import QUIET, Progress
 
 log = logging.getLogger("digest.sources")
@@ -43,7 +44,7 @@ class Policy:
     retries: int = 3  # further tries after the first, for transient failures only
     backoff: float = 2.0  # first wait without Retry-After; doubles each time
     longest_wait: float = 300.0  # a Retry-After beyond this fails the source: try on a later run
-    interval: float = 0.0  # at least this long between the starts of two calls (politeness)
+    interval: float = 0.0  # at least this long between calls to a host, any client's (politeness)
     # A SIGTERM (deadline.interrupt) ends the wait, as it ends a read in flight.
     sleep: Callable[[float], None] = field(default=pause, compare=False)
 
@@ -101,7 +102,6 @@ class Client:
         self.calls = 0
         self._asked = 0  # requests of the current call: more than one means a redirect
         self._public = True  # the call's first address is not an internal one
-        self._last_start: float | None = None
         timeout = httpx.Timeout(policy.timeout, connect=policy.connect_timeout)
         # No kept connections: each call's deadline watches the connections it opens.
         self.http = httpx.Client(
@@ -184,7 +184,7 @@ class Client:
         where: str,
         headers: Mapping[str, str] | None = None,
     ) -> Response:
-        self._space_out(where)
+        self._space_out(url, where)
         self.calls += 1
         self._asked = 0
         policy = self.policy
@@ -264,14 +264,19 @@ class Client:
         size = f"{cap / 2**20:g} MiB" if cap >= 2**20 else f"{cap} bytes"
         return SourceError(f"{self.name}: response from {where} larger than {size}, abandoned")
 
-    def _space_out(self, where: str) -> None:
-        now = time.monotonic()
-        if self._last_start is not None and self.policy.interval > 0:
-            wait = self._last_start + self.policy.interval - now
-            if wait > 0:
-                self.progress.note(f"waiting {wait:.1f} s between calls")
-                self._wait(wait, where)
-        self._last_start = time.monotonic()
+    def _space_out(self, url: str, where: str) -> None:
+        """`interval` since the last call to the host, by this client or any other: arXiv's
+        terms ask it of the whole process, every source and the `like` lookup."""
+
+        def wait(seconds: float) -> None:
+            self.progress.note(f"waiting {seconds:.1f} s between calls")
+            self._wait(seconds, where)
+
+        try:
+            host = origin(url) or where
+        except ValueError:  # a port out of range: the call fails, as it is, just after
+            host = where
+        spacing.space_out(host, self.policy.interval, wait)
 
     def _wait(self, seconds: float, where: str) -> None:
         """A wait before the next call (a Retry-After, a backoff, arXiv's delay between pages).
