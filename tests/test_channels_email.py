@@ -1129,3 +1129,30 @@ def test_a_long_smtp_reply_is_kept_whole_for_the_outbox_to_blot() -> None:
         smtplib.SMTPAuthenticationError(535, said.encode())
     )
     assert "sekrit-PASS-1234" in str(error)
+
+
+def test_a_connection_used_up_by_one_readers_recipients_is_no_failed_attempt_for_the_next(
+    tmp_path: Path,
+) -> None:
+    """A relay's per-connection limit left the kept connection used up: the next reader's mail
+    on it was refused at its first RCPT, a failed attempt each run, until it went dead."""
+    mailbox = Limited(limit=3, per_connection=True)
+    server = LoopbackSMTP(mailbox)
+    server.start()
+    try:
+        settings, store = outbox_setup(tmp_path, server.port)
+        solo = Subscriber(
+            "solo", Profile(interests="x"), (ChannelConfig("email", "email", {"to": TO}),)
+        )
+        lab = with_to(settings, LAB).subscribers[0]
+        settings = dataclasses.replace(
+            settings, subscribers=(lab, solo), delivery={"smtp_connections": 1, "max_attempts": 1}
+        )
+        digest = Digest("solo", "P1", NOW.date(), (Scored(paper(1), 0.5),), NOW)
+        store.record_digest(digest, 1, [("email", "email", message(1))])
+        first = outbox.deliver(store, settings, NOW)
+    finally:
+        server.stop()
+    assert sum("solo/email" in s for s in first.sent) == 1 and first.dead == []
+    solos = [m for m in mailbox.mails if "ana@example.org" in m.recipients]
+    assert len(solos) == 1 and len(solos[0].recipients) == 2  # on a new connection, once

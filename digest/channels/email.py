@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import email.utils
 import os
-import re
 import smtplib
 import socket
 import ssl
@@ -17,6 +16,15 @@ from datetime import datetime
 
 from digest.channels import connections
 from digest.channels.mime import address, ascii_uri, mime
+from digest.channels.refusals import (
+    TOOK,
+    Refusals,
+    closed_at_rcpt,
+    listed,
+    partly,
+    said,
+    too_many,
+)
 from digest.channels.smtp import (
     Conversation,
     DataUnanswered,
@@ -24,7 +32,7 @@ from digest.channels.smtp import (
     WatchedSSL,
     close_quietly,
 )
-from digest.channels.transport import Owed, Resumed
+from digest.channels.transport import Resumed
 from digest.models import ChannelConfig, Delivery, DeliveryError, Receipt, Settings
 
 TIMEOUT = 30.0  # seconds of silence, per read
@@ -35,10 +43,6 @@ DEFAULT_PORTS = {"tls": 465, "starttls": 587, "none": 25}
 GREETING_HINT = '; no greeting: a port that speaks TLS at once needs [smtp].security = "tls"'
 
 
-# In the outbox's list of the addresses owed a message, the mark of one that took it: no address
-# of `to` starts so (getaddresses reads "took:" as the name of a group).
-TOOK = "took:"
-Refusals = dict[str, tuple[int, bytes]]  # address -> the relay's (code, words) at its RCPT
 STALE = (smtplib.SMTPServerDisconnected, ConnectionError, smtplib.SMTPSenderRefused)
 
 
@@ -144,7 +148,7 @@ class EmailChannel:
                     ) from None
                 raise self._error(exc) from None
         if refused:
-            raise _partly(message_id, rcpts, refused, took)
+            raise partly(message_id, rcpts, refused, took)
         more = " remaining" if owed else ""
         return Receipt(self.kind, f"{message_id} to {len(rcpts)}{more} recipient(s)")
 
@@ -184,11 +188,8 @@ class EmailChannel:
                 smtp.deadline = deadline
             try:
                 refused, broken = _batches(smtp, envelope, rcpts, msg)
-            except STALE as exc:
-                # An idle connection the relay had closed, or one it closes at MAIL FROM (421
-                # "too many messages on this connection"): nothing was sent on it; a new one.
-                closed = not isinstance(exc, smtplib.SMTPSenderRefused) or exc.smtp_code == 421
-                if closed and reused and not deadline.expired:
+            except (*STALE, smtplib.SMTPRecipientsRefused) as exc:
+                if _stale(exc) and reused and not deadline.expired:
                     pool.replace(smtp)
                     smtp = None
                     continue  # again, on a new one
@@ -233,25 +234,25 @@ class EmailChannel:
             raise exc
         except smtplib.SMTPAuthenticationError as exc:
             return DeliveryError(
-                f"email: the SMTP server refused the login ({_said(exc)})", retryable=False
+                f"email: the SMTP server refused the login ({said(exc)})", retryable=False
             )
         except smtplib.SMTPRecipientsRefused as exc:
             codes = [code for code, _ in exc.recipients.values()]
             return DeliveryError(
-                _closed_at_rcpt(exc.recipients)
-                or f"email: every recipient was refused ({_listed(exc.recipients)})",
+                closed_at_rcpt(exc.recipients)
+                or f"email: every recipient was refused ({listed(exc.recipients)})",
                 retryable=any(400 <= c < 500 for c in codes),
             )
         except smtplib.SMTPNotSupportedError as exc:
             return DeliveryError(f"email: {exc} (check [smtp].security)", retryable=False)
         except smtplib.SMTPConnectError as exc:  # its greeting: a blocklist's 554, a busy 421
             return DeliveryError(
-                f"email: the SMTP server refused the connection in its greeting: {_said(exc)}",
+                f"email: the SMTP server refused the connection in its greeting: {said(exc)}",
                 retryable=400 <= exc.smtp_code < 500,
             )
         except smtplib.SMTPResponseException as exc:
             return DeliveryError(
-                f"email: the SMTP server answered {_said(exc)}",
+                f"email: the SMTP server answered {said(exc)}",
                 retryable=400 <= exc.smtp_code < 500,
             )
         except ssl.SSLCertVerificationError as exc:
@@ -323,78 +324,29 @@ class EmailChannel:
         return context
 
 
-def _partly(message_id: str, rcpts: list[str], refused: Refusals, took: set[str]) -> Owed:
-    """Some recipients have the message, these were refused at RCPT: a 4xx (or too many for one
-    transaction) is tried again later, a 5xx kills the delivery (for `digest retry` once the
-    address is fixed, or `--drop`); either way only to those still owed, with the same
-    Message-ID. The owed list the outbox keeps holds those that took it too (TOOK)."""
-    took = took | {a.lower() for a in rcpts if a not in refused}
-    owed = tuple(a for a in rcpts if a in refused) + tuple(TOOK + a for a in sorted(took))
-    went = f"email: {message_id} went to {len(rcpts) - len(refused)} of {len(rcpts)}"
-    later = {a: r for a, r in refused.items() if 400 <= r[0] < 500 or _too_many(r)}
-    for_good = {a: r for a, r in refused.items() if a not in later}
-    if later:
-        # A 5xx beside them is tried once more with them, and kills the row then if it stays.
-        also = f"; refused: {_listed(for_good)}" if for_good else ""
-        said = f"{went} recipient(s); refused for now: {_listed(later)}; sent to them alone later"
-        return Owed(said + also, retryable=True, owed=owed)
-    return Owed(f"{went} recipient(s); refused: {_listed(refused)}", retryable=False, owed=owed)
-
-
 def _batches(smtp: smtplib.SMTP, sender: str, to: list[str], msg: bytes) -> tuple[Refusals, bool]:
     """sendmail, then again at once on the same connection to those refused as too many for one
     transaction (RFC 5321 §4.5.3.1.10) while others were taken, until none of them is taken:
     (the recipients refused in the end, whether the connection broke)."""
     refused = smtp.sendmail(sender, to, msg)
-    while more := [a for a in to if a in refused and _too_many(refused[a])]:
+    while more := [a for a in to if a in refused and too_many(refused[a])]:
         try:
             again = smtp.sendmail(sender, more, msg)
         except smtplib.SMTPRecipientsRefused as exc:  # none of them, this time
             # A 421 closed the connection: those it had accepted before were not sent it either.
             closed = any(code == 421 for code, _ in exc.recipients.values())
-            return (refused if closed else refused | exc.recipients), closed
+            used_up = any(map(too_many, exc.recipients.values()))  # no more on this connection
+            return (refused if closed else refused | exc.recipients), closed or used_up
         except (OSError, smtplib.SMTPException):  # those before have it: these stay owed
             return refused, True
         refused = {a: r for a, r in refused.items() if a not in more} | again
     return refused, False
 
 
-def _too_many(refusal: tuple[int, bytes]) -> bool:
-    """Refused for the transaction's number of recipients, not for the address: a 452 of no
-    other enhanced code, or X.5.3 (RFC 3463; a 552 5.5.3 too, as RFC 5321 §4.5.3.1.10 says)."""
-    code, said = refusal
-    enhanced = re.match(rb"\s*[245]\.(\d{1,3}\.\d{1,3})\b", said)
-    return code >= 400 and (enhanced.group(1) == b"5.3" if enhanced else code == 452)
-
-
-def _closed_at_rcpt(refused: Refusals) -> str:
-    """The words for a 421 at RCPT, or "": smtplib stops there and closes, so the recipients
-    after it were never asked, and those it accepted before it were never sent the message."""
-    closed = next((a for a, (code, _) in refused.items() if code == 421), "")
-    if not closed:
-        return ""
-    code, said = refused[closed]
-    before = {a: r for a, r in refused.items() if a != closed}
-    also = f"; refused before it: {_listed(before)}" if before else ""
-    return (
-        f"email: the SMTP server closed the connection at RCPT for {closed} ({code}"
-        f" {_text(said)}): the message went to no one, not even the recipients it had accepted"
-        f" before{also}"
-    )
-
-
-def _listed(refused: Refusals) -> str:
-    """Refused recipients as "a@x: 550 no such user; b@y: 450 greylisted"."""
-    return "; ".join(f"{a}: {c} {_text(m)}" for a, (c, m) in refused.items())
-
-
-SAID = 4000  # characters of a reply kept here; the outbox cuts it once the password is blotted
-
-
-def _text(raw: bytes | str) -> str:
-    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
-    return " ".join(text.split())[:SAID]
-
-
-def _said(exc: smtplib.SMTPResponseException) -> str:
-    return f"{exc.smtp_code} {_text(exc.smtp_error)}"
+def _stale(exc: Exception) -> bool:
+    """Was nothing sent on a kept connection, which a new one may do: the relay had closed it
+    while idle or closes it at MAIL FROM (421 "too many messages"), or it is used up (every
+    recipient refused as too many for it: it had been a failed attempt for the next reader)."""
+    if isinstance(exc, smtplib.SMTPRecipientsRefused):
+        return all(map(too_many, exc.recipients.values()))
+    return not isinstance(exc, smtplib.SMTPSenderRefused) or exc.smtp_code == 421
