@@ -153,6 +153,22 @@ def test_a_status_before_the_title_goes_and_a_bracketed_formula_stays() -> None:
         "WITHDRAWN: Deep nets",  # Elsevier
         "Publisher's Note: Deep nets",  # APS, MDPI
         "Publisher’s Note: Deep nets",
+        "Corrections to “Graph Neural Networks for Quantum Materials”",  # IEEE
+        "RETRACTED ARTICLE: Protein language models learn materials",  # Springer
+        "Retraction of “Neural Networks for Protein Graph Learning”",  # ACS
+        "Retraction Statement: Deep nets",  # Wiley
+        "Editorial Retraction",  # Science
+        "Editorial retraction: Deep nets",
+        "Withdrawal: Deep nets",
+        "Withdrawal Notice: Deep nets",
+        "Notice of Retraction",
+        "Notice of Retraction Deep nets for graphs",  # IEEE Xplore's line break, read as a space
+        "Erratum to: Spin liquids",  # Springer
+        "Correction: Deep nets",
+        "Retracted: Deep nets",  # Hindawi
+        "EXPRESSION OF CONCERN: Deep nets",
+        "publisher correction: deep nets",
+        "Editorial Expression of Concern and Retraction",
     ],
 )
 def test_a_journals_notice_about_a_paper_is_a_notice(notice: str) -> None:
@@ -173,6 +189,14 @@ def test_a_journals_notice_about_a_paper_is_a_notice(notice: str) -> None:
         "Retractions in science: who, why, when",
         "Addendum to the theory of superconductivity",
         "Withdrawn species of the Amazon basin",
+        "Correction of motion artifacts in MRI with deep learning",
+        "Retraction kinetics of the chameleon tongue",
+        "Withdrawal of dopamine agonists in Parkinson's disease",
+        "Corrections to scaling: a renormalization-group study",
+        "Retracted sea ice and its albedo",
+        # A Comment and its Reply are papers, with abstracts of their own (arXiv has them too).
+        'Comment on "Dynamical Dark Energy at Late Time ΛCDM"',
+        'Reply to "Emergent LLM behaviors are observationally equivalent to data leakage"',
     ],
 )
 def test_a_papers_title_that_only_uses_such_words_is_a_paper(paper: str) -> None:

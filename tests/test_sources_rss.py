@@ -777,11 +777,18 @@ NOTICE_TITLES = [
     "[ASAP] Correction to “Sparse Autoencoders”",
     "Erratum: Spin liquids on the kagome lattice [Phys. Rev. B 99, 104401 (2019)]",
     "Editorial Expression of Concern",
+    "Corrections to “Graph Neural Networks for Quantum Materials Property Prediction”",
+    "RETRACTED ARTICLE: Protein Language Models Learn Quantum Materials",
+    "Retraction of “Neural Networks for Protein Graph Learning”",
+    "Retraction Statement: Deep nets for spin liquids",
+    "Editorial Retraction",
+    "Withdrawal: Deep nets for spin liquids",
 ]
 PAPER_TITLES = [
     "Error correction codes for neutral-atom arrays",
     "Retraction of a soap film from a wire frame",
     "Correction factors: a review of dosimetry",
+    "Correction of motion artifacts in MRI with deep learning",
 ]
 
 

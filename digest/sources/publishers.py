@@ -65,21 +65,29 @@ _STATUS = re.compile(
     re.IGNORECASE,
 )
 # A journal's notice about a paper, listed as an item of its own: "Author Correction: <the
-# paper's title>" (Nature), "Correction to “...”" (ACS), "Corrigendum to ..." (Elsevier),
-# "Erratum: ..." (APS), "Retraction: ...", "Expression of Concern: ..." (PLOS), "Correction for
-# Smith et al., ..." (PNAS). A title that only begins with the word ("Correction factors: ...",
-# "Retraction of a soap film", "Error correction codes") is a paper's.
+# paper's title>" (Nature), "Correction to “...”" (ACS), "Corrections to “...”" (IEEE),
+# "Corrigendum to ..." (Elsevier), "Erratum: ..." (APS), "Retraction: ...", "Expression of
+# Concern: ..." (PLOS), "RETRACTED ARTICLE: ..." (Springer), "Retraction of “...”" (ACS),
+# "Retraction Statement: ..." (Wiley), "Editorial Retraction" (Science), "Correction for Smith
+# et al., ..." (PNAS). The notice's word, maybe after "Editorial", "Publisher", "Author",
+# "Notice of", then a colon, the title's end, or "to", "for", "of", "on" and a quote mark. A
+# title that only begins with the word ("Correction factors: ...", "Retraction of a soap film",
+# "Corrections to scaling", "Error correction codes") is a paper's. A "Comment on “...”" and its
+# "Reply to “...”" are papers, with abstracts of their own (arXiv has them too).
 _NOTICE_WORD = (
-    r"(?:(?:author|publisher)\s+)?correction|corrigend(?:um|a)|errat(?:um|a)|addend(?:um|a)"
-    r"|retraction(?:\s+no(?:te|tice))?|notice\s+of\s+retraction|retracted|(?:editorial\s+)?"
-    r"expression\s+of\s+concern|statement\s+of\s+retraction|withdrawn|publisher['’]?s\s+note"
+    r"(?:(?:editorial|authors?['’]?|publisher['’]?s?|notice\s+of|statement\s+of)\s+)?"
+    r"(?:corrections?|corrigend(?:um|a)|errat(?:um|a)|addend(?:um|a)"
+    r"|retractions?(?:\s+(?:note|notice|statement))?|retracted(?:\s+(?:article|paper))?"
+    r"|withdrawn(?:\s+(?:article|paper))?|withdrawals?(?:\s+(?:note|notice|statement))?"
+    r"|expressions?\s+of\s+concern|publisher['’]?s\s+note)"
 )
+_QUOTED = r"\s*[:\"“”‘'«„\[]"  # a colon or a quote mark: the notice's paper is named next
 _NOTICE = re.compile(
-    rf"^\s*(?:{_NOTICE_WORD})(?:\s+and\s+(?:{_NOTICE_WORD}))?\s*(?::|$)"
+    rf"^\s*{_NOTICE_WORD}(?:\s+and\s+{_NOTICE_WORD})?\s*(?::|$)"
+    rf"|^\s*{_NOTICE_WORD}\s+(?:to|for|of|on){_QUOTED}"
+    # "Addendum to the theory of ..." may be a paper's own title; these words are no paper's.
     r"|^\s*(?:corrigend(?:um|a)|errat(?:um|a)|retraction\s+no(?:te|tice))\s+(?:to|for)\b"
-    # "Addendum to the theory of ..." may be a paper's own title: a notice quotes its paper's.
-    r"|^\s*addend(?:um|a)\s+(?:to|for)\s*[:\"“‘'«„\[]"
-    r"|^\s*(?:(?:author|publisher)\s+)?correction\s+to\s*[:\"“‘'«„]"
+    r"|^\s*notice\s+of\s+retraction\b"
     r"|^\s*(?:correction|retraction)\s+for\s+[^,]{1,100}?\bet\s+al\.?,",
     re.IGNORECASE,
 )
