@@ -296,6 +296,22 @@ def test_an_upgrade_header_is_answered_as_plain_http_and_logs_no_warning(
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
 
 
+@pytest.mark.parametrize(
+    "request_",
+    [b"\x16\x03\x01garbage\r\n\r\n", b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n",
+     b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n"],
+    ids=["garbage", "http2-preface", "bad-length"],
+)  # fmt: skip
+def test_a_malformed_request_is_refused_and_logs_no_warning(
+    face: int, request_: bytes, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Anyone could fill the face's log: uvicorn wrote "Invalid HTTP request received." at
+    # WARNING for each one.
+    for _ in range(3):
+        assert raw(face, request_).startswith(b"HTTP/1.1 4")
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+
+
 def test_a_moved_state_stops_the_writes_of_digest_web_until_it_is_restarted(
     tmp_path: Path,
 ) -> None:

@@ -11,6 +11,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -56,6 +57,18 @@ def _answer(status: str, text: bytes) -> bytes:
 BUSY = _answer("503 Service Unavailable", b"Service Unavailable")
 
 
+class _Quiet(logging.Logger):
+    """uvicorn's logger for a connection, its warnings about a client's malformed request at
+    DEBUG (its errors, a failing app's, as they were)."""
+
+    def warning(self, msg: object, *args: object, **kwargs: Any) -> None:
+        self.debug(msg, *args, **kwargs)
+
+
+_QUIET = _Quiet("uvicorn.error.client")
+_QUIET.parent = logging.getLogger("uvicorn.error")
+
+
 class Guarded(H11Protocol):
     """uvicorn's HTTP/1.1, with what a face on the internet needs beside it: a request must
     arrive within READ_SECONDS (uvicorn waits for ever on headers that never end, so 200 slow
@@ -66,6 +79,9 @@ class Guarded(H11Protocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        # Anyone can send a malformed request (garbage, an HTTP/2 preface): uvicorn's WARNING
+        # for each one filled the log; the 400 it answers is enough.
+        self.logger = _QUIET
         if len(self.connections) > MAX_CONNECTIONS:
             transport.write(BUSY)
             transport.close()
