@@ -14,7 +14,7 @@ from xml.sax.saxutils import escape
 import pytest
 from feedserver import Answer, FeedServer, serve
 
-from digest.models import Paper, SourceConfig, SourceError
+from digest.models import Paper, Passed, SourceConfig, SourceError
 from digest.sources.arxiv import ArxivSource, search_query
 from digest.sources.web import Policy
 
@@ -521,3 +521,47 @@ def test_every_source_and_the_lookup_share_one_delay_between_calls(server: FeedS
     times = [r.at for r in server.requests]
     assert len(times) == 3
     assert all(later - earlier >= 0.28 for earlier, later in pairwise(times))
+
+
+WITHDRAWN = [
+    # The classic withdrawal: the summary and the comment say it, and nothing else is left.
+    entry(
+        "2611.02004v2",
+        "Graph networks for spin liquids",
+        "This paper has been withdrawn by the author due to a crucial error in Theorem 2.",
+        comment="This paper has been withdrawn",
+    ),
+    # arXiv's present practice: the abstract is kept, the comment gives the reason.
+    entry(
+        "2611.02005v3",
+        "Federated learning at scale",
+        comment="Withdrawn: the authors found an error in the dataset",
+    ),
+    entry(
+        "2611.02006v2",
+        "Diffusion samplers",
+        comment="12 pages; withdrawn by arXiv administrators due to text overlap",
+    ),
+]
+KEPT = [
+    entry("2611.02007v1", "Drug safety", "Drugs withdrawn from the market are studied here."),
+    entry("2611.02008v1", "A new proof", comment="10 pages; supersedes the withdrawn 2301.00001"),
+]
+
+
+def test_a_withdrawn_paper_is_skipped_as_openreview_skips_a_withdrawn_submission(
+    server: FeedServer,
+) -> None:
+    """Withdrawn before the first read (a source's first week, a query's long `days`): the
+    withdrawn versions had been delivered, one as the first pick, with no sign of it."""
+    server.route("/api/query", Answer(body=feed(WITHDRAWN + KEPT, 5)))
+    papers, warnings, _ = fetch(server, page=10)
+    assert [p.id for p in papers] == ["2611.02007", "2611.02008"]
+    assert warnings == [f"arxiv: 2611.0200{n} is withdrawn, skipped" for n in (4, 5, 6)]
+    assert all(isinstance(w, Passed) for w in warnings)
+
+
+def test_a_liked_paper_withdrawn_since_is_still_found_by_the_lookup(server: FeedServer) -> None:
+    server.route("/api/query", Answer(body=feed(WITHDRAWN[1:2], 1)))
+    config = SourceConfig("arxiv", "arxiv", {"url": f"{server.url}/api/query", "delay": 0})
+    assert list(ArxivSource(Policy(timeout=2)).lookup(["2611.02005"], config)) == ["2611.02005"]

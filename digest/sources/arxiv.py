@@ -90,13 +90,19 @@ def search_query(options: Options, now: datetime, since: datetime | None = None)
 
 
 def parse_feed(
-    body: bytes, warn: Warn, where: str, url: str = "", dates: list[date] | None = None
+    body: bytes,
+    warn: Warn,
+    where: str,
+    url: str = "",
+    dates: list[date] | None = None,
+    withdrawn: bool = False,
 ) -> tuple[list[Paper], int | None, int]:
     """The papers of one API answer, its opensearch:totalResults (None when absent) and how many
     entries it held (skipped ones too: the next page starts after them); into `dates`, each
     entry's <updated> day, its version's, by which the listing is sorted. An error the API words
     in its feed is a SourceError, whatever the HTTP status said; an answer cut short is
-    CutShort, with the papers before the cut."""
+    CutShort, with the papers before the cut. A withdrawn paper is skipped (Passed), unless
+    `withdrawn` keeps it."""
     feed = feedparser.parse(io.BytesIO(xml_safe(body)))
     tail = f" from {url}" if url else ""
     if not feed.get("version"):
@@ -109,22 +115,52 @@ def parse_feed(
     if problem and (why := cut_short(problem, body)):
         # As for a feed: the entry the body ends in is no paper, and the page's end is unread
         # (counted in its entries, the next page had started after what was never read).
-        papers = _papers(feed.entries[:-1], warn, where)
+        papers = _papers(feed.entries[:-1], warn, where, withdrawn)
         raise CutShort(
             f"{where}: answer cut short, before its document's end ({why}){tail}", papers
         )
     if problem:
         warn(Notice(f"{where}: malformed Atom ({problem}); kept what could be read"))
     total_text = str(feed.feed.get("opensearch_totalresults", "")).strip()
-    papers = _papers(feed.entries, warn, where)
+    papers = _papers(feed.entries, warn, where, withdrawn)
     if dates is not None:
         updated = (dict(e).get("updated_parsed") for e in feed.entries)
         dates += [date(*day[:3]) for day in updated if day]
     return papers, int(total_text) if total_text.isdigit() else None, len(feed.entries)
 
 
-def _papers(entries: Sequence[Mapping[str, Any]], warn: Warn, where: str) -> list[Paper]:
-    return read_entries(entries, to_paper, warn, where, "no arXiv id, title or abstract")
+def _papers(
+    entries: Sequence[Mapping[str, Any]], warn: Warn, where: str, withdrawn: bool = False
+) -> list[Paper]:
+    lacks = "no arXiv id, title or abstract"
+    return read_entries(entries, to_paper, warn, where, lacks, None if withdrawn else gone)
+
+
+# The API has no field for a withdrawn version: arXiv's comment says it ("This paper has been
+# withdrawn by the author", "Withdrawn: ...", "withdrawn by arXiv administrators"), and so did
+# the summary of an older withdrawal. Not a comment that names another withdrawn paper.
+_WITHDRAWN = re.compile(
+    r"\b(?:this|the|our)\s+(?:paper|article|submission|manuscript|preprint|version|work)"
+    r"\s+(?:has\s+been|is|was)\s+withdrawn|^\W*(?:paper\s+|article\s+)?withdrawn\b"
+    r"|\bwithdrawn\s+by\s+(?:the\s+|its\s+)?(?:authors?|submitter|arxiv)\b",
+    re.IGNORECASE,
+)
+# A summary that says so begins with it: an abstract may tell of drugs withdrawn from a market.
+_WITHDRAWN_SUMMARY = re.compile(
+    r"^\W*(?:(?:this|the)\s+(?:paper|article|submission|manuscript|preprint|version)"
+    r"\s+(?:has\s+been|is|was)\s+withdrawn|withdrawn\W*$)",
+    re.IGNORECASE,
+)
+
+
+def gone(entry: Mapping[str, Any]) -> str:
+    """Why the entry is no paper to deliver: its id "is withdrawn", as OpenReview's withdrawn
+    submissions are none; or nothing."""
+    comment = " ".join(str(entry.get("arxiv_comment", "")).split())
+    summary = " ".join(str(entry.get("summary", "")).split())
+    if _WITHDRAWN.search(comment) or _WITHDRAWN_SUMMARY.match(summary):
+        return f"{arxiv_id(str(entry.get('id', ''))) or 'an entry'} is withdrawn"
+    return ""
 
 
 def api_error(entries: Sequence[Mapping[str, Any]]) -> str | None:
@@ -350,6 +386,9 @@ class ArxivSource:
                 params = {"id_list": ",".join(chunk), "max_results": len(chunk)}
                 response = client.get(options.url, params, explain=explain)
                 where = shown(options.url)
-                papers, _, _ = parse_feed(response.body, lambda _: None, config.name, where)
+                # A liked paper withdrawn since is still the reader's pick: kept.
+                papers, _, _ = parse_feed(
+                    response.body, lambda _: None, config.name, where, withdrawn=True
+                )
                 by_query.update((p.id, p) for p in papers if p.id in chunk)
         return {i: by_query[q] for i, q in asked.items() if q in by_query}

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import urlsplit
 
-from digest.models import Paper, Warn
+from digest.models import Paper, Passed, Warn
 from digest.models.characters import BIDI, C0_BUT_WHITESPACE, C1, SEPARATORS
 
 # --- text a reader's terminal, mail client or chat must not be handed -------------------------
@@ -207,17 +207,22 @@ def read_entries(
     warn: Warn,
     where: str,
     lacks: str,
+    passed: Callable[[Any], str] | None = None,
 ) -> list[Paper]:
     """The papers of a page's or feed's entries; an entry that cannot be read, or that lacks
-    what makes a paper (`lacks` says what, to the operator), is skipped with a warning."""
+    what makes a paper (`lacks` says what, to the operator), is skipped with a warning. One that
+    `passed` says is no paper to deliver ("2602.02004 is withdrawn") is skipped as Passed."""
     papers = []
     for number, entry in enumerate(entries, start=1):
         try:
-            paper = to_paper(entry)
+            why = passed(entry) if passed is not None else ""
+            paper = None if why else to_paper(entry)
         except Exception as exc:  # one entry's odd text must not lose the page's other papers
             warn(f"{where}: entry {number} cannot be read ({type(exc).__name__}), skipped")
             continue
-        if paper is None:
+        if why:
+            warn(Passed(f"{where}: {why}, skipped"))
+        elif paper is None:
             warn(f"{where}: entry {number} has {lacks}, skipped")
         else:
             papers.append(paper)
