@@ -565,3 +565,16 @@ def test_a_liked_paper_withdrawn_since_is_still_found_by_the_lookup(server: Feed
     server.route("/api/query", Answer(body=feed(WITHDRAWN[1:2], 1)))
     config = SourceConfig("arxiv", "arxiv", {"url": f"{server.url}/api/query", "delay": 0})
     assert list(ArxivSource(Policy(timeout=2)).lookup(["2611.02005"], config)) == ["2611.02005"]
+
+
+def test_an_entry_dated_with_what_cannot_be_a_date_is_kept_with_no_date(
+    server: FeedServer,
+) -> None:
+    """A mirror's "0000-00-00" (the year -1 to feedparser) had lost the entry as unreadable,
+    and failed the whole page where the listing's order is read from <updated>."""
+    stamps = ["0000-00-00T00:00:00Z", "2026-13-45T00:00:00Z", "2026-11-27T18:00:00Z"]
+    entries = [entry(f"2611.0300{n}v1", f"Paper {n}", published=s) for n, s in enumerate(stamps)]
+    server.route("/api/query", Answer(body=feed(entries, 3)))
+    papers, warnings, _ = fetch(server, page=10)
+    assert [p.published for p in papers] == [None, None, date(2026, 11, 27)]
+    assert warnings == []

@@ -4,10 +4,11 @@ the reader sees (escape sequences, controls, bidi overrides, non-characters); th
 from __future__ import annotations
 
 import secrets
+from datetime import date
 
 from digest.models import Paper
 from digest.models.identity import title_hash
-from digest.sources.common import clean, clean_line, clean_text, clean_token
+from digest.sources.common import clean, clean_line, clean_text, clean_token, day
 
 ESCAPES = "\x1b[2J\x1b[31m\x1b]0;pwned\x07\x1b]8;;http://evil\x1b\\\x9b1m\x07\x00\x7f\x85"
 BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
@@ -130,3 +131,15 @@ def test_a_paper_keeps_its_first_five_thousand_authors() -> None:
     assert paper.authors == names[:5_000]
     signed = Paper(id="t:2", title="Combined measurement", abstract="", authors=names[:5_000])
     assert clean(signed) is signed
+
+
+def test_a_day_that_cannot_be_a_date_is_none() -> None:
+    """feedparser reads MySQL's no-date "0000-00-00" as the year -1 and rolls a month 13 over
+    into the next year: no date, never an exception or another day."""
+    assert day("0000-00-00T00:00:00Z", (-1, 11, 30)) is None
+    assert day("2026-13-45", (2027, 1, 1)) is None
+    assert day("2026-00-00", (2025, 11, 30)) is None
+    assert day("Wed, 30 Nov -0001 00:00:00 +0000", (-1, 11, 30)) is None
+    assert day("2026/03/02", (2026, 12, 1)) == date(2026, 3, 2)
+    assert day("20260302", (2026, 3, 2)) == date(2026, 3, 2)
+    assert day("", None) is None

@@ -701,6 +701,49 @@ def test_an_items_date_is_the_day_its_publisher_wrote_in_its_own_zone(server: Fe
     assert [p.published for p in papers] == [date(2026, 3, 3)] * 3
 
 
+NO_DATES = [
+    "<dc:date>0000-00-00T00:00:00+00:00</dc:date>",  # MySQL's no-date (OJS, WordPress)
+    "<pubDate>0000-00-00</pubDate>",
+    "<pubDate>0000-00-00 00:00:00</pubDate>",
+    "<dc:date>0000-03-02</dc:date>",  # year 0
+    "<dc:date>2026-13-45</dc:date>",  # feedparser had made it 2027-01-01
+    "<dc:date>2026-02-30T10:00:00Z</dc:date>",
+]
+
+
+def test_an_item_dated_with_what_cannot_be_a_date_is_kept_with_no_date(
+    server: FeedServer,
+) -> None:
+    """feedparser reads "0000-00-00" as the year -1: the item had been lost as unreadable
+    (ValueError) on every read, and the paper with it."""
+    items = "".join(
+        f"<item><title>Paper {n} on spin liquids</title><description>x</description>{d}</item>"
+        for n, d in enumerate([*NO_DATES, "<dc:date>2026/03/02</dc:date>"])
+    )
+    body = '<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel>'
+    server.route("/zd", Answer(body=f"{body}{items}</channel></rss>"))
+    papers, warnings = fetch(server, "/zd")
+    assert [p.published for p in papers] == [None] * len(NO_DATES) + [date(2026, 3, 2)]
+    assert warnings == []
+
+
+def test_an_atom_entry_with_a_zero_date_is_kept_with_no_date(server: FeedServer) -> None:
+    entries = "".join(
+        f"<entry><id>tag:blog.example,2026:post-{n}0001</id><title>Post {n} on spin liquids</title>"
+        f"<summary>x</summary>{stamp}</entry>"
+        for n, stamp in enumerate(
+            [
+                "<published>0000-00-00T00:00:00Z</published>",
+                "<updated>0000-00-00T00:00:00Z</updated>",
+            ]
+        )
+    )
+    body = f'<feed xmlns="http://www.w3.org/2005/Atom"><title>Blog</title>{entries}</feed>'
+    server.route("/zd.atom", Answer(body=body))
+    papers, warnings = fetch(server, "/zd.atom")
+    assert [p.published for p in papers] == [None, None] and warnings == []
+
+
 def test_a_whole_but_malformed_feed_keeps_every_entry(server: FeedServer) -> None:
     """An undeclared &nbsp; and a cache plugin's comment after </rss>: judged cut short by its
     last bytes, the feed lost its last entry on every read."""

@@ -19,7 +19,7 @@ from digest.models import Notice, Paper, SourceConfig, SourceError, Warn
 from digest.models.identity import arxiv_id, doi, plausible_arxiv_id
 from digest.sources import authors
 from digest.sources.addresses import check_options, check_range, printable, shown
-from digest.sources.common import code_links, read_entries, xml_safe
+from digest.sources.common import code_links, day, read_entries, xml_safe
 from digest.sources.cuts import CutShort, cut_short
 from digest.sources.latex import to_text
 from digest.sources.progress import QUIET, Progress
@@ -124,8 +124,8 @@ def parse_feed(
     total_text = str(feed.feed.get("opensearch_totalresults", "")).strip()
     papers = _papers(feed.entries, warn, where, withdrawn)
     if dates is not None:
-        updated = (dict(e).get("updated_parsed") for e in feed.entries)
-        dates += [date(*day[:3]) for day in updated if day]
+        stamps = (dict(e) for e in feed.entries)
+        dates += [d for s in stamps if (d := day(s.get("updated"), s.get("updated_parsed")))]
     return papers, int(total_text) if total_text.isdigit() else None, len(feed.entries)
 
 
@@ -189,7 +189,7 @@ def to_paper(entry: Mapping[str, Any]) -> Paper | None:
     link = _link(str(entry.get("link", "")), ident)
     # <published> is the first version's date, <updated> this version's.
     plain = dict(entry)  # dict.get: feedparser answers a missing key with a stand-in
-    parsed = plain.get("published_parsed") or plain.get("updated_parsed")
+    stamp = "published" if plain.get("published_parsed") else "updated"
     return Paper(
         id=ident,
         title=title,
@@ -198,7 +198,7 @@ def to_paper(entry: Mapping[str, Any]) -> Paper | None:
         venue=str(entry.get("arxiv_journal_ref", "")).strip() or f"arXiv {primary}".strip(),
         url=link,
         code_url=links[0] if links else "",
-        published=date(*parsed[:3]) if parsed else None,
+        published=day(plain.get(stamp), plain.get(f"{stamp}_parsed")),
         source="arxiv",
         categories=tuple(c for c in dict.fromkeys([primary, *tags]) if c),
         aliases=(journal_doi,) if journal_doi else (),

@@ -1,7 +1,8 @@
 """Code links the sources find in abstracts and comments (GitHub, GitLab, Hugging Face, ...),
 and clean(): a paper's text without what could act on a terminal or reorder what a reader sees,
 cut to sizes no real paper reaches (its fields' lengths, its number of authors).
-read_entries(): a page's entries to papers, one unreadable entry skipped. Normalization and the
+read_entries(): a page's entries to papers, one unreadable entry skipped; day(): an entry's date,
+or none when it cannot be a date. Normalization and the
 abstract hash are identity's (models/identity.py); titles: titles.py.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable, Iterable
+from datetime import date
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -199,6 +201,26 @@ def code_links(text: str) -> list[str]:
         if _is_code_url(url) and url not in found:
             found.append(url)
     return found
+
+
+# A date written year first ("2026-03-02", "2026/03/02", ISO's with a time after it).
+_YEAR_FIRST = re.compile(r"\s*(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)")
+
+
+def day(written: Any, parsed: Any) -> date | None:
+    """The day of a date as the feed wrote it, and as feedparser read it (`parsed`); None when
+    it cannot be a date. feedparser reads MySQL's no-date "0000-00-00" as year -1, which no date
+    holds (the entry had been lost as unreadable), and turns "2026-13-45" into 2027-01-01."""
+    if match := _YEAR_FIRST.match(str(written or "")):
+        year, month, number = (int(part) for part in match.groups())
+    elif parsed:
+        year, month, number = parsed[:3]
+    else:
+        return None
+    try:
+        return date(year, month, number)
+    except (TypeError, ValueError, OverflowError):  # year 0 or -1, month 13, day 45
+        return None
 
 
 def read_entries(

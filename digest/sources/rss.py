@@ -28,7 +28,7 @@ from digest.models.identity import (
 )
 from digest.sources import authors, charsets, publishers
 from digest.sources.addresses import check_options, origin, printable, shown
-from digest.sources.common import code_links, read_entries, xml_safe
+from digest.sources.common import code_links, day, read_entries, xml_safe
 from digest.sources.cuts import CutShort, cut_short, framed, last_whole
 from digest.sources.latex import to_text
 from digest.sources.markup import html_text
@@ -306,9 +306,9 @@ def _published(entry: Mapping[str, Any], replacement: bool) -> date | None:
     return _day(entry.get("updated"), updated) if updated else None
 
 
-def _day(written: Any, parsed: Any) -> date:
+def _day(written: Any, parsed: Any) -> date | None:
     """The day as the feed wrote it, in its own zone: feedparser's parsed time is in UTC, which
-    dated a Tokyo publisher's midnight items a day early."""
+    dated a Tokyo publisher's midnight items a day early. None when it cannot be a date."""
     text = str(written or "").strip()
     for read in (email.utils.parsedate_to_datetime, datetime.fromisoformat):
         try:
@@ -317,7 +317,7 @@ def _day(written: Any, parsed: Any) -> date:
             ).date()
         except (TypeError, ValueError, IndexError, OverflowError):
             continue
-    return date(*parsed[:3])
+    return day(text, parsed)
 
 
 def _authors(entry: Mapping[str, Any]) -> tuple[str, ...]:
