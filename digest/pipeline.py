@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Collection, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -28,7 +29,7 @@ from digest.models import (
 from digest.outbox import Outcome, deliver
 from digest.periods import behind, covered, next_fire, period_start
 from digest.state import Store
-from digest.web import replies
+from digest.web import clicks, replies
 from digest.web.tokens import links_for
 
 log = logging.getLogger("digest.pipeline")
@@ -176,6 +177,8 @@ def _cycle(
     if stop():
         log.info("stopping: this run's deliveries are left pending for the next run")
     else:
+        with suppress(DigestError):  # still locked: a face writes them, this run holds none
+            clicks.settle(store)  # an unsubscribe a web face kept while the state was locked
         report.outcome = deliver(store, settings, now, channels=channels, stop=stop)
     counts = store.outbox_counts()
     report.pending, report.dead = counts.get("pending", 0), counts.get("dead", 0)

@@ -119,3 +119,35 @@ def test_the_log_says_what_waits(tmp_path: Path, caplog, monkeypatch) -> None:
     assert f"state.db.clicks, tried again now: {said}" in caplog.text
     assert f"left waiting in {spool.path}: {said}" in caplog.text
     assert len(spool.load()) == 3
+
+
+def test_a_run_records_the_clicks_a_face_kept_before_it_delivers(tmp_path: Path) -> None:
+    """A face kept ben's unsubscribe while a run held the lock, then died: no command showed it,
+    and the next `digest run` mailed the reader who had been told "Unsubscribed"."""
+    from datetime import UTC, datetime, timedelta
+
+    from digest.state.pauses import addressed
+
+    state = tmp_path / "state.db"
+    at = datetime(2026, 12, 6, 18, tzinfo=UTC)
+    kept = clicks.Click("pause:ben:1", at + timedelta(days=1), at, (), "",
+                        (("ben", addressed("email", ["ben@example.org"])),))  # fmt: skip
+    Spool(Path(f"{state}.clicks")).keep(clicks._record(kept))
+    with Store(state) as store:
+        assert clicks.settle(store) == 1
+        assert [(p.subscriber, p.addresses) for p in store.web.pauses()] == [
+            ("ben", ("ben@example.org",))
+        ]
+        assert not Spool(Path(f"{state}.clicks")).waiting()
+        assert clicks.settle(store) == 0  # written once
+
+
+def test_digest_run_pauses_before_it_mails_an_unsubscribe_a_dead_face_kept(
+    web: Project, capsys
+) -> None:
+    from web_project import MONDAY
+
+    Spool(Path(f"{web.state}.clicks")).keep(kept("pause:ben:2"))  # the face died with it
+    code, out, _ = web.digest(capsys, "run", "--now", MONDAY)
+    assert code == 0 and "ben/email" not in out.split("paused")[0]
+    assert not web.mails("ben@example.org") and pauses(web.state) == [("ben", "email")]

@@ -12,12 +12,14 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import httpx
 
 from digest.channels.transport import client
 from digest.models import DigestError
+from digest.state import Store
 from digest.web import slack
 from digest.web.access import Access
 from digest.web.spool import Spool
@@ -205,6 +207,28 @@ class Clicks:
                 log.warning("web: left waiting in %s: %s", self.spool.path, _what(self.kept))
             else:
                 log.warning("web: not recorded (no database): %s", _what(self.kept))
+
+
+def settle(store: Store) -> int:
+    """Write the clicks a face kept beside this SQLite state (a face that died with them, or
+    one still waiting for the lock), before a run delivers: an unsubscribe pauses, a Slack
+    click's votes count (unconfirmed in Slack); how many were written. Without it the next run
+    had mailed a reader told "Unsubscribed". Writing one twice is writing it once."""
+    if (
+        not isinstance(store.path, Path)
+        or not (spool := Spool(Path(f"{store.path}.clicks"))).waiting()
+    ):
+        return 0
+    clicks = [c for c in map(_click, spool.load()) if c is not None]
+    for click in clicks:
+        for subscriber, channel in click.pauses:
+            store.web.pause(subscriber, [channel], click.at)
+        if click.votes:
+            store.votes.click(click.key, click.until, click.votes, click.at, True)
+    spool.done([c.key for c in clicks])
+    if clicks:
+        log.warning("kept by a web face in %s, recorded now: %s", spool.path, _what(clicks))
+    return len(clicks)
 
 
 def confirm(recorded: list[tuple[str, str]], response_url: str) -> None:
