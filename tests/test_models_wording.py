@@ -38,6 +38,16 @@ def test_a_copy_editors_change_by_the_same_people_is_one_title(one: str, other: 
         (TITLE, f"Corrigendum to {TITLE}"),
         (TITLE, f"Retraction notice: {TITLE}"),
         (f"Comment on {TITLE}", f"Reply to comment on {TITLE}"),
+        (TITLE, f"Author Correction: {TITLE}"),
+        (TITLE, f"Publisher Correction: {TITLE}"),
+        (TITLE, f"Notice of Retraction: {TITLE}"),
+        (TITLE, f"Statement of Retraction: {TITLE}"),
+        (TITLE, f"Editorial Expression of Concern: {TITLE}"),
+        (TITLE, f"Publisher's Note: {TITLE}"),
+        (TITLE, f"RETRACTED ARTICLE: {TITLE}"),
+        (TITLE, f"{TITLE} (Retracted)"),
+        (TITLE, f"{TITLE} [Erratum]"),
+        (TITLE, f"{TITLE} - Corrigendum"),
     ],
 )  # fmt: skip
 def test_another_word_or_a_notice_is_another_paper_by_the_same_people_too(

@@ -32,14 +32,19 @@ def same_title(one: str, other: str, same_people: bool) -> bool:
 
 def _notice(title: str) -> str:
     """What notice about a paper the title is ("erratum", "retraction", "reply to"), or ""."""
-    found = _NOTICE.match(title)
+    found = _NOTICE.match(title) or _NOTICE_AFTER.search(title)
     return found[1].lower() if found else ""
 
 
 _NOTICE = re.compile(
-    r"\W*(errat|corrigend|correction|retract|expression of concern|comment on|reply to|"
-    r"response to|addendum|withdraw)",
+    r"\W*(?:(?:editorial|authors?['’]?|publisher['’]?s?|notice\s+of|statement\s+of)\s+)?"
+    r"(errat|corrigend|correction|retract|withdraw|addend|expressions?\s+of\s+concern"
+    r"|publisher['’]?s?\s+note|comment\s+on|reply\s+to|response\s+to)",
     re.IGNORECASE,
+)
+# ... or after the title: "… (Retracted)", "… [Erratum]", "… - Corrigendum".
+_NOTICE_AFTER = re.compile(
+    r"[(\[:\u2013\u2014-]\s*(retract|errat|corrigend|correction|withdraw)\w*\W*$", re.IGNORECASE
 )
 
 
