@@ -58,6 +58,13 @@ def test_another_word_or_a_notice_is_another_paper_by_the_same_people_too(
     assert not same_title(one, other, same_people=True)
 
 
+def test_a_compound_word_at_the_titles_end_is_no_notice() -> None:
+    """ "… for LLM Self-Correction" had been read as a correction notice: its copy with a venue's
+    mark was another paper, sent again."""
+    one = "Training language models for Self-Correction"
+    assert same_title(one, f"{one} (Extended Abstract)", same_people=True)
+
+
 def test_without_a_name_in_common_only_the_same_words_make_one_title() -> None:
     assert same_title("Deep learning for dwarf galaxies", "Deep learning for a dwarf galaxy", False)
     assert not same_title("Deep learning in small scales", "Deep learning on small scales", False)

@@ -546,6 +546,11 @@ WITHDRAWN = [
 KEPT = [
     entry("2611.02007v1", "Drug safety", "Drugs withdrawn from the market are studied here."),
     entry("2611.02008v1", "A new proof", comment="10 pages; supersedes the withdrawn 2301.00001"),
+    entry("2611.02009v1", "Old results", comment="This work was withdrawn from ICLR 2025"),
+    entry(
+        "2611.02010v1", "A fix", comment="Supersedes 2401.00001, which was withdrawn by the authors"
+    ),
+    entry("2611.02011v1", "A redo", comment="which was withdrawn by arXiv administrators"),
 ]
 
 
@@ -556,7 +561,7 @@ def test_a_withdrawn_paper_is_skipped_as_openreview_skips_a_withdrawn_submission
     withdrawn versions had been delivered, one as the first pick, with no sign of it."""
     server.route("/api/query", Answer(body=feed(WITHDRAWN + KEPT, 5)))
     papers, warnings, _ = fetch(server, page=10)
-    assert [p.id for p in papers] == ["2611.02007", "2611.02008"]
+    assert [p.id for p in papers] == [f"2611.020{n:02}" for n in range(7, 12)]
     assert warnings == [f"arxiv: 2611.0200{n} is withdrawn, skipped" for n in (4, 5, 6)]
     assert all(isinstance(w, Passed) for w in warnings)
 

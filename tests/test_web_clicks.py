@@ -151,3 +151,12 @@ def test_digest_run_pauses_before_it_mails_an_unsubscribe_a_dead_face_kept(
     code, out, _ = web.digest(capsys, "run", "--now", MONDAY)
     assert code == 0 and "ben/email" not in out.split("paused")[0]
     assert not web.mails("ben@example.org") and pauses(web.state) == [("ben", "email")]
+
+
+def test_digest_retry_records_a_kept_unsubscribe_before_it_mails_too(web: Project, capsys) -> None:
+    from web_project import MONDAY
+
+    assert web.digest(capsys, "run", "--now", MONDAY)[0] == 0
+    Spool(Path(f"{web.state}.clicks")).keep(kept("pause:ben:3"))  # the face died with it
+    code, _, _ = web.digest(capsys, "retry", "--now", MONDAY)
+    assert code == 0 and pauses(web.state) == [("ben", "email")]

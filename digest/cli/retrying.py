@@ -24,9 +24,11 @@ def resend(
     from digest import outbox
     from digest.state import Store
     from digest.state.lock import run_lock
+    from digest.web import clicks
 
     # Never beside a run: two senders of one row could post it twice.
     with run_lock(path, 60.0, stop), Store(path) as store:
+        clicks.settle(store)  # an unsubscribe a dead web face kept: before anything is mailed
         revived = store.revive_dead(args.subscriber)
         # --subscriber: that subscriber's deliveries alone (its revived and due ones).
         out = outbox.deliver(store, settings, clock, subscriber=args.subscriber, stop=stop)

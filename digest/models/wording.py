@@ -44,7 +44,8 @@ _NOTICE = re.compile(
 )
 # ... or after the title: "… (Retracted)", "… [Erratum]", "… - Corrigendum".
 _NOTICE_AFTER = re.compile(
-    r"[(\[:\u2013\u2014-]\s*(retract|errat|corrigend|correction|withdraw)\w*\W*$", re.IGNORECASE
+    r"(?:[(\[:\u2013\u2014]|(?<![^\W\d_])-)\s*(retract|errat|corrigend|correction|withdraw)\w*\W*$",
+    re.IGNORECASE,
 )
 
 

@@ -136,13 +136,14 @@ def _papers(
     return read_entries(entries, to_paper, warn, where, lacks, None if withdrawn else gone)
 
 
-# The API has no field for a withdrawn version: arXiv's comment says it ("This paper has been
-# withdrawn by the author", "Withdrawn: ...", "withdrawn by arXiv administrators"), and so did
-# the summary of an older withdrawal. Not a comment that names another withdrawn paper.
+# The API has no field for a withdrawn version: arXiv's comment says it, first ("This paper has
+# been withdrawn by the author", "Withdrawn: ...") or anywhere for arXiv's administrators, and so
+# did the summary of an older withdrawal. Not a comment that names another withdrawn paper, nor
+# "withdrawn from ICLR" (a live paper's history).
 _WITHDRAWN = re.compile(
-    r"\b(?:this|the|our)\s+(?:paper|article|submission|manuscript|preprint|version|work)"
-    r"\s+(?:has\s+been|is|was)\s+withdrawn|^\W*(?:paper\s+|article\s+)?withdrawn\b"
-    r"|\bwithdrawn\s+by\s+(?:the\s+|its\s+)?(?:authors?|submitter|arxiv)\b",
+    r"^\W*(?:(?:this|the|our)\s+(?:paper|article|submission|manuscript|preprint|version|work)"
+    r"\s+(?:has\s+been|is)\s+withdrawn|(?:paper\s+|article\s+)?withdrawn\b(?!\s+from\b))"
+    r"|(?<!was\s)\bwithdrawn\s+by\s+arxiv\s+admin",
     re.IGNORECASE,
 )
 # A summary that says so begins with it: an abstract may tell of drugs withdrawn from a market.
