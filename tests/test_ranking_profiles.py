@@ -91,3 +91,15 @@ def test_a_formula_rule_finds_its_latex_subscripts_and_a_lines_rule_its_spelling
         assert pattern is not None
         assert all(pattern.search(text) for text in found), rule
         assert not any(pattern.search(text) for text in missed), rule
+
+
+def test_a_rule_in_quotes_with_a_full_stop_or_as_a_list_finds_its_words():
+    """`alert_keywords = ['"diffusion"']`, `["diffusion."]` or `["diffusion, transformers"]` had
+    matched nothing (or only where a sentence ended on it), while the ranking read them right."""
+    for rules in (['"diffusion"'], ["“diffusion”"], ["diffusion."], ["diffusion, transformers"]):
+        pattern = exclude_pattern(rules)
+        assert pattern is not None and pattern.search("We train diffusion models"), rules
+    listed = exclude_pattern(["diffusion; transformers"])
+    assert listed is not None and listed.search("vision transformers at scale")
+    chemistry = exclude_pattern(["1,2-dioxetane"])  # a comma within a word is no list
+    assert chemistry is not None and chemistry.search("a 1,2-dioxetane")

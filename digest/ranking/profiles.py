@@ -102,12 +102,17 @@ def phrases_pattern(words: tuple[str, ...]) -> Phrases | None:
 
 def exclude_pattern(words: Collection[str]) -> Phrases | None:
     """One pattern for a subscriber's exclude list (or alert keywords)."""
-    # The rule's own typographic marks too ("Alzheimer’s", "fine‐tuning"), as the text's.
-    phrases = [rule_words(series(respelled(w))) for w in words]
+    # The rule's own typographic marks too ("Alzheimer’s", "fine‐tuning"), as the text's; a rule
+    # in quotes, with a full stop or as a comma list had matched nothing, as the ranking reads it.
+    rules = [r.strip().strip(_QUOTES).rstrip(".!?:").strip() for w in words for r in _LIST.split(w)]
+    phrases = [rule_words(series(respelled(w))) for w in rules]
     parts = [_bounded(phrase) for phrase in phrases if not no_rule(phrase)]
     if not parts:
         return None
     return Phrases(re.compile("|".join(parts), re.IGNORECASE))
+
+
+_LIST, _QUOTES = re.compile(r"[,;]\s"), "\"'\u201c\u201d\u2018\u2019\u00ab\u00bb"
 
 
 def _bounded(phrase: list[str]) -> str:
