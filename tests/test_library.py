@@ -38,6 +38,17 @@ def test_a_jsonl_library_becomes_the_profiles_papers(tmp_path: Path) -> None:
     assert (paper.id, paper.title, paper.authors) == ("2501.00001", ROW["title"], ("Ada Lovelace",))
 
 
+def test_a_paper_in_a_library_twice_is_one_liked_paper(tmp_path: Path, monkeypatch) -> None:
+    """A Zotero preprint beside its journal version (or a title-only copy) had been two liked
+    papers: its authors counted as "authors of papers you liked", their other papers first."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    journal = {**ROW, "id": "10.1000/j.1", "title": ROW["title"].upper()}
+    bare = {"title": ROW["title"], "abstract": "Another text of it."}
+    papers = library.load(str(liked(tmp_path, [ROW, journal, bare])))
+    assert [p.id for p in papers] == ["2501.00001"]
+    assert library.load(str(liked(tmp_path, [ROW, journal, bare]))) == papers  # and cached so
+
+
 def test_a_library_papers_text_loses_terminal_escapes(tmp_path: Path) -> None:
     path = liked(tmp_path, [ROW | {"title": "Private\x1b[2J federated\u202e learning"}])
     (paper,) = library.load(str(path))
