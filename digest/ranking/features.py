@@ -32,8 +32,8 @@ from digest.ranking.tokens import GREEK, LETTER_NAMES, analyze, tokenize, tokeni
 # ions ("[O III]" is "o-iii"), no numeral or unit alone ("ii", "cm"), "21 cm" and "21-cm" are
 # "21cm", "10-fold", "high-z", "Lyman-α" whole, "Lyα" is "lyman-α", a subscript's digit in its word
 # ("MoS$_2$", "$\sigma_8$": "mos2", "σ8"), "non" a word of phrases only; 17: lower case after NFKC
-# ("ℤ₂" is "z2"), "J/ψ", "ψ(2S)", "N=4 SYM", "II-VI" whole, "∞-" "infinity", "(iv)" no word.
-VERSION = 17
+# ("ℤ₂" is "z2"), "J/ψ", "ψ(2S)", "N=4 SYM", "II-VI" whole, "∞-" "infinity", "(iv)"; 18: pt/it "na"
+VERSION = 18
 # The form of a saved space: 2 counts the built-in background in (background.stored); a space
 # saved in another form is fitted again once.
 FORM = 2

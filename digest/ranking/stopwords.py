@@ -63,8 +63,11 @@ FUNCTION_WORDS = {
         " etre en",
         "es": "el la los las del de un una unos unas es son con por para que se su sus al lo como"
         " mas pero este esta estos estas entre sobre sin en",
-        "it": "il lo la gli le della delle degli dei di che per con una sono nel nella un da del",
-        "pt": "os as da do das dos de em um uma com nao para por que se",
+        "it": "il lo la gli le della delle degli dei di che per con una sono nel nella un da del"
+        " al allo alla alle ai agli dal dalla dai nei negli sul sulla sui non come anche piu"
+        " questo questa tra fra",
+        "pt": "os as da do das dos de em um uma com nao para por que se no na nos nas ao aos pelo"
+        " pela pelos pelas num numa mais como sobre entre este esta isso",
         "nl": "het een van de en is op te dat die voor zijn met niet",
         "ru": "и в на с по для что не из от как это при или же но то к о",
         "pl": "w z na do sie nie ze to jest od po jak dla oraz lub przez przy czy tak ale ich"
