@@ -23,6 +23,7 @@ from digest.ranking.background import extended, stored
 from digest.ranking.features import fit, paper_text
 from digest.ranking.profiles import frequent, name_counts
 from digest.ranking.tokens import analyze
+from digest.ranking.wishes import interests as read_interests
 from digest.sources.files import read_papers
 from digest.state import Store
 
@@ -194,7 +195,7 @@ def saved_space(store: Store, subscribers: Sequence[Subscriber], growth: int = 0
 
 def _wishes(subscribers: Sequence[Subscriber]) -> list[str]:
     """The subscribers' own words, which the space holds whether or not a stored paper does."""
-    wishes = [s.profile.interests for s in subscribers]
+    wishes = read_interests(subscribers)
     return wishes + [k for s in subscribers for k in s.profile.keywords]
 
 

@@ -767,12 +767,14 @@ def test_validate_names_keywords_and_interests_that_hold_no_word(project: Path, 
         config.read_text()
         + '[[subscribers]]\nname = "dan"\ninterests = "the of and 2024"\n'
         + '[[subscribers]]\nname = "eve"\ninterests = "privacy"\nkeywords = ["k-means", "+++"]\n'
+        + '[[subscribers]]\nname = "fay"\ninterests = "https://scholar.google.com/c?u=f"\n'
     )
     code, _, err = run(capsys, "validate")
     assert code == 2
     assert "subscribers.dan.interests: holds no word the ranking can match" in err
     assert "subscribers.eve.keywords[1]: '+++' holds no word" in err
-    assert "keywords[0]" not in err and len(err.splitlines()) == 2
+    assert "subscribers.fay.interests: holds no word" in err and "links" in err
+    assert "keywords[0]" not in err and len(err.splitlines()) == 3
     # A run, a preview or a rank goes on, and says so: it had been silent.
     code, _, err = run(capsys, "preview", "--subscriber", "eve")
     assert code == 0 and "WARNING" in err and "subscribers.eve.keywords[1]: '+++'" in err

@@ -79,6 +79,7 @@ def wordless(sub: Subscriber) -> list[str]:
     word the ranking reads (stop words, numbers, lone letters, phrase words alone): they would
     match nothing, silently."""
     from digest.ranking.tokens import analyze, no_rule, rule_words
+    from digest.ranking.wishes import read
 
     why = (
         "holds no word the ranking can match (stop words, numbers, Roman numerals, units such"
@@ -94,8 +95,8 @@ def wordless(sub: Subscriber) -> list[str]:
         if no_rule(rule_words(w))
     ]
     others = sub.profile.keywords or sub.library_path or sub.likes or sub.profile.authors
-    if sub.profile.interests.strip() and not others and not analyze(sub.profile.interests):
-        found.append(f"interests: {why}")
+    if sub.profile.interests.strip() and not others and not analyze(read(sub.profile.interests)):
+        found.append(f"interests: {why}; links, e-mail addresses and DOIs are not read")
     return found
 
 

@@ -15,6 +15,7 @@ from digest.ranking import background, interests, latent
 from digest.ranking import profiles as prof
 from digest.ranking.features import Space, fit, paper_text, shortened
 from digest.ranking.profiles import authors, profiles
+from digest.ranking.wishes import interests as read_interests
 
 
 def _left(
@@ -165,7 +166,7 @@ def prepare(
     texts = [paper_text(p) for p in corpus]
     try:
         if space is None:
-            wishes = [s.profile.interests for s in subscribers]
+            wishes = read_interests(subscribers)
             wishes += [k for s in subscribers for k in s.profile.keywords]
             rated = (row_of[p.id] for group in (*liked, *disliked) for p in group)
             # The wishes as texts of their own, as a store's space fits them: a subscriber's word

@@ -15,7 +15,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from digest.models import Paper, Subscriber
-from digest.ranking import eponyms
+from digest.ranking import eponyms, wishes
 from digest.ranking.features import Space, normalize, unit
 from digest.ranking.symbols import series
 from digest.ranking.tokens import (
@@ -223,7 +223,7 @@ def profiles(
     """Each subscriber's Rocchio vector; negative: its disliked_part, when already made (of its
     whole library, when `library_rows` are only a part of it)."""
     n = len(subscribers)
-    interests = eponyms.rows(space, [s.profile.interests for s in subscribers])
+    interests = eponyms.rows(space, wishes.interests(subscribers))
     phrases = [(i, kw) for i, s in enumerate(subscribers) for kw in s.profile.keywords]
     keywords = sp.csr_matrix(interests.shape, dtype=interests.dtype)
     if phrases:
@@ -269,7 +269,7 @@ def _keyword_weights(
     or without a text, else the keywords' share of the words (their tf x idf magnitudes' ratio
     against the text's, at most 1)."""
     owners = np.array([i for i, _ in phrases])
-    text_rows = space.transform([s.profile.interests for s in subscribers], unit=False)
+    text_rows = space.transform(wishes.interests(subscribers), unit=False)
     text = _magnitude(text_rows)
     rows = space.transform([kw for _, kw in phrases], unit=False)
     summed = _per_owner(np.ones(len(owners)), list(owners), len(subscribers)) @ rows

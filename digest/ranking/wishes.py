@@ -1,0 +1,217 @@
+"""A reader's interests text as the ranking reads it: a link, an e-mail address or a DOI is a
+pointer, not words, and an arXiv category code ("cs.LG", "hep-th") is the subject it names."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from digest.models.values import Subscriber
+
+# arXiv's category taxonomy (arxiv.org/category_taxonomy), each subject as its name says it.
+# Read as letters, "cs.LG, hep-th, astro-ph.CO" had been "cs", "lg", "hep th", "astro ph": a
+# theorist's picks matched "ph" (pH) and "cs" (caesium).
+_SUBJECTS = {
+    "cs": "computer science",
+    "cs.AI": "artificial intelligence",
+    "cs.AR": "hardware architecture",
+    "cs.CC": "computational complexity",
+    "cs.CE": "computational engineering, finance, and science",
+    "cs.CG": "computational geometry",
+    "cs.CL": "computation and language",
+    "cs.CR": "cryptography and security",
+    "cs.CV": "computer vision and pattern recognition",
+    "cs.CY": "computers and society",
+    "cs.DB": "databases",
+    "cs.DC": "distributed, parallel, and cluster computing",
+    "cs.DL": "digital libraries",
+    "cs.DM": "discrete mathematics",
+    "cs.DS": "data structures and algorithms",
+    "cs.ET": "emerging technologies",
+    "cs.FL": "formal languages and automata theory",
+    "cs.GL": "general literature",
+    "cs.GR": "graphics",
+    "cs.GT": "computer science and game theory",
+    "cs.HC": "human computer interaction",
+    "cs.IR": "information retrieval",
+    "cs.IT": "information theory",
+    "cs.LG": "machine learning",
+    "cs.LO": "logic in computer science",
+    "cs.MA": "multiagent systems",
+    "cs.MM": "multimedia",
+    "cs.MS": "mathematical software",
+    "cs.NA": "numerical analysis",
+    "cs.NE": "neural and evolutionary computing",
+    "cs.NI": "networking and internet architecture",
+    "cs.OH": "computer science",
+    "cs.OS": "operating systems",
+    "cs.PF": "performance",
+    "cs.PL": "programming languages",
+    "cs.RO": "robotics",
+    "cs.SC": "symbolic computation",
+    "cs.SD": "sound",
+    "cs.SE": "software engineering",
+    "cs.SI": "social and information networks",
+    "cs.SY": "systems and control",
+    "econ": "economics",
+    "econ.EM": "econometrics",
+    "econ.GN": "economics",
+    "econ.TH": "theoretical economics",
+    "eess": "electrical engineering and systems science",
+    "eess.AS": "audio and speech processing",
+    "eess.IV": "image and video processing",
+    "eess.SP": "signal processing",
+    "eess.SY": "systems and control",
+    "math": "mathematics",
+    "math.AC": "commutative algebra",
+    "math.AG": "algebraic geometry",
+    "math.AP": "analysis of PDEs",
+    "math.AT": "algebraic topology",
+    "math.CA": "classical analysis and ODEs",
+    "math.CO": "combinatorics",
+    "math.CT": "category theory",
+    "math.CV": "complex variables",
+    "math.DG": "differential geometry",
+    "math.DS": "dynamical systems",
+    "math.FA": "functional analysis",
+    "math.GM": "mathematics",
+    "math.GN": "general topology",
+    "math.GR": "group theory",
+    "math.GT": "geometric topology",
+    "math.HO": "history of mathematics",
+    "math.IT": "information theory",
+    "math.KT": "K-theory and homology",
+    "math.LO": "mathematical logic",
+    "math.MG": "metric geometry",
+    "math.MP": "mathematical physics",
+    "math.NA": "numerical analysis",
+    "math.NT": "number theory",
+    "math.OA": "operator algebras",
+    "math.OC": "optimization and control",
+    "math.PR": "probability",
+    "math.QA": "quantum algebra",
+    "math.RA": "rings and algebras",
+    "math.RT": "representation theory",
+    "math.SG": "symplectic geometry",
+    "math.SP": "spectral theory",
+    "math.ST": "statistics theory",
+    "astro-ph": "astrophysics",
+    "astro-ph.CO": "cosmology and nongalactic astrophysics",
+    "astro-ph.EP": "earth and planetary astrophysics",
+    "astro-ph.GA": "astrophysics of galaxies",
+    "astro-ph.HE": "high energy astrophysical phenomena",
+    "astro-ph.IM": "instrumentation and methods for astrophysics",
+    "astro-ph.SR": "solar and stellar astrophysics",
+    "cond-mat": "condensed matter",
+    "cond-mat.dis-nn": "disordered systems and neural networks",
+    "cond-mat.mes-hall": "mesoscale and nanoscale physics",
+    "cond-mat.mtrl-sci": "materials science",
+    "cond-mat.other": "condensed matter",
+    "cond-mat.quant-gas": "quantum gases",
+    "cond-mat.soft": "soft condensed matter",
+    "cond-mat.stat-mech": "statistical mechanics",
+    "cond-mat.str-el": "strongly correlated electrons",
+    "cond-mat.supr-con": "superconductivity",
+    "gr-qc": "general relativity and quantum cosmology",
+    "hep-ex": "high energy physics experiment",
+    "hep-lat": "high energy physics lattice",
+    "hep-ph": "high energy physics phenomenology",
+    "hep-th": "high energy physics theory",
+    "math-ph": "mathematical physics",
+    "nlin": "nonlinear sciences",
+    "nlin.AO": "adaptation and self-organizing systems",
+    "nlin.CD": "chaotic dynamics",
+    "nlin.CG": "cellular automata and lattice gases",
+    "nlin.PS": "pattern formation and solitons",
+    "nlin.SI": "exactly solvable and integrable systems",
+    "nucl-ex": "nuclear experiment",
+    "nucl-th": "nuclear theory",
+    "physics": "physics",
+    "physics.acc-ph": "accelerator physics",
+    "physics.ao-ph": "atmospheric and oceanic physics",
+    "physics.app-ph": "applied physics",
+    "physics.atm-clus": "atomic and molecular clusters",
+    "physics.atom-ph": "atomic physics",
+    "physics.bio-ph": "biological physics",
+    "physics.chem-ph": "chemical physics",
+    "physics.class-ph": "classical physics",
+    "physics.comp-ph": "computational physics",
+    "physics.data-an": "data analysis, statistics and probability",
+    "physics.ed-ph": "physics education",
+    "physics.flu-dyn": "fluid dynamics",
+    "physics.gen-ph": "physics",
+    "physics.geo-ph": "geophysics",
+    "physics.hist-ph": "history and philosophy of physics",
+    "physics.ins-det": "instrumentation and detectors",
+    "physics.med-ph": "medical physics",
+    "physics.optics": "optics",
+    "physics.plasm-ph": "plasma physics",
+    "physics.pop-ph": "popular physics",
+    "physics.soc-ph": "physics and society",
+    "physics.space-ph": "space physics",
+    "quant-ph": "quantum physics",
+    "q-bio": "quantitative biology",
+    "q-bio.BM": "biomolecules",
+    "q-bio.CB": "cell behavior",
+    "q-bio.GN": "genomics",
+    "q-bio.MN": "molecular networks",
+    "q-bio.NC": "neurons and cognition",
+    "q-bio.OT": "quantitative biology",
+    "q-bio.PE": "populations and evolution",
+    "q-bio.QM": "quantitative methods",
+    "q-bio.SC": "subcellular processes",
+    "q-bio.TO": "tissues and organs",
+    "q-fin": "quantitative finance",
+    "q-fin.CP": "computational finance",
+    "q-fin.EC": "economics",
+    "q-fin.GN": "finance",
+    "q-fin.MF": "mathematical finance",
+    "q-fin.PM": "portfolio management",
+    "q-fin.PR": "pricing of securities",
+    "q-fin.RM": "risk management",
+    "q-fin.ST": "statistical finance",
+    "q-fin.TR": "trading and market microstructure",
+    "stat": "statistics",
+    "stat.AP": "applied statistics",
+    "stat.CO": "statistical computation",
+    "stat.ME": "statistical methodology",
+    "stat.ML": "machine learning",
+    "stat.OT": "statistics",
+    "stat.TH": "statistics theory",
+}
+_BY_LOWER = {code.lower(): name for code, name in _SUBJECTS.items()}
+
+# A code as readers write it, in any case: a subject ("cs.LG", "stat.ml", "astro-ph.CO",
+# "cond-mat.str-el") or an archive with a hyphen ("hep-th", "quant-ph"). An archive of one word
+# alone ("math", "physics") is a word, and stays one; so is "cs.LG" inside a longer token.
+_CODE = re.compile(
+    r"(?<![\w.\-/])([a-z]+(?:-[a-z]+)?(?:\.[a-z]+(?:-[a-z]+)?)?)(?![\w\-/]|\.\w)", re.IGNORECASE
+)
+# Pointers: read as words they had been a scholar page's "citations" and "user", a repository's
+# owner, a DOI's journal.
+_POINTERS = re.compile(
+    r"(?:\b[a-z][a-z0-9+.\-]*://|\bwww\.)[^\s<>\"')\]]+"  # a link, with or without its scheme
+    r"|[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+"  # an e-mail address
+    r"|\b(?:doi:\s*)?10\.\d{4,9}/[^\s<>\"']+"  # a DOI
+    # a bare domain: not .ai or .io, which "cs.AI" and a word's ".io" would be
+    r"|\b[\w\-]+(?:\.[\w\-]+)*\.(?:com|org|net|edu|gov)(?:/[^\s<>\"')\]]*)?(?!\w)",
+    re.IGNORECASE,
+)
+
+
+def read(text: str) -> str:
+    """The text with its pointers dropped and its arXiv category codes as their subjects."""
+    text = _POINTERS.sub(" ", text)
+    return _CODE.sub(_subject, text)
+
+
+def _subject(match: re.Match[str]) -> str:
+    code = match[1]
+    if "." not in code and "-" not in code:
+        return code  # "math", "stat", "cs": words (or caesium)
+    return _BY_LOWER.get(code.lower(), code)
+
+
+def interests(subscribers: Sequence[Subscriber]) -> list[str]:
+    """Each subscriber's interests text, read."""
+    return [read(s.profile.interests) for s in subscribers]
