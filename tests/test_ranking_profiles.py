@@ -103,3 +103,23 @@ def test_a_rule_in_quotes_with_a_full_stop_or_as_a_list_finds_its_words():
     assert listed is not None and listed.search("vision transformers at scale")
     chemistry = exclude_pattern(["1,2-dioxetane"])  # a comma within a word is no list
     assert chemistry is not None and chemistry.search("a 1,2-dioxetane")
+
+
+def test_a_name_with_a_comma_or_a_rule_in_quotes_is_one_rule():
+    """A comma list splits only into items that are words: "Cu, Zn superoxide dismutase" had
+    been the rules "Cu" and "Zn superoxide dismutase", and excluded every copper paper."""
+    for rule in ("Cu, Zn superoxide dismutase", '"Cu, Zn superoxide dismutase"', "“Cu, Zn SOD”"):
+        pattern = exclude_pattern([rule])
+        assert pattern is not None and not pattern.search("Copper (Cu) catalysts for CO2"), rule
+        assert pattern.search(f"A biomarker: {rule.strip(chr(34) + '“”')} levels"), rule
+    triazole = exclude_pattern(["1, 2, 3-triazole"])
+    assert triazole is not None and not triazole.search("Steps 1 and 2 of the method")
+    quoted = exclude_pattern(['"graph, neural"'])
+    assert quoted is not None and not quoted.search("graph theory")
+
+
+def test_an_abbreviation_keeps_its_full_stop():
+    us, inc = exclude_pattern(["U.S."]), exclude_pattern(["Inc."])
+    assert us is not None and us.search("prices in the U.S. market")
+    assert not us.search("Work by U. Smith on lattices")
+    assert inc is not None and inc.search("Acme Inc. reports")

@@ -104,7 +104,7 @@ def exclude_pattern(words: Collection[str]) -> Phrases | None:
     """One pattern for a subscriber's exclude list (or alert keywords)."""
     # The rule's own typographic marks too ("Alzheimer’s", "fine‐tuning"), as the text's; a rule
     # in quotes, with a full stop or as a comma list had matched nothing, as the ranking reads it.
-    rules = [r.strip().strip(_QUOTES).rstrip(".!?:").strip() for w in words for r in _LIST.split(w)]
+    rules = [_unmarked(r) for w in words for r in _listed(w)]
     phrases = [rule_words(series(respelled(w))) for w in rules]
     parts = [_bounded(phrase) for phrase in phrases if not no_rule(phrase)]
     if not parts:
@@ -113,6 +113,29 @@ def exclude_pattern(words: Collection[str]) -> Phrases | None:
 
 
 _LIST, _QUOTES = re.compile(r"[,;]\s"), "\"'\u201c\u201d\u2018\u2019\u00ab\u00bb"
+_WORDY = re.compile(r"[^\W\d_]{3}")
+_ABBREVIATION = re.compile(r"(?:\b\w\.|\b[^\W\d_]{1,3}\.)$")  # "U.S.", "Inc.", "Dr.", "et al."
+
+
+def _listed(rule: str) -> list[str]:
+    """The rules a rule holds: a list's items ("diffusion, transformers"), but a rule in quotes is
+    one, and so is a name whose comma is its own: "Cu, Zn superoxide dismutase" and "1, 2,
+    3-triazole" had been the rules "Cu" and "1", which excluded every copper paper (an item is
+    one only with a word of three letters or more)."""
+    quoted = rule.strip()
+    if len(quoted) > 1 and quoted[0] in _QUOTES and quoted[-1] in _QUOTES:
+        return [quoted]
+    items = _LIST.split(rule)
+    return items if all(_WORDY.search(item) for item in items) else [rule]
+
+
+def _unmarked(rule: str) -> str:
+    """The rule without its quotes and a sentence's closing mark; an abbreviation keeps its full
+    stop ("U.S." as "U.S" had found "U. Smith", and "Inc." was no rule)."""
+    rule = rule.strip().strip(_QUOTES).strip()
+    if _ABBREVIATION.search(rule):
+        return rule
+    return rule.rstrip(".!?:").strip()
 
 
 def _bounded(phrase: list[str]) -> str:
