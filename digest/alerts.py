@@ -55,7 +55,7 @@ def watching(sub: Subscriber) -> bool:
 
 def reasons(sub: Subscriber, scored: Scored) -> list[str]:
     """Why this paper cannot wait, one short sentence a reason; empty: it can wait."""
-    from digest.ranking.profiles import phrases_pattern
+    from digest.ranking.rules import phrases_pattern
     from digest.ranking.tokens import author_key
 
     why: list[str] = []
@@ -97,7 +97,7 @@ def most(held: Sequence[Held]) -> tuple[Held, ...]:
 def _urgent(sub: Subscriber) -> Callable[[Paper], bool] | None:
     """The papers an alert is for whatever their score: by a followed author, or naming an
     alert keyword (None: the subscriber has neither)."""
-    from digest.ranking.profiles import exclude_pattern
+    from digest.ranking.rules import exclude_pattern
     from digest.ranking.tokens import author_key
 
     followed = {author_key(a) for a in sub.profile.authors}

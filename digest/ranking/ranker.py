@@ -14,7 +14,7 @@ from digest.ranking import interests, latent
 from digest.ranking.explain import closest, joined, terms
 from digest.ranking.features import Space, release_memory
 from digest.ranking.product import Prepared, candidates, order_of, prepare
-from digest.ranking.profiles import exclude_pattern
+from digest.ranking.rules import exclude_pattern
 from digest.ranking.scoring import best_per_row, top_candidates
 from digest.ranking.tokens import author_key
 

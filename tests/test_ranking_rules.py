@@ -3,7 +3,7 @@ analyzer reads as its words, and nothing the analyzer reads otherwise."""
 
 from __future__ import annotations
 
-from digest.ranking.profiles import exclude_pattern
+from digest.ranking.rules import exclude_pattern
 
 
 def test_a_language_rule_finds_its_versions_and_no_pitch():

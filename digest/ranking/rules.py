@@ -1,0 +1,145 @@
+"""A reader's exclude words and alert keywords as one pattern, which finds them in a text as the
+analyzer reads it: whole words, plurals, spellings."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from digest.ranking.features import unit
+from digest.ranking.symbols import series
+from digest.ranking.tokens import (
+    ASCII_MARKS,
+    CJK_RUN,
+    GREEK,
+    LETTER_NAMES,
+    SYMBOL_VERSION,
+    fold,
+    no_rule,
+    respelled,
+    rule_words,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Phrases:
+    """Words or phrases found in a text as the analyzer reads it: whole words, plurals too, any
+    case, accents and hyphens aside ("naive" finds "Naïve", "fine-tuning" finds "fine tuning"
+    and "finetuning", "pretraining" finds "pre-training"), a Greek letter as its name or in
+    LaTeX and LaTeX's math letters as typed ("α-synuclein" finds "alpha-synuclein" and
+    "$\\alpha$-synuclein", "p-adic" finds "$p$-adic"), a subscript's digits in their word ("MoS2"
+    finds "MoS$_2$"), a hydrogen series line however written ("Lyman-α" finds "Lyα")."""
+
+    regex: re.Pattern[str]
+
+    def search(self, text: str) -> re.Match[str] | None:
+        text = series(respelled(text))
+        return self.regex.search(text if text.isascii() else fold(text).translate(ASCII_MARKS))
+
+
+@functools.lru_cache(maxsize=4096)
+def phrases_pattern(words: tuple[str, ...]) -> Phrases | None:
+    """exclude_pattern() of these words, built once."""
+    return exclude_pattern(words)
+
+
+def exclude_pattern(words: Collection[str]) -> Phrases | None:
+    """One pattern for a subscriber's exclude list (or alert keywords)."""
+    # The rule's own typographic marks too ("Alzheimer’s", "fine‐tuning"), as the text's; a rule
+    # in quotes, with a full stop or as a comma list had matched nothing, as the ranking reads it.
+    rules = [_unmarked(r) for w in words for r in _listed(w)]
+    phrases = [rule_words(series(respelled(w))) for w in rules]
+    parts = [_bounded(phrase) for phrase in phrases if not no_rule(phrase)]
+    if not parts:
+        return None
+    return Phrases(re.compile("|".join(parts), re.IGNORECASE))
+
+
+_LIST, _QUOTES = re.compile(r"[,;]\s"), "\"'\u201c\u201d\u2018\u2019\u00ab\u00bb"
+_WORDY = re.compile(r"[^\W\d_]{3}")
+_ABBREVIATION = re.compile(r"(?:\b\w\.|\b[^\W\d_]{1,3}\.)$")  # "U.S.", "Inc.", "Dr.", "et al."
+
+
+def _listed(rule: str) -> list[str]:
+    """The rules a rule holds: a list's items ("diffusion, transformers"), but a rule in quotes is
+    one, and so is a name whose comma is its own: "Cu, Zn superoxide dismutase" and "1, 2,
+    3-triazole" had been the rules "Cu" and "1", which excluded every copper paper (an item is
+    one only with a word of three letters or more)."""
+    quoted = rule.strip()
+    if len(quoted) > 1 and quoted[0] in _QUOTES and quoted[-1] in _QUOTES:
+        return [quoted]
+    items = _LIST.split(rule)
+    return items if all(_WORDY.search(item) for item in items) else [rule]
+
+
+def _unmarked(rule: str) -> str:
+    """The rule without its quotes and a sentence's closing mark; an abbreviation keeps its full
+    stop ("U.S." as "U.S" had found "U. Smith", and "Inc." was no rule)."""
+    rule = rule.strip().strip(_QUOTES).strip()
+    if _ABBREVIATION.search(rule):
+        return rule
+    return rule.rstrip(".!?:").strip()
+
+
+def _bounded(phrase: list[str]) -> str:
+    """The phrase as a whole word: no letter just before or after it, unless it begins or ends
+    in Chinese, Japanese or Korean, whose words are written without spaces between them."""
+    start = "" if CJK_RUN.match(phrase[0][0]) else r"(?<!\w)"
+    end = "" if CJK_RUN.match(phrase[-1][-1]) else r"(?!\w)"
+    if end and phrase[-1][-1] in "+#":  # "C++" finds "C++17", not a pitch "C#4": as analyzed
+        end = rf"(?:{SYMBOL_VERSION}|(?![\w+#]))"
+    elif end and not phrase[-1][-1].isalnum():
+        end = r"(?![^\W\d])"
+    return f"{start}(?:{_plurals(phrase)}){end}"
+
+
+def _plurals(phrase: list[str]) -> str:
+    """The phrase with its last word in the singular or a regular plural: -s, -es, and policy ->
+    policies, analysis -> analyses; a word written in the plural also matches its singular
+    (models -> model, LLMs -> LLM, studies -> study, approaches -> approach)."""
+    *head, last = phrase
+    spell = functools.partial(_spelled, alone=not head)
+    forms = [spell(last) + "(?:e?s)?"]
+    if len(last) > 2 and last[-1].lower() == "y" and last[-2].lower() not in "aeiou":
+        forms.append(spell(last[:-1]) + "ies")
+    if len(last) > 3 and last[-2:].lower() == "is":
+        forms.append(spell(last[:-2]) + "es")
+    forms += map(spell, _singulars(last))
+    # Words of a phrase apart or joined: "fine tuning" finds "fine-tuning" and "finetuning";
+    # "Navier-Stokes" the name pair as journals write it, "Navier–Stokes" (an en dash).
+    return _BETWEEN.join([*map(spell, head), "(?:" + "|".join(forms) + ")"])
+
+
+_BETWEEN = "[\\s\\-\u2010-\u2014]*"
+
+
+def _spelled(word: str, alone: bool) -> str:
+    """A word with or without a hyphen inside: "pretraining" finds "pre-training". A Greek
+    letter is also its name, and a name its letter, as the analyzer reads them in a term
+    ("Hα" finds "H-alpha", "alpha helix" "α-helix"); a rule of a letter alone is that letter."""
+    if (letter := GREEK.get(word.lower())) and not alone:
+        return f"(?:{re.escape(word)}|{letter})"
+    if (alone and len(word) == 1) or unit(word):
+        return re.escape(word)
+    return "-?".join(
+        f"(?:{c}|{n})" if (n := LETTER_NAMES.get(c.lower())) else re.escape(c) for c in word
+    )
+
+
+def _singulars(word: str) -> list[str]:
+    """The singulars a plural may stand for. Short words and endings that are seldom plurals
+    (news, lens, physics, status, class, analysis) keep their form: "new" must not match "news"."""
+    low = word.lower()
+    acronym = len(word) >= 3 and word[:-1].isupper() and low.endswith("s")  # LLMs, GNNs
+    if len(word) > 4 and low.endswith("ies"):
+        return [word[:-3] + ("Y" if word[-3].isupper() else "y")]
+    if not acronym and (len(word) < 5 or not low.endswith("s") or low.endswith(_NOT_PLURAL)):
+        return []
+    if re.search(r"(?:ch|sh|x|z|ss)es$", low):
+        return [word[:-1], word[:-2]]  # caches -> cache, approaches -> approach
+    return [word[:-1]]
+
+
+_NOT_PLURAL = ("ss", "us", "is", "ics", "ws")
