@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 from digest import __version__
 from digest.models import InputError, Paper, SourceConfig, SourceError, Subscriber
-from digest.models.evidence import dedupe
+from digest.models.evidence import LIBRARY_AUTHORS, dedupe
 from digest.models.identity import arxiv_id
 from digest.sources.arxiv import ArxivSource
 from digest.sources.bibtex import decode, read_bibtex
@@ -30,10 +30,11 @@ log = logging.getLogger("digest.library")
 
 SUFFIXES = (".bib", ".jsonl", ".jsonl.gz", ".csv")
 # Bump when parsing changes what a library's Papers hold: older cached parses are then ignored.
-CACHE_FORMAT = 11  # 2 CSV rows in cp1252, 3 clean(), 4 BibTeX #, 5 unknown LaTeX kept, 6 nested
+CACHE_FORMAT = 12  # 2 CSV rows in cp1252, 3 clean(), 4 BibTeX #, 5 unknown LaTeX kept, 6 nested
 # accents, LaTeX-escaped DOIs, UTF-16, 7 tab-separated CSV and crossref'd books, 8 LaTeX of JSONL
 # and CSV titles read as text, 9 their abstracts' left to the analyzer, 10 a paper of no title
-# known by its abstract read (the id a run stores), 11 one record per paper (dedupe)
+# known by its abstract read (the id a run stores), 11 one record per paper (dedupe), 12 two
+# papers of one title by other people kept two
 # arXiv may not know an id yet (a typo is also possible): asked again after this long.
 RETRY_UNKNOWN = timedelta(days=1)
 
@@ -78,7 +79,8 @@ def load(path: str, quiet: bool = False) -> tuple[Paper, ...]:
             papers = read_papers(path, warnings.append, links=False)
         # One paper twice (a preprint and its journal version, a title-only copy) had been two
         # liked papers, its authors "authors of papers you liked": merged once, and cached so.
-        found = (tuple(dedupe(map(clean, papers))), warnings)
+        # Two records of one title by other people are two (one author on each side is enough).
+        found = (tuple(dedupe(map(clean, papers), LIBRARY_AUTHORS)), warnings)
         _save(file, key, *found)
     kept, warnings = found
     # One odd entry in a reference-manager export should not cost the subscriber a digest.

@@ -437,3 +437,23 @@ def test_a_name_too_long_for_the_system_is_a_library_not_found(tmp_path: Path) -
     # "File name too long" from the check for a folder had been a traceback of `validate`.
     with pytest.raises(InputError, match="library file not found"):
         library.load(str(tmp_path / ("x" * 5000)))
+
+
+def test_two_library_records_of_one_title_by_other_people_are_two_papers(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """Tong's "Lectures on quantum field theory" and Srednicki and Weinberg's had been one liked
+    paper (two names on each side were wanted): Srednicki and Weinberg were no longer authors
+    of a paper the subscriber liked. The same paper twice is still one."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    bib = tmp_path / "lib.bib"
+    bib.write_text(
+        "@misc{tong, title = {Lectures on quantum field theory}, author = {Tong, David},"
+        " year = {2006}}\n"
+        "@misc{srednicki, title = {Lectures on Quantum Field Theory},"
+        " author = {Srednicki, Mark and Weinberg, Steven}, year = {2007}}\n"
+        "@misc{again, title = {Lectures on Quantum Field Theory}, author = {D. Tong}}\n"
+        "@misc{bare, title = {Lectures on quantum field theory}}\n"
+    )
+    papers = library.load(str(bib), quiet=True)
+    assert [p.authors for p in papers] == [("David Tong",), ("Mark Srednicki", "Steven Weinberg")]

@@ -290,3 +290,58 @@ def test_dedupe_keeps_one_blurbs_papers_apart_as_the_catalogue_does() -> None:
     gut = "The role of the gut microbiome in"
     titles = (f"{gut} Parkinson's disease", f"{gut} Alzheimer's disease")
     assert len(dedupe([Paper(title_hash(t) or "", t, blurb) for t in titles])) == 2
+
+
+LONG = (
+    "We study the problem in detail and present a comprehensive analysis of the phenomenon under"
+    " a variety of conditions, using numerical simulations and analytic arguments; our results"
+    " show that the effect is robust, scales with system size, and persists in the presence of"
+    " disorder, noise and finite temperature, which we confirm with extensive experiments."
+)
+
+
+def test_dedupe_keeps_a_notice_or_another_part_under_one_text_apart() -> None:
+    """One 40-word text under two titles (texts.text_keys' key of the text alone): a notice of
+    a paper whose title opens with "Correction", IEEE's "Comments on “…”" with no authors, a
+    paper's "Part II", "from German to English" had been one record with the paper: one never
+    sent. The same people's journal copy with its title reworded is still one."""
+    from digest.models.evidence import dedupe
+    from digest.models.identity import paper_id
+
+    ours = ("Ana Lopez", "Wei Chen")
+    mri = "Correction of motion artifacts in brain MRI with deep learning"
+    mimo = "Deep networks for channel estimation in massive MIMO"
+    for first, firsts, second, seconds in (
+        (mri, ours, f"Correction to: {mri}", ()),
+        (f"Comments on “{mimo}”", (), mimo, ours),
+        (f"Discussion of “{mimo}”", ("Kofi Mensah",), mimo, ours),
+        (mimo, ours, f"{mimo}: Part II", ours),
+        ("Transfer learning from English to German", ours,
+         "Transfer learning from German to English", ours),
+    ):  # fmt: skip
+        records = [
+            Paper(paper_id(title=t) or "", t, LONG, authors=a)
+            for t, a in ((first, firsts), (second, seconds))
+        ]
+        assert len(dedupe(records)) == 2, second
+    copy = [
+        Paper(paper_id(title=t) or "", t, LONG, authors=ours)
+        for t in ("Large language models for code", "LLMs for code")
+    ]
+    assert len(dedupe(copy)) == 1
+
+
+def test_one_author_on_each_side_is_enough_where_asked() -> None:
+    """A library's records: one author and two others, no name shared, are two papers; by
+    default (a feed's records) two names on each side are wanted."""
+    from digest.models.evidence import LIBRARY_AUTHORS, dedupe
+
+    tong = Paper("t:1", TITLE, "", authors=("David Tong",))
+    others = Paper("t:1", TITLE, "", authors=("Mark Srednicki", "Steven Weinberg"))
+    assert not two_papers(tong, (), others, ())
+    assert two_papers(tong, (), others, (), LIBRARY_AUTHORS)
+    kept = dedupe([tong, others], LIBRARY_AUTHORS)
+    assert [p.authors for p in kept] == [tong.authors, others.authors]
+    bare = Paper("t:1", TITLE, "")
+    same = Paper("t:1", TITLE, "", authors=("D. Tong",))
+    assert len(dedupe([tong, bare, same], LIBRARY_AUTHORS)) == 1

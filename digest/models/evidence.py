@@ -27,37 +27,57 @@ from digest.models.wording import same_title
 # Names shorter than this say too little: a preprint's "B. Chen" and its journal version's "Bo
 # Chen" share "chen" anyway, and an organisation's one name ("Nature") is no author list.
 LEAST_AUTHORS = 2
+# A library's records are its owner's own list, no feed's copies of one paper to guess at: two of
+# one title by other people ("Lectures on quantum field theory" by Tong, and by Srednicki and
+# Weinberg) had been one liked paper, the second's authors lost.
+LIBRARY_AUTHORS = 1
 
 
 def two_papers(
-    known: Paper, known_guids: Iterable[str], other: Paper, other_keys: Iterable[str]
+    known: Paper,
+    known_guids: Iterable[str],
+    other: Paper,
+    other_keys: Iterable[str],
+    least: int = LEAST_AUTHORS,
 ) -> bool:
     """Whether two records matched by title alone are two papers: each names two or more
     authors and no name of one shares a word with the other's ("Machine learning for quantum
     materials" by two groups), or both are items of one feed with ids of their own that differ
-    and texts that differ (a weekly post, "This week in quantum materials", under one title)."""
-    return _other_authors(known, other) or _other_items(known, known_guids, other, other_keys)
+    and texts that differ (a weekly post, "This week in quantum materials", under one title).
+    `least`: the authors each record must name for its names to count (a library's 1)."""
+    return _other_authors(known, other, least) or _other_items(
+        known, known_guids, other, other_keys
+    )
 
 
 def refuses(
-    kind: str, known: Paper, known_guids: Iterable[str], other: Paper, other_keys: Iterable[str]
+    kind: str,
+    known: Paper,
+    known_guids: Iterable[str],
+    other: Paper,
+    other_keys: Iterable[str],
+    least: int = LEAST_AUTHORS,
 ) -> bool:
     """Whether the records' own words refuse a match of their keys: a title match ('t') of two
     papers (or of a title and a name: 'n'), a text match ('a') that is no copy; any other match
     stands."""
     if kind in ("t", "n"):
-        return two_papers(known, known_guids, other, other_keys)
-    return kind == "a" and not copies(known, known_guids, other, other_keys)
+        return two_papers(known, known_guids, other, other_keys, least)
+    return kind == "a" and not copies(known, known_guids, other, other_keys, least)
 
 
 def copies(
-    known: Paper, known_guids: Iterable[str], other: Paper, other_keys: Iterable[str]
+    known: Paper,
+    known_guids: Iterable[str],
+    other: Paper,
+    other_keys: Iterable[str],
+    least: int = LEAST_AUTHORS,
 ) -> bool:
     """Whether two records of one long text (texts.text_keys) are one paper: their titles are
     one paper's (wording.same_title), not two groups', not two items of one feed. A journal's
     blurb as every item's text had made "… in Parkinson's disease" and "… in Alzheimer's
     disease" one: 70% of the words had been enough."""
-    if _other_authors(known, other) or _two_items(known_guids, other_keys):
+    if _other_authors(known, other, least) or _two_items(known_guids, other_keys):
         return False
     return same_title(known.title, other.title, _same_people(known, other))
 
@@ -77,8 +97,8 @@ def _two_items(known_guids: Iterable[str], other_keys: Iterable[str]) -> bool:
     return not {_scope(k) for k in mine}.isdisjoint(_scope(k) for k in theirs)
 
 
-def _other_authors(known: Paper, other: Paper) -> bool:
-    if min(len(known.authors), len(other.authors)) < LEAST_AUTHORS:
+def _other_authors(known: Paper, other: Paper, least: int = LEAST_AUTHORS) -> bool:
+    if min(len(known.authors), len(other.authors)) < least:
         return False
     mine, theirs = _name_words(known.authors), _name_words(other.authors)
     # Names in two scripts (Chinese and romanized) say nothing of each other.
@@ -173,10 +193,12 @@ def own_id(paper: Paper, keys: Iterable[str]) -> str:
     return "t:" + hashlib.sha256(both.encode()).hexdigest()[:16]
 
 
-def dedupe(papers: Iterable[Paper]) -> list[Paper]:
+def dedupe(papers: Iterable[Paper], least_authors: int = LEAST_AUTHORS) -> list[Paper]:
     """One record per paper, in first-seen order, each completed by its later duplicates; two
     records of one title that say they are two papers stay two, the second under an id of its
-    own, as the catalogue keeps them (a preview had merged what the run sent)."""
+    own, as the catalogue keeps them (a preview had merged what the run sent). least_authors:
+    the authors each of two records must name for names without one in common to make two
+    papers (a library's records, no feed's guesses, say so with one: LIBRARY_AUTHORS)."""
     merged: list[Paper] = []
     # Each record's strong keys and item ids, kept as it grows: all that same_paper and
     # two_papers read. Reading keys() of a record that has merged thousands of copies, for every
@@ -187,14 +209,15 @@ def dedupe(papers: Iterable[Paper]) -> list[Paper]:
     owner: dict[str, int] = {}
     for paper in papers:
         paper_keys = keys(paper)
-        hit, apart = _hit(paper, paper_keys, paper_keys, owner, strong, guids, merged)
+        seen = (owner, strong, guids, merged)
+        hit, apart = _hit(paper, paper_keys, paper_keys, seen, least_authors)
         if hit is None and apart:
             paper = dataclasses.replace(paper, id=own_id(paper, paper_keys))
             paper_keys = keys(paper)
         titles = [owner[k] for k in paper_keys if kind(k) == "t" and k in owner]
         named = name_keys(paper) if titles and hit is None else []
         if named:  # its title is another's: its own earlier record by a name
-            hit, _ = _hit(paper, named, paper_keys, owner, strong, guids, merged)
+            hit, _ = _hit(paper, named, paper_keys, seen, least_authors)
         if hit is None:
             hit = len(merged)
             merged.append(paper)
@@ -214,26 +237,25 @@ def dedupe(papers: Iterable[Paper]) -> list[Paper]:
 
 
 def _hit(
-    paper: Paper,
-    among: list[str],
-    paper_keys: list[str],
-    owner: dict[str, int],
-    strong: Sequence[list[str]],
-    guids: Sequence[set[str]],
-    merged: Sequence[Paper],
+    paper: Paper, among: list[str], paper_keys: list[str], seen: _Seen, least: int
 ) -> tuple[int | None, bool]:
     """(the record one of the keys `among` names that this one is, or None; whether a record
     of its id said it is another)."""
+    owner, strong, guids, merged = seen
     apart = False
     for key in (k for k in among if k in owner):
         i = owner[key]
         if not same_paper(key, strong[i], paper_keys):
             continue
-        if refuses(kind(key), merged[i], guids[i], paper, paper_keys):
+        if refuses(kind(key), merged[i], guids[i], paper, paper_keys, least):
             apart = apart or (kind(key) == "t" and merged[i].id == paper.id)
             continue
         return i, False
     return None, apart
+
+
+# What dedupe has seen: each key's record, and each record's strong keys, item ids and Paper.
+_Seen = tuple[dict[str, int], Sequence[list[str]], Sequence[set[str]], Sequence[Paper]]
 
 
 def _merged(first: Paper, rest: list[Paper]) -> Paper:
