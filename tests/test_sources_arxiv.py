@@ -15,7 +15,7 @@ import pytest
 from feedserver import Answer, FeedServer, serve
 
 from digest.models import Paper, Passed, SourceConfig, SourceError
-from digest.sources.arxiv import ArxivSource, search_query
+from digest.sources.arxiv import ArxivSource, gone, search_query
 from digest.sources.web import Policy
 
 NOW = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
@@ -583,3 +583,72 @@ def test_an_entry_dated_with_what_cannot_be_a_date_is_kept_with_no_date(
     papers, warnings, _ = fetch(server, page=10)
     assert [p.published for p in papers] == [None, None, date(2026, 11, 27)]
     assert warnings == []
+
+
+# A live paper's history, read as its withdrawal: the paper had been lost ("skipped").
+HISTORY_COMMENTS = [
+    "This paper has been withdrawn from ICML 2025 and is under review at NeurIPS 2025; 9 pages",
+    "The paper is withdrawn from the AAAI-26 proceedings; extended version, 12 pages",
+    "This paper has been withdrawn by the authors from NeurIPS 2025; under review elsewhere",
+    "Withdrawn ICLR 2025 submission, revised; 9 pages",
+    "Reinstated after being withdrawn by arXiv admin in error",
+    "Withdrawn by arXiv admin in error; reinstated",
+    "v1 withdrawn by arXiv admin (text overlap flag); this version rewritten",
+    "This version replaces one withdrawn by arXiv administrators",
+    "Withdrawn-from-market drugs dataset; 10 pages",
+    "Withdrawn from ICLR 2025",
+    "Paper was withdrawn by arXiv admin in 2024, now revised",
+]
+HISTORY_SUMMARIES = [
+    "This paper was withdrawn from the conference track and is extended here. We study unlearning.",
+    "The article is withdrawn from sale in many markets; we study why.",
+    "This paper was withdrawn by its authors after review. We study X. We propose Y. We test Z.",
+]
+# How arXiv words a withdrawn version: by its authors or by its administrators.
+WITHDRAWAL_COMMENTS = [
+    "This paper has been withdrawn by the author(s)",
+    "This paper has been withdrawn",
+    "withdrawn",
+    "Withdrawn due to an error in the proof of Lemma 3",
+    "This submission has been withdrawn by arXiv administrators due to inappropriate text overlap",
+    "arXiv admin note: this submission has been withdrawn by arXiv administrators",
+    "The authors have withdrawn this paper because of a flaw in the experiments",
+    "This article has been withdrawn at the request of the authors",
+    "9 pages. Withdrawn (an error in Theorem 1)",
+    "This version is withdrawn.",
+]
+
+
+@pytest.mark.parametrize("comment", HISTORY_COMMENTS)
+def test_a_comment_telling_a_live_papers_history_keeps_it(comment: str) -> None:
+    assert gone({"id": "http://arxiv.org/abs/2611.00001v2", "arxiv_comment": comment}) == ""
+
+
+@pytest.mark.parametrize("summary", HISTORY_SUMMARIES)
+def test_an_abstract_telling_of_a_withdrawal_keeps_its_paper(summary: str) -> None:
+    assert gone({"id": "http://arxiv.org/abs/2611.00002v1", "summary": summary}) == ""
+
+
+def test_a_summary_that_is_a_withdrawal_alone_skips_its_version() -> None:
+    summary = "This paper has been withdrawn by the author. A corrected version is 2612.00001."
+    assert gone({"id": "http://arxiv.org/abs/2611.00004v2", "summary": summary})
+
+
+@pytest.mark.parametrize("comment", WITHDRAWAL_COMMENTS)
+def test_a_comment_saying_this_version_is_withdrawn_skips_it(comment: str) -> None:
+    entry = {"id": "http://arxiv.org/abs/2611.00003v2", "arxiv_comment": comment}
+    assert gone(entry) == "2611.00003 is withdrawn"
+
+
+def test_live_papers_with_a_withdrawal_in_their_history_are_delivered(server: FeedServer) -> None:
+    """reg22 F3: "has been withdrawn from ICML 2025" and an abstract's "was withdrawn from the
+    conference track" had been skipped as withdrawn: live papers never delivered."""
+    history = [
+        entry(f"2611.040{n:02}v2", f"Paper {n}", comment=c) for n, c in enumerate(HISTORY_COMMENTS)
+    ]
+    history += [entry(f"2611.041{n:02}v1", f"Work {n}", s) for n, s in enumerate(HISTORY_SUMMARIES)]
+    withdrawal = entry("2611.04200v2", "Gone", comment=WITHDRAWAL_COMMENTS[0])
+    server.route("/api/query", Answer(body=feed([*history, withdrawal], len(history) + 1)))
+    papers, warnings, _ = fetch(server, page=20)
+    assert len(papers) == len(history)
+    assert warnings == ["arxiv: 2611.04200 is withdrawn, skipped"]

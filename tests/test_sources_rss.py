@@ -873,3 +873,41 @@ def test_an_acs_item_loses_its_status_and_its_journal_and_doi_line(server: FeedS
     assert (paper.title, paper.abstract) == ("Graph Neural Networks Predict Exciton Dynamics", "")
     assert paper.id == "10.1021/acs.nanolett.6b01234" and not warnings
     assert paper.authors == ("Ada Byron", "Bo Chen", "Carla Diaz")
+
+
+ABSTRACT = (
+    "We study a problem that matters in practice, propose a method that addresses it, and"
+    " evaluate the method on three datasets, where it improves over strong baselines by a wide"
+    " margin while staying cheap to run; we release our code and data."
+)
+TOPIC_TITLES = [
+    "Withdrawal: A Qualitative Study of Opioid Tapering in Primary Care",
+    "Correction of “hallucinations” in large language models via retrieval",
+    "Retraction of “scientific” claims on social media: a federated analysis",
+    "Errata: detecting errors in published tables with language models",
+]
+
+
+def test_a_notice_shaped_title_with_an_abstract_of_its_own_is_a_paper(server: FeedServer) -> None:
+    """reg22 F6: papers whose topic is a notice's word ("Withdrawal:" of a drug) had been
+    skipped as a journal's notices by their titles alone; a notice carries no work of its own."""
+    notice = (
+        "Author Correction: Graph neural networks",
+        "The original version of this Article contained an error in Figure 2, whose axis labels"
+        " were swapped; the labels have now been corrected in the HTML and PDF versions of the"
+        " Article, and the conclusions of the Article are unaffected by the error.",
+    )
+    rows = [(t, ABSTRACT) for t in TOPIC_TITLES] + [notice]
+    items = "".join(
+        f"<item><title>{t}</title><link>https://www.journal.example/{n}</link>"
+        f"<description>{d}</description></item>"
+        for n, (t, d) in enumerate(rows)
+    )
+    body = (
+        f'<?xml version="1.0"?><rss version="2.0"><channel><title>J</title>{items}</channel></rss>'
+    )
+    server.route("/j", Answer(body=body, content_type="application/rss+xml"))
+    papers, warnings = fetch(server, "/j")
+    assert [p.title for p in papers] == TOPIC_TITLES
+    skipped = "is a journal's notice, not a paper, skipped"
+    assert warnings == [f"feed: 'Author Correction: Graph neural networks' {skipped}"]

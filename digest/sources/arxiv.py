@@ -17,7 +17,7 @@ import feedparser
 
 from digest.models import Notice, Paper, SourceConfig, SourceError, Warn
 from digest.models.identity import arxiv_id, doi, plausible_arxiv_id
-from digest.sources import authors
+from digest.sources import authors, publishers
 from digest.sources.addresses import check_options, check_range, printable, shown
 from digest.sources.common import code_links, day, read_entries, xml_safe
 from digest.sources.cuts import CutShort, cut_short
@@ -136,30 +136,11 @@ def _papers(
     return read_entries(entries, to_paper, warn, where, lacks, None if withdrawn else gone)
 
 
-# The API has no field for a withdrawn version: arXiv's comment says it, first ("This paper has
-# been withdrawn by the author", "Withdrawn: ...") or anywhere for arXiv's administrators, and so
-# did the summary of an older withdrawal. Not a comment that names another withdrawn paper, nor
-# "withdrawn from ICLR" (a live paper's history).
-_WITHDRAWN = re.compile(
-    r"^\W*(?:(?:this|the|our)\s+(?:paper|article|submission|manuscript|preprint|version|work)"
-    r"\s+(?:has\s+been|is)\s+withdrawn|(?:paper\s+|article\s+)?withdrawn\b(?!\s+from\b))"
-    r"|(?<!was\s)\bwithdrawn\s+by\s+arxiv\s+admin",
-    re.IGNORECASE,
-)
-# A summary that says so begins with it: an abstract may tell of drugs withdrawn from a market.
-_WITHDRAWN_SUMMARY = re.compile(
-    r"^\W*(?:(?:this|the)\s+(?:paper|article|submission|manuscript|preprint|version)"
-    r"\s+(?:has\s+been|is|was)\s+withdrawn|withdrawn\W*$)",
-    re.IGNORECASE,
-)
-
-
 def gone(entry: Mapping[str, Any]) -> str:
-    """Why the entry is no paper to deliver: its id "is withdrawn", as OpenReview's withdrawn
-    submissions are none; or nothing."""
-    comment = " ".join(str(entry.get("arxiv_comment", "")).split())
-    summary = " ".join(str(entry.get("summary", "")).split())
-    if _WITHDRAWN.search(comment) or _WITHDRAWN_SUMMARY.match(summary):
+    """Why the entry is no paper to deliver: its id "is withdrawn" (its comment or its summary
+    says this version is, `publishers.withdrawn`), as OpenReview's withdrawn submissions are
+    none; or nothing."""
+    if publishers.withdrawn(str(entry.get("arxiv_comment", "")), str(entry.get("summary", ""))):
         return f"{arxiv_id(str(entry.get('id', ''))) or 'an entry'} is withdrawn"
     return ""
 

@@ -2,7 +2,8 @@
 APS's "Author(s):" byline and "[Journal] Published" tail, ScienceDirect's publication-date,
 source and author lines, PubMed's citation line, "ABSTRACT" label and "PMID: | DOI:" line, PLOS's
 "by" line, ACS's "[ASAP]" and journal-and-DOI lines. Taken off the text, and what they say (a DOI,
-the authors) kept. And the notices they list as items (corrections, retractions): no papers."""
+the authors) kept. And the notices they list as items (corrections, retractions), and arXiv's
+word that a version is withdrawn: no papers."""
 
 from __future__ import annotations
 
@@ -136,7 +137,103 @@ def title(written: str) -> str:
     return _STATUS.sub("", written, count=1) if written.lstrip().startswith("[") else written
 
 
-def is_notice(written: str) -> bool:
-    """Whether the title is a journal's notice about a paper (a correction, an erratum, a
-    retraction, an expression of concern), not a paper."""
-    return _NOTICE.match(written) is not None
+# A notice is known by its form and by carrying no work of its own: "Withdrawal: A Qualitative
+# Study of Opioid Tapering" (of drugs) and "Correction of “hallucinations” in language models"
+# (a quoted term) with abstracts of their own had been read as notices by their first words, and
+# lost. The form alone decides when the title names the paper it is about: a quoted title that
+# runs to its end ("Correction to “Graph Neural Networks Predict Exciton Dynamics”"), a citation
+# ("[Phys. Rev. B 99, 104401 (2019)]", "Chen et al.,").
+_NAMES_PAPER = re.compile(
+    r"[\"“”‘'«„](?:[^\"“”«»„\s]+\s+){2,}[^\"“”«»„\s]+\s*[\"“”’'»]\s*(?:\[[^\[\]]*\]\s*)?$"
+    r"|\[[^\[\]]*\b(?:19|20)\d\d\b[^\[\]]*\]\s*$|\bet\s+al\.?,",
+)
+# A notice's own text says what it does to the article it is about: "In the version of this
+# article initially published...", "The original version of this Article contained...", "This
+# corrects the article DOI: ...", "the Editors retract this article", "The authors regret...";
+# or it begins as one, as Nature's repeats the title ("Author Correction: ...").
+_ARTICLE = r"(?:article|paper|letter|publication|manuscript)"
+_NOTICE_TEXT = re.compile(
+    rf"\b(?:original|initial|initially\s+published|published|printed|online|the)\s+version\s+of"
+    rf"\s+(?:this|the)\s+{_ARTICLE}"
+    rf"|\b(?:retracts?|corrects?|retracting|correcting|withdraws?)\s+(?:this|the|the\s+above"
+    rf"|the\s+original|the\s+published)\s+{_ARTICLE}\b"
+    rf"|\b(?:this|the\s+above|the\s+original|the\s+published)\s+{_ARTICLE}\s+(?:has\s+been"
+    rf"|was|is\s+being)\s+(?:retracted|withdrawn|corrected)"
+    rf"|\bthe\s+(?:authors?|publisher|editors?)\s+regrets?\b"
+    rf"|\b(?:after|following)\s+(?:the\s+)?publication\s+of\s+(?:this|the)\s+{_ARTICLE}",
+    re.IGNORECASE,
+)
+# A paper's abstract tells of a study at some length; a notice's text is a line or two (arXiv's
+# 45k abstracts of 2025: 1 in 1000 is under 50 words, the shortest 13).
+OWN_WORK_WORDS = 30
+NAMED_TAIL = 400  # characters at a title's end that a quoted title or a citation may take
+
+
+def is_notice(written: str, text: str | None = None) -> bool:
+    """Whether the item titled so is a journal's notice about a paper (a correction, an erratum,
+    a retraction, an expression of concern), not a paper: its title has a notice's form and,
+    when its `text` is given, it carries no work of its own (it is short, says what it does to
+    the article, or the title names that paper)."""
+    if _NOTICE.match(written) is None:
+        return False
+    # Its end only: a title of quote marks had been tried at every one of them.
+    if text is None or _NAMES_PAPER.search(written[-NAMED_TAIL:]):
+        return True
+    short = len(text.split()) < OWN_WORK_WORDS
+    return short or bool(_NOTICE.match(text) or _NOTICE_TEXT.search(text))
+
+
+# arXiv's word that a version is withdrawn; its API has no field for it. The comment says it
+# ("This paper has been withdrawn by the author(s)", "Withdrawn due to an error in ...", "This
+# submission has been withdrawn by arXiv administrators due to ..."), first or after a stop, and
+# so did the summary of an older withdrawal, that sentence alone. A live paper's history had been
+# read as a withdrawal, and the paper lost: "has been withdrawn from ICML 2025" (a venue), "v1
+# withdrawn by arXiv admin", "replaces one withdrawn", "after being withdrawn" (another version, a
+# past event), "Withdrawn ICLR 2025 submission" (an adjective), "Withdrawn-from-market drugs".
+_THING = r"(?:paper|article|submission|manuscript|preprint|version|work)"
+# After "withdrawn": an end, a stop, a reason ("due to", "because") or its agent ("by the
+# authors"), never a venue within a few words ("from ICML", "by the authors from ICML"; from
+# arXiv alone), nor a noun or a compound.
+_AFTER = (
+    r"(?!(?:\s+[\w'’()-]+){0,3}?\s+from\b(?!\s+arxiv))"
+    r"(?=\W*$|\s*(?:[.;:,!?(\[]|--|[–—]|-\s)|\s+(?:by|due|because|since|as|owing|pending|for"
+    r"|until|after|following|upon|to|per|temporarily|permanently|from\s+arxiv"
+    r"|at\s+(?:\S+\s+){0,3}?request|on\s+(?:\S+\s+)?request)\b)"
+)
+
+
+def _withdrawal(tenses: str) -> str:
+    """A sentence saying this paper is withdrawn: "This paper has been withdrawn ...", "Paper
+    withdrawn ...", "Withdrawn ...", "The authors have withdrawn this paper ..."."""
+    return (
+        rf"(?:(?:this|the|our)\s+{_THING}\s+(?:{tenses})\s+withdrawn"
+        r"|(?:(?:paper|article|submission|manuscript|preprint)\s+)?withdrawn"
+        rf"|(?:the\s+)?authors?\s+ha(?:s|ve)\s+withdrawn\s+(?:this|the|their|our)\s+{_THING})"
+        + _AFTER
+    )
+
+
+_WITHDRAWN_COMMENT = re.compile(
+    r"(?:^\W*|[;.(]\s*|arxiv\s+admin\s+note\s*:\s*)" + _withdrawal(r"has\s+been|is"),
+    re.IGNORECASE,
+)
+# The summary of a withdrawal is that sentence, maybe a second (a reason, a pointer): an abstract
+# that goes on tells of a study ("This paper was withdrawn from the conference track and is
+# extended here. We study ...").
+_WITHDRAWN_SUMMARY = re.compile(r"^\W*" + _withdrawal(r"has\s+been|is|was"), re.IGNORECASE)
+_SENTENCE_END = re.compile(r"[.!?](?:\s+|$)")
+# Withdrawn once, live again: "Reinstated after being withdrawn by arXiv admin in error".
+_REINSTATED = re.compile(
+    r"\breinstat|\bwithdrawn\b[^.;]{0,200}?\b(?:in\s+error|by\s+mistake)\b", re.I
+)
+
+
+def withdrawn(comment: str, summary: str) -> bool:
+    """Whether arXiv's comment or summary of an entry says this version of it is withdrawn."""
+    comment, summary = " ".join(comment.split()), " ".join(summary.split())
+    if _REINSTATED.search(comment) or _REINSTATED.search(summary):
+        return False
+    if _WITHDRAWN_COMMENT.search(comment):
+        return True
+    short = len(_SENTENCE_END.findall(summary.rstrip(" .!?") + ".")) <= 2
+    return short and _WITHDRAWN_SUMMARY.match(summary) is not None

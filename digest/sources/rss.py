@@ -145,7 +145,8 @@ def _papers(
     url: str,
 ) -> list[Paper]:
     """The papers of these entries of the feed; an entry that cannot be read is skipped, and so
-    is a journal's notice (a correction of a paper, which copies its title: it ranked first)."""
+    is a journal's notice (a correction of a paper, which copies its title: it ranked first),
+    known by its title and its text, short or about the article it corrects."""
     venue = html_text(str(feed.feed.get("title", "")))
     # An item id the feed gives twice, or its own address, names no one item.
     ids = Counter(str(e.get("id") or "").strip() for e in entries)
@@ -158,7 +159,7 @@ def _papers(
         name,
         "neither title nor abstract",
     ):
-        if publishers.is_notice(paper.title):
+        if publishers.is_notice(paper.title, paper.abstract):
             notice = f"{name}: {paper.title[:80]!r} is a journal's notice, not a paper, skipped"
             warn(Passed(notice))
         else:
