@@ -1156,3 +1156,104 @@ def test_a_connection_used_up_by_one_readers_recipients_is_no_failed_attempt_for
     assert sum("solo/email" in s for s in first.sent) == 1 and first.dead == []
     solos = [m for m in mailbox.mails if "ana@example.org" in m.recipients]
     assert len(solos) == 1 and len(solos[0].recipients) == 2  # on a new connection, once
+
+
+# A kept connection the relay ends with 421 before the message went (its per-connection cap).
+
+
+@dataclass
+class UsedUp(Sessions):
+    """Takes `per_connection` messages on one connection, then ends it with 421 at `step`: the
+    first RCPT, a later RCPT (after the first was taken), or the DATA command (DataRefused)."""
+
+    per_connection: int = 2
+    step: str = "rcpt"
+
+    def used_up(self, session: Any) -> bool:
+        return sum(s is session for s in self.sessions) >= self.per_connection
+
+    async def handle_RCPT(
+        self, server: Any, session: Any, envelope: Any, address: str, options: list[str]
+    ) -> str:
+        here = {"rcpt": True, "later rcpt": bool(envelope.rcpt_tos)}.get(self.step, False)
+        if here and self.used_up(session):
+            return "421 4.7.0 Too many messages for this connection"
+        return await super().handle_RCPT(server, session, envelope, address, options)
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        if self.step == "end of data" and self.used_up(session):
+            return "421 4.7.0 Too many messages for this connection"
+        return await super().handle_DATA(server, session, envelope)
+
+
+class DataRefused(LoopbackSMTP):
+    """aiosmtpd whose answer to the DATA command is the handler's 421 once it is used up."""
+
+    def factory(self) -> Any:
+        from aiosmtpd.smtp import SMTP
+
+        class Server(SMTP):
+            async def smtp_DATA(self, arg: str) -> None:
+                handler = self.event_handler
+                if handler.step == "data" and handler.used_up(self.session):
+                    await self.push("421 4.7.0 Too many messages for this connection")
+                    return
+                await super().smtp_DATA(arg)
+
+        return Server(self.handler, **self.SMTP_kwargs)
+
+
+def pairs_delivered(mailbox: UsedUp, tmp_path: Path, count: int) -> tuple[Any, Store]:
+    """One run of `count` rows, each to two addresses, on one kept connection at a time."""
+    server = DataRefused(mailbox)
+    server.start()
+    try:
+        settings, store = many_setup(tmp_path, server.port, count, smtp_connections=1)
+        subs = tuple(
+            dataclasses.replace(
+                s, channels=(ChannelConfig("email", "email", {"to": [f"{s.name}@x.org", TO[0]]}),)
+            )
+            for s in settings.subscribers
+        )
+        return outbox.deliver(store, dataclasses.replace(settings, subscribers=subs), NOW), store
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("step", ["rcpt", "later rcpt", "data"])
+def test_a_kept_connection_ended_with_421_before_the_message_went_is_replaced(
+    tmp_path: Path, step: str
+) -> None:
+    """A 421 at the first RCPT of a reused connection had been the message's own failed attempt
+    ("closed the connection at RCPT ... went to no one"), while the same 421 at MAIL FROM got a
+    new connection: nothing was sent on it either way."""
+    mailbox = UsedUp(step=step)
+    result, store = pairs_delivered(mailbox, tmp_path, 6)
+    assert result.retrying == [] and len(result.sent) == 6, result
+    assert store.outbox_counts() == {"sent": 6}
+    assert sorted(m.recipients[0] for m in mailbox.mails) == [f"s{n}@x.org" for n in range(6)]
+    assert all(len(m.recipients) == 2 for m in mailbox.mails)
+    assert mailbox.connections == 3  # two messages on each, then a new one
+
+
+def test_a_421_at_rcpt_on_the_new_connection_too_stays_a_failed_attempt(tmp_path: Path) -> None:
+    """The kept connection is replaced once: a relay that ends the new one at RCPT as well is
+    answered by the retry later, not by connection after connection now."""
+    mailbox = UsedUp(per_connection=99)
+    mailbox.rcpt_script["s1@x.org"] = ["421 4.3.2 closing"] * 5
+    result, store = pairs_delivered(mailbox, tmp_path, 3)
+    (said,) = result.retrying
+    assert said.startswith("s1/email: email: the SMTP server closed the connection at RCPT")
+    assert len(result.sent) == 2 and 3 <= len(mailbox.rcpt_script["s1@x.org"]) <= 4
+    assert all("s1@x.org" not in m.recipients for m in mailbox.mails)
+
+
+def test_a_421_to_the_end_of_data_is_a_failed_attempt_not_sent_again_at_once(
+    tmp_path: Path,
+) -> None:
+    """The relay had the whole message then: that one waits for the retry, as before."""
+    mailbox = UsedUp(step="end of data")
+    result, store = pairs_delivered(mailbox, tmp_path, 3)
+    (said,) = result.retrying
+    assert "the SMTP server answered 421 4.7.0 Too many messages" in said
+    assert len(result.sent) == 2 and len(mailbox.mails) == 2 and mailbox.connections == 1

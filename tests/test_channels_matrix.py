@@ -585,3 +585,63 @@ def test_the_rooms_of_one_account_are_one_destination_paced_together() -> None:
 
     assert of("!a:x", "syt_one") == of("!b:x", "syt_one") != of("!a:x", "syt_two")
     assert "syt_one" not in of("!a:x", "syt_one")  # a token is a secret
+
+
+class Unanswering(StallingProxy):
+    """Forwards to the homeserver, but answers requests whose path holds `part` itself: a busy
+    homeserver's 500, a 429, a proxy's 502 page or its own 404."""
+
+    def __init__(self, upstream: str, part: str, status: int, answer: Any) -> None:
+        self.part, self.status, self.answer = part, status, answer
+        super().__init__(upstream)
+
+    def handle(
+        self, method: str, path: str, body: bytes, headers: dict[str, str]
+    ) -> tuple[int, bytes, dict[str, str]]:
+        if self.part in path:
+            answer = self.answer
+            data = answer if isinstance(answer, bytes) else json.dumps(answer).encode()
+            return self.status, data, {"Content-Type": "application/json", "Retry-After": "7"}
+        return super().handle(method, path, body, headers)
+
+
+WHOAMI, MEMBER = "/account/whoami", "/state/m.room.member/"
+BUSY = {"errcode": "M_UNKNOWN", "error": "busy"}
+
+
+@pytest.mark.parametrize(
+    ("part", "status", "answer"),
+    [
+        (WHOAMI, 500, BUSY),
+        (WHOAMI, 429, {"errcode": "M_LIMIT_EXCEEDED", "error": "slow down"}),
+        (WHOAMI, 200, {}),  # no user_id
+        (MEMBER, 500, BUSY),
+        (MEMBER, 429, {"errcode": "M_LIMIT_EXCEEDED", "error": "slow down"}),
+        (MEMBER, 502, b"<html>Bad Gateway</html>"),
+        (MEMBER, 404, {"errcode": "M_UNRECOGNIZED", "error": "Unrecognized request"}),
+    ],
+    ids=["whoami-500", "whoami-429", "whoami-no-id", "state-500", "state-429", "state-502", "404"],
+)
+def test_a_kicked_bot_that_cannot_learn_its_membership_does_not_join_and_tries_later(
+    homeserver: Homeserver, part: str, status: int, answer: Any
+) -> None:
+    """Its user id had become "None" (whose state is a 404: never a member) and a failed state
+    GET had been "never removed": one busy answer and the bot rejoined, and posted, where a
+    moderator had kicked it."""
+    owner, token, bot, room_id = bot_in_a_room(homeserver, public=True)  # a join would work
+    kick = f"/_matrix/client/v3/rooms/{quote(room_id)}/kick"
+    homeserver.call(owner, "POST", kick, json={"user_id": bot, "reason": "no bots please"})
+    with running(Unanswering(homeserver.url, part, status, answer)) as proxy:
+        options = {"homeserver": proxy.url, "room": room_id, "token": token}
+        ch = MatrixChannel(ChannelConfig("matrix", "matrix", options), Settings("t", (), ()))
+        with pytest.raises(DeliveryError) as unknown:
+            ch.send(delivery(message(2), "matrix", options, row=2))
+    said = str(unknown.value)
+    assert unknown.value.retryable and said.startswith("matrix: the bot may not post in this room")
+    assert f"answered {status}" in said and "not joined; tried again later" in said
+    assert unknown.value.retry_after == (7.0 if status == 429 else None)
+    assert membership(homeserver, owner, room_id, bot) == "leave"  # still out
+    assert len(homeserver.messages(owner, room_id)) == 1
+    with pytest.raises(DeliveryError) as later:  # answered: removed, and said so
+        send(homeserver, token, room_id, message(2), row=2)
+    assert str(later.value).startswith("matrix: the bot was removed from the room by ")

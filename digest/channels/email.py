@@ -188,8 +188,8 @@ class EmailChannel:
                 smtp.deadline = deadline
             try:
                 refused, broken = _batches(smtp, envelope, rcpts, msg)
-            except (*STALE, smtplib.SMTPRecipientsRefused) as exc:
-                if _stale(exc) and reused and not deadline.expired:
+            except (*STALE, smtplib.SMTPRecipientsRefused, smtplib.SMTPDataError) as exc:
+                if reused and _stale(exc, smtp) and not deadline.expired:
                     pool.replace(smtp)
                     smtp = None
                     continue  # again, on a new one
@@ -343,10 +343,18 @@ def _batches(smtp: smtplib.SMTP, sender: str, to: list[str], msg: bytes) -> tupl
     return refused, False
 
 
-def _stale(exc: Exception) -> bool:
+def _stale(exc: Exception, smtp: smtplib.SMTP) -> bool:
     """Was nothing sent on a kept connection, which a new one may do: the relay had closed it
-    while idle or closes it at MAIL FROM (421 "too many messages"), or it is used up (every
-    recipient refused as too many for it: it had been a failed attempt for the next reader)."""
+    while idle, or ends it with 421 before the message went ("too many messages"; at MAIL FROM,
+    at any RCPT, or to the DATA command), or it is used up (every recipient refused as too many
+    for it). Either had been a failed attempt for the next reader. A 421 at RCPT had been read
+    as the message's own refusal: smtplib closes there, and the recipients it accepted before
+    were never sent it either, so nothing went on that connection."""
     if isinstance(exc, smtplib.SMTPRecipientsRefused):
-        return all(map(too_many, exc.recipients.values()))
+        refusals = exc.recipients.values()
+        return any(code == 421 for code, _ in refusals) or all(map(too_many, refusals))
+    if isinstance(exc, smtplib.SMTPDataError):
+        # The DATA command's own 421 leaves the connection open (smtplib closes it only for a
+        # 421 to the message's end, after the relay saw the whole message: never sent again).
+        return exc.smtp_code == 421 and smtp.sock is not None
     return not isinstance(exc, smtplib.SMTPSenderRefused) or exc.smtp_code == 421

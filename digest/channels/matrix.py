@@ -36,32 +36,17 @@ TAGS = {
     *"font del h1 h2 h3 h4 h5 h6 blockquote p a ul ol sup sub li b i u strong em s".split(),
     *"code hr br div table thead tbody tr th td caption pre span img details summary".split(),
 }
-ATTRIBUTES = {
-    "font": {"data-mx-bg-color", "data-mx-color", "color"},
-    "span": {"data-mx-bg-color", "data-mx-color", "data-mx-spoiler", "data-mx-maths"},
-    "div": {"data-mx-maths"},
-    "a": {"target", "href"},
-    "img": {"width", "height", "alt", "title", "src"},
-    "ol": {"start"},
-    "code": {"class"},
-}
+ATTRIBUTES = {"font": {"data-mx-bg-color", "data-mx-color", "color"}, "div": {"data-mx-maths"}}
+ATTRIBUTES |= {"span": {"data-mx-bg-color", "data-mx-color", "data-mx-spoiler", "data-mx-maths"}}
+ATTRIBUTES |= {"a": {"target", "href"}, "img": {"width", "height", "alt", "title", "src"}}
+ATTRIBUTES |= {"ol": {"start"}, "code": {"class"}}
 LINK_SCHEMES = ("https:", "http:", "ftp:", "mailto:", "magnet:")
 # The most of each untrusted field a paper shows, in characters: one paper with a 100 KB venue
 # or link would otherwise make its event too large (M_TOO_LARGE loses the whole message). A
 # longer link is left out rather than cut: a cut link leads somewhere else.
-LIMITS = {
-    "title": 500,
-    "authors": 300,
-    "venue": 300,
-    "paper_id": 200,
-    "terms": 300,
-    "because": 300,
-    "snippet": 1000,
-    "url": 2000,
-    "code_url": 2000,
-    "up_url": 2000,
-    "down_url": 2000,
-}
+LINKS = ("url", "code_url", "up_url", "down_url")
+LIMITS = {"title": 500, "authors": 300, "venue": 300, "paper_id": 200, "terms": 300}
+LIMITS |= {"because": 300, "snippet": 1000, **dict.fromkeys(LINKS, 2000)}
 # A paper still too large at those (every character a quote, each 6 bytes as &quot;) is shown
 # at a tenth of them: then whatever the input it fits an event beside the heading and footer.
 TIGHT = 0.1
@@ -190,13 +175,22 @@ class MatrixChannel:
     def _removed(self, http: httpx.Client, room_id: str) -> str:
         """Why the bot must not join the room by itself, or "" (invited, a public room never
         joined, or one it left itself): kicked (`leave` set by another; by anyone, when the
-        homeserver does not say who) or banned, as its own m.room.member says, by whom, why."""
-        me = str(json_body(self._call(http, "GET", "/account/whoami")).get("user_id"))
+        homeserver does not say who) or banned, as its own m.room.member says, by whom, why;
+        DeliveryError (retried) while whoami or that state is unanswered (a 5xx, a 429)."""
+        whoami = self._call(http, "GET", "/account/whoami")
+        me = json_body(whoami).get("user_id")
+        if not (whoami.is_success and isinstance(me, str)):  # had been the user "None"
+            raise unlearned("GET /account/whoami", whoami)
         path = f"/rooms/{quote(room_id, safe='')}/state/m.room.member/{quote(me, safe='')}"
         answer = self._call(http, "GET", path, params={"format": "event"})  # with its sender
-        event = json_body(answer) if answer.is_success else {}
-        content = event.get("content", event)
+        event = json_body(answer)
+        # A failed GET had been read as "never a member": one 500 undid a moderator's kick.
+        if not answer.is_success and (answer.status_code, event.get("errcode")) in NO_STATE:
+            return ""
+        content = event.get("content", event) if answer.is_success else {}
         state = content.get("membership") if isinstance(content, dict) else None
+        if not isinstance(state, str):
+            raise unlearned("its m.room.member", answer)
         by = str(event.get("sender") or "") if "content" in event else ""
         if state not in ("leave", "ban") or (state == "leave" and by == me):
             return ""
@@ -246,6 +240,21 @@ SAID = 4000  # characters of a server's error kept here: far more than the outbo
 def said(response: Answer, body: dict[str, Any]) -> str:
     # Cut by the outbox once its secrets are blotted; this bound only keeps a line a line.
     return " ".join(str(body.get("error") or response.reason_phrase).split())[:SAID]
+
+
+# The member-state refusals meaning "no such state for you", not "cannot answer now": the spec's
+# 404 for a user never in the room, Synapse's 403 to one invited, never joined or banned.
+NO_STATE = {(404, "M_NOT_FOUND"), (403, "M_FORBIDDEN")}
+
+
+def unlearned(what: str, response: Answer) -> DeliveryError:
+    """Whether a moderator removed the bot is unknown: no join (it might undo a kick), retried."""
+    body, status = json_body(response), response.status_code
+    wait = (retry_after(response, body) or 1.0) if status == 429 else None
+    said_now = f"{what} answered {status} {body.get('errcode') or ''}: {said(response, body)}"
+    why = f"whether a moderator removed it is not known ({said_now}): not joined"
+    text = f"matrix: the bot may not post in this room, and {why}; tried again later"
+    return DeliveryError(text, retryable=True, retry_after=wait)
 
 
 def refusal(response: Answer, body: dict[str, Any]) -> DeliveryError:
@@ -299,13 +308,10 @@ def _content(title: str, footer: str, pieces: list[tuple[str, str]]) -> dict[str
     body = "\n\n".join([title, *(text for text, _ in pieces), *([footer] if footer else [])])
     head = f"<h4>{html.escape(title)}</h4>"
     foot = f"<p><em>{html.escape(footer)}</em></p>" if footer else ""
-    return {
-        "msgtype": "m.notice",
-        "body": body,
-        "format": "org.matrix.custom.html",
-        "formatted_body": head + "".join(fragment for _, fragment in pieces) + foot,
-        "m.mentions": {},  # intentional mentions: none, so "@room" in an abstract pings nobody
-    }
+    formatted = head + "".join(fragment for _, fragment in pieces) + foot
+    content = {"msgtype": "m.notice", "body": body, "format": "org.matrix.custom.html"}
+    # Intentional mentions: none, so "@room" in an abstract pings nobody.
+    return content | {"formatted_body": formatted, "m.mentions": {}}
 
 
 def _piece(entry: Entry, room: int) -> tuple[str, str]:
@@ -325,8 +331,7 @@ def _shown(entry: Entry, scale: float) -> dict[str, Any]:
     shown["section"] = _clip(entry.section, HEADING)  # digest's own words; escaped all the same
     for name, n in limit.items():
         value = ", ".join(entry.terms) if name == "terms" else getattr(entry, name)
-        link = name in ("url", "code_url", "up_url", "down_url")
-        shown[name] = (value if len(value) <= n else "") if link else _clip(value, n)
+        shown[name] = (value if len(value) <= n else "") if name in LINKS else _clip(value, n)
     return shown
 
 
@@ -371,13 +376,8 @@ def _entry_html(e: dict[str, Any]) -> str:
 
 def _plain_events(message: Message, limit: int) -> list[dict[str, Any]]:
     """A message without entries: its text (and its HTML when everything fits one event)."""
-    single = {
-        "msgtype": "m.notice",
-        "body": message.text,
-        "format": "org.matrix.custom.html",
-        "formatted_body": sanitize(message.html),
-        "m.mentions": {},
-    }
+    single = {"msgtype": "m.notice", "body": message.text, "m.mentions": {}}
+    single |= {"format": "org.matrix.custom.html", "formatted_body": sanitize(message.html)}
     if _size(single) <= limit:
         return [single]
     chunks: list[str] = [""]
