@@ -1,14 +1,21 @@
 """A PostgreSQL state URL on the command line, in $DIGEST_STATE or in [state] url: no part of its
 password ever shows (cut where libpq cuts it, a '#' or '?' in it included), a URL libpq would
-misread is refused, and a URL without a password is shown as it is, even in error lines."""
+misread is refused, and a URL without a password is shown as it is, even in error lines. The
+state's pauses as `digest status` and `digest resume` take them: after a rename, with an
+unsubscribe still waiting beside the state."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
+import web_project
 from channel_servers import free_port
+from test_web_app import first_links, mailed, unsubscribe_link
+from web_project import GRAPHS, IMAGES, TUESDAY, papers_file
 
 from digest.cli import main
 
@@ -189,3 +196,74 @@ def test_an_empty_database_named_by_the_config_is_refused_while_the_images_state
     monkeypatch.delenv("DIGEST_STATE")
     code, out, err = run(capsys, "run", "--now", monday)
     assert (code, err) == (0, "") and "0 sent" in out  # it holds one now: no refusal
+
+
+def unsubscribed_and_renamed(web: Any, capsys: pytest.CaptureFixture[str], to: str) -> None:
+    """ana's first digest mailed, her one-click unsubscribe taken, then ana renamed `to` (or
+    taken out of the config: "")."""
+    first_links(web, capsys)
+    (mail,) = web.mails("ana@example.org")
+    with web.web() as http:
+        assert "No more e-mail" in http.post(unsubscribe_link(mail)).text
+    config = web.root / "digest.toml"
+    text = config.read_text(encoding="utf-8")
+    if to:
+        config.write_text(text.replace('name = "ana"', f'name = "{to}"'), "utf-8")
+    else:  # ana's block, up to ben's
+        cut = text[text.index('[[subscribers]]\nname = "ana"') : text.index('name = "ben"')]
+        config.write_text(text.replace(cut, "[[subscribers]]\n"), "utf-8")
+
+
+def test_after_a_rename_status_and_resume_name_the_new_name_and_the_resume_stands(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Status advised `digest resume ana`, refused (no such subscriber); `digest resume ana-lab`
+    said "nothing was paused", and the next run moved the pause to ana-lab: the resume lost."""
+    with web_project.project(tmp_path) as web:
+        unsubscribed_and_renamed(web, capsys, "ana-lab")
+        out = web.digest(capsys, "status", "--now", TUESDAY)[1]
+        assert "ana-lab/email: email paused by the reader since 20" in out
+        assert "`digest resume ana-lab` sends again" in out and "resume ana`" not in out
+        code, out, _ = web.digest(capsys, "resume", "ana-lab")
+        assert code == 0 and "ana-lab: email resumed" in out
+        papers_file(web.root / "feed" / "tuesday.jsonl", [GRAPHS[2], IMAGES[2]])
+        assert web.digest(capsys, "run", "--now", TUESDAY)[0] == 0
+        assert mailed(web, "ana@example.org") == 2
+        assert "paused" not in web.digest(capsys, "status", "--now", TUESDAY)[1]
+
+
+def test_a_pause_of_a_subscriber_taken_out_of_the_config_is_resumed_by_its_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Status says `digest resume ana` of a pause whose subscriber left the config: it works."""
+    with web_project.project(tmp_path) as web:
+        unsubscribed_and_renamed(web, capsys, "")
+        out = web.digest(capsys, "status", "--now", TUESDAY)[1]
+        assert "no e-mail channel of ana goes there now); `digest resume ana` sends again" in out
+        code, out, _ = web.digest(capsys, "resume", "ana")
+        assert code == 0 and "ana: email resumed" in out
+        code, _, err = web.digest(capsys, "resume", "ana")  # nothing of hers is kept now
+        assert code == 2 and "no subscriber named 'ana'" in err
+
+
+def test_resume_records_an_unsubscribe_waiting_beside_the_state_first_and_then_lifts_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A face died with an unsubscribe kept in <db>.clicks: status said nothing of it, `digest
+    resume` said "nothing was paused", and the next run recorded it: the resume undone."""
+    with web_project.project(tmp_path) as web:
+        first_links(web, capsys)
+        at = "2026-11-30T10:00:00+00:00"
+        record = {"key": f"pause:ana:{at}", "until": at, "at": at, "votes": [],
+                  "pauses": [["ana", "email\nana@example.org"]]}  # fmt: skip
+        spool = Path(f"{web.state}.clicks")
+        spool.write_text(json.dumps(record) + "\n", encoding="utf-8")
+        out = web.digest(capsys, "status", "--now", TUESDAY)[1]
+        assert f"kept by a web face in {spool}, not recorded yet: 1 unsubscribe of ana" in out
+        assert f"(the first at {at})" in out and spool.read_text() != ""  # status only reads
+        code, out, _ = web.digest(capsys, "resume", "ana")
+        assert code == 0 and "ana: email resumed" in out
+        assert "kept by a web face" not in web.digest(capsys, "status", "--now", TUESDAY)[1]
+        papers_file(web.root / "feed" / "tuesday.jsonl", [GRAPHS[2], IMAGES[2]])
+        assert web.digest(capsys, "run", "--now", TUESDAY)[0] == 0
+        assert mailed(web, "ana@example.org") == 2

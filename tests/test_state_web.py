@@ -220,3 +220,76 @@ def test_a_pause_follows_its_reader_renamed_in_the_config(state: str) -> None:
         store.web.pause("cy", [addressed("email", ["lab@x.org"])], NOW)
         store.web.hold_paused({"dee": {"email": ("lab@x.org",)}, "eve": {"email": ("lab@x.org",)}})
         assert [p.subscriber for p in store.web.pauses()] == ["cy"]
+
+
+def mailed_digest(store: Store, subscriber: str, when: datetime) -> None:
+    """A digest of the subscriber made at `when`, its e-mail queued (a run's, before it
+    delivers)."""
+    paper = Paper(f"p-{subscriber}-{when:%d}", "A paper", "An abstract.")
+    store.add_papers([paper], when)
+    digest = Digest(subscriber, when.isoformat(), when.date(), (Scored(paper, 0.5),), when)
+    store.record_digest(digest, 1, [("email", "email", Message("s", "t", "<p>h</p>"))])
+
+
+def test_a_pause_follows_a_rename_and_never_another_subscription_at_its_address(
+    state: str,
+) -> None:
+    """One reader, two subscriptions at one address (alice, alice-vision): alice unsubscribed.
+    Deleted from the config, her pause had gone to alice-vision, a digest its reader never
+    stopped; renamed to alicia, two subscribers went there and none took it: alicia was
+    mailed. The rename is the subscriber whose mail began after alice's had ended."""
+    from datetime import timedelta
+
+    from digest.state.pauses import addressed
+
+    later = NOW + timedelta(days=1)
+    vision = {"email": ("alice@x.org",)}
+    with Store(state) as store:
+        for name in ("alice", "alice-vision", "ben"):
+            mailed_digest(store, name, NOW)
+        store.web.pause("alice", [addressed("email", ["Alice@X.org"])], NOW)
+        (pause,) = store.web.pauses()
+        removed = {"alice-vision": vision, "ben": {"email": ("b@y.org",)}}
+        mailed_digest(store, "alice-vision", later)
+        assert store.web.following(removed) == [pause]
+        assert store.web.hold_paused(removed) == 0
+        assert store.web.pauses() == [pause]  # left with the name the config no longer has
+        assert sorted(r.subscriber for r in store.due(later)) == ["alice-vision"] * 2 + ["ben"]
+        # Renamed instead, beside the other subscription: the pause follows alicia.
+        renamed = {"alicia": {"email": ("alice@x.org",)}, **removed}
+        mailed_digest(store, "alicia", later)
+        assert [p.subscriber for p in store.web.following(renamed)] == ["alicia"]
+        assert store.web.renamed("alice", renamed) == [("alicia", "email", ("alice@x.org",))]
+        assert [s for s, _, _ in store.web.renamed("alice", removed)] == ["alice-vision"]
+        assert store.web.pauses() == [pause]  # the views write nothing
+        assert store.web.hold_paused(renamed) == 1
+        assert [p.subscriber for p in store.web.pauses()] == ["alicia"]
+        assert "alicia" not in {r.subscriber for r in store.due(later)}
+        assert store.web.resume("alicia") == ["email"]
+        # A pause of someone never mailed here follows neither of two mailed before it ended.
+        store.web.pause("cy", [addressed("email", ["alice@x.org"])], NOW)
+        assert store.web.following(renamed)[0].subscriber == "cy"
+
+
+def test_a_resume_under_the_new_name_lifts_the_pause_the_next_pass_would_move_there(
+    state: str,
+) -> None:
+    """`digest resume alicia` said "nothing was paused" (the pause was still alice's), and the
+    next run moved it to alicia and held her digest: the operator's resume was lost."""
+    from datetime import timedelta
+
+    from digest.state.pauses import addressed
+
+    renamed = {"alicia": {"email": ("alice@x.org",)}}
+    with Store(state) as store:
+        mailed_digest(store, "alice", NOW)
+        store.web.pause("alice", [addressed("email", ["alice@x.org"])], NOW)
+        since = store.web.pauses()[0].since
+        target = [("alicia", "email", ("alice@x.org",))]
+        assert store.web.stopped(target) == {}  # by name alone: alicia was never paused
+        assert store.web.stopped(target, renamed) == {("alicia", "email"): since}
+        assert store.web.resume("alicia") == []  # without the config: as before
+        assert store.web.resume("alicia", renamed) == ["email"]
+        assert store.web.pauses() == []
+        mailed_digest(store, "alicia", NOW + timedelta(days=1))
+        assert store.web.hold_paused(renamed) == 0

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from test_web_app import first_links, ratings, strict, undo_of
-from web_project import SECRET, TUESDAY, Project, project
+from web_project import MONDAY, SECRET, TUESDAY, Project, project
 
 from digest.web.standing import when
 from digest.web.tokens import Signer
@@ -145,3 +145,33 @@ def test_a_digest_mailed_to_several_addresses_says_it_stops_for_all_of_them(
         asked = http.get(url)
     assert "go to 2 addresses in one mail: this stops them for all of them" in asked.text
     assert "<form" in asked.text
+
+
+def test_an_old_link_after_a_rename_says_stopped_before_a_run_moved_the_pause(
+    web: Project, capsys
+) -> None:
+    """Renamed (ana -> ana-lab) beside the reader's other subscription at the same address
+    (ana-vision), with no run since: the old link's page asked "Stop the e-mail digests for
+    ana-lab?" again, though the next run holds them; the pause is ana's until a run moves it."""
+    toml = web.root / "digest.toml"
+    vision = (
+        '[[subscribers]]\nname = "ana-vision"\ninterests = "diffusion models for images"\n'
+        '[[subscribers.channels]]\nkind = "email"\nto = "ana@example.org"\n\n'
+    )
+    text = toml.read_text(encoding="utf-8")
+    toml.write_text(
+        text.replace('[[subscribers]]\nname = "ben"', vision + '[[subscribers]]\nname = "ben"'),
+        "utf-8",
+    )
+    assert web.digest(capsys, "run", "--now", MONDAY)[0] == 0
+    (mail,) = [m for m in web.mails("ana@example.org") if "for ana " in str(m["Subject"])]
+    url = mail["List-Unsubscribe"].strip().strip("<>")
+    with web.web() as http:
+        assert "No more e-mail digests go to ana." in http.post(url).text
+    text = toml.read_text(encoding="utf-8").replace('name = "ana"\n', 'name = "ana-lab"\n')
+    toml.write_text(text, "utf-8")
+    with web.web() as http:
+        again = http.get(url)
+    assert "E-mail digests for <strong>ana-lab</strong> are stopped since 20" in again.text
+    assert "<form" not in again.text and "ana-vision" not in again.text
+    strict(again)

@@ -20,6 +20,7 @@ from digest.cli.terminal import say, shown_json, write
 from digest.models import InputError, Settings, StateError
 
 if TYPE_CHECKING:
+    from digest.state import Store
     from digest.web.server import Thread
 
 log = logging.getLogger("digest")
@@ -352,17 +353,37 @@ def ratings(args: argparse.Namespace) -> int:
 
 
 def resume(args: argparse.Namespace) -> int:
+    from digest.channels.email import recipients
     from digest.state import Store
+    from digest.state.lock import run_lock
+    from digest.state.pauses import mailing
+    from digest.web import clicks
 
     settings = _settings(args)
-    args.name = names.subscriber(settings, args.name)
     path = states.state_path(args, settings)
     resumed: list[str] = []
-    if states.exists(path):
-        with Store(path) as store:
-            resumed = store.web.resume(args.name)
+    if not states.exists(path):
+        args.name = names.subscriber(settings, args.name)
+    else:  # under the run lock, as a run settles the spool: none records it after this resume
+        with run_lock(path, 60.0), Store(path) as store:
+            # An unsubscribe a face kept in <db>.clicks first: "nothing was paused", and the
+            # next run recorded it, undoing the operator's later word.
+            clicks.settle(store)
+            args.name = _paused_name(settings, store, args.name)
+            resumed = store.web.resume(args.name, mailing(settings.subscribers, recipients))
     if resumed:
         say(f"{args.name}: {', '.join(resumed)} resumed; the next digest goes out as usual")
     else:
         say(f"{args.name}: nothing was paused")
     return 0
+
+
+def _paused_name(settings: Settings, store: Store, name: str) -> str:
+    """The subscriber `digest resume` names: one of the config, or one no longer in it whose
+    pause the state still keeps (`digest status` lists it)."""
+    try:
+        return names.subscriber(settings, name)
+    except InputError:
+        if any(p.subscriber == name for p in store.web.pauses()):
+            return name
+        raise

@@ -299,8 +299,10 @@ def _ahead(store: Store, name: str, now: datetime) -> bool:
 
 def _pauses(settings: Settings, store: Store) -> list[str]:
     """The one-click unsubscribes (`digest resume NAME` lifts them): a pause names the e-mail
-    channels that go to the addresses it stopped now, whatever their names were then."""
-    pauses, mails = store.web.pauses(), mailing(settings.subscribers, recipients)
+    channels that go to the addresses it stopped now, whatever their names were then, under the
+    name the next pass moves it to (a rename: it had advised `digest resume alice`, refused)."""
+    mails = mailing(settings.subscribers, recipients)
+    pauses = store.web.following(mails)
     lines = ["channels paused by their readers:"] if pauses else []
     for p in pauses:
         held, note = [p.channel], ""  # paused before addresses were kept: by its name
@@ -315,7 +317,30 @@ def _pauses(settings: Settings, store: Store) -> list[str]:
             f"  {p.subscriber}{where}: email paused by the reader since {p.since}{note};"
             f" `digest resume {p.subscriber}` sends again"
         )
-    return lines
+    return lines + _spooled(store)
+
+
+def _spooled(store: Store) -> list[str]:
+    """The clicks a web face kept beside an SQLite state, not in it yet: an unsubscribe waiting
+    there was in no line, and the next run paused the reader (read here, nothing written)."""
+    from pathlib import Path
+
+    from digest.web.spool import Spool
+
+    spool = Spool(Path(f"{store.path}.clicks"))
+    if not isinstance(store.path, Path) or not spool.waiting() or not (kept := spool.load()):
+        return []
+    unsubscribes = [r for r in kept if r.get("pauses")]
+    who = dict.fromkeys(str(p[0]) for r in unsubscribes for p in r["pauses"] if p)
+    first = min((str(r.get("at")) for r in unsubscribes), default="")
+    n = _counted(len(unsubscribes), "unsubscribe")
+    said = [f"{n} of {', '.join(who)} (the first at {first})"] if unsubscribes else []
+    votes = len(kept) - len(unsubscribes)
+    said += [f"the votes of {_counted(votes, 'Slack click')}"] if votes else []
+    return [
+        f"kept by a web face in {spool.path}, not recorded yet: {' and '.join(said) or 'clicks'};"
+        " the next `digest run`, `digest retry` or `digest resume` records them"
+    ]
 
 
 def _deliveries(settings: Settings, store: Store, now: datetime) -> list[str]:

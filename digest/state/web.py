@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -161,8 +161,11 @@ class Web(Tables):
                 [(subscriber, c.partition("\n")[0]) for c in channels],
             )
 
-    def resume(self, subscriber: str) -> list[str]:
-        """Lift every pause of the subscriber; the channels that were paused."""
+    def resume(self, subscriber: str, mailing: Mailing | None = None) -> list[str]:
+        """Lift every pause of the subscriber, with those of a reader renamed since (`mailing`,
+        the config's) that the next pass would move to it; the channels that were paused."""
+        if mailing is not None:  # `resume alicia` had said "nothing was paused", and the next
+            self._follow(self.pauses(), mailing)  # run moved alice's pause there and held it
         with self.transaction() as db:
             rows = db.execute("SELECT channel FROM pauses WHERE subscriber = ?", (subscriber,))
             names = sorted({str(r[0]).partition("\n")[0] for r in rows})
@@ -174,9 +177,18 @@ class Web(Tables):
         kept = [(r["subscriber"], str(r["channel"]).split("\n"), r["since"]) for r in rows]
         return [Pause(s, name, since, tuple(to)) for s, (name, *to), since in kept]
 
-    def stopped(self, targets: Iterable[Target]) -> dict[tuple[str, str], str]:
-        """Of these e-mail channels, those a pause holds, and since when."""
-        pauses = self.pauses()
+    def following(self, mailing: Mailing) -> list[Pause]:
+        """The pauses as the next delivery pass holds them: one of a reader renamed since under
+        the new name (_moves), though the pass has not moved it yet."""
+        moved = dict(self._moves(pauses := self.pauses(), mailing))
+        return [replace(p, subscriber=moved[p]) if p in moved else p for p in pauses]
+
+    def stopped(
+        self, targets: Iterable[Target], mailing: Mailing | None = None
+    ) -> dict[tuple[str, str], str]:
+        """Of these e-mail channels, those a pause holds (as the next pass will: following()),
+        and since when."""
+        pauses = self.pauses() if mailing is None else self.following(mailing)
         return {
             (s, c): min(p.since for p in held)
             for s, c, to in targets
@@ -219,14 +231,8 @@ class Web(Tables):
             )
 
     def _follow(self, pauses: list[Pause], mailing: Mailing) -> bool:
-        """A pause of a subscriber the config no longer names goes to the one subscriber whose
-        e-mail channels alone go to its addresses (a rename): it had mailed them again."""
-        moves = [
-            (p, found.pop())
-            for p in pauses
-            if p.addresses and p.subscriber not in mailing
-            if len(found := {s for s, _, _ in reaching(mailing, p.addresses)}) == 1
-        ]
+        """Move each pause of a reader renamed since to the new name (_moves)."""
+        moves = self._moves(pauses, mailing)
         if not moves:
             return False
         with self.transaction() as db:
@@ -240,6 +246,39 @@ class Web(Tables):
                     (p.subscriber, row[1]),
                 )
         return True
+
+    def _moves(self, pauses: list[Pause], mailing: Mailing) -> list[tuple[Pause, str]]:
+        """Each pause of a subscriber the config no longer names, with its new name (heir())."""
+        return [
+            (p, heir)
+            for p in pauses
+            if p.addresses and p.subscriber not in mailing
+            if (heir := self.heir(p.subscriber, reaching(mailing, p.addresses))) is not None
+        ]
+
+    def heir(self, old: str, targets: Iterable[Target]) -> str | None:
+        """Of the subscribers of these channels, the one that is `old` renamed: none of its
+        messages was made before `old`'s last. Any one subscriber mailed there had been taken
+        for it: deleting the unsubscribed `alice` paused `alice-vision`, the reader's other
+        digest, and her rename beside it, two subscribers, was followed by none."""
+        new = {s for s, _, _ in targets if not self._before(s, old)}
+        return new.pop() if len(new) == 1 else None
+
+    def renamed(self, subscriber: str, mailing: Mailing) -> list[Target]:
+        """The e-mail channels an older mail's link of a subscriber the config no longer names
+        stops: its heir's that go only where its mail went, else every one that does."""
+        targets = reaching(mailing, self.mailed_at(subscriber))
+        heir = self.heir(subscriber, targets)
+        return [t for t in targets if heir in (None, t[0])]
+
+    def _before(self, subscriber: str, old: str) -> bool:
+        """Whether a message of the subscriber was made by the time of `old`'s last one."""
+        row = self.db.execute(
+            "SELECT 1 FROM outbox WHERE subscriber = ? AND created_at <= coalesce((SELECT"
+            " max(created_at) FROM outbox WHERE subscriber = ?), '9999') LIMIT 1",
+            (subscriber, old),
+        ).fetchone()
+        return row is not None
 
     def _remember(self, mailing: Mailing) -> None:
         """Record the addresses each subscriber is mailed at, those not recorded yet."""

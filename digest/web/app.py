@@ -24,7 +24,7 @@ from starlette.types import ASGIApp
 from digest.channels.email import recipients
 from digest.models import DigestError, Settings, Subscriber
 from digest.state.engine import is_url
-from digest.state.pauses import Target, addressed, mailing, reaching
+from digest.state.pauses import Mailing, Target, addressed, mailing
 from digest.web import answers, archive, slack, standing
 from digest.web.access import Access
 from digest.web.answers import TooLarge, read_body, refused, respond
@@ -254,9 +254,8 @@ class Face:
             return refused(403, "This link does not work", _BAD_UNSUBSCRIBE)
         mails = mailing(self.subscribers.values(), recipients)
         stops = [(subscriber, c, to) for c, to in mails.get(subscriber, {}).items()]
-        if subscriber not in mails:  # renamed since: the channels mailed only where its mail went
-            went = await self.db(lambda store: store.web.mailed_at(subscriber))
-            stops = reaching(mails, went)  # (it had said "no digest goes" to one still mailed)
+        if subscriber not in mails:  # renamed since: its heir's channels mailed where it was
+            stops = await self.db(lambda store: store.web.renamed(subscriber, mails))
         if not stops and subscriber in mails:  # digests in other channels carry the link too
             why = f"{subscriber} gets no e-mail digests, so there is nothing for this link to stop"
             return refused(200, "No e-mail to stop", why + _OTHERS)
@@ -264,7 +263,7 @@ class Face:
             return refused(410, "This link does not work", _EARLIER.format(subscriber))
         who = ", ".join(dict.fromkeys(s for s, _, _ in stops))
         if request.method != "POST":  # HEAD too: only a POST changes anything
-            return await self.ask_unsubscribe(stops, who, token)
+            return await self.ask_unsubscribe(stops, who, token, mails)
         try:
             await read_body(request, MAX_BODY)  # RFC 8058's "List-Unsubscribe=One-Click"
         except TooLarge:
@@ -283,10 +282,13 @@ class Face:
         )
         return respond(page("Unsubscribed", body))
 
-    async def ask_unsubscribe(self, stops: list[Target], who: str, token: str) -> Response:
+    async def ask_unsubscribe(
+        self, stops: list[Target], who: str, token: str, mails: Mailing
+    ) -> Response:
         """The confirm page, with what is in force: after the unsubscribe, Back or Reload says
-        the mail is stopped since when, and asks nothing."""
-        paused = await self.db.glance(lambda s: s.web.stopped(stops))
+        the mail is stopped since when (renamed, before a pass moved the pause too), and asks
+        nothing."""
+        paused = await self.db.glance(lambda s: s.web.stopped(stops, mails))
         names = {(s, c): c if s == stops[0][0] else f"{s}/{c}" for s, c, _ in stops}
         shown = None if paused is None else {names[k]: at for k, at in paused.items()}
         mailed, button = len({a for *_, to in stops for a in to}), button_form(token, "Unsubscribe")

@@ -44,15 +44,6 @@ def rating_line(now: tuple[str, str] | None, vote: str, zone: str) -> str:
     return f"<p>{said}.</p>"
 
 
-def stopped(store: Store, subscriber: str, channels: list[str]) -> dict[str, str]:
-    """Of these e-mail channels, those the reader's unsubscribe paused, and since when."""
-    return {
-        p.channel: p.since
-        for p in store.web.pauses()
-        if p.subscriber == subscriber and p.channel in channels
-    }
-
-
 def pause_line(subscriber: str, channels: list[str], paused: dict[str, str], zone: str) -> str:
     """The e-mail digests stopped since when, "" when none is (of several, which still go)."""
     if not paused:
