@@ -15,7 +15,7 @@ import pytest
 from digest.models import Paper, Profile, Subscriber
 from digest.ranking import features, profiles, rank, ranker
 from digest.ranking.features import fit, paper_text
-from digest.ranking.profiles import exclude_pattern
+from digest.ranking.rules import exclude_pattern
 from digest.ranking.tokens import author_key
 
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"

@@ -5,8 +5,11 @@ face kept it, even one that stopped or crashed meanwhile; one already written is
 
 from __future__ import annotations
 
+import json
 import logging
+import sqlite3
 import time
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
@@ -160,3 +163,239 @@ def test_digest_retry_records_a_kept_unsubscribe_before_it_mails_too(web: Projec
     Spool(Path(f"{web.state}.clicks")).keep(kept("pause:ben:3"))  # the face died with it
     code, _, _ = web.digest(capsys, "retry", "--now", MONDAY)
     assert code == 0 and pauses(web.state) == [("ben", "email")]
+
+
+# A face's own kept unsubscribe, recorded meanwhile by a run or another face (reg22 F2)
+
+
+def unsubscribe(key: str) -> clicks.Click:
+    """ben's one-click unsubscribe as a face takes it."""
+    from datetime import datetime
+
+    at = datetime.fromisoformat(AT)
+    return clicks.Click(key, at, at, (), "", (("ben", "email"),))
+
+
+@pytest.fixture
+def locked(tmp_path: Path, monkeypatch) -> Any:
+    """A state (with its spool), its database held by another process, a face on it that tries
+    its kept clicks again only when the test says (flush())."""
+    monkeypatch.setattr(engine, "BUSY_TIMEOUT", 0.5)  # within ACK_BUDGET: kept at once
+    monkeypatch.setattr(clicks, "FIRST_RETRY", 3600.0)
+    state = str(tmp_path / "state.db")
+    Store(state).close()
+    access = Access(state)
+    face = Clicks(access, Spool(Path(f"{state}.clicks")))
+    held = Held(state)
+    try:
+        yield state, face, held
+    finally:
+        with suppress(sqlite3.ProgrammingError):  # (released by the test already)
+            held.release()
+        face.stop()
+        access.close()
+
+
+def test_a_faces_own_kept_unsubscribe_a_run_recorded_is_not_written_after_a_resume(
+    locked: Any,
+) -> None:
+    import asyncio
+
+    state, face, held = locked
+    assert asyncio.run(face.take(unsubscribe("pause:ben:own"))) is True  # kept, database away
+    assert [r["key"] for r in Spool(Path(f"{state}.clicks")).load()] == ["pause:ben:own"]
+    held.release()
+    with Store(state) as store:  # `digest retry` (settle()) and then `digest resume ben`
+        assert clicks.settle(store) == 1
+        assert store.web.resume("ben") == ["email"]
+    assert face.flush() and pauses(state) == []  # the resume stands
+    assert not face.kept
+
+
+def test_one_another_face_wrote_is_not_written_again_by_the_face_that_kept_it(
+    locked: Any,
+) -> None:
+    import asyncio
+
+    state, face, held = locked
+    asyncio.run(face.take(unsubscribe("pause:ben:own")))
+    held.release()
+    other = Clicks(Access(state), Spool(Path(f"{state}.clicks")))  # face B adopts it
+    other.stop()  # and writes it (its last try)
+    other.access.close()
+    assert pauses(state) == [("ben", "email")] and not Spool(Path(f"{state}.clicks")).load()
+    with Store(state) as store:
+        store.web.resume("ben")
+    assert face.flush() and pauses(state) == []
+
+
+def test_a_click_kept_at_the_answer_and_recorded_before_its_write_failed_is_not_kept_again(
+    locked: Any, monkeypatch
+) -> None:
+    """take() keeps the click in the spool when the database does not answer in time; the write
+    goes on, and fails later: a run had recorded the spool's copy meanwhile, and keeping it again
+    brought it back to life in the spool, for every face and the next run to write again."""
+    import asyncio
+
+    monkeypatch.setattr(clicks, "ACK_BUDGET", 0.1)
+    monkeypatch.setattr(engine, "BUSY_TIMEOUT", 1.5)
+    state, face, held = locked
+    spool = Spool(Path(f"{state}.clicks"))
+    assert asyncio.run(face.take(unsubscribe("pause:ben:late"))) is None  # answered, on disk
+    assert [r["key"] for r in spool.load()] == ["pause:ben:late"]
+    spool.done(["pause:ben:late"])  # recorded (and resumed) by a run between two of its locks
+    face.pool.shutdown(wait=True)  # the write gives up on the lock
+    held.release()
+    assert spool.load() == [] and face.flush() and pauses(state) == []
+
+
+# A damaged spool (reg22 F8): a record no state can take costs itself alone
+
+
+def damaged_spool(path: Path) -> None:
+    """A spool with one good unsubscribe among records no state can take, each kind of damage."""
+    good = kept("pause:ben:good")
+    bad: list[dict[str, Any]] = [
+        {"key": "k1", "until": "0001-01-01T00:00:00+14:00", "at": "0001-01-01T00:00:00+14:00",
+         "votes": [["ana", "2501.00001", "up"]], "pauses": []},
+        {**good, "key": "k2", "at": "9999-12-31T23:59:59-23:59"},
+        {**good, "key": "k3", "until": "0999-06-01T00:00:00+00:00"},
+        {**good, "key": "k4", "at": "3026-12-06T18:00:00+00:00"},  # a click in ten centuries
+        {**good, "key": "k5", "at": 1733500000},
+        {**good, "key": "k6", "pauses": [[7, "email"]]},
+        {**good, "key": "k7", "votes": [["ana", ["2501.00001"], "up"]], "pauses": []},
+        {**good, "key": "k8", "pauses": [["b" * 5_000_000, "email"]]},
+        {**good, "key": "k9", "votes": [["ana", "p" * 5_000_000, "up"]]},
+        {**good, "key": "k10", "pauses": [["ben\ud800", "email"]]},
+        {**good, "key": "k11", "pauses": {"ben": "email"}},
+        {**good, "key": "k12", "votes": "ana p1 up"},
+    ]  # fmt: skip
+    lines = [json.dumps(r).encode() for r in bad[:6]]
+    lines += [b"", '{"key": "k13", "at": "caf\xe9"}'.encode("latin-1"), b"\x00" * 64]
+    lines += [json.dumps(r).encode() for r in [*bad[6:], good]]
+    path.write_bytes(b"\n".join(lines) + b"\n")
+
+
+def test_a_damaged_record_is_skipped_with_one_warning_and_the_others_are_recorded(
+    tmp_path: Path, caplog
+) -> None:
+    state = tmp_path / "state.db"
+    damaged_spool(Path(f"{state}.clicks"))
+    with Store(state) as store:
+        assert clicks.settle(store) == 1
+        assert [(p.subscriber, p.channel) for p in store.web.pauses()] == [("ben", "email")]
+        assert store.db.execute("SELECT count(*) FROM slack_requests").fetchone()[0] == 0
+    warned = [r.getMessage() for r in caplog.records if "cannot be recorded" in r.getMessage()]
+    assert len(warned) == 1 and warned[0].startswith(f"{state}.clicks: 12 kept clicks")
+    assert len(warned[0]) < 1000  # what is wrong, not the records themselves
+    assert Path(f"{state}.clicks").read_text(encoding="utf-8") == ""  # dropped for good
+    caplog.clear()
+    with Store(state) as store:
+        assert clicks.settle(store) == 0 and not caplog.text
+
+
+@pytest.mark.parametrize("command", ["run", "retry"])
+def test_digest_run_and_retry_go_on_past_a_record_with_a_time_out_of_range(
+    web: Project, capsys, command: str
+) -> None:
+    from web_project import MONDAY
+
+    if command == "retry":  # (a state to retry on)
+        assert web.digest(capsys, "run", "--now", MONDAY)[0] == 0
+    damaged_spool(Path(f"{web.state}.clicks"))
+    code, _, err = web.digest(capsys, command, "--now", MONDAY)
+    assert code == 0 and "Traceback" not in err and "cannot be recorded, skipped" in err, err
+    assert pauses(web.state) == [("ben", "email")]
+    assert command == "retry" or not web.mails("ben@example.org")
+
+
+def test_the_retry_thread_outlives_a_failure_and_tries_later_clicks(
+    tmp_path: Path, caplog, monkeypatch
+) -> None:
+    """One failure the thread did not expect had ended it for good, self.retrier still set: no
+    later kept click of that face was tried again until a restart."""
+    monkeypatch.setattr(clicks, "LOOK", 0.1)
+    monkeypatch.setattr(clicks, "FIRST_RETRY", 0.1)
+    monkeypatch.setattr(clicks, "LAST_RETRY", 0.2)
+    state = str(tmp_path / "state.db")
+    Store(state).close()
+    spool = Spool(Path(f"{state}.clicks"))
+    access = Access(state)
+    face = Clicks(access, spool)
+    load, write, failed = Spool.load, Clicks._write, []
+
+    def load_failing_once(spool: Spool) -> list[dict[str, Any]]:
+        if not failed:
+            failed.append(True)
+            raise RuntimeError("the first look fails")
+        return load(spool)
+
+    def write_refusing_ana(self: Clicks, click: clicks.Click, late: bool) -> bool:
+        if click.key == "pause:ana:odd":
+            raise OverflowError("date value out of range")  # an error of this record alone
+        return write(self, click, late)
+
+    monkeypatch.setattr(Spool, "load", load_failing_once)
+    monkeypatch.setattr(Clicks, "_write", write_refusing_ana)
+    try:
+        spool.keep({**kept("pause:ana:odd"), "pauses": [["ana", "email"]]})
+        deadline = time.monotonic() + 10
+        while "not recorded, left in" not in caplog.text and time.monotonic() < deadline:
+            time.sleep(0.05)
+        spool.keep(kept("pause:ben:later"))
+        assert paused_within(state, 10) == [("ben", "email")]
+        assert face.retrier is not None and face.retrier.is_alive()
+        assert "the first look fails" in caplog.text and "not recorded, left in" in caplog.text
+        assert caplog.text.count("not recorded") == 1  # said once, not at every look
+        assert [r["key"] for r in spool.load()] == ["pause:ana:odd"]
+    finally:
+        face.stop()
+        access.close()
+
+
+def test_a_look_at_the_spool_while_a_kept_click_is_written_takes_it_up_no_second_time(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """flush() takes the kept clicks out of `kept` while it writes them: a look at the spool then
+    (the retry thread's, while stop() writes the last ones) took the click up again, and the
+    face wrote it a second time, after whatever came between."""
+    state = str(tmp_path / "state.db")
+    Store(state).close()
+    spool = Spool(Path(f"{state}.clicks"))
+    spool.keep(kept("pause:ben:1"))
+    access = Access(state)
+    monkeypatch.setattr(clicks, "FIRST_RETRY", 3600.0)  # the face's thread leaves it to the test
+    face = Clicks(access, spool)
+    write, looked = Clicks._write, []
+
+    def write_and_look(self: Clicks, click: clicks.Click, late: bool) -> bool:
+        looked.append(self._adopt())  # the other thread's look, in the middle of the write
+        return write(self, click, late)
+
+    monkeypatch.setattr(Clicks, "_write", write_and_look)
+    try:
+        assert face.flush() and looked == [False] and not face.kept
+    finally:
+        face.stop()
+        access.close()
+    assert pauses(state) == [("ben", "email")] and spool.load() == []
+
+
+def test_a_face_on_a_damaged_spool_records_the_good_click_and_its_thread_goes_on(
+    tmp_path: Path, caplog, monkeypatch
+) -> None:
+    """The probe's face: "Exception in thread digest-slack-retry ... OverflowError", and no kept
+    click of that face was tried again until a restart."""
+    monkeypatch.setattr(clicks, "FIRST_RETRY", 0.1)
+    state = str(tmp_path / "state.db")
+    Store(state).close()
+    damaged_spool(Path(f"{state}.clicks"))
+    access = Access(state)
+    face = Clicks(access, Spool(Path(f"{state}.clicks")))
+    try:
+        assert paused_within(state, 10) == [("ben", "email")]
+        assert face.retrier is not None and face.retrier.is_alive()
+    finally:
+        face.stop()
+        access.close()
+    assert caplog.text.count("cannot be recorded, skipped") == 1

@@ -3,6 +3,7 @@ back by the next face, forgotten once written, and a line cut short by a crash c
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from digest.web.spool import Spool
@@ -39,3 +40,25 @@ def test_a_folder_that_cannot_be_written_is_one_log_line(tmp_path: Path, caplog)
     spool.keep(click("k1"))  # no traceback: the click still waits in the face's memory
     assert "cannot keep a Slack click on disk" in caplog.text
     assert spool.load() == []
+
+
+def test_lines_that_are_no_json_of_utf_8_are_skipped_and_the_others_kept(tmp_path: Path) -> None:
+    """An empty line, one in Latin-1, a crash's hole of NULs, a record that is no object: each
+    costs itself alone (records of the wrong shapes are clicks.py's to drop, with a warning)."""
+    spool = Spool(tmp_path / "digest.db.clicks")
+    spool.keep(click("k1"))
+    with spool.path.open("ab") as file:
+        file.write(b"\n\n" + '{"key": "k2", "at": "café"}'.encode("latin-1") + b"\n")
+        file.write(b"\x00" * 512 + b"\n[1, 2]\n" + "\ufeff".encode() + b"\r\n")
+    spool.keep(click("k3"))
+    assert [r["key"] for r in spool.load()] == ["k1", "k3"]
+    spool.done(["k1", "k3"])
+    assert spool.load() == [] and spool.path.read_bytes() == b""
+
+
+def test_a_line_nested_past_jsons_depth_is_skipped_and_the_others_kept(tmp_path: Path) -> None:
+    """A damaged line of 100,000 "[" had raised RecursionError: every run ended in a traceback."""
+    path = tmp_path / "digest.db.clicks"
+    good = json.dumps({"key": "k1", "at": "2026-12-01T08:00:00+00:00", "votes": [], "pauses": []})
+    path.write_text("[" * 100_000 + "\n" + good + "\n")
+    assert [r["key"] for r in Spool(path).load()] == ["k1"]

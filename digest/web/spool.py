@@ -89,8 +89,8 @@ def _waiting(data: bytes) -> list[dict[str, Any]]:
     for line in data.splitlines():
         try:
             record = json.loads(line)
-        except ValueError:  # a line cut short by a crash (bad UTF-8 too): the rest still counts
-            continue
+        except (ValueError, RecursionError):  # a line cut short by a crash (bad UTF-8 too), or
+            continue  # a damaged one nested past json's depth: the rest still counts
         if not isinstance(record, dict):
             continue
         if isinstance(record.get("done"), str):
