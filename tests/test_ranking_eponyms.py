@@ -83,3 +83,27 @@ def test_a_title_case_compound_whose_words_mostly_say_it_keeps_its_words() -> No
     space, _ = fit(texts)
     row = eponyms.rows(space, ["Multi-Agent Reinforcement Learning"])
     assert row[0, space.vocabulary["agent"]] > 0 and row[0, space.vocabulary["multi agent"]] > 0
+
+
+def test_every_spelling_the_analyzer_reads_as_the_phrase_is_a_named_thing():
+    """ "black-scholes", "Black--Scholes", "BLACK-SCHOLES", "fama-french" had kept "black" and
+    "french": 20 of 20 black-hole or French picks, while "Black-Scholes" brought none."""
+    for name in ("black-scholes", "Black--Scholes", "BLACK-SCHOLES", "Black\u2013Scholes",
+                 "black\u2010scholes", "Black-Scholes"):  # fmt: skip
+        picks = rank(POOL, [reader(keywords=(name, "option pricing"))])["ana"]
+        assert picks[0].paper.id == "q1", name
+        assert not any(s.paper.id.startswith("h") for s in picks), name
+        assert all("black" not in s.terms for s in picks), name
+    for name in ("fama-french factors", "FAMA-FRENCH factors", "Fama--French factors"):
+        assert [s.paper.id for s in rank(POOL, [reader(keywords=(name,))])["ana"]] == ["q2"]
+
+
+def test_a_small_letters_compound_whose_words_mostly_say_it_keeps_its_words():
+    """As in Title Case: "multi-agent", "navier-stokes" keep "agent", "stokes"."""
+    texts = [f"Multi-agent reinforcement learning with {i} agents" for i in range(10)]
+    texts += [f"An agent for task {i}" for i in range(10)]
+    space, _ = fit(texts)
+    for text in ("multi-agent reinforcement learning", "MULTI-AGENT reinforcement learning"):
+        row = eponyms.rows(space, [text])
+        assert row[0, space.vocabulary["agent"]] > 0, text
+        assert row[0, space.vocabulary["multi agent"]] > 0, text

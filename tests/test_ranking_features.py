@@ -143,3 +143,18 @@ def test_a_readers_line_or_ion_meets_its_papers_and_no_unit_or_numeral_of_others
         space, rows = fit(papers, keep=[keyword])
         scores = (rows @ space.spelled([keyword]).T).toarray().ravel()
         assert set(np.flatnonzero(scores).tolist()) == found, keyword
+
+
+def test_a_readers_acronym_meets_its_papers_and_not_a_units_nor_an_assays_parts() -> None:
+    """A "GHZ states" reader had got GHz radio papers ("why: ghz"), an MPC one megaparsecs, a
+    ChIP-seq one chip-design papers ("why: chip"), a "psi(2S)" one no "ψ(2S)" paper; the fit
+    (many texts tokenized at once) reads them as a reader's one text is read."""
+    papers = ["GHZ states of twelve qubits", "A 10-20 GHz receiver front end",
+              "MPC for quadrotors", "Galaxies within 10 Mpc", "ChIP-seq of histone marks",
+              "An on-chip amplifier", "Charmonium $\\psi(2S)$ production",
+              "Charmonium decays"]  # fmt: skip
+    for keyword, found in [("GHZ states", {0}), ("MPC", {2}), ("ChIP-seq", {4}),
+                           ("psi(2S)", {6}), ("Mpc", {3})]:  # fmt: skip
+        space, rows = fit(papers, keep=[keyword])
+        scores = (rows @ space.spelled([keyword]).T).toarray().ravel()
+        assert set(np.flatnonzero(scores).tolist()) == found, keyword

@@ -138,3 +138,45 @@ def test_an_infinity_before_a_hyphen_is_the_word_infinity():
         assert infinities(text).startswith("infinity-"), text
     for text in ("l∞-norm", r"l$_{\infty}$-algebra", "h∞ control", "∞ - 1"):
         assert infinities(text) == text, text
+
+
+def test_a_unit_is_read_by_its_case_and_its_capitals_are_an_acronym():
+    """ "GHZ states" (Greenberger-Horne-Zeilinger) had been the unit GHz: a GHZ reader got GHz
+    radio papers, "why: ghz"; "MPC" (model predictive control) megaparsecs, "EV" electronvolts."""
+    from digest.ranking.tokens import analyze
+
+    for unit, acronym in [("1.4 GHz", "GHZ states"), ("10 Mpc", "MPC controller"),
+                          ("2 eV", "EV charging"), ("5 pc", "PC algorithm"), ("1 GeV", "GEV model"),
+                          ("12 kpc", "KPC"), ("the GHz band", "the GHZ")]:  # fmt: skip
+        unit_word, acronym_word = analyze(unit)[0], analyze(acronym)[0]
+        assert unit_word == unit_word.lower() and acronym_word == acronym_word.upper()
+        assert unit_word == acronym_word.lower() and unit_word != acronym_word, unit
+    # After a number, a unit in capitals is the unit (a title in capitals); a word holding the
+    # letters is no acronym of a unit.
+    assert analyze("AT 1.4 GHZ") == analyze("at 1.4 GHz") == ["ghz"]
+    assert analyze("NMPC and MPCs and GHz-band") == ["nmpc", "mpcs", "ghz", "band", "ghz band"]
+    assert analyze("GHZ-type states") == ["GHZ", "type", "states", "GHZ type", "type states"]
+
+
+def test_a_greek_letters_name_before_its_state_is_the_letter():
+    """ "psi(2S)" had been "psi", "2s", and "ψ(2S)" "ψ(2s)": two terms for one particle."""
+    from digest.ranking.tokens import analyze
+
+    for named, lettered in [("psi(2S) production", "ψ(2S) production"),
+                            ("Upsilon(1S) decays", "Υ(1S) decays"), ("Psi(3770)", "ψ(3770)"),
+                            ("Lambda(1405) baryon", "Λ(1405) baryon"),
+                            (r"$\psi(2S)$ production", "ψ(2S) production")]:  # fmt: skip
+        assert analyze(named) == analyze(lettered), named
+    assert analyze("psi(2S) production")[0] == "ψ(2s)"
+    assert "ψ(2s)" not in analyze("the psi (2S) state")  # apart: a word and a bracket
+    assert analyze("collapse(2s) and epsilon(2s)")[0] == "collapse"  # no letter's name
+
+
+def test_a_theorys_number_of_supersymmetries_in_any_calligraphic_spelling():
+    """A reader's "${\\cal N}=4$" and "$\\mathscr{N}=4$" had read no n=4."""
+    from digest.ranking.tokens import analyze
+
+    for text in (r"${\cal N}=4$ SYM", r"$\mathscr{N}=4$ SYM", r"$\cal N=4$ SYM",
+                 r"${\mathcal N}=4$ SYM", r"$\mathcal{N} = 4$ SYM", "N=4 SYM"):  # fmt: skip
+        assert analyze(text) == ["n=4", "sym", "n=4 sym"], text
+    assert "n=2" in analyze(r"${\cal N}=2$ super Yang-Mills")

@@ -492,3 +492,86 @@ def test_common_text_reads_as_before_beside_the_particles():
                  "200 $μ$A/$μ$m", "L∞-norm", r"L$_{\infty}$-algebra", "H∞ control"):  # fmt: skip
         assert not any("/" in f or "infinity" in f for f in analyze(text)), text
     assert analyze("ζ(2), f(1S)") == ["1s"]  # a state is a Greek letter's, as before
+
+
+def test_a_text_in_capitals_is_read_in_its_language_as_in_mixed_case():
+    """Every word of a German or Spanish text in capitals had been an acronym: "VON", "LA" kept,
+    von Neumann and lanthanum papers picked, "why: matched la"."""
+    for caps, mixed in [
+        ("MASCHINELLES LERNEN FÜR DIE VORHERSAGE VON PROTEINSTRUKTUREN UND MOLEKÜLEN",
+         "Maschinelles Lernen für die Vorhersage von Proteinstrukturen und Molekülen"),
+        ("APRENDIZAJE AUTOMÁTICO PARA EL PRONÓSTICO DEL TIEMPO Y LA PREDICCIÓN DE LA LLUVIA",
+         "Aprendizaje automático para el pronóstico del tiempo y la predicción de la lluvia"),
+        ("APPRENTISSAGE POUR LA PRÉVISION DES CRUES ET DE LA SÉCHERESSE",
+         "Apprentissage pour la prévision des crues et de la sécheresse"),
+    ]:  # fmt: skip
+        assert analyze(caps) == analyze(mixed), caps
+    # One sentence in capitals in a text otherwise in mixed case: its acronyms of that sentence
+    # say nothing, the others still do.
+    text = "LA PREDICCIÓN DE LA LLUVIA. Usamos un modelo para la red del SOM."
+    assert not {"la", "de", "para"} & set(analyze(text)) and "som" in analyze(text)
+    assert analyze("QUANTUM ERROR CORRECTION") == analyze("Quantum error correction")
+
+
+def test_an_emojis_selector_or_keycap_is_no_letter_of_the_next_word():
+    """U+FE0F (a mark) had become the first letter of the word glued to its emoji: "🗺️SLAM"
+    was "\ufe0fslam"; a keycap "1️⃣" a word of its own."""
+    spaced = analyze("🗺 SLAM and ✔ legged locomotion")
+    for text in ("🗺️SLAM and ✔️legged locomotion", "🗺︎SLAM and ✔︎legged locomotion"):
+        assert analyze(text) == spaced == ["slam", "legged", "locomotion", "legged locomotion"]
+    assert analyze("1️⃣SLAM 2️⃣locomotion") == ["slam", "locomotion"]  # no "slam locomotion" either
+    assert analyze("👩🏽‍🔬robotics ⓐ🅰️mapping") == ["robotics", "mapping"]  # ZWJ, skin tone, circled
+    assert analyze("हिन्दी मॉडल") == ["हिन्दी", "मॉडल", "हिन्दी मॉडल"]  # a script's marks: its letters
+
+
+def test_a_prefix_alone_is_no_word_and_its_phrase_is():
+    """ "semi-arid" had been "semi": semi-supervised papers picked, "why: semi"; "sub-Saharan"
+    "sub". As "non", a prefix names a topic only with its word."""
+    for text, phrase in [
+        ("drought in semi-arid regions", "semi arid"), ("sub-Saharan Africa", "sub saharan"),
+        ("multi-drug resistance", "multi drug"), ("pre-training", "pre training"),
+        ("self-supervised", "self supervised"), ("cross-lingual transfer", "cross lingual"),
+        ("anti-cancer", "anti cancer"),
+    ]:  # fmt: skip
+        words = analyze(text)
+        assert phrase in words and phrase.split()[0] not in words, text
+    assert "multi task" in analyze("multi-task learning")  # a prefix and a phrase word: a phrase
+    assert "first one" not in analyze("the first one")  # two phrase words still none
+
+
+def test_a_range_of_numbers_is_no_word_with_a_hyphen_as_with_an_en_dash():
+    """ "10-20" had been a word ("why: 10-20" for a 10-20 GHz paper), "10–20" none; a pasted
+    reference list's pages "583-589" too."""
+    for text in ("at 10-20 day lead times", "at 10\u201320 day lead times", "pp. 583-589 day",
+                 "0.5-1.0 day", "2018-2024 day", "1-2-3 day"):  # fmt: skip
+        assert not [w for w in analyze(text) if any(c.isdigit() for c in w)], text
+    assert analyze("gpt-4, covid-19, 10-fold, 3-body, llama-2-7b") == [
+        "gpt-4", "covid-19", "10-fold", "3-body", "llama-2-7b",
+    ]  # fmt: skip
+
+
+def test_an_assays_seq_is_one_word():
+    """ "ChIP-seq" had been "chip" + "seq": chip-design papers, "why: chip"."""
+    assert analyze("ChIP-seq and ATAC-seq") == ["chip-seq", "atac-seq"]
+    assert analyze("RNA-Seq data") == analyze("RNA-seq data") == ["rna-seq", "data", "rna-seq data"]
+    assert "chip" not in analyze("scRNA-seq, ChIP-seq profiles")
+    assert analyze("seq-to-seq") == ["seq", "seq"]  # "to-seq" is no assay
+
+
+def test_english_texts_words_that_are_italian_make_no_italian():
+    """ "non", "come", "al" (every "et al.") and a name ("Dai", "Le", "Sui") had made a short
+    English text Italian: "non-Hermitian" lost its phrase."""
+    for text, phrase in [
+        ("Where do non-Hermitian exceptional points come from?", "non hermitian"),
+        ("non-IID data in federated learning (Dai et al.)", "non iid"),
+        ("Dai et al. show non-convex losses come with saddles", "non convex"),
+        ("Come as you are: non-parametric tests", "non parametric"),
+        ("non-Hermitian skin effect (Le and Sui, Tra et al.)", "non hermitian"),
+    ]:
+        assert phrase in analyze(text), text
+    assert "dai" in analyze("non-IID data in federated learning (Dai et al.)")
+    # The Italian and Portuguese texts are read in their language still.
+    italian = analyze(
+        "Modelli di linguaggio applicati ai dati e alla traduzione non supervisionata"
+    )
+    assert not {"ai", "alla", "non", "di"} & set(italian) and "traduzione" in italian

@@ -15,7 +15,7 @@ import scipy.sparse as sp
 
 from digest.models import Paper
 from digest.ranking import bags, latent, tokens
-from digest.ranking.stopwords import PHRASE_ONLY
+from digest.ranking.stopwords import PHRASE_ONLY, PREFIXES, both_phrase_only
 from digest.ranking.tokens import GREEK, LETTER_NAMES, analyze, tokenize, tokenize_all
 
 # Bump when the analyzer or the weighting changes: a stored space of another version is refitted.
@@ -33,7 +33,7 @@ from digest.ranking.tokens import GREEK, LETTER_NAMES, analyze, tokenize, tokeni
 # "21cm", "10-fold", "high-z", "Lyman-α" whole, "Lyα" is "lyman-α", a subscript's digit in its word
 # ("MoS$_2$", "$\sigma_8$": "mos2", "σ8"), "non" a word of phrases only; 17: lower case after NFKC
 # ("ℤ₂" is "z2"), "J/ψ", "ψ(2S)", "N=4 SYM", "II-VI" whole, "∞-" "infinity", "(iv)"; 18: pt/it "na"
-VERSION = 18
+VERSION = 19  # 19: "GHZ" no GHz, "semi" in phrases, "10-20" no word, "chip-seq", "psi(2S)"
 # The form of a saved space: 2 counts the built-in background in (background.stored); a space
 # saved in another form is fitted again once.
 FORM = 2
@@ -155,7 +155,7 @@ class Space:
         keys, _ = bags.count(ids, ends, len(words))
         known = self.vocabulary
         pairs = ((words[k >> 32], words[k & bags.LOW]) for k in keys.tolist())
-        phrases = (f"{a} {b}" for a, b in pairs if a not in PHRASE_ONLY or b not in PHRASE_ONLY)
+        phrases = (f"{a} {b}" for a, b in pairs if not both_phrase_only(a, b))
         alone = (w for w in words if w not in PHRASE_ONLY)
         return all(w in known for w in alone) and all(p in known for p in phrases)
 
@@ -272,9 +272,9 @@ def fit(
         df += np.bincount(block.indices, minlength=width)
     wanted = df > 0
     alone = [i for i, w in enumerate(words) if w in PHRASE_ONLY]
-    wanted[alone] = False  # in phrases alone, and not in a phrase of two such words
-    if alone:
-        pairs = np.isin(keys >> 32, alone) & np.isin(keys & bags.LOW, alone)
+    wanted[alone] = False  # in phrases alone, and not in a phrase of two such words but a
+    if first := [i for i in alone if words[i] not in PREFIXES]:  # prefix's ("multi task")
+        pairs = np.isin(keys >> 32, first) & np.isin(keys & bags.LOW, alone)
         wanted[len(words) + np.flatnonzero(pairs)] = False
     # A term of one paper only dilutes its norm; by today's pool alone that is noise under 1000
     # papers. With a background, a row is of the words it or a subscriber holds, as in a store's

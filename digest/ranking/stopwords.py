@@ -96,7 +96,16 @@ LANGUAGE_LEAST, LANGUAGE_SHARE = 2, 1 / 6
 # But "de", in scikit-learn's list for names ("de Sitter"), counts: "Análise De Sentimentos Em
 # Textos" had but "em" to count, and was no Portuguese.
 _ENGLISH_OWN = ENGLISH_STOP_WORDS - {"de"}
-_COUNTED = {language: words - _ENGLISH_OWN for language, words in FUNCTION_WORDS.items()}
+# Nor the function words English papers write themselves, each in 1 in 300 of the 45k corpus's
+# abstracts or more: "et al.", "non-", "AI", "come", "github.com", "care", "plus". Italian's
+# "non", "come", "al" (every "et al.") had made "Where do non-Hermitian points come from?" Italian,
+# its "non hermitian" lost. Once a text is Italian they are its stop words still. ("et", Czech's
+# "pro", Slovak's "pre" count: each is in most sentences of its language, the word English
+# shares with it its only one.)
+ENGLISH_TOO = frozenset("com ai non al ar care par plus come au".split())
+_COUNTED = {
+    language: words - _ENGLISH_OWN - ENGLISH_TOO for language, words in FUNCTION_WORDS.items()
+}
 _ANY = frozenset().union(*_COUNTED.values())
 
 
@@ -104,8 +113,9 @@ def foreign_stops(tokens: list[str], text: str = "") -> frozenset[str]:
     """The function words of the languages other than English a text (its tokens) is written
     in: its stop words. One pass over the tokens first: most texts are English and hold one or
     none. A word the text writes in capitals is an acronym, no function word: "SOM" and "AV"
-    made "Self-organizing maps (SOM) for AV perception" Swedish; so is a symbol, one capital
-    and at most one small letter inside a sentence: "Cu Si alloys" had been Romanian, "alloys"."""
+    made "Self-organizing maps (SOM) for AV perception" Swedish; so is a capitalised word inside
+    a sentence, a symbol or a name: "Cu Si alloys" had been Romanian, "alloys", and "(Dai et
+    al.)", "Le and Tra" Italian, "sui" and "tra" its words."""
     hits = _ANY.intersection(tokens)
     if len(hits) < LANGUAGE_LEAST:
         return frozenset()
@@ -122,16 +132,21 @@ def foreign_stops(tokens: list[str], text: str = "") -> frozenset[str]:
 
 
 def _acronyms(text: str) -> set[str]:
-    """The words a text writes as acronyms or symbols (SOM, Cu, Si, Nu), lower-cased. A symbol
-    opening the text or a sentence may be a capitalised word ("La teoría", "Si el modelo"), and
-    so may any in a sentence in Title Case ("Un Modelo De Lenguaje Para La Traducción")."""
-    found = {c.lower() for c in _CAPITALS.findall(text)}
+    """The words a text writes as acronyms, symbols or names (SOM, Cu, Si, Nu, Dai), lower-cased.
+    A word opening the text or a sentence may be a capitalised function word ("La teoría", "Si el
+    modelo"), and so may any in a sentence in Title Case ("Un Modelo De Lenguaje Para La
+    Traducción"); a sentence in capitals alone writes no acronym: every word of "APRENDIZAJE
+    PARA EL PRONÓSTICO" had been one, "para", "el" features ("why: matched la", lanthanum)."""
+    found: set[str] = set()
     for sentence in _SENTENCES.split(text):
+        if sentence.upper() == sentence:
+            continue  # all in capitals, "FÜR DIE VORHERSAGE VON": its capitals say nothing
+        found.update(c.lower() for c in _CAPITALS.findall(sentence))
         if _title_case(sentence):
             continue
-        for symbol in _SYMBOL.finditer(sentence):
-            if sentence[: symbol.start()].rstrip(" \t\"'(“‘"):
-                found.add(symbol[0].lower())
+        for name in _NAME.finditer(sentence):  # a symbol (Cu), or a name: "(Dai et al.)", "Le"
+            if sentence[: name.start()].rstrip(" \t\"'(“‘"):
+                found.add(name[0].lower())
     # Not one the text also writes in small letters: a title in Title Case ("Un Modelo De
     # Textos") says "de" in its abstract, a function word.
     return found - set(_SMALL.findall(text)) if found else found
@@ -148,8 +163,8 @@ def _title_case(sentence: str) -> bool:
 
 
 _CAPITALS = re.compile(r"\b[A-Z]{2,}\b")
-_SYMBOL = re.compile(r"\b[A-Z][a-z]?\b")
-_SMALL = re.compile(r"\b[a-z]{1,2}\b")
+_NAME = re.compile(r"\b[A-Z][a-z]*\b")
+_SMALL = re.compile(r"\b[a-z]+\b")
 _SENTENCES = re.compile(r"[.!?\n\r]")
 _LONG = re.compile(r"\b[^\W\d_]{3,}")
 _SHORT_SMALL = re.compile(r"\b[a-z]{1,3}\b")
@@ -165,9 +180,21 @@ _SHORT_SMALL = re.compile(r"\b[a-z]{1,3}\b")
 # "system identification", "first principles", "many-body", "few-shot", "re-identification",
 # "de Sitter", "critical point", "interest rates"; the prefix "non" ("non-Hermitian", French
 # "non adiabatique") had explained picks alone ("why: matched surface, non").
-PHRASE_ONLY = frozenset(
+# So are prefixes, a word alone in under 1 in 12 of their uses in the 45k corpus ("semi-arid" 746
+# papers, "semi" alone 10): "semi-arid" had picked semi-supervised papers, "why: semi". Before
+# another phrase word they are a phrase still: "multi task", "sub tasks", "cross model".
+PREFIXES = frozenset("semi sub multi pre self cross inter intra post anti quasi tri neuro".split())
+PHRASE_ONLY = PREFIXES | frozenset(
     """model models code state work works performance task tasks key art
     side thin thick well top bottom front back up down full whole first third one two three few
     many off re co de non system call fire interest part critical""".split()
 )
+
+
+def both_phrase_only(a: str, b: str) -> bool:
+    """Two words of phrases only say nothing together either ("first one", "one two"), but a
+    prefix and its word do ("multi task")."""
+    return a in PHRASE_ONLY and b in PHRASE_ONLY and a not in PREFIXES
+
+
 STOP_WORDS = (ENGLISH_STOP_WORDS | DOMAIN_STOP_WORDS) - PHRASE_ONLY

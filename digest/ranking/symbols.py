@@ -1,6 +1,7 @@
 """The analyzer's reading of science's symbols: an ion ("[O III]", "He II"), a formula's subscript
 digits ("MoS$_2$"), a quantity ("21 cm"), a hydrogen series line ("Lyα"), a group ("SU(2)"), a
-particle ("J/ψ", "ψ(2S)"), and the numerals and units that are no words alone."""
+particle ("J/ψ", "ψ(2S)"), a unit told from its acronym by case ("GHz", "GHZ"), and the numerals
+and units that are no words alone."""
 
 from __future__ import annotations
 
@@ -129,6 +130,34 @@ UNITS = frozenset(
     mbar kbar ppm ppb μg""".split()
 )
 NOT_WORDS = NUMERALS | UNITS
+# Those units are read by their case: in capitals, not after a number, they are acronyms, a term
+# of their own in capitals ("GHZ states", Greenberger-Horne-Zeilinger; "MPC", model predictive
+# control; "EV", "PC", "GEV"): lower-cased, a GHZ reader had got GHz radio papers, "why: ghz",
+# and MPC readers megaparsecs (the 45k corpus: GHz in 197 papers, GHZ 3; Mpc 265, MPC 17; eV
+# 254, EV 19; pc 324, PC 43). The analyzer marks them, and writes them in capitals in the end.
+CAPITALS = "\ufdd5"
+_UNIT_CAPITALS = re.compile(r"(?<![\w-])(?:[KMGTP]?HZ|[KMGTPE]?EV|[KMG]?PC)(?!\w)")
+_NUMBER_BEFORE = re.compile(r"\d\$?(?:\s|~|\\[,;: ])*\Z")
+
+
+def unit_capitals(text: str) -> str:
+    """The text with each unit's spelling in capitals that is an acronym marked as one."""
+    if "HZ" in text or "EV" in text or "PC" in text:
+        return _UNIT_CAPITALS.sub(_unit_capitals, text)
+    return text
+
+
+def capitals(tokens: list[str]) -> list[str]:
+    """The tokens, each marked one in capitals, unmarked: "GHZ", not "ghz"."""
+    return [t.replace(CAPITALS, "").upper() if CAPITALS in t else t for t in tokens]
+
+
+def _unit_capitals(match: re.Match[str]) -> str:
+    if _NUMBER_BEFORE.search(match.string, max(0, match.start() - 8), match.start()):
+        return match[0]  # "at 1.4 GHZ": the unit, in a text in capitals
+    return CAPITALS + match[0]
+
+
 # A whole number and such a unit after it are one word, apart, hyphenated or run together
 # ("21 cm", "21-cm", "21cm", "$21$~cm", "21\\,cm" are "21cm"); not a power's or a range's
 # digits ("10$^{21}$ cm^-2", "10-21 cm"), nor a decimal's ("0.3 dex"). A digit first, so that the
@@ -274,13 +303,26 @@ def _slashed(match: re.Match[str]) -> str:
 
 
 # A Greek-lettered particle's state or mass is its word: "ψ(2S)", "Υ(1S)", "Λ(1405)" are
-# "ψ(2s)", "υ(1s)", "λ(1405)" (they had been "2s", "1s": every paper's "2S" state met).
+# "ψ(2s)", "υ(1s)", "λ(1405)" (they had been "2s", "1s": every paper's "2S" state met); its
+# letter's name is the letter, as after "J/": "psi(2S)", "Upsilon(1S)" had been "psi", "2s".
 _STATE = re.compile(r"\((?<=[\u03b1-\u03c9]\()(?<![\w\\][\u03b1-\u03c9]\()(\d[spdf]|\d{4})\)\$?")
+_STATE_OPEN = re.compile(r"\((?=(?:\d[spdf]|\d{4})\))")
+_NAME_BEFORE = re.compile(rf"(?<![\w\\])({'|'.join(_GREEK_NAMES)})\Z")
 
 
 def states(text: str) -> str:
-    """The (lower-cased) text with a Greek letter's state in the analyzer's parentheses."""
-    return _STATE.sub("\ufdd0\\1\ufdd1", text)
+    """The (lower-cased) text with a Greek letter's state in the analyzer's parentheses, the
+    letter's name before it as the letter."""
+    parts: list[str] = []
+    done = 0
+    for match in _STATE_OPEN.finditer(text):
+        name = _NAME_BEFORE.search(text, max(done, match.start() - 8), match.start())
+        if name:
+            parts += (text[done : name.start()], GREEK[name[1]])
+            done = match.start()
+    if parts:
+        text = "".join(parts) + text[done:]
+    return _STATE.sub("\ufdd0\\1\ufdd1", text) if not text.isascii() else text
 
 
 # The number of supersymmetries is the theory's name: "$\mathcal{N}=4$ SYM", "N=4 SYM", "𝒩=4"
@@ -288,7 +330,10 @@ def states(text: str) -> str:
 # alone is a study's size ("N=12 participants"), and a small "n=4" always.
 EQUALS = "\ufdd4"
 _SUPERSYMMETRY = re.compile(r"=(?<=[N}\s\U0001d4a9]=)\s*(\d)(?!\d)\$?")  # "=" first: fast
-_SUPERSYMMETRIC_N = re.compile(r"(?:\\mathcal\s*\{\s*N\s*\}|\U0001d4a9|(?<![\w\\{])(N))\s*\Z")
+_SUPERSYMMETRIC_N = re.compile(
+    r"(?:\{\s*)?\\(?:math(?:cal|scr)|cal|scr)(?![a-z])\s*(?:\{\s*N\s*\}|N)(?:\s*\})?"
+    r"\s*\Z|(?:\U0001d4a9|(?<![\w\\{])(N))\s*\Z"
+)  # "$\mathcal{N}=4$", "${\cal N}=4$", "$\mathscr{N}=4$" (the last two had read no n=4)
 _SUPERSYMMETRIC = re.compile(r"\s*(?:SYM|SQCD|SCFT|SUSY|SUGRA|[Ss]uper)")
 
 
@@ -315,3 +360,24 @@ _INFINITY = re.compile(
 def infinities(text: str) -> str:
     """The (lower-cased) text with an ∞ before a hyphen and a word as "infinity"."""
     return _INFINITY.sub("infinity-", text)
+
+
+# A language's name of a letter and "++" or "#" ("c++", "c#") is one word, with its version or
+# without; any other "+" or "#" ends a phrase like other punctuation. A version is two digits or
+# a digit and a letter ("c++17", "c#10", "c++0x", "c++2a"), or dotted ("c#7.3"): one digit is a
+# note's octave, "C#4" and "F#5" are pitches, no C# (rules read them alike: rules._bounded).
+SYMBOL_VERSION = r"\d(?:\d+|[a-z]|(?=\.\d))(?![\w+#])"
+_SYMBOLS = re.compile(rf"(?<![\w+#])([a-z](?:\+\+|#))(?:{SYMBOL_VERSION}|(?![\w+#]))|[+#]")
+
+
+def languages(text: str) -> str:
+    """The (lower-cased) text with a language's name and its version (no word) set apart, any
+    other "+" or "#" a phrase's end."""
+    return _SYMBOLS.sub(_symbol, text)
+
+
+def _symbol(match: re.Match[str]) -> str:
+    """A language's name, its version (no word) set apart; any other "+" or "#" a phrase's end."""
+    if not match[1]:
+        return "|"
+    return f"{match[1]} | " if len(match[0]) > len(match[1]) else f"{match[1]} "

@@ -21,24 +21,30 @@ from digest.ranking.stopwords import (  # noqa: F401 (the analyzer's names for t
     FUNCTION_WORDS,
     PHRASE_ONLY,
     STOP_WORDS,
+    both_phrase_only,
     foreign_stops,
 )
 from digest.ranking.symbols import (
+    CAPITALS,
     EQUALS,
     JOIN,
     NOT_WORDS,
+    capitals,
     groups,
     infinities,
     ions,
+    languages,
     latex_letters,
     quantities,
     series,
     slashed,
     states,
     supersymmetries,
+    unit_capitals,
 )
 from digest.ranking.symbols import GREEK as GREEK  # the analyzer's letters, for its users
 from digest.ranking.symbols import LETTER_NAMES as LETTER_NAMES
+from digest.ranking.symbols import SYMBOL_VERSION as SYMBOL_VERSION
 
 # Typographic hyphens and apostrophes, as feeds write them: "fine‐tuning", "Alzheimer’s".
 ASCII_MARKS = str.maketrans({"\u2010": "-", "\u2011": "-", "\u2019": "'", "\u02bc": "'"})
@@ -65,33 +71,33 @@ BIGRAMS = True
 
 class _Table(dict[int, int | str]):
     """str.translate table: word characters (and a script's marks), hyphens and spaces stay
-    (other white space becomes a space), "+" and "#" too, for _SYMBOLS to judge; any other
-    character ends a phrase and becomes "|"."""
+    (other white space becomes a space), "+" and "#" too, for languages() to judge; any other
+    character ends a phrase and becomes "|". An emoji's variation selector goes: a mark (Mn)
+    that chooses a glyph, it had been the first letter of the next word ("🗺️SLAM" was
+    "\ufe0fslam"); an enclosing mark, the keycap's U+20E3, is no letter either ("1️⃣SLAM")."""
 
     def __missing__(self, code: int) -> int | str:
-        c = chr(code)
-        word = c.isalnum() or c in "_-+#" or unicodedata.category(c)[0] == "M"  # a vowel sign too
-        kept: int | str = code if word else " " if c.isspace() else "|"
+        c, selector = chr(code), 0xFE00 <= code <= 0xFE0F or 0xE0100 <= code <= 0xE01EF
+        word = c.isalnum() or c in "_-+#" or unicodedata.category(c) in ("Mn", "Mc")  # vowel signs
+        kept: int | str = "" if selector else code if word else " " if c.isspace() else "|"
         self[code] = kept
         return kept
 
 
-_TABLE = _Table({ord(JOIN): ord(JOIN)})
+_TABLE = _Table({ord(JOIN): ord(JOIN), ord(CAPITALS): ord(CAPITALS)})
 # A hyphen splits a word, but not before a digit ("gpt-4"), after a lone letter ("k-means",
 # "t-sne", "x-ray", "α-helix": split, the letter would go and "means" match "by means of"), after
 # a whole number ("21-cm" had been "cm"; "3-body" was whole already), nor before a lone letter
 # that ends the word, Latin or Greek ("high-z", "Lyman-α", "TNF-α", "RGB-D" had been "high",
 # "lyman", "tnf", "rgb"; "LLM-as-a-judge" still splits), unless it is a numeral's ("Type-I",
-# "SDSS-V" read as "Type-II", "SDSS-IV": "type", "sdss").
+# "SDSS-V" read as "Type-II", "SDSS-IV": "type", "sdss"), nor before an assay's "seq" ("ChIP-seq",
+# "RNA-seq" had been "chip", "rna": chip-design papers, "why: chip"; "seq-to-seq" splits). Numbers
+# alone on both sides are a range, no word, as with an en dash ("10-20", pages "583-589").
 _SPLIT_HYPHEN = re.compile(
-    r"-(?<=\w\w-)(?<!(?<![\w-])\d\d-)(?<!(?<![\w-])\d{3}-)(?<!(?<![\w-])\d{4}-)(?!\d|[^\W\d_iv](?![\w-]))"
+    r"-(?<=\w\w-)(?<!(?<![\w-])\d\d-)(?<!(?<![\w-])\d{3}-)(?<!(?<![\w-])\d{4}-)"
+    r"(?!\d|[^\W\d_iv](?![\w-])|seq(?!\w)(?<!\bto-seq))"
 )
-# A language's name of a letter and "++" or "#" ("c++", "c#") is one word, with its version or
-# without; any other "+" or "#" ends a phrase like other punctuation. A version is two digits or
-# a digit and a letter ("c++17", "c#10", "c++0x", "c++2a"), or dotted ("c#7.3"): one digit is a
-# note's octave, "C#4" and "F#5" are pitches, no C# (rules read them alike: profiles._bounded).
-SYMBOL_VERSION = r"\d(?:\d+|[a-z]|(?=\.\d))(?![\w+#])"
-_SYMBOLS = re.compile(rf"(?<![\w+#])([a-z](?:\+\+|#))(?:{SYMBOL_VERSION}|(?![\w+#]))|[+#]")
+_RANGE, _BEFORE_DIGIT = re.compile(r"\d(?<![\w-]\d)\d*(?:-\d+)+(?![\w-])"), re.compile(r"-\d")
 # An en dash or a typographic hyphen between two letters joins a name pair as a hyphen does:
 # "Navier–Stokes" is the phrase "navier stokes". LaTeX's "--" too, between two names (capitals:
 # "Erdős--Rényi"); between small letters it is prose's dash ("a model--which is large--works").
@@ -131,6 +137,7 @@ def _chunks(text: str) -> list[str]:
         text = slashed(_SLASHED.sub("\ufdd2", text))
     if "=" in text:
         text = supersymmetries(text)
+    text = unit_capitals(text)  # "GHZ" an acronym, "GHz" a unit
     text = _LONE_LETTER.sub(_lone_letter, f" {text}")[1:]  # a space: the first too
     if text.isascii():
         text = text.lower()
@@ -142,11 +149,11 @@ def _chunks(text: str) -> list[str]:
     if "\\" in text or "$" in text or "_" in text:
         text = latex_letters(text)
         text = _LATEX_COMMAND.sub(" ", text)
-    if "(" in text and not text.isascii():  # a Greek letter's
+    if "(" in text:  # a Greek letter's, or its name's
         text = states(text)
     text = series(quantities(text))
     if "+" in text or "#" in text:  # before punctuation is "|": a dotted version is seen
-        text = _SYMBOLS.sub(_symbol, text)
+        text = languages(text)
     text = text.translate(_TABLE)
     if "_" in text:
         text = _EDGE_UNDERSCORE.sub(" ", text)
@@ -154,12 +161,15 @@ def _chunks(text: str) -> list[str]:
         # A dash set off by a space, or a run of two or more, ends a phrase like punctuation.
         text = text.replace("--", " | ").replace(" -", " | ").replace("- ", " | ")
         text = text.replace("|-", "| ").removeprefix("-")
+        if _BEFORE_DIGIT.search(text):  # first: most texts have no range
+            text = _RANGE.sub(lambda m: m[0].replace("-", " "), text)
         # The hyphens left sit inside a word: "gpt-4" and "llama-2-7b" stay whole, while
         # "privacy-utility" is two words that still make a phrase.
         text = _SPLIT_HYPHEN.sub(" ", text)
     if JOIN in text:
         text = text.replace(JOIN, "-")
-    return text.replace("|", " | ").split()
+    tokens = text.replace("|", " | ").split()
+    return capitals(tokens) if CAPITALS in text else tokens
 
 
 def _lone_letter(match: re.Match[str]) -> str:
@@ -182,13 +192,6 @@ def respelled(text: str) -> str:
     if "\\" not in text and "$" not in text and "_" not in text:
         return text
     return latex_letters(groups(text).translate(_MARKS) if "(" in text else text)
-
-
-def _symbol(match: re.Match[str]) -> str:
-    """A language's name, its version (no word) set apart; any other "+" or "#" a phrase's end."""
-    if not match[1]:
-        return "|"
-    return f"{match[1]} | " if len(match[0]) > len(match[1]) else f"{match[1]} "
 
 
 def _strip_accents(text: str) -> str:
@@ -261,13 +264,8 @@ def analyze(text: str) -> list[str]:
     features = [w for w in words if w and w not in PHRASE_ONLY]
     if BIGRAMS:
         pairs = zip(words, words[1:], strict=False)
-        features += [f"{a} {b}" for a, b in pairs if a and b and not _both_phrase_only(a, b)]
+        features += [f"{a} {b}" for a, b in pairs if a and b and not both_phrase_only(a, b)]
     return features
-
-
-def _both_phrase_only(a: str, b: str) -> bool:
-    """Two words of phrases only say nothing together either ("first one", "one two")."""
-    return a in PHRASE_ONLY and b in PHRASE_ONLY
 
 
 _NAME_PART = re.compile(r"\w+")
