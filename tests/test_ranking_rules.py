@@ -123,3 +123,27 @@ def test_an_abbreviation_keeps_its_full_stop():
     assert us is not None and us.search("prices in the U.S. market")
     assert not us.search("Work by U. Smith on lattices")
     assert inc is not None and inc.search("Acme Inc. reports")
+
+
+def test_a_list_of_short_terms_is_a_list():
+    """Split only into items of three letters, "LLM, RL" had been one phrase no paper holds."""
+    cases = [
+        ("LLM, RL", "An RL method"),
+        ("AI, ML, NLP", "AI safety"),
+        ("C++, Java", "Java code"),
+        ("H2O, CO2", "CO2 capture"),
+        ("X-ray, UV", "UV light"),
+        ("Fe; Ni", "Ni alloys"),
+    ]
+    for rule, text in cases:
+        pattern = exclude_pattern([rule])
+        assert pattern is not None and pattern.search(text), rule
+
+
+def test_a_closing_full_stop_after_an_acronym_ends_the_rule():
+    for rule, text in [
+        ("DNA.", "DNA repair in cells"),
+        ("blockchain, crypto, NFT.", "NFT markets"),
+    ]:
+        pattern = exclude_pattern([rule])
+        assert pattern is not None and pattern.search(text), rule

@@ -81,3 +81,10 @@ def test_a_scholar_link_in_the_interests_brings_no_citation_papers() -> None:
     text = "Graph neural networks. My papers: https://scholar.google.com/citations?user=x"
     picks = rank([*CITES, *GRAPHS], [reader(text)])["ana"]
     assert {s.paper.id for s in picks} == {"g0", "g1", "g2"}
+
+
+def test_names_with_a_dot_or_an_at_are_words():
+    """ "ASP.NET" had been read as a domain and "mAP@0.5" as an e-mail address: a reader of
+    .NET got nothing, and `digest validate` refused the config."""
+    for text in ("ASP.NET, VB.NET and ML.NET", "evaluated by mAP@0.5", "Amazon.com reviews"):
+        assert read(text) == text

@@ -58,20 +58,29 @@ def exclude_pattern(words: Collection[str]) -> Phrases | None:
 
 
 _LIST, _QUOTES = re.compile(r"[,;]\s"), "\"'\u201c\u201d\u2018\u2019\u00ab\u00bb"
-_WORDY = re.compile(r"[^\W\d_]{3}")
-_ABBREVIATION = re.compile(r"(?:\b\w\.|\b[^\W\d_]{1,3}\.)$")  # "U.S.", "Inc.", "Dr.", "et al."
+# An abbreviation keeps its full stop: dotted initials ("U.S.", "e.g.") and the usual short
+# words, by their case ("No." is no "NO.", "Co." no "CO."); "DNA." or "NFT." ends a sentence.
+_ABBREVIATION = re.compile(
+    r"(?:(?:\b[^\W\d_]\.){2,}|\b(?:Inc|Ltd|Co|Corp|Dr|Mr|Mrs|Ms|No|vs|al|St|Jr|Sr|Fig|Eq|etc|cf)\.)$"
+)
 
 
 def _listed(rule: str) -> list[str]:
     """The rules a rule holds: a list's items ("diffusion, transformers"), but a rule in quotes is
     one, and so is a name whose comma is its own: "Cu, Zn superoxide dismutase" and "1, 2,
-    3-triazole" had been the rules "Cu" and "1", which excluded every copper paper (an item is
-    one only with a word of three letters or more)."""
+    3-triazole" had been the rules "Cu" and "1", which excluded every copper paper."""
     quoted = rule.strip()
     if len(quoted) > 1 and quoted[0] in _QUOTES and quoted[-1] in _QUOTES:
         return [quoted]
-    items = _LIST.split(rule)
-    return items if all(_WORDY.search(item) for item in items) else [rule]
+    items = [item.strip() for item in _LIST.split(rule)]
+    *head, last = items
+    if any(item.isdigit() for item in items):  # a chemical name's locants: "1, 2, 3-triazole"
+        return [rule]
+    # Symbols before a name of several words that opens with one ("Cu, Zn superoxide
+    # dismutase", "Mn, Fe oxides"); "AI, ML, NLP" and "Fe; Ni" are lists.
+    if head and len(words := last.split()) > 1 and all(len(i) <= 2 for i in [*head, words[0]]):
+        return [rule]
+    return items
 
 
 def _unmarked(rule: str) -> str:

@@ -191,10 +191,11 @@ _CODE = re.compile(
 # owner, a DOI's journal.
 _POINTERS = re.compile(
     r"(?:\b[a-z][a-z0-9+.\-]*://|\bwww\.)[^\s<>\"')\]]+"  # a link, with or without its scheme
-    r"|[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+"  # an e-mail address
+    r"|[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)*\.[a-z]{2,}\b"  # an e-mail address ("mAP@0.5" is none)
     r"|\b(?:doi:\s*)?10\.\d{4,9}/[^\s<>\"']+"  # a DOI
-    # a bare domain: not .ai or .io, which "cs.AI" and a word's ".io" would be
-    r"|\b[\w\-]+(?:\.[\w\-]+)*\.(?:com|org|net|edu|gov)(?:/[^\s<>\"')\]]*)?(?!\w)",
+    # A bare domain, in small letters: "ASP.NET", "ML.NET" and "Amazon.com" are names; not .ai or
+    # .io, which "cs.ai" and a word's ".io" would be.
+    r"|(?-i:\b[a-z0-9\-]+(?:\.[a-z0-9\-]+)*\.(?:com|org|net|edu|gov))(?:/[^\s<>\"')\]]*)?(?!\w)",
     re.IGNORECASE,
 )
 
