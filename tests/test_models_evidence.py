@@ -326,7 +326,10 @@ def test_dedupe_keeps_a_notice_or_another_part_under_one_text_apart() -> None:
         assert len(dedupe(records)) == 2, second
     copy = [
         Paper(paper_id(title=t) or "", t, LONG, authors=ours)
-        for t in ("Large language models for code", "LLMs for code")
+        for t in (
+            "Deep learning for weather forecasting",
+            "Deep-learning-based weather forecasting",
+        )
     ]
     assert len(dedupe(copy)) == 1
 
@@ -345,3 +348,39 @@ def test_one_author_on_each_side_is_enough_where_asked() -> None:
     bare = Paper("t:1", TITLE, "")
     same = Paper("t:1", TITLE, "", authors=("D. Tong",))
     assert len(dedupe([tong, bare, same], LIBRARY_AUTHORS)) == 1
+
+
+def test_dedupe_merges_a_copy_edit_and_keeps_a_notice_or_an_acronyms_guess_apart() -> None:
+    """reg23: PNAS's "Retraction for Lopez et al., …" was one record with its paper; "X-ray"
+    added read as a part's "X", "Image classification" for "Classification of images" and a
+    name before the colon ("ReplaceMe: …") read as a notice made a journal's copy another paper,
+    sent again; "GANs for …" was "Graph attention networks for …" under a journal's blurb."""
+    from digest.models.evidence import dedupe
+    from digest.models.identity import paper_id
+
+    ours = ("Ana Lopez", "Wei Chen")
+    mimo = "Deep networks for channel estimation in massive MIMO"
+    paper = Paper("arxiv:2501.01234", mimo, LONG, authors=ours)
+    for form in ("Retraction for Lopez et al., {}", "Correction to Lopez et al. (2025): {}"):
+        notice = Paper("doi:10.1073/pnas.2600001123", form.format(mimo), LONG)
+        assert len(dedupe([notice, paper])) == len(dedupe([paper, notice])) == 2, form
+    for one, other in (
+        ("Deep learning for chest radiographs", "Deep learning for chest X-ray radiographs"),
+        ("Learning to rank", "Learning to rank with v-statistics"),
+        ("Classification of images with vision transformers",
+         "Image classification with vision transformers"),
+        ("ReplaceMe: Network Simplification via Layer Pruning and Linear Transformations",
+         "Network simplification via layer pruning and linear transformations"),
+    ):  # fmt: skip
+        records = [Paper(paper_id(title=t) or "", t, LONG, authors=ours) for t in (one, other)]
+        assert len(dedupe(records)) == 1, other
+    blurb = " ".join(
+        ["Nature Communications is an open access journal that publishes research"] * 5
+    )
+    for one, other in (
+        ("Graph attention networks for molecular property prediction",
+         "GANs for molecular property prediction"),
+        ("Residual neural networks for weather forecasting", "RNNs for weather forecasting"),
+    ):  # fmt: skip
+        records = [Paper(paper_id(title=t) or "", t, blurb, authors=ours) for t in (one, other)]
+        assert len(dedupe(records)) == 2, other

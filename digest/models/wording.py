@@ -1,7 +1,7 @@
 """When two titles of one long text are one paper's: the words a copy editor changes (a plural,
-a small word, an ending, a typo, a venue's mark, a subtitle moved to the front) and those that make
-another paper ("Part I" and "Part II", "Erratum: …", "German to English" for "English to
-German")."""
+a small word, an ending, a typo, a venue's mark, a subtitle moved to the front, "Image
+classification" for "Classification of images") and those that make another paper ("Part I"
+and "Part II", "Erratum: …", "German to English" for "English to German")."""
 
 from __future__ import annotations
 
@@ -14,21 +14,26 @@ from digest.models.texts import APOSTROPHE, folded, normalize
 def same_title(one: str, other: str, same_people: bool) -> bool:
     """Whether the titles are one paper's: the words of the shorter are the other's in their
     order, the other grown at either end or by a word within ("(extended abstract)", "Towards",
-    "unsupervised"), or with one part moved to the other end ("X: a survey", "A survey of X"); a
-    typo fixed, "modelling". A notice ("Erratum: …", "Comments on “…”") is no copy, nor is a
-    title grown by one ("Correction to: " before a paper called "Correction of …"), by a part's
-    number ("…: Part II") or by "and …" within ("Upper and lower bounds"). The same people's
-    record may put one small word for another, another ending of a word ("on" for "in",
-    "predicting" for "predictions", "-based" for "for") or an acronym for its words ("LLMs"):
-    it had been sent again. Any other word is another paper, by one group too: "Part I" and
-    "Part II", "type 1" and "type 2", "Parkinson's" and "Alzheimer's" under one feed's blurb."""
+    "unsupervised", "X-ray"), with one part moved to the other end ("X: a survey", "A survey of
+    X", "Image classification" for "Classification of images") or the two sides of an "and"
+    swapped ("Dark energy and dark matter"); a typo fixed, "modelling". A notice ("Erratum: …",
+    "Comments on “…”", "Correction for Lopez et al., …") is no copy, nor is a title grown by one
+    ("Correction to: " before a paper called "Correction of …"), by a part's number ("…: Part
+    II", "… II") or by "and …" within ("Upper and lower bounds"). The same people's record may
+    put one small word for another, another ending of a word ("on" for "in", "predicting" for
+    "predictions", "-based" for "for"): it had been sent again. Any other word is another
+    paper, by one group too: "Part I" and "Part II", "type 1" and "type 2", "Parkinson's" and
+    "Alzheimer's" under one feed's blurb, "GANs" and "Graph attention networks" (an acronym's
+    words are no title's to guess: "RNNs" are recurrent or residual networks). Only the first
+    _CAP words are compared: a feed that puts its abstracts in <title> had taken minutes."""
     if _notice(one) != _notice(other):
         return False  # an erratum or retraction quoting the paper's abstract is news of its own
-    first, second = _words(one), _words(other)
+    first, second = _words(one)[:_CAP], _words(other)[:_CAP]
     first, second = _joined(first, second), _joined(second, first)
-    if same_people:
-        first, second = _spelled(first, second), _spelled(second, first)
     return _copy(first, second, same_people) or _copy(second, first, same_people)
+
+
+_CAP = 60  # a title is rarely over 40 words; an alignment's cost grows as their square
 
 
 def _copy(short: list[str], long: list[str], same_people: bool) -> bool:
@@ -37,16 +42,18 @@ def _copy(short: list[str], long: list[str], same_people: bool) -> bool:
     if not short:
         return True  # a record without a title (its abstract known) says nothing against it
     places = _places(short, long, same_people)
-    if places is None or not _in_order(places):
+    if places is None or not _in_order(places, short, long):
         return False
-    return not any(_another_paper(block, end) for block, end in _added(places, len(long), long))
+    return not any(_another_paper(block, end) for block, end in _added(places, long))
 
 
 def _notice(title: str) -> str:
     """What notice about a paper the title is ("erra", "retr", "comm"), or "": a notice's form
-    ("Correction to: …", "Comments on “…”", "Rejoinder: …", "… (Retracted)"), not a title that
-    opens with its word: "Correction of motion artifacts …" had been a correction, and its own
-    "Correction to: Correction of …" a copy of it, never sent."""
+    ("Correction to: …", "Comments on “…”", "Rejoinder: …", "… (Retracted)", PNAS's "Correction
+    for Lopez et al., …"), not a title that opens with its word: "Correction of motion artifacts
+    …" had been a correction, and its own "Correction to: Correction of …" a copy of it, never
+    sent. The notice's word is a whole word: "ReplaceMe:", "NoteBar:", "DiscussLLM:" had been
+    notices, their journal copies without the name sent again."""
     found = next(filter(None, (n.match(title) for n in _NOTICE)), None)
     found = found or _NOTICE_AFTER.search(title)
     return found["head"][:4].lower() if found else ""
@@ -54,28 +61,34 @@ def _notice(title: str) -> str:
 
 _WHO = r"(?:editor|author|publisher)s?['’]?s?"
 _QUALIFIER = rf"(?:(?:an?|the|editorial|{_WHO}|notice\s+of|statement\s+of|temporary|invited)\s+)*"
-_HEAD = (
-    r"correct|corrigend|errat|addend|retract|withdraw|remov|comment|discuss|rejoinder|repl"
-    r"|respons|expressions?\s+of\s+concern|note"
+# A notice's word, whole: a paper's name that begins with one ("Remove360") is none.
+_FIX = (
+    r"corrections?|corrigend(?:um|a)|errat(?:um|a)|addend(?:um|a)|retractions?|retracted"
+    r"|withdrawals?|withdrawn|removals?|removed|expressions?\s+of\s+concern"
 )
+_ANSWER = r"comments?|commentar(?:y|ies)|discussions?|rejoinders?|repl(?:y|ies)|responses?"
+_HEAD = rf"(?:{_FIX}|{_ANSWER}|notes?|notices?)(?![\w-])"
 _NOTICE = tuple(
     re.compile(rf"\W*{_QUALIFIER}(?P<head>{form}", re.IGNORECASE)
     for form in (
         # "Correction: X", "Retraction notice: X", "Correction to: X", "Temporary Removal: X"
-        rf"(?:{_HEAD})\w*)(?:\s+(?:note|notice|statement|article|paper|to|of|on|for|regarding"
+        rf"{_HEAD})(?:\s+(?:note|notice|statement|article|paper|to|of|on|for|regarding"
         r"|about))?\s*(?::|[\u2013\u2014]|\s-\s|$)",
         # "Comments on “X”", "Discussion of “X”", "Retraction of ‘X’"
-        rf"(?:{_HEAD})\w*)\s+(?:to|for|of|on|regarding|about)\s*[\"“”‘’'«„\[]",
+        rf"{_HEAD})\s+(?:to|for|of|on|regarding|about)\s*[\"“”‘’'«„\[]",
         # words that open no paper's own title: "Corrigendum to X", "Reply to comment on X"
-        r"errat|corrigend|rejoinder|retraction\s+no(?:te|tice)|notice\s+of\s+retraction"
-        rf"|expressions?\s+of\s+concern|{_WHO}\s+note|comments?\s+on|repl(?:y|ies)\s+to)",
+        r"(?:errat(?:um|a)|corrigend(?:um|a)|rejoinders?|retraction\s+no(?:te|tice)"
+        rf"|notice\s+of\s+retraction|expressions?\s+of\s+concern|{_WHO}\s+note"
+        r"|comments?\s+on|repl(?:y|ies)\s+to)(?![\w-]))",
+        # PNAS's "Correction for Lopez et al., X", "Retraction for …", "Correction to Lopez et
+        # al. (2025): X": the names had hidden the form, the notice one record with its paper.
+        rf"(?:{_FIX}|{_ANSWER})(?![\w-]))\s+(?:to|for|of|on)\s+[^,:;()\"“”]{{1,100}}?\bet\s+al\b",
     )
 )
 # ... or after the title: "… (Retracted)", "… [Erratum]", "… - Corrigendum", "… (retraction
 # notice)", "…: Addendum" (the word right after the mark had been wanted).
 _NOTICE_AFTER = re.compile(
-    rf"(?:[(\[:\u2013\u2014]|(?<![^\W\d_])-)\s*{_QUALIFIER}"
-    r"(?P<head>retract|errat|corrigend|correction|withdraw|addend|remov|rejoinder)\w*"
+    rf"(?:[(\[:\u2013\u2014]|(?<![^\W\d_])-)\s*{_QUALIFIER}(?P<head>{_FIX}|rejoinders?)"
     r"(?:\s+(?:note|notice|statement|article|paper))?\W*$",
     re.IGNORECASE,
 )
@@ -83,71 +96,84 @@ _NOTICE_AFTER = re.compile(
 
 def _words(title: str) -> list[str]:
     """The title's words, split at its hyphens, without a venue's mark at its end and its
-    articles (a journal may drop "the"); "with" and "without" are two titles."""
+    articles (a journal may drop "the"); "with" and "without" are two titles. A part's number
+    ("Part II", "Paper 2", "…: II", "… IV") is followed by _NUMBERED; a numeral within ("type I
+    error", "X-ray", "v-statistics") is a word: any "x" or "i" added had been a part's."""
     while (mark := _MARK.search(title)) and set(normalize(mark[0]).split()) <= _MARKS:
         title = title[: mark.start()]
-    words = normalize(folded(APOSTROPHE.sub("", title))).split()
+    words: list[str] = []
+    for piece in _PIECE.split(APOSTROPHE.sub("", title)):
+        these = normalize(folded(piece)).split()
+        glued = bool(_GLUED.search(piece))  # "CityGS-X", "LLaDA-V": a name's
+        for n, word in enumerate(these):
+            words.append(word)
+            if _part_number(these, n, glued):
+                words.append(_NUMBERED)
     return [w for w in words if w not in _ARTICLES] or words
+
+
+def _part_number(words: list[str], n: int, glued: bool) -> bool:
+    """Is words[n] a part's number: a numeral after "Part" or "Paper", or a Roman numeral
+    ending the title or a piece of it ("Black holes II: …"), not glued to a word by a hyphen
+    (names: "InternVL-X", "MIMIC-IV")?"""
+    word, after = words[n], words[n - 1] if n else ""
+    if after in ("part", "parts", "paper"):  # "Part 2", "Part two", "Part B", "Paper IV"
+        return (
+            bool(_ROMAN.fullmatch(word))
+            or word.isdigit()
+            or word in _NUMBERS
+            or (len(word) == 1 and after != "paper")
+        )
+    return n == len(words) - 1 and not glued and bool(_ROMAN.fullmatch(word))
+
+
+_PIECE = re.compile(r"[:;,.?!()\[\]\u2013\u2014]|\s-\s")  # where a part's number may end
+_ROMAN = re.compile(r"(?=[ivx])x{0,2}(?:ix|iv|v?i{0,3})")
+_GLUED = re.compile(r"[^\W_][-\u2010\u2011][ivx]+\W*$", re.IGNORECASE)
+_NUMBERED = "#"  # no word: normalize() leaves no "#"
 
 
 def _joined(words: list[str], other: list[str]) -> list[str]:
     """The words with two neighbours joined where the other title writes them as one
     ("pre training" and "pretraining")."""
+    theirs = frozenset().union(*map(_stems, other))
     out: list[str] = []
     for word in words:
         both = out[-1] + word if out else ""
-        if both and any(not _stems(both).isdisjoint(_stems(w)) for w in other):
+        if both and not _stems(both).isdisjoint(theirs):
             out[-1] = both
         else:
             out.append(word)
     return out
 
 
-def _spelled(words: list[str], other: list[str]) -> list[str]:
-    """The words with a run whose first letters spell an acronym of the other title as that
-    acronym ("large language models" as "llms"; no small word in the run: "learning on graphs"
-    is no "log"): one group's copy had been sent again."""
-    acronyms: dict[str, str] = {}
-    for word in other:
-        if word.isalpha() and word not in words and word not in _SMALL:
-            acronyms.setdefault(word, word)
-            if len(word) > 2 and word.endswith("s"):
-                acronyms.setdefault(word[:-1], word)
-    out: list[str] = []
-    i = 0
-    while i < len(words):
-        size = next(
-            (n for n in range(min(len(words) - i, 8), 1, -1)
-             if "".join(w[0] for w in words[i : i + n]) in acronyms
-             and _SMALL.isdisjoint(words[i : i + n])),
-            1,
-        )  # fmt: skip
-        start = "".join(w[0] for w in words[i : i + size])
-        out.append(acronyms[start] if size > 1 else words[i])
-        i += size
-    return out
-
-
 def _places(short: list[str], long: list[str], same_people: bool) -> list[int] | None:
     """Where each word of `short` is in `long` (the next place after the last where it can,
     one whose next word follows too first), or None: a word missing, or (the same people's)
-    one word put for another at its place."""
+    one word put for another at its place. Each word's places are found once, and taken ones
+    kept in a set: a list searched for each word of each title had made an 800-word pair take
+    14 s."""
+    where = _where(short, long)
     places: list[int] = []
+    taken: set[int] = set()
     missing: list[int] = []
+    last = -1
     for k, word in enumerate(short):
-        free = [j for j, w in enumerate(long) if j not in places and _match(word, w)]
-        last = max(places, default=-1)
+        free = sorted(where[word] - taken)
         later = [j for j in free if j > last] or free
-        go_on = [j for j in later if _follows(short, k, long, j)]
+        after = where[short[k + 1]] if k + 1 < len(short) else None
+        go_on = [j for j in later if after is None or j + 1 in after]
         places.append((go_on or later or [-1])[0])
+        taken.add(places[-1])
+        last = max(last, places[-1])
         if places[-1] < 0:
             missing.append(k)
+            if len(missing) > 1 or not same_people:
+                return None
     if not missing:
         return places
-    if len(missing) > 1 or not same_people:
-        return None
     k = missing[0]
-    extra = [j for j, w in enumerate(long) if j not in places and _reworded(short[k], {w})]
+    extra = [j for j, w in enumerate(long) if j not in taken and _reworded(short[k], {w})]
     if not extra:
         return None
     near = max([p for p in places[:k] if p >= 0], default=-1)
@@ -155,42 +181,58 @@ def _places(short: list[str], long: list[str], same_people: bool) -> list[int] |
     return places
 
 
-def _follows(short: list[str], k: int, long: list[str], j: int) -> bool:
-    return k + 1 == len(short) or (j + 1 < len(long) and _match(short[k + 1], long[j + 1]))
-
-
-def _in_order(places: list[int]) -> bool:
+def _in_order(places: list[int], short: list[str], long: list[str]) -> bool:
     """Are the places in order, or in order but for one part moved to the other side of its
     neighbour part ("X: a survey" and "A survey of X", "Wheat seedlings' response to drought"
-    and "Response to drought in wheat seedlings")? Two words swapped ("German to English",
-    "electrons by ions") are another paper."""
-    ranks = [sorted(places).index(p) for p in places]
-    turns = [j for j in range(1, len(ranks)) if ranks[j] < ranks[j - 1]]
-    if not turns:
+    and "Response to drought in wheat seedlings"), or the sides of an "and" swapped ("dark
+    energy and dark matter")? Two words swapped ("English-German", "German to English",
+    "electrons by ions") are another paper, unless an "of" put them so ("image classification"
+    and "classification of images": a journal's copy had been sent again)."""
+    order = {p: rank for rank, p in enumerate(sorted(places))}
+    ranks = [order[p] for p in places]
+    moved = [n for n, rank in enumerate(ranks) if rank != n]
+    if not moved:
         return True
-    if len(turns) > 1:
-        return False
-    j = turns[0]
-    i = next(n for n, r in enumerate(ranks) if r != n)
-    k = max(n for n, r in enumerate(ranks) if r != n) + 1
-    if j - i == 1 and k - j == 1:
-        return False  # "English German" for "German English"
-    return ranks[i:j] == list(range(i + k - j, k)) and ranks[j:k] == list(range(i, i + k - j))
+    i, k = moved[0], moved[-1] + 1
+    turns = [j for j in range(i + 1, k) if ranks[j] < ranks[j - 1]]
+    if len(turns) == 1 and _swapped(ranks, i, turns[0], k):
+        j = turns[0]
+        if j - i > 1 or k - j > 1:
+            return True
+        a, b = places[i], places[j]  # "image classification": "classification of images"
+        return a - b == 2 and long[b + 1] == "of" and b + 1 not in places
+    return any(
+        short[m] in ("and", "or") and _swapped(ranks, i, m + 1, k, m) for m in range(i + 1, k - 1)
+    )
 
 
-def _added(places: list[int], size: int, long: list[str]) -> list[tuple[list[str], str]]:
+def _swapped(ranks: list[int], i: int, j: int, k: int, middle: int | None = None) -> bool:
+    """Are ranks[i:j] and ranks[j:k] two runs that swapped places (around ranks[middle], the
+    "and" that stays between them)?"""
+    if middle is None:
+        return ranks[i:j] == list(range(i + k - j, k)) and ranks[j:k] == list(range(i, i + k - j))
+    size = k - j  # the run after the "and", first in the other title
+    return (
+        ranks[j:k] == list(range(i, i + size))
+        and ranks[middle] == i + size
+        and ranks[i:middle] == list(range(i + size + 1, k))
+    )
+
+
+def _added(places: list[int], long: list[str]) -> list[tuple[list[str], str]]:
     """The runs of the longer title's words the shorter lacks, each with where it is: "start",
     "end" or "within"."""
     runs: list[tuple[list[str], str]] = []
+    placed = set(places)
     first, last = min(places), max(places)
-    for j in range(size):
-        if j in places:
+    for j, word in enumerate(long):
+        if j in placed:
             continue
         end = "start" if j < first else "end" if j > last else "within"
-        if runs and j - 1 not in places and j > 0 and runs[-1][1] == end:
-            runs[-1][0].append(long[j])
+        if runs and j - 1 not in placed and j > 0 and runs[-1][1] == end:
+            runs[-1][0].append(word)
         else:
-            runs.append(([long[j]], end))
+            runs.append(([word], end))
     return runs
 
 
@@ -198,7 +240,7 @@ def _another_paper(words: list[str], end: str) -> bool:
     """Do these words, added to a title, make another paper's: a notice about it ("Correction
     to", "Comments on", "(retraction notice)"), a part's number ("Part II", "II"), or, within,
     another thing beside the title's ("Upper and lower bounds")?"""
-    if any(_PART.fullmatch(w) for w in words):
+    if _NUMBERED in words:
         return True
     if end == "within":  # "and" alone for a colon is none
         return not _BESIDE.isdisjoint(words) and not _SMALL.issuperset(words)
@@ -209,7 +251,6 @@ def _another_paper(words: list[str], end: str) -> bool:
     )
 
 
-_PART = re.compile(r"parts?|(?=[ivx])x{0,2}(?:ix|iv|v?i{0,3})")
 _BESIDE = frozenset("and or nor versus vs".split())
 _NOTICES = frozenset(
     "correction corrections corrigendum corrigenda erratum errata addendum addenda retraction"
@@ -255,14 +296,34 @@ def _endings_off(word: str) -> set[str]:
     }
 
 
-def _match(word: str, other: str) -> bool:
-    """Is the word the other, as it is or with one letter added, dropped, swapped with its
-    neighbour or an s for a z ("colour", "centre", "optimise"; words of 5+ letters), or one stem?
-    Any other letter for another is another word: "adsorption" and "absorption", "proton" and
-    "photon"."""
-    if word == other or not _stems(word).isdisjoint(_stems(other)):
-        return True
-    return len(word) >= 5 and len(other) >= 5 and _one_edit(word, other)
+def _where(short: list[str], long: list[str]) -> dict[str, set[int]]:
+    """Each word of `short` with the places in `long` of the words it is: as it is or with one
+    letter added, dropped, swapped with its neighbour or an s for a z ("colour", "centre",
+    "optimise"; words of 5+ letters), or one stem. Any other letter for another is another word:
+    "adsorption" and "absorption", "proton" and "photon". Found by what is left of each word
+    with a letter cut, not by comparing each word with each: an 800-word pair had taken 14 s."""
+    by_stem: dict[str, set[int]] = {}
+    by_cut: dict[str, set[int]] = {}
+    for j, word in enumerate(long):
+        for stem in _stems(word):
+            by_stem.setdefault(stem, set()).add(j)
+        for cut in _cuts(word):
+            by_cut.setdefault(cut, set()).add(j)
+    where: dict[str, set[int]] = {}
+    for word in set(short):
+        found = set().union(*(by_stem.get(stem, ()) for stem in _stems(word)))
+        near = {j for cut in _cuts(word) for j in by_cut.get(cut, ())}
+        where[word] = found | {j for j in near - found if _one_edit(word, long[j])}
+    return where
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _cuts(word: str) -> frozenset[str]:
+    """The word and the word with each letter cut, if it has 5+ letters: two words one edit
+    apart share one."""
+    if len(word) < 5:
+        return frozenset()
+    return frozenset({word} | {word[:i] + word[i + 1 :] for i in range(len(word))})
 
 
 @functools.lru_cache(maxsize=1 << 14)  # each pair of titles asks of each word many times
