@@ -232,6 +232,26 @@ def test_after_a_rename_status_and_resume_name_the_new_name_and_the_resume_stand
         assert "paused" not in web.digest(capsys, "status", "--now", TUESDAY)[1]
 
 
+@pytest.mark.parametrize("run_first", [False, True])
+def test_resume_by_the_old_name_after_a_rename_lifts_the_pause_wherever_it_went(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], run_first: bool
+) -> None:
+    """`digest resume ana` after ana was renamed ana-lab, before a run: "ana: nothing was
+    paused" (resume's own follow had moved the pause to ana-lab), ana-lab left paused; after a
+    run, "no subscriber named 'ana'"."""
+    with web_project.project(tmp_path) as web:
+        unsubscribed_and_renamed(web, capsys, "ana-lab")
+        if run_first:  # the pause moved to ana-lab, its digest held
+            assert web.digest(capsys, "run", "--now", TUESDAY)[0] == 0
+        code, out, _ = web.digest(capsys, "resume", "ana")
+        assert code == 0 and "ana: email resumed" in out
+        assert "paused" not in web.digest(capsys, "status", "--now", TUESDAY)[1]
+        papers_file(web.root / "feed" / "tuesday.jsonl", [GRAPHS[2], IMAGES[2]])
+        later = "2026-12-02T09:00:00+00:00" if run_first else TUESDAY  # a new period's digest
+        assert web.digest(capsys, "run", "--now", later)[0] == 0
+        assert mailed(web, "ana@example.org") == 2
+
+
 def test_a_pause_of_a_subscriber_taken_out_of_the_config_is_resumed_by_its_name(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

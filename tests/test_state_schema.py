@@ -137,3 +137,43 @@ def test_the_upgrade_keys_a_large_store_a_page_at_a_time(
         owners = [store.papers.known([k]) for k in alone]
     assert owners == [p.id for p in papers]
     assert "upgrading to schema" in caplog.text
+
+
+def test_schema_17_keeps_the_addresses_as_old_stints_and_runs_again_over_a_set_back_state(
+    state: str,
+) -> None:
+    """Schema 17 (stints): mailed_to's rows are stints begun before stints were kept, so a
+    subscription beside a deleted one at its address is no heir; a state set back runs the step
+    again and keeps where each stint began and ended (two columns added had failed there)."""
+    from digest.state.pauses import recorded
+
+    older(state, 16)
+    db = engine.connect(state)
+    try:
+        with db.transaction() as tx:
+            for name in ("ana", "ana-vision"):
+                tx.execute("INSERT INTO mailed_to VALUES (?, 'ana@example.org')", (name,))
+            tx.execute(
+                "INSERT INTO pauses (subscriber, channel, since) VALUES ('ana', ?, ?)",
+                ("email\nana@example.org", "2026-11-30T09:00:00Z"),
+            )
+    finally:
+        db.close()
+    vision = {"ana-vision": {"email": ("ana@example.org",)}}
+    with Store(state) as store:
+        assert store.db.version() == len(SCHEMA) >= 17
+        assert set(recorded(store.db).values()) == {(None, None)}
+        store.web.hold_paused(vision)  # ana deleted: her pause stays hers
+        assert [p.subscriber for p in store.web.pauses()] == ["ana"]
+        kept = recorded(store.db)
+        assert kept[("ana", "ana@example.org")][1] is not None
+    db = engine.connect(state)
+    try:
+        with db.transaction() as tx:
+            tx.set_version(14)
+    finally:
+        db.close()
+    with Store(state) as store:
+        assert store.db.version() == len(SCHEMA) and recorded(store.db) == kept
+        store.web.hold_paused({**vision, "cy": {"email": ("ana@example.org",)}})
+        assert [p.subscriber for p in store.web.pauses()] == ["cy"]  # begun after ana ended

@@ -21,6 +21,7 @@ from digest.models import InputError, Settings, StateError
 
 if TYPE_CHECKING:
     from digest.state import Store
+    from digest.state.pauses import Mailing
     from digest.web.server import Thread
 
 log = logging.getLogger("digest")
@@ -369,8 +370,9 @@ def resume(args: argparse.Namespace) -> int:
             # An unsubscribe a face kept in <db>.clicks first: "nothing was paused", and the
             # next run recorded it, undoing the operator's later word.
             clicks.settle(store)
-            args.name = _paused_name(settings, store, args.name)
-            resumed = store.web.resume(args.name, mailing(settings.subscribers, recipients))
+            mails = mailing(settings.subscribers, recipients)
+            args.name = _paused_name(settings, store, args.name, mails)
+            resumed = store.web.resume(args.name, mails)
     if resumed:
         say(f"{args.name}: {', '.join(resumed)} resumed; the next digest goes out as usual")
     else:
@@ -378,12 +380,13 @@ def resume(args: argparse.Namespace) -> int:
     return 0
 
 
-def _paused_name(settings: Settings, store: Store, name: str) -> str:
+def _paused_name(settings: Settings, store: Store, name: str, mails: Mailing) -> str:
     """The subscriber `digest resume` names: one of the config, or one no longer in it whose
-    pause the state still keeps (`digest status` lists it)."""
+    pause the state still keeps (`digest status` lists it), under its name or where a pass moved
+    it after a rename (`resume alice` had said "nothing was paused" while alicia was held)."""
     try:
         return names.subscriber(settings, name)
     except InputError:
-        if any(p.subscriber == name for p in store.web.pauses()):
+        if store.web.lifted(name, mails):
             return name
         raise

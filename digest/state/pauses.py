@@ -1,19 +1,61 @@
 """What a reader's one-click unsubscribe stops: the e-mail channels of the config and their
-addresses (mailing), a pause as the state keeps it (Pause, addressed), and the channels a link
-mailed to some addresses may stop (reaching)."""
+addresses (mailing), a pause as the state keeps it (Pause, addressed), the channels a link
+mailed to some addresses may stop (reaching), and whom a pause of a subscriber gone from the
+config passes to: the subscribers whose stint at its addresses began when its own ended (heirs)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from digest.models import Subscriber
+from digest.state.engine import Engine
 
 # Per subscriber, its e-mail channels by name and the addresses of each one's `to`.
 Mailing = dict[str, dict[str, tuple[str, ...]]]
 # An e-mail channel as an unsubscribe stops it: subscriber, channel name, its addresses.
 Target = tuple[str, str, tuple[str, ...]]
+# A subscriber's stint at an address, by (subscriber, address): when it began (None: before
+# stints were kept, an old one) and when a delivery pass first saw the pair gone from the config
+# (None: there now). A pair back in the config begins a new stint.
+Stints = dict[tuple[str, str], tuple[str | None, str | None]]
+_FORM = "%Y-%m-%dT%H:%M:%S.%fZ"  # a stint's times: text that compares as the instants do
+
+# schema.SCHEMA's step 16: the addresses each subscriber's e-mail went to (an older mail's
+# unsubscribe link, its name since renamed). A pause's addresses are in its `channel` (addressed()).
+# IF NOT EXISTS: the step runs again over a state whose version was set back.
+ADDRESSES_SCHEMA = """
+    CREATE TABLE IF NOT EXISTS mailed_to (
+        subscriber TEXT NOT NULL,
+        address    TEXT NOT NULL,                      -- normal(): lowercase
+        PRIMARY KEY (subscriber, address)
+    )
+"""
+# Step 17: mailed_to's rows with their stints (Stints), when each began and ended, and whose a
+# pause of a subscriber gone from the config is (heirs). A table of its own, not two columns: an
+# ADD COLUMN run again over a state whose version was set back fails on SQLite; run again, this
+# copies step 16's empty table. A row of before began in an old stint (since NULL).
+STINTS_SCHEMA = """
+    CREATE TABLE IF NOT EXISTS stints (
+        subscriber TEXT NOT NULL,
+        address    TEXT NOT NULL,                      -- normal(): lowercase
+        since      TEXT,                               -- the pass that saw the pair (again)
+        gone       TEXT,                               -- the first pass that did not
+        PRIMARY KEY (subscriber, address)
+    );
+    INSERT OR IGNORE INTO stints (subscriber, address) SELECT subscriber, address FROM mailed_to;
+    DROP TABLE mailed_to
+"""
+# A pass's changes, each written only if no other pass (another worker) wrote it first.
+_BEGUN = "INSERT OR IGNORE INTO stints (subscriber, address, since) VALUES (?, ?, ?)"
+_BACK = (
+    "UPDATE stints SET since = ?, gone = NULL WHERE subscriber = ? AND address = ?"
+    " AND gone IS NOT NULL"
+)
+_GONE = "UPDATE stints SET gone = ? WHERE subscriber = ? AND address = ? AND gone IS NULL"
 
 
 def normal(addresses: Iterable[str]) -> tuple[str, ...]:
@@ -62,3 +104,73 @@ class Pause:
         if not self.addresses:
             return channel == self.channel
         return not set(self.addresses).isdisjoint(addresses)
+
+
+def next_pass(stints: Stints, clock: datetime) -> str:
+    """The time a delivery pass records its stints at: the clock's, after every time recorded,
+    so a pass is later than the one before even within a second or on a clock set back (a
+    sibling recorded then had begun "at" the departure and been taken for the heir)."""
+    at = clock.astimezone(UTC)
+    times = [t for pair in stints.values() for t in pair if t]
+    if times and (last := datetime.strptime(max(times), _FORM).replace(tzinfo=UTC)) >= at:
+        at = last + timedelta(microseconds=1)
+    return at.strftime(_FORM)
+
+
+def recorded(db: Engine) -> Stints:
+    """The stints as the state keeps them."""
+    rows = db.execute("SELECT subscriber, address, since, gone FROM stints")
+    return {(str(r[0]), str(r[1])): (r[2], r[3]) for r in rows}
+
+
+def remember(
+    transaction: Callable[[], AbstractContextManager[Engine]],
+    before: Stints,
+    mailing: Mailing,
+    clock: datetime,
+) -> None:
+    """Record a pass's stints (passed()): the changes alone, and none on most passes."""
+    after = passed(before, mailing, next_pass(before, clock))
+    changed = sorted((k, v) for k, v in after.items() if before.get(k) != v)
+    if not changed:
+        return
+    with transaction() as db:
+        for (s, a), (since, gone) in changed:
+            if (s, a) not in before:
+                db.execute(_BEGUN, (s, a, since))
+            else:
+                db.execute(
+                    _BACK if gone is None else _GONE, (since if gone is None else gone, s, a)
+                )
+
+
+def passed(stints: Stints, mailing: Mailing, now: str) -> Stints:
+    """The stints as a pass at `now` records them: a pair new or back in the config begins one,
+    a recorded pair the config no longer has is gone (the first pass that saw it says when)."""
+    there = {(s, a) for s, channels in mailing.items() for to in channels.values() for a in to}
+    after: Stints = {pair: (now, None) for pair in there - stints.keys()}
+    for pair, (since, gone) in stints.items():
+        if pair in there:
+            after[pair] = (since, None) if gone is None else (now, None)
+        else:
+            after[pair] = (since, gone or now)
+    return after
+
+
+def heirs(old: str, addresses: Collection[str], stints: Stints, mailing: Mailing) -> list[str]:
+    """The subscribers of the config that are `old` (gone from it) renamed, at these addresses:
+    those whose e-mail goes only there (reaching) and whose stint there began at or after old's
+    last one there ended, by `stints` as a pass recorded them (passed()). By whose mail came
+    first, a rename back (alice, alicia, alice) had left the pause with alicia, and a sibling
+    never mailed (alice-vision at the same address) was taken for new. A subscriber added at the
+    address after old was deleted is its heir too: the state cannot tell it from a rename.
+    No one when old is still there, or its stints there are not known (mailed before they were
+    kept): a pause then stays with old's name."""
+    ended = [gone for (s, a), (_, gone) in stints.items() if s == old and a in addresses]
+    if not ended or None in ended:
+        return []
+    left = max(g for g in ended if g)
+    began: dict[str, list[str | None]] = {}
+    for s, _, to in reaching(mailing, addresses):
+        began.setdefault(s, []).extend(stints.get((s, a), (None, None))[0] for a in to)
+    return sorted(s for s, b in began.items() if all(t is not None and t >= left for t in b))

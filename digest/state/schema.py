@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from digest.state.journal import HOLDS_SCHEMA
 from digest.state.journal import SCHEMA as JOURNAL_SCHEMA
+from digest.state.pauses import ADDRESSES_SCHEMA, STINTS_SCHEMA
 from digest.state.ratings import SCHEMA as RATINGS_SCHEMA
 from digest.state.ratings import WEB_VOTES_SCHEMA
 from digest.state.votes import ACKS_SCHEMA
 from digest.state.votes import SCHEMA as VOTES_SCHEMA
-from digest.state.web import ADDRESSES_SCHEMA as WEB_ADDRESSES_SCHEMA
 from digest.state.web import SCHEMA as WEB_SCHEMA
 
 SCHEMA = [
@@ -156,8 +156,13 @@ SCHEMA = [
     # to one of them: kept by the channel's name alone ("email", "email-2": its place in the
     # list), a channel written above it took the pause, and the reader who had unsubscribed was
     # mailed again. The addresses each subscriber is mailed at, for an older mail's unsubscribe
-    # link after a rename. A pause of before keeps its name, and no addresses; see web.py
-    WEB_ADDRESSES_SCHEMA,
+    # link after a rename. A pause of before keeps its name, and no addresses; see pauses.py
+    ADDRESSES_SCHEMA,
+    # (web): when each subscriber's stint at each address began and ended: a pause of a
+    # subscriber gone from the config passes to the subscribers there whose stint began when its
+    # own ended (by whose mail came first, a rename back had orphaned it and a never-mailed
+    # sibling at the address had taken it); see pauses.py
+    STINTS_SCHEMA,
 ]
 # The step after which every stored paper has its loose title key and text keys: the last, for
 # store.py keys the papers of a store without any key first, in that step (a loose key there made

@@ -8,13 +8,25 @@ import hashlib
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from digest.models import Message, Paper, identity
 from digest.state.catalog import Catalog
 from digest.state.engine import Engine
-from digest.state.pauses import Mailing, Pause, Target, addressed, reaching
+from digest.state.pauses import (
+    Mailing,
+    Pause,
+    Stints,
+    Target,
+    addressed,
+    heirs,
+    next_pass,
+    passed,
+    reaching,
+    recorded,
+    remember,
+)
 from digest.state.tables import Tables
 
 # schema.SCHEMA's migration for these tables (and the ratings' `via`).
@@ -34,17 +46,6 @@ SCHEMA = """
         event_id TEXT PRIMARY KEY,                     -- a reply or reaction already counted
         seen_at  TEXT NOT NULL
     );
-"""
-
-# schema.SCHEMA's migration for the addresses each subscriber's e-mail went to (an older mail's
-# unsubscribe link, its name since renamed). A pause's addresses are in its `channel` (addressed()).
-# IF NOT EXISTS: the last step runs again over a state whose version was set back.
-ADDRESSES_SCHEMA = """
-    CREATE TABLE IF NOT EXISTS mailed_to (
-        subscriber TEXT NOT NULL,
-        address    TEXT NOT NULL,                      -- normal(): lowercase
-        PRIMARY KEY (subscriber, address)
-    )
 """
 
 # Characters: a paper id longer than this is named in rating links by a hash of it. Signed whole,
@@ -162,15 +163,31 @@ class Web(Tables):
             )
 
     def resume(self, subscriber: str, mailing: Mailing | None = None) -> list[str]:
-        """Lift every pause of the subscriber, with those of a reader renamed since (`mailing`,
-        the config's) that the next pass would move to it; the channels that were paused."""
-        if mailing is not None:  # `resume alicia` had said "nothing was paused", and the next
-            self._follow(self.pauses(), mailing)  # run moved alice's pause there and held it
+        """Lift every pause of the subscriber; the channels that were paused. With `mailing` (the
+        config's), as the next pass holds them: of a new name, also its old name's (_follow:
+        `resume alicia` had said "nothing was paused", and the next run moved alice's pause there
+        and held it); of a name gone from it, also those at its addresses where a pass moved
+        them (its heirs'): `resume alice` had moved her pause to alicia itself, then said so."""
+        if mailing is not None and subscriber in mailing:
+            self._follow(self.pauses(), mailing)
+        lifted = self.lifted(subscriber, mailing or {subscriber: {}})
         with self.transaction() as db:
-            rows = db.execute("SELECT channel FROM pauses WHERE subscriber = ?", (subscriber,))
-            names = sorted({str(r[0]).partition("\n")[0] for r in rows})
-            db.execute("DELETE FROM pauses WHERE subscriber = ?", (subscriber,))
-        return names
+            db.executemany(
+                "DELETE FROM pauses WHERE subscriber = ? AND channel = ?",
+                [(p.subscriber, addressed(p.channel, p.addresses)) for p in lifted],
+            )
+        return sorted({p.channel for p in lifted})
+
+    def lifted(self, subscriber: str, mailing: Mailing) -> list[Pause]:
+        """The pauses `resume` of the subscriber lifts, as they stand (see resume())."""
+        at = set() if subscriber in mailing else self.mailed_at(subscriber)
+        new = self.heirs(subscriber, at, mailing) if at else []
+        return [
+            p
+            for p in self.pauses()
+            if p.subscriber == subscriber
+            or (p.subscriber in new and not at.isdisjoint(p.addresses))
+        ]
 
     def pauses(self) -> list[Pause]:
         rows = self.db.execute("SELECT * FROM pauses ORDER BY subscriber, channel")
@@ -179,9 +196,9 @@ class Web(Tables):
 
     def following(self, mailing: Mailing) -> list[Pause]:
         """The pauses as the next delivery pass holds them: one of a reader renamed since under
-        the new name (_moves), though the pass has not moved it yet."""
+        the new name, or each new name (_moves), though the pass has not moved it yet."""
         moved = dict(self._moves(pauses := self.pauses(), mailing))
-        return [replace(p, subscriber=moved[p]) if p in moved else p for p in pauses]
+        return [replace(p, subscriber=s) for p in pauses for s in moved.get(p, [p.subscriber])]
 
     def stopped(
         self, targets: Iterable[Target], mailing: Mailing | None = None
@@ -197,17 +214,17 @@ class Web(Tables):
 
     def mailed_at(self, subscriber: str) -> set[str]:
         """The addresses the subscriber's e-mail went to, as runs and pauses recorded them."""
-        rows = self.db.execute("SELECT address FROM mailed_to WHERE subscriber = ?", (subscriber,))
+        rows = self.db.execute("SELECT address FROM stints WHERE subscriber = ?", (subscriber,))
         kept = [p.addresses for p in self.pauses() if p.subscriber == subscriber]
         return {str(r[0]) for r in rows} | {a for to in kept for a in to}
 
     def hold_paused(self, mailing: Mailing | None = None) -> int:
         """Pending rows of paused channels leave the queue for good (status 'paused'): a reader
         who comes back gets the next digest, not a backlog. A pause by addresses holds the
-        channels of `mailing` (the config's) that go to one of them, and none without it; the
-        addresses each subscriber is mailed at are recorded from it too."""
+        channels of `mailing` (the config's) that go to one of them, and none without it; each
+        subscriber's stints at its addresses are recorded from it too."""
         if mailing is not None:
-            self._remember(mailing)
+            remember(self.transaction, recorded(self.db), mailing, datetime.now(UTC))
         pauses = self.pauses()
         if not pauses:
             return 0  # the usual case: no write transaction on every delivery
@@ -231,66 +248,50 @@ class Web(Tables):
             )
 
     def _follow(self, pauses: list[Pause], mailing: Mailing) -> bool:
-        """Move each pause of a reader renamed since to the new name (_moves)."""
+        """Move each pause of a reader renamed since to the new name, or copy it to each of
+        several (_moves)."""
         moves = self._moves(pauses, mailing)
         if not moves:
             return False
         with self.transaction() as db:
             for p, to in moves:
-                row = (to, addressed(p.channel, p.addresses), p.since)
-                db.execute(
-                    "INSERT OR IGNORE INTO pauses (subscriber, channel, since) VALUES (?,?,?)", row
+                row = (addressed(p.channel, p.addresses), p.since)
+                db.executemany(
+                    "INSERT OR IGNORE INTO pauses (subscriber, channel, since) VALUES (?,?,?)",
+                    [(s, *row) for s in to],
                 )
                 db.execute(
                     "DELETE FROM pauses WHERE subscriber = ? AND channel = ?",
-                    (p.subscriber, row[1]),
+                    (p.subscriber, row[0]),
                 )
         return True
 
-    def _moves(self, pauses: list[Pause], mailing: Mailing) -> list[tuple[Pause, str]]:
-        """Each pause of a subscriber the config no longer names, with its new name (heir())."""
-        return [
-            (p, heir)
-            for p in pauses
-            if p.addresses and p.subscriber not in mailing
-            if (heir := self.heir(p.subscriber, reaching(mailing, p.addresses))) is not None
-        ]
+    def _moves(self, pauses: list[Pause], mailing: Mailing) -> list[tuple[Pause, list[str]]]:
+        """Each pause of a subscriber the config no longer names, with its heirs (pauses.heirs):
+        two renamed at once (alice, alice-vision) both hold it: its address is not mailed."""
+        gone = [p for p in pauses if p.addresses and p.subscriber not in mailing]
+        stints = self._stints(mailing) if gone else {}
+        found = [(p, heirs(p.subscriber, p.addresses, stints, mailing)) for p in gone]
+        return [(p, to) for p, to in found if to]
 
-    def heir(self, old: str, targets: Iterable[Target]) -> str | None:
-        """Of the subscribers of these channels, the one that is `old` renamed: none of its
-        messages was made before `old`'s last. Any one subscriber mailed there had been taken
-        for it: deleting the unsubscribed `alice` paused `alice-vision`, the reader's other
-        digest, and her rename beside it, two subscribers, was followed by none."""
-        new = {s for s, _, _ in targets if not self._before(s, old)}
-        return new.pop() if len(new) == 1 else None
+    def heirs(self, old: str, addresses: Iterable[str], mailing: Mailing) -> list[str]:
+        """The subscribers of the config that are `old` renamed at these addresses, as the next
+        pass records their stints (pauses.heirs)."""
+        return heirs(old, set(addresses), self._stints(mailing), mailing)
 
     def renamed(self, subscriber: str, mailing: Mailing) -> list[Target]:
         """The e-mail channels an older mail's link of a subscriber the config no longer names
-        stops: its heir's that go only where its mail went, else every one that does."""
-        targets = reaching(mailing, self.mailed_at(subscriber))
-        heir = self.heir(subscriber, targets)
-        return [t for t in targets if heir in (None, t[0])]
+        stops: its heirs' that go only where its mail went; none of a subscriber deleted (a
+        sibling at the address was stopped) or never known there."""
+        at = self.mailed_at(subscriber)
+        new = self.heirs(subscriber, at, mailing)
+        return [t for t in reaching(mailing, at) if t[0] in new]
 
-    def _before(self, subscriber: str, old: str) -> bool:
-        """Whether a message of the subscriber was made by the time of `old`'s last one."""
-        row = self.db.execute(
-            "SELECT 1 FROM outbox WHERE subscriber = ? AND created_at <= coalesce((SELECT"
-            " max(created_at) FROM outbox WHERE subscriber = ?), '9999') LIMIT 1",
-            (subscriber, old),
-        ).fetchone()
-        return row is not None
-
-    def _remember(self, mailing: Mailing) -> None:
-        """Record the addresses each subscriber is mailed at, those not recorded yet."""
-        rows = self.db.execute("SELECT subscriber, address FROM mailed_to")
-        known = {(str(r[0]), str(r[1])) for r in rows}
-        new = {(s, a) for s, cs in mailing.items() for to in cs.values() for a in to} - known
-        if new:
-            with self.transaction() as db:
-                db.executemany(
-                    "INSERT OR IGNORE INTO mailed_to (subscriber, address) VALUES (?, ?)",
-                    sorted(new),
-                )
+    def _stints(self, mailing: Mailing) -> Stints:
+        """Each subscriber's stints at its addresses as the next pass with `mailing` (the
+        config's) records them: a view, written by hold_paused alone."""
+        kept = recorded(self.db)
+        return passed(kept, mailing, next_pass(kept, datetime.now(UTC)))
 
     # Matrix replies
 
