@@ -652,3 +652,80 @@ def test_live_papers_with_a_withdrawal_in_their_history_are_delivered(server: Fe
     papers, warnings, _ = fetch(server, page=20)
     assert len(papers) == len(history)
     assert warnings == ["arxiv: 2611.04200 is withdrawn, skipped"]
+
+
+# reg23 F10: a comment that tells of a past withdrawal after "(" or ";", or names the venue it
+# was withdrawn from further on, is a live paper's history; these had been skipped.
+PAST_WITHDRAWALS = [
+    "25 pages. Submitted to ICLR 2025 (withdrawn)",
+    "12 pages; withdrawn, then accepted at AAAI 2026",
+    "Journal version. (Withdrawn at the request of the program chairs from the ISIT proceedings)",
+    "Earlier version submitted to ICLR 2025 (withdrawn due to reviewer conflicts); accepted at"
+    " ICML 2025",
+    "This paper has been withdrawn by the corresponding author from ICASSP 2025. Extended"
+    " journal version",
+    "Withdrawn by the first two authors from NeurIPS 2024; this is the full version",
+    "Camera-ready. This version is withdrawn from the workshop track and moved to the main track",
+]
+# reg23 F11: the authors' reasons ("uploaded in error", "by mistake") and another paper's
+# "reinstated" had undone these withdrawals.
+WITHDRAWALS_IN_ERROR = [
+    "This paper has been withdrawn as it was uploaded in error",
+    "Withdrawn: submitted in error",
+    "This submission has been withdrawn by the author as it was submitted by mistake",
+    "This paper has been withdrawn by the author since it was posted by mistake as a new"
+    " submission instead of a replacement",
+    "Withdrawn; the results were reinstated in arXiv:2502.00001",
+    "This paper has been withdrawn by the authors, as it was merged into arXiv:2501.00002",
+]
+# A withdrawal's summary: the statement, then a reason or a pointer in as many sentences.
+WITHDRAWAL_SUMMARIES = [
+    "This paper has been withdrawn by the authors. The main theorem is false. A counterexample"
+    " is given in Section 3 of arXiv:2502.00002.",
+    "This paper was withdrawn because it was submitted in error.",
+    "This paper has been withdrawn by the author. Please see arXiv:2501.00001 for the corrected"
+    " version. Thanks to all.",
+]
+
+
+@pytest.mark.parametrize("comment", PAST_WITHDRAWALS)
+def test_a_withdrawal_told_after_the_first_sentence_or_from_a_venue_keeps_the_paper(
+    comment: str,
+) -> None:
+    assert gone({"id": "http://arxiv.org/abs/2611.00005v2", "arxiv_comment": comment}) == ""
+
+
+@pytest.mark.parametrize("comment", WITHDRAWALS_IN_ERROR)
+def test_a_withdrawal_for_an_upload_in_error_skips_the_version(comment: str) -> None:
+    entry = {"id": "http://arxiv.org/abs/2611.00006v2", "arxiv_comment": comment}
+    assert gone(entry) == "2611.00006 is withdrawn"
+
+
+@pytest.mark.parametrize("summary", WITHDRAWAL_SUMMARIES)
+def test_a_short_summary_opening_with_the_withdrawal_skips_the_version(summary: str) -> None:
+    entry = {"id": "http://arxiv.org/abs/2611.00007v2", "summary": summary}
+    assert gone(entry) == "2611.00007 is withdrawn"
+
+
+def test_only_arxivs_own_error_or_this_papers_reinstatement_undoes_a_withdrawal() -> None:
+    for comment in (
+        "Withdrawn by arXiv admin in error; reinstated",
+        "This paper was withdrawn in error. This paper has been reinstated.",
+    ):
+        assert gone({"id": "http://arxiv.org/abs/2611.00008v2", "arxiv_comment": comment}) == ""
+
+
+def test_live_papers_with_a_past_withdrawal_in_their_comment_are_delivered(
+    server: FeedServer,
+) -> None:
+    """reg23 F10: "Submitted to ICLR 2025 (withdrawn)" and the like had left the source with
+    no papers ("0 read, 3 skipped")."""
+    live = [
+        entry(f"2611.050{n:02}v1", f"Live {n}", comment=c) for n, c in enumerate(PAST_WITHDRAWALS)
+    ]
+    gone_ = [entry("2611.05100v2", "Gone", comment=WITHDRAWALS_IN_ERROR[0])]
+    gone_ += [entry("2611.05101v2", "Gone too", WITHDRAWAL_SUMMARIES[0])]
+    server.route("/api/query", Answer(body=feed(live + gone_, len(live) + 2)))
+    papers, warnings, _ = fetch(server, page=20)
+    assert [p.title for p in papers] == [f"Live {n}" for n in range(len(live))]
+    assert warnings == [f"arxiv: 2611.0510{n} is withdrawn, skipped" for n in (0, 1)]

@@ -911,3 +911,47 @@ def test_a_notice_shaped_title_with_an_abstract_of_its_own_is_a_paper(server: Fe
     assert [p.title for p in papers] == TOPIC_TITLES
     skipped = "is a journal's notice, not a paper, skipped"
     assert warnings == [f"feed: 'Author Correction: Graph neural networks' {skipped}"]
+
+
+SOIL = "Machine learning predicts soil organic carbon across Europe"
+WORDED_NOTICES = [
+    (
+        f"Retraction Note: {SOIL}",
+        "The Editors-in-Chief have retracted this article because of concerns regarding the"
+        " integrity of the peer review process. After an investigation, the Editors no longer have"
+        " confidence in the results and conclusions reported in this article. The authors have not"
+        " responded to correspondence from the editor about this retraction.",
+    ),
+    (
+        f"Corrigendum: {SOIL}",
+        "In the published article, there was an error in Figure 3 as published. The legend for"
+        " panel B was incorrect. The corrected Figure 3 and its caption appear below. The authors"
+        " apologize for this error and state that this does not change the scientific conclusions"
+        " of the article in any way. The original article has been updated.",
+    ),
+]
+
+
+def test_notices_worded_at_length_are_skipped_and_their_paper_kept(server: FeedServer) -> None:
+    """reg23 F9: a Springer retraction note and a Frontiers corrigendum of 48 and 57 words had
+    been delivered as papers, first in the digest, above the paper itself."""
+    paper = (
+        "Deep learning maps soil moisture from satellite radar",
+        "We train a convolutional network on Sentinel-1 radar backscatter to map soil moisture"
+        " across Europe at 100 m resolution. Machine learning on satellite data predicts soil"
+        " properties with low error, validated against 800 in situ stations, and we release the"
+        " maps and code for the community.",
+    )
+    items = "".join(
+        f"<item><title>{t}</title><link>https://soil.example/{n}</link>"
+        f"<description>{d}</description></item>"
+        for n, (t, d) in enumerate([*WORDED_NOTICES, paper])
+    )
+    body = (
+        f'<?xml version="1.0"?><rss version="2.0"><channel><title>S</title>{items}</channel></rss>'
+    )
+    server.route("/soil", Answer(body=body, content_type="application/rss+xml"))
+    papers, warnings = fetch(server, "/soil")
+    assert [p.title for p in papers] == [paper[0]]
+    skipped = "is a journal's notice, not a paper, skipped"
+    assert warnings == [f"feed: {t[:80]!r} {skipped}" for t, _ in WORDED_NOTICES]
