@@ -111,3 +111,47 @@ def test_a_late_slack_write_does_not_replace_a_rating_given_since(store: Store) 
     assert rating(store) == ("down", "web")
     assert store.votes.click("k2", until, [("ana", "p2", "up")], NOW, late=True)
     assert rating(store, "p2") == ("up", "slack")
+
+
+def keys(store: Store) -> dict[str, str]:
+    return {r[0]: r[1] for r in store.db.execute("SELECT key, until FROM slack_requests")}
+
+
+def test_an_unsubscribe_is_taken_once_by_its_key_kept_for_good(store: Store, state: str) -> None:
+    """A web face kept ben's unsubscribe (reg24 F3): each run wrote it again from a spool it could
+    not mark done, and the face's own write waiting for the lock could land after a run's. Its
+    key is written with its pause; a second writer, on any replica, a year on, pauses nothing."""
+    pauses = [("ben", "email\nben@example.org")]
+    assert store.votes.click("pause:ben:1", NOW, [], NOW, pauses=pauses) == []
+    assert store.web.resume("ben") == ["email"]  # the operator's word
+    year = NOW + timedelta(days=365)  # Slack clicks since forget the stale keys, not this one
+    assert store.votes.click("slack:1", year + timedelta(minutes=5), [], year) == []
+    with Store(state) as replica:
+        assert replica.votes.click("pause:ben:1", NOW, [], NOW, True, pauses) is None
+    assert store.web.pauses() == [] and set(keys(store)) == {"pause:ben:1", "slack:1"}
+
+
+def test_a_late_slack_click_keeps_its_key_for_good_taken_now_or_before(store: Store) -> None:
+    """A late write comes from a kept click, which may wait in the spool as long as nothing can
+    mark it done there: its key, stale a few minutes on, had been forgotten by the next Slack
+    click, and the next settle recorded its votes again."""
+    until = NOW + timedelta(minutes=5)
+    assert store.votes.click("k1", until, [("ana", "p1", "up")], NOW, late=True)
+    assert store.votes.click("k2", until, [("ana", "p2", "up")], NOW)  # on time: stale soon
+    assert store.votes.click("k2", until, [("ana", "p2", "up")], NOW, late=True) is None
+    assert store.votes.click("k1", until, [], NOW) is None  # a replay on time shortens nothing
+    store.ratings.rate("ana", "p1", "down", LATER, via="web")
+    year = NOW + timedelta(days=365)
+    assert store.votes.click("k3", year + timedelta(minutes=5), [], year) == []
+    assert set(keys(store)) == {"k1", "k2", "k3"}
+    assert store.votes.click("k1", until, [("ana", "p1", "up")], NOW, late=True) is None
+    assert rating(store) == ("down", "web")
+
+
+def test_the_keys_taken_are_told_among_many(store: Store) -> None:
+    """What `digest status` needs of a spool that lists clicks recorded already (their done
+    marks refused): which of its keys the state holds."""
+    assert store.votes.click("pause:ben:1", NOW, [], NOW, pauses=[("ben", "email")]) == []
+    assert store.votes.click("k1", NOW + timedelta(minutes=5), [], NOW) == []
+    asked = [f"k{i}" for i in range(2, 1200)] + ["pause:ben:1", "k1", "k1"]
+    assert store.votes.taken(asked) == {"pause:ben:1", "k1"} and store.votes.taken([]) == set()

@@ -284,7 +284,8 @@ def test_a_damaged_record_is_skipped_with_one_warning_and_the_others_are_recorde
     with Store(state) as store:
         assert clicks.settle(store) == 1
         assert [(p.subscriber, p.channel) for p in store.web.pauses()] == [("ben", "email")]
-        assert store.db.execute("SELECT count(*) FROM slack_requests").fetchone()[0] == 0
+        taken = store.db.execute("SELECT key FROM slack_requests").fetchall()
+        assert [r[0] for r in taken] == ["pause:ben:good"]  # a damaged record's key is not
     warned = [r.getMessage() for r in caplog.records if "cannot be recorded" in r.getMessage()]
     assert len(warned) == 1 and warned[0].startswith(f"{state}.clicks: 12 kept clicks")
     assert len(warned[0]) < 1000  # what is wrong, not the records themselves
@@ -399,3 +400,134 @@ def test_a_face_on_a_damaged_spool_records_the_good_click_and_its_thread_goes_on
         face.stop()
         access.close()
     assert caplog.text.count("cannot be recorded, skipped") == 1
+
+
+# A spool the writer cannot mark done (reg24 F3): the state keeps each click's key
+
+
+def unmarkable(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every later line to the spools refused, as a face's spool of another user (`chattr +i`
+    in reg24) refuses a run: its done marks fail. (A fault injected where open() fails: chmod
+    stops no root, and the tests run as root.)"""
+
+    opened = Spool._locked
+
+    def locked(self: Spool, mode: str) -> Any:
+        if mode != "rb":  # read, yes; appended to or emptied, no
+            raise PermissionError(1, "Operation not permitted")
+        return opened(self, mode)
+
+    monkeypatch.setattr(Spool, "_locked", locked)
+
+
+def test_a_kept_unsubscribe_a_run_cannot_mark_done_is_recorded_once_and_resume_holds(
+    web: Project, capsys, monkeypatch
+) -> None:
+    """Every run had paused ben again from the face's spool it could not mark done: `digest
+    resume` said "resumed", and the next run stopped his mail once more."""
+    from web_project import IMAGES, MONDAY, TUESDAY, papers_file
+
+    spool = Spool(Path(f"{web.state}.clicks"))
+    spool.keep(kept("pause:ben:unmarkable"))  # the face died with it
+    unmarkable(monkeypatch)
+    code, _, err = web.digest(capsys, "run", "--now", MONDAY)
+    assert code == 0 and pauses(web.state) == [("ben", "email")]
+    assert not web.mails("ben@example.org")
+    said = f"{spool.path}: cannot mark a click as recorded (Operation not permitted)"
+    assert said in err and "Slack click" not in err and "cannot empty" not in err
+    code, out, _ = web.digest(capsys, "resume", "ben")
+    assert code == 0 and "ben: email resumed" in out
+    papers_file(web.root / "feed" / "tuesday.jsonl", IMAGES[2:])
+    code, _, err = web.digest(capsys, "run", "--now", TUESDAY)
+    assert code == 0 and pauses(web.state) == [] and len(web.mails("ben@example.org")) == 1
+    assert said in err and "recorded now" not in err  # still listed, not recorded again
+    assert [r["key"] for r in spool.load()] == ["pause:ben:unmarkable"]
+
+
+def test_kept_clicks_settled_from_an_unmarkable_spool_are_written_once_for_good(
+    tmp_path: Path, caplog, monkeypatch
+) -> None:
+    """An unsubscribe and a Slack click's votes: settled, resumed (the reader's rating taken back
+    by hand), a Slack click a year on (it forgets the stale keys), settled again: nothing."""
+    from datetime import timedelta
+
+    from digest.models import Paper
+
+    state = tmp_path / "state.db"
+    spool = Spool(Path(f"{state}.clicks"))
+    spool.keep(kept("pause:ben:1"))
+    spool.keep({"key": "slack:1", "until": AT, "at": AT, "votes": [["ana", "p1", "up"]]})
+    unmarkable(monkeypatch)
+    with Store(state) as store:
+        store.add_papers([Paper("p1", "Paper 1", "An abstract.")], unsubscribe("-").at)
+        assert clicks.settle(store) == 2
+        assert store.web.resume("ben") == ["email"]
+        store.db.execute("DELETE FROM ratings")
+        year = unsubscribe("-").at + timedelta(days=365)
+        assert store.votes.click("slack:2", year, [], year) == []
+        caplog.clear()
+        assert clicks.settle(store) == 0
+        assert store.web.pauses() == [] and store.ratings.listing() == []
+    assert "recorded now" not in caplog.text and len(spool.load()) == 2
+
+
+def test_a_faces_write_that_waited_past_a_runs_settle_and_a_resume_pauses_nothing(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """The face answered ben at ACK_BUDGET and kept his click in the spool while its write
+    waited for the database; a run recorded the spool's copy and the operator resumed ben
+    meanwhile. The write, checked against the spool before it began, paused him again."""
+    import asyncio
+    import threading
+
+    monkeypatch.setattr(clicks, "ACK_BUDGET", 0.1)
+    monkeypatch.setattr(clicks, "FIRST_RETRY", 3600.0)
+    state = str(tmp_path / "state.db")
+    Store(state).close()
+    access, spool = Access(state), Spool(Path(f"{state}.clicks"))
+    face, lock = Clicks(access, spool), threading.Event()
+    leased = access.lease
+
+    def waiting(*args: Any) -> Any:  # the database's lock, held until the test says
+        lock.wait(30)
+        return leased(*args)
+
+    monkeypatch.setattr(access, "lease", waiting)
+    try:
+        assert asyncio.run(face.take(unsubscribe("pause:ben:waited"))) is None  # answered
+        assert [r["key"] for r in spool.load()] == ["pause:ben:waited"]
+        with Store(state) as store:
+            assert clicks.settle(store) == 1 and store.web.resume("ben") == ["email"]
+        lock.set()  # the face's write takes the lock at last
+        face.pool.shutdown(wait=True)
+    finally:
+        lock.set()
+        face.stop()
+        access.close()
+    assert pauses(state) == [] and not spool.load()
+
+
+def test_a_face_on_a_spool_it_cannot_mark_writes_a_kept_click_once(
+    tmp_path: Path, caplog, monkeypatch
+) -> None:
+    """A face took up another face's unsubscribe and wrote it, but could not mark it done: it
+    took it up again at each look (every LOOK seconds) and paused ben again after a resume."""
+    monkeypatch.setattr(clicks, "LOOK", 0.2)
+    state = str(tmp_path / "state.db")
+    Store(state).close()
+    spool = Spool(Path(f"{state}.clicks"))
+    spool.keep(kept("pause:ben:other"))
+    unmarkable(monkeypatch)
+    access = Access(state)
+    face = Clicks(access, spool)
+    try:
+        assert paused_within(state, 30) == [("ben", "email")]
+        with Store(state) as store:
+            store.web.resume("ben")
+        time.sleep(1.5)  # several looks at the spool, which lists it still
+        assert pauses(state) == [] and face._adopt() is False
+    finally:
+        face.stop()
+        access.close()
+    marks = [r for r in caplog.records if "cannot mark a click as recorded" in r.getMessage()]
+    assert len(marks) == 1 and len(spool.load()) == 1

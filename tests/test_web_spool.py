@@ -38,8 +38,25 @@ def test_a_line_cut_short_is_skipped_and_the_others_kept(tmp_path: Path) -> None
 def test_a_folder_that_cannot_be_written_is_one_log_line(tmp_path: Path, caplog) -> None:
     spool = Spool(tmp_path / "missing" / "digest.db.clicks")
     spool.keep(click("k1"))  # no traceback: the click still waits in the face's memory
-    assert "cannot keep a Slack click on disk" in caplog.text
+    assert f"{spool.path}: cannot keep a click on disk" in caplog.text
     assert spool.load() == []
+
+
+def test_done_marks_that_cannot_be_written_are_one_line_naming_the_spool(
+    tmp_path: Path, caplog
+) -> None:
+    """A spool the writer cannot mark (a face's of another user: `chattr +i` in reg24 F3) had said
+    "cannot keep a Slack click on disk" of an unsubscribe it had just recorded, and then "cannot
+    empty the kept clicks" besides. Its parent a file: not even root can write it."""
+    (tmp_path / "state.db").write_text("")
+    spool = Spool(tmp_path / "state.db" / "digest.db.clicks")
+    assert spool.done(["pause:ben:1", "slack:1"]) is False
+    warnings = [r.getMessage() for r in caplog.records]
+    assert warnings == [
+        f"{spool.path}: cannot mark 2 clicks as recorded (Not a directory): still listed there,"
+        " but not recorded twice"
+    ]
+    assert Spool(tmp_path / "digest.db.clicks").done(["k1"]) is True  # (no file: nothing waits)
 
 
 def test_lines_that_are_no_json_of_utf_8_are_skipped_and_the_others_kept(tmp_path: Path) -> None:

@@ -330,6 +330,9 @@ def _spooled(store: Store) -> list[str]:
     spool = Spool(Path(f"{store.path}.clicks"))
     if not isinstance(store.path, Path) or not spool.waiting() or not (kept := spool.load()):
         return []
+    taken = store.votes.taken(str(r.get("key")) for r in kept)  # recorded, its mark refused
+    if not (kept := [r for r in kept if str(r.get("key")) not in taken]):
+        return []
     unsubscribes = [r for r in kept if r.get("pauses")]
     who = dict.fromkeys(str(p[0]) for r in unsubscribes for p in r["pauses"] if p)
     first = min((str(r.get("at")) for r in unsubscribes), default="")

@@ -37,8 +37,9 @@ ADDRESSES_SCHEMA = """
 # Step 17: mailed_to's rows with their stints (Stints), when each began and ended, and whose a
 # pause of a subscriber gone from the config is (heirs). A table of its own, not two columns: an
 # ADD COLUMN run again over a state whose version was set back fails on SQLite; run again, this
-# copies step 16's empty table. A row of before began in an old stint (since NULL).
-STINTS_SCHEMA = """
+# copies step 16's empty table (made here too: a state set back to 16 has none). A row of before
+# began in an old stint (since NULL).
+STINTS_SCHEMA = ADDRESSES_SCHEMA + """;
     CREATE TABLE IF NOT EXISTS stints (
         subscriber TEXT NOT NULL,
         address    TEXT NOT NULL,                      -- normal(): lowercase

@@ -1,6 +1,7 @@
 """Where readers' votes came from, so they can be taken back or taken once: the votes each Matrix
-event carried (a redaction of the event undoes them, if still current) and the Slack requests
-already taken (a replay to any web replica records nothing twice).
+event carried (a redaction of the event undoes them, if still current) and the clicks already
+taken, Slack requests and the unsubscribes a web face kept (a replay to any web replica, or a
+second writer of a kept click, records nothing twice).
 
 store.py owns the connection, the schema and the transactions; this module owns these tables.
 """
@@ -12,7 +13,7 @@ from datetime import datetime
 
 from digest.state.ratings import RATINGS, current, write
 from digest.state.tables import Tables
-from digest.state.web import named
+from digest.state.web import named, paused
 
 # schema.SCHEMA's migration for these tables (and the ratings' `origin`).
 SCHEMA = """
@@ -46,6 +47,8 @@ ACKS_SCHEMA = """
         PRIMARY KEY (event_id, room_id)
     );
 """
+# The `until` of a click's key kept for good: past every stamp, it is never stale.
+FOR_GOOD = "9999-12-31T23:59:59Z"
 MAX_CHAIN = 1000  # older votes looked through when undoing one; a guard, never reached
 
 
@@ -182,23 +185,35 @@ class Votes(Tables):
         votes: Iterable[tuple[str, str, str]],
         at: datetime,
         late: bool = False,
+        pauses: Iterable[tuple[str, str]] = (),
     ) -> list[tuple[str, str, str, str]] | None:
-        """Take one Slack request: its key (kept until its timestamp is stale anyway) and its
-        (subscriber, paper id, up|down) votes, in one transaction, so that a request is taken
-        once on any number of web replicas and a failed write leaves it free to be tried again.
-        None when the key was taken before (a replay); else the (subscriber, paper id, title,
-        vote) recorded. A vote names its paper as its button's link does (state/web.py's
-        link_name). `late`: written after a wait (a retry), it does not replace a rating given
-        since `at`."""
+        """Take one click, a Slack request or an unsubscribe: its key and its (subscriber, paper
+        id, up|down) votes or its (subscriber, channel) pauses (web.paused()), in one
+        transaction, so that a click is taken once on any number of web replicas and runs, and a
+        failed write leaves it free to be tried again. None when the key was taken before (a
+        replay); else the (subscriber, paper id, title, vote) recorded. A vote names its paper
+        as its button's link does (state/web.py's link_name). `late`: written after a wait (a
+        retry), it does not replace a rating given since `at`.
+
+        A Slack request's key is kept until its timestamp is stale anyway; an unsubscribe's, and
+        a late click's (taken now or before), for good: such a click may wait in <db>.clicks as
+        long as its writer cannot mark it done there (a face's spool a run cannot write). Its key
+        forgotten (an unsubscribe's `until` is its click), every settle wrote it again, and each
+        `digest resume` was undone by the next run. They are few: one per kept click."""
         stamp = self.stamp(at)
+        stops = list(pauses)
+        kept = FOR_GOOD if late or stops else self.stamp(until)
         with self.transaction() as db:
             db.execute("DELETE FROM slack_requests WHERE until < ?", (stamp,))
             taken = db.execute(
-                "INSERT OR IGNORE INTO slack_requests (key, until) VALUES (?, ?)",
-                (key, self.stamp(until)),
+                "INSERT OR IGNORE INTO slack_requests (key, until) VALUES (?, ?)", (key, kept)
             )
             if taken.rowcount != 1:
+                if kept == FOR_GOOD:
+                    db.execute("UPDATE slack_requests SET until = ? WHERE key = ?", (kept, key))
                 return None
+            for subscriber, channel in stops:
+                paused(db, subscriber, [channel], stamp)
             recorded = []
             for subscriber, name, vote in sorted(votes, key=lambda v: v[:2]):  # as matrix()
                 paper_id = named(db, subscriber, name)
@@ -212,3 +227,15 @@ class Votes(Tables):
                 write(db, subscriber, paper_id, RATINGS[vote], stamp, "slack", "")
                 recorded.append((subscriber, paper_id, str(title[0]), vote))
         return recorded
+
+    def taken(self, keys: Iterable[str]) -> set[str]:
+        """Of these clicks' keys, those taken (recorded): a click <db>.clicks lists still, its
+        done mark refused, is recorded all the same."""
+        wanted = list(dict.fromkeys(keys))
+        found: set[str] = set()
+        for at in range(0, len(wanted), 500):  # (SQLite's variables: 999 at most in old builds)
+            part = wanted[at : at + 500]
+            marks = ",".join("?" * len(part))
+            rows = self.db.execute(f"SELECT key FROM slack_requests WHERE key IN ({marks})", part)
+            found |= {str(r[0]) for r in rows}
+        return found

@@ -123,6 +123,21 @@ _PAUSED = (
 )
 
 
+def paused(db: Engine, subscriber: str, channels: list[str], since: str) -> None:
+    """Pause these channels (each a name, or addressed(): its name and the addresses it stops),
+    and with them their rows queued now, claimed ones too: a worker renews a row's lease just
+    before sending it, which a paused row fails (a mail sent after the unsubscribe was answered,
+    when only a delivery pass's start looked at the pauses). In the caller's transaction."""
+    rows = db.execute("SELECT channel FROM pauses WHERE subscriber = ?", (subscriber,))
+    kept = {str(r[0]).partition("\n")[2] for r in rows}  # stopped once: that time stands
+    new = [(subscriber, c, since) for c in channels if c.partition("\n")[2] not in kept - {""}]
+    db.executemany("INSERT OR IGNORE INTO pauses (subscriber, channel, since) VALUES (?,?,?)", new)
+    db.executemany(
+        f"UPDATE outbox SET {_PAUSED} WHERE status = 'pending' AND subscriber = ? AND channel = ?",
+        [(subscriber, c.partition("\n")[0]) for c in channels],
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Sent:
     """One delivered message of a channel: its outbox row, the events or ids it went out as."""
@@ -141,26 +156,9 @@ class Web(Tables):
     # one-click unsubscribe
 
     def pause(self, subscriber: str, channels: list[str], now: datetime) -> None:
-        """Pause these channels (each a name, or addressed(): its name and the addresses it
-        stops), and with them their rows queued now, claimed ones too: a worker renews a row's
-        lease just before sending it, which a paused row fails (a mail sent after the
-        unsubscribe was answered, when only a delivery pass's start looked at the pauses)."""
+        """Pause these channels, as paused() does, in a transaction of their own."""
         with self.transaction() as db:
-            rows = db.execute("SELECT channel FROM pauses WHERE subscriber = ?", (subscriber,))
-            kept = {str(r[0]).partition("\n")[2] for r in rows}  # stopped once: that time stands
-            db.executemany(
-                "INSERT OR IGNORE INTO pauses (subscriber, channel, since) VALUES (?,?,?)",
-                [
-                    (subscriber, c, self.stamp(now))
-                    for c in channels
-                    if c.partition("\n")[2] not in kept - {""}
-                ],
-            )
-            db.executemany(
-                f"UPDATE outbox SET {_PAUSED} WHERE status = 'pending' AND subscriber = ?"
-                " AND channel = ?",
-                [(subscriber, c.partition("\n")[0]) for c in channels],
-            )
+            paused(db, subscriber, channels, self.stamp(now))
 
     def resume(self, subscriber: str, mailing: Mailing | None = None) -> list[str]:
         """Lift every pause of the subscriber; the channels that were paused. With `mailing` (the

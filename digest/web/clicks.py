@@ -1,9 +1,9 @@
-"""Slack clicks and one-click unsubscribes that are not lost: a click's votes and its request's
-key are written in one transaction before Slack is answered, when the database answers within
-ACK_BUDGET; otherwise Slack is answered anyway and the click is kept (in memory, and on disk
-beside an SQLite state: spool.py) and tried again until the database takes it. An unsubscribe
-(a mail provider posts it once) is kept the same way. A record in the spool that no state could
-take (a damaged file) is dropped with a warning; the others are written all the same."""
+"""Slack clicks and one-click unsubscribes that are not lost: a click's votes (an unsubscribe's
+pauses) and its key are written in one transaction before Slack is answered, when the database
+answers within ACK_BUDGET; otherwise Slack is answered anyway and the click is kept (in memory,
+and on disk beside an SQLite state: spool.py) and tried again until the database takes it, once
+by its key, whichever face or run writes it. A record in the spool that no state could take (a
+damaged file) is dropped with a warning; the others are written all the same."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ NAME_CHARS, CHANNEL_CHARS, AHEAD = 4096, 1 << 20, timedelta(days=1)
 
 @dataclass(frozen=True)
 class Click:
-    key: str  # slack.request_key(): a replay has the same one
+    key: str  # slack.request_key() or an unsubscribe's: a replay has the same one
     until: datetime  # after this the request's timestamp is refused anyway
     at: datetime  # when it was clicked: a later rating is not replaced by a late write
     votes: tuple[tuple[str, str, str], ...]  # (subscriber, paper id, up|down)
@@ -63,7 +63,7 @@ class Clicks:
         self.kept: list[Click] = []
         self.writing: set[str] = set()  # the keys of this face's clicks being written now
         self.spooled: set[str] = set()  # the keys of kept clicks read from the spool or put there
-        self.refused: set[str] = set()  # the keys of kept clicks the state refused (logged once)
+        self.left: set[str] = set()  # keys not adopted again: refused (logged once), unmarked
         if spool:
             self._adopt()
             self._start()  # the spool is looked at every LOOK seconds while the face runs
@@ -150,7 +150,7 @@ class Clicks:
                 return bool(self.kept)
         loaded = _read(self.spool)
         with self.lock:
-            held = self.writing | self.refused | {c.key for c in self.kept}
+            held = self.writing | self.left | {c.key for c in self.kept}
             new = [c for c in loaded if c.key not in held]
             self.kept += new
             self.spooled |= {c.key for c in new}
@@ -167,16 +167,13 @@ class Clicks:
                 self.retrier.start()
 
     def _write(self, click: Click, late: bool) -> bool:
-        if click.pauses:  # an unsubscribe: pausing twice is pausing once
-            with self.access.lease() as store:
-                for subscriber, channel in click.pauses:
-                    store.web.pause(subscriber, [channel], click.at)
-            log.info("web: %s unsubscribed from e-mail", click.pauses[0][0])
-            return True
+        """Record it once: False when taken before (a replay, a settle() while this waited)."""
         with self.access.lease() as store:
-            recorded = store.votes.click(click.key, click.until, click.votes, click.at, late)
+            recorded = _recorded(store, click, late)
         if recorded is None:
             return False
+        if click.pauses:
+            log.info("web: %s unsubscribed from e-mail", click.pauses[0][0])
         for subscriber, paper_id, _, vote in recorded:
             log.info("web: %s rated %s %s (slack)", subscriber, paper_id, vote)
         if recorded:  # in a thread of its own: the answer to Slack does not wait for it
@@ -221,9 +218,9 @@ class Clicks:
         try:
             failed = self._each(self._unwritten(batch), done)
         finally:
-            if self.spool and done:
-                self.spool.done(done)
+            unmarked = bool(self.spool and done and not self.spool.done(done))
             with self.lock:
+                self.left |= set(done) if unmarked else set()
                 self.spooled -= set(done)
                 self.kept[:0] = [c for c in failed if c.key not in done]
                 self.writing -= keys
@@ -234,13 +231,13 @@ class Clicks:
         """Write the clicks in turn, adding those written to `done`; those left (state away)."""
         for n, click in enumerate(batch):
             try:
-                self._write(click, late=True)  # False (taken before, by another face): done too
+                self._write(click, late=True)  # False (taken before, by a run or face): done
             except DigestError as exc:
                 log.info("web: still waiting for the state (%s): %s", exc, _what(batch[n:]))
                 return batch[n:]  # no use trying the others now
             except Exception as exc:  # one click the state refuses: the others are written
                 with self.lock:
-                    self.refused.add(click.key)
+                    self.left.add(click.key)
                 where = f"left in {self.spool.path}" if self.spool else "lost"
                 log.warning("web: %s not recorded, %s (%r)", _what([click]), where, exc)
                 continue
@@ -278,38 +275,43 @@ def settle(store: Store) -> int:
     """Write the clicks a face kept beside this SQLite state (a face that died with them, or
     one still waiting for the lock), before a run delivers: an unsubscribe pauses, a Slack
     click's votes count (unconfirmed in Slack); how many were written. Without it the next run
-    had mailed a reader told "Unsubscribed". Each written is marked done (no face writes it
-    again, which undid a resume); one the state refuses waits, the others are written."""
+    had mailed a reader told "Unsubscribed". Each is written once, with its key: a spool a run
+    cannot mark done (a face's, of another user) had it written by every run, undoing each
+    resume. Those written or taken before are marked done; one the state refuses waits."""
     if (
         not isinstance(store.path, Path)
         or not (spool := Spool(Path(f"{store.path}.clicks"))).waiting()
     ):
         return 0
     written: list[Click] = []
+    done: list[str] = []
     try:
         for click in _read(spool):
-            if _settled(store, click, spool):
-                written.append(click)
+            if (fresh := _settled(store, click, spool)) is not None:
+                done.append(click.key)
+                written += [click] * fresh
     finally:  # the database gone away midway (DigestError): those written are done all the same
-        spool.done([c.key for c in written])
+        spool.done(done)
     if written:
         log.warning("kept by a web face in %s, recorded now: %s", spool.path, _what(written))
     return len(written)
 
 
-def _settled(store: Store, click: Click, spool: Spool) -> bool:
-    """Write one kept click; False when the state refuses it (said in the log), and it waits."""
+def _settled(store: Store, click: Click, spool: Spool) -> bool | None:
+    """Write one kept click: True, False when it was taken before, None when the state refuses
+    it (said in the log), and it waits."""
     try:
-        for subscriber, channel in click.pauses:
-            store.web.pause(subscriber, [channel], click.at)
-        if click.votes:
-            store.votes.click(click.key, click.until, click.votes, click.at, True)
+        return _recorded(store, click, True) is not None
     except DigestError:
         raise  # the database itself: the others would fail too
     except Exception as exc:  # one record's own fault had ended every run in a traceback
         log.warning("%s not recorded, left in %s (%r)", _what([click]), spool.path, exc)
-        return False
-    return True
+        return None
+
+
+def _recorded(store: Store, click: Click, late: bool) -> list[tuple[str, str, str, str]] | None:
+    """The click written with its key in one transaction (votes.click); None: taken before."""
+    return store.votes.click(click.key, click.until, click.votes, click.at, late, click.pauses)
 
 
 def confirm(recorded: list[tuple[str, str]], response_url: str) -> None:

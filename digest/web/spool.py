@@ -1,7 +1,8 @@
 """The clicks (Slack votes, unsubscribes) a web face keeps while the state database is away, on
 disk beside an SQLite state (`<db>.clicks`), so that a face stopped or crashed meanwhile loses
 none: every face on that state reads them and writes them. One JSON line per click kept, one per
-click done."""
+click done. A done line that cannot be written (a spool of another user) costs no second write:
+the state keeps each click's key (state/votes.py)."""
 
 from __future__ import annotations
 
@@ -23,18 +24,30 @@ class Spool:
 
     def keep(self, record: dict[str, Any]) -> None:
         """Add a kept click (its key, times and votes: no URL, nothing secret)."""
-        self._append([record])
+        try:
+            self._append([record])
+        except OSError as exc:  # a full or read-only disk: the click still waits in memory
+            log.warning("web: %s: cannot keep a click on disk (%s)", self.path, _why(exc))
 
-    def done(self, keys: Iterable[str]) -> None:
+    def done(self, keys: Iterable[str]) -> bool:
         """These clicks are in the database now; with nothing left waiting, the file is
-        emptied."""
-        self._append([{"done": key} for key in keys])
+        emptied. False when they could not be marked: they stay listed (their keys in the state
+        keep them from being recorded twice)."""
+        marks = [{"done": key} for key in keys]
+        try:
+            self._append(marks)
+        except OSError as exc:  # a spool another user's face owns, a full disk: one line
+            what = "a click" if len(marks) == 1 else f"{len(marks)} clicks"
+            said = "%s: cannot mark %s as recorded (%s): still listed there, but not recorded twice"
+            log.warning(said, self.path, what, _why(exc))
+            return False
         try:
             with self._locked("rb+") as file:
                 if file is not None and not _waiting(file.read()):
                     file.truncate(0)
         except OSError as exc:
-            log.warning("web: %s: cannot empty the kept clicks (%s)", self.path, exc.strerror)
+            log.warning("web: %s: cannot empty the kept clicks (%s)", self.path, _why(exc))
+        return True
 
     def waiting(self) -> bool:
         """Whether the file holds anything (a stat, no lock): a look every few seconds is cheap."""
@@ -49,25 +62,22 @@ class Spool:
             with self._locked("rb") as file:
                 return [] if file is None else _waiting(file.read())
         except OSError as exc:
-            log.warning("web: %s: cannot read the kept clicks (%s)", self.path, exc.strerror)
+            log.warning("web: %s: cannot read the kept clicks (%s)", self.path, _why(exc))
             return []
 
     def _append(self, records: list[dict[str, Any]]) -> None:
         if not records:
             return
         text = "".join(json.dumps(r) + "\n" for r in records).encode()
-        try:
-            with self._locked("ab+") as file:
-                assert file is not None
-                size = file.seek(0, os.SEEK_END)
-                if size:  # after a line a crash cut short, a new line: that one alone is lost
-                    file.seek(size - 1)
-                    text = text if file.read(1) == b"\n" else b"\n" + text
-                file.write(text)
-                file.flush()
-                os.fsync(file.fileno())  # on disk before the click counts as kept
-        except OSError as exc:  # a full or read-only disk: the click still waits in memory
-            log.warning("web: %s: cannot keep a Slack click on disk (%s)", self.path, exc.strerror)
+        with self._locked("ab+") as file:
+            assert file is not None
+            size = file.seek(0, os.SEEK_END)
+            if size:  # after a line a crash cut short, a new line: that one alone is lost
+                file.seek(size - 1)
+                text = text if file.read(1) == b"\n" else b"\n" + text
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())  # on disk before the click counts as kept
 
     @contextmanager
     def _locked(self, mode: str) -> Iterator[IO[bytes] | None]:
@@ -82,6 +92,10 @@ class Spool:
         with file:
             fcntl.flock(file, fcntl.LOCK_EX)
             yield file
+
+
+def _why(exc: OSError) -> str:
+    return exc.strerror or str(exc)
 
 
 def _waiting(data: bytes) -> list[dict[str, Any]]:
