@@ -39,7 +39,9 @@ ADDRESSES_SCHEMA = """
 # ADD COLUMN run again over a state whose version was set back fails on SQLite; run again, this
 # copies step 16's empty table (made here too: a state set back to 16 has none). A row of before
 # began in an old stint (since NULL).
-STINTS_SCHEMA = ADDRESSES_SCHEMA + """;
+STINTS_SCHEMA = (
+    ADDRESSES_SCHEMA
+    + """;
     CREATE TABLE IF NOT EXISTS stints (
         subscriber TEXT NOT NULL,
         address    TEXT NOT NULL,                      -- normal(): lowercase
@@ -50,6 +52,7 @@ STINTS_SCHEMA = ADDRESSES_SCHEMA + """;
     INSERT OR IGNORE INTO stints (subscriber, address) SELECT subscriber, address FROM mailed_to;
     DROP TABLE mailed_to
 """
+)
 # A pass's changes, each written only if no other pass (another worker) wrote it first.
 _BEGUN = "INSERT OR IGNORE INTO stints (subscriber, address, since) VALUES (?, ?, ?)"
 _BACK = (
