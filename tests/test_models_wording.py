@@ -359,3 +359,24 @@ def test_a_long_pair_of_titles_is_compared_in_few_steps(monkeypatch: pytest.Monk
     long = " ".join(f"alpha{k % 50} beta" for k in range(800))
     assert same_title(long, f"{long} gamma", same_people=True)
     assert calls < 20_000
+
+
+@pytest.mark.parametrize(
+    ("one", "other", "same"),
+    [
+        ("Deep networks for MIMO", "Correction for Lopez, Deep networks for MIMO", False),
+        ("Deep networks for MIMO", "Retraction for Lopez and Chen, Deep networks for MIMO", False),
+        ("Political discourse on Twitter", "Political discourse on Twitter/X", True),
+        ("Kwai Keye-VL Technical Report", "Kwai Keye-VL 1.5 Technical Report", False),
+        ("Attention is all you need", "Attention is not all you need", False),
+        ("Nuclear structure calculations, Part A", "Nuclear structure calculations, Part B", False),
+    ],
+)  # fmt: skip
+def test_round_two_of_notices_parts_versions_and_negations(
+    one: str, other: str, same: bool
+) -> None:
+    """reg25: PNAS's notices for one or two authors had merged with their paper; "Twitter/X"
+    had been a part's number; a version or a "not" added within, and "Part A" for "Part B"
+    ("a" dropped as an article), had been one paper, the second never sent."""
+    assert same_title(one, other, same_people=True) is same
+    assert same_title(other, one, same_people=True) is same

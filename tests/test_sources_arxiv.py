@@ -685,6 +685,9 @@ WITHDRAWAL_SUMMARIES = [
     "This paper was withdrawn because it was submitted in error.",
     "This paper has been withdrawn by the author. Please see arXiv:2501.00001 for the corrected"
     " version. Thanks to all.",
+    # reg25 F4: a reason after ";" had been read as a study's ("we found").
+    "This paper has been withdrawn by the authors since the proof of Theorem 1 is incorrect; we"
+    " found a counterexample.",
 ]
 
 
@@ -729,3 +732,13 @@ def test_live_papers_with_a_past_withdrawal_in_their_comment_are_delivered(
     papers, warnings, _ = fetch(server, page=20)
     assert [p.title for p in papers] == [f"Live {n}" for n in range(len(live))]
     assert warnings == [f"arxiv: 2611.0510{n} is withdrawn, skipped" for n in (0, 1)]
+
+
+def test_a_withdrawal_whose_reason_names_another_papers_venue_skips_the_version() -> None:
+    """reg25 F3: the replacement's venue in the reason had made the withdrawal a live paper."""
+    comment = (
+        "This paper has been withdrawn since it has been superseded by arXiv:2502.00001, which"
+        " will appear in ICML 2025"
+    )
+    entry = {"id": "http://arxiv.org/abs/2611.00008v2", "arxiv_comment": comment}
+    assert gone(entry) == "2611.00008 is withdrawn"

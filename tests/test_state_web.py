@@ -295,6 +295,33 @@ def test_a_pause_follows_a_rename_back_and_along_a_chain(state: str) -> None:
         assert store.web.resume("ali") == ["email"] and held(store) == []
 
 
+def test_a_sibling_whose_channel_was_taken_out_and_put_back_is_no_new_name(state: str) -> None:
+    """alice unsubscribed and was deleted; alice-vision's e-mail channel, at the same address,
+    was taken out and put back: begun anew after alice left, it had taken her pause."""
+    with Store(state) as store:
+        unsubscribed(store, "alice-vision")
+        store.web.hold_paused({"alice-vision": ALICE})  # alice deleted: her pause stays hers
+        store.web.hold_paused({"alice-vision": {}})  # its channel out ...
+        store.web.hold_paused({"alice-vision": ALICE})  # ... and back
+        assert held(store) == ["alice"]
+        assert store.web.renamed("alice", {"alice-vision": ALICE}) == []
+
+
+def test_a_pause_from_before_stints_were_kept_follows_a_rename_back(state: str) -> None:
+    """Upgraded from schema 16: alice had been renamed alicia (the pause moved there), and
+    mailed_to's rows became stints of unknown start. Renamed back to alice, the one subscriber
+    at the address, the pause had stayed with alicia, and alice was mailed again."""
+    from digest.state.pauses import addressed
+
+    with Store(state) as store:
+        store.web.hold_paused({"alice": ALICE, "alicia": ALICE})
+        with store.web.transaction() as db:
+            db.execute("UPDATE stints SET since = NULL")  # as schema 17 copies mailed_to
+        store.web.pause("alicia", [addressed("email", ["alice@x.org"])], NOW)
+        store.web.hold_paused({"alice": ALICE})
+        assert held(store) == ["alice"]
+
+
 def test_the_old_link_after_a_rename_stops_the_new_name_before_and_after_a_pass(
     state: str,
 ) -> None:
@@ -376,24 +403,27 @@ def test_a_pass_writes_the_stints_only_when_one_begins_or_ends(state: str) -> No
         store.web.transaction = counted
         store.web.hold_paused({"alice": ALICE, "ben": {}})
         first = recorded(store.db)
-        (since, gone) = first[("alice", "alice@x.org")]
+        (since, gone, _) = first[("alice", "alice@x.org")]
         assert since is not None and gone is None and len(writes) == 1
         store.web.hold_paused({"alice": ALICE, "ben": {}})
         assert recorded(store.db) == first and len(writes) == 1
         store.web.hold_paused({"ben": {}})
-        (_, gone) = recorded(store.db)[("alice", "alice@x.org")]
+        (_, gone, _) = recorded(store.db)[("alice", "alice@x.org")]
         assert gone is not None and gone > since and len(writes) == 2
         store.web.hold_paused({"ben": {}})
         assert len(writes) == 2
         store.web.hold_paused({"alice": ALICE})
-        (back, again) = recorded(store.db)[("alice", "alice@x.org")]
+        (back, again, ended) = recorded(store.db)[("alice", "alice@x.org")]
         assert back is not None and back > gone and again is None and len(writes) == 3
+        assert ended == gone  # the stint before, kept: a sibling put back is no new name
 
 
 def test_a_pass_is_later_than_the_one_before_on_a_clock_set_back() -> None:
     from digest.state.pauses import next_pass
 
-    stints = {("a", "a@x.org"): ("2026-12-01T09:00:00.000000Z", "2026-12-02T09:00:00.000000Z")}
+    stints = {
+        ("a", "a@x.org"): ("2026-12-01T09:00:00.000000Z", "2026-12-02T09:00:00.000000Z", None)
+    }
     assert next_pass(stints, NOW) == "2026-12-02T09:00:00.000001Z"
     assert next_pass({}, NOW) == "2026-11-30T09:00:00.000000Z"
 

@@ -68,6 +68,7 @@ _FIX = (
 )
 _ANSWER = r"comments?|commentar(?:y|ies)|discussions?|rejoinders?|repl(?:y|ies)|responses?"
 _HEAD = rf"(?:{_FIX}|{_ANSWER}|notes?|notices?)(?![\w-])"
+_NAME = r"(?-i:[A-Z])[\w'’\-]+"
 _NOTICE = tuple(
     re.compile(rf"\W*{_QUALIFIER}(?P<head>{form}", re.IGNORECASE)
     for form in (
@@ -82,7 +83,8 @@ _NOTICE = tuple(
         r"|comments?\s+on|repl(?:y|ies)\s+to)(?![\w-]))",
         # PNAS's "Correction for Lopez et al., X", "Retraction for …", "Correction to Lopez et
         # al. (2025): X": the names had hidden the form, the notice one record with its paper.
-        rf"(?:{_FIX}|{_ANSWER})(?![\w-]))\s+(?:to|for|of|on)\s+[^,:;()\"“”]{{1,100}}?\bet\s+al\b",
+        rf"(?:{_FIX}|{_ANSWER})(?![\w-]))\s+(?:to|for|of|on)\s+(?:[^,:;()\"“”]{{1,100}}?\bet\s+al\b"
+        rf"|{_NAME}(?:\s+(?:and|&)\s+{_NAME})?,)",  # "Correction for Lopez and Chen, X" too
     )
 )
 # ... or after the title: "… (Retracted)", "… [Erratum]", "… - Corrigendum", "… (retraction
@@ -109,7 +111,8 @@ def _words(title: str) -> list[str]:
             words.append(word)
             if _part_number(these, n, glued):
                 words.append(_NUMBERED)
-    return [w for w in words if w not in _ARTICLES] or words
+    kept = [w for n, w in enumerate(words) if w not in _ARTICLES or words[n + 1 :][:1] == ["#"]]
+    return kept or words  # "Part A" keeps its letter: "Part B" had been it grown by "b"
 
 
 def _part_number(words: list[str], n: int, glued: bool) -> bool:
@@ -129,7 +132,7 @@ def _part_number(words: list[str], n: int, glued: bool) -> bool:
 
 _PIECE = re.compile(r"[:;,.?!()\[\]\u2013\u2014]|\s-\s")  # where a part's number may end
 _ROMAN = re.compile(r"(?=[ivx])x{0,2}(?:ix|iv|v?i{0,3})")
-_GLUED = re.compile(r"[^\W_][-\u2010\u2011][ivx]+\W*$", re.IGNORECASE)
+_GLUED = re.compile(r"[^\W_][-\u2010\u2011/][ivx]+\W*$", re.IGNORECASE)  # "Twitter/X" too
 _NUMBERED = "#"  # no word: normalize() leaves no "#"
 
 
@@ -242,7 +245,9 @@ def _another_paper(words: list[str], end: str) -> bool:
     another thing beside the title's ("Upper and lower bounds")?"""
     if _NUMBERED in words:
         return True
-    if end == "within":  # "and" alone for a colon is none
+    if end == "within":  # "and" alone for a colon is none; "not" or a version makes another
+        if not _NEGATIONS.isdisjoint(words) or any(_VERSION.fullmatch(w) for w in words):
+            return True  # "… is not all you need", "Keye-VL 1.5 Technical Report"
         return not _BESIDE.isdisjoint(words) and not _SMALL.issuperset(words)
     if not all(w in _FRAME for w in words):
         return False
@@ -252,6 +257,8 @@ def _another_paper(words: list[str], end: str) -> bool:
 
 
 _BESIDE = frozenset("and or nor versus vs".split())
+_NEGATIONS = frozenset("not no non without never".split())
+_VERSION = re.compile(r"\d+(?:\.\d+)*")
 _NOTICES = frozenset(
     "correction corrections corrigendum corrigenda erratum errata addendum addenda retraction"
     " retractions retracted withdrawn withdrawal removal removed rejoinder concern".split()

@@ -344,7 +344,19 @@ def _statement(text: str, start: int, pattern: re.Pattern[str]) -> bool:
         return False
     end = _SENTENCE_END.search(text, found.end())
     sentence = text[start : end.start() if end else len(text)]
-    return not _VENUE.search(sentence) and not _REINSTATED.search(sentence)
+    if _REINSTATED.search(sentence):
+        return False
+    # A reason may name another paper's venue: "withdrawn since it has been superseded by
+    # arXiv:2502.00001, which will appear in ICML 2025" had been delivered as a live paper.
+    reason = _REASON.search(sentence)
+    return not _VENUE.search(sentence[: reason.start() if reason else len(sentence)])
+
+
+_REASON = re.compile(
+    r"\b(?:since|because|as\s+(?:it|the|this|a|an|we)|due\s+to|owing\s+to|superseded|replaced"
+    r"|in\s+favou?r\s+of|which|see)\b",
+    re.IGNORECASE,
+)
 
 
 def withdrawn(comment: str, summary: str) -> bool:
@@ -357,5 +369,8 @@ def withdrawn(comment: str, summary: str) -> bool:
     start = len(summary) - len(summary.lstrip(_LEAD))
     if len(summary.split()) >= SUMMARY_WORDS or not _statement(summary, start, _STATED_BEFORE):
         return False
-    end = _SENTENCE_END.search(summary, start)
+    end = _FULL_STOP.search(summary, start)  # not at ";": "…; we found a counterexample"
     return _kinds(_STUDY_RE, summary[end.end() :] if end else "") == 0
+
+
+_FULL_STOP = re.compile(r"[.!?](?=\s|$)")

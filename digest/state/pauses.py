@@ -21,7 +21,9 @@ Target = tuple[str, str, tuple[str, ...]]
 # A subscriber's stint at an address, by (subscriber, address): when it began (None: before
 # stints were kept, an old one) and when a delivery pass first saw the pair gone from the config
 # (None: there now). A pair back in the config begins a new stint.
-Stints = dict[tuple[str, str], tuple[str | None, str | None]]
+# (subscriber, address): since, gone, and the end of the stint before ("ended"): a sibling whose
+# channel was taken out and put back had begun anew, after the old name's, and taken its pause.
+Stints = dict[tuple[str, str], tuple[str | None, str | None, str | None]]
 _FORM = "%Y-%m-%dT%H:%M:%S.%fZ"  # a stint's times: text that compares as the instants do
 
 # schema.SCHEMA's step 16: the addresses each subscriber's e-mail went to (an older mail's
@@ -47,6 +49,7 @@ STINTS_SCHEMA = (
         address    TEXT NOT NULL,                      -- normal(): lowercase
         since      TEXT,                               -- the pass that saw the pair (again)
         gone       TEXT,                               -- the first pass that did not
+        ended      TEXT,                               -- the gone of the stint before
         PRIMARY KEY (subscriber, address)
     );
     INSERT OR IGNORE INTO stints (subscriber, address) SELECT subscriber, address FROM mailed_to;
@@ -56,8 +59,8 @@ STINTS_SCHEMA = (
 # A pass's changes, each written only if no other pass (another worker) wrote it first.
 _BEGUN = "INSERT OR IGNORE INTO stints (subscriber, address, since) VALUES (?, ?, ?)"
 _BACK = (
-    "UPDATE stints SET since = ?, gone = NULL WHERE subscriber = ? AND address = ?"
-    " AND gone IS NOT NULL"
+    "UPDATE stints SET since = ?, gone = NULL, ended = gone WHERE subscriber = ?"
+    " AND address = ? AND gone IS NOT NULL"
 )
 _GONE = "UPDATE stints SET gone = ? WHERE subscriber = ? AND address = ? AND gone IS NULL"
 
@@ -123,8 +126,8 @@ def next_pass(stints: Stints, clock: datetime) -> str:
 
 def recorded(db: Engine) -> Stints:
     """The stints as the state keeps them."""
-    rows = db.execute("SELECT subscriber, address, since, gone FROM stints")
-    return {(str(r[0]), str(r[1])): (r[2], r[3]) for r in rows}
+    rows = db.execute("SELECT subscriber, address, since, gone, ended FROM stints")
+    return {(str(r[0]), str(r[1])): (r[2], r[3], r[4]) for r in rows}
 
 
 def remember(
@@ -139,7 +142,7 @@ def remember(
     if not changed:
         return
     with transaction() as db:
-        for (s, a), (since, gone) in changed:
+        for (s, a), (since, gone, _) in changed:
             if (s, a) not in before:
                 db.execute(_BEGUN, (s, a, since))
             else:
@@ -152,12 +155,12 @@ def passed(stints: Stints, mailing: Mailing, now: str) -> Stints:
     """The stints as a pass at `now` records them: a pair new or back in the config begins one,
     a recorded pair the config no longer has is gone (the first pass that saw it says when)."""
     there = {(s, a) for s, channels in mailing.items() for to in channels.values() for a in to}
-    after: Stints = {pair: (now, None) for pair in there - stints.keys()}
-    for pair, (since, gone) in stints.items():
+    after: Stints = {pair: (now, None, None) for pair in there - stints.keys()}
+    for pair, (since, gone, ended) in stints.items():
         if pair in there:
-            after[pair] = (since, None) if gone is None else (now, None)
+            after[pair] = (since, None, ended) if gone is None else (now, None, gone)
         else:
-            after[pair] = (since, gone or now)
+            after[pair] = (since, gone or now, ended)
     return after
 
 
@@ -170,11 +173,22 @@ def heirs(old: str, addresses: Collection[str], stints: Stints, mailing: Mailing
     address after old was deleted is its heir too: the state cannot tell it from a rename.
     No one when old is still there, or its stints there are not known (mailed before they were
     kept): a pause then stays with old's name."""
-    ended = [gone for (s, a), (_, gone) in stints.items() if s == old and a in addresses]
-    if not ended or None in ended:
+    own = [v for (s, a), v in stints.items() if s == old and a in addresses]
+    if not own or any(gone is None for _, gone, _ in own):
         return []
-    left = max(g for g in ended if g)
-    began: dict[str, list[str | None]] = {}
+    left = max(str(gone) for _, gone, _ in own)
+    start = None if any(since is None for since, _, _ in own) else min(str(v[0]) for v in own)
+    held: dict[str, list[tuple[str | None, str | None, str | None]]] = {}
     for s, _, to in reaching(mailing, addresses):
-        began.setdefault(s, []).extend(stints.get((s, a), (None, None))[0] for a in to)
-    return sorted(s for s, b in began.items() if all(t is not None and t >= left for t in b))
+        held.setdefault(s, []).extend(stints.get((s, a), (None, None, None)) for a in to)
+
+    def new(since: str | None, ended: str | None) -> bool:  # no stint of it beside old's
+        return since is not None and since >= left and not (start and ended and ended > start)
+
+    found = sorted(s for s, vs in held.items() if all(new(v[0], v[2]) for v in vs))
+    if found or len(held) != 1:
+        return found
+    # Known only from before stints were kept (mailed_to's rows): the one subscriber there is
+    # the heir, as it was then (a rename back after the upgrade had mailed the reader again).
+    (only, vs), *_ = held.items()
+    return [only] if all(v[0] is None for v in vs) else []
