@@ -148,13 +148,25 @@ def test_a_readers_line_or_ion_meets_its_papers_and_no_unit_or_numeral_of_others
 def test_a_readers_acronym_meets_its_papers_and_not_a_units_nor_an_assays_parts() -> None:
     """A "GHZ states" reader had got GHz radio papers ("why: ghz"), an MPC one megaparsecs, a
     ChIP-seq one chip-design papers ("why: chip"), a "psi(2S)" one no "ψ(2S)" paper; the fit
-    (many texts tokenized at once) reads them as a reader's one text is read."""
+    (many texts tokenized at once) reads them as a reader's one text is read. A reader's unit,
+    lower-cased as every word, finds the acronym too: in small letters, "mpc" means either."""
     papers = ["GHZ states of twelve qubits", "A 10-20 GHz receiver front end",
               "MPC for quadrotors", "Galaxies within 10 Mpc", "ChIP-seq of histone marks",
               "An on-chip amplifier", "Charmonium $\\psi(2S)$ production",
               "Charmonium decays"]  # fmt: skip
     for keyword, found in [("GHZ states", {0}), ("MPC", {2}), ("ChIP-seq", {4}),
-                           ("psi(2S)", {6}), ("Mpc", {3})]:  # fmt: skip
+                           ("psi(2S)", {6}), ("Mpc", {2, 3})]:  # fmt: skip
         space, rows = fit(papers, keep=[keyword])
         scores = (rows @ space.spelled([keyword]).T).toarray().ravel()
         assert set(np.flatnonzero(scores).tolist()) == found, keyword
+
+
+def test_a_readers_unit_in_small_letters_is_the_acronym_too():
+    """A paper's "MPC" (model predictive control) is no Mpc; a reader who writes "mpc" means
+    either: "mpc for legged robots" had got megaparsec papers only."""
+    texts = [f"MPC for legged robot {i}" for i in range(5)]
+    texts += [f"A galaxy at 5 Mpc, number {i}" for i in range(5)]
+    space, _ = fit(texts)
+    row = space.spelled(["mpc for legged robots"])
+    assert row[0, space.vocabulary["MPC"]] > 0 and row[0, space.vocabulary["mpc"]] > 0
+    assert space.spelled(["MPC"])[0, space.vocabulary["mpc"]] == 0  # in capitals: the acronym

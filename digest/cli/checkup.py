@@ -83,7 +83,8 @@ def wordless(sub: Subscriber) -> list[str]:
 
     why = (
         "holds no word the ranking can match (stop words, numbers, Roman numerals, units such"
-        " as 'cm' or 'mol', lone letters and words such as 'model' or 'code' alone are left out)"
+        " as 'cm' or 'mol', lone letters, prefixes such as 'semi' or 'post' and words such as"
+        " 'model' or 'code' alone are left out)"
     )
     found = [f"keywords[{i}]: {k!r} {why}" for i, k in enumerate(sub.profile.keywords)]
     found = [f for f, k in zip(found, sub.profile.keywords, strict=True) if not analyze(k)]

@@ -16,14 +16,17 @@ from digest.ranking.tokens import analyze
 # Names joined by a hyphen or a dash, as a reader writes an eponym: "Black-Scholes",
 # "Bose–Einstein", "Black-Scholes-Merton". One surname is often a word ("black", "french",
 # "green", "price"): alone, it had brought a finance reader black-hole papers, "why: matched
-# black", and a Fama-French reader French-language ones. In any case and with LaTeX's "--", as
-# the analyzer reads them all as one phrase: "black-scholes", "BLACK-SCHOLES", "Black--Scholes"
-# had kept "black" (NAMED_SHARE keeps "multi-agent", "navier-stokes" whole, as in Title Case).
-# Not two words apart: "Federated Learning", "Differential Privacy" would lose "learning" and
+# black", and a Fama-French reader French-language ones. Names begin with a capital, in Title
+# Case or all capitals, and with LaTeX's "--" too ("BLACK-SCHOLES", "Black--Scholes"). Not in
+# small letters: "intra-cluster light", "protein-protein interactions", "post-quantum" had lost
+# "cluster", "protein", "quantum" (a prefix's phrase is always a small share of its word). Not
+# two words apart: "Federated Learning", "Differential Privacy" would lose "learning" and
 # "privacy" (1 in 77 and 1 in 20 of their papers), a keyword's own words.
 _DASHES = "\u2010\u2011\u2013-"
+_CAPITAL = "A-ZÀ-ÖØ-Þ"
 _NAMED = re.compile(
-    rf"(?<![\w{_DASHES}])[^\W\d_]+(?:(?:--|[{_DASHES}])[^\W\d_]+)+(?![\w{_DASHES}])"
+    rf"(?<![\w{_DASHES}])[{_CAPITAL}][^\W\d_]*(?:(?:--|[{_DASHES}])[{_CAPITAL}][^\W\d_]*)+"
+    rf"(?![\w{_DASHES}])"
 )
 
 

@@ -145,8 +145,8 @@ class Space:
         else:
             cut = (f"{term[:i]} {term[i:]}" for i in range(2, len(term) - 1))
             found = [c for phrase in cut if (c := self.vocabulary.get(phrase)) is not None]
-        greek = (self.vocabulary.get(form) for form in greek_spellings(term))
-        return found + [c for c in greek if c is not None]
+        greek = (self.vocabulary.get(form) for form in (*greek_spellings(term), term.upper()))
+        return found + [c for c in greek if c is not None]  # a reader's "mpc" is "MPC" too
 
     def knows(self, texts: Sequence[str]) -> bool:
         """Does the vocabulary hold every word and phrase of `texts`? A stored space fitted before
