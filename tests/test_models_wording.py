@@ -380,3 +380,25 @@ def test_round_two_of_notices_parts_versions_and_negations(
     ("a" dropped as an article), had been one paper, the second never sent."""
     assert same_title(one, other, same_people=True) is same
     assert same_title(other, one, same_people=True) is same
+
+
+@pytest.mark.parametrize(
+    ("one", "other", "same"),
+    [
+        ("Deep learning for proteins", "Correction for Ángel, Deep learning for proteins", False),
+        ("Deep learning for proteins", "Correction for van der Berg, Deep learning for proteins",
+         False),
+        ("Correction for Attenuation, Scatter and Randoms in PET",
+         "Correction for attenuation, scatter and randoms in PET", True),
+        ("Misinformation on Twitter / X", "Misinformation on Twitter/X", True),
+        ("Misinformation on Twitter/X", "Misinformation on X", True),
+        ("Hermitian band theory", "Non-Hermitian band theory", False),
+        ("Equilibrium dynamics of glasses", "Non-equilibrium dynamics of glasses", False),
+    ],
+)  # fmt: skip
+def test_round_three_of_names_platforms_and_negations(one: str, other: str, same: bool) -> None:
+    """reg27: a notice for names beyond ASCII or with particles had merged with its paper, and a
+    Title Case title "Correction for Attenuation, …" had been a notice (its copy sent twice); a
+    lone "X" had been a part's number; a "Non-" at the front had been a copy."""
+    assert same_title(one, other, same_people=True) is same
+    assert same_title(other, one, same_people=True) is same

@@ -118,3 +118,14 @@ def test_a_compound_in_small_letters_is_no_name_and_keeps_its_words():
     row = eponyms.rows(space, ["intra-cluster light"])
     assert row[0, space.vocabulary["cluster"]] > 0
     assert row[0, space.vocabulary["cluster light"]] > 0
+
+
+def test_a_title_case_prefix_compound_or_a_word_twice_is_no_name():
+    """reg27 F8: a keyword in Title Case, "Intra-Cluster Light", had lost "cluster"."""
+    texts = [f"Galaxy cluster {i} and its cluster members" for i in range(30)]
+    texts += ["Intra cluster light in a galaxy cluster", "Protein protein interactions"]
+    texts += [f"Protein folding {i}" for i in range(30)]
+    space, _ = fit(texts)
+    for text, word in [("Intra-Cluster Light", "cluster"), ("INTRA-CLUSTER LIGHT", "cluster"),
+                       ("Protein-Protein Interactions", "protein")]:  # fmt: skip
+        assert eponyms.rows(space, [text])[0, space.vocabulary[word]] > 0, text

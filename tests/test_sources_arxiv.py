@@ -688,6 +688,7 @@ WITHDRAWAL_SUMMARIES = [
     # reg25 F4: a reason after ";" had been read as a study's ("we found").
     "This paper has been withdrawn by the authors since the proof of Theorem 1 is incorrect; we"
     " found a counterexample.",
+    "This paper has been withdrawn by the authors. We found an error.",  # reg27 F6
 ]
 
 
@@ -742,3 +743,10 @@ def test_a_withdrawal_whose_reason_names_another_papers_venue_skips_the_version(
     )
     entry = {"id": "http://arxiv.org/abs/2611.00008v2", "arxiv_comment": comment}
     assert gone(entry) == "2611.00008 is withdrawn"
+
+
+def test_withdrawn_in_favour_of_another_paper_skips_the_version() -> None:
+    """reg27 F7: "Withdrawn in favour of arXiv:…" had been no withdrawal."""
+    for comment in ("Withdrawn in favour of arXiv:2502.00001", "Withdrawn in favor of 2502.00001"):
+        entry = {"id": "http://arxiv.org/abs/2611.00009v2", "arxiv_comment": comment}
+        assert gone(entry) == "2611.00009 is withdrawn", comment

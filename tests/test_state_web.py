@@ -322,6 +322,19 @@ def test_a_pause_from_before_stints_were_kept_follows_a_rename_back(state: str) 
         assert held(store) == ["alice"]
 
 
+def test_after_the_upgrade_a_sibling_seen_beside_the_old_name_is_no_heir(state: str) -> None:
+    """reg27 F1: stints of before schema 17 (since NULL): alice and alice-vision seen by a pass
+    after the upgrade, then alice deleted: alice-vision had taken her pause."""
+    with Store(state) as store:
+        unsubscribed(store, "alice-vision")
+        with store.web.transaction() as db:
+            db.execute("UPDATE stints SET since = NULL")  # as schema 17 copies mailed_to
+        store.web.hold_paused({"alice": ALICE, "alice-vision": ALICE})
+        store.web.hold_paused({"alice-vision": ALICE})
+        assert held(store) == ["alice"]
+        assert store.web.renamed("alice", {"alice-vision": ALICE}) == []
+
+
 def test_the_old_link_after_a_rename_stops_the_new_name_before_and_after_a_pass(
     state: str,
 ) -> None:

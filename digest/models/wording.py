@@ -68,7 +68,6 @@ _FIX = (
 )
 _ANSWER = r"comments?|commentar(?:y|ies)|discussions?|rejoinders?|repl(?:y|ies)|responses?"
 _HEAD = rf"(?:{_FIX}|{_ANSWER}|notes?|notices?)(?![\w-])"
-_NAME = r"(?-i:[A-Z])[\w'’\-]+"
 _NOTICE = tuple(
     re.compile(rf"\W*{_QUALIFIER}(?P<head>{form}", re.IGNORECASE)
     for form in (
@@ -83,8 +82,7 @@ _NOTICE = tuple(
         r"|comments?\s+on|repl(?:y|ies)\s+to)(?![\w-]))",
         # PNAS's "Correction for Lopez et al., X", "Retraction for …", "Correction to Lopez et
         # al. (2025): X": the names had hidden the form, the notice one record with its paper.
-        rf"(?:{_FIX}|{_ANSWER})(?![\w-]))\s+(?:to|for|of|on)\s+(?:[^,:;()\"“”]{{1,100}}?\bet\s+al\b"
-        rf"|{_NAME}(?:\s+(?:and|&)\s+{_NAME})?,)",  # "Correction for Lopez and Chen, X" too
+        rf"(?:{_FIX}|{_ANSWER})(?![\w-]))\s+(?:to|for|of|on)\s+[^,:;()\"“”]{{1,100}}?\bet\s+al\b",
     )
 )
 # ... or after the title: "… (Retracted)", "… [Erratum]", "… - Corrigendum", "… (retraction
@@ -127,7 +125,8 @@ def _part_number(words: list[str], n: int, glued: bool) -> bool:
             or word in _NUMBERS
             or (len(word) == 1 and after != "paper")
         )
-    return n == len(words) - 1 and not glued and bool(_ROMAN.fullmatch(word))
+    # Not a lone "x" at the end: "… on Twitter / X", "… on X" are the platform, never Part 10.
+    return n == len(words) - 1 and not glued and word != "x" and bool(_ROMAN.fullmatch(word))
 
 
 _PIECE = re.compile(r"[:;,.?!()\[\]\u2013\u2014]|\s-\s")  # where a part's number may end
@@ -243,11 +242,13 @@ def _another_paper(words: list[str], end: str) -> bool:
     """Do these words, added to a title, make another paper's: a notice about it ("Correction
     to", "Comments on", "(retraction notice)"), a part's number ("Part II", "II"), or, within,
     another thing beside the title's ("Upper and lower bounds")?"""
-    if _NUMBERED in words:
-        return True
-    if end == "within":  # "and" alone for a colon is none; "not" or a version makes another
-        if not _NEGATIONS.isdisjoint(words) or any(_VERSION.fullmatch(w) for w in words):
-            return True  # "… is not all you need", "Keye-VL 1.5 Technical Report"
+    if _NUMBERED in words or not _NEGATIONS.isdisjoint(words):
+        return True  # "…: Part II", "… is not all you need", "Non-Hermitian band theory"
+    if end == "start" and len(words) > 2 and words[0] in _FRAME and words[1] in _FOR:
+        return True  # PNAS's "Correction for Ángel and de Vries, X": any names after the head
+    if end == "within":  # "and" alone for a colon is none; a version makes another paper
+        if any(_VERSION.fullmatch(w) for w in words):
+            return True  # "Keye-VL 1.5 Technical Report"
         return not _BESIDE.isdisjoint(words) and not _SMALL.issuperset(words)
     if not all(w in _FRAME for w in words):
         return False
@@ -257,6 +258,7 @@ def _another_paper(words: list[str], end: str) -> bool:
 
 
 _BESIDE = frozenset("and or nor versus vs".split())
+_FOR = frozenset("to for of on".split())
 _NEGATIONS = frozenset("not no non without never".split())
 _VERSION = re.compile(r"\d+(?:\.\d+)*")
 _NOTICES = frozenset(

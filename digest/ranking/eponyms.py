@@ -11,6 +11,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from digest.ranking.features import Space, normalize
+from digest.ranking.stopwords import PHRASE_ONLY
 from digest.ranking.tokens import analyze
 
 # Names joined by a hyphen or a dash, as a reader writes an eponym: "Black-Scholes",
@@ -51,14 +52,21 @@ def _alone(space: Space, text: str) -> set[int]:
     terms the rest of the text uses. A name is one only where the thing is a small share of its
     uses (NAMED_SHARE): "agent" of "Multi-Agent", "stokes" of "Navier-Stokes" stay words."""
     inner: set[str] = set()
-    for match in _NAMED.finditer(text):
+    for match in filter(_named, _NAMED.finditer(text)):
         inner.update(t for t in analyze(match[0]) if " " in t and t in space.vocabulary)
     names = {w for phrase in inner for w in phrase.split(" ") if _other_word(space, w, phrase)}
     if not names:
         return set()
-    elsewhere = set(analyze(_NAMED.sub(" | ", text)))
+    elsewhere = set(analyze(_NAMED.sub(lambda m: " | " if _named(m) else m[0], text)))
     touched = (t for t in analyze(text) if t not in inner and names.intersection(t.split(" ")))
     return {space.vocabulary[t] for t in set(touched) - elsewhere if t in space.vocabulary}
+
+
+def _named(match: re.Match[str]) -> bool:
+    """Is a capitalised compound a name's: not a prefix's ("Intra-Cluster Light", as a Title
+    Case keyword writes it, had lost "cluster") nor a word twice ("Protein-Protein")?"""
+    parts = [p.lower() for p in re.split(rf"--|[{_DASHES}]", match[0])]
+    return parts[0] not in PHRASE_ONLY and len(set(parts)) == len(parts)
 
 
 # Below this share of a word's papers, the named thing is not what the word alone says: "black

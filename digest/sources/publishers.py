@@ -287,6 +287,7 @@ _THING = r"(?:paper|article|submission|manuscript|preprint|version|work)"
 # authors"); "from" only arXiv, nor a noun or a compound.
 _AFTER = (
     r"(?=\W*$|\s*(?:[.;:,!?(\[]|--|[–—]|-\s)|\s+(?:by|due|because|since|as|owing|pending|for"
+    r"|in\s+favou?r\s+of"
     r"|until|after|following|upon|to|per|temporarily|permanently|from\s+arxiv"
     r"|at\s+(?:\S+\s+){0,3}?request|on\s+(?:\S+\s+)?request)\b)"
 )
@@ -370,7 +371,13 @@ def withdrawn(comment: str, summary: str) -> bool:
     if len(summary.split()) >= SUMMARY_WORDS or not _statement(summary, start, _STATED_BEFORE):
         return False
     end = _FULL_STOP.search(summary, start)  # not at ";": "…; we found a counterexample"
-    return _kinds(_STUDY_RE, summary[end.end() :] if end else "") == 0
+    rest = _FOUND_FAULT.sub(" ", summary[end.end() :] if end else "")  # "We found an error."
+    return _kinds(_STUDY_RE, rest) == 0
 
 
 _FULL_STOP = re.compile(r"[.!?](?=\s|$)")
+_FOUND_FAULT = re.compile(
+    r"\bwe\s+(?:have\s+)?(?:found|discovered|noticed|identified|realized|realised)\s+(?:\w+\s+){0,3}?"
+    r"(?:errors?|mistakes?|flaws?|bugs?|gaps?|counterexamples?|problems?|issues?)\b",
+    re.IGNORECASE,
+)

@@ -63,6 +63,7 @@ _BACK = (
     " AND address = ? AND gone IS NOT NULL"
 )
 _GONE = "UPDATE stints SET gone = ? WHERE subscriber = ? AND address = ? AND gone IS NULL"
+_SEEN = "UPDATE stints SET since = ? WHERE subscriber = ? AND address = ? AND since IS NULL"
 
 
 def normal(addresses: Iterable[str]) -> tuple[str, ...]:
@@ -145,6 +146,8 @@ def remember(
         for (s, a), (since, gone, _) in changed:
             if (s, a) not in before:
                 db.execute(_BEGUN, (s, a, since))
+            elif gone is None and before[(s, a)][:2] == (None, None):
+                db.execute(_SEEN, (since, s, a))
             else:
                 db.execute(
                     _BACK if gone is None else _GONE, (since if gone is None else gone, s, a)
@@ -158,7 +161,9 @@ def passed(stints: Stints, mailing: Mailing, now: str) -> Stints:
     after: Stints = {pair: (now, None, None) for pair in there - stints.keys()}
     for pair, (since, gone, ended) in stints.items():
         if pair in there:
-            after[pair] = (since, None, ended) if gone is None else (now, None, gone)
+            # A stint of before schema 17 (since NULL) begins for the state when a pass sees it:
+            # a sibling there beside the old name is then no heir of it.
+            after[pair] = (since or now, None, ended) if gone is None else (now, None, gone)
         else:
             after[pair] = (since, gone or now, ended)
     return after
@@ -185,10 +190,4 @@ def heirs(old: str, addresses: Collection[str], stints: Stints, mailing: Mailing
     def new(since: str | None, ended: str | None) -> bool:  # no stint of it beside old's
         return since is not None and since >= left and not (start and ended and ended > start)
 
-    found = sorted(s for s, vs in held.items() if all(new(v[0], v[2]) for v in vs))
-    if found or len(held) != 1:
-        return found
-    # Known only from before stints were kept (mailed_to's rows): the one subscriber there is
-    # the heir, as it was then (a rename back after the upgrade had mailed the reader again).
-    (only, vs), *_ = held.items()
-    return [only] if all(v[0] is None for v in vs) else []
+    return sorted(s for s, vs in held.items() if all(new(v[0], v[2]) for v in vs))
