@@ -402,3 +402,21 @@ def test_round_three_of_names_platforms_and_negations(one: str, other: str, same
     lone "X" had been a part's number; a "Non-" at the front had been a copy."""
     assert same_title(one, other, same_people=True) is same
     assert same_title(other, one, same_people=True) is same
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("Fast Quiet-STaR: Thinking Without Thought Tokens", "Fast Quiet-STaR"),
+        ("Planted solutions in quantum chemistry",
+         "Planted solutions in quantum chemistry: generating non-trivial Hamiltonians"),
+        ("Magnetism of Co(II) complexes", "Magnetism of Co II complexes"),
+        ("Spin crossover in Fe(II) complexes", "Spin crossover in FeII complexes"),
+        ("[O III] emitters at z=7 with JWST", "[OIII] emitters at z=7 with JWST"),
+    ],
+)  # fmt: skip
+def test_a_subtitle_saying_no_or_an_ions_numeral_is_one_title(one: str, other: str) -> None:
+    """reg28: a subtitle with "without" or "non-" grown at the end had made another paper, and
+    "Co(II)" or "[O III]" a part's number: the journal's copy was sent twice."""
+    assert same_title(one, other, same_people=True)
+    assert same_title(other, one, same_people=True)

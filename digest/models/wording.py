@@ -102,6 +102,7 @@ def _words(title: str) -> list[str]:
     while (mark := _MARK.search(title)) and set(normalize(mark[0]).split()) <= _MARKS:
         title = title[: mark.start()]
     words: list[str] = []
+    title = _STATE.sub(_ion, title)  # "Co(II)", "[O III]": an ion's, no part's number
     for piece in _PIECE.split(APOSTROPHE.sub("", title)):
         these = normalize(folded(piece)).split()
         glued = bool(_GLUED.search(piece))  # "CityGS-X", "LLaDA-V": a name's
@@ -127,6 +128,11 @@ def _part_number(words: list[str], n: int, glued: bool) -> bool:
         )
     # Not a lone "x" at the end: "… on Twitter / X", "… on X" are the platform, never Part 10.
     return n == len(words) - 1 and not glued and word != "x" and bool(_ROMAN.fullmatch(word))
+
+
+_STATE = re.compile(r"\b([A-Z][a-z]?)\(([IVX]+)\)|\[([A-Z][a-z]?)\s*([IVX]+)\]")
+def _ion(match: re.Match[str]) -> str:
+    return " ".join(filter(None, match.groups()))
 
 
 _PIECE = re.compile(r"[:;,.?!()\[\]\u2013\u2014]|\s-\s")  # where a part's number may end
@@ -242,7 +248,7 @@ def _another_paper(words: list[str], end: str) -> bool:
     """Do these words, added to a title, make another paper's: a notice about it ("Correction
     to", "Comments on", "(retraction notice)"), a part's number ("Part II", "II"), or, within,
     another thing beside the title's ("Upper and lower bounds")?"""
-    if _NUMBERED in words or not _NEGATIONS.isdisjoint(words):
+    if _NUMBERED in words or (end != "end" and not _NEGATIONS.isdisjoint(words)):
         return True  # "…: Part II", "… is not all you need", "Non-Hermitian band theory"
     if end == "start" and len(words) > 2 and words[0] in _FRAME and words[1] in _FOR:
         return True  # PNAS's "Correction for Ángel and de Vries, X": any names after the head

@@ -171,13 +171,13 @@ def passed(stints: Stints, mailing: Mailing, now: str) -> Stints:
 
 def heirs(old: str, addresses: Collection[str], stints: Stints, mailing: Mailing) -> list[str]:
     """The subscribers of the config that are `old` (gone from it) renamed, at these addresses:
-    those whose e-mail goes only there (reaching) and whose stint there began at or after old's
-    last one there ended, by `stints` as a pass recorded them (passed()). By whose mail came
-    first, a rename back (alice, alicia, alice) had left the pause with alicia, and a sibling
-    never mailed (alice-vision at the same address) was taken for new. A subscriber added at the
-    address after old was deleted is its heir too: the state cannot tell it from a rename.
-    No one when old is still there, or its stints there are not known (mailed before they were
-    kept): a pause then stays with old's name."""
+    those whose e-mail goes only there (reaching) and whose stint there began in the pass that
+    saw old's last one there end (a rename is both, in the first pass after the edit), by
+    `stints` as a pass recorded them (passed()). By whose mail came first, a rename back (alice,
+    alicia, alice) had left the pause with alicia, and a sibling never mailed (alice-vision at
+    the same address) was taken for new; a sibling renamed a pass later, or someone added at the
+    address after old was deleted, is no heir. No one when old is still there, or its stints
+    there are not known: a pause then stays with old's name."""
     own = [v for (s, a), v in stints.items() if s == old and a in addresses]
     if not own or any(gone is None for _, gone, _ in own):
         return []
@@ -187,7 +187,7 @@ def heirs(old: str, addresses: Collection[str], stints: Stints, mailing: Mailing
     for s, _, to in reaching(mailing, addresses):
         held.setdefault(s, []).extend(stints.get((s, a), (None, None, None)) for a in to)
 
-    def new(since: str | None, ended: str | None) -> bool:  # no stint of it beside old's
-        return since is not None and since >= left and not (start and ended and ended > start)
+    def new(since: str | None, ended: str | None) -> bool:  # begun as old's ended, in one pass
+        return since == left and not (start and ended and ended > start)
 
     return sorted(s for s, vs in held.items() if all(new(v[0], v[2]) for v in vs))
