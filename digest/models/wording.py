@@ -131,6 +131,8 @@ def _part_number(words: list[str], n: int, glued: bool) -> bool:
 
 
 _STATE = re.compile(r"\b([A-Z][a-z]?)\(([IVX]+)\)|\[([A-Z][a-z]?)\s*([IVX]+)\]")
+
+
 def _ion(match: re.Match[str]) -> str:
     return " ".join(filter(None, match.groups()))
 
