@@ -154,12 +154,20 @@ def ranking_space(store: Store, subscribers: Sequence[Subscriber], now: datetime
     count, latest = store.ratings.extent()
     if count < SPACE_MIN_PAPERS:
         return None
-    space = saved_space(store, subscribers)
+    space, why = _saved(store, subscribers)
     if space is None:
+        # After an upgrade that reads words otherwise, every stored paper is read again: a
+        # minute and some hundred MB at 50,000, which the operator had not been told of.
+        say = log.warning if why == OTHER_VERSION and count >= LOUD_REFIT else log.info
+        say("ranking space: fitting it on %d stored papers once (%s)", count, why)
         space = _fit(store, latest, count, _wishes(subscribers))
         store.ratings.save_space(space.to_bytes(), latest, count, now)
         log.info("ranking space fitted on %d papers (%d terms)", count, space.size)
     return with_library(space, subscribers, store)
+
+
+OTHER_VERSION = "this digest reads words otherwise than the one that fitted it"
+LOUD_REFIT = 5_000  # stored papers from which a refit takes long enough to say so
 
 
 def foreseen_space(
@@ -180,17 +188,26 @@ def saved_space(store: Store, subscribers: Sequence[Subscriber], growth: int = 0
     not stale, holding every subscriber's words (a new subscriber's words: a run refits once);
     else None. Read-only, for `digest rank` as well as for runs; `growth`: papers a run would
     store first."""
+    return _saved(store, subscribers, growth)[0]
+
+
+def _saved(
+    store: Store, subscribers: Sequence[Subscriber], growth: int = 0
+) -> tuple[Space | None, str]:
+    """saved_space(), or None and why a run fits it anew."""
     count, latest = store.ratings.extent()
     saved = store.ratings.space()
     if count < SPACE_MIN_PAPERS or saved is None:
-        return None
+        return None, "none is stored yet"
     if latest + growth - saved.through_seq > REFIT_GROWTH * saved.docs:
-        return None
+        return None, "the store has grown by a quarter since"
     space = Space.from_bytes(saved.data)
     # A space saved before it counted author names (profiles.frequent) is refitted once.
     if space is None or space.named is None:
-        return None
-    return space if space.knows(_wishes(subscribers)) else None
+        return None, OTHER_VERSION
+    if not space.knows(_wishes(subscribers)):
+        return None, "a subscriber's words are new to it"
+    return space, ""
 
 
 def _wishes(subscribers: Sequence[Subscriber]) -> list[str]:

@@ -261,3 +261,31 @@ def test_a_space_saved_before_the_background_counted_in_is_fitted_again(
     np.savez_compressed(out, **older)
     store.ratings.save_space(out.getvalue(), 6, 6, NOW)
     assert corpus.saved_space(store, []) is None  # so a run fits it again, once
+
+
+def test_a_refit_after_an_upgrade_says_so_once(
+    store: Store, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The first run after an upgrade that reads words otherwise refits every stored paper (a
+    minute and some hundred MB at 50,000): it had said nothing an operator sees."""
+    import io
+    import logging
+
+    monkeypatch.setattr(corpus, "SPACE_MIN_PAPERS", 5)
+    monkeypatch.setattr(corpus, "LOUD_REFIT", 5)
+    space = corpus.ranking_space(store, [], NOW)
+    assert space is not None
+    with np.load(io.BytesIO(space.to_bytes())) as saved:
+        older = {k: saved[k] for k in saved.files if k != "form"}
+    out = io.BytesIO()
+    np.savez_compressed(out, **older)
+    store.ratings.save_space(out.getvalue(), 6, 6, NOW)
+    caplog.set_level(logging.INFO, logger="digest")
+    corpus.ranking_space(store, [], NOW)
+    loud = [r for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(loud) == 1 and "reads words otherwise" in loud[0].getMessage()
+    caplog.clear()
+    corpus.ranking_space(store, [], NOW)
+    assert not [
+        r for r in caplog.records if r.levelno >= logging.INFO and "fitting" in r.getMessage()
+    ]
