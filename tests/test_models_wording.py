@@ -420,3 +420,23 @@ def test_a_subtitle_saying_no_or_an_ions_numeral_is_one_title(one: str, other: s
     "Co(II)" or "[O III]" a part's number: the journal's copy was sent twice."""
     assert same_title(one, other, same_people=True)
     assert same_title(other, one, same_people=True)
+
+
+@pytest.mark.parametrize(
+    ("one", "other", "same"),
+    [
+        ("The Gaia survey [I]", "The Gaia survey [II]", False),
+        ("[O iii] emitters at z=7", "[O III] emitters at z=7", True),
+        ("Magnetism of Co(II)", "Magnetism of CoII", True),
+        ("Speciation of Yb(III): a DFT study", "Speciation of YbIII: a DFT study", True),
+        ("Not All Personas Are Worth It: Persona selection", "Persona selection", True),
+    ],
+)  # fmt: skip
+def test_round_five_of_ions_bracketed_parts_and_negated_heads(
+    one: str, other: str, same: bool
+) -> None:
+    """reg29: "[II]" had been an ion ("I" as iodine), the Gaia survey's two parts one paper;
+    "[O iii]" no ion; an ion ending a title a part's number; a dropped first part that says
+    "Not" another paper."""
+    assert same_title(one, other, same_people=True) is same
+    assert same_title(other, one, same_people=True) is same

@@ -335,6 +335,19 @@ def test_after_the_upgrade_a_sibling_seen_beside_the_old_name_is_no_heir(state: 
         assert store.web.renamed("alice", {"alice-vision": ALICE}) == []
 
 
+def test_a_rename_in_the_upgrades_first_pass_passes_the_pause_to_the_new_name_alone(
+    state: str,
+) -> None:
+    """reg29 F5: stints of before schema 17, alice renamed alicia by the first pass after the
+    upgrade: her sibling, first seen in that pass too, had taken the pause beside alicia."""
+    with Store(state) as store:
+        unsubscribed(store, "vis")
+        with store.web.transaction() as db:
+            db.execute("UPDATE stints SET since = NULL")  # as schema 17 copies mailed_to
+        store.web.hold_paused({"alicia": ALICE, "vis": ALICE})
+        assert held(store) == ["alicia"]
+
+
 def test_the_old_link_after_a_rename_stops_the_new_name_before_and_after_a_pass(
     state: str,
 ) -> None:

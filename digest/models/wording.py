@@ -130,11 +130,14 @@ def _part_number(words: list[str], n: int, glued: bool) -> bool:
     return n == len(words) - 1 and not glued and word != "x" and bool(_ROMAN.fullmatch(word))
 
 
-_STATE = re.compile(r"\b([A-Z][a-z]?)\(([IVX]+)\)|\[([A-Z][a-z]?)\s*([IVX]+)\]")
+_STATE = re.compile(r"\b([A-Z][a-z]?)\(([IVX]+)\)|\[([A-Z][a-z]?)\s*([IVX]+|[ivx]+)\]")
 
 
 def _ion(match: re.Match[str]) -> str:
-    return " ".join(filter(None, match.groups()))
+    """An ion as one word, as a journal's "Co<sup>II</sup>" reads ("CoII", "OIII"); a part's
+    numeral in brackets ("[II]", "[IV]") stays one."""
+    ion = "".join(filter(None, match.groups()))
+    return match[0] if set(ion) <= set("IVX") else ion
 
 
 _PIECE = re.compile(r"[:;,.?!()\[\]\u2013\u2014]|\s-\s")  # where a part's number may end
@@ -250,7 +253,8 @@ def _another_paper(words: list[str], end: str) -> bool:
     """Do these words, added to a title, make another paper's: a notice about it ("Correction
     to", "Comments on", "(retraction notice)"), a part's number ("Part II", "II"), or, within,
     another thing beside the title's ("Upper and lower bounds")?"""
-    if _NUMBERED in words or (end != "end" and not _NEGATIONS.isdisjoint(words)):
+    negated = words[-1] in _NEGATIONS if end == "start" else not _NEGATIONS.isdisjoint(words)
+    if _NUMBERED in words or (end != "end" and negated):
         return True  # "…: Part II", "… is not all you need", "Non-Hermitian band theory"
     if end == "start" and len(words) > 2 and words[0] in _FRAME and words[1] in _FOR:
         return True  # PNAS's "Correction for Ángel and de Vries, X": any names after the head

@@ -63,7 +63,9 @@ _BACK = (
     " AND address = ? AND gone IS NOT NULL"
 )
 _GONE = "UPDATE stints SET gone = ? WHERE subscriber = ? AND address = ? AND gone IS NULL"
-_SEEN = "UPDATE stints SET since = ? WHERE subscriber = ? AND address = ? AND since IS NULL"
+_SEEN = (
+    "UPDATE stints SET since = ?, ended = '' WHERE subscriber = ? AND address = ? AND since IS NULL"
+)
 
 
 def normal(addresses: Iterable[str]) -> tuple[str, ...]:
@@ -163,7 +165,11 @@ def passed(stints: Stints, mailing: Mailing, now: str) -> Stints:
         if pair in there:
             # A stint of before schema 17 (since NULL) begins for the state when a pass sees it:
             # a sibling there beside the old name is then no heir of it.
-            after[pair] = (since or now, None, ended) if gone is None else (now, None, gone)
+            # ended '' marks it: begun before, first seen then (a new name is heir before it).
+            if gone is None:
+                after[pair] = (since, None, ended) if since else (now, None, "")
+            else:
+                after[pair] = (now, None, gone)
         else:
             after[pair] = (since, gone or now, ended)
     return after
@@ -190,4 +196,8 @@ def heirs(old: str, addresses: Collection[str], stints: Stints, mailing: Mailing
     def new(since: str | None, ended: str | None) -> bool:  # begun as old's ended, in one pass
         return since == left and not (start and ended and ended > start)
 
-    return sorted(s for s, vs in held.items() if all(new(v[0], v[2]) for v in vs))
+    found = sorted(s for s, vs in held.items() if all(new(v[0], v[2]) for v in vs))
+    # A stint of before schema 17 first seen in that pass is an heir only when no new name is:
+    # renamed in the upgrade's first pass, alice had passed her pause to her sibling too.
+    fresh = [s for s in found if all(v[2] != "" for v in held[s])]
+    return fresh or found
