@@ -440,3 +440,19 @@ def test_round_five_of_ions_bracketed_parts_and_negated_heads(
     "Not" another paper."""
     assert same_title(one, other, same_people=True) is same
     assert same_title(other, one, same_people=True) is same
+
+
+@pytest.mark.parametrize(
+    ("one", "other", "same"),
+    [
+        ("Outflows traced by [O~{\\sc iii}] emission", "Outflows traced by [O III] emission", True),
+        ("Magnetism of Co(II)", "Magnetism of Co II", True),
+        ("Believe It or Not: How LLMs believe", "How LLMs believe", True),
+        ("Non-equilibrium dynamics of glasses", "Dynamics of glasses", False),
+    ],
+)  # fmt: skip
+def test_round_six_of_tex_ions_and_heads_that_say_not(one: str, other: str, same: bool) -> None:
+    """reg30: arXiv's "[O~{\\sc iii}]" and a spaced "Co II" had been other than the joined ion; a
+    head "Believe It or Not:" another paper; "Non-equilibrium" split, its "non" no negation."""
+    assert same_title(one, other, same_people=True) is same
+    assert same_title(other, one, same_people=True) is same

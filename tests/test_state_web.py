@@ -310,16 +310,23 @@ def test_a_sibling_whose_channel_was_taken_out_and_put_back_is_no_new_name(state
 def test_a_pause_from_before_stints_were_kept_follows_a_rename_back(state: str) -> None:
     """Upgraded from schema 16: alice had been renamed alicia (the pause moved there), and
     mailed_to's rows became stints of unknown start. Renamed back to alice, the one subscriber
-    at the address, the pause had stayed with alicia, and alice was mailed again."""
+    at the address, the pause had stayed with alicia, and alice was mailed again. Deleted in
+    that pass instead, with a sibling mailed beside her, alice keeps it (reg30 F6)."""
+    from datetime import timedelta
+
     from digest.state.pauses import addressed
 
     with Store(state) as store:
-        store.web.hold_paused({"alice": ALICE, "alicia": ALICE})
+        store.web.hold_paused({"alice": ALICE, "alicia": ALICE, "vis": ALICE})
         with store.web.transaction() as db:
             db.execute("UPDATE stints SET since = NULL")  # as schema 17 copies mailed_to
+        mailed(store, NOW, "alice", "vis")
+        mailed(store, NOW + timedelta(days=1), "alicia", "vis")  # renamed: mail one after other
         store.web.pause("alicia", [addressed("email", ["alice@x.org"])], NOW)
-        store.web.hold_paused({"alice": ALICE})
-        assert held(store) == ["alice"]
+        store.web.pause("vis", [addressed("email", ["alice@x.org"])], NOW)
+        store.web.hold_paused({"alice": ALICE, "ana": {"email": ("a@y.org",)}})
+        # alicia's pause is alice's again; vis (deleted) keeps its own: alice was mailed beside it
+        assert held(store) == ["alice", "vis"]
 
 
 def test_after_the_upgrade_a_sibling_seen_beside_the_old_name_is_no_heir(state: str) -> None:

@@ -139,7 +139,7 @@ def _formula(piece: str) -> bool:
     at = 0
     while at < len(piece):
         symbol = _SYMBOL.match(piece, at)
-        if symbol is None or symbol[1] not in _ELEMENTS:
+        if symbol is None or symbol[1] not in ELEMENTS:
             return False
         at = symbol.end()
     return bool(piece) and (not piece.isupper() or set(piece) <= _ORGANIC)
@@ -147,7 +147,7 @@ def _formula(piece: str) -> bool:
 
 _ORGANIC = frozenset("CHNOSPFBIK0123456789")
 _SYMBOL = re.compile(r"([A-Z][a-z]?)(?:[2-9]|[1-9]\d)?(?![\d])")
-_ELEMENTS = frozenset(
+ELEMENTS = frozenset(
     """H He Li Be B C N O F Ne Na Mg Al Si P S Cl Ar K Ca Sc Ti V Cr Mn Fe Co Ni Cu Zn Ga Ge As Se
     Br Kr Rb Sr Y Zr Nb Mo Tc Ru Rh Pd Ag Cd In Sn Sb Te I Xe Cs Ba La Ce Pr Nd Pm Sm Eu Gd Tb Dy
     Ho Er Tm Yb Lu Hf Ta W Re Os Ir Pt Au Hg Tl Pb Bi Po At Rn Fr Ra Ac Th Pa U Np Pu Am Cm Bk Cf

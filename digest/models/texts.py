@@ -8,6 +8,8 @@ import hashlib
 import re
 import unicodedata
 
+from digest.models.credentials import ELEMENTS
+
 _NOT_WORD = re.compile(r"[\W_]+")
 # ASCII's letters and digits in lowercase, anything else a blank: as the pattern reads them.
 _ASCII_WORDS = bytes(ord(c.lower()) if c.isalnum() else 32 for c in map(chr, range(256)))
@@ -101,3 +103,25 @@ _FOLD = _fold_table()
 # An apostrophe or an okina within a name joins its parts: "O'Brien", "Kaʻiulani" (the okina is
 # a letter of no script: the name had been "another script").
 APOSTROPHE = re.compile("['`\u00b4\u2018\u2019\u02b9\u02bb\u02bc\u02bd\u02be\u02bf]")
+
+
+def ions(title: str) -> str:
+    """The title with each ion as one word, as a journal's "Co<sup>II</sup>" reads: "Co(II)",
+    "Co II", "[O III]", "[O~{\\sc iii}]" are "CoII", "OIII", "Oiii"; a part's "[II]" stays."""
+    return _STATE.sub(_ion, _SMALL_CAPS.sub(r" \1", title))
+
+
+_STATE = re.compile(
+    r"\b([A-Z][a-z]?)\(([IVX]+)\)|\[([A-Z][a-z]?)\s*([IVX]+|[ivx]+)\]|\b([A-Z][a-z]?)\s+([IVX]+)\b"
+)
+_SMALL_CAPS = re.compile(r"~?\{\\(?:sc|textsc|rm|mathrm)\s+([^{}]*)\}")  # arXiv's "[O~{\sc iii}]"
+
+
+def _ion(match: re.Match[str]) -> str:
+    """An ion as one word, as a journal's "Co<sup>II</sup>" reads ("CoII", "OIII"); a part's
+    numeral in brackets ("[II]", "[IV]") stays one."""
+    ion = "".join(filter(None, match.groups()))
+    element = next(filter(None, match.groups()))
+    if set(ion) <= set("IVX") or (match[5] and element not in ELEMENTS):
+        return match[0]  # a part's "[II]"; "Type II" or "Paper II" written apart is no ion
+    return ion

@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 import re
 
-from digest.models.texts import APOSTROPHE, folded, normalize
+from digest.models.texts import APOSTROPHE, folded, ions, normalize
 
 
 def same_title(one: str, other: str, same_people: bool) -> bool:
@@ -102,7 +102,7 @@ def _words(title: str) -> list[str]:
     while (mark := _MARK.search(title)) and set(normalize(mark[0]).split()) <= _MARKS:
         title = title[: mark.start()]
     words: list[str] = []
-    title = _STATE.sub(_ion, title)  # "Co(II)", "[O III]": an ion's, no part's number
+    title = ions(title)  # "Co(II)", "[O~{\sc iii}]", "Fe II": no part's number
     for piece in _PIECE.split(APOSTROPHE.sub("", title)):
         these = normalize(folded(piece)).split()
         glued = bool(_GLUED.search(piece))  # "CityGS-X", "LLaDA-V": a name's
@@ -128,16 +128,6 @@ def _part_number(words: list[str], n: int, glued: bool) -> bool:
         )
     # Not a lone "x" at the end: "… on Twitter / X", "… on X" are the platform, never Part 10.
     return n == len(words) - 1 and not glued and word != "x" and bool(_ROMAN.fullmatch(word))
-
-
-_STATE = re.compile(r"\b([A-Z][a-z]?)\(([IVX]+)\)|\[([A-Z][a-z]?)\s*([IVX]+|[ivx]+)\]")
-
-
-def _ion(match: re.Match[str]) -> str:
-    """An ion as one word, as a journal's "Co<sup>II</sup>" reads ("CoII", "OIII"); a part's
-    numeral in brackets ("[II]", "[IV]") stays one."""
-    ion = "".join(filter(None, match.groups()))
-    return match[0] if set(ion) <= set("IVX") else ion
 
 
 _PIECE = re.compile(r"[:;,.?!()\[\]\u2013\u2014]|\s-\s")  # where a part's number may end
@@ -253,7 +243,9 @@ def _another_paper(words: list[str], end: str) -> bool:
     """Do these words, added to a title, make another paper's: a notice about it ("Correction
     to", "Comments on", "(retraction notice)"), a part's number ("Part II", "II"), or, within,
     another thing beside the title's ("Upper and lower bounds")?"""
-    negated = words[-1] in _NEGATIONS if end == "start" else not _NEGATIONS.isdisjoint(words)
+    # At the start, "Non-…" or a lone "Not", not a head that ends so ("Believe It or Not: X").
+    start = "non" in words or words == ["not"] or words == ["no"]
+    negated = start if end == "start" else not _NEGATIONS.isdisjoint(words)
     if _NUMBERED in words or (end != "end" and negated):
         return True  # "…: Part II", "… is not all you need", "Non-Hermitian band theory"
     if end == "start" and len(words) > 2 and words[0] in _FRAME and words[1] in _FOR:

@@ -175,7 +175,13 @@ def passed(stints: Stints, mailing: Mailing, now: str) -> Stints:
     return after
 
 
-def heirs(old: str, addresses: Collection[str], stints: Stints, mailing: Mailing) -> list[str]:
+def heirs(
+    old: str,
+    addresses: Collection[str],
+    stints: Stints,
+    mailing: Mailing,
+    beside: Callable[[str, str], bool] = lambda old, other: True,
+) -> list[str]:
     """The subscribers of the config that are `old` (gone from it) renamed, at these addresses:
     those whose e-mail goes only there (reaching) and whose stint there began in the pass that
     saw old's last one there end (a rename is both, in the first pass after the edit), by
@@ -199,5 +205,8 @@ def heirs(old: str, addresses: Collection[str], stints: Stints, mailing: Mailing
     found = sorted(s for s, vs in held.items() if all(new(v[0], v[2]) for v in vs))
     # A stint of before schema 17 first seen in that pass is an heir only when no new name is:
     # renamed in the upgrade's first pass, alice had passed her pause to her sibling too.
+    # Of those alone, one mailed beside old (`beside`: their mail's times overlap, or it has
+    # none) was its sibling, not old renamed before the upgrade: deleted in that pass, alice
+    # had passed her pause to it.
     fresh = [s for s in found if all(v[2] != "" for v in held[s])]
-    return fresh or found
+    return fresh or [s for s in found if not beside(old, s)]

@@ -269,13 +269,19 @@ class Web(Tables):
         two renamed at once (alice, alice-vision) both hold it: its address is not mailed."""
         gone = [p for p in pauses if p.addresses and p.subscriber not in mailing]
         stints = self._stints(mailing) if gone else {}
-        found = [(p, heirs(p.subscriber, p.addresses, stints, mailing)) for p in gone]
+        found = [(p, heirs(p.subscriber, p.addresses, stints, mailing, self._beside)) for p in gone]
         return [(p, to) for p, to in found if to]
 
     def heirs(self, old: str, addresses: Iterable[str], mailing: Mailing) -> list[str]:
         """The subscribers of the config that are `old` renamed at these addresses, as the next
         pass records their stints (pauses.heirs)."""
-        return heirs(old, set(addresses), self._stints(mailing), mailing)
+        return heirs(old, set(addresses), self._stints(mailing), mailing, self._beside)
+
+    def _beside(self, old: str, other: str) -> bool:
+        """Was `other` mailed beside `old` (their outbox rows' times overlap), or never?"""
+        q = "SELECT min(created_at), max(created_at) FROM outbox WHERE subscriber = ?"
+        (a, b), (c, d) = (self.db.execute(q, (s,)).fetchone() for s in (old, other))
+        return c is None or a is None or (c <= b and a <= d)
 
     def renamed(self, subscriber: str, mailing: Mailing) -> list[Target]:
         """The e-mail channels an older mail's link of a subscriber the config no longer names
