@@ -130,6 +130,8 @@ PAPER = "Deep networks for channel estimation in massive MIMO"
         f"Retraction Note to: {PAPER}", f"Commentary on ‘{PAPER}’", f"{PAPER} — Retraction Note",
         f"Rejoinder to the discussion of {PAPER}", f"Erratum to: {PAPER}",
         f"Corrections to “{PAPER}”", f"Expression of Concern regarding: {PAPER}",
+        f"Addition/Correction to {PAPER}", f"Additions and Corrections to “{PAPER}”",
+        f"Eppur si muove: Comments on {PAPER}", f"Still open — a reply to “{PAPER}”",
     ],
 )  # fmt: skip
 @pytest.mark.parametrize("same_people", [True, False])
@@ -137,8 +139,9 @@ def test_every_notice_or_commentary_frame_around_a_title_is_another_record(
     notice: str, same_people: bool
 ) -> None:
     """IEEE's "Comments on “…”", "Discussion of", "Rejoinder:", Elsevier's "Temporary Removal:",
-    "… (retraction notice)" were no notice forms: quoting the paper's abstract, with no author
-    or one, the notice and the paper were one record, one of them never sent."""
+    "… (retraction notice)", ACS's "Addition/Correction to …", a form after a head of its own
+    ("Eppur si muove: Comments on …") were no notice forms: quoting the paper's abstract, with no
+    author or one, the notice and the paper were one record, one of them never sent."""
     assert not same_title(PAPER, notice, same_people)
     assert not same_title(notice, PAPER, same_people)
 

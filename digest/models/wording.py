@@ -55,8 +55,18 @@ def _notice(title: str) -> str:
     sent. The notice's word is a whole word: "ReplaceMe:", "NoteBar:", "DiscussLLM:" had been
     notices, their journal copies without the name sent again."""
     found = next(filter(None, (n.match(title) for n in _NOTICE)), None)
-    found = found or _NOTICE_AFTER.search(title)
+    found = found or _NOTICE_AFTER.search(title) or _notice_after_head(title)
     return found["head"][:4].lower() if found else ""
+
+
+def _notice_after_head(title: str) -> re.Match[str] | None:
+    """A notice's form after a head of its own: "Eppur si muove: Comments on “…”" had been a
+    copy of the paper it answers. Not the first form: "X: Correction of Y" is a paper's."""
+    at = head.end() if (head := _HEAD_END.search(title)) else len(title)
+    return next(filter(None, (n.match(title, at) for n in _NOTICE[1:])), None)
+
+
+_HEAD_END = re.compile(r"[:\u2013\u2014]\s*")
 
 
 _WHO = r"(?:editor|author|publisher)s?['’]?s?"
@@ -79,7 +89,7 @@ _NOTICE = tuple(
         # words that open no paper's own title: "Corrigendum to X", "Reply to comment on X"
         r"(?:errat(?:um|a)|corrigend(?:um|a)|rejoinders?|retraction\s+no(?:te|tice)"
         rf"|notice\s+of\s+retraction|expressions?\s+of\s+concern|{_WHO}\s+note"
-        r"|comments?\s+on|repl(?:y|ies)\s+to)(?![\w-]))",
+        r"|comments?\s+on|repl(?:y|ies)\s+to|additions?\s*(?:/|&|and)\s*corrections?)(?![\w-]))",
         # PNAS's "Correction for Lopez et al., X", "Retraction for …", "Correction to Lopez et
         # al. (2025): X": the names had hidden the form, the notice one record with its paper.
         rf"(?:{_FIX}|{_ANSWER})(?![\w-]))\s+(?:to|for|of|on)\s+[^,:;()\"“”]{{1,100}}?\bet\s+al\b",
