@@ -1,5 +1,6 @@
 """A reader's interests text as the ranking reads it: a link, an e-mail address or a DOI is a
-pointer, not words, and an arXiv category code ("cs.LG", "hep-th") is the subject it names."""
+pointer, not words, an arXiv category code ("cs.LG", "hep-th") is the subject it names, and a
+pasted BibTeX entry or LaTeX text is the words it is about (pasted.py)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import re
 from collections.abc import Sequence
 
 from digest.models.values import Subscriber
+from digest.ranking.pasted import plain
 
 # arXiv's category taxonomy (arxiv.org/category_taxonomy), each subject as its name says it.
 # Read as letters, "cs.LG, hep-th, astro-ph.CO" had been "cs", "lg", "hep th", "astro ph": a
@@ -201,8 +203,9 @@ _POINTERS = re.compile(
 
 
 def read(text: str) -> str:
-    """The text with its pointers dropped and its arXiv category codes as their subjects."""
-    text = _POINTERS.sub(" ", text)
+    """The text with its pointers dropped and its arXiv category codes as their subjects; a
+    BibTeX entry or LaTeX in it is read as its text first (its doi and url fields are gone)."""
+    text = _POINTERS.sub(" ", plain(text))
     return _CODE.sub(_subject, text)
 
 
