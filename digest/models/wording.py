@@ -1,13 +1,16 @@
 """When two titles of one long text are one paper's: the words a copy editor changes (a plural,
-a small word, an ending, a typo, a venue's mark, a subtitle moved to the front, "Image
-classification" for "Classification of images") and those that make another paper ("Part I"
-and "Part II", "Erratum: …", "German to English" for "English to German")."""
+a small word, an ending, a typo, a spelling: spellings.py, a venue's mark, a subtitle moved to
+the front, "Image classification" for "Classification of images") and those that make another
+paper ("Part I" and "Part II", "Llama 3", a notice: notices.py, "German to English" for
+"English to German")."""
 
 from __future__ import annotations
 
 import functools
 import re
 
+from digest.models.notices import frames, notice
+from digest.models.spellings import NUMBERS, spellings, stems
 from digest.models.texts import APOSTROPHE, folded, ions, normalize
 
 
@@ -26,7 +29,7 @@ def same_title(one: str, other: str, same_people: bool) -> bool:
     "Alzheimer's" under one feed's blurb, "GANs" and "Graph attention networks" (an acronym's
     words are no title's to guess: "RNNs" are recurrent or residual networks). Only the first
     _CAP words are compared: a feed that puts its abstracts in <title> had taken minutes."""
-    if _notice(one) != _notice(other):
+    if notice(one) != notice(other):
         return False  # an erratum or retraction quoting the paper's abstract is news of its own
     first, second = _words(one)[:_CAP], _words(other)[:_CAP]
     first, second = _joined(first, second), _joined(second, first)
@@ -47,63 +50,6 @@ def _copy(short: list[str], long: list[str], same_people: bool) -> bool:
     return not any(_another_paper(block, end) for block, end in _added(places, long))
 
 
-def _notice(title: str) -> str:
-    """What notice about a paper the title is ("erra", "retr", "comm"), or "": a notice's form
-    ("Correction to: …", "Comments on “…”", "Rejoinder: …", "… (Retracted)", PNAS's "Correction
-    for Lopez et al., …"), not a title that opens with its word: "Correction of motion artifacts
-    …" had been a correction, and its own "Correction to: Correction of …" a copy of it, never
-    sent. The notice's word is a whole word: "ReplaceMe:", "NoteBar:", "DiscussLLM:" had been
-    notices, their journal copies without the name sent again."""
-    found = next(filter(None, (n.match(title) for n in _NOTICE)), None)
-    found = found or _NOTICE_AFTER.search(title) or _notice_after_head(title)
-    return found["head"][:4].lower() if found else ""
-
-
-def _notice_after_head(title: str) -> re.Match[str] | None:
-    """A notice's form after a head of its own: "Eppur si muove: Comments on “…”" had been a
-    copy of the paper it answers. Not the first form: "X: Correction of Y" is a paper's."""
-    at = head.end() if (head := _HEAD_END.search(title)) else len(title)
-    return next(filter(None, (n.match(title, at) for n in _NOTICE[1:])), None)
-
-
-_HEAD_END = re.compile(r"[:\u2013\u2014]\s*")
-
-
-_WHO = r"(?:editor|author|publisher)s?['’]?s?"
-_QUALIFIER = rf"(?:(?:an?|the|editorial|{_WHO}|notice\s+of|statement\s+of|temporary|invited)\s+)*"
-# A notice's word, whole: a paper's name that begins with one ("Remove360") is none.
-_FIX = (
-    r"corrections?|corrigend(?:um|a)|errat(?:um|a)|addend(?:um|a)|retractions?|retracted"
-    r"|withdrawals?|withdrawn|removals?|removed|expressions?\s+of\s+concern"
-)
-_ANSWER = r"comments?|commentar(?:y|ies)|discussions?|rejoinders?|repl(?:y|ies)|responses?"
-_HEAD = rf"(?:{_FIX}|{_ANSWER}|notes?|notices?)(?![\w-])"
-_NOTICE = tuple(
-    re.compile(rf"\W*{_QUALIFIER}(?P<head>{form}", re.IGNORECASE)
-    for form in (
-        # "Correction: X", "Retraction notice: X", "Correction to: X", "Temporary Removal: X"
-        rf"{_HEAD})(?:\s+(?:note|notice|statement|article|paper|to|of|on|for|regarding"
-        r"|about))?\s*(?::|[\u2013\u2014]|\s-\s|$)",
-        # "Comments on “X”", "Discussion of “X”", "Retraction of ‘X’"
-        rf"{_HEAD})\s+(?:to|for|of|on|regarding|about)\s*[\"“”‘’'«„\[]",
-        # words that open no paper's own title: "Corrigendum to X", "Reply to comment on X"
-        r"(?:errat(?:um|a)|corrigend(?:um|a)|rejoinders?|retraction\s+no(?:te|tice)"
-        rf"|notice\s+of\s+retraction|expressions?\s+of\s+concern|{_WHO}\s+note"
-        r"|comments?\s+on|repl(?:y|ies)\s+to|additions?\s*(?:/|&|and)\s*corrections?)(?![\w-]))",
-        # PNAS's "Correction for Lopez et al., X", "Retraction for …", "Correction to Lopez et
-        # al. (2025): X": the names had hidden the form, the notice one record with its paper.
-        rf"(?:{_FIX}|{_ANSWER})(?![\w-]))\s+(?:to|for|of|on)\s+[^,:;()\"“”]{{1,100}}?\bet\s+al\b",
-    )
-)
-# ... or after the title: "… (Retracted)", "… [Erratum]", "… - Corrigendum", "… (retraction
-# notice)", "…: Addendum" (the word right after the mark had been wanted).
-_NOTICE_AFTER = re.compile(
-    rf"(?:[(\[:\u2013\u2014]|(?<![^\W\d_])-)\s*{_QUALIFIER}(?P<head>{_FIX}|rejoinders?)"
-    r"(?:\s+(?:note|notice|statement|article|paper))?\W*$",
-    re.IGNORECASE,
-)
-
-
 def _words(title: str) -> list[str]:
     """The title's words, split at its hyphens, without a venue's mark at its end and its
     articles (a journal may drop "the"); "with" and "without" are two titles. A part's number
@@ -117,6 +63,9 @@ def _words(title: str) -> list[str]:
         these = normalize(folded(piece)).split()
         glued = bool(_GLUED.search(piece))  # "CityGS-X", "LLaDA-V": a name's
         for n, word in enumerate(these):
+            if word == "d" and words[-1:] and words[-1].isdigit():
+                words[-1] += word  # "2-D" as "2D": "Two-dimensional" had been another word
+                continue
             words.append(word)
             if _part_number(these, n, glued):
                 words.append(_NUMBERED)
@@ -133,7 +82,7 @@ def _part_number(words: list[str], n: int, glued: bool) -> bool:
         return (
             bool(_ROMAN.fullmatch(word))
             or word.isdigit()
-            or word in _NUMBERS
+            or word in NUMBERS
             or (len(word) == 1 and after != "paper")
         )
     # Not a lone "x" at the end: "… on Twitter / X", "… on X" are the platform, never Part 10.
@@ -148,12 +97,13 @@ _NUMBERED = "#"  # no word: normalize() leaves no "#"
 
 def _joined(words: list[str], other: list[str]) -> list[str]:
     """The words with two neighbours joined where the other title writes them as one
-    ("pre training" and "pretraining")."""
-    theirs = frozenset().union(*map(_stems, other))
+    ("pre training" and "pretraining"), not where the first is that word already: "Lambda s"
+    had been glued as "lambdas" (a plural of "Λ") against "Λ s"."""
+    theirs = frozenset().union(*map(stems, other))
     out: list[str] = []
     for word in words:
         both = out[-1] + word if out else ""
-        if both and not _stems(both).isdisjoint(theirs):
+        if both and not stems(both).isdisjoint(theirs - stems(out[-1])):
             out[-1] = both
         else:
             out.append(word)
@@ -251,46 +201,37 @@ def _added(places: list[int], long: list[str]) -> list[tuple[list[str], str]]:
 
 def _another_paper(words: list[str], end: str) -> bool:
     """Do these words, added to a title, make another paper's: a notice about it ("Correction
-    to", "Comments on", "(retraction notice)"), a part's number ("Part II", "II"), or, within,
-    another thing beside the title's ("Upper and lower bounds")?"""
-    # At the start, "Non-…" or a lone "Not", not a head that ends so ("Believe It or Not: X").
-    start = "non" in words or words == ["not"] or words == ["no"]
-    negated = start if end == "start" else not _NEGATIONS.isdisjoint(words)
-    if _NUMBERED in words or (end != "end" and negated):
+    to", "Comments on", "…—Reply"), a part's number ("Part II", "II"), a negation ("Non-…", "…
+    is not all you need"), a version ("Llama 3", "DeepSeek-V3 Technical Report") or another
+    thing beside the title's ("Upper and lower bounds", "Electrons and holes in graphene")?"""
+    if _NUMBERED in words or (end != "end" and _negated(words, end)):
         return True  # "…: Part II", "… is not all you need", "Non-Hermitian band theory"
-    if end == "start" and len(words) > 2 and words[0] in _FRAME and words[1] in _FOR:
-        return True  # PNAS's "Correction for Ángel and de Vries, X": any names after the head
-    if end == "within":  # "and" alone for a colon is none; a version makes another paper
-        if any(_VERSION.fullmatch(w) for w in words):
-            return True  # "Keye-VL 1.5 Technical Report"
-        return not _BESIDE.isdisjoint(words) and not _SMALL.issuperset(words)
-    if not all(w in _FRAME for w in words):
-        return False
-    return not _NOTICES.isdisjoint(words) or (
-        not _COMMENTS.isdisjoint(words) and not _ABOUT.isdisjoint(words)
-    )
+    beside = not _BESIDE.isdisjoint(words) and not _SMALL.issuperset(words)  # "and" for ":"
+    if end == "within":
+        return beside or any(_VERSION.fullmatch(w) for w in words)  # "Keye-VL 1.5 …"
+    # "Upper and lower bounds" for "Lower bounds": only the run within had been another paper.
+    if end == "start" and beside and words[-1] in _BESIDE:
+        return True
+    # A version number ending the title had been no part's (those are Roman): "Llama 3" and
+    # "Llama", "Kimi K2", "… agents 2.0" one paper; a year alone is a venue's, "X (2024)".
+    if end == "end" and all(_VERSION.fullmatch(w) and not _YEAR.fullmatch(w) for w in words):
+        return True
+    return frames(words, end)
+
+
+def _negated(words: list[str], end: str) -> bool:
+    """Do the added words negate the title: within, any negation; at the start, "Non-…",
+    "Anti-…" or a lone "Not", not a head that ends so ("Believe It or Not: X") nor one with a
+    "non-" in it: "Metals versus Non-metals: X" had been another paper than "X"."""
+    if end == "start":
+        return words[0] in ("non", "anti") or words in (["not"], ["no"])
+    return not _NEGATIONS.isdisjoint(words)
 
 
 _BESIDE = frozenset("and or nor versus vs".split())
-_FOR = frozenset("to for of on".split())
 _NEGATIONS = frozenset("not no non without never".split())
-_VERSION = re.compile(r"\d+(?:\.\d+)*")
-_NOTICES = frozenset(
-    "correction corrections corrigendum corrigenda erratum errata addendum addenda retraction"
-    " retractions retracted withdrawn withdrawal removal removed rejoinder concern".split()
-)
-_COMMENTS = frozenset(
-    "comment comments commentary discussion reply replies response responses note".split()
-)
-_ABOUT = frozenset(
-    "to on of regarding about editor editors editorial author authors publisher publishers".split()
-)
-_FRAME = (
-    _NOTICES
-    | _COMMENTS
-    | _ABOUT
-    | frozenset("and for by expression statement notice temporary invited article paper".split())
-)
+_VERSION = re.compile(r"\d+|[a-z]\d\d?")  # "1.5" is "1", "5"; "V3", "K2", not "x2019"
+_YEAR = re.compile(r"(?:19|20)\d\d")
 
 
 def _reworded(word: str, extra: set[str]) -> bool:
@@ -320,24 +261,33 @@ def _endings_off(word: str) -> set[str]:
 
 
 def _where(short: list[str], long: list[str]) -> dict[str, set[int]]:
-    """Each word of `short` with the places in `long` of the words it is: as it is or with one
-    letter added, dropped, swapped with its neighbour or an s for a z ("colour", "centre",
-    "optimise"; words of 5+ letters), or one stem. Any other letter for another is another word:
-    "adsorption" and "absorption", "proton" and "photon". Found by what is left of each word
-    with a letter cut, not by comparing each word with each: an 800-word pair had taken 14 s."""
+    """Each word of `short` with the places in `long` of the words it is, in either's British or
+    American spelling ("catalogue", "manoeuvring"): as it is or with one letter added (not in
+    front: "asymmetric" is no "symmetric"), dropped, swapped with its neighbour or an s for a z
+    ("colour", "centre", "optimise"; words of 5+ letters), or one stem. Any other letter for
+    another is another word: "adsorption" and "absorption", "proton" and "photon". Found by what
+    is left of each word with a letter cut, not by comparing each word with each: an 800-word
+    pair had taken 14 s."""
     by_stem: dict[str, set[int]] = {}
     by_cut: dict[str, set[int]] = {}
     for j, word in enumerate(long):
-        for stem in _stems(word):
-            by_stem.setdefault(stem, set()).add(j)
-        for cut in _cuts(word):
-            by_cut.setdefault(cut, set()).add(j)
+        for form in spellings(word):
+            for stem in stems(form):
+                by_stem.setdefault(stem, set()).add(j)
+            for cut in _cuts(form):
+                by_cut.setdefault(cut, set()).add(j)
     where: dict[str, set[int]] = {}
     for word in set(short):
-        found = set().union(*(by_stem.get(stem, ()) for stem in _stems(word)))
-        near = {j for cut in _cuts(word) for j in by_cut.get(cut, ())}
-        where[word] = found | {j for j in near - found if _one_edit(word, long[j])}
+        forms = spellings(word)
+        found = set().union(*(by_stem.get(stem, ()) for form in forms for stem in stems(form)))
+        near = {j for form in forms for cut in _cuts(form) for j in by_cut.get(cut, ())}
+        where[word] = found | {j for j in near - found if _near(forms, spellings(long[j]))}
     return where
+
+
+def _near(forms: frozenset[str], others: frozenset[str]) -> bool:
+    """Is a spelling of one word one edit from a spelling of the other?"""
+    return any(_one_edit(one, other) for one in forms for other in others)
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -349,40 +299,14 @@ def _cuts(word: str) -> frozenset[str]:
     return frozenset({word} | {word[:i] + word[i + 1 :] for i in range(len(word))})
 
 
-@functools.lru_cache(maxsize=1 << 14)  # each pair of titles asks of each word many times
-def _stems(word: str) -> frozenset[str]:
-    """The word, what it may be the plural of ("galaxies" galaxy, "maps" map, "analyses"
-    analysis, "spectra" spectrum, "nuclei" nucleus, "indices" index, "mice" mouse) and its other
-    spelling ("α" alpha, "2d" two-dimensional): two words of one stem are one."""
-    forms = {word, _SAME.get(word, word)}
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        forms.add(word[:-1])
-    for plural, singular in _PLURALS:
-        if len(word) > len(plural) + 1 and word.endswith(plural):
-            forms.add(word[: -len(plural)] + singular)
-    return frozenset(forms)
-
-
-_PLURALS: tuple[tuple[str, str], ...] = (("ies", "y"), ("es", "is"), ("a", "um"), ("a", "on"))
-_PLURALS += (("i", "us"), ("ices", "ex"), ("ices", "ix"))
-_GREEK = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho"
-_NAMES = {chr(0x3B1 + i + (i > 16)): n for i, n in enumerate(f"{_GREEK} sigma tau".split())}
-_NAMES |= {chr(0x3C5 + i): n for i, n in enumerate("upsilon phi chi psi omega".split())}
-_NAMES |= {f"{i}d": f"{n}dimensional" for i, n in enumerate(("one", "two", "three", "four"), 1)}
-_NAMES |= {"mice": "mouse", "men": "man", "women": "woman", "children": "child", "feet": "foot"}
-_NUMBERS = "one two three four five six seven eight nine ten".split()
-_NAMES |= {str(i): name for i, name in enumerate(_NUMBERS, 1)}
-_SAME = _NAMES | {name: written for written, name in _NAMES.items()}
-
-
 def _one_edit(a: str, b: str) -> bool:
     if len(a) > len(b):
         a, b = b, a
     if len(b) - len(a) > 1 or a == b:
         return a == b
     i = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), len(a))
-    if len(a) < len(b):
-        return a[i:] == b[i + 1 :]
+    if len(a) < len(b):  # a letter in front is a prefix: "Asymmetric", "Atypical", "Abiotic"
+        return i > 0 and a[i:] == b[i + 1 :]
     if a[i + 1 :] == b[i + 1 :]:  # one letter for another
         return {a[i], b[i]} == {"s", "z"}
     return a[i] == b[i + 1] and a[i + 1] == b[i] and a[i + 2 :] == b[i + 2 :]  # swapped

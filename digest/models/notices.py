@@ -1,0 +1,115 @@
+"""A title that is a notice about a paper, not a paper: an erratum, a retraction, a comment, a
+reply, a letter to the editor ("Erratum: …", "Comments on “…”", "… (Retracted)", "…—Reply",
+"In Reply: …", "Re: …", Web of Science's "… (vol 5, pg 12, 2024)"), and the words that, added to
+a title, make such a notice of it ("Correction to", "Authors' reply")."""
+
+from __future__ import annotations
+
+import re
+
+
+def notice(title: str) -> str:
+    """What notice about a paper the title is ("erra", "retr", "comm", "repl", ...), or "": a
+    notice's form ("Correction to: …", "Comments on “…”", "Rejoinder: …", "… (Retracted)",
+    PNAS's "Correction for Lopez et al., …"), not a title that opens with its word: "Correction
+    of motion artifacts …" had been a correction, and its own "Correction to: Correction of …" a
+    copy of it, never sent. The notice's word is a whole word: "ReplaceMe:", "NoteBar:",
+    "DiscussLLM:" had been notices, their journal copies without the name sent again."""
+    found = next(filter(None, (n.match(title) for n in _NOTICE)), None)
+    found = found or _NOTICE_AFTER.search(title) or _notice_after_head(title)
+    if found:
+        return found["head"][:4].lower()
+    # Web of Science titles a correction by its paper and where that was printed: it had been
+    # one record with the paper, the correction never sent.
+    return "erra" if _PRINTED.search(title) else ""
+
+
+def _notice_after_head(title: str) -> re.Match[str] | None:
+    """A notice's form after a head of its own: "Eppur si muove: Comments on “…”" had been a
+    copy of the paper it answers. Not the first form: "X: Correction of Y" is a paper's."""
+    at = head.end() if (head := _HEAD_END.search(title)) else len(title)
+    return next(filter(None, (n.match(title, at) for n in _NOTICE[1:])), None)
+
+
+def frames(words: list[str], end: str) -> bool:
+    """Do these words, added at the `end` ("start", "end") of a title, make a notice of it:
+    "Correction to", "Comments on", "(retraction notice)", "Reply to the editor", PNAS's
+    "Correction for Ángel and de Vries," (any names after the head)?"""
+    if end == "start" and len(words) > 2 and words[0] in _FRAME and words[1] in _FOR:
+        return True
+    if not all(w in _FRAME for w in words):
+        return False
+    return not _NOTICES.isdisjoint(words) or (
+        not _COMMENTS.isdisjoint(words) and not _ABOUT.isdisjoint(words)
+    )
+
+
+_HEAD_END = re.compile(r"[:\u2013\u2014]\s*")
+
+_WHO = r"(?:editor|author|publisher)s?['’]?s?"
+# "In" before the notice's word too: JAMA's "In Reply: X" had been a copy of X.
+_QUALIFIER = (
+    rf"(?:(?:an?|the|in|editorial|{_WHO}|notice\s+of|statement\s+of|temporary|invited)\s+)*"
+)
+# A notice's word, whole: a paper's name that begins with one ("Remove360") is none.
+_FIX = (
+    r"corrections?|corrigend(?:um|a)|errat(?:um|a)|addend(?:um|a)|retractions?|retracted"
+    r"|withdrawals?|withdrawn|removals?|removed|expressions?\s+of\s+concern|clarifications?"
+)
+_REPLY = r"repl(?:y|ies)|responses?"
+_ANSWER = rf"comments?|commentar(?:y|ies)|discussions?|rejoinders?|{_REPLY}|correspondence"
+_HEAD = rf"(?:{_FIX}|{_ANSWER}|notes?|notices?)(?![\w-])"
+_NOTICE = tuple(
+    re.compile(rf"\W*{_QUALIFIER}(?P<head>{form}", re.IGNORECASE)
+    for form in (
+        # "Correction: X", "Retraction notice: X", "Correction to: X", "Temporary Removal: X"
+        rf"{_HEAD})(?:\s+(?:note|notice|statement|article|paper|to|of|on|for|regarding"
+        r"|about))?\s*(?::|[\u2013\u2014]|\s-\s|$)",
+        # "Comments on “X”", "Discussion of “X”", "Retraction of ‘X’"
+        rf"{_HEAD})\s+(?:to|for|of|on|regarding|about)\s*[\"“”‘’'«„\[]",
+        # words that open no paper's own title: "Corrigendum to X", "Reply to comment on X",
+        # "Letter to the editor regarding X"
+        r"(?:errat(?:um|a)|corrigend(?:um|a)|rejoinders?|retraction\s+no(?:te|tice)"
+        rf"|notice\s+of\s+retraction|expressions?\s+of\s+concern|{_WHO}\s+note"
+        r"|letters?\s+to\s+the\s+editors?"
+        r"|comments?\s+on|repl(?:y|ies)\s+to|additions?\s*(?:/|&|and)\s*corrections?)(?![\w-]))",
+        # PNAS's "Correction for Lopez et al., X", "Retraction for …", "Correction to Lopez et
+        # al. (2025): X": the names had hidden the form, the notice one record with its paper.
+        rf"(?:{_FIX}|{_ANSWER})(?![\w-]))\s+(?:to|for|of|on)\s+[^,:;()\"“”]{{1,100}}?\bet\s+al\b",
+        # A letter's "Re: X"; not a name that opens with it, "Re:Form", "Re:Verse"
+        r"re)\s*:(?=\s)",
+    )
+)
+# ... or after the title: "… (Retracted)", "… [Erratum]", "… - Corrigendum", "… (retraction
+# notice)", "…: Addendum" (the word right after the mark had been wanted), JAMA's "…—Reply",
+# "…: Response" (a reply titled by the letter it answers had been one record with it).
+_NOTICE_AFTER = re.compile(
+    rf"(?:[(\[:\u2013\u2014]|(?<![^\W\d_])-)\s*{_QUALIFIER}(?P<head>{_FIX}|rejoinders?|{_REPLY})"
+    r"(?:\s+(?:note|notice|statement|article|paper))?\W*$",
+    re.IGNORECASE,
+)
+# Web of Science's correction of a paper: "X (vol 5, pg 12, 2024)", "X (vol 10, art no e3, 2020)"
+_PRINTED = re.compile(
+    r"\(\s*vol\.?\s*\w+\s*,\s*(?:pg|pp?|art\.?\s+no)\.?\s*\w+\s*,\s*(?:19|20)\d\d\s*\)\W*$",
+    re.IGNORECASE,
+)
+
+_FOR = frozenset("to for of on".split())
+_NOTICES = frozenset(
+    "correction corrections corrigendum corrigenda erratum errata addendum addenda retraction"
+    " retractions retracted withdrawn withdrawal removal removed rejoinder concern"
+    " clarification clarifications".split()
+)
+_COMMENTS = frozenset(
+    "comment comments commentary discussion reply replies response responses note"
+    " correspondence letter letters".split()
+)
+_ABOUT = frozenset(
+    "to on of regarding about editor editors editorial author authors publisher publishers".split()
+)
+_FRAME = (
+    _NOTICES
+    | _COMMENTS
+    | _ABOUT
+    | frozenset("and for by expression statement notice temporary invited article paper".split())
+)
