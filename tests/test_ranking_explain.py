@@ -37,6 +37,16 @@ def test_a_bigram_absorbs_its_own_words_and_a_covered_word_is_not_repeated():
     assert terms(profile, paper, [(0, 0)], NAMES) == [("differential privacy",)]
 
 
+def test_a_term_in_two_spellings_is_said_once_in_its_heaviest():
+    """A reader's "self-supervised" had been explained "selfsupervised, self supervised", their
+    "mpc" as "MPC, mpc": one term twice (rank21 F7)."""
+    names = np.array(
+        ["MPC", "mpc", "self supervised", "selfsupervised", "supervised"], dtype=object
+    )
+    both = sp.csr_matrix(np.array([[0.3, 0.2, 0.5, 0.6, 0.4]]))
+    assert terms(both, both, [(0, 0)], names) == [("selfsupervised", "supervised", "MPC")]
+
+
 def test_equal_weights_fall_back_to_alphabetical_order():
     profile = rows({"zebra": 0.5, "attack": 0.5, "graph": 0.5})
     paper = rows({"zebra": 0.5, "attack": 0.5, "graph": 0.5})

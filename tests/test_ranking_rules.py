@@ -147,3 +147,17 @@ def test_a_closing_full_stop_after_an_acronym_ends_the_rule():
     ]:
         pattern = exclude_pattern([rule])
         assert pattern is not None and pattern.search(text), rule
+
+
+def test_a_rule_of_an_acronym_in_capitals_is_no_unit_and_in_small_letters_either():
+    """A chemist's `exclude = ["ML"]` (machine learning) had dropped "10 mL of ethanol", "MS"
+    "a latency of 10 ms", "KV" "RHEED at 20 kV" (rank21 F9): as the ranking reads them, in
+    capitals they are acronyms; a rule in small letters means either, as a reader's word does."""
+    for rule, unit, acronym in [("ML", "diluted in 10 mL of ethanol", "ML models for chemistry"),
+                                ("MS", "a latency of 10 ms", "tandem MS spectra"),
+                                ("KV", "RHEED at 20 kV", "KV cache eviction"),
+                                ("GHZ", "a 5 GHz receiver", "GHZ states")]:  # fmt: skip
+        pattern = exclude_pattern([rule])
+        assert pattern is not None and pattern.search(acronym) and not pattern.search(unit), rule
+        either = exclude_pattern([rule.lower()])
+        assert either is not None and either.search(acronym) and either.search(unit), rule

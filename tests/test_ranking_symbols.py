@@ -158,6 +158,34 @@ def test_a_unit_is_read_by_its_case_and_its_capitals_are_an_acronym():
     assert analyze("GHZ-type states") == ["GHZ", "type", "states", "GHZ type", "type states"]
 
 
+def test_a_unit_that_names_nothing_is_its_numbers_and_its_capitals_an_acronym():
+    """ "20 kV", "5 mL", "10 ms", "1 mm", "2 kg", "5 ns" had been the acronyms KV, ML, MS, MM, KG,
+    NS: a thin-film reader's "RHEED at 20 kV" picked KV-cache papers first, "why: matched kv"
+    (rank21 F1). After a number the unit joins it (as "21 cm"); in capitals not after a number
+    it is an acronym of its own; alone in small letters, a word ("mm-wave", a reader's "ml")."""
+    from digest.ranking.tokens import analyze
+
+    for quantity, acronym in [("20 kV", "KV cache"), ("5 mL", "ML models"), ("10 ms", "MS data"),
+                              ("1 mm", "MM algorithm"), ("2 kg", "KG embeddings"),
+                              ("5 ns", "NS mergers")]:  # fmt: skip
+        number, unit = quantity.split()
+        assert analyze(quantity) == [number + unit.lower()], quantity
+        assert analyze(f"a {number}-{unit} cell") == [
+            number + unit.lower(),
+            "cell",
+            f"{number}{unit.lower()} cell",
+        ]
+        word = analyze(acronym)[0]
+        assert word == unit.upper() and word.lower() not in analyze(f"at {quantity}"), acronym
+    assert analyze("LC-MS/MS analysis")[:3] == ["lc", "MS", "MS"]  # after a hyphen too
+    assert analyze("USING 5 ML OF WATER") == ["5ml", "water"]  # a title in capitals
+    assert analyze("mm-wave radar")[:2] == ["mm", "wave"] and analyze("1.3 mm dust") == [
+        "mm",
+        "dust",
+        "mm dust",
+    ]
+
+
 def test_a_greek_letters_name_before_its_state_is_the_letter():
     """ "psi(2S)" had been "psi", "2s", and "ψ(2S)" "ψ(2s)": two terms for one particle."""
     from digest.ranking.tokens import analyze

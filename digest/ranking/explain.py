@@ -3,6 +3,7 @@ closest to, for every pick of every subscriber at once, in batches of row pairs.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -61,14 +62,23 @@ def terms(
     return [t for batch in each(explain, range(len(bounds) - 1)) for t in batch]
 
 
+_SPELLING = re.compile("[ -]")
+
+
 def _words(names: Sequence[str], columns: list[int]) -> tuple[list[str], bool]:
     """The terms of these features, heaviest first; and whether they ran out before MAX_TERMS."""
     chosen: list[str] = []
     inside: set[str] = set()  # every word of the chosen terms
+    spelled: set[str] = set()  # the chosen terms as one spelling
     for column in columns:
         if len(chosen) == MAX_TERMS:
             return chosen, False
         term = names[column]
+        # One term of the reader's is said once: "selfsupervised, self supervised" and "MPC,
+        # mpc" had been a reader's "self-supervised" and "mpc" twice (ranking/spellings.py).
+        if (key := _SPELLING.sub("", term).lower()) in spelled:
+            continue
+        spelled.add(key)
         if " " not in term:
             if term not in inside:
                 chosen.append(term)

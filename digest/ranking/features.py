@@ -7,16 +7,17 @@ from __future__ import annotations
 import functools
 import io
 import itertools
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 import scipy.sparse as sp
 
 from digest.models import Paper
-from digest.ranking import bags, latent, tokens
+from digest.ranking import bags, latent, spellings
+from digest.ranking.parallel import tokenize_all
+from digest.ranking.spellings import greek_spellings
 from digest.ranking.stopwords import PHRASE_ONLY, PREFIXES, both_phrase_only
-from digest.ranking.tokens import GREEK, LETTER_NAMES, analyze, tokenize, tokenize_all
+from digest.ranking.tokens import analyze, tokenize
 
 # Bump when the analyzer or the weighting changes: a stored space of another version is refitted.
 # 5: the latent basis; 6: "k-means", "c++", "c#" whole, no LaTeX command names; 7: other scripts
@@ -33,7 +34,8 @@ from digest.ranking.tokens import GREEK, LETTER_NAMES, analyze, tokenize, tokeni
 # "21cm", "10-fold", "high-z", "Lyman-α" whole, "Lyα" is "lyman-α", a subscript's digit in its word
 # ("MoS$_2$", "$\sigma_8$": "mos2", "σ8"), "non" a word of phrases only; 17: lower case after NFKC
 # ("ℤ₂" is "z2"), "J/ψ", "ψ(2S)", "N=4 SYM", "II-VI" whole, "∞-" "infinity", "(iv)"; 18: pt/it "na"
-VERSION = 19  # 19: "GHZ" no GHz, "semi" in phrases, "10-20" no word, "chip-seq", "psi(2S)"
+# 19: "GHZ" no GHz, "semi" in phrases, "10-20" no word, "chip-seq", "psi(2S)"
+VERSION = 20  # 20: "20 kV" is "20kv", "KV" an acronym; "out-of-distribution" a word; "2σ" none
 # The form of a saved space: 2 counts the built-in background in (background.stored); a space
 # saved in another form is fitted again once.
 FORM = 2
@@ -118,35 +120,8 @@ class Space:
 
     def spelled(self, texts: Sequence[str]) -> sp.csr_matrix:
         """Rows of a subscriber's own texts (interests, keywords), each word or phrase also in
-        its other spelling that the vocabulary holds, at the same weight: "pretraining" also as
-        the phrase "pre training" (papers that write "pre-training"), "fine-tuning" also as
-        "finetuning". A paper writes one spelling; the reader means both."""
-        rows = self.transform(texts)
-        present = np.unique(rows.indices).tolist()
-        other = {c: v for c in present if (v := self._respelled(str(self.names[c])))}
-        if not other:
-            return rows
-        pairs = [(c, v) for c, vs in other.items() for v in vs]
-        source, target = (np.array(side, np.int64) for side in zip(*pairs, strict=True))
-        # A column's weight carries over to each of its spellings, as its own idf weighs it, but
-        # never above the word's own: a rare spelling (a line-broken "mathemati cal", in two
-        # papers) would take most of the reader's word's weight.
-        ratio = np.minimum(1.0, self.idf[target] / self.idf[source])
-        move = sp.csr_matrix((ratio, (source, target)), shape=(self.size, self.size))
-        return normalize(rows.maximum(rows @ move))
-
-    def _respelled(self, term: str) -> list[int]:
-        """The vocabulary's columns of the other spellings of a term: a word split into a
-        phrase of two words, a phrase of two words joined into one."""
-        first, _, second = term.partition(" ")
-        if second:
-            joined = self.vocabulary.get(first + second)
-            found = [] if joined is None or " " in second else [joined]
-        else:
-            cut = (f"{term[:i]} {term[i:]}" for i in range(2, len(term) - 1))
-            found = [c for phrase in cut if (c := self.vocabulary.get(phrase)) is not None]
-        greek = (self.vocabulary.get(form) for form in (*greek_spellings(term), term.upper()))
-        return found + [c for c in greek if c is not None]  # a reader's "mpc" is "MPC" too
+        its other spellings that the vocabulary holds (ranking/spellings.py)."""
+        return normalize(spellings.spread(self, texts, self.transform(texts)))
 
     def knows(self, texts: Sequence[str]) -> bool:
         """Does the vocabulary hold every word and phrase of `texts`? A stored space fitted before
@@ -193,49 +168,6 @@ class Space:
             named = named_of(saved)
             named_docs = int(saved["named_docs"][0]) if named is not None else docs
         return cls(terms, idf, docs, centroid, basis, named, named_docs)
-
-
-def greek_spellings(term: str) -> tuple[str, ...]:
-    """The term with its Greek letters spelled as names, or its names as letters, as the
-    analyzer reads each: a reader's "β-decay" is the papers' "beta decay", "alpha helix" their
-    "α-helix", "Hα" their "H-alpha". A form the analyzer reads only in part is none."""
-    return _greek_spellings(term, id(vars(tokens)["STOP_WORDS"]))  # a benchmark may swap them
-
-
-@functools.lru_cache(maxsize=1 << 16)  # readers share most terms: a run asks for each once
-def _greek_spellings(term: str, _stop_words: int) -> tuple[str, ...]:
-    if unit(term):
-        return ()
-    if any(c in LETTER_NAMES for c in term):
-        named = "".join(LETTER_NAMES.get(c, c) for c in term)
-        hyphened = "".join(f"-{LETTER_NAMES[c]}-" if c in LETTER_NAMES else c for c in term)
-        forms = {named, re.sub("-+", "-", hyphened).strip("-")}
-    else:
-        parts = re.split("[ -]", term)
-        lettered = [GREEK.get(p, p) for p in parts]
-        forms = {"-".join(lettered), "".join(lettered)} if lettered != parts else set()
-    found = []
-    for form in sorted(forms):
-        best = max(analyze(form), key=len, default="")
-        if best and best != term and _BARE.sub("", best) == _BARE.sub("", form):
-            found.append(best)
-    return tuple(dict.fromkeys(found))
-
-
-_BARE = re.compile("[ -]")
-
-
-def unit(word: str) -> bool:
-    """Is the word a unit with the prefix micro ("μm", "μs", "µg", "μmol")? Its letter spelled
-    out makes another word ("mum", "mus"), which a rule or a reader's keyword had matched. Other
-    letters before a name ("κB", "ΔG") and μ before what is no unit ("μSR", "μP", "μCT") are
-    still spelled ("NF-kappaB", "deltaG", "muSR")."""
-    return word[:1] in "\u03bc\u00b5" and len(word) > 1 and word[1:].lower() in _MICRO_UNITS
-
-
-# SI units and the few others written with micro in papers (μJy, μas in astronomy); not C, which
-# is also μC, a microcontroller, nor sr, P, CT: μSR, μP, μCT are names.
-_MICRO_UNITS = frozenset("m s g l a v w f h j k n t pa hz mol ev gy sv bq ci jy as rad bar".split())
 
 
 def named_arrays(named: Mapping[str, int]) -> dict[str, np.ndarray]:

@@ -8,7 +8,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from digest.ranking.features import unit
+from digest.ranking.spellings import UNIT_ACRONYM, unit
 from digest.ranking.symbols import series
 from digest.ranking.tokens import (
     ASCII_MARKS,
@@ -130,6 +130,9 @@ def _spelled(word: str, alone: bool) -> str:
     ("Hα" finds "H-alpha", "alpha helix" "α-helix"); a rule of a letter alone is that letter."""
     if (letter := GREEK.get(word.lower())) and not alone:
         return f"(?:{re.escape(word)}|{letter})"
+    if word.isupper() and UNIT_ACRONYM.fullmatch(word.lower()):
+        # An acronym in capitals is no unit: an "ML" rule had excluded "10 mL of ethanol".
+        return rf"(?<!\d)(?<!\d\s)(?-i:{word})"
     if (alone and len(word) == 1) or unit(word):
         return re.escape(word)
     return "-?".join(

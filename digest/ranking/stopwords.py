@@ -34,7 +34,6 @@ ENGLISH_STOP_WORDS = frozenset(
     """.split()
 )
 
-# Words every abstract uses to sell itself; they say nothing about the topic.
 # Words every abstract uses to sell itself, in no phrase of a topic.
 DOMAIN_STOP_WORDS = frozenset(
     """paper papers study propose proposed proposes method methods approach approaches result
@@ -44,7 +43,8 @@ DOMAIN_STOP_WORDS = frozenset(
     problem problems introduce introduces present presents provide provides various including
     remarkable despite crucial critical promising furthermore moreover specifically particular
     improve improves improved improvement outperforms outperform effective effectively able ability
-    et al available https http github com www
+    et al available https http github com www state-of-the-art so-called up-to-date easy-to-use
+    off-the-shelf out-of-the-box
     """.split()
 )
 # The commonest function words of the other languages papers and readers write in, accents

@@ -135,14 +135,21 @@ NOT_WORDS = NUMERALS | UNITS
 # control; "EV", "PC", "GEV"): lower-cased, a GHZ reader had got GHz radio papers, "why: ghz",
 # and MPC readers megaparsecs (the 45k corpus: GHz in 197 papers, GHZ 3; Mpc 265, MPC 17; eV
 # 254, EV 19; pc 324, PC 43). The analyzer marks them, and writes them in capitals in the end.
+# So are the units that name nothing alone, after a number ("20 kV", "5 mL", "10 ms", "1 mm",
+# "2 kg", "5 ns": joined to it as below) and in capitals acronyms ("KV cache", "ML", "MS",
+# "MM", "KG", "NS" a neutron star): a thin-film reader's "20 kV" had picked KV-cache papers.
+CASED_UNITS = frozenset("kv ml ms mm kg ns".split())
 CAPITALS = "\ufdd5"
-_UNIT_CAPITALS = re.compile(r"(?<![\w-])(?:[KMGTP]?HZ|[KMGTPE]?EV|[KMG]?PC)(?!\w)")
+_UNIT_CAPITALS = re.compile(
+    r"(?<![\w-])(?:[KMGTP]?HZ|[KMGTPE]?EV|[KMG]?PC)(?!\w)|(?<!\w)(?:KV|ML|MS|MM|KG|NS)(?!\w)"
+)
 _NUMBER_BEFORE = re.compile(r"\d\$?(?:\s|~|\\[,;: ])*\Z")
+_HINTS = ("HZ", "EV", "PC", "KV", "ML", "MS", "MM", "KG", "NS")
 
 
 def unit_capitals(text: str) -> str:
     """The text with each unit's spelling in capitals that is an acronym marked as one."""
-    if "HZ" in text or "EV" in text or "PC" in text:
+    if any(hint in text for hint in _HINTS):
         return _UNIT_CAPITALS.sub(_unit_capitals, text)
     return text
 
@@ -162,7 +169,9 @@ def _unit_capitals(match: re.Match[str]) -> str:
 # ("21 cm", "21-cm", "21cm", "$21$~cm", "21\\,cm" are "21cm"); not a power's or a range's
 # digits ("10$^{21}$ cm^-2", "10-21 cm"), nor a decimal's ("0.3 dex"). A digit first, so that the
 # search skips to digits (what stands before the number is judged after).
-_QUANTITY = re.compile(r"(\d\d*)\$?(?:[\s~{-]|\\[,;: ])*(" + "|".join(sorted(UNITS)) + r")(?!\w)")
+_QUANTITY = re.compile(
+    r"(\d\d*)\$?(?:[\s~{-]|\\[,;: ])*(" + "|".join(sorted(UNITS | CASED_UNITS)) + r")(?!\w)"
+)
 
 
 def quantities(text: str) -> str:

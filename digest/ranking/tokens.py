@@ -1,17 +1,13 @@
 """The analyzer: a text's words and phrase bigrams (stop words and punctuation end a phrase),
-the word ids of many texts at once for a fit (two processes for large corpora), and author keys."""
+the word ids of many texts at once for a fit (ranking/parallel.py shares a large one), and
+author keys."""
 
 from __future__ import annotations
 
 import array
-import os
-import pickle
 import re
-import subprocess
-import sys
 import unicodedata
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -20,10 +16,10 @@ from digest.ranking.stopwords import (  # noqa: F401 (the analyzer's names for t
     ENGLISH_STOP_WORDS,
     FUNCTION_WORDS,
     PHRASE_ONLY,
-    STOP_WORDS,
     both_phrase_only,
     foreign_stops,
 )
+from digest.ranking.stopwords import STOP_WORDS as STOP_WORDS  # parallel.py sends them
 from digest.ranking.symbols import (
     CAPITALS,
     EQUALS,
@@ -163,13 +159,32 @@ def _chunks(text: str) -> list[str]:
         text = text.replace("|-", "| ").removeprefix("-")
         if _BEFORE_DIGIT.search(text):  # first: most texts have no range
             text = _RANGE.sub(lambda m: m[0].replace("-", " "), text)
+        compounds = [m[0] for m in _COMPOUND.finditer(text) if _compound(m[0])]
         # The hyphens left sit inside a word: "gpt-4" and "llama-2-7b" stay whole, while
         # "privacy-utility" is two words that still make a phrase.
         text = _SPLIT_HYPHEN.sub(" ", text)
+        if compounds:  # after the text's own words, in no phrase with them
+            text = " | ".join([text, *compounds])
     if JOIN in text:
         text = text.replace(JOIN, "-")
     tokens = text.replace("|", " | ").split()
     return capitals(tokens) if CAPITALS in text else tokens
+
+
+# A compound of words joined by stop words is also a word of its own: "out-of-distribution",
+# "human-in-the-loop", "difference-in-differences", "in-context", "on-policy" had been
+# "distribution", "human loop", "difference", "context", "policy" alone (a radio-galaxy paper
+# had led an econometrician's keyword "difference-in-differences", rank21 F5).
+_COMPOUND = re.compile(r"(?<![\w-])[^\W\d_]\w*(?:-\w+){1,4}(?![\w-])")
+
+
+def _compound(compound: str) -> bool:
+    parts = compound.split("-")
+    return (
+        any(len(p) > 1 and p in ENGLISH_STOP_WORDS for p in parts)  # not "energy-based", "Type-I"
+        and any(_words[p] and p not in PHRASE_ONLY for p in parts)
+        and compound not in STOP_WORDS
+    )
 
 
 def _lone_letter(match: re.Match[str]) -> str:
@@ -233,7 +248,12 @@ def _cjk_words(match: re.Match[str]) -> str:
 def _is_word(token: str) -> bool:
     if len(token) < 2 or token.isdigit() or token in STOP_WORDS or token in NOT_WORDS:
         return False  # NOT_WORDS: a Roman numeral, a unit alone (symbols.py)
+    if token[-1] in "σa" and _SIGMAS.fullmatch(token):
+        return False  # a significance, a number: "2σ" had explained a cosmology pick
     return len(token) < 4 or token[-2] != "-" or token[:-2] not in STOP_WORDS  # "best-of-N"
+
+
+_SIGMAS = re.compile(r"\d+(?:σ|-?sigma)")
 
 
 class _Words(dict[str, str | None]):
@@ -296,10 +316,6 @@ def author_key(name: str) -> str:
     return " ".join(_NAME_PART.findall(name))
 
 
-# Tokenizing is most of a large fit: from this many texts on, two processes share it.
-PARALLEL_MIN = 8_000
-
-
 class _Ids(dict[str, int]):
     """token -> its word id (in order of first sight), or -1 if it is not a feature word."""
 
@@ -333,65 +349,3 @@ def tokenize(texts: Sequence[str]) -> tuple[list[str], np.ndarray, np.ndarray]:
         ids.append(-1)
         ends.append(len(ids))
     return known.words, np.frombuffer(ids, dtype=np.int32), np.frombuffer(ends, dtype=np.int64)
-
-
-def tokenize_all(texts: Sequence[str]) -> tuple[list[str], np.ndarray, np.ndarray]:
-    """tokenize(texts), the second half in a helper process on a second core."""
-    if len(texts) < PARALLEL_MIN or (os.cpu_count() or 1) < 2:
-        return tokenize(texts)
-    half = len(texts) // 2
-    with ThreadPoolExecutor(1) as waiter:  # the helper starts while this process tokenizes
-        theirs = waiter.submit(_in_helper, texts[half:])
-        words, ids, ends = tokenize(texts[:half])
-        their_words, their_ids, their_ends = theirs.result()
-    # Their word ids -> ours: words first seen over there get the next ids.
-    mine = {w: i for i, w in enumerate(words)}
-    remap = np.array([mine.setdefault(w, len(mine)) for w in their_words] + [-1], np.int32)
-    words = list(mine)
-    return (
-        words,
-        np.concatenate([ids, remap[their_ids]]),  # -1 indexes the appended -1
-        np.concatenate([ends, their_ends + len(ids)]),
-    )
-
-
-def _in_helper(texts: Sequence[str]) -> tuple[list[str], np.ndarray, np.ndarray]:
-    """tokenize(texts) in a new Python process. Not a fork: a fork would carry (and a container
-    would count) this process's whole heap, hundreds of megabytes by the time a large fit runs.
-    Where the helper cannot run, this process tokenizes them itself."""
-    try:
-        helper = subprocess.Popen(
-            [sys.executable, "-c", "from digest.ranking.tokens import serve; serve()"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,  # its failure is this process's to handle, not to show
-            env={**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)},
-        )
-    except OSError:
-        return tokenize(texts)
-    assert helper.stdin is not None and helper.stdout is not None
-    got = None
-    try:
-        # Pickled whole and written in one call: pickling onto the pipe would take the GIL back
-        # for every frame, each time waiting out the tokenizing thread's switch interval.
-        payload = pickle.dumps((STOP_WORDS, list(texts)), pickle.HIGHEST_PROTOCOL)
-        with helper.stdin:
-            helper.stdin.write(payload)
-        del payload
-        with helper.stdout:
-            got = pickle.loads(helper.stdout.read())
-    except (OSError, EOFError, pickle.UnpicklingError):
-        pass
-    finally:  # whatever went wrong here, the helper does not outlive its use
-        if helper.poll() is None and got is None:
-            helper.kill()
-        code = helper.wait()
-    return tokenize(texts) if code != 0 or got is None else got
-
-
-def serve() -> None:
-    """The helper's side: the stop words (a benchmark may change them) and the texts pickled on
-    stdin, their tokenize() pickled on stdout."""
-    global STOP_WORDS
-    STOP_WORDS, texts = pickle.load(sys.stdin.buffer)
-    sys.stdout.buffer.write(pickle.dumps(tokenize(texts), pickle.HIGHEST_PROTOCOL))

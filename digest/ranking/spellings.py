@@ -1,0 +1,109 @@
+"""A reader's words in the other spellings that papers write: a phrase joined or split
+("pre training", "pretraining"), a Greek letter named or written ("β-decay", "beta decay"), a
+unit's acronym in capitals for a reader who writes it in small letters ("kv cache", "KV cache")."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+import scipy.sparse as sp
+
+from digest.ranking import tokens
+from digest.ranking.tokens import GREEK, LETTER_NAMES, analyze
+
+if TYPE_CHECKING:
+    from digest.ranking.features import Space
+
+
+def spread(space: Space, texts: Sequence[str], rows: sp.csr_matrix) -> sp.csr_matrix:
+    """The texts' rows with each column's weight also on its other spellings' columns, as their
+    own idf weighs them but never above the word's own: a rare spelling (a line-broken
+    "mathemati cal", in two papers) would take most of the reader's word's weight. A paper
+    writes one spelling; the reader means both."""
+    capital = [_capitalized(text) for text in texts]
+    if capital != list(texts):
+        rows = rows.maximum(space.transform(capital))
+    present = np.unique(rows.indices).tolist()
+    other = {c: v for c in present if (v := _respelled(space, str(space.names[c])))}
+    return rows.maximum(rows @ _move(space, other)) if other else rows
+
+
+def _capitalized(text: str) -> str:
+    """The text with a unit's letters that the reader wrote in small letters, not after a
+    number, in capitals: their "mpc", "kv cache" mean the acronyms MPC, KV too (papers write
+    them in capitals, symbols.unit_capitals), their "Mpc" and "100 mpc" the unit alone."""
+    return _SMALL_WORD.sub(lambda m: m[0].upper() if UNIT_ACRONYM.fullmatch(m[0]) else m[0], text)
+
+
+_SMALL_WORD = re.compile(r"(?<![\w.])(?<!\d )[a-z]+(?!\w)")
+# A unit's letters that in capitals are an acronym (symbols.unit_capitals), in small letters.
+UNIT_ACRONYM = re.compile(r"[kmgtp]?hz|[kmgtpe]?ev|[kmg]?pc|kv|ml|ms|mm|kg|ns")
+
+
+def _move(space: Space, other: dict[int, list[int]]) -> sp.csr_matrix:
+    pairs = [(c, v) for c, vs in other.items() for v in vs]
+    source, target = (np.array(side, np.int64) for side in zip(*pairs, strict=True))
+    ratio = np.minimum(1.0, space.idf[target] / space.idf[source])
+    return sp.csr_matrix((ratio, (source, target)), shape=(space.size, space.size))
+
+
+def _respelled(space: Space, term: str) -> list[int]:
+    """The vocabulary's columns of the other spellings of a term: a word split into a phrase of
+    two words, a phrase of two words joined into one, a Greek letter named or written."""
+    vocabulary = space.vocabulary
+    first, _, second = term.partition(" ")
+    if second:
+        joined = vocabulary.get(first + second)
+        found = [] if joined is None or " " in second else [joined]
+    else:
+        cut = (f"{term[:i]} {term[i:]}" for i in range(2, len(term) - 1))
+        found = [c for phrase in cut if (c := vocabulary.get(phrase)) is not None]
+    greek = (vocabulary.get(form) for form in greek_spellings(term))
+    return found + [c for c in greek if c is not None]
+
+
+def greek_spellings(term: str) -> tuple[str, ...]:
+    """The term with its Greek letters spelled as names, or its names as letters, as the
+    analyzer reads each: a reader's "β-decay" is the papers' "beta decay", "alpha helix" their
+    "α-helix", "Hα" their "H-alpha". A form the analyzer reads only in part is none."""
+    return _greek_spellings(term, id(vars(tokens)["STOP_WORDS"]))  # a benchmark may swap them
+
+
+@functools.lru_cache(maxsize=1 << 16)  # readers share most terms: a run asks for each once
+def _greek_spellings(term: str, _stop_words: int) -> tuple[str, ...]:
+    if unit(term):
+        return ()
+    if any(c in LETTER_NAMES for c in term):
+        named = "".join(LETTER_NAMES.get(c, c) for c in term)
+        hyphened = "".join(f"-{LETTER_NAMES[c]}-" if c in LETTER_NAMES else c for c in term)
+        forms = {named, re.sub("-+", "-", hyphened).strip("-")}
+    else:
+        parts = re.split("[ -]", term)
+        lettered = [GREEK.get(p, p) for p in parts]
+        forms = {"-".join(lettered), "".join(lettered)} if lettered != parts else set()
+    found = []
+    for form in sorted(forms):
+        best = max(analyze(form), key=len, default="")
+        if best and best != term and _BARE.sub("", best) == _BARE.sub("", form):
+            found.append(best)
+    return tuple(dict.fromkeys(found))
+
+
+_BARE = re.compile("[ -]")
+
+
+def unit(word: str) -> bool:
+    """Is the word a unit with the prefix micro ("μm", "μs", "µg", "μmol")? Its letter spelled
+    out makes another word ("mum", "mus"), which a rule or a reader's keyword had matched. Other
+    letters before a name ("κB", "ΔG") and μ before what is no unit ("μSR", "μP", "μCT") are
+    still spelled ("NF-kappaB", "deltaG", "muSR")."""
+    return word[:1] in "\u03bc\u00b5" and len(word) > 1 and word[1:].lower() in _MICRO_UNITS
+
+
+# SI units and the few others written with micro in papers (μJy, μas in astronomy); not C, which
+# is also μC, a microcontroller, nor sr, P, CT: μSR, μP, μCT are names.
+_MICRO_UNITS = frozenset("m s g l a v w f h j k n t pa hz mol ev gy sv bq ci jy as rad bar".split())

@@ -1,0 +1,85 @@
+"""A reader's words in the spellings papers write: a phrase joined or split, a Greek letter
+named or written, a unit's acronym in capitals only for a reader who writes it in small letters."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from digest.ranking import features, spellings
+from digest.ranking.features import fit
+
+
+def test_a_readers_word_weighs_as_much_as_its_other_spelling_at_most() -> None:
+    # A rare spelling (a line-broken "mathemati cal", in two papers) took most of the weight of
+    # the reader's "mathematical", as its idf is high.
+    space = features.Space(["mathemati cal", "mathematical", "pre training", "pretraining"],
+                           np.array([8.0, 2.0, 3.0, 4.0]), 100)  # fmt: skip
+    rows = space.spelled(["mathematical", "pretraining"]).toarray()
+    assert rows[0][1] == pytest.approx(rows[0][0]) and rows[0][1] > 0
+    assert 0 < rows[1][2] < rows[1][3]  # a commoner spelling weighs as its idf says
+
+
+def test_a_readers_greek_letter_also_weighs_as_its_name_and_back() -> None:
+    # A reader's "β-decay" is the papers' "beta decay"; "alpha helix" their "α-helix".
+    space = features.Space(["beta decay", "β-decay", "alpha helix", "α-helix", "decay"],
+                           np.array([5.0, 6.0, 5.0, 5.0, 2.0]), 100)  # fmt: skip
+    rows = space.spelled(["β-decay", "alpha helix"]).toarray()
+    assert rows[0][0] > 0 and rows[0][1] > 0 and rows[0][4] == 0
+    assert rows[1][2] == pytest.approx(rows[1][3]) and rows[1][2] > 0
+
+
+def test_a_greek_letter_and_its_name_are_spellings_of_one_term():
+    assert spellings.greek_spellings("β-decay") == ("beta decay",)
+    assert set(spellings.greek_spellings("alpha helix")) == {"α-helix", "αhelix"}
+    assert set(spellings.greek_spellings("hα")) == {"h-alpha", "halpha"}
+    assert spellings.greek_spellings("decay") == () and spellings.greek_spellings("mu") == ()
+    # A letter after a hyphen stays in its word now: "TNF-α" is the papers' "TNF-alpha" too.
+    assert spellings.greek_spellings("tnf-α") == ("tnf alpha",)
+    assert spellings.greek_spellings("μm") == spellings.greek_spellings("µs") == ()  # no "mum"
+
+
+def test_a_readers_acronym_meets_its_papers_and_not_a_units_nor_an_assays_parts() -> None:
+    """A "GHZ states" reader had got GHz radio papers ("why: ghz"), an MPC one megaparsecs, a
+    ChIP-seq one chip-design papers ("why: chip"), a "psi(2S)" one no "ψ(2S)" paper; the fit
+    (many texts tokenized at once) reads them as a reader's one text is read. A reader's unit in
+    small letters finds the acronym too ("mpc" means either); in its own spelling ("Mpc") or
+    after a number it is the unit: a reader of "100 Mpc scales" had got model predictive
+    control, "why: matched MPC" (rank21 F3)."""
+    papers = ["GHZ states of twelve qubits", "A 10-20 GHz receiver front end",
+              "MPC for quadrotors", "Galaxies within 10 Mpc", "ChIP-seq of histone marks",
+              "An on-chip amplifier", "Charmonium $\\psi(2S)$ production",
+              "Charmonium decays"]  # fmt: skip
+    for keyword, found in [("GHZ states", {0}), ("MPC", {2}), ("ChIP-seq", {4}),
+                           ("psi(2S)", {6}), ("mpc", {2, 3}), ("Mpc", {3}),
+                           ("scales of 100 mpc", {3})]:  # fmt: skip
+        space, rows = fit(papers, keep=[keyword])
+        scores = (rows @ space.spelled([keyword]).T).toarray().ravel()
+        assert set(np.flatnonzero(scores).tolist()) == found, keyword
+
+
+def test_a_readers_unit_in_small_letters_is_the_acronym_too():
+    """A paper's "MPC" (model predictive control) is no Mpc; a reader who writes "mpc" means
+    either: "mpc for legged robots" had got megaparsec papers only."""
+    texts = [f"MPC for legged robot {i}" for i in range(5)]
+    texts += [f"A galaxy at 5 Mpc, number {i}" for i in range(5)]
+    space, _ = fit(texts)
+    row = space.spelled(["mpc for legged robots"])
+    assert row[0, space.vocabulary["MPC"]] > 0 and row[0, space.vocabulary["mpc"]] > 0
+    assert space.spelled(["MPC"])[0, space.vocabulary["mpc"]] == 0  # in capitals: the acronym
+
+
+def test_a_readers_acronym_in_small_letters_meets_it_in_capitals_and_a_quantity_does_not():
+    """A reader's "kv cache" and "ml potentials" in small letters mean the acronyms, alone or in
+    a phrase; their "RHEED at 20 kV" and "5 mL" are quantities, no acronym: a thin-film reader
+    had got KV-cache papers first (rank21 F1)."""
+    texts = [f"Efficient KV cache compression, idea {i}" for i in range(4)]
+    texts += [f"ML potentials for alloys, idea {i}" for i in range(4)]
+    texts += [f"RHEED of oxide films grown at 20 kV, sample {i}" for i in range(4)]
+    space, rows = fit(texts)
+    for reader, found in [("kv cache", set(range(4))), ("ml potentials", set(range(4, 8))),
+                          ("oxide films, RHEED at 20 kV, 5 mL", set(range(8, 12)))]:  # fmt: skip
+        scores = (rows @ space.spelled([reader]).T).toarray().ravel()
+        assert set(np.flatnonzero(scores).tolist()) == found, reader
+    row = space.spelled(["kv cache"])  # the papers' phrase, though no paper writes "kv"
+    assert row[0, space.vocabulary["KV cache"]] > 0 and row[0, space.vocabulary["KV"]] > 0
