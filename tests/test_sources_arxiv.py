@@ -520,7 +520,8 @@ def test_every_source_and_the_lookup_share_one_delay_between_calls(server: FeedS
         list(arxiv.fetch(source(url=url, query=query, delay=0.3), print, now=NOW))
     times = [r.at for r in server.requests]
     assert len(times) == 3
-    assert all(later - earlier >= 0.28 for earlier, later in pairwise(times))
+    # The server's receipt times jitter on a loaded machine; the defect's gap was 0.06 s.
+    assert all(later - earlier >= 0.2 for earlier, later in pairwise(times))
 
 
 WITHDRAWN = [
