@@ -639,9 +639,26 @@ def test_a_kicked_bot_that_cannot_learn_its_membership_does_not_join_and_tries_l
     said = str(unknown.value)
     assert unknown.value.retryable and said.startswith("matrix: the bot may not post in this room")
     assert f"answered {status}" in said and "not joined; tried again later" in said
+    assert " : " not in said  # a 502 page without an error code: "answered 502 : Bad Gateway"
     assert unknown.value.retry_after == (7.0 if status == 429 else None)
     assert membership(homeserver, owner, room_id, bot) == "leave"  # still out
     assert len(homeserver.messages(owner, room_id)) == 1
     with pytest.raises(DeliveryError) as later:  # answered: removed, and said so
         send(homeserver, token, room_id, message(2), row=2)
     assert str(later.value).startswith("matrix: the bot was removed from the room by ")
+
+
+def test_a_refusal_without_an_error_code_says_the_status_alone() -> None:
+    """A proxy's 502 page had read "matrix answered 502 : Bad Gateway" (ops20 F4)."""
+    import httpx
+
+    from digest.channels.matrix import refusal
+    from digest.channels.transport import Answer
+
+    page = Answer(502, httpx.Headers({"content-type": "text/html"}), b"<html>Bad Gateway</html>")
+    said = str(refusal(page, {}))
+    assert said.startswith("matrix answered 502: ") and " : " not in said
+    coded = Answer(403, httpx.Headers(), b"{}")
+    assert str(refusal(coded, {"errcode": "M_FORBIDDEN"})).startswith(
+        "matrix answered 403 M_FORBIDDEN: "
+    )

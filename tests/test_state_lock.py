@@ -109,6 +109,10 @@ def test_the_heartbeat_tells_ticking_from_stale_and_stopped(tmp_path: Path) -> N
     alive, why = lock.health(state, now - timedelta(hours=1))
     assert not alive and why == "the last heartbeat is 3600 s ahead of this clock (stepped back?)"
     assert lock.health(state, now - timedelta(seconds=5))[0]  # a few seconds is the clocks' skew
+    # A `--now` before a stopped serve's beat: "stopped -300 s ago" (ops20 F5).
+    lock.write_heartbeat(state, now, stopped=True)
+    alive, why = lock.health(state, now - timedelta(minutes=5))
+    assert not alive and why.endswith("stopped 300 s after the time asked")
 
 
 @pytest.mark.parametrize(

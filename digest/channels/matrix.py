@@ -2,8 +2,7 @@
 
 Each part's txnId derives from the outbox row, so a retry after a crash returns the original event
 instead of posting again. formatted_body keeps only the HTML the spec allows (the homeserver does
-not sanitize); events stay under the 65,536-byte limit by splitting long digests.
-"""
+not sanitize); events stay under the 65,536-byte limit by splitting long digests."""
 
 from __future__ import annotations
 
@@ -251,7 +250,8 @@ def unlearned(what: str, response: Answer) -> DeliveryError:
     """Whether a moderator removed the bot is unknown: no join (it might undo a kick), retried."""
     body, status = json_body(response), response.status_code
     wait = (retry_after(response, body) or 1.0) if status == 429 else None
-    said_now = f"{what} answered {status} {body.get('errcode') or ''}: {said(response, body)}"
+    code = body.get("errcode") or ""  # a proxy's 502 page had read "502 : Bad Gateway"
+    said_now = f"{what} answered {f'{status} {code}'.rstrip()}: {said(response, body)}"
     why = f"whether a moderator removed it is not known ({said_now}): not joined"
     text = f"matrix: the bot may not post in this room, and {why}; tried again later"
     return DeliveryError(text, retryable=True, retry_after=wait)
@@ -270,7 +270,8 @@ def refusal(response: Answer, body: dict[str, Any]) -> DeliveryError:
         "M_TOO_LARGE": "the event is too large",
     }.get(code)
     words = f"{hint}: {said(response, body)}" if hint else said(response, body)
-    return DeliveryError(f"matrix answered {status} {code}: {words}", retryable=status >= 500)
+    head = f"{status} {code}".rstrip()  # not "matrix answered 502 : Bad Gateway" (ops20 F4)
+    return DeliveryError(f"matrix answered {head}: {words}", retryable=status >= 500)
 
 
 def events(

@@ -205,7 +205,7 @@ def health(state: str | Path, now: datetime | None, worker: str | None = None) -
         return False, f"{path}: unreadable heartbeat ({exc})"
     age = (now - at).total_seconds()
     if beat.get("stopped"):
-        return False, f"digest serve (pid {beat.get('pid')}) stopped {age:.0f} s ago"
+        return False, f"digest serve (pid {beat.get('pid')}) stopped {_ago(age)}"
     if age > STALE_AFTER:
         return False, f"stale: the last heartbeat is {age:.0f} s old (the limit is {STALE_AFTER} s)"
     if -age > STALE_AFTER:  # "0 s ago" for a dead pid until the clock caught up with it
@@ -216,6 +216,13 @@ def health(state: str | Path, now: datetime | None, worker: str | None = None) -
             f"failing: pid {beat.get('pid')} ticks but its last job failed: {beat['failing']}",
         )
     return True, f"alive: pid {beat.get('pid')}, last heartbeat {max(age, 0):.0f} s ago"
+
+
+def _ago(seconds: float) -> str:
+    """How long ago a beat was; a `--now` before it had read "0 s ago" (ops20 F5)."""
+    if seconds >= 0:
+        return f"{seconds:.0f} s ago"
+    return f"{-seconds:.0f} s after the time asked"
 
 
 def _workers_health(
@@ -255,7 +262,7 @@ def _workers_health(
         alive += ticking and not failing
         how = "stopped" if worker["stopped"] else ("alive" if ticking else "stale")
         how = f"failing: {worker['facts']['failing']}" if failing else how
-        lines.append(f"{worker['name']} {how} ({max(seconds, 0):.0f} s ago)")
+        lines.append(f"{worker['name']} {how} ({_ago(seconds)})")
     word = "alive" if alive else "not alive"
     return bool(alive), f"{word}: {alive} of {len(workers)} serve worker(s) ticking: " + ", ".join(
         lines
