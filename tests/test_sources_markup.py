@@ -8,6 +8,7 @@ import pytest
 from support_alarm import in_time
 
 from digest.models.identity import title_hash
+from digest.sources import markup as markup_module
 from digest.sources.latex import to_text
 from digest.sources.markup import html_text
 
@@ -181,6 +182,19 @@ def _html(written: str) -> str:
             "Sorting in O(<i>n</i> log <i>n</i>) comparisons",
         ),
         ("Ice of H$_2$O at high pressure", "Ice of H<sub>2</sub>O at high pressure"),
+        (
+            "Sampling on $[0,1]$ intervals",
+            "Sampling on "
+            + _math('<mfenced open="[" close="]"><mn>0</mn><mn>1</mn></mfenced>')
+            + " intervals",
+        ),
+        (
+            "Dating by $^{14}$C decay",
+            "Dating by "
+            + _math("<mmultiscripts><mi>C</mi><mprescripts/><none/><mn>14</mn></mmultiscripts>")
+            + " decay",
+            "Dating by <sup>14</sup>C decay",
+        ),
         ("The 5$^{th}$ workshop on bandits", "The 5<sup>th</sup> workshop on bandits"),
         (
             "Adaptive $\\epsilon$-Greedy Exploration for Deep RL",  # arXiv
@@ -203,3 +217,144 @@ def test_a_long_formula_is_read_in_linear_time() -> None:
     # Each piece of a part was added to one string: quadratic in the pieces of a long formula.
     formula = "<math><msup><mrow>" + "<mi>x</mi>" * 100_000 + "</mrow><mn>2</mn></msup>"
     assert in_time(lambda: html_text(formula)) == "x" * 100_000 + "²"
+
+
+# Every element whose parts are composed, nested in itself: (opening, closing) of one level.
+_NESTED = {
+    "sup": ("<sup>x", "</sup>"),
+    "sub": ("<sub>x", "</sub>"),
+    **{
+        tag: (f"<{tag}><mi>x</mi>", f"</{tag}>")
+        for tag in (
+            "msup msub msubsup mfrac mroot msqrt mover munder munderover mfenced"
+            " mmultiscripts alternatives"
+        ).split()
+    },
+}
+
+
+def _work(markup: str, monkeypatch: pytest.MonkeyPatch) -> tuple[int, str]:
+    """The characters the layouts' texts came to, all told (each closing composes its own)."""
+    read = [0]
+    texts = markup_module._Layout.texts
+
+    def counted(layout: markup_module._Layout) -> list[str]:
+        found = texts(layout)
+        read[0] += sum(map(len, found))
+        return found
+
+    with monkeypatch.context() as patch:
+        patch.setattr(markup_module._Layout, "texts", counted)
+        text = html_text(markup)
+    return read[0], text
+
+
+@pytest.mark.parametrize("tag", sorted(_NESTED))
+@pytest.mark.parametrize("closed", [True, False])
+def test_nested_layouts_are_read_in_linear_work(
+    tag: str, closed: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """40,000 nested <sup> in one feed item held a run 205 s: each closing composed all the
+    text inside it again, n² in the depth (a cut fragment's open ones likewise at its end).
+    Twice the depth is twice the work, not four times, and no level's text is lost."""
+    opening, closing = _NESTED[tag]
+    work = []
+    for depth in (1000, 2000):
+        # Left open, each but one: a name never closed is no tag for some (<mfenced> as text).
+        markup = "<math>" + opening * depth + closing * (depth if closed else 1)
+        read, text = _work(markup, monkeypatch)
+        work.append(read)
+        kept = sum(c.isalnum() for c in text)  # of <alternatives>, one rendering is read
+        assert kept >= (1 if tag == "alternatives" else depth), text[:200]
+    assert work[1] < 3 * work[0], work
+
+
+def test_a_formula_after_one_nested_past_the_depth_is_read_as_ever() -> None:
+    deep = "<sup>" * 100 + "x" + "</sup>" * 100
+    assert html_text(f"{deep} and 10<sup>6</sup> cells").endswith(" and 10⁶ cells")
+    # Nested as deep as a real formula, every level is composed as before.
+    tower = "<msup><mi>e</mi>" * 4 + "<mi>x</mi>" + "</msup>" * 4
+    assert html_text(_math(tower)) == "e^(e^(e^eˣ))"
+
+
+@pytest.mark.parametrize("prefix", ["", "jats:", "j:"])
+@pytest.mark.parametrize("tex_first", [True, False])
+def test_jats_alternatives_are_read_once(prefix: str, tex_first: bool) -> None:
+    """Both renderings had been read: "The ββ-phase … T_c = 40 KT_c=40K". The MathML is read,
+    as every other formula is; the TeX only where there is no MathML."""
+    tex = f"<{prefix}tex-math>$T_c = 40\\,\\mathrm{{K}}$</{prefix}tex-math>"
+    mathml = (
+        '<mml:math xmlns:mml="http://www.w3.org/1998/Math/MathML"><mml:msub><mml:mi>T</mml:mi>'
+        "<mml:mi>c</mml:mi></mml:msub><mml:mo>=</mml:mo><mml:mn>40</mml:mn></mml:math>"
+    )
+    inner = tex + mathml if tex_first else mathml + tex
+    formula = f"<{prefix}inline-formula><{prefix}alternatives>{inner}</{prefix}alternatives>"
+    text = f"<{prefix}p>forms at {formula}</{prefix}inline-formula> in cells.</{prefix}p>"
+    assert html_text(text) == "forms at T_c=40 in cells."
+    graphic = f'<{prefix}inline-graphic xlink:href="x.gif"/>'
+    only_tex = f"<{prefix}alternatives>{graphic}{tex}</{prefix}alternatives>"
+    assert html_text(f"at {only_tex} here") == "at $T_c = 40\\,\\mathrm{K}$ here"
+
+
+def test_the_feed_items_alternatives_read_once() -> None:
+    item = (  # feeds21's Crossref-fed item
+        "<jats:p>The <jats:inline-formula><jats:alternatives><jats:tex-math>$\\beta$"
+        '</jats:tex-math><mml:math xmlns:mml="http://www.w3.org/1998/Math/MathML"><mml:mi>β'
+        "</mml:mi></mml:math></jats:alternatives></jats:inline-formula>-phase forms.</jats:p>"
+        "<jats:p>Second paragraph.</jats:p>"
+    )
+    assert html_text(item) == "The β-phase forms. Second paragraph."
+
+
+@pytest.mark.parametrize(
+    ("markup", "text"),
+    [
+        # Their parts had run together: "01", "ab", "C614", "ab", "1001".
+        ('<mfenced open="[" close="]"><mn>0</mn><mn>1</mn></mfenced> interval', "[0,1] interval"),
+        ("<mfenced><mi>a</mi><mi>b</mi></mfenced> pair", "(a,b) pair"),
+        ("<mfenced><mrow><mi>a</mi><mo>+</mo><mi>b</mi></mrow></mfenced>", "(a+b)"),
+        (  # the n-th separator after the n-th part, the last one again; blanks are no separator
+            '<mfenced separators="; ,"><mi>a</mi><mi>b</mi><mi>c</mi><mi>d</mi></mfenced>',
+            "(a;b,c,d)",
+        ),
+        ('<mfenced open="{" close="" separators=""><mi>a</mi><mi>b</mi></mfenced>', "{ab"),
+        ("<mfenced/>", "()"),
+        (
+            "<mmultiscripts><mi>C</mi><none/><none/><mprescripts/><mn>6</mn><mn>14</mn>"
+            "</mmultiscripts> dating",
+            "¹⁴₆C dating",
+        ),
+        (
+            "<mml:mmultiscripts><mml:mi>U</mml:mi><mml:mprescripts/><mml:none/><mml:mn>235"
+            "</mml:mn></mml:mmultiscripts> fission",
+            "²³⁵U fission",
+        ),
+        (  # a tensor's scripts after its base; a prescript Unicode cannot raise in parentheses
+            "<mmultiscripts><mi>R</mi><mi>i</mi><none/><none/><mi>j</mi><mprescripts/>"
+            "<mi>q</mi><none/></mmultiscripts>",
+            "_(q)Rᵢʲ",
+        ),
+        ('<mi>a</mi><mspace width="1em"/><mi>b</mi> spaced', "a b spaced"),
+        ('<mi>a</mi><mspace width="thinmathspace"/><mi>b</mi>', "a b"),
+        ('<mi>a</mi><mspace linebreak="newline"/><mi>b</mi>', "a b"),
+        # A kerning, a zero width and the default (none) are no blank.
+        ('<mi>a</mi><mspace width="-0.1em"/><mi>b</mi><mspace width="0.0em"/><mi>c</mi>', "abc"),
+        ("<mi>a</mi><mspace/><mi>b</mi>", "ab"),
+        (
+            "<mtable><mtr><mtd><mn>1</mn></mtd><mtd><mn>0</mn></mtd></mtr><mtr><mtd><mn>0</mn>"
+            "</mtd><mtd><mn>1</mn></mtd></mtr></mtable>identity",
+            "1 0; 0 1 identity",
+        ),
+        (
+            '<mfenced open="[" close="]"><mtable><mtr><mtd><mi>a</mi></mtd></mtr><mtr><mtd>'
+            "<mi>b</mi></mtd></mtr></mtable></mfenced>",
+            "[a; b]",
+        ),
+    ],
+)
+def test_fences_prescripts_spaces_and_tables_keep_their_parts(markup: str, text: str) -> None:
+    assert html_text(_math(markup) if "<math" not in markup else markup) == text
+
+
+def test_an_html_tables_cells_stay_apart() -> None:
+    assert html_text("<table><tr><td>1</td><td>2</td></tr><tr><th>3</th></tr></table>") == "1 2 3"

@@ -1,6 +1,7 @@
 """HTML in a feed's titles and abstracts as plain text: known elements' tags go, a "<" that
 opens none stays (an abstract's `$k<n$`), and a formula's parts stay apart (10⁶ is not 106, ½
-is not 12): HTML's <sup> and <sub>, MathML's scripts, fractions and roots read as LaTeX's do."""
+is not 12): HTML's <sup> and <sub>, MathML's scripts, fractions, roots, fences and tables read
+as LaTeX's do, and of JATS's <alternatives> one rendering is read."""
 
 from __future__ import annotations
 
@@ -12,13 +13,27 @@ from html.parser import HTMLParser
 
 from digest.sources.latex import fraction, root, script
 
-_BLOCKS = {"p", "br", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote"}
+# Read by their names without a prefix: JATS's <jats:p> had run its paragraphs together.
+_BLOCKS = {"p", "br", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote"} | {
+    "td", "th", "mtable", "sec", "title", "list-item", "disp-formula"
+}  # fmt: skip
+# A MathML table's rows and cells, a blank (or a row's "; ") at their start only, so that no
+# blank comes between a cell and the next row's "; ": the matrix [1 0; 0 1] had read "1001".
+_ROWS = {"mtr", "mlabeledtr"}
+_CELLS = _ROWS | {"mtd"}
 # Elements whose parts are put together, not run together: a base and its script, a numerator
 # and its denominator. Each child element is one part (a MathML <mrow> groups several).
 _LAYOUT = {
     "sup", "sub", "msqrt", "msup", "msub", "msubsup", "mfrac", "mroot", "mover", "munder",
-    "munderover",
+    "munderover", "mfenced", "mmultiscripts", "alternatives",
 }  # fmt: skip
+# Layouts inside as many layouts are read as written, their parts run together: each closing
+# composed all the text inside it again, and 40,000 nested <sup> took minutes (n² in the depth).
+# No formula nests so deep; past it the work is linear, at most this many passes over the text.
+_DEEPEST = 32
+# MathML's empty elements: a part of the layout they stand in (<none/> holds a script's place,
+# <mprescripts/> parts the scripts after the base from those before it), never a parent.
+_EMPTY = {"none", "mprescripts", "mspace", "mglyph", "malignmark"}
 _VOID = {"br", "img", "hr", "wbr", "col", "meta", "link", "input", "source", "param", "track"}
 # MathML's invisible operators (function application, invisible times): no reading of their own.
 _INVISIBLE = dict.fromkeys(range(0x2061, 0x2065))
@@ -27,9 +42,15 @@ _INVISIBLE = dict.fromkeys(range(0x2061, 0x2065))
 @dataclass
 class _Layout:
     tag: str
+    attributes: dict[str, str] = field(default_factory=dict)
     # Each part's pieces, joined at the end: a part grown by += was quadratic in its pieces.
     parts: list[list[str]] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)  # each part's element ("" for bare text)
     depth: int = 0  # elements open inside the current part
+
+    def begin(self, name: str, text: str = "") -> None:
+        self.parts.append([text] if text else [])
+        self.names.append(name)
 
     def texts(self) -> list[str]:
         return ["".join(part) for part in self.parts]
@@ -41,6 +62,8 @@ class _Text(HTMLParser):
         self.parts: list[str] = []
         self.hidden = 0
         self.layouts: list[_Layout] = []
+        self.flat: list[str] = []  # layouts open past _DEEPEST, read as written
+        self.rows: list[int] = []  # rows begun in each table open
         self.token = False  # in a MathML <mi> or <mo>, whose "log" is a word, not a product
         self.word = False  # such a word was the last text: a letter after it is set apart
 
@@ -49,31 +72,51 @@ class _Text(HTMLParser):
         if self.layouts and name not in _VOID:
             top = self.layouts[-1]
             if top.depth == 0:
-                top.parts.append([])
-            top.depth += 1
+                top.begin(name)
+            if name not in _EMPTY:
+                top.depth += 1
         self.token = name in ("mi", "mo")
         if name in _HIDDEN:
             self.hidden += 1
-        elif tag in _BLOCKS:
-            self._emit(" ")
+        elif name in _BLOCKS or name in _CELLS:
+            self._block(name, start=True)
+        elif name in _LAYOUT and len(self.layouts) < _DEEPEST:
+            self.layouts.append(_Layout(name, {k: v or "" for k, v in attrs}))
         elif name in _LAYOUT:
-            self.layouts.append(_Layout(name))
+            self.flat.append(name)
+        elif name == "mspace" and _spacing(dict(attrs)):
+            self._emit(" ")
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in _BLOCKS:  # <br/>; a hidden element closed at once hides nothing
-            self._emit(" ")
+        # <br/>, <none/>, <mfenced/>; a hidden element closed at once hides nothing.
+        self.handle_starttag(tag, attrs)
+        self.handle_endtag(tag)
 
     def handle_endtag(self, tag: str) -> None:
         name = tag.rpartition(":")[2]
         self.token = False
         if name in _HIDDEN:
             self.hidden = max(0, self.hidden - 1)
-        elif tag in _BLOCKS:
-            self._emit(" ")
-        if self.layouts and self.layouts[-1].tag == name:  # closed, even with a part left open
+        elif name in _BLOCKS:
+            self._block(name, start=False)
+        if self.flat and self.flat[-1] == name:
+            self.flat.pop()
+        elif self.layouts and self.layouts[-1].tag == name:  # closed, even with a part left open
+            self.flat.clear()  # those opened past _DEEPEST were inside it
             self._emit(_composed(self.layouts.pop()))
-        if self.layouts and name not in _VOID:
+        if self.layouts and name not in _VOID and name not in _EMPTY:
             self.layouts[-1].depth = max(0, self.layouts[-1].depth - 1)
+
+    def _block(self, name: str, *, start: bool) -> None:
+        """A blank around a block or a cell; a table's rows apart by "; " (1 0; 0 1)."""
+        if name == "mtable" and start:
+            self.rows.append(0)
+        elif name == "mtable" and self.rows:
+            self.rows.pop()
+        rows = self.rows if name in _ROWS else []
+        self._emit("; " if rows and rows[-1] else " ")
+        if rows:
+            rows[-1] += 1
 
     def handle_data(self, data: str) -> None:
         if self.hidden:
@@ -102,7 +145,7 @@ class _Text(HTMLParser):
         if top.depth:
             top.parts[-1].append(text)
         elif text.strip():  # text right inside the element is a part of its own
-            top.parts.append([text])
+            top.begin("", text)
 
     def _last(self) -> str:
         """The text just before the current place (a few characters are enough)."""
@@ -119,6 +162,8 @@ def _composed(layout: _Layout) -> str:
         return script("".join(texts), up=tag == "sup")
     if tag == "msqrt":
         return root("".join(parts))
+    if tag in _COMPOSERS:
+        return _COMPOSERS[tag](parts, layout)
     if len(parts) != (3 if tag in ("msubsup", "munderover") else 2):
         return "".join(texts)
     if tag == "mfrac":
@@ -128,6 +173,65 @@ def _composed(layout: _Layout) -> str:
     if tag in ("msubsup", "munderover"):
         return parts[0] + script(parts[1], up=False) + script(parts[2], up=True)
     return parts[0] + script(parts[1], up=tag in ("msup", "mover"))
+
+
+def _fenced(parts: list[str], layout: _Layout) -> str:
+    """<mfenced>: its parts between its fences, apart by its separators: the n-th separator
+    after the n-th part, the last one again when they run out (MathML's defaults "(", ")",
+    ","). Its parts had run together: [0,1] read "01"."""
+    given = layout.attributes
+    separators = "".join(given.get("separators", ",").split())
+    marks = [
+        separators[min(n, len(separators) - 1)] if separators else "" for n in range(len(parts))
+    ]
+    inner = "".join(mark + part for mark, part in zip(["", *marks], parts, strict=False))
+    return given.get("open", "(").strip() + inner + given.get("close", ")").strip()
+
+
+def _multiscripts(parts: list[str], layout: _Layout) -> str:
+    """<mmultiscripts>: a base, then (subscript, superscript) pairs after it and, past an
+    <mprescripts/>, before it: the isotope ¹⁴₆C, not "C614" (its parts as written)."""
+    names = layout.names
+    cut = names.index("mprescripts") if "mprescripts" in names else len(parts)
+    base, after, before = parts[0] if cut else "", parts[1:cut], parts[cut + 1 :]
+    pre = "".join(_raised(up, True) + _raised(down, False) for down, up in _pairs(before))
+    post = "".join(script(down, up=False) + script(up, up=True) for down, up in _pairs(after))
+    return pre + base + post
+
+
+def _pairs(scripts: list[str]) -> list[tuple[str, str]]:
+    return list(zip(scripts[::2], [*scripts[1::2], ""], strict=False))
+
+
+def _raised(text: str, up: bool) -> str:
+    """A script before its base: marked ones in parentheses, ^(q)C, that no reader joins _cC."""
+    written = script(text, up=up)
+    marked = written[:1] in ("^", "_") and not written[1:].startswith("(")
+    return f"{written[0]}({written[1:]})" if marked else written
+
+
+def _alternative(parts: list[str], layout: _Layout) -> str:
+    """JATS's <alternatives>: one of its renderings, not all ("T_c = 40 KT_c=40K"). The MathML
+    first: read here as every other formula is, into plain text, where the TeX is source that
+    only latex.to_text reads (not every caller runs it), and is often a whole LaTeX document
+    (\\documentclass … \\begin{document}$…$); else the first that has any text."""
+    chosen = [part for name, part in zip(layout.names, parts, strict=True) if name == "math"]
+    return next((part for part in [*chosen, *parts] if part), "")
+
+
+def _spacing(attributes: dict[str, str | None]) -> bool:
+    """Whether an <mspace> is a blank: a line break, or a width above zero (a named one too,
+    "thinmathspace"); not a kerning (a negative width) nor its default, none."""
+    if attributes.get("linebreak") in ("newline", "indentingnewline"):
+        return True
+    width = (attributes.get("width") or "").strip().lower()
+    number = re.match(r"[-+]?(?:\d+\.?\d*|\.\d+)", width)
+    if number:
+        return float(number[0]) > 0
+    return width[:1].isalpha() and not width.startswith("negative")
+
+
+_COMPOSERS = {"mfenced": _fenced, "mmultiscripts": _multiscripts, "alternatives": _alternative}
 
 
 def html_text(fragment: str) -> str:
