@@ -71,3 +71,87 @@ def test_braces_keep_a_corporate_name_whole() -> None:
 def test_one_name_is_turned_round() -> None:
     assert one("Reagle, Jr., Joseph M.") == "Joseph M. Reagle Jr."
     assert one("Joseph M. Reagle Jr.") == "Joseph M. Reagle Jr."
+
+
+@pytest.mark.parametrize(
+    ("written", "names"),
+    [
+        # a part that itself ends in initials is a whole name, not a surname: two authors
+        ("Zhang W., Rossi M.", ("Zhang W.", "Rossi M.")),
+        ("Zhang W, Rossi M", ("Zhang W", "Rossi M")),  # Vancouver, as PubMed cites
+        ("Smith J.A., Doe B.", ("Smith J.A.", "Doe B.")),
+        ("Serre J.-P., Doe B.", ("Serre J.-P.", "Doe B.")),
+        ("Serre J-P, Doe B", ("Serre J-P", "Doe B")),
+        ("LEE JH, KIM S", ("LEE JH", "KIM S")),
+        ("Kim S., Lee J., Park H.", ("Kim S.", "Lee J.", "Park H.")),
+        # a Chinese, Japanese or Korean name is one word: never a surname, never initials
+        ("张伟, 李华", ("张伟", "李华")),
+        ("张伟, 李华, 王芳, 赵敏", ("张伟", "李华", "王芳", "赵敏")),
+        ("张伟，李华、王芳", ("张伟", "李华", "王芳")),
+        ("김민수, 이영희", ("김민수", "이영희")),
+        # "Last, First" and "Last, Initials" as before
+        ("Smith, J.", ("J. Smith",)),
+        ("Smith, AB, Doe, CD", ("AB Smith", "CD Doe")),
+        ("van der Berg, C.", ("C. van der Berg",)),
+        ("Müller, Ph., Schmidt, K.", ("Ph. Müller", "K. Schmidt")),
+    ],
+)
+def test_names_written_surname_first_with_initials_are_each_an_author(
+    written: str, names: tuple[str, ...]
+) -> None:
+    assert split(written) == names
+
+
+@pytest.mark.parametrize(
+    ("written", "names"),
+    [
+        ("Jane Smith, M.D., Ph.D., and John Doe, M.D.", ("Jane Smith", "John Doe")),
+        (
+            "Jane Smith, M.D., John Doe, Ph.D., and Ann Lee, M.P.H.",
+            ("Jane Smith", "John Doe", "Ann Lee"),
+        ),
+        ("Jane Smith, MD, PhD; John Doe, MPH", ("Jane Smith", "John Doe")),
+        ("Jane Smith, RN, MSc, and John Doe, DPhil, FRS", ("Jane Smith", "John Doe")),
+        ("Wei Zhang, Ph.D., Maria Rossi, MBBS", ("Wei Zhang", "Maria Rossi")),
+        ("Jane Smith, Dr., John Doe", ("Jane Smith", "John Doe")),
+        # initials that look like a degree stay initials in a "Last, Initials" list
+        ("Smith, M.D., Doe, J.", ("M.D. Smith", "J. Doe")),
+        ("García Márquez, M.A., Smith, J.", ("M.A. García Márquez", "J. Smith")),
+        ("Smith, MD", ("MD Smith",)),
+        ("Müller, Ph. D., Schmidt, K.", ("Ph. D. Müller", "K. Schmidt")),
+        ("Smith, Ed D.", ("Ed D. Smith",)),
+        ("Smith, DR", ("DR Smith",)),
+    ],
+)
+def test_degrees_are_no_authors(written: str, names: tuple[str, ...]) -> None:
+    assert split(written) == names
+
+
+@pytest.mark.parametrize(
+    ("written", "names"),
+    [
+        (
+            "Ada Lovelace\nAlan Turing\nGrace Hopper",
+            ("Ada Lovelace", "Alan Turing", "Grace Hopper"),
+        ),
+        ("Smith, John\r\nDoe, Jane\n", ("John Smith", "Jane Doe")),
+        (
+            "Kukla, D., Crampton, A.\nWood, D., Khetani, S.",
+            ("D. Kukla", "A. Crampton", "D. Wood", "S. Khetani"),
+        ),
+        ("张伟\n李华", ("张伟", "李华")),
+        # one name or one list wrapped over lines stays as it was
+        ("Lovelace,\n Ada", ("Ada Lovelace",)),
+        ("John\n Smith", ("John Smith",)),
+        ("Joseph M.\n Reagle Jr.", ("Joseph M. Reagle Jr.",)),
+        ("Maldacena, Juan\n Martin and Ayan, Burcu", ("Juan Martin Maldacena", "Burcu Ayan")),
+        ("Lovelace, Ada and\n Turing, Alan", ("Ada Lovelace", "Alan Turing")),
+        ("Jan van\n der Berg, Ada Lovelace", ("Jan van der Berg", "Ada Lovelace")),
+        ("Smith, John and van der\n Berg, Jan", ("John Smith", "Jan van der Berg")),
+    ],
+)
+def test_a_line_break_parts_names_only_when_each_line_is_whole_names(
+    written: str, names: tuple[str, ...]
+) -> None:
+    assert split(written) == names
+    assert split([written]) == names

@@ -200,6 +200,15 @@ def test_a_preprint_and_its_journal_version_of_one_title_are_one_paper() -> None
         ("10.31124/advance.7926932.v1", "10.31124/advance.7926932.v2"),  # SAGE Advance
         ("10.6084/m9.figshare.123456.v1", "10.6084/m9.figshare.123456.v2"),
         ("10.35542/osf.io/abcde_v1", "10.35542/osf.io/abcde_v2"),  # EdArXiv
+        # eLife's Reviewed Preprints and Version of Record, one DOI a version, any case
+        ("10.7554/eLife.101234.1", "https://doi.org/10.7554/eLife.101234.2"),
+        ("10.7554/elife.101234", "10.7554/ELIFE.101234.3"),  # the paper's own DOI
+        ("10.35241/emeraldopenres.14515.1", "10.35241/emeraldopenres.14515.2"),
+        ("10.3310/nihropenres.13837.1", "10.3310/nihropenres.13837.2"),
+        ("10.15694/mep.2021.000131.1", "10.15694/mep.2021.000131.2"),  # MedEdPublish
+        ("10.7287/peerj.preprints.3151v1", "10.7287/peerj.preprints.3151v2"),
+        ("10.1101/2024.12.02.626299v1", "10.1101/2024.12.02.626299v2"),  # bioRxiv's address
+        ("10.1101/2025.10.14.25337964", "10.1101/2025.10.14.25337964v2"),  # medRxiv
     ],
 )
 def test_a_new_version_of_a_preprint_is_the_same_paper(first: str, second: str) -> None:
@@ -219,12 +228,33 @@ def test_a_new_version_of_a_preprint_is_the_same_paper(first: str, second: str) 
         ("10.26434/chemrxiv-2026-ab12c-v2.1", "10.26434/chemrxiv-2026-ab12c-v2.2"),  # files
         ("10.20944/preprints202611.0042.v2.supp", "10.20944/preprints202611.0042.v2"),
         ("10.12688/f1000research.13040.1", "10.12688/f1000research.13041.1"),
+        ("10.7554/eLife.101234.1", "10.7554/eLife.101235.1"),  # two eLife papers
+        ("10.7554/eLife.34408", "10.7554/eLife.34408.011"),  # a figure's or a review's DOI
+        ("10.7554/eLife.90696.3", "10.7554/eLife.90696.3.sa4"),
+        ("10.1016/s0140-6736(20)30183-5", "10.1016/s0140-6736(20)30183-2"),  # the Lancet
+        ("10.4230/lipics.icalp.2020.1", "10.4230/lipics.icalp.2020.2"),  # LIPIcs papers
+        ("10.1007/978-3-030-58452-8_1", "10.1007/978-3-030-58452-8_2"),  # Springer chapters
+        ("10.1080/00031305.2016.1154108", "10.1080/00031305.2016.1154102"),  # T&F
+        ("10.3310/hta23010", "10.3310/hta23011"),  # NIHR's journals, no versions
+        ("10.1101/gr.279479.124", "10.1101/gr.279479.125"),  # CSHL's journals
     ],
 )
 def test_a_doi_that_only_ends_like_a_version_names_another_work(first: str, second: str) -> None:
     title = "Scaling laws for protein language models across families"
     one, two = (keys(Paper(ident, title, "x")) for ident in (first, second))
     assert not {k for k in one if k.startswith("doi:")} & set(two)
+
+
+def test_the_versions_of_an_elife_paper_are_one_paper_but_two_papers_stay_two() -> None:
+    # eLife's Reviewed Preprint day 1 and its revision day 2 (feeds21 F9): had been sent twice.
+    title = "Dopamine neurons encode reward prediction errors in freely moving mice"
+    authors = ("Ada Lovelace", "Alan Turing", "Grace Hopper")
+    one, two, other = (
+        Paper(f"10.7554/elife.{n}", title, "x", authors=authors)
+        for n in ("101234.1", "101234.2", "101299.1")
+    )
+    assert len(dedupe([one, two])) == 1
+    assert len(dedupe([one, other])) == 2
 
 
 def test_versions_of_two_different_preprints_of_one_title_stay_two_papers() -> None:

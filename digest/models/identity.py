@@ -304,8 +304,9 @@ def same_paper(matched: str, known: Iterable[str], incoming: Iterable[str]) -> b
 
 def unversioned(key: str) -> str:
     """A DOI key without the version a preprint server writes into it (`.v2`, `/v2`, `-v2`,
-    `_v2` on any DOI; ESSOAr's, Qeios's and the F1000 journals' bare `.2`). A new version is the
-    same paper, as an arXiv id's is; it had been a new paper, sent again. An old-style arXiv key
+    `_v2` on any DOI; eLife's, ESSOAr's, Qeios's and the F1000 journals' bare `.2`; PeerJ
+    Preprints' and bioRxiv's `v2` after the number). A new version is the same paper, as an
+    arXiv id's is; it had been a new paper, sent again. An old-style arXiv key
     stored with its subject class ('arxiv:math.GT/0309136', before arxiv_id dropped it) as
     arXiv's own."""
     if key.startswith("arxiv:") and "/" in key:
@@ -329,12 +330,22 @@ _OSF = re.compile(r"doi:10\.\d+/osf\.io/")  # any of OSF's servers, whatever its
 # The DOIs that carry a version, by their shape, not a list of registrants: OSF hosts dozens of
 # servers (EdArXiv, MetaArXiv...), figshare's portals and ChemRxiv's platform more, each with a
 # prefix of its own and a `vN` of the same few shapes. A bare `.N` ends many journals' DOIs
-# (10.1109/5.771073): only ESSOAr's, Qeios's and the F1000 journals' (10.12688) are versions.
+# (10.1109/5.771073, a Lancet's or a Springer chapter's): it is a version only on the servers
+# named here. ESSOAr, Qeios; the F1000 platform's journals (10.12688, Emerald Open Research,
+# NIHR Open Research, MedEdPublish); eLife's Reviewed Preprints and Versions of Record
+# (eLife.101234.2: each version had been a new paper, sent again), whose zero-padded `.011` is a
+# figure's or a review's, no version. A `vN` right after the number: PeerJ Preprints'
+# (preprints.3151v1) and bioRxiv's and medRxiv's DOI as their page's address writes it.
 _VERSIONED = re.compile(
     r"(doi:10\.\d+/.+?)[./_-]v\d{1,3}"
     r"|(doi:10\.1002/essoar\.\d+)\.\d{1,3}"
     r"|(doi:10\.32388/[a-z0-9]{6})\.\d{1,3}"
-    r"|(doi:10\.12688/[a-z0-9]+\.\d+)\.\d{1,3}"
+    r"|(doi:10\.(?:12688/[a-z0-9]+|35241/emeraldopenres|3310/nihropenres)\.\d+)\.\d{1,3}"
+    r"|(doi:10\.15694/mep\.\d{4}\.\d{6,7})\.\d{1,3}"
+    r"|(doi:10\.7554/elife\.\d{5,6})\.[1-9]\d?"
+    r"|(doi:10\.7287/peerj\.preprints\.\d+)v\d{1,3}"
+    r"|(doi:10\.(?:1101|64898)/(?:\d{4}\.\d\d\.\d\d\.)?\d{6,8})v\d{1,3}",
+    re.IGNORECASE,
 )
 
 

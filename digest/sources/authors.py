@@ -1,6 +1,7 @@
 """Author lists as every source format writes them, split into 'First Last' names: BibTeX's
-"Last, First and ...", bioRxiv's "Kukla, D., Crampton, A.", "A, B, and C", semicolons, "et al.",
-suffixes ("Reagle, Jr., Joseph M." is Joseph M. Reagle Jr.) and collaborations.
+"Last, First and ...", bioRxiv's "Kukla, D., Crampton, A.", Vancouver's "Zhang W, Rossi M",
+"A, B, and C", semicolons, names one a line, "et al.", suffixes ("Reagle, Jr., Joseph M." is
+Joseph M. Reagle Jr.), degrees ("Jane Smith, M.D." is Jane Smith) and collaborations.
 """
 
 from __future__ import annotations
@@ -10,8 +11,26 @@ import re
 from collections.abc import Iterable
 
 _SUFFIX = re.compile(r"^(?:jr|sr|junior|senior|ii|iii|iv|v|2nd|3rd)\.?$", re.IGNORECASE)
-# "D.", "J.-P.", "A. B.", "Th.", or bare capitals "AB" as some exports write initials.
-_INITIALS = re.compile(r"^(?:(?:[^\W\d_][a-z]?\.\s*-?\s*)+|[^\W\d_a-z]{1,3})$")
+# "D.", "J.-P.", "A. B.", "Th.", or bare capitals "AB", "J-P" as some exports write initials
+# (capitals: a script without case, "李华", had been initials, so four Chinese names made two).
+_INITIALS = re.compile(r"^(?:(?:[^\W\d_][a-z]?\.\s*-?\s*)+|[^\W\d_]{1,3}(?:-[^\W\d_]{1,2})?)$")
+# Degrees and post-nominals, a comma part of their own after a name ("Jane Smith, M.D., Ph.D.,
+# and John Doe, M.D." had made "M.D." and "Ph.D." authors): none of these is anyone's initials.
+_DEGREE = re.compile(
+    r"^(?:Ph\.?D|D\.?Phil|M\.?Phil|[BDM]\.?Sc|Sc\.?D|Dr\.?P\.?H|Pharm\.?D|Ed\.?D|MBB?Ch\.?B?|MBBS"
+    r"|BMBS|MSPH|F(?:RCP[CE]?|RCS|ACS|ACP|AAP|AHA|ESC|RSE|RACP|MedSci)|MRCP|Dr|Prof)\.?$"
+)
+# Those that may be initials ("M.D." Michael David, "Ph. D." Philipp D.): a degree only after a
+# whole name or another degree.
+_DEGREE_OR_INITIALS = re.compile(
+    r"^(?:M\.?D|M\.?P\.?H|R\.?N|F\.?R\.?S|M\.?[SA]|B\.?[SA]|D\.?O|D\.?D\.?S|D\.?V\.?M|M\.?B\.?A"
+    r"|N\.?P|P\.?A|J\.?D|M\.?H\.?S|[BM]\.?S\.?N|D\.?M\.?D|PHD|[BDM]SC|Ph\.\s?D)\.?$"
+)
+# Chinese, Japanese and Korean write a whole name as one word: "张伟" is no surname alone.
+_CJK_NAME = re.compile(
+    "[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\u00b7]{2,}"
+)
+_CJK_MARKS = str.maketrans({"\uff0c": ", ", "\u3001": ", ", "\uff1b": "; "})
 _ET_AL = re.compile(
     r"(?:,?\s*\bet\.?\s+al\b\.?|,?\s*\band\s+others\b|,?\s*\bothers\b|\s*…|\.\.\.)\s*$", re.I
 )
@@ -42,6 +61,9 @@ def split(value: str | Iterable[str]) -> tuple[str, ...]:
 # Names repeat across the papers of a file (and a day's feeds): each form is split once.
 @functools.lru_cache(maxsize=1 << 16)
 def _split_text(value: str) -> tuple[str, ...]:
+    value = value if value.isascii() else value.translate(_CJK_MARKS)
+    if (by_line := _by_line(value)) is not None:
+        return by_line
     text = " ".join(value.split())
     if not _LIST_MARKS.search(text):
         return (text,) if _is_name(text) else ()
@@ -53,6 +75,36 @@ def _split_text(value: str) -> tuple[str, ...]:
             names.extend(_names(_ET_AL.sub("", part).strip(" ,")))
     names += [c for c in collaborations if c not in names]
     return tuple(dict.fromkeys(n for n in names if _is_name(n)))
+
+
+def _by_line(value: str) -> tuple[str, ...] | None:
+    """The names of a field that holds them one a line ("Ada Lovelace\nAlan Turing"), or None
+    when its lines are one list wrapped ("Smith,\n John"; "John\n Smith"). A line break had
+    never parted two names: three authors became one. The lines are names when each reads as
+    whole names by itself and none ends or opens on a list's mark; not in a list parted by "and"
+    (BibTeX's, whose lines are wrapped wherever: "van der\n Berg, Jan and ...")."""
+    lines = [line.strip() for line in value.splitlines() if line.strip()]
+    if len(lines) < 2 or _AND.search(value) or any(map(_CONTINUED.search, lines)):
+        return None
+    found = [_split_text(line) for line in lines]
+    if not all(names and all(map(_is_whole, names)) for names in found):
+        return None
+    return tuple(dict.fromkeys(name for names in found for name in names))
+
+
+_CONTINUED = re.compile(r"(?:[,;&]|\band)$|^(?:[,;&]|and\b)", re.IGNORECASE)
+
+
+def _is_whole(name: str) -> bool:
+    """Whether a name found alone on its line is a whole one: two words or more ("Ada Lovelace",
+    "Zhang W."), not initials alone, not a surname with its suffix alone ("Reagle Jr."), not
+    ending in a particle ("Jan van"); or one word of Chinese, Japanese or Korean."""
+    words = name.split()
+    if len(words) == 1:
+        return bool(_CJK_NAME.fullmatch(name))
+    if _is_initials(name) or _PARTICLE.fullmatch(words[-1]):
+        return False
+    return not (len(words) == 2 and _SUFFIX.match(words[1]))
 
 
 def one(name: str) -> str:
@@ -79,7 +131,7 @@ def _top_level(text: str, separator: re.Pattern[str]) -> list[str]:
 
 def _names(segment: str) -> list[str]:
     """The names of one segment with no " and " or ";" left: commas decide."""
-    parts = _top_level(segment, _COMMA)
+    parts = _without_degrees(_top_level(segment, _COMMA))
     # Suffixes belong to the name before them: ("Reagle", "Jr.") then ("Joseph M.", "").
     items: list[list[str]] = []
     for part in parts:
@@ -104,12 +156,39 @@ def _names(segment: str) -> list[str]:
     return [_join("", name, suffix) for name, suffix in items]
 
 
+def _without_degrees(parts: list[str]) -> list[str]:
+    """The comma parts without degrees and titles ("Jane Smith, MD, PhD"): they vanish. One
+    written as initials ("M.D.") goes only after a whole name or another degree, and never in a
+    "Last, Initials" list ("Smith, M.D., Doe, J.", "García Márquez, M.A., Smith, J.")."""
+    if not any(len(p) < 12 and (_DEGREE.match(p) or _DEGREE_OR_INITIALS.match(p)) for p in parts):
+        return parts  # nearly every list
+    pairs = len(parts) % 2 == 0 and all(_is_initials(p) for p in parts[1::2])
+    listed = pairs and any(len(p.split()) == 1 for p in parts[::2])
+    kept: list[str] = []
+    after_name = False
+    for part in parts:
+        if _DEGREE.match(part):
+            after_name = bool(kept)
+            continue
+        if after_name and not listed and _DEGREE_OR_INITIALS.match(part):
+            continue
+        kept.append(part)
+        after_name = _is_first_last(part)
+    return kept
+
+
+def _is_first_last(part: str) -> bool:
+    """A part that is a whole 'First Last' name ("Jane Smith"), no surname of its own."""
+    words = part.split()
+    return len(words) > 1 and not _PARTICLE.match(part) and not _is_initials(words[-1])
+
+
 def _join(given: str, last: str, suffix: str) -> str:
     return " ".join(p for p in (given, last, suffix) if p)
 
 
 def _is_initials(text: str) -> bool:
-    return bool(_INITIALS.match(text))
+    return bool(_INITIALS.match(text)) and ("." in text or text.isupper())
 
 
 def _is_given(text: str) -> bool:
@@ -120,9 +199,16 @@ def _is_given(text: str) -> bool:
 
 def _full_name(first: str, second: str) -> bool:
     """Whether "first, second" are two whole names ("Ada Lovelace, Alan Turing") rather than
-    one "Last, First" ("van der Berg, Jan", "Reagle, Joseph M.")."""
-    if _PARTICLE.match(first) or len(first.split()) == 1:
+    one "Last, First" ("van der Berg, Jan", "Reagle, Joseph M."). A first part that ends in
+    initials ("Zhang W., Rossi M.", Vancouver's "Zhang W, Rossi M") or is a Chinese name
+    ("张伟, 李华") is a whole name: no surname does or is; both had become one reversed name."""
+    words = first.split()
+    if len(words) == 1:
+        return bool(_CJK_NAME.fullmatch(first))
+    if _PARTICLE.match(first):
         return False
+    if _is_initials(words[-1]) and not _is_initials(first):
+        return True
     return len(second.split()) > 1 and not _is_initials(second.split()[-1])
 
 
