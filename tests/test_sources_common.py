@@ -4,7 +4,7 @@ the reader sees (escape sequences, controls, bidi overrides, non-characters); th
 from __future__ import annotations
 
 import secrets
-from datetime import date
+from datetime import UTC, date, datetime, timedelta
 
 from digest.models import Paper
 from digest.models.identity import title_hash
@@ -143,3 +143,18 @@ def test_a_day_that_cannot_be_a_date_is_none() -> None:
     assert day("2026/03/02", (2026, 12, 1)) == date(2026, 3, 2)
     assert day("20260302", (2026, 3, 2)) == date(2026, 3, 2)
     assert day("", None) is None
+
+
+def test_a_date_of_digits_alone_is_a_unix_time_from_1990_to_tomorrow_or_none() -> None:
+    """feeds21 F7: feedparser reads the pubDate 1764756000 as December 1764; the day took it."""
+    assert day("1764756000", (1764, 12, 1)) == date(2025, 12, 3)
+    assert day(" 1764756000000 ", (1764, 12, 1)) == date(2025, 12, 3)  # milliseconds
+    assert day("631152000", (6311, 5, 2)) == date(1990, 1, 1)
+    assert day("631151999", None) is None  # 1989: no feed dates a paper so
+    now = datetime.now(UTC)
+    assert day(str(int(now.timestamp())), None) == now.date()
+    assert day(str(int((now + timedelta(days=2)).timestamp())), None) is None
+    assert day("20251203", (2025, 12, 3)) == date(2025, 12, 3)  # ISO's basic form stays a date
+    assert day("20251340", (2026, 2, 9)) is None
+    assert day("9" * 5000, (9999, 12, 31)) is None  # past int()'s 4,300 digits: none, no error
+    assert day("0", (2000, 1, 1)) is None

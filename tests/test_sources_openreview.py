@@ -13,7 +13,7 @@ import pytest
 from feedserver import Answer, FeedServer, serve
 
 from digest.models import Paper, SourceConfig, SourceError
-from digest.sources.openreview import OpenReviewSource, web_base
+from digest.sources.openreview import OpenReviewSource, markdown, plain, web_base
 from digest.sources.web import Policy
 
 VENUE = "NeurIPS.cc/2025/Conference"
@@ -495,3 +495,69 @@ def test_a_compressed_page_cut_short_fails_as_cut_short_keeping_the_pages_before
             papers.append(paper)
     assert len(papers) == 2
     assert str(info.value).startswith("neurips: answer cut short (its compressed stream stops")
+
+
+def test_an_abstracts_markdown_reads_as_the_text_openreview_shows(server: FeedServer) -> None:
+    """feeds21 F5: readers were mailed "We study **medicine** ... ## Results - item one - item
+    two with [link](https://x.org)"; OpenReview renders an abstract as Markdown. A title is one
+    line of plain text there, and stays as written."""
+    abstract = (
+        "We study **medicine** with _machine learning_.\n\n## Results\n- item one\n"
+        "- item two with [link](https://github.com/acme/med)"
+    )
+    serve_notes(server, note("M1", "A **bold** claim on p_value", abstract=abstract))
+    (paper,), _ = fetch(server)
+    assert paper.abstract == (
+        "We study medicine with machine learning. Results item one item two with link"
+    )
+    assert paper.title == "A **bold** claim on p_value"
+    assert paper.code_url == "https://github.com/acme/med"  # the link's address still counts
+
+
+@pytest.mark.parametrize(
+    ("written", "shown"),
+    [
+        ("**strong** and __strong__, *em* and _em_, ***both*** and **_both_**", "strong and"
+         " strong, em and em, both and both"),
+        ("# Heading #\nText\n===\n* one\n+ two\n\n---\n1. first", "Heading Text one two 1. first"),
+        ("See [the code](https://x.org/a_b \"title\") and ![a figure](f.png).", "See the code"
+         " and a figure."),
+        ("Mail <mailto:a@b.org> or <https://x.org/q?a=1>.", "Mail mailto:a@b.org or"
+         " https://x.org/q?a=1."),
+        ("Run `make **all**` or ``a ` b``.", "Run make **all** or a ` b."),
+        ("```python\nx = 1\n```", "x = 1"),
+        ("~~old~~ new, a *span\nover lines*", "old new, a span over lines"),
+        ("**not\n\nacross paragraphs**", "**not across paragraphs**"),
+    ],
+)  # fmt: skip
+def test_markdown_marks_go_and_their_text_stays(written: str, shown: str) -> None:
+    assert plain(markdown(written)) == shown
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the p_value and snake_case_name of x_i",
+        "2*3*4 = 24 and x**2 + y**2 and a * b * c",
+        "k<n and m>2 with p<0.05",
+        "stars mark significance: (*) p<0.05 and (**) p<0.01",
+        "#1 ranked on #hashtags",
+        "an escaped \\*star\\* stays",
+        "- 5 C is not a list item in a line of text",
+    ],
+)
+def test_what_is_no_markdown_stays_as_written(text: str) -> None:
+    assert markdown(text) == text
+
+
+@pytest.mark.parametrize(
+    ("written", "shown"),
+    [
+        ("We bound $a_b * c_d$ and $x**2$ tightly.", "$a_b * c_d$ and $x**2$"),
+        ("Display $$\\sum_i x_i * y_i$$ here", "$$\\sum_i x_i * y_i$$"),
+        ("Inline \\(a_b * c\\) and \\[x^{**}_i\\] too", "\\(a_b * c\\) and \\[x^{**}_i\\]"),
+        ("**Bold $x_1$ and $y_2$** here", "Bold $x_1$ and $y_2$ here"),
+    ],
+)  # fmt: skip
+def test_a_formulas_marks_are_latex_not_markdown(written: str, shown: str) -> None:
+    assert shown in markdown(written)

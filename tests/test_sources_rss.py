@@ -4,6 +4,9 @@ malformed, empty and non-feeds."""
 
 from __future__ import annotations
 
+import bz2
+import gzip
+import lzma
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -955,3 +958,83 @@ def test_notices_worded_at_length_are_skipped_and_their_paper_kept(server: FeedS
     assert [p.title for p in papers] == [paper[0]]
     skipped = "is a journal's notice, not a paper, skipped"
     assert warnings == [f"feed: {t[:80]!r} {skipped}" for t, _ in WORDED_NOTICES]
+
+
+def test_a_gzip_feed_no_content_encoding_names_is_read_unpacked(server: FeedServer) -> None:
+    """feeds21 F4: a feed.xml.gz served as it lies (S3, nginx without gzip_static), no
+    Content-Encoding: its bytes were "not UTF-8 read as Windows-1252", then "not well-formed".
+    In one gzip member or several, or gzipped again on the way (the header naming one layer)."""
+    body = ARXIV_RSS.encode()
+    half = len(body) // 2
+    answers = [
+        Answer(body=gzip.compress(body), content_type="application/rss+xml"),
+        Answer(body=gzip.compress(body[:half]) + gzip.compress(body[half:])),
+        Answer(body=gzip.compress(gzip.compress(body)), headers={"Content-Encoding": "gzip"}),
+        Answer(body=gzip.compress(body), content_type="application/gzip", chunked=True),
+    ]
+    for answer in answers:
+        server.route("/feed.xml.gz", answer)
+        papers, warnings = fetch(server, "/feed.xml.gz")
+        assert [p.id for p in papers] == ["2611.01234", "2610.04321"] and warnings == []
+        assert papers[0].abstract.startswith("We study differential privacy")
+
+
+def test_an_undeclared_gzip_body_has_the_clients_cap_and_a_cut_one_is_cut(
+    server: FeedServer,
+) -> None:
+    """Unpacked by the source, not the client: a small gzip bomb must still stop at the cap on
+    an answer, and a stream without its end fail the source as httpx's would."""
+    bomb = gzip.compress(ARXIV_RSS.encode().replace(b"<channel>", b"<channel>" + b" " * 2**20))
+    server.route("/bomb", Answer(body=bomb, content_type="application/rss+xml"))
+    config = SourceConfig("rss", "feed", {"url": f"{server.url}/bomb"})
+    source = RssSource(Policy(timeout=2, retries=0, max_bytes=2**19))
+    with pytest.raises(SourceError) as info:
+        list(source.fetch(config, [].append))
+    assert str(info.value) == (
+        "feed: gzip-compressed, and larger than 524288 bytes unpacked: abandoned"
+        f" from {server.url}/bomb"
+    )
+    assert len(bomb) < 2**19  # the packed body itself is well under the cap
+    packed = gzip.compress(ARXIV_RSS.encode())
+    server.route("/cut", Answer(body=packed[: len(packed) * 3 // 4]))
+    papers, warnings, failure = until_failure(server, "/cut")
+    assert "feed cut short, before its document's end" in failure and warnings == []
+
+
+def test_a_body_packed_otherwise_without_content_encoding_fails_in_one_line(
+    server: FeedServer,
+) -> None:
+    """Never a warning about "bytes that are not UTF-8" of what is no text at all."""
+    for kind, pack in (("xz", lzma.compress), ("bzip2", bz2.compress)):
+        server.route("/packed", Answer(body=pack(ARXIV_RSS.encode())))
+        papers, warnings, failure = until_failure(server, "/packed")
+        assert papers == [] and warnings == []
+        assert failure == (
+            f"feed: {kind}-compressed, with no Content-Encoding saying so: not read"
+            f" from {server.url}/packed"
+        )
+
+
+UNIX_DATES = [
+    ("<pubDate>1764756000</pubDate>", date(2025, 12, 3)),  # feedparser: December 1764
+    ("<pubDate>1764756000000</pubDate>", date(2025, 12, 3)),  # milliseconds, as JavaScript's
+    ("<dc:date>1764756000</dc:date>", date(2025, 12, 3)),
+    ("<pubDate>20251203</pubDate>", date(2025, 12, 3)),  # ISO 8601's basic form
+    ("<pubDate>2025120310111</pubDate>", None),  # no Unix time of now, nor an ISO date
+    ("<pubDate>99999999999</pubDate>", None),  # the year 5138
+    ("<pubDate>17647560</pubDate>", None),  # 1970, or the 60th day of a 56th month
+    ("<pubDate>123</pubDate>", None),
+]
+
+
+def test_a_date_of_digits_alone_is_a_unix_time_or_none(server: FeedServer) -> None:
+    """feeds21 F7: feedparser reads 1764756000 as the year 1764, month 12; the archive feed
+    dated the paper so."""
+    items = "".join(
+        f"<item><title>Paper {n} on spin liquids</title><description>x</description>{d}</item>"
+        for n, (d, _) in enumerate(UNIX_DATES)
+    )
+    body = '<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel>'
+    server.route("/unix", Answer(body=f"{body}{items}</channel></rss>"))
+    papers, warnings = fetch(server, "/unix")
+    assert [p.published for p in papers] == [d for _, d in UNIX_DATES] and warnings == []

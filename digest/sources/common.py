@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable, Iterable
-from datetime import date
+from datetime import UTC, date, datetime
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -205,13 +205,19 @@ def code_links(text: str) -> list[str]:
 
 # A date written year first ("2026-03-02", "2026/03/02", ISO's with a time after it).
 _YEAR_FIRST = re.compile(r"\s*(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)")
+# A Unix time is taken for one from 1990 on (no feed dates a paper earlier by a Unix time).
+_UNIX_FROM = datetime(1990, 1, 1, tzinfo=UTC).timestamp()
 
 
 def day(written: Any, parsed: Any) -> date | None:
     """The day of a date as the feed wrote it, and as feedparser read it (`parsed`); None when
     it cannot be a date. feedparser reads MySQL's no-date "0000-00-00" as year -1, which no date
-    holds (the entry had been lost as unreadable), and turns "2026-13-45" into 2027-01-01."""
-    if match := _YEAR_FIRST.match(str(written or "")):
+    holds (the entry had been lost as unreadable), and turns "2026-13-45" into 2027-01-01; it
+    reads a Unix time's digits as a year and a month (1764756000: December 1764)."""
+    text = str(written or "").strip()
+    if text.isascii() and text.isdigit():
+        return _digits(text)
+    if match := _YEAR_FIRST.match(text):
         year, month, number = (int(part) for part in match.groups())
     elif parsed:
         year, month, number = parsed[:3]
@@ -221,6 +227,28 @@ def day(written: Any, parsed: Any) -> date | None:
         return date(year, month, number)
     except (TypeError, ValueError, OverflowError):  # year 0 or -1, month 13, day 45
         return None
+
+
+def _digits(text: str) -> date | None:
+    """A date of digits alone: ISO's basic 20260302, or a Unix time (a time in milliseconds has
+    13 digits; a longer number is none, and never reaches int(), which refuses 4,300)."""
+    if len(text) != 8:
+        return unix_day(int(text)) if len(text) <= 13 else None
+    try:
+        return date(int(text[:4]), int(text[4:6]), int(text[6:]))
+    except ValueError:
+        return None
+
+
+def unix_day(stamp: int) -> date | None:
+    """The UTC day of a Unix time in seconds or milliseconds (JavaScript's), if it is one from
+    1990 to tomorrow; else None. feedparser had read the pubDate 1764756000 (2025-12-03) as the
+    year 1764, month 12, and that date had reached the archive feed."""
+    latest = datetime.now(UTC).timestamp() + 86_400
+    for seconds in (stamp, stamp / 1000):  # the two ranges lie far apart: never both
+        if _UNIX_FROM <= seconds <= latest:
+            return datetime.fromtimestamp(seconds, UTC).date()
+    return None
 
 
 def read_entries(

@@ -76,13 +76,20 @@ def parse_feed(
     url: str = "",
     malformed: list[str] | None = None,
     cut: str = "",
+    most: int = Policy().max_bytes,
 ) -> list[Paper]:
     """The papers of one feed document; a document that is no feed at all is a SourceError
     naming `url`, the address it came from; one cut short is CutShort, with the papers before
     the cut. New versions of older papers are marked `replacement` unless `replacements` takes
     them as new papers. Site-relative links are resolved against `base`, the site the feed
     came from. `cut` says the client saw the body stop short (a compressed stream without its
-    end), framed or not."""
+    end), framed or not. A gzip body no Content-Encoding named is unpacked, to `most` bytes."""
+    where = f" from {shown(url)}" if url else ""
+    try:
+        body, packed = charsets.unpacked(body, most)
+    except charsets.Packed as exc:
+        raise SourceError(f"{name}: {exc}{where}") from None
+    cut = cut or packed
     # Not the headers that name the feed's own address: feedparser would resolve links
     # relative to the feed's path against it, and that path may be the feed's secret.
     kept = {k: v for k, v in (headers or {}).items() if k.lower() not in _BASE_HEADERS}
@@ -99,7 +106,6 @@ def parse_feed(
     )
     if not feed.get("version"):
         why = feed.get("bozo_exception") or "no RSS or Atom elements found"
-        where = f" from {shown(url)}" if url else ""
         if cut:  # cut before its root element: too little came to tell
             raise CutShort(f"{name}: feed cut short, before its document's end ({cut}){where}", [])
         why = printable(" ".join(str(why).split()))
@@ -115,7 +121,6 @@ def parse_feed(
         # before the cut, and arXiv's daily feed had moved on by the next run. The last entry is
         # the one the body ends in: kept, it was a paper with no abstract, DOI or date.
         papers = _papers(feed, entries[:-1], name, warn, replacements, base, url)
-        where = f" from {shown(url)}" if url else ""
         raise CutShort(f"{name}: feed cut short, before its document's end ({why}){where}", papers)
     if why and not last_whole(body):
         entries = entries[:-1]  # whole as served, but its last entry never ends: no paper
@@ -269,12 +274,8 @@ def _linked_feed(body: bytes, base: str) -> str:
 
 def _conditional(validators: Mapping[str, str]) -> dict[str, str]:
     """The headers of a conditional GET (RFC 9110 13.1), from the last full read's validators."""
-    asked = {}
-    if validators.get("etag"):
-        asked["If-None-Match"] = validators["etag"]
-    if validators.get("modified"):
-        asked["If-Modified-Since"] = validators["modified"]
-    return asked
+    names = {"etag": "If-None-Match", "modified": "If-Modified-Since"}
+    return {names[k]: v for k, v in validators.items() if k in names and v}
 
 
 def _validator(value: str) -> str:
@@ -311,11 +312,12 @@ def _day(written: Any, parsed: Any) -> date | None:
     """The day as the feed wrote it, in its own zone: feedparser's parsed time is in UTC, which
     dated a Tokyo publisher's midnight items a day early. None when it cannot be a date."""
     text = str(written or "").strip()
-    for read in (email.utils.parsedate_to_datetime, datetime.fromisoformat):
+    if text.isdigit():  # day's: a Unix time; fromisoformat read 2025120310111 as 2025-12-03
+        return day(text, parsed)
+    iso = text.replace("Z", "+00:00")
+    for read, given in ((email.utils.parsedate_to_datetime, text), (datetime.fromisoformat, iso)):
         try:
-            return read(
-                text.replace("Z", "+00:00") if read is datetime.fromisoformat else text
-            ).date()
+            return read(given).date()
         except (TypeError, ValueError, IndexError, OverflowError):
             continue
     return day(text, parsed)
@@ -380,8 +382,8 @@ class RssSource:
         malformed: list[str] = []
         failed: SourceError | None = None
         try:
-            papers = parse_feed(response.body, config.name, warn, response.headers,
-                                replacements, base, url, malformed, response.cut)  # fmt: skip
+            papers = parse_feed(response.body, config.name, warn, response.headers, replacements,
+                                base, url, malformed, response.cut, policy.max_bytes)  # fmt: skip
         except CutShort as cut:
             papers, failed = cut.papers, cut
         if validators is not None and malformed:  # cut short, perhaps: read it whole next time
