@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import bz2
 import gzip
+import html
 import lzma
 import subprocess
 import sys
@@ -1038,3 +1039,21 @@ def test_a_date_of_digits_alone_is_a_unix_time_or_none(server: FeedServer) -> No
     server.route("/unix", Answer(body=f"{body}{items}</channel></rss>"))
     papers, warnings = fetch(server, "/unix")
     assert [p.published for p in papers] == [d for _, d in UNIX_DATES] and warnings == []
+
+
+def test_names_one_a_line_in_one_creator_are_each_an_author(server: FeedServer) -> None:
+    """feeds21 F6: "Ada Lovelace\\nAlan Turing\\nGrace Hopper" in one dc:creator had been one
+    author: the line breaks were blanks before the names were split."""
+    creators = ["Ada Lovelace\n  Alan <b>Turing</b>\n  Grace Hopper", "Kukla, D.,\n Crampton, A."]
+    items = "".join(
+        f"<item><title>Paper {n} on spin liquids</title><description>x</description>"
+        f"<dc:creator>{html.escape(c, quote=False)}</dc:creator></item>"
+        for n, c in enumerate(creators)
+    )
+    body = '<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel>'
+    server.route("/lines", Answer(body=f"{body}{items}</channel></rss>"))
+    papers, _ = fetch(server, "/lines")
+    assert [p.authors for p in papers] == [
+        ("Ada Lovelace", "Alan Turing", "Grace Hopper"),
+        ("D. Kukla", "A. Crampton"),
+    ]

@@ -234,10 +234,14 @@ def _spacing(attributes: dict[str, str | None]) -> bool:
 _COMPOSERS = {"mfenced": _fenced, "mmultiscripts": _multiscripts, "alternatives": _alternative}
 
 
-def html_text(fragment: str) -> str:
-    """The readable text of an HTML fragment (entities decoded), whitespace collapsed. A "<"
-    that opens no tag is text: `$k<n$ when $m>2$` and `<psi|H|psi>` are an abstract's, and an
-    author types them into a title as often as a feed writes <b> or <sub>."""
+def html_text(fragment: str, lines: bool = False) -> str:
+    """The readable text of an HTML fragment (entities decoded), whitespace collapsed (`lines`:
+    but line breaks, as a list of names one a line writes them). A "<" that opens no tag is
+    text: `$k<n$ when $m>2$` and `<psi|H|psi>` are an abstract's, and an author types them into
+    a title as often as a feed writes <b> or <sub>."""
+    if lines:
+        kept = html_text(fragment.replace("\n", _LINE))
+        return "\n".join(filter(None, (" ".join(line.split()) for line in kept.split(_LINE))))
     if "<" not in fragment and "&" not in fragment:
         return " ".join(fragment.split())
     parser = _Text()
@@ -245,6 +249,9 @@ def html_text(fragment: str) -> str:
     parser.feed(_TAG_OR_LESS.sub(functools.partial(_escaped, closed=closed), fragment))
     parser.close()
     return " ".join("".join(parser.parts).split())
+
+
+_LINE = "\ufdd6"  # a noncharacter no text holds: a line break through the parser
 
 
 # Any "<": a tag is a known element's (or a namespaced one's: <jats:p>, <mml:mi>) with no

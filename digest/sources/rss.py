@@ -324,10 +324,10 @@ def _day(written: Any, parsed: Any) -> date | None:
 
 
 def _authors(entry: Mapping[str, Any]) -> tuple[str, ...]:
-    # dc:creator often holds the whole list in one string: "Kukla, D., Crampton, A.".
-    names = [html_text(str(a.get("name", ""))) for a in entry.get("authors", ()) if a]
+    # dc:creator often holds the whole list in one string ("Kukla, D., Crampton, A."), a name a line
+    names = [html_text(str(a.get("name", "")), True) for a in entry.get("authors", ()) if a]
     if not names and entry.get("author"):
-        names = [html_text(str(entry["author"]))]
+        names = [html_text(str(entry["author"]), True)]
     return authors.split(names)
 
 
