@@ -287,3 +287,27 @@ def test_resume_records_an_unsubscribe_waiting_beside_the_state_first_and_then_l
         papers_file(web.root / "feed" / "tuesday.jsonl", [GRAPHS[2], IMAGES[2]])
         assert web.digest(capsys, "run", "--now", TUESDAY)[0] == 0
         assert mailed(web, "ana@example.org") == 2
+
+
+def test_resume_by_a_name_two_renames_back_reaches_the_pause_where_it_is(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """reg31 F11: ana unsubscribed, renamed ana1, then ana2, then taken out of the config: the
+    pause is kept under ana2, and `digest resume ana` said "no subscriber named 'ana'"."""
+    from datetime import UTC, datetime
+
+    from digest.state import Store
+    from digest.state.pauses import addressed
+
+    (project / "state").mkdir()
+    to = {"email": ("ana@example.org",)}
+    with Store(str(project / "state" / "digest.db")) as store:
+        store.web.hold_paused({"ana": to})
+        store.web.pause("ana", [addressed("email", ["ana@example.org"])], datetime.now(UTC))
+        for name in ("ana1", "ana2"):
+            store.web.hold_paused({name: to})
+        assert [p.subscriber for p in store.web.pauses()] == ["ana2"]
+    code, out, err = run(capsys, "resume", "ana")
+    assert (code, err) == (0, "") and "ana: email resumed" in out
+    code, _, err = run(capsys, "resume", "ana")  # nothing of hers is kept now
+    assert code == 2 and "no subscriber named 'ana'" in err

@@ -4,6 +4,7 @@ where they came from, Matrix sync positions and the events already counted."""
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
+from typing import Any
 
 import pytest
 
@@ -477,3 +478,118 @@ def test_a_resume_under_the_new_name_lifts_the_pause_the_next_pass_would_move_th
         assert store.web.resume("alicia", renamed) == ["email"]
         assert store.web.pauses() == []
         assert store.web.hold_paused(renamed) == 0
+
+
+def passes(store: Store, *configs: dict[str, dict[str, tuple[str, ...]]]) -> None:
+    """A run a day for each config: its pass, then each subscriber with an e-mail channel
+    mailed (paused or not, its digest is made)."""
+    from datetime import timedelta
+
+    (done,) = store.db.execute("SELECT count(DISTINCT created_at) FROM outbox").fetchone()
+    for day, config in enumerate(configs, start=done + 1):
+        store.web.hold_paused(config)
+        mailed(store, NOW + timedelta(days=day), *[name for name, to in config.items() if to])
+
+
+def upgraded(store: Store) -> None:
+    """As schema 17 copies mailed_to: every stint of unknown start, none ended."""
+    with store.web.transaction() as db:
+        db.execute("UPDATE stints SET since = NULL, gone = NULL, ended = NULL")
+
+
+VIS = {"email": ("v@y.org",)}
+
+
+def test_an_older_mails_link_and_resume_follow_every_rename_since(state: str) -> None:
+    """reg31 F8, F11: alice renamed alice1, then alice2, a pass each: the link of a mail to
+    alice stopped nothing ("no digest goes there") and `resume alice` was refused, though the
+    pause had gone to alice2; renamed then deleted, the pause stays alice1's and `resume alice`
+    reaches it; renamed and moved to another address, too."""
+    with Store(state) as store:
+        passes(store, {"alice": ALICE, "vis": VIS}, {"alice1": ALICE, "vis": VIS})
+        config = {"alice2": ALICE, "vis": VIS}
+        passes(store, config)
+        for old in ("alice", "alice1"):
+            assert store.web.renamed(old, config) == [("alice2", "email", ("alice@x.org",))]
+        store.web.pause("alice2", [addressed_to("alice@x.org")], NOW)
+        assert [p.subscriber for p in store.web.lifted("alice", config)] == ["alice2"]
+        for later in ({"vis": VIS}, {"alice2": {"email": ("a@z.org",)}, "vis": VIS}):
+            passes(store, later)
+            assert [p.subscriber for p in store.web.lifted("alice", later)] == ["alice2"]
+            assert store.web.renamed("alice", later) == []  # no e-mail goes to alice's address
+        assert store.web.resume("alice", {"vis": VIS}) == ["email"] and held(store) == []
+
+
+@pytest.mark.parametrize("away", [{"email": ("a@z.org",)}, {"email": ("a@z.org", "b@z.org")}])
+def test_a_pause_follows_a_rename_made_while_its_mail_went_elsewhere(
+    state: str, away: dict[str, tuple[str, ...]]
+) -> None:
+    """reg31 F10: alice unsubscribed, her `to` pointed elsewhere, renamed alice1, then her
+    address put back: alice1 was mailed there, the pause left under the gone name alice. The
+    rename is seen at the address it was made at; the pause stops its own address alone."""
+    with Store(state) as store:
+        passes(store, {"alice": ALICE, "vis": VIS})
+        store.web.pause("alice", [addressed_to("alice@x.org")], NOW)
+        passes(store, {"alice": away, "vis": VIS}, {"alice1": away, "vis": VIS})
+        assert held(store) == ["alice1"] and store.web.hold_paused({"alice1": away}) == 0
+        passes(store, {"alice1": ALICE, "vis": VIS})
+        assert held(store) == ["alice1"]
+        assert store.web.stopped([("alice1", "email", ("alice@x.org",))]) != {}
+
+
+def test_a_sibling_renamed_in_the_upgrades_first_pass_is_no_heir_of_one_deleted_before(
+    state: str,
+) -> None:
+    """reg31 F9: alice and vis at one address, alice unsubscribed and deleted before the
+    upgrade; vis renamed vis2 in the first pass after it took alice's pause (alice's copied
+    stint ended in that pass, as vis's did): vis2 was never mailed again."""
+    with Store(state) as store:
+        passes(store, {"alice": ALICE, "vis": ALICE})
+        store.web.pause("alice", [addressed_to("alice@x.org")], NOW)
+        passes(store, {"vis": ALICE})
+        upgraded(store)
+        store.web.hold_paused({"vis2": ALICE})
+        assert held(store) == ["alice"]
+
+
+@pytest.mark.parametrize(
+    "vis, before, after",
+    [
+        (ALICE, [], {"alice1": ALICE, "vis2": ALICE}),  # vis renamed in the first pass
+        (ALICE, [], {"alice1": ALICE, "vis": ALICE, "carl": ALICE}),  # carl added then
+        (ALICE, [{"alice1": ALICE, "vis2": ALICE}], {"alice1": ALICE, "vis2": ALICE}),
+        (ALICE, [{"alice1": ALICE, "vis": ALICE, "carl": ALICE}], {"alice1": ALICE, "carl": ALICE}),
+        (VIS, [], {"alice1": ALICE, "vis": ALICE}),  # vis's `to` moved to alice's address
+        (VIS, [{"alice1": ALICE, "carl": ALICE}], {"alice1": ALICE, "carl": ALICE}),
+    ],
+)
+def test_after_the_upgrade_an_older_link_stops_the_renamed_reader_alone(
+    state: str, vis: dict[str, tuple[str, ...]], before: list[dict[str, Any]], after: Any
+) -> None:
+    """reg31 F9 (V4): alice renamed alice1 before the upgrade; in or before its first pass,
+    vis renamed vis2, carl added at the address, or vis's `to` moved there: the link of a mail
+    to alice stopped their e-mail (first mailed after alice's last), beside alice1's or alone."""
+    with Store(state) as store:
+        passes(store, {"alice": ALICE, "vis": vis}, {"alice1": ALICE, "vis": vis}, *before)
+        upgraded(store)
+        passes(store, after)
+        assert [s for s, _, _ in store.web.renamed("alice", after)] == ["alice1"]
+
+
+@pytest.mark.parametrize("upgrade_after", [1, 2])
+def test_renames_on_both_sides_of_the_upgrade_are_followed_one_after_another(
+    state: str, upgrade_after: int
+) -> None:
+    """alice renamed alice1, then alice2, the upgrade between the two or after both: the
+    stints copied by the upgrade no longer say alice1 began when alice left, but their mail
+    does (alice1 mailed first after alice, alice2 after alice1). A guard: a sibling gone from
+    the address in the upgrade's first pass keeps the new name from alice (reg31 F9), and
+    alice1, gone then too, is no sibling."""
+    renames = [{"alice1": ALICE, "vis": ALICE}, {"alice2": ALICE, "vis": ALICE}]
+    with Store(state) as store:
+        passes(store, {"alice": ALICE, "vis": ALICE}, *renames[:upgrade_after])
+        upgraded(store)
+        passes(store, *renames[upgrade_after:])
+        config = renames[-1]
+        assert store.web.renamed("alice", config) == [("alice2", "email", ("alice@x.org",))]
+        assert store.web.renamed("alice1", config) == [("alice2", "email", ("alice@x.org",))]

@@ -1,7 +1,7 @@
 """What a reader's one-click unsubscribe stops: the e-mail channels of the config and their
 addresses (mailing), a pause as the state keeps it (Pause, addressed), the channels a link
-mailed to some addresses may stop (reaching), and whom a pause of a subscriber gone from the
-config passes to: the subscribers whose stint at its addresses began when its own ended (heirs)."""
+mailed to some addresses may stop (reaching), and each subscriber's stints at its addresses as
+delivery passes record them (passed, remember), from which heirs.py reads the renames."""
 
 from __future__ import annotations
 
@@ -173,40 +173,3 @@ def passed(stints: Stints, mailing: Mailing, now: str) -> Stints:
         else:
             after[pair] = (since, gone or now, ended)
     return after
-
-
-def heirs(
-    old: str,
-    addresses: Collection[str],
-    stints: Stints,
-    mailing: Mailing,
-    beside: Callable[[str, str], bool] = lambda old, other: True,
-) -> list[str]:
-    """The subscribers of the config that are `old` (gone from it) renamed, at these addresses:
-    those whose e-mail goes only there (reaching) and whose stint there began in the pass that
-    saw old's last one there end (a rename is both, in the first pass after the edit), by
-    `stints` as a pass recorded them (passed()). By whose mail came first, a rename back (alice,
-    alicia, alice) had left the pause with alicia, and a sibling never mailed (alice-vision at
-    the same address) was taken for new; a sibling renamed a pass later, or someone added at the
-    address after old was deleted, is no heir. No one when old is still there, or its stints
-    there are not known: a pause then stays with old's name."""
-    own = [v for (s, a), v in stints.items() if s == old and a in addresses]
-    if not own or any(gone is None for _, gone, _ in own):
-        return []
-    left = max(str(gone) for _, gone, _ in own)
-    start = None if any(since is None for since, _, _ in own) else min(str(v[0]) for v in own)
-    held: dict[str, list[tuple[str | None, str | None, str | None]]] = {}
-    for s, _, to in reaching(mailing, addresses):
-        held.setdefault(s, []).extend(stints.get((s, a), (None, None, None)) for a in to)
-
-    def new(since: str | None, ended: str | None) -> bool:  # begun as old's ended, in one pass
-        return since == left and not (start and ended and ended > start)
-
-    found = sorted(s for s, vs in held.items() if all(new(v[0], v[2]) for v in vs))
-    # A stint of before schema 17 first seen in that pass is an heir only when no new name is:
-    # renamed in the upgrade's first pass, alice had passed her pause to her sibling too.
-    # Of those alone, one mailed beside old (`beside`: their mail's times overlap, or it has
-    # none) was its sibling, not old renamed before the upgrade: deleted in that pass, alice
-    # had passed her pause to it.
-    fresh = [s for s in found if all(v[2] != "" for v in held[s])]
-    return fresh or [s for s in found if not beside(old, s)]

@@ -14,13 +14,12 @@ from typing import Any
 from digest.models import Message, Paper, identity
 from digest.state.catalog import Catalog
 from digest.state.engine import Engine
+from digest.state.heirs import heirs, mailed
 from digest.state.pauses import (
     Mailing,
     Pause,
-    Stints,
     Target,
     addressed,
-    heirs,
     next_pass,
     passed,
     reaching,
@@ -179,7 +178,7 @@ class Web(Tables):
     def lifted(self, subscriber: str, mailing: Mailing) -> list[Pause]:
         """The pauses `resume` of the subscriber lifts, as they stand (see resume())."""
         at = set() if subscriber in mailing else self.mailed_at(subscriber)
-        new = self.heirs(subscriber, at, mailing) if at else []
+        new = self._renames(subscriber, mailing) if at else []  # deleted ones too: hers
         return [
             p
             for p in self.pauses()
@@ -265,37 +264,36 @@ class Web(Tables):
         return True
 
     def _moves(self, pauses: list[Pause], mailing: Mailing) -> list[tuple[Pause, list[str]]]:
-        """Each pause of a subscriber the config no longer names, with its heirs (pauses.heirs):
-        two renamed at once (alice, alice-vision) both hold it: its address is not mailed."""
+        """Each pause of a subscriber the config no longer names, with its heirs of the config
+        (heirs.heirs), wherever their e-mail goes now (the pause holds its addresses alone): two
+        renamed at once (alice, alice-vision) both hold it: its address is not mailed."""
         gone = [p for p in pauses if p.addresses and p.subscriber not in mailing]
-        stints = self._stints(mailing) if gone else {}
-        found = [(p, heirs(p.subscriber, p.addresses, stints, mailing, self._beside)) for p in gone]
+        found = [
+            (p, [s for s in self._renames(p.subscriber, mailing) if s in mailing]) for p in gone
+        ]
         return [(p, to) for p, to in found if to]
 
     def heirs(self, old: str, addresses: Iterable[str], mailing: Mailing) -> list[str]:
-        """The subscribers of the config that are `old` renamed at these addresses, as the next
-        pass records their stints (pauses.heirs)."""
-        return heirs(old, set(addresses), self._stints(mailing), mailing, self._beside)
+        """The subscribers of the config that are `old` renamed (once or more) whose e-mail goes
+        only to these addresses, as the next pass records their stints."""
+        new, at = self._renames(old, mailing), set(addresses)
+        return sorted({s for s, _, _ in reaching(mailing, at) if s in new})
 
-    def _beside(self, old: str, other: str) -> bool:
-        """Was `other` mailed beside `old` (their outbox rows' times overlap), or never?"""
-        q = "SELECT min(created_at), max(created_at) FROM outbox WHERE subscriber = ?"
-        (a, b), (c, d) = (self.db.execute(q, (s,)).fetchone() for s in (old, other))
-        return c is None or a is None or (c <= b and a <= d)
+    def _renames(self, old: str, mailing: Mailing) -> list[str]:
+        """The names `old` was renamed to, one rename after another, as the next pass with
+        `mailing` (the config's) records their stints (heirs.heirs; a view, written by
+        hold_paused alone): of the config, or deleted since."""
+        kept = recorded(self.db)
+        stints = passed(kept, mailing, next_pass(kept, datetime.now(UTC)))
+        return heirs(old, stints, mailing.keys(), mailed(self.db))
 
     def renamed(self, subscriber: str, mailing: Mailing) -> list[Target]:
         """The e-mail channels an older mail's link of a subscriber the config no longer names
         stops: its heirs' that go only where its mail went; none of a subscriber deleted (a
         sibling at the address was stopped) or never known there."""
         at = self.mailed_at(subscriber)
-        new = self.heirs(subscriber, at, mailing)
+        new = self.heirs(subscriber, at, mailing) if at else []
         return [t for t in reaching(mailing, at) if t[0] in new]
-
-    def _stints(self, mailing: Mailing) -> Stints:
-        """Each subscriber's stints at its addresses as the next pass with `mailing` (the
-        config's) records them: a view, written by hold_paused alone."""
-        kept = recorded(self.db)
-        return passed(kept, mailing, next_pass(kept, datetime.now(UTC)))
 
     # Matrix replies
 
