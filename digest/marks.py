@@ -1,18 +1,20 @@
 """The outbox's writes to the state database, in groups: a part's claim committed before its
 post, sent marks a few together after their sends, and the leases of the rows on the wire
-renewed while they are there."""
+renewed while they are there; while the database cannot take them, the rows held back, and
+claimed again once it can."""
 
 from __future__ import annotations
 
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from digest.models import DigestError
-from digest.state import Store
+from digest.state import OutboxRow, Store
 from digest.state.engine import StateAway, StateBusy, StateLost
 
 log = logging.getLogger("digest.outbox")
@@ -31,10 +33,16 @@ RENEW_SECONDS = 60.0
 # tried again this long (seconds): the messages went out, and unrecorded they were mailed twice
 # by the next run, or their Slack rows marked dead ("nothing was confirmed").
 SETTLE_SECONDS = 90.0
+# The kinds a send unrecorded is sent twice by (channels.md, Guarantees): e-mail, whose relay
+# keeps no Message-ID. A file is written again in place, Matrix gives the first event back for
+# its txnId, and a Slack or hookshot part claimed is never posted again (dead, maybe missing).
+TWICE = frozenset({"email"})
 # Marks still unwritten when a pass gave up on the server, by state: a long-lived process (digest
 # serve) writes them before its next pass sends anything, not mail the messages again.
-_UNWRITTEN: dict[str, tuple[list[tuple[int, str, datetime]], dict[int, Any]]] = {}
+_Unwritten = tuple[list[tuple[int, str, datetime]], dict[int, Any], dict[int, tuple[str, str]]]
+_UNWRITTEN: dict[str, _Unwritten] = {}
 _UNWRITTEN_LOCK = threading.Lock()
+T = TypeVar("T")
 
 
 class TakenOver(Exception):
@@ -59,14 +67,19 @@ class Marks:
         self.stop = threading.Event()
         # Why the marks cannot be written (a full disk, a database gone), once a commit failed
         # for a reason other than a busy database: a send now could not be recorded, and the
-        # next run would send it again, so the delivery loop sends nothing more.
+        # next run would send it again, so the delivery loop holds back every row. Cleared by
+        # the next commit that succeeds (the server back, the marks written): a stale one had
+        # held back the rest of the pass, and ended the run "the server is still unreachable".
         self.failing: DigestError | None = None
+        self.left: set[int] = set()  # rows held back meanwhile: sent once a commit succeeds
+        self.labels: dict[int, tuple[str, str]] = {}  # id -> ("ana/email", kind), for the log
         self.asked = self.written = 0  # claims queued, and queued before the last commit
+        self.tried: int | None = None  # rows held back the last time: fewer each time
         # Rows on the wire now (id -> when their lease was last renewed, monotonic): tick()
         # renews them every RENEW_SECONDS, so no send outlasts its lease.
         self.inflight: dict[int, float] = {}
         with _UNWRITTEN_LOCK:  # an earlier pass's, in this process: written first
-            self.sent, self.parts = _UNWRITTEN.pop(store.name, ([], {}))
+            self.sent, self.parts, self.labels = _UNWRITTEN.pop(store.name, ([], {}, {}))
 
     @property
     def carried(self) -> bool:
@@ -87,6 +100,19 @@ class Marks:
             self.flush(mine)
         elif due:
             self.flush()
+
+    @contextmanager
+    def ticking(self, stop: Callable[[], bool]) -> Iterator[None]:
+        """The ticker runs while the block sends; at its end, every mark is committed."""
+        self.stop.clear()
+        ticker = threading.Thread(target=self.tick, name="deliver-marks", daemon=True)
+        ticker.start()
+        try:
+            yield
+        finally:
+            self.stop.set()
+            ticker.join()
+            self.settle(stop)
 
     def tick(self) -> None:
         """Until stopped: commit what waits, every MARK_SECONDS (a run can be slow to the end:
@@ -165,35 +191,84 @@ class Marks:
     def settle(self, stop: Callable[[], bool] = lambda: False) -> None:
         """Commit what waits, trying again for up to SETTLE_SECONDS while the server is away,
         unless told to stop (SIGTERM)."""
-        deadline, delay = time.monotonic() + SETTLE_SECONDS, 0.5
-        while True:
-            try:
-                self.flush()
-                return
-            except DigestError as exc:
-                with self.queue:
-                    waiting = len(self.sent) + len(self.parts)
-                away = isinstance(exc, (StateAway, StateLost))
-                if not waiting or stop() or not away or time.monotonic() + delay > deadline:
-                    # Kept for this process's next pass, the server away or the disk full
-                    # alike: a serve had mailed again what its relay had taken.
-                    with self.queue, _UNWRITTEN_LOCK:
-                        _UNWRITTEN[self.store.name] = (self.sent, self.parts)
-                    if waiting:
-                        log.error(
-                            "outbox: %d deliveries the servers took are not recorded yet (%s):"
-                            " this process records them before it sends again; another run"
-                            " may send them again",
-                            waiting,
-                            exc,
-                        )
-                    raise
-                log.warning("outbox: %d sent marks wait for the state database: %s", waiting, exc)
-                for _ in range(int(delay * 10)):  # a stop is heard within a tenth of a second
-                    if stop():
-                        break
-                    time.sleep(0.1)
-                delay = min(2 * delay, 8.0)
+
+        def waiting() -> str:
+            with self.queue:
+                count = len(self.sent) + len(self.parts)
+            return f"{count} sent marks" if count else ""
+
+        try:
+            patiently(self.flush, stop, waiting)
+        except DigestError as exc:
+            # Kept for this process's next pass, the server away or the disk full alike: a
+            # serve had mailed again what its relay had taken.
+            with self.queue, _UNWRITTEN_LOCK:
+                _UNWRITTEN[self.store.name] = (self.sent, self.parts, self.labels)
+                rows = sorted({row_id for row_id, *_ in self.sent} | set(self.parts))
+            if rows:
+                log.error("outbox: %s", self.unrecorded(rows, exc))
+            raise
+
+    def unrecorded(self, rows: list[int], exc: DigestError) -> str:
+        """Which deliveries the servers took and the state did not record, and what becomes of
+        them. "This process records them before it sends again" had been said by a `digest
+        run` ending on the next line, naming none of the readers who then got a mail twice."""
+        named = [self.labels.get(r, (f"outbox row {r}", "")) for r in rows]
+        twice = sorted(label for label, kind in named if kind in TWICE)
+        others = sorted(label for label, kind in named if kind not in TWICE)
+        said = f"{len(rows)} deliveries the servers took are not recorded ({exc}); "
+        said += "`digest serve` records them before its next pass sends anything, but after"
+        said += " this process ends (`digest run`, `digest retry`) the next run "
+        if twice:
+            said += f"sends these a second time: {', '.join(twice)}"
+            said += f"; none of the others twice: {', '.join(others)}" if others else ""
+        else:
+            said += f"sends none of them twice: {', '.join(others)}"
+        return said
+
+    def refused(self, exc: DigestError, row_id: int) -> None:
+        """The state database failed during the row's send (before or after its post): it and
+        the rest wait until a commit succeeds."""
+        log.info("%s: held back (%s)", self.label(row_id), exc)
+        with self.queue:
+            self.failing = self.failing or exc
+            self.left.add(row_id)
+
+    def held_back(self, row_id: int) -> bool:
+        """Does the row wait (a send now could not be recorded)? If so, it is sent later in the
+        pass, once a commit succeeds, or left for the next run."""
+        with self.queue:
+            if self.failing is None:
+                return False
+            self.left.add(row_id)
+        log.info("%s: held back (the state cannot be written now)", self.label(row_id))
+        return True
+
+    def label(self, row_id: int) -> str:
+        return self.labels.get(row_id, (f"outbox row {row_id}", ""))[0]
+
+    def again(
+        self, due: Callable[[], list[OutboxRow]], stop: Callable[[], bool]
+    ) -> list[OutboxRow]:
+        """The rows held back, claimed again (as they are now: a part claimed or confirmed
+        meanwhile counts) once the database takes a claim; [] when none, or when stopping, or
+        when the last try got none of them out (a server that keeps going away)."""
+        with self.queue:
+            left, self.left = self.left, set()
+            tried, self.tried = self.tried, len(left)
+        if not left or stop() or (tried is not None and len(left) >= tried):
+            if left and not stop():
+                log.warning(
+                    "outbox: %d deliveries left for the next run (the state database"
+                    " went away each time they were tried)",
+                    len(left),
+                )
+            return []
+        rows = patiently(due, stop, lambda: f"{len(left)} deliveries held back")
+        self.failing = None  # the claim was committed: sends can be recorded again
+        rows = [row for row in rows if row.id in left]  # not those sent, their marks written
+        log.info("outbox: the state database is back; sending the %d held back", len(rows))
+        return rows
 
     def flush(self, claim: int = 0) -> None:
         """Commit what is queued; for a claim, return as soon as a commit has included it."""
@@ -214,8 +289,29 @@ class Marks:
                     if isinstance(exc, DigestError) and not isinstance(exc, StateBusy):
                         self.failing = self.failing or exc
                     raise
+                self.failing = None  # written: the server is back, the disk has room
                 for row_id in lost:
                     if row_id not in parts:
                         log.warning("outbox row %d: delivered, but taken over meanwhile", row_id)
                 self.lost |= lost
             self.written = upto
+
+
+def patiently(action: Callable[[], T], stop: Callable[[], bool], waiting: Callable[[], str]) -> T:
+    """action(), tried again while the database server is away (stopped, restarting), for up
+    to SETTLE_SECONDS, unless told to stop (SIGTERM); `waiting` says what waits for it ("":
+    nothing, so no wait)."""
+    deadline, delay = time.monotonic() + SETTLE_SECONDS, 0.5
+    while True:
+        try:
+            return action()
+        except (StateAway, StateLost) as exc:
+            what = waiting()
+            if not what or stop() or time.monotonic() + delay > deadline:
+                raise
+            log.warning("outbox: %s wait for the state database: %s", what, exc)
+            for _ in range(int(delay * 10)):  # a stop is heard within a tenth of a second
+                if stop():
+                    break
+                time.sleep(0.1)
+            delay = min(2 * delay, 8.0)

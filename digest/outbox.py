@@ -5,8 +5,9 @@ pace, over connections kept for the run (channels/connections.py). A short rate 
 out within the run; any other failure is retried with exponential backoff and jitter (or the
 server's Retry-After, when longer) on the run's clock, up to max_attempts. One channel failing
 never stops the others. The marks are written in groups (marks.py): a claim before its post, a few
-sent marks together after their sends. A stop (SIGTERM) ends the run's waits at once and begins
-nothing more: the part on the wire is finished, the rest left pending, no attempt counted.
+sent marks together after their sends; while they cannot be written, the rows not sent wait, and
+go once a commit succeeds. A stop (SIGTERM) ends the run's waits at once and begins nothing more:
+the part on the wire is finished, the rest left pending, no attempt counted.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from digest.models.deadline import pause
 from digest.models.errors import StateError, shortened
 from digest.state import OutboxRow, Store, pauses
 from digest.state.deliveries import LEASE, stamp
-from digest.state.engine import StateBusy
+from digest.state.engine import StateAway, StateBusy, StateLost
 
 log = logging.getLogger("digest.outbox")
 
@@ -78,31 +79,11 @@ def deliver(
     run.stop = stop
     if run.marks.carried:  # an earlier pass's sends, unrecorded while the server was away
         run.marks.settle(run.stop)
-    groups: dict[str, list[_Job]] = {}
     store.web.hold_paused(pauses.mailing(settings.subscribers, email.recipients))  # unsubscribes
-    for row in store.due(now, subscriber):
-        job = run.prepare(row, CHANNELS if channels is None else channels)
-        if job is not None:
-            groups.setdefault(job.destination, []).append(job)
-    workers, kept = min(run.concurrency, len(groups)), settings.delivery.get("smtp_connections")
-    ticking = threading.Thread(target=run.marks.tick, name="deliver-marks", daemon=True)
-    ticking.start()
-    try:
-        with connections.kept(int(kept or SMTP_CONNECTIONS)):
-            if workers <= 1:
-                for jobs in groups.values():
-                    run.drain(jobs)
-            else:
-                # The longest first (a paced webhook's hundred posts, a second apart): queued
-                # behind hundreds of quick mails, it had waited minutes for a thread.
-                order = sorted(groups.values(), key=lambda jobs: -jobs[0].interval * len(jobs))
-                with ThreadPoolExecutor(workers, thread_name_prefix="deliver") as pool:
-                    for future in [pool.submit(run.drain, jobs) for jobs in order]:
-                        future.result()
-    finally:
-        run.marks.stop.set()
-        ticking.join()
-        run.marks.settle(run.stop)
+    rows = store.due(now, subscriber)
+    while rows:  # then those held back while the database was away, once it takes a claim
+        run.round(rows, CHANNELS if channels is None else channels)
+        rows = run.marks.again(lambda: store.due(run.clock(), subscriber), run.stop)
     store.release()  # rows left for later are free for any worker now, not at the lease's end
     for items in (run.outcome.sent, run.outcome.retrying, run.outcome.dead):
         items.sort()
@@ -169,6 +150,7 @@ class _Run:
         self.stop: Callable[[], bool] = lambda: False
         self.max_attempts = int(settings.delivery.get("max_attempts", MAX_ATTEMPTS))
         self.concurrency = int(settings.delivery.get("concurrency", CONCURRENCY))
+        self.smtp_connections = int(settings.delivery.get("smtp_connections") or SMTP_CONNECTIONS)
         self.max_wait = float(settings.delivery.get("max_wait", MAX_WAIT))
         self.wait_cap = min(self.max_wait, WAIT_CAP)
         self.started = time.monotonic()
@@ -182,7 +164,7 @@ class _Run:
 
     def prepare(self, row: OutboxRow, registry: Mapping[str, Callable[..., Any]]) -> _Job | None:
         label = f"{row.subscriber}/{row.channel}"
-        config = _channel_config(self.settings, row)
+        config = channel_config(self.settings, row)
         job = _Job(row, label, ChannelConfig(row.kind, row.channel), None, label, 0.0)
         if config is None:
             # Several workers: one not yet restarted on a new config claimed the new channel's
@@ -201,7 +183,27 @@ class _Run:
             self.failed(job, f"cannot set up the channel: {type(exc).__name__}: {exc}", True)
             return None
         destination = str(getattr(channel, "destination", label))
+        self.marks.labels[row.id] = (label, row.kind)  # named if its mark cannot be written
         return _Job(row, label, config, channel, destination, getattr(channel, "interval", 0.0))
+
+    def round(self, rows: list[OutboxRow], registry: Mapping[str, Callable[..., Any]]) -> None:
+        """Send these rows, each destination's in order, then commit every mark."""
+        groups: dict[str, list[_Job]] = {}
+        for row in rows:
+            if (job := self.prepare(row, registry)) is not None:
+                groups.setdefault(job.destination, []).append(job)
+        workers = min(self.concurrency, len(groups))
+        with self.marks.ticking(self.stop), connections.kept(self.smtp_connections):
+            if workers <= 1:
+                for jobs in groups.values():
+                    self.drain(jobs)
+                return
+            # The longest first (a paced webhook's hundred posts, a second apart): queued
+            # behind hundreds of quick mails, it had waited minutes for a thread.
+            order = sorted(groups.values(), key=lambda jobs: -jobs[0].interval * len(jobs))
+            with ThreadPoolExecutor(workers, thread_name_prefix="deliver") as pool:
+                for future in [pool.submit(self.drain, jobs) for jobs in order]:
+                    future.result()
 
     def drain(self, jobs: list[_Job]) -> None:
         """One destination's rows, in order and at its pace; a long rate limit leaves the rest
@@ -212,14 +214,15 @@ class _Run:
             if self.stop():
                 log.info("%s: left for the next run (stopping)", job.label)
                 continue
-            if self.marks.failing is not None:  # a send now could not be recorded
-                log.info("%s: left for the next run (the state cannot be written)", job.label)
+            if self.marks.held_back(job.row.id):  # a send now could not be recorded
                 continue
             if budget < 0:
                 log.info("%s: left for a later run (the destination is rate limited)", job.label)
                 continue
             try:
                 budget = self.send(job, pacer, budget)
+            except (StateAway, StateLost) as exc:  # the server away: held back with the rest
+                self.marks.refused(exc, job.row.id)
             except DigestError:  # the state database's: the run cannot record anything
                 raise
             except Exception as exc:
@@ -350,11 +353,11 @@ class _Run:
                 return budget
             pacer.done()
             detail = redact(receipt.detail, self.settings.secrets)
+            with self.tally:  # sent, even if its mark must wait for the server (held back)
+                self.outcome.sent.append(f"{job.label}: {detail}")
             # At most once (Slack, hookshot): a part the server confirmed is recorded at once,
             # never left in a batch a crash would lose (it would then look unanswered: dead).
             self.marks.mark_sent(row.id, detail, self.clock(), at_most_once)
-            with self.tally:
-                self.outcome.sent.append(f"{job.label}: {detail}")
             log.info("%s: delivered (%s)", job.label, detail)
             return budget
 
@@ -390,11 +393,7 @@ class _Run:
             log.warning("%s: %s (%s); next try in %.0f s", job.label, what, reason, wait)
 
 
-def _channel_config(settings: Settings, row: OutboxRow) -> ChannelConfig | None:
+def channel_config(settings: Settings, row: OutboxRow) -> ChannelConfig | None:
     # Today's config, not the one at render time: a fixed webhook or token applies on retry.
-    for sub in settings.subscribers:
-        if sub.name == row.subscriber:
-            for channel in sub.channels:
-                if channel.name == row.channel and channel.kind == row.kind:
-                    return channel
-    return None
+    mine = (c for s in settings.subscribers if s.name == row.subscriber for c in s.channels)
+    return next((c for c in mine if c.name == row.channel and c.kind == row.kind), None)

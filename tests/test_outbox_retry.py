@@ -168,3 +168,42 @@ def test_a_sigterm_finishes_the_post_on_the_wire_and_leaves_the_rest_pending(
     finally:
         slack.release.set()
         slack.stop()
+
+
+def test_a_slack_delivery_that_can_never_be_posted_again_is_not_called_queued_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """ops20 F3: ana's one part got no answer (it may have been posted; never posted twice) and
+    the row died "nothing was confirmed"; `digest retry` said "1 dead delivery queued again",
+    sent nothing, and listed the same refusal as "dead now". bob's died of a 404: queued."""
+    slack = SlackWebhook()
+    try:
+        hooks = {name: slack.url(f"{name}hook") for name in ("ana", "bob")}
+        (tmp_path / "papers.jsonl").write_text("", encoding="utf-8")
+        config = SLACK_CONFIG.replace('"seeds"\npath = "seeds"', '"files"\npath = "papers.jsonl"')
+        (tmp_path / "digest.toml").write_text(config.format(**hooks), encoding="utf-8")
+        with Store(tmp_path / "state.db") as store:
+            for name in ("ana", "bob"):
+                digest = Digest(name, PERIOD, NOW.date(), (Scored(paper(1), 0.5),), NOW)
+                store.record_digest(digest, 1, [("slack", "slack", message(1, subscriber=name))])
+            ana, bob = store.due(NOW)
+            store.mark_many([], [(ana.id, 1, (1,))])  # claimed, posted, no answer
+            store.mark_failed(ana.id, "slack: no answer for part 1 of 1", NOW)
+            store.due(NOW)
+            store.mark_failed(ana.id, "slack: part 1 of 1 got no answer ... nothing", None)
+            store.mark_failed(bob.id, "slack answered 404 channel_not_found", None)
+        args = ["--config", str(tmp_path / "digest.toml"), "--state", str(tmp_path / "state.db")]
+        assert main(["retry", *args, "--now", NOW.isoformat()]) == 1
+    finally:
+        slack.stop()
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == (
+        "retry: 1 dead delivery queued again, 1 left dead (no try can send it); 1 sent,"
+        " 0 retrying, 0 dead now; 0 pending, 1 dead in all"
+    )
+    assert out[2].startswith("  still dead ana/slack: slack: part 1 of 1 got no answer on an")
+    assert out[2].endswith("nothing was confirmed; give it up: digest retry --drop ana/slack")
+    assert len(slack.accepted) == 1  # bob's; ana's not again
+    assert "anahook" not in "\n".join(out)  # the webhook is a secret
+    with Store(tmp_path / "state.db") as store:  # left as it was: its two attempts counted
+        assert [r.attempts for r in store.outbox("dead")] == [2]

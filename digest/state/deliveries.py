@@ -297,24 +297,24 @@ class Deliveries:
         the row is no longer this worker's)."""
         return not self.mark_many([], [(row_id, parts_sent)])
 
-    def revive_dead(self, subscriber: str | None = None) -> int:
-        """`digest retry`: dead rows due again with fresh attempts (sent parts stay sent), and
-        pending ones due now (a clock set back had left them a day). Returns the dead ones."""
+    def revive_dead(self, subscriber: str | None = None, keep: Sequence[int] = ()) -> int:
+        """`digest retry`: dead rows but `keep` (no try can send them) due again with fresh
+        attempts, and pending ones due now (a clock set back had left them a day)."""
         revive = "UPDATE outbox SET status = 'pending', attempts = 0, next_try_at = NULL,"
         revive += " lease_until = NULL WHERE status = 'dead'"
         hasten = "UPDATE outbox SET next_try_at = NULL WHERE status = 'pending'"
         whose, args = ("", ()) if subscriber is None else (" AND subscriber = ?", (subscriber,))
+        leave = f" AND id NOT IN ({', '.join('?' * len(keep))})" if keep else ""
         with self.transaction() as db:
             db.execute(hasten + " AND next_try_at IS NOT NULL" + whose, args)
-            return db.execute(revive + whose, args).rowcount
+            return db.execute(revive + whose + leave, (*args, *keep)).rowcount
 
     def drop_dead(
         self, labels: Sequence[str], subscriber: str | None, now: datetime
     ) -> list[OutboxRow]:
         """Give up dead rows (`digest retry --drop`): those of the given "subscriber/channel"
         labels (none: every dead row, or the subscriber's) become `dropped`, which counts as
-        neither dead nor pending; the last error is kept and the receipt says when. Returns
-        them."""
+        neither dead nor pending; the last error is kept and the receipt says when (returned)."""
         rows = [
             r
             for r in self.outbox("dead")

@@ -1,0 +1,174 @@
+"""The outbox's marks when the state database cannot take them: a pass held back while it could
+not record a send goes on once a commit succeeds (PostgreSQL stopped and started again under a
+run), a commit that succeeds clears the failure, and the marks a pass gives up on are named, by
+who may get a message twice (a full SQLite file)."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+from support_postgres import SERVER_SETTINGS, Cluster, server_binaries
+
+from digest import marks, outbox
+from digest.models import (
+    ChannelConfig,
+    Delivery,
+    Digest,
+    Message,
+    Paper,
+    Profile,
+    Receipt,
+    Scored,
+    Settings,
+    StateError,
+    Subscriber,
+)
+from digest.state import Store, postgres
+
+NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
+
+
+class Took:
+    """A channel whose server takes every message; `during` runs within the sends, in turn."""
+
+    kind = "took"
+    at_most_once = False
+    during: ClassVar[list[Callable[[], None]]] = []
+    calls: ClassVar[list[str]] = []
+    detail = "taken"
+
+    def __init__(self, config: ChannelConfig, settings: Settings) -> None:
+        self.name = config.name
+
+    def send(self, delivery: Delivery) -> Receipt:
+        self.calls.append(delivery.subscriber)
+        if self.during:
+            self.during.pop(0)()
+        return Receipt(self.kind, self.detail)
+
+
+class TookOnce(Took):
+    at_most_once = True  # Slack's way: its sent mark is committed at once
+
+
+def project(store: Store, *rows: tuple[str, str]) -> Settings:
+    """One subscriber per (name, kind) row, each with one due digest on that channel kind."""
+    subs = []
+    for name, kind in rows:
+        subs.append(Subscriber(name, Profile("x"), (ChannelConfig(kind, kind, {}),)))
+        made = Digest(name, "P1", date(2026, 11, 30), (Scored(Paper("p", "T", "A"), 1),), NOW)
+        store.record_digest(made, 1, [(kind, kind, Message("s", "t", "h"))])
+    Took.during, Took.calls = [], []
+    return Settings("t.toml", (), tuple(subs), delivery={"concurrency": 1})
+
+
+def restart(cluster: Cluster, after: float) -> threading.Thread:
+    """Stop the cluster's server now (pg_ctl stop -m fast) and start it again on its port after
+    `after` seconds, in the background."""
+    cluster._run("pg_ctl", "stop", "-D", cluster.data, "-m", "fast", "-w")
+    options = " ".join(f"-c {key}={value}" for key, value in SERVER_SETTINGS.items())
+    options += f" -p {cluster.port} -k {cluster.root}"
+
+    def start() -> None:
+        threading.Event().wait(after)
+        cluster._run("pg_ctl", "start", "-D", cluster.data, "-l", cluster.log, "-w", "-o", options)
+
+    thread = threading.Thread(target=start, daemon=True)
+    thread.start()
+    return thread
+
+
+@pytest.fixture
+def own_cluster() -> Any:
+    """A cluster of this test's own, as the session's must not stop under other tests."""
+    binaries = server_binaries()
+    if binaries is None:
+        pytest.skip("PostgreSQL server binaries not found")
+    cluster = Cluster(binaries)
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.mark.parametrize("first", ["took", "once"])
+def test_a_pass_goes_on_once_the_stopped_server_is_back_and_ends_without_its_error(
+    own_cluster: Cluster,
+    first: str,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """ops20 F1: PostgreSQL stopped mid-pass and back 40 s later; the marks were written once it
+    was, yet the rest of the pass was left "(the state cannot be written)" and the run ended
+    "the server is still unreachable", exit 2, recorded in that very database. The first row's
+    mark waits in a batch ("took"), or is committed at once ("once", Slack's way): sent, both."""
+    monkeypatch.setattr(postgres, "POOL_TIMEOUT", 1.0)
+    with Store(own_cluster.create_database()) as store:
+        settings = project(store, ("s0", first), *((f"s{n}", "took") for n in range(1, 4)))
+        started: list[threading.Thread] = []
+        Took.during.append(lambda: started.append(restart(own_cluster, 3.0)))
+        caplog.set_level(logging.INFO, "digest.outbox")
+        registry = {"took": Took, "once": TookOnce}
+        outcome = outbox.deliver(store, settings, NOW, channels=registry)
+        started[0].join(30)
+        store.db.pool.timeout = 30.0
+        assert outcome.sent == [f"s0/{first}: taken", *(f"s{n}/took: taken" for n in (1, 2, 3))]
+        assert store.outbox_counts(NOW) == {"sent": 4}
+        assert Took.calls == ["s0", "s1", "s2", "s3"]  # each once: s0's mark was written first
+    assert "the state database is back; sending the 3 held back" in caplog.text
+
+
+def full(store: Store) -> None:
+    """No page more for the SQLite file: each commit that grows it fails, "the disk is full"."""
+    pages = store.db.execute("PRAGMA page_count").fetchone()[0]
+    store.db.execute(f"PRAGMA max_page_count = {pages}")
+
+
+def test_a_commit_that_succeeds_clears_the_failure_of_the_one_before(tmp_path: Path) -> None:
+    """Marks.failing, once set, held back every later row of the pass, though the marks had
+    been written since."""
+    with Store(tmp_path / "s.db") as store:
+        project(store, ("ana", "took"), ("bob", "took"))
+        ana, _ = store.due(NOW)
+        made = marks.Marks(store, threading.Lock(), lambda: NOW)
+        full(store)
+        made.mark_sent(ana.id, "x" * 20000, NOW)  # a receipt the file has no room for
+        with pytest.raises(StateError, match="the disk is full"):
+            made.flush()
+        assert made.failing is not None  # a send now could not be recorded: bob waits
+        store.db.execute("PRAGMA max_page_count = 1073741823")  # room again
+        made.flush()
+        assert made.failing is None  # bob may go
+        assert store.outbox_counts(NOW) == {"pending": 1, "sent": 1}
+
+
+def test_marks_a_full_disk_refuses_name_who_gets_a_message_twice(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """ops20 F2: "this process records them before it sends again", said by a `digest run` that
+    ended on the next line, naming none of the 6 deliveries: 5 e-mails then went out twice."""
+    Took.detail = "y" * 20000  # each sent mark grows the file
+    try:
+        with Store(tmp_path / "s.db") as store:
+            rows = [("ana", "email"), ("cy", "email"), ("bob", "slack"), ("dee", "matrix")]
+            settings = project(store, *rows)
+            Took.during.append(lambda: full(store))
+            registry = {"email": Took, "slack": TookOnce, "matrix": Took}
+            with pytest.raises(StateError, match="the disk is full"):
+                outbox.deliver(store, settings, NOW, channels=registry)
+    finally:
+        Took.detail = "taken"
+    said = [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR]
+    assert len(said) == 1 and "this process records them before it sends again" not in said[0]
+    assert "3 deliveries the servers took are not recorded" in said[0]
+    assert "after this process ends (`digest run`, `digest retry`)" in said[0]
+    assert said[0].endswith(
+        "sends these a second time: ana/email, cy/email; none of the others twice: bob/slack"
+    )
+    assert Took.calls == ["ana", "cy", "bob"]  # bob's mark, committed at once, met the full disk
