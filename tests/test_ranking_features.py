@@ -114,3 +114,18 @@ def test_a_readers_line_or_ion_meets_its_papers_and_no_unit_or_numeral_of_others
         space, rows = fit(papers, keep=[keyword])
         scores = (rows @ space.spelled([keyword]).T).toarray().ravel()
         assert set(np.flatnonzero(scores).tolist()) == found, keyword
+
+
+def test_a_compound_of_function_words_is_a_column_only_where_a_reader_wrote_it() -> None:
+    """ "difference-in-differences" as "difference" alone had put a radio-galaxy paper first for
+    an econometrician's keyword (rank21 F5); every paper's own compounds ("end-to-end") as
+    columns had made liked papers pull papers of their phrasing."""
+    papers = ["A difference-in-differences design for minimum wages",
+              "Difference imaging of transients, with differences between pipelines",
+              "End-to-end training of speech models", "End-to-end driving policies"]  # fmt: skip
+    space, rows = fit(papers, keep=["difference-in-differences"])
+    assert "difference-in-differences" in space.vocabulary
+    assert "end-to-end" not in space.vocabulary and "end" in space.vocabulary
+    scores = (rows @ space.spelled(["difference-in-differences"]).T).toarray().ravel()
+    assert scores[0] > 1.3 * scores[1] > 0  # the compound weighs beside its words
+    assert "difference-in-differences" not in fit(papers)[0].vocabulary

@@ -159,7 +159,7 @@ def _chunks(text: str) -> list[str]:
         text = text.replace("|-", "| ").removeprefix("-")
         if _BEFORE_DIGIT.search(text):  # first: most texts have no range
             text = _RANGE.sub(lambda m: m[0].replace("-", " "), text)
-        compounds = [m[0] for m in _COMPOUND.finditer(text) if _compound(m[0])]
+        compounds = [m[0] for m in _COMPOUND.finditer(text) if compound(m[0])]
         # The hyphens left sit inside a word: "gpt-4" and "llama-2-7b" stay whole, while
         # "privacy-utility" is two words that still make a phrase.
         text = _SPLIT_HYPHEN.sub(" ", text)
@@ -178,12 +178,13 @@ def _chunks(text: str) -> list[str]:
 _COMPOUND = re.compile(r"(?<![\w-])[^\W\d_]\w*(?:-\w+){1,4}(?![\w-])")
 
 
-def _compound(compound: str) -> bool:
-    parts = compound.split("-")
+def compound(word: str) -> bool:
+    """Is the word a compound joined by a function word? (A reader's word only: features.fit.)"""
+    parts = word.split("-")
     return (
         any(len(p) > 1 and p in ENGLISH_STOP_WORDS for p in parts)  # not "energy-based", "Type-I"
         and any(_words[p] and p not in PHRASE_ONLY for p in parts)
-        and compound not in STOP_WORDS
+        and word not in STOP_WORDS
     )
 
 
