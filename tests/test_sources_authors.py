@@ -155,3 +155,93 @@ def test_a_line_break_parts_names_only_when_each_line_is_whole_names(
 ) -> None:
     assert split(written) == names
     assert split([written]) == names
+
+
+@pytest.mark.parametrize(
+    ("written", "names"),
+    [
+        # one line that is no whole name is a name of its own; the other lines stay apart
+        (
+            "Najeebullah\nMaaz Salman\nZar Nawab Khan Swati",
+            ("Najeebullah", "Maaz Salman", "Zar Nawab Khan Swati"),
+        ),
+        (
+            "Zirui He\nHaiyan Zhao\nAli Payani\nMengnan du",
+            ("Zirui He", "Haiyan Zhao", "Ali Payani", "Mengnan du"),
+        ),
+        ("Ada Lovelace\nMengnan du\nAli Payani", ("Ada Lovelace", "Mengnan du", "Ali Payani")),
+        ("Rajinder Singh\nDiwaker\nSumit Kumar", ("Rajinder Singh", "Diwaker", "Sumit Kumar")),
+        ("OpenAI\n:\nSam Altman\nGreg Brockman", ("OpenAI", "Sam Altman", "Greg Brockman")),
+        (
+            "Essential AI\n:\nSam Altman\nGreg Brockman",
+            ("Essential AI", "Sam Altman", "Greg Brockman"),
+        ),
+        ("Jong Kim\nYoung-Jun_Lee\nHo-Jin Choi", ("Jong Kim", "Young-Jun_Lee", "Ho-Jin Choi")),
+        # a list's mark at a line's end or start runs the lines on, the rest stay apart
+        (
+            "Shijie Lian\nLaurence Tianruo Yang and\nMengyu Ren\nHua Li",
+            ("Shijie Lian", "Laurence Tianruo Yang", "Mengyu Ren", "Hua Li"),
+        ),
+        (
+            "Ada Lovelace\nAlan Turing\nand Grace Hopper",
+            ("Ada Lovelace", "Alan Turing", "Grace Hopper"),
+        ),
+        (
+            "Ada Lovelace\nTuring,\nAlan\nGrace Hopper",
+            ("Ada Lovelace", "Alan Turing", "Grace Hopper"),
+        ),
+        # a piece of a neighbour's name joins it
+        (
+            "Ada Lovelace\nJan van\nder Berg\nAlan Turing",
+            ("Ada Lovelace", "Jan van der Berg", "Alan Turing"),
+        ),
+        (
+            "Ada Lovelace\nJoseph M.\nReagle Jr.\nAlan Turing",
+            ("Ada Lovelace", "Joseph M. Reagle Jr.", "Alan Turing"),
+        ),
+        ("Qi He\nYi R.\nFung\nHeng Ji", ("Qi He", "Yi R. Fung", "Heng Ji")),
+        # with fewer than two whole lines, the lines are one name or list wrapped, as before
+        ("Juan Martin\nMaldacena", ("Juan Martin Maldacena",)),
+        ("Ada\nLovelace\nAlan Turing", ("Ada Lovelace Alan Turing",)),
+    ],
+)
+def test_a_line_that_is_no_whole_name_keeps_the_others_apart(
+    written: str, names: tuple[str, ...]
+) -> None:
+    """reg32 F4: one such line had made every author of the field one name."""
+    assert split(written) == names
+
+
+@pytest.mark.parametrize(
+    ("written", "names"),
+    [
+        (
+            "Pérez-García, María José; Rodríguez de la Fuente, Juan Carlos",
+            ("María José Pérez-García", "Juan Carlos Rodríguez de la Fuente"),
+        ),
+        (
+            "Lovelace, Ada and Rodríguez de la Fuente, Juan Carlos",
+            ("Ada Lovelace", "Juan Carlos Rodríguez de la Fuente"),
+        ),
+        ("Bueno de Mesquita, Bruce; Smith, J.", ("Bruce Bueno de Mesquita", "J. Smith")),
+        ("de la Fuente JC, Pérez-García MJ", ("de la Fuente JC", "Pérez-García MJ")),
+        ("van der Berg J, de Vries K", ("van der Berg J", "de Vries K")),
+        ("Doe, Jane, MD", ("Jane Doe",)),
+        ("Doe, Jane, MD, PhD; Roe, Richard, RN", ("Jane Doe", "Richard Roe")),
+        ("Lee J, MD", ("Lee J",)),
+        ("Lee J, MD, Kim S, MPH", ("Lee J", "Kim S")),
+        ("van der Berg, Jan, MD", ("Jan van der Berg",)),
+        # a whole-name list and initials that look like degrees read as before
+        (
+            "Ada Lovelace, Alan Turing and Grace Hopper",
+            ("Ada Lovelace", "Alan Turing", "Grace Hopper"),
+        ),
+        ("Vincent van Gogh, Ada Lovelace", ("Vincent van Gogh", "Ada Lovelace")),
+    ],
+)
+def test_surnames_of_several_words_and_degrees_after_last_first(
+    written: str, names: tuple[str, ...]
+) -> None:
+    """reg32 F5: "Rodríguez de la Fuente, Juan Carlos" had made two authors, "de la Fuente JC,
+    Pérez-García MJ" one, "Doe, Jane, MD" three and "Lee J, MD" "MD Lee J"."""
+    assert split(written) == names

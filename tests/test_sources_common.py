@@ -158,3 +158,12 @@ def test_a_date_of_digits_alone_is_a_unix_time_from_1990_to_tomorrow_or_none() -
     assert day("20251340", (2026, 2, 9)) is None
     assert day("9" * 5000, (9999, 12, 31)) is None  # past int()'s 4,300 digits: none, no error
     assert day("0", (2000, 1, 1)) is None
+
+
+def test_a_date_of_four_digits_is_a_year_and_its_first_day() -> None:
+    """reg32 F3: W3CDTF's year alone, `<dc:date>2025</dc:date>`, had gone the Unix-time way
+    (2025 seconds: 1970, so no date); feedparser reads it as the year's first day."""
+    assert day("2025", (2025, 1, 1)) == date(2025, 1, 1)
+    assert day(" 1998 ", None) == date(1998, 1, 1)
+    assert day("0000", (-1, 1, 1)) is None
+    assert day("2025-12", (2025, 12, 1)) == date(2025, 12, 1)  # a year and month, as before

@@ -69,10 +69,12 @@ def _split_text(value: str) -> tuple[str, ...]:
         return (text,) if _is_name(text) else ()
     collaborations = [" ".join(c.split()) for c in _COLLABORATION.findall(text)]
     text = _ASIDE.sub("", _COLLABORATION.sub("", text))
-    names: list[str] = []
-    for group in _top_level(text, _SEMICOLON):
-        for part in _top_level(group, _AND):
-            names.extend(_names(_ET_AL.sub("", part).strip(" ,")))
+    groups = [
+        [_ET_AL.sub("", part).strip(" ,") for part in _top_level(group, _AND)]
+        for group in _top_level(text, _SEMICOLON)
+    ]
+    ordered = len(groups) > 1 or any(map(_is_surname_first, (p for g in groups for p in g)))
+    names = [name for group in groups for part in group for name in _names(part, ordered)]
     names += [c for c in collaborations if c not in names]
     return tuple(dict.fromkeys(n for n in names if _is_name(n)))
 
@@ -80,19 +82,45 @@ def _split_text(value: str) -> tuple[str, ...]:
 def _by_line(value: str) -> tuple[str, ...] | None:
     """The names of a field that holds them one a line ("Ada Lovelace\nAlan Turing"), or None
     when its lines are one list wrapped ("Smith,\n John"; "John\n Smith"). A line break had
-    never parted two names: three authors became one. The lines are names when each reads as
-    whole names by itself and none ends or opens on a list's mark; not in a list parted by "and"
-    (BibTeX's, whose lines are wrapped wherever: "van der\n Berg, Jan and ...")."""
+    never parted two names: three authors became one. Lines run on where a list's mark ends or
+    opens one, and where a line is a piece of its neighbour's name ("Jan van\n der Berg",
+    "Joseph M.\n Reagle Jr."). The rest are names when each reads as whole names, or when two
+    do: then a line that is not a whole name ("Najeebullah", "Mengnan du", "OpenAI") is one of
+    its own (one such line had glued every author of the field into one). Not in a list parted
+    by "and" within a line (BibTeX's, whose lines are wrapped wherever: "van der\n Berg, Jan")."""
     lines = [line.strip() for line in value.splitlines() if line.strip()]
-    if len(lines) < 2 or _AND.search(value) or any(map(_CONTINUED.search, lines)):
+    if len(lines) < 2 or any(_AND.search(line) for line in lines):
         return None
-    found = [_split_text(line) for line in lines]
-    if not all(names and all(map(_is_whole, names)) for names in found):
+    pieces = [lines[0]]
+    for line in lines[1:]:
+        if _runs_on(pieces[-1], line):
+            pieces[-1] += " " + line
+        else:
+            pieces.append(line)
+    found = [_split_text(piece) for piece in pieces]
+    whole = [bool(names) and all(map(_is_whole, names)) for names in found]
+    if len(pieces) < 2 or (not all(whole) and sum(whole) < 2):
         return None
     return tuple(dict.fromkeys(name for names in found for name in names))
 
 
-_CONTINUED = re.compile(r"(?:[,;&]|\band)$|^(?:[,;&]|and\b)", re.IGNORECASE)
+_ENDS_LIST = re.compile(r"(?:[,;&]|\band)$", re.IGNORECASE)
+_OPENS_LIST = re.compile(r"^(?:[,;&]|and\b)", re.IGNORECASE)
+
+
+def _runs_on(before: str, line: str) -> bool:
+    """Whether a line goes on the text before it: after or before a list's mark; a surname
+    with its suffix ("Reagle Jr.") or a suffix alone; a surname's piece ("der Berg", "Berg")
+    after a line that ends in a particle or in initials ("Jan van", "Joseph M.")."""
+    if _ENDS_LIST.search(before) or _OPENS_LIST.match(line):
+        return True
+    words, last = line.split(), before.split()[-1]
+    if len(words) <= 2 and _SUFFIX.match(words[-1]):
+        return True
+    if not (_PARTICLE.fullmatch(last) or _is_initials(last)):
+        return False
+    one_word = len(words) == 1 and bool(_LETTER.search(line))  # no team's ":" after "AI"
+    return bool(_PARTICLE.match(line)) or (one_word and not _CJK_NAME.fullmatch(line))
 
 
 def _is_whole(name: str) -> bool:
@@ -129,8 +157,20 @@ def _top_level(text: str, separator: re.Pattern[str]) -> list[str]:
     return [p.strip() for p in pieces if p.strip(" ,")]
 
 
-def _names(segment: str) -> list[str]:
-    """The names of one segment with no " and " or ";" left: commas decide."""
+def _is_surname_first(part: str) -> bool:
+    """Whether a piece of a list is plainly one "Last, First" name: a one-word or particle's
+    surname, then given names ("Lovelace, Ada", "van der Berg, Jan")."""
+    pieces = _top_level(part, _COMMA)
+    if len(pieces) != 2 or _full_name(pieces[0], pieces[1]):
+        return False
+    return len(pieces[0].split()) == 1 or bool(_PARTICLE.match(pieces[0]))
+
+
+def _names(segment: str, ordered: bool = False) -> list[str]:
+    """The names of one segment with no " and " or ";" left: commas decide. `ordered`: the list
+    writes "Last, First" (its pieces are parted by semicolons, or one of them plainly is one),
+    so that two parts are one name also when the surname is several words ("Rodríguez de la
+    Fuente, Juan Carlos" had made two authors, "Juan Carlos" one)."""
     parts = _without_degrees(_top_level(segment, _COMMA))
     # Suffixes belong to the name before them: ("Reagle", "Jr.") then ("Joseph M.", "").
     items: list[list[str]] = []
@@ -145,7 +185,11 @@ def _names(segment: str) -> list[str]:
     # "Last, First" also when the given names are several words ("Maldacena, Juan Martin"): a
     # lone word, or a particle's name, before the comma is a surname, not a whole name.
     surname = len(last.split()) == 1 or bool(_PARTICLE.match(last))
-    if len(items) == 2 and (_is_given(given) or surname) and not _full_name(last, given):
+    if (
+        len(items) == 2
+        and (_is_given(given) or surname or ordered)
+        and not _full_name(last, given, ordered)
+    ):
         return [_join(given, last, items[0][1] or items[1][1])]
     pairs = len(items) % 2 == 0 and all(_is_initials(g) for g, _ in items[1::2])
     if pairs:
@@ -173,14 +217,20 @@ def _without_degrees(parts: list[str]) -> list[str]:
         if after_name and not listed and _DEGREE_OR_INITIALS.match(part):
             continue
         kept.append(part)
-        after_name = _is_first_last(part)
+        after_name = _ends_name(kept)
     return kept
 
 
-def _is_first_last(part: str) -> bool:
-    """A part that is a whole 'First Last' name ("Jane Smith"), no surname of its own."""
-    words = part.split()
-    return len(words) > 1 and not _PARTICLE.match(part) and not _is_initials(words[-1])
+def _ends_name(kept: list[str]) -> bool:
+    """Whether the parts so far end on a whole name, which a degree may follow: 'First Last'
+    ("Jane Smith"), Vancouver's "Lee J", or a "Last, First" pair ("Doe, Jane"). A degree had
+    been kept only after the first ("Doe, Jane, MD" made three authors, "Lee J, MD" "MD Lee J")."""
+    part, words = kept[-1], kept[-1].split()
+    if len(words) > 1 and not _is_initials(part):
+        if _is_initials(words[-1]) or not _PARTICLE.match(part):
+            return True
+    pairs = len(kept) % 2 == 0 and not any(map(_is_initials, kept[1::2]))
+    return pairs and all(len(p.split()) == 1 or _PARTICLE.match(p) for p in kept[::2])
 
 
 def _join(given: str, last: str, suffix: str) -> str:
@@ -197,18 +247,19 @@ def _is_given(text: str) -> bool:
     return _is_initials(text) or len(words) == 1 or _is_initials(words[-1])
 
 
-def _full_name(first: str, second: str) -> bool:
+def _full_name(first: str, second: str, ordered: bool = False) -> bool:
     """Whether "first, second" are two whole names ("Ada Lovelace, Alan Turing") rather than
     one "Last, First" ("van der Berg, Jan", "Reagle, Joseph M."). A first part that ends in
-    initials ("Zhang W., Rossi M.", Vancouver's "Zhang W, Rossi M") or is a Chinese name
-    ("张伟, 李华") is a whole name: no surname does or is; both had become one reversed name."""
+    initials ("Zhang W., Rossi M.", Vancouver's "Zhang W, Rossi M", "de la Fuente JC") or is a
+    Chinese name ("张伟, 李华") is a whole name: no surname does or is; both had become one
+    reversed name. In an `ordered` list ("Last, First; ...") that is all that makes two."""
     words = first.split()
     if len(words) == 1:
         return bool(_CJK_NAME.fullmatch(first))
-    if _PARTICLE.match(first):
-        return False
     if _is_initials(words[-1]) and not _is_initials(first):
         return True
+    if _PARTICLE.match(first) or ordered:
+        return False
     return len(second.split()) > 1 and not _is_initials(second.split()[-1])
 
 

@@ -230,8 +230,12 @@ def day(written: Any, parsed: Any) -> date | None:
 
 
 def _digits(text: str) -> date | None:
-    """A date of digits alone: ISO's basic 20260302, or a Unix time (a time in milliseconds has
-    13 digits; a longer number is none, and never reaches int(), which refuses 4,300)."""
+    """A date of digits alone: a year (W3CDTF's "2025", its first day, as feedparser reads it:
+    it had been read as a Unix time of 1970, so no date), ISO's basic 20260302, or a Unix time
+    (a time in milliseconds has 13 digits; a longer number is none, and never reaches int(),
+    which refuses 4,300)."""
+    if len(text) == 4:
+        return date(int(text), 1, 1) if int(text) else None  # year 0 is none
     if len(text) != 8:
         return unix_day(int(text)) if len(text) <= 13 else None
     try:
