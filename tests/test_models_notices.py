@@ -18,7 +18,8 @@ REPLIES = (
     "{}: a reply", "{} [Replies]", "In Reply: {}", "In reply to “{}”", "In Response: {}",
 )  # fmt: skip
 LETTERS = (
-    "Clarification: {}", "{}: Clarification", "Correspondence: {}", "Re: {}", "RE: “{}”",
+    "Clarification to: {}", "Clarification regarding “{}”", "{}: Clarification",
+    "Correspondence: “{}”", "Correspondence on: {}", "Re: “{}”", "RE: “{}”", "In reply to “{}”",
     "Letter to the editor regarding “{}”", "Letter to the Editor: {}",
     "Letters to the editor regarding {}",
 )  # fmt: skip
@@ -28,14 +29,50 @@ PRINTED = ("{} (vol 5, pg 12, 2024)", "{} (Vol. 37, p. 1234, 2019)", "{} (vol 10
 @pytest.mark.parametrize("form", REPLIES + LETTERS + PRINTED)
 @pytest.mark.parametrize("paper", PAPERS)
 def test_a_reply_or_letter_titled_after_the_paper_is_another_record(form: str, paper: str) -> None:
-    """JAMA's "<letter's title>—Reply", "In Reply: …", "…: Response", a "Clarification:", a
-    "Correspondence:", a letter's "Re: …" and Web of Science's correction "… (vol 5, pg 12,
-    2024)" had been no notice forms: quoting the paper's abstract, the notice and the paper were
-    one record, one of them never sent (reg31)."""
+    """JAMA's "<letter's title>—Reply", "In Reply: …", "…: Response", a "Clarification to:", a
+    "Correspondence: “…”", a letter's "Re: “…”" and Web of Science's correction "… (vol 5, pg
+    12, 2024)" had been no notice forms: quoting the paper's abstract, the notice and the paper
+    were one record, one of them never sent (reg31)."""
     for title in (form.format(paper), form.format(paper.lower())):
-        assert notice(title)
-        assert not same_title(paper, title, same_people=True)
-        assert not same_title(title, paper, same_people=False)
+        assert_another_record(paper, title)
+
+
+def assert_another_record(paper: str, title: str) -> None:
+    assert notice(title)
+    assert not same_title(paper, title, same_people=True)
+    assert not same_title(title, paper, same_people=False)
+
+
+@pytest.mark.parametrize(
+    "paper",
+    ["Quantum Error Correction with Surface Codes", "Efficacy of Statins in mRNA Trials",
+     "Spin Crossover in Iron(II) Complexes under Pressure", "Superconductivity"],
+)  # fmt: skip
+def test_a_letters_re_before_a_title_cased_title_is_a_notice(paper: str) -> None:
+    """ "Re: " as letters pages write it: the answered paper's title in title case."""
+    assert_another_record(paper, f"Re: {paper}")
+
+
+@pytest.mark.parametrize(
+    "form",
+    ["Re: {}", "RE: {}", "Clarification: {}", "Correspondence: {}", "Correspondence - {}",
+     "In Reply To: {}", "In Response To: {}"],
+)  # fmt: skip
+@pytest.mark.parametrize(
+    "paper",
+    PAPERS + ("Relation extraction revisited", "Thinking about LLM reasoning",
+              "Matching points between images with transformers"),
+)  # fmt: skip
+def test_a_head_that_may_be_the_papers_own_name_is_no_notice(form: str, paper: str) -> None:
+    """ "RE" (relation extraction), "Correspondence" and "Clarification" (a paper's topic), "In
+    Reply To" (a mail header) may head a paper's own title: a letter's head only with a
+    quoted title after it, "Re" so cased before a title-cased one, or "to", "on", "regarding"
+    after "Clarification", "Correspondence". Read as notices, the title and its journal copy
+    without the head had been two papers, sent twice (reg32)."""
+    title = form.format(paper)
+    assert notice(title) == ""
+    assert same_title(paper, title, same_people=True)
+    assert same_title(title, paper, same_people=False)
 
 
 @pytest.mark.parametrize(

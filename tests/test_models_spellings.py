@@ -16,7 +16,8 @@ from digest.models.spellings import spellings, stems
         ("sulphide", "sulfide"), ("disulphide", "disulfide"),
         ("defence", "defense"), ("offences", "offenses"), ("licenced", "licensed"),
         ("haematology", "hematology"), ("leukaemia", "leukemia"), ("foetus", "fetus"),
-        ("oestrogen", "estrogen"), ("caesium", "cesium"), ("manoeuvre", "maneuvre"),
+        ("oestrogen", "estrogen"), ("caesium", "cesium"), ("manoeuvre", "maneuver"),
+        ("manoeuvring", "maneuvering"), ("manoeuvred", "maneuvered"), ("anaemia", "anemia"),
         ("palaeontology", "paleontology"), ("sceptical", "skeptical"), ("enquiries", "inquiries"),
         ("grey", "gray"), ("discs", "disks"), ("tyres", "tires"), ("mould", "mold"),
     ],
@@ -31,9 +32,13 @@ def test_a_british_spelling_has_its_american_one_by_rule_or_by_the_word(
 
 @pytest.mark.parametrize(
     "word",
-    ["aerosol", "aerial", "poets", "does", "canoes", "michael", "tongue", "dense", "discrete"],
-)
+    ["aerosol", "aerial", "poets", "does", "canoes", "michael", "tongue", "dense", "discrete",
+     "maestro", "daemon", "noether", "goethe", "saedit", "moediff", "emergence", "presence",
+     "science", "vogue", "rogue", "streamme", "alumina"],
+)  # fmt: skip
 def test_a_word_no_rule_fits_has_no_other_spelling(word: str) -> None:
+    """The "ae"/"oe" and "-ence" rules are for British roots only: out of any word they had made
+    "maestro" "mestro", "emergence" "emergense", and "-mme" "streamme" "stream" (reg32)."""
     assert spellings(word) == {word}
 
 
@@ -43,5 +48,27 @@ def test_a_word_no_rule_fits_has_no_other_spelling(word: str) -> None:
      ("11th", "eleventh"), ("11d", "elevendimensional"), ("100", "hundred")],
 )  # fmt: skip
 def test_a_number_in_digits_is_one_stem_with_it_in_words(digits: str, words: str) -> None:
-    assert words in stems(digits)
-    assert digits in stems(words)
+    assert not stems(digits).isdisjoint(stems(words))
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [("100", "hundreds"), ("1000", "thousands"), ("2nd", "seconds"), ("10", "tens"),
+     ("1", "ones"), ("17", "seventeens"), ("alumina", "aluminium"), ("aluminas", "aluminium"),
+     ("analogue", "analogy"), ("analogues", "analogies"), ("maestro", "metro")],
+)  # fmt: skip
+def test_a_spelling_is_one_whole_form_never_cut_again(one: str, other: str) -> None:
+    """A number's and a British word's other spelling had been cut again by the plural rules:
+    "hundreds" (a plural of "hundred") had been "100", "seconds" "2nd", "alumina" (a plural's
+    "aluminum") "aluminium" (reg32)."""
+    assert stems(one).isdisjoint(stems(other))
+
+
+@pytest.mark.parametrize(
+    ("british", "american"),
+    [("catalogues", "catalog"), ("catalogue", "catalogs"), ("discs", "disk"), ("greys", "gray"),
+     ("aluminium", "aluminum"), ("programmes", "program"), ("chi", "χ"), ("deltas", "δ"),
+     ("child", "childrens")],
+)  # fmt: skip
+def test_a_spelling_or_name_and_its_plural_are_one_stem(british: str, american: str) -> None:
+    assert not stems(british).isdisjoint(stems(american))

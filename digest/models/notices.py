@@ -15,8 +15,8 @@ def notice(title: str) -> str:
     of motion artifacts …" had been a correction, and its own "Correction to: Correction of …" a
     copy of it, never sent. The notice's word is a whole word: "ReplaceMe:", "NoteBar:",
     "DiscussLLM:" had been notices, their journal copies without the name sent again."""
-    found = next(filter(None, (n.match(title) for n in _NOTICE)), None)
-    found = found or _NOTICE_AFTER.search(title) or _notice_after_head(title)
+    found = next(filter(None, (_worded(n.match(title)) for n in _NOTICE)), None)
+    found = found or _letter(title) or _NOTICE_AFTER.search(title) or _notice_after_head(title)
     if found:
         return found["head"][:4].lower()
     # Web of Science titles a correction by its paper and where that was printed: it had been
@@ -28,7 +28,38 @@ def _notice_after_head(title: str) -> re.Match[str] | None:
     """A notice's form after a head of its own: "Eppur si muove: Comments on “…”" had been a
     copy of the paper it answers. Not the first form: "X: Correction of Y" is a paper's."""
     at = head.end() if (head := _HEAD_END.search(title)) else len(title)
-    return next(filter(None, (n.match(title, at) for n in _NOTICE[1:])), None)
+    return next(filter(None, (_worded(n.match(title, at)) for n in _NOTICE[1:])), None)
+
+
+def _worded(found: re.Match[str] | None) -> re.Match[str] | None:
+    """The notice, unless its head may be the paper's own name or topic: "Correspondence: …"
+    and "Clarification: …" are a letter's with what they are about ("Correspondence regarding:
+    …", "Clarification to …") or a quoted title after them; "In Reply To: …" with a quoted
+    title. "Correspondence: Matching points between images" (a paper on correspondence) and
+    "In Reply To: threading emails" (a paper named for the mail header) had been notices, their
+    journal copies without the head sent again (reg32)."""
+    if found is None or not (loose := _LOOSE.match(found[0])):
+        return found
+    quoted = _QUOTED.match(found.string, found.end()) or found[0].rstrip()[-1:] in _QUOTES
+    return found if quoted or (loose["head"] and _TOPIC.search(found[0])) else None
+
+
+def _letter(title: str) -> re.Match[str] | None:
+    """A letter's "Re: X" as letters pages write it: "Re" so cased, the title it answers quoted
+    or title-cased ("Re: Efficacy of Statins in …"). "RE: Relation extraction revisited" (a
+    method named RE) and "Re: Thinking about LLM reasoning" had been notices, their copies
+    without the head sent again (reg32); a name that opens with it ("Re:Form") is none."""
+    found = _RE.match(title)
+    if found and (_QUOTED.match(title, found.end()) or _title_cased(title[found.end() :])):
+        return found
+    return None
+
+
+def _title_cased(text: str) -> bool:
+    """Are the words of the text, but the small ones, capitalized (or with a capital in them,
+    "mRNA")?"""
+    words = [w for w in _WORD.findall(text) if w.lower() not in _MINOR]
+    return bool(words) and all(w != w.lower() for w in words)
 
 
 def frames(words: list[str], end: str) -> bool:
@@ -76,9 +107,23 @@ _NOTICE = tuple(
         # PNAS's "Correction for Lopez et al., X", "Retraction for …", "Correction to Lopez et
         # al. (2025): X": the names had hidden the form, the notice one record with its paper.
         rf"(?:{_FIX}|{_ANSWER})(?![\w-]))\s+(?:to|for|of|on)\s+[^,:;()\"“”]{{1,100}}?\bet\s+al\b",
-        # A letter's "Re: X"; not a name that opens with it, "Re:Form", "Re:Verse"
-        r"re)\s*:(?=\s)",
+        # A letter's "Re: “X”"; not a name that opens with it, "Re:Form", "Re:Verse"
+        r"re)\s*:\s*(?=[\"“”‘’'«„])",  # title-cased after "Re" too: _letter
     )
+)
+# Heads that may be a paper's name or topic: a notice only by what follows them (_worded)
+_LOOSE = re.compile(
+    r"\W*(?:in\s+(?:repl(?:y|ies)|responses?)\s+to\b|(?P<head>clarifications?|correspondence)\b)",
+    re.IGNORECASE,
+)
+_TOPIC = re.compile(r"\s(?:to|on|regarding)\b", re.IGNORECASE)
+_QUOTES = "\"“”‘’'«„"
+_QUOTED = re.compile(rf"\s*[{_QUOTES}]")
+_RE = re.compile(r"\W*(?P<head>Re)\s*:\s+")  # so cased: "RE" is a name too
+_WORD = re.compile(r"[^\W\d_][\w'’]*")
+_MINOR = frozenset(
+    "a an the and or nor but of in on at to for from by with into onto via vs versus as is are"
+    " over under about between through without within per than".split()
 )
 # ... or after the title: "… (Retracted)", "… [Erratum]", "… - Corrigendum", "… (retraction
 # notice)", "…: Addendum" (the word right after the mark had been wanted), JAMA's "…—Reply",
@@ -97,12 +142,13 @@ _PRINTED = re.compile(
 _FOR = frozenset("to for of on".split())
 _NOTICES = frozenset(
     "correction corrections corrigendum corrigenda erratum errata addendum addenda retraction"
-    " retractions retracted withdrawn withdrawal removal removed rejoinder concern"
-    " clarification clarifications".split()
+    " retractions retracted withdrawn withdrawal removal removed rejoinder concern".split()
 )
+# Words that make a notice with what it is about ("Clarification to", "Reply to the editor"):
+# "Clarification" alone before a title had made "Clarification: Asking questions" another paper
 _COMMENTS = frozenset(
     "comment comments commentary discussion reply replies response responses note"
-    " correspondence letter letters".split()
+    " correspondence letter letters clarification clarifications".split()
 )
 _ABOUT = frozenset(
     "to on of regarding about editor editors editorial author authors publisher publishers".split()

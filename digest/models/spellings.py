@@ -2,7 +2,7 @@
 ("galaxies" galaxy, "spectra" spectrum), the Greek letter's name ("α" alpha), a number in words
 ("12" twelve, "2nd" second, "2d" two-dimensional), and British English as American English
 spells it ("catalogue" catalog, "programme" program, "sulphur" sulfur, "defence" defense,
-"manoeuvre" maneuvre, "grey" gray)."""
+"manoeuvre" maneuver, "grey" gray)."""
 
 from __future__ import annotations
 
@@ -13,49 +13,63 @@ import re
 @functools.lru_cache(maxsize=1 << 14)  # each pair of titles asks of each word many times
 def stems(word: str) -> frozenset[str]:
     """The word, what it may be the plural of ("galaxies" galaxy, "maps" map, "analyses"
-    analysis, "spectra" spectrum, "nuclei" nucleus, "indices" index, "mice" mouse) and its other
-    spelling ("α" alpha, "2d" two-dimensional, "12" twelve, "1st" first): two words of one stem
-    are one."""
-    forms = {word, _SAME.get(word, word)}
+    analysis, "spectra" spectrum, "nuclei" nucleus, "indices" index, "mice" mouse) and its
+    other spelling as a whole form ("α" alpha, "2d" two-dimensional, "12" twelve, "1st" first,
+    "catalogues" catalogs): two words of one stem are one. A spelling is matched whole, in
+    a key of its own, never cut again: "alumina" (a plural's "aluminum") had been one with
+    "aluminium", "hundreds" (a plural's "hundred") with "100", "seconds" with "2nd"."""
+    forms = {word, _ALSO.get(word, word)}
     if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
         forms.add(word[:-1])
     for plural, singular in _PLURALS:
         if len(word) > len(plural) + 1 and word.endswith(plural):
             forms.add(word[: -len(plural)] + singular)
-    return frozenset(forms)
+    if word in _WRITTEN:  # the very word: "hundreds" and "seconds" are no number
+        forms.add(_NUMBER + _WRITTEN[word])
+    whole = {word, word[:-1]} if word[:-1] in forms else {word}  # "discs" as "disc" too
+    return frozenset(forms | {_SPELT + f for w in whole for f in spellings(w)})
+
+
+_SPELT = "="  # no word has it (normalize leaves none): a spelling's key, never a stem's
+_NUMBER = "+"  # the key of a number, as its digits or in words
 
 
 @functools.lru_cache(maxsize=1 << 14)
 def spellings(word: str) -> frozenset[str]:
-    """The word as it is and as American English spells it: by rule where there is one (-ogue
-    -og, -mme -m, "sulph" "sulf", a noun's -ence -ense, "ae" and "oe" "e" between consonants:
-    "haem", "foetal", "manoeuvre"), else by the word ("grey", "mould", "disc", "tyre"). "A
-    catalogue of …" and "A catalog of …", "Manoeuvring …" and "Maneuvering …" (two edits) had
-    been two papers. Both are kept, not one for the other: "Schroedinger" is German's "ö"."""
+    """The word as it is and as American English spells it: by rule where there is one (-logue
+    -log, -gramme -gram, "sulph" "sulf", "defence" "defense", a British root's "ae" or "oe":
+    "haem", "foetal", "oesophagus"), else by the word ("grey", "mould", "disc", "tyre"). "A
+    catalogue of …" and "A catalog of …" had been two papers. Both are kept, not one for the
+    other. Rules are for British words only: "ae" out of any word had made "maestro" one with
+    "metro", an "-ence" out of any word "emergence" one with "EmergENS"."""
     us = _WORDS.get(word, "")
     if not us and word.endswith("s") and word[:-1] in _WORDS:
         us = _WORDS[word[:-1]] + "s"
     us = us or word
     for rule, spelt in _RULES:
         us = rule.sub(spelt, us)
-    if len(us) > 5:  # "poet" is no "pet", "does" no "des"
-        us = _DIGRAPH.sub("e", us)
+    us = _DIGRAPH.sub(lambda root: root[0].replace("ae", "e").replace("oe", "e"), us)
     return frozenset({word, us})
 
 
 _RULES = tuple(
     (re.compile(rule), spelt)
     for rule, spelt in (
-        (r"ogue(s?)$", r"og\1"),  # catalogue, dialogue, analogue
-        (r"(?<=\w\w\w)mme(s?)$", r"m\1"),  # programme, kilogramme
+        (r"(?<=[lg])ogue(s?)$", r"og\1"),  # catalogue, dialogue, analogue, pedagogue; no vogue
+        (r"(?<=gram)me(s?)$", r"\1"),  # programme, kilogramme; no "streamme"
         (r"sulph", "sulf"),  # sulphur, sulphate, disulphide
-        (r"(?<=en)c(e[sd]?|ing)$", r"s\1"),  # defence, licence, licencing, offences
+        (r"^(def|off|lic|pret)enc(e[sd]?|ing)$", r"\1ens\2"),  # defence, licencing, offences
         (r"^scep", "skep"),  # sceptical
         (r"^enquir", "inquir"),  # enquiry
+        (r"^manoeuvr(?:e(?=s?$))?", "maneuver"),  # manoeuvre, manoeuvring, manoeuvrable
     )
 )
-# haemoglobin, foetal, oesophagus, manoeuvre, palaeo-; not aerosol, canoes, Michael
-_DIGRAPH = re.compile(r"(?<![aeiou])[ao]e(?=[uo]|[bcdfghjkmnpqtvxz]|l.|s[a-z])")
+# The British roots with an "ae" or "oe" American English drops: haemoglobin, leukaemia, foetal,
+# oesophagus, palaeo-, paediatric; not maestro, aerosol, poets, Noether, Michael
+_DIGRAPH = re.compile(
+    r"haem|aemi|aesth|caes|palae|gynaec|paed|aetiol|faec|mediaev|archaeo"
+    r"|oesoph|oestr|foet|rrhoe|amoeb|coeli|oedem|homoeo|pnoe"
+)
 _WORDS = {  # a word's other spelling that no rule gives
     "grey": "gray",
     "greys": "grays",
@@ -82,6 +96,7 @@ _GREEK = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu 
 _NAMES = {chr(0x3B1 + i + (i > 16)): n for i, n in enumerate(f"{_GREEK} sigma tau".split())}
 _NAMES |= {chr(0x3C5 + i): n for i, n in enumerate("upsilon phi chi psi omega".split())}
 _NAMES |= {"mice": "mouse", "men": "man", "women": "woman", "children": "child", "feet": "foot"}
+_ALSO = _NAMES | {name: written for written, name in _NAMES.items()}  # a stem, both ways
 NUMBERS = (
     "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen"
     " sixteen seventeen eighteen nineteen twenty"
@@ -90,10 +105,10 @@ _ORDINALS = (
     "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth"
     " thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth"
 ).split()
-_NAMES |= {str(i): name for i, name in enumerate(NUMBERS, 1)}
-_NAMES |= {
+_WRITTEN = {str(i): name for i, name in enumerate(NUMBERS, 1)}
+_WRITTEN |= {
     f"{i}{'th' if i > 3 else ('st', 'nd', 'rd')[i - 1]}": n for i, n in enumerate(_ORDINALS, 1)
 }
-_NAMES |= {f"{i}d": f"{n}dimensional" for i, n in enumerate(NUMBERS[:11], 1)}
-_NAMES |= {"100": "hundred", "1000": "thousand"}
-_SAME = _NAMES | {name: written for written, name in _NAMES.items()}
+_WRITTEN |= {f"{i}d": f"{n}dimensional" for i, n in enumerate(NUMBERS[:11], 1)}
+_WRITTEN |= {"100": "hundred", "1000": "thousand"}
+_WRITTEN |= {name: name for name in _WRITTEN.values()}  # a number's key is its name

@@ -10,7 +10,7 @@ import functools
 import re
 
 from digest.models.notices import frames, notice
-from digest.models.spellings import NUMBERS, spellings, stems
+from digest.models.spellings import NUMBERS, stems
 from digest.models.texts import APOSTROPHE, folded, ions, normalize
 
 
@@ -261,33 +261,27 @@ def _endings_off(word: str) -> set[str]:
 
 
 def _where(short: list[str], long: list[str]) -> dict[str, set[int]]:
-    """Each word of `short` with the places in `long` of the words it is, in either's British or
-    American spelling ("catalogue", "manoeuvring"): as it is or with one letter added (not in
-    front: "asymmetric" is no "symmetric"), dropped, swapped with its neighbour or an s for a z
-    ("colour", "centre", "optimise"; words of 5+ letters), or one stem. Any other letter for
-    another is another word: "adsorption" and "absorption", "proton" and "photon". Found by what
-    is left of each word with a letter cut, not by comparing each word with each: an 800-word
-    pair had taken 14 s."""
+    """Each word of `short` with the places in `long` of the words it is: one stem, or one
+    spelling as a whole form ("catalogue", "haemorrhage", "12": spellings.py), or as it is with
+    one letter added (not in front: "asymmetric" is no "symmetric"), dropped, swapped with its
+    neighbour or an s for a z ("colour", "centre", "optimise"; words of 5+ letters). Any other
+    letter for another is another word: "adsorption" and "absorption", "proton" and "photon";
+    nor is a spelling one edit from a word: "analogue" (analog) had been "analogy", "maestro"
+    (mestro) "metro". Found by what is left of each word with a letter cut, not by comparing
+    each word with each: an 800-word pair had taken 14 s."""
     by_stem: dict[str, set[int]] = {}
     by_cut: dict[str, set[int]] = {}
     for j, word in enumerate(long):
-        for form in spellings(word):
-            for stem in stems(form):
-                by_stem.setdefault(stem, set()).add(j)
-            for cut in _cuts(form):
-                by_cut.setdefault(cut, set()).add(j)
+        for stem in stems(word):
+            by_stem.setdefault(stem, set()).add(j)
+        for cut in _cuts(word):
+            by_cut.setdefault(cut, set()).add(j)
     where: dict[str, set[int]] = {}
     for word in set(short):
-        forms = spellings(word)
-        found = set().union(*(by_stem.get(stem, ()) for form in forms for stem in stems(form)))
-        near = {j for form in forms for cut in _cuts(form) for j in by_cut.get(cut, ())}
-        where[word] = found | {j for j in near - found if _near(forms, spellings(long[j]))}
+        found = set().union(*(by_stem.get(stem, ()) for stem in stems(word)))
+        near = {j for cut in _cuts(word) for j in by_cut.get(cut, ())}
+        where[word] = found | {j for j in near - found if _one_edit(word, long[j])}
     return where
-
-
-def _near(forms: frozenset[str], others: frozenset[str]) -> bool:
-    """Is a spelling of one word one edit from a spelling of the other?"""
-    return any(_one_edit(one, other) for one in forms for other in others)
 
 
 @functools.lru_cache(maxsize=1 << 14)
