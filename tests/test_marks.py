@@ -149,10 +149,11 @@ def test_a_commit_that_succeeds_clears_the_failure_of_the_one_before(tmp_path: P
 
 
 def test_marks_a_full_disk_refuses_name_who_gets_a_message_twice(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     """ops20 F2: "this process records them before it sends again", said by a `digest run` that
     ended on the next line, naming none of the 6 deliveries: 5 e-mails then went out twice."""
+    monkeypatch.setattr(marks, "SETTLE_SECONDS", 1.0)  # the disk stays full past the wait
     Took.detail = "y" * 20000  # each sent mark grows the file
     try:
         with Store(tmp_path / "s.db") as store:
@@ -172,3 +173,32 @@ def test_marks_a_full_disk_refuses_name_who_gets_a_message_twice(
         "sends these a second time: ana/email, cy/email; none of the others twice: bob/slack"
     )
     assert Took.calls == ["ana", "cy", "bob"]  # bob's mark, committed at once, met the full disk
+
+
+def test_a_pass_goes_on_once_its_full_disk_has_room_again(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """reg33 O1: the disk under an SQLite state full mid-pass and freed a few seconds later; the
+    marks were written once it was, yet the run ended "the disk is full", exit 2, with the
+    held-back deliveries unsent. It waits for room as for a server away, and sends them."""
+    Took.detail = "y" * 20000  # each sent mark grows the file
+    try:
+        with Store(tmp_path / "s.db") as store:
+            settings = project(store, *((f"s{n}", "took") for n in range(4)))
+
+            def room_later() -> None:
+                full(store)
+                threading.Timer(
+                    2.0, lambda: store.db.execute("PRAGMA max_page_count = 1073741823")
+                ).start()
+
+            Took.during.append(room_later)
+            caplog.set_level(logging.INFO, "digest.outbox")
+            outcome = outbox.deliver(store, settings, NOW, channels={"took": Took})
+            assert [line.split(":")[0] for line in outcome.sent] == [f"s{n}/took" for n in range(4)]
+            assert store.outbox_counts(NOW) == {"sent": 4}
+            assert Took.calls == ["s0", "s1", "s2", "s3"]  # each once
+    finally:
+        Took.detail = "taken"
+    assert "sent marks wait for the state database" in caplog.text
+    assert "the disk is full" in caplog.text  # said while it waited

@@ -41,6 +41,11 @@ class StateAway(StateError):
     no connection in time: a write may be tried again."""
 
 
+class StateFull(StateAway):
+    """The disk under an SQLite state is full: nothing of the step was written, and it may be
+    tried again once there is room (a delivery pass waits for it as for a server away)."""
+
+
 class StateLost(StateError):
     """The connection to the database server was lost during a statement (the server restarted,
     an administrator ended the session): whether it took effect is unknown, and the pool's next
@@ -219,8 +224,13 @@ class SQLite:
         reason = f"{exc}"
         if code.startswith("SQLITE_FULL") or (code.startswith("SQLITE_IOERR") and self._full()):
             # A full disk while the write-ahead log or its index is made reads "disk I/O error".
-            reason = "the disk is full; nothing of this step was written"
-        elif code.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
+            # Its own kind: a pass whose disk was freed meanwhile had ended "the disk is full",
+            # exit 2, its held-back deliveries unsent (reg33 O1).
+            return StateFull(
+                f"{where}: cannot use the state database: the disk is full; nothing of this step"
+                " was written"
+            )
+        if code.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
             reason = f"it is damaged ({exc}); restore it from a backup"
         elif code.startswith("SQLITE_READONLY") or self._folder_read_only(code):
             reason = (
