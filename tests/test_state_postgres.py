@@ -282,6 +282,34 @@ def test_a_run_cut_short_by_an_outage_is_shown_interrupted(
     assert code == 0  # the newest run is ok
 
 
+def test_a_digest_run_beats_while_it_runs_and_four_beats_missed_read_interrupted(
+    postgres_url: str,
+) -> None:
+    """reg33 O2: a `digest run` that lost its server and ended on it (the end unwritten) read
+    "running" in status for 12 hours: it beat only as it started. It beats as it runs now."""
+
+    def beat_at(store: Store) -> str:
+        return next(w["beat_at"] for w in store.workers() if w["name"] == "r1")
+
+    with Store(postgres_url, worker="r1") as store:
+        with store.beating(every=0.5):
+            run_id = store.start_run(NOW, NOW)
+            first, deadline = beat_at(store), time.monotonic() + 20
+            while beat_at(store) == first and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert beat_at(store) > first  # beaten again while the run ran
+            assert store.runs(1)[0]["outcome"] == "running"
+        time.sleep(2.5)  # four beats missed: the process is gone (the end never written)
+        (run,) = store.runs(1)
+        assert run["id"] == run_id and run["outcome"] == "interrupted"
+        assert run["gone"].startswith("its worker r1 has given no sign of life since")
+    with Store(postgres_url, worker="r2") as older:  # a run of before, no beat as it runs
+        older.beat(datetime.now(UTC), "run")
+        older.start_run(NOW, NOW)
+        time.sleep(2.5)
+        assert older.runs(1)[0]["outcome"] == "running"
+
+
 def test_a_run_whose_worker_went_silent_is_shown_interrupted(postgres_url: str) -> None:
     from datetime import timedelta
 

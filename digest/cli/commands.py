@@ -8,7 +8,6 @@ import json
 import logging
 import os
 import signal
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from digest.cli import names, retrying, states
@@ -96,8 +95,8 @@ def run(args: argparse.Namespace) -> int:
         try:
             # One run at a time over one state: an overlapping cron run waits, then skips (1).
             with run_lock(path, args.wait, stopped.is_set, on_wait=waiting), Store(path) as store:
-                store.beat(datetime.now(UTC), "run")  # alive by the wall clock, whatever --now
-                report = pipeline.run_once(settings, store, clock, stop=stopped.is_set)
+                with store.beating():
+                    report = pipeline.run_once(settings, store, clock, stop=stopped.is_set)
                 store.leave()
         except LockStopped as exc:
             return terminated(f"{exc}: this run did nothing; the next run does it")

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import json
 import socket
-from collections.abc import Callable
-from contextlib import AbstractContextManager
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from digest.models import DigestError
 from digest.state.claims import alive, holder
 from digest.state.deliveries import CLOCK, stamp
 from digest.state.engine import Engine
@@ -19,6 +21,10 @@ FORGET = timedelta(days=7)  # a worker silent this long leaves the workers table
 # A run still marked running whose worker has been silent this long is taken for cut short: a
 # `digest serve` beats every 30 s, even during a long job; a `digest run` beats only as it starts.
 SILENT = {"serve": timedelta(minutes=2), "run": timedelta(hours=12)}
+# A `digest run` on PostgreSQL beats this often too (its beat's facts say so, "every"), and is
+# taken for cut short after 4 beats missed: one that lost its server and ended on it had read
+# "running" for 12 hours (reg33 O2).
+RUN_BEAT = 30.0
 # A serve polling every minute makes 1,440 runs a day: the runs and their sources' outcomes are
 # kept this long, and the last KEEP_LAST runs and each source's last try and last success always.
 KEEP = timedelta(days=30)
@@ -70,6 +76,34 @@ class Runs:
                 " excluded.beat_at, stopped = excluded.stopped, facts = excluded.facts",
                 (self.worker, kind, stamp(now), int(stopped), json.dumps(facts)),
             )
+
+    @contextmanager
+    def beating(self, every: float = RUN_BEAT) -> Iterator[None]:
+        """A `digest run`'s heartbeat: once now and, on PostgreSQL, every `every` seconds from a
+        thread of its own until the block ends (on SQLite the run's one connection is not shared
+        with a thread that might write inside its transaction; one run at a time holds the file)."""
+        shared = self.db.kind == "postgres"
+        facts: dict[str, Any] = {"every": every} if shared else {}
+        self.beat(datetime.now(UTC), "run", **facts)  # alive by the wall clock, whatever --now
+        if not shared:
+            yield
+            return
+        done = threading.Event()
+
+        def loop() -> None:
+            while not done.wait(every):
+                try:
+                    self.beat(datetime.now(UTC), "run", **facts)
+                except DigestError:  # the server away: the run itself says so, if it matters
+                    continue
+
+        thread = threading.Thread(target=loop, name="run-beat", daemon=True)
+        thread.start()
+        try:
+            yield
+        finally:
+            done.set()
+            thread.join(5.0)  # a beat on the wire ends before leave() deletes the row
 
     def leave(self) -> None:
         """A `digest run` that ends is no worker any more (the runs table keeps its name); one
@@ -132,11 +166,13 @@ class Runs:
         # By the wall clock: a run's clock is its --now, days away from the moment of a replay.
         beat = worker["beat_at"] if worker is not None else run["started_at"]
         kind = worker["kind"] if worker is not None else "run"
+        every = worker["facts"].get("every") if worker is not None else None
+        limit = timedelta(seconds=4 * every) if every else SILENT.get(kind, SILENT["run"])
         # The earlier of `now` and the wall clock: a status asked with a --now ahead called a
         # live run silent for hours.
         wall = datetime.now(UTC)
         silent = min(now or wall, wall) - _instant(beat)
-        if silent > SILENT.get(kind, SILENT["run"]):
+        if silent > limit:
             return f"its worker {name} has given no sign of life since {beat}"
         return ""
 
