@@ -163,7 +163,7 @@ def test_schema_17_keeps_the_addresses_as_old_stints_and_runs_again_over_a_set_b
     vision = {"ana-vision": {"email": ("ana@example.org",)}}
     with Store(state) as store:
         assert store.db.version() == len(SCHEMA) >= 17
-        assert set(recorded(store.db).values()) == {(None, None, None)}
+        assert set(recorded(store.db).values()) == {(None, None, None, None)}
         store.web.hold_paused(vision)  # ana deleted: her pause stays hers
         assert [p.subscriber for p in store.web.pauses()] == ["ana"]
         kept = recorded(store.db)
@@ -178,3 +178,30 @@ def test_schema_17_keeps_the_addresses_as_old_stints_and_runs_again_over_a_set_b
         assert store.db.version() == len(SCHEMA) and recorded(store.db) == kept
         store.web.hold_paused({**vision, "cy": {"email": ("ana@example.org",)}})
         assert [p.subscriber for p in store.web.pauses()] == ["ana"]  # cy: added a pass later
+
+
+def test_schema_18_keeps_when_each_first_stint_began_where_the_state_knows_it(state: str) -> None:
+    """Schema 18 (stint_firsts): a stint never begun anew (ended NULL) began first at its since;
+    one begun anew, or of before schema 17 (since NULL), is of unknown first start."""
+    from digest.state.pauses import recorded
+
+    older(state, 17)
+    db = engine.connect(state)
+    try:
+        with db.transaction() as tx:
+            for name, since, ended in (
+                ("ana", "2026-11-01T09:00:00.000000Z", None),
+                ("bo", "2026-11-03T09:00:00.000000Z", "2026-11-02T09:00:00.000000Z"),
+                ("cy", None, None),
+            ):
+                tx.execute(
+                    "INSERT INTO stints (subscriber, address, since, ended)"
+                    " VALUES (?, 'x@y.org', ?, ?)",
+                    (name, since, ended),
+                )
+    finally:
+        db.close()
+    with Store(state) as store:
+        assert store.db.version() == len(SCHEMA) >= 18
+        firsts = {s: v[3] for (s, _), v in recorded(store.db).items()}
+    assert firsts == {"ana": "2026-11-01T09:00:00.000000Z", "bo": None, "cy": None}

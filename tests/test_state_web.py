@@ -437,26 +437,32 @@ def test_a_pass_writes_the_stints_only_when_one_begins_or_ends(state: str) -> No
         store.web.transaction = counted
         store.web.hold_paused({"alice": ALICE, "ben": {}})
         first = recorded(store.db)
-        (since, gone, _) = first[("alice", "alice@x.org")]
-        assert since is not None and gone is None and len(writes) == 1
+        (since, gone, _, began) = first[("alice", "alice@x.org")]
+        assert since is not None and gone is None and began == since and len(writes) == 1
         store.web.hold_paused({"alice": ALICE, "ben": {}})
         assert recorded(store.db) == first and len(writes) == 1
         store.web.hold_paused({"ben": {}})
-        (_, gone, _) = recorded(store.db)[("alice", "alice@x.org")]
+        (_, gone, _, _) = recorded(store.db)[("alice", "alice@x.org")]
         assert gone is not None and gone > since and len(writes) == 2
         store.web.hold_paused({"ben": {}})
         assert len(writes) == 2
         store.web.hold_paused({"alice": ALICE})
-        (back, again, ended) = recorded(store.db)[("alice", "alice@x.org")]
+        (back, again, ended, kept) = recorded(store.db)[("alice", "alice@x.org")]
         assert back is not None and back > gone and again is None and len(writes) == 3
         assert ended == gone  # the stint before, kept: a sibling put back is no new name
+        assert kept == since  # and when the first began: the heir of a rename put back is one
 
 
 def test_a_pass_is_later_than_the_one_before_on_a_clock_set_back() -> None:
     from digest.state.pauses import next_pass
 
     stints = {
-        ("a", "a@x.org"): ("2026-12-01T09:00:00.000000Z", "2026-12-02T09:00:00.000000Z", None)
+        ("a", "a@x.org"): (
+            "2026-12-01T09:00:00.000000Z",
+            "2026-12-02T09:00:00.000000Z",
+            None,
+            "2026-12-01T09:00:00.000000Z",
+        )
     }
     assert next_pass(stints, NOW) == "2026-12-02T09:00:00.000001Z"
     assert next_pass({}, NOW) == "2026-11-30T09:00:00.000000Z"
@@ -492,12 +498,34 @@ def passes(store: Store, *configs: dict[str, dict[str, tuple[str, ...]]]) -> Non
 
 
 def upgraded(store: Store) -> None:
-    """As schema 17 copies mailed_to: every stint of unknown start, none ended."""
+    """As schema 17 copies mailed_to: every stint of unknown start, none ended, no first."""
     with store.web.transaction() as db:
         db.execute("UPDATE stints SET since = NULL, gone = NULL, ended = NULL")
+        db.execute("DELETE FROM stint_firsts")
 
 
 VIS = {"email": ("v@y.org",)}
+
+
+@pytest.mark.parametrize(
+    "away",
+    [
+        {"vis": VIS},  # alice1 deleted, then put back
+        {"alice1": {"email": ("a@z.org",)}, "vis": VIS},  # its address away, then back
+        {"alice1": {}, "vis": VIS},  # its e-mail channel out, then in
+    ],
+)
+def test_an_older_mails_link_stops_the_heir_whose_stint_began_anew_since(
+    state: str, away: dict[str, Any]
+) -> None:
+    """reg33 R1: alice renamed alice1, then alice1 deleted and put back (or its address or
+    channel away and back): its stint at alice's address began anew, after the pass that ended
+    alice's, and the link of a mail to alice stopped nothing ("no digest goes there"), while
+    alice1 went on mailing alice@x.org. A sibling put back stays no heir (the test above)."""
+    with Store(state) as store:
+        config = {"alice1": ALICE, "vis": VIS}
+        passes(store, {"alice": ALICE, "vis": VIS}, config, away, config)
+        assert store.web.renamed("alice", config) == [("alice1", "email", ("alice@x.org",))]
 
 
 def test_an_older_mails_link_and_resume_follow_every_rename_since(state: str) -> None:

@@ -63,25 +63,29 @@ def successors(old: str, stints: Stints, mail: Mail) -> list[str]:
     back), that were at none before (a sibling given the address then is none), and that had
     no stint of their own there while old was (one taken out and put back is none)."""
     own = {a: v for (s, a), v in stints.items() if s == old}
-    if not own or any(gone is None for _, gone, _ in own.values()):
+    if not own or any(v[1] is None for v in own.values()):
         return []
-    left = max(str(gone) for _, gone, _ in own.values())
-    at = {a for a, (_, gone, _) in own.items() if gone == left}
-    starts = [since for a, (since, _, _) in own.items() if a in at]
+    left = max(str(v[1]) for v in own.values())
+    at = {a for a, v in own.items() if v[1] == left}
+    starts = [v[0] for a, v in own.items() if a in at]
     start = None if None in starts else min(str(s) for s in starts)
 
-    def new(since: str | None, ended: str | None) -> bool:  # begun as old's ended, in one pass
+    def new(since: str | None, ended: str | None, first: str | None) -> bool:
+        # Begun as old's ended, in one pass; or first begun then, and begun anew since (the
+        # heir deleted and put back, its address or channel away and back: reg33 R1).
+        if first is not None and since != left:
+            return first == left
         return since == left and not (start and ended and ended > start)
 
     def there(since: str | None, gone: str | None) -> bool:  # at an address before that pass
         return (since is None or since < left) and (gone is None or gone >= left)
 
-    names = sorted({s for (s, a), (since, _, _) in stints.items() if a in at and since == left})
+    names = sorted({s for (s, a), v in stints.items() if a in at and left in (v[0], v[3])})
     found = [
         s
         for s in names
         if s != old
-        and all(new(v[0], v[2]) for (n, a), v in stints.items() if n == s and a in at)
+        and all(new(v[0], v[2], v[3]) for (n, a), v in stints.items() if n == s and a in at)
         and not any(there(v[0], v[1]) for (n, a), v in stints.items() if n == s and a not in at)
     ]
     # A stint of before schema 17 first seen in that pass (ended ''): its name may be older.

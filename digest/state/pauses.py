@@ -22,8 +22,9 @@ Target = tuple[str, str, tuple[str, ...]]
 # stints were kept, an old one) and when a delivery pass first saw the pair gone from the config
 # (None: there now). A pair back in the config begins a new stint.
 # (subscriber, address): since, gone, and the end of the stint before ("ended"): a sibling whose
-# channel was taken out and put back had begun anew, after the old name's, and taken its pause.
-Stints = dict[tuple[str, str], tuple[str | None, str | None, str | None]]
+# channel was taken out and put back had begun anew, after the old name's, and taken its pause;
+# and when the pair's first stint began ("first", None: unknown, begun before schema 18).
+Stints = dict[tuple[str, str], tuple[str | None, str | None, str | None, str | None]]
 _FORM = "%Y-%m-%dT%H:%M:%S.%fZ"  # a stint's times: text that compares as the instants do
 
 # schema.SCHEMA's step 16: the addresses each subscriber's e-mail went to (an older mail's
@@ -56,8 +57,23 @@ STINTS_SCHEMA = (
     DROP TABLE mailed_to
 """
 )
+# Step 18: when each pair's first stint began, kept through its later stints: renamed alice1,
+# then deleted and put back (or its address or channel away and back), its stint began anew,
+# and an older mail's link of alice's stopped nothing (reg33 R1). A table of its own, as for
+# step 17; a stint never begun anew (ended NULL) began first at its since.
+FIRSTS_SCHEMA = """
+    CREATE TABLE IF NOT EXISTS stint_firsts (
+        subscriber TEXT NOT NULL,
+        address    TEXT NOT NULL,
+        first      TEXT NOT NULL,
+        PRIMARY KEY (subscriber, address)
+    );
+    INSERT OR IGNORE INTO stint_firsts (subscriber, address, first) SELECT subscriber, address,
+        since FROM stints WHERE since IS NOT NULL AND ended IS NULL
+"""
 # A pass's changes, each written only if no other pass (another worker) wrote it first.
 _BEGUN = "INSERT OR IGNORE INTO stints (subscriber, address, since) VALUES (?, ?, ?)"
+_FIRST = "INSERT OR IGNORE INTO stint_firsts (subscriber, address, first) VALUES (?, ?, ?)"
 _BACK = (
     "UPDATE stints SET since = ?, gone = NULL, ended = gone WHERE subscriber = ?"
     " AND address = ? AND gone IS NOT NULL"
@@ -129,8 +145,11 @@ def next_pass(stints: Stints, clock: datetime) -> str:
 
 def recorded(db: Engine) -> Stints:
     """The stints as the state keeps them."""
-    rows = db.execute("SELECT subscriber, address, since, gone, ended FROM stints")
-    return {(str(r[0]), str(r[1])): (r[2], r[3], r[4]) for r in rows}
+    rows = db.execute(
+        "SELECT s.subscriber, s.address, since, gone, ended, first FROM stints s LEFT JOIN"
+        " stint_firsts f ON f.subscriber = s.subscriber AND f.address = s.address"
+    )
+    return {(str(r[0]), str(r[1])): (r[2], r[3], r[4], r[5]) for r in rows}
 
 
 def remember(
@@ -145,9 +164,10 @@ def remember(
     if not changed:
         return
     with transaction() as db:
-        for (s, a), (since, gone, _) in changed:
+        for (s, a), (since, gone, _, _) in changed:
             if (s, a) not in before:
                 db.execute(_BEGUN, (s, a, since))
+                db.execute(_FIRST, (s, a, since))
             elif gone is None and before[(s, a)][:2] == (None, None):
                 db.execute(_SEEN, (since, s, a))
             else:
@@ -160,16 +180,16 @@ def passed(stints: Stints, mailing: Mailing, now: str) -> Stints:
     """The stints as a pass at `now` records them: a pair new or back in the config begins one,
     a recorded pair the config no longer has is gone (the first pass that saw it says when)."""
     there = {(s, a) for s, channels in mailing.items() for to in channels.values() for a in to}
-    after: Stints = {pair: (now, None, None) for pair in there - stints.keys()}
-    for pair, (since, gone, ended) in stints.items():
+    after: Stints = {pair: (now, None, None, now) for pair in there - stints.keys()}
+    for pair, (since, gone, ended, first) in stints.items():
         if pair in there:
             # A stint of before schema 17 (since NULL) begins for the state when a pass sees it:
             # a sibling there beside the old name is then no heir of it.
             # ended '' marks it: begun before, first seen then (a new name is heir before it).
             if gone is None:
-                after[pair] = (since, None, ended) if since else (now, None, "")
+                after[pair] = (since, None, ended, first) if since else (now, None, "", first)
             else:
-                after[pair] = (now, None, gone)
+                after[pair] = (now, None, gone, first)
         else:
-            after[pair] = (since, gone or now, ended)
+            after[pair] = (since, gone or now, ended, first)
     return after

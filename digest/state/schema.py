@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from digest.state.journal import HOLDS_SCHEMA
 from digest.state.journal import SCHEMA as JOURNAL_SCHEMA
-from digest.state.pauses import ADDRESSES_SCHEMA, STINTS_SCHEMA
+from digest.state.pauses import ADDRESSES_SCHEMA, FIRSTS_SCHEMA, STINTS_SCHEMA
 from digest.state.ratings import SCHEMA as RATINGS_SCHEMA
 from digest.state.ratings import WEB_VOTES_SCHEMA
 from digest.state.votes import ACKS_SCHEMA
@@ -163,6 +163,9 @@ SCHEMA = [
     # own ended (by whose mail came first, a rename back had orphaned it and a never-mailed
     # sibling at the address had taken it); see pauses.py
     STINTS_SCHEMA,
+    # (web): when each subscriber's first stint at each address began, kept when one begins
+    # anew: the heir of a rename, deleted and put back since, had lost the older mail's link
+    FIRSTS_SCHEMA,
 ]
 # The step after which every stored paper has its loose title key and text keys: the last, for
 # store.py keys the papers of a store without any key first, in that step (a loose key there made
