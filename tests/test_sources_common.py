@@ -6,6 +6,8 @@ from __future__ import annotations
 import secrets
 from datetime import UTC, date, datetime, timedelta
 
+import pytest
+
 from digest.models import Paper
 from digest.models.identity import title_hash
 from digest.sources.common import clean, clean_line, clean_text, clean_token, day
@@ -167,3 +169,34 @@ def test_a_date_of_four_digits_is_a_year_and_its_first_day() -> None:
     assert day(" 1998 ", None) == date(1998, 1, 1)
     assert day("0000", (-1, 1, 1)) is None
     assert day("2025-12", (2025, 12, 1)) == date(2025, 12, 1)  # a year and month, as before
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "1764756000.5",
+        "+1764756000",
+        "1764756000000.25",
+        "1.764756e9",
+        "1764756000,5",
+        " 1764756e3 ",
+    ],
+)
+def test_a_number_of_any_form_is_a_unix_time(written: str) -> None:
+    """reg35 F7: only digits alone were read as a Unix time; "1764756000.5" went to feedparser's
+    reading, the year 1764, month 12, and dated the paper so."""
+    assert day(written, (1764, 12, 1)) == date(2025, 12, 3)
+
+
+@pytest.mark.parametrize(
+    "written", ["-1764756000", "2025.", "0.5", ".5", "1e999", "-0", "12.2025", "+2025"]
+)
+def test_a_number_that_is_no_unix_time_of_now_is_no_date(written: str) -> None:
+    """feedparser read "-1764756000" as 2026-06-25 and "2025." as December 2025."""
+    assert day(written, (2026, 6, 25)) is None
+
+
+def test_a_year_and_a_month_are_a_month_however_parted() -> None:
+    assert day("2025.12", (2025, 12, 1)) == date(2025, 12, 1)
+    assert day("2025/12", None) == date(2025, 12, 1)
+    assert day("2025.13", (2026, 1, 1)) is None

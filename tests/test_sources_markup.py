@@ -358,3 +358,51 @@ def test_fences_prescripts_spaces_and_tables_keep_their_parts(markup: str, text:
 
 def test_an_html_tables_cells_stay_apart() -> None:
     assert html_text("<table><tr><td>1</td><td>2</td></tr><tr><th>3</th></tr></table>") == "1 2 3"
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        "Jane Doe<br/>John Smith<br>Anna Lee",
+        "Jane Doe<BR />John Smith<br>Anna Lee<br>",
+        "<p>Jane Doe</p><p>John Smith</p><p>Anna Lee</p>",
+        "<div>Jane Doe</div>\n<div>John Smith</div><li>Anna Lee</li>",
+        "Jane Doe\u2028John Smith\u2029Anna Lee",
+        "Jane Doe&#8232;John Smith&#x2029;Anna Lee",
+        "Jane Doe\r\nJohn Smith\x85Anna Lee",
+        "Jane <b>Doe</b><br>John Smith\nAnna Lee",
+    ],
+)
+def test_each_way_html_breaks_a_line_is_a_line_break(names: str) -> None:
+    """reg35 F5: only "\\n" had been carried through as a line: "Jane Doe<br/>John Smith"
+    and U+2028 between names read as one line, one author in a list of names one a line."""
+    assert html_text(names, lines=True) == "Jane Doe\nJohn Smith\nAnna Lee"
+    assert html_text(names) == "Jane Doe John Smith Anna Lee"  # as one line: blanks, as ever
+
+
+def test_a_break_inside_a_formula_or_a_cell_breaks_no_line() -> None:
+    assert html_text("Jane Doe<sup>1<br>2</sup>", lines=True) == "Jane Doe¹²"
+    assert html_text("<td>Jane</td><td>Doe</td>", lines=True) == "Jane Doe"
+
+
+@pytest.mark.parametrize(
+    "rendering",
+    [
+        "<textual-form>x squared</textual-form>",
+        "<textual-form>x squared</textual-form><tex-math>$x^2$</tex-math>",
+        '<media mimetype="video" xlink:href="v.mp4"/><textual-form>x squared</textual-form>',
+        "<chem-struct>x squared</chem-struct><graphic/>",
+        "<preformat>x squared</preformat>",
+    ],
+)
+def test_every_rendering_jats_alternatives_hold_is_markup(rendering: str) -> None:
+    """reg35 F8: <textual-form> without a prefix was no known element: its tags were escaped
+    to text, and, the first part with text, they were the rendering read."""
+    assert html_text(f"is <alternatives>{rendering}</alternatives> here") == "is x squared here"
+    math = "<math><msup><mi>x</mi><mn>2</mn></msup></math>"
+    assert html_text(f"<alternatives>{rendering}{math}</alternatives>") == "x²"  # MathML first
+
+
+def test_jats_element_names_unclosed_stay_words() -> None:
+    text = "an <array> of <media> in a <preformat> block"
+    assert html_text(text) == text

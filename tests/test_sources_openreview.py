@@ -561,3 +561,47 @@ def test_what_is_no_markdown_stays_as_written(text: str) -> None:
 )  # fmt: skip
 def test_a_formulas_marks_are_latex_not_markdown(written: str, shown: str) -> None:
     assert shown in markdown(written)
+
+
+def test_a_markdown_table_and_reference_links_read_as_text(server: FeedServer) -> None:
+    """reg35 F6: a pipe table, a link whose address holds "(...)", and a reference link with its
+    definition line had been mailed as typed."""
+    abstract = (
+        "We compare.\n\n| Model | Acc |\n|-------|-----|\n| Ours  | 91.2 |\n| Base  | 88.0 |\n\n"
+        "See [wiki](https://en.wikipedia.org/wiki/Foo_(bar)) and [the paper][1].\n\n"
+        "[1]: https://arxiv.org/abs/2501.00001"
+    )
+    serve_notes(server, note("T1", "Tables", abstract=abstract))
+    (paper,), _ = fetch(server)
+    assert paper.abstract == "We compare. Model Acc; Ours 91.2; Base 88.0 See wiki and the paper."
+
+
+@pytest.mark.parametrize(
+    ("written", "shown"),
+    [
+        ("Model | Acc\n:--|--:\nOurs | $|x|$\n\nAfter", "Model Acc; Ours |x| After"),
+        ("| a | b |\n| --- | :-: |\n| | c \\| d |\nnext line", "a b; c | d next line"),
+        ("| One |\n|-----|\n| row |", "One; row"),
+        ("A [link](<https://x.org/a b>) and [wiki](https://x.org/F_(b)_(c) 'T').", "A link and"
+         " wiki."),
+        ("[Ref]: https://x.org \"A title\"\n[two]: <https://y.org>\n\nSee [ref], [The  Paper]"
+         "[two], [two][] and ![a figure][ref].", "See ref, The Paper, two and a figure."),
+    ],
+)  # fmt: skip
+def test_tables_and_links_of_every_form_read_as_text(written: str, shown: str) -> None:
+    assert plain(markdown(written)) == shown
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "as shown in [1] and [2, 3], where [a][b] is undefined",
+        "We model p(y|x) and |x| < 1 over a|b.\n-- | done",
+        "Results, with no pipe above\n|---|---|",
+        "a | b\n--- | --- | ---",  # a delimiter row of more cells than the row above: no table
+        "A paragraph's [1]\n[1]: https://x.org",  # a definition opens a paragraph, or is none
+        "[1]: a definition has one address, not several words",
+    ],
+)
+def test_what_is_no_table_nor_reference_stays_as_written(text: str) -> None:
+    assert markdown(text) == text

@@ -1057,3 +1057,48 @@ def test_names_one_a_line_in_one_creator_are_each_an_author(server: FeedServer) 
         ("Ada Lovelace", "Alan Turing", "Grace Hopper"),
         ("D. Kukla", "A. Crampton"),
     ]
+
+
+def test_names_parted_by_html_breaks_in_one_creator_are_each_an_author(server: FeedServer) -> None:
+    """reg35 F5: "Jane Doe<br/>John Smith<br/>Anna Lee" in one dc:creator (escaped or in CDATA,
+    as feeds write it) had been one author: a <br> or a <p> is the line break "\\n" is."""
+    creators = [
+        "Jane Doe&lt;br/&gt;John Smith&lt;br/&gt;Anna Lee",
+        "<![CDATA[Jane Doe<br>John Smith<br>Anna Lee]]>",
+        "&lt;p&gt;Jane Doe&lt;/p&gt;&lt;p&gt;John Smith&lt;/p&gt;&lt;p&gt;Anna Lee&lt;/p&gt;",
+        "Jane Doe\u2028John Smith&#x2028;Anna Lee",
+    ]
+    items = "".join(
+        f"<item><title>Paper {n} on spin liquids</title><description>x</description>"
+        f"<dc:creator>{c}</dc:creator></item>"
+        for n, c in enumerate(creators)
+    )
+    body = '<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel>'
+    server.route("/breaks", Answer(body=f"{body}{items}</channel></rss>"))
+    papers, _ = fetch(server, "/breaks")
+    assert [p.authors for p in papers] == [("Jane Doe", "John Smith", "Anna Lee")] * 4
+
+
+NUMBER_DATES = [
+    ("<pubDate>1764756000.5</pubDate>", date(2025, 12, 3)),  # feedparser: December 1764
+    ("<dc:date>1764756000.5</dc:date>", date(2025, 12, 3)),
+    ("<pubDate>1764756000000.25</pubDate>", date(2025, 12, 3)),
+    ("<pubDate>+1764756000</pubDate>", date(2025, 12, 3)),  # feedparser: no date at all
+    ("<dc:date>1.764756e9</dc:date>", date(2025, 12, 3)),
+    ("<pubDate>-1764756000</pubDate>", None),  # feedparser: 2026-06-25
+    ("<pubDate>2025.</pubDate>", None),  # feedparser: December 2025
+    ("<pubDate>2025.12</pubDate>", date(2025, 12, 1)),  # a year and a month
+]
+
+
+def test_a_date_that_is_a_number_is_a_unix_time_or_none(server: FeedServer) -> None:
+    """reg35 F7: a number other than digits alone (a fraction, a sign) went to feedparser's
+    reading, which dated the paper in 1764."""
+    items = "".join(
+        f"<item><title>Paper {n} on spin liquids</title><description>x</description>{d}</item>"
+        for n, (d, _) in enumerate(NUMBER_DATES)
+    )
+    body = '<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel>'
+    server.route("/numbers", Answer(body=f"{body}{items}</channel></rss>"))
+    papers, warnings = fetch(server, "/numbers")
+    assert [p.published for p in papers] == [d for _, d in NUMBER_DATES] and warnings == []

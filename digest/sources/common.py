@@ -1,14 +1,15 @@
 """Code links the sources find in abstracts and comments (GitHub, GitLab, Hugging Face, ...),
 and clean(): a paper's text without what could act on a terminal or reorder what a reader sees,
 cut to sizes no real paper reaches (its fields' lengths, its number of authors).
-read_entries(): a page's entries to papers, one unreadable entry skipped; day(): an entry's date,
-or none when it cannot be a date. Normalization and the
+read_entries(): a page's entries to papers, one unreadable entry skipped; day(), written_day():
+an entry's date, or none when it cannot be a date. Normalization and the
 abstract hash are identity's (models/identity.py); titles: titles.py.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import email.utils
 import re
 from collections.abc import Callable, Iterable
 from datetime import UTC, date, datetime
@@ -205,8 +206,24 @@ def code_links(text: str) -> list[str]:
 
 # A date written year first ("2026-03-02", "2026/03/02", ISO's with a time after it).
 _YEAR_FIRST = re.compile(r"\s*(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)")
+_YEAR_MONTH = re.compile(r"(\d{4})[-/.](\d{1,2})")
 # A Unix time is taken for one from 1990 on (no feed dates a paper earlier by a Unix time).
 _UNIX_FROM = datetime(1990, 1, 1, tzinfo=UTC).timestamp()
+
+
+def written_day(written: Any, parsed: Any) -> date | None:
+    """The day as the feed wrote it, in its own zone: feedparser's parsed time is in UTC, which
+    dated a Tokyo publisher's midnight items a day early. None when it cannot be a date."""
+    text = str(written or "").strip()
+    if text.isdigit() or numeric(text):  # day's: a Unix time (fromisoformat: 2025120310111)
+        return day(text, parsed)
+    iso = text.replace("Z", "+00:00")
+    for read, given in ((email.utils.parsedate_to_datetime, text), (datetime.fromisoformat, iso)):
+        try:
+            return read(given).date()
+        except (TypeError, ValueError, IndexError, OverflowError):
+            continue
+    return day(text, parsed)
 
 
 def day(written: Any, parsed: Any) -> date | None:
@@ -217,7 +234,11 @@ def day(written: Any, parsed: Any) -> date | None:
     text = str(written or "").strip()
     if text.isascii() and text.isdigit():
         return _digits(text)
-    if match := _YEAR_FIRST.match(text):
+    if found := _YEAR_MONTH.fullmatch(text):  # "2025.12", a number that is a month
+        year, month, number = int(found[1]), int(found[2]), 1
+    elif numeric(text):  # "1764756000.5", "+1764756000": feedparser's year 1764 too
+        return unix_day(float(text.replace(",", ".")))
+    elif match := _YEAR_FIRST.match(text):
         year, month, number = (int(part) for part in match.groups())
     elif parsed:
         year, month, number = parsed[:3]
@@ -244,7 +265,18 @@ def _digits(text: str) -> date | None:
         return None
 
 
-def unix_day(stamp: int) -> date | None:
+# A number, with a sign, a fraction or an exponent too ("1764756000.5", "-1764756000"): a Unix
+# time or no date (but a year and month, "2025.12"). Only digits alone had been read so; the
+# rest went to feedparser, which reads a year and a month in the digits: December 1764.
+_NUMBER = re.compile(r"[-+]?(?:[0-9]+[.,]?[0-9]*|[.,][0-9]+)(?:[eE][-+]?[0-9]+)?")
+
+
+def numeric(text: str) -> bool:
+    """Is the text a number alone, which only a Unix time (or none) reads as a date?"""
+    return _NUMBER.fullmatch(text.strip()) is not None
+
+
+def unix_day(stamp: float) -> date | None:
     """The UTC day of a Unix time in seconds or milliseconds (JavaScript's), if it is one from
     1990 to tomorrow; else None. feedparser had read the pubDate 1764756000 (2025-12-03) as the
     year 1764, month 12, and that date had reached the archive feed."""

@@ -57,8 +57,9 @@ class _Layout:
 
 
 class _Text(HTMLParser):
-    def __init__(self) -> None:
+    def __init__(self, lines: bool = False) -> None:
         super().__init__(convert_charrefs=True)
+        self.lines = lines  # line breaks kept, as _LINE: a <br> or <p> is one, as "\n" is
         self.parts: list[str] = []
         self.hidden = 0
         self.layouts: list[_Layout] = []
@@ -114,7 +115,8 @@ class _Text(HTMLParser):
         elif name == "mtable" and self.rows:
             self.rows.pop()
         rows = self.rows if name in _ROWS else []
-        self._emit("; " if rows and rows[-1] else " ")
+        line = self.lines and name in _LINES and not self.layouts
+        self._emit("; " if rows and rows[-1] else _LINE if line else " ")
         if rows:
             rows[-1] += 1
 
@@ -122,6 +124,8 @@ class _Text(HTMLParser):
         if self.hidden:
             return
         data = data.translate(_INVISIBLE)
+        if self.lines:
+            data = _BREAK.sub(_LINE, data)
         word = data.strip()
         if self.token and len(word) > 1 and word.isalpha():
             # <mi>n</mi><mi>log</mi><mi>n</mi> is "n log n", as LaTeX's n\log n is.
@@ -239,19 +243,31 @@ def html_text(fragment: str, lines: bool = False) -> str:
     but line breaks, as a list of names one a line writes them). A "<" that opens no tag is
     text: `$k<n$ when $m>2$` and `<psi|H|psi>` are an abstract's, and an author types them into
     a title as often as a feed writes <b> or <sub>."""
-    if lines:
-        kept = html_text(fragment.replace("\n", _LINE))
-        return "\n".join(filter(None, (" ".join(line.split()) for line in kept.split(_LINE))))
+    if not lines:
+        return " ".join(_read(fragment).split())
+    kept = _read(fragment, lines=True)
+    return "\n".join(filter(None, (" ".join(line.split()) for line in kept.split(_LINE))))
+
+
+def _read(fragment: str, lines: bool = False) -> str:
+    """The fragment's text, its whitespace as it came (`lines`: each line break as _LINE)."""
     if "<" not in fragment and "&" not in fragment:
-        return " ".join(fragment.split())
-    parser = _Text()
+        return _BREAK.sub(_LINE, fragment) if lines else fragment
+    parser = _Text(lines)
     closed = {name.lower() for name in _CLOSING.findall(fragment)}
     parser.feed(_TAG_OR_LESS.sub(functools.partial(_escaped, closed=closed), fragment))
     parser.close()
-    return " ".join("".join(parser.parts).split())
+    return "".join(parser.parts)
 
 
 _LINE = "\ufdd6"  # a noncharacter no text holds: a line break through the parser
+# Line breaks in a list of names: "\n" and every other str.splitlines() knows, and the elements
+# that break a line. Only "\n" had been carried through the parser: "Jane Doe<br/>John Smith",
+# "<p>Jane Doe</p><p>John Smith</p>" and U+2028 between names had made one author of two.
+_BREAK = re.compile("\r\n|[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+_LINES = {"p", "br", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote"} | {
+    "sec", "title", "list-item"
+}  # fmt: skip
 
 
 # Any "<": a tag is a known element's (or a namespaced one's: <jats:p>, <mml:mi>) with no
@@ -284,7 +300,11 @@ _WHEN_CLOSED = set(
     # JATS without its prefix, and IEEE's (Crossref-fed journal feeds)
     " italic bold sc monospace underline overline roman sans-serif xref sec label list"
     " list-item inline-formula disp-formula tex-math alternatives ext-link named-content"
-    " styled-content uri inline-graphic graphic".split()
+    " styled-content uri inline-graphic graphic"
+    # the rest of what JATS's <alternatives> holds: <textual-form>, unknown, had been escaped to
+    # text, and its tags, a part with text, were the rendering chosen, the formula dropped
+    " textual-form chem-struct preformat private-char media array supplementary-material"
+    " inline-supplementary-material".split()
 )
 _CLOSING = re.compile(r"</([A-Za-z][\w.:-]*)\s*>")
 # Elements whose text is no reading: MathML's annotation repeats the formula as TeX.

@@ -18,6 +18,7 @@ from digest.sources import authors as names
 from digest.sources.addresses import check_options, origin, shown
 from digest.sources.common import code_links
 from digest.sources.latex import to_text
+from digest.sources.markdown import markdown
 from digest.sources.markup import html_text
 from digest.sources.progress import QUIET, Progress
 from digest.sources.web import Client, Policy, Response
@@ -140,57 +141,6 @@ def to_paper(note: Mapping[str, Any], venue_id: str, web: str) -> Paper | None:
 def plain(text: str) -> str:
     """Text as authors typed it into OpenReview's forms: HTML entities and tags, LaTeX."""
     return " ".join(to_text(html_text(text)).split())
-
-
-# OpenReview renders an abstract as Markdown (its forms say "Add formatting using Markdown and
-# formulas using LaTeX"): readers had been mailed its "**", "##" and "[link](url)" as typed. A
-# title is one line of plain text there. A formula is no Markdown: "$x**2$", "\(a_b * c\)" and a
-# code span are set aside first and put back as they were (a code span without its backticks).
-# A mark counts only at a word's edge: "p_value", "2*3*4", "x**2" stay. A few rules, not a
-# CommonMark parser (markdown-it-py): that reads "2*3*4" and "$x*y$ or $z*w$" as emphasis, and
-# takes the backslash of LaTeX's "\{", so formulas would have to be set aside for it too.
-_ASIDE = re.compile(
-    r"\$\$[^$]{1,2000}\$\$|\$[^$]{1,500}\$|\\\(.{1,500}?\\\)|\\\[.{1,2000}?\\\]"
-    r"|(?<!`)(`{1,3})(?!`)(.{1,500}?)(?<!`)\1(?!`)",  # a code span, its run of backticks whole
-    re.DOTALL,
-)
-_SET_ASIDE = re.compile("\x00([0-9]+)\x00")
-_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]+(.*?))??(?:[ \t]+#+)?[ \t]*$", re.MULTILINE)
-_FENCE = re.compile(r"^ {0,3}(?:`{3,}|~{3,}).*$", re.MULTILINE)  # a code block's first or last
-# A bullet, a rule (or a heading's underline: "---", "===").
-_LINE_MARKS = re.compile(r"^ {0,3}(?:[-*+][ \t]+(?=\S)|([-*_=])[ \t]*(?:\1[ \t]*){2,}$)", re.M)
-# Emphasis within a paragraph: after its opening mark no blank, no closing bracket or stop, and
-# not the mark again ("(*) and (**)" are footnote marks); before its closing one no blank.
-_EMPHASIS = re.compile(
-    r"(?<![\w*\\])(\*\*\*|\*\*|__|\*|_|~~)(?=[^\s)\]}.,;:!?])(?!\1)"
-    r"((?:[^\n]|\n(?![ \t]*\n)){1,300}?)(?<=[^\s\\(\[{])\1(?![\w*])"
-)
-_INLINE = [
-    (re.compile(r"!?\[([^\[\]\n]{1,1000})\]\([^()\s]{1,2000}(?:[ \t]+\"[^\"\n]*\")?\)"), r"\1"),
-    (re.compile(r"<((?:https?|mailto):[^\s<>]{1,2000})>"), r"\1"),  # an autolink
-    (_EMPHASIS, r"\2"),
-]
-
-
-def markdown(text: str) -> str:
-    """An abstract's Markdown as the text it shows: emphasis, headings, bullets, rules and code
-    fences without their marks, a link or an image as its text, an autolink as its address."""
-    if not any(mark in text for mark in "*_#[`~<\n"):
-        return text
-    aside: list[str] = []
-
-    def set_aside(found: re.Match[str]) -> str:
-        aside.append(found[2] if found[1] else found[0])
-        return f"\x00{len(aside) - 1}\x00"
-
-    text = _ASIDE.sub(set_aside, _FENCE.sub("", text.replace("\x00", "")))
-    text = _LINE_MARKS.sub("", _HEADING.sub(lambda found: found[1] or "", text))
-    for pattern, kept in _INLINE:
-        for _ in range(3):  # marks within marks: ***both***, **_both_**
-            text, count = pattern.subn(kept, text)
-            if not count:
-                break
-    return _SET_ASIDE.sub(lambda found: aside[int(found[1])], text)
 
 
 def _string(found: Any) -> str:

@@ -4,7 +4,6 @@ feedparser; HTML in entries reduced to text, ids found wherever a feed keeps the
 
 from __future__ import annotations
 
-import email.utils
 import io
 import re
 from collections import Counter
@@ -28,7 +27,7 @@ from digest.models.identity import (
 )
 from digest.sources import authors, charsets, publishers
 from digest.sources.addresses import check_options, origin, printable, shown
-from digest.sources.common import code_links, day, read_entries, xml_safe
+from digest.sources.common import code_links, numeric, read_entries, written_day, xml_safe
 from digest.sources.cuts import CutShort, cut_short, framed, last_whole
 from digest.sources.latex import to_text
 from digest.sources.markup import html_text
@@ -302,25 +301,13 @@ def _published(entry: Mapping[str, Any], replacement: bool) -> date | None:
     published, updated = dict(entry).get("published_parsed"), dict(entry).get("updated_parsed")
     if replacement:
         original = published if published and updated and published[:3] < updated[:3] else None
-        return _day(entry.get("published"), original) if original else None
-    if published:
-        return _day(entry.get("published"), published)
-    return _day(entry.get("updated"), updated) if updated else None
-
-
-def _day(written: Any, parsed: Any) -> date | None:
-    """The day as the feed wrote it, in its own zone: feedparser's parsed time is in UTC, which
-    dated a Tokyo publisher's midnight items a day early. None when it cannot be a date."""
-    text = str(written or "").strip()
-    if text.isdigit():  # day's: a Unix time; fromisoformat read 2025120310111 as 2025-12-03
-        return day(text, parsed)
-    iso = text.replace("Z", "+00:00")
-    for read, given in ((email.utils.parsedate_to_datetime, text), (datetime.fromisoformat, iso)):
-        try:
-            return read(given).date()
-        except (TypeError, ValueError, IndexError, OverflowError):
-            continue
-    return day(text, parsed)
+        return written_day(entry.get("published"), original) if original else None
+    # A number feedparser reads no date in ("+1764756000") is a Unix time all the same.
+    if published or numeric(str(entry.get("published") or "")):
+        return written_day(entry.get("published"), published)
+    if updated or numeric(str(entry.get("updated") or "")):
+        return written_day(entry.get("updated"), updated)
+    return None
 
 
 def _authors(entry: Mapping[str, Any]) -> tuple[str, ...]:
