@@ -129,3 +129,16 @@ def test_a_title_case_prefix_compound_or_a_word_twice_is_no_name():
     for text, word in [("Intra-Cluster Light", "cluster"), ("INTRA-CLUSTER LIGHT", "cluster"),
                        ("Protein-Protein Interactions", "protein")]:  # fmt: skip
         assert eponyms.rows(space, [text])[0, space.vocabulary[word]] > 0, text
+
+
+def test_two_names_and_a_slash_are_a_named_thing():
+    """Keyword "AdS/CFT" had been "ads" and "cft": ADS (autonomous driving) testing and job ads
+    ranked above the one AdS/CFT paper (rank22 F2). Where "ads" is mostly another thing, it
+    weighs nothing alone, as "black" of "Black-Scholes"; two acronyms ("CPU/GPU") are no name."""
+    texts = [f"Job ads and ADS testing {i}" for i in range(30)]
+    texts += ["The AdS/CFT correspondence and holography", "CPU/GPU kernels", "A CPU cache"]
+    space, _ = fit(texts)
+    row = eponyms.rows(space, ["AdS/CFT"])
+    assert row[0, space.vocabulary["ads"]] == 0 and row[0, space.vocabulary["ads cft"]] > 0
+    choice = eponyms.rows(space, ["CPU/GPU"])
+    assert choice[0, space.vocabulary["cpu"]] > 0

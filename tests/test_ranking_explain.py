@@ -105,3 +105,27 @@ def test_a_japanese_pick_is_explained_in_whole_words():
     (pick, *_) = rank([paper, other], [reader], thresholds=False)["ja"]
     assert pick.paper.id == "j1" and "プライバシー" in pick.terms
     assert not [t for t in pick.terms if t in ("ライ", "イバ", "バシ")]
+
+
+def test_a_compound_is_said_once_without_its_own_words():
+    """ "why: llm-as-a-judge, a-judge, llm" and "out-of-distribution, distribution" had said a
+    reader's compound two or three times (reg34 F4)."""
+    from digest.ranking.explain import _words
+
+    names = ["3d generation", "distribution", "federated learning", "llm", "llm-as-a-judge",
+             "judge", "out-of-distribution", "text-to-3d", "text"]  # fmt: skip
+    assert _words(names, [3, 4, 5])[0] == ["llm-as-a-judge"]
+    assert _words(names, [4, 3])[0] == ["llm-as-a-judge"]
+    assert _words(names, [2, 1, 6])[0] == ["federated learning", "out-of-distribution"]
+
+
+def test_a_compound_and_the_phrase_that_goes_on_from_it_are_said_as_the_text_writes_them():
+    from digest.ranking.explain import joined
+
+    text = "EOOD: Entropy-based Out-of-Distribution Detection. We detect shifts."
+    terms = ["out-of-distribution", "distribution detection", "shifts"]
+    assert joined(terms, text) == ("out-of-distribution detection", "shifts")
+    said = joined(["text-to-3d", "3d generation"], "Text\u2010to\u20103D Generation")
+    assert said == ("text-to-3d generation",)
+    apart = "text-to-3D models, and 3D generation"  # not one phrase in the text: both said
+    assert joined(["text-to-3d", "3d generation"], apart) == ("text-to-3d", "3d generation")

@@ -161,3 +161,22 @@ def test_a_rule_of_an_acronym_in_capitals_is_no_unit_and_in_small_letters_either
         assert pattern is not None and pattern.search(acronym) and not pattern.search(unit), rule
         either = exclude_pattern([rule.lower()])
         assert either is not None and either.search(acronym) and either.search(unit), rule
+
+
+def test_a_rule_of_a_unit_in_its_own_case_is_no_acronym():
+    """A radio astronomer's alert "GHz" had found "GHZ states", a "Mpc" rule "model predictive
+    control (MPC)", "mL" every "ML" paper (reg34 F6): the ranking reads a reader's "GHz" as the
+    unit only, and so does a rule; a unit in capitals after a number is still the unit."""
+    for rule, unit, acronym in [("GHz", "a 1.4 GHz survey", "GHZ states of ions"),
+                                ("Mpc", "within 10 Mpc", "model predictive control (MPC)"),
+                                ("mL", "in 5 mL of water", "ML models for drug design"),
+                                ("dB", "at 10 dB SNR", "a relational DB engine"),
+                                ("mW", "a 5 mW laser", "the MW halo"),
+                                ("kV", "the kV range", "KV cache eviction")]:  # fmt: skip
+        pattern = exclude_pattern([rule])
+        assert pattern is not None and pattern.search(unit) and not pattern.search(acronym), rule
+        assert not pattern.search(acronym.replace(rule.upper(), rule.upper() + "s")), rule
+    pattern = exclude_pattern(["GHz"])
+    assert pattern is not None and pattern.search("OBSERVED AT 1.4 GHZ")  # a title in capitals
+    capitals = exclude_pattern(["DB"])  # and the acronym's rule misses the unit
+    assert capitals is not None and capitals.search("vector DB") and not capitals.search("3 dB")

@@ -208,3 +208,28 @@ def test_a_theorys_number_of_supersymmetries_in_any_calligraphic_spelling():
                  r"${\mathcal N}=4$ SYM", r"$\mathcal{N} = 4$ SYM", "N=4 SYM"):  # fmt: skip
         assert analyze(text) == ["n=4", "sym", "n=4 sym"], text
     assert "n=2" in analyze(r"${\cal N}=2$ super Yang-Mills")
+
+
+def test_every_unit_whose_capitals_are_an_acronym_is_read_by_its_case():
+    """Beyond kV/mL/ms/mm/kg/ns, "10 dB" and "DB" had both been "db": a "DB systems" reader got
+    denoising and mmWave papers, "why: db" (reg34 F3); "MT" (machine translation) met "5 mT",
+    "MW" (the Milky Way) "5 mW", "FS" "100 fs". After a number the unit joins it; in capitals
+    not after a number it is an acronym; alone in its own case a word in small letters."""
+    from digest.ranking.tokens import analyze
+
+    for quantity, acronym in [("10 dB", "DB query engines"), ("20 mV", "MV stereo"),
+                              ("5 mW", "MW halo"), ("3 kW", "KW extraction"),
+                              ("2 mT", "MT systems"), ("100 fs", "FS methods"),
+                              ("5 ps", "PS images"), ("5 mA", "MA model"), ("10 pM", "PM data"),
+                              ("64 kB", "KB question answering"), ("50 mK", "MK dwarfs"),
+                              ("5 mg", "MG theory"), ("10 pF", "PF tracking"),
+                              ("16 GB", "GB trees"), ("2 TB", "TB screening")]:  # fmt: skip
+        number, unit = quantity.split()
+        assert analyze(quantity) == [number + unit.lower()], quantity
+        assert analyze(f"at {number}-{unit}")[0] == number + unit.lower(), quantity
+        word = [w for w in analyze(acronym) if " " not in w]
+        assert word[0] == unit.upper() and unit.lower() not in analyze(f"at {quantity}"), acronym
+        if not unit.isupper():  # "GB" not after a number is the acronym
+            assert analyze(f"in {unit} scale")[0] == unit.lower(), unit
+    assert analyze("AT 10 DB SNR") == ["10db", "snr", "10db snr"]  # a title in capitals
+    assert "db" in analyze("gains 0.6 dB PSNR")  # a decimal's unit: a word, no acronym

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from digest.ranking import tokens
 from digest.ranking.tokens import analyze, author_key
+from digest.ranking.units import UNIT_ACRONYM
 
 
 def test_bigrams_are_phrases_that_occur_in_the_text():
@@ -344,8 +345,9 @@ def test_a_hyphen_after_a_whole_number_or_before_a_lone_letter_keeps_the_word():
     assert analyze("high-z galaxies")[0] == analyze("high-$z$ galaxies")[0] == "high-z"
     assert analyze("top-k RGB-D TNF-α") == ["top-k", "rgb-d", "tnf-α", "top-k rgb-d", "rgb-d tnf-α"]
     assert analyze("Type-I, Type-II and SDSS-V") == ["type", "type", "sdss"]
-    # "a" is not the word's last letter; the compound of function words is a word too
-    assert analyze("LLM-as-a-judge") == ["llm", "a-judge", "llm-as-a-judge"]
+    # A stop word inside a compound is no word's letter: "a-judge" had been a word (reg34 F4);
+    # the compound of function words is a word too
+    assert analyze("LLM-as-a-judge") == ["llm", "judge", "llm-as-a-judge"]
     assert analyze("best-of-N sampling") == ["best", "sampling", "best-of-n"]  # "of-n" no term
 
 
@@ -401,11 +403,11 @@ def test_everything_the_analyzer_reads_is_lower_case(text):
 
 
 def _lower(chunk: str) -> bool:
-    """Is the chunk in small letters, or a unit's acronym ("GHZ", "ML": symbols.unit_capitals)?"""
+    """Is the chunk in small letters, or a unit's acronym ("GHZ", "ML": units.unit_capitals)?"""
     return chunk == chunk.lower() or bool(_ACRONYM.fullmatch(chunk))
 
 
-_ACRONYM = re.compile(r"[KMGTP]?HZ|[KMGTPE]?EV|[KMG]?PC|KV|ML|MS|MM|KG|NS")
+_ACRONYM = re.compile(UNIT_ACRONYM.pattern.upper())  # "GHZ", "ML", "DB" (units.py)
 
 
 _PIECES = ["ℤ₂", "ℝ", "𝔽", "𝑥", "Ｚ", "ⁿΣ", "™", "Ⅳ", "$", "\\mathbb{R}^3", "N=4 SYM", "J/psi",
@@ -528,3 +530,37 @@ def test_english_texts_words_that_are_italian_make_no_italian():
         "Modelli di linguaggio applicati ai dati e alla traduzione non supervisionata"
     )
     assert not {"ai", "alla", "non", "di"} & set(italian) and "traduzione" in italian
+
+
+def test_a_significance_with_a_hyphen_before_sigma_is_no_word():
+    """ "5-$\\sigma$", "2-σ" had been words while "5σ" and "5-sigma" were none (reg34 F5)."""
+    for text in ["a 5-$\\sigma$ detection", "1-$\\sigma$ uncertainties", "2-σ", "3-sigma", "5σ"]:
+        assert not [w for w in analyze(text) if "σ" in w or "sigma" in w], text
+    assert analyze("at the 3 sigma level")[0] == "sigma"  # the word alone stays a word
+
+
+def test_a_stop_word_inside_a_compound_is_no_part_of_a_word():
+    """ "LLM-as-a-judge", "Text-to-3D", "one-of-a-kind" had left "a-judge", "to-3d", "a-kind":
+    words of no text, said in explanations (reg34 F4). A compound after an acronym in capitals is
+    a compound too ("ML-as-a-service"); a lone letter that is a word's own stays ("a-Si")."""
+    cases = [
+        ("LLM-as-a-judge", ["llm", "judge"], "llm-as-a-judge"),
+        ("Text-to-3D generation", ["text", "3d", "generation"], "text-to-3d"),
+        ("needle-in-a-haystack tests", ["haystack", "tests"], "needle-in-a-haystack"),
+        ("ML-as-a-service", ["ML", "service"], "ml-as-a-service"),
+    ]
+    for text, parts, whole in cases:
+        words = [w for w in analyze(text) if " " not in w]
+        assert [w for w in words if w != whole and not w.startswith("needle")] == parts, text
+        assert whole in words and not [w for w in words if "-" in w and w != whole], text
+    assert "text 3d" not in analyze("Text-to-3D generation")  # "to" ends the phrase
+    assert analyze("a-Si:H films")[0] == "a-si" and analyze("k-means clustering")[0] == "k-means"
+
+
+def test_two_names_and_a_slash_are_a_phrase_and_two_acronyms_a_choice():
+    """ "AdS/CFT" had been "ads" and "cft" apart (rank22 F2); "CPU/GPU", "TCP/IP" mean either."""
+    assert analyze("the AdS/CFT correspondence")[:3] == ["ads", "cft", "correspondence"]
+    assert "ads cft" in analyze("the AdS/CFT correspondence")
+    assert "jwst nirspec" in analyze("JWST/NIRSpec spectra")
+    assert analyze("CPU/GPU and TCP/IP") == ["cpu", "gpu", "tcp", "ip"]
+    assert analyze("A/B testing")[0] == "a/b"

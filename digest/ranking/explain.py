@@ -11,7 +11,7 @@ import scipy.sparse as sp
 
 from digest.ranking.bags import each
 from digest.ranking.scoring import batches, pair_dots
-from digest.ranking.tokens import CJK_RUN
+from digest.ranking.tokens import ASCII_MARKS, CJK_RUN, compound
 
 MAX_TERMS = 5
 # Candidate features looked at per pick before the slow path: a bigram can absorb its own
@@ -68,7 +68,7 @@ _SPELLING = re.compile("[ -]")
 def _words(names: Sequence[str], columns: list[int]) -> tuple[list[str], bool]:
     """The terms of these features, heaviest first; and whether they ran out before MAX_TERMS."""
     chosen: list[str] = []
-    inside: set[str] = set()  # every word of the chosen terms
+    inside: set[str] = set()  # every word of the chosen terms, and every part of their compounds
     spelled: set[str] = set()  # the chosen terms as one spelling
     for column in columns:
         if len(chosen) == MAX_TERMS:
@@ -79,20 +79,26 @@ def _words(names: Sequence[str], columns: list[int]) -> tuple[list[str], bool]:
         if (key := _SPELLING.sub("", term).lower()) in spelled:
             continue
         spelled.add(key)
-        if " " not in term:
-            if term not in inside:
-                chosen.append(term)
-                inside.add(term)
+        if " " not in term and term in inside:
             continue
-        words = term.split()
-        covered = [c for c in chosen if c in words]
+        pieces = _pieces(term)
+        covered = [c for c in chosen if _pieces(c) <= pieces]
         if covered:
             chosen[chosen.index(covered[0])] = term
             chosen = [c for c in chosen if c not in covered[1:]]
         else:
             chosen.append(term)
-        inside.update(words)
+        inside.update(pieces)
     return chosen, len(chosen) < MAX_TERMS
+
+
+def _pieces(term: str) -> frozenset[str]:
+    """A term's words, and the parts of a compound among them: a compound absorbs its own words as
+    a bigram does ("why: llm-as-a-judge, llm", "out-of-distribution, distribution" had said a
+    reader's compound twice, reg34 F4)."""
+    words = term.split(" ")
+    parts = [p for w in words if "-" in w and compound(w) for p in w.split("-")]
+    return frozenset((*words, *parts))
 
 
 def joined(terms: Sequence[str], text: str) -> tuple[str, ...]:
@@ -103,7 +109,26 @@ def joined(terms: Sequence[str], text: str) -> tuple[str, ...]:
     runs: list[tuple[int, str]] = []
     for order, term in enumerate(terms):
         runs = _absorbed(runs, order, term, text)
-    return tuple(run for _, run in sorted(runs))
+    said = [run for _, run in sorted(runs)]
+    return tuple(_continued(said, text) if any("-" in t for t in said) else said)
+
+
+def _continued(terms: list[str], text: str) -> list[str]:
+    """The terms with a compound and a phrase that goes on from its last or first part as the
+    text writes them, in the compound's place: "out-of-distribution detection", not
+    "out-of-distribution, distribution detection" (reg34 F4). Only what the text holds."""
+    low = text.translate(ASCII_MARKS).lower()
+    for phrase in [t for t in terms if t.count(" ") == 1]:
+        first, second = phrase.split(" ")
+        for i, whole in enumerate(terms):
+            if " " in whole or "-" not in whole:
+                continue
+            joint = f"{whole} {second}" if whole.rsplit("-", 1)[1] == first else ""
+            joint = joint or (f"{first} {whole}" if whole.split("-", 1)[0] == second else "")
+            if joint and re.search(rf"(?<![\w-]){re.escape(joint)}(?![\w-])", low):
+                terms = [joint if k == i else t for k, t in enumerate(terms) if t != phrase]
+                break
+    return terms
 
 
 def _absorbed(

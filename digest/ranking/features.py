@@ -36,7 +36,9 @@ from digest.ranking.tokens import analyze, compound, tokenize
 # ("ℤ₂" is "z2"), "J/ψ", "ψ(2S)", "N=4 SYM", "II-VI" whole, "∞-" "infinity", "(iv)"; 18: pt/it "na"
 # 19: "GHZ" no GHz, "semi" in phrases, "10-20" no word, "chip-seq", "psi(2S)"
 # 20: "20 kV" is "20kv", "KV" an acronym; "out-of-distribution" a word; "2σ" none
-VERSION = 21  # 21: a compound of function words a column only where a reader wrote it
+# 21: a compound of function words a column only where a reader wrote it
+# 22: "10 dB" is "10db", "DB" (MT, MW, KB...) an acronym; no "a-judge"; "AdS/CFT" a phrase
+VERSION = 22
 # The form of a saved space: 2 counts the built-in background in (background.stored); a space
 # saved in another form is fitted again once.
 FORM = 2

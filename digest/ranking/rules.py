@@ -8,7 +8,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from digest.ranking.spellings import UNIT_ACRONYM, unit
+from digest.ranking.spellings import unit
 from digest.ranking.symbols import series
 from digest.ranking.tokens import (
     ASCII_MARKS,
@@ -21,6 +21,7 @@ from digest.ranking.tokens import (
     respelled,
     rule_words,
 )
+from digest.ranking.units import UNIT_ACRONYM, unit_case
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +134,11 @@ def _spelled(word: str, alone: bool) -> str:
     if word.isupper() and UNIT_ACRONYM.fullmatch(word.lower()):
         # An acronym in capitals is no unit: an "ML" rule had excluded "10 mL of ethanol".
         return rf"(?<!\d)(?<!\d\s)(?-i:{word})"
+    if unit_case(word):
+        # A unit in its own case is no acronym: a radio astronomer's "GHz" alert had found "GHZ
+        # states", a "Mpc" rule "MPC" (model predictive control), "mL" every "ML" paper. Its
+        # capitals after a number are still the unit ("1.4 GHZ" in a title in capitals).
+        return rf"(?:(?<=\d)|(?<=\d\s)|(?!(?-i:{word.upper()})(?:e?s)?(?!\w)))" + re.escape(word)
     if (alone and len(word) == 1) or unit(word):
         return re.escape(word)
     return "-?".join(

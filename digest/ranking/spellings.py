@@ -14,6 +14,7 @@ import scipy.sparse as sp
 
 from digest.ranking import tokens
 from digest.ranking.tokens import GREEK, LETTER_NAMES, analyze
+from digest.ranking.units import UNIT_ACRONYM
 
 if TYPE_CHECKING:
     from digest.ranking.features import Space
@@ -35,13 +36,11 @@ def spread(space: Space, texts: Sequence[str], rows: sp.csr_matrix) -> sp.csr_ma
 def _capitalized(text: str) -> str:
     """The text with a unit's letters that the reader wrote in small letters, not after a
     number, in capitals: their "mpc", "kv cache" mean the acronyms MPC, KV too (papers write
-    them in capitals, symbols.unit_capitals), their "Mpc" and "100 mpc" the unit alone."""
+    them in capitals, units.unit_capitals), their "Mpc" and "100 mpc" the unit alone."""
     return _SMALL_WORD.sub(lambda m: m[0].upper() if UNIT_ACRONYM.fullmatch(m[0]) else m[0], text)
 
 
 _SMALL_WORD = re.compile(r"(?<![\w.])(?<!\d )[a-z]+(?!\w)")
-# A unit's letters that in capitals are an acronym (symbols.unit_capitals), in small letters.
-UNIT_ACRONYM = re.compile(r"[kmgtp]?hz|[kmgtpe]?ev|[kmg]?pc|kv|ml|ms|mm|kg|ns")
 
 
 def _move(space: Space, other: dict[int, list[int]]) -> sp.csr_matrix:

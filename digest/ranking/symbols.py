@@ -1,11 +1,13 @@
 """The analyzer's reading of science's symbols: an ion ("[O III]", "He II"), a formula's subscript
 digits ("MoS$_2$"), a quantity ("21 cm"), a hydrogen series line ("Lyα"), a group ("SU(2)"), a
-particle ("J/ψ", "ψ(2S)"), a unit told from its acronym by case ("GHz", "GHZ"), and the numerals
-and units that are no words alone."""
+particle ("J/ψ", "ψ(2S)"), a number and its unit as one word ("21 cm", "20 kV"; units.py tells a
+unit from its acronym by case), and the numerals and units that are no words alone."""
 
 from __future__ import annotations
 
 import re
+
+from digest.ranking.units import CASED_UNITS
 
 # An ion's element and numeral are joined by this noncharacter, which the punctuation table keeps
 # and the analyzer makes a hyphen after its split at hyphens: "he-ii" is not split as "he", "ii".
@@ -130,41 +132,6 @@ UNITS = frozenset(
     mbar kbar ppm ppb μg""".split()
 )
 NOT_WORDS = NUMERALS | UNITS
-# Those units are read by their case: in capitals, not after a number, they are acronyms, a term
-# of their own in capitals ("GHZ states", Greenberger-Horne-Zeilinger; "MPC", model predictive
-# control; "EV", "PC", "GEV"): lower-cased, a GHZ reader had got GHz radio papers, "why: ghz",
-# and MPC readers megaparsecs (the 45k corpus: GHz in 197 papers, GHZ 3; Mpc 265, MPC 17; eV
-# 254, EV 19; pc 324, PC 43). The analyzer marks them, and writes them in capitals in the end.
-# So are the units that name nothing alone, after a number ("20 kV", "5 mL", "10 ms", "1 mm",
-# "2 kg", "5 ns": joined to it as below) and in capitals acronyms ("KV cache", "ML", "MS",
-# "MM", "KG", "NS" a neutron star): a thin-film reader's "20 kV" had picked KV-cache papers.
-CASED_UNITS = frozenset("kv ml ms mm kg ns".split())
-CAPITALS = "\ufdd5"
-_UNIT_CAPITALS = re.compile(
-    r"(?<![\w-])(?:[KMGTP]?HZ|[KMGTPE]?EV|[KMG]?PC)(?!\w)|(?<!\w)(?:KV|ML|MS|MM|KG|NS)(?!\w)"
-)
-_NUMBER_BEFORE = re.compile(r"\d\$?(?:\s|~|\\[,;: ])*\Z")
-_HINTS = re.compile("HZ|EV|PC|KV|ML|MS|MM|KG|NS")  # one scan: most texts hold none
-
-
-def unit_capitals(text: str) -> str:
-    """The text with each unit's spelling in capitals that is an acronym marked as one."""
-    if _HINTS.search(text):
-        return _UNIT_CAPITALS.sub(_unit_capitals, text)
-    return text
-
-
-def capitals(tokens: list[str]) -> list[str]:
-    """The tokens, each marked one in capitals, unmarked: "GHZ", not "ghz"."""
-    return [t.replace(CAPITALS, "").upper() if CAPITALS in t else t for t in tokens]
-
-
-def _unit_capitals(match: re.Match[str]) -> str:
-    if _NUMBER_BEFORE.search(match.string, max(0, match.start() - 8), match.start()):
-        return match[0]  # "at 1.4 GHZ": the unit, in a text in capitals
-    return CAPITALS + match[0]
-
-
 # A whole number and such a unit after it are one word, apart, hyphenated or run together
 # ("21 cm", "21-cm", "21cm", "$21$~cm", "21\\,cm" are "21cm"); not a power's or a range's
 # digits ("10$^{21}$ cm^-2", "10-21 cm"), nor a decimal's ("0.3 dex"). A digit first, so that the

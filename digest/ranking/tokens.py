@@ -21,11 +21,9 @@ from digest.ranking.stopwords import (  # noqa: F401 (the analyzer's names for t
 )
 from digest.ranking.stopwords import STOP_WORDS as STOP_WORDS  # parallel.py sends them
 from digest.ranking.symbols import (
-    CAPITALS,
     EQUALS,
     JOIN,
     NOT_WORDS,
-    capitals,
     groups,
     infinities,
     ions,
@@ -36,11 +34,11 @@ from digest.ranking.symbols import (
     slashed,
     states,
     supersymmetries,
-    unit_capitals,
 )
 from digest.ranking.symbols import GREEK as GREEK  # the analyzer's letters, for its users
 from digest.ranking.symbols import LETTER_NAMES as LETTER_NAMES
 from digest.ranking.symbols import SYMBOL_VERSION as SYMBOL_VERSION
+from digest.ranking.units import CAPITALS, capitals, unit_capitals
 
 # Typographic hyphens and apostrophes, as feeds write them: "fine‐tuning", "Alzheimer’s".
 ASCII_MARKS = str.maketrans({"\u2010": "-", "\u2011": "-", "\u2019": "'", "\u02bc": "'"})
@@ -107,6 +105,16 @@ _LATEX_COMMAND = re.compile(r"\\[a-z]+")
 # slash ("A/B testing", "I/O"; "w/o" is an abbreviation). Their parentheses and slash pass the
 # punctuation table as noncharacters, which no text holds.
 _SLASHED = re.compile(r"/(?<=[A-Z]/)(?<![\w/][A-Z]/)(?=[A-Z](?![\w/+#]))")  # "/" first: fast
+# Two names of capitals and a slash are a phrase, as a hyphen's "Black-Scholes": "AdS/CFT" had
+# been "ads" and "cft", whose reader got ADS (autonomous driving) and job ads (rank22 F2). Two
+# acronyms are a choice, no name: "CPU/GPU", "TCP/IP" stay apart.
+_NAME_SLASH = re.compile(r"(?<![\w/-])([A-Z][A-Za-z]+)/([A-Z][A-Za-z]+)(?![\w/])")
+
+
+def _name_slash(match: re.Match[str]) -> str:
+    return match[0] if match[1].isupper() and match[2].isupper() else f"{match[1]} {match[2]}"
+
+
 _TABLE.update(_MARKS := {0xFDD0: "(", 0xFDD1: ")", 0xFDD2: "/", ord(EQUALS): "="})
 # Written apart, a lone letter before a word is the word's, as hyphenated: "T cell" is "t-cell",
 # "X ray" "x-ray", "p value" "p-value" (a "T cell" reader had matched every "cell", and "T-cell"
@@ -130,7 +138,7 @@ def _chunks(text: str) -> list[str]:
     if "(" in text:  # these read the text's capitals
         text = groups(text)
     if "/" in text:
-        text = slashed(_SLASHED.sub("\ufdd2", text))
+        text = slashed(_SLASHED.sub("\ufdd2", _NAME_SLASH.sub(_name_slash, text)))
     if "=" in text:
         text = supersymmetries(text)
     plain = text.isascii()  # the marks unit_capitals adds need no accent taken off
@@ -161,9 +169,12 @@ def _chunks(text: str) -> list[str]:
         if _BEFORE_DIGIT.search(text):  # first: most texts have no range
             text = _RANGE.sub(lambda m: m[0].replace("-", " "), text)
         compounds = _compounds(text)
+        for whole in compounds:  # "a-judge", "to-3d" of "LLM-as-a-judge", "text-to-3D": no words
+            text = text.replace(whole, _inner_stops(whole))
         # The hyphens left sit inside a word: "gpt-4" and "llama-2-7b" stay whole, while
         # "privacy-utility" is two words that still make a phrase.
         text = _SPLIT_HYPHEN.sub(" ", text)
+        compounds = [whole.replace(CAPITALS, "") for whole in compounds]
         if compounds:  # after the text's own words, in no phrase with them
             text = " | ".join([text, *compounds])
     if JOIN in text:
@@ -184,10 +195,20 @@ def _compounds(text: str) -> list[str]:
         begin = max(text.rfind(" ", 0, at), text.rfind("|", 0, at)) + 1
         ends = [e for e in (text.find(" ", at), text.find("|", at)) if e >= 0]
         end = min(ends) if ends else len(text)
-        if compound(word := text[begin:end]):
+        if compound((word := text[begin:end]).replace(CAPITALS, "")):  # "ML-as-a-service" too
             found.append(word)
         at = text.find("-", end)
     return found
+
+
+def _inner_stops(whole: str) -> str:
+    """The compound with a hyphen after a stop word inside it a space: the splits that keep
+    "k-means" and "gpt-4" whole had kept "a-judge", "to-3d", words of no text."""
+    parts = whole.split("-")
+    joined = [parts[0]]
+    for i, part in enumerate(parts[1:], 1):
+        joined.append((" " if i > 1 and parts[i - 1] in ENGLISH_STOP_WORDS else "-") + part)
+    return "".join(joined)
 
 
 def compound(word: str) -> bool:
@@ -272,7 +293,7 @@ def _is_word(token: str) -> bool:
     return len(token) < 4 or token[-2] != "-" or token[:-2] not in STOP_WORDS  # "best-of-N"
 
 
-_SIGMAS = re.compile(r"\d+(?:σ|-?sigma)")
+_SIGMAS = re.compile(r"\d+-?(?:σ|sigma)")  # "5-$\sigma$" too: it had been the word "5-σ"
 
 
 class _Words(dict[str, str | None]):
