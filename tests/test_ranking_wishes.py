@@ -8,7 +8,7 @@ import pytest
 from digest.models import Paper, Profile, Subscriber
 from digest.ranking import rank
 from digest.ranking.tokens import analyze
-from digest.ranking.wishes import read
+from digest.ranking.wishes import arxiv_ids, read
 
 PH = [
     Paper(f"ph{i}", f"Soil pH and caesium uptake {i}", "We measure pH and Cs in soils of farms.")
@@ -88,3 +88,45 @@ def test_names_with_a_dot_or_an_at_are_words():
     .NET got nothing, and `digest validate` refused the config."""
     for text in ("ASP.NET, VB.NET and ML.NET", "evaluated by mAP@0.5", "Amazon.com reviews"):
         assert read(text) == text
+
+
+@pytest.mark.parametrize(
+    "ids",
+    [
+        "arXiv:2506.20115, arXiv:2509.22540, arXiv:2510.18733",
+        "ARXIV: 2506.20115v2; (arXiv:hep-th/9711200) and arXiv:math.GT/0309136.",
+        "2506.20115v1, hep-th/9711200, astro-ph/0101001v3",
+    ],
+)
+def test_arxiv_ids_are_pointers_not_words(ids: str) -> None:
+    """rank22 F1: "arXiv:2506.20115, ..." had been the word "arxiv", the whole profile (every
+    pick a paper whose abstract says "arXiv"); an old-style id had been "hep th"."""
+    assert analyze(read(f"Holography. {ids}")) == analyze("Holography.")
+    assert arxiv_ids(ids)  # and validate names them for `like`
+
+
+def test_an_arxiv_id_reader_gets_no_paper_for_saying_arxiv() -> None:
+    says = [
+        Paper(f"a{i}", f"Instruction tuning toolkit {i}", "Our code and preprint are on arXiv.")
+        for i in range(3)
+    ]
+    reader_ = reader("Holography, arXiv:2506.20115, arXiv:2509.22540")
+    picks = rank([*says, *THEORY], [reader_], thresholds=False)["ana"]
+    assert {s.paper.id for s in picks[:3]} == {"th0", "th1", "th2"}
+    assert not any("arxiv" in term.lower() for s in picks for term in s.terms)
+
+
+def test_the_arxiv_ids_a_text_names_are_listed_as_like_takes_them() -> None:
+    text = (
+        "2506.20115, arXiv:2509.22540v2, https://arxiv.org/abs/2510.18733, hep-th/9711200,"
+        " arXiv: 2506.20115, doi:10.1103/PhysRevD.111.046001 and the word arXiv"
+    )
+    assert arxiv_ids(text) == ["2506.20115", "2509.22540", "2510.18733", "hep-th/9711200"]
+    # Numbers that are no id (month 13), and an entry's own eprint, are not listed.
+    entry = "@article{k, title = {Holography}, eprint = {2506.20115}}"
+    assert arxiv_ids("1312.5 K and 2513.00001; " + entry) == []
+
+
+def test_a_number_that_is_no_arxiv_id_stays() -> None:
+    assert read("cooled to 2513.12345 K") == "cooled to 2513.12345 K"
+    assert read("arXiv papers of 2025") == "arXiv papers of 2025"

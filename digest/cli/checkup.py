@@ -1,16 +1,25 @@
 """What `digest validate` checks beyond the config's own rules: each source's values, the local
-sources' paths, the libraries, the file channels' folders and the templates; and where every
-relative path of the config landed (they start from the config file's folder)."""
+sources' paths, the libraries, the file channels' folders, the templates and the interests texts
+the papers cannot match; and where every relative path of the config landed (they start from the
+config file's folder)."""
 
 from __future__ import annotations
 
+import functools
+import logging
 import os
+import re
 import tempfile
 from pathlib import Path
 
 from digest.config.checks import config_folder, exists
 from digest.models import DigestError, Settings, SourceConfig, Subscriber, identity
 from digest.state.engine import shown
+
+log = logging.getLogger("digest")
+# A text of fewer words is not judged by its words' share (a short list of rare terms is no
+# language), and under KNOWN_SHARE of them known to the background it is in another language.
+JUDGED, KNOWN_SHARE = 4, 1 / 2
 
 
 def problems(settings: Settings) -> list[str]:
@@ -39,6 +48,8 @@ def problems(settings: Settings) -> list[str]:
                     f"{file}: {key}.like[{i}]: {liked!r} is not an arXiv id (e.g. '2501.01234')"
                 )
         found += [f"{file}: {key}.{problem}" for problem in wordless(sub)]
+        for warning in unread(sub):  # a warning: the config works, the text may not
+            log.warning("%s: %s.%s", file, key, warning)
         found += library_problem(file, sub, libraries)
         for c, channel in enumerate(sub.channels):
             folder = str(channel.options.get("dir", ""))
@@ -97,8 +108,103 @@ def wordless(sub: Subscriber) -> list[str]:
     ]
     others = sub.profile.keywords or sub.library_path or sub.likes or sub.profile.authors
     if sub.profile.interests.strip() and not others and not analyze(read(sub.profile.interests)):
-        found.append(f"interests: {why}; links, e-mail addresses and DOIs are not read")
+        found.append(
+            f"interests: {why}; links, e-mail addresses, DOIs and arXiv ids are not read"
+            + _liked(sub)
+        )
+    elif _foreign(sub) and not _known(sub.profile.interests)[1] and not _steered(sub):
+        words = _known(sub.profile.interests)[0]  # a warning in unread() when some are known
+        found.append(f"interests: none of its words ({_few(words)}) {_UNKNOWN}")
     return found
+
+
+_UNKNOWN = (
+    "is a word of the papers the ranking knows (its built-in background): is it written in"
+    " another language than the papers? It matches none of them then; write it in theirs"
+    " (English for arXiv)"
+)
+
+
+def unread(sub: Subscriber) -> list[str]:
+    """What of the interests text the ranking does not read, when the rest of it is words (a
+    warning): its arXiv ids (rank22 F1: "arXiv:2506.20115, ..." had been the word "arxiv"), and
+    most of its words when it is in another language than the papers (rank22 F5: a text in
+    Spanish had validated OK and scored 0 on every paper, for ever)."""
+    words, known = _known(sub.profile.interests)
+    found = []
+    if words and _liked(sub):
+        found.append(f"interests: its arXiv ids are not read as words{_liked(sub)}")
+    if _foreign(sub) and (known or _steered(sub)):  # else wordless() refuses it
+        unknown = [w for w in words if w not in known]
+        share = f"only {len(known)} of its {len(words)} words ({_few(known)}; not {_few(unknown)})"
+        share = share if known else f"none of its words ({_few(words)})"
+        found.append(f"interests: {share} {_UNKNOWN}")
+    return found
+
+
+def _steered(sub: Subscriber) -> bool:
+    """Whether the profile has a part the papers can match beside its interests text."""
+    keywords = any(_known(k)[1] for k in sub.profile.keywords)
+    return bool(keywords or sub.library_path or sub.likes or sub.profile.authors)
+
+
+def _liked(sub: Subscriber) -> str:
+    """The hint for the arXiv ids an interests text names: `like` takes them."""
+    from digest.ranking.wishes import arxiv_ids
+
+    ids = arxiv_ids(sub.profile.interests)
+    listed = ", ".join(f'"{i}"' for i in ids)
+    return f"; to follow papers you like, list them as like = [{listed}]" if ids else ""
+
+
+def _foreign(sub: Subscriber) -> bool:
+    """Whether the interests text has words enough to judge, fewer than KNOWN_SHARE of them known
+    to the built-in background (without one, none is judged), and is not English: another
+    language's function words, or none of English's. A theorist's "Heterotic compactifications,
+    the swampland and de Sitter vacua" has 1 word of 6 the background knows, and is English."""
+    from digest.ranking.stopwords import foreign_stops
+    from digest.ranking.tokens import fold
+    from digest.ranking.wishes import read
+
+    words, known = _known(sub.profile.interests)
+    if len(words) < JUDGED or len(known) >= KNOWN_SHARE * len(words) or not _vocabulary():
+        return False
+    text = read(sub.profile.interests)
+    tokens = re.findall(r"[^\W\d_]+", fold(text).lower())
+    return bool(foreign_stops(tokens, text)) or not _english_only().intersection(tokens)
+
+
+@functools.cache
+def _english_only() -> frozenset[str]:
+    """English's stop words that are no other language's function word ("the", not "de"), nor
+    a word of one or two letters that other languages write ("a", "no", "me")."""
+    from digest.ranking.stopwords import ENGLISH_STOP_WORDS, FUNCTION_WORDS
+
+    english = {w for w in ENGLISH_STOP_WORDS if len(w) > 2}
+    return frozenset(english.difference(*FUNCTION_WORDS.values()))
+
+
+def _known(text: str) -> tuple[list[str], list[str]]:
+    """A text's words as the ranking reads them (no phrases), each once, and those of them the
+    background knows; a compound is known when its parts are ("text-to-image")."""
+    from digest.ranking.tokens import analyze
+    from digest.ranking.wishes import read
+
+    words = [t for t in dict.fromkeys(analyze(read(text))) if " " not in t]
+    vocabulary = _vocabulary()
+    known = [w for w in words if w in vocabulary or all(p in vocabulary for p in w.split("-"))]
+    return words, known
+
+
+@functools.cache
+def _vocabulary() -> frozenset[str]:
+    from digest.ranking import background
+
+    return frozenset(background.terms() or ())
+
+
+def _few(words: list[str]) -> str:
+    return ", ".join(repr(w) for w in words[:4]) + (", ..." if len(words) > 4 else "")
 
 
 def bursts(settings: Settings) -> list[str]:

@@ -31,10 +31,10 @@ def _settings(args: argparse.Namespace) -> Settings:
     REDACTOR.secrets = settings.secrets
     # validate refuses them; the commands that rank say so, and go on.
     if getattr(args.command, "__name__", "") in ("run", "serve", "preview", "rank"):
-        from digest.cli.checkup import wordless
+        from digest.cli.checkup import unread, wordless
 
         for sub in settings.subscribers:
-            for problem in wordless(sub):
+            for problem in wordless(sub) + unread(sub):
                 log.warning("%s: subscribers.%s.%s", settings.path, sub.name, problem)
     return settings
 

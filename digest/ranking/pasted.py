@@ -1,6 +1,7 @@
 """A BibTeX entry or a LaTeX text pasted as a reader's interests, as the words it is about: an
-entry is its title, journal, abstract, keywords and authors, decoded; LaTeX is its text, without
-citation keys, labels, environment names or comments. Text with neither reads as written.
+entry is its title, journal, abstract, keywords and authors, decoded, its @string names expanded;
+LaTeX is its text, without citation keys, labels, environment names, comments or macro
+definitions (a macro it defines is its text where used). Text with neither reads as written.
 """
 
 from __future__ import annotations
@@ -42,9 +43,11 @@ _LETTER = re.compile(r"\\(" + "|".join(sorted(_LETTERS, key=len, reverse=True)) 
 # Markup with its arguments: a citation's or reference's keys, a label, a file, a length; an
 # environment's name. Read as words they had been "smith2023", "fig", "abstract".
 _ARGS = r"(?:\s*\[[^\]]*\])*(?:\s*\{[^{}]*\})?"
+# BibTeX's sorting commands (\noopsort{a}, \SortNoop{b}) print nothing: "{\noopsort{a}}networks"
+# had been "anetworks".
 _DROPPED = re.compile(
     r"\\(?:[A-Za-z]*cite[A-Za-z]*|[A-Za-z]*ref|label|url|include\w*|input|bibliography\w*"
-    r"|usepackage|documentclass|[vh]space|setlength|(?:re)?newcommand)\*?"
+    r"|usepackage|documentclass|[vh]space|setlength|[Nn]oop\w*|[Ss]ort[Nn]oop\w*)\*?"
     + _ARGS
     + r"|\\(?:begin|end)\s*\{[^{}]*\}(?:\s*\[[^\]]*\])?"
 )
@@ -52,33 +55,82 @@ _DROPPED = re.compile(
 # as text (\textbf{x}, \emph{x}, \section{x}, \href{link}{x}), a brace only groups.
 _REST = re.compile(r"\\([&%$#_{}])|\\\\|\\[,;:! ]|\\[A-Za-z]+\*?(?:\s*\[[^\]]*\])*|[{}]|(?<!/)~")
 _QUOTES = (("``", "\u201c"), ("''", "\u201d"))
+# A macro's definition: its name, its number of arguments, an optional one's default, then its
+# body ({…}, balanced). Its body had been read as words where it was defined: "\newcommand{\KL}
+# [2]{D_{KL}(#1\|#2)}" gave "d_kl", "\renewcommand{\vec}[1]{\boldsymbol{#1}}" a word "1".
+_DEFINITION = re.compile(
+    r"\\(?:(?:re)?newcommand|providecommand|DeclareRobustCommand|DeclareMathOperator)\*?\s*"
+    r"(?:\{\s*\\([A-Za-z]+|.)\s*\}|\\([A-Za-z]+|.))\s*(?:\[\s*(\d)\s*\])?(?:\s*\[[^\]]*\])?\s*(?=\{)"
+    r"|\\[gex]?def\s*\\([A-Za-z]+)((?:\s*#\d)*)\s*(?=\{)"
+)
+_PARAMETER = re.compile(r"#(\d)")
+Macros = dict[str, tuple[int, str]]  # a macro's name: its number of arguments, its body
 
 
 def plain(text: str) -> str:
     """The text with each BibTeX entry as its subject fields and LaTeX as its text; a text with
     neither, as written ("O(n^{2})", "ana@uni.edu" and "5%" stay)."""
+    if not _ENTRY.search(text) and not _LATEX.search(text):
+        return text
+    text, macros = _definitions(text)  # a @preamble's too: they hold for the whole paste
     entries = [m for m in _ENTRY.finditer(text) if _is_entry(text, m)]
     if not entries and not _LATEX.search(text):
         return text
+    strings = _strings(text, entries)
     out: list[str] = []
     done = 0
     for match in entries:
         if match.start() < done:
             continue  # an "@" inside an entry read already (an abstract's e-mail address)
-        out.append(latex(text[done : match.start()]))
-        end, fields = _entry(text, match)
+        out.append(latex(text[done : match.start()], macros))
+        end, fields = _entry(text, match, strings, macros)
         # A sentence each: read as one, a title's last word and an author's name had been a phrase.
         out.append(".\n" + "".join(f"{field}.\n" for field in fields if field))
         done = end
-    out.append(latex(text[done:]))
+    out.append(latex(text[done:], macros))
     return "".join(out)
+
+
+def _definitions(text: str) -> tuple[str, Macros]:
+    """The text without its macro definitions, and the macros they define."""
+    macros: Macros = {}
+    out: list[str] = []
+    done = 0
+    for match in _DEFINITION.finditer(text):
+        if match.start() < done:
+            continue  # a definition inside another's body
+        end = _skip(text, match.end())
+        name = match[1] or match[2] or match[4]
+        count = int(match[3]) if match[3] else len(_PARAMETER.findall(match[5] or ""))
+        macros[name] = (count, text[match.end() + 1 : end - 1])
+        out.append(text[done : match.start()] + " ")
+        done = end
+    out.append(text[done:])
+    return "".join(out), macros
+
+
+def _strings(text: str, entries: list[re.Match[str]]) -> dict[str, str]:
+    """The @string names the text defines, lower-cased (BibTeX ignores their case): their values,
+    each of the names defined before it expanded."""
+    strings: dict[str, str] = {}
+    for match in entries:
+        if match[1].lower() != "string":
+            continue
+        close = "}" if match[2] == "{" else ")"
+        i = match.end()
+        while (field := _FIELD.match(text, i)) is not None and i < len(text) and text[i] != close:
+            value, i = _value(text, field.end(), strings)
+            strings[field[1].lower()] = value
+    return strings
 
 
 def _is_entry(text: str, match: re.Match[str]) -> bool:
     return match[1].lower() in _NO_ENTRIES or _KEY.match(text, match.end()) is not None
 
 
-def _entry(text: str, match: re.Match[str]) -> tuple[int, list[str]]:
+def _entry(
+    text: str, match: re.Match[str], strings: dict[str, str], macros: Macros
+) -> tuple[int, list[str]]:
     """Where the entry ends, and its subject fields' values as text. An entry without its
     closing brace ends with the text, as a paste cut short does."""
     close = "}" if match[2] == "{" else ")"
@@ -96,15 +148,16 @@ def _entry(text: str, match: re.Match[str]) -> tuple[int, list[str]]:
                 return i + 1, fields
             i = _skip(text, i)  # not a field: skipped to its end
             continue
-        value, i = _value(text, field.end())
+        value, i = _value(text, field.end(), strings)
         if field[1].lower() in _SUBJECT:
-            fields.append(_PREPRINT.sub(" ", latex(value)).strip())
+            fields.append(_PREPRINT.sub(" ", latex(value, macros)).strip())
     return len(text), fields
 
 
-def _value(text: str, i: int) -> tuple[str, int]:
+def _value(text: str, i: int, strings: dict[str, str]) -> tuple[str, int]:
     """A field's value ({…}, "…", a number or an @string name, joined by "#") and where it ends;
-    a number or a name is no subject, so it reads as nothing."""
+    a name is its @string's value (it had been nothing: `title = t1 # " error correction"` lost
+    its "Quantum"), a number or a name the text does not define reads as nothing."""
     parts: list[str] = []
     while i < len(text):
         if text[i] in '{"':
@@ -112,6 +165,7 @@ def _value(text: str, i: int) -> tuple[str, int]:
             parts.append(text[i + 1 : end - 1])
         elif bare := _BARE.match(text, i):
             end = bare.end()
+            parts.append(strings.get(bare[0].lower(), ""))
         else:
             break
         join = re.compile(r"\s*#\s*").match(text, end)
@@ -141,16 +195,58 @@ def _skip(text: str, i: int) -> int:
     return len(text)
 
 
-def latex(text: str) -> str:
-    """LaTeX as text, its math ($…$, \\(…\\), \\[…\\]) as written, as it was before."""
+def latex(text: str, macros: Macros | None = None) -> str:
+    """LaTeX as text, its math ($…$, \\(…\\), \\[…\\]) as written, as it was before; a macro of
+    `macros` used in its text is its body."""
     out: list[str] = []
     done = 0
     for math in _MATH.finditer(text):
-        out.append(_text(text[done : math.start()]))
+        out.append(_prose(text[done : math.start()], macros or {}))
         out.append(math[0])
         done = math.end()
-    out.append(_text(text[done:]))
+    out.append(_prose(text[done:], macros or {}))
     return "".join(out)
+
+
+def _prose(text: str, macros: Macros) -> str:
+    """Text outside math, its macros expanded: a body of math is math, as written."""
+    text = _COMMENT.sub("", text)
+    expanded = _expanded(text, macros)
+    return _text(text) if expanded == text else latex(expanded)
+
+
+def _expanded(text: str, macros: Macros) -> str:
+    """Each use of a macro as its body, its arguments ({…} or one character) in their places, a
+    body of math ("D_{KL}(#1\\|#2)") as $…$; once, not again in the bodies (no macro can loop)."""
+    if not macros:
+        return text
+    names = "|".join(map(re.escape, sorted(macros, key=len, reverse=True)))
+    out: list[str] = []
+    done = 0
+    for use in re.finditer(r"\\(" + names + r")(?![A-Za-z])\s*", text):
+        if use.start() < done:
+            continue  # inside the arguments of the macro before
+        count, body = macros[use[1]]
+        args: list[str] = []
+        i = use.end() if count else use.end(1)
+        for _ in range(count):
+            i = len(text) - len(text[i:].lstrip())
+            end = _skip(text, i) if text[i : i + 1] == "{" else min(i + 1, len(text))
+            args.append(text[i + 1 : end - 1] if text[i : i + 1] == "{" else text[i:end])
+            i = end
+        out.append(text[done : use.start()] + " " + _filled(body, args) + " ")
+        done = i
+    out.append(text[done:])
+    return "".join(out)
+
+
+def _filled(body: str, args: list[str]) -> str:
+    """A macro's body with its arguments in their places (one it was not given: nothing)."""
+    filled = _PARAMETER.sub(lambda m: args[int(m[1]) - 1] if int(m[1]) <= len(args) else "", body)
+    return f"${filled}$" if _MATHS.search(body) else filled
+
+
+_MATHS = re.compile(r"[_^]|\\(?:ensuremath|math[a-z]*|[a-z]*frac|operatorname)(?![A-Za-z])")
 
 
 def _text(text: str) -> str:

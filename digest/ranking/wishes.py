@@ -1,12 +1,13 @@
-"""A reader's interests text as the ranking reads it: a link, an e-mail address or a DOI is a
-pointer, not words, an arXiv category code ("cs.LG", "hep-th") is the subject it names, and a
-pasted BibTeX entry or LaTeX text is the words it is about (pasted.py)."""
+"""A reader's interests text as the ranking reads it: a link, an e-mail address, a DOI or an
+arXiv id is a pointer, not words, an arXiv category code ("cs.LG", "hep-th") is the subject it
+names, and a pasted BibTeX entry or LaTeX text is the words it is about (pasted.py)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
 
+from digest.models.identity import arxiv_id, plausible_arxiv_id
 from digest.models.values import Subscriber
 from digest.ranking.pasted import plain
 
@@ -201,12 +202,42 @@ _POINTERS = re.compile(
     re.IGNORECASE,
 )
 
+# An arXiv id, "arXiv:" before it or not ("arXiv:2506.20115", "2506.20115v2", "hep-th/9711200"):
+# a pointer to a paper, as a DOI is. Read as words, "arXiv:2506.20115, arXiv:2509.22540" had been
+# the word "arxiv", the whole profile: every pick a paper whose abstract says "arXiv"; and
+# "hep-th/9711200" had been "hep th". Without "arXiv:", only a plausible id is one (a month 01-12).
+_ARXIV_ID = re.compile(
+    r"(?<![\w.\-/])(arXiv\s*:\s*)?"
+    r"(\d{4}\.\d{4,5}|[a-z]+(?:-[a-z]+)?(?:\.[a-z]{2})?/\d{7})(?:v\d+)?(?![\w\-/]|\.\d)",
+    re.IGNORECASE,
+)
+_EDGES = ".,;:!?()[]{}<>\"'"  # around an id in a sentence or a list
+_ARXIV_PREFIX = re.compile(r"\barXiv\s*:\s*", re.IGNORECASE)  # "arXiv: 2506.20115" is one token
+
 
 def read(text: str) -> str:
     """The text with its pointers dropped and its arXiv category codes as their subjects; a
     BibTeX entry or LaTeX in it is read as its text first (its doi and url fields are gone)."""
     text = _POINTERS.sub(" ", plain(text))
+    text = _ARXIV_ID.sub(_pointer, text)
     return _CODE.sub(_subject, text)
+
+
+def _pointer(match: re.Match[str]) -> str:
+    ident = arxiv_id(match[2])
+    return " " if match[1] or (ident and plausible_arxiv_id(ident)) else match[0]
+
+
+def arxiv_ids(text: str) -> list[str]:
+    """The arXiv ids a reader wrote in the text, each once, as `like` takes them ("arXiv:…", a
+    bare id, an abs link): papers, which the text does not read. A pasted entry's eprint is its
+    entry's, not one of them."""
+    found: list[str] = []
+    for token in re.split(r"[\s,;]+", _ARXIV_PREFIX.sub("arXiv:", plain(text))):
+        ident = arxiv_id(token.strip(_EDGES))
+        if ident and plausible_arxiv_id(ident) and ident not in found:
+            found.append(ident)
+    return found
 
 
 def _subject(match: re.Match[str]) -> str:
