@@ -93,3 +93,17 @@ def test_a_title_with_a_notices_word_in_it_is_no_notice(title: str) -> None:
     """Only the forms are notices: a name "Re:Form", a title that opens "In response to …" or
     "Correspondence between …", or ends in a phrase with "Response" in it, is a paper's."""
     assert notice(title) == ""
+
+
+@pytest.mark.parametrize(
+    "form",
+    ["Letter: {}", "Letters: {}", "Reader comment: {}", "Concerns regarding “{}”",
+     "Concerns about “{}”", "Letter in response to “{}”"],
+)  # fmt: skip
+@pytest.mark.parametrize("paper", PAPERS)
+def test_a_letters_page_form_is_a_notice_never_the_paper(form: str, paper: str) -> None:
+    """AP&T's "Letter: X", "Reader comment: X", "Concerns regarding “X”" had been copies of X,
+    the letter never sent (reg34)."""
+    title = form.format(paper)
+    assert notice(title)
+    assert not same_title(paper, title, True)

@@ -72,3 +72,26 @@ def test_a_spelling_is_one_whole_form_never_cut_again(one: str, other: str) -> N
 )  # fmt: skip
 def test_a_spelling_or_name_and_its_plural_are_one_stem(british: str, american: str) -> None:
     assert not stems(british).isdisjoint(stems(american))
+
+
+@pytest.mark.parametrize(
+    ("british", "american"),
+    [("greyscale", "grayscale"), ("ploughing", "plowing"), ("mouldy", "moldy"),
+     ("odour", "odor"), ("malodours", "malodors"), ("colourisation", "colorization"),
+     ("unfavourable", "unfavorable"), ("anaesthetised", "anesthetized"),
+     ("haemolysed", "hemolyzed"), ("learnt", "learned"), ("spelt", "spelled"),
+     ("practising", "practicing"), ("jewellery", "jewelry"), ("cosy", "cozy")],
+)  # fmt: skip
+def test_a_british_spelling_in_a_longer_or_short_word_or_two_families_is_american_too(
+    british: str, american: str
+) -> None:
+    """Only a whole _WORDS word and one edit of 5+ letters had been read: "Greyscale …",
+    "Odour …", "Lessons learnt …" and "colourisation" (two edits) had been other papers than
+    their American copies, sent twice (reg34)."""
+    assert american in spellings(british)
+
+
+@pytest.mark.parametrize("word", ["four", "hour", "tour", "your", "contour", "discrete", "three"])
+def test_an_our_or_root_rule_reads_only_british_roots(word: str) -> None:
+    """ "four" is no "for", "tour" no "tor", "discrete" no "diskrete"."""
+    assert spellings(word) == {word}

@@ -507,3 +507,26 @@ def test_ascii_text_is_normalized_as_the_pattern_reads_it(text: str) -> None:
 
     slow = " ".join(_NOT_WORD.sub(" ", unicodedata.normalize("NFKC", text).lower()).split())
     assert normalize(text) == slow
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "papers"),
+    [("Grayscale image colorization with diffusion priors",
+      "Greyscale image colourisation with diffusion priors", 1),
+     ("Odor source localization with mobile robots",
+      "Odour source localisation with mobile robots", 1),
+     ("Black holes in de Sitter space", "Black holes in anti-de Sitter space", 2),
+     ("Lower bounds for sorting networks", "Upper & lower bounds for sorting networks", 2),
+     ("Supervised learning of phases", "Semi-supervised learning of phases", 2),
+     ("Vedolizumab versus ustekinumab in Crohn's disease",
+      "Letter: Vedolizumab versus ustekinumab in Crohn's disease", 2)],
+)  # fmt: skip
+def test_a_journal_copy_of_one_abstract_is_one_paper_by_its_words_not_by_the_abstract(
+    first: str, second: str, papers: int
+) -> None:
+    """A feed that quotes the paper's abstract under a journal's copy, an "anti-de Sitter" paper
+    or a letter: a British spelling had sent the copy again, "anti-", "&", "Semi-" and "Letter:"
+    had lost the second paper (reg34)."""
+    preprint = Paper("2503.01234", first, MERGER, authors=("Ana Lima", "Bo Chen"))
+    journal = Paper("10.1000/j.5", second, MERGER, authors=("Ana Lima", "Bo Chen"))
+    assert len(dedupe([preprint, journal])) == papers

@@ -76,11 +76,13 @@ def frames(words: list[str], end: str) -> bool:
 
 
 _HEAD_END = re.compile(r"[:\u2013\u2014]\s*")
+_QUOTES = "\"“”‘’'«„"
 
 _WHO = r"(?:editor|author|publisher)s?['’]?s?"
 # "In" before the notice's word too: JAMA's "In Reply: X" had been a copy of X.
 _QUALIFIER = (
-    rf"(?:(?:an?|the|in|editorial|{_WHO}|notice\s+of|statement\s+of|temporary|invited)\s+)*"
+    rf"(?:(?:an?|the|in|editorial|{_WHO}|readers?['’]?s?|notice\s+of|statement\s+of|temporary"
+    r"|invited)\s+)*"
 )
 # A notice's word, whole: a paper's name that begins with one ("Remove360") is none.
 _FIX = (
@@ -88,7 +90,9 @@ _FIX = (
     r"|withdrawals?|withdrawn|removals?|removed|expressions?\s+of\s+concern|clarifications?"
 )
 _REPLY = r"repl(?:y|ies)|responses?"
-_ANSWER = rf"comments?|commentar(?:y|ies)|discussions?|rejoinders?|{_REPLY}|correspondence"
+# "Letter: X", "Letters: X" (Alimentary Pharmacology & Therapeutics' letters), "Reader comment:
+# X" had been copies of X, the letter never sent (reg34)
+_ANSWER = rf"comments?|commentar(?:y|ies)|discussions?|rejoinders?|{_REPLY}|correspondence|letters?"
 _HEAD = rf"(?:{_FIX}|{_ANSWER}|notes?|notices?)(?![\w-])"
 _NOTICE = tuple(
     re.compile(rf"\W*{_QUALIFIER}(?P<head>{form}", re.IGNORECASE)
@@ -102,11 +106,13 @@ _NOTICE = tuple(
         # "Letter to the editor regarding X"
         r"(?:errat(?:um|a)|corrigend(?:um|a)|rejoinders?|retraction\s+no(?:te|tice)"
         rf"|notice\s+of\s+retraction|expressions?\s+of\s+concern|{_WHO}\s+note"
-        r"|letters?\s+to\s+the\s+editors?"
+        r"|letters?\s+(?:to\s+the\s+editors?|in\s+(?:response|reply)\s+to)"
         r"|comments?\s+on|repl(?:y|ies)\s+to|additions?\s*(?:/|&|and)\s*corrections?)(?![\w-]))",
         # PNAS's "Correction for Lopez et al., X", "Retraction for …", "Correction to Lopez et
         # al. (2025): X": the names had hidden the form, the notice one record with its paper.
         rf"(?:{_FIX}|{_ANSWER})(?![\w-]))\s+(?:to|for|of|on)\s+[^,:;()\"“”]{{1,100}}?\bet\s+al\b",
+        # "Concerns regarding “X”", "Concerns about ‘X’": a letter's, with the title it doubts
+        rf"concerns?)\s+(?:regarding|about|over|with|on)\s*[{_QUOTES}]",
         # A letter's "Re: “X”"; not a name that opens with it, "Re:Form", "Re:Verse"
         r"re)\s*:\s*(?=[\"“”‘’'«„])",  # title-cased after "Re" too: _letter
     )
@@ -117,7 +123,6 @@ _LOOSE = re.compile(
     re.IGNORECASE,
 )
 _TOPIC = re.compile(r"\s(?:to|on|regarding)\b", re.IGNORECASE)
-_QUOTES = "\"“”‘’'«„"
 _QUOTED = re.compile(rf"\s*[{_QUOTES}]")
 _RE = re.compile(r"\W*(?P<head>Re)\s*:\s+")  # so cased: "RE" is a name too
 _WORD = re.compile(r"[^\W\d_][\w'’]*")

@@ -2,7 +2,7 @@
 ("galaxies" galaxy, "spectra" spectrum), the Greek letter's name ("α" alpha), a number in words
 ("12" twelve, "2nd" second, "2d" two-dimensional), and British English as American English
 spells it ("catalogue" catalog, "programme" program, "sulphur" sulfur, "defence" defense,
-"manoeuvre" maneuver, "grey" gray)."""
+"manoeuvre" maneuver, "grey" gray, "odour" odor, "learnt" learned)."""
 
 from __future__ import annotations
 
@@ -39,12 +39,16 @@ def spellings(word: str) -> frozenset[str]:
     """The word as it is and as American English spells it: by rule where there is one (-logue
     -log, -gramme -gram, "sulph" "sulf", "defence" "defense", a British root's "ae" or "oe":
     "haem", "foetal", "oesophagus"), else by the word ("grey", "mould", "disc", "tyre"). "A
-    catalogue of …" and "A catalog of …" had been two papers. Both are kept, not one for the
+    catalogue of …" and "A catalog of …" had been two papers; so had a British word that is no
+    whole rule's: "greyscale", "odour" (under the one-edit rule's 5 letters), "learnt",
+    "practising", "colourisation" (two edits, one per family). Both are kept, not one for the
     other. Rules are for British words only: "ae" out of any word had made "maestro" one with
     "metro", an "-ence" out of any word "emergence" one with "EmergENS"."""
     us = _WORDS.get(word, "")
     if not us and word.endswith("s") and word[:-1] in _WORDS:
         us = _WORDS[word[:-1]] + "s"
+    if not us and (root := _ROOTED.match(word)):  # "greyscale", "ploughing", "mouldy"
+        us = _WORDS[root[0]] + word[root.end() :]
     us = us or word
     for rule, spelt in _RULES:
         us = rule.sub(spelt, us)
@@ -52,6 +56,13 @@ def spellings(word: str) -> frozenset[str]:
     return frozenset({word, us})
 
 
+# The British roots whose "-our" is "-or" in American English: "four", "tour", "your", "hour"
+# are no "for", "tor" or "hor"; "odour" had been another word than "odor" (4 letters, under
+# the one-edit rule's 5)
+_OUR = (
+    "arb|ard|arm|behavi|cand|clam|col|demean|endeav|fav|ferv|flav|glam|harb|hon|hum|lab|neighb"
+    "|od|parl|ranc|rig|rum|savi|sav|splend|succ|tum|val|vap|vig"
+)
 _RULES = tuple(
     (re.compile(rule), spelt)
     for rule, spelt in (
@@ -62,6 +73,12 @@ _RULES = tuple(
         (r"^scep", "skep"),  # sceptical
         (r"^enquir", "inquir"),  # enquiry
         (r"^manoeuvr(?:e(?=s?$))?", "maneuver"),  # manoeuvre, manoeuvring, manoeuvrable
+        (r"practis(?=e|ing)", "practic"),  # practising: the verb; before -ise
+        (rf"({_OUR})our", r"\1or"),  # odour, colourisation, unfavourable, neighbourhood
+        (r"(?<=\w\w)is(e[sdr]?|ers|ing|ations?|able)$", r"iz\1"),  # colourised, anaesthetised
+        (r"(?<=\w\w)ys(e[sdr]?|ers|ing)$", r"yz\1"),  # haemolysed, catalysed
+        (r"(learn|burn|dream|leap|spoil|lean)t$", r"\1ed"),  # learnt, sunburnt, dreamt
+        (r"(spel|spil|dwel)t$", r"\1led"),  # spelt, spilt
     )
 )
 # The British roots with an "ae" or "oe" American English drops: haemoglobin, leukaemia, foetal,
@@ -72,7 +89,6 @@ _DIGRAPH = re.compile(
 )
 _WORDS = {  # a word's other spelling that no rule gives
     "grey": "gray",
-    "greys": "grays",
     "mould": "mold",
     "moult": "molt",
     "disc": "disk",
@@ -88,7 +104,13 @@ _WORDS = {  # a word's other spelling that no rule gives
     "amongst": "among",
     "pyjama": "pajama",
     "gaol": "jail",
+    "jewellery": "jewelry",
+    "cosy": "cozy",
 }
+# A root above opens its longer words too ("greyscale", "ploughing", "mouldy", "chequebook"):
+# only the whole word had been read, "Greyscale image …" sent again. Not "disc" ("discrete"),
+# "cheque" ("chequered" is "checkered").
+_ROOTED = re.compile("|".join(sorted(set(_WORDS) - {"disc", "cheque", "whilst", "amongst"})))
 
 _PLURALS: tuple[tuple[str, str], ...] = (("ies", "y"), ("es", "is"), ("a", "um"), ("a", "on"))
 _PLURALS += (("i", "us"), ("ices", "ex"), ("ices", "ix"))
@@ -101,13 +123,13 @@ NUMBERS = (
     "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen"
     " sixteen seventeen eighteen nineteen twenty"
 ).split()
-_ORDINALS = (
+ORDINALS = (
     "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth"
     " thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth"
 ).split()
 _WRITTEN = {str(i): name for i, name in enumerate(NUMBERS, 1)}
 _WRITTEN |= {
-    f"{i}{'th' if i > 3 else ('st', 'nd', 'rd')[i - 1]}": n for i, n in enumerate(_ORDINALS, 1)
+    f"{i}{'th' if i > 3 else ('st', 'nd', 'rd')[i - 1]}": n for i, n in enumerate(ORDINALS, 1)
 }
 _WRITTEN |= {f"{i}d": f"{n}dimensional" for i, n in enumerate(NUMBERS[:11], 1)}
 _WRITTEN |= {"100": "hundred", "1000": "thousand"}

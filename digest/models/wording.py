@@ -10,7 +10,7 @@ import functools
 import re
 
 from digest.models.notices import frames, notice
-from digest.models.spellings import NUMBERS, stems
+from digest.models.spellings import NUMBERS, ORDINALS, stems
 from digest.models.texts import APOSTROPHE, folded, ions, normalize
 
 
@@ -59,8 +59,9 @@ def _words(title: str) -> list[str]:
         title = title[: mark.start()]
     words: list[str] = []
     title = ions(title)  # "Co(II)", "[O~{\sc iii}]", "Fe II": no part's number
-    for piece in _PIECE.split(APOSTROPHE.sub("", title)):
-        these = normalize(folded(piece)).split()
+    title = _PREFIXED.sub(r"\1", _AMPERSAND.sub(" and ", APOSTROPHE.sub("", title)))
+    for piece in _PIECE.split(title):
+        these = _piece_words(piece)
         glued = bool(_GLUED.search(piece))  # "CityGS-X", "LLaDA-V": a name's
         for n, word in enumerate(these):
             if word == "d" and words[-1:] and words[-1].isdigit():
@@ -71,6 +72,15 @@ def _words(title: str) -> list[str]:
                 words.append(_NUMBERED)
     kept = [w for n, w in enumerate(words) if w not in _ARTICLES or words[n + 1 :][:1] == ["#"]]
     return kept or words  # "Part A" keeps its letter: "Part B" had been it grown by "b"
+
+
+def _piece_words(piece: str) -> list[str]:
+    """The piece's words, a slash between two of them a word of its own (_SLASH): "Upper/lower
+    bounds" had been "Upper lower bounds", one paper with "Lower bounds"."""
+    words: list[str] = []
+    for n, part in enumerate(piece.split("/")):
+        words += [_SLASH] * bool(n) + normalize(folded(part)).split()
+    return words
 
 
 def _part_number(words: list[str], n: int, glued: bool) -> bool:
@@ -93,6 +103,17 @@ _PIECE = re.compile(r"[:;,.?!()\[\]\u2013\u2014]|\s-\s")  # where a part's numbe
 _ROMAN = re.compile(r"(?=[ivx])x{0,2}(?:ix|iv|v?i{0,3})")
 _GLUED = re.compile(r"[^\W_][-\u2010\u2011/][ivx]+\W*$", re.IGNORECASE)  # "Twitter/X" too
 _NUMBERED = "#"  # no word: normalize() leaves no "#"
+_SLASH = "/"  # nor a "/": an "and" to _where, not one whose two sides may swap (_in_order)
+_AMPERSAND = re.compile(r"&(?!#?\w+;)")  # "&" is "and": normalize() had dropped it
+# A prefix joined to its word by a hyphen is one word with it ("Semi-supervised" semisupervised,
+# "De-grounding", a privative "a-IGZO"): split off, it had been a word added in front of the
+# other paper's title ("Supervised …", "Grounding …"), or an article dropped. Not "non-" and
+# "anti-": a negation of their own (_negated), as a word added within too ("anti-de Sitter").
+_PREFIXED = re.compile(
+    r"(?<![\w-])(semi|self|de|un|dis|mis|counter|pre|post|re|co|sub|super|pseudo|quasi"
+    r"|multi|a)[-\u2010\u2011](?=[^\W\d_])(?!(?:{})\b)".format("|".join(NUMBERS + ORDINALS)),
+    re.IGNORECASE,
+)
 
 
 def _joined(words: list[str], other: list[str]) -> list[str]:
@@ -116,7 +137,7 @@ def _places(short: list[str], long: list[str], same_people: bool) -> list[int] |
     one word put for another at its place. Each word's places are found once, and taken ones
     kept in a set: a list searched for each word of each title had made an 800-word pair take
     14 s."""
-    where = _where(short, long)
+    where = _where(short, long, same_people)
     places: list[int] = []
     taken: set[int] = set()
     missing: list[int] = []
@@ -202,15 +223,17 @@ def _added(places: list[int], long: list[str]) -> list[tuple[list[str], str]]:
 def _another_paper(words: list[str], end: str) -> bool:
     """Do these words, added to a title, make another paper's: a notice about it ("Correction
     to", "Comments on", "…—Reply"), a part's number ("Part II", "II"), a negation ("Non-…", "…
-    is not all you need"), a version ("Llama 3", "DeepSeek-V3 Technical Report") or another
-    thing beside the title's ("Upper and lower bounds", "Electrons and holes in graphene")?"""
-    if _NUMBERED in words or (end != "end" and _negated(words, end)):
+    is not all you need", "anti-de Sitter"), a sequel ("… revisited", "…: the second part"), a
+    version ("Llama 3", "DeepSeek-V3 Technical Report") or another thing beside the title's
+    ("Upper and lower bounds", "Upper & lower bounds", "Upper/lower bounds")?"""
+    if _NUMBERED in words or (end != "end" and _negated(words, end)) or _sequel(words):
         return True  # "…: Part II", "… is not all you need", "Non-Hermitian band theory"
     beside = not _BESIDE.isdisjoint(words) and not _SMALL.issuperset(words)  # "and" for ":"
     if end == "within":
         return beside or any(_VERSION.fullmatch(w) for w in words)  # "Keye-VL 1.5 …"
     # "Upper and lower bounds" for "Lower bounds": only the run within had been another paper.
-    if end == "start" and beside and words[-1] in _BESIDE:
+    # A slash only so: "Misinformation on Twitter/X" is "… on X".
+    if end == "start" and words[-1] in _BESIDE | {_SLASH} and not _SMALL.issuperset(words):
         return True
     # A version number ending the title had been no part's (those are Roman): "Llama 3" and
     # "Llama", "Kimi K2", "… agents 2.0" one paper; a year alone is a venue's, "X (2024)".
@@ -222,14 +245,33 @@ def _another_paper(words: list[str], end: str) -> bool:
 def _negated(words: list[str], end: str) -> bool:
     """Do the added words negate the title: within, any negation; at the start, "Non-…",
     "Anti-…" or a lone "Not", not a head that ends so ("Believe It or Not: X") nor one with a
-    "non-" in it: "Metals versus Non-metals: X" had been another paper than "X"."""
+    "non-" in it: "Metals versus Non-metals: X" had been another paper than "X". Within, "anti"
+    too, and before the title's word a prefix no word of its own ("semi supervised"): "Black
+    holes in anti-de Sitter space" had been "… in de Sitter space" (reg34)."""
     if end == "start":
-        return words[0] in ("non", "anti") or words in (["not"], ["no"])
-    return not _NEGATIONS.isdisjoint(words)
+        return words[0] in ("non", "anti") or words in (["not"], ["no"]) or words[-1] in _PREFIXES
+    return not _NEGATIONS.isdisjoint(words) or words[-1] in _PREFIXES
 
 
+def _sequel(words: list[str]) -> bool:
+    """Do the words make the title a sequel's: "X revisited", "Revisiting X", "X reloaded",
+    "X: the second part" had been one paper with "X"?"""
+    return not _SEQUEL.isdisjoint(words) or (
+        not _PARTS.isdisjoint(words) and not _ORDINAL.isdisjoint(words)
+    )
+
+
+_SEQUEL = frozenset(
+    "revisited revisiting revisit reloaded redux reconsidered reconsidering rethinking"
+    " rethought strikes returns sequel continued".split()
+)
+_PARTS = frozenset("part parts".split())
+_ORDINAL = frozenset(ORDINALS)
 _BESIDE = frozenset("and or nor versus vs".split())
-_NEGATIONS = frozenset("not no non without never".split())
+# A prefix that is no word of its own, added before a word, or "anti" within ("in anti de
+# Sitter space" is no "de Sitter space")
+_PREFIXES = frozenset("non anti semi pseudo quasi multi".split())
+_NEGATIONS = frozenset("not no non anti without never".split())
 _VERSION = re.compile(r"\d+|[a-z]\d\d?")  # "1.5" is "1", "5"; "V3", "K2", not "x2019"
 _YEAR = re.compile(r"(?:19|20)\d\d")
 
@@ -249,7 +291,7 @@ def _reworded(word: str, extra: set[str]) -> bool:
 _SWAPPED = frozenset(
     "in on at of for to from by into onto via within across using with based".split()
 )
-_SMALL = _SWAPPED | _BESIDE | frozenset("is as an".split())
+_SMALL = _SWAPPED | _BESIDE | frozenset(f"is as an {_SLASH}".split())
 _ENDINGS = ("ations", "ation", "ions", "ion", "ings", "ing", "ed", "es", "s", "e")
 
 
@@ -260,15 +302,16 @@ def _endings_off(word: str) -> set[str]:
     }
 
 
-def _where(short: list[str], long: list[str]) -> dict[str, set[int]]:
+def _where(short: list[str], long: list[str], typos: bool) -> dict[str, set[int]]:
     """Each word of `short` with the places in `long` of the words it is: one stem, or one
     spelling as a whole form ("catalogue", "haemorrhage", "12": spellings.py), or as it is with
     one letter added (not in front: "asymmetric" is no "symmetric"), dropped, swapped with its
-    neighbour or an s for a z ("colour", "centre", "optimise"; words of 5+ letters). Any other
-    letter for another is another word: "adsorption" and "absorption", "proton" and "photon";
-    nor is a spelling one edit from a word: "analogue" (analog) had been "analogy", "maestro"
-    (mestro) "metro". Found by what is left of each word with a letter cut, not by comparing
-    each word with each: an 800-word pair had taken 14 s."""
+    neighbour (_one_edit) or an s for a z ("colour", "centre", "optimise"; words of 5+
+    letters). Any other letter for another is another word: "adsorption" and "absorption",
+    "proton" and "photon"; nor is a spelling one edit from a word: "analogue" (analog) had been
+    "analogy", "maestro" (mestro) "metro". A slash is "and" or "or" ("Upper/lower"). Found by
+    what is left of each word with a letter cut, not by comparing each word with each: an
+    800-word pair had taken 14 s."""
     by_stem: dict[str, set[int]] = {}
     by_cut: dict[str, set[int]] = {}
     for j, word in enumerate(long):
@@ -278,10 +321,14 @@ def _where(short: list[str], long: list[str]) -> dict[str, set[int]]:
             by_cut.setdefault(cut, set()).add(j)
     where: dict[str, set[int]] = {}
     for word in set(short):
-        found = set().union(*(by_stem.get(stem, ()) for stem in stems(word)))
+        alike = stems(word) | _ALIKE.get(word, frozenset())
+        found = set().union(*(by_stem.get(stem, ()) for stem in alike))
         near = {j for cut in _cuts(word) for j in by_cut.get(cut, ())}
-        where[word] = found | {j for j in near - found if _one_edit(word, long[j])}
+        where[word] = found | {j for j in near - found if _one_edit(word, long[j], typos)}
     return where
+
+
+_ALIKE = {_SLASH: frozenset({"and", "or"}), "and": frozenset({_SLASH}), "or": frozenset({_SLASH})}
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -293,17 +340,23 @@ def _cuts(word: str) -> frozenset[str]:
     return frozenset({word} | {word[:i] + word[i + 1 :] for i in range(len(word))})
 
 
-def _one_edit(a: str, b: str) -> bool:
+def _one_edit(a: str, b: str, typos: bool) -> bool:
+    """Are the words one edit apart as a copy editor's or a British spelling is: a letter added
+    within or dropped, an s for a z, "re" for "er" at the end ("centres"), and (the same
+    people's: `typos`) two neighbours swapped ("Grpah"). Swapped, two titles had made
+    "causal" and "casual", "trial" and "trail" one word: other people's papers."""
     if len(a) > len(b):
         a, b = b, a
     if len(b) - len(a) > 1 or a == b:
         return a == b
     i = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), len(a))
     if len(a) < len(b):  # a letter in front is a prefix: "Asymmetric", "Atypical", "Abiotic"
-        return i > 0 and a[i:] == b[i + 1 :]
+        return i > 0 and a[i:] == b[i + 1 :] and a != b[1:]  # "aarabic" had been "arabic"
     if a[i + 1 :] == b[i + 1 :]:  # one letter for another
         return {a[i], b[i]} == {"s", "z"}
-    return a[i] == b[i + 1] and a[i + 1] == b[i] and a[i + 2 :] == b[i + 2 :]  # swapped
+    if a[i] != b[i + 1] or a[i + 1] != b[i] or a[i + 2 :] != b[i + 2 :]:
+        return False
+    return typos or ({a[i], b[i]} == {"r", "e"} and a[i + 2 :] in ("", "s"))
 
 
 # A venue's mark after a title ("(extended abstract)", "[Student Abstract]", ": Extended
