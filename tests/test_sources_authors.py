@@ -245,3 +245,60 @@ def test_surnames_of_several_words_and_degrees_after_last_first(
     """reg32 F5: "Rodríguez de la Fuente, Juan Carlos" had made two authors, "de la Fuente JC,
     Pérez-García MJ" one, "Doe, Jane, MD" three and "Lee J, MD" "MD Lee J"."""
     assert split(written) == names
+
+
+@pytest.mark.parametrize(
+    ("written", "names"),
+    [
+        # a degree after a name with no comma before it goes, and the names stay two
+        ("Jane Doe PhD, John Smith MD", ("Jane Doe", "John Smith")),
+        ("Doe JA PhD, Smith J MD", ("Doe JA", "Smith J")),
+        ("Jane Doe MD, John Smith", ("Jane Doe", "John Smith")),
+        ("Ann Lee MSc; Bo Kim FRCP", ("Ann Lee", "Bo Kim")),
+        ("Jane Doe MD PhD and John Smith RN", ("Jane Doe", "John Smith")),
+        ("Jane Doe PhD", ("Jane Doe",)),
+        # a degree that may be initials stays them in a Vancouver list, as does a short name's
+        ("García Márquez MD, Smith J", ("García Márquez MD", "Smith J")),
+        ("Smith MD, Doe J", ("Smith MD", "Doe J")),
+        # a Chinese, Japanese or Korean name after a comma is a whole name, never given names
+        ("Wei Zhang, 李华", ("Wei Zhang", "李华")),
+        ("Ada Lovelace, 김민수, 李华", ("Ada Lovelace", "김민수", "李华")),
+        # "Last, First" pairs whose surnames hold particles, in commas alone
+        ("van der Berg, Jan, de la Cruz, Maria", ("Jan van der Berg", "Maria de la Cruz")),
+        (
+            "van der Berg, Jan Willem, Lovelace, Ada, de Vries, Karel",
+            ("Jan Willem van der Berg", "Ada Lovelace", "Karel de Vries"),
+        ),
+        ("He, Zirui, Payani, Ali, du, Mengnan", ("Zirui He", "Ali Payani", "Mengnan du")),
+        # one-word parts with no particle's surname stay as they were: names of one word each
+        ("Najeebullah, Diwaker, Sumit, Rajinder", ("Najeebullah", "Diwaker", "Sumit", "Rajinder")),
+        (
+            "de Vries K, van der Berg J, Smith A, Doe B",
+            ("de Vries K", "van der Berg J", "Smith A", "Doe B"),
+        ),
+        # a by-line written into the field
+        ("By Jane Doe and John Smith", ("Jane Doe", "John Smith")),
+        ("by J. Doe, A. Smith", ("J. Doe", "A. Smith")),
+        ("By Chen", ("By Chen",)),
+        # titles before a name and affiliation marks after it
+        ("Dr. Jane Doe, Prof. John Smith", ("Jane Doe", "John Smith")),
+        ("Prof. Dr. Jan Berg and Dr Alistair Baron", ("Jan Berg", "Alistair Baron")),
+        ("Doe, Dr. Jane", ("Jane Doe",)),
+        ("Jane Doe1, John Smith2", ("Jane Doe", "John Smith")),
+        ("Jane Doe1,2, John Smith2", ("Jane Doe", "John Smith")),
+        ("Jane Doe*, John Smith†", ("Jane Doe", "John Smith")),
+        ("Jane Doe¹², A. Rigby3 and Yi-Fan Zhang‡", ("Jane Doe", "A. Rigby", "Yi-Fan Zhang")),
+        ("Zhang†, Y., Fu, C.", ("Y. Zhang", "C. Fu")),
+        # a team's or a model's digits are its name
+        ("Team Hunyuan3D, Team Qwen2, GPT-5", ("Team Hunyuan3D", "Team Qwen2", "GPT-5")),
+        ("IceCube-Gen2 Collaboration", ("IceCube-Gen2 Collaboration",)),
+    ],
+)
+def test_degrees_titles_marks_and_mixed_lists_leave_each_author_alone(
+    written: str, names: tuple[str, ...]
+) -> None:
+    """reg35 F1, F2, F3, F4, F9: "Jane Doe PhD, John Smith MD" had been one reversed name, as
+    had "Wei Zhang, 李华"; "van der Berg, Jan, de la Cruz, Maria" four; "By Jane Doe" and "Dr.
+    Jane Doe", "Doe1", "Doe*" no followed Jane Doe."""
+    assert split(written) == names
+    assert split([written]) == names

@@ -1,7 +1,8 @@
 """Author lists as every source format writes them, split into 'First Last' names: BibTeX's
 "Last, First and ...", bioRxiv's "Kukla, D., Crampton, A.", Vancouver's "Zhang W, Rossi M",
 "A, B, and C", semicolons, names one a line, "et al.", suffixes ("Reagle, Jr., Joseph M." is
-Joseph M. Reagle Jr.), degrees ("Jane Smith, M.D." is Jane Smith) and collaborations.
+Joseph M. Reagle Jr.), degrees ("Jane Smith, M.D.", "Jane Smith PhD" are Jane Smith), titles and
+affiliation marks ("Dr. Jane Doe1"), a by-line's "By" and collaborations.
 """
 
 from __future__ import annotations
@@ -44,6 +45,16 @@ _COMMA = re.compile(r",")
 _LIST_MARKS = re.compile(r"[,;(){}&…]|\.\.\.|\b(?:and|et|others)\b", re.IGNORECASE)
 _LETTER = re.compile(r"[^\W\d_]")
 _NOT_NAMES = frozenset(("and", "others", "et al", "et al.", "anonymous"))
+# A feed's by-line written into its author field: "By Jane Doe and John Smith" ("By Jane Doe" had
+# been an author). Not "By" alone before one word, which may be a name.
+_BY = re.compile(r"^\s*by\s+(?=[^\W\d_]\S*\s+\S)", re.IGNORECASE)
+# What a name carries that is no part of it, so that a followed "Jane Doe" had not matched: a
+# title before it ("Dr. Jane Doe", "Prof. Dr. Jan Berg"), an affiliation's mark after it ("Doe*",
+# "Smith†", "Lee¹²", and "Doe1" where the name has two words: "Team Qwen2" is a team's).
+_TITLE = re.compile(r"^(?:(?:Dr|Prof|Professor)\.?\s+)+(?=[^\W\d_])")
+_MARK = re.compile(r"(?<=\w)[*†‡§¶\u00b9\u00b2\u00b3\u2070-\u2079]+$")
+_NUMBER_MARK = re.compile(r"(?<=[a-z])\d{1,2}$")
+_TEAM = re.compile(r"\b(?:team|collaboration|consortium|group|lab|project|ai)\b", re.IGNORECASE)
 
 
 def split(value: str | Iterable[str]) -> tuple[str, ...]:
@@ -62,10 +73,12 @@ def split(value: str | Iterable[str]) -> tuple[str, ...]:
 @functools.lru_cache(maxsize=1 << 16)
 def _split_text(value: str) -> tuple[str, ...]:
     value = value if value.isascii() else value.translate(_CJK_MARKS)
+    value = _BY.sub("", value, count=1)
     if (by_line := _by_line(value)) is not None:
         return by_line
     text = " ".join(value.split())
     if not _LIST_MARKS.search(text):
+        text = _bare(text)
         return (text,) if _is_name(text) else ()
     collaborations = [" ".join(c.split()) for c in _COLLABORATION.findall(text)]
     text = _ASIDE.sub("", _COLLABORATION.sub("", text))
@@ -141,6 +154,26 @@ def one(name: str) -> str:
     return found[0] if found else ""
 
 
+_NOT_IN_NAMES = re.compile(r"[\d:;!?\[\]<>=/\\\"“”]")
+_JOINING = frozenset(("and", "&", "et", "al", "al."))
+
+
+def names_alone(text: str) -> bool:
+    """Whether a text is names alone, as a by-line lists them ("Jane M. Doe, Rahul Gupta and
+    J.-P. Serre"), not a sentence ("the end of 2026, we had built it"): each word a capital's
+    (or a script's without case), a particle's or a list's ("and", "et al.")."""
+    words = text.replace(",", " ").split()
+    if not words or len(words) > 2_000 or _NOT_IN_NAMES.search(text):
+        return False
+    return all(
+        w[0].isupper()
+        or (w[0].isalpha() and not w[0].islower())
+        or w.lower() in _JOINING
+        or _PARTICLE.fullmatch(w)
+        for w in words
+    )
+
+
 def _top_level(text: str, separator: re.Pattern[str]) -> list[str]:
     """Pieces of text between separators outside braces ({Barnes and Noble} is one name)."""
     flat = list(text)
@@ -160,7 +193,7 @@ def _top_level(text: str, separator: re.Pattern[str]) -> list[str]:
 def _is_surname_first(part: str) -> bool:
     """Whether a piece of a list is plainly one "Last, First" name: a one-word or particle's
     surname, then given names ("Lovelace, Ada", "van der Berg, Jan")."""
-    pieces = _top_level(part, _COMMA)
+    pieces = _parts(part)
     if len(pieces) != 2 or _full_name(pieces[0], pieces[1]):
         return False
     return len(pieces[0].split()) == 1 or bool(_PARTICLE.match(pieces[0]))
@@ -171,7 +204,7 @@ def _names(segment: str, ordered: bool = False) -> list[str]:
     writes "Last, First" (its pieces are parted by semicolons, or one of them plainly is one),
     so that two parts are one name also when the surname is several words ("Rodríguez de la
     Fuente, Juan Carlos" had made two authors, "Juan Carlos" one)."""
-    parts = _without_degrees(_top_level(segment, _COMMA))
+    parts = _without_degrees(_parts(segment))
     # Suffixes belong to the name before them: ("Reagle", "Jr.") then ("Joseph M.", "").
     items: list[list[str]] = []
     for part in parts:
@@ -192,12 +225,67 @@ def _names(segment: str, ordered: bool = False) -> list[str]:
     ):
         return [_join(given, last, items[0][1] or items[1][1])]
     pairs = len(items) % 2 == 0 and all(_is_initials(g) for g, _ in items[1::2])
-    if pairs:
+    if pairs or _surname_pairs([part for part, _ in items]):
         return [
             _join(given, last, s1 or s2)
             for (last, s1), (given, s2) in zip(items[::2], items[1::2], strict=True)
         ]
     return [_join("", name, suffix) for name, suffix in items]
+
+
+def _parts(segment: str) -> list[str]:
+    """The comma parts of a segment that hold a letter ("Jane Doe1,2": its "2" is a mark), each
+    without its title, marks and degrees."""
+    parts = [part for part in _top_level(segment, _COMMA) if _LETTER.search(part)]
+    vancouver = any(map(_ends_in_initials, parts))
+    return [_bare(part, vancouver) for part in parts]
+
+
+def _ends_in_initials(part: str) -> bool:
+    """Whether a part is a name of Vancouver's form ("Smith J", "García Márquez JA"), initials
+    that may be a degree ("Lee MD") aside."""
+    words = part.split()
+    if len(words) < 2 or _DEGREE_OR_INITIALS.match(words[-1]):
+        return False
+    return _is_initials(words[-1]) and not _is_initials(words[0])
+
+
+def _bare(name: str, vancouver: bool = False) -> str:
+    """A name without the title before it or the marks and degrees after it: "Dr. Jane Doe1" and
+    "Jane Doe PhD" are Jane Doe ("Jane Doe PhD, John Smith MD" had been read as one "Last,
+    First" name, "John Smith MD Jane Doe PhD"). A degree that may be initials ("MD") goes after
+    initials ("Doe JA MD"), after another degree, or in a list that is no `vancouver` one (in
+    "García Márquez MD, Smith J" it is his initials)."""
+    words = _TITLE.sub("", name, count=1).split()
+    if not words:
+        return name
+    words[-1] = _MARK.sub("", words[-1])
+    if len(words) > 1 and not _TEAM.search(name):
+        words[-1] = _MARK.sub("", _NUMBER_MARK.sub("", words[-1]))
+    degree = False
+    while len(words) > 2 and words[-1]:
+        last = words[-1]
+        if not _DEGREE.match(last) and not (
+            _DEGREE_OR_INITIALS.match(last) and (degree or not vancouver or _is_initials(words[-2]))
+        ):
+            break
+        words.pop()
+        degree = True
+    return " ".join(w for w in words if w)
+
+
+def _surname_pairs(parts: list[str]) -> bool:
+    """Whether a comma list is "Last, First, Last, First" with given names in full: its
+    surnames one word or a particle's, one of them a particle's at least ("van der Berg, Jan,
+    de la Cruz, Maria" had made four authors, two of them first names alone), its given names
+    no particle's and no Chinese, Japanese or Korean name. A list of one-word parts alone stays
+    names of one word ("Najeebullah, Diwaker")."""
+    if len(parts) < 4 or len(parts) % 2 or not any(_PARTICLE.match(p) for p in parts[::2]):
+        return False
+    lasts = all(
+        (len(p.split()) == 1 or _PARTICLE.match(p)) and not _full_name(p, "") for p in parts[::2]
+    )
+    return lasts and not any(_PARTICLE.match(g) or _CJK_NAME.fullmatch(g) for g in parts[1::2])
 
 
 def _without_degrees(parts: list[str]) -> list[str]:
@@ -254,6 +342,8 @@ def _full_name(first: str, second: str, ordered: bool = False) -> bool:
     Chinese name ("张伟, 李华") is a whole name: no surname does or is; both had become one
     reversed name. In an `ordered` list ("Last, First; ...") that is all that makes two."""
     words = first.split()
+    if _CJK_NAME.fullmatch(second):  # "Wei Zhang, 李华" had been "李华 Wei Zhang"
+        return True
     if len(words) == 1:
         return bool(_CJK_NAME.fullmatch(first))
     if _is_initials(words[-1]) and not _is_initials(first):

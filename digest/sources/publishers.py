@@ -7,8 +7,11 @@ word that a version is withdrawn: no papers."""
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass
+
+from digest.sources import authors
 
 _TAG = r"(?:<[^>]{0,200}>\s*)*"  # any markup around a line: <p>, <b>, <a href=...>
 # Nature: "<p>Nature, Published online: 02 December 2026; <a ...>doi:10.1038/...</a></p>", a
@@ -28,8 +31,10 @@ _PUBLISHED = re.compile(
     rf"[A-Za-z]{{3}} [A-Za-z]{{3}} \d{{1,2}}, \d{{4}}\s*{_TAG}$"
 )
 # ScienceDirect: "<p>Publication date: ...</p><p><b>Source:</b> ...</p><p>Author(s): ...</p>".
+# Blanks taken once ("*+"): "\s*(?:<b>)?\s*" had tried each split of 100,000 blanks (minutes).
 _SD_LINE = re.compile(
-    r"<p>\s*(?:<b>)?\s*(Publication date|Source|Author\(s\))\s*:\s*(?:</b>)?\s*([^<>]{0,2000})</p>",
+    r"<p>\s*+(?:<b>\s*+)?(Publication date|Source|Author\(s\))\s*:\s*+(?:</b>\s*+)?([^<>]{0,2000})"
+    r"</p>",
     re.IGNORECASE,
 )
 
@@ -43,8 +48,11 @@ _PUBMED_HEAD = re.compile(
 )
 _PUBMED_LABEL = re.compile(r"^\s*<p>\s*<b>\s*ABSTRACT\s*</b>\s*</p>\s*", re.IGNORECASE)
 _PUBMED_TAIL = re.compile(r"\s*<p\b[^>]{0,100}>\s*PMID:.{0,600}?</p>\s*(?:</div>)?\s*$", re.DOTALL)
-# PLOS: "<p>by Jane Doe, Rahul Gupta</p>" first.
-_PLOS_BY = re.compile(r"^\s*<p>\s*by\s+([^<>.]{1,2000}?)\s*</p>\s*")
+# PLOS: "<p>by Jane Doe, Rahul Gupta</p>" first; also "By Jane Doe and John Smith", "by Jane M.
+# Doe, ..." (a capital's "By" and an initial's stop had kept the line in the abstract, the paper
+# without authors), when the line is names alone (not "by the end of 2026, ...": a sentence).
+# Greedy, blanks and all: a lazy name before "\s*</p>" had tried each blank of a long run.
+_PLOS_BY = re.compile(r"^\s*<p>\s*by\s([^<>]{1,2000})</p>\s*", re.IGNORECASE)
 # ACS: "<p><img alt="TOC Graphic" ...></p><div><cite>Nano Letters</cite></div><div>DOI: 10.1021/
 # ...</div>" (its latest articles), "<div><cite>Nano Letters</cite>, Volume 26, Issue 10, Page
 # 4100-4107, March 11, 2026. <br /></div>" (an issue's): the journal, its citation, the DOI last.
@@ -117,8 +125,8 @@ def unwrap(raw: str) -> Unwrapped:
         raw = _PUBMED_LABEL.sub("", raw)
         cut = max(0, len(raw) - PUBLISHED_TAIL)
         raw = raw[:cut] + _PUBMED_TAIL.sub("", raw[cut:])
-    if match := _PLOS_BY.match(raw):
-        raw, byline = raw[match.end() :], byline or match[1]
+    if (match := _PLOS_BY.match(raw)) and authors.names_alone(html.unescape(match[1])):
+        raw, byline = raw[match.end() :], byline or match[1].strip()
     lines = list(_SD_LINE.finditer(raw))
     if len(lines) >= 2 and {m[1].lower() for m in lines} >= {"publication date", "source"}:
         byline = next((m[2].strip() for m in lines if m[1].lower() == "author(s)"), byline)
@@ -129,7 +137,8 @@ def unwrap(raw: str) -> Unwrapped:
     # A short text only: the markup is taken off for the test.
     if len(raw) < 2_000 and (match := _ONLY_DOI.fullmatch(_TAGS.sub(" ", raw))):
         raw, doi = "", doi or match[1]
-    return Unwrapped(raw.strip(), doi, byline)
+    # A by-line is HTML's text: "Jane Doe &amp; John Smith" had made an author "Jane Doe &amp".
+    return Unwrapped(raw.strip(), doi, html.unescape(byline))
 
 
 def title(written: str) -> str:
