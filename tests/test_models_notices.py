@@ -107,3 +107,43 @@ def test_a_letters_page_form_is_a_notice_never_the_paper(form: str, paper: str) 
     title = form.format(paper)
     assert notice(title)
     assert not same_title(paper, title, True)
+
+
+@pytest.mark.parametrize(
+    "form",
+    ["Letter re: “{}”", "Letter re: {}", "Letter concerning “{}”", "Letter to the editor re: “{}”",
+     "Concerns about the study “{}”", "Concerns raised by “{}”", "Concerns over the paper “{}”",
+     "Concerns: {}", "Comment and concerns: {}", "Comments & concerns: {}"],
+)  # fmt: skip
+@pytest.mark.parametrize("paper", PAPERS)
+def test_a_letters_re_concerning_or_concerns_is_a_notice(form: str, paper: str) -> None:
+    """ "Letter re: “X”", "Letter concerning “X”", "Concerns about the study “X”", "Concerns: X"
+    and "Comment and concerns: X" had been copies of X: quoting its abstract, the letter was one
+    record with the paper, never sent (reg36)."""
+    assert_another_record(paper, form.format(paper))
+
+
+@pytest.mark.parametrize(
+    "form",
+    ["Concerns regarding {}", "Concerns about {}", "Concerns about the study {}",
+     "Concerns raised by {}", "Letter concerning {}"],
+)  # fmt: skip
+@pytest.mark.parametrize("paper", PAPERS)
+def test_an_unquoted_letters_form_before_the_papers_title_makes_another_paper(
+    form: str, paper: str
+) -> None:
+    """Unquoted, "Concerns regarding …" may head a paper's own title ("Concerns regarding
+    privacy in LLMs"): no notice alone, but grown by it the paper's title is the letter's."""
+    title = form.format(paper)
+    assert not same_title(paper, title, True) and not same_title(title, paper, False)
+
+
+@pytest.mark.parametrize(
+    "title",
+    ["User Concerns Regarding Social Robots for Mood Regulation: A Case Study on the "
+     "\"Sunday Blues\"",
+     "Concerns about the “right to be forgotten” in language models",
+     "Concerned citizens and the smart city: a survey"],
+)  # fmt: skip
+def test_a_papers_own_title_about_concerns_is_no_notice(title: str) -> None:
+    assert notice(title) == ""

@@ -95,3 +95,26 @@ def test_a_british_spelling_in_a_longer_or_short_word_or_two_families_is_america
 def test_an_our_or_root_rule_reads_only_british_roots(word: str) -> None:
     """ "four" is no "for", "tour" no "tor", "discrete" no "diskrete"."""
     assert spellings(word) == {word}
+
+
+@pytest.mark.parametrize(
+    ("british", "american"),
+    [("centreline", "centerline"), ("centrelines", "centerlines"), ("fibreglass", "fiberglass"),
+     ("centrepiece", "centerpiece"), ("theatregoer", "theatergoer"), ("metreage", "meterage"),
+     ("metrewave", "meterwave"), ("litres", "liters"), ("sabretooth", "sabertooth")],
+)  # fmt: skip
+def test_a_british_re_root_opening_a_longer_word_is_american_too(
+    british: str, american: str
+) -> None:
+    """ "-re" for "-er" had been one edit only at the word's end ("centres"): within a longer
+    word it was two letters swapped, a typo's, and "Centreline …" without authors another paper
+    than "Centerline …" (reg36)."""
+    assert american in spellings(british)
+    assert not stems(british).isdisjoint(stems(american))
+
+
+@pytest.mark.parametrize(
+    "word", ["centred", "central", "centrality", "metric", "metrology", "spectral", "literature"]
+)
+def test_an_re_rule_reads_only_the_british_roots(word: str) -> None:
+    assert spellings(word) == {word}

@@ -530,3 +530,32 @@ def test_a_journal_copy_of_one_abstract_is_one_paper_by_its_words_not_by_the_abs
     preprint = Paper("2503.01234", first, MERGER, authors=("Ana Lima", "Bo Chen"))
     journal = Paper("10.1000/j.5", second, MERGER, authors=("Ana Lima", "Bo Chen"))
     assert len(dedupe([preprint, journal])) == papers
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "authors", "papers"),
+    [("Domain adaptation of language models for finance",
+      "Domain adaptation of language models for finance through continued pretraining", True, 1),
+     ("Excursion set approach to primordial black holes",
+      "Excursion set approach to primordial black holes: cloud-in-cloud and mass function "
+      "revisited", True, 1),
+     ("Centreline extraction from fibre images of composites",
+      "Centerline extraction from fiber images of composites", False, 1),
+     ("Scaling laws for sparse mixture-of-experts",
+      "Letter re: “Scaling laws for sparse mixture-of-experts”", True, 2),
+     ("Benchmarking LLM agents on web tasks",
+      "Concerns about the study “Benchmarking LLM agents on web tasks”", True, 2),
+     ("Supervised learning of speech", "Self supervised learning of speech", True, 2),
+     ("Deep image prior for inverse problems",
+      "Revisiting deep image prior for inverse problems", True, 2)],
+)  # fmt: skip
+def test_a_copys_subtitle_or_spelling_is_one_paper_and_a_letter_or_sequel_another(
+    first: str, second: str, authors: bool, papers: int
+) -> None:
+    """A sequel's word in a grown subtitle and a British "centreline" in a record without
+    authors had sent a journal's copy again; "Letter re: “…”", "Concerns about the study “…”"
+    and a spaced "Self supervised" had lost the second paper, never sent (reg36)."""
+    people = ("Ana Lima", "Bo Chen")
+    preprint = Paper("2503.01234", first, MERGER, authors=people)
+    journal = Paper("10.1000/j.5", second, MERGER, authors=people if authors else ())
+    assert len(dedupe([preprint, journal])) == papers

@@ -68,7 +68,7 @@ def frames(words: list[str], end: str) -> bool:
     "Correction for Ángel and de Vries," (any names after the head)?"""
     if end == "start" and len(words) > 2 and words[0] in _FRAME and words[1] in _FOR:
         return True
-    if not all(w in _FRAME for w in words):
+    if not all(w in _FRAME or w in _CONCERNED for w in words):
         return False
     return not _NOTICES.isdisjoint(words) or (
         not _COMMENTS.isdisjoint(words) and not _ABOUT.isdisjoint(words)
@@ -94,14 +94,23 @@ _REPLY = r"repl(?:y|ies)|responses?"
 # X" had been copies of X, the letter never sent (reg34)
 _ANSWER = rf"comments?|commentar(?:y|ies)|discussions?|rejoinders?|{_REPLY}|correspondence|letters?"
 _HEAD = rf"(?:{_FIX}|{_ANSWER}|notes?|notices?)(?![\w-])"
+# Heads joined ("Comment and concerns: X"), and "Concerns" before a colon: a letter's (reg36)
+_HEADS = rf"(?:{_HEAD}|concerns?)(?:\s*(?:and|&|/)\s*(?:{_HEAD}|concerns?(?![\w-])))?"
+# What a letter's concerns are about, before its quoted title: "the study", "this paper"
+# (its noun too: "Concerns about the “right to be forgotten” in LLMs" is a paper's)
+_THE_WORK = (
+    r"(?:(?:(?:the|this|a|an|recent|published)\s+)*(?:study|paper|article|report|trial|analysis"
+    r"|review|work|findings|claims|results|conclusions|publication|manuscript)\s*)?"
+)
 _NOTICE = tuple(
     re.compile(rf"\W*{_QUALIFIER}(?P<head>{form}", re.IGNORECASE)
     for form in (
-        # "Correction: X", "Retraction notice: X", "Correction to: X", "Temporary Removal: X"
-        rf"{_HEAD})(?:\s+(?:note|notice|statement|article|paper|to|of|on|for|regarding"
-        r"|about))?\s*(?::|[\u2013\u2014]|\s-\s|$)",
-        # "Comments on “X”", "Discussion of “X”", "Retraction of ‘X’"
-        rf"{_HEAD})\s+(?:to|for|of|on|regarding|about)\s*[\"“”‘’'«„\[]",
+        # "Correction: X", "Retraction notice: X", "Correction to: X", "Temporary Removal: X",
+        # "Letter re: X", "Comment and concerns: X", "Concerns: X"
+        rf"{_HEADS})(?:\s+(?:note|notice|statement|article|paper|to|of|on|for|regarding"
+        r"|about|concerning|re))?\s*(?::|[\u2013\u2014]|\s-\s|$)",
+        # "Comments on “X”", "Discussion of “X”", "Retraction of ‘X’", "Letter concerning “X”"
+        rf"{_HEAD})\s+(?:to|for|of|on|regarding|about|concerning|re:?)\s*[\"“”‘’'«„\[]",
         # words that open no paper's own title: "Corrigendum to X", "Reply to comment on X",
         # "Letter to the editor regarding X"
         r"(?:errat(?:um|a)|corrigend(?:um|a)|rejoinders?|retraction\s+no(?:te|tice)"
@@ -111,8 +120,10 @@ _NOTICE = tuple(
         # PNAS's "Correction for Lopez et al., X", "Retraction for …", "Correction to Lopez et
         # al. (2025): X": the names had hidden the form, the notice one record with its paper.
         rf"(?:{_FIX}|{_ANSWER})(?![\w-]))\s+(?:to|for|of|on)\s+[^,:;()\"“”]{{1,100}}?\bet\s+al\b",
-        # "Concerns regarding “X”", "Concerns about ‘X’": a letter's, with the title it doubts
-        rf"concerns?)\s+(?:regarding|about|over|with|on)\s*[{_QUOTES}]",
+        # "Concerns regarding “X”", "Concerns about ‘X’", "Concerns raised by “X”", "Concerns
+        # about the study “X”": a letter's, with the title it doubts
+        r"concerns?)\s+(?:raised\s+(?:by|in|about|over)|regarding|about|over|with|on|concerning"
+        rf"|re:?)\s*{_THE_WORK}[{_QUOTES}]",
         # A letter's "Re: “X”"; not a name that opens with it, "Re:Form", "Re:Verse"
         r"re)\s*:\s*(?=[\"“”‘’'«„])",  # title-cased after "Re" too: _letter
     )
@@ -147,7 +158,7 @@ _PRINTED = re.compile(
 _FOR = frozenset("to for of on".split())
 _NOTICES = frozenset(
     "correction corrections corrigendum corrigenda erratum errata addendum addenda retraction"
-    " retractions retracted withdrawn withdrawal removal removed rejoinder concern".split()
+    " retractions retracted withdrawn withdrawal removal removed rejoinder concern concerns".split()
 )
 # Words that make a notice with what it is about ("Clarification to", "Reply to the editor"):
 # "Clarification" alone before a title had made "Clarification: Asking questions" another paper
@@ -156,7 +167,8 @@ _COMMENTS = frozenset(
     " correspondence letter letters clarification clarifications".split()
 )
 _ABOUT = frozenset(
-    "to on of regarding about editor editors editorial author authors publisher publishers".split()
+    "to on of regarding about concerning re editor editors editorial author authors publisher"
+    " publishers".split()
 )
 _FRAME = (
     _NOTICES
@@ -164,3 +176,5 @@ _FRAME = (
     | _ABOUT
     | frozenset("and for by expression statement notice temporary invited article paper".split())
 )
+# "Concerns raised by X", "Concerns about the study X": not a head of _FRAME's ("Study on X")
+_CONCERNED = frozenset("study raised".split())

@@ -63,6 +63,14 @@ _OUR = (
     "arb|ard|arm|behavi|cand|clam|col|demean|endeav|fav|ferv|flav|glam|harb|hon|hum|lab|neighb"
     "|od|parl|ranc|rig|rum|savi|sav|splend|succ|tum|val|vap|vig"
 )
+# The British roots whose "-re" is "-er" in American English, at the start of a longer word
+# ("centreline", "fibreglass", "centrepiece", "metreage"): one edit only at the word's end
+# ("centres"), the r and e swapped within had been a typo's, another paper without authors.
+_RE = "|".join(
+    word[:-2]
+    for word in "centre fibre theatre metre litre spectre calibre lustre sabre meagre"
+    " ochre sceptre mitre titre".split()
+)
 _RULES = tuple(
     (re.compile(rule), spelt)
     for rule, spelt in (
@@ -79,6 +87,7 @@ _RULES = tuple(
         (r"(?<=\w\w)ys(e[sdr]?|ers|ing)$", r"yz\1"),  # haemolysed, catalysed
         (r"(learn|burn|dream|leap|spoil|lean)t$", r"\1ed"),  # learnt, sunburnt, dreamt
         (r"(spel|spil|dwel)t$", r"\1led"),  # spelt, spilt
+        (rf"^({_RE})re(?=[a-z])(?!d$)", r"\1er"),  # centreline, fibreglass, theatregoer
     )
 )
 # The British roots with an "ae" or "oe" American English drops: haemoglobin, leukaemia, foetal,

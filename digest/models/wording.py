@@ -60,6 +60,7 @@ def _words(title: str) -> list[str]:
     words: list[str] = []
     title = ions(title)  # "Co(II)", "[O~{\sc iii}]", "Fe II": no part's number
     title = _PREFIXED.sub(r"\1", _AMPERSAND.sub(" and ", APOSTROPHE.sub("", title)))
+    title = _SPACED.sub(r"\1", title)
     for piece in _PIECE.split(title):
         these = _piece_words(piece)
         glued = bool(_GLUED.search(piece))  # "CityGS-X", "LLaDA-V": a name's
@@ -115,15 +116,28 @@ _PREFIXED = re.compile(
     re.IGNORECASE,
 )
 
+# A prefix that is a word too, written spaced before its word ("Self supervised", "Pre
+# training", "Post training"), is one word with it, as hyphenated: split, it had been a word
+# added in front of "Supervised …", "Training …", one paper of two (reg36). Not at a piece's
+# end ("We'll Fix it in Post: …", "SELF: Self-Extend …"): there it is the word.
+_SPACED = re.compile(
+    r"(?<![\w-])(self|pre|post)\s+(?=[^\W\d_])(?!(?:and|or|nor|of|in|on|at|to|for|by|with|from"
+    r"|the|an?|is|as|are)\b)",
+    re.IGNORECASE,
+)
+
 
 def _joined(words: list[str], other: list[str]) -> list[str]:
     """The words with two neighbours joined where the other title writes them as one
     ("pre training" and "pretraining"), not where the first is that word already: "Lambda s"
-    had been glued as "lambdas" (a plural of "Λ") against "Λ s"."""
+    had been glued as "lambdas" (a plural of "Λ") against "Λ s"; nor where the other has the
+    two as they are: "Brain Prompt" glued against "BrainPrompt: Multi-Level Brain Prompt …"
+    had been a word moved before "Multi-Level", another paper (reg36)."""
     theirs = frozenset().union(*map(stems, other))
+    pairs = set(zip(other, other[1:], strict=False))
     out: list[str] = []
     for word in words:
-        both = out[-1] + word if out else ""
+        both = "" if not out or (out[-1], word) in pairs else out[-1] + word
         if both and not stems(both).isdisjoint(theirs - stems(out[-1])):
             out[-1] = both
         else:
@@ -226,7 +240,7 @@ def _another_paper(words: list[str], end: str) -> bool:
     is not all you need", "anti-de Sitter"), a sequel ("… revisited", "…: the second part"), a
     version ("Llama 3", "DeepSeek-V3 Technical Report") or another thing beside the title's
     ("Upper and lower bounds", "Upper & lower bounds", "Upper/lower bounds")?"""
-    if _NUMBERED in words or (end != "end" and _negated(words, end)) or _sequel(words):
+    if _NUMBERED in words or (end != "end" and _negated(words, end)) or _sequel(words, end):
         return True  # "…: Part II", "… is not all you need", "Non-Hermitian band theory"
     beside = not _BESIDE.isdisjoint(words) and not _SMALL.issuperset(words)  # "and" for ":"
     if end == "within":
@@ -253,18 +267,29 @@ def _negated(words: list[str], end: str) -> bool:
     return not _NEGATIONS.isdisjoint(words) or words[-1] in _PREFIXES
 
 
-def _sequel(words: list[str]) -> bool:
-    """Do the words make the title a sequel's: "X revisited", "Revisiting X", "X reloaded",
-    "X: the second part" had been one paper with "X"?"""
-    return not _SEQUEL.isdisjoint(words) or (
-        not _PARTS.isdisjoint(words) and not _ORDINAL.isdisjoint(words)
+def _sequel(words: list[str], end: str) -> bool:
+    """Do the words make the title a sequel's: the run added next to the title is the sequel's
+    word itself ("X revisited", "Revisiting X", "X reloaded", "X strikes back", "X: the second
+    part"), small words aside? One inside a grown subtitle is the subtitle's ("X: Mass Function
+    Revisited", "X: Results from the First Part of …"), and "continued", "returns", "strikes"
+    are words too ("… through continued pretraining"): anywhere, they had made a journal's copy
+    another paper, sent twice (reg36)."""
+    told = tuple(w for w in words if w not in _SMALL)
+    if end == "within" or not told:
+        return False
+    parts = not (_PARTS.isdisjoint(told) or _ORDINAL.isdisjoint(told))  # "the second part"
+    return told in _SEQUELS[end] or (parts and (_PARTS | _ORDINAL).issuperset(told))
+
+
+# The sequel's words at either end of a title: "Revisiting X", "A sequel to X", "X reloaded",
+# "X, continued" (not "Continued pretraining of …"), "X strikes back"
+_SEQUELS = {
+    where: frozenset(tuple(phrase.split()) for phrase in phrases.split(","))
+    for where, phrases in (
+        ("start", "revisiting,revisit,revisited,rethinking,reconsidering,sequel"),
+        ("end", "revisited,reloaded,redux,reconsidered,rethought,continued,sequel,strikes back"),
     )
-
-
-_SEQUEL = frozenset(
-    "revisited revisiting revisit reloaded redux reconsidered reconsidering rethinking"
-    " rethought strikes returns sequel continued".split()
-)
+}
 _PARTS = frozenset("part parts".split())
 _ORDINAL = frozenset(ORDINALS)
 _BESIDE = frozenset("and or nor versus vs".split())
