@@ -406,3 +406,34 @@ def test_every_rendering_jats_alternatives_hold_is_markup(rendering: str) -> Non
 def test_jats_element_names_unclosed_stay_words() -> None:
     text = "an <array> of <media> in a <preformat> block"
     assert html_text(text) == text
+
+
+@pytest.mark.parametrize(
+    ("markup", "text"),
+    [
+        ("<dl><dt>Aim</dt><dd>We</dd><dt>Result</dt><dd>Holds</dd></dl>", "Aim We Result Holds"),
+        ("end.<hr>Next", "end. Next"),
+        ("end.<hr/>Next", "end. Next"),
+        ("<section>A</section><section>B</section>", "A B"),
+        ("<figure>x</figure><figcaption>y</figcaption>", "x y"),
+        ("<table><caption>Scores</caption><tr><td>1</td></tr></table>", "Scores 1"),
+        ("<article>a</article><aside>b</aside><nav>c</nav>d", "a b c d"),
+        ("<header>a</header><main>b</main><footer>c</footer>", "a b c"),
+        ("<blockquote>a</blockquote>b<address>c</address>d<pre>e</pre>f", "a b c d e f"),
+        ("<ul><li>a</li></ul>b<ol><li>c</li></ol>d", "a b c d"),
+        ("<jats:fig><jats:caption>a</jats:caption></jats:fig>b", "a b"),
+        ("<jats:def-list><jats:term>a</jats:term><jats:def>b</jats:def></jats:def-list>", "a b"),
+    ],
+)
+def test_every_block_element_parts_the_words_on_each_side(markup: str, text: str) -> None:
+    """reg37 F8: only <p>, <div>, <li> and a few more were blocks: "<dt>Aim</dt><dd>We" read
+    "AimWe", "end.<hr>Next" "end.Next", and a names list parted by <hr> made one author."""
+    assert html_text(markup) == text
+    assert html_text(markup, lines=True) == text.replace(" ", "\n")
+
+
+@pytest.mark.parametrize("tag", ["hr", "hr/", "section", "article", "dd", "figure", "aside"])
+def test_a_names_list_parted_by_any_block_is_a_line_each(tag: str) -> None:
+    close = "" if tag.startswith("hr") else f"</{tag}>"
+    names = f"<{tag}>Ana Lopez{close}<{tag}>Wei Zhang{close}"
+    assert html_text(names, lines=True) == "Ana Lopez\nWei Zhang"

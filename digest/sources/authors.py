@@ -11,6 +11,8 @@ import functools
 import re
 from collections.abc import Iterable
 
+from digest.sources.name_marks import is_team, unmarked, untitled
+
 _SUFFIX = re.compile(r"^(?:jr|sr|junior|senior|ii|iii|iv|v|2nd|3rd)\.?$", re.IGNORECASE)
 # "D.", "J.-P.", "A. B.", "Th.", or bare capitals "AB", "J-P" as some exports write initials
 # (capitals: a script without case, "李华", had been initials, so four Chinese names made two).
@@ -38,6 +40,9 @@ _ET_AL = re.compile(
 _COLLABORATION = re.compile(r"\(([^()]*\b(?:collaboration|consortium|group|team)\b[^()]*)\)", re.I)
 _ASIDE = re.compile(r"\s*\([^()]*\)")
 _PARTICLE = re.compile(r"^(?:van|von|der|de|den|del|della|di|da|du|la|le|dos|das|ter|ten|bin|al)\b")
+# As Dutch, Belgian and French lists write a particle where the surname leads ("Van Dijk, Bram");
+# not "Al" or "Bin", which lead given names too ("Al Roth").
+_LEADING_PARTICLE = re.compile(r"^(?:Van|Von|De|Den|Del|Della|Di|Da|Du|La|Le|Dos|Das|Ter|Ten)\b")
 _AND = re.compile(r"(?:,\s*|\s+)(?:and|&)\s+", re.IGNORECASE)
 _SEMICOLON = re.compile(r";")
 _COMMA = re.compile(r",")
@@ -48,13 +53,6 @@ _NOT_NAMES = frozenset(("and", "others", "et al", "et al.", "anonymous"))
 # A feed's by-line written into its author field: "By Jane Doe and John Smith" ("By Jane Doe" had
 # been an author). Not "By" alone before one word, which may be a name.
 _BY = re.compile(r"^\s*by\s+(?=[^\W\d_]\S*\s+\S)", re.IGNORECASE)
-# What a name carries that is no part of it, so that a followed "Jane Doe" had not matched: a
-# title before it ("Dr. Jane Doe", "Prof. Dr. Jan Berg"), an affiliation's mark after it ("Doe*",
-# "Smith†", "Lee¹²", and "Doe1" where the name has two words: "Team Qwen2" is a team's).
-_TITLE = re.compile(r"^(?:(?:Dr|Prof|Professor)\.?\s+)+(?=[^\W\d_])")
-_MARK = re.compile(r"(?<=\w)[*†‡§¶\u00b9\u00b2\u00b3\u2070-\u2079]+$")
-_NUMBER_MARK = re.compile(r"(?<=[a-z])\d{1,2}$")
-_TEAM = re.compile(r"\b(?:team|collaboration|consortium|group|lab|project|ai)\b", re.IGNORECASE)
 
 
 def split(value: str | Iterable[str]) -> tuple[str, ...]:
@@ -237,8 +235,21 @@ def _parts(segment: str) -> list[str]:
     """The comma parts of a segment that hold a letter ("Jane Doe1,2": its "2" is a mark), each
     without its title, marks and degrees."""
     parts = [part for part in _top_level(segment, _COMMA) if _LETTER.search(part)]
-    vancouver = any(map(_ends_in_initials, parts))
+    vancouver = any(map(_ends_in_initials, parts)) and not any(map(_first_last, parts))
     return [_bare(part, vancouver) for part in parts]
+
+
+def _first_last(part: str) -> bool:
+    """Whether a part is plainly a 'First Last' name, which no Vancouver list holds: its last
+    word no initials nor degree ("John Smith"), or a surname in capitals no initials are ("John
+    SMITH MD"): then "Jane DOE" beside it is a European feed's surname, its "MD" a degree."""
+    words = part.split()
+    if len(words) < 2 or is_team(part) or not any(c.islower() for c in words[0]):
+        return False
+    if any(w.isalpha() and w.isupper() and not _is_initials(w) for w in words[1:]):
+        return True
+    last = words[-1]
+    return not (_is_initials(last) or _DEGREE.match(last) or _DEGREE_OR_INITIALS.match(last))
 
 
 def _ends_in_initials(part: str) -> bool:
@@ -256,12 +267,9 @@ def _bare(name: str, vancouver: bool = False) -> str:
     First" name, "John Smith MD Jane Doe PhD"). A degree that may be initials ("MD") goes after
     initials ("Doe JA MD"), after another degree, or in a list that is no `vancouver` one (in
     "García Márquez MD, Smith J" it is his initials)."""
-    words = _TITLE.sub("", name, count=1).split()
+    words = unmarked(untitled(name)).split()
     if not words:
         return name
-    words[-1] = _MARK.sub("", words[-1])
-    if len(words) > 1 and not _TEAM.search(name):
-        words[-1] = _MARK.sub("", _NUMBER_MARK.sub("", words[-1]))
     degree = False
     while len(words) > 2 and words[-1]:
         last = words[-1]
@@ -271,21 +279,30 @@ def _bare(name: str, vancouver: bool = False) -> str:
             break
         words.pop()
         degree = True
-    return " ".join(w for w in words if w)
+    return unmarked(" ".join(words)) if degree else " ".join(words)
 
 
 def _surname_pairs(parts: list[str]) -> bool:
     """Whether a comma list is "Last, First, Last, First" with given names in full: its
     surnames one word or a particle's, one of them a particle's at least ("van der Berg, Jan,
     de la Cruz, Maria" had made four authors, two of them first names alone), its given names
-    no particle's and no Chinese, Japanese or Korean name. A list of one-word parts alone stays
-    names of one word ("Najeebullah, Diwaker")."""
-    if len(parts) < 4 or len(parts) % 2 or not any(_PARTICLE.match(p) for p in parts[::2]):
+    no particle's and no Chinese, Japanese or Korean name. A particle written with a capital
+    ("Van der Berg, Jan, De la Cruz, Maria", still four) leads a surname when each given name
+    is one word or ends in initials ("Al Gore, Bill Clinton" are whole names). A list of
+    one-word parts alone stays names of one word ("Najeebullah, Diwaker")."""
+    if len(parts) < 4 or len(parts) % 2:
         return False
-    lasts = all(
-        (len(p.split()) == 1 or _PARTICLE.match(p)) and not _full_name(p, "") for p in parts[::2]
+    lasts, givens = parts[::2], parts[1::2]
+    if not any(_PARTICLE.match(p) for p in lasts) and not (
+        any(_LEADING_PARTICLE.match(p) for p in lasts) and all(map(_is_given, givens))
+    ):
+        return False
+    led = all(
+        (len(p.split()) == 1 or _PARTICLE.match(p) or _LEADING_PARTICLE.match(p))
+        and not _full_name(p, "")
+        for p in lasts
     )
-    return lasts and not any(_PARTICLE.match(g) or _CJK_NAME.fullmatch(g) for g in parts[1::2])
+    return led and not any(_PARTICLE.match(g) or _CJK_NAME.fullmatch(g) for g in givens)
 
 
 def _without_degrees(parts: list[str]) -> list[str]:
@@ -350,7 +367,17 @@ def _full_name(first: str, second: str, ordered: bool = False) -> bool:
         return True
     if _PARTICLE.match(first) or ordered:
         return False
-    return len(second.split()) > 1 and not _is_initials(second.split()[-1])
+    given = second.split()
+    return len(given) > 1 and (not _is_initials(given[-1]) or _capitals_surname(given))
+
+
+def _capitals_surname(words: list[str]) -> bool:
+    """Whether a name's last word of capitals after a given name in full is its surname, as
+    European feeds write it ("Jane DOE", "Wei LI"; or Vancouver's initials, "Doe JA"), not the
+    initials of a "Last, First M" name: those are one letter or dotted ("Reagle, Joseph M").
+    "John Smith MD, Jane DOE PhD" had been one reversed name, "Jane DOE John Smith"."""
+    last = words[-1]
+    return len(last) > 1 and last.isalpha() and last.isupper() and not _is_initials(words[-2])
 
 
 def _is_name(name: str) -> bool:

@@ -13,10 +13,19 @@ from html.parser import HTMLParser
 
 from digest.sources.latex import fraction, root, script
 
-# Read by their names without a prefix: JATS's <jats:p> had run its paragraphs together.
-_BLOCKS = {"p", "br", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote"} | {
-    "td", "th", "mtable", "sec", "title", "list-item", "disp-formula"
+# Read by their names without a prefix: JATS's <jats:p> had run its paragraphs together. Every
+# block element is a line of its own (in a list of names one a line), not <p> and <div> alone:
+# "<dt>Aim</dt><dd>We", "end.<hr>Next", "<section>A</section><section>B" had read "AimWe".
+_LINES = {"p", "br", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote"} | {
+    "dl", "dt", "dd", "ul", "ol", "hr", "section", "article", "header", "footer", "aside", "nav",
+    "main", "address", "figure", "figcaption", "caption", "table", "thead", "tbody", "tfoot",
+    "pre", "center", "details", "summary", "body", "html",
+    # JATS's (their prefix's, <jats:fig>): sections, lists, figures and tables, quotes, terms
+    "sec", "title", "list", "list-item", "fig", "table-wrap", "def-list", "def-item", "term",
+    "def", "disp-quote", "boxed-text", "statement", "abstract",
 }  # fmt: skip
+# Blanks but no lines: a table's cells ("Jane</td><td>Doe" is one name) and a formula's parts.
+_BLOCKS = _LINES | {"td", "th", "mtable", "disp-formula"}
 # A MathML table's rows and cells, a blank (or a row's "; ") at their start only, so that no
 # blank comes between a cell and the next row's "; ": the matrix [1 0; 0 1] had read "1001".
 _ROWS = {"mtr", "mlabeledtr"}
@@ -262,12 +271,9 @@ def _read(fragment: str, lines: bool = False) -> str:
 
 _LINE = "\ufdd6"  # a noncharacter no text holds: a line break through the parser
 # Line breaks in a list of names: "\n" and every other str.splitlines() knows, and the elements
-# that break a line. Only "\n" had been carried through the parser: "Jane Doe<br/>John Smith",
-# "<p>Jane Doe</p><p>John Smith</p>" and U+2028 between names had made one author of two.
+# that break a line (_LINES). Only "\n" had been carried through the parser: "Jane Doe<br/>John
+# Smith", "<p>Jane Doe</p><p>John Smith</p>" and U+2028 between names had made one author of two.
 _BREAK = re.compile("\r\n|[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
-_LINES = {"p", "br", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote"} | {
-    "sec", "title", "list-item"
-}  # fmt: skip
 
 
 # Any "<": a tag is a known element's (or a namespaced one's: <jats:p>, <mml:mi>) with no
