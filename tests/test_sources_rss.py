@@ -660,7 +660,9 @@ def test_no_item_text_holds_a_run(text: str) -> None:
 
 
 def test_tags_with_a_closing_slash_or_attributes_stay_tags() -> None:
-    assert html_text("a<br />b<br/>c<img src='x' />d<hr>e") == "a b cde"
+    assert (
+        html_text("a<br />b<br/>c<img src='x' />d<hr>e") == "a b cd e"
+    )  # a rule parts words (reg37 F8)
     assert html_text("x <a b>") == "x <a b>" and html_text("1 <2 and 3> 2") == "1 <2 and 3> 2"
 
 
