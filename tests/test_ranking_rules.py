@@ -180,3 +180,36 @@ def test_a_rule_of_a_unit_in_its_own_case_is_no_acronym():
     assert pattern is not None and pattern.search("OBSERVED AT 1.4 GHZ")  # a title in capitals
     capitals = exclude_pattern(["DB"])  # and the acronym's rule misses the unit
     assert capitals is not None and capitals.search("vector DB") and not capitals.search("3 dB")
+
+
+def test_a_rule_of_an_acronym_finds_it_after_a_names_digit_and_a_units_rule_does_not():
+    """ "MT" had missed "GPT-4 MT", "MW" "TNG50 MW", "TB" "HIV-1 TB": their digit is a name's,
+    no number (reg37 F2), as the analyzer reads it; a number's unit is still no acronym."""
+    for rule, name, number in [("MT", "How good is GPT-4 MT for Swahili?", "a field of 5 MT"),
+                               ("MW", "planes around TNG50 MW analogues", "a 10-20 MW farm"),
+                               ("TB", "HIV-1 TB coinfection outcomes", "stores 2 TB of data"),
+                               ("MW", "Gaia DR3 MW stars", "a 5 MW turbine")]:  # fmt: skip
+        pattern = exclude_pattern([rule])
+        assert pattern is not None and pattern.search(name) and not pattern.search(number), rule
+        either = exclude_pattern([rule[0] + rule[1].lower()])  # "Mt": no unit's spelling
+        if rule != "TB":  # "Tb" is terbium's
+            assert either is not None and either.search(name) and either.search(number), rule
+    tesla = exclude_pattern(["mT"])  # the unit's own spelling: a number's, not a name's
+    assert tesla is not None and tesla.search("at 5 MT") and not tesla.search("GPT-4 MT")
+
+
+def test_a_rule_with_a_capital_first_means_its_small_letters():
+    """ "Kv cache", "Mt-Bench", "Ms Marco", "Db" (a list's first word, a Title Case keyword) had
+    been read as units in their own case: an alert missed KV-cache papers, an exclude let
+    MT-Bench papers through (reg37 F6). Only a unit's own spelling ("kV", "dB", "GHz") is the
+    unit alone, and an element's symbol ("Mg") the element."""
+    for rule, text in [("Kv cache", "KV cache compression for long-context LLMs"),
+                       ("Mt-Bench", "We evaluate on MT-Bench and AlpacaEval"),
+                       ("Ms Marco", "Results on MS MARCO passage ranking"),
+                       ("Db", "A vector DB for RAG"), ("Gb", "GB trees"),
+                       ("Pf", "PF tracking"), ("Ma", "an MA model")]:  # fmt: skip
+        pattern = exclude_pattern([rule])
+        assert pattern is not None and pattern.search(text), rule
+    for rule, text in [("kV", "KV cache"), ("dB", "a vector DB"), ("Mg", "MG theory")]:
+        pattern = exclude_pattern([rule])
+        assert pattern is not None and not pattern.search(text), rule

@@ -83,3 +83,32 @@ def test_a_readers_acronym_in_small_letters_meets_it_in_capitals_and_a_quantity_
         assert set(np.flatnonzero(scores).tolist()) == found, reader
     row = space.spelled(["kv cache"])  # the papers' phrase, though no paper writes "kv"
     assert row[0, space.vocabulary["KV cache"]] > 0 and row[0, space.vocabulary["KV"]] > 0
+
+
+def test_a_readers_word_with_a_capital_first_means_its_small_letters() -> None:
+    """A keyword "Mt-Bench" had been the unit's word "mt" only: the reader never met "MT-Bench"
+    papers, "Kv cache" no KV-cache paper (reg37 F6). A capital first (Title Case, a list's first
+    word) means what the small letters mean, both; a unit's own spelling ("mT") is the unit."""
+    texts = [f"Judging chat assistants on MT-Bench, idea {i}" for i in range(4)]
+    texts += [f"Efficient KV cache compression, idea {i}" for i in range(4)]
+    texts += [f"The mT scale of magnetic fields, sample {i}" for i in range(4)]
+    space, rows = fit(texts)
+    for reader, found in [("Mt-Bench", {0, 1, 2, 3, 8, 9, 10, 11}), ("Kv cache", {4, 5, 6, 7}),
+                          ("mT", {8, 9, 10, 11})]:  # fmt: skip
+        scores = (rows @ space.spelled([reader]).T).toarray().ravel()
+        assert set(np.flatnonzero(scores).tolist()) == found, reader
+    for reader, phrase in [("Mt-Bench", "MT bench"), ("Kv cache", "KV cache")]:
+        assert space.spelled([reader])[0, space.vocabulary[phrase]] > 0, reader
+    assert space.spelled(["mT"])[0, space.vocabulary["MT"]] == 0
+
+
+def test_a_readers_word_after_a_names_digit_is_the_acronym_too() -> None:
+    """ "gpt-4 mt" in small letters means GPT-4 MT (machine translation), as a paper reads it:
+    a name's digit is no number (reg37 F2), "5 mt" is."""
+    texts = [f"How good is GPT-4 MT for language {i}?" for i in range(4)]
+    texts += [f"Fields of 5 mT in sample {i}" for i in range(4)]
+    space, rows = fit(texts)
+    assert space.spelled(["gpt-4 mt"])[0, space.vocabulary["MT"]] > 0
+    assert space.spelled(["fields of 5 mt"])[0].nnz and "MT" not in {
+        space.names[c] for c in space.spelled(["fields of 5 mt"]).indices
+    }

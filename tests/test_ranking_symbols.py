@@ -233,3 +233,21 @@ def test_every_unit_whose_capitals_are_an_acronym_is_read_by_its_case():
             assert analyze(f"in {unit} scale")[0] == unit.lower(), unit
     assert analyze("AT 10 DB SNR") == ["10db", "snr", "10db snr"]  # a title in capitals
     assert "db" in analyze("gains 0.6 dB PSNR")  # a decimal's unit: a word, no acronym
+
+
+def test_an_acronym_after_a_names_digit_is_the_acronym_and_after_a_number_the_unit():
+    """ "GPT-4 MT", "TNG50 MW", "HIV-1 TB" had read the capitals as a unit after a number, which
+    no number joined (a name's digit): a bare "mt", "mw", "tb" that no "MT", "MW", "TB" reader
+    met (reg37 F2). After a letter or a word's hyphen a digit is a name's; a range, a decimal and
+    a number apart are still numbers."""
+    from digest.ranking.tokens import analyze
+
+    for text, acronym in [("GPT-4 MT evaluation", "MT"), ("TNG50 MW analogues", "MW"),
+                          ("HIV-1 TB coinfection", "TB"), ("Gaia DR3 MW stars", "MW"),
+                          ("Llama-3 KV cache", "KV"), ("COVID-19 MS patients", "MS"),
+                          ("TNG100 MW/M31-like galaxies", "MW")]:  # fmt: skip
+        words = analyze(text)
+        assert acronym in words and acronym.lower() not in words, text
+    for text, word in [("a 5 MW turbine", "5mw"), ("10-20 MW farms", "mw"), ("AT 1.4 GHZ", "ghz"),
+                       ("a 16-GB card", "16gb"), ("IN 0.5 MS", "ms")]:  # fmt: skip
+        assert word in analyze(text), text

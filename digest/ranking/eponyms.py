@@ -1,4 +1,4 @@
-"""A reader's named things: "Black-Scholes", "Fama-French", "AdS/CFT" are their phrase, not
+"""A reader's named things: "Black-Scholes", "Fama-French", "Kaplan-Meier" are their phrase, not
 each name alone, in the rows of the reader's own texts (interests, keywords)."""
 
 from __future__ import annotations
@@ -25,9 +25,11 @@ from digest.ranking.tokens import analyze
 # "privacy" (1 in 77 and 1 in 20 of their papers), a keyword's own words.
 _DASHES = "\u2010\u2011\u2013-"
 _CAPITAL = "A-ZÀ-ÖØ-Þ"
-# A slash joins two names as a dash does: "AdS/CFT" (the analyzer's phrase, tokens._NAME_SLASH).
+# Not two names and a slash: that is more often a choice than a thing ("PyTorch/TensorFlow",
+# "Transformer/Mamba"), whose names had been cut: a PyTorch paper met no "PyTorch/TensorFlow"
+# reader (reg37 F1). The analyzer's phrase ("ads cft", tokens._NAME_SLASH) is all it adds.
 _NAMED = re.compile(
-    rf"(?<![\w/{_DASHES}])[{_CAPITAL}][^\W\d_]*(?:(?:--|[/{_DASHES}])[{_CAPITAL}][^\W\d_]*)+"
+    rf"(?<![\w/{_DASHES}])[{_CAPITAL}][^\W\d_]*(?:(?:--|[{_DASHES}])[{_CAPITAL}][^\W\d_]*)+"
     rf"(?![\w/{_DASHES}])"
 )
 
@@ -66,7 +68,7 @@ def _alone(space: Space, text: str) -> set[int]:
 def _named(match: re.Match[str]) -> bool:
     """Is a capitalised compound a name's: not a prefix's ("Intra-Cluster Light", as a Title
     Case keyword writes it, had lost "cluster") nor a word twice ("Protein-Protein")?"""
-    parts = [p.lower() for p in re.split(rf"--|[/{_DASHES}]", match[0])]
+    parts = [p.lower() for p in re.split(rf"--|[{_DASHES}]", match[0])]
     return parts[0] not in PHRASE_ONLY and len(set(parts)) == len(parts)
 
 

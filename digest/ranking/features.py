@@ -38,7 +38,8 @@ from digest.ranking.tokens import analyze, compound, tokenize
 # 20: "20 kV" is "20kv", "KV" an acronym; "out-of-distribution" a word; "2σ" none
 # 21: a compound of function words a column only where a reader wrote it
 # 22: "10 dB" is "10db", "DB" (MT, MW, KB...) an acronym; no "a-judge"; "AdS/CFT" a phrase
-VERSION = 22
+# 23: "GPT-4 MT", "TNG50 MW": a name's digit is no number, "MT" the acronym
+VERSION = 23
 # The form of a saved space: 2 counts the built-in background in (background.stored); a space
 # saved in another form is fitted again once.
 FORM = 2

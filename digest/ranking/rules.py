@@ -21,7 +21,7 @@ from digest.ranking.tokens import (
     respelled,
     rule_words,
 )
-from digest.ranking.units import UNIT_ACRONYM, unit_case
+from digest.ranking.units import UNIT_ACRONYM, name_digits, unit_case
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,18 +132,24 @@ def _spelled(word: str, alone: bool) -> str:
     if (letter := GREEK.get(word.lower())) and not alone:
         return f"(?:{re.escape(word)}|{letter})"
     if word.isupper() and UNIT_ACRONYM.fullmatch(word.lower()):
-        # An acronym in capitals is no unit: an "ML" rule had excluded "10 mL of ethanol".
-        return rf"(?<!\d)(?<!\d\s)(?-i:{word})"
+        # An acronym in capitals is no unit: an "ML" rule had excluded "10 mL of ethanol". A
+        # name's digit is no number: "MT" had missed "GPT-4 MT", "TB" "HIV-1 TB" (reg37 F2).
+        return rf"(?<!\d)(?:(?<!\d\s)|{_NAME_DIGITS})(?-i:{word})"
     if unit_case(word):
         # A unit in its own case is no acronym: a radio astronomer's "GHz" alert had found "GHZ
         # states", a "Mpc" rule "MPC" (model predictive control), "mL" every "ML" paper. Its
         # capitals after a number are still the unit ("1.4 GHZ" in a title in capitals).
-        return rf"(?:(?<=\d)|(?<=\d\s)|(?!(?-i:{word.upper()})(?:e?s)?(?!\w)))" + re.escape(word)
+        after = rf"(?<=\d)|(?<=\d\s){_NOT_NAME_DIGITS}"
+        return rf"(?:{after}|(?!(?-i:{word.upper()})(?:e?s)?(?!\w)))" + re.escape(word)
     if (alone and len(word) == 1) or unit(word):
         return re.escape(word)
     return "-?".join(
         f"(?:{c}|{n})" if (n := LETTER_NAMES.get(c.lower())) else re.escape(c) for c in word
     )
+
+
+_NAME_DIGITS = "|".join(name_digits())
+_NOT_NAME_DIGITS = "".join(look.replace("(?<=", "(?<!", 1) for look in name_digits())
 
 
 def _singulars(word: str) -> list[str]:

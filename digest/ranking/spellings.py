@@ -14,7 +14,7 @@ import scipy.sparse as sp
 
 from digest.ranking import tokens
 from digest.ranking.tokens import GREEK, LETTER_NAMES, analyze
-from digest.ranking.units import UNIT_ACRONYM
+from digest.ranking.units import UNIT_ACRONYM, name_digits, unit_case
 
 if TYPE_CHECKING:
     from digest.ranking.features import Space
@@ -36,11 +36,19 @@ def spread(space: Space, texts: Sequence[str], rows: sp.csr_matrix) -> sp.csr_ma
 def _capitalized(text: str) -> str:
     """The text with a unit's letters that the reader wrote in small letters, not after a
     number, in capitals: their "mpc", "kv cache" mean the acronyms MPC, KV too (papers write
-    them in capitals, units.unit_capitals), their "Mpc" and "100 mpc" the unit alone."""
-    return _SMALL_WORD.sub(lambda m: m[0].upper() if UNIT_ACRONYM.fullmatch(m[0]) else m[0], text)
+    them in capitals, units.unit_capitals), their "Mpc" and "100 mpc" the unit alone. A capital
+    first is a sentence's or a Title Case keyword's: "Mt-Bench", "Kv cache" mean the small
+    letters' both (the unit's own spelling aside), and so does a word after a name's digits
+    ("gpt-4 mt"). "Mt-Bench" had been the unit's word "mt" only: no MT-Bench paper (reg37 F6)."""
+    return _SMALL_WORD.sub(_acronym, text)
 
 
-_SMALL_WORD = re.compile(r"(?<![\w.])(?<!\d )[a-z]+(?!\w)")
+def _acronym(match: re.Match[str]) -> str:
+    word = match[0]
+    return word.upper() if UNIT_ACRONYM.fullmatch(word.lower()) and not unit_case(word) else word
+
+
+_SMALL_WORD = re.compile(rf"(?<![\w.])(?:(?<!\d )|{'|'.join(name_digits())})[A-Z]?[a-z]+(?!\w)")
 
 
 def _move(space: Space, other: dict[int, list[int]]) -> sp.csr_matrix:

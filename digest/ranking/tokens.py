@@ -105,9 +105,9 @@ _LATEX_COMMAND = re.compile(r"\\[a-z]+")
 # slash ("A/B testing", "I/O"; "w/o" is an abbreviation). Their parentheses and slash pass the
 # punctuation table as noncharacters, which no text holds.
 _SLASHED = re.compile(r"/(?<=[A-Z]/)(?<![\w/][A-Z]/)(?=[A-Z](?![\w/+#]))")  # "/" first: fast
-# Two names of capitals and a slash are a phrase, as a hyphen's "Black-Scholes": "AdS/CFT" had
-# been "ads" and "cft", whose reader got ADS (autonomous driving) and job ads (rank22 F2). Two
-# acronyms are a choice, no name: "CPU/GPU", "TCP/IP" stay apart.
+# Two names of capitals and a slash add their phrase: "AdS/CFT" had been "ads" and "cft" only,
+# whose reader got ADS (autonomous driving) and job ads (rank22 F2); the names stay words, a
+# choice's ("PyTorch/TensorFlow", eponyms.py). Two acronyms are a choice: "CPU/GPU" stay apart.
 _NAME_SLASH = re.compile(r"(?<![\w/-])([A-Z][A-Za-z]+)/([A-Z][A-Za-z]+)(?![\w/])")
 
 

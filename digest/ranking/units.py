@@ -26,7 +26,13 @@ UNIT_ACRONYM = re.compile(_PREFIXED.lower() + "|" + "|".join(sorted(CASED_UNITS)
 CAPITALS = "\ufdd5"
 _CAPITALS_OF = "|".join(sorted(u.upper() for u in CASED_UNITS))
 _UNIT_CAPITALS = re.compile(rf"(?<![\w-])(?:{_PREFIXED})(?!\w)|(?<!\w)(?:{_CAPITALS_OF})(?!\w)")
-_NUMBER_BEFORE = re.compile(r"\d\$?(?:[\s~-]|\\[,;: ])*\Z")  # "16-GB" too
+# A number before: "16-GB" too. Not a name's digits, after a letter or a word's hyphen ("GPT-4
+# MT", "TNG50 MW", "HIV-1 TB", "Gaia DR3 MW"): "MT" had been read as a unit there, while
+# symbols._quantity joins no such digit to it, so it ended a bare "mt", neither the acronym nor a
+# quantity, and "MT", "MW", "TB" readers and rules lost those papers (reg37 F2).
+_NUMBER_BEFORE = re.compile(
+    r"(?<![^\W_])(?<!\.)(?<![^\W\d_]-)\d+(?:\.\d+)?\$?(?:[\s~-]|\\[,;: ])*\Z"
+)
 _HINTS = re.compile(rf"HZ|EV|PC|{_CAPITALS_OF}")  # one scan: most texts hold none
 
 
@@ -49,6 +55,29 @@ def _unit_capitals(match: re.Match[str]) -> str:
 
 
 def unit_case(word: str) -> bool:
-    """Is the word a unit written in its own case, small letters and capitals ("GHz", "Mpc",
-    "mL", "dB")? The ranking reads it as the unit alone, never as the acronym in capitals."""
-    return not word.islower() and not word.isupper() and bool(UNIT_ACRONYM.fullmatch(word.lower()))
+    """Is the word a unit in its own spelling, small letters and capitals ("GHz", "Mpc", "mL",
+    "dB")? The ranking reads it as the unit alone, never as the acronym in capitals."""
+    return word in _OWN_SPELLINGS
+
+
+# A unit's own spellings in small letters and capitals. Any mixed case had been one: "Kv cache",
+# "Mt-Bench", "Ms Marco", "Db", a Title Case keyword or a list's first word, were read as units
+# only, and an alert or a reader missed KV-cache, MT-Bench, MS MARCO papers (reg37 F6). A capital
+# first and small letters after mean what the small letters mean. The elements whose symbol a
+# unit's letters spell ("Mg", "Tb", "Pm") are their own spellings too: "MG", "TB" are no element.
+_OWN_SPELLINGS = frozenset(
+    [p + "Hz" for p in ("", "k", "M", "G", "T", "P")]
+    + [p + "eV" for p in ("", "k", "M", "G", "T", "P", "E")]
+    + ["Mpc", "Gpc"]
+    + "kV mL dB mV kW mW pF mT pM mA kB mK Mg Tb Pm".split()
+)
+
+
+def name_digits() -> list[str]:
+    """Lookbehinds (each of a fixed width) for a name's digits and the blank after them, which
+    _NUMBER_BEFORE reads as no number, for a rule's or a reader's word that begins there."""
+    return [
+        rf"(?<={before}\d[\d.]{{{n}}}\s)"
+        for before in (r"[^\W\d_]", r"[^\W\d_]-")
+        for n in (0, 1, 2)
+    ]
