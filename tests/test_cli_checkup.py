@@ -110,3 +110,75 @@ def test_words_and_a_pasted_entry_s_eprint_say_nothing(capsys) -> None:
     text = "@article{k, title = {Holography and black holes}, eprint = {2506.20115}}"
     code, out, err = validate(capsys, reader(text))
     assert code == 0 and "OK" in out and not err
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hinton LeCun Bengio Schmidhuber Sutskever",
+        "Yann LeCun, Yoshua Bengio, Geoffrey Hinton, Juergen Schmidhuber",
+        "LiFePO4 NMC811 LLZO Li6PS5Cl",
+        "Fe3O4 nanoparticles ZIF-8 MOFs CO2RR HER OER",
+        "C2H4 epoxidation on Ag(111), Cu2O, TiO2 photocatalysis",
+        "perverse sheaves, D-modules, Hodge modules, Riemann-Hilbert",
+        "BRCA1 TP53 KRAS EGFR PD-L1",
+        "tachycardia arrhythmia ECG Holter",
+        "papers by Kaiming He, Ross Girshick, Piotr Dollar",
+    ],
+)
+def test_a_terse_list_of_names_or_formulas_is_no_other_language(capsys, text: str) -> None:
+    """reg36 F4: a list has no English stop word by nature, and names and formulas are not in the
+    background: "Hinton LeCun Bengio ..." had been refused as "another language", though it
+    matched the paper that names them."""
+    code, out, err = validate(capsys, reader(text))
+    assert code == 0 and "OK" in out and "another language" not in err
+    sub = Subscriber("ana", Profile(interests=text), ())
+    assert not unread(sub) and not wordless(sub)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "大语言模型的推理能力与强化学习",
+        "大規模言語モデルの推論と強化学習について",
+        "Машинное обучение для предсказания структуры белков и молекулярной динамики",
+        "Maschinelles Lernen für die Vorhersage von Proteinstrukturen und Moleküldynamik",
+    ],
+)
+def test_a_text_in_another_script_or_with_another_language_s_words_is_refused(
+    capsys, text: str
+) -> None:
+    code, _, err = validate(capsys, reader(text))
+    assert code == 2 and "another language than the papers" in err
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Apprentissage automatique pour la prédiction des structures de protéines et la dynamique"
+        " moléculaire",
+        "aprendizaje profundo para visión por computador",
+    ],
+)
+def test_a_text_with_another_language_s_words_some_known_is_a_warning(capsys, text: str) -> None:
+    code, out, err = validate(capsys, reader(text))
+    assert code == 0 and "OK" in out and "another language than the papers" in err
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["arXiv 2506.20115, arXiv 2509.22540", "ArXiv id 2506.20115; arXiv preprint 2509.22540v2"],
+)
+def test_arxiv_ids_without_a_colon_alone_are_refused_with_like_named(capsys, text: str) -> None:
+    """reg36 F5: "arXiv 2506.20115, ..." had validated with a warning, its profile "arxiv"."""
+    code, _, err = validate(capsys, reader(text))
+    assert code == 2
+    (line,) = err.splitlines()
+    assert "subscribers.ana.interests: holds no word the ranking can match" in line
+    assert line.endswith('list them as like = ["2506.20115", "2509.22540"]')
+
+
+def test_quantities_are_not_named_for_like(capsys) -> None:
+    """reg36 F7: "the 1203.4567 keV line" had been an arXiv id to list in `like`."""
+    code, out, err = validate(capsys, reader("gamma spectroscopy of the 1203.4567 keV line"))
+    assert code == 0 and "OK" in out and not err

@@ -227,3 +227,45 @@ def test_a_macro_the_paste_defines_reads_as_its_body_where_used() -> None:
 def test_a_sorting_command_prints_nothing(text: str) -> None:
     """reg34 F7: "{\\noopsort{a}}networks" had been the word "anetworks"."""
     assert words(text) == {"networks", "graphs"}
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted"),
+    [
+        (
+            "\\newcommand{\\vect}[2][x]{\\mathbf{#1}_{#2}} vectors \\vect[y]{t} and \\vect{s}",
+            "vectors $\\mathbf{y}_{t}$ and $\\mathbf{x}_{s}$",
+        ),
+        (
+            "\\newcommand\\pool[1][graph]{#1 pooling} \\pool or \\pool [node] and \\pool{}",
+            "graph pooling or node pooling and graph pooling",
+        ),
+        (
+            "\\providecommand{\\on}[3][hard]{#1 #2 on #3}"
+            " \\on{attention}{graphs} vs \\on[soft]{a}{b}",
+            "hard attention on graphs vs soft a on b",
+        ),
+    ],
+)
+def test_a_macro_s_optional_argument_is_its_default_or_the_one_given(
+    text: str, wanted: str
+) -> None:
+    """reg36: "\\vect[y]{t}" had taken "[" and "y" as its two arguments: "$\\mathbf{[}_{y}$ ]t"."""
+    assert " ".join(plain(text).split()) == wanted
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        "\\newcommand{\\ours}{Sparse ",
+        "\\renewcommand*\\ours[1]{\\textbf{Sparse} #1 ",
+        "\\def\\ours{\\textsc{Sparse}",
+        "\\newcommand{\\a}{A}\\newcommand{\\ours}{",
+    ],
+)
+def test_a_paste_cut_inside_a_definition_keeps_the_rest_of_the_text(head: str) -> None:
+    """reg36: "\\newcommand{\\ours}{Sparse We propose \\ours, ..." had read as nothing: the body
+    that never closed had taken the whole text."""
+    found = words(head + "We propose \\ours, a sparse attention for long documents.")
+    assert found >= {"sparse", "attention", "long", "documents"}
+    assert not found & {"newcommand", "renewcommand", "def", "textbf", "textsc", "ours"}

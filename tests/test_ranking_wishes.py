@@ -130,3 +130,76 @@ def test_the_arxiv_ids_a_text_names_are_listed_as_like_takes_them() -> None:
 def test_a_number_that_is_no_arxiv_id_stays() -> None:
     assert read("cooled to 2513.12345 K") == "cooled to 2513.12345 K"
     assert read("arXiv papers of 2025") == "arXiv papers of 2025"
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        "arXiv {}",
+        "arXiv {}v2",
+        "ArXiv id {}",
+        "arXiv ID: {}",
+        "arXiv preprint {}",
+        "arXiv preprint arXiv:{}",
+        "arXiv no. {}",
+        "ARXIV {} ",
+    ],
+)
+def test_the_word_arxiv_before_an_id_is_part_of_the_pointer(form: str) -> None:
+    """reg36 F5: "arXiv 2506.20115, arXiv 2509.22540" (no colon) had read as "arxiv", "arxiv":
+    the whole profile, every pick a paper that says it is on arXiv."""
+    text = ", ".join(form.format(i) for i in ("2506.20115", "2509.22540"))
+    assert analyze(read(text)) == []
+    assert analyze(read(f"Holography; {text}")) == analyze("Holography;")
+    assert arxiv_ids(text) == ["2506.20115", "2509.22540"]
+
+
+def test_a_reader_of_arxiv_ids_without_a_colon_gets_no_paper_for_saying_arxiv() -> None:
+    says = [
+        Paper(f"a{i}", f"Instruction tuning toolkit {i}", "Our code and preprint are on arXiv.")
+        for i in range(3)
+    ]
+    picks = rank([*says, *THEORY], [reader("Holography, arXiv 2506.20115, arXiv id 2509.22540")])
+    assert {s.paper.id for s in picks["ana"][:3]} == {"th0", "th1", "th2"}
+    assert not any("arxiv" in term.lower() for s in picks["ana"] for term in s.terms)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the 1203.4567 keV line and 2012.12345 Hz",
+        "energy resolution of 1203.4567 keV detectors and 0612.12345 calibration",
+        "the 1203.4567 and 1203.4568 keV lines",
+        "a period of 1107.1234 days",
+        "2012.12345 ± 0.003 cm^-1",
+        "E = 1203.4567 and T ≈ 2010.12345",
+        "a 1105.2345% rise",
+    ],
+)
+def test_a_number_a_sentence_goes_on_from_is_a_quantity_not_an_arxiv_id(text: str) -> None:
+    """reg36 F7: "the 1203.4567 keV line" had lost its number, and validate had said to list it
+    in `like`."""
+    assert read(text) == text
+    assert arxiv_ids(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "ids"),
+    [
+        ("2506.20115", ["2506.20115"]),
+        ("2506.20115, 2509.22540; (2510.18733) [2511.00001].", None),
+        ("2506.20115 2509.22540 2510.18733 2511.00001", None),
+        ("papers like 2506.20115 and 2509.22540", ["2506.20115", "2509.22540"]),
+        ("Holography (2506.20115): 2509.22540v2 sparse attention", ["2506.20115", "2509.22540"]),
+        (
+            "2506.20115 Sparse attention\n2509.22540 Mamba state spaces",
+            ["2506.20115", "2509.22540"],
+        ),
+        ("- 2506.20115 Sparse attention\n- 2509.22540v1 Mamba", ["2506.20115", "2509.22540"]),
+        ("[1] 2506.20115 Sparse attention\n[2] 2509.22540 Mamba", ["2506.20115", "2509.22540"]),
+    ],
+)
+def test_an_id_alone_in_a_list_or_with_a_version_is_an_id(text: str, ids: list[str] | None) -> None:
+    ids = ids or ["2506.20115", "2509.22540", "2510.18733", "2511.00001"]
+    assert arxiv_ids(text) == ids
+    assert not any(i in read(text) for i in ids)

@@ -159,29 +159,35 @@ def _liked(sub: Subscriber) -> str:
 
 def _foreign(sub: Subscriber) -> bool:
     """Whether the interests text has words enough to judge, fewer than KNOWN_SHARE of them known
-    to the built-in background (without one, none is judged), and is not English: another
-    language's function words, or none of English's. A theorist's "Heterotic compactifications,
-    the swampland and de Sitter vacua" has 1 word of 6 the background knows, and is English."""
+    to the built-in background (without one, none is judged), and is in another language than
+    the papers: that language's function words, or another script than theirs. Lacking English's
+    stop words had made a text foreign too, and a terse list has none by nature: "Hinton LeCun
+    Bengio Schmidhuber Sutskever", "LiFePO4 NMC811 LLZO Li6PS5Cl" had been refused as another
+    language, though they match papers (reg36 F4). Its words unknown to the background say
+    nothing of its language either: a theorist's "Heterotic compactifications, the swampland
+    and de Sitter vacua" has 1 word of 6 the background knows, and is English."""
     from digest.ranking.stopwords import foreign_stops
     from digest.ranking.tokens import fold
     from digest.ranking.wishes import read
 
-    words, known = _known(sub.profile.interests)
-    if len(words) < JUDGED or len(known) >= KNOWN_SHARE * len(words) or not _vocabulary():
+    if not _judged(*_known(sub.profile.interests)):
         return False
     text = read(sub.profile.interests)
     tokens = re.findall(r"[^\W\d_]+", fold(text).lower())
-    return bool(foreign_stops(tokens, text)) or not _english_only().intersection(tokens)
+    return bool(foreign_stops(tokens, text)) or _script(text) < 1 / 2
 
 
-@functools.cache
-def _english_only() -> frozenset[str]:
-    """English's stop words that are no other language's function word ("the", not "de"), nor
-    a word of one or two letters that other languages write ("a", "no", "me")."""
-    from digest.ranking.stopwords import ENGLISH_STOP_WORDS, FUNCTION_WORDS
+def _judged(words: list[str], known: list[str]) -> bool:
+    """Whether a text's words are enough to judge its language by, and too few of them known."""
+    return len(words) >= JUDGED and len(known) < KNOWN_SHARE * len(words) and bool(_vocabulary())
 
-    english = {w for w in ENGLISH_STOP_WORDS if len(w) > 2}
-    return frozenset(english.difference(*FUNCTION_WORDS.values()))
+
+def _script(text: str) -> float:
+    """The share of a text's letters in the papers' script, Latin (with its accents and Vietnamese
+    letters): Chinese, Japanese or Russian has no function word `foreign_stops` knows."""
+    letters = [c for c in text if c.isalpha()]
+    latin = sum(ord(c) < 0x250 or 0x1E00 <= ord(c) < 0x1F00 for c in letters)
+    return latin / len(letters) if letters else 1.0
 
 
 def _known(text: str) -> tuple[list[str], list[str]]:

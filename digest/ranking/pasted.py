@@ -60,11 +60,13 @@ _QUOTES = (("``", "\u201c"), ("''", "\u201d"))
 # [2]{D_{KL}(#1\|#2)}" gave "d_kl", "\renewcommand{\vec}[1]{\boldsymbol{#1}}" a word "1".
 _DEFINITION = re.compile(
     r"\\(?:(?:re)?newcommand|providecommand|DeclareRobustCommand|DeclareMathOperator)\*?\s*"
-    r"(?:\{\s*\\([A-Za-z]+|.)\s*\}|\\([A-Za-z]+|.))\s*(?:\[\s*(\d)\s*\])?(?:\s*\[[^\]]*\])?\s*(?=\{)"
+    r"(?:\{\s*\\([A-Za-z]+|.)\s*\}|\\([A-Za-z]+|.))\s*(?:\[\s*(\d)\s*\])?(?:\s*\[([^\]]*)\])?\s*(?=\{)"
     r"|\\[gex]?def\s*\\([A-Za-z]+)((?:\s*#\d)*)\s*(?=\{)"
 )
 _PARAMETER = re.compile(r"#(\d)")
-Macros = dict[str, tuple[int, str]]  # a macro's name: its number of arguments, its body
+# A macro's name: its number of arguments, its body, and its first argument's default when that
+# one is optional ("\newcommand{\vect}[2][x]{…}": "\vect{t}" and "\vect[y]{t}" are both uses).
+Macros = dict[str, tuple[int, str, str | None]]
 
 
 def plain(text: str) -> str:
@@ -99,11 +101,14 @@ def _definitions(text: str) -> tuple[str, Macros]:
     for match in _DEFINITION.finditer(text):
         if match.start() < done:
             continue  # a definition inside another's body
-        end = _skip(text, match.end())
-        name = match[1] or match[2] or match[4]
-        count = int(match[3]) if match[3] else len(_PARAMETER.findall(match[5] or ""))
-        macros[name] = (count, text[match.end() + 1 : end - 1])
         out.append(text[done : match.start()] + " ")
+        end = _close(text, match.end())
+        if end < 0:  # a paste cut inside the body: the text after its "{" is the reader's still
+            done = match.end() + 1
+            continue
+        name = match[1] or match[2] or match[5]
+        count = int(match[3]) if match[3] else len(_PARAMETER.findall(match[6] or ""))
+        macros[name] = (count, text[match.end() + 1 : end - 1], match[4] if count else None)
         done = end
     out.append(text[done:])
     return "".join(out), macros
@@ -178,11 +183,20 @@ def _value(text: str, i: int, strings: dict[str, str]) -> tuple[str, int]:
 def _skip(text: str, i: int) -> int:
     """The end of the group opening at text[i] ({…}, "…" or (…)), balanced in its braces, or of
     a bare value up to the next comma; the text's end if it never closes."""
-    opener = text[i]
-    closer = {"{": "}", '"': '"', "(": ")"}.get(opener)
-    if closer is None:
+    if text[i] not in '{"(':
         comma = re.compile(r"[^,{}()]*").match(text, i)
         return max(comma.end() if comma else i, i + 1)
+    end = _close(text, i)
+    return end if end >= 0 else len(text)
+
+
+_CLOSERS = {"{": "}", '"': '"', "(": ")", "[": "]"}
+
+
+def _close(text: str, i: int) -> int:
+    """The end of the group opening at text[i] ({…}, "…", (…) or […]), balanced in its braces;
+    -1 if it never closes (a paste cut short)."""
+    closer = _CLOSERS[text[i]]
     depth = 0
     for j in range(i + 1, len(text)):
         c = text[j]
@@ -192,7 +206,7 @@ def _skip(text: str, i: int) -> int:
             depth += 1
         elif c == "}" and text[j - 1] != "\\":
             depth -= 1
-    return len(text)
+    return -1
 
 
 def latex(text: str, macros: Macros | None = None) -> str:
@@ -226,18 +240,30 @@ def _expanded(text: str, macros: Macros) -> str:
     for use in re.finditer(r"\\(" + names + r")(?![A-Za-z])\s*", text):
         if use.start() < done:
             continue  # inside the arguments of the macro before
-        count, body = macros[use[1]]
-        args: list[str] = []
-        i = use.end() if count else use.end(1)
-        for _ in range(count):
-            i = len(text) - len(text[i:].lstrip())
-            end = _skip(text, i) if text[i : i + 1] == "{" else min(i + 1, len(text))
-            args.append(text[i + 1 : end - 1] if text[i : i + 1] == "{" else text[i:end])
-            i = end
+        count, body, default = macros[use[1]]
+        args, i = _arguments(text, use.end() if count else use.end(1), count, default)
         out.append(text[done : use.start()] + " " + _filled(body, args) + " ")
         done = i
     out.append(text[done:])
     return "".join(out)
+
+
+def _arguments(text: str, i: int, count: int, default: str | None) -> tuple[list[str], int]:
+    """A use's `count` arguments from text[i] on ({…} or one character), and where they end; an
+    optional first one ([…]) is its default when not given. "\\vect[y]{t}" had been read with
+    "[" and "y" as its two arguments, "]t" left over."""
+    args: list[str] = []
+    for n in range(count):
+        i = len(text) - len(text[i:].lstrip())
+        if n == 0 and default is not None:
+            end = _close(text, i) if text[i : i + 1] == "[" else -1
+            args.append(text[i + 1 : end - 1] if end >= 0 else default)
+            i = end if end >= 0 else i
+            continue
+        end = _skip(text, i) if text[i : i + 1] == "{" else min(i + 1, len(text))
+        args.append(text[i + 1 : end - 1] if text[i : i + 1] == "{" else text[i:end])
+        i = end
+    return args, i
 
 
 def _filled(body: str, args: list[str]) -> str:

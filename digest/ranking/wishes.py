@@ -202,42 +202,80 @@ _POINTERS = re.compile(
     re.IGNORECASE,
 )
 
-# An arXiv id, "arXiv:" before it or not ("arXiv:2506.20115", "2506.20115v2", "hep-th/9711200"):
+# An arXiv id, "arXiv" before it or not ("arXiv:2506.20115", "2506.20115v2", "hep-th/9711200"):
 # a pointer to a paper, as a DOI is. Read as words, "arXiv:2506.20115, arXiv:2509.22540" had been
 # the word "arxiv", the whole profile: every pick a paper whose abstract says "arXiv"; and
-# "hep-th/9711200" had been "hep th". Without "arXiv:", only a plausible id is one (a month 01-12).
+# "hep-th/9711200" had been "hep th". The word "arXiv" before an id is the pointer's, with a colon
+# or not, and the words readers put between ("arXiv 2506.20115", "arXiv id 2506.20115", "arXiv
+# preprint arXiv:2506.20115"): without the colon it had stayed, the profile "arxiv" again.
 _ARXIV_ID = re.compile(
-    r"(?<![\w.\-/])(arXiv\s*:\s*)?"
-    r"(\d{4}\.\d{4,5}|[a-z]+(?:-[a-z]+)?(?:\.[a-z]{2})?/\d{7})(?:v\d+)?(?![\w\-/]|\.\d)",
+    r"(?<![\w.\-/])((?:arXiv(?:\s+(?:preprint|e-?prints?|paper|id|identifier|number|no\.|nr\.|#))*"
+    r"\s*:?\s*)+)?"
+    r"(\d{4}\.\d{4,5}|[a-z]+(?:-[a-z]+)?(?:\.[a-z]{2})?/\d{7})(v\d+)?(?![\w\-/]|\.\d)",
     re.IGNORECASE,
 )
-_EDGES = ".,;:!?()[]{}<>\"'"  # around an id in a sentence or a list
-_ARXIV_PREFIX = re.compile(r"\barXiv\s*:\s*", re.IGNORECASE)  # "arXiv: 2506.20115" is one token
+# A bare YYMM.NNNNN, without "arXiv" or a version, is a quantity where a sentence goes on with a
+# word or a unit ("the 1203.4567 keV line", "2012.12345 Hz", "1203.4567 ± 0.2"), or after "=",
+# "≈"; numbers joined by "and" are alike ("1203.4567 and 1203.4568 keV"). Read as ids, they had
+# been dropped and named for `like`. An id alone, or in a list of them, is an id: lines that
+# open with one are a list of papers, their titles after them ("2506.20115 Sparse attention").
+_GOES_ON = re.compile(
+    r"(?:\s*(?:and|or|&)\s+\d{4}\.\d{4,5}(?![\w\-/]|\.\d))*"
+    r"(?:\s+(?!(?:and|or)\b)[^\W\d_]|\s*[°%‰±×])",
+    re.IGNORECASE,
+)
+_COMPARED = re.compile(r"[=≈<>≤≥±×]\s*$")
+_LISTED = re.compile(r"^[ \t]*(?:[-*•+]|\d{1,3}[.)]|\[\d{1,3}\])?[ \t]*(\d{4}\.\d)", re.MULTILINE)
 
 
 def read(text: str) -> str:
     """The text with its pointers dropped and its arXiv category codes as their subjects; a
     BibTeX entry or LaTeX in it is read as its text first (its doi and url fields are gone)."""
     text = _POINTERS.sub(" ", plain(text))
-    text = _ARXIV_ID.sub(_pointer, text)
+    text = _ARXIV_ID.sub(lambda m: " " if _is_id(m) else m[0], text)
     return _CODE.sub(_subject, text)
 
 
-def _pointer(match: re.Match[str]) -> str:
+def _is_id(match: re.Match[str]) -> bool:
+    """Whether an `_ARXIV_ID` match is an arXiv id: one "arXiv" names is; a bare one, when it is
+    plausible (a month 01-12, an archive arXiv has) and no quantity."""
+    if match[1]:
+        return True
     ident = arxiv_id(match[2])
-    return " " if match[1] or (ident and plausible_arxiv_id(ident)) else match[0]
+    if not ident or not plausible_arxiv_id(ident):
+        return False
+    if match[3] or "/" in ident:
+        return True
+    text = match.string
+    if _COMPARED.search(text, 0, match.start()):
+        return False
+    return not _GOES_ON.match(text, match.end()) or _listed(text, match.start())
+
+
+def _listed(text: str, at: int) -> bool:
+    """Whether the bare number at text[at] opens a line of a list of them (two lines or more)."""
+    lines = [m.start(1) for m in _LISTED.finditer(text)]
+    return len(lines) >= 2 and at in lines
 
 
 def arxiv_ids(text: str) -> list[str]:
     """The arXiv ids a reader wrote in the text, each once, as `like` takes them ("arXiv:…", a
     bare id, an abs link): papers, which the text does not read. A pasted entry's eprint is its
     entry's, not one of them."""
-    found: list[str] = []
-    for token in re.split(r"[\s,;]+", _ARXIV_PREFIX.sub("arXiv:", plain(text))):
-        ident = arxiv_id(token.strip(_EDGES))
-        if ident and plausible_arxiv_id(ident) and ident not in found:
-            found.append(ident)
-    return found
+    text = plain(text)
+    found: list[tuple[int, str]] = []
+    for link in _POINTERS.finditer(text):  # an abs or pdf link, with its scheme or without
+        at = link[0].rstrip(".,;:!?)]}>\"'")  # a link's end in a sentence or a list
+        ident = arxiv_id(at) or arxiv_id("https://" + at)
+        found += [(link.start(), ident)] if ident else []
+    text = _POINTERS.sub(lambda m: " " * len(m[0]), text)  # where they were, for the order
+    found += [(m.start(), _ident(m)) for m in _ARXIV_ID.finditer(text) if _is_id(m)]
+    ids = [ident for _, ident in sorted(found) if plausible_arxiv_id(ident)]
+    return list(dict.fromkeys(ids))
+
+
+def _ident(match: re.Match[str]) -> str:
+    return arxiv_id(match[2]) or match[2]
 
 
 def _subject(match: re.Match[str]) -> str:
