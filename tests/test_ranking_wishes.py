@@ -203,3 +203,41 @@ def test_an_id_alone_in_a_list_or_with_a_version_is_an_id(text: str, ids: list[s
     ids = ids or ["2506.20115", "2509.22540", "2510.18733", "2511.00001"]
     assert arxiv_ids(text) == ids
     assert not any(i in read(text) for i in ids)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Papers like 2506.20115 and 2509.22540 are what I want",
+        "I liked 2506.20115 by Smith et al. on sparse attention",
+        "2506.20115 Sparse attention for long context",
+        "• 2506.20115 Sparse attention for long context",
+        "Sparse attention, see 2506.20115 for an example",
+        "2506.20115, 2509.22540 and 2510.18733 on sparse attention",
+        "arXiv.2506.20115 sparse attention",
+        "ArXiv-2506.20115 sparse attention",
+        "sparse attention https://huggingface.co/papers/2506.20115",
+        "sparse attention https://www.alphaxiv.org/abs/2506.20115v2.",
+    ],
+)
+def test_an_id_before_a_word_that_is_no_unit_is_an_id(text: str) -> None:
+    """reg38 F4, F6: any word after a bare id had made it a quantity, so an id in a sentence or
+    one "id title" line was kept as a number and no paper named for `like`; "arXiv." and
+    "ArXiv-" before an id had left the word "arxiv", and a Hugging Face or alphaXiv link named
+    no id."""
+    assert "2506.20115" in arxiv_ids(text)
+    assert "2506" not in read(text) and "arxiv" not in analyze(read(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "lines at 1203.4567, 1204.5678 and 1205.1234 keV",
+        "cooled to 1203.4567 K",
+        "1203.4567 μK and 1501.12345 GHz",
+        "a 2012.12345 nm laser",
+        "a period of 1107.1234 days, i.e. 1108.1234 years",
+    ],
+)
+def test_numbers_before_a_unit_stay_quantities(text: str) -> None:
+    assert read(text) == text and arxiv_ids(text) == []

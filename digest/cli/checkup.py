@@ -20,6 +20,8 @@ log = logging.getLogger("digest")
 # A text of fewer words is not judged by its words' share (a short list of rare terms is no
 # language), and under KNOWN_SHARE of them known to the background it is in another language.
 JUDGED, KNOWN_SHARE = 4, 1 / 2
+# A capitalised word this long is a compound noun (German's), not a name.
+COMPOUND = 13
 
 
 def problems(settings: Settings) -> list[str]:
@@ -174,7 +176,49 @@ def _foreign(sub: Subscriber) -> bool:
         return False
     text = read(sub.profile.interests)
     tokens = re.findall(r"[^\W\d_]+", fold(text).lower())
-    return bool(foreign_stops(tokens, text)) or _script(text) < 1 / 2
+    if foreign_stops(tokens, text) or _script(text) < 1 / 2:
+        return True
+    return not _english_only().intersection(tokens) and _plain_unknown(text)
+
+
+@functools.cache
+def _english_only() -> frozenset[str]:
+    """English's stop words that are no other language's function word ("the", not "de"), nor
+    a word of one or two letters that other languages write ("a", "no", "me")."""
+    from digest.ranking.stopwords import ENGLISH_STOP_WORDS, FUNCTION_WORDS
+
+    english = {w for w in ENGLISH_STOP_WORDS if len(w) > 2}
+    return frozenset(english.difference(*FUNCTION_WORDS.values()))
+
+
+def _plain_unknown(text: str) -> bool:
+    """Whether most of the words of a text are words the background does not know and ordinary
+    words of a language, as `_ordinary` tells them from a terse list's names, acronyms and
+    formulas.
+    Without English's stop words, a short text in Polish, Turkish or Czech ("Uczenie maszynowe w
+    przetwarzaniu języka naturalnego") had had too few function words for `foreign_stops` and
+    passed silently, to score 0 for ever (reg38 F3); "Hinton LeCun Bengio Schmidhuber
+    Sutskever" or "ΛCDM σ8 S8 tension H0" have none either, and are English (reg36 F4)."""
+    from digest.ranking.tokens import fold
+
+    words, known = _known(text)
+    unknown = set(words) - set(known)
+    ordinary = {
+        fold(m[0].strip(".!?")).lower()
+        for m in re.finditer(r"[^\s,;:()\[\]{}\"“”'‘’/]+", text)
+        if _ordinary(m[0], not text[: m.start()].strip() or text[: m.start()].rstrip()[-1] in ".!?")
+    }
+    return len(ordinary & unknown) > len(words) / 2
+
+
+def _ordinary(word: str, opens: bool) -> bool:
+    """Whether a word as written is an ordinary word, not a name, an acronym, a symbol or a
+    formula: Latin letters alone, small ones but for the first where it opens a sentence, or
+    where it is a long compound (German writes its nouns capitalised: "Sprachverarbeitung")."""
+    word = word.strip(".!?")
+    if not word.isalpha() or _script(word) < 1 or not word[1:].islower():
+        return False
+    return word[0].islower() or opens or len(word) >= COMPOUND
 
 
 def _judged(words: list[str], known: list[str]) -> bool:

@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from digest.models.identity import arxiv_id, plausible_arxiv_id
 from digest.models.values import Subscriber
 from digest.ranking.pasted import plain
+from digest.ranking.symbols import UNITS
+from digest.ranking.units import CASED_UNITS
 
 # arXiv's category taxonomy (arxiv.org/category_taxonomy), each subject as its name says it.
 # Read as letters, "cs.LG, hep-th, astro-ph.CO" had been "cs", "lg", "hep th", "astro ph": a
@@ -207,22 +209,32 @@ _POINTERS = re.compile(
 # the word "arxiv", the whole profile: every pick a paper whose abstract says "arXiv"; and
 # "hep-th/9711200" had been "hep th". The word "arXiv" before an id is the pointer's, with a colon
 # or not, and the words readers put between ("arXiv 2506.20115", "arXiv id 2506.20115", "arXiv
-# preprint arXiv:2506.20115"): without the colon it had stayed, the profile "arxiv" again.
+# preprint arXiv:2506.20115"): without the colon it had stayed, the profile "arxiv" again. So is
+# its dot or hyphen ("arXiv.2506.20115", a DOI's tail; "ArXiv-2506.20115"): "arxiv" a word again.
 _ARXIV_ID = re.compile(
     r"(?<![\w.\-/])((?:arXiv(?:\s+(?:preprint|e-?prints?|paper|id|identifier|number|no\.|nr\.|#))*"
-    r"\s*:?\s*)+)?"
+    r"(?:\s*:?\s*|[.\-]))+)?"
     r"(\d{4}\.\d{4,5}|[a-z]+(?:-[a-z]+)?(?:\.[a-z]{2})?/\d{7})(v\d+)?(?![\w\-/]|\.\d)",
     re.IGNORECASE,
 )
-# A bare YYMM.NNNNN, without "arXiv" or a version, is a quantity where a sentence goes on with a
-# word or a unit ("the 1203.4567 keV line", "2012.12345 Hz", "1203.4567 ± 0.2"), or after "=",
-# "≈"; numbers joined by "and" are alike ("1203.4567 and 1203.4568 keV"). Read as ids, they had
-# been dropped and named for `like`. An id alone, or in a list of them, is an id: lines that
-# open with one are a list of papers, their titles after them ("2506.20115 Sparse attention").
+# A bare YYMM.NNNNN, without "arXiv" or a version, is a quantity where a unit follows it ("the
+# 1203.4567 keV line", "2012.12345 Hz", "a period of 1107.1234 days", "1203.4567 ± 0.2"), or
+# after "=", "≈"; numbers listed with "and" or commas before one unit are alike ("lines at
+# 1203.4567, 1204.5678 and 1205.1234 keV"). Any word after it had made one a quantity, so an id in
+# a sentence or one "id title" line ("Papers like 2506.20115 and 2509.22540", "2506.20115 Sparse
+# attention") had been kept as a number, and the reader's papers lost silently (reg38 F4). An id
+# alone, in a list of them, or before a title or a sentence, is an id.
 _GOES_ON = re.compile(
-    r"(?:\s*(?:and|or|&)\s+\d{4}\.\d{4,5}(?![\w\-/]|\.\d))*"
-    r"(?:\s+(?!(?:and|or)\b)[^\W\d_]|\s*[°%‰±×])",
+    r"(?:\s*(?:,\s*(?:(?:and|or|&)\s+)?|(?:and|or|&)\s+)\d{4}\.\d{4,5}(?![\w\-/]|\.\d))*"
+    r"(?:\s+([^\W\d_]+)|\s*[°%‰±×])",
     re.IGNORECASE,
+)
+# Units after a number: the ranking's own (symbols.UNITS, units.CASED_UNITS), a prefixed one
+# ("keV", "GHz", "kpc", "μK", "mK"), a lone SI symbol, and time spelled out.
+_UNIT = re.compile(
+    r"(?:[kMGTPEmμµn]?(?:eV|Hz|pc|Jy|Pa|K|s|g|m|J|W|V|N|L|Gy|Sv|Bq|rad|bar|mol)|Å|au|AU|ly|lyr"
+    r"|(?i:sec|min|hr|h|d|days?|hours?|years?|yrs?|months?|weeks?|minutes?|seconds?|nights?|orbits?"
+    r"|kelvin|degrees?|deg|percent|per\s*cent|times|fold))"
 )
 _COMPARED = re.compile(r"[=≈<>≤≥±×]\s*$")
 _LISTED = re.compile(r"^[ \t]*(?:[-*•+]|\d{1,3}[.)]|\[\d{1,3}\])?[ \t]*(\d{4}\.\d)", re.MULTILINE)
@@ -247,9 +259,24 @@ def _is_id(match: re.Match[str]) -> bool:
     if match[3] or "/" in ident:
         return True
     text = match.string
-    if _COMPARED.search(text, 0, match.start()):
+    if _COMPARED.search(text, 0, match.start()) or _unschemed(ident):
         return False
-    return not _GOES_ON.match(text, match.end()) or _listed(text, match.start())
+    goes = _GOES_ON.match(text, match.end())
+    quantity = goes and (not goes[1] or _unit(goes[1]))
+    return not quantity or _listed(text, match.start())
+
+
+def _unit(word: str) -> bool:
+    return bool(_UNIT.fullmatch(word)) or word.lower() in UNITS | CASED_UNITS
+
+
+def _unschemed(ident: str) -> bool:
+    """Whether a bare YYMM.NNNN(N) is none arXiv gave: its ids of that form began in 0704, with
+    five digits in 1501 ("0612.12345" is a number, not an id)."""
+    if "/" in ident:
+        return False
+    month, number = ident.split(".")
+    return month < "0704" or (len(number) == 5) != (month >= "1501")
 
 
 def _listed(text: str, at: int) -> bool:
@@ -266,12 +293,22 @@ def arxiv_ids(text: str) -> list[str]:
     found: list[tuple[int, str]] = []
     for link in _POINTERS.finditer(text):  # an abs or pdf link, with its scheme or without
         at = link[0].rstrip(".,;:!?)]}>\"'")  # a link's end in a sentence or a list
-        ident = arxiv_id(at) or arxiv_id("https://" + at)
+        ident = arxiv_id(at) or arxiv_id("https://" + at) or _linked(at)
         found += [(link.start(), ident)] if ident else []
     text = _POINTERS.sub(lambda m: " " * len(m[0]), text)  # where they were, for the order
     found += [(m.start(), _ident(m)) for m in _ARXIV_ID.finditer(text) if _is_id(m)]
     ids = [ident for _, ident in sorted(found) if plausible_arxiv_id(ident)]
     return list(dict.fromkeys(ids))
+
+
+# A link whose last part is an arXiv id names it: huggingface.co/papers/ID, alphaxiv.org/abs/ID;
+# dropped as links, their papers had been lost silently, no id named for `like`.
+_LINKED = re.compile(r"/(\d{4}\.\d{4,5})(?:v\d+)?(?:\.pdf)?/?$")
+
+
+def _linked(link: str) -> str:
+    found = _LINKED.search(link.split("?")[0].split("#")[0])
+    return found[1] if found else ""
 
 
 def _ident(match: re.Match[str]) -> str:
