@@ -147,3 +147,27 @@ def test_an_unquoted_letters_form_before_the_papers_title_makes_another_paper(
 )  # fmt: skip
 def test_a_papers_own_title_about_concerns_is_no_notice(title: str) -> None:
     assert notice(title) == ""
+
+
+@pytest.mark.parametrize(
+    "form",
+    ["Response from the authors: {}", "Responses from authors: {}", "Letter from the editor: {}",
+     "Concerns about Smith et al., “{}”", "Concerns about the paper by Smith et al. “{}”",
+     "Concerns regarding Ángel and de Vries et al. “{}”"],
+)  # fmt: skip
+@pytest.mark.parametrize("paper", PAPERS)
+def test_a_letter_from_its_writers_or_about_named_authors_is_a_notice(
+    form: str, paper: str
+) -> None:
+    """ "Response from the authors: X", "Letter from the editor: X" and "Concerns about Smith et
+    al., “X”" had been copies of X, the letter never sent (reg38)."""
+    assert_another_record(paper, form.format(paper))
+
+
+@pytest.mark.parametrize(
+    "title",
+    ["Response from the ground: seismic records of storms", "Letter from Birmingham jail",
+     "Concerns about Smith et al. on privacy in LLMs"],
+)  # fmt: skip
+def test_a_from_or_et_al_without_the_form_is_no_notice(title: str) -> None:
+    assert notice(title) == ""

@@ -118,3 +118,23 @@ def test_a_british_re_root_opening_a_longer_word_is_american_too(
 )
 def test_an_re_rule_reads_only_the_british_roots(word: str) -> None:
     assert spellings(word) == {word}
+
+
+@pytest.mark.parametrize(
+    ("british", "american"),
+    [("kilometrescale", "kilometerscale"), ("millimetrewave", "millimeterwave"),
+     ("submillimetrewave", "submillimeterwave"), ("nanofibreglass", "nanofiberglass"),
+     ("centimetrescale", "centimeterscale")],
+)  # fmt: skip
+def test_a_british_re_root_after_a_units_prefix_is_american_too(
+    british: str, american: str
+) -> None:
+    """The "-re" rule anchored at the word's start had missed "kilometrescale" and
+    "millimetrewave": their titles without authors were other papers, sent twice (reg38)."""
+    assert american in spellings(british)
+
+
+@pytest.mark.parametrize("word", ["splitreason", "kilometric", "millimetric"])
+def test_an_re_root_within_a_word_is_read_only_after_a_prefix(word: str) -> None:
+    """ "splitreason" holds "litre": read anywhere, it had been "spliterason"."""
+    assert spellings(word) == {word}

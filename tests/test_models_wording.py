@@ -771,3 +771,51 @@ def test_a_spaced_prefix_or_a_british_re_within_a_word_keeps_one_paper_without_a
     letters swapped, a typo only the same people's record may fix: a record without authors
     made the copy another paper, sent twice (reg36)."""
     assert same_title(one, other, False) and same_title(other, one, False)
+
+
+@pytest.mark.parametrize("paper", ["Graph neural networks", "RANSAC", "Fuzzy numbers"])
+@pytest.mark.parametrize(
+    "sequel",
+    ["{} revisited: a benchmark study", "{} Revisited: Toward better benchmarks",
+     "{} reloaded: faster and better", "{} revisited again", "{}: revisited and extended",
+     "{} reconsidered — a cross-dataset analysis", "{} strikes back: sparse and fast"],
+)  # fmt: skip
+def test_a_sequels_word_next_to_the_title_makes_another_paper_with_a_subtitle_after_it(
+    paper: str, sequel: str
+) -> None:
+    """A sequel's word counted only as the whole added run: "X revisited: a benchmark study"
+    was a subtitle grown, a copy of X, never sent (reg38; 12 of 13 corpus "X Revisited: …")."""
+    other = sequel.format(paper)
+    assert not same_title(paper, other, True) and not same_title(other, paper, False)
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [("Riemannian geometry of Carnot groups", "Sub Riemannian geometry of Carnot groups"),
+     ("Resolution of satellite images", "Super resolution of satellite images"),
+     ("Training for domain adaptation", "Co training for domain adaptation"),
+     ("Supervised domain adaptation", "Un supervised domain adaptation"),
+     ("Factual explanations for credit", "Counter factual explanations for credit"),
+     ("Annual variability of monsoon rainfall", "Inter annual variability of monsoon rainfall"),
+     ("Annual variability of monsoon rainfall", "Inter-annual variability of monsoon rainfall")],
+)  # fmt: skip
+def test_a_spaced_prefix_makes_another_paper(one: str, other: str) -> None:
+    """Only self, pre and post had been read spaced: "Super resolution of …" was "Resolution of
+    …" grown by a word in front, one paper of two (reg38)."""
+    assert not same_title(one, other, True) and not same_title(other, one, False)
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [("Super resolution of satellite images", "Super-resolution of satellite images"),
+     ("Super resolution of satellite images", "Superresolution of satellite images"),
+     ("Co training for domain adaptation", "Co-training for domain adaptation"),
+     ("Inter annual variability of rainfall", "Interannual variability of rainfall"),
+     ("Counter speech against hate", "Counter-speech against hate"),
+     ("CO depletion in infrared dark clouds", "CO depletion in infrared dark clouds"),
+     ("Equilibrium chemistries for H2O and CO in models",
+      "Equilibrium chemistries for H2O and CO in models"),
+     ("A neutron counter for lunar water", "A neutron counter for lunar water detection")],
+)  # fmt: skip
+def test_a_spaced_prefix_or_the_word_itself_keeps_one_paper(one: str, other: str) -> None:
+    assert same_title(one, other, False) and same_title(other, one, False)

@@ -102,13 +102,17 @@ _THE_WORK = (
     r"(?:(?:(?:the|this|a|an|recent|published)\s+)*(?:study|paper|article|report|trial|analysis"
     r"|review|work|findings|claims|results|conclusions|publication|manuscript)\s*)?"
 )
+# Who wrote the letter, or whose paper it is about: "Response from the authors: X", "Letter from
+# the editor: X", "Concerns about (the paper by) Smith et al., “X”" had been copies of X (reg38)
+_FROM = rf"from\s+(?:the\s+)?{_WHO}"
+_BY = r"(?:(?:by\s+)?[^,:;()\"“”]{1,100}?\bet\s+al\b\.?,?\s*)?"
 _NOTICE = tuple(
     re.compile(rf"\W*{_QUALIFIER}(?P<head>{form}", re.IGNORECASE)
     for form in (
         # "Correction: X", "Retraction notice: X", "Correction to: X", "Temporary Removal: X",
         # "Letter re: X", "Comment and concerns: X", "Concerns: X"
         rf"{_HEADS})(?:\s+(?:note|notice|statement|article|paper|to|of|on|for|regarding"
-        r"|about|concerning|re))?\s*(?::|[\u2013\u2014]|\s-\s|$)",
+        rf"|about|concerning|re|{_FROM}))?\s*(?::|[\u2013\u2014]|\s-\s|$)",
         # "Comments on “X”", "Discussion of “X”", "Retraction of ‘X’", "Letter concerning “X”"
         rf"{_HEAD})\s+(?:to|for|of|on|regarding|about|concerning|re:?)\s*[\"“”‘’'«„\[]",
         # words that open no paper's own title: "Corrigendum to X", "Reply to comment on X",
@@ -123,7 +127,7 @@ _NOTICE = tuple(
         # "Concerns regarding “X”", "Concerns about ‘X’", "Concerns raised by “X”", "Concerns
         # about the study “X”": a letter's, with the title it doubts
         r"concerns?)\s+(?:raised\s+(?:by|in|about|over)|regarding|about|over|with|on|concerning"
-        rf"|re:?)\s*{_THE_WORK}[{_QUOTES}]",
+        rf"|re:?)\s*{_THE_WORK}{_BY}[{_QUOTES}]",
         # A letter's "Re: “X”"; not a name that opens with it, "Re:Form", "Re:Verse"
         r"re)\s*:\s*(?=[\"“”‘’'«„])",  # title-cased after "Re" too: _letter
     )

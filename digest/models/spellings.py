@@ -66,11 +66,15 @@ _OUR = (
 # The British roots whose "-re" is "-er" in American English, at the start of a longer word
 # ("centreline", "fibreglass", "centrepiece", "metreage"): one edit only at the word's end
 # ("centres"), the r and e swapped within had been a typo's, another paper without authors.
+# After a unit's or a size's prefix too ("kilometrescale", "millimetrewave", "nanofibres"):
+# anchored at the word's start, those had been another paper (reg38); not anywhere, where
+# "splitreason" holds "litre".
 _RE = "|".join(
     word[:-2]
     for word in "centre fibre theatre metre litre spectre calibre lustre sabre meagre"
     " ochre sceptre mitre titre".split()
 )
+_SIZES = "kilo|centi|milli|micro|nano|pico|femto|deci|hecto|mega|giga|sub|super|macro|multi"
 _RULES = tuple(
     (re.compile(rule), spelt)
     for rule, spelt in (
@@ -87,7 +91,7 @@ _RULES = tuple(
         (r"(?<=\w\w)ys(e[sdr]?|ers|ing)$", r"yz\1"),  # haemolysed, catalysed
         (r"(learn|burn|dream|leap|spoil|lean)t$", r"\1ed"),  # learnt, sunburnt, dreamt
         (r"(spel|spil|dwel)t$", r"\1led"),  # spelt, spilt
-        (rf"^({_RE})re(?=[a-z])(?!d$)", r"\1er"),  # centreline, fibreglass, theatregoer
+        (rf"^((?:{_SIZES})*(?:{_RE}))re(?=[a-z])(?!d$)", r"\1er"),  # centreline, kilometrescale
     )
 )
 # The British roots with an "ae" or "oe" American English drops: haemoglobin, leukaemia, foetal,

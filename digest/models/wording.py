@@ -111,17 +111,18 @@ _AMPERSAND = re.compile(r"&(?!#?\w+;)")  # "&" is "and": normalize() had dropped
 # other paper's title ("Supervised …", "Grounding …"), or an article dropped. Not "non-" and
 # "anti-": a negation of their own (_negated), as a word added within too ("anti-de Sitter").
 _PREFIXED = re.compile(
-    r"(?<![\w-])(semi|self|de|un|dis|mis|counter|pre|post|re|co|sub|super|pseudo|quasi"
+    r"(?<![\w-])(semi|self|de|un|dis|mis|counter|pre|post|re|co|sub|super|inter|pseudo|quasi"
     r"|multi|a)[-\u2010\u2011](?=[^\W\d_])(?!(?:{})\b)".format("|".join(NUMBERS + ORDINALS)),
     re.IGNORECASE,
 )
 
 # A prefix that is a word too, written spaced before its word ("Self supervised", "Pre
-# training", "Post training"), is one word with it, as hyphenated: split, it had been a word
-# added in front of "Supervised …", "Training …", one paper of two (reg36). Not at a piece's
-# end ("We'll Fix it in Post: …", "SELF: Self-Extend …"): there it is the word.
+# training", "Super resolution", "Co training", "Inter annual"), is one word with it, as
+# hyphenated: split, it had been a word added in front of "Supervised …", "Resolution …", one
+# paper of two (reg36, reg38). Not at a piece's end ("We'll Fix it in Post: …", "SELF: …") or
+# before a small word ("CO and H2O", "Counter for …"): there it is the word.
 _SPACED = re.compile(
-    r"(?<![\w-])(self|pre|post)\s+(?=[^\W\d_])(?!(?:and|or|nor|of|in|on|at|to|for|by|with|from"
+    r"(?<![\w-])(self|pre|post|sub|super|co|un|counter|inter)\s+(?=[^\W\d_])(?!(?:and|or|nor|of|in|on|at|to|for|by|with|from"
     r"|the|an?|is|as|are)\b)",
     re.IGNORECASE,
 )
@@ -269,14 +270,16 @@ def _negated(words: list[str], end: str) -> bool:
 
 def _sequel(words: list[str], end: str) -> bool:
     """Do the words make the title a sequel's: the run added next to the title is the sequel's
-    word itself ("X revisited", "Revisiting X", "X reloaded", "X strikes back", "X: the second
-    part"), small words aside? One inside a grown subtitle is the subtitle's ("X: Mass Function
-    Revisited", "X: Results from the First Part of …"), and "continued", "returns", "strikes"
-    are words too ("… through continued pretraining"): anywhere, they had made a journal's copy
-    another paper, sent twice (reg36)."""
+    word itself ("X revisited", "Revisiting X", "X: the second part"), small words aside, or
+    opens with it at the end ("X revisited: a benchmark study", "X reloaded: faster")? Taken as
+    a subtitle grown, those had been copies of X, never sent (reg38). One inside a grown
+    subtitle is the subtitle's ("X: Mass Function Revisited"), and "continued", "sequel" are
+    words too ("… via continued pretraining"): anywhere, they had made a copy another (reg36)."""
     told = tuple(w for w in words if w not in _SMALL)
     if end == "within" or not told:
         return False
+    if end == "end" and any(tuple(words[: len(p)]) == p for p in _OPENS_SEQUEL):
+        return True
     parts = not (_PARTS.isdisjoint(told) or _ORDINAL.isdisjoint(told))  # "the second part"
     return told in _SEQUELS[end] or (parts and (_PARTS | _ORDINAL).issuperset(told))
 
@@ -290,6 +293,7 @@ _SEQUELS = {
         ("end", "revisited,reloaded,redux,reconsidered,rethought,continued,sequel,strikes back"),
     )
 }
+_OPENS_SEQUEL = _SEQUELS["end"] - {("continued",), ("sequel",)}
 _PARTS = frozenset("part parts".split())
 _ORDINAL = frozenset(ORDINALS)
 _BESIDE = frozenset("and or nor versus vs".split())
