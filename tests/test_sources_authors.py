@@ -379,3 +379,79 @@ def test_a_particle_with_a_capital_leads_a_surname_in_pairs(
 ) -> None:
     """reg37 F5: "Van der Berg, Jan, De la Cruz, Maria" had made four authors."""
     assert split(written) == names
+
+
+@pytest.mark.parametrize(
+    ("written", "names"),
+    [
+        ("Jane Doe1, John A. LEE2", ("Jane Doe", "John A. LEE")),
+        ("Xin ZHANG, Robby T. TAN", ("Xin ZHANG", "Robby T. TAN")),
+        ("Hajar SAKAI1, Sarah S. LAM2", ("Hajar SAKAI", "Sarah S. LAM")),
+        ("Abhi KAMBOJ, Minh N. DO", ("Abhi KAMBOJ", "Minh N. DO")),
+        ("Abhi KAMBOJ1 and Minh N. DO2", ("Abhi KAMBOJ", "Minh N. DO")),
+        (
+            "Nhung T. T. NGUYEN, Anh T. NGO and Trinh X. HOANG",
+            ("Nhung T. T. NGUYEN", "Anh T. NGO", "Trinh X. HOANG"),
+        ),
+        ("Jane Doe, Lev TAL-OR", ("Jane Doe", "Lev TAL-OR")),
+        # still "Last, First M" and degrees after initials
+        ("Reagle, Joseph M.", ("Joseph M. Reagle",)),
+        ("Doe, Jean J-P", ("Jean J-P Doe",)),
+        ("Rakshitha R. T. MD, John Smith PhD", ("Rakshitha R. T.", "John Smith")),
+    ],
+)
+def test_a_given_name_and_initials_before_capitals_are_a_whole_name(
+    written: str, names: tuple[str, ...]
+) -> None:
+    """reg39 F1: "Jane Doe1, John A. LEE2" had been one reversed name, "John A. LEE Jane Doe"."""
+    assert split(written) == names
+
+
+@pytest.mark.parametrize(
+    ("written", "names"),
+    [
+        (
+            "BY CATALIN D. SPATARU, WEI PAN AND ALEXANDER CERJAN",
+            ("CATALIN D. SPATARU", "WEI PAN", "ALEXANDER CERJAN"),
+        ),
+        ("AAMIR MEHMOOD, YUE HU", ("AAMIR MEHMOOD", "YUE HU")),
+        ("ANH T. NGO, KAI HU", ("ANH T. NGO", "KAI HU")),
+        ("SMITH, JOHN AND DOE, JANE", ("JOHN SMITH", "JANE DOE")),
+        ("ZHANG W, ROSSI M", ("ZHANG W", "ROSSI M")),
+    ],
+)
+def test_in_capitals_alone_case_says_nothing(written: str, names: tuple[str, ...]) -> None:
+    """reg39 F2: "CATALIN D. SPATARU, WEI PAN" had been one name, "WEI PAN CATALIN D. SPATARU"."""
+    assert split(written) == names
+
+
+@pytest.mark.parametrize(
+    ("written", "names"),
+    [
+        ("Yuhang Ai 1, Bo Li 2", ("Yuhang Ai", "Bo Li")),
+        ("Yuhang Ai 1,2", ("Yuhang Ai",)),
+        ("Pei Ai 3", ("Pei Ai",)),
+        ("Sakana AI 2, Bo Li 1", ("Sakana AI 2", "Bo Li")),
+        ("Qwen Team 2", ("Qwen Team 2",)),
+    ],
+)
+def test_the_surname_ai_loses_its_mark(written: str, names: tuple[str, ...]) -> None:
+    """reg39 F6: "Ai" had been read as a team's "AI", whose digits are its own."""
+    assert split(written) == names
+
+
+@pytest.mark.parametrize(
+    ("written", "names"),
+    [
+        ("Harsha KG\nRithanya V", ("Harsha KG", "Rithanya V")),
+        ("Konstantin Todorov\nVenktesh V", ("Konstantin Todorov", "Venktesh V")),
+        ("Amaya Gallagher-Syed\nHenry Senior", ("Amaya Gallagher-Syed", "Henry Senior")),
+        ("Joseph M.\nReagle Jr.", ("Joseph M. Reagle Jr.",)),
+        ("Ada Lovelace\nJoseph M.\nReagle Jr.", ("Ada Lovelace", "Joseph M. Reagle Jr.")),
+    ],
+)
+def test_a_line_ending_in_an_initial_or_senior_is_a_name_of_its_own(
+    written: str, names: tuple[str, ...]
+) -> None:
+    """reg39 F7: "V" and "Senior" had been a suffix that runs on the line before."""
+    assert split(written) == names

@@ -12,23 +12,16 @@ import re
 from collections.abc import Iterable
 
 from digest.sources.name_marks import is_team, unmarked, untitled
+from digest.sources.name_words import (
+    DEGREE,
+    DEGREE_OR_INITIALS,
+    capitals_surname,
+    capitals_written,
+    given_and_middle,
+    is_initials,
+)
 
 _SUFFIX = re.compile(r"^(?:jr|sr|junior|senior|ii|iii|iv|v|2nd|3rd)\.?$", re.IGNORECASE)
-# "D.", "J.-P.", "A. B.", "Th.", or bare capitals "AB", "J-P" as some exports write initials
-# (capitals: a script without case, "李华", had been initials, so four Chinese names made two).
-_INITIALS = re.compile(r"^(?:(?:[^\W\d_][a-z]?\.\s*-?\s*)+|[^\W\d_]{1,3}(?:-[^\W\d_]{1,2})?)$")
-# Degrees and post-nominals, a comma part of their own after a name ("Jane Smith, M.D., Ph.D.,
-# and John Doe, M.D." had made "M.D." and "Ph.D." authors): none of these is anyone's initials.
-_DEGREE = re.compile(
-    r"^(?:Ph\.?D|D\.?Phil|M\.?Phil|[BDM]\.?Sc|Sc\.?D|Dr\.?P\.?H|Pharm\.?D|Ed\.?D|MBB?Ch\.?B?|MBBS"
-    r"|BMBS|MSPH|F(?:RCP[CE]?|RCS|ACS|ACP|AAP|AHA|ESC|RSE|RACP|MedSci)|MRCP|Dr|Prof)\.?$"
-)
-# Those that may be initials ("M.D." Michael David, "Ph. D." Philipp D.): a degree only after a
-# whole name or another degree.
-_DEGREE_OR_INITIALS = re.compile(
-    r"^(?:M\.?D|M\.?P\.?H|R\.?N|F\.?R\.?S|M\.?[SA]|B\.?[SA]|D\.?O|D\.?D\.?S|D\.?V\.?M|M\.?B\.?A"
-    r"|N\.?P|P\.?A|J\.?D|M\.?H\.?S|[BM]\.?S\.?N|D\.?M\.?D|PHD|[BDM]SC|Ph\.\s?D)\.?$"
-)
 # Chinese, Japanese and Korean write a whole name as one word: "张伟" is no surname alone.
 _CJK_NAME = re.compile(
     "[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\u00b7]{2,}"
@@ -85,7 +78,8 @@ def _split_text(value: str) -> tuple[str, ...]:
         for group in _top_level(text, _SEMICOLON)
     ]
     ordered = len(groups) > 1 or any(map(_is_surname_first, (p for g in groups for p in g)))
-    names = [name for group in groups for part in group for name in _names(part, ordered)]
+    capitals = capitals_written(text)
+    names = [n for group in groups for part in group for n in _names(part, ordered, capitals)]
     names += [c for c in collaborations if c not in names]
     return tuple(dict.fromkeys(n for n in names if _is_name(n)))
 
@@ -115,6 +109,9 @@ def _by_line(value: str) -> tuple[str, ...] | None:
     return tuple(dict.fromkeys(name for names in found for name in names))
 
 
+# A line's last word that is a suffix or a name's own: "Rithanya V" (an initial), "Henry Senior"
+# (a surname) had run on as "Reagle Jr." does, gluing two authors into one.
+_NAME_OR_SUFFIX = re.compile(r"^(?:v|senior|junior)$", re.IGNORECASE)
 _ENDS_LIST = re.compile(r"(?:[,;&]|\band)$", re.IGNORECASE)
 _OPENS_LIST = re.compile(r"^(?:[,;&]|and\b)", re.IGNORECASE)
 
@@ -126,9 +123,9 @@ def _runs_on(before: str, line: str) -> bool:
     if _ENDS_LIST.search(before) or _OPENS_LIST.match(line):
         return True
     words, last = line.split(), before.split()[-1]
-    if len(words) <= 2 and _SUFFIX.match(words[-1]):
+    if len(words) <= 2 and _SUFFIX.match(words[-1]) and not _NAME_OR_SUFFIX.match(words[-1]):
         return True
-    if not (_PARTICLE.fullmatch(last) or _is_initials(last)):
+    if not (_PARTICLE.fullmatch(last) or is_initials(last)):
         return False
     one_word = len(words) == 1 and bool(_LETTER.search(line))  # no team's ":" after "AI"
     return bool(_PARTICLE.match(line)) or (one_word and not _CJK_NAME.fullmatch(line))
@@ -141,9 +138,9 @@ def _is_whole(name: str) -> bool:
     words = name.split()
     if len(words) == 1:
         return bool(_CJK_NAME.fullmatch(name))
-    if _is_initials(name) or _PARTICLE.fullmatch(words[-1]):
+    if is_initials(name) or _PARTICLE.fullmatch(words[-1]):
         return False
-    return not (len(words) == 2 and _SUFFIX.match(words[1]))
+    return not (len(words) == 2 and _SUFFIX.match(words[1]) and not _NAME_OR_SUFFIX.match(words[1]))
 
 
 def one(name: str) -> str:
@@ -197,12 +194,13 @@ def _is_surname_first(part: str) -> bool:
     return len(pieces[0].split()) == 1 or bool(_PARTICLE.match(pieces[0]))
 
 
-def _names(segment: str, ordered: bool = False) -> list[str]:
+def _names(segment: str, ordered: bool = False, capitals: bool = False) -> list[str]:
     """The names of one segment with no " and " or ";" left: commas decide. `ordered`: the list
     writes "Last, First" (its pieces are parted by semicolons, or one of them plainly is one),
     so that two parts are one name also when the surname is several words ("Rodríguez de la
-    Fuente, Juan Carlos" had made two authors, "Juan Carlos" one)."""
-    parts = _without_degrees(_parts(segment))
+    Fuente, Juan Carlos" had made two authors, "Juan Carlos" one). `capitals`: the list
+    writes surnames in capitals ("Abhi KAMBOJ")."""
+    parts = _without_degrees(_parts(segment, capitals))
     # Suffixes belong to the name before them: ("Reagle", "Jr.") then ("Joseph M.", "").
     items: list[list[str]] = []
     for part in parts:
@@ -222,7 +220,7 @@ def _names(segment: str, ordered: bool = False) -> list[str]:
         and not _full_name(last, given, ordered)
     ):
         return [_join(given, last, items[0][1] or items[1][1])]
-    pairs = len(items) % 2 == 0 and all(_is_initials(g) for g, _ in items[1::2])
+    pairs = len(items) % 2 == 0 and all(is_initials(g) for g, _ in items[1::2])
     if pairs or _surname_pairs([part for part, _ in items]):
         return [
             _join(given, last, s1 or s2)
@@ -231,12 +229,12 @@ def _names(segment: str, ordered: bool = False) -> list[str]:
     return [_join("", name, suffix) for name, suffix in items]
 
 
-def _parts(segment: str) -> list[str]:
+def _parts(segment: str, capitals: bool = False) -> list[str]:
     """The comma parts of a segment that hold a letter ("Jane Doe1,2": its "2" is a mark), each
     without its title, marks and degrees."""
     parts = [part for part in _top_level(segment, _COMMA) if _LETTER.search(part)]
     vancouver = any(map(_ends_in_initials, parts)) and not any(map(_first_last, parts))
-    return [_bare(part, vancouver) for part in parts]
+    return [_bare(part, vancouver, capitals) for part in parts]
 
 
 def _first_last(part: str) -> bool:
@@ -246,35 +244,38 @@ def _first_last(part: str) -> bool:
     words = part.split()
     if len(words) < 2 or is_team(part) or not any(c.islower() for c in words[0]):
         return False
-    if any(w.isalpha() and w.isupper() and not _is_initials(w) for w in words[1:]):
+    if any(w.isalpha() and w.isupper() and not is_initials(w) for w in words[1:]):
         return True
     last = words[-1]
-    return not (_is_initials(last) or _DEGREE.match(last) or _DEGREE_OR_INITIALS.match(last))
+    return not (is_initials(last) or DEGREE.match(last) or DEGREE_OR_INITIALS.match(last))
 
 
 def _ends_in_initials(part: str) -> bool:
     """Whether a part is a name of Vancouver's form ("Smith J", "García Márquez JA"), initials
     that may be a degree ("Lee MD") aside."""
     words = part.split()
-    if len(words) < 2 or _DEGREE_OR_INITIALS.match(words[-1]):
+    if len(words) < 2 or DEGREE_OR_INITIALS.match(words[-1]):
         return False
-    return _is_initials(words[-1]) and not _is_initials(words[0])
+    return is_initials(words[-1]) and not is_initials(words[0])
 
 
-def _bare(name: str, vancouver: bool = False) -> str:
+def _bare(name: str, vancouver: bool = False, capitals: bool = False) -> str:
     """A name without the title before it or the marks and degrees after it: "Dr. Jane Doe1" and
     "Jane Doe PhD" are Jane Doe ("Jane Doe PhD, John Smith MD" had been read as one "Last,
     First" name, "John Smith MD Jane Doe PhD"). A degree that may be initials ("MD") goes after
     initials ("Doe JA MD"), after another degree, or in a list that is no `vancouver` one (in
-    "García Márquez MD, Smith J" it is his initials)."""
+    "García Márquez MD, Smith J" it is his initials), and never after a given name and middle
+    initials alone in a list of `capitals` surnames ("Abhi KAMBOJ, Minh N. DO")."""
     words = unmarked(untitled(name)).split()
     if not words:
         return name
     degree = False
     while len(words) > 2 and words[-1]:
         last = words[-1]
-        if not _DEGREE.match(last) and not (
-            _DEGREE_OR_INITIALS.match(last) and (degree or not vancouver or _is_initials(words[-2]))
+        if not DEGREE.match(last) and not (
+            DEGREE_OR_INITIALS.match(last)
+            and (degree or not vancouver or is_initials(words[-2]))
+            and not (capitals and given_and_middle(words[:-1]))
         ):
             break
         words.pop()
@@ -309,17 +310,17 @@ def _without_degrees(parts: list[str]) -> list[str]:
     """The comma parts without degrees and titles ("Jane Smith, MD, PhD"): they vanish. One
     written as initials ("M.D.") goes only after a whole name or another degree, and never in a
     "Last, Initials" list ("Smith, M.D., Doe, J.", "García Márquez, M.A., Smith, J.")."""
-    if not any(len(p) < 12 and (_DEGREE.match(p) or _DEGREE_OR_INITIALS.match(p)) for p in parts):
+    if not any(len(p) < 12 and (DEGREE.match(p) or DEGREE_OR_INITIALS.match(p)) for p in parts):
         return parts  # nearly every list
-    pairs = len(parts) % 2 == 0 and all(_is_initials(p) for p in parts[1::2])
+    pairs = len(parts) % 2 == 0 and all(is_initials(p) for p in parts[1::2])
     listed = pairs and any(len(p.split()) == 1 for p in parts[::2])
     kept: list[str] = []
     after_name = False
     for part in parts:
-        if _DEGREE.match(part):
+        if DEGREE.match(part):
             after_name = bool(kept)
             continue
-        if after_name and not listed and _DEGREE_OR_INITIALS.match(part):
+        if after_name and not listed and DEGREE_OR_INITIALS.match(part):
             continue
         kept.append(part)
         after_name = _ends_name(kept)
@@ -331,10 +332,10 @@ def _ends_name(kept: list[str]) -> bool:
     ("Jane Smith"), Vancouver's "Lee J", or a "Last, First" pair ("Doe, Jane"). A degree had
     been kept only after the first ("Doe, Jane, MD" made three authors, "Lee J, MD" "MD Lee J")."""
     part, words = kept[-1], kept[-1].split()
-    if len(words) > 1 and not _is_initials(part):
-        if _is_initials(words[-1]) or not _PARTICLE.match(part):
+    if len(words) > 1 and not is_initials(part):
+        if is_initials(words[-1]) or not _PARTICLE.match(part):
             return True
-    pairs = len(kept) % 2 == 0 and not any(map(_is_initials, kept[1::2]))
+    pairs = len(kept) % 2 == 0 and not any(map(is_initials, kept[1::2]))
     return pairs and all(len(p.split()) == 1 or _PARTICLE.match(p) for p in kept[::2])
 
 
@@ -342,14 +343,10 @@ def _join(given: str, last: str, suffix: str) -> str:
     return " ".join(p for p in (given, last, suffix) if p)
 
 
-def _is_initials(text: str) -> bool:
-    return bool(_INITIALS.match(text)) and ("." in text or text.isupper())
-
-
 def _is_given(text: str) -> bool:
     """A given-name part: initials, one word, or words ending in initials ("Joseph M.")."""
     words = text.split()
-    return _is_initials(text) or len(words) == 1 or _is_initials(words[-1])
+    return is_initials(text) or len(words) == 1 or is_initials(words[-1])
 
 
 def _full_name(first: str, second: str, ordered: bool = False) -> bool:
@@ -363,21 +360,12 @@ def _full_name(first: str, second: str, ordered: bool = False) -> bool:
         return True
     if len(words) == 1:
         return bool(_CJK_NAME.fullmatch(first))
-    if _is_initials(words[-1]) and not _is_initials(first):
+    if is_initials(words[-1]) and not is_initials(first):
         return True
     if _PARTICLE.match(first) or ordered:
         return False
     given = second.split()
-    return len(given) > 1 and (not _is_initials(given[-1]) or _capitals_surname(given))
-
-
-def _capitals_surname(words: list[str]) -> bool:
-    """Whether a name's last word of capitals after a given name in full is its surname, as
-    European feeds write it ("Jane DOE", "Wei LI"; or Vancouver's initials, "Doe JA"), not the
-    initials of a "Last, First M" name: those are one letter or dotted ("Reagle, Joseph M").
-    "John Smith MD, Jane DOE PhD" had been one reversed name, "Jane DOE John Smith"."""
-    last = words[-1]
-    return len(last) > 1 and last.isalpha() and last.isupper() and not _is_initials(words[-2])
+    return len(given) > 1 and (not is_initials(given[-1]) or capitals_surname(given))
 
 
 def _is_name(name: str) -> bool:

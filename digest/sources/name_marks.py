@@ -17,7 +17,8 @@ _SYMBOL = r"[*#†‡§¶‖∗⁎✉✝★☆♠♣♦♥\ufe0f\u00b9\u00b2\u00
 _LATEX = r"\$[^$]*\^[^$]*\$|\\textsuperscript\{[^{}]*\}"
 _MARKS = re.compile(rf"(?<=[^\W_])(?:\s?(?:{_SYMBOL}|{_LATEX}))++$")
 _NUMBERED = re.compile(rf"(?<=[^\W\d_])(?:\s?(?:{_SYMBOL}|{_LATEX}|(?<!\d)\d{{1,2}}(?!\d)))++$")
-_TEAM = re.compile(r"\b(?:team|collaboration|consortium|group|lab|project|ai)\b", re.IGNORECASE)
+# "AI" in capitals is a team's ("Sakana AI 2"); "Ai" is a surname ("Yuhang Ai 1" had kept its mark).
+_TEAM = re.compile(r"\b(?:(?i:team|collaboration|consortium|group|lab|project)|AI)\b")
 
 
 def unmarked(name: str) -> str:

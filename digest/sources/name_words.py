@@ -1,0 +1,76 @@
+"""What each word of a name is: initials ("J.-P.", "AB"), a degree ("PhD", "MD") or a surname
+written in capitals ("Jane DOE", "Minh N. DO") as European feeds write it."""
+
+from __future__ import annotations
+
+import re
+
+# "D.", "J.-P.", "A. B.", "Th.", or bare capitals "AB", "J-P" as some exports write initials
+# (capitals: a script without case, "李华", had been initials, so four Chinese names made two).
+INITIALS = re.compile(r"^(?:(?:[^\W\d_][a-z]?\.\s*-?\s*)+|[^\W\d_]{1,3}(?:-[^\W\d_]{1,2})?)$")
+# Degrees and post-nominals, a comma part of their own after a name ("Jane Smith, M.D., Ph.D.,
+# and John Doe, M.D." had made "M.D." and "Ph.D." authors): none of these is anyone's initials.
+DEGREE = re.compile(
+    r"^(?:Ph\.?D|D\.?Phil|M\.?Phil|[BDM]\.?Sc|Sc\.?D|Dr\.?P\.?H|Pharm\.?D|Ed\.?D|MBB?Ch\.?B?|MBBS"
+    r"|BMBS|MSPH|F(?:RCP[CE]?|RCS|ACS|ACP|AAP|AHA|ESC|RSE|RACP|MedSci)|MRCP|Dr|Prof)\.?$"
+)
+# Those that may be initials ("M.D." Michael David, "Ph. D." Philipp D.): a degree only after a
+# whole name or another degree.
+DEGREE_OR_INITIALS = re.compile(
+    r"^(?:M\.?D|M\.?P\.?H|R\.?N|F\.?R\.?S|M\.?[SA]|B\.?[SA]|D\.?O|D\.?D\.?S|D\.?V\.?M|M\.?B\.?A"
+    r"|N\.?P|P\.?A|J\.?D|M\.?H\.?S|[BM]\.?S\.?N|D\.?M\.?D|PHD|[BDM]SC|Ph\.\s?D)\.?$"
+)
+
+
+def is_initials(text: str) -> bool:
+    """Whether a word or run of words is initials: dotted, or capitals of a cased script."""
+    return bool(INITIALS.match(text)) and ("." in text or text.isupper())
+
+
+_WORD_END = re.compile(r"[\W\d_]+$")
+
+
+def capitals_written(text: str) -> bool:
+    """Whether a list writes surnames in capitals beside small letters ("Abhi KAMBOJ1"), so that
+    its "Minh N. DO" is Minh N. Do, no Minh N. with a degree."""
+    words = (_WORD_END.sub("", w) for w in text.split())
+    return any(c.islower() for c in text) and any(
+        len(w) > 3
+        and w.isalpha()
+        and w.isupper()
+        and not DEGREE_OR_INITIALS.match(w)
+        and not DEGREE.match(w)
+        for w in words
+    )
+
+
+def given_and_middle(words: list[str]) -> bool:
+    """Whether words are a given name in full and dotted middle initials alone ("Minh N."), so
+    that a capitals word after them is the surname, no degree ("Minh N. DO" had lost its DO)."""
+    middle = words[1:]
+    return (
+        bool(middle)
+        and not is_initials(words[0])
+        and all("." in w for w in middle)
+        and all(map(is_initials, middle))
+    )
+
+
+def capitals_surname(words: list[str]) -> bool:
+    """Whether a name's last word of capitals after a given name in full is its surname, as
+    European feeds write it ("Jane DOE", "Wei LI", "Lev TAL-OR"; or Vancouver's initials, "Doe
+    JA"), not the initials of a "Last, First M" name: those are one letter or dotted ("Reagle,
+    Joseph M"). "John Smith MD, Jane DOE PhD" had been one reversed name, "Jane DOE John Smith";
+    so had "Jane Doe, John A. LEE": initials between a given name in full and the capitals are
+    a middle name's. In a name with no small letters case says nothing: "WEI PAN" had been read
+    as "Pan, Wei" initials ("CATALIN D. SPATARU, WEI PAN" made one name)."""
+    last = words[-1]
+    if len(last) < 2 or not last.isupper() or not last.replace("-", "").isalpha():
+        return False
+    if max(map(len, last.split("-"))) < 2:  # "J-P" is initials
+        return False
+    if not is_initials(words[-2]):
+        return True
+    caseless = not any(c.islower() for c in "".join(words))
+    given = not is_initials(words[0]) or (caseless and "." not in words[0])
+    return given and all(map(is_initials, words[1:-1]))  # "John A. LEE", "ANH T. NGO"
