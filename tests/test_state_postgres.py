@@ -238,6 +238,33 @@ def test_a_row_held_by_a_worker_whose_process_ended_is_stalled_not_being_sent(
     assert "  stalled  ana/file digest" in text and "whose process ended" in text
 
 
+def test_a_run_counts_a_row_held_by_a_worker_whose_process_ended_as_owed(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """ops21 F2: a run said "0 pending, 0 dead in all", exit 0, recorded ok, while 65 rows were
+    leased to a run killed before; `digest status` at the same moment said they were stalled."""
+    import socket
+    import subprocess
+    import sys
+
+    from timeline import PRIVACY, arrive, settings_for, subscriber
+    from timeline import paper as arriving
+
+    from digest import pipeline
+
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    dead = f"{socket.gethostname()}:{gone.stdout.strip()}"
+    settings = settings_for(tmp_path, subscriber("ana", "differential privacy"))
+    arrive(tmp_path / "papers", "1", arriving("p1", PRIVACY))
+    with Store(postgres_url, worker=dead) as w1:
+        pipeline.run_once(settings, w1, NOW, stop=lambda: True)
+        w1.due(NOW)  # claimed, then the process "died"
+    with Store(postgres_url, worker="w4") as w4:
+        report = pipeline.run_once(settings, w4, NOW, stop=lambda: True)
+    assert report.pending == 1 and report.exit_code == 1
+
+
 # A run cut short by an outage: its row stays "running"; status tells it apart.
 
 
