@@ -4,6 +4,8 @@ analyzer reads as its words, and nothing the analyzer reads otherwise."""
 from __future__ import annotations
 
 from digest.ranking.rules import exclude_pattern
+from digest.ranking.tokens import analyze
+from digest.ranking.units import CASED_UNITS
 
 
 def test_a_language_rule_finds_its_versions_and_no_pitch():
@@ -192,7 +194,7 @@ def test_a_rule_of_an_acronym_finds_it_after_a_names_digit_and_a_units_rule_does
         pattern = exclude_pattern([rule])
         assert pattern is not None and pattern.search(name) and not pattern.search(number), rule
         either = exclude_pattern([rule[0] + rule[1].lower()])  # "Mt": no unit's spelling
-        if rule != "TB":  # "Tb" is terbium's
+        if rule == "MT":  # "Tb" is terbium's, "Mw" a moment magnitude
             assert either is not None and either.search(name) and either.search(number), rule
     tesla = exclude_pattern(["mT"])  # the unit's own spelling: a number's, not a name's
     assert tesla is not None and tesla.search("at 5 MT") and not tesla.search("GPT-4 MT")
@@ -206,10 +208,58 @@ def test_a_rule_with_a_capital_first_means_its_small_letters():
     for rule, text in [("Kv cache", "KV cache compression for long-context LLMs"),
                        ("Mt-Bench", "We evaluate on MT-Bench and AlpacaEval"),
                        ("Ms Marco", "Results on MS MARCO passage ranking"),
-                       ("Db", "A vector DB for RAG"), ("Gb", "GB trees"),
-                       ("Pf", "PF tracking"), ("Ma", "an MA model")]:  # fmt: skip
+                       ("Db", "A vector DB for RAG"), ("Fs", "FS methods"),
+                       ("Pf", "PF tracking"), ("Ml", "ML models")]:  # fmt: skip
         pattern = exclude_pattern([rule])
         assert pattern is not None and pattern.search(text), rule
     for rule, text in [("kV", "KV cache"), ("dB", "a vector DB"), ("Mg", "MG theory")]:
         pattern = exclude_pattern([rule])
         assert pattern is not None and not pattern.search(text), rule
+
+
+def test_a_rule_of_a_quantity_in_capitals_finds_it():
+    """An alert "5 MW" had matched nothing, not even "a 5 MW turbine": its "MW" was the acronym,
+    which no number comes before (reg39 F3). After the rule's own number a unit in capitals is
+    the unit, as the analyzer reads "5 MW" ('5mw'); without the number it stays the acronym."""
+    for unit in sorted(CASED_UNITS) + ["ghz", "mev", "kpc"]:
+        capitals = unit.upper()
+        pattern = exclude_pattern([f"5 {capitals}"])
+        assert pattern is not None, unit
+        for text in (f"a 5 {capitals} unit", f"A 5-{capitals} UNIT", f"5{capitals}", f"5 {unit}"):
+            assert pattern.search(text), text
+        assert not pattern.search(f"the {capitals} of 5"), unit
+        alone = exclude_pattern([capitals])
+        assert alone is not None and not alone.search(f"A 5-{capitals} UNIT"), unit
+    for rule, text in [("2 TB", "stores 2 TB of data"), ("100 GB", "100 GB of RAM"),
+                       ("2.5 MW", "a 2.5 MW turbine"), ("GPT-4 MT", "GPT-4 MT outputs"),
+                       ("GPT-4 MT", "GPT-4-MT outputs")]:  # fmt: skip
+        pattern = exclude_pattern([rule])
+        assert pattern is not None and pattern.search(text), rule
+
+
+def test_a_rule_in_a_units_own_spelling_is_no_acronym():
+    """ "meV" had found "MEV bots", "mHz" "MHZ", "Mw" (a moment magnitude) the Milky Way's "MW",
+    "Gb" "GB-scale", "Ma" (mega-annum) "MA(2)" (reg39 F4): units' own spellings that papers
+    write, the unit only; in capitals after a number still the unit."""
+    for rule, acronym in [("meV", "MEV bots on Ethereum"), ("mHz", "an MHZ resonance"),
+                          ("Mw", "the MW disk of satellites"), ("Gb", "GB-scale corpora"),
+                          ("Mb", "an MB model"), ("Ma", "MA(2) models"), ("mG", "MG theory"),
+                          ("mS", "tandem MS spectra"), ("mM", "an MM algorithm"),
+                          ("kG", "a KG embedding")]:  # fmt: skip
+        pattern = exclude_pattern([rule])
+        assert pattern is not None and not pattern.search(acronym), rule
+        for text in (f"at 5 {rule}", f"AT 5 {rule.upper()}", f"the {rule} band"):
+            assert pattern.search(text), (rule, text)
+
+
+def test_a_rule_of_an_acronym_agrees_with_the_analyzer_after_any_names_digits():
+    """ "WMT2014 MT", "IWSLT2017 MT": the analyzer reads the acronym after a name's digits of
+    any count, the rule "MT" had only after 1-3 digits (reg39 F5). Rule and analyzer agree on
+    every name and number before the word."""
+    befores = [f"{name}{digits}" for name in ("WMT", "GPT-", "Qwen", "TNG50-", "a ", "")
+               for digits in ("1", "2.5", "2014", "20231", "1234567")]  # fmt: skip
+    pattern = exclude_pattern(["MT"])
+    assert pattern is not None
+    for text in (f"{before} MT systems" for before in befores):
+        assert bool(pattern.search(text)) == ("MT" in analyze(text)), text
+    assert pattern.search("WMT2014 MT systems") and pattern.search("IWSLT2017 MT outputs")

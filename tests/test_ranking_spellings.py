@@ -112,3 +112,16 @@ def test_a_readers_word_after_a_names_digit_is_the_acronym_too() -> None:
     assert space.spelled(["fields of 5 mt"])[0].nnz and "MT" not in {
         space.names[c] for c in space.spelled(["fields of 5 mt"]).indices
     }
+
+
+def test_a_readers_units_own_spelling_is_no_acronym_and_a_years_name_no_number() -> None:
+    """A reader's "Mw" (a moment magnitude) had been the Milky Way's "MW" too, "Gb" "GB", "Ma"
+    (mega-annum) "MA" (reg39 F4): units' own spellings, the unit only. "wmt2014 mt" means
+    WMT2014 MT, as a paper reads it: a name's four digits are no number (reg39 F5)."""
+    texts = [f"The MW disk and its GB MB MA satellites, case {i}" for i in range(4)]
+    texts += [f"Quakes of Mw 7, Gb links, Mb genomes, 5 Ma old, case {i}" for i in range(4)]
+    texts += [f"WMT2014 MT systems, case {i}" for i in range(4)]
+    space, rows = fit(texts)
+    for reader, acronym in [("Mw", "MW"), ("Gb", "GB"), ("Mb", "MB"), ("Ma", "MA")]:
+        assert space.spelled([reader])[0, space.vocabulary[acronym]] == 0, reader
+    assert space.spelled(["wmt2014 mt"])[0, space.vocabulary["MT"]] > 0

@@ -110,7 +110,8 @@ def _plurals(phrase: list[str]) -> str:
     policies, analysis -> analyses; a word written in the plural also matches its singular
     (models -> model, LLMs -> LLM, studies -> study, approaches -> approach)."""
     *head, last = phrase
-    spell = functools.partial(_spelled, alone=not head)
+    numbered = [_NUMBER.fullmatch(word) is not None for word in phrase]
+    spell = functools.partial(_spelled, alone=not head, numbered=bool(head) and numbered[-2])
     forms = [spell(last) + "(?:e?s)?"]
     if len(last) > 2 and last[-1].lower() == "y" and last[-2].lower() not in "aeiou":
         forms.append(spell(last[:-1]) + "ies")
@@ -119,28 +120,33 @@ def _plurals(phrase: list[str]) -> str:
     forms += map(spell, _singulars(last))
     # Words of a phrase apart or joined: "fine tuning" finds "fine-tuning" and "finetuning";
     # "Navier-Stokes" the name pair as journals write it, "Navier–Stokes" (an en dash).
-    return _BETWEEN.join([*map(spell, head), "(?:" + "|".join(forms) + ")"])
+    heads = [_spelled(w, False, i > 0 and numbered[i - 1]) for i, w in enumerate(head)]
+    return _BETWEEN.join([*heads, "(?:" + "|".join(forms) + ")"])
 
 
-_BETWEEN = "[\\s\\-\u2010-\u2014]*"
+_BETWEEN, _NUMBER = "[\\s\\-\u2010-\u2014]*", re.compile(r"\d+(?:\.\d+)?")
 
 
-def _spelled(word: str, alone: bool) -> str:
+def _spelled(word: str, alone: bool, numbered: bool = False) -> str:
     """A word with or without a hyphen inside: "pretraining" finds "pre-training". A Greek
     letter is also its name, and a name its letter, as the analyzer reads them in a term
-    ("Hα" finds "H-alpha", "alpha helix" "α-helix"); a rule of a letter alone is that letter."""
+    ("Hα" finds "H-alpha", "alpha helix" "α-helix"); a rule of a letter alone is that letter.
+    A unit's letters in capitals after the rule's own number (numbered) are the unit."""
     if (letter := GREEK.get(word.lower())) and not alone:
         return f"(?:{re.escape(word)}|{letter})"
     if word.isupper() and UNIT_ACRONYM.fullmatch(word.lower()):
         # An acronym in capitals is no unit: an "ML" rule had excluded "10 mL of ethanol". A
         # name's digit is no number: "MT" had missed "GPT-4 MT", "TB" "HIV-1 TB" (reg37 F2).
-        return rf"(?<!\d)(?:(?<!\d\s)|{_NAME_DIGITS})(?-i:{word})"
+        acronym = rf"(?<!\d)(?:(?<!\d[\s-])|{_NAME_DIGITS})(?-i:{word})"
+        # After the rule's own number it is the unit, as the analyzer reads "5 MW" ('5mw'): the
+        # number had been taken for text before the acronym, and "5 MW" found nothing (reg39 F3).
+        return rf"(?:(?:{_AFTER_NUMBER}){re.escape(word)}|{acronym})" if numbered else acronym
     if unit_case(word):
         # A unit in its own case is no acronym: a radio astronomer's "GHz" alert had found "GHZ
         # states", a "Mpc" rule "MPC" (model predictive control), "mL" every "ML" paper. Its
         # capitals after a number are still the unit ("1.4 GHZ" in a title in capitals).
-        after = rf"(?<=\d)|(?<=\d\s){_NOT_NAME_DIGITS}"
-        return rf"(?:{after}|(?!(?-i:{word.upper()})(?:e?s)?(?!\w)))" + re.escape(word)
+        not_capitals = rf"(?!(?-i:{word.upper()})(?:e?s)?(?!\w))"
+        return rf"(?:{_AFTER_NUMBER}|{not_capitals})" + re.escape(word)
     if (alone and len(word) == 1) or unit(word):
         return re.escape(word)
     return "-?".join(
@@ -150,6 +156,7 @@ def _spelled(word: str, alone: bool) -> str:
 
 _NAME_DIGITS = "|".join(name_digits())
 _NOT_NAME_DIGITS = "".join(look.replace("(?<=", "(?<!", 1) for look in name_digits())
+_AFTER_NUMBER = rf"(?<=\d)|(?<=\d[\s-]){_NOT_NAME_DIGITS}"  # "5 MW", "5-MW", "5MW"
 
 
 def _singulars(word: str) -> list[str]:
