@@ -8,7 +8,8 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from typing import Any, TypeVar
@@ -214,8 +215,8 @@ class Marks:
         them. "This process records them before it sends again" had been said by a `digest
         run` ending on the next line, naming none of the readers who then got a mail twice."""
         named = [self.labels.get(r, (f"outbox row {r}", "")) for r in rows]
-        twice = sorted(label for label, kind in named if kind in TWICE)
-        others = sorted(label for label, kind in named if kind not in TWICE)
+        twice = _counted(label for label, kind in named if kind in TWICE)
+        others = _counted(label for label, kind in named if kind not in TWICE)
         said = f"{len(rows)} deliveries the servers took are not recorded ({exc}); "
         said += "`digest serve` records them before its next pass sends anything, but after"
         said += " this process ends (`digest run`, `digest retry`) the next run "
@@ -295,6 +296,13 @@ class Marks:
                         log.warning("outbox row %d: delivered, but taken over meanwhile", row_id)
                 self.lost |= lost
             self.written = upto
+
+
+def _counted(labels: Iterable[str]) -> list[str]:
+    """Each label once, with how many deliveries it names: two periods' digests of one channel
+    had read "s10/email, s10/email" (ops21 F3)."""
+    counts = Counter(labels)
+    return [f"{label} (x{n})" if n > 1 else label for label, n in sorted(counts.items())]
 
 
 def patiently(action: Callable[[], T], stop: Callable[[], bool], waiting: Callable[[], str]) -> T:

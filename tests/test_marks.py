@@ -202,3 +202,22 @@ def test_a_pass_goes_on_once_its_full_disk_has_room_again(
         Took.detail = "taken"
     assert "sent marks wait for the state database" in caplog.text
     assert "the disk is full" in caplog.text  # said while it waited
+
+
+def test_the_deliveries_named_unrecorded_say_each_channel_once_with_its_count(
+    tmp_path: Path,
+) -> None:
+    """ops21 F3: two periods' digests of one channel, neither recorded, had been named
+    "s10/email, s10/email"."""
+    with Store(tmp_path / "s.db") as store:
+        made = marks.Marks(store, threading.Lock(), lambda: NOW)
+        made.labels = {
+            1: ("s10/email", "email"),
+            2: ("s10/email", "email"),
+            3: ("s9/email", "email"),
+        }
+        made.labels[4] = ("s1/slack", "slack")
+        said = made.unrecorded([1, 2, 3, 4], StateError("s.db: gone"))
+    assert said.endswith(
+        "sends these a second time: s10/email (x2), s9/email; none of the others twice: s1/slack"
+    )
