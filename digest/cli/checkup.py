@@ -10,6 +10,7 @@ import logging
 import os
 import re
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 from digest.config.checks import config_folder, exists
@@ -221,7 +222,7 @@ def _ordinary(word: str, opens: bool) -> bool:
     return word[0].islower() or opens or len(word) >= COMPOUND
 
 
-def _judged(words: list[str], known: list[str]) -> bool:
+def _judged(words: Sequence[str], known: Sequence[str]) -> bool:
     """Whether a text's words are enough to judge its language by, and too few of them known."""
     return len(words) >= JUDGED and len(known) < KNOWN_SHARE * len(words) and bool(_vocabulary())
 
@@ -234,15 +235,16 @@ def _script(text: str) -> float:
     return latin / len(letters) if letters else 1.0
 
 
-def _known(text: str) -> tuple[list[str], list[str]]:
+@functools.lru_cache(maxsize=4096)  # asked three or four times per subscriber, on every run
+def _known(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """A text's words as the ranking reads them (no phrases), each once, and those of them the
     background knows; a compound is known when its parts are ("text-to-image")."""
     from digest.ranking.tokens import analyze
     from digest.ranking.wishes import read
 
-    words = [t for t in dict.fromkeys(analyze(read(text))) if " " not in t]
+    words = tuple(t for t in dict.fromkeys(analyze(read(text))) if " " not in t)
     vocabulary = _vocabulary()
-    known = [w for w in words if w in vocabulary or all(p in vocabulary for p in w.split("-"))]
+    known = tuple(w for w in words if w in vocabulary or all(p in vocabulary for p in w.split("-")))
     return words, known
 
 
@@ -253,7 +255,7 @@ def _vocabulary() -> frozenset[str]:
     return frozenset(background.terms() or ())
 
 
-def _few(words: list[str]) -> str:
+def _few(words: Sequence[str]) -> str:
     return ", ".join(repr(w) for w in words[:4]) + (", ..." if len(words) > 4 else "")
 
 
