@@ -1043,18 +1043,24 @@ def test_a_date_of_digits_alone_is_a_unix_time_or_none(server: FeedServer) -> No
     assert [p.published for p in papers] == [d for _, d in UNIX_DATES] and warnings == []
 
 
+def creators_feed(server: FeedServer, path: str, creators: list[str]) -> list[Paper]:
+    """The papers of an RSS feed served at `path`, one item for each dc:creator as written."""
+    items = "".join(
+        f"<item><title>Paper {n} on spin liquids</title><description>x</description>"
+        f"<dc:creator>{c}</dc:creator></item>"
+        for n, c in enumerate(creators)
+    )
+    body = '<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel>'
+    server.route(path, Answer(body=f"{body}{items}</channel></rss>"))
+    papers, _ = fetch(server, path)
+    return list(papers)
+
+
 def test_names_one_a_line_in_one_creator_are_each_an_author(server: FeedServer) -> None:
     """feeds21 F6: "Ada Lovelace\\nAlan Turing\\nGrace Hopper" in one dc:creator had been one
     author: the line breaks were blanks before the names were split."""
     creators = ["Ada Lovelace\n  Alan <b>Turing</b>\n  Grace Hopper", "Kukla, D.,\n Crampton, A."]
-    items = "".join(
-        f"<item><title>Paper {n} on spin liquids</title><description>x</description>"
-        f"<dc:creator>{html.escape(c, quote=False)}</dc:creator></item>"
-        for n, c in enumerate(creators)
-    )
-    body = '<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel>'
-    server.route("/lines", Answer(body=f"{body}{items}</channel></rss>"))
-    papers, _ = fetch(server, "/lines")
+    papers = creators_feed(server, "/lines", [html.escape(c, quote=False) for c in creators])
     assert [p.authors for p in papers] == [
         ("Ada Lovelace", "Alan Turing", "Grace Hopper"),
         ("D. Kukla", "A. Crampton"),
@@ -1070,14 +1076,7 @@ def test_names_parted_by_html_breaks_in_one_creator_are_each_an_author(server: F
         "&lt;p&gt;Jane Doe&lt;/p&gt;&lt;p&gt;John Smith&lt;/p&gt;&lt;p&gt;Anna Lee&lt;/p&gt;",
         "Jane Doe\u2028John Smith&#x2028;Anna Lee",
     ]
-    items = "".join(
-        f"<item><title>Paper {n} on spin liquids</title><description>x</description>"
-        f"<dc:creator>{c}</dc:creator></item>"
-        for n, c in enumerate(creators)
-    )
-    body = '<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel>'
-    server.route("/breaks", Answer(body=f"{body}{items}</channel></rss>"))
-    papers, _ = fetch(server, "/breaks")
+    papers = creators_feed(server, "/breaks", creators)
     assert [p.authors for p in papers] == [("Jane Doe", "John Smith", "Anna Lee")] * 4
 
 

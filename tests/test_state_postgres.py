@@ -208,41 +208,9 @@ def test_a_row_another_worker_is_sending_needs_no_attention(
         assert w2.outbox_counts(NOW) == {"pending": 1}
 
 
-def test_a_row_held_by_a_worker_whose_process_ended_is_stalled_not_being_sent(
-    postgres_url: str, tmp_path: Path
-) -> None:
-    # After a kill -9, status said the run was interrupted ("its process ended") and, in the
-    # same report, that its rows were "being sent now", exit 0.
-    import socket
-    import subprocess
-    import sys
-
-    from timeline import PRIVACY, arrive, settings_for, subscriber
-    from timeline import paper as arriving
-
-    from digest import pipeline
-    from digest.cli import reports
-
-    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
-                          capture_output=True, text=True, check=True)  # fmt: skip
-    dead = f"{socket.gethostname()}:{gone.stdout.strip()}"  # a pid no process has now
-    settings = settings_for(tmp_path, subscriber("ana", "differential privacy"))
-    arrive(tmp_path / "papers", "1", arriving("p1", PRIVACY))
-    with Store(postgres_url, worker=dead) as w1:
-        pipeline.run_once(settings, w1, NOW, stop=lambda: True)
-        w1.due(NOW)  # claimed, then the process "died"
-    with Store(postgres_url, worker="w3") as status:
-        text, code = reports.status_report(settings, status, postgres_url, NOW)
-    assert code == 1 and "being sent now" not in text
-    assert "deliveries: 0 pending, 0 dead, 1 held by a worker that ended" in text
-    assert "  stalled  ana/file digest" in text and "whose process ended" in text
-
-
-def test_a_run_counts_a_row_held_by_a_worker_whose_process_ended_as_owed(
-    postgres_url: str, tmp_path: Path
-) -> None:
-    """ops21 F2: a run said "0 pending, 0 dead in all", exit 0, recorded ok, while 65 rows were
-    leased to a run killed before; `digest status` at the same moment said they were stalled."""
+def claimed_by_an_ended_process(postgres_url: str, tmp_path: Path) -> Any:
+    """A state whose one due digest (ana's) is claimed by a worker whose process has ended (a
+    pid of this machine no process has now); the settings of that project."""
     import socket
     import subprocess
     import sys
@@ -260,6 +228,32 @@ def test_a_run_counts_a_row_held_by_a_worker_whose_process_ended_as_owed(
     with Store(postgres_url, worker=dead) as w1:
         pipeline.run_once(settings, w1, NOW, stop=lambda: True)
         w1.due(NOW)  # claimed, then the process "died"
+    return settings
+
+
+def test_a_row_held_by_a_worker_whose_process_ended_is_stalled_not_being_sent(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    # After a kill -9, status said the run was interrupted ("its process ended") and, in the
+    # same report, that its rows were "being sent now", exit 0.
+    from digest.cli import reports
+
+    settings = claimed_by_an_ended_process(postgres_url, tmp_path)
+    with Store(postgres_url, worker="w3") as status:
+        text, code = reports.status_report(settings, status, postgres_url, NOW)
+    assert code == 1 and "being sent now" not in text
+    assert "deliveries: 0 pending, 0 dead, 1 held by a worker that ended" in text
+    assert "  stalled  ana/file digest" in text and "whose process ended" in text
+
+
+def test_a_run_counts_a_row_held_by_a_worker_whose_process_ended_as_owed(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """ops21 F2: a run said "0 pending, 0 dead in all", exit 0, recorded ok, while 65 rows were
+    leased to a run killed before; `digest status` at the same moment said they were stalled."""
+    from digest import pipeline
+
+    settings = claimed_by_an_ended_process(postgres_url, tmp_path)
     with Store(postgres_url, worker="w4") as w4:
         report = pipeline.run_once(settings, w4, NOW, stop=lambda: True)
     assert report.pending == 1 and report.exit_code == 1
