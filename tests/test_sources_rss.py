@@ -1030,37 +1030,34 @@ UNIX_DATES = [
 ]
 
 
-def test_a_date_of_digits_alone_is_a_unix_time_or_none(server: FeedServer) -> None:
-    """feeds21 F7: feedparser reads 1764756000 as the year 1764, month 12; the archive feed
-    dated the paper so."""
+def items_feed(server: FeedServer, path: str, extras: list[str]) -> tuple[list[Paper], list[str]]:
+    """The papers and warnings of an RSS feed served at `path`: an item a paper, each with one of
+    `extras` (a dc:creator, a pubDate, ...) after its title and description."""
     items = "".join(
-        f"<item><title>Paper {n} on spin liquids</title><description>x</description>{d}</item>"
-        for n, (d, _) in enumerate(UNIX_DATES)
-    )
-    body = '<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel>'
-    server.route("/unix", Answer(body=f"{body}{items}</channel></rss>"))
-    papers, warnings = fetch(server, "/unix")
-    assert [p.published for p in papers] == [d for _, d in UNIX_DATES] and warnings == []
-
-
-def creators_feed(server: FeedServer, path: str, creators: list[str]) -> list[Paper]:
-    """The papers of an RSS feed served at `path`, one item for each dc:creator as written."""
-    items = "".join(
-        f"<item><title>Paper {n} on spin liquids</title><description>x</description>"
-        f"<dc:creator>{c}</dc:creator></item>"
-        for n, c in enumerate(creators)
+        f"<item><title>Paper {n} on spin liquids</title><description>x</description>{x}</item>"
+        for n, x in enumerate(extras)
     )
     body = '<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel>'
     server.route(path, Answer(body=f"{body}{items}</channel></rss>"))
-    papers, _ = fetch(server, path)
-    return list(papers)
+    return fetch(server, path)
+
+
+def test_a_date_of_digits_alone_is_a_unix_time_or_none(server: FeedServer) -> None:
+    """feeds21 F7: feedparser reads 1764756000 as the year 1764, month 12; the archive feed
+    dated the paper so."""
+    papers, warnings = items_feed(server, "/unix", [d for d, _ in UNIX_DATES])
+    assert [p.published for p in papers] == [d for _, d in UNIX_DATES] and warnings == []
 
 
 def test_names_one_a_line_in_one_creator_are_each_an_author(server: FeedServer) -> None:
     """feeds21 F6: "Ada Lovelace\\nAlan Turing\\nGrace Hopper" in one dc:creator had been one
     author: the line breaks were blanks before the names were split."""
     creators = ["Ada Lovelace\n  Alan <b>Turing</b>\n  Grace Hopper", "Kukla, D.,\n Crampton, A."]
-    papers = creators_feed(server, "/lines", [html.escape(c, quote=False) for c in creators])
+    papers, _ = items_feed(
+        server,
+        "/lines",
+        [f"<dc:creator>{html.escape(c, quote=False)}</dc:creator>" for c in creators],
+    )
     assert [p.authors for p in papers] == [
         ("Ada Lovelace", "Alan Turing", "Grace Hopper"),
         ("D. Kukla", "A. Crampton"),
@@ -1076,7 +1073,7 @@ def test_names_parted_by_html_breaks_in_one_creator_are_each_an_author(server: F
         "&lt;p&gt;Jane Doe&lt;/p&gt;&lt;p&gt;John Smith&lt;/p&gt;&lt;p&gt;Anna Lee&lt;/p&gt;",
         "Jane Doe\u2028John Smith&#x2028;Anna Lee",
     ]
-    papers = creators_feed(server, "/breaks", creators)
+    papers, _ = items_feed(server, "/breaks", [f"<dc:creator>{c}</dc:creator>" for c in creators])
     assert [p.authors for p in papers] == [("Jane Doe", "John Smith", "Anna Lee")] * 4
 
 
@@ -1095,11 +1092,5 @@ NUMBER_DATES = [
 def test_a_date_that_is_a_number_is_a_unix_time_or_none(server: FeedServer) -> None:
     """reg35 F7: a number other than digits alone (a fraction, a sign) went to feedparser's
     reading, which dated the paper in 1764."""
-    items = "".join(
-        f"<item><title>Paper {n} on spin liquids</title><description>x</description>{d}</item>"
-        for n, (d, _) in enumerate(NUMBER_DATES)
-    )
-    body = '<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel>'
-    server.route("/numbers", Answer(body=f"{body}{items}</channel></rss>"))
-    papers, warnings = fetch(server, "/numbers")
+    papers, warnings = items_feed(server, "/numbers", [d for d, _ in NUMBER_DATES])
     assert [p.published for p in papers] == [d for _, d in NUMBER_DATES] and warnings == []
