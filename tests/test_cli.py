@@ -989,3 +989,25 @@ def test_the_images_default_state_never_overrides_a_state_the_config_names(
     monkeypatch.setenv("DIGEST_STATE", "env.db")
     out = run(capsys, "validate")[1]
     assert "state: env.db (from $DIGEST_STATE; not the config's own.db)" in out
+
+
+def test_a_sigterm_while_the_state_is_away_ends_the_run_as_a_sigterm_does(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """ops21 F3: SIGTERM while a pass waited for its PostgreSQL server: the wait ended with the
+    server's error, and the run exited 2, an error's code, not 143 as the README says."""
+    from digest import pipeline
+    from digest.state.engine import StateAway
+
+    def away(*args: Any, **kwargs: Any) -> None:
+        raise StateAway("postgresql://db/digest: the server is still unreachable (stopped)")
+
+    def stopped_while_away(*args: Any, **kwargs: Any) -> None:
+        os.kill(os.getpid(), signal.SIGTERM)  # the operator's stop, taken by the run's handler
+        away()
+
+    monkeypatch.setattr(pipeline, "run_once", stopped_while_away)
+    code, _, err = run(capsys, "run", "--config", "config/digest.toml", "--now", MONDAY)
+    assert code == 143 and "terminated (SIGTERM)" in err and "still unreachable" in err
+    monkeypatch.setattr(pipeline, "run_once", away)  # no stop: the error's own code
+    assert run(capsys, "run", "--config", "config/digest.toml", "--now", MONDAY)[0] == 2

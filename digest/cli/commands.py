@@ -102,6 +102,12 @@ def run(args: argparse.Namespace) -> int:
             return terminated(f"{exc}: this run did nothing; the next run does it")
         except StateStopped as exc:  # a wait for another worker's lock on the state
             return terminated(f"{exc}; the next run does it")
+        except StateError as exc:
+            if not stopped.is_set():
+                raise
+            # Stopped while it waited for its state database (a server away): a SIGTERM's end,
+            # 143, not an error's 2 (ops21 F3); what it could not record was said above.
+            return terminated(f"{exc}; what is not delivered goes out with the next run")
     from digest.cli.reports import describe
 
     say(describe(report))
