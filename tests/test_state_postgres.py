@@ -313,6 +313,7 @@ def test_a_digest_run_beats_while_it_runs_and_four_beats_missed_read_interrupted
         return next(w["beat_at"] for w in store.workers() if w["name"] == "r1")
 
     with Store(postgres_url, worker="r1") as store:
+        store.leave = lambda: None  # type: ignore[method-assign]  # killed: it never leaves
         with store.beating(every=0.5):
             run_id = store.start_run(NOW, NOW)
             first, deadline = beat_at(store), time.monotonic() + 20
@@ -329,6 +330,37 @@ def test_a_digest_run_beats_while_it_runs_and_four_beats_missed_read_interrupted
         older.start_run(NOW, NOW)
         time.sleep(2.5)
         assert older.runs(1)[0]["outcome"] == "running"
+
+
+def test_a_run_beats_soon_after_its_server_is_back_and_reads_alive_while_it_may_wait(
+    postgres_cluster: Cluster, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ops21 F5: a live run read "interrupted" for half a minute after a 100-s outage: a beat
+    that failed waited a whole beat to try again, and four beats did not cover the 90 s a run
+    waits for its server. It tries again soon, and its limit holds the wait too."""
+    monkeypatch.setattr(postgres, "POOL_TIMEOUT", 1.0)
+    proxy = Cuttable(postgres_cluster.port)
+    url = proxy.url(postgres_cluster.create_database())
+
+    def beat_at(store: Store) -> str:
+        return next(w["beat_at"] for w in store.workers() if w["name"] == "r4")
+
+    with Store(url, worker="r4") as store, Store(url, worker="status") as status:
+        store.leave = lambda: None  # type: ignore[method-assign]  # killed: it never leaves
+        with store.beating(every=4.0, away=3.0):
+            store.start_run(NOW, NOW)
+            first = beat_at(status)
+            proxy.cut()
+            time.sleep(5.0)  # the beat of 4 s failed: the server away
+            proxy.mend()
+            deadline = time.monotonic() + 2.0  # a whole beat later, the next had come at 8 s+
+            while beat_at(status) == first and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert beat_at(status) > first
+        time.sleep(4 * 4.0 + 1.0)  # four beats missed, less than four and the wait
+        assert status.runs(1)[0]["outcome"] == "running"
+        time.sleep(3.0)
+        assert status.runs(1)[0]["outcome"] == "interrupted"
 
 
 def test_a_run_whose_worker_went_silent_is_shown_interrupted(postgres_url: str) -> None:

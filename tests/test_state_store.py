@@ -215,6 +215,28 @@ def test_a_replayed_run_is_judged_alive_by_the_wall_clock_not_its_now(state: str
         assert run["outcome"] == "running"
 
 
+def test_a_run_leaves_the_workers_whatever_ended_it_with_the_ended_runs_of_its_machine(
+    state: str,
+) -> None:
+    """ops21 F4: a `digest run` that ended on a state error (a full disk) stayed listed among
+    the workers, its process long gone, until a week had passed."""
+    import socket
+    import subprocess
+    import sys
+
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()  # its pid names no process now: a run killed, or ended on its state
+    with Store(state, worker=f"{socket.gethostname()}:{gone.pid}") as store:
+        store.beat(NOW, "run")
+    with Store(state, worker="elsewhere:1") as store:
+        store.beat(NOW, "run")  # of another machine: nothing is known of it
+    with Store(state) as store, pytest.raises(StateError), store.beating():
+        assert store.worker in [w["name"] for w in store.workers()]
+        raise StateError("s.db: the disk is full")
+    with Store(state) as store:
+        assert [w["name"] for w in store.workers()] == ["elsewhere:1"]
+
+
 def test_the_last_hundred_runs_stay_however_old(state: str) -> None:
     with Store(state) as store:
         for n in range(120):

@@ -528,6 +528,34 @@ def test_an_older_mails_link_stops_the_heir_whose_stint_began_anew_since(
         assert store.web.renamed("alice", config) == [("alice1", "email", ("alice@x.org",))]
 
 
+def firsts_forgotten(store: Store) -> None:
+    """As schema 18 upgrades a state of 17: a first start kept only for a stint never begun anew."""
+    from digest.state.pauses import FIRSTS_SCHEMA
+
+    with store.web.transaction() as db:
+        db.execute("DELETE FROM stint_firsts")
+        db.execute(FIRSTS_SCHEMA.split(";")[1])
+
+
+@pytest.mark.parametrize(
+    "away",
+    [{"vis": VIS}, {"alice1": {"email": ("a@z.org",)}, "vis": VIS}, {"alice1": {}, "vis": VIS}],
+)
+def test_an_older_mails_link_stops_the_heir_begun_anew_before_the_upgrade(
+    state: str, away: dict[str, Any]
+) -> None:
+    """ops21 F1: the history above made under schema 17 (alice1 put back before the upgrade,
+    its first start unknown): the link stopped nothing, and alice1 mailed alice@x.org again.
+    Its stint before ended after alice's, and its mail came after hers: it is her heir. A
+    sibling mailed beside alice and put back then stays none."""
+    with Store(state) as store:
+        config = {"alice1": ALICE, "vis": VIS}
+        passes(store, {"alice": ALICE, "vis": VIS, "sib": ALICE}, {**config, "sib": ALICE})
+        passes(store, away, {**config, "sib": ALICE})
+        firsts_forgotten(store)
+        assert store.web.renamed("alice", config) == [("alice1", "email", ("alice@x.org",))]
+
+
 def test_an_older_mails_link_and_resume_follow_every_rename_since(state: str) -> None:
     """reg31 F8, F11: alice renamed alice1, then alice2, a pass each: the link of a mail to
     alice stopped nothing ("no digest goes there") and `resume alice` was refused, though the

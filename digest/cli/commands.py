@@ -78,6 +78,7 @@ def _libraries(settings: Settings) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from digest import pipeline
+    from digest.marks import SETTLE_SECONDS
     from digest.state import Store
     from digest.state.engine import StateStopped
     from digest.state.lock import LockStopped, run_lock
@@ -95,9 +96,8 @@ def run(args: argparse.Namespace) -> int:
         try:
             # One run at a time over one state: an overlapping cron run waits, then skips (1).
             with run_lock(path, args.wait, stopped.is_set, on_wait=waiting), Store(path) as store:
-                with store.beating():
+                with store.beating(away=SETTLE_SECONDS):
                     report = pipeline.run_once(settings, store, clock, stop=stopped.is_set)
-                store.leave()
         except LockStopped as exc:
             return terminated(f"{exc}: this run did nothing; the next run does it")
         except StateStopped as exc:  # a wait for another worker's lock on the state

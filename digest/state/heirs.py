@@ -75,12 +75,26 @@ def successors(old: str, stints: Stints, mail: Mail) -> list[str]:
         # heir deleted and put back, its address or channel away and back: reg33 R1).
         if first is not None and since != left:
             return first == left
+        if unsure(since, ended, first):
+            return True  # whether it is old's: by the mail, below
         return since == left and not (start and ended and ended > start)
+
+    def unsure(since: str | None, ended: str | None, first: str | None) -> bool:
+        # Begun anew before schema 18 (its first start unknown), its stint before ending after
+        # old's: first begun as old's ended, or later (ops21 F1: the heir deleted and put back
+        # before the upgrade had kept nothing of an older mail's link).
+        return first is None and since != left and ended is not None and ended > left
 
     def there(since: str | None, gone: str | None) -> bool:  # at an address before that pass
         return (since is None or since < left) and (gone is None or gone >= left)
 
-    names = sorted({s for (s, a), v in stints.items() if a in at and left in (v[0], v[3])})
+    names = sorted(
+        {
+            s
+            for (s, a), v in stints.items()
+            if a in at and (left in (v[0], v[3]) or unsure(v[0], v[2], v[3]))
+        }
+    )
     found = [
         s
         for s in names
@@ -90,14 +104,26 @@ def successors(old: str, stints: Stints, mail: Mail) -> list[str]:
     ]
     # A stint of before schema 17 first seen in that pass (ended ''): its name may be older.
     fresh = [
-        s for s in found if all(v[2] != "" for (n, a), v in stints.items() if n == s and a in at)
+        s
+        for s in found
+        if all(
+            v[2] != "" and not unsure(v[0], v[2], v[3])
+            for (n, a), v in stints.items()
+            if n == s and a in at
+        )
     ]
     if start is not None:
         # By whose mail came first, a rename back (alice, alicia, alice) had left the pause
         # with alicia, and a sibling never mailed was taken for new: the stints tell.
-        return fresh or [s for s in found if not beside(mail(old), mail(s))]
+        return fresh or _first_mailed([s for s in found if not beside(mail(old), mail(s))], mail)
     rivals = sorted({s for (s, a), v in stints.items() if a in at and v[1] == left} - {old})
     return _before_stints(old, found, set(fresh), rivals, mail)
+
+
+def _first_mailed(names: list[str], mail: Mail) -> list[str]:
+    """Of `names`, those first mailed earliest (a name never mailed is none's later)."""
+    firsts = [str(mail(s)[0]) for s in names if mail(s)[0] is not None]
+    return [s for s in names if not firsts or mail(s)[0] in (None, min(firsts))]
 
 
 def _before_stints(

@@ -8,7 +8,7 @@ import json
 import socket
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, contextmanager, suppress
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -78,38 +78,49 @@ class Runs:
             )
 
     @contextmanager
-    def beating(self, every: float = RUN_BEAT) -> Iterator[None]:
+    def beating(self, every: float = RUN_BEAT, away: float = 0.0) -> Iterator[None]:
         """A `digest run`'s heartbeat: once now and, on PostgreSQL, every `every` seconds from a
         thread of its own until the block ends (on SQLite the run's one connection is not shared
-        with a thread that might write inside its transaction; one run at a time holds the file)."""
+        with a thread that might write inside its transaction; one run at a time holds the file).
+        `away`: how long the run waits for a server away, its beats missed as long. The run
+        leaves the workers at the end, whatever ended it (ops21 F4)."""
         shared = self.db.kind == "postgres"
-        facts: dict[str, Any] = {"every": every} if shared else {}
+        facts: dict[str, Any] = {"every": every, "away": away} if shared else {}
         self.beat(datetime.now(UTC), "run", **facts)  # alive by the wall clock, whatever --now
-        if not shared:
-            yield
-            return
         done = threading.Event()
 
         def loop() -> None:
-            while not done.wait(every):
+            wait = every
+            while not done.wait(wait):
                 try:
                     self.beat(datetime.now(UTC), "run", **facts)
-                except DigestError:  # the server away: the run itself says so, if it matters
-                    continue
+                    wait = every
+                except DigestError:  # the server away: the run itself says so, if it matters;
+                    # soon again, not a whole beat later: a run back at work read interrupted
+                    # for half a minute after an outage (ops21 F5)
+                    wait = every / 6
 
         thread = threading.Thread(target=loop, name="run-beat", daemon=True)
-        thread.start()
+        if shared:
+            thread.start()
         try:
             yield
         finally:
             done.set()
-            thread.join(5.0)  # a beat on the wire ends before leave() deletes the row
+            if shared:
+                thread.join(5.0)  # a beat on the wire ends before leave() deletes the row
+            with suppress(DigestError):  # the state away or full: its row reads ended
+                self.leave()
 
     def leave(self) -> None:
         """A `digest run` that ends is no worker any more (the runs table keeps its name); one
-        killed stays, its heartbeat growing old, until it is forgotten."""
+        killed stays, its heartbeat growing old, until it is forgotten, or until a later run of
+        this machine, which knows its process ended, leaves (a run that ended on a full disk
+        was listed among the workers for a week: ops21 F4)."""
+        gone = [str(w["name"]) for w in self.workers() if w["kind"] == "run" and ended(w["name"])]
         with self.transaction() as db:
-            db.execute("DELETE FROM workers WHERE name = ?", (self.worker,))
+            for name in (self.worker, *gone):
+                db.execute("DELETE FROM workers WHERE name = ?", (name,))
 
     def server_now(self) -> datetime | None:
         """The database server's clock (PostgreSQL), which every worker's beat is timed on."""
@@ -153,7 +164,10 @@ class Runs:
         if not name:
             return ""
         if ended(name):
-            return "its process ended before the run did (killed, or the machine stopped)"
+            return (
+                "its process ended before the run's end was written (killed, the machine stopped,"
+                " or the state database away or full)"
+            )
         later = self.db.execute(
             "SELECT clock FROM runs WHERE worker = ? AND id > ? ORDER BY id LIMIT 1",
             (name, run["id"]),
@@ -167,7 +181,9 @@ class Runs:
         beat = worker["beat_at"] if worker is not None else run["started_at"]
         kind = worker["kind"] if worker is not None else "run"
         every = worker["facts"].get("every") if worker is not None else None
-        limit = timedelta(seconds=4 * every) if every else SILENT.get(kind, SILENT["run"])
+        # Four beats, and the while it may wait for a server away (ops21 F5).
+        away = float(worker["facts"].get("away") or 0) if worker is not None else 0.0
+        limit = timedelta(seconds=4 * every + away) if every else SILENT.get(kind, SILENT["run"])
         # The earlier of `now` and the wall clock: a status asked with a --now ahead called a
         # live run silent for hours.
         wall = datetime.now(UTC)
