@@ -237,7 +237,70 @@ def test_an_id_before_a_word_that_is_no_unit_is_an_id(text: str) -> None:
         "1203.4567 μK and 1501.12345 GHz",
         "a 2012.12345 nm laser",
         "a period of 1107.1234 days, i.e. 1108.1234 years",
+        "a peak at 1012.3456 cm-1 and 1203.4567 cm^-1",
+        "v = 1203.4567 km/s",
     ],
 )
 def test_numbers_before_a_unit_stay_quantities(text: str) -> None:
     assert read(text) == text and arxiv_ids(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "m/z 1203.4567 Da glycan mass spectrometry",
+        "mass 1203.4567 amu",
+        "a parallax of 1203.4567 mas",
+        "1203.4567 μas astrometry",
+        "1203.4567 Angstrom",
+        "1203.4567 a.u.",
+        "1203.4567 MJD",
+        "observed at MJD 1203.4567",
+        "1203.4567 tokens per second",
+        "price 1203.4567 USD",
+        "costs $1203.4567",
+        "the value 1203.4567 is small",
+        "1203.4567 +/- 0.2",
+        "1203.4567(3) MHz",
+        "ratio 1203.4567:1",
+        "a 1203.4567 million parameter model",
+        "1203.4567 microns",
+    ],
+)
+def test_a_number_in_a_measurement_is_no_arxiv_id(text: str) -> None:
+    """reg40 F3: units the list lacked (Da, amu, mas, Angstrom, a.u., MJD, tokens), an
+    uncertainty, a ratio, and the quantity named before the number had left it an arXiv id: read
+    as no word, and validate had said to list it in `like`."""
+    assert arxiv_ids(text) == []
+    assert "1203.4567" in read(text)
+
+
+@pytest.mark.parametrize(
+    ("ident", "title"),
+    [
+        ("2504.12216", "d1: Scaling Reasoning in Diffusion Large Language Models"),
+        ("2501.19393", "s1: Simple test-time scaling"),
+        ("2503.12077", "V-Stylist: Video Stylization via Collaboration and Reflection"),
+        ("2504.11128", "K-means Enhanced Density Gradient Analysis"),
+        ("2504.12393", "N-body simulations of globular clusters"),
+        ("2503.14718", "Second language Korean Universal Dependency treebank"),
+        ("2502.01234", "Days of future past: a benchmark"),
+        ("2501.04321", "GeV-scale dark matter at colliders"),
+        ("2503.14040", "MAG: Multi-Modal Aligned Autoregressive Co-Speech Gesture Generation"),
+        ("2503.18360", "J&H: Evaluating the Robustness of Large Language Models"),
+        ("2506.02678", "TL;DR: Too Long, Do Re-weighting for Efficient LLM Reasoning"),
+        ("2509.22322", "N+2 Mapmaking for Polarized CMB Experiments"),
+    ],
+)
+@pytest.mark.parametrize(
+    "form", ["{i} {t}", "I liked {i} {t}", "* {i} {t}", "Like {i} {t}, and more"]
+)
+def test_an_id_before_a_title_opening_with_a_unit_s_letters_is_an_id(
+    ident: str, title: str, form: str
+) -> None:
+    """reg40 F2: the letters opening the title ("d1", "V-Stylist", "K-means", "Second") had been
+    read as a unit, the id as a quantity: 259 of the 45k corpus's "id title" lines lost their id
+    silently. A unit is a whole word, and spelled out in small letters."""
+    text = form.format(i=ident, t=title)
+    assert arxiv_ids(text) == [ident]
+    assert ident not in read(text)

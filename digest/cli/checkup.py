@@ -8,11 +8,11 @@ from __future__ import annotations
 import functools
 import logging
 import os
-import re
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from digest.cli import language
 from digest.config.checks import config_folder, exists
 from digest.models import DigestError, Settings, SourceConfig, Subscriber, identity
 from digest.state.engine import shown
@@ -21,8 +21,6 @@ log = logging.getLogger("digest")
 # A text of fewer words is not judged by its words' share (a short list of rare terms is no
 # language), and under KNOWN_SHARE of them known to the background it is in another language.
 JUDGED, KNOWN_SHARE = 4, 1 / 2
-# A capitalised word this long is a compound noun (German's), not a name.
-COMPOUND = 13
 
 
 def problems(settings: Settings) -> list[str]:
@@ -163,76 +161,23 @@ def _liked(sub: Subscriber) -> str:
 def _foreign(sub: Subscriber) -> bool:
     """Whether the interests text has words enough to judge, fewer than KNOWN_SHARE of them known
     to the built-in background (without one, none is judged), and is in another language than
-    the papers: that language's function words, or another script than theirs. Lacking English's
-    stop words had made a text foreign too, and a terse list has none by nature: "Hinton LeCun
-    Bengio Schmidhuber Sutskever", "LiFePO4 NMC811 LLZO Li6PS5Cl" had been refused as another
-    language, though they match papers (reg36 F4). Its words unknown to the background say
-    nothing of its language either: a theorist's "Heterotic compactifications, the swampland
-    and de Sitter vacua" has 1 word of 6 the background knows, and is English."""
-    from digest.ranking.stopwords import foreign_stops
-    from digest.ranking.tokens import fold
+    the papers on evidence of it (language.other). Lacking English's stop words had made a text
+    foreign too, and a terse list has none by nature: "Hinton LeCun Bengio Schmidhuber
+    Sutskever", "LiFePO4 NMC811 LLZO Li6PS5Cl" had been refused as another language, though they
+    match papers (reg36 F4)."""
     from digest.ranking.wishes import read
 
-    if not _judged(*_known(sub.profile.interests)):
-        return False
-    text = read(sub.profile.interests)
-    tokens = re.findall(r"[^\W\d_]+", fold(text).lower())
-    if foreign_stops(tokens, text) or _script(text) < 1 / 2:
-        return True
-    return not _english_only().intersection(tokens) and _plain_unknown(text)
-
-
-@functools.cache
-def _english_only() -> frozenset[str]:
-    """English's stop words that are no other language's function word ("the", not "de"), nor
-    a word of one or two letters that other languages write ("a", "no", "me")."""
-    from digest.ranking.stopwords import ENGLISH_STOP_WORDS, FUNCTION_WORDS
-
-    english = {w for w in ENGLISH_STOP_WORDS if len(w) > 2}
-    return frozenset(english.difference(*FUNCTION_WORDS.values()))
-
-
-def _plain_unknown(text: str) -> bool:
-    """Whether most of the words of a text are words the background does not know and ordinary
-    words of a language, as `_ordinary` tells them from a terse list's names, acronyms and
-    formulas.
-    Without English's stop words, a short text in Polish, Turkish or Czech ("Uczenie maszynowe w
-    przetwarzaniu języka naturalnego") had had too few function words for `foreign_stops` and
-    passed silently, to score 0 for ever (reg38 F3); "Hinton LeCun Bengio Schmidhuber
-    Sutskever" or "ΛCDM σ8 S8 tension H0" have none either, and are English (reg36 F4)."""
-    from digest.ranking.tokens import fold
-
-    words, known = _known(text)
-    unknown = set(words) - set(known)
-    ordinary = {
-        fold(m[0].strip(".!?")).lower()
-        for m in re.finditer(r"[^\s,;:()\[\]{}\"“”'‘’/]+", text)
-        if _ordinary(m[0], not text[: m.start()].strip() or text[: m.start()].rstrip()[-1] in ".!?")
-    }
-    return len(ordinary & unknown) > len(words) / 2
-
-
-def _ordinary(word: str, opens: bool) -> bool:
-    """Whether a word as written is an ordinary word, not a name, an acronym, a symbol or a
-    formula: Latin letters alone, small ones but for the first where it opens a sentence, or
-    where it is a long compound (German writes its nouns capitalised: "Sprachverarbeitung")."""
-    word = word.strip(".!?")
-    if not word.isalpha() or _script(word) < 1 or not word[1:].islower():
-        return False
-    return word[0].islower() or opens or len(word) >= COMPOUND
+    words, known = _known(sub.profile.interests)
+    return _judged(words, known) and language.other(read(sub.profile.interests), len(known))
 
 
 def _judged(words: Sequence[str], known: Sequence[str]) -> bool:
     """Whether a text's words are enough to judge its language by, and too few of them known."""
-    return len(words) >= JUDGED and len(known) < KNOWN_SHARE * len(words) and bool(_vocabulary())
-
-
-def _script(text: str) -> float:
-    """The share of a text's letters in the papers' script, Latin (with its accents and Vietnamese
-    letters): Chinese, Japanese or Russian has no function word `foreign_stops` knows."""
-    letters = [c for c in text if c.isalpha()]
-    latin = sum(ord(c) < 0x250 or 0x1E00 <= ord(c) < 0x1F00 for c in letters)
-    return latin / len(letters) if letters else 1.0
+    return (
+        len(words) >= JUDGED
+        and len(known) < KNOWN_SHARE * len(words)
+        and bool(language.vocabulary())
+    )
 
 
 @functools.lru_cache(maxsize=4096)  # asked three or four times per subscriber, on every run
@@ -243,16 +188,9 @@ def _known(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     from digest.ranking.wishes import read
 
     words = tuple(t for t in dict.fromkeys(analyze(read(text))) if " " not in t)
-    vocabulary = _vocabulary()
+    vocabulary = language.vocabulary()
     known = tuple(w for w in words if w in vocabulary or all(p in vocabulary for p in w.split("-")))
     return words, known
-
-
-@functools.cache
-def _vocabulary() -> frozenset[str]:
-    from digest.ranking import background
-
-    return frozenset(background.terms() or ())
 
 
 def _few(words: Sequence[str]) -> str:

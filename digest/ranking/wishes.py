@@ -10,8 +10,7 @@ from collections.abc import Sequence
 from digest.models.identity import arxiv_id, plausible_arxiv_id
 from digest.models.values import Subscriber
 from digest.ranking.pasted import plain
-from digest.ranking.symbols import UNITS
-from digest.ranking.units import CASED_UNITS
+from digest.ranking.quantity import measured
 
 # arXiv's category taxonomy (arxiv.org/category_taxonomy), each subject as its name says it.
 # Read as letters, "cs.LG, hep-th, astro-ph.CO" had been "cs", "lg", "hep th", "astro ph": a
@@ -217,26 +216,6 @@ _ARXIV_ID = re.compile(
     r"(\d{4}\.\d{4,5}|[a-z]+(?:-[a-z]+)?(?:\.[a-z]{2})?/\d{7})(v\d+)?(?![\w\-/]|\.\d)",
     re.IGNORECASE,
 )
-# A bare YYMM.NNNNN, without "arXiv" or a version, is a quantity where a unit follows it ("the
-# 1203.4567 keV line", "2012.12345 Hz", "a period of 1107.1234 days", "1203.4567 ± 0.2"), or
-# after "=", "≈"; numbers listed with "and" or commas before one unit are alike ("lines at
-# 1203.4567, 1204.5678 and 1205.1234 keV"). Any word after it had made one a quantity, so an id in
-# a sentence or one "id title" line ("Papers like 2506.20115 and 2509.22540", "2506.20115 Sparse
-# attention") had been kept as a number, and the reader's papers lost silently (reg38 F4). An id
-# alone, in a list of them, or before a title or a sentence, is an id.
-_GOES_ON = re.compile(
-    r"(?:\s*(?:,\s*(?:(?:and|or|&)\s+)?|(?:and|or|&)\s+)\d{4}\.\d{4,5}(?![\w\-/]|\.\d))*"
-    r"(?:\s+([^\W\d_]+)|\s*[°%‰±×])",
-    re.IGNORECASE,
-)
-# Units after a number: the ranking's own (symbols.UNITS, units.CASED_UNITS), a prefixed one
-# ("keV", "GHz", "kpc", "μK", "mK"), a lone SI symbol, and time spelled out.
-_UNIT = re.compile(
-    r"(?:[kMGTPEmμµn]?(?:eV|Hz|pc|Jy|Pa|K|s|g|m|J|W|V|N|L|Gy|Sv|Bq|rad|bar|mol)|Å|au|AU|ly|lyr"
-    r"|(?i:sec|min|hr|h|d|days?|hours?|years?|yrs?|months?|weeks?|minutes?|seconds?|nights?|orbits?"
-    r"|kelvin|degrees?|deg|percent|per\s*cent|times|fold))"
-)
-_COMPARED = re.compile(r"[=≈<>≤≥±×]\s*$")
 _LISTED = re.compile(r"^[ \t]*(?:[-*•+]|\d{1,3}[.)]|\[\d{1,3}\])?[ \t]*(\d{4}\.\d)", re.MULTILINE)
 
 
@@ -258,16 +237,10 @@ def _is_id(match: re.Match[str]) -> bool:
         return False
     if match[3] or "/" in ident:
         return True
-    text = match.string
-    if _COMPARED.search(text, 0, match.start()) or _unschemed(ident):
+    if _unschemed(ident):
         return False
-    goes = _GOES_ON.match(text, match.end())
-    quantity = goes and (not goes[1] or _unit(goes[1]))
-    return not quantity or _listed(text, match.start())
-
-
-def _unit(word: str) -> bool:
-    return bool(_UNIT.fullmatch(word)) or word.lower() in UNITS | CASED_UNITS
+    text = match.string
+    return not measured(text, match.start(), match.end()) or _listed(text, match.start())
 
 
 def _unschemed(ident: str) -> bool:
