@@ -29,7 +29,6 @@ from digest.models import (
 from digest.outbox import Outcome, deliver
 from digest.periods import behind, covered, next_fire, period_start
 from digest.state import Store
-from digest.state.runs import ended
 from digest.web import clicks, replies
 from digest.web.tokens import links_for
 
@@ -184,7 +183,7 @@ def _cycle(
     counts = store.outbox_counts()
     # A row leased to a process of this machine that has ended is owed, not in flight, as
     # `digest status` counts it: a run had said "0 pending", exit 0, with 65 such rows (ops21 F2).
-    stalled = sum(ended(holder) for holder, _ in store.in_flight(now).values())
+    stalled = sum(gone for _, _, gone in store.in_flight(now).values())
     report.pending, report.dead = counts.get("pending", 0) + stalled, counts.get("dead", 0)
     outcome = "ok" if report.exit_code == 0 else "attention"
     store.finish_run(run_id, datetime.now().astimezone(), outcome, report.summary())

@@ -246,6 +246,32 @@ def test_a_row_held_by_a_worker_whose_process_ended_is_stalled_not_being_sent(
     assert "  stalled  ana/file digest" in text and "whose process ended" in text
 
 
+def test_a_row_held_by_a_named_worker_whose_process_ended_is_stalled_too(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """ops22 F2: a worker named by DIGEST_WORKER, killed: status said its rows were "being
+    sent now", exit 0, and other runs exit 0, for the whole lease, though its claim's token
+    names a pid of this machine that no process has now."""
+    import subprocess
+    import sys
+
+    import psycopg
+
+    from digest.cli import reports
+    from digest.state import claims
+
+    settings = claimed_by_an_ended_process(postgres_url, tmp_path)
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    token = f"w1{claims.MARK}{claims.machine()}:{gone.stdout.strip()}:0123456789ab"
+    with psycopg.connect(postgres_url) as db:
+        db.execute("UPDATE outbox SET claimed_by = %s WHERE claimed_by <> ''", (token,))
+    with Store(postgres_url, worker="w3") as status:
+        text, code = reports.status_report(settings, status, postgres_url, NOW)
+    assert code == 1 and "being sent now" not in text
+    assert "1 held by a worker that ended" in text and "by w1, whose process ended" in text
+
+
 def test_a_run_counts_a_row_held_by_a_worker_whose_process_ended_as_owed(
     postgres_url: str, tmp_path: Path
 ) -> None:

@@ -418,6 +418,15 @@ def test_status_and_health_show_every_worker(
     monkeypatch.setenv("DIGEST_WORKER", "host-c:33")  # a container checks its own worker
     assert main(["health", "--config", str(config), "--now", NOW.isoformat()]) == 1
     assert "worker host-c:33 has not run over this state" in capsys.readouterr().out
+    from digest.state import Store
+
+    with Store(postgres_url, worker="host-d:44") as killed:  # a run killed: its beat stays
+        killed.beat(NOW, "run")
+    monkeypatch.setenv("DIGEST_WORKER", "host-d:44")  # ops22 F3: "has not run" was untrue
+    assert main(["health", "--config", str(config), "--now", NOW.isoformat()]) == 1
+    said = capsys.readouterr().out
+    assert "worker host-d:44 is a digest run (its last beat 2026" in said
+    assert "has not run" not in said
 
 
 SERVE = """

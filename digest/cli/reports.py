@@ -11,7 +11,6 @@ from digest.models import Settings, redact
 from digest.periods import covered, next_fires, period_start
 from digest.state.lock import health
 from digest.state.pauses import mailing
-from digest.state.runs import ended
 
 if TYPE_CHECKING:
     from digest.intake import SourceReport
@@ -246,7 +245,7 @@ def status_report(settings: Settings, store: Store, state: str, now: datetime) -
     counts = store.outbox_counts(now, worker="")
     pending, dead = counts.get("pending", 0), counts.get("dead", 0)
     dropped = counts.get("dropped", 0)  # given up by `digest retry --drop`: no attention needed
-    stalled = sum(ended(holder) for holder, _ in store.in_flight(now).values())
+    stalled = sum(gone for _, _, gone in store.in_flight(now).values())
     flying = counts.get("in flight", 0) - stalled
     gave_up = f", {dropped} dropped" if dropped else ""
     gave_up += f", {flying} being sent now" if flying else ""
@@ -361,13 +360,13 @@ def _deliveries(settings: Settings, store: Store, now: datetime) -> list[str]:
         )
         state = row.status
         if row.id in flights:
-            state = "stalled" if ended(flights[row.id][0]) else "sending"
+            state = "stalled" if flights[row.id][2] else "sending"
         groups.setdefault((state, reason), []).append(f"{row.subscriber}/{row.channel}")
         what = f"{row.subscriber}/{row.channel} {row.purpose} {row.period}"
         what += f" ({row.attempts} attempts"
         if row.id in flights:
-            holder, until = flights[row.id]
-            if ended(holder):
+            holder, until, gone = flights[row.id]
+            if gone:
                 lines.append(
                     f"  stalled  {what}, by {holder}, whose process ended; another worker takes"
                     f" it when the lease ends at {until}): {reason}"

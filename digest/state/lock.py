@@ -243,12 +243,18 @@ def _workers_health(
     if empty:
         return False, f"no digest state in {shown(state)} yet: digest serve has not run over it"
     with Store(state, upgrade=False) as store:
-        workers = [w for w in store.workers() if w["kind"] == "serve"]
+        every = store.workers()
         server = None if now is not None else store.server_now()
-    if wanted:
-        workers = [w for w in workers if w["name"] == wanted]
+    workers = [w for w in every if w["kind"] == "serve" and w["name"] in (wanted or w["name"],)]
     if not workers:
         who = f"worker {wanted}" if wanted else "digest serve"
+        # A `digest run` worker beats too: it had been "has not run over this state" (ops22 F3).
+        runs = [w for w in every if wanted and w["name"] == wanted]
+        if runs:
+            return False, (
+                f"no heartbeat of a digest serve in {shown(state)}: {who} is a digest run"
+                f" (its last beat {runs[0]['beat_at']}); health checks a serve's heartbeat"
+            )
         return False, f"no heartbeat in {shown(state)}: {who} has not run over this state"
     lines, alive = [], 0
     for worker in workers:

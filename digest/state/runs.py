@@ -14,6 +14,7 @@ from typing import Any
 
 from digest.models import DigestError
 from digest.state.claims import alive, holder
+from digest.state.claims import ended as gone
 from digest.state.deliveries import CLOCK, stamp
 from digest.state.engine import Engine
 
@@ -192,10 +193,10 @@ class Runs:
             return f"its worker {name} has given no sign of life since {beat}"
         return ""
 
-    def in_flight(self, now: datetime) -> dict[int, tuple[str, str]]:
+    def in_flight(self, now: datetime) -> dict[int, tuple[str, str, bool]]:
         """The pending rows due that a worker is sending right now (its lease is live, on the
-        clock `now`): row id -> (the worker's name, its lease's end). Only on PostgreSQL, as
-        outbox_counts' "in flight"."""
+        clock `now`): row id -> (the worker's name, its lease's end, whether its process is
+        known to have ended). Only on PostgreSQL, as outbox_counts' "in flight"."""
         if self.db.kind != "postgres":
             return {}
         at = stamp(now)
@@ -206,7 +207,13 @@ class Runs:
             f" AND lease_until > {CLOCK} AND (next_try_at IS NULL OR next_try_at <= ?)",
             (at,),
         )
-        return {r["id"]: (holder(r["claimed_by"]), r["lease_until"]) for r in rows}
+        # Whether it ended by the claim's token (this machine, its pid), whatever the worker's
+        # name: one named by DIGEST_WORKER and killed had read "being sent now" (ops22 F2).
+        return {
+            r["id"]: (name, r["lease_until"], gone(r["claimed_by"]) or ended(name))
+            for r in rows
+            for name in [holder(r["claimed_by"])]
+        }
 
 
 def _forget_runs(db: Engine, before: str) -> None:
