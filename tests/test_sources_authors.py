@@ -455,3 +455,150 @@ def test_a_line_ending_in_an_initial_or_senior_is_a_name_of_its_own(
 ) -> None:
     """reg39 F7: "V" and "Senior" had been a suffix that runs on the line before."""
     assert split(written) == names
+
+
+@pytest.mark.parametrize(
+    ("written", "names"),
+    [
+        ("Jane Doe, Ana B. DO", ("Jane Doe", "Ana B. DO")),
+        ("Jane Roe, Mary A. MA", ("Jane Roe", "Mary A. MA")),
+        ("Minh N. DO", ("Minh N. DO",)),
+        ("Wei PAN, Minh N. DO", ("Wei PAN", "Minh N. DO")),
+        ("Jane Doe, J. A. MA", ("Jane Doe", "J. A. MA")),
+        # no other name of the list carries a degree: a name's last letters are its surname
+        ("Jane DOE, Rakshitha R. T. MD", ("Jane DOE", "Rakshitha R. T. MD")),
+        ("Minh N. DO PhD, Jane Doe MD", ("Minh N. DO", "Jane Doe")),
+        # the list's other names carry degrees: the one after initials is a degree too
+        ("Jane Doe MD, Rakshitha R. T. MD", ("Jane Doe", "Rakshitha R. T.")),
+        ("Rakshitha R. T. MD, John Smith PhD", ("Rakshitha R. T.", "John Smith")),
+        ("Jane Doe MD, John Smith PhD", ("Jane Doe", "John Smith")),
+        ("Doe JA MD, Smith J", ("Doe JA", "Smith J")),
+    ],
+)
+def test_a_degrees_letters_after_a_given_name_and_initials_are_the_surname(
+    written: str, names: tuple[str, ...]
+) -> None:
+    """reg41 F3: "Jane Doe, Ana B. DO" had lost its DO as a degree and become one reversed name,
+    "Ana B. Jane Doe"; "Jane Doe MD, Rakshitha R. T. MD" had become "Rakshitha R. T. Jane Doe"."""
+    assert split(written) == names
+
+
+@pytest.mark.parametrize(
+    ("written", "names"),
+    [
+        (
+            "Xiaoxuan WANG, Mingyu Derek MA, Wei WANG",
+            ("Xiaoxuan WANG", "Mingyu Derek MA", "Wei WANG"),
+        ),
+        ("Darshi SHAH, Shin Won DO", ("Darshi SHAH", "Shin Won DO")),
+        ("Mingyu Derek MA MD, Wei WANG PhD", ("Mingyu Derek MA", "Wei WANG")),
+        ("Darshi SHAH\nShin Won DO", ("Darshi SHAH", "Shin Won DO")),
+        # in capitals alone every surname is in capitals: its list's other names carry no degree
+        (
+            "XIAOXUAN WANG, MINGYU DEREK MA, WEI WANG",
+            ("XIAOXUAN WANG", "MINGYU DEREK MA", "WEI WANG"),
+        ),
+        ("ABHI KAMBOJ\nHYO JIN DO", ("ABHI KAMBOJ", "HYO JIN DO")),
+        ("JANE DOE MD, JOHN SMITH MD", ("JANE DOE", "JOHN SMITH")),
+        ("JANE DOE, MD, JOHN SMITH, PHD", ("JANE DOE", "JOHN SMITH")),
+        ("JOHN SMITH MD", ("JOHN SMITH",)),
+        ("Jane DOE MD, John SMITH PhD", ("Jane DOE", "John SMITH")),
+    ],
+)
+def test_in_a_list_of_capitals_surnames_the_last_capitals_word_is_the_surname(
+    written: str, names: tuple[str, ...]
+) -> None:
+    """reg41 F4: "Mingyu Derek MA" beside "Xiaoxuan WANG" had lost its MA as a degree."""
+    assert split(written) == names
+
+
+@pytest.mark.parametrize(
+    ("written", "names"),
+    [
+        ("ABHI KAMBOJ, MINH N. DO", ("ABHI KAMBOJ", "MINH N. DO")),
+        ("MINH N. DO, ABHI KAMBOJ", ("MINH N. DO", "ABHI KAMBOJ")),
+        ("JANE DOE, ANA B. DO, WEI PAN", ("JANE DOE", "ANA B. DO", "WEI PAN")),
+        ("Abhi KAMBOJ\nMinh N. DO", ("Abhi KAMBOJ", "Minh N. DO")),
+        ("JANE DOE MD, JOHN ROE PHD, ANA B. MD", ("JANE DOE", "JOHN ROE", "ANA B.")),
+    ],
+)
+def test_in_capitals_alone_a_degrees_letters_after_initials_are_the_surname(
+    written: str, names: tuple[str, ...]
+) -> None:
+    """reg41 F5: "ABHI KAMBOJ, MINH N. DO" had been one reversed name, "MINH N. ABHI KAMBOJ"."""
+    assert split(written) == names
+
+
+@pytest.mark.parametrize(
+    ("written", "names"),
+    [
+        ("Jane Doe, J. A. LEE", ("Jane Doe", "J. A. LEE")),
+        ("Jane Doe, J. LEE", ("Jane Doe", "J. LEE")),
+        ("Jane Doe, J.-P. LEE", ("Jane Doe", "J.-P. LEE")),
+        ("A. SMITH, Z. LI and L. KUHN", ("A. SMITH", "Z. LI", "L. KUHN")),
+        ("Jane Doe, Z. LI and L. KUHN", ("Jane Doe", "Z. LI", "L. KUHN")),
+        ("Lee, J. A.", ("J. A. Lee",)),
+        ("Smith, J. A. and Doe, J.", ("J. A. Smith", "J. Doe")),
+    ],
+)
+def test_dotted_initials_then_capitals_are_a_whole_name(
+    written: str, names: tuple[str, ...]
+) -> None:
+    """reg41 F6: "Jane Doe, J. A. LEE" had been read as "Last, First", "J. A. LEE Jane Doe"."""
+    assert split(written) == names
+
+
+@pytest.mark.parametrize(
+    ("written", "names"),
+    [
+        (
+            "Sriram Mandalika, Lalitha V and Athira Nambiar",
+            ("Sriram Mandalika", "Lalitha V", "Athira Nambiar"),
+        ),
+        ("Xin ZHANG, Harsha KG and Wei PAN", ("Xin ZHANG", "Harsha KG", "Wei PAN")),
+        # BibTeX's given names are dotted; a "Last, First" piece beside a whole name stays one
+        ("Rodríguez Fuente, Juan C. and Jane Doe", ("Juan C. Rodríguez Fuente", "Jane Doe")),
+        ("Lovelace, Ada and Alan Turing", ("Ada Lovelace", "Alan Turing")),
+    ],
+)
+def test_a_name_ending_in_an_initial_in_an_and_list_is_a_name_of_its_own(
+    written: str, names: tuple[str, ...]
+) -> None:
+    """reg41 F7: "Sriram Mandalika, Lalitha V and …" had made "Lalitha V Sriram Mandalika"."""
+    assert split(written) == names
+
+
+@pytest.mark.parametrize(
+    ("written", "names"),
+    [
+        ("Roberto M. Cesar Jr.3, Jane Doe1", ("Roberto M. Cesar Jr.", "Jane Doe")),
+        ("Roberto M. Cesar Jr. 3, Jane Doe 1", ("Roberto M. Cesar Jr.", "Jane Doe")),
+        ("Rakshitha R. T.3, Jane Doe1", ("Rakshitha R. T.", "Jane Doe")),
+        ("Jane Doe1, Rakshitha R. T.2", ("Jane Doe", "Rakshitha R. T.")),
+        ("Jane Doe*, Rakshitha R. T.†", ("Jane Doe", "Rakshitha R. T.")),
+        ("Smith J.1, Doe A.2", ("Smith J.", "Doe A.")),
+        ("Zhang†, Yi-Fan; Fu, Chaoyou", ("Yi-Fan Zhang", "Chaoyou Fu")),
+    ],
+)
+def test_a_mark_after_a_dot_goes(written: str, names: tuple[str, ...]) -> None:
+    """reg41 F8: "Jr.3" and "T.†" had kept their marks ("Roberto M. Cesar Jr.3")."""
+    assert split(written) == names
+
+
+@pytest.mark.parametrize(
+    ("written", "names"),
+    [
+        (
+            "Jane DOE MD, Rakshitha R. T. MD, John SMITH PhD",
+            ("Jane DOE", "Rakshitha R. T.", "John SMITH"),
+        ),
+        ("Xin ZHANG, Robby T. TAN MD, Jane DOE MD", ("Xin ZHANG", "Robby T. TAN", "Jane DOE")),
+        ("Jane DOE MD\nRakshitha R. T. MD", ("Jane DOE", "Rakshitha R. T.")),
+        ("Jane Doe MD\nRakshitha R. T. MD", ("Jane Doe", "Rakshitha R. T.")),
+    ],
+)
+def test_in_a_capitals_list_that_writes_degrees_one_after_initials_is_a_degree(
+    written: str, names: tuple[str, ...]
+) -> None:
+    """reg41 F9: "Rakshitha R. T. MD" beside "Jane DOE MD" had kept its MD as a surname."""
+    assert split(written) == names

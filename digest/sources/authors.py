@@ -11,13 +11,14 @@ import functools
 import re
 from collections.abc import Iterable
 
+from digest.sources.name_degrees import bare, degrees_written
 from digest.sources.name_marks import is_team, unmarked, untitled
 from digest.sources.name_words import (
     DEGREE,
     DEGREE_OR_INITIALS,
+    capitals_alone,
     capitals_surname,
     capitals_written,
-    given_and_middle,
     is_initials,
 )
 
@@ -60,16 +61,18 @@ def split(value: str | Iterable[str]) -> tuple[str, ...]:
     return _split_text(value)
 
 
-# Names repeat across the papers of a file (and a day's feeds): each form is split once.
+# Names repeat across the papers of a file (and a day's feeds): each form is split once. A line of
+# a field of names one a line is split knowing whether its field writes surnames in `capitals`
+# and how many of its names carry `degrees` ("Darshi SHAH\nShin Won DO" had lost its DO).
 @functools.lru_cache(maxsize=1 << 16)
-def _split_text(value: str) -> tuple[str, ...]:
+def _split_text(value: str, capitals: bool = False, degrees: int = 0) -> tuple[str, ...]:
     value = value if value.isascii() else value.translate(_CJK_MARKS)
     value = _BY.sub("", value, count=1)
     if (by_line := _by_line(value)) is not None:
         return by_line
     text = " ".join(value.split())
     if not _LIST_MARKS.search(text):
-        text = _bare(text)
+        text = bare(text, False, capitals, degrees)
         return (text,) if _is_name(text) else ()
     collaborations = [" ".join(c.split()) for c in _COLLABORATION.findall(text)]
     text = _ASIDE.sub("", _COLLABORATION.sub("", text))
@@ -78,8 +81,14 @@ def _split_text(value: str) -> tuple[str, ...]:
         for group in _top_level(text, _SEMICOLON)
     ]
     ordered = len(groups) > 1 or any(map(_is_surname_first, (p for g in groups for p in g)))
-    capitals = capitals_written(text)
-    names = [n for group in groups for part in group for n in _names(part, ordered, capitals)]
+    capitals = capitals or capitals_written(text) or capitals_alone(text)
+    degrees = max(degrees, degrees_written(text, capitals))
+    names = [
+        n
+        for group in groups
+        for part in group
+        for n in _names(part, ordered, capitals, degrees, _listed(group, ordered))
+    ]
     names += [c for c in collaborations if c not in names]
     return tuple(dict.fromkeys(n for n in names if _is_name(n)))
 
@@ -102,7 +111,9 @@ def _by_line(value: str) -> tuple[str, ...] | None:
             pieces[-1] += " " + line
         else:
             pieces.append(line)
-    found = [_split_text(piece) for piece in pieces]
+    capitals = capitals_written(value) or capitals_alone(value)
+    degrees = degrees_written(value, capitals)
+    found = [_split_text(piece, capitals, degrees) for piece in pieces]
     whole = [bool(names) and all(map(_is_whole, names)) for names in found]
     if len(pieces) < 2 or (not all(whole) and sum(whole) < 2):
         return None
@@ -194,13 +205,26 @@ def _is_surname_first(part: str) -> bool:
     return len(pieces[0].split()) == 1 or bool(_PARTICLE.match(pieces[0]))
 
 
-def _names(segment: str, ordered: bool = False, capitals: bool = False) -> list[str]:
+def _listed(group: list[str], ordered: bool) -> bool:
+    """Whether the pieces between a group's "and"s are whole names, one of them plainly: a name
+    of two words or more, no comma ("Sriram Mandalika, Lalitha V and Athira Nambiar")."""
+    return not ordered and len(group) > 1 and any("," not in p and " " in p for p in group)
+
+
+def _names(
+    segment: str,
+    ordered: bool = False,
+    capitals: bool = False,
+    degrees: int = 0,
+    listed: bool = False,
+) -> list[str]:
     """The names of one segment with no " and " or ";" left: commas decide. `ordered`: the list
     writes "Last, First" (its pieces are parted by semicolons, or one of them plainly is one),
     so that two parts are one name also when the surname is several words ("Rodríguez de la
     Fuente, Juan Carlos" had made two authors, "Juan Carlos" one). `capitals`: the list
-    writes surnames in capitals ("Abhi KAMBOJ")."""
-    parts = _without_degrees(_parts(segment, capitals))
+    writes surnames in capitals ("Abhi KAMBOJ"); `degrees`: how many of its names carry a degree
+    ("Jane Doe MD"); `listed`: the segment is a piece of an "A, B and C" list."""
+    parts = _without_degrees(_parts(segment, capitals, degrees))
     # Suffixes belong to the name before them: ("Reagle", "Jr.") then ("Joseph M.", "").
     items: list[list[str]] = []
     for part in parts:
@@ -218,6 +242,7 @@ def _names(segment: str, ordered: bool = False, capitals: bool = False) -> list[
         len(items) == 2
         and (_is_given(given) or surname or ordered)
         and not _full_name(last, given, ordered)
+        and not (not ordered and _whole_names(segment, items, capitals, listed))
     ):
         return [_join(given, last, items[0][1] or items[1][1])]
     pairs = len(items) % 2 == 0 and all(is_initials(g) for g, _ in items[1::2])
@@ -229,12 +254,27 @@ def _names(segment: str, ordered: bool = False, capitals: bool = False) -> list[
     return [_join("", name, suffix) for name, suffix in items]
 
 
-def _parts(segment: str, capitals: bool = False) -> list[str]:
+def _whole_names(segment: str, items: list[list[str]], capitals: bool, listed: bool) -> bool:
+    """Whether the two parts of a segment of a list that is not "Last, First" are whole names,
+    whatever they look like: one carries a degree ("Jane Doe MD, Rakshitha R. T. MD"); its first
+    part carries a mark ("Jane Doe1, Rakshitha R. T.2"); or the segment is a piece of an "A, B
+    and C" list, its first part a name of two words with no particle and its second ending in an
+    undotted initial, as no BibTeX given name does ("Sriram Mandalika, Lalitha V and Athira
+    Nambiar"). Each had been one reversed name ("Lalitha V Sriram Mandalika")."""
+    first, last_word = items[0][0], items[1][0].split()[-1]
+    undotted = is_initials(last_word) and "." not in last_word
+    if listed and undotted and " " in first and not _PARTICLE.match(first):
+        return True
+    written = untitled(next(p.strip() for p in _top_level(segment, _COMMA) if _LETTER.search(p)))
+    return unmarked(written) != written or degrees_written(segment, capitals) > 0
+
+
+def _parts(segment: str, capitals: bool = False, degrees: int = 0) -> list[str]:
     """The comma parts of a segment that hold a letter ("Jane Doe1,2": its "2" is a mark), each
     without its title, marks and degrees."""
     parts = [part for part in _top_level(segment, _COMMA) if _LETTER.search(part)]
     vancouver = any(map(_ends_in_initials, parts)) and not any(map(_first_last, parts))
-    return [_bare(part, vancouver, capitals) for part in parts]
+    return [bare(part, vancouver, capitals, degrees) for part in parts]
 
 
 def _first_last(part: str) -> bool:
@@ -257,30 +297,6 @@ def _ends_in_initials(part: str) -> bool:
     if len(words) < 2 or DEGREE_OR_INITIALS.match(words[-1]):
         return False
     return is_initials(words[-1]) and not is_initials(words[0])
-
-
-def _bare(name: str, vancouver: bool = False, capitals: bool = False) -> str:
-    """A name without the title before it or the marks and degrees after it: "Dr. Jane Doe1" and
-    "Jane Doe PhD" are Jane Doe ("Jane Doe PhD, John Smith MD" had been read as one "Last,
-    First" name, "John Smith MD Jane Doe PhD"). A degree that may be initials ("MD") goes after
-    initials ("Doe JA MD"), after another degree, or in a list that is no `vancouver` one (in
-    "García Márquez MD, Smith J" it is his initials), and never after a given name and middle
-    initials alone in a list of `capitals` surnames ("Abhi KAMBOJ, Minh N. DO")."""
-    words = unmarked(untitled(name)).split()
-    if not words:
-        return name
-    degree = False
-    while len(words) > 2 and words[-1]:
-        last = words[-1]
-        if not DEGREE.match(last) and not (
-            DEGREE_OR_INITIALS.match(last)
-            and (degree or not vancouver or is_initials(words[-2]))
-            and not (capitals and given_and_middle(words[:-1]))
-        ):
-            break
-        words.pop()
-        degree = True
-    return unmarked(" ".join(words)) if degree else " ".join(words)
 
 
 def _surname_pairs(parts: list[str]) -> bool:

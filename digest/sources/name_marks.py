@@ -15,8 +15,12 @@ _TITLE = re.compile(r"^(?:(?:Dr|Prof|Professor)\.?\s+)+(?=[^\W\d_])")
 # whole run of them matched once from the letter before it (possessive: no run tried two ways).
 _SYMBOL = r"[*#†‡§¶‖∗⁎✉✝★☆♠♣♦♥\ufe0f\u00b9\u00b2\u00b3\u2070-\u207a]++"
 _LATEX = r"\$[^$]*\^[^$]*\$|\\textsuperscript\{[^{}]*\}"
-_MARKS = re.compile(rf"(?<=[^\W_])(?:\s?(?:{_SYMBOL}|{_LATEX}))++$")
-_NUMBERED = re.compile(rf"(?<=[^\W\d_])(?:\s?(?:{_SYMBOL}|{_LATEX}|(?<!\d)\d{{1,2}}(?!\d)))++$")
+# After a letter (or a digit, for a symbol), or after a letter's dot: "Roberto M. Cesar Jr.3" and
+# "Rakshitha R. T.†" had kept their marks.
+_DOT = r"(?<=[^\W\d_]\.)"
+_MARKS = re.compile(rf"(?:(?<=[^\W_])|{_DOT})(?:\s?(?:{_SYMBOL}|{_LATEX}))++$")
+_NUMBER = r"(?<!\d)\d{1,2}(?!\d)"
+_NUMBERED = re.compile(rf"(?:(?<=[^\W\d_])|{_DOT})(?:\s?(?:{_SYMBOL}|{_LATEX}|{_NUMBER}))++$")
 # "AI" in capitals is a team's ("Sakana AI 2"); "Ai" is a surname ("Yuhang Ai 1" had kept its mark).
 _TEAM = re.compile(r"\b(?:(?i:team|collaboration|consortium|group|lab|project)|AI)\b")
 
@@ -24,6 +28,8 @@ _TEAM = re.compile(r"\b(?:(?i:team|collaboration|consortium|group|lab|project)|A
 def unmarked(name: str) -> str:
     """A name without the marks after it, however many ("Doe1*", "Doe #1"); a number only
     after a name of two words or more that is no team's."""
+    if name[-1:].isascii() and name[-1:].isalpha():
+        return name  # most names: no mark ends in a letter
     numbered = " " in name.strip() and not is_team(name)
     return (_NUMBERED if numbered else _MARKS).sub("", name, count=1)
 

@@ -33,7 +33,7 @@ _WORD_END = re.compile(r"[\W\d_]+$")
 def capitals_written(text: str) -> bool:
     """Whether a list writes surnames in capitals beside small letters ("Abhi KAMBOJ1"), so that
     its "Minh N. DO" is Minh N. Do, no Minh N. with a degree."""
-    words = (_WORD_END.sub("", w) for w in text.split())
+    words = (_WORD_END.sub("", w) for w in text.split() if w.isupper())
     return any(c.islower() for c in text) and any(
         len(w) > 3
         and w.isalpha()
@@ -44,16 +44,28 @@ def capitals_written(text: str) -> bool:
     )
 
 
+def capitals_alone(text: str) -> bool:
+    """Whether a list is written in capitals alone ("ABHI KAMBOJ, MINGYU DEREK MA"): each of its
+    surnames is in capitals, as in a list that writes them so ("Abhi KAMBOJ")."""
+    return not any(c.islower() for c in text) and any(c.isupper() for c in text)
+
+
 def given_and_middle(words: list[str]) -> bool:
     """Whether words are a given name in full and dotted middle initials alone ("Minh N."), so
-    that a capitals word after them is the surname, no degree ("Minh N. DO" had lost its DO)."""
-    middle = words[1:]
+    that a capitals word after them is the surname, no degree ("Minh N. DO" had lost its DO). In
+    capitals a given name of three letters is one still ("ANA B." had been initials): undotted
+    initials before dotted ones are written by no one."""
+    middle, given = words[1:], words[0] if words else ""
     return (
         bool(middle)
-        and not is_initials(words[0])
-        and all("." in w for w in middle)
-        and all(map(is_initials, middle))
+        and (not is_initials(given) or ("." not in given and len(given) > 1))
+        and all_dotted(middle)
     )
+
+
+def all_dotted(words: list[str]) -> bool:
+    """Whether each word is dotted initials ("J.", "A.", "J.-P.")."""
+    return all("." in w and is_initials(w) for w in words)
 
 
 def capitals_surname(words: list[str]) -> bool:
@@ -62,14 +74,15 @@ def capitals_surname(words: list[str]) -> bool:
     JA"), not the initials of a "Last, First M" name: those are one letter or dotted ("Reagle,
     Joseph M"). "John Smith MD, Jane DOE PhD" had been one reversed name, "Jane DOE John Smith";
     so had "Jane Doe, John A. LEE": initials between a given name in full and the capitals are
-    a middle name's. In a name with no small letters case says nothing: "WEI PAN" had been read
-    as "Pan, Wei" initials ("CATALIN D. SPATARU, WEI PAN" made one name)."""
+    a middle name's; and "Jane Doe, J. A. LEE": no "Last, First" name's given part is dotted
+    initials then capitals. In a name with no small letters case says nothing: "WEI PAN" had
+    been read as "Pan, Wei" initials ("CATALIN D. SPATARU, WEI PAN" made one name)."""
     last = words[-1]
     if len(last) < 2 or not last.isupper() or not last.replace("-", "").isalpha():
         return False
     if max(map(len, last.split("-"))) < 2:  # "J-P" is initials
         return False
-    if not is_initials(words[-2]):
+    if not is_initials(words[-2]) or all_dotted(words[:-1]):
         return True
     caseless = not any(c.islower() for c in "".join(words))
     given = not is_initials(words[0]) or (caseless and "." not in words[0])

@@ -1,0 +1,96 @@
+"""Degrees after a name ("Jane Doe MD") told from a surname that a degree's letters spell ("Minh N.
+DO", "Mingyu Derek MA"): what a name is without its degrees, and whether a list writes degrees."""
+
+from __future__ import annotations
+
+import re
+
+from digest.sources.name_marks import unmarked, untitled
+from digest.sources.name_words import (
+    DEGREE,
+    DEGREE_OR_INITIALS,
+    all_dotted,
+    given_and_middle,
+    is_initials,
+)
+
+# The pieces of a whole list, each one name or one degree: commas, semicolons, "and", "&", lines.
+_PIECES = re.compile(r"[,;&\n]|\band\b", re.IGNORECASE)
+
+
+def bare(name: str, vancouver: bool = False, capitals: bool = False, degrees: int = 0) -> str:
+    """A name without the title before it or the marks and degrees after it: "Dr. Jane Doe1" and
+    "Jane Doe PhD" are Jane Doe ("Jane Doe PhD, John Smith MD" had been read as one "Last,
+    First" name, "John Smith MD Jane Doe PhD"). A degree that may be initials ("MD") goes after
+    initials ("Doe JA MD"), after another degree, or in a list that is no `vancouver` one (in
+    "García Márquez MD, Smith J" it is his initials). It is the surname where the words before it
+    have none ("Minh N. DO", "J. A. MA"; "Mingyu Derek MA" in a list of `capitals` surnames, and
+    "MINGYU DEREK MA" in one of capitals alone): "Jane Doe, Ana B. DO" had lost its DO and become
+    one reversed name, "Ana B. Jane Doe". Not where the list's other names carry `degrees` ("Jane
+    DOE MD, Rakshitha R. T. MD"), unless a degree follows it ("Minh N. DO PhD")."""
+    words = unmarked(untitled(name)).split()
+    if not words:
+        return name
+    elsewhere = degrees > 0 and degrees - degree_after_name(words, capitals) > 0
+    degree = False
+    while len(words) > 2 and words[-1]:
+        last = words[-1]
+        if not DEGREE.match(last) and not (
+            DEGREE_OR_INITIALS.match(last)
+            and (degree or not vancouver or is_initials(words[-2]))
+            and not (lacks_surname(words[:-1], capitals) and (degree or not elsewhere))
+        ):
+            break
+        words.pop()
+        degree = True
+    return unmarked(" ".join(words)) if degree else " ".join(words)
+
+
+def degrees_written(text: str, capitals: bool = False) -> int:
+    """How many names of a list carry a degree after them ("Jane Doe MD", "John SMITH PhD")."""
+    count = 0
+    for piece in _PIECES.split(text):
+        words = untitled(piece.strip()).split()
+        if words and not words[-1][-1].isalpha() and words[-1][-1] != ".":
+            words = unmarked(" ".join(words)).split()  # a list's every name: marks alone cost
+        count += degree_after_name(words, capitals)
+    return count
+
+
+def degree_after_name(words: list[str], capitals: bool = False) -> bool:
+    """Whether a name's last word is a degree after a whole name: "John Smith PhD", "Jane Doe MD",
+    "Doe JA MD", or in a list of `capitals` surnames one after a surname in capitals ("Jane DOE
+    MD"), not after given names alone ("Minh N. DO", "Mingyu Derek MA" there)."""
+    if len(words) < 2:
+        return False
+    if DEGREE.match(words[-1]):
+        return True
+    before = words[:-1]
+    if not DEGREE_OR_INITIALS.match(words[-1]) or len(before) < 2:
+        return False
+    cased = capitals and not _caseless(before)
+    if lacks_surname(before, cased) or ("." in before[-1] and is_initials(before[-1])):
+        return False
+    return not cased or _in_capitals(before[-1])
+
+
+def lacks_surname(words: list[str], capitals: bool = False) -> bool:
+    """Whether words are a name with no surname yet, so that a word of capitals after them is the
+    surname: dotted initials alone ("J. A."), a given name and dotted middle initials ("Minh N."),
+    or, in a list of `capitals` surnames, given names with no word in capitals ("Mingyu Derek"),
+    or any two words when the list has no small letters at all ("MINGYU DEREK")."""
+    if all_dotted(words) or given_and_middle(words):
+        return True
+    if capitals and _caseless(words):
+        return len(words) > 1
+    return capitals and not is_initials(words[0]) and not any(map(_in_capitals, words))
+
+
+def _caseless(words: list[str]) -> bool:
+    """Whether words have no small letter ("MINGYU DEREK"): case says nothing of them."""
+    return not any(c.islower() for w in words for c in w)
+
+
+def _in_capitals(word: str) -> bool:
+    """A word of two capitals or more with no small letter ("DOE", "TAL-OR"), no initial."""
+    return len(word) > 1 and word.isupper() and word.replace("-", "").isalpha()
