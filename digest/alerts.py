@@ -193,7 +193,7 @@ def _look(
         over = [] if hold_all else [_capped(cap)]
         for scored, why in hits[:room]:
             env = env or render.make_environment(settings.templates)
-            links = links_for(settings.web, s.name, now)
+            links = links_for(settings.web, s, now)
             message = render.render_alert(s.name, day, scored, why, env, links)
             messages = [(c.name, c.kind, message) for c in s.channels]
             outcome = store.journal.record_alert(
@@ -308,7 +308,7 @@ def notice(
     elif failed:
         line = line.replace("no source could be read", f"could not read {', '.join(failed)}")
     env = render.make_environment(settings.templates)
-    links = links_for(settings.web, sub.name, now) if now is not None else None
+    links = links_for(settings.web, sub, now) if now is not None else None
     return render.render_notice(sub.name, day, quiet, line, env, links)
 
 

@@ -264,7 +264,7 @@ def make_digests(
             from digest import render
 
             env = env or render.make_environment(settings.templates)
-            message = render.render_digest(digest, env, links_for(settings.web, sub.name, now))
+            message = render.render_digest(digest, env, links_for(settings.web, sub, now))
         elif sub.on_empty == "notify":
             message = alerts.notice(settings, sub, status, start.date(), failed, now)
         if message is not None:
@@ -374,7 +374,7 @@ def preview(settings: Settings, store: Store, name: str, now: datetime) -> Messa
     digest = Digest(
         name, start.isoformat(), start.date(), tuple(items), now, carried, len(held) - len(carried)
     )
-    links = links_for(settings.web, name, now)  # as the real digest will have them
+    links = links_for(settings.web, subscriber, now)  # as the real digest will have them
     return render.render_digest(digest, render.make_environment(settings.templates), links)
 
 

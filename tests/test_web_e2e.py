@@ -111,3 +111,35 @@ def test_a_title_of_one_long_word_wraps_on_a_phone(browser_page) -> None:
     browser_page.set_viewport_size({"width": 390, "height": 800})
     browser_page.set_content(page("Rate this paper", f"<p><strong>{title}</strong></p>"))
     assert browser_page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_an_older_mails_unsubscribe_after_its_name_was_reused_stops_the_reader_who_clicked(
+    web: Project, capsys
+) -> None:
+    """ops22 F1, its history through `digest run` and the face on 127.0.0.1: ana renamed ana1
+    and ben taken out, then ben back and a newcomer named ana at ana2@. The Monday mail's
+    one-click (as a mail provider posts it) had stopped the newcomer, and ana@ was mailed on."""
+    from test_web_app import NEWCOMER, mailed, unsubscribe_link
+
+    assert web.digest(capsys, "run", "--now", MONDAY)[0] == 0
+    (monday,) = web.mails("ana@example.org")
+    config = web.root / "digest.toml"
+    renamed = config.read_text(encoding="utf-8").replace('name = "ana"', 'name = "ana1"')
+    config.write_text(renamed.split('[[subscribers]]\nname = "ben"')[0], "utf-8")  # ben out
+    papers_file(web.root / "feed" / "tuesday.jsonl", [GRAPHS[2], IMAGES[2]])
+    assert web.digest(capsys, "run", "--now", "2026-12-01T09:00:00+00:00")[0] == 0
+    config.write_text(renamed + NEWCOMER, "utf-8")  # ben back, and a newcomer named ana
+    fresh = [("w1", "Graph transformers for molecules", "Graph transformers on graphs.")]
+    papers_file(web.root / "feed" / "wednesday.jsonl", fresh)
+    assert web.digest(capsys, "run", "--now", "2026-12-02T09:00:00+00:00")[0] == 0
+    assert mailed(web, "ana@example.org") == 3 and mailed(web, "ana2@example.org") == 1
+    with web.web() as http:
+        done = http.post(unsubscribe_link(monday), content=b"List-Unsubscribe=One-Click")
+        assert done.status_code == 200 and "No more e-mail digests go to ana1." in done.text
+    out = web.digest(capsys, "status", "--now", "2026-12-03T09:00:00+00:00")[1]
+    assert "ana1/email: email paused by the reader" in out and "ana/email" not in out
+    fresh = [("t1", "Molecular graph generation", "Graph generation for molecules and images.")]
+    papers_file(web.root / "feed" / "thursday.jsonl", fresh)
+    assert web.digest(capsys, "run", "--now", "2026-12-03T09:00:00+00:00")[0] == 0
+    assert mailed(web, "ana@example.org") == 3  # none after the click
+    assert mailed(web, "ana2@example.org") == 2  # the newcomer never unsubscribed

@@ -147,3 +147,34 @@ def test_an_alerts_unsubscribe_link_stops_the_mail_after_a_rotation_too(tmp_path
         assert store.mark_sent(row.id, "ok", now)
         assert Mailed().carries(store, "cai", ["email"], token)
         assert not Mailed().carries(store, "cai", ["email"], Signer(SECRET).sign("u", "dan", 0))
+
+
+def test_a_link_that_says_its_mails_addresses_still_stops_the_mail_after_a_rotation(
+    web: Project, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A link signed with the digest of its mail's addresses, the secret rotated since: the face
+    cannot read that digest, finds the link in the reader's mail, and stops it as a link of
+    before; another reader's, carried by no mail of theirs, stops nothing."""
+    import digest.pipeline
+    from digest.web.tokens import Links, links_for
+
+    def with_addresses(settings_web: Any, sub: Any, now: Any) -> Links | None:
+        links = links_for(settings_web, sub, now)  # the pipeline's call, given a name or not
+        assert links is not None
+        to = (f"{links.subscriber}@example.org",)
+        return Links(links.base_url, links.signer, links.subscriber, links.expires, to)
+
+    monkeypatch.setattr(digest.pipeline, "links_for", with_addresses)
+    first_links(web, capsys)
+    (mail,) = web.mails("ana@example.org")
+    token = unsubscribe_of(mail).rsplit("/u/", 1)[1]
+    went = Signer(SECRET).addresses(["ana@example.org"])
+    assert Signer(SECRET).check(token, "u", 0) == ["ana", went]
+    rotate(web)
+    with web.web() as http:
+        other = http.post(f"/u/{Signer(SECRET).sign('u', 'ben', went, 0)}", content=b"")
+        assert other.status_code == 403
+        done = http.post(f"/u/{token}", content=b"List-Unsubscribe=One-Click")
+        assert done.status_code == 200 and "No more e-mail digests go to ana." in done.text
+    out = web.digest(capsys, "status", "--now", TUESDAY)[1]
+    assert "ana/email: email paused by the reader" in out and "ben/email" not in out

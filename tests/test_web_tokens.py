@@ -113,3 +113,28 @@ def test_what_a_token_claims_is_read_without_a_key_but_only_from_a_well_formed_o
     for bad in (f"{body}=.{mac}", "nonsense", "a.b", f"{token}.x", "x" * 2001, nested):
         assert claimed(bad, "u") is None, bad[:40]  # never an exception: it is read unsigned
         assert Signer("t" * 32).check(bad, "u", NOW) is None
+
+
+def test_an_unsubscribe_link_says_the_addresses_its_mail_went_to_by_a_keyed_digest() -> None:
+    """Signed with the subscriber's name alone, dana's older link (d@x.org) stopped the newcomer
+    given the name later (d2@x.org): a link now also says where its mail went, unreadably."""
+    from digest.models import ChannelConfig, Profile, Subscriber
+
+    def dana(*to: str) -> Subscriber:
+        email = ChannelConfig("email", "email", {"to": list(to)})
+        return Subscriber("dana", Profile("diffusion"), (email, ChannelConfig("file", "file")))
+
+    now, signer = datetime.fromtimestamp(NOW, UTC), Signer(WEB["secret"])
+    fields = []
+    for sub in (dana("d@x.org"), dana("D@X.org "), dana("b@x.org", "d@x.org"), dana("d2@x.org")):
+        links = links_for(WEB, sub, now)
+        assert links is not None
+        token = links.unsubscribe().rsplit("/u/", 1)[1]
+        fields.append(signer.check(token, "u", NOW + 10 * 365 * 86400))  # no expiry
+        assert "x.org" not in base64.urlsafe_b64decode(token.split(".")[0] + "==").decode()
+    assert fields[0] == fields[1] == ["dana", signer.addresses(["d@x.org"])]  # any case
+    assert fields[2] == ["dana", signer.addresses(["d@x.org", "b@x.org"])] != fields[0]
+    assert fields[3] != fields[0] and Signer("t" * 32).addresses(["d@x.org"]) != fields[0][1]
+    by_name = links_for(WEB, "dana", now)  # a name alone: as links were made before
+    assert by_name is not None
+    assert signer.check(by_name.unsubscribe().rsplit("/u/", 1)[1], "u", NOW) == ["dana"]

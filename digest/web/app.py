@@ -33,7 +33,8 @@ from digest.web.current import Current, View
 from digest.web.mailed import Mailed
 from digest.web.pages import Strict, button_form, page
 from digest.web.spool import Spool
-from digest.web.tokens import VOTE_DAYS, Links, Signer, claimed
+from digest.web.tokens import VOTE_DAYS, Links, Signer, addresses_of, claimed
+from digest.web.unsubscribe import Link, link_of, stopped_by
 
 log = logging.getLogger("digest.web")
 
@@ -235,30 +236,29 @@ class Face:
 
     # one-click unsubscribe
 
-    async def unsubscriber(self, token: str) -> str:
-        """The subscriber an unsubscribe link names, or "": signed with the secret in force, or
-        carried by a digest sent to them (signed before the secret was rotated)."""
-        fields = self.signer.check(token, "u", self.clock())
-        said = claimed(token, "u") if fields is None else None
-        name = said[0] if said and len(said) == 2 and said[1] == 0 else None
+    async def unsubscriber(self, token: str) -> Link | None:
+        """The link the face honours, or None: signed with the secret in force, or carried by a
+        digest sent to its subscriber (signed before the secret was rotated: the digest of its
+        mail's addresses unread, as a link of before)."""
+        link = link_of(self.signer.check(token, "u", self.clock()))
+        said = claimed(token, "u") if link is None else None
+        name = said[0] if said and len(said) in (2, 3) and said[-1] == 0 else None
         if isinstance(name, str) and name in self.subscribers:
             channels = [c.name for c in self.subscribers[name].channels]
             if await self.db(lambda store: self.mailed.carries(store, name, channels, token)):
-                fields = [name]
-        return str(fields[0]) if fields and len(fields) == 1 else ""
+                link = Link(name)
+        return link
 
     async def unsubscribe(self, request: Request) -> Response:
         token = request.path_params["token"]
-        subscriber = await self.unsubscriber(token)
-        if not subscriber:
+        link = await self.unsubscriber(token)
+        if link is None:
             return refused(403, "This link does not work", _BAD_UNSUBSCRIBE)
-        mails = mailing(self.subscribers.values(), recipients)
-        stops = [(subscriber, c, to) for c, to in mails.get(subscriber, {}).items()]
-        if subscriber not in mails:  # renamed since: its heir's channels mailed where it was
-            stops = await self.db(lambda store: store.web.renamed(subscriber, mails))
-        if not stops and subscriber in mails:  # digests in other channels carry the link too
+        subscriber, mails = link.name, mailing(self.subscribers.values(), recipients)
+        stops = await self.db(lambda store: stopped_by(store.web, self.signer, link, mails))
+        if not stops and subscriber in mails and not any(mails[subscriber].values()):
             why = f"{subscriber} gets no e-mail digests, so there is nothing for this link to stop"
-            return refused(200, "No e-mail to stop", why + _OTHERS)
+            return refused(200, "No e-mail to stop", why + _OTHERS)  # other channels carry it
         if not stops:
             return refused(410, "This link does not work", _EARLIER.format(subscriber))
         who = ", ".join(dict.fromkeys(s for s, _, _ in stops))
@@ -336,7 +336,8 @@ class Face:
             return refused(404, "Not found", "There is no digest of that date.")
         # Its links made for now: signed with the secret of its day, they died when it rotated.
         view, now = self.view, self.clock()
-        links = Links(view.base_url, view.signer, subscriber, int(now) + VOTE_DAYS * 86400)
+        to = addresses_of(self.subscribers[subscriber]) if subscriber in self.subscribers else None
+        links = Links(view.base_url, view.signer, subscriber, int(now) + VOTE_DAYS * 86400, to)
         return respond(archive.relinked(message, period, links, now))
 
     # Slack

@@ -111,8 +111,12 @@ def _fresh(
         fresh[f"{base}/a/{path.split('/', 1)[0]}/"] = links.archive()
         fresh[message.view_url] = links.digest_page(period)
     if "/u/" in message.unsubscribe_url:
-        bases.add(message.unsubscribe_url.rsplit("/u/", 1)[0])
-        fresh[message.unsubscribe_url] = links.unsubscribe()
+        base, token = message.unsubscribe_url.rsplit("/u/", 1)
+        bases.add(base)
+        # One that still works stays: it says the addresses its mail went to, which a link made
+        # now (the subscriber's addresses today) may not be.
+        good = base == links.base_url and links.signer.check(token, "u", now) is not None
+        fresh[message.unsubscribe_url] = message.unsubscribe_url if good else links.unsubscribe()
     return fresh, bases
 
 

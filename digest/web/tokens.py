@@ -1,5 +1,6 @@
 """Signed links of the web face: each token binds what it may do (a vote on one paper for one
-subscriber, an unsubscribe, an archive) and an expiry, under an HMAC-SHA256 of [web].secret.
+subscriber, an unsubscribe and a keyed digest of the addresses its mail went to, an archive) and
+an expiry, under an HMAC-SHA256 of [web].secret.
 Rotating the secret voids every link (an unsubscribe a sent digest carries stays good: see
 mailed.py); a changed byte fails the constant-time check."""
 
@@ -9,12 +10,15 @@ import base64
 import hashlib
 import hmac
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from urllib.parse import quote
 
+from digest.channels.email import recipients
+from digest.models import Subscriber
+from digest.state.pauses import mailing, normal
 from digest.state.web import link_name
 
 VOTE_DAYS = 180  # a rating link in a digest works this long: long enough for a backlog
@@ -105,6 +109,13 @@ class Signer:
             return None
         return _fields(parts[0], kind)
 
+    def addresses(self, addresses: Iterable[str]) -> str:
+        """An unsubscribe link's digest of the addresses its mail went to (normal(): any case,
+        any order): keyed, so the link says which they were to this face alone."""
+        text = "\n".join(normal(addresses)).encode()
+        mac = hmac.new(self.key, b"unsubscribe addresses\x00" + text, hashlib.sha256)
+        return _b64(mac.digest()[:MAC_BYTES])
+
     def archive_key(self, subscriber: str) -> str:
         """The secret path segment of a subscriber's archive and feed."""
         mac = hmac.new(self.key, b"archive\x00" + subscriber.encode(), hashlib.sha256)
@@ -119,6 +130,10 @@ class Links:
     signer: Signer
     subscriber: str
     expires: int  # epoch seconds for vote links
+    # The addresses the subscriber's e-mail goes to (None: not known, a link of before): an
+    # older mail's link had named the subscriber alone, and after a rename and the name given
+    # to another reader it stopped the newcomer's mail, never the clicker's.
+    addresses: tuple[str, ...] | None = None
 
     def vote(self, paper_id: str, vote: str) -> str:
         # A long id by its hash: whole, it made a token over what check() takes (and Slack a
@@ -129,7 +144,10 @@ class Links:
     def unsubscribe(self) -> str:
         # No expiry: an old mail's unsubscribe link must still work (after a rotation too: the
         # face finds it in the digests it sent, mailed.py).
-        return f"{self.base_url}/u/{self.signer.sign('u', self.subscriber, 0)}"
+        if self.addresses is None:
+            return f"{self.base_url}/u/{self.signer.sign('u', self.subscriber, 0)}"
+        went = self.signer.addresses(self.addresses)
+        return f"{self.base_url}/u/{self.signer.sign('u', self.subscriber, went, 0)}"
 
     def archive(self) -> str:
         return f"{self.base_url}/a/{self.signer.archive_key(self.subscriber)}/"
@@ -138,9 +156,21 @@ class Links:
         return f"{self.archive()}d/{quote(period, safe='')}"
 
 
-def links_for(web: Mapping[str, Any], subscriber: str, now: datetime) -> Links | None:
-    """The subscriber's links when [web] is set, else None (digests then carry no links)."""
+def addresses_of(subscriber: Subscriber) -> tuple[str, ...]:
+    """Every address of the subscriber's e-mail channels: those its mail goes to."""
+    return normal(
+        a for to in mailing([subscriber], recipients)[subscriber.name].values() for a in to
+    )
+
+
+def links_for(web: Mapping[str, Any], subscriber: str | Subscriber, now: datetime) -> Links | None:
+    """The subscriber's links when [web] is set, else None (digests then carry no links). Given
+    the Subscriber, its unsubscribe link says the addresses its mail goes to; given a name, it
+    names the subscriber alone, as links did before."""
     if not web:
         return None
     expires = int(now.timestamp()) + VOTE_DAYS * 86400
-    return Links(str(web["base_url"]).rstrip("/"), Signer(str(web["secret"])), subscriber, expires)
+    base, signer = str(web["base_url"]).rstrip("/"), Signer(str(web["secret"]))
+    if isinstance(subscriber, str):
+        return Links(base, signer, subscriber, expires)
+    return Links(base, signer, subscriber.name, expires, addresses_of(subscriber))

@@ -1,0 +1,52 @@
+"""Whose an older unsubscribe link is when its name is in the config again after a stint of that
+name elsewhere ended (the name reused): the earlier stints' addresses and their heirs, read from
+the stints as the next delivery pass records them (heirs.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from digest.state.heirs import heirs, mailed
+from digest.state.pauses import Mailing, Stints, next_pass, passed, recorded
+from digest.state.web import Web
+
+
+@dataclass(frozen=True, slots=True)
+class Reuse:
+    """A name of the config whose present stints began as, or after, its earlier ones ended."""
+
+    addresses: frozenset[str]  # where the earlier stints were
+    heirs: tuple[str, ...]  # the subscribers of the config that are the earlier one renamed
+    gap: bool  # the earlier stints ended a delivery pass or more before the present began
+
+
+def reused(web: Web, name: str, mailing: Mailing) -> Reuse | None:
+    """The name's earlier stints, when every present one (its e-mail's addresses now, first
+    begun) began as or after they ended: dana renamed dana1 and a newcomer named dana, whose
+    mail goes elsewhere. None when a present stint began before (the same reader, an address
+    dropped), one is of before schema 17 (when it began is not known), or the earlier ones
+    ended in the pass the present began with no heir (the reader's `to` changed in one edit)."""
+    present = {a for to in mailing.get(name, {}).values() for a in to}
+    stints = _next(web, mailing)
+    own = {a: v for (s, a), v in stints.items() if s == name}
+    begun = [v[3] or v[0] for a, v in own.items() if a in present]
+    if not begun or any(b is None for b in begun):
+        return None
+    start = min(str(b) for b in begun)
+    ended = {a: str(v[1]) for a, v in own.items() if a not in present and v[1] and v[1] <= start}
+    if not ended:
+        return None
+    # Heirs of the earlier stints alone, as of a name gone from the config.
+    earlier = {k: v for k, v in stints.items() if k[0] != name or k[1] in ended}
+    names = heirs(name, earlier, set(mailing) - {name}, mailed(web.db))
+    gap = max(ended.values()) < start
+    if not names and not gap:
+        return None
+    return Reuse(frozenset(ended), tuple(n for n in names if n in mailing), gap)
+
+
+def _next(web: Web, mailing: Mailing) -> Stints:
+    """The stints as the next pass with `mailing` (the config's) records them (a view)."""
+    kept = recorded(web.db)
+    return passed(kept, mailing, next_pass(kept, datetime.now(UTC)))
