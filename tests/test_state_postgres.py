@@ -215,10 +215,12 @@ def claimed_by_an_ended_process(postgres_url: str, tmp_path: Path) -> Any:
     import subprocess
     import sys
 
+    import psycopg
     from timeline import PRIVACY, arrive, settings_for, subscriber
     from timeline import paper as arriving
 
     from digest import pipeline
+    from digest.state import claims
 
     gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
                           capture_output=True, text=True, check=True)  # fmt: skip
@@ -227,7 +229,10 @@ def claimed_by_an_ended_process(postgres_url: str, tmp_path: Path) -> Any:
     arrive(tmp_path / "papers", "1", arriving("p1", PRIVACY))
     with Store(postgres_url, worker=dead) as w1:
         pipeline.run_once(settings, w1, NOW, stop=lambda: True)
-        w1.due(NOW)  # claimed, then the process "died"
+        w1.due(NOW)  # claimed, then the process "died": its claim names that pid
+    claim = f"{dead}{claims.MARK}{claims.machine()}:{gone.stdout.strip()}:0123456789ab"
+    with psycopg.connect(postgres_url) as db:
+        db.execute("UPDATE outbox SET claimed_by = %s WHERE claimed_by <> ''", (claim,))
     return settings
 
 

@@ -215,26 +215,42 @@ def test_a_replayed_run_is_judged_alive_by_the_wall_clock_not_its_now(state: str
         assert run["outcome"] == "running"
 
 
-def test_a_run_leaves_the_workers_whatever_ended_it_with_the_ended_runs_of_its_machine(
-    state: str,
-) -> None:
+def test_a_run_leaves_the_workers_whatever_ended_it(state: str) -> None:
     """ops21 F4: a `digest run` that ended on a state error (a full disk) stayed listed among
     the workers, its process long gone, until a week had passed."""
-    import socket
-    import subprocess
-    import sys
-
-    gone = subprocess.Popen([sys.executable, "-c", "pass"])
-    gone.wait()  # its pid names no process now: a run killed, or ended on its state
-    with Store(state, worker=f"{socket.gethostname()}:{gone.pid}") as store:
-        store.beat(NOW, "run")
     with Store(state, worker="elsewhere:1") as store:
-        store.beat(NOW, "run")  # of another machine: nothing is known of it
+        store.beat(NOW, "run")  # another run, still going
     with Store(state) as store, pytest.raises(StateError), store.beating():
         assert store.worker in [w["name"] for w in store.workers()]
         raise StateError("s.db: the disk is full")
     with Store(state) as store:
         assert [w["name"] for w in store.workers()] == ["elsewhere:1"]
+
+
+def test_a_worker_of_another_pid_namespace_with_this_hostname_is_not_taken_for_ended(
+    state: str,
+) -> None:
+    """ops23 F3: a run in a container sharing the host's hostname, its pid no process here:
+    status read it interrupted ("its process ended"), and another run's leave() removed it.
+    Its beat names its process as a claim does, namespace and all."""
+    import json
+    import socket
+    import subprocess
+    import sys
+
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    name = f"{socket.gethostname()}:{gone.pid}"
+    with Store(state, worker=name) as there:
+        there.beat(NOW, "run")
+        there.start_run(NOW, NOW)
+        other = f"{socket.gethostname()}/999999:{gone.pid}:0123456789ab"  # another namespace
+        with there.transaction() as db:
+            db.execute("UPDATE workers SET facts = ? WHERE name = ?",
+                       (json.dumps({"process": other}), name))  # fmt: skip
+    with Store(state) as status:
+        (run,) = status.runs(1, NOW)
+        assert run["outcome"] == "running"
 
 
 def test_the_last_hundred_runs_stay_however_old(state: str) -> None:

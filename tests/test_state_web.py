@@ -556,6 +556,30 @@ def test_an_older_mails_link_stops_the_heir_begun_anew_before_the_upgrade(
         assert store.web.renamed("alice", config) == [("alice1", "email", ("alice@x.org",))]
 
 
+def test_before_the_upgrade_a_sibling_of_the_renames_pass_does_not_take_the_heirs_place(
+    state: str,
+) -> None:
+    """ops23 F1: alice renamed alice1 as zed was added at her address, alice1 deleted and put
+    back before the upgrade to 18: the link paused zed alone, and alice1 mailed on. Both were
+    first mailed in the rename's pass: both are held, as on a state of 18 all along."""
+    with Store(state) as store:
+        config = {"alice1": ALICE, "zed": ALICE, "vis": VIS}
+        passes(store, {"alice": ALICE, "vis": VIS}, config, {"zed": ALICE, "vis": VIS}, config)
+        firsts_forgotten(store)
+        assert sorted(s for s, _, _ in store.web.renamed("alice", config)) == ["alice1", "zed"]
+
+
+def test_before_the_upgrade_a_name_added_a_pass_later_is_no_heir(state: str) -> None:
+    """ops23 F2: alice deleted; carol added at her address a day later, taken out and put back
+    before the upgrade: alice's link paused carol. Carol's first mail came a pass after alice's
+    stint ended: another reader's, as on a state of 18 all along."""
+    with Store(state) as store:
+        config = {"carol": ALICE, "vis": VIS}
+        passes(store, {"alice": ALICE, "vis": VIS}, {"vis": VIS}, config, {"vis": VIS}, config)
+        firsts_forgotten(store)
+        assert store.web.renamed("alice", config) == []
+
+
 def test_an_older_mails_link_and_resume_follow_every_rename_since(state: str) -> None:
     """reg31 F8, F11: alice renamed alice1, then alice2, a pass each: the link of a mail to
     alice stopped nothing ("no digest goes there") and `resume alice` was refused, though the

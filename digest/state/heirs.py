@@ -12,21 +12,42 @@ from digest.state.pauses import Stints
 
 # A name's first and last outbox row (None: never mailed), as text that compares as the times do.
 Span = tuple[str | None, str | None]
-Mail = Callable[[str], Span]
+
+
+class Mail:
+    """Each name's Span by its outbox rows, read once per name; and the passes that mailed, one
+    time each (a run stamps every row it makes with its clock)."""
+
+    def __init__(self, spans: Callable[[str], Span], passes: Callable[[], list[str]]) -> None:
+        self._spans, self._passes = spans, passes
+        self._known: dict[str, Span] = {}
+        self._times: list[str] | None = None
+
+    def __call__(self, name: str) -> Span:
+        if name not in self._known:
+            self._known[name] = self._spans(name)
+        return self._known[name]
+
+    def after(self, at: str) -> str | None:
+        """The first pass that mailed after `at`, or None."""
+        if self._times is None:
+            self._times = self._passes()
+        return next((t for t in self._times if t > at), None)
 
 
 def mailed(db: Engine) -> Mail:
-    """Each name's Span by its outbox rows, read once per name."""
-    spans: dict[str, Span] = {}
+    """The state's Mail."""
     q = "SELECT min(created_at), max(created_at) FROM outbox WHERE subscriber = ?"
 
     def span(name: str) -> Span:
-        if name not in spans:
-            first, last = db.execute(q, (name,)).fetchone()
-            spans[name] = (first, last)
-        return spans[name]
+        first, last = db.execute(q, (name,)).fetchone()
+        return first, last
 
-    return span
+    def passes() -> list[str]:
+        rows = db.execute("SELECT DISTINCT created_at FROM outbox ORDER BY created_at")
+        return [str(t) for (t,) in rows]
+
+    return Mail(span, passes)
 
 
 def beside(one: Span, other: Span) -> bool:
@@ -76,7 +97,7 @@ def successors(old: str, stints: Stints, mail: Mail) -> list[str]:
         if first is not None and since != left:
             return first == left
         if unsure(since, ended, first):
-            return True  # whether it is old's: by the mail, below
+            return True  # whether it is old's: by the mail (_next)
         return since == left and not (start and ended and ended > start)
 
     def unsure(since: str | None, ended: str | None, first: str | None) -> bool:
@@ -102,28 +123,30 @@ def successors(old: str, stints: Stints, mail: Mail) -> list[str]:
         and all(new(v[0], v[2], v[3]) for (n, a), v in stints.items() if n == s and a in at)
         and not any(there(v[0], v[1]) for (n, a), v in stints.items() if n == s and a not in at)
     ]
+    doubted = {s for (s, a), v in stints.items() if a in at and unsure(v[0], v[2], v[3])}
+    # Of those begun anew before schema 18, old's renames are the ones first mailed by the pass
+    # after old's last mail (a name added a pass or more later is another's: ops23 F2), held
+    # beside the names the stints tell (a sibling added in the rename's pass had taken the
+    # pause alone, the heir mailing on: ops23 F1).
+    late = [s for s in found if s in doubted and _next(old, s, mail)]
+    found = [s for s in found if s not in doubted]
     # A stint of before schema 17 first seen in that pass (ended ''): its name may be older.
     fresh = [
-        s
-        for s in found
-        if all(
-            v[2] != "" and not unsure(v[0], v[2], v[3])
-            for (n, a), v in stints.items()
-            if n == s and a in at
-        )
+        s for s in found if all(v[2] != "" for (n, a), v in stints.items() if n == s and a in at)
     ]
     if start is not None:
         # By whose mail came first, a rename back (alice, alicia, alice) had left the pause
         # with alicia, and a sibling never mailed was taken for new: the stints tell.
-        return fresh or _first_mailed([s for s in found if not beside(mail(old), mail(s))], mail)
+        return fresh + late or [s for s in found if not beside(mail(old), mail(s))]
     rivals = sorted({s for (s, a), v in stints.items() if a in at and v[1] == left} - {old})
-    return _before_stints(old, found, set(fresh), rivals, mail)
+    heirs = _before_stints(old, found, set(fresh), rivals, mail)
+    return heirs + [s for s in late if s not in heirs]
 
 
-def _first_mailed(names: list[str], mail: Mail) -> list[str]:
-    """Of `names`, those first mailed earliest (a name never mailed is none's later)."""
-    firsts = [str(mail(s)[0]) for s in names if mail(s)[0] is not None]
-    return [s for s in names if not firsts or mail(s)[0] in (None, min(firsts))]
+def _next(old: str, new: str, mail: Mail) -> bool:
+    """Was `new` first mailed by the pass after old's last mail, and never beside it?"""
+    last, first = mail(old)[1], mail(new)[0]
+    return last is not None and first is not None and mail.after(last) == first
 
 
 def _before_stints(

@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from digest.models import DigestError
-from digest.state.claims import alive, holder
+from digest.state.claims import MARK, alive, holder, token
 from digest.state.claims import ended as gone
 from digest.state.deliveries import CLOCK, stamp
 from digest.state.engine import Engine
@@ -69,6 +69,10 @@ class Runs:
             if db.kind == "postgres":  # health judges a beat on the server's clock: a worker's
                 # own, an hour fast, kept a killed worker "alive" for that hour
                 facts["server_at"] = db.execute(f"SELECT {CLOCK}").fetchone()[0]
+            # Its process as a claim names it (machine, pid namespace, pid): whether it ended is
+            # told by that, not by the name's hostname and pid (ops23 F3: a container sharing
+            # the host's hostname had been taken for ended, and its run for interrupted).
+            facts["process"] = token()
             # Names with a pid change on every restart: forget those gone quiet for a week.
             db.execute("DELETE FROM workers WHERE beat_at < ?", (stamp(now - FORGET),))
             db.execute(
@@ -115,13 +119,10 @@ class Runs:
 
     def leave(self) -> None:
         """A `digest run` that ends is no worker any more (the runs table keeps its name); one
-        killed stays, its heartbeat growing old, until it is forgotten, or until a later run of
-        this machine, which knows its process ended, leaves (a run that ended on a full disk
-        was listed among the workers for a week: ops21 F4)."""
-        gone = [str(w["name"]) for w in self.workers() if w["kind"] == "run" and ended(w["name"])]
+        killed stays, its heartbeat growing old, until it is forgotten: its row tells status
+        why its run, never ended, was interrupted."""
         with self.transaction() as db:
-            for name in (self.worker, *gone):
-                db.execute("DELETE FROM workers WHERE name = ?", (name,))
+            db.execute("DELETE FROM workers WHERE name = ?", (self.worker,))
 
     def server_now(self) -> datetime | None:
         """The database server's clock (PostgreSQL), which every worker's beat is timed on."""
@@ -164,7 +165,8 @@ class Runs:
         name = str(run.get("worker") or "")
         if not name:
             return ""
-        if ended(name):
+        worker = workers.get(name)
+        if departed(worker) if worker is not None else ended(name):
             return (
                 "its process ended before the run's end was written (killed, the machine stopped,"
                 " or the state database away or full)"
@@ -175,7 +177,6 @@ class Runs:
         ).fetchone()
         if later is not None:  # one worker makes one run at a time
             return f"its worker {name} started another run ({later[0]}) before this one ended"
-        worker = workers.get(name)
         if worker is not None and worker["stopped"]:
             return f"its worker {name} stopped before the run ended"
         # By the wall clock: a run's clock is its --now, days away from the moment of a replay.
@@ -210,9 +211,10 @@ class Runs:
         # Whether it ended by the claim's token (this machine, its pid), whatever the worker's
         # name: one named by DIGEST_WORKER and killed had read "being sent now" (ops22 F2).
         return {
-            r["id"]: (name, r["lease_until"], gone(r["claimed_by"]) or ended(name))
+            r["id"]: (name, r["lease_until"], gone(claim) if claim != name else ended(name))
             for r in rows
-            for name in [holder(r["claimed_by"])]
+            for claim in [r["claimed_by"]]
+            for name in [holder(claim)]
         }
 
 
@@ -243,6 +245,15 @@ def _forget_runs(db: Engine, before: str) -> None:
 
 def _instant(text: str) -> datetime:
     return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def departed(worker: dict[str, Any]) -> bool:
+    """Whether a worker's process is known to have ended: by the process its beat names (a
+    claim's token), or, for a beat of an older digest, by its name (ended())."""
+    process = worker["facts"].get("process")
+    if process:
+        return gone(f"{worker['name']}{MARK}{process}")
+    return ended(str(worker["name"]))
 
 
 def ended(worker: str) -> bool:
