@@ -320,3 +320,63 @@ def test_ids_in_a_sentence_are_named_for_like(capsys) -> None:
     )
     assert code == 0 and "OK" in out
     assert err.rstrip().endswith('list them as like = ["2506.20115", "2509.22540"]')
+
+
+# reg42 F1: short German, Italian, French, Dutch texts spelt with English's letter runs, one
+# function word of theirs among words the background does not know: silent since reg40 F1. One
+# such word is a warning's evidence, not a refusal's.
+JOINED = [
+    "Tiefes Lernen für Bilderkennung",
+    "Neuronale Netze und maschinelles Lernen",
+    "apprendimento automatico e reti neurali",
+    "Apprendimento profondo per la visione artificiale",
+    "Apprentissage automatique et vision par ordinateur",
+    "apprentissage par renforcement profond",
+    "machinaal leren en beeldverwerking",
+    "Bestärkendes Lernen in der Robotik",
+]
+
+
+@pytest.mark.parametrize("text", JOINED)
+def test_one_function_word_of_another_language_among_unknown_words_is_a_warning(
+    capsys, text: str
+) -> None:
+    code, out, err = validate(capsys, reader(text))
+    assert code == 0 and "OK" in out and "another language than the papers" in err
+
+
+# reg42 F4: chemical names, English, whose letter runs arXiv's words lack ("yrr", "zol"), had
+# been refused as another language.
+CHEMISTRY = [
+    "benzimidazole pyridine pyrrole thiophene",
+    "oxazolidinones, benzimidazoles, thiophenes, pyrroles, quinolines",
+    "fullerenes, perylene, porphyrins, benzimidazole",
+    "methylquinolinium, iodobismuthate, memristor, plasticity",
+    "de novo design of imidazole ligands",
+    "energy per particle, van der Waals forces, Smith et al. results",
+]
+
+
+@pytest.mark.parametrize("text", CHEMISTRY)
+def test_chemical_names_and_english_particles_are_no_other_language(capsys, text: str) -> None:
+    code, out, err = validate(capsys, reader(text))
+    assert code == 0 and "OK" in out and "another language" not in err
+
+
+@pytest.mark.parametrize(
+    ("text", "ident"),
+    [
+        (
+            "Quasi-Periodic Eruptions: Period Dispersion and Peak Temperature 2507.11100",
+            "2507.11100",
+        ),
+        ("2504.01002 token embeddings violate the manifold hypothesis", "2504.01002"),
+    ],
+)
+def test_an_id_beside_a_quantity_s_name_or_a_count_word_is_named_for_like(
+    capsys, text: str, ident: str
+) -> None:
+    """reg42 F2, F3: read as a measurement, the id had stayed in the text as a number, no hint."""
+    code, out, err = validate(capsys, reader(text))
+    assert code == 0 and "OK" in out
+    assert err.rstrip().endswith(f'list them as like = ["{ident}"]')

@@ -304,3 +304,83 @@ def test_an_id_before_a_title_opening_with_a_unit_s_letters_is_an_id(
     text = form.format(i=ident, t=title)
     assert arxiv_ids(text) == [ident]
     assert ident not in read(text)
+
+
+# reg42 F2: a quantity's name ending a title ("Temperature", "Time", "Pressure") or the "$"
+# closing its math had made the id after it a measurement: 454 of the 45k corpus's "title id"
+# lines lost their id silently. F3: a count's or a unit's word opening a title ("token", "point",
+# "pixels", "Da Yu") had, for 43 "id title" lines.
+TITLES_THEN_IDS = [
+    (
+        "2507.11100",
+        "Quasi-Periodic Eruptions: Investigating Period Dispersion and Peak Temperature",
+    ),
+    (
+        "2503.03363",
+        "Signatures of Carrier Screening Effects on Electron-Phonon Coupling in MoS$_2$",
+    ),
+    ("2501.19393", "papers about time"),
+    ("2501.19393", "on the cost"),
+    ("2502.11111", "Thermal Conductivity at High Pressure"),
+    ("2502.22222", "Dark Energy"),
+]
+IDS_THEN_TITLES = [
+    ("2506.19288", "Da Yu: Towards USV-Based Image Captioning for Waterway Surveillance"),
+    ("2504.01002", "token embeddings violate the manifold hypothesis"),
+    ("2503.12595", "point cloud based scene segmentation: a survey"),
+    ("2505.07817", "pixel motion as universal representation"),
+    ("2507.19397", "photon catalysis for non-Gaussian states"),
+    ("2510.16614", "count counts: motivating exploration"),
+    ("2507.16572", "pixels to principles: probing intuitive physics"),
+    ("2503.15888", "parameters vs. context: fine-grained control of knowledge reliance"),
+    ("2503.14718", "second language korean universal dependency treebank"),
+    ("2507.08799", "KV Cache Steering for Inducing Reasoning in Small Language Models"),
+]
+
+
+@pytest.mark.parametrize(("ident", "title"), TITLES_THEN_IDS)
+@pytest.mark.parametrize("form", ["{t} {i}", "I liked the {t} {i} paper", "* {t} {i}"])
+def test_an_id_after_a_title_ending_in_a_quantity_s_name_is_an_id(
+    ident: str, title: str, form: str
+) -> None:
+    text = form.format(i=ident, t=title)
+    assert arxiv_ids(text) == [ident]
+
+
+@pytest.mark.parametrize(("ident", "title"), IDS_THEN_TITLES)
+@pytest.mark.parametrize("form", ["{i} {t}", "I liked {i} {t}", "* {i} {t}"])
+def test_an_id_before_a_title_opening_with_a_count_or_a_unit_is_an_id(
+    ident: str, title: str, form: str
+) -> None:
+    assert arxiv_ids(form.format(i=ident, t=title)) == [ident]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # reg42 F2: a value: "of", "is", "=" between, or a unit, "is", "=" after.
+        "a temperature of 1203.4567",
+        "the energy is 1203.4567",
+        "time = 1203.4567",
+        "peak temperature 1203.4567 K",
+        "the cost 1203.4567 USD",
+        "the value 1203.4567 is small",
+        "costs $1203.4567",
+        # reg42 F3: counts where their clause ends or a rate follows.
+        "1203.4567 tokens",
+        "1203.4567 pixels wide",
+        "1203.4567 samples per class",
+        # reg42 F5: engineering's units, and a lone capital ending a clause.
+        *(f"1203.4567 {u}" for u in "dBm mmHg Mbps rpm mAh kWh psi atm Torr lux Oe Ω ohm".split()),
+        *(f"1203.4567 {u}" for u in ["S/m", "µM", "μM", "bp", "T", "G", "C", "F", "A.", "M"]),
+        "1203.4567 epochs; 3 runs",
+    ],
+)
+def test_a_value_or_a_count_is_no_arxiv_id(text: str) -> None:
+    assert arxiv_ids(text) == []
+    assert "1203.4567" in read(text)
+
+
+@pytest.mark.parametrize("title", ["T cells", "C programs", "A survey", "M dwarfs", "G protein"])
+def test_a_lone_capital_opening_a_title_is_no_unit(title: str) -> None:
+    assert arxiv_ids(f"2506.20115 {title}") == ["2506.20115"]

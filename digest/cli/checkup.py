@@ -113,8 +113,8 @@ def wordless(sub: Subscriber) -> list[str]:
             f"interests: {why}; links, e-mail addresses, DOIs and arXiv ids are not read"
             + _liked(sub)
         )
-    elif _foreign(sub) and not _known(sub.profile.interests)[1] and not _steered(sub):
-        words = _known(sub.profile.interests)[0]  # a warning in unread() when some are known
+    elif _refused(sub):
+        words = _known(sub.profile.interests)[0]
         found.append(f"interests: none of its words ({_few(words)}) {_UNKNOWN}")
     return found
 
@@ -135,12 +135,22 @@ def unread(sub: Subscriber) -> list[str]:
     found = []
     if words and _liked(sub):
         found.append(f"interests: its arXiv ids are not read as words{_liked(sub)}")
-    if _foreign(sub) and (known or _steered(sub)):  # else wordless() refuses it
+    if _foreign(sub) and not _refused(sub):
         unknown = [w for w in words if w not in known]
         share = f"only {len(known)} of its {len(words)} words ({_few(known)}; not {_few(unknown)})"
         share = share if known else f"none of its words ({_few(words)})"
         found.append(f"interests: {share} {_UNKNOWN}")
     return found
+
+
+def _refused(sub: Subscriber) -> bool:
+    """Whether the interests text is refused as another language's: strong evidence of it
+    (language.STRONG), none of its words known, and nothing else in the profile the papers match.
+    Weaker evidence is a warning (unread): one function word among unknown words, as in "Tiefes
+    Lernen für Bilderkennung", could be a field's loanword, and a wrong refusal costs a reader
+    (reg42 F1)."""
+    strong = _foreign(sub) == language.STRONG
+    return strong and not _known(sub.profile.interests)[1] and not _steered(sub)
 
 
 def _steered(sub: Subscriber) -> bool:
@@ -158,17 +168,19 @@ def _liked(sub: Subscriber) -> str:
     return f"; to follow papers you like, list them as like = [{listed}]" if ids else ""
 
 
-def _foreign(sub: Subscriber) -> bool:
-    """Whether the interests text has words enough to judge, fewer than KNOWN_SHARE of them known
-    to the built-in background (without one, none is judged), and is in another language than
-    the papers on evidence of it (language.other). Lacking English's stop words had made a text
-    foreign too, and a terse list has none by nature: "Hinton LeCun Bengio Schmidhuber
-    Sutskever", "LiFePO4 NMC811 LLZO Li6PS5Cl" had been refused as another language, though they
-    match papers (reg36 F4)."""
+def _foreign(sub: Subscriber) -> int:
+    """How strongly the interests text is in another language than the papers (language.other),
+    0 if it has too few words to judge, KNOWN_SHARE of them or more known to the built-in
+    background, or no background. Lacking English's stop words had made a text foreign too, and
+    a terse list has none by nature: "Hinton LeCun Bengio Schmidhuber Sutskever", "LiFePO4
+    NMC811 LLZO Li6PS5Cl" had been refused as another language, though they match papers
+    (reg36 F4)."""
     from digest.ranking.wishes import read
 
     words, known = _known(sub.profile.interests)
-    return _judged(words, known) and language.other(read(sub.profile.interests), len(known))
+    if not _judged(words, known):
+        return 0
+    return language.other(read(sub.profile.interests), len(known))
 
 
 def _judged(words: Sequence[str], known: Sequence[str]) -> bool:
