@@ -602,3 +602,116 @@ def test_in_a_capitals_list_that_writes_degrees_one_after_initials_is_a_degree(
 ) -> None:
     """reg41 F9: "Rakshitha R. T. MD" beside "Jane DOE MD" had kept its MD as a surname."""
     assert split(written) == names
+
+
+@pytest.mark.parametrize(
+    ("written", "names"),
+    [
+        ("Jane Doe, John Smith Jr.2", ("Jane Doe", "John Smith Jr.")),
+        ("Jane Doe, John Smith Sr.*", ("Jane Doe", "John Smith Sr.")),
+        ("Jane Doe, John Smith Jr. 2", ("Jane Doe", "John Smith Jr.")),
+        ("Jane Doe, Rakshitha R. T.2", ("Jane Doe", "Rakshitha R. T.")),
+        ("Jane Doe, Rakshitha R.T.†", ("Jane Doe", "Rakshitha R.T.")),
+        ("Jane Doe, Ravi V.2", ("Jane Doe", "Ravi V.")),
+        ("Jane Doe, Roberto M. Cesar Jr.3", ("Jane Doe", "Roberto M. Cesar Jr.")),
+        ("Jane Doe, John Smith Jr.2 and Ana Lee", ("Jane Doe", "John Smith Jr.", "Ana Lee")),
+        ("Jane Doe1, R. T.3", ("Jane Doe", "R. T.")),
+        # a mark after the given names of one "Last, First" name is no second name
+        ("Doe, Jane A.*", ("Jane A. Doe",)),
+        ("García Márquez, Gabriel*", ("Gabriel García Márquez",)),
+        ("van der Berg, Jan A.2", ("Jan A. van der Berg",)),
+    ],
+)
+def test_a_mark_on_a_later_name_keeps_two_whole_names_apart(
+    written: str, names: tuple[str, ...]
+) -> None:
+    """reg42 F6: with the mark after "Jr.2" gone, "Jane Doe, John Smith Jr.2" had been read as
+    "Last, First", one reversed name ("John Smith Jr. Jane Doe")."""
+    assert split(written) == names
+
+
+@pytest.mark.parametrize(
+    ("written", "names"),
+    [
+        (["Darshi SHAH", "Shin Won DO"], ("Darshi SHAH", "Shin Won DO")),
+        (
+            ["Xiaoxuan WANG", "Mingyu Derek MA", "Wei WANG"],
+            ("Xiaoxuan WANG", "Mingyu Derek MA", "Wei WANG"),
+        ),
+        (["ABHI KAMBOJ", "MINGYU DEREK MA"], ("ABHI KAMBOJ", "MINGYU DEREK MA")),
+        (["Abhi KAMBOJ1", "Minh N. DO2"], ("Abhi KAMBOJ", "Minh N. DO")),
+        (["Jane DOE MD", "Rakshitha R. T. MD"], ("Jane DOE", "Rakshitha R. T.")),
+        (["Jane Doe MD", "John Smith PhD"], ("Jane Doe", "John Smith")),
+        (["Doe, Jane", "Ma, Wei"], ("Jane Doe", "Wei Ma")),
+    ],
+)
+def test_names_one_per_element_are_read_in_their_lists_context(
+    written: list[str], names: tuple[str, ...]
+) -> None:
+    """reg42 F7: an Atom feed's <author> elements and a JSONL list had been split one name alone,
+    so "Shin Won DO" beside "Darshi SHAH" had lost its DO, as one string of them no longer did."""
+    assert split(written) == names
+    assert split(written) == split("\n".join(written))
+
+
+@pytest.mark.parametrize(
+    ("written", "names"),
+    [
+        ("Priya Raman, Ravi V", ("Priya Raman", "Ravi V")),
+        ("Jane Doe, Rekha B S", ("Jane Doe", "Rekha B S")),
+        ("Rasha SINHA, Rekha B S", ("Rasha SINHA", "Rekha B S")),
+        ("Ravi V, Jane Doe", ("Ravi V", "Jane Doe")),
+        # one "Last, First" name: a one-word surname, or a particle's
+        ("Reagle, Joseph M", ("Joseph M Reagle",)),
+        ("van der Berg, Jan W", ("Jan W van der Berg",)),
+        ("Doe, J", ("J Doe",)),
+    ],
+)
+def test_two_whole_names_the_second_ending_in_an_undotted_initial_stay_two(
+    written: str, names: tuple[str, ...]
+) -> None:
+    """reg42 F8: "Priya Raman, Ravi V" had been one reversed name, "Ravi V Priya Raman"; only
+    the "A, B and C" list had kept such names apart."""
+    assert split(written) == names
+
+
+@pytest.mark.parametrize(
+    ("written", "names"),
+    [
+        ("Ngoc Tuyen DO, Tri Nhu DO", ("Ngoc Tuyen DO", "Tri Nhu DO")),
+        ("Ngoc Tuyen DO and Tri Nhu DO", ("Ngoc Tuyen DO", "Tri Nhu DO")),
+        ("Ngoc Tuyen DO\nTri Nhu DO", ("Ngoc Tuyen DO", "Tri Nhu DO")),
+        ("Ngoc Tuyen DO; Tri Nhu DO", ("Ngoc Tuyen DO", "Tri Nhu DO")),
+        ("Ngoc Tuyen DO1, Tri Nhu DO2", ("Ngoc Tuyen DO", "Tri Nhu DO")),
+        ("NGOC TUYEN DO, TRI NHU DO", ("NGOC TUYEN DO", "TRI NHU DO")),
+        ("BY NGOC TUYEN DO AND TRI NHU DO", ("NGOC TUYEN DO", "TRI NHU DO")),
+        ("Mingyu Derek MA, Shin Won DO, Wei LI", ("Mingyu Derek MA", "Shin Won DO", "Wei LI")),
+        (["Ngoc Tuyen DO", "Tri Nhu DO"], ("Ngoc Tuyen DO", "Tri Nhu DO")),
+        # a list that writes degrees keeps them degrees, DO and MA too
+        ("Jane Doe MD, John Smith MD", ("Jane Doe", "John Smith")),
+        ("Jane Doe DO, John Smith MD", ("Jane Doe", "John Smith")),
+        ("Jane Doe MA, John Smith PhD", ("Jane Doe", "John Smith")),
+        ("Jane Doe, John Smith DO", ("Jane Doe", "John Smith")),
+        ("JANE DOE MD, JOHN SMITH MD", ("JANE DOE", "JOHN SMITH")),
+    ],
+)
+def test_a_list_whose_capitals_surnames_all_spell_a_degree_keeps_them(
+    written: str | list[str], names: tuple[str, ...]
+) -> None:
+    """reg42 F9: "Ngoc Tuyen DO, Tri Nhu DO" had lost both surnames, each DO counted as a degree
+    that the other name's DO confirmed."""
+    assert split(written) == names
+
+
+@pytest.mark.parametrize(
+    ("written", "names"),
+    [
+        (["C. HANHART MD"], ("C. HANHART",)),
+        (["Jane Doe MD"], ("Jane Doe",)),
+    ],
+)
+def test_a_name_alone_in_a_list_is_read_as_the_same_string(
+    written: list[str], names: tuple[str, ...]
+) -> None:
+    """A list of one name has no context: it is split as the one string."""
+    assert split(written) == names == split(written[0])

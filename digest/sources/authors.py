@@ -11,14 +11,13 @@ import functools
 import re
 from collections.abc import Iterable
 
-from digest.sources.name_degrees import bare, degrees_written
-from digest.sources.name_marks import is_team, unmarked, untitled
+from digest.sources.name_degrees import bare, ends_in_degree_letters, list_context
+from digest.sources.name_marks import is_team
+from digest.sources.name_pairs import PARTICLE, and_list, marked, top_level, whole_names
 from digest.sources.name_words import (
     DEGREE,
     DEGREE_OR_INITIALS,
-    capitals_alone,
     capitals_surname,
-    capitals_written,
     is_initials,
 )
 
@@ -33,7 +32,6 @@ _ET_AL = re.compile(
 )
 _COLLABORATION = re.compile(r"\(([^()]*\b(?:collaboration|consortium|group|team)\b[^()]*)\)", re.I)
 _ASIDE = re.compile(r"\s*\([^()]*\)")
-_PARTICLE = re.compile(r"^(?:van|von|der|de|den|del|della|di|da|du|la|le|dos|das|ter|ten|bin|al)\b")
 # As Dutch, Belgian and French lists write a particle where the surname leads ("Van Dijk, Bram");
 # not "Al" or "Bin", which lead given names too ("Al Roth").
 _LEADING_PARTICLE = re.compile(r"^(?:Van|Von|De|Den|Del|Della|Di|Da|Du|La|Le|Dos|Das|Ter|Ten)\b")
@@ -53,10 +51,14 @@ def split(value: str | Iterable[str]) -> tuple[str, ...]:
     """'First Last' names from one string holding a whole list, or from a list of strings each
     of which may hold one name ("Last, First") or several."""
     if not isinstance(value, str):
-        found: list[str] = []
-        for item in value:  # a paper file's authors: a million names a day of 200k papers
-            if isinstance(item, str):
-                found.extend(_split_text(item))
+        items = [item for item in value if isinstance(item, str)]
+        # Read in the list's context, as a string of them is ("Darshi SHAH", "Shin Won DO" had
+        # lost its DO): only where a name ends in a degree's letters, for a million names a day;
+        # a name alone has none ("C. HANHART MD" is no list in capitals alone).
+        capitals, degrees = False, 0
+        if len(items) > 1 and any(map(ends_in_degree_letters, items)):
+            capitals, degrees = list_context("\n".join(items))
+        found = [name for item in items for name in _split_text(item, capitals, degrees)]
         return tuple(dict.fromkeys(found))
     return _split_text(value)
 
@@ -77,17 +79,17 @@ def _split_text(value: str, capitals: bool = False, degrees: int = 0) -> tuple[s
     collaborations = [" ".join(c.split()) for c in _COLLABORATION.findall(text)]
     text = _ASIDE.sub("", _COLLABORATION.sub("", text))
     groups = [
-        [_ET_AL.sub("", part).strip(" ,") for part in _top_level(group, _AND)]
-        for group in _top_level(text, _SEMICOLON)
+        [_ET_AL.sub("", part).strip(" ,") for part in top_level(group, _AND)]
+        for group in top_level(text, _SEMICOLON)
     ]
     ordered = len(groups) > 1 or any(map(_is_surname_first, (p for g in groups for p in g)))
-    capitals = capitals or capitals_written(text) or capitals_alone(text)
-    degrees = max(degrees, degrees_written(text, capitals))
+    own_capitals, own_degrees = list_context(text)
+    capitals, degrees = capitals or own_capitals, max(degrees, own_degrees)
     names = [
         n
         for group in groups
         for part in group
-        for n in _names(part, ordered, capitals, degrees, _listed(group, ordered))
+        for n in _names(part, ordered, capitals, degrees, and_list(group, ordered))
     ]
     names += [c for c in collaborations if c not in names]
     return tuple(dict.fromkeys(n for n in names if _is_name(n)))
@@ -111,8 +113,7 @@ def _by_line(value: str) -> tuple[str, ...] | None:
             pieces[-1] += " " + line
         else:
             pieces.append(line)
-    capitals = capitals_written(value) or capitals_alone(value)
-    degrees = degrees_written(value, capitals)
+    capitals, degrees = list_context(value)
     found = [_split_text(piece, capitals, degrees) for piece in pieces]
     whole = [bool(names) and all(map(_is_whole, names)) for names in found]
     if len(pieces) < 2 or (not all(whole) and sum(whole) < 2):
@@ -136,10 +137,10 @@ def _runs_on(before: str, line: str) -> bool:
     words, last = line.split(), before.split()[-1]
     if len(words) <= 2 and _SUFFIX.match(words[-1]) and not _NAME_OR_SUFFIX.match(words[-1]):
         return True
-    if not (_PARTICLE.fullmatch(last) or is_initials(last)):
+    if not (PARTICLE.fullmatch(last) or is_initials(last)):
         return False
     one_word = len(words) == 1 and bool(_LETTER.search(line))  # no team's ":" after "AI"
-    return bool(_PARTICLE.match(line)) or (one_word and not _CJK_NAME.fullmatch(line))
+    return bool(PARTICLE.match(line)) or (one_word and not _CJK_NAME.fullmatch(line))
 
 
 def _is_whole(name: str) -> bool:
@@ -149,7 +150,7 @@ def _is_whole(name: str) -> bool:
     words = name.split()
     if len(words) == 1:
         return bool(_CJK_NAME.fullmatch(name))
-    if is_initials(name) or _PARTICLE.fullmatch(words[-1]):
+    if is_initials(name) or PARTICLE.fullmatch(words[-1]):
         return False
     return not (len(words) == 2 and _SUFFIX.match(words[1]) and not _NAME_OR_SUFFIX.match(words[1]))
 
@@ -175,25 +176,9 @@ def names_alone(text: str) -> bool:
         w[0].isupper()
         or (w[0].isalpha() and not w[0].islower())
         or w.lower() in _JOINING
-        or _PARTICLE.fullmatch(w)
+        or PARTICLE.fullmatch(w)
         for w in words
     )
-
-
-def _top_level(text: str, separator: re.Pattern[str]) -> list[str]:
-    """Pieces of text between separators outside braces ({Barnes and Noble} is one name)."""
-    flat = list(text)
-    depth = 0
-    for i, char in enumerate(text):
-        depth += (char == "{") - (char == "}")
-        if depth > 0 or char == "}":
-            flat[i] = "_"
-    pieces, start = [], 0
-    for match in separator.finditer("".join(flat)):
-        pieces.append(text[start : match.start()])
-        start = match.end()
-    pieces.append(text[start:])
-    return [p.strip() for p in pieces if p.strip(" ,")]
 
 
 def _is_surname_first(part: str) -> bool:
@@ -202,13 +187,7 @@ def _is_surname_first(part: str) -> bool:
     pieces = _parts(part)
     if len(pieces) != 2 or _full_name(pieces[0], pieces[1]):
         return False
-    return len(pieces[0].split()) == 1 or bool(_PARTICLE.match(pieces[0]))
-
-
-def _listed(group: list[str], ordered: bool) -> bool:
-    """Whether the pieces between a group's "and"s are whole names, one of them plainly: a name
-    of two words or more, no comma ("Sriram Mandalika, Lalitha V and Athira Nambiar")."""
-    return not ordered and len(group) > 1 and any("," not in p and " " in p for p in group)
+    return len(pieces[0].split()) == 1 or bool(PARTICLE.match(pieces[0]))
 
 
 def _names(
@@ -237,16 +216,20 @@ def _names(
     last, given = items[0][0], items[1][0] if len(items) == 2 else ""
     # "Last, First" also when the given names are several words ("Maldacena, Juan Martin"): a
     # lone word, or a particle's name, before the comma is a surname, not a whole name.
-    surname = len(last.split()) == 1 or bool(_PARTICLE.match(last))
+    surname = len(last.split()) == 1 or bool(PARTICLE.match(last))
     if (
         len(items) == 2
         and (_is_given(given) or surname or ordered)
         and not _full_name(last, given, ordered)
-        and not (not ordered and _whole_names(segment, items, capitals, listed))
+        and not (not ordered and whole_names(segment, items, capitals, listed))
     ):
         return [_join(given, last, items[0][1] or items[1][1])]
+    # "Jane Doe1, R. T.3": a mark after a first part of two words ends a whole name, no surname
+    # of "Doe, J." pairs ("Zhang†, Y." is one).
     pairs = len(items) % 2 == 0 and all(is_initials(g) for g, _ in items[1::2])
-    if pairs or _surname_pairs([part for part, _ in items]):
+    if (pairs and not (" " in items[0][0] and marked(segment)[0])) or _surname_pairs(
+        [part for part, _ in items]
+    ):
         return [
             _join(given, last, s1 or s2)
             for (last, s1), (given, s2) in zip(items[::2], items[1::2], strict=True)
@@ -254,25 +237,10 @@ def _names(
     return [_join("", name, suffix) for name, suffix in items]
 
 
-def _whole_names(segment: str, items: list[list[str]], capitals: bool, listed: bool) -> bool:
-    """Whether the two parts of a segment of a list that is not "Last, First" are whole names,
-    whatever they look like: one carries a degree ("Jane Doe MD, Rakshitha R. T. MD"); its first
-    part carries a mark ("Jane Doe1, Rakshitha R. T.2"); or the segment is a piece of an "A, B
-    and C" list, its first part a name of two words with no particle and its second ending in an
-    undotted initial, as no BibTeX given name does ("Sriram Mandalika, Lalitha V and Athira
-    Nambiar"). Each had been one reversed name ("Lalitha V Sriram Mandalika")."""
-    first, last_word = items[0][0], items[1][0].split()[-1]
-    undotted = is_initials(last_word) and "." not in last_word
-    if listed and undotted and " " in first and not _PARTICLE.match(first):
-        return True
-    written = untitled(next(p.strip() for p in _top_level(segment, _COMMA) if _LETTER.search(p)))
-    return unmarked(written) != written or degrees_written(segment, capitals) > 0
-
-
 def _parts(segment: str, capitals: bool = False, degrees: int = 0) -> list[str]:
     """The comma parts of a segment that hold a letter ("Jane Doe1,2": its "2" is a mark), each
     without its title, marks and degrees."""
-    parts = [part for part in _top_level(segment, _COMMA) if _LETTER.search(part)]
+    parts = [part for part in top_level(segment, _COMMA) if _LETTER.search(part)]
     vancouver = any(map(_ends_in_initials, parts)) and not any(map(_first_last, parts))
     return [bare(part, vancouver, capitals, degrees) for part in parts]
 
@@ -310,16 +278,16 @@ def _surname_pairs(parts: list[str]) -> bool:
     if len(parts) < 4 or len(parts) % 2:
         return False
     lasts, givens = parts[::2], parts[1::2]
-    if not any(_PARTICLE.match(p) for p in lasts) and not (
+    if not any(PARTICLE.match(p) for p in lasts) and not (
         any(_LEADING_PARTICLE.match(p) for p in lasts) and all(map(_is_given, givens))
     ):
         return False
     led = all(
-        (len(p.split()) == 1 or _PARTICLE.match(p) or _LEADING_PARTICLE.match(p))
+        (len(p.split()) == 1 or PARTICLE.match(p) or _LEADING_PARTICLE.match(p))
         and not _full_name(p, "")
         for p in lasts
     )
-    return led and not any(_PARTICLE.match(g) or _CJK_NAME.fullmatch(g) for g in givens)
+    return led and not any(PARTICLE.match(g) or _CJK_NAME.fullmatch(g) for g in givens)
 
 
 def _without_degrees(parts: list[str]) -> list[str]:
@@ -349,10 +317,10 @@ def _ends_name(kept: list[str]) -> bool:
     been kept only after the first ("Doe, Jane, MD" made three authors, "Lee J, MD" "MD Lee J")."""
     part, words = kept[-1], kept[-1].split()
     if len(words) > 1 and not is_initials(part):
-        if is_initials(words[-1]) or not _PARTICLE.match(part):
+        if is_initials(words[-1]) or not PARTICLE.match(part):
             return True
     pairs = len(kept) % 2 == 0 and not any(map(is_initials, kept[1::2]))
-    return pairs and all(len(p.split()) == 1 or _PARTICLE.match(p) for p in kept[::2])
+    return pairs and all(len(p.split()) == 1 or PARTICLE.match(p) for p in kept[::2])
 
 
 def _join(given: str, last: str, suffix: str) -> str:
@@ -378,7 +346,7 @@ def _full_name(first: str, second: str, ordered: bool = False) -> bool:
         return bool(_CJK_NAME.fullmatch(first))
     if is_initials(words[-1]) and not is_initials(first):
         return True
-    if _PARTICLE.match(first) or ordered:
+    if PARTICLE.match(first) or ordered:
         return False
     given = second.split()
     return len(given) > 1 and (not is_initials(given[-1]) or capitals_surname(given))

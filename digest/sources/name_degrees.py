@@ -1,5 +1,6 @@
 """Degrees after a name ("Jane Doe MD") told from a surname that a degree's letters spell ("Minh N.
-DO", "Mingyu Derek MA"): what a name is without its degrees, and whether a list writes degrees."""
+DO", "Mingyu Derek MA"): what a name is without its degrees, and what a whole list says of them
+(whether it writes degrees, or surnames in capitals)."""
 
 from __future__ import annotations
 
@@ -9,13 +10,53 @@ from digest.sources.name_marks import unmarked, untitled
 from digest.sources.name_words import (
     DEGREE,
     DEGREE_OR_INITIALS,
+    SURNAME_OR_DEGREE,
+    SURNAME_OR_DEGREE_IN,
     all_dotted,
+    capitals_alone,
+    capitals_written,
     given_and_middle,
     is_initials,
 )
 
 # The pieces of a whole list, each one name or one degree: commas, semicolons, "and", "&", lines.
 _PIECES = re.compile(r"[,;&\n]|\band\b", re.IGNORECASE)
+_WORD_END = re.compile(r"[\W\d_]+$")
+
+
+def list_context(text: str) -> tuple[bool, int]:
+    """What a whole list says of its names' last words: whether it writes surnames in capitals
+    ("Abhi KAMBOJ"), and how many of its names carry a degree ("Jane Doe MD")."""
+    if _surnames_spelt(text):
+        return True, 0
+    capitals = capitals_written(text) or capitals_alone(text)
+    return capitals, degrees_written(text, capitals)
+
+
+def _surnames_spelt(text: str) -> bool:
+    """Whether a list of two names or more ends each in a word of capitals, those a degree may
+    be all letters a surname has ("Ngoc Tuyen DO, Tri Nhu DO", "Mingyu Derek MA, Wei LI"): it
+    writes surnames so, no degrees (each DO, counted a degree, had confirmed the other's, and
+    both surnames went). Not beside another degree ("Jane Doe DO, John Smith MD")."""
+    if not SURNAME_OR_DEGREE_IN.search(text):
+        return False  # nearly every list
+    pieces = (untitled(p.strip()) for p in _PIECES.split(text))
+    names = [unmarked(p).split() for p in pieces if any(c.isalpha() for c in p)]
+    if len(names) < 2 or any(len(words) < 2 for words in names):
+        return False  # "Doe, Jane": no name's last word alone
+    ends = [words[-1] for words in names]
+    if not all(len(e) > 1 and e.isalpha() and e.isupper() for e in ends):
+        return False
+    degrees = [e for e in ends if DEGREE.match(e) or DEGREE_OR_INITIALS.match(e)]
+    return bool(degrees) and all(SURNAME_OR_DEGREE.match(e) for e in degrees)
+
+
+def ends_in_degree_letters(name: str) -> bool:
+    """Whether a name's last word may be a degree's letters ("Shin Won DO", "Jane Doe MD1")."""
+    last = name.rsplit(None, 1)[-1] if name.strip() else ""
+    if last[1:2].islower():
+        return False  # "Smith": nearly every name
+    return bool(DEGREE_OR_INITIALS.match(_WORD_END.sub("", last)))
 
 
 def bare(name: str, vancouver: bool = False, capitals: bool = False, degrees: int = 0) -> str:
