@@ -354,6 +354,8 @@ CHEMISTRY = [
     "methylquinolinium, iodobismuthate, memristor, plasticity",
     "de novo design of imidazole ligands",
     "energy per particle, van der Waals forces, Smith et al. results",
+    # reg43 F8: a ketone's "-one" after a consonant, or "-dione", "-thione", stays chemical.
+    "acetone, pyrrolidone, thiazolidinedione, hydroquinone, thiones",
 ]
 
 
@@ -380,3 +382,19 @@ def test_an_id_beside_a_quantity_s_name_or_a_count_word_is_named_for_like(
     code, out, err = validate(capsys, reader(text))
     assert code == 0 and "OK" in out
     assert err.rstrip().endswith(f'list them as like = ["{ident}"]')
+
+
+# reg43 F8: Italian "-zione" words had been read as chemical names ("prop…one", "carb…one"), so an
+# Italian keyword list passed as English: validate said OK, and the reader got nothing for ever.
+ITALIAN_LISTS = [
+    "propagazione azione carbonizzazione idrogenazione",
+    "propagazione, carbonatazione, ossidazione, idrolisi",
+    "germinazione, fermentazione, carbonatazione, idrolisi",
+    "fluorurazione, carbonizzate, metilazione, idrolisi",
+]
+
+
+@pytest.mark.parametrize("text", ITALIAN_LISTS)
+def test_italian_words_are_no_chemical_names(capsys, text: str) -> None:
+    code, _, err = validate(capsys, reader(text))
+    assert code == 2 and "another language than the papers" in err

@@ -384,3 +384,57 @@ def test_a_value_or_a_count_is_no_arxiv_id(text: str) -> None:
 @pytest.mark.parametrize("title", ["T cells", "C programs", "A survey", "M dwarfs", "G protein"])
 def test_a_lone_capital_opening_a_title_is_no_unit(title: str) -> None:
     assert arxiv_ids(f"2506.20115 {title}") == ["2506.20115"]
+
+
+# reg43 F4: a currency sign and a space before a number had made an id of a price; a "$" closing
+# a title's math before an id stays no currency.
+@pytest.mark.parametrize(
+    "text", ["costs $ 1203.4567", "price: $ 1203.4567", "€ 1203.4567", "£ 1203.4567 per year"]
+)
+def test_a_price_written_with_a_space_is_no_arxiv_id(text: str) -> None:
+    assert arxiv_ids(text) == []
+
+
+@pytest.mark.parametrize(
+    "title", ["The information content of $\\langle M_\\mathrm{ap}^4 \\rangle $", "in $x$ and $ y$"]
+)
+def test_an_id_after_math_closed_by_a_spaced_dollar_is_an_id(title: str) -> None:
+    assert arxiv_ids(f"{title} 2509.07973") == ["2509.07973"]
+
+
+# reg43 F5: a unit's word opening a lower-cased title with its subtitle after ("lux post facto:
+# …"), and a stray capital or count word after an id of today's five-digit scheme, had lost it.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2503.14485 lux post facto: learning portrait performance relighting",
+        "2504.01040 cal or no cal? -- real-time miscalibration detection",
+        "2505.12043 mol for llms: dual-loss optimization",
+        "2509.13278 bar evolution in edge-on galaxies: a demographic study",
+        "2501.19393 A",
+        "see 2501.19393 A.",
+        "2501.19393 T",
+        "2501.19393 steps",
+        "2501.19393 events",
+        "2501.19393 epochs; 2502.00001",
+    ],
+)
+def test_a_stray_word_after_an_id_leaves_it_an_id(text: str) -> None:
+    ident = next(w for w in text.split() if w[:4].isdigit())
+    assert arxiv_ids(text)[0] == ident
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1203.4567 lux",
+        "1203.4567 cal per gram",
+        "2501.19393 lux",
+        "2501.19393 samples per class",
+        "2501.19393 S/m",
+        "1203.4567 A",
+        "1203.4567 steps",
+    ],
+)
+def test_a_unit_or_a_rate_after_a_five_digit_number_keeps_it_a_quantity(text: str) -> None:
+    assert arxiv_ids(text) == []

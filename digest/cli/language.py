@@ -25,14 +25,22 @@ _PLAIN = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 # A chemical name, by its nomenclature: a parent's or a group's stem, then its class's ending
 # ("benzimidazole", "pyrrole", "oxazolidinones", "methylquinolinium"). The background, arXiv's
 # words, lacks their letter runs ("yrr", "zol"), and "benzimidazole pyridine pyrrole thiophene"
-# had been refused as another language, though English (reg42 F4).
+# had been refused as another language, though English (reg42 F4). Its ending is a class's
+# as chemistry writes it: a ketone's "-one" after a consonant ("acetone", "hydroquinone") or as
+# "-dione", "-trione", "-thione". Any "-one" had been one, so Italian's "-zione" words
+# ("propagazione", "carbonatazione", "germinazione") had passed as chemical names, and an Italian
+# keyword list as English (reg43 F8); nor is a word chemical whose runs no chemical name writes
+# (`_FOREIGN_RUNS`).
 _CHEMICAL = re.compile(
     r"(?:di|tri|tetra|iso|bis|poly|nitro|amino|hydroxy|methyl|ethyl|phenyl)*"
     r"(?:meth|eth|prop|but|pent|hex|benz|phen|naphth|anthr|pyr|quinol|indol|imid|oxa|aza|az|thi"
     r"|fur|fluor|chlor|brom|iod|nitr|sulf|sulph|phosph|hydr|carb|cycl|amin|acet|alk|aryl|vinyl"
     r"|piperid|morphol|porphyr|perylen|sil|bor|selen|tellur|stann|germ|ferr|cupr|nickel|cobalt)"
-    r"[a-z]*(?:ole|ine|ene|ane|yne|one|ide|ate|ite|ium|yl|ol|al)s?"
+    r"[a-z]*(?:ole|ine|ene|ane|yne|(?<![aeiou])one|(?<=di|ri|hi)one|ide|ate|ite|ium|yl|ol|al)s?"
 )
+# Letter runs of another language's words that no chemical name writes: Italian's "-zion-" and
+# doubled "zz" ("carbonizzate", "fluorurazione").
+_FOREIGN_RUNS = re.compile(r"zio|zz")
 # How strong the evidence of another language is: a refusal needs STRONG, a warning WEAK.
 WEAK, STRONG = 1, 2
 
@@ -131,7 +139,7 @@ def _misspelt(word: str) -> bool:
     letters no word of the background has, and is no chemical name (`_CHEMICAL`)."""
     if not word.isascii():
         return True
-    if _CHEMICAL.fullmatch(word):
+    if _CHEMICAL.fullmatch(word) and not _FOREIGN_RUNS.search(word):
         return False
     letters = f"^{word}$"
     return any(letters[i : i + 3] not in _runs() for i in range(len(letters) - 2))

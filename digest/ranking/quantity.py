@@ -58,26 +58,38 @@ _COUNTED = re.compile(r"\s*(?:$|[.;)\]}/]|(?:per|each|wide|long|high|deep|across
 _SYMBOL = re.compile(r"[TGCFAMS]")
 _ENDS = re.compile(r"\s*(?:$|[.,;)\]}]|/)")
 # A title after the unit's letters, in Title Case ("2506.19288 Da Yu: Towards USV-Based Image
-# Captioning", "2507.08799 KV Cache Steering for …"): "Da" and "KV" open its title, no unit.
+# Captioning", "2507.08799 KV Cache Steering for …"): "Da" and "KV" open its title, no unit; so
+# do they in small letters where the title's own subtitle follows, after a colon or a question
+# ("2503.14485 lux post facto: learning …", "2504.01040 cal or no cal? -- real-time …",
+# "2505.12043 mol for llms: dual-loss …"), which a measurement's words do not write (reg43 F5).
 _CLAUSE_END = re.compile(r"[\n,;]")
 _TITLE_WORD = re.compile(r"[^\W\d_][\w\-']*")
+_SUBTITLED = re.compile(r"\s+[^\W\d_][^:?]*[:?](?:\s|$)")
+# An arXiv id of today's scheme has five digits (since 1501): a lone capital or a count ending the
+# clause after one is a stray letter or word of a pasted line ("2501.19393 A", "2501.19393
+# steps"), not a measurement to five decimals; they had lost the id (reg43 F5).
+_TODAY_S = re.compile(r"(?<!\d)\d{4}\.\d{5}$")
 # A number after the quantity it measures, a comparison or a currency: "the value of 1203.4567",
 # "m/z 1203.4567", "MJD 1203.4567", "mass of 1203.4567", "E = 1203.4567", "$1203.4567" (reg40
 # F3). A quantity's name right before a number had made it one too, and a title ending in one
 # ("… and Peak Temperature 2507.11100", "… MoS$_2$ 2503.03363", "$" closing its math) had lost
 # its id: 454 of the 45k corpus's "title id" lines (reg42 F2). The name measures the number
 # where "of", "is", "=" join them, or where the number is a value: a unit or "is", "=" after it.
+# A currency sign is one with a space before the number too ("costs $ 1203.4567", "€ 1203.4567"),
+# but for a "$" that closes math, after an odd count of them ("MoS$_2$ 2503.03363", "$\langle M
+# \rangle $ 2509.07973"): a sign followed by a space had made an id of a price (reg43 F4).
 _QUANTITY = (
     r"\b(?:value|mass|price|cost|energy|frequency|wavelength|period|temperature|redshift|distance"
     r"|length|width|weight|ratio|rate|score|epoch|time|flux|luminosity|velocity|speed|pressure"
     r"|density|size|amount|total|sum|mean|average|median|reading)s?"
 )
 _NAMED = re.compile(
-    r"(?:[=≈<>≤≥±×~]\s*|[$€£¥]|\b(?:m/z|[MBH]?JD)\s*|"
+    r"(?:[=≈<>≤≥±×~]\s*|[€£¥]\s*|\$|\b(?:m/z|[MBH]?JD)\s*|"
     + _QUANTITY
     + r"\s+(?:of|is|was|at|=|:)\s*)$",
     re.IGNORECASE,
 )
+_DOLLAR = re.compile(r"\$\s+$")
 _NAMES = re.compile(_QUANTITY + r"\s+$", re.IGNORECASE)
 _VALUE = re.compile(r"\s*=|\s+(?:is|was|are|were)\b", re.IGNORECASE)
 
@@ -86,24 +98,36 @@ def measured(text: str, start: int, end: int) -> bool:
     """Whether the bare number at text[start:end] is a quantity: the quantity it measures named
     before it, or a unit or an uncertainty after it (of it or of the numbers it is listed with)."""
     before = max(0, start - 40)
-    if _NAMED.search(text, before, start):
+    if _NAMED.search(text, before, start) or _priced(text, before, start):
         return True
     if _NAMES.search(text, before, start) and _VALUE.match(text, end):
         return True
     goes = _GOES_ON.match(text, end)
     if not goes or not goes[1]:
         return bool(goes)
-    return _unit(goes[1], text, goes.end(1))
+    weak = not _TODAY_S.search(text, start, end)
+    return _unit(goes[1], text, goes.end(1), weak)
 
 
-def _unit(word: str, text: str, end: int) -> bool:
+def _priced(text: str, before: int, start: int) -> bool:
+    """Whether a "$" and a space before the number open it as a price, not close math."""
+    dollar = _DOLLAR.search(text, before, start)
+    return dollar is not None and text.count("$", 0, dollar.start()) % 2 == 0
+
+
+def _unit(word: str, text: str, end: int, weak: bool = True) -> bool:
+    """Whether a word after a number is its unit; `weak` whether a lone capital or a count ending
+    the clause is evidence enough (not after an id of today's scheme)."""
     if _SYMBOL.fullmatch(word):
-        return bool(_ENDS.match(text, end))
+        ends = _ENDS.match(text, end)
+        return ends is not None and (weak or "/" in ends[0])
     if _COUNT.fullmatch(word):
-        return bool(_COUNTED.match(text, end))
+        counted = _COUNTED.match(text, end)
+        return counted is not None and (weak or bool(counted[0].strip(" .;)]}")))
     if not (_UNIT.fullmatch(word) or word.lower() in UNITS | CASED_UNITS):
         return False
-    return not _titled(_CLAUSE_END.split(text[end:], 1)[0])
+    clause = _CLAUSE_END.split(text[end:], 1)[0]
+    return not (_titled(clause) or _SUBTITLED.match(clause))
 
 
 def _titled(rest: str) -> bool:
