@@ -720,16 +720,19 @@ def test_an_old_names_unsubscribe_never_stops_a_mail_that_also_goes_to_another_r
     web: Project, capsys
 ) -> None:
     """A link for one reader never acts on another's address: the old name's mail went to one
-    address, and the channel that goes there now goes to a colleague too."""
+    address, and the channel that goes there now, renamed, goes to a colleague too (web17 F3).
+    Its reader's own channel, an address added to it, stops whole (ops24 F1: the test of the
+    address added); a renamed one shared with another reader is not its alone to stop."""
     first_links(web, capsys)
     (mail,) = web.mails("ana@example.org")
     config = web.root / "digest.toml"
     text = config.read_text(encoding="utf-8").replace('name = "ana"', 'name = "lab"')
     shared = 'to = ["ana@example.org", "bo@example.org"]'
     config.write_text(text.replace('to = "ana@example.org"', shared, 1), "utf-8")
+    before = f"/u/{Signer(SECRET).sign('u', 'ana', 0)}"  # as the older release made it
     token = f"/u/{Signer(SECRET).sign('u', 'zoe', 0)}"  # a name never mailed here
     with web.web() as http:
-        for url in (unsubscribe_link(mail), token):
+        for url in (unsubscribe_link(mail), before, token):
             done = http.post(url, content=b"List-Unsubscribe=One-Click")
             assert done.status_code == 410 and "nothing was changed" in done.text
             assert "No digest goes to this reader" not in done.text
@@ -836,3 +839,97 @@ def test_the_archive_keeps_a_working_unsubscribe_link_and_remakes_a_dead_one_wit
     assert rotated.check(remade, "u", time.time()) == [
         "ana", rotated.addresses(["ana@example.org"])
     ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("monday", "tuesday", "name"),
+    [
+        ('"ana@example.org"', '["ana@example.org", "bo@example.org"]', "ana"),
+        ('"ana@example.org"', '["Bo@example.org", "ANA@example.org"]', "ana"),  # above, any case
+        (
+            '["ana@example.org", "bo@example.org"]',
+            '["bo@example.org", "cy@x.org", "ana@example.org"]',
+            "ana",
+        ),
+    ],
+)
+def test_an_older_mails_link_after_an_address_was_added_to_its_channel_stops_the_channel(
+    web: Project, capsys, monday: str, tuesday: str, name: str
+) -> None:
+    """ops24 F1: a co-recipient added to the reader's `to` (no rename), and the Monday mail's
+    one-click answered 410 "an earlier subscription ('ana')", the reader mailed on: only a
+    channel going to nothing but the mail's addresses was stopped. It stops the channel whole,
+    the added address with it (renamed in the same edit, the channel is the heir's, shared with
+    another reader: not the link's alone to stop, web17 F3)."""
+    config = web.root / "digest.toml"
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text.replace('to = "ana@example.org"', f"to = {monday}"), "utf-8")
+    first_links(web, capsys)
+    (mail,) = web.mails("ana@example.org")
+    tuesday_text = text.replace('to = "ana@example.org"', f"to = {tuesday}")
+    config.write_text(tuesday_text.replace('name = "ana"', f'name = "{name}"'), "utf-8")
+    papers_file(web.root / "feed" / "tuesday.jsonl", [GRAPHS[2], IMAGES[2]])
+    assert web.digest(capsys, "run", "--now", TUESDAY)[0] == 0
+    with web.web() as http:
+        asked = http.get(unsubscribe_link(mail))
+        assert asked.status_code == 200 and f"for <strong>{name}</strong>" in asked.text
+        assert "addresses in one mail: this stops them for all" in asked.text
+        done = http.post(unsubscribe_link(mail), content=b"List-Unsubscribe=One-Click")
+        assert done.status_code == 200 and f"No more e-mail digests go to {name}." in done.text
+    out = web.digest(capsys, "status", "--now", TUESDAY)[1]
+    assert f"{name}/email: email paused by the reader" in out and "bo@example.org" in out, out
+    before = {a: mailed(web, a) for a in ("ana@example.org", "bo@example.org", "ben@example.org")}
+    images = "Cascaded diffusion models generate images; deep image generation at scale."
+    fresh = [
+        ("w1", "Graph transformers for molecules", "Graph transformers on graphs."),
+        ("w2", "Cascaded diffusion for image generation", images),
+    ]
+    papers_file(web.root / "feed" / "wednesday.jsonl", fresh)
+    code, out, _ = web.digest(capsys, "run", "--now", "2026-12-02T09:00:00+00:00")
+    assert code == 0
+    after = {a: mailed(web, a) for a in before}
+    assert "sent ben/email" in out and f"sent {name}/email" not in out, out
+    assert after["ana@example.org"] == before["ana@example.org"]  # none after the click
+    assert after["bo@example.org"] == before["bo@example.org"]  # the channel stopped whole
+    assert after["ben@example.org"] == before["ben@example.org"] + 1  # another reader's goes on
+
+
+def test_an_older_mails_link_after_the_address_changed_says_the_mail_goes_elsewhere(
+    web: Project, capsys
+) -> None:
+    """ops24 F1: ana, never renamed, her `to` moved to ana3@: the Monday mail's link stops
+    nothing (it never reached ana3@), and its page no longer calls ana an earlier subscription."""
+    first_links(web, capsys)
+    (mail,) = web.mails("ana@example.org")
+    config = web.root / "digest.toml"
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text.replace('to = "ana@example.org"', 'to = "ana3@example.org"'), "utf-8")
+    with web.web() as http:
+        done = http.post(unsubscribe_link(mail), content=b"List-Unsubscribe=One-Click")
+        assert done.status_code == 410 and "nothing was changed" in done.text
+        assert "earlier subscription" not in done.text and "no longer go to" in done.text
+    assert "paused" not in web.digest(capsys, "status", "--now", TUESDAY)[1]
+
+
+def test_the_page_after_a_one_click_names_the_channel_stopped_and_those_still_mailed(
+    web: Project, capsys
+) -> None:
+    """ops24 F3: ana's second e-mail channel added since the Monday mail; its one-click stops
+    the channel of the address it went to, and the page had said "No more e-mail digests go to
+    ana" while email-2 was mailed on."""
+    first_links(web, capsys)
+    (mail,) = web.mails("ana@example.org")
+    config = web.root / "digest.toml"
+    old = '[[subscribers.channels]]\nkind = "email"\nto = "ana@example.org"\n'
+    home = '\n[[subscribers.channels]]\nkind = "email"\nto = "ana.home@example.net"\n'
+    config.write_text(config.read_text(encoding="utf-8").replace(old, old + home), "utf-8")
+    with web.web() as http:
+        done = http.post(unsubscribe_link(mail), content=b"List-Unsubscribe=One-Click")
+        assert done.status_code == 200, done.text
+        assert "No more e-mail digests go to ana on email; still mailed: email-2." in done.text
+        assert "go to ana." not in done.text
+    out = web.digest(capsys, "status", "--now", TUESDAY)[1]
+    assert "ana/email: email paused" in out and "ana/email-2" not in out
+    papers_file(web.root / "feed" / "tuesday.jsonl", [GRAPHS[2], IMAGES[2]])
+    assert web.digest(capsys, "run", "--now", TUESDAY)[0] == 0
+    assert mailed(web, "ana@example.org") == 1 and mailed(web, "ana.home@example.net") == 1

@@ -178,3 +178,41 @@ def test_a_link_that_says_its_mails_addresses_still_stops_the_mail_after_a_rotat
         assert done.status_code == 200 and "No more e-mail digests go to ana." in done.text
     out = web.digest(capsys, "status", "--now", TUESDAY)[1]
     assert "ana/email: email paused by the reader" in out and "ben/email" not in out
+
+
+@pytest.mark.parametrize("run_between", [True, False])
+def test_an_older_link_after_a_rename_and_a_rotation_stops_the_renamed_readers_mail(
+    web: Project, capsys, run_between: bool
+) -> None:
+    """ops24 F2: ana renamed ana1 and the secret rotated: the Monday mail's one-click was looked
+    for in the sent mail of the config's `ana` alone (none), refused 403 "damaged", and ana1 was
+    mailed on. A sent mail of ana carries it: it follows ana's heirs, as without the rotation.
+    Another name's link, or one of a name never mailed here, stays refused."""
+    first_links(web, capsys)
+    (mail,) = web.mails("ana@example.org")
+    toml = web.root / "digest.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace('name = "ana"', 'name = "ana1"'))
+    rotate(web)
+    if run_between:
+        papers_file(web.root / "feed" / "tuesday.jsonl", [GRAPHS[2], IMAGES[2]])
+        assert web.digest(capsys, "run", "--now", TUESDAY)[0] == 0
+    token = unsubscribe_of(mail).rsplit("/u/", 1)[1]
+    went = Signer(SECRET).addresses(["ana@example.org"])
+    with web.web() as http:
+        for forged in (
+            Signer(SECRET).sign("u", "ben", went, 0),
+            Signer(SECRET).sign("u", "zoe", 0),
+        ):
+            assert http.post(f"/u/{forged}", content=b"").status_code == 403
+        asked = http.get(f"/u/{token}")
+        assert asked.status_code == 200 and "for <strong>ana1</strong>" in asked.text, asked.text
+        done = http.post(f"/u/{token}", content=b"List-Unsubscribe=One-Click")
+        assert done.status_code == 200 and "No more e-mail digests go to ana1." in done.text
+    out = web.digest(capsys, "status", "--now", TUESDAY)[1]
+    assert "ana1/email: email paused by the reader" in out and "ben/email" not in out
+    sent = len(web.mails("ana@example.org"))
+    fresh = [("w1", "Graph transformers for molecules", "Graph transformers on graphs.")]
+    papers_file(web.root / "feed" / "wednesday.jsonl", fresh)
+    code, out, _ = web.digest(capsys, "run", "--now", "2026-12-02T09:00:00+00:00")
+    assert code == 0 and "sent ana1/file" in out  # ana1 had a digest...
+    assert len(web.mails("ana@example.org")) == sent  # ...and no e-mail after the click

@@ -1,6 +1,8 @@
-"""Whose an older unsubscribe link is when its name is in the config again after a stint of that
-name elsewhere ended (the name reused): the earlier stints' addresses and their heirs, read from
-the stints as the next delivery pass records them (heirs.py)."""
+"""Whose an older unsubscribe link is: when its name is in the config again after a stint of that
+name elsewhere ended (the name reused), the earlier stints' addresses and their heirs; of a name
+gone from it, its renames; read from the stints as the next delivery pass records them
+(heirs.py); and the channels a name's mail was sent in, where a link signed before a rotation is
+looked for."""
 
 from __future__ import annotations
 
@@ -44,6 +46,23 @@ def reused(web: Web, name: str, mailing: Mailing) -> Reuse | None:
     if not names and not gap:
         return None
     return Reuse(frozenset(ended), tuple(n for n in names if n in mailing), gap)
+
+
+def renames(web: Web, name: str, mailing: Mailing) -> list[str]:
+    """The names of `mailing` (the config's) that are `name` renamed, once or more, wherever
+    their e-mail goes now; none of a name still in it."""
+    names = heirs(name, _next(web, mailing), mailing.keys(), mailed(web.db))
+    return [n for n in names if n in mailing]
+
+
+def channels_sent(web: Web, name: str) -> list[str]:
+    """The channels a mail of `name` was sent in, whatever the config says now: a link signed
+    before a rotation, its name renamed since, was looked for in the channels of the config's
+    name alone, and none was (ops24 F2)."""
+    rows = web.db.execute(
+        "SELECT DISTINCT channel FROM outbox WHERE subscriber = ? AND status = 'sent'", (name,)
+    )
+    return sorted(str(r[0]) for r in rows)
 
 
 def _next(web: Web, mailing: Mailing) -> Stints:

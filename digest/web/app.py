@@ -34,7 +34,7 @@ from digest.web.mailed import Mailed
 from digest.web.pages import Strict, button_form, page
 from digest.web.spool import Spool
 from digest.web.tokens import VOTE_DAYS, Links, Signer, addresses_of, claimed
-from digest.web.unsubscribe import Link, link_of, stopped_by
+from digest.web.unsubscribe import Link, carried, link_of, nothing, still_mailed, stopped_by
 
 log = logging.getLogger("digest.web")
 
@@ -239,13 +239,14 @@ class Face:
     async def unsubscriber(self, token: str) -> Link | None:
         """The link the face honours, or None: signed with the secret in force, or carried by a
         digest sent to its subscriber (signed before the secret was rotated: the digest of its
-        mail's addresses unread, as a link of before)."""
+        mail's addresses unread, as a link of before), under that name in the config or renamed
+        since (unsubscribe.carried)."""
         link = link_of(self.signer.check(token, "u", self.clock()))
         said = claimed(token, "u") if link is None else None
         name = said[0] if said and len(said) in (2, 3) and said[-1] == 0 else None
-        if isinstance(name, str) and name in self.subscribers:
-            channels = [c.name for c in self.subscribers[name].channels]
-            if await self.db(lambda store: self.mailed.carries(store, name, channels, token)):
+        if isinstance(name, str):
+            now = self.subscribers.get(name)
+            if await self.db(lambda store: carried(store, self.mailed, name, now, token)):
                 link = Link(name)
         return link
 
@@ -260,7 +261,8 @@ class Face:
             why = f"{subscriber} gets no e-mail digests, so there is nothing for this link to stop"
             return refused(200, "No e-mail to stop", why + _OTHERS)  # other channels carry it
         if not stops:
-            return refused(410, "This link does not work", _EARLIER.format(subscriber))
+            why = await self.db(lambda store: nothing(store.web, subscriber, mails))
+            return refused(410, "This link does not work", why)
         who = ", ".join(dict.fromkeys(s for s, _, _ in stops))
         if request.method != "POST":  # HEAD too: only a POST changes anything
             return await self.ask_unsubscribe(stops, who, token, mails)
@@ -276,11 +278,9 @@ class Face:
         await self.clicks.take(
             Click(f"pause:{subscriber}:{now.isoformat()}", now, now, (), "", pauses)
         )
-        body = (
-            f"<p>No more e-mail digests go to {html.escape(who)}. To start them again,"
-            " ask the digest's operator (<code>digest resume</code>).</p>"
-        )
-        return respond(page("Unsubscribed", body))
+        going = await self.db.glance(lambda store: still_mailed(store.web, stops, mails))
+        stopped = [c if s == stops[0][0] else f"{s}/{c}" for s, c, _ in stops]
+        return respond(page("Unsubscribed", standing.unsubscribed(who, stopped, going)))
 
     async def ask_unsubscribe(
         self, stops: list[Target], who: str, token: str, mails: Mailing
@@ -379,11 +379,6 @@ _BAD_LINK = (
     "The next digest has fresh links."
 )
 _OTHERS = "; its other channels are set by the digest's operator."
-_EARLIER = (  # a name not in the config: a link for one reader never stops another's mail
-    "This link is from the digests of an earlier subscription ({!r}): no e-mail digest goes only"
-    " to the addresses that one was mailed to, so nothing was changed. If digests still come to"
-    " you, use the unsubscribe link of the newest one, or ask whoever runs the digest."
-)
 _EARLIER_VOTE = (
     "This link is from the digests of an earlier subscription, under a name no longer in use:"
     " nothing was recorded. If digests still come to you, the links of the newest one work."

@@ -105,6 +105,20 @@ def unsubscribe(
     )
 
 
+def unsubscribed(who: str, stopped: list[str], going: list[str] | None) -> str:
+    """The body of the page after a one-click unsubscribe: the e-mail channels it stopped and,
+    of the same readers, those still mailed (None: not known). It had said "No more e-mail
+    digests go to alice" while her other e-mail channel was mailed on (ops24 F3)."""
+    done = f"No more e-mail digests go to {html.escape(who)}"
+    if going:
+        names = ", ".join(html.escape(c) for c in stopped)
+        done += f" on {names}; still mailed: {', '.join(html.escape(c) for c in going)}"
+    elif going is None:
+        done += f" on {', '.join(html.escape(c) for c in stopped)}"
+    again = "To start them again, ask the digest's operator (<code>digest resume</code>)."
+    return f"<p>{done}. {again}</p>"
+
+
 def _shared(addresses: int) -> str:
     """A digest mailed to several addresses at once (a lab's list, a PI and a student) stops
     for every one of them: one reader's unsubscribe had stopped it for all, unsaid."""
