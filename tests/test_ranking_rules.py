@@ -263,3 +263,71 @@ def test_a_rule_of_an_acronym_agrees_with_the_analyzer_after_any_names_digits():
     for text in (f"{before} MT systems" for before in befores):
         assert bool(pattern.search(text)) == ("MT" in analyze(text)), text
     assert pattern.search("WMT2014 MT systems") and pattern.search("IWSLT2017 MT outputs")
+
+
+_WHOLE = ("5", "0.5", "2.5", "10.5", "15", "25", "1,005")  # numbers around a rule's "5"
+
+
+def test_a_rule_of_a_quantity_finds_a_whole_number_only():
+    """ "5 MW" had found "a 2.5 MW turbine", "3 dB" "1.3 dB", "100 GB" "1.100 GB": the rule's
+    number was the tail of another (reg41 F1). The analyzer reads such a quantity as the bare
+    unit, never the rule's; rule and analyzer agree on every number before every cased unit."""
+    for unit in sorted(CASED_UNITS):
+        for rule in (f"5 {unit.upper()}", f"5 {unit}"):
+            pattern = exclude_pattern([rule])
+            assert pattern is not None
+            for number in _WHOLE:
+                for text in (f"a {number} {unit.upper()} unit", f"A {number}-{unit} unit"):
+                    quantity = f"5{unit}" in analyze(text)
+                    assert bool(pattern.search(text)) == quantity, (rule, text)
+    for rule, number, other in [("5 GHz", "5 GHz", "2.5 GHz"), ("1 eV", "1 eV", "0.1 eV"),
+                                ("100 GB", "100 GB", "1.100 GB"), ("2 TB", "2 TB", "1.2 TB"),
+                                ("21 cm", "21 cm", "0.21 cm"), ("3 dB", "3dB", "1,3 dB"),
+                                ("5 MW", "5 MW", "2.5MW"),
+                                ("10 ms", "10 ms", "0.10 ms")]:  # fmt: skip
+        pattern = exclude_pattern([rule])
+        assert pattern is not None and pattern.search(f"at {number}"), rule
+        assert not pattern.search(f"at {other}") and not pattern.search(f"AT {other.upper()}")
+
+
+def test_a_rule_of_a_number_with_its_thousands_separated_is_that_number():
+    """ "1,000 MW" had found nothing, not its own text: "1,000" was no number, so its "MW" was
+    the acronym that no number comes before (reg41 F2). A number is one however its thousands
+    are written ("1,000", "1000", LaTeX's "1{,}000" and "1\\,000"), in any case of the unit,
+    and never a piece of a larger one."""
+    for number, unit in [("1,000", "MW"), ("10,000", "GB"), ("1,000", "TB"), ("1,000", "mw"),
+                         ("12,500", "km"), ("1,000,000", "ns"), ("2,048", "ms")]:  # fmt: skip
+        plain, larger = number.replace(",", ""), f"2{number},000"
+        for rule in (f"{number} {unit}", f"{plain} {unit}", f"{number}{unit}"):
+            pattern = exclude_pattern([rule])
+            assert pattern is not None, rule
+            for text in (number, plain, number.replace(",", "{,}"), number.replace(",", "\\,")):
+                assert pattern.search(f"a {text} {unit} plant"), (rule, text)
+                assert pattern.search(f"A {text}-{unit.upper()} PLANT"), (rule, text)
+            for text in (larger, f"2{number}", f"1.{plain}", f"{number}.5"):
+                assert not pattern.search(f"a {text} {unit} plant"), (rule, text)
+    thousand = exclude_pattern(["1,000"])
+    assert thousand is not None and not thousand.search("1,000,000 samples")
+    assert thousand.search("1000 samples") and thousand.search("1,000 samples")
+
+
+def test_a_rule_of_a_number_and_its_unit_written_together_is_the_quantity():
+    """ "5MW" had missed "5 MW", which the analyzer reads as it reads "5MW" ('5mw'), while "5
+    MW" found "5MW" (reg41 F10): a number and a unit's letters run together are the two words,
+    and the rule finds what the rule of them apart finds. Letters that are no unit ("5G", "3D",
+    "7B") stay one word."""
+    spellings = ("MW", "mw", "mW", "Mw", "DB", "dB", "GHz", "GHZ", "cm", "kpc", "μm")
+    texts = [
+        f"{n}{gap}{u}" for n in ("5", "2.5", "15") for gap in ("", " ", "-") for u in spellings
+    ]
+    units = sorted(CASED_UNITS) + ["GHz", "keV", "kpc", "Mpc", "cm", "nm", "Gyr", "μm", "mW"]
+    for unit in units + [u.upper() for u in units]:
+        joined, apart = exclude_pattern([f"5{unit}"]), exclude_pattern([f"5 {unit}"])
+        assert joined is not None and apart is not None
+        for text in (f"a {t} device" for t in texts):
+            assert bool(joined.search(text)) == bool(apart.search(text)), (unit, text)
+        assert joined.search(f"a 5 {unit} device") and joined.search(f"a 5{unit} device")
+    for rule in ("5G", "3D", "7B", "4K"):
+        pattern = exclude_pattern([rule])
+        assert pattern is not None and pattern.search(f"{rule} models"), rule
+        assert not pattern.search(f"{rule[0]} {rule[1]} models"), rule

@@ -9,7 +9,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from digest.ranking.spellings import unit
-from digest.ranking.symbols import series
+from digest.ranking.symbols import UNITS, series
 from digest.ranking.tokens import (
     ASCII_MARKS,
     CJK_RUN,
@@ -51,7 +51,7 @@ def exclude_pattern(words: Collection[str]) -> Phrases | None:
     # The rule's own typographic marks too ("Alzheimer’s", "fine‐tuning"), as the text's; a rule
     # in quotes, with a full stop or as a comma list had matched nothing, as the ranking reads it.
     rules = [_unmarked(r) for w in words for r in _listed(w)]
-    phrases = [rule_words(series(respelled(w))) for w in rules]
+    phrases = [_apart(rule_words(series(respelled(w)))) for w in rules]
     parts = [_bounded(phrase) for phrase in phrases if not no_rule(phrase)]
     if not parts:
         return None
@@ -124,7 +124,42 @@ def _plurals(phrase: list[str]) -> str:
     return _BETWEEN.join([*heads, "(?:" + "|".join(forms) + ")"])
 
 
-_BETWEEN, _NUMBER = "[\\s\\-\u2010-\u2014]*", re.compile(r"\d+(?:\.\d+)?")
+_BETWEEN = "[\\s\\-\u2010-\u2014]*"
+# A number with its thousands separated ("1,000") is a number too: "1,000 MW" had been no rule's
+# quantity, its "MW" the acronym that no number comes before, and it found nothing (reg41 F2).
+_DIGITS = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
+_NUMBER = re.compile(_DIGITS)
+# A number and its unit run together ("5MW", "3dB", "21cm") are the two words, as the analyzer
+# reads "5MW" and "5 MW" alike ('5mw'): "5MW" had been one word, and missed "5 MW" (reg41 F10).
+_JOINED = re.compile(rf"({_DIGITS})([^\W\d_]+)")
+
+
+def _apart(phrase: list[str]) -> list[str]:
+    """The rule's words, a number and its unit written together as two: "5MW" is "5 MW"."""
+    words: list[str] = []
+    for word in phrase:
+        joined = _JOINED.fullmatch(word)
+        words += joined.groups() if joined and _unit(joined[2]) else [word]
+    return words
+
+
+def _unit(letters: str) -> bool:
+    """Are the letters a unit's, in any case the analyzer reads as one after a number?"""
+    low = letters.lower()
+    return low in UNITS or bool(UNIT_ACRONYM.fullmatch(low)) or unit_case(letters) or unit(letters)
+
+
+def _number(word: str) -> str:
+    """A number as a whole, with its thousands separated or not ("1,000", "1000", LaTeX's
+    "1{,}000", "1\\,000"): never the tail of another number. "5 MW" had found "2.5 MW", "3 dB"
+    "1.3 dB", "100 GB" "1.100 GB", read by the analyzer as no such quantity (reg41 F1)."""
+    whole, point, fraction = word.replace(",", "").partition(".")
+    groups = [whole[max(0, end - 3) : end] for end in range(len(whole), 0, -3)][::-1]
+    grouped = _THOUSANDS.join(groups) if len(groups) > 1 else whole
+    return rf"(?<!\d)(?<!\d[.,])(?:{whole}|{grouped}){re.escape(point + fraction)}(?!,\d)"
+
+
+_THOUSANDS = r"(?:,|\{,\}|\\,)"
 
 
 def _spelled(word: str, alone: bool, numbered: bool = False) -> str:
@@ -132,6 +167,8 @@ def _spelled(word: str, alone: bool, numbered: bool = False) -> str:
     letter is also its name, and a name its letter, as the analyzer reads them in a term
     ("Hα" finds "H-alpha", "alpha helix" "α-helix"); a rule of a letter alone is that letter.
     A unit's letters in capitals after the rule's own number (numbered) are the unit."""
+    if _NUMBER.fullmatch(word):
+        return _number(word)
     if (letter := GREEK.get(word.lower())) and not alone:
         return f"(?:{re.escape(word)}|{letter})"
     if word.isupper() and UNIT_ACRONYM.fullmatch(word.lower()):
