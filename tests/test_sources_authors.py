@@ -610,9 +610,10 @@ def test_in_a_capitals_list_that_writes_degrees_one_after_initials_is_a_degree(
         ("Jane Doe, John Smith Jr.2", ("Jane Doe", "John Smith Jr.")),
         ("Jane Doe, John Smith Sr.*", ("Jane Doe", "John Smith Sr.")),
         ("Jane Doe, John Smith Jr. 2", ("Jane Doe", "John Smith Jr.")),
-        ("Jane Doe, Rakshitha R. T.2", ("Jane Doe", "Rakshitha R. T.")),
-        ("Jane Doe, Rakshitha R.T.†", ("Jane Doe", "Rakshitha R.T.")),
-        ("Jane Doe, Ravi V.2", ("Jane Doe", "Ravi V.")),
+        # a given name and initials after a whole name: a mark after each part (reg43 F1)
+        ("Jane Doe1, Rakshitha R. T.2", ("Jane Doe", "Rakshitha R. T.")),
+        ("Jane Doe*, Rakshitha R.T.†", ("Jane Doe", "Rakshitha R.T.")),
+        ("Jane Doe1, Ravi V.2", ("Jane Doe", "Ravi V.")),
         ("Jane Doe, Roberto M. Cesar Jr.3", ("Jane Doe", "Roberto M. Cesar Jr.")),
         ("Jane Doe, John Smith Jr.2 and Ana Lee", ("Jane Doe", "John Smith Jr.", "Ana Lee")),
         ("Jane Doe1, R. T.3", ("Jane Doe", "R. T.")),
@@ -657,8 +658,10 @@ def test_names_one_per_element_are_read_in_their_lists_context(
 @pytest.mark.parametrize(
     ("written", "names"),
     [
-        ("Priya Raman, Ravi V", ("Priya Raman", "Ravi V")),
-        ("Jane Doe, Rekha B S", ("Jane Doe", "Rekha B S")),
+        # in a longer list (a lone pair is one "Last, First M" name: reg43 F1)
+        ("Priya Raman, Ravi V and Ana Lee", ("Priya Raman", "Ravi V", "Ana Lee")),
+        ("Jane Doe, Priya Raman, Ravi V", ("Jane Doe", "Priya Raman", "Ravi V")),
+        ("Jane Doe, Rekha B S and Ana Lee", ("Jane Doe", "Rekha B S", "Ana Lee")),
         ("Rasha SINHA, Rekha B S", ("Rasha SINHA", "Rekha B S")),
         ("Ravi V, Jane Doe", ("Ravi V", "Jane Doe")),
         # one "Last, First" name: a one-word surname, or a particle's
@@ -715,3 +718,130 @@ def test_a_name_alone_in_a_list_is_read_as_the_same_string(
 ) -> None:
     """A list of one name has no context: it is split as the one string."""
     assert split(written) == names == split(written[0])
+
+
+@pytest.mark.parametrize(
+    ("written", "names"),
+    [
+        ("Garcia Lopez, Maria J", ("Maria J Garcia Lopez",)),
+        ("Lloyd Webber, Andrew J", ("Andrew J Lloyd Webber",)),
+        ("De Sousa Costa, Ana M", ("Ana M De Sousa Costa",)),
+        ("Garcia Lopez, M J", ("M J Garcia Lopez",)),
+        ("Garcia Lopez, Maria J.2", ("Maria J. Garcia Lopez",)),
+        ("By Garcia Lopez, Maria J", ("Maria J Garcia Lopez",)),
+        # a particle written with a capital
+        ("Le Roux, Pierre A", ("Pierre A Le Roux",)),
+        ("Da Silva, Ana P", ("Ana P Da Silva",)),
+        ("Van der Berg, Jan V", ("Jan V Van der Berg",)),
+        ("Van Dijk, Bram V.2", ("Bram V. Van Dijk",)),
+        # a mark after the surname alone
+        ("Garcia Lopez1, J.", ("J. Garcia Lopez",)),
+        ("Zhang Wei1, Y. L.", ("Y. L. Zhang Wei",)),
+        ("Garcia Lopez†, M., Doe‡, J.", ("M. Garcia Lopez", "J. Doe")),
+        (["Garcia Lopez, Maria J", "Roe, Jane A"], ("Maria J Garcia Lopez", "Jane A Roe")),
+        # alike by shape, so one name too: a list shows two ("Priya Raman, Ravi V and Ana Lee")
+        ("Priya Raman, Ravi V", ("Ravi V Priya Raman",)),
+        # whole names the second part plainly is stay two
+        ("Jane Doe, John Smith Jr.2", ("Jane Doe", "John Smith Jr.")),
+        ("Jane Doe, van Dijk B", ("Jane Doe", "van Dijk B")),
+        ("Rasha SINHA, Rekha B S", ("Rasha SINHA", "Rekha B S")),
+        ("Jane Doe1, R. T.3", ("Jane Doe", "R. T.")),
+        # the list shows whole names: titles, "LAST First", Vancouver's initials (corpus lists)
+        ("Prof. Rasha Sinha, Dr. Rekha B S", ("Rasha Sinha", "Rekha B S")),
+        ("SINGH Sehajdeep, SUBRAMANYAM A V", ("SINGH Sehajdeep", "SUBRAMANYAM A V")),
+        ("Miltenburg Ev, Lin C", ("Miltenburg Ev", "Lin C")),
+        ("Souza JMSd, Quartin M", ("Souza JMSd", "Quartin M")),
+    ],
+)
+def test_a_lone_last_first_pair_with_a_two_word_surname_is_one_name(
+    written: str | list[str], names: tuple[str, ...]
+) -> None:
+    """reg43 F1: "Garcia Lopez, Maria J" had been two names, "Garcia Lopez" and "Maria J", since
+    a two-word first part and a given name with an undotted initial were read as whole names."""
+    assert split(written) == names
+
+
+@pytest.mark.parametrize(
+    ("written", "names"),
+    [
+        ("Jane Doe MA, John Smith MA", ("Jane Doe", "John Smith")),
+        ("John Smith MA, Jane Doe MA, Ana Lee MA", ("John Smith", "Jane Doe", "Ana Lee")),
+        ("Jane Doe BA, John Smith BA", ("Jane Doe", "John Smith")),
+        ("Jane Doe MA1, John Smith MA2", ("Jane Doe", "John Smith")),
+        (["Jane Doe MA", "John Smith MA"], ("Jane Doe", "John Smith")),
+        # surnames still: after one given name, beside a DO, or a capitals surname elsewhere
+        ("Wei MA, Jing MA", ("Wei MA", "Jing MA")),
+        ("Nguyen Van DO, Tran Thi MA", ("Nguyen Van DO", "Tran Thi MA")),
+        ("Mingyu Derek MA, Wei LI", ("Mingyu Derek MA", "Wei LI")),
+        (["Xiaoxuan WANG", "Mingyu Derek MA"], ("Xiaoxuan WANG", "Mingyu Derek MA")),
+    ],
+)
+def test_a_degree_every_name_ends_in_after_a_whole_name_is_a_degree(
+    written: str | list[str], names: tuple[str, ...]
+) -> None:
+    """reg43 F2: "Jane Doe MA, John Smith MA" had kept each MA as a surname in capitals."""
+    assert split(written) == names
+
+
+@pytest.mark.parametrize(
+    ("written", "names"),
+    [
+        (["C. HANHART MD", "J. DOE"], ("C. HANHART", "J. DOE")),
+        (["J. DOE", "C. HANHART MD"], ("J. DOE", "C. HANHART")),
+        (["JANE DOE MD", "JOHN SMITH"], ("JANE DOE", "JOHN SMITH")),
+        ("C. HANHART MD, J. DOE", ("C. HANHART", "J. DOE")),
+        ("JANE DOE MD, JOHN SMITH", ("JANE DOE", "JOHN SMITH")),
+        # letters a surname spells stay one
+        ("ABHI KAMBOJ, MINGYU DEREK MA", ("ABHI KAMBOJ", "MINGYU DEREK MA")),
+        (["ABHI KAMBOJ", "HYO JIN DO"], ("ABHI KAMBOJ", "HYO JIN DO")),
+    ],
+)
+def test_md_in_a_list_of_capitals_is_a_degree(
+    written: str | list[str], names: tuple[str, ...]
+) -> None:
+    """reg43 F3: "C. HANHART MD" beside "J. DOE" had kept MD, the capitals list reading "C.
+    HANHART" as given names with no surname yet; no surname is "MD"."""
+    assert split(written) == names
+
+
+@pytest.mark.parametrize(
+    ("written", "names"),
+    [
+        ("Acosta, V.", ("V. Acosta",)),
+        ("Acosta, V", ("V Acosta",)),
+        ("Acosta, V.; Doe, J.", ("V. Acosta", "J. Doe")),
+        (["Acosta, V.", "Doe, J."], ("V. Acosta", "J. Doe")),
+        ("Acosta, V., Doe, J.", ("V. Acosta", "J. Doe")),
+        ("Doe, V., Jr.", ("V. Doe Jr.",)),
+        # a roman V after a whole name or given names stays a suffix
+        ("John Smith, V", ("John Smith V",)),
+        ("Smith, John, V", ("John Smith V",)),
+    ],
+)
+def test_a_lone_v_after_a_surname_is_an_initial(
+    written: str | list[str], names: tuple[str, ...]
+) -> None:
+    """reg43 F7: "Acosta, V." had been "Acosta V.", its initial read as a roman suffix."""
+    assert split(written) == names
+
+
+@pytest.mark.parametrize(
+    ("written", "names"),
+    [
+        ("Doe, Jane M, Smith, John A", ("Jane M Doe", "John A Smith")),
+        ("Doe, Jane A., Smith, John B.", ("Jane A. Doe", "John B. Smith")),
+        ("Doe, Jane A.*, Smith, John B.†", ("Jane A. Doe", "John B. Smith")),
+        ("Doe, J.1, Smith, J.2", ("J. Doe", "J. Smith")),
+        ("Wang, W.1,2, Li, X.3", ("W. Wang", "X. Li")),
+        ("Doe, J.1", ("J. Doe",)),
+        # whole names, or one-word names alone, stay as they are
+        ("Jane Doe, Ravi V, Ana Lee, Wei X", ("Jane Doe", "Ravi V", "Ana Lee", "Wei X")),
+        ("Najeebullah, Diwaker, Ana, Wei", ("Najeebullah", "Diwaker", "Ana", "Wei")),
+    ],
+)
+def test_last_first_pairs_with_initials_or_marks_stay_pairs(
+    written: str, names: tuple[str, ...]
+) -> None:
+    """reg43 F6: "Doe, Jane M, Smith, John A" and "Doe, J.1, Smith, J.2" had made four authors,
+    two of them given names alone: pairs needed given parts of initials alone, unmarked."""
+    assert split(written) == names

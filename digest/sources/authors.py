@@ -207,7 +207,11 @@ def _names(
     # Suffixes belong to the name before them: ("Reagle", "Jr.") then ("Joseph M.", "").
     items: list[list[str]] = []
     for part in parts:
-        if _SUFFIX.match(part) and items:
+        if (
+            _SUFFIX.match(part)
+            and items
+            and not (len(items) % 2 and _initial_v(part, items[-1][0]))
+        ):
             items[-1][1] = part
         else:
             items.append([part, ""])
@@ -224,17 +228,28 @@ def _names(
         and not (not ordered and whole_names(segment, items, capitals, listed))
     ):
         return [_join(given, last, items[0][1] or items[1][1])]
-    # "Jane Doe1, R. T.3": a mark after a first part of two words ends a whole name, no surname
-    # of "Doe, J." pairs ("Zhang†, Y." is one).
+    # "Jane Doe1, R. T.3": a mark after a first part of two words and after the last ends two
+    # whole names, no surname of "Doe, J." pairs ("Zhang†, Y." is one; "Garcia Lopez1, J." and
+    # "Garcia Lopez†, M., Doe‡, J." mark their surnames alone and had been parted from them).
     pairs = len(items) % 2 == 0 and all(is_initials(g) for g, _ in items[1::2])
-    if (pairs and not (" " in items[0][0] and marked(segment)[0])) or _surname_pairs(
-        [part for part, _ in items]
+    parts = [part for part, _ in items]
+    if (
+        (pairs and not (" " in items[0][0] and all(marked(segment))))
+        or _surname_pairs(parts)
+        or _initialled_pairs(parts)
     ):
         return [
             _join(given, last, s1 or s2)
             for (last, s1), (given, s2) in zip(items[::2], items[1::2], strict=True)
         ]
     return [_join("", name, suffix) for name, suffix in items]
+
+
+def _initial_v(part: str, before: str) -> bool:
+    """Whether a "V." after a surname of one word, where a given part falls, is its initial, no
+    roman suffix: "Acosta, V." had been "Acosta V." (a suffix follows a whole name, "John Smith,
+    V", or given names, "Smith, John, V")."""
+    return part.rstrip(".") in ("V", "v") and " " not in before
 
 
 def _parts(segment: str, capitals: bool = False, degrees: int = 0) -> list[str]:
@@ -288,6 +303,18 @@ def _surname_pairs(parts: list[str]) -> bool:
         for p in lasts
     )
     return led and not any(PARTICLE.match(g) or _CJK_NAME.fullmatch(g) for g in givens)
+
+
+def _initialled_pairs(parts: list[str]) -> bool:
+    """Whether a comma list is "Last, First M., Last, First M.": surnames of one word, each
+    followed by a given name and initials ("Doe, Jane M, Smith, John A" had made four authors,
+    two of them given names alone)."""
+    if len(parts) < 4 or len(parts) % 2:
+        return False
+    givens = [g.split() for g in parts[1::2]]
+    return all(len(p.split()) == 1 and not is_initials(p) for p in parts[::2]) and all(
+        len(g) > 1 and not is_initials(g[0]) and all(map(is_initials, g[1:])) for g in givens
+    )
 
 
 def _without_degrees(parts: list[str]) -> list[str]:

@@ -21,16 +21,18 @@ _DOT = r"(?<=[^\W\d_]\.)"
 _MARKS = re.compile(rf"(?:(?<=[^\W_])|{_DOT})(?:\s?(?:{_SYMBOL}|{_LATEX}))++$")
 _NUMBER = r"(?<!\d)\d{1,2}(?!\d)"
 _NUMBERED = re.compile(rf"(?:(?<=[^\W\d_])|{_DOT})(?:\s?(?:{_SYMBOL}|{_LATEX}|{_NUMBER}))++$")
+# Dotted initials alone before a number ("Doe, J.1, Smith, J.2"): its mark, as no initial's own.
+_INITIALS_NUMBERED = re.compile(r"^(?:[^\W\d_]\.-?)+\d{1,2}$")
 # "AI" in capitals is a team's ("Sakana AI 2"); "Ai" is a surname ("Yuhang Ai 1" had kept its mark).
 _TEAM = re.compile(r"\b(?:(?i:team|collaboration|consortium|group|lab|project)|AI)\b")
 
 
 def unmarked(name: str) -> str:
     """A name without the marks after it, however many ("Doe1*", "Doe #1"); a number only
-    after a name of two words or more that is no team's."""
+    after a name of two words or more that is no team's, or after dotted initials ("J.1")."""
     if name[-1:].isascii() and name[-1:].isalpha():
         return name  # most names: no mark ends in a letter
-    numbered = " " in name.strip() and not is_team(name)
+    numbered = (" " in name.strip() and not is_team(name)) or bool(_INITIALS_NUMBERED.match(name))
     return (_NUMBERED if numbered else _MARKS).sub("", name, count=1)
 
 

@@ -12,6 +12,9 @@ from digest.sources.name_words import is_initials
 PARTICLE = re.compile(r"^(?:van|von|der|de|den|del|della|di|da|du|la|le|dos|das|ter|ten|bin|al)\b")
 _COMMA = re.compile(r",")
 _LETTER = re.compile(r"[^\W\d_]")
+# Vancouver's initials, a particle's letter among them ("Miltenburg Ev" is E. van Miltenburg,
+# "Souza JMSd"): a first part ending so is a whole name ("Miltenburg Ev, Lin C").
+_VANCOUVER = re.compile(r"^(?:[A-Z][a-z]?){1,4}$")
 
 
 def top_level(text: str, separator: re.Pattern[str]) -> list[str]:
@@ -39,20 +42,63 @@ def and_list(group: list[str], ordered: bool) -> bool:
 def whole_names(segment: str, items: list[list[str]], capitals: bool, listed: bool) -> bool:
     """Whether the two parts of a segment of a list that is not "Last, First" are whole names,
     whatever they look like: one carries a degree ("Jane Doe MD, Rakshitha R. T. MD"); its first
-    part carries a mark ("Jane Doe1, Rakshitha R. T.2"); or its first part is a name of two
-    words with no particle and its second a name of two words or more that carries a mark
-    ("Jane Doe, John Smith Jr.2": a mark follows a whole name, and had kept the two apart until
-    marks after a dot went) or ends in an undotted initial, as no BibTeX given name does ("Priya
-    Raman, Ravi V"; in an "A, B and C" list "Lalitha V" too). Each had been one reversed name
-    ("Ravi V Priya Raman")."""
+    part carries a mark ("Jane Doe1, John Smith"); or its first part is a name of two words with
+    no particle and its second a name of two words or more that carries a mark ("Jane Doe, John
+    Smith Jr.2": a mark follows a whole name, and had kept the two apart until marks after a dot
+    went) or ends in an undotted initial, as no BibTeX given name does ("Jane Doe, van Dijk B").
+    Each had been one reversed name ("John Smith Jr. Jane Doe"). A second part that is a given
+    name and initials is another matter (`_two_given`)."""
     first, second = items[0][0], items[1][0].split()
     first_marked, last_marked = marked(segment)
-    if first_marked or degrees_written(segment, capitals) > 0:
+    if degrees_written(segment, capitals) > 0:
+        return True
+    if _given_and_initials(second):
+        undotted = "." not in second[-1]
+        shown = listed and undotted or titled(segment)
+        return _two_given(first, shown, first_marked and last_marked, capitals)
+    if first_marked:
         return True
     if " " not in first or PARTICLE.match(first):
         return False
     undotted = is_initials(second[-1]) and "." not in second[-1]
     return (undotted and (listed or len(second) > 1)) or (last_marked and len(second) > 1)
+
+
+def _given_and_initials(words: list[str]) -> bool:
+    """Whether a part is a given name, or initials, then initials alone ("Maria J", "B V",
+    "Rakshitha R. T."): a "Last, First M" name's given part as well as a whole name."""
+    return len(words) > 1 and all(map(is_initials, words[1:]))
+
+
+def _two_given(first: str, shown: bool, both_marked: bool, capitals: bool) -> bool:
+    """Whether a first part and a given name with initials after it are two names, as only a
+    list shows: an "A, B and C" list where the initial is undotted, as no BibTeX given name's is
+    ("Priya Raman, Ravi V and Ana Lee"), or a title before the second (`shown`); a mark after
+    each part ("Jane Doe1, R. T.3"); a first part written "First LAST" or "LAST First" in a list
+    of capitals ("Rasha SINHA, Rekha B S", "SINGH Sehajdeep, SUBRAMANYAM A V"), or ending in
+    Vancouver's initials ("Miltenburg Ev, Lin C"). A lone
+    pair is one "Last, First M" name, as BibTeX and most feeds write one author: "Garcia Lopez,
+    Maria J", "Le Roux, Pierre A", "Garcia Lopez, Maria J.2" had been two names, a surname and
+    a given name, since "Priya Raman, Ravi V" alone was read as two (it reads alike: one now)."""
+    if both_marked:
+        return True
+    if " " not in first or PARTICLE.match(first):
+        return False
+    words = first.split()
+    cased = any(c.islower() for c in first) and any(map(_in_capitals, words))
+    return shown or (capitals and cased) or bool(_VANCOUVER.match(words[-1]))
+
+
+def _in_capitals(word: str) -> bool:
+    """A surname in capitals ("SINHA", "SATOU"), no initials ("B", "JA")."""
+    return word.isupper() and word.isalpha() and not is_initials(word)
+
+
+def titled(segment: str) -> bool:
+    """Whether a later comma part of a segment opens with a title ("Jane Doe, Dr. Ravi V"): a
+    whole name's, as no "Last, First" name's given part has one."""
+    parts = [p.strip() for p in top_level(segment, _COMMA) if _LETTER.search(p)]
+    return any(untitled(p) != p for p in parts[1:])
 
 
 def marked(segment: str) -> tuple[bool, bool]:
