@@ -119,6 +119,26 @@ def test_a_precise_keyword_beside_a_paragraph_brings_its_papers_first(papers):
     assert [s.paper for s in narrowed[1:4]] == [p for p in alone if p != unlearning][:3]
 
 
+def test_a_readers_words_meet_the_papers_in_the_singular_and_the_plural():
+    """rank23 F1: a keyword "labor markets" ranked the papers on the "labor market" at 3 to 77,
+    "why: labor", while an exclude rule read both; so is a phrase in the singular."""
+    pool = [
+        Paper("m1", "Text encoders for labor market analysis", "Jobs in the labor market."),
+        Paper("m2", "Skills on the labor market", "A labor market dataset of careers."),
+        Paper("l1", "Labor of love", "Crowd labor in annotation."),
+        Paper("k1", "Prediction markets", "Betting markets and their prices."),
+        Paper("c1", "Auditing smart contracts", "Bugs in smart contracts on chains."),
+        Paper("c2", "Smart homes", "Sensors in smart homes."),
+    ]
+    for keyword, wanted in [("labor markets", {"m1", "m2"}), ("smart contract", {"c1"})]:
+        picks = rank(pool, [sub(keywords=(keyword,))], thresholds=False)["ana"]
+        first = {p.paper.id for p in picks[: len(wanted)]}
+        assert first == wanted, (keyword, [(p.paper.id, p.terms) for p in picks])
+        assert all(len(p.terms) == len(set(p.terms)) for p in picks)
+    (m1,) = [p for p in rank(pool, [sub(keywords=("labor markets",))])["ana"] if p.paper.id == "m1"]
+    assert m1.terms[0] == "labor market"  # said once, not "markets, market"
+
+
 def test_exclude_removes_papers_mentioning_the_word_or_its_plural(papers):
     bio = dict(interests="protein language models, drug discovery, virtual screening, molecules")
     with_all = rank(papers, [sub(**bio)], thresholds=False)["ana"]

@@ -125,3 +125,25 @@ def test_a_readers_units_own_spelling_is_no_acronym_and_a_years_name_no_number()
     for reader, acronym in [("Mw", "MW"), ("Gb", "GB"), ("Mb", "MB"), ("Ma", "MA")]:
         assert space.spelled([reader])[0, space.vocabulary[acronym]] == 0, reader
     assert space.spelled(["wmt2014 mt"])[0, space.vocabulary["MT"]] > 0
+
+
+@pytest.mark.parametrize(
+    ("term", "forms"),
+    [("labor markets", ["labor market"]), ("smart contract", ["smart contracts"]),
+     ("llms", ["llm"]), ("study", ["studies"]), ("studies", ["study"]),
+     ("analysis", ["analyses"]), ("approaches", ["approache", "approach"]), ("box", ["boxes"]),
+     ("physics", []), ("news", []), ("status", []), ("gas", []), ("class", ["classes"])],
+)  # fmt: skip
+def test_a_readers_noun_is_also_in_its_other_number(term: str, forms: list[str]) -> None:
+    """rank23 F1: a reader's "labor markets" met no "labor market" paper (an exclude rule
+    read both); the last word of a term in the singular or a regular plural, not a word that
+    ends in -s without being one ("physics", "news", "status")."""
+    assert spellings.numbers(term) == forms
+
+
+def test_a_readers_plural_weighs_on_its_singular_as_the_vocabulary_holds_it() -> None:
+    space = features.Space(["labor", "labor market", "labor markets", "markets", "market"],
+                           np.array([5.0, 7.0, 8.0, 4.0, 3.0]), 100)  # fmt: skip
+    (row,) = space.spelled(["labor markets"]).toarray()
+    assert row[1] > 0 and row[4] > 0  # the singulars, as their idf weighs them
+    assert row[1] < row[2] and row[4] < row[3]

@@ -371,26 +371,27 @@ def test_a_run_beats_soon_after_its_server_is_back_and_reads_alive_while_it_may_
     waits for its server. It tries again soon, and its limit holds the wait too."""
     monkeypatch.setattr(postgres, "POOL_TIMEOUT", 1.0)
     proxy = Cuttable(postgres_cluster.port)
-    url = proxy.url(postgres_cluster.create_database())
+    direct = postgres_cluster.create_database()  # status reads the server itself, never cut
 
     def beat_at(store: Store) -> str:
         return next(w["beat_at"] for w in store.workers() if w["name"] == "r4")
 
-    with Store(url, worker="r4") as store, Store(url, worker="status") as status:
+    with Store(proxy.url(direct), worker="r4") as store, Store(direct, worker="s") as status:
         store.leave = lambda: None  # type: ignore[method-assign]  # killed: it never leaves
-        with store.beating(every=4.0, away=3.0):
+        with store.beating(every=6.0, away=3.0):
             store.start_run(NOW, NOW)
             first = beat_at(status)
             proxy.cut()
-            time.sleep(5.0)  # the beat of 4 s failed: the server away
+            time.sleep(7.0)  # the beat of 6 s failed: the server away
             proxy.mend()
-            deadline = time.monotonic() + 2.0  # a whole beat later, the next had come at 8 s+
+            deadline = time.monotonic() + 4.0  # a whole beat later, the next had come at 13 s
             while beat_at(status) == first and time.monotonic() < deadline:
                 time.sleep(0.1)
             assert beat_at(status) > first
-        time.sleep(4 * 4.0 + 1.0)  # four beats missed, less than four and the wait
+            last = time.monotonic()
+        time.sleep(max(0.0, last + 4 * 6.0 - time.monotonic()))  # four beats missed, not the wait
         assert status.runs(1)[0]["outcome"] == "running"
-        time.sleep(3.0)
+        time.sleep(5.0)
         assert status.runs(1)[0]["outcome"] == "interrupted"
 
 

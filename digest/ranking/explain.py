@@ -11,6 +11,7 @@ import scipy.sparse as sp
 
 from digest.ranking.bags import each
 from digest.ranking.scoring import batches, pair_dots
+from digest.ranking.spellings import numbers
 from digest.ranking.tokens import ASCII_MARKS, CJK_RUN, compound
 
 MAX_TERMS = 5
@@ -75,8 +76,10 @@ def _words(names: Sequence[str], columns: list[int]) -> tuple[list[str], bool]:
             return chosen, False
         term = names[column]
         # One term of the reader's is said once: "selfsupervised, self supervised" and "MPC,
-        # mpc" had been a reader's "self-supervised" and "mpc" twice (ranking/spellings.py).
-        if (key := _SPELLING.sub("", term).lower()) in spelled:
+        # mpc" had been a reader's "self-supervised" and "mpc" twice (ranking/spellings.py), so
+        # is a noun in both numbers ("markets, market").
+        key = _SPELLING.sub("", term).lower()
+        if key in spelled or any(_SPELLING.sub("", f) in spelled for f in numbers(term.lower())):
             continue
         spelled.add(key)
         if " " not in term and term in inside:
