@@ -85,6 +85,57 @@ def test_a_doi_is_found_in_the_forms_feeds_write_it(value: str, found: str | Non
     assert doi(value) == found
 
 
+@pytest.mark.parametrize(
+    ("value", "found"),
+    [
+        ("https://dl.acm.org/doi/10.1145/3701234.3701256?af=R", "10.1145/3701234.3701256"),
+        ("https://epubs.siam.org/doi/abs/10.1137/24M1719761?af=R", "10.1137/24m1719761"),
+        (
+            "https://www.science.org/doi/full/10.1126/science.adq1234#abstract",
+            "10.1126/science.adq1234",
+        ),
+        (
+            "https://onlinelibrary.wiley.com/doi/epdf/10.1002/anie.202412345",
+            "10.1002/anie.202412345",
+        ),
+        (
+            "https://pubs.acs.org/doi/pdf/10.1021/acs.nanolett.5c01234.pdf",
+            "10.1021/acs.nanolett.5c01234",
+        ),
+        (
+            "http://link.aps.org/doi/10.1103/PhysRevLett.134.010001",
+            "10.1103/physrevlett.134.010001",
+        ),
+        (
+            "https://journals.sagepub.com/doi/reader/10.1177/0956797625123456/",
+            "10.1177/0956797625123456",
+        ),
+        (
+            "https://www.x.org/doi/10.1002/(SICI)1097-0258(19980515)17%3A9%3C1001%3A%3AAID-SIM865%3E"
+            "3.0.CO%3B2-B",
+            "10.1002/(sici)1097-0258(19980515)17:9<1001::aid-sim865>3.0.co;2-b",
+        ),
+        # Deeper in the path a page's name follows the DOI; the DOI's own pages only.
+        ("https://www.degruyter.com/document/doi/10.1515/xyz-2025-0001/html", None),
+        ("https://pubs.acs.org/doi/suppl/10.1021/x/suppl_file/si.pdf", None),
+        ("https://example.org/doi/", None),
+        ("https://example.org/doi/10.12/x", None),
+    ],
+)
+def test_a_publishers_doi_page_on_any_host_names_its_doi(value: str, found: str | None) -> None:
+    """feeds22 F1: a journal's item known by its `/doi/…` link alone and the arXiv record
+    naming that DOI had been two papers, sent twice: only doi.org links were read."""
+    assert doi(value) == found
+
+
+def test_a_journals_item_linking_its_doi_page_is_the_arxiv_record_naming_that_doi() -> None:
+    arxiv = Paper("2512.02222", "Neural scaling laws for dense retrieval of patient records", "x",
+                  aliases=("10.1145/3701234.3701256",))  # fmt: skip
+    link = "https://dl.acm.org/doi/10.1145/3701234.3701256?af=R"
+    journal = Paper("t:df0d9662d190d340", "Scaling Laws of Neural Dense Retrievers", "y", url=link)
+    assert "doi:10.1145/3701234.3701256" in set(keys(arxiv)) & set(keys(journal))
+
+
 def test_openreview_forums_from_ids_and_links() -> None:
     assert openreview_id("openreview:Xy12") == "Xy12"
     assert openreview_id("https://openreview.net/forum?id=Xy12&noteId=z") == "Xy12"
@@ -182,6 +233,71 @@ def test_a_preprint_and_its_journal_version_of_one_title_are_one_paper() -> None
     assert not same_paper(title_hash(title) or "", preprint, other_preprint)
     other_journal = keys(Paper("10.1126/science.abc1234", title, "w"))
     assert not same_paper(title_hash(title) or "", journal, other_journal)
+
+
+JOURNAL = "10.1038/s41586-026-01234-5"
+
+
+@pytest.mark.parametrize(
+    "preprint",
+    [
+        "10.64898/2025.12.01.691234",  # bioRxiv and medRxiv since December 2025 (feeds22 F5)
+        "10.64898/2025.12.01.691234v2",
+        "10.1101/2025.10.14.25337964",
+        "10.1101/123456",  # bioRxiv's first numbers
+        "10.31223/x5t34h",  # EarthArXiv, no longer on OSF
+        "10.31224/4321",  # engrXiv, the same
+        "10.31220/agrirxiv.2021.00012",  # AgriRxiv
+        "10.31236/osf.io/abcde",  # SportRxiv on OSF
+        "10.51224/srxiv.460",  # SportRxiv since
+        "10.32942/x2mp9h",  # EcoEvoRxiv
+        "10.51094/jxiv.749",  # Jxiv
+        "10.2196/preprints.51234",  # JMIR Preprints
+        "10.1590/SciELOPreprints.1234",
+        "10.7287/peerj.preprints.3151v1",
+        "10.12688/verixiv.123.1",
+        "10.5194/egusphere-2023-666",
+        "10.5194/hess-2022-123",  # a Copernicus journal's discussion paper
+        "10.1149/osf.io/abcde",  # ECSarXiv: OSF's, the Electrochemical Society's prefix
+        "10.21203/rs.3.rs-7712345/v1",
+    ],
+)
+def test_every_preprint_servers_doi_is_one_paper_with_its_journal_version(preprint: str) -> None:
+    title = "Dopamine neurons encode prediction errors for cells in freely moving mice"
+    one, journal = keys(Paper(preprint, title, "x")), keys(Paper(JOURNAL, title, "y"))
+    assert same_paper(title_hash(title) or "", one, journal)
+    assert same_paper(title_hash(title) or "", journal, one)
+
+
+@pytest.mark.parametrize(
+    "article",
+    [
+        "10.2196/51234",  # a JMIR journal's article: JMIR Preprints' prefix is its publisher's
+        "10.1590/s0034-8910.2020054001234",  # a SciELO journal's
+        "10.1101/gr.279479.124",  # Genome Research, a CSHL journal under bioRxiv's old prefix
+        "10.1101/gad.351234.123",
+        "10.5194/hess-27-1234-2023",  # the final paper of a discussion
+        "10.12688/f1000research.13040.1",
+        "10.1002/anie.202412345",
+    ],
+)
+def test_a_journal_article_under_a_preprint_servers_publisher_is_no_preprint(article: str) -> None:
+    # Two journals' DOIs of one title are two papers: only a preprint's DOI is a kind of its own.
+    title = "Dopamine neurons encode prediction errors for cells in freely moving mice"
+    one, journal = keys(Paper(article, title, "x")), keys(Paper(JOURNAL, title, "y"))
+    assert not same_paper(title_hash(title) or "", one, journal)
+
+
+def test_a_preprint_on_the_publishers_prefix_is_its_journal_version_there() -> None:
+    # Genome Research's paper and its bioRxiv preprint, both 10.1101: had been two preprints.
+    title = "Long-read assemblies resolve segmental duplications in primate genomes"
+    preprint = keys(Paper("10.1101/2024.05.11.592705", title, "x"))
+    assert same_paper(
+        title_hash(title) or "", preprint, keys(Paper("10.1101/gr.279479.124", title, "y"))
+    )
+    assert not same_paper(
+        title_hash(title) or "", preprint, keys(Paper("10.1101/123456", title, "z"))
+    )
 
 
 @pytest.mark.parametrize(

@@ -1094,3 +1094,91 @@ def test_a_date_that_is_a_number_is_a_unix_time_or_none(server: FeedServer) -> N
     reading, which dated the paper in 1764."""
     papers, warnings = items_feed(server, "/numbers", [d for d, _ in NUMBER_DATES])
     assert [p.published for p in papers] == [d for _, d in NUMBER_DATES] and warnings == []
+
+
+def read_over_two_days(
+    server: FeedServer, tmp_path, first: dict[str, str], then: dict[str, str]
+) -> list[tuple[str, int, int]]:
+    """Each source's (name, read, new) on the second day of a store that read `first` (feed
+    name to body, served at /<name>) the day before and reads `first` and `then` now."""
+    from datetime import UTC, datetime
+
+    from digest.intake import ingest
+    from digest.models import Settings
+    from digest.state import Store
+
+    def day(feeds: dict[str, str], now: datetime) -> list[tuple[str, int, int]]:
+        for name, body in feeds.items():
+            server.route(f"/{name}", Answer(body=body, content_type="application/rss+xml"))
+        sources = tuple(SourceConfig("rss", n, {"url": f"{server.url}/{n}"}) for n in feeds)
+        with Store(tmp_path / "state.db") as store:
+            reports, _ = ingest(Settings("t.toml", sources, ()), store, now)
+        return [(r.name, r.read, r.new) for r in reports]
+
+    day(first, datetime(2025, 12, 4, 9, tzinfo=UTC))
+    return day({**first, **then}, datetime(2025, 12, 11, 9, tzinfo=UTC))
+
+
+ARXIV_NAMING_A_DOI = ARXIV_RSS.replace(
+    "Private Federated Learning with Heterogeneous Clients",
+    "Neural scaling laws for dense retrieval of patient records",
+).replace(
+    "<arxiv:announce_type>new</arxiv:announce_type>",
+    "<arxiv:announce_type>new</arxiv:announce_type><arxiv:DOI>10.1145/3701234.3701256</arxiv:DOI>",
+)
+# An Atypon journal's item (ACM, SIAM, Science, T&F...): its DOI in its link alone, retitled.
+ATYPON_RSS = """<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel>
+<title>ACM Transactions on Information Systems</title><link>https://dl.acm.org/</link>
+<item><title>Scaling Laws of Neural Dense Retrievers for Patient Records</title>
+<link>https://dl.acm.org/doi/abs/10.1145/3701234.3701256?af=R</link>
+<description>Dense retrievers of patient records follow power laws in model size.</description>
+<dc:creator>Ada Lovelace</dc:creator><dc:creator>Alan Turing</dc:creator></item>
+</channel></rss>"""
+
+
+def test_a_journals_item_known_by_its_doi_link_is_the_arxiv_paper_naming_that_doi(
+    server: FeedServer, tmp_path
+) -> None:
+    """feeds22 F1: only doi.org links were read, so the journal's retitled copy was a second
+    paper beside the arXiv record whose <arxiv:DOI> names it, sent twice."""
+    server.route("/acm", Answer(body=ATYPON_RSS, content_type="application/rss+xml"))
+    (paper,), _ = fetch(server, "/acm")
+    assert paper.id == "10.1145/3701234.3701256"
+    assert paper.url == "https://dl.acm.org/doi/abs/10.1145/3701234.3701256?af=R"
+    second = read_over_two_days(
+        server, tmp_path, {"arxiv": ARXIV_NAMING_A_DOI}, {"acm": ATYPON_RSS}
+    )
+    assert second == [("arxiv", 2, 0), ("acm", 1, 0)]
+
+
+def rdf_item(title: str, names: str, ident: str) -> str:
+    return f"""<?xml version="1.0" encoding="UTF-8"?>
+<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/"
+         xmlns:dc="http://purl.org/dc/elements/1.1/">
+<channel rdf:about="https://x.example/rss"><title>Feed</title><link>https://x.example</link></channel>
+<item rdf:about="https://x.example/{ident}"><title>{title}</title><link>https://x.example/{ident}</link>
+<description>We recorded dopamine neurons in freely moving mice.</description>
+{names}<dc:identifier>doi:{ident}</dc:identifier></item></rdf:RDF>"""
+
+
+@pytest.mark.parametrize(
+    "preprint",
+    [
+        "10.64898/2025.12.01.691234",
+        "10.2196/preprints.51234",
+        "10.31223/x5t34h",
+        "10.1101/2025.12.01.691234",
+    ],
+)
+def test_a_preprint_and_its_journal_version_the_next_week_are_one_paper(
+    server: FeedServer, tmp_path, preprint: str
+) -> None:
+    """feeds22 F5: bioRxiv's and medRxiv's DOIs since December 2025 (10.64898), JMIR
+    Preprints', EarthArXiv's were no preprint DOIs: the journal version was a new paper."""
+    title = "Dopamine neurons encode prediction errors for cells in freely moving mice"
+    posted = rdf_item(title, "<dc:creator>Lima, A., Chen, B.</dc:creator>", preprint)
+    names = "<dc:creator>Ana Lima</dc:creator><dc:creator>Bo Chen</dc:creator>"
+    published = rdf_item(title, names, "10.1038/s41586-026-01234-5")
+    second = read_over_two_days(server, tmp_path, {"b": posted}, {"n": published})
+    assert second == [("b", 1, 0), ("n", 1, 0)]

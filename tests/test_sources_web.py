@@ -4,6 +4,7 @@ is, what it retries and how long it waits, what it gives up on, and what it refu
 from __future__ import annotations
 
 import gzip
+import logging
 import socket
 import threading
 import time
@@ -70,6 +71,26 @@ def test_a_503_then_success_backs_off_and_goes_on(server: FeedServer) -> None:
     http, sleeps = client()
     assert http.get(f"{server.url}/feed").body == b"ok"
     assert sleeps == [0.01, 0.02]  # the backoff doubles when the server names no time
+
+
+@pytest.mark.parametrize("shown_in_a_run", [True, False])
+def test_each_retry_is_one_log_line(
+    server: FeedServer, caplog: pytest.LogCaptureFixture, shown_in_a_run: bool
+) -> None:
+    """feeds22 F6: the run's progress and the client's own log both said each retry, two INFO
+    lines with -v. A run's progress says it (a line under cron); a lookup's client, the log."""
+    from digest.sources.progress import LogLines
+
+    caplog.set_level(logging.INFO, logger="digest.sources")
+    server.route("/feed", Answer(503), Answer(503), Answer(body="ok"))
+    http, _ = client()
+    if shown_in_a_run:
+        http.progress = LogLines("test")
+    assert http.get(f"{server.url}/feed").body == b"ok"
+    retries = [m for m in caplog.messages if "retrying in" in m]
+    assert len(retries) == 2
+    assert retries[0].startswith("source test: HTTP 503 Service Unavailable; retrying in 0.0 s")
+    assert (f"({server.url}/feed)" in retries[0]) is not shown_in_a_run  # a lookup names it
 
 
 def test_a_server_that_stays_down_fails_the_source_after_the_last_try(server: FeedServer) -> None:

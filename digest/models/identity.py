@@ -31,6 +31,17 @@ _ARXIV = re.compile(
 _DOI = re.compile(r"^10\.\d{4,9}/\S+$")
 _DOI_PREFIXES = ("info:doi/", "urn:doi:", "doi:")
 _DOI_HOSTS = ("doi.org", "dx.doi.org", "www.doi.org")
+# A publisher's page of a DOI (Atypon's SIAM, Science, ACM, T&F, Wiley, APS's link.aps.org):
+# `/doi/10.x/y`, or one of its views (`/doi/abs/`, `/doi/full/`, `/doi/pdf/`...). Only the
+# DOI was read from doi.org links, so a journal's item known by such a link alone and the arXiv
+# record naming its DOI were two papers, sent twice. `/doi/` must open the path: deeper (De
+# Gruyter's `/document/doi/10.x/y/html`, Emerald's `.../doi/10.x/y/full/html`) a page's name
+# follows the DOI, and no rule tells the two apart.
+_DOI_PAGE = re.compile(
+    r"/doi/(?:(?:abs|full|pdf|epdf|pdfdirect|pdfplus|epub|book|reader)/)?(10\.\d{4,9}/[^/].*)",
+    re.IGNORECASE,
+)
+_PAGE_END = re.compile(r"(?:/|\.pdf)$", re.IGNORECASE)  # `/doi/pdf/10.x/y.pdf`, `.../y/`
 _OPENREVIEW_HOSTS = ("openreview.net", "www.openreview.net")
 # The title a record of a paper file came with (not derived): 'title:<hash>', the title hash's
 # twin. Only an abstract match reads it; it is "strong" so that the state's catalogue hands it
@@ -80,9 +91,9 @@ def plausible_arxiv_id(ident: str) -> bool:
 
 
 def doi(value: str) -> str | None:
-    """A DOI in lowercase (DOIs ignore case) from '10.x/y', 'doi:10.x/y', 'info:doi/10.x/y' or a
-    doi.org URL (its path: a '?ref=rss' is no part of it); of several, space-separated (arXiv's
-    <arxiv:doi> may hold more than one), the first."""
+    """A DOI in lowercase (DOIs ignore case) from '10.x/y', 'doi:10.x/y', 'info:doi/10.x/y', a
+    doi.org URL or a publisher's `/doi/` page (their path: a '?ref=rss' is no part of it); of
+    several, space-separated (arXiv's <arxiv:doi> may hold more than one), the first."""
     text = value.strip()
     low = text.lower()
     text = next((text[len(p) :].lstrip() for p in _DOI_PREFIXES if low.startswith(p)), text)
@@ -91,9 +102,13 @@ def doi(value: str) -> str | None:
             parts = urlsplit(text)
         except ValueError:
             return None
-        if (parts.hostname or "") not in _DOI_HOSTS:
+        page = _DOI_PAGE.match(parts.path)
+        if (parts.hostname or "") in _DOI_HOSTS:
+            text = parts.path.lstrip("/")
+        elif page:
+            text = _PAGE_END.sub("", page[1])
+        else:
             return None
-        text = parts.path.lstrip("/")
     words = unquote(text).split()
     match = _DOI.match(words[0]) if words else None
     return match[0].rstrip(".,;").lower() if match else None
@@ -315,16 +330,31 @@ def unversioned(key: str) -> str:
     return next(g for g in found.groups() if g) if found else key
 
 
-# DOI prefixes of preprint servers (bioRxiv and medRxiv, Research Square, ChemRxiv and Cambridge
-# Open Engage, SSRN, Preprints.org, OSF's, TechRxiv, Authorea, Qeios, SAGE Advance, ESSOAr,
-# Beilstein Archives): a preprint's DOI and its journal version's always differ, so they do not
-# make two papers of one title, as an arXiv id and a DOI do not.
+# DOI prefixes of preprint servers: a preprint's DOI and its journal version's always differ, so
+# they do not make two papers of one title, as an arXiv id and a DOI do not. Registrants of
+# preprints alone: Research Square, ChemRxiv, Cambridge Open Engage, SSRN, Preprints.org,
+# Authorea (ESSOAr's since), TechRxiv, Qeios, SAGE Advance, openRxiv's bioRxiv and medRxiv
+# since December 2025 (10.64898: had been a journal's DOI beside the journal version, sent
+# twice), EcoEvoRxiv, EdArXiv, IndiaRxiv, AfricArXiv, Jxiv, SportRxiv, NeuroLibre, and the
+# Center for Open Science's block 10.31219-10.31237 (OSF Preprints, AgriRxiv, MetaArXiv,
+# EarthArXiv, engrXiv, PsyArXiv, SocArXiv...: EarthArXiv's and engrXiv's no longer `osf.io/`).
 PREPRINT = "preprint"
-_PREPRINT_DOIS = tuple(
-    f"doi:10.{n}/"
-    for n in "1101 21203 26434 33774 2139 20944 31219 31234 31235 36227 22541 32388 31124".split()
-) + ("doi:10.1002/essoar.", "doi:10.3762/bxiv.")
-_OSF = re.compile(r"doi:10\.\d+/osf\.io/")  # any of OSF's servers, whatever its prefix
+_PREPRINT_PREFIXES = (
+    "21203 26434 33774 2139 20944 22541 36227 32388 31124 64898 32942 35542 35543 31730 51094"
+    " 51224 55458".split()
+    + [str(n) for n in range(31219, 31238)]
+)
+# A registrant that also publishes journals counts by its preprints' own shape: bioRxiv's and
+# medRxiv's numbers under 10.1101 (CSHL's journals are `gr.`, `gad.`...), JMIR Preprints,
+# SciELO Preprints, ESSOAr's first (Wiley's), Beilstein Archives, PeerJ Preprints, VeriXiv (the
+# F1000 platform's), Copernicus's EGUsphere and its journals' discussion papers (`hess-2022-123`;
+# the final paper is `hess-27-1234-2023`), and any OSF server's `osf.io/`, whatever its prefix.
+_PREPRINT_DOI = re.compile(
+    r"doi:10\.(?:(?:" + "|".join(_PREPRINT_PREFIXES) + r")/"
+    r"|1101/\d|2196/preprints\.|1590/scielopreprints\.|1002/essoar\.|3762/bxiv\."
+    r"|7287/peerj\.preprints\.|12688/verixiv\.|5194/egusphere-|5194/[a-z]+-(?:19|20)\d\d-\d+$"
+    r"|\d+/osf\.io/)"
+)
 
 
 # The DOIs that carry a version, by their shape, not a list of registrants: OSF hosts dozens of
@@ -352,4 +382,4 @@ _VERSIONED = re.compile(
 def _conflicting(key: str) -> str:
     """The kind of key two records of one paper cannot differ in: a preprint server's DOI is
     its own kind beside the journals' DOIs."""
-    return PREPRINT if key.startswith(_PREPRINT_DOIS) or _OSF.match(key) else kind(key)
+    return PREPRINT if _PREPRINT_DOI.match(key) else kind(key)

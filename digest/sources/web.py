@@ -1,7 +1,6 @@
 """The HTTP client every network source shares: connect and read timeouts, a User-Agent naming
 the project, a cap on response size, spacing between calls, and retries with backoff for
-transient failures only (429, 5xx, network), honouring Retry-After.
-"""
+transient failures only (429, 5xx, network), honouring Retry-After."""
 
 from __future__ import annotations
 
@@ -172,8 +171,10 @@ class Client:
                     f"{self.name}: {problem} from {where}; the server asks to wait {wait:.0f} s,"
                     f" longer than {self.policy.longest_wait:.0f} s: a later run will try again"
                 )
-            self.progress.note(f"{problem}; retrying in {wait:.1f} s")
-            log.info("source %s: %s from %s; retrying in %.1f s", self.name, problem, where, wait)
+            said = f"{problem}; retrying in {wait:.1f} s"
+            if self.progress is QUIET:  # no run shows it (a `like` lookup): the log says it
+                log.info("source %s: %s (%s)", self.name, said, where)
+            self.progress.note(said)  # one line per retry: the log had said it again (-v: two)
             self._wait(wait, where)
         raise AssertionError("unreachable")  # the loop returns or raises
 
