@@ -20,6 +20,7 @@ from digest import library, ranking
 from digest.models import InputError, Notice, Paper, Scored, Settings, Subscriber
 from digest.ranking import Space
 from digest.ranking.background import extended, stored
+from digest.ranking.cases import is_cased
 from digest.ranking.features import fit, paper_text
 from digest.ranking.profiles import frequent, name_counts
 from digest.ranking.tokens import analyze
@@ -235,7 +236,9 @@ def _library_terms(subscribers: Sequence[Subscriber], store: Store) -> list[str]
         liked = list({p.id: p for p in s.profile.library}.values())
         held = store.papers.held(liked) if liked else set()
         counts = Counter(t for p in liked if p.id not in held for t in set(analyze(paper_text(p))))
-        terms.update(t for t, n in counts.items() if n >= 2)
+        # A liked paper's word in mixed case is a column only where a reader wrote it, as in
+        # features.fit: its small letters stand for it.
+        terms.update(t for t, n in counts.items() if n >= 2 and not is_cased(t))
     return sorted(terms)
 
 

@@ -196,10 +196,12 @@ def _judged(words: Sequence[str], known: Sequence[str]) -> bool:
 def _known(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """A text's words as the ranking reads them (no phrases), each once, and those of them the
     background knows; a compound is known when its parts are ("text-to-image")."""
+    from digest.ranking.cases import is_cased
     from digest.ranking.tokens import analyze
     from digest.ranking.wishes import read
 
-    words = tuple(t for t in dict.fromkeys(analyze(read(text))) if " " not in t)
+    # A word in mixed case ("GaN") is its small letters' too, which the background holds.
+    words = tuple(t for t in dict.fromkeys(analyze(read(text))) if " " not in t and not is_cased(t))
     vocabulary = language.vocabulary()
     known = tuple(w for w in words if w in vocabulary or all(p in vocabulary for p in w.split("-")))
     return words, known

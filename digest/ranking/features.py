@@ -14,6 +14,7 @@ import scipy.sparse as sp
 
 from digest.models import Paper
 from digest.ranking import bags, latent, spellings
+from digest.ranking.cases import is_cased
 from digest.ranking.parallel import tokenize_all
 from digest.ranking.spellings import greek_spellings
 from digest.ranking.stopwords import PHRASE_ONLY, PREFIXES, both_phrase_only
@@ -224,6 +225,8 @@ def fit(
     # space only where a reader wrote it: every paper's own ("end-to-end", "in-depth") had made
     # liked papers pull papers of their phrasing (5 liked papers, large pool: -0.017, -0.011).
     unasked = [i for i, w in enumerate(words) if "-" in w and w not in own and compound(w)]
+    # So is a word in its mixed case ("GaN" beside "gan", cases.py): a paper's "ImageNet" alone.
+    unasked += [i for i, w in enumerate(words) if w not in own and is_cased(w)]
     wanted[unasked] = False
     if known is not None:
         spared, rated = np.zeros(width, bool), np.unique(np.fromiter(liked, np.int64))

@@ -14,6 +14,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from digest.ranking import tokens
+from digest.ranking.cases import OTHER_CASE, alone, cased_words
 from digest.ranking.tokens import GREEK, LETTER_NAMES, analyze
 from digest.ranking.units import UNIT_ACRONYM, name_digits, unit_case
 
@@ -29,10 +30,32 @@ def spread(space: Space, texts: Sequence[str], rows: sp.csr_matrix) -> sp.csr_ma
     capital = [_capitalized(text) for text in texts]
     if capital != list(texts):
         rows = rows.maximum(space.transform(capital))
+    rows = other_case(space, texts, rows)
     rows = _numbered(space, rows)
     present = np.unique(rows.indices).tolist()
     other = {c: v for c in present if (v := _respelled(space, str(space.names[c])))}
     return rows.maximum(rows @ _move(space, other)) if other else rows
+
+
+def other_case(space: Space, texts: Sequence[str], rows: sp.csr_matrix) -> sp.csr_matrix:
+    """The readers' rows (one per text) with each mixed-case word's small-letter column (which
+    the analyzer gives it too) at OTHER_CASE of its weight, where the text writes that word in
+    its mixed case alone: what a paper that writes it in another case earns."""
+    vocabulary = space.vocabulary
+    cells = [
+        (i, twin)
+        for i, text in enumerate(texts)
+        for word in set(cased_words(text))
+        if word in vocabulary and alone(text, word)
+        for twin in (vocabulary.get(word.lower()), vocabulary.get(word.lower() + "s"))
+        if twin is not None
+    ]
+    if not cells:
+        return rows
+    mask = sp.csr_matrix(
+        (np.ones(len(cells)), ([i for i, _ in cells], [c for _, c in cells])), shape=rows.shape
+    )
+    return (rows - rows.multiply(mask) * (1 - OTHER_CASE)).tocsr()
 
 
 def _numbered(space: Space, rows: sp.csr_matrix) -> sp.csr_matrix:

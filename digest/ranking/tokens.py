@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from digest.ranking.cases import cased_words, twin
 from digest.ranking.stopwords import (  # noqa: F401 (the analyzer's names for them)
     DOMAIN_STOP_WORDS,
     ENGLISH_STOP_WORDS,
@@ -132,6 +133,7 @@ _EDGE_UNDERSCORE = re.compile(r"(?<!\w)_+|_+(?!\w)")
 def _chunks(text: str) -> list[str]:
     """The text's tokens in order, "|" where a phrase ends; stop words are still in. str methods
     rather than one regex per token: this is most of the time a large fit takes."""
+    cased = cased_words(text)  # "GaN", "AdS": as written too, at the end (cases.py)
     text = ions(text)  # in capitals: "[O III]", "He II" ("he" is no stop word there)
     if "--" in text:
         text = _NAME_PAIR.sub("-", text)
@@ -180,6 +182,9 @@ def _chunks(text: str) -> list[str]:
     if JOIN in text:
         text = text.replace(JOIN, "-")
     tokens = text.replace("|", " | ").split()
+    if cased:  # a twin of a word in place: "MoS" of "MoS$_2$" ("mos2"), "ChIP" of "ChIP-seq", none
+        have = set(tokens)
+        tokens += [t for word in cased if twin(word, have) for t in ("|", word)]
     return capitals(tokens) if CAPITALS in text else tokens
 
 
