@@ -55,14 +55,15 @@ def watching(sub: Subscriber) -> bool:
 
 def reasons(sub: Subscriber, scored: Scored) -> list[str]:
     """Why this paper cannot wait, one short sentence a reason; empty: it can wait."""
+    from digest.ranking.followed import Followed
     from digest.ranking.rules import phrases_pattern
-    from digest.ranking.tokens import author_key
 
     why: list[str] = []
     if sub.alert_threshold is not None and scored.score >= sub.alert_threshold:
         why.append(f"score {scored.score:.2f} is at or above your alert threshold")
-    followed = {author_key(a) for a in sub.profile.authors}
-    names = [a for a in scored.paper.authors if author_key(a) in followed]
+    # Matched as the ranking matches them: a followed "Mary Ma" is a paper's "Mary A. MA".
+    followed = Followed(sub.profile.authors)
+    names = [a for a in scored.paper.authors if followed and followed.follows(a)]
     if names:
         why.append(f"by {', '.join(names)}, whom you follow")
     text = f"{scored.paper.title}\n{scored.paper.abstract}"
@@ -97,16 +98,16 @@ def most(held: Sequence[Held]) -> tuple[Held, ...]:
 def _urgent(sub: Subscriber) -> Callable[[Paper], bool] | None:
     """The papers an alert is for whatever their score: by a followed author, or naming an
     alert keyword (None: the subscriber has neither)."""
+    from digest.ranking.followed import Followed
     from digest.ranking.rules import exclude_pattern
-    from digest.ranking.tokens import author_key
 
-    followed = {author_key(a) for a in sub.profile.authors}
+    followed = Followed(sub.profile.authors)  # remembers the pool's names: one for the pass
     pattern = exclude_pattern(list(sub.alert_keywords))
     if not followed and pattern is None:
         return None
 
     def urgent(paper: Paper) -> bool:
-        if followed and any(author_key(a) in followed for a in paper.authors):
+        if followed and any(followed.follows(a) for a in paper.authors):
             return True
         return pattern is not None and bool(pattern.search(f"{paper.title}\n{paper.abstract}"))
 

@@ -120,6 +120,31 @@ def test_a_followed_author_or_an_alert_keyword_is_an_alert_whatever_the_score(
         }
 
 
+def test_a_followed_name_alerts_for_its_author_with_a_middle_initial(tmp_path: Path) -> None:
+    """A followed "Mary Ma" had matched only the exact name: a feed's "Mary A. MA" was no alert
+    (reg42 F10). A followed initial ("J. Doe") alerts for the full name; never the other way."""
+    ana = subscriber("ana", INTERESTS, authors=("Mary Ma", "J. Doe", "Ada Lovelace"))
+    settings = settings_for(tmp_path, ana)
+    with Store(tmp_path / "s.db") as store:
+        first_digest(tmp_path, settings, store, f"{MONDAY}T09:00Z")
+        robots = [ROBOTS.replace("walk", w) for w in ("run", "jump", "climb", "swim", "crawl")]
+        arrive(
+            tmp_path / "papers",
+            "1",
+            paper("ma", robots[0], authors=("Jane Roe", "Mary A. MA")),
+            paper("doe", robots[1], authors=("Jane Doe",)),
+            paper("ann", robots[2], authors=("Mary Ann Ma",)),  # another person
+            paper("initial", robots[3], authors=("A. Lovelace",)),  # feeds abbreviate
+            paper("first", robots[4], authors=("A. J. Doe",)),  # another first name
+        )
+        pipeline.run_once(settings, store, at(f"{MONDAY}T10:00Z"))
+        reasons = {a["paper_id"]: a["reasons"] for a in store.journal.alerts()}
+        assert reasons == {
+            "ma": ["by Mary A. MA, whom you follow"],
+            "doe": ["by Jane Doe, whom you follow"],
+        }
+
+
 def test_an_excluded_word_beats_an_alert_keyword(tmp_path: Path) -> None:
     ana = subscriber("ana", INTERESTS, alert_keywords=("privacy",))
     ana = replace(ana, profile=replace(ana.profile, exclude=("protein",)))

@@ -14,9 +14,8 @@ import scipy.sparse as sp
 from digest.models import Paper, Subscriber
 from digest.ranking import eponyms, wishes
 from digest.ranking.features import Space, normalize
-from digest.ranking.tokens import (
-    author_key,
-)
+from digest.ranking.followed import Followed
+from digest.ranking.tokens import author_key
 
 KEYWORD_WEIGHT = 1.5  # keywords are the subscriber's explicit wish: they outweigh free text
 # ... word for word: the keywords' part weighs at most their share of the reader's words, by
@@ -222,9 +221,9 @@ def specificity(named: Mapping[str, int] | None, docs: int, key: str) -> float:
 class Authors(NamedTuple):
     """The author columns of the score product."""
 
-    weights: sp.csr_matrix  # subscribers x authors: each author's whole weight
+    weights: sp.csr_matrix  # subscribers x authors (library, then followed): their weights
     written: sp.csr_matrix  # papers x authors: ones
-    by_key: list[dict[str, float]]  # per subscriber, author key -> weight
+    by_key: list[dict[str, float]]  # per subscriber, author key -> weight (followed: its own key)
     library: sp.csr_matrix  # subscribers x authors: the part of `weights` the liked papers give
 
 
@@ -235,51 +234,84 @@ def authors(
     space: Space | None = None,
 ) -> Authors:
     """Author columns for `papers`; the library authors' weights by their names' specificity
-    among `space`'s papers (a store's, or the built-in background's)."""
+    among `space`'s papers (a store's, or the built-in background's). A library author is its
+    exact key's column, shared; a followed name has a column of its reader's (followed.py)."""
     named, docs = (space.named, space.named_docs) if space is not None else (None, 0)
     weights: list[dict[str, float]] = []
-    libraries: list[dict[str, float]] = []  # the part of each weight the liked papers give
-    for s, lib in zip(subscribers, liked, strict=True):
-        mine: dict[str, float] = {}
-        for name in s.profile.authors:
-            mine[author_key(name)] = AUTHOR_BOOST
-        counts: dict[str, int] = {}
-        for p in lib:
-            if len(p.authors) > CROWD:
-                continue
-            for key in {author_key(a) for a in p.authors}:
-                counts[key] = counts.get(key, 0) + 1
-        own = {
-            key: LIBRARY_AUTHOR_BOOST * count / len(lib) * specificity(named, docs, key)
-            for key, count in counts.items()
-            if count >= LIBRARY_AUTHOR_MIN
-        }
+    libraries = [_library(lib, named, docs) for lib in liked]
+    for s, own in zip(subscribers, libraries, strict=True):
+        mine = {author_key(name): AUTHOR_BOOST for name in s.profile.authors}
         for key, w in own.items():
             mine[key] = mine.get(key, 0.0) + w
         weights.append(mine)
-        libraries.append(own)
-    index = {key: i for i, key in enumerate(sorted({k for w in weights for k in w}))}
+    index = {key: i for i, key in enumerate(sorted({k for w in libraries for k in w}))}
+    follows = _Follows(subscribers, len(index))
+    width = len(index) + len(follows.cells)
 
-    def columns(per: list[dict[str, float]]) -> sp.csr_matrix:
-        cells = [(si, index[k], w) for si, ws in enumerate(per) for k, w in ws.items()]
+    def columns(cells: list[tuple[int, int, float]]) -> sp.csr_matrix:
         return sp.csr_matrix(
             ([w for *_, w in cells], ([c[0] for c in cells], [c[1] for c in cells])),
-            shape=(len(subscribers), len(index)),
+            shape=(len(subscribers), width),
         )
 
+    own_cells = [(si, index[k], w) for si, ws in enumerate(libraries) for k, w in ws.items()]
     hits: list[tuple[int, int]] = []
-    if index:
-        seen: dict[str, int] = {}
+    if width:
+        seen: dict[str, tuple[int, ...]] = {}  # tuples: most are (), and 150,000 lists slow GC
         for j, p in enumerate(papers):
             for name in p.authors:
-                column = seen.get(name)
-                if column is None:
-                    column = seen[name] = index.get(author_key(name), -1)
-                if column >= 0:
-                    hits.append((j, column))
+                found = seen.get(name)
+                if found is None:
+                    key = author_key(name)
+                    found = (index[key],) if key in index else ()
+                    if follows.cells:
+                        found += follows.columns(name, key)
+                    seen[name] = found
+                if found:
+                    hits.extend((j, column) for column in found)
     hits = sorted(set(hits))
     written = sp.csr_matrix(
         (np.ones(len(hits)), ([j for j, _ in hits], [c for _, c in hits])),
-        shape=(len(papers), len(index)),
+        shape=(len(papers), width),
     )
-    return Authors(columns(weights), written, weights, columns(libraries))
+    return Authors(columns(own_cells + follows.cells), written, weights, columns(own_cells))
+
+
+def _library(lib: Sequence[Paper], named: Mapping[str, int] | None, docs: int) -> dict[str, float]:
+    """A reader's library authors (of LIBRARY_AUTHOR_MIN liked papers) -> their weights."""
+    counts: dict[str, int] = {}
+    for p in lib:
+        if len(p.authors) > CROWD:
+            continue
+        for key in {author_key(a) for a in p.authors}:
+            counts[key] = counts.get(key, 0) + 1
+    return {
+        key: LIBRARY_AUTHOR_BOOST * count / len(lib) * specificity(named, docs, key)
+        for key, count in counts.items()
+        if count >= LIBRARY_AUTHOR_MIN
+    }
+
+
+class _Follows:
+    """The followed names' columns, after the library authors' `first`: one per reader and
+    followed key, of weight AUTHOR_BOOST. A paper's author lifts each reader once whichever of its
+    followed names it is: a reader following "J. Doe" and "Jane Doe" (one person, two
+    spellings) had got the boost twice for a "Jane Doe" once both matched her."""
+
+    def __init__(self, subscribers: Sequence[Subscriber], first: int) -> None:
+        self.cells: list[tuple[int, int, float]] = []
+        self.of_key: dict[str, list[tuple[int, int]]] = {}
+        for si, s in enumerate(subscribers):
+            for key in sorted({author_key(name) for name in s.profile.authors}):
+                self.of_key.setdefault(key, []).append((si, first + len(self.cells)))
+                self.cells.append((si, first + len(self.cells), AUTHOR_BOOST))
+        self.matcher = Followed(self.of_key)
+
+    def columns(self, name: str, key: str) -> tuple[int, ...]:
+        """A paper's author's followed columns (`key`: its author_key): per reader, the column
+        of the first followed name it is."""
+        found: dict[int, int] = {}
+        for followed in self.matcher.of(name, key):
+            for si, column in self.of_key[followed]:
+                found.setdefault(si, column)
+        return tuple(found.values())

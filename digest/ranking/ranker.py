@@ -13,6 +13,7 @@ from digest.models import Paper, Scored, Subscriber, identity
 from digest.ranking import interests, latent
 from digest.ranking.explain import closest, joined, terms
 from digest.ranking.features import Space, release_memory
+from digest.ranking.followed import Followed
 from digest.ranking.product import Prepared, candidates, order_of, prepare
 from digest.ranking.rules import exclude_pattern
 from digest.ranking.scoring import best_per_row, top_candidates
@@ -196,7 +197,7 @@ def _explained(
     words = iter(
         terms(interest.vectors, prep.x, [(r, j) for _, _, j, r in drawn], prep.space.names)
     )
-    follows: dict[int, set[str]] = {}  # per subscriber, not per pick
+    follows: dict[int, Followed] = {}  # per subscriber, not per pick
     out: list[Scored] = []
     for (si, score, j, r), (li,) in zip(drawn, nearest_rows, strict=True):
         reasons = [f"your interest: {interest.labels[r]}"] if interest.labels[r] else []
@@ -205,13 +206,15 @@ def _explained(
             reasons.append(f"closest to: {liked_paper.title or liked_paper.id}")
         weights = prep.author_weights[si]
         if si not in follows:
-            follows[si] = {author_key(a) for a in subscribers[si].profile.authors}
+            follows[si] = Followed(subscribers[si].profile.authors)
         followed = follows[si]
+        # A followed name is matched as the score's columns match it ("Mary Ma" is a paper's
+        # "Mary A. MA", followed.py), a library author by its exact key.
         mine = [a for a in papers[j].authors if author_key(a) in weights] if weights else []
-        if by := [a for a in mine if author_key(a) in followed]:
+        if by := [a for a in papers[j].authors if followed and followed.follows(a)]:
             reasons.append(f"by {', '.join(by)}, whom you follow")
         # Of the library's authors only the best-weighted one lifts the score: that one is said.
-        if also := [a for a in mine if author_key(a) not in followed]:
+        if also := [a for a in mine if not followed.follows(a)]:
             best = max(also, key=lambda a: weights[author_key(a)])
             reasons.append(f"by {best}, an author of papers you liked")
         said = joined(next(words), f"{papers[j].title} {papers[j].abstract}")

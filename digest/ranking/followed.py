@@ -1,0 +1,93 @@
+"""Followed authors: whether a paper's author is a name the reader follows, middle initials and
+initials aside ("Mary Ma" follows "Mary A. MA"; a followed "J. Doe" is "Jane Doe")."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from digest.ranking.tokens import author_key
+
+# A followed name had matched its exact key alone: "Mary Ma" never met a paper's "Mary A. MA",
+# "Maria Garcia Lopez" never "Maria J. Garcia Lopez", a followed "J. Doe" (all the reader knew)
+# never "Jane Doe" (reg42 F10). A followed name now matches a paper's author of its surname (the
+# key's last word) whose given names say what the followed one says: each followed given part,
+# in order, equals one of the paper's or is an initial of it (the first names each other's),
+# and the paper's parts left over are single-letter middle initials. One way only: a paper's
+# "J. Doe" is not a followed "Jane Doe" (feeds abbreviate: every J. Doe would be an alert), nor
+# "Mary Ann Ma" a followed "Mary Ma". Library authors (paper to paper) stay exact keys.
+_SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv"})  # "Cesar Jr.": the surname is "cesar jr"
+
+
+def parts(key: str) -> tuple[str, tuple[str, ...]]:
+    """(surname, given parts) of a name's key (tokens.author_key): "mary a ma" is ("ma", ("mary",
+    "a")); a name of one word is all surname."""
+    words = key.split()
+    cut = len(words) - 1
+    if cut > 1 and words[cut] in _SUFFIXES:
+        cut -= 1
+    return " ".join(words[cut:]), tuple(words[:cut])
+
+
+def agrees(followed: Sequence[str], written: Sequence[str]) -> bool:
+    """Do a followed name's given parts say what a paper's say? The first names meet (a paper's
+    "A. J. Doe" is no followed "J. Doe": what is added are middle initials), then each followed
+    part meets one of the paper's in order, and the paper's others are single letters."""
+    if not followed or not written:
+        return False
+    return _meets(followed[0], written[0]) and _rest(followed[1:], written[1:])
+
+
+def _meets(followed: str, written: str) -> bool:
+    """The same part, or the followed one is the initial of the paper's ("j" of "jane")."""
+    return followed == written or len(followed) == 1 and written.startswith(followed)
+
+
+def _rest(followed: Sequence[str], written: Sequence[str]) -> bool:
+    """The parts after the first names. A small search, not the first fit: the "J." of a
+    followed "Ana J. Doe" is the paper's "Julia" in "Ana J. Julia Doe", its "J." a middle one."""
+    if not followed:
+        return all(len(w) == 1 for w in written)
+    if not written:
+        return False
+    if _meets(followed[0], written[0]) and _rest(followed[1:], written[1:]):
+        return True
+    return len(written[0]) == 1 and _rest(followed, written[1:])
+
+
+class Followed:
+    """Followed names (of one reader or several), by surname and first name (or its initial),
+    as the first names meet: which of them a paper's author is. Remembers each paper name's
+    answer, as a pool's names repeat."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self.keys = sorted({author_key(n) for n in names})
+        self._index: dict[tuple[str, str], list[tuple[str, tuple[str, ...]]]] = {}
+        for key in self.keys:
+            surname, given = parts(key)
+            self._index.setdefault((surname, given[0] if given else ""), []).append((key, given))
+        self._last = {k[k.rfind(" ") + 1 :] for k in self.keys}  # most names: none of these
+        self._seen: dict[str, tuple[str, ...]] = {}
+
+    def __bool__(self) -> bool:
+        return bool(self.keys)
+
+    def of(self, name: str, key: str | None = None) -> tuple[str, ...]:
+        """The followed keys (in order) that a paper's author `name` is; `key`: its author_key,
+        if known (a pool of 50,000 papers holds some 200,000 names: each key made once)."""
+        found = self._seen.get(name)
+        if found is None:
+            found = self._seen[name] = self._match(author_key(name) if key is None else key)
+        return found
+
+    def _match(self, key: str) -> tuple[str, ...]:
+        if key[key.rfind(" ") + 1 :] not in self._last:
+            return ()
+        surname, given = parts(key)
+        first = given[0] if given else ""
+        mine = [*self._index.get((surname, first), ()), *self._index.get((surname, first[:1]), ())]
+        # A followed name of one word (a surname alone, a mononym) matches as it did: exactly.
+        return tuple(sorted({k for k, g in mine if k == key or g and agrees(g, given)}))
+
+    def follows(self, name: str) -> bool:
+        """Is a paper's author `name` one of these followed names?"""
+        return bool(self.of(name))

@@ -1,0 +1,140 @@
+"""Followed authors: a followed name matches a paper's author with middle initials added, or the
+full given name of a followed initial; never the other way, and library authors stay exact."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from digest.models import Paper, Profile, Subscriber
+from digest.ranking import profiles, rank
+from digest.ranking.followed import Followed
+
+TOPIC = (
+    "Differential privacy for federated learning: clients clip their gradients and add Gaussian "
+    "noise before secure aggregation; a moments accountant bounds the privacy loss."
+)
+
+
+@pytest.mark.parametrize(
+    ("followed", "written"),
+    [
+        ("Mary Ma", "Mary A. MA"),  # a middle initial added, the surname in capitals
+        ("Mary Ma", "Ma, Mary A."),  # "Last, First"
+        ("Ma, Mary", "MARY A. B. MA"),
+        ("Mary Ma", "Mary Ma"),
+        ("Maria Garcia Lopez", "Maria J. Garcia Lopez"),  # two-word surname
+        ("Garcia Lopez, Maria", "Maria J. Garcia Lopez"),
+        ("Ludwig van Beethoven", "Ludwig J. van Beethoven"),  # a particle
+        ("J. Doe", "Jane Doe"),  # the reader knows only the initial
+        ("J. Doe", "Jane A. Doe"),
+        ("J. A. Doe", "Jane Alice Doe"),
+        ("J.-P. Dupont", "Jean-Pierre Dupont"),
+        ("Eva Tardos", "Éva É. TARDOS"),  # accents and case
+        ("Łukasz Kaiser", "Lukasz M. Kaiser"),
+        ("Roberto Cesar Jr.", "Roberto M. Cesar Jr."),
+        ("Cesar, Jr., Roberto", "Roberto M. Cesar Jr."),
+        ("Ana J. Doe", "Ana J. Julia Doe"),  # the "J." is "Julia", the other "J." a middle one
+    ],
+)
+def test_a_followed_name_matches_with_middle_initials_added(followed: str, written: str) -> None:
+    assert Followed([followed]).follows(written)
+
+
+@pytest.mark.parametrize(
+    ("followed", "written"),
+    [
+        ("Jane Doe", "J. Doe"),  # one way: feeds abbreviate, every J. Doe would be an alert
+        ("Mary Ma", "M. A. Ma"),
+        ("Mary Ma", "Mary Ann Ma"),  # a middle name is no initial
+        ("Mary Ma", "Maryam Ma"),
+        ("Mary Ma", "Mary Mao"),
+        ("Mary Ma", "A. Mary Ma"),  # a first initial is no middle one
+        ("J. Doe", "A. J. Doe"),
+        ("Jean Dupont", "Jean-Pierre Dupont"),
+        ("J. Dupont", "Jean-Pierre Dupont"),
+        ("Maria Garcia Lopez", "Maria Lopez"),
+        ("Maria Garcia Lopez", "Maria G. Lopez"),
+        ("Maria Garcia Lopez", "Maria Garcia"),
+        ("Ludwig van Beethoven", "Ludwig Beethoven"),
+        ("Mary A. Ma", "Mary Ma"),  # what the reader said is said by the paper
+        ("Mary A. Ma", "Mary B. Ma"),
+        ("Roberto Cesar", "Roberto M. Cesar Jr."),
+        ("Doe", "J. Doe"),  # a surname alone matches only itself
+    ],
+)
+def test_a_followed_name_refuses_what_it_does_not_say(followed: str, written: str) -> None:
+    assert not Followed([followed]).follows(written)
+
+
+def test_each_followed_key_a_name_is_and_a_name_of_one_word() -> None:
+    followed = Followed(["J. Doe", "Jane Doe", "Doe", "Ma, Mary"])
+    assert followed.of("Jane Q. Doe") == ("j doe", "jane doe")
+    assert followed.of("Doe") == ("doe",)
+    assert followed.of("Mary A. MA") == ("mary ma",)
+    assert followed.of("John Smith") == ()
+    assert not Followed([]) and not Followed([]).follows("Mary Ma")
+
+
+def reader(name: str = "ana", **profile: object) -> Subscriber:
+    return Subscriber(name, Profile(interests=TOPIC, **profile), (), top_k=10)  # type: ignore[arg-type]
+
+
+def pool(*authors: tuple[str, ...]) -> list[Paper]:
+    return [
+        Paper(id=f"p{i}", title=f"Private learning {i}", abstract=f"{TOPIC} Variant {i}.",
+              authors=names)
+        for i, names in enumerate(authors)
+    ]  # fmt: skip
+
+
+def test_the_digest_says_whom_you_follow_for_a_middle_initial_and_lifts_it() -> None:
+    papers = pool(("Jane Roe", "Mary A. MA"), ("Jane Roe",), ("Mary Ann Ma",))
+    plain = {s.paper.id: s for s in rank(papers, [reader()], thresholds=False)["ana"]}
+    picks = rank(papers, [reader(authors=("Mary Ma",))], thresholds=False)["ana"]
+    followed = {s.paper.id: s for s in picks}
+    assert followed["p0"].because.startswith("by Mary A. MA, whom you follow")
+    assert followed["p0"].score == pytest.approx(plain["p0"].score + profiles.AUTHOR_BOOST)
+    for other in ("p1", "p2"):  # "Mary Ann Ma" is another person
+        assert "whom you follow" not in followed[other].because
+        assert followed[other].score == pytest.approx(plain[other].score)
+    assert picks[0].paper.id == "p0"
+
+
+def test_two_spellings_of_one_followed_author_lift_a_paper_once() -> None:
+    papers = pool(("Jane Doe",), ("Jane Roe",))
+    plain = {s.paper.id: s.score for s in rank(papers, [reader()], thresholds=False)["ana"]}
+    both = reader(authors=("J. Doe", "Jane Doe"))
+    (doe,) = [s for s in rank(papers, [both], thresholds=False)["ana"] if s.paper.id == "p0"]
+    assert doe.score == pytest.approx(plain["p0"] + profiles.AUTHOR_BOOST)
+    assert doe.because.startswith("by Jane Doe, whom you follow")
+
+
+def test_library_authors_stay_exact_and_apart_from_another_readers_follows() -> None:
+    liked = pool(("Mary Ma", "Wei Li"), ("Mary Ma",))
+    papers = pool(("Mary A. Ma",), ("Mary Ma",))
+    readers = [reader("ana", library=tuple(liked)), reader("bo", authors=("Mary Ma",))]
+    columns = profiles.authors(papers, readers, [liked, []])
+    lifted = (columns.weights @ columns.written.T).toarray()
+    # Ana liked Mary Ma's papers: the same name lifts hers, "Mary A. Ma" is no library author.
+    assert lifted[0, 0] == 0.0 and lifted[0, 1] == pytest.approx(profiles.LIBRARY_AUTHOR_BOOST)
+    # Bo follows Mary Ma: both are hers, at the boost alone (not Ana's library weight too).
+    assert lifted[1].tolist() == pytest.approx([profiles.AUTHOR_BOOST] * 2)
+    assert columns.by_key[1] == {"mary ma": profiles.AUTHOR_BOOST}
+    # The papers' columns are the same whichever papers are asked about (product.right_of).
+    again = profiles.authors(papers[1:], readers, [liked, []])
+    assert again.written.toarray().tolist() == columns.written[1:].toarray().tolist()
+
+
+def test_a_pool_of_many_names_is_matched_fast() -> None:
+    import time
+
+    names = [f"Author{i} {chr(65 + i % 26)}. Name{i % 5000}" for i in range(200_000)]
+    papers = [dataclasses.replace(p, authors=tuple(names[i::5000])) for i, p in enumerate(
+        pool(*[()] * 5000))]  # fmt: skip
+    readers = [reader(f"r{i}", authors=(f"Author{i} Name{i}", "Mary Ma")) for i in range(50)]
+    started = time.perf_counter()
+    columns = profiles.authors(papers, readers, [[] for _ in readers])
+    assert time.perf_counter() - started < 10
+    assert columns.written.nnz == 50  # Author{i} X. Name{i}, for i < 50
