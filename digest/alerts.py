@@ -15,7 +15,7 @@ from digest import render
 from digest.models import Held, Message, Paper, Scored, Settings, Subscriber
 from digest.periods import behind
 from digest.state import Store
-from digest.web.tokens import links_for
+from digest.web.tokens import links_for, links_in
 
 if TYPE_CHECKING:
     import jinja2
@@ -194,7 +194,7 @@ def _look(
         over = [] if hold_all else [_capped(cap)]
         for scored, why in hits[:room]:
             env = env or render.make_environment(settings.templates)
-            links = links_for(settings.web, s, now)
+            links = links_in(settings, store, s, now)
             message = render.render_alert(s.name, day, scored, why, env, links)
             messages = [(c.name, c.kind, message) for c in s.channels]
             outcome = store.journal.record_alert(
@@ -288,7 +288,7 @@ def notify_down(
     True if recorded now. The period stays open for its digest, so the notice has its own key."""
     if sub.on_empty != "notify":
         return False
-    message = notice(settings, sub, "waiting for sources", day, failed, now)
+    message = notice(settings, sub, "waiting for sources", day, failed, now, store)
     messages = [(c.name, c.kind, message) for c in sub.channels]
     return store.journal.record_notice(sub.name, f"notice:{period}", day, now, messages)
 
@@ -300,16 +300,20 @@ def notice(
     day: date,
     failed: Sequence[str] = (),
     now: datetime | None = None,
+    store: Store | None = None,
 ) -> Message:
     """The one line saying which quiet it is, naming the sources that could not be read; with
-    [web], the archive and the one-click unsubscribe too (a notice is a mail like a digest)."""
+    [web], the archive and the one-click unsubscribe too (a notice is a mail like a digest; a
+    run's, given its `store`, with a reused name's own archive key: tokens.links_in)."""
     quiet, line = QUIET[status]
     if failed and status != "waiting for sources":
         line += f" (Could not read: {', '.join(failed)}.)"
     elif failed:
         line = line.replace("no source could be read", f"could not read {', '.join(failed)}")
     env = render.make_environment(settings.templates)
-    links = links_for(settings.web, sub, now) if now is not None else None
+    links = None
+    if now is not None:
+        links = links_in(settings, store, sub, now) if store else links_for(settings.web, sub, now)
     return render.render_notice(sub.name, day, quiet, line, env, links)
 
 

@@ -30,7 +30,7 @@ from digest.outbox import Outcome, deliver
 from digest.periods import behind, covered, next_fire, period_start
 from digest.state import Store
 from digest.web import clicks, replies
-from digest.web.tokens import links_for
+from digest.web.tokens import links_in
 
 log = logging.getLogger("digest.pipeline")
 WAITING = "waiting for liked papers"
@@ -264,9 +264,9 @@ def make_digests(
             from digest import render
 
             env = env or render.make_environment(settings.templates)
-            message = render.render_digest(digest, env, links_for(settings.web, sub, now))
+            message = render.render_digest(digest, env, links_in(settings, store, sub, now))
         elif sub.on_empty == "notify":
-            message = alerts.notice(settings, sub, status, start.date(), failed, now)
+            message = alerts.notice(settings, sub, status, start.date(), failed, now, store)
         if message is not None:
             messages = [(channel.name, channel.kind, message) for channel in sub.channels]
         purpose = "digest" if items or carried else "notice"
@@ -374,7 +374,7 @@ def preview(settings: Settings, store: Store, name: str, now: datetime) -> Messa
     digest = Digest(
         name, start.isoformat(), start.date(), tuple(items), now, carried, len(held) - len(carried)
     )
-    links = links_for(settings.web, subscriber, now)  # as the real digest will have them
+    links = links_in(settings, store, subscriber, now)  # as the real digest will have them
     return render.render_digest(digest, render.make_environment(settings.templates), links)
 
 

@@ -60,3 +60,25 @@ def test_deleted_and_put_back_at_its_address_is_the_same_reader(state: str) -> N
         store.web.hold_paused({})
         store.web.hold_paused({"dana": D})
         assert reused(store.web, "dana", {"dana": D}) is None
+
+
+def test_the_cut_of_a_reuse_is_the_clock_of_the_run_that_made_the_newcomers_first_digest(
+    state: str,
+) -> None:
+    """Stints are stamped by the host's clock, digests by the run's (`--now`): the run in
+    progress when the newcomer's stints began made its first digest; begun in a pass of no run
+    (`digest retry`), the next run did; none yet, every digest is the earlier reader's."""
+    from datetime import UTC, datetime
+
+    from digest.state.reuses import cut
+
+    host = datetime(2026, 12, 7, 7, 0, tzinfo=UTC)
+    with Store(state) as store:
+        first = store.start_run(host, datetime(2026, 12, 1, 9, tzinfo=UTC))
+        store.finish_run(first, host.replace(minute=1), "ok", {})
+        second = store.start_run(host.replace(minute=5), datetime(2026, 12, 2, 9, tzinfo=UTC))
+        assert cut(store.web.db, "2026-12-07T07:05:30.000001Z") == "2026-12-02T09:00:00Z"
+        store.finish_run(second, host.replace(minute=6), "ok", {})
+        assert cut(store.web.db, "2026-12-07T07:05:30.000001Z") == "2026-12-02T09:00:00Z"
+        assert cut(store.web.db, "2026-12-07T07:03:00.000000Z") == "2026-12-02T09:00:00Z"
+        assert cut(store.web.db, "2026-12-07T07:09:00.000000Z") == ""

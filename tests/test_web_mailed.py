@@ -156,15 +156,15 @@ def test_a_link_that_says_its_mails_addresses_still_stops_the_mail_after_a_rotat
     cannot read that digest, finds the link in the reader's mail, and stops it as a link of
     before; another reader's, carried by no mail of theirs, stops nothing."""
     import digest.pipeline
-    from digest.web.tokens import Links, links_for
+    from digest.web.tokens import Links, links_in
 
-    def with_addresses(settings_web: Any, sub: Any, now: Any) -> Links | None:
-        links = links_for(settings_web, sub, now)  # the pipeline's call, given a name or not
+    def with_addresses(settings: Any, store: Any, sub: Any, now: Any) -> Links | None:
+        links = links_in(settings, store, sub, now)  # the pipeline's call
         assert links is not None
         to = (f"{links.subscriber}@example.org",)
         return Links(links.base_url, links.signer, links.subscriber, links.expires, to)
 
-    monkeypatch.setattr(digest.pipeline, "links_for", with_addresses)
+    monkeypatch.setattr(digest.pipeline, "links_in", with_addresses)
     first_links(web, capsys)
     (mail,) = web.mails("ana@example.org")
     token = unsubscribe_of(mail).rsplit("/u/", 1)[1]

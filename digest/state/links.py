@@ -6,7 +6,7 @@ looked for."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from digest.state.heirs import heirs, mailed
@@ -21,16 +21,20 @@ class Reuse:
     addresses: frozenset[str]  # where the earlier stints were
     heirs: tuple[str, ...]  # the subscribers of the config that are the earlier one renamed
     gap: bool  # the earlier stints ended a delivery pass or more before the present began
+    # When the present stints began, as the next pass records them (reuses.py reads from it
+    # which digests are the earlier reader's).
+    began: str = field(default="", compare=False)
 
 
-def reused(web: Web, name: str, mailing: Mailing) -> Reuse | None:
+def reused(web: Web, name: str, mailing: Mailing, stints: Stints | None = None) -> Reuse | None:
     """The name's earlier stints, when every present one (its e-mail's addresses now, first
     begun) began as or after they ended: dana renamed dana1 and a newcomer named dana, whose
     mail goes elsewhere. None when a present stint began before (the same reader, an address
     dropped), one is of before schema 17 (when it began is not known), or the earlier ones
-    ended in the pass the present began with no heir (the reader's `to` changed in one edit)."""
+    ended in the pass the present began with no heir (the reader's `to` changed in one edit).
+    `stints`: those next_stints() gives, read once for many names."""
     present = {a for to in mailing.get(name, {}).values() for a in to}
-    stints = _next(web, mailing)
+    stints = next_stints(web, mailing) if stints is None else stints
     own = {a: v for (s, a), v in stints.items() if s == name}
     begun = [v[3] or v[0] for a, v in own.items() if a in present]
     if not begun or any(b is None for b in begun):
@@ -45,13 +49,13 @@ def reused(web: Web, name: str, mailing: Mailing) -> Reuse | None:
     gap = max(ended.values()) < start
     if not names and not gap:
         return None
-    return Reuse(frozenset(ended), tuple(n for n in names if n in mailing), gap)
+    return Reuse(frozenset(ended), tuple(n for n in names if n in mailing), gap, start)
 
 
 def renames(web: Web, name: str, mailing: Mailing) -> list[str]:
     """The names of `mailing` (the config's) that are `name` renamed, once or more, wherever
     their e-mail goes now; none of a name still in it."""
-    names = heirs(name, _next(web, mailing), mailing.keys(), mailed(web.db))
+    names = heirs(name, next_stints(web, mailing), mailing.keys(), mailed(web.db))
     return [n for n in names if n in mailing]
 
 
@@ -65,7 +69,7 @@ def channels_sent(web: Web, name: str) -> list[str]:
     return sorted(str(r[0]) for r in rows)
 
 
-def _next(web: Web, mailing: Mailing) -> Stints:
+def next_stints(web: Web, mailing: Mailing) -> Stints:
     """The stints as the next pass with `mailing` (the config's) records them (a view)."""
     kept = recorded(web.db)
     return passed(kept, mailing, next_pass(kept, datetime.now(UTC)))

@@ -12,7 +12,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -22,18 +22,20 @@ from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from digest.channels.email import recipients
-from digest.models import DigestError, Settings, Subscriber
+from digest.models import DigestError, Paper, Settings, Subscriber
+from digest.state import Store, reuses
 from digest.state.engine import is_url
 from digest.state.pauses import Mailing, Target, addressed, mailing
-from digest.web import answers, archive, slack, standing
+from digest.web import answers, slack, standing
 from digest.web.access import Access
 from digest.web.answers import TooLarge, read_body, refused, respond
 from digest.web.clicks import Click, Clicks
 from digest.web.current import Current, View
 from digest.web.mailed import Mailed
 from digest.web.pages import Strict, button_form, page
+from digest.web.shelves import Shelves
 from digest.web.spool import Spool
-from digest.web.tokens import VOTE_DAYS, Links, Signer, addresses_of, claimed
+from digest.web.tokens import Links, Signer, claimed
 from digest.web.unsubscribe import Link, carried, link_of, nothing, still_mailed, stopped_by
 
 log = logging.getLogger("digest.web")
@@ -64,6 +66,7 @@ class Face:
         spool = None if is_url(state) else Spool(Path(f"{state}.clicks"))
         self.clicks = Clicks(self.db, spool)
         self.mailed = Mailed()
+        self.shelves = Shelves(self.db, self.current, clock)
 
     @property
     def view(self) -> View:
@@ -89,10 +92,10 @@ class Face:
             Route("/", self.home),
             Route("/r/{token}", self.vote, methods=["GET", "POST"]),
             Route("/u/{token}", self.unsubscribe, methods=["GET", "POST"]),
-            Route("/a/{key}", self.archive_slash),
-            Route("/a/{key}/", self.archive_index),
-            Route("/a/{key}/feed.atom", self.archive_feed),
-            Route("/a/{key}/d/{period}", self.archive_digest),
+            Route("/a/{key}", self.shelves.slash),
+            Route("/a/{key}/", self.shelves.index),
+            Route("/a/{key}/feed.atom", self.shelves.feed),
+            Route("/a/{key}/d/{period}", self.shelves.digest),
             Route("/slack/actions", self.slack_actions, methods=["POST"]),
         ]
         app = Starlette(routes=routes, lifespan=self._lifespan)
@@ -129,9 +132,9 @@ class Face:
         if found is None:
             return await self.undo(request, token)
         subscriber, name, vote = found
-        if subscriber not in self.subscribers:
+        paper = await self._paper(subscriber, name)
+        if paper is False:
             return refused(410, "This link does not work", _EARLIER_VOTE)
-        paper = await self.db(lambda store: store.web.paper(subscriber, name))
         if paper is None:
             return refused(404, "Unknown paper", "This paper is not in the digest's records.")
         paper_id, title = paper.id, html.escape(paper.title)
@@ -183,11 +186,11 @@ class Face:
             return await self.dead(token)
         subscriber, name, key = fields[:3]
         previous = fields[3] if len(fields) == 4 else None
-        if subscriber not in self.subscribers:
-            return refused(410, "This link does not work", _EARLIER_VOTE)
         if previous is not None and not (isinstance(previous, list) and len(previous) == 4):
             return refused(403, "This link does not work", _BAD_LINK)
-        paper = await self.db(lambda store: store.web.paper(subscriber, name))
+        paper = await self._paper(subscriber, name)
+        if paper is False:
+            return refused(410, "This link does not work", _EARLIER_VOTE)
         paper_id = paper.id if paper else name
         title = html.escape(paper.title if paper else name)
         if request.method != "POST":
@@ -222,14 +225,40 @@ class Face:
         if not late or len(late) < 2 or not all(isinstance(f, str) for f in late[:2]):
             return refused(403, "This link does not work", _BAD_LINK)
         subscriber, name = late[0], late[1]
-        if subscriber not in self.subscribers:
+        paper = await self._paper(subscriber, name)
+        if paper is False:
             return refused(410, "This link does not work", _EARLIER_VOTE)
-        paper = await self.db(lambda store: store.web.paper(subscriber, name))
         paper_id, title = (paper.id, paper.title) if paper else (name, name)
         rated = await self.db.glance(lambda s: standing.rating(s, subscriber, paper_id))
         return respond(
             page(*standing.expired(bool(undo), title, rated, self._zone(subscriber))), 403
         )
+
+    async def _paper(self, subscriber: str, name: str) -> Paper | None | Literal[False]:
+        """The paper a rating or undo link names (None: unknown), or False for a link of an
+        earlier subscription: its name gone from the config, or reused since its mail (dana
+        renamed dana1, a newcomer named dana): that vote had been the newcomer's (ops25 F1)."""
+        if subscriber not in self.subscribers:
+            return False
+        mails = self.shelves.mails_of(self.view)
+
+        def read(store: Store) -> Paper | None | Literal[False]:
+            paper = store.web.paper(subscriber, name)
+            ident = paper.id if paper else name
+            return False if reuses.earlier(store.web, subscriber, name, ident, mails) else paper
+
+        return await self.db(read)
+
+    @staticmethod
+    def _theirs(
+        store: Store, votes: list[tuple[str, str, str]], mails: Mailing
+    ) -> list[tuple[str, str, str]]:
+        """The Slack votes of readers in the config now, none of an earlier subscription's."""
+        return [
+            (s, p, v)
+            for s, p, v in votes
+            if not reuses.earlier(store.web, s, p, store.web.named(s, p) or p, mails)
+        ]
 
     def _zone(self, subscriber: str) -> str:
         return self.subscribers[subscriber].timezone
@@ -286,59 +315,18 @@ class Face:
         self, stops: list[Target], who: str, token: str, mails: Mailing
     ) -> Response:
         """The confirm page, with what is in force: after the unsubscribe, Back or Reload says
-        the mail is stopped since when (renamed, before a pass moved the pause too), and asks
-        nothing."""
+        the mail is stopped since when (renamed, before a pass moved the pause too), on which
+        channels and which go on, and asks nothing."""
         paused = await self.db.glance(lambda s: s.web.stopped(stops, mails))
+        going = await self.db.glance(lambda store: still_mailed(store.web, stops, mails))
         names = {(s, c): c if s == stops[0][0] else f"{s}/{c}" for s, c, _ in stops}
         shown = None if paused is None else {names[k]: at for k, at in paused.items()}
-        mailed, button = len({a for *_, to in stops for a in to}), button_form(token, "Unsubscribe")
-        zone, channels = self._zone(stops[0][0]), list(names.values())
-        head, body = standing.unsubscribe(who, channels, shown, zone, button, mailed)
-        return respond(page(head, body))
-
-    # the archive and the feed
-
-    def _archive_of(self, request: Request) -> str | None:
-        return self.view.archives.get(request.path_params["key"])
-
-    async def archive_slash(self, request: Request) -> Response:
-        """/a/<key> is the archive's index: a redirect to <key>/, relative (Host plays no part)."""
-        if self._archive_of(request) is None:
-            return refused(404, "Not found", "There is nothing at this address.")
-        where = f"{request.path_params['key']}/"
-        answer = respond(
-            page("Moved", f'<p><a href="{html.escape(where)}">The archive</a></p>'), 308
+        shared = {names[(s, c)]: len(to) for s, c, to in stops}  # each channel's one mail
+        zone, button = self._zone(stops[0][0]), button_form(token, "Unsubscribe")
+        head, body = standing.unsubscribe(
+            who, list(names.values()), shown, zone, button, shared, going
         )
-        answer.headers["Location"] = where
-        return answer
-
-    async def archive_index(self, request: Request) -> Response:
-        subscriber = self._archive_of(request)
-        if subscriber is None:
-            return refused(404, "Not found", "There is nothing at this address.")
-        return respond(await self.db(lambda store: archive.index(store, subscriber)))
-
-    async def archive_feed(self, request: Request) -> Response:
-        subscriber = self._archive_of(request)
-        if subscriber is None:
-            return refused(404, "Not found", "There is nothing at this address.")
-        url = self.links(subscriber).archive()
-        feed = await self.db(lambda store: archive.feed(store, subscriber, url))
-        return respond(feed, media="application/atom+xml")
-
-    async def archive_digest(self, request: Request) -> Response:
-        subscriber = self._archive_of(request)
-        if subscriber is None:
-            return refused(404, "Not found", "There is nothing at this address.")
-        period = request.path_params["period"]
-        message = await self.db(lambda store: store.web.digest_message(subscriber, period))
-        if message is None:
-            return refused(404, "Not found", "There is no digest of that date.")
-        # Its links made for now: signed with the secret of its day, they died when it rotated.
-        view, now = self.view, self.clock()
-        to = addresses_of(self.subscribers[subscriber]) if subscriber in self.subscribers else None
-        links = Links(view.base_url, view.signer, subscriber, int(now) + VOTE_DAYS * 86400, to)
-        return respond(archive.relinked(message, period, links, now))
+        return respond(page(head, body))
 
     # Slack
 
@@ -360,6 +348,8 @@ class Face:
             for v in map(self._vote_token, tokens)
             if v and v[0] in self.subscribers and v[2] in ("up", "down")
         ]
+        mails = self.shelves.mails_of(self.view)
+        found = await self.db(lambda store: self._theirs(store, found, mails)) if found else found
         key, until = slack.request_key(request.headers)
         stale = datetime.fromtimestamp(until, UTC)
         click = Click(key, stale, self.now(), tuple(found), response_url)
@@ -380,8 +370,9 @@ _BAD_LINK = (
 )
 _OTHERS = "; its other channels are set by the digest's operator."
 _EARLIER_VOTE = (
-    "This link is from the digests of an earlier subscription, under a name no longer in use:"
-    " nothing was recorded. If digests still come to you, the links of the newest one work."
+    "This link is from the digests of an earlier subscription, under a name no longer in use"
+    " or given to another reader since: nothing was recorded. If digests still come to you,"
+    " the links of the newest one work."
 )
 _BAD_UNSUBSCRIBE = (
     "The link is damaged, or no digest of its reader carries it. To stop the e-mail digests,"

@@ -7,7 +7,9 @@ from __future__ import annotations
 import html
 import re
 import xml.etree.ElementTree as ET
+from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 from urllib.parse import quote
 
 from digest.models import Entry, Message
@@ -29,12 +31,48 @@ _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 _BIDI = re.compile(f"[{BIDI}]")
 
 
-def index(store: Store, subscriber: str) -> str:
-    digests = store.web.digests(subscriber)
+@dataclass(frozen=True, slots=True)
+class Shelf:
+    """The digests an archive key shows: a name's, or of a reused name the earlier reader's
+    (made before `until`) or the present one's (made from `since`), on the runs' clock."""
+
+    name: str
+    since: str = ""
+    until: str = ""
+
+    def holds(self, made_at: str) -> bool:
+        return made_at >= self.since and (not self.until or made_at < self.until)
+
+
+def digests(store: Store, shelf: Shelf, limit: int = 200) -> list[dict[str, Any]]:
+    """The shelf's digests that had papers, newest first (store.web.digests of its part)."""
+    if not shelf.since and not shelf.until:
+        return store.web.digests(shelf.name, limit)
+    rows = store.web.db.execute(
+        "SELECT id, period, day, made_at, picked FROM digests WHERE subscriber = ? AND picked > 0"
+        " AND made_at >= ? AND made_at < ? ORDER BY made_at DESC, id DESC LIMIT ?",
+        (shelf.name, shelf.since, shelf.until or "~", limit),  # "~" after every time
+    )
+    return [dict(r) for r in rows]
+
+
+def message(store: Store, shelf: Shelf, period: str) -> Message | None:
+    """The message of the shelf's digest of that period, None when the shelf has none."""
+    row = store.web.db.execute(
+        "SELECT made_at FROM digests WHERE subscriber = ? AND period = ?", (shelf.name, period)
+    ).fetchone()
+    if row is None or not shelf.holds(str(row[0])):
+        return None
+    return store.web.digest_message(shelf.name, period)
+
+
+def index(store: Store, shelf: Shelf) -> str:
+    subscriber = shelf.name
+    listed = digests(store, shelf)
     items = "".join(
         f'<li><a href="d/{quote(d["period"], safe="")}">{html.escape(d["day"])}</a>'
         f' <span class="muted">· {d["picked"]} paper{"s" if d["picked"] != 1 else ""}</span></li>'
-        for d in digests
+        for d in listed
     )
     body = f"<ul>{items}</ul>" if items else "<p>No digest yet.</p>"
     body += '<p><a href="feed.atom">Atom feed</a> (one entry per paper)</p>'
@@ -147,22 +185,22 @@ def add(parent: ET.Element, tag: str, text: str | None = None, **attrs: str) -> 
     return element
 
 
-def feed(store: Store, subscriber: str, archive_url: str) -> bytes:
+def feed(store: Store, shelf: Shelf, archive_url: str) -> bytes:
     """A valid Atom 1.0 document (RFC 4287) of the papers sent to the subscriber."""
     root = ET.Element(f"{{{ATOM}}}feed")
-    digests = store.web.digests(subscriber, FEED_DIGESTS)
+    subscriber, made = shelf.name, digests(store, shelf, FEED_DIGESTS)
     now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     add(root, "id", f"{archive_url}feed.atom")
     add(root, "title", f"Paper digest for {subscriber}")
-    add(root, "updated", digests[0]["made_at"] if digests else now)
+    add(root, "updated", made[0]["made_at"] if made else now)
     add(root, "link", rel="self", href=f"{archive_url}feed.atom")
     add(root, "link", rel="alternate", type="text/html", href=archive_url)
     add(add(root, "author"), "name", "digest")
     add(root, "generator", "digest")
-    for d in digests:
-        message = store.web.digest_message(subscriber, d["period"])
+    for d in made:
+        sent = store.web.digest_message(subscriber, d["period"])
         page_url = f"{archive_url}d/{quote(d['period'], safe='')}"
-        for entry in message.entries if message else ():
+        for entry in sent.entries if sent else ():
             if entry.paper_id:
                 _entry(store, root, entry, d["made_at"], page_url)
     return bytes(ET.tostring(root, encoding="utf-8", xml_declaration=True))

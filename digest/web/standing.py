@@ -44,13 +44,22 @@ def rating_line(now: tuple[str, str] | None, vote: str, zone: str) -> str:
     return f"<p>{said}.</p>"
 
 
-def pause_line(subscriber: str, channels: list[str], paused: dict[str, str], zone: str) -> str:
-    """The e-mail digests stopped since when, "" when none is (of several, which still go)."""
+def pause_line(
+    subscriber: str,
+    channels: list[str],
+    paused: dict[str, str],
+    zone: str,
+    others: list[str] | None = None,
+) -> str:
+    """The e-mail digests stopped since when, "" when none is: of several, which are and which
+    still go (`others`: the reader's other e-mail channels mailed on). Once every channel the
+    link stops was, the page had said "E-mail digests for alice are stopped" while another of
+    her e-mail channels was mailed, unnamed (ops25 F3)."""
     if not paused:
         return ""
     since = html.escape(when(min(paused.values()), zone))
     who = html.escape(subscriber)
-    going = ", ".join(html.escape(c) for c in channels if c not in paused)
+    going = ", ".join(html.escape(c) for c in [*channels, *(others or ())] if c not in paused)
     if not going:
         return f"<p>E-mail digests for <strong>{who}</strong> are stopped since {since}.</p>"
     names = ", ".join(html.escape(c) for c in sorted(paused))
@@ -87,13 +96,15 @@ def unsubscribe(
     paused: dict[str, str] | None,
     zone: str,
     button: str,
-    addresses: int = 1,
+    shared: dict[str, int] | None = None,
+    others: list[str] | None = None,
 ) -> tuple[str, str]:
     """The heading and body of the unsubscribe page a GET shows: the question and its button
-    (with what is stopped, when known, and that it stops every address the digests go to), or,
-    once every e-mail channel is, that they are and since when, and no button."""
+    (with what is stopped, when known, and that it stops every address of a channel's one mail:
+    `shared`, each channel's addresses), or, once every e-mail channel it stops is, that they
+    are and since when, those of `others` mailed on, and no button."""
     paused = paused or {}
-    line = pause_line(subscriber, channels, paused, zone)
+    line = pause_line(subscriber, channels, paused, zone, others)
     if len(paused) == len(channels):
         return "Unsubscribed", line + (
             "<p>Nothing more to do here. To start them again, ask the digest's operator"
@@ -101,7 +112,7 @@ def unsubscribe(
         )
     return "Unsubscribe", (
         f"<p>Stop the e-mail digests for <strong>{html.escape(subscriber)}</strong>? Other"
-        " channels go on.</p>" + _shared(addresses) + line + button
+        " channels go on.</p>" + _shared(shared or {}) + line + button
     )
 
 
@@ -119,13 +130,23 @@ def unsubscribed(who: str, stopped: list[str], going: list[str] | None) -> str:
     return f"<p>{done}. {again}</p>"
 
 
-def _shared(addresses: int) -> str:
+def _shared(shared: dict[str, int]) -> str:
     """A digest mailed to several addresses at once (a lab's list, a PI and a student) stops
-    for every one of them: one reader's unsubscribe had stopped it for all, unsaid."""
-    if addresses < 2:
+    for every one of them: one reader's unsubscribe had stopped it for all, unsaid. Counted per
+    channel: two channels of one address each had been "2 addresses in one mail" (ops25 F3)."""
+    several = {c: n for c, n in shared.items() if n > 1}
+    if not several:
         return ""
+    if len(shared) == 1:
+        ((_, n),) = several.items()
+        said = f"These digests go to {n} addresses in one mail"
+    else:
+        said = "; ".join(
+            f"the digests on {html.escape(c)} go to {n} addresses in one mail"
+            for c, n in several.items()
+        )
+        said = said[0].upper() + said[1:]
     return (
-        f"<p>These digests go to {addresses} addresses in one mail: this stops them for all"
-        " of them. A reader who wants them stopped alone can ask the operator for a channel of"
-        " their own.</p>"
+        f"<p>{said}: this stops them for all of them. A reader who wants them stopped alone can"
+        " ask the operator for a channel of their own.</p>"
     )

@@ -17,7 +17,8 @@ from typing import Any
 from urllib.parse import quote
 
 from digest.channels.email import recipients
-from digest.models import Subscriber
+from digest.models import Settings, Subscriber
+from digest.state import Store, reuses
 from digest.state.pauses import mailing, normal
 from digest.state.web import link_name
 
@@ -116,9 +117,13 @@ class Signer:
         mac = hmac.new(self.key, b"unsubscribe addresses\x00" + text, hashlib.sha256)
         return _b64(mac.digest()[:MAC_BYTES])
 
-    def archive_key(self, subscriber: str) -> str:
-        """The secret path segment of a subscriber's archive and feed."""
-        mac = hmac.new(self.key, b"archive\x00" + subscriber.encode(), hashlib.sha256)
+    def archive_key(self, subscriber: str, since: str = "") -> str:
+        """The secret path segment of a subscriber's archive and feed. A reused name's present
+        reader's is keyed with `since` too (reuses.since(): the run of its first digest): keyed
+        by the name alone, the newcomer's mails carried the earlier reader's key, and each read
+        the other's digests (ops25 F2). A name never reused keeps the key its mails carry."""
+        text = subscriber + (f"\x00{since}" if since else "")
+        mac = hmac.new(self.key, b"archive\x00" + text.encode(), hashlib.sha256)
         return _b64(mac.digest()[:MAC_BYTES])
 
 
@@ -134,6 +139,7 @@ class Links:
     # older mail's link had named the subscriber alone, and after a rename and the name given
     # to another reader it stopped the newcomer's mail, never the clicker's.
     addresses: tuple[str, ...] | None = None
+    since: str = ""  # a reused name's present reader: the cut its archive key is keyed with
 
     def vote(self, paper_id: str, vote: str) -> str:
         # A long id by its hash: whole, it made a token over what check() takes (and Slack a
@@ -150,7 +156,7 @@ class Links:
         return f"{self.base_url}/u/{self.signer.sign('u', self.subscriber, went, 0)}"
 
     def archive(self) -> str:
-        return f"{self.base_url}/a/{self.signer.archive_key(self.subscriber)}/"
+        return f"{self.base_url}/a/{self.signer.archive_key(self.subscriber, self.since)}/"
 
     def digest_page(self, period: str) -> str:
         return f"{self.archive()}d/{quote(period, safe='')}"
@@ -163,14 +169,28 @@ def addresses_of(subscriber: Subscriber) -> tuple[str, ...]:
     )
 
 
-def links_for(web: Mapping[str, Any], subscriber: str | Subscriber, now: datetime) -> Links | None:
+def links_for(
+    web: Mapping[str, Any], subscriber: str | Subscriber, now: datetime, since: str = ""
+) -> Links | None:
     """The subscriber's links when [web] is set, else None (digests then carry no links). Given
     the Subscriber, its unsubscribe link says the addresses its mail goes to; given a name, it
-    names the subscriber alone, as links did before."""
+    names the subscriber alone, as links did before. `since`: the archive key's (Links.since)."""
     if not web:
         return None
     expires = int(now.timestamp()) + VOTE_DAYS * 86400
     base, signer = str(web["base_url"]).rstrip("/"), Signer(str(web["secret"]))
     if isinstance(subscriber, str):
-        return Links(base, signer, subscriber, expires)
-    return Links(base, signer, subscriber.name, expires, addresses_of(subscriber))
+        return Links(base, signer, subscriber, expires, since=since)
+    return Links(base, signer, subscriber.name, expires, addresses_of(subscriber), since)
+
+
+def links_in(
+    settings: Settings, store: Store, subscriber: Subscriber, now: datetime
+) -> Links | None:
+    """links_for() of a subscriber as a run renders its mail: of a reused name, its present
+    reader's archive key (reuses.since; the cut is this run's clock on its first digest)."""
+    at = None
+    if settings.web and reuses.maybe(store.web.db, subscriber.name, addresses_of(subscriber)):
+        whole = mailing(settings.subscribers, recipients)  # only then: a run renders thousands
+        at = reuses.since(store.web, subscriber.name, whole)
+    return links_for(settings.web, subscriber, now, at or "")

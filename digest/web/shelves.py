@@ -1,0 +1,105 @@
+"""The archive's routes: which digests a key shows (archive.Shelf: a name's, or of a name reused
+since, the earlier reader's before the reuse under the name's key and the present reader's under
+a key of its own), its index, its feed and each digest's page."""
+
+from __future__ import annotations
+
+import hmac
+import html
+from collections.abc import Callable
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from digest.channels.email import recipients
+from digest.state import Store, reuses
+from digest.state.pauses import Mailing, mailing
+from digest.web import archive
+from digest.web.access import Access
+from digest.web.answers import refused, respond
+from digest.web.archive import Shelf
+from digest.web.current import Current, View
+from digest.web.pages import page
+from digest.web.tokens import VOTE_DAYS, Links, addresses_of
+
+
+def find(store: Store, view: View, key: str, mails: Mailing) -> Shelf | None:
+    """The shelf of an archive key, or None. The name's key of a reused name shows the digests
+    before the reuse: keyed by the name alone, the newcomer's mails carried the earlier reader's
+    key, and each read the other's digests, 👍/👎 too (ops25 F2)."""
+    name = view.archives.get(key)
+    if name is not None:
+        return Shelf(name, until=reuses.since(store.web, name, mails) or "")
+    for name, cut in reuses.present(store.web, mails).items():
+        if hmac.compare_digest(view.signer.archive_key(name, cut), key):
+            return Shelf(name, since=cut)
+    return None
+
+
+class Shelves:
+    """The archive's routes over the face's config and state."""
+
+    def __init__(self, db: Access, current: Current, clock: Callable[[], float]) -> None:
+        self.db, self.current, self.clock = db, current, clock
+        self.mails: tuple[View | None, Mailing] = (None, {})
+
+    def mails_of(self, view: View) -> Mailing:
+        """The config's e-mail channels (pauses.mailing), made once a reading of it."""
+        if self.mails[0] is not view:  # read again with the config
+            self.mails = (view, mailing(view.subscribers.values(), recipients))
+        return self.mails[1]
+
+    async def _shelf(self, request: Request) -> tuple[View, Shelf | None]:
+        view, key = self.current.view(), request.path_params["key"]
+        mails = self.mails_of(view)
+        return view, await self.db(lambda store: find(store, view, key, mails))
+
+    async def slash(self, request: Request) -> Response:
+        """/a/<key> is the archive's index: a redirect to <key>/, relative (Host plays no part)."""
+        if (await self._shelf(request))[1] is None:
+            return _nothing()
+        where = f"{request.path_params['key']}/"
+        answer = respond(
+            page("Moved", f'<p><a href="{html.escape(where)}">The archive</a></p>'), 308
+        )
+        answer.headers["Location"] = where
+        return answer
+
+    async def index(self, request: Request) -> Response:
+        shelf = (await self._shelf(request))[1]
+        if shelf is None:
+            return _nothing()
+        return respond(await self.db(lambda store: archive.index(store, shelf)))
+
+    async def feed(self, request: Request) -> Response:
+        view, shelf = await self._shelf(request)
+        if shelf is None:
+            return _nothing()
+        url = self._links(view, shelf, self.clock()).archive()
+        feed = await self.db(lambda store: archive.feed(store, shelf, url))
+        return respond(feed, media="application/atom+xml")
+
+    async def digest(self, request: Request) -> Response:
+        view, shelf = await self._shelf(request)
+        if shelf is None:
+            return _nothing()
+        period = request.path_params["period"]
+        message = await self.db(lambda store: archive.message(store, shelf, period))
+        if message is None:
+            return refused(404, "Not found", "There is no digest of that date.")
+        # Its links made for now: signed with the secret of its day, they died when it rotated.
+        now = self.clock()
+        return respond(archive.relinked(message, period, self._links(view, shelf, now), now))
+
+    def _links(self, view: View, shelf: Shelf, now: float) -> Links:
+        """The links of the shelf's pages. An earlier reader's unsubscribe link made again names
+        the name alone (followed to its heirs): the newcomer's addresses had stopped the
+        newcomer's mail."""
+        sub = view.subscribers.get(shelf.name)
+        to = addresses_of(sub) if sub is not None and not shelf.until else None
+        expires = int(now) + VOTE_DAYS * 86400
+        return Links(view.base_url, view.signer, shelf.name, expires, to, shelf.since)
+
+
+def _nothing() -> Response:
+    return refused(404, "Not found", "There is nothing at this address.")

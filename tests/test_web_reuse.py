@@ -1,0 +1,225 @@
+"""A name reused (ana renamed ana1 at ana@, then a newcomer named ana at ana2@), as the web face
+meets the links of both readers' mails: the earlier reader's 👍/👎 (and undo, and an expired
+one's page) never rate for the newcomer, and each reader's archive key shows its own digests.
+And the unsubscribe pages of a reader with several e-mail channels say which are stopped."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_web_app import slack_click
+from web_project import GRAPHS, IMAGES, MONDAY, SECRET, TUESDAY, Project, papers_file, project
+
+from digest.state import Store
+from digest.web.tokens import Signer, links_in
+
+WEDNESDAY = "2026-12-02T09:00:00+00:00"
+NEWCOMER = (
+    '\n[[subscribers]]\nname = "ana"\ninterests = "graph neural networks for molecules"\n'
+    '[[subscribers.channels]]\nkind = "email"\nto = "ana2@example.org"\n'
+)
+
+
+@pytest.fixture
+def web(tmp_path: Path) -> Any:
+    with project(tmp_path) as p:
+        yield p
+
+
+def ratings(p: Project, capsys: Any) -> list[dict[str, str]]:
+    code, out, err = p.digest(capsys, "ratings", "--format", "json")
+    assert code == 0, err
+    return list(json.loads(out))
+
+
+def run(p: Project, capsys: Any, now: str) -> None:
+    code, _, err = p.digest(capsys, "run", "--now", now)
+    assert code == 0, err
+
+
+def monday(p: Project, capsys: Any) -> str:
+    """The Monday digest to ana@; its html."""
+    run(p, capsys, MONDAY)
+    (mail,) = p.mails("ana@example.org")
+    return p.html_of(mail)
+
+
+def reuse(p: Project, capsys: Any, in_one_edit: bool) -> None:
+    """ana renamed ana1 and the name given to a newcomer at ana2@: in one edit (Tuesday), or a
+    run later (Wednesday); the newcomer's first digest goes out."""
+    config = p.root / "digest.toml"
+    renamed = config.read_text(encoding="utf-8").replace('name = "ana"', 'name = "ana1"')
+    config.write_text(renamed + (NEWCOMER if in_one_edit else ""), "utf-8")
+    papers_file(p.root / "feed" / "tuesday.jsonl", [GRAPHS[2], IMAGES[2]])
+    run(p, capsys, TUESDAY)
+    if not in_one_edit:
+        config.write_text(renamed + NEWCOMER, "utf-8")
+        fresh = [("w1", "Graph transformers for molecules", "Graph transformers on graphs.")]
+        papers_file(p.root / "feed" / "wednesday.jsonl", fresh)
+        run(p, capsys, WEDNESDAY)
+    assert len(p.mails("ana2@example.org")) == 1
+
+
+def archive_key(url: str) -> str:
+    return url.split("/a/", 1)[1].split("/", 1)[0]
+
+
+@pytest.mark.parametrize("in_one_edit", [False, True])
+def test_an_earlier_readers_votes_never_rate_for_the_newcomer_of_the_name(
+    web: Project, capsys, in_one_edit: bool
+) -> None:
+    """ops25 F1: the Monday 👍 of ana, renamed ana1 since and the name given to a newcomer, was
+    recorded as the newcomer's, and led the newcomer's next digest. It is an earlier
+    subscription's link now, as after a rename alone; the newcomer's own links rate."""
+    html = monday(web, capsys)
+    ups = web.links(html, "👍")
+    (payload,) = web.slack.accepted  # ana's Slack message: its buttons carry the same tokens
+    reuse(web, capsys, in_one_edit)
+    signer = Signer(SECRET)
+    paper = json.loads(_payload(ups[0]))[2]
+    undo = signer.sign("x", "ana", paper, "k", int(time.time()) + 3600)
+    late = signer.sign("v", "ana", paper, "up", int(time.time()) - 60)
+    with web.web() as http:
+        for url in (ups[0], f"/r/{undo}"):
+            for answer in (http.get(url), http.post(url)):
+                assert answer.status_code == 410 and "earlier subscription" in answer.text
+        expired = http.get(f"/r/{late}")
+        assert expired.status_code == 410 and "You rated" not in expired.text
+        actions = [b for b in payload["blocks"] if b["type"] == "actions"]
+        up = next(e for e in actions[0]["elements"] if e["action_id"].startswith("digest-up"))
+        body, headers = slack_click(up, actions[0]["block_id"])
+        assert http.post("/slack/actions", content=body, headers=headers).status_code == 200
+    assert ratings(web, capsys) == []
+    (mail,) = web.mails("ana2@example.org")
+    (own, *_) = web.links(web.html_of(mail), "👍")
+    with web.web() as http:
+        assert "for ana's next digests" in http.get(own).text
+        assert http.post(own).status_code == 200
+    (rated,) = ratings(web, capsys)
+    assert rated["subscriber"] == "ana" and rated["paper"] in ("g3", "w1")
+
+
+def _payload(url: str) -> str:
+    body = url.rsplit("/r/", 1)[1].split(".")[0]
+    return base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)).decode()
+
+
+@pytest.mark.parametrize("in_one_edit", [False, True])
+def test_a_reused_names_present_reader_has_an_archive_key_of_its_own(
+    web: Project, capsys, in_one_edit: bool
+) -> None:
+    """ops25 F2: the key was the secret and the name, so the newcomer's mails carried the
+    earlier reader's key and each read the other's digests. The name's key, which the earlier
+    reader's mails carry, shows the digests before the reuse; the newcomer's is keyed with the
+    run of its first digest. A name never reused keeps its key."""
+    signer = Signer(SECRET)
+    html = monday(web, capsys)
+    (old,) = set(re.findall(r"/a/([^/\"]+)/", html))
+    assert old == signer.archive_key("ana")  # never reused: the key as it always was
+    reuse(web, capsys, in_one_edit)
+    newest = "2026-12-01" if in_one_edit else "2026-12-02"
+    with web.web() as http:  # the earlier reader's key: not the newcomer's digests
+        earlier = http.get(f"/a/{old}/")
+        assert "2026-11-30" in earlier.text and newest not in earlier.text
+    settings = web.settings()
+    by_name = {s.name: s for s in settings.subscribers}
+    newcomer = by_name["ana"]
+    with Store(web.state) as store:
+        links = links_in(settings, store, newcomer, datetime.now(UTC))
+        ben = links_in(settings, store, by_name["ben"], datetime.now(UTC))
+    assert links is not None and ben is not None
+    new = archive_key(links.archive())
+    assert new != old and archive_key(ben.archive()) == signer.archive_key("ben")
+    (mail,) = web.mails("ana2@example.org")  # the newcomer's mail carries its own key
+    assert set(re.findall(r"/a/([^/\"]+)/", web.html_of(mail))) == {new}
+    with web.web() as http:
+        present = http.get(f"/a/{new}/")
+        assert present.status_code == 200 and newest in present.text
+        assert "2026-11-30" not in present.text
+        feed = http.get(f"/a/{new}/feed.atom").text
+        assert f"/a/{new}/" in feed and f"/a/{old}/" not in feed
+        (period,) = _periods(present.text)
+        assert http.get(f"/a/{old}/d/{period}").status_code == 404
+        page = http.get(f"/a/{new}/d/{period}")
+        assert page.status_code == 200 and f"/a/{new}/" in page.text
+        assert http.get(f"/a/{signer.archive_key('ana', 'x')}/").status_code == 404
+
+
+def _periods(index: str) -> list[str]:
+    from urllib.parse import unquote
+
+    return [unquote(p) for p in re.findall(r'href="d/([^"]+)"', index)]
+
+
+HOME = '\n[[subscribers.channels]]\nkind = "email"\nto = "ana.home@example.net"\n'
+MAIL = '[[subscribers.channels]]\nkind = "email"\nto = "ana@example.org"\n'
+
+
+def test_two_e_mail_channels_are_not_one_mail_of_two_addresses(web: Project, capsys) -> None:
+    """ops25 F3 (A): ana's two e-mail channels, two mails, were "2 addresses in one mail"; a
+    channel of two addresses beside one of its own is named."""
+    config = web.root / "digest.toml"
+    config.write_text(config.read_text(encoding="utf-8").replace(MAIL, MAIL + HOME), "utf-8")
+    monday(web, capsys)
+    (mail,) = web.mails("ana@example.org")
+    link = str(mail["List-Unsubscribe"]).strip().strip("<>")
+    with web.web() as http:
+        asked = http.get(link)
+        assert asked.status_code == 200 and "Stop the e-mail digests for" in asked.text
+        assert "in one mail" not in asked.text
+    two = MAIL.replace('"ana@example.org"', '["ana@example.org", "lab@example.org"]')
+    config.write_text(config.read_text(encoding="utf-8").replace(MAIL, two), "utf-8")
+    with web.web() as http:
+        asked = http.get(link)
+        assert "The digests on email go to 2 addresses in one mail" in asked.text
+        assert "email-2 go to" not in asked.text
+
+
+def test_the_page_reloaded_after_a_one_click_names_the_channels_stopped_and_mailed(
+    web: Project, capsys
+) -> None:
+    """ops25 F3 (B): after the click, Back or Reload said "E-mail digests for ana are stopped"
+    while her other e-mail channel, added since the mail, was mailed on."""
+    monday(web, capsys)
+    (mail,) = web.mails("ana@example.org")
+    link = str(mail["List-Unsubscribe"]).strip().strip("<>")
+    config = web.root / "digest.toml"
+    config.write_text(config.read_text(encoding="utf-8").replace(MAIL, MAIL + HOME), "utf-8")
+    with web.web() as http:
+        done = http.post(link, content=b"List-Unsubscribe=One-Click")
+        assert "on email; still mailed: email-2" in done.text
+        again = http.get(link)
+        assert again.status_code == 200 and "Nothing more to do here" in again.text
+        assert " on email; still mailed: email-2." in again.text, again.text
+
+
+def test_the_newcomers_key_rendered_in_its_first_run_is_the_key_the_face_honours(
+    web: Project, capsys
+) -> None:
+    """A run renders its digests before its delivery pass records the newcomer's stints: the
+    key is the same then (the run in progress) as after."""
+    monday(web, capsys)
+    config = web.root / "digest.toml"
+    renamed = config.read_text(encoding="utf-8").replace('name = "ana"', 'name = "ana1"')
+    config.write_text(renamed + NEWCOMER, "utf-8")
+    settings = web.settings()
+    newcomer = next(s for s in settings.subscribers if s.name == "ana")
+    tuesday = datetime.fromisoformat(TUESDAY)
+    with Store(web.state) as store:
+        assert links_in(settings, store, newcomer, tuesday).since == ""  # no run since: none
+        run_id = store.start_run(datetime.now(UTC), tuesday)  # as `digest run` renders
+        rendered = links_in(settings, store, newcomer, tuesday)
+        store.finish_run(run_id, datetime.now(UTC), "ok", {})
+    papers_file(web.root / "feed" / "tuesday.jsonl", [GRAPHS[2], IMAGES[2]])
+    run(web, capsys, TUESDAY)  # its digest made, then its pass records the stints
+    with Store(web.state) as store:
+        after = links_in(settings, store, newcomer, tuesday)
+    assert rendered is not None and after is not None
+    assert rendered.archive() == after.archive() != Signer(SECRET).archive_key("ana")
