@@ -54,6 +54,20 @@ def test_a_library_of_three_topics_gets_picks_from_each_and_says_which_interest(
         assert set(named.split()) <= set(TOPICS[topic].split())
 
 
+def test_three_topics_of_four_liked_papers_each_are_three_interests():
+    """rank24 F5: k was library size // 5, so three topics of four papers (the docs' "4+ per
+    topic") made two interests and the third topic got 1 pick of 10."""
+    rng = random.Random(5)
+    library = [p for t in TOPICS for p in papers_of(t, 4, "lib-", rng)]
+    pool = papers_of("privacy", 60, "new-", rng) + papers_of("galaxies", 8, "new-", rng)
+    pool += papers_of("chemistry", 8, "new-", rng)
+    reader = Subscriber("ana", Profile(library=tuple(library)), (), top_k=12, min_score=0.0)
+    picks = rank(pool, [reader])["ana"]
+    by_topic = Counter(next(t for t in TOPICS if t in s.paper.id) for s in picks)
+    assert all(by_topic[t] >= 3 for t in TOPICS), by_topic
+    assert len({s.because.split(";")[0] for s in picks}) == 3
+
+
 def test_a_small_library_stays_one_interest():
     # Seven papers cannot make two interests of 4+ papers each.
     rng = random.Random(4)

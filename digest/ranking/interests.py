@@ -23,7 +23,10 @@ LEAST = 4
 # A library of two such interests may hold several topics; smaller ones stay one interest (one
 # vector, as a mean of a few papers is what ranks a single field best).
 CLUSTER_MIN = 2 * LEAST
-PER_GROUP = 5  # about this many liked papers per interest: k = library size // PER_GROUP
+# k = library size // PER_GROUP: a group for every LEAST papers a topic may have. At 5, three
+# topics of 4 liked papers (the documented "4+ per topic") made two interests, and the third
+# topic's reader got 1 pick of 10 (rank24 F5); the merge and fold below join a field's fragments.
+PER_GROUP = LEAST
 MAX_GROUPS = 5
 # Two papers of one field share few words, so they are grouped by their neighbourhoods: each
 # liked paper with the sum of its NEIGHBOURS closest papers of the pool.
