@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from digest import library, ranking
+from digest.channels.email import recipients
 from digest.models import InputError, Notice, Paper, Scored, Settings, Subscriber
 from digest.ranking import Space
 from digest.ranking.background import extended, stored
@@ -26,7 +27,8 @@ from digest.ranking.profiles import frequent, name_counts
 from digest.ranking.tokens import analyze
 from digest.ranking.wishes import interests as read_interests
 from digest.sources.files import read_papers
-from digest.state import Store
+from digest.state import Store, reuses
+from digest.state.pauses import mailing
 
 log = logging.getLogger("digest.corpus")
 
@@ -304,7 +306,7 @@ def rank_files(
     subscribers = library.with_libraries(settings.subscribers)
     space = None
     if store is not None:
-        subscribers = store.ratings.apply(subscribers)
+        subscribers = rated(settings, store, subscribers)
         # The space a run would rank in, with its latent basis: `digest rank` ranks as it would.
         space = saved_space(store, subscribers) if papers else None
         space = space and with_library(space, subscribers, store)
@@ -318,3 +320,11 @@ def rank_files(
         ]
         for sub in subscribers
     }
+
+
+def rated(
+    settings: Settings, store: Store, subscribers: Sequence[Subscriber]
+) -> tuple[Subscriber, ...]:
+    """The subscribers with their ratings, but a reused name's earlier reader's (reuses.py)."""
+    earlier = reuses.earlier_given(store.web, mailing(settings.subscribers, recipients))
+    return store.ratings.apply(subscribers, earlier)

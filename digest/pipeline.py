@@ -163,7 +163,9 @@ def _cycle(
     # The ratings after the sources (a slow feed takes minutes): a vote given meanwhile counts
     # in this digest, as its page says. Votes replied in Matrix rooms since the last run too.
     replies.read(settings, store, now)
-    subscribers = store.ratings.apply(subscribers)
+    from digest import corpus  # numpy: not for commands that never rank
+
+    subscribers = corpus.rated(settings, store, subscribers)
     # Nothing new while a source failed is no quiet day: the period waits for that source (a
     # main feed down beside a minor one that answered had closed the day as "no new papers").
     failed = [s.name for s in report.sources if s.error]
@@ -327,7 +329,9 @@ def preview(settings: Settings, store: Store, name: str, now: datetime) -> Messa
     )
     if waiting:  # as the run: no digest ranked without the liked papers
         return f"{name}: waiting for liked papers: a run now makes no digest (the lookup failed)"
-    (subscriber,) = store.ratings.apply([subscriber])
+    from digest import corpus, render  # numpy: not for commands that never rank
+
+    (subscriber,) = corpus.rated(settings, store, [subscriber])
     sources, fetched = ingest(settings, None, now)
     failed = [s.name for s in sources if s.error]
     fetched = seen_replacements(fetched, store, "preview")
@@ -340,7 +344,6 @@ def preview(settings: Settings, store: Store, name: str, now: datetime) -> Messa
     fetched = [p for p in fetched if p.id in recent] + new
     pool = evidence.dedupe(stored + fetched)
     ids = [p.id for p in pool]
-    from digest import corpus, render  # numpy: not for commands that never rank
 
     # The run's space (fitted, unsaved, when the new papers make it stale) and held alerts.
     space = corpus.foreseen_space(store, [subscriber], new) if pool else None

@@ -106,6 +106,27 @@ def test_an_earlier_readers_votes_never_rate_for_the_newcomer_of_the_name(
     assert rated["subscriber"] == "ana" and rated["paper"] in ("g3", "w1")
 
 
+@pytest.mark.parametrize("in_one_edit", [False, True])
+def test_the_earlier_readers_own_ratings_do_not_steer_the_newcomer_of_the_name(
+    web: Project, capsys, in_one_edit: bool
+) -> None:
+    """Ratings are kept by name: ana's Monday 👍, given before she was renamed ana1 and the name
+    went to a newcomer, had joined the newcomer's library at every run since."""
+    from digest.corpus import rated
+
+    html = monday(web, capsys)
+    up = web.links(html, "👍")[0]
+    with web.web() as http:
+        assert http.post(up).status_code == 200  # ana's own vote, while she is ana
+    paper = json.loads(_payload(up))[2]
+    reuse(web, capsys, in_one_edit)
+    settings = web.settings()
+    with Store(web.state) as store:
+        assert paper in {p.id for p in store.ratings.of("ana")[0]}  # kept, by name
+        by_name = {s.name: s for s in rated(settings, store, settings.subscribers)}
+    assert paper not in {p.id for p in by_name["ana"].profile.library}
+
+
 def _payload(url: str) -> str:
     body = url.rsplit("/r/", 1)[1].split(".")[0]
     return base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)).decode()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import secrets
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -275,12 +275,20 @@ class Ratings(Tables):
                 (name, through_seq, docs, self.stamp(now), data),
             )
 
-    def apply(self, subscribers: Sequence[Subscriber]) -> tuple[Subscriber, ...]:
+    def apply(
+        self, subscribers: Sequence[Subscriber], earlier: Mapping[str, Collection[str]] = {}
+    ) -> tuple[Subscriber, ...]:
         """Subscribers whose profiles carry their ratings: up joins the library, down the
-        disliked papers (and leaves the library, if the paper was there)."""
+        disliked papers (and leaves the library, if the paper was there). `earlier`: per name,
+        papers whose rating is an earlier subscription's of that name (reuses.earlier_given)."""
         out = []
         for sub in subscribers:
             up, down = self.of(sub.name)
+            if theirs := earlier.get(sub.name):
+                up, down = (
+                    [p for p in up if p.id not in theirs],
+                    [p for p in down if p.id not in theirs],
+                )
             if up or down:
                 downs = {p.id for p in down}
                 kept = tuple(p for p in sub.profile.library if p.id not in downs)

@@ -55,6 +55,29 @@ def cut(db: Engine, began: str, kept: bool = True) -> str:
     return "" if after is None else str(after[0])
 
 
+def earlier_given(web: Web, mailing: Mailing) -> dict[str, set[str]]:
+    """Per reused name of `mailing`, the papers first given to it before the cut: its earlier
+    reader's, whose ratings of them are not the newcomer's (ratings are kept by name: a dana
+    renamed dana1 left her ratings to the newcomer named dana, whose digests followed them)."""
+    out: dict[str, set[str]] = {}
+    for name in mailing:
+        if not maybe(web.db, name, _addresses(mailing, name)):
+            continue
+        at = since(web, name, mailing)
+        if at is None:
+            continue
+        first: dict[str, str] = {}
+        for paper, made in web.db.execute(
+            "SELECT s.paper_id, d.made_at FROM sent s JOIN digests d ON d.id = s.digest_id"
+            " WHERE s.subscriber = ? UNION SELECT paper_id, made_at FROM alerts"
+            " WHERE subscriber = ?",
+            (name, name),
+        ):
+            first[str(paper)] = min(first.get(str(paper), str(made)), str(made))
+        out[name] = {p for p, t in first.items() if not at or t < at}
+    return out
+
+
 def earlier(web: Web, name: str, link: str, paper_id: str, mailing: Mailing) -> bool:
     """Whether a rating link of `name` naming `link` (the paper `paper_id` now) is the earlier
     subscription's: the name reused, and the paper given under it before the cut (or never)."""
