@@ -129,3 +129,11 @@ def test_a_compound_and_the_phrase_that_goes_on_from_it_are_said_as_the_text_wri
     assert said == ("text-to-3d generation",)
     apart = "text-to-3D models, and 3D generation"  # not one phrase in the text: both said
     assert joined(["text-to-3d", "3d generation"], apart) == ("text-to-3d", "3d generation")
+
+
+def test_a_term_is_said_once_whichever_number_comes_first() -> None:
+    """rank24 F2: the singular said first, its plural was said again ("scaling law, scaling
+    laws", "movie, movies"): only the plural's numbers were looked up."""
+    names = ["movie", "movies", "scaling law", "scaling laws", "x-ray", "x-rays"]
+    chosen, _ = explanations._words(names, [0, 1, 2, 3, 4, 5])
+    assert chosen == ["movie", "scaling law", "x-ray"]

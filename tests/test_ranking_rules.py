@@ -331,3 +331,42 @@ def test_a_rule_of_a_number_and_its_unit_written_together_is_the_quantity():
         pattern = exclude_pattern([rule])
         assert pattern is not None and pattern.search(f"{rule} models"), rule
         assert not pattern.search(f"{rule[0]} {rule[1]} models"), rule
+
+
+def test_a_rule_meets_its_other_number_as_the_ranking_reads_it():
+    """rank24 F1, F3, F4, F6: "scaling laws" had left "scaling law" papers, "gender biases"
+    "gender bias", "X-rays" "X-ray", "dark matter haloes" "a dark matter halo"; "public goods"
+    must not find "good", "means" "mean"."""
+    for rule, text in [("scaling laws", "a scaling law"), ("gender biases", "gender bias"),
+                       ("X-rays", "an X-ray view"), ("X-ray", "hard X-rays"),
+                       ("dark matter haloes", "a dark matter halo"), ("movies", "a movie"),
+                       ("normalizing flows", "a normalizing flow"), ("Fermi gases", "a Fermi gas"),
+                       ("heuristics", "a heuristic"), ("LLMs", "an LLM"),
+                       ("model", "models")]:  # fmt: skip
+        pattern = exclude_pattern([rule])
+        assert pattern is not None and pattern.search(text), (rule, text)
+    for rule, text in [("public goods", "ask good questions"), ("means", "the mean field"),
+                       ("leaves", "leave one out"), ("Mpc", "MPCs")]:  # fmt: skip
+        pattern = exclude_pattern([rule])
+        assert pattern is not None and not pattern.search(text), (rule, text)
+
+
+def test_a_rules_number_is_whole_before_a_percent_or_a_multiplier_and_keeps_its_sign():
+    """reg44 F1: "7B" had found "6.7B", "5%" "4.5%", "1% precision" "0.1% precision"; F3:
+    "2023" found "2,023 participants" and "0.5" missed the list "2,1.5,1,0.5"; F4: "-1" found
+    every "1", "-40 C" "at 40 C"."""
+    found = [("7B", "Qwen2.5-7B"), ("7B", "a 7B model"), ("5%", "by 5% over"),
+             ("1% precision", "a 1% precision test"), ("2023", "in 2023 we"),
+             ("1000", "1,000 samples"), ("1000", "masses (500,1000 solar)"),
+             ("0.5", "$\\gamma=2,1.5,1,0.5$"), ("0.5", "gamma in {1,0.5}"), ("-1", "w = -1"),
+             ("-1", "w = \u22121"), ("-40 C", "at -40 C"),
+             ("COVID-19", "COVID-19 cases")]  # fmt: skip
+    missed = [("7B", "the 6.7B model"), ("7B", "OPT-6.7B"), ("5%", "improved by 4.5%"),
+              ("1% precision", "a 0.1% precision test"), ("4K video", "2.4K video clips"),
+              ("2023", "data from 2,023 participants"), ("500", "1,500 samples"),
+              ("3 dB", "at 1,3 dB"), ("-1", "w = 1"), ("-40 C", "at 40 C"),
+              ("-3 dB", "the 3 dB point")]  # fmt: skip
+    for rule, text in found + missed:
+        pattern = exclude_pattern([rule])
+        assert pattern is not None
+        assert bool(pattern.search(text)) == ((rule, text) in found), (rule, text)

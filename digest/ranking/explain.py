@@ -77,11 +77,12 @@ def _words(names: Sequence[str], columns: list[int]) -> tuple[list[str], bool]:
         term = names[column]
         # One term of the reader's is said once: "selfsupervised, self supervised" and "MPC,
         # mpc" had been a reader's "self-supervised" and "mpc" twice (ranking/spellings.py), so
-        # is a noun in both numbers ("markets, market").
+        # is a noun in both numbers ("markets, market"), whichever it meets first: the other
+        # number is said with the term ("scaling law, scaling laws" had been, rank24 F2).
         key = _SPELLING.sub("", term).lower()
-        if key in spelled or any(_SPELLING.sub("", f) in spelled for f in numbers(term.lower())):
+        if key in spelled:
             continue
-        spelled.add(key)
+        spelled.update([key, *(_SPELLING.sub("", f) for f in numbers(term.lower()))])
         if " " not in term and term in inside:
             continue
         pieces = _pieces(term)

@@ -8,6 +8,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from digest.ranking.plurals import cased, other
 from digest.ranking.spellings import unit
 from digest.ranking.symbols import UNITS, series
 from digest.ranking.tokens import (
@@ -51,7 +52,7 @@ def exclude_pattern(words: Collection[str]) -> Phrases | None:
     # The rule's own typographic marks too ("Alzheimer’s", "fine‐tuning"), as the text's; a rule
     # in quotes, with a full stop or as a comma list had matched nothing, as the ranking reads it.
     rules = [_unmarked(r) for w in words for r in _listed(w)]
-    phrases = [_apart(rule_words(series(respelled(w)))) for w in rules]
+    phrases = [_signed(w, _apart(rule_words(w))) for w in map(series, map(respelled, rules))]
     parts = [_bounded(phrase) for phrase in phrases if not no_rule(phrase)]
     if not parts:
         return None
@@ -110,14 +111,16 @@ def _plurals(phrase: list[str]) -> str:
     policies, analysis -> analyses; a word written in the plural also matches its singular
     (models -> model, LLMs -> LLM, studies -> study, approaches -> approach)."""
     *head, last = phrase
-    numbered = [_NUMBER.fullmatch(word) is not None for word in phrase]
+    numbered = [_NUMBER.fullmatch(word.lstrip("-")) is not None for word in phrase]
     spell = functools.partial(_spelled, alone=not head, numbered=bool(head) and numbered[-2])
-    forms = [spell(last) + "(?:e?s)?"]
-    if len(last) > 2 and last[-1].lower() == "y" and last[-2].lower() not in "aeiou":
-        forms.append(spell(last[:-1]) + "ies")
-    if len(last) > 3 and last[-2:].lower() == "is":
-        forms.append(spell(last[:-2]) + "es")
-    forms += map(spell, _singulars(last))
+    # A word of letters in its other number as the ranking reads it (plurals.other): "scaling
+    # laws" had missed "scaling law", "gender biases" "gender bias", "X-rays" "X-ray", and
+    # "goods" would find "good" (rank24 F1, F3, F4, F6); a number, a mark or a unit keeps its
+    # -s, which the unit's own spelling guards ("Mpc" finds no "MPCs").
+    if last.isalpha() and not _unit(last):
+        forms = [spell(last), *(spell(cased(last, f)) for f in other(last.lower()))]
+    else:
+        forms = [spell(last) + "(?:e?s)?"]
     # Words of a phrase apart or joined: "fine tuning" finds "fine-tuning" and "finetuning";
     # "Navier-Stokes" the name pair as journals write it, "Navier–Stokes" (an en dash).
     heads = [_spelled(w, False, i > 0 and numbered[i - 1]) for i, w in enumerate(head)]
@@ -143,20 +146,49 @@ def _apart(phrase: list[str]) -> list[str]:
     return words
 
 
+def _signed(rule: str, phrase: list[str]) -> list[str]:
+    """The rule's words with a number's minus sign kept ("-1", "w = -1", "-40 C"): the words had
+    dropped it, and "-1" excluded every paper with a "1" (reg44 F4). A hyphen after a letter or
+    a digit joins ("COVID-19", "10-20 GHz")."""
+    signs = [
+        m.start() > 0 and rule[m.start() - 1] in _MINUS and not rule[: m.start() - 1][-1:].isalnum()
+        for m in re.finditer(r"(?<![\d.,])\d", rule)
+    ]
+    at = [i for i, word in enumerate(phrase) if word[:1].isdigit()]
+    if len(at) != len(signs) or not any(signs):
+        return phrase
+    return ["-" + w if i in {a for a, sign in zip(at, signs, strict=True) if sign} else w
+            for i, w in enumerate(phrase)]  # fmt: skip
+
+
+_MINUS = "-\u2212"
+
+
 def _unit(letters: str) -> bool:
     """Are the letters a unit's, in any case the analyzer reads as one after a number?"""
     low = letters.lower()
     return low in UNITS or bool(UNIT_ACRONYM.fullmatch(low)) or unit_case(letters) or unit(letters)
 
 
-def _number(word: str) -> str:
+def _number(word: str, alone: bool) -> str:
     """A number as a whole, with its thousands separated or not ("1,000", "1000", LaTeX's
     "1{,}000", "1\\,000"): never the tail of another number. "5 MW" had found "2.5 MW", "3 dB"
-    "1.3 dB", "100 GB" "1.100 GB", read by the analyzer as no such quantity (reg41 F1)."""
+    "1.3 dB", "100 GB" "1.100 GB", read by the analyzer as no such quantity (reg41 F1). Only a
+    comma before three digits separates thousands, and a decimal is no decimal comma's tail:
+    "0.5" finds the list "2,1.5,1,0.5" (reg44 F3), "3 dB" still not "1,3 dB". A rule of four
+    digits alone that read as a year is the year: "2023" is not "2,023 participants"."""
     whole, point, fraction = word.replace(",", "").partition(".")
     groups = [whole[max(0, end - 3) : end] for end in range(len(whole), 0, -3)][::-1]
-    grouped = _THOUSANDS.join(groups) if len(groups) > 1 else whole
-    return rf"(?<!\d)(?<!\d[.,])(?:{whole}|{grouped}){re.escape(point + fraction)}(?!,\d)"
+    year = alone and word == whole and len(whole) == 4 and whole[:2] in ("18", "19", "20")
+    grouped = _THOUSANDS.join(groups) if len(groups) > 1 and not year else whole
+    tail = _no_tail("." if point else whole)  # "1,0.5" is a list, no number
+    return rf"{tail}(?:{whole}|{grouped}){re.escape(point + fraction)}(?!,\d{{3}})"
+
+
+def _no_tail(digits: str) -> str:
+    """Never after another number's digits or its decimal point, nor a comma that may be a
+    thousands separator or a decimal comma before up to three digits ("1,500", "1,3")."""
+    return r"(?<!\d)(?<!\d\.)" + (r"(?<!\d,)" if digits.isdigit() and len(digits) <= 3 else "")
 
 
 _THOUSANDS = r"(?:,|\{,\}|\\,)"
@@ -167,8 +199,18 @@ def _spelled(word: str, alone: bool, numbered: bool = False) -> str:
     letter is also its name, and a name its letter, as the analyzer reads them in a term
     ("Hα" finds "H-alpha", "alpha helix" "α-helix"); a rule of a letter alone is that letter.
     A unit's letters in capitals after the rule's own number (numbered) are the unit."""
+    if word[:1] == "-":
+        return rf"[{_MINUS}]\s?" + _spelled(word[1:], alone, numbered)
     if _NUMBER.fullmatch(word):
-        return _number(word)
+        return _number(word, alone)
+    if lead := re.match(r"\d+", word):
+        # A percentage or a multiplier is whole as a number is: "7B" had found "6.7B", "5%"
+        # "4.5%", "1% precision" "0.1% precision" (reg44 F1).
+        return _no_tail(lead[0]) + _lettered(word, alone, numbered)
+    return _lettered(word, alone, numbered)
+
+
+def _lettered(word: str, alone: bool, numbered: bool) -> str:
     if (letter := GREEK.get(word.lower())) and not alone:
         return f"(?:{re.escape(word)}|{letter})"
     if word.isupper() and UNIT_ACRONYM.fullmatch(word.lower()):
@@ -194,20 +236,3 @@ def _spelled(word: str, alone: bool, numbered: bool = False) -> str:
 _NAME_DIGITS = "|".join(name_digits())
 _NOT_NAME_DIGITS = "".join(look.replace("(?<=", "(?<!", 1) for look in name_digits())
 _AFTER_NUMBER = rf"(?<=\d)|(?<=\d[\s-]){_NOT_NAME_DIGITS}"  # "5 MW", "5-MW", "5MW"
-
-
-def _singulars(word: str) -> list[str]:
-    """The singulars a plural may stand for. Short words and endings that are seldom plurals
-    (news, lens, physics, status, class, analysis) keep their form: "new" must not match "news"."""
-    low = word.lower()
-    acronym = len(word) >= 3 and word[:-1].isupper() and low.endswith("s")  # LLMs, GNNs
-    if len(word) > 4 and low.endswith("ies"):
-        return [word[:-3] + ("Y" if word[-3].isupper() else "y")]
-    if not acronym and (len(word) < 5 or not low.endswith("s") or low.endswith(_NOT_PLURAL)):
-        return []
-    if re.search(r"(?:ch|sh|x|z|ss)es$", low):
-        return [word[:-1], word[:-2]]  # caches -> cache, approaches -> approach
-    return [word[:-1]]
-
-
-_NOT_PLURAL = ("ss", "us", "is", "ics", "ws")

@@ -15,6 +15,7 @@ import scipy.sparse as sp
 
 from digest.ranking import tokens
 from digest.ranking.cases import OTHER_CASE, alone, cased_words
+from digest.ranking.plurals import cased, other
 from digest.ranking.tokens import GREEK, LETTER_NAMES, analyze
 from digest.ranking.units import UNIT_ACRONYM, name_digits, unit_case
 
@@ -122,42 +123,13 @@ def numbers(term: str) -> list[str]:
     """The term with its last word in the other number, singular or regular plural: a reader's
     "labor markets" had met none of the papers on the "labor market" (their top five at 3 to 77,
     "why: labor"), and "smart contract" ranked a pothole paper above one on "smart contracts"
-    (rank23 F1), while an exclude rule read both. As rules.py reads a rule's last word."""
+    (rank23 F1), while an exclude rule read both. As rules.py reads a rule's last word
+    (plurals.other); a word joined by a hyphen by its letters after it: "x-rays" had been no
+    plural of "x-ray" (rank24 F4)."""
     head, _, last = term.rpartition(" ")
-    if len(last) < 3 or not last.isalpha():
-        return []
-    forms = _singulars(last) if last.endswith("s") and not last.endswith(("ss", "is")) else []
-    forms = forms or _plurals(last)
+    joined, hyphen, tail = last.rpartition("-")
+    forms = [joined + hyphen + cased(tail, form) for form in other(tail.lower())]
     return [f"{head} {form}" if head else form for form in forms]
-
-
-def _singulars(word: str) -> list[str]:
-    """The singulars a plural may stand for; none for short words and endings that are seldom
-    plurals (news, lens, physics, status, class: "new" is no "news")."""
-    if len(word) > 4 and word.endswith("ies"):
-        return [word[:-3] + "y"]
-    if re.search(r"(?:ch|sh|x|z|ss)es$", word):
-        return [word[:-1], word[:-2]]  # caches -> cache, approaches -> approach
-    if len(word) > 5 and word.endswith("ses"):
-        return [word[:-1], word[:-2] + "is"]  # analyses -> analysis, responses -> response
-    return [word[:-1]] if len(word) > 3 and not word.endswith(_NOT_PLURAL) else []
-
-
-def _plurals(word: str) -> list[str]:
-    """The regular plurals of a singular: -s, -es, policy -> policies, analysis -> analyses; a
-    word in -s (llms, physics) has none."""
-    if word.endswith("is") and len(word) > 4:
-        return [word[:-2] + "es"]
-    if word.endswith("s") and not word.endswith("ss"):
-        return []
-    if word.endswith("y") and word[-2] not in "aeiou":
-        return [word[:-1] + "ies"]
-    if word.endswith(("ss", "x", "z", "ch", "sh")):
-        return [word + "es"]
-    return [word + "s"]
-
-
-_NOT_PLURAL = ("ss", "us", "ics", "ws", "is")
 
 
 def greek_spellings(term: str) -> tuple[str, ...]:
