@@ -168,3 +168,57 @@ def test_an_accent_without_its_argument_stays_as_written_and_says_nothing(caplog
         assert to_text(r"R\overline x") == r"R\overline x"
         assert to_text(r"\widehat{x} and y") == "x and y"
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+@pytest.mark.parametrize(
+    ("written", "text"),
+    [  # arXiv's abstracts as their authors typed them (2503.00278, 2503.03218, 2503.12418)
+        ("The ``quantum'' regime", "The “quantum” regime"),
+        ('the ``NeuroLit Navigator," a tool', "the “NeuroLit Navigator,” a tool"),
+        ("a `perfect' match and `Hund's rule'", "a ‘perfect’ match and ‘Hund's rule’"),
+        ("Hartree--Fock theory---a review", "Hartree–Fock theory—a review"),
+        ("Mn--Nb--Mo--Ta--W, 10--20% and (LLMs)--which", "Mn–Nb–Mo–Ta–W, 10–20% and (LLMs)–which"),
+        ("$x$--$y$ pairs", "x–y pairs"),
+        ("datasets -- either in context --- or", "datasets – either in context — or"),
+        (
+            "Energies of 10--20~keV, i.e.\\ the soft band",
+            "Energies of 10–20 keV, i.e. the soft band",
+        ),
+        ("Fig.~1, models~(LLMs), [O~III]~$\\lambda$5007", "Fig. 1, models (LLMs), [O III] λ5007"),
+        ("NGC~55, HR~8799 and HoloLens~2", "NGC 55, HR 8799 and HoloLens 2"),
+        ("benchmark~\\cite{yang2022openood}. Our", "benchmark. Our"),
+        ("the ``Keenan--Barger $x$ void''", "the “Keenan–Barger x void”"),
+        ("Code: \\href{https://x.org/a}{site}.", "Code: site (https://x.org/a)."),
+        ("at \\href{https://github.com/a/b}{\\texttt{github.com/a/b}}", "at github.com/a/b"),
+        ("\\href{https://x.org/a--b~c}{https://x.org/a--b~c}", "https://x.org/a--b~c"),
+        ("\\url{https://x.org/a--b}", "https://x.org/a--b"),  # an address's "--" is no dash
+    ],
+)
+def test_text_mode_punctuation_reads_as_latex_prints_it(written: str, text: str) -> None:
+    """Outside BibTeX these had reached readers as written: ``quantum'', Hartree--Fock, \\href."""
+    assert to_text(written) == text
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "at ~10 K, ~ 5% of it, and z~6 galaxies",  # "approximately"
+        "T_eff~1000K, Recall@1~0.45, radius~1.26 and DFT~2.04",  # after a variable, not whole
+        "run it with --help or ls -- -x, A-->B and B<--A",  # flags and arrows
+        "a 0.5'' offset and the 2'' aperture",  # arcseconds: no opening quote
+        "see https://x.org/~user/a--b~c and www.x.org/p--q",
+        "the `code` span and a lone ` mark",
+        "pages ---- and a dash at the end --",
+    ],
+)
+def test_what_is_no_latex_punctuation_stays_as_written(written: str) -> None:
+    assert to_text(written) == written
+
+
+def test_a_text_of_many_marks_reads_at_once() -> None:
+    import time
+
+    started = time.perf_counter()
+    text = "Ab" * 30_000 + "~1 x--y ``q" * 10_000 + "`a " * 10_000 + "'" * 1000
+    assert "–" in to_text(text)
+    assert time.perf_counter() - started < 2.0

@@ -362,6 +362,26 @@ def test_html_and_latex_in_titles_and_abstracts_read_as_plain_text(server: FeedS
     assert paper.abstract == "We model CFT₁ in H₂O <fast>. It costs $5 million."
 
 
+def test_text_mode_latex_in_a_form_reads_as_printed() -> None:
+    """``quoted'', Hartree--Fock and Fig.~1 had reached readers as the authors typed them."""
+    written = "The ``quantum'' regime of Hartree--Fock (Fig.~1), code at \\url{https://a.org/x--y}"
+    assert (
+        plain(written)
+        == "The “quantum” regime of Hartree–Fock (Fig. 1), code at https://a.org/x--y"
+    )
+    assert plain("run --help at ~10 K") == "run --help at ~10 K"
+
+
+def test_a_note_with_an_abstract_and_no_title_is_titled_from_its_text(server: FeedServer) -> None:
+    # Stored with title '' it had been mailed under an empty heading, an invisible link in HTML.
+    untitled = note("N2", "", abstract="We propose CellNet, a model of cells and proteins.")
+    del untitled["content"]["title"]
+    serve_notes(server, untitled, note("N3", "", abstract="Only an abstract about cells, here."))
+    first, second = fetch(server)[0]
+    assert (first.id, first.title) == ("openreview:N2", "CellNet: a model of cells and proteins")
+    assert second.title == "Only an abstract about cells, here"
+
+
 @pytest.mark.parametrize(
     "title", [["Private", "federated learning"], {"value": "Private federated learning"}]
 )

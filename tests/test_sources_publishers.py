@@ -185,6 +185,52 @@ def test_a_journals_name_and_a_doi_alone_are_no_abstract(text: str) -> None:
     assert found.text == "" and found.doi.startswith("10.1021/acs.")
 
 
+@pytest.mark.parametrize(
+    ("text", "abstract"),
+    [
+        (  # SIAM's eTOC: the line, a break, the label, the abstract
+            "SIAM Journal on Optimization, Volume 36, Issue 2, Page 1234-1260, June 2026. <br/>"
+            " Abstract. A polynomial matrix inequality is positive.",
+            "A polynomial matrix inequality is positive.",
+        ),
+        (  # an abbreviated name, in paragraphs, the label on its own line
+            "<p>SIAM J. Appl. Math., Volume 86, Issue 1, Pages e2026001, 3 February 2026.<br></p>"
+            "<p><b>Abstract</b><br/>We prove a bound.</p>",
+            "We prove a bound.</p>",
+        ),
+        (
+            "Journal of Clinical Oncology, Ahead of Print. <br/>Purpose: We test.",
+            "Purpose: We test.",
+        ),
+        ("Volume 36, Issue 2, Page 1-20, June 2026. Abstract: We test.", "We test."),
+        (  # no label: the abstract's first word stays
+            "SIAM J. Optim., Volume 36, Issue 2, June 2026.<br/>Abstract reasoning is hard.",
+            "Abstract reasoning is hard.",
+        ),
+        # A citation line alone is no abstract.
+        ("Science, Volume 390, Issue 6777, Page 1050-1055, December 2025. <br/>", ""),
+        ("Proceedings A: Mathematical, Physical Sciences, Volume 482, Issue 2300, May 2026.", ""),
+    ],
+)
+def test_an_atypon_citation_line_and_its_abstract_label_go(text: str, abstract: str) -> None:
+    """SIAM's and Science's items had "SIAM Journal on Optimization, Volume 36, ..." as the
+    abstract, or as its start."""
+    assert unwrap(text).text == abstract
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We measured the volume of cells in this study, Volume 3, Issue 2. We find more.",
+        "Large Volume 3 corpora are used. We study them.",
+        "May 2026. We study the weather of that month.",
+        "In June 2026, Volume 4 of the series appeared. <br/>It is reviewed.",
+    ],
+)
+def test_prose_naming_a_volume_or_a_month_stays_the_abstract(text: str) -> None:
+    assert unwrap(text).text == text
+
+
 def test_a_status_before_the_title_goes_and_a_bracketed_formula_stays() -> None:
     assert title("[ASAP] Graph Neural Networks") == "Graph Neural Networks"
     assert title("[Just Accepted] Exciton Dynamics") == "Exciton Dynamics"

@@ -11,6 +11,8 @@ import unicodedata
 from functools import lru_cache
 from typing import Any
 
+from digest.sources import ligatures
+
 MATH = 500  # characters of a \(...\) or \[...\] span, at most
 # Balanced math, a command with its arguments, an accent on one letter, an escaped character.
 _GROUP = r"\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\}"
@@ -70,6 +72,8 @@ _BEFORE_SCRIPT = re.compile(r"(\\[A-Za-z]+)(?=\s*[_^])")
 _SHIELD = 0xE000  # private-use characters hold the place of such commands through a conversion
 _HELD = re.compile(f"[{chr(_SHIELD)}-{chr(_SHIELD + 0xFFF)}]")  # as many as a conversion holds
 _BIBTEX_PUNCTUATION = (("---", "—"), ("--", "–"), ("``", "“"), ("''", "”"), ("~", " "))
+_BIBTEX_MARKS = re.compile(r"[{}~\-`']")
+_HOLDER = re.compile(f"[{ligatures.HOLDERS}]")
 
 
 def is_math(content: str) -> bool:
@@ -91,27 +95,39 @@ def _spaced_math(bare: str) -> bool:
 
 def to_text(value: str, *, bibtex: bool = False) -> str:
     """The plain text of `value`. With bibtex=True the whole value is LaTeX source, as BibTeX
-    fields are: bare braces only group (they go), `~` is a space, `--` a dash."""
+    fields are: bare braces only group (they go), `~` is a space, `--` a dash. Else its text-mode
+    punctuation is read where it can be nothing else (ligatures.py): ``quotes'', "Hartree--Fock",
+    "Fig.~1" had reached readers as written."""
     if "\\" not in value and "$" not in value:
-        if not bibtex or not any(c in value for c in "{}~-`'"):
+        if not (_BIBTEX_MARKS if bibtex else ligatures.MARKS).search(value):
             return value
     value = _LOST_BRACES.sub(lambda m: f"\\{m[1] or m[3]}{{{m[2] or m[4]}}}", value)
-    out: list[str] = []
-    done = 0
+    literals, spans = _pieces(value)
+    if bibtex or any(c in value for c in ligatures.HOLDERS):
+        literals = [_literal(text, bibtex) for text in literals]
+    else:
+        holders = (ligatures.SPAN if span else ligatures.QUIET for span in spans)
+        marked = "".join(t + h for t, h in zip(literals, holders, strict=False)) + literals[-1]
+        literals = _HOLDER.split(ligatures.punctuated(marked))
+    return "".join(t + s for t, s in zip(literals, spans, strict=False)) + literals[-1]
+
+
+def _pieces(value: str) -> tuple[list[str], list[str]]:
+    """The text between LaTeX's spans, as written, and each span converted (one fewer)."""
+    literals: list[str] = []
+    spans: list[str] = []
+    start = done = 0
     while match := _SPAN.search(value, done):
-        out.append(_literal(value[done : match.start()], bibtex))
         math = next((match[g] for g in ("display", "inline", "paren", "bracket") if match[g]), None)
-        done = match.end()
-        if math is None:
-            out.append(_convert(match.group()))
-        elif match["inline"] is not None and not is_math(math):
+        if match["inline"] is not None and not is_math(math or ""):
             # Not math: the first dollar is text; the second may open math of its own.
-            out.append("$" + _literal(math, bibtex))
-            done -= 1
-        else:
-            out.append(_math(math))
-    out.append(_literal(value[done:], bibtex))
-    return "".join(out)
+            done = match.end() - 1
+            continue
+        literals.append(value[start : match.start()])
+        spans.append(_convert(match.group()) if math is None else _math(math))
+        start = done = match.end()
+    literals.append(value[start:])
+    return literals, spans
 
 
 def _literal(text: str, bibtex: bool) -> str:
@@ -249,8 +265,12 @@ def _walker_context() -> Any:
     """The parser's macro table, made once: made again for every span, it was a quarter of the
     time a paper file's LaTeX took to read."""
     from pylatexenc.latexwalker import get_default_latex_context_db
+    from pylatexenc.macrospec import MacroSpec
 
-    return get_default_latex_context_db()
+    context = get_default_latex_context_db()
+    # Unknown to it, \href{url}{text} had been read without its arguments, and kept as written.
+    context.add_context_category("digest", prepend=True, macros=[MacroSpec("href", "{{")])
+    return context
 
 
 @lru_cache(maxsize=1)
@@ -262,13 +282,14 @@ def _converter() -> Any:
     logging.getLogger("pylatexenc").setLevel(logging.ERROR)
 
     context = get_default_latex_context_db()
-    # Citations and labels say nothing in a digest; a URL is worth its text; \mbox is text.
+    # Citations and labels say nothing in a digest; a URL is worth its text (as written: its
+    # "--" is no dash), a link its text; \mbox is text.
     quiet = ("cite", "citep", "citet", "ref", "eqref", "label", "footnote")
     context.add_context_category(
         "digest",
         prepend=True,
         macros=[MacroTextSpec(name, simplify_repl="") for name in quiet]
-        + [MacroTextSpec("url", simplify_repl="%s")]
+        + [MacroTextSpec("url", simplify_repl=_url), MacroTextSpec("href", simplify_repl=_href)]
         + [MacroTextSpec(name, discard=False) for name in _KEEP]
         + [MacroTextSpec(name, simplify_repl="") for name in _SWITCHES]
         + [MacroTextSpec("frac", simplify_repl=_frac), MacroTextSpec("sqrt", simplify_repl=_sqrt)],
@@ -289,3 +310,26 @@ def _frac(node: Any, l2tobj: Any) -> str:
 def _sqrt(node: Any, l2tobj: Any) -> str:
     parts = ["", "", *_arguments(node, l2tobj)][-2:]  # [index], {body}
     return root(parts[1], parts[0])
+
+
+def _url(node: Any, l2tobj: Any) -> str:
+    found = node.nodeargd.argnlist if node.nodeargd and node.nodeargd.argnlist else []
+    written = str(found[-1].latex_verbatim()) if found and found[-1] is not None else ""
+    return written[1:-1] if written.startswith("{") else written
+
+
+def _href(node: Any, l2tobj: Any) -> str:
+    """A link's text and its address ("here" alone, or "this URL", had said nothing); the text
+    alone when it writes the address."""
+    found = node.nodeargd.argnlist if node.nodeargd and node.nodeargd.argnlist else []
+    if len(found) < 2 or found[0] is None or found[1] is None:
+        return " ".join(_arguments(node, l2tobj))
+    address, written = (str(arg.latex_verbatim())[1:-1].strip() for arg in found[:2])
+    address = re.sub(r"\\([#_%&~$])", r"\1", address)  # escaped as LaTeX asks: \# is #
+    bare = re.sub(r"^[a-z]+://(?:www\.)?|/$", "", address, flags=re.IGNORECASE)
+    if "\\" not in written and bare and bare.lower() in written.lower():
+        return written  # the address as its text: as written, its "--" no dash
+    text = " ".join(l2tobj.nodelist_to_text([found[1]]).split())
+    if not text or not address:
+        return text or address
+    return text if bare.lower() in text.lower() else f"{text} ({address})"

@@ -21,6 +21,7 @@ from digest.sources.latex import to_text
 from digest.sources.markdown import markdown
 from digest.sources.markup import html_text
 from digest.sources.progress import QUIET, Progress
+from digest.sources.titles import derive_title
 from digest.sources.web import Client, Policy, Response
 
 log = logging.getLogger("digest.sources")
@@ -125,7 +126,9 @@ def to_paper(note: Mapping[str, Any], venue_id: str, web: str) -> Paper | None:
     arxiv = arxiv_id(str(value(content, "arxiv") or value(content, "arXiv") or ""))
     return Paper(
         id=f"openreview:{forum}",
-        title=title,
+        # A note with an abstract and no title had been mailed under an empty heading: its title
+        # is derived from its text, as an RSS item's is (the forum, not the title, is its id).
+        title=title or derive_title(abstract),
         abstract=abstract,
         authors=authors,
         venue=venue,

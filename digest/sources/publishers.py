@@ -1,9 +1,9 @@
 """What publishers wrap around an abstract in their feeds: Nature's "Published online; doi:" line,
 APS's "Author(s):" byline and "[Journal] Published" tail, ScienceDirect's publication-date,
 source and author lines, PubMed's citation line, "ABSTRACT" label and "PMID: | DOI:" line, PLOS's
-"by" line, ACS's "[ASAP]" and journal-and-DOI lines. Taken off the text, and what they say (a DOI,
-the authors) kept. And the notices they list as items (corrections, retractions), and arXiv's
-word that a version is withdrawn: no papers."""
+"by" line, ACS's "[ASAP]" and journal-and-DOI lines, Atypon's citation line (citations.py). Taken
+off the text, and what they say (a DOI, the authors) kept. And the notices they list as items
+(corrections, retractions), and arXiv's word that a version is withdrawn: no papers."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import html
 import re
 from dataclasses import dataclass
 
-from digest.sources import authors
+from digest.sources import authors, citations
 
 _TAG = r"(?:<[^>]{0,200}>\s*)*"  # any markup around a line: <p>, <b>, <a href=...>
 # Nature: "<p>Nature, Published online: 02 December 2026; <a ...>doi:10.1038/...</a></p>", a
@@ -112,6 +112,7 @@ class Unwrapped:
 def unwrap(raw: str) -> Unwrapped:
     """The item's text (HTML or plain) without a publisher's wrapping lines."""
     doi = byline = ""
+    raw = citations.drop(raw)  # Atypon's "<Journal>, Volume 36, Issue 2, ..." had been the abstract
     if match := _ONLINE.match(raw):
         raw, doi = raw[match.end() :], match[1].rstrip(".;,")
     if match := _BYLINE.match(raw):
