@@ -845,3 +845,63 @@ def test_last_first_pairs_with_initials_or_marks_stay_pairs(
     """reg43 F6: "Doe, Jane M, Smith, John A" and "Doe, J.1, Smith, J.2" had made four authors,
     two of them given names alone: pairs needed given parts of initials alone, unmarked."""
     assert split(written) == names
+
+
+@pytest.mark.parametrize(
+    ("written", "names"),
+    [
+        ("Reagle, V, Joseph M.", ("Joseph M. Reagle V",)),
+        ("Gates, V., William H.", ("William H. Gates V.",)),
+        ("Smith, V, John", ("John Smith V",)),
+        (["Reagle, V, Joseph M."], ("Joseph M. Reagle V",)),
+        ("Reagle, V, Joseph M. and Doe, Jane", ("Joseph M. Reagle V", "Jane Doe")),
+        ("Reagle, V, Joseph M.; Doe, J.", ("Joseph M. Reagle V", "J. Doe")),
+        # as "Jr." and "III" are
+        ("Reagle, Jr., Joseph M.", ("Joseph M. Reagle Jr.",)),
+        ("Reagle, III, Joseph M.", ("Joseph M. Reagle III",)),
+        # a "V." before initials or another suffix, or in a list of pairs, is an initial still
+        ("Doe, V., Jr.", ("V. Doe Jr.",)),
+        ("Doe, J., Smith, V., Lee, K.", ("J. Doe", "V. Smith", "K. Lee")),
+    ],
+)
+def test_a_v_between_a_surname_and_given_names_is_a_suffix(
+    written: str | list[str], names: tuple[str, ...]
+) -> None:
+    """reg44 F5: "Reagle, V, Joseph M." (BibTeX's "Last, Suffix, First") had made three authors,
+    "Reagle", "V" and "Joseph M.", its V read as an initial as "Acosta, V." is."""
+    assert split(written) == names
+
+
+@pytest.mark.parametrize("written", ["Markov, V., S. Gallerani", "Benes, V., M. Svitek"])
+def test_a_v_before_a_whole_name_is_no_suffix_of_it(written: str) -> None:
+    """reg44 F5: an initial's "V." before a whole name is no "Last, Suffix, First" name's."""
+    assert written.split(", ")[-1] in split(written)
+
+
+@pytest.mark.parametrize(
+    ("written", "names"),
+    [
+        ("Jane Doe, Ravi V.2 and Ana Lee", ("Jane Doe", "Ravi V.", "Ana Lee")),
+        (
+            "Jane Doe, Rakshitha R. T.2 and John Smith",
+            ("Jane Doe", "Rakshitha R. T.", "John Smith"),
+        ),
+        (
+            "Jane Doe, Rakshitha R. T.* and John Smith",
+            ("Jane Doe", "Rakshitha R. T.", "John Smith"),
+        ),
+        ("Jane Doe, Rakshitha R. T.† & John Smith", ("Jane Doe", "Rakshitha R. T.", "John Smith")),
+        ("Jane Doe, Ravi V.2, and Ana Lee", ("Jane Doe", "Ravi V.", "Ana Lee")),
+        # a "Last, First" name marked, beside another "Last, First" or alone, stays one
+        ("Doe, Jane A.* and Smith, John", ("Jane A. Doe", "John Smith")),
+        ("van der Berg, Jan A.2 and Ana Lee", ("Jan A. van der Berg", "Ana Lee")),
+        ("Garcia Lopez, Maria J.2 and Doe, Jane", ("Maria J. Garcia Lopez", "Jane Doe")),
+    ],
+)
+def test_a_marked_given_name_and_initials_in_an_and_list_is_a_whole_name(
+    written: str, names: tuple[str, ...]
+) -> None:
+    """reg44 F6: "Jane Doe, Ravi V.2 and Ana Lee" had glued its first two names into one
+    reversed name, "Ravi V. Jane Doe": a mark after the second part, which follows a whole name
+    and not a "Last, First" name's given part, counted only where the initial was undotted."""
+    assert split(written) == names

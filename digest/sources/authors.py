@@ -18,6 +18,7 @@ from digest.sources.name_words import (
     DEGREE,
     DEGREE_OR_INITIALS,
     capitals_surname,
+    initial_v,
     is_initials,
 )
 
@@ -206,11 +207,11 @@ def _names(
     parts = _without_degrees(_parts(segment, capitals, degrees))
     # Suffixes belong to the name before them: ("Reagle", "Jr.") then ("Joseph M.", "").
     items: list[list[str]] = []
-    for part in parts:
+    for i, part in enumerate(parts):
         if (
             _SUFFIX.match(part)
             and items
-            and not (len(items) % 2 and _initial_v(part, items[-1][0]))
+            and not (len(items) % 2 and initial_v(parts, i, items[-1][0]))
         ):
             items[-1][1] = part
         else:
@@ -243,13 +244,6 @@ def _names(
             for (last, s1), (given, s2) in zip(items[::2], items[1::2], strict=True)
         ]
     return [_join("", name, suffix) for name, suffix in items]
-
-
-def _initial_v(part: str, before: str) -> bool:
-    """Whether a "V." after a surname of one word, where a given part falls, is its initial, no
-    roman suffix: "Acosta, V." had been "Acosta V." (a suffix follows a whole name, "John Smith,
-    V", or given names, "Smith, John, V")."""
-    return part.rstrip(".") in ("V", "v") and " " not in before
 
 
 def _parts(segment: str, capitals: bool = False, degrees: int = 0) -> list[str]:

@@ -54,7 +54,7 @@ def whole_names(segment: str, items: list[list[str]], capitals: bool, listed: bo
         return True
     if _given_and_initials(second):
         undotted = "." not in second[-1]
-        shown = listed and undotted or titled(segment)
+        shown = listed and (undotted or last_marked) or titled(segment)
         return _two_given(first, shown, first_marked and last_marked, capitals)
     if first_marked:
         return True
@@ -73,13 +73,14 @@ def _given_and_initials(words: list[str]) -> bool:
 def _two_given(first: str, shown: bool, both_marked: bool, capitals: bool) -> bool:
     """Whether a first part and a given name with initials after it are two names, as only a
     list shows: an "A, B and C" list where the initial is undotted, as no BibTeX given name's is
-    ("Priya Raman, Ravi V and Ana Lee"), or a title before the second (`shown`); a mark after
-    each part ("Jane Doe1, R. T.3"); a first part written "First LAST" or "LAST First" in a list
-    of capitals ("Rasha SINHA, Rekha B S", "SINGH Sehajdeep, SUBRAMANYAM A V"), or ending in
-    Vancouver's initials ("Miltenburg Ev, Lin C"). A lone
-    pair is one "Last, First M" name, as BibTeX and most feeds write one author: "Garcia Lopez,
-    Maria J", "Le Roux, Pierre A", "Garcia Lopez, Maria J.2" had been two names, a surname and
-    a given name, since "Priya Raman, Ravi V" alone was read as two (it reads alike: one now)."""
+    ("Priya Raman, Ravi V and Ana Lee"), or marked, as a whole name is ("Jane Doe, Ravi V.2 and
+    Ana Lee" had been "Ravi V. Jane Doe", reg44 F6), or a title before the second (`shown`); a
+    mark after each part ("Jane Doe1, R. T.3"); a first part written "First LAST" or "LAST
+    First" in a list of capitals ("Rasha SINHA, Rekha B S", "SINGH Sehajdeep, SUBRAMANYAM A V"),
+    or ending in Vancouver's initials ("Miltenburg Ev, Lin C"). A lone pair is one "Last, First
+    M" name, as BibTeX and most feeds write one author: "Garcia Lopez, Maria J", "Le Roux,
+    Pierre A", "Garcia Lopez, Maria J.2" had been two names, a surname and a given name, since
+    "Priya Raman, Ravi V" alone was read as two (it reads alike: one now)."""
     if both_marked:
         return True
     if " " not in first or PARTICLE.match(first):

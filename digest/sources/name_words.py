@@ -1,5 +1,6 @@
-"""What each word of a name is: initials ("J.-P.", "AB"), a degree ("PhD", "MD") or a surname
-written in capitals ("Jane DOE", "Minh N. DO") as European feeds write it."""
+"""What each word of a name is: initials ("J.-P.", "AB"), a degree ("PhD", "MD"), a surname
+written in capitals ("Jane DOE", "Minh N. DO") as European feeds write it, or a "V" that is an
+initial ("Acosta, V.") or a roman suffix ("Reagle, V, Joseph M.")."""
 
 from __future__ import annotations
 
@@ -94,3 +95,17 @@ def capitals_surname(words: list[str]) -> bool:
     caseless = not any(c.islower() for c in "".join(words))
     given = not is_initials(words[0]) or (caseless and "." not in words[0])
     return given and all(map(is_initials, words[1:-1]))  # "John A. LEE", "ANH T. NGO"
+
+
+def initial_v(parts: list[str], i: int, before: str) -> bool:
+    """Whether a "V." after a surname of one word (`before`), where a given part falls, is its
+    initial, no roman suffix: "Acosta, V." had been "Acosta V." (a suffix follows a whole name,
+    "John Smith, V", or given names, "Smith, John, V"). Between a surname and the given names
+    that end the name it is the suffix of "Last, Suffix, First", as "Jr." is: "Reagle, V,
+    Joseph M." had made three authors, "Reagle", "V" and "Joseph M." (reg44 F5). Not before a
+    whole name: "Markov, V., S. Gallerani" is no "S. Gallerani Markov V."."""
+    if parts[i].rstrip(".") not in ("V", "v") or " " in before:
+        return False
+    given = parts[2].split() if i == 1 and len(parts) == 3 else []
+    named = bool(given) and given[0][:1].isupper() and not is_initials(given[0])
+    return not (named and all(map(is_initials, given[1:])))
