@@ -122,7 +122,8 @@ def test_a_followed_author_or_an_alert_keyword_is_an_alert_whatever_the_score(
 
 def test_a_followed_name_alerts_for_its_author_with_a_middle_initial(tmp_path: Path) -> None:
     """A followed "Mary Ma" had matched only the exact name: a feed's "Mary A. MA" was no alert
-    (reg42 F10). A followed initial ("J. Doe") alerts for the full name; never the other way."""
+    (reg42 F10). A followed initial ("J. Doe") is no given name: no alert for every Jane or John
+    Doe (rank25 F3), one for "J. R. Doe"; never the other way."""
     ana = subscriber("ana", INTERESTS, authors=("Mary Ma", "J. Doe", "Ada Lovelace"))
     settings = settings_for(tmp_path, ana)
     with Store(tmp_path / "s.db") as store:
@@ -132,7 +133,7 @@ def test_a_followed_name_alerts_for_its_author_with_a_middle_initial(tmp_path: P
             tmp_path / "papers",
             "1",
             paper("ma", robots[0], authors=("Jane Roe", "Mary A. MA")),
-            paper("doe", robots[1], authors=("Jane Doe",)),
+            paper("doe", robots[1], authors=("J. R. Doe", "Jane Doe")),
             paper("ann", robots[2], authors=("Mary Ann Ma",)),  # another person
             paper("initial", robots[3], authors=("A. Lovelace",)),  # feeds abbreviate
             paper("first", robots[4], authors=("A. J. Doe",)),  # another first name
@@ -141,7 +142,7 @@ def test_a_followed_name_alerts_for_its_author_with_a_middle_initial(tmp_path: P
         reasons = {a["paper_id"]: a["reasons"] for a in store.journal.alerts()}
         assert reasons == {
             "ma": ["by Mary A. MA, whom you follow"],
-            "doe": ["by Jane Doe, whom you follow"],
+            "doe": ["by J. R. Doe, whom you follow"],
         }
 
 

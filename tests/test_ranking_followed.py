@@ -1,5 +1,5 @@
-"""Followed authors: a followed name matches a paper's author with middle initials added, or the
-full given name of a followed initial; never the other way, and library authors stay exact."""
+"""Followed authors: a followed name matches a paper's author with middle initials added; never
+the other way, an initial is no given name, and library authors stay exact."""
 
 from __future__ import annotations
 
@@ -27,15 +27,13 @@ TOPIC = (
         ("Maria Garcia Lopez", "Maria J. Garcia Lopez"),  # two-word surname
         ("Garcia Lopez, Maria", "Maria J. Garcia Lopez"),
         ("Ludwig van Beethoven", "Ludwig J. van Beethoven"),  # a particle
-        ("J. Doe", "Jane Doe"),  # the reader knows only the initial
-        ("J. Doe", "Jane A. Doe"),
-        ("J. A. Doe", "Jane Alice Doe"),
-        ("J.-P. Dupont", "Jean-Pierre Dupont"),
+        ("J. Doe", "J. R. Doe"),  # an initial meets itself, a middle one added
+        ("J. A. Doe", "J. A. Doe"),
         ("Eva Tardos", "Éva É. TARDOS"),  # accents and case
         ("Łukasz Kaiser", "Lukasz M. Kaiser"),
         ("Roberto Cesar Jr.", "Roberto M. Cesar Jr."),
         ("Cesar, Jr., Roberto", "Roberto M. Cesar Jr."),
-        ("Ana J. Doe", "Ana J. Julia Doe"),  # the "J." is "Julia", the other "J." a middle one
+        ("Ana J. Doe", "Ana Q. J. Doe"),  # the "Q." a middle initial before the reader's "J."
     ],
 )
 def test_a_followed_name_matches_with_middle_initials_added(followed: str, written: str) -> None:
@@ -46,6 +44,12 @@ def test_a_followed_name_matches_with_middle_initials_added(followed: str, writt
     ("followed", "written"),
     [
         ("Jane Doe", "J. Doe"),  # one way: feeds abbreviate, every J. Doe would be an alert
+        # An initial is no given name: "Y. Li" had followed 509 papers of a 20,000 pool, every
+        # Yi, Yang and Yu Li (rank25 F3).
+        ("Y. Li", "Yang Li"),
+        ("J. Doe", "Jane Doe"),
+        ("J. A. Doe", "Jane Alice Doe"),
+        ("Ana J. Doe", "Ana J. Julia Doe"),
         ("Mary Ma", "M. A. Ma"),
         ("Mary Ma", "Mary Ann Ma"),  # a middle name is no initial
         ("Mary Ma", "Maryam Ma"),
@@ -70,7 +74,8 @@ def test_a_followed_name_refuses_what_it_does_not_say(followed: str, written: st
 
 def test_each_followed_key_a_name_is_and_a_name_of_one_word() -> None:
     followed = Followed(["J. Doe", "Jane Doe", "Doe", "Ma, Mary"])
-    assert followed.of("Jane Q. Doe") == ("j doe", "jane doe")
+    assert followed.of("Jane Q. Doe") == ("jane doe",)
+    assert followed.of("J. Q. Doe") == ("j doe",)
     assert followed.of("Doe") == ("doe",)
     assert followed.of("Mary A. MA") == ("mary ma",)
     assert followed.of("John Smith") == ()
@@ -103,12 +108,12 @@ def test_the_digest_says_whom_you_follow_for_a_middle_initial_and_lifts_it() -> 
 
 
 def test_two_spellings_of_one_followed_author_lift_a_paper_once() -> None:
-    papers = pool(("Jane Doe",), ("Jane Roe",))
+    papers = pool(("Jane A. Doe",), ("Jane Roe",))
     plain = {s.paper.id: s.score for s in rank(papers, [reader()], thresholds=False)["ana"]}
-    both = reader(authors=("J. Doe", "Jane Doe"))
+    both = reader(authors=("Jane Doe", "Jane A. Doe"))
     (doe,) = [s for s in rank(papers, [both], thresholds=False)["ana"] if s.paper.id == "p0"]
     assert doe.score == pytest.approx(plain["p0"] + profiles.AUTHOR_BOOST)
-    assert doe.because.startswith("by Jane Doe, whom you follow")
+    assert doe.because.startswith("by Jane A. Doe, whom you follow")
 
 
 def test_library_authors_stay_exact_and_apart_from_another_readers_follows() -> None:

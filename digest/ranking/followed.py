@@ -1,5 +1,5 @@
-"""Followed authors: whether a paper's author is a name the reader follows, middle initials and
-initials aside ("Mary Ma" follows "Mary A. MA"; a followed "J. Doe" is "Jane Doe")."""
+"""Followed authors: whether a paper's author is a name the reader follows, middle initials the
+paper adds aside ("Mary Ma" follows "Mary A. MA", "J. Doe" follows "J. R. Doe")."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ from collections.abc import Iterable, Sequence
 from digest.ranking.tokens import author_key
 
 # A followed name had matched its exact key alone: "Mary Ma" never met a paper's "Mary A. MA",
-# "Maria Garcia Lopez" never "Maria J. Garcia Lopez", a followed "J. Doe" (all the reader knew)
-# never "Jane Doe" (reg42 F10). A followed name now matches a paper's author of its surname (the
-# key's last word) whose given names say what the followed one says: each followed given part,
-# in order, equals one of the paper's or is an initial of it (the first names each other's),
-# and the paper's parts left over are single-letter middle initials. One way only: a paper's
-# "J. Doe" is not a followed "Jane Doe" (feeds abbreviate: every J. Doe would be an alert), nor
-# "Mary Ann Ma" a followed "Mary Ma". Library authors (paper to paper) stay exact keys.
+# "Maria Garcia Lopez" never "Maria J. Garcia Lopez" (reg42 F10). A followed name now matches a
+# paper's author of its surname (the key's last word) whose given names say what the followed
+# one says: each followed given part, in order, is one of the paper's (the first names each
+# other's), and the paper's parts left over are single-letter middle initials. An initial is no
+# given name: a followed "Y. Li" that met every Yi, Yang and Yu Li had alerted on 509 papers of
+# a 20,000 pool, not 5 (rank25 F3); nor is "Mary Ann Ma" a followed "Mary Ma", nor a paper's
+# "J. Doe" a followed "Jane Doe". Library authors (paper to paper) stay exact keys.
 _SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv"})  # "Cesar Jr.": the surname is "cesar jr"
 
 
@@ -34,30 +34,25 @@ def agrees(followed: Sequence[str], written: Sequence[str]) -> bool:
     part meets one of the paper's in order, and the paper's others are single letters."""
     if not followed or not written:
         return False
-    return _meets(followed[0], written[0]) and _rest(followed[1:], written[1:])
-
-
-def _meets(followed: str, written: str) -> bool:
-    """The same part, or the followed one is the initial of the paper's ("j" of "jane")."""
-    return followed == written or len(followed) == 1 and written.startswith(followed)
+    return followed[0] == written[0] and _rest(followed[1:], written[1:])
 
 
 def _rest(followed: Sequence[str], written: Sequence[str]) -> bool:
-    """The parts after the first names. A small search, not the first fit: the "J." of a
-    followed "Ana J. Doe" is the paper's "Julia" in "Ana J. Julia Doe", its "J." a middle one."""
+    """The parts after the first names. A small search, not the first fit: the "Garcia" of a
+    followed "Maria Garcia Lopez" is the paper's after its middle "J." in "Maria J. Garcia Lopez"."""
     if not followed:
         return all(len(w) == 1 for w in written)
     if not written:
         return False
-    if _meets(followed[0], written[0]) and _rest(followed[1:], written[1:]):
+    if followed[0] == written[0] and _rest(followed[1:], written[1:]):
         return True
     return len(written[0]) == 1 and _rest(followed, written[1:])
 
 
 class Followed:
-    """Followed names (of one reader or several), by surname and first name (or its initial),
-    as the first names meet: which of them a paper's author is. Remembers each paper name's
-    answer, as a pool's names repeat."""
+    """Followed names (of one reader or several), by surname and first name, as the first names
+    meet: which of them a paper's author is. Remembers each paper name's answer, as a pool's
+    names repeat."""
 
     def __init__(self, names: Iterable[str]) -> None:
         self.keys = sorted({author_key(n) for n in names})
@@ -84,7 +79,7 @@ class Followed:
             return ()
         surname, given = parts(key)
         first = given[0] if given else ""
-        mine = [*self._index.get((surname, first), ()), *self._index.get((surname, first[:1]), ())]
+        mine = self._index.get((surname, first), [])
         # A followed name of one word (a surname alone, a mononym) matches as it did: exactly.
         return tuple(sorted({k for k, g in mine if k == key or g and agrees(g, given)}))
 
