@@ -39,7 +39,8 @@ def agrees(followed: Sequence[str], written: Sequence[str]) -> bool:
 
 def _rest(followed: Sequence[str], written: Sequence[str]) -> bool:
     """The parts after the first names. A small search, not the first fit: the "Garcia" of a
-    followed "Maria Garcia Lopez" is the paper's after its middle "J." in "Maria J. Garcia Lopez"."""
+    followed "Maria Garcia Lopez" is the paper's after the middle "J." of "Maria J. Garcia
+    Lopez"."""
     if not followed:
         return all(len(w) == 1 for w in written)
     if not written:
