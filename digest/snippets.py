@@ -31,8 +31,10 @@ _INITIAL = re.compile(r"[A-Z]\.")
 
 
 def tidy(text: str) -> str:
-    """LaTeX as plain text where it is LaTeX ($5 and {x : x > 0} stay), whitespace collapsed."""
-    return " ".join(to_text(plain(text)).split())
+    """LaTeX as plain text where it is LaTeX ($5 and {x : x > 0} stay), whitespace collapsed.
+    Its text-mode punctuation the source read, once: read again, the "~" of an address it kept
+    as written (x.org/a~b/c from a \\url) had been mailed as a blank."""
+    return " ".join(to_text(plain(text), marks=False).split())
 
 
 def plain(text: str) -> str:

@@ -128,6 +128,35 @@ def test_a_publishers_doi_page_on_any_host_names_its_doi(value: str, found: str 
     assert doi(value) == found
 
 
+@pytest.mark.parametrize("view", ["abstract", "full", "pdf", "epdf", "pdfdirect", "references",
+                                  "citedby", "suppinfo", "figures", "abstract;jsessionid=A1.f02",
+                                  "full/", "FULL"])  # fmt: skip
+def test_a_view_after_the_doi_on_its_page_is_no_part_of_it(view: str) -> None:
+    """feeds23 F1: Wiley's links before 2019 put the view after the DOI: the DOI read
+    "10.1002/anie.202412345/abstract", a conflict with the arXiv record naming the DOI (sent
+    twice). A DOI's own slashes stay where no view's name ends it."""
+    page = "https://onlinelibrary.wiley.com/doi/10.1002/anie.202412345/"
+    assert doi(page + view) == "10.1002/anie.202412345"
+    assert doi("https://x.org/doi/10.1093/mnras/stae123/7512345") == "10.1093/mnras/stae123/7512345"
+    sici = "10.1002/(SICI)1097-4636(199706)35:4<421::AID-JBM2>3.0.CO;2-C"
+    assert doi(f"https://onlinelibrary.wiley.com/doi/{sici}/{view}") == sici.lower()
+
+
+def test_two_dois_with_one_placeholder_text_are_two_papers_by_the_abstract_hash() -> None:
+    """feeds23 F2: an item of a short title known by a DOI keeps its former abstract hash as a
+    key (rss former_ids); it finds the paper stored under it, not another DOI's."""
+    from digest.models.identity import former_ids
+
+    text = "No abstract available."
+    one, two = (Paper(d, "Graphene", text, aliases=former_ids(d, "Graphene", text))
+                for d in ("10.1021/a.1", "10.1021/a.2"))  # fmt: skip
+    stored = Paper(abstract_id(text), "Graphene", text)  # as stored before its link was read
+    assert abstract_id(text) in keys(one)
+    assert same_paper(abstract_id(text), keys(stored), keys(one))
+    assert not same_paper(abstract_id(text), keys(one), keys(two))
+    assert former_ids("10.1021/a.1", "Graphene of many layers", text) == ()  # its title, then
+
+
 def test_a_journals_item_linking_its_doi_page_is_the_arxiv_record_naming_that_doi() -> None:
     arxiv = Paper("2512.02222", "Neural scaling laws for dense retrieval of patient records", "x",
                   aliases=("10.1145/3701234.3701256",))  # fmt: skip

@@ -215,6 +215,35 @@ def test_what_is_no_latex_punctuation_stays_as_written(written: str) -> None:
     assert to_text(written) == written
 
 
+@pytest.mark.parametrize(
+    "written",
+    [  # feeds23 F3: these had lost their "approximately" (2510.02905, 2508.20074, 2509.20455)
+        "superconducting below Tc~90 K, IC50~5 nM and Kd~1 nM",
+        "melting at Tm~60 °C, a protein of MW~50 kDa, SNR~20 dB",
+        "pH~7, Re~1000 flows, kT~80 eV and a halo mass Mvir~3e13 Mo",
+        "a fraction f_esc,Lya~30% and a score (BTCV:~84.64%, Flare22:~92.43%)",
+    ],
+)
+def test_a_tilde_after_a_symbol_or_before_a_quantity_is_approximately(written: str) -> None:
+    assert to_text(written) == written
+
+
+def test_names_ties_stay_ties_beside_quantities() -> None:
+    written = "NGC~55 (2.1~Mpc), SN~1987A, IC~4329A, Band~3 and Task~2 of Table~1"
+    assert to_text(written) == "NGC 55 (2.1 Mpc), SN 1987A, IC 4329A, Band 3 and Task 2 of Table 1"
+
+
+def test_a_text_converted_once_keeps_its_marks_when_read_again() -> None:
+    """feeds23 F5: snippets.tidy read a stored text again: an address kept as written
+    (`\\url{x.org/a~b/c}`) was mailed as "x.org/a b/c"."""
+    from digest.snippets import tidy
+
+    link = "\\href{https://github.com/foo/bar--baz}{github.com/foo/bar--baz}"
+    for written in ("see \\url{x.org/a~b/c}", "Code: \\url{github.com/foo/bar--baz}.", link):
+        assert tidy(to_text(written)) == to_text(written)
+    assert tidy("Stored before: Hartree--Fock, $x$") == "Stored before: Hartree--Fock, x"
+
+
 def test_a_text_of_many_marks_reads_at_once() -> None:
     import time
 

@@ -372,6 +372,12 @@ def test_text_mode_latex_in_a_form_reads_as_printed() -> None:
     assert plain("run --help at ~10 K") == "run --help at ~10 K"
 
 
+def test_a_markdown_code_span_stays_as_written() -> None:
+    """feeds23 F3: a code span's `a--b` had been shown "a–b", its `x~y` "x y"."""
+    written = "Run `a--b` and `x~y` -- ``q`` as `f(x)~1`, Fig.~1"
+    assert plain(markdown(written)) == "Run a--b and x~y – q as f(x)~1, Fig. 1"
+
+
 def test_a_note_with_an_abstract_and_no_title_is_titled_from_its_text(server: FeedServer) -> None:
     # Stored with title '' it had been mailed under an empty heading, an invisible link in HTML.
     untitled = note("N2", "", abstract="We propose CellNet, a model of cells and proteins.")

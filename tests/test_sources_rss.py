@@ -1182,3 +1182,40 @@ def test_a_preprint_and_its_journal_version_the_next_week_are_one_paper(
     published = rdf_item(title, names, "10.1038/s41586-026-01234-5")
     second = read_over_two_days(server, tmp_path, {"b": posted}, {"n": published})
     assert second == [("b", 1, 0), ("n", 1, 0)]
+
+
+SHORT_TITLED = """<?xml version="1.0"?><rss version="2.0"><channel><title>J</title>
+<item><title>Quantum batteries</title>
+<link>https://pubs.acs.org/doi/10.1021/acs.nanolett.5b01234?af=R</link>
+<description>Quantum batteries charge faster than classical ones.</description></item>
+<item><title>Graphene</title><link>https://pubs.acs.org/doi/10.1021/acs.nanolett.5b09999</link>
+<description>No abstract available.</description></item>
+<item><title>Perovskites</title><link>https://pubs.acs.org/doi/10.1021/acs.nanolett.5b08888</link>
+<description>No abstract available.</description></item>
+</channel></rss>"""
+
+
+def test_a_short_titled_item_stored_before_its_doi_link_was_read_is_not_new(
+    server: FeedServer, tmp_path
+) -> None:
+    """feeds23 F2: a title under three words and a `/doi/` link: stored by its abstract hash,
+    then known by the DOI its link names, and mailed again after the upgrade. The abstract hash
+    stays a weak key beside the DOI; two items of two DOIs and one placeholder text stay two."""
+    from datetime import UTC, datetime
+
+    from digest.intake import ingest
+    from digest.models import Settings
+    from digest.state import Store
+
+    text = "Quantum batteries charge faster than classical ones."
+    # As stored then: keyed by its abstract hash alone (its link named no DOI yet).
+    before = Paper(abstract_id(text), "Quantum batteries", text)
+    server.route("/j", Answer(body=SHORT_TITLED, content_type="application/rss+xml"))
+    sources = (SourceConfig("rss", "j", {"url": f"{server.url}/j"}),)
+    with Store(tmp_path / "state.db") as store:
+        store.add_papers([before], datetime(2025, 12, 4, 9, tzinfo=UTC))
+        (report,), _ = ingest(
+            Settings("t.toml", sources, ()), store, datetime(2025, 12, 5, 9, tzinfo=UTC)
+        )
+        assert (report.read, report.new) == (3, 2)  # the other two: two papers
+        assert store.count_papers() == 3

@@ -93,6 +93,29 @@ def test_each_retry_is_one_log_line(
     assert (f"({server.url}/feed)" in retries[0]) is not shown_in_a_run  # a lookup names it
 
 
+def test_a_retry_under_a_terminals_bars_is_one_log_line_too(
+    server: FeedServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    """feeds23 F4: with bars (-v in a terminal) a retry was only the bar's passing note,
+    overwritten when the bar finished: no line said it. Each is one line, as under cron."""
+    import io
+
+    from rich.console import Console
+
+    from digest.sources.progress import BarDisplay
+
+    caplog.set_level(logging.INFO, logger="digest.sources")
+    server.route("/feed", Answer(503), Answer(503), Answer(body="ok"))
+    http, _ = client()
+    with BarDisplay(Console(file=io.StringIO(), force_terminal=True)) as bars:
+        with bars.source("test") as progress:
+            http.progress = progress
+            assert http.get(f"{server.url}/feed").body == b"ok"
+    retries = [m for m in caplog.messages if "retrying in" in m]
+    assert len(retries) == 2
+    assert retries[0].startswith("source test: HTTP 503 Service Unavailable; retrying in 0.0 s")
+
+
 def test_a_server_that_stays_down_fails_the_source_after_the_last_try(server: FeedServer) -> None:
     server.route("/feed", Answer(503))
     http, _ = client()

@@ -244,3 +244,123 @@ def test_the_newcomers_key_rendered_in_its_first_run_is_the_key_the_face_honours
         after = links_in(settings, store, newcomer, tuesday)
     assert rendered is not None and after is not None
     assert rendered.archive() == after.archive() != Signer(SECRET).archive_key("ana")
+
+
+THURSDAY = "2026-12-03T09:00:00+00:00"
+FRIDAY = "2026-12-04T09:00:00+00:00"
+
+
+def day(p: Project, capsys: Any, now: str, config: str, fresh: list[tuple[str, str, str]]) -> None:
+    """A run at `now` over `config`, with `fresh` papers of that day; begun in a second of its
+    own (runs are stamped to the second: reuses.cut)."""
+    time.sleep(1.01 - time.time() % 1)
+    (p.root / "digest.toml").write_text(config, "utf-8")
+    papers_file(p.root / "feed" / f"{now[:10]}.jsonl", fresh)
+    run(p, capsys, now)
+
+
+def newest_key(p: Project, to: str) -> str:
+    (key,) = set(re.findall(r"/a/([^/\"]+)/", p.html_of(p.mails(to)[-1])))
+    return key
+
+
+def listed(http: Any, key: str) -> list[str]:
+    answer = http.get(f"/a/{key}/")
+    return [] if answer.status_code == 404 else re.findall(r">(\d{4}-\d\d-\d\d)<", answer.text)
+
+
+def voted(p: Project, capsys: Any, settings: Any, papers: set[str]) -> None:
+    """None of `papers` (the newcomer's votes, kept under the name) leads ana's digests."""
+    from digest.corpus import rated
+
+    with Store(p.state) as store:
+        assert papers <= {r.id for r in store.ratings.of("ana")[0]}  # kept, by name
+        (ana,) = [s for s in rated(settings, store, settings.subscribers) if s.name == "ana"]
+    assert not papers & {p.id for p in ana.profile.library}
+
+
+def _own_ups(p: Project, to: str) -> list[str]:
+    return p.links(p.html_of(p.mails(to)[-1]), "👍")
+
+
+@pytest.mark.parametrize("mailed_again", [False, True])
+def test_a_name_back_with_its_earlier_reader_is_not_the_newcomers_who_held_it_between(
+    web: Project, capsys, mailed_again: bool
+) -> None:
+    """ops26 F1, F2 (H, A): ana renamed ana1, a newcomer named ana, then the newcomer taken out
+    and ana1 renamed back. Her stint at ana@ was her first (kept, schema 18), the name read as
+    never reused: the newcomer's 👍 (given, and his mails' links after) rated for her and led
+    her digests, and the name's key showed his digests. Each reads its own."""
+    original = (web.root / "digest.toml").read_text(encoding="utf-8")
+    monday(web, capsys)
+    reuse(web, capsys, in_one_edit=True)
+    his = newest_key(web, "ana2@example.org")
+    if mailed_again:
+        config = (web.root / "digest.toml").read_text(encoding="utf-8")
+        day(web, capsys, WEDNESDAY, config, [("w1", "Graph networks of molecules", "Graphs.")])
+    first, *rest = _own_ups(web, "ana2@example.org")
+    with web.web() as http:
+        assert http.post(first).status_code == 200  # his, while he is ana
+    back = THURSDAY if mailed_again else WEDNESDAY
+    day(web, capsys, back, original, [("t1", "Graph networks for molecules", "Molecules.")])
+    settings = web.settings()
+    voted(web, capsys, settings, {json.loads(_payload(first))[2]})
+    with web.web() as http:
+        for url in (first, *rest):
+            for answer in (http.get(url), http.post(url)):
+                assert answer.status_code == 410 and "earlier subscription" in answer.text
+        (own, *_) = _own_ups(web, "ana@example.org")  # hers, back: rates for her
+        assert "for ana's next digests" in http.get(own).text
+        hers = listed(http, Signer(SECRET).archive_key("ana"))
+        assert newest_key(web, "ana@example.org") == Signer(SECRET).archive_key("ana")
+        between = ["2026-12-01", "2026-12-02"][: 1 + mailed_again]
+        assert hers == [back[:10], "2026-11-30"]
+        assert listed(http, his) == between[::-1]
+
+
+def test_a_reader_deleted_and_put_back_at_her_address_is_not_the_newcomer_between(
+    web: Project, capsys
+) -> None:
+    """ops26 F1, F2 (E): ana taken out, a run later a newcomer named ana at ana2@, then ana
+    back at ana@ (the newcomer taken out): his 👍 rated for her and his digests were under the
+    name's key, and his own key was 404."""
+    original = (web.root / "digest.toml").read_text(encoding="utf-8")
+    monday(web, capsys)
+    start = original.index('[[subscribers]]\nname = "ana"')
+    without = original[:start] + original[original.index('[[subscribers]]\nname = "ben"') :]
+    day(web, capsys, TUESDAY, without, [("u1", "Diffusion for images", "Image diffusion.")])
+    day(web, capsys, WEDNESDAY, without + NEWCOMER, [("w1", "Graph molecules", "Graphs.")])
+    his = newest_key(web, "ana2@example.org")
+    first, *rest = _own_ups(web, "ana2@example.org")
+    with web.web() as http:
+        assert http.post(first).status_code == 200
+    day(web, capsys, THURSDAY, original, [("t1", "Graph networks for molecules", "Molecules.")])
+    voted(web, capsys, web.settings(), {json.loads(_payload(first))[2]})
+    with web.web() as http:
+        for url in (first, *rest):
+            assert http.post(url).status_code == 410
+        assert listed(http, Signer(SECRET).archive_key("ana")) == ["2026-12-03", "2026-11-30"]
+        assert listed(http, his) == ["2026-12-02"]
+
+
+def test_a_name_reused_twice_keeps_each_readers_digests_under_its_own_key(
+    web: Project, capsys
+) -> None:
+    """ops26 F2 (C): ana renamed ana1 and a newcomer named ana, then the newcomer renamed and a
+    second newcomer named ana: the name's key showed the first newcomer's digest, and his own
+    key (his mail's) was 404."""
+    monday(web, capsys)
+    reuse(web, capsys, in_one_edit=True)
+    first = newest_key(web, "ana2@example.org")
+    config = (web.root / "digest.toml").read_text(encoding="utf-8")
+    second = NEWCOMER.replace("ana2@", "ana3@").replace("graph neural", "diffusion")
+    renamed = config.replace(NEWCOMER, NEWCOMER.replace('"ana"', '"ana2"')) + second
+    day(web, capsys, WEDNESDAY, renamed, [("w1", "Diffusion of images", "Images diffused.")])
+    day(web, capsys, THURSDAY, renamed, [("t1", "Latent image diffusion", "Images.")])
+    newest = newest_key(web, "ana3@example.org")
+    with web.web() as http:
+        assert listed(http, Signer(SECRET).archive_key("ana")) == ["2026-11-30"]
+        assert listed(http, first) == ["2026-12-01"]
+        assert listed(http, newest) == ["2026-12-03", "2026-12-02"]
+        (up, *_) = web.links(web.html_of(web.mails("ana2@example.org")[0]), "👍")
+        assert http.post(up).status_code == 410

@@ -10,8 +10,9 @@ import hashlib
 import re
 import unicodedata
 from collections.abc import Iterable
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import parse_qs, urlsplit
 
+from digest.models.dois import doi as doi  # read here since sources ask identity
 from digest.models.texts import bare_abstract, normalize, text_keys
 from digest.models.values import Paper
 
@@ -28,20 +29,6 @@ _ARXIV = re.compile(
     r"(\d{4}\.\d{4,5}|[a-z][a-z-]*(?:\.[a-z]{2})?/\d{7})(?:v\d+)?(?:\.pdf)?/?$",
     re.IGNORECASE,
 )
-_DOI = re.compile(r"^10\.\d{4,9}/\S+$")
-_DOI_PREFIXES = ("info:doi/", "urn:doi:", "doi:")
-_DOI_HOSTS = ("doi.org", "dx.doi.org", "www.doi.org")
-# A publisher's page of a DOI (Atypon's SIAM, Science, ACM, T&F, Wiley, APS's link.aps.org):
-# `/doi/10.x/y`, or one of its views (`/doi/abs/`, `/doi/full/`, `/doi/pdf/`...). Only the
-# DOI was read from doi.org links, so a journal's item known by such a link alone and the arXiv
-# record naming its DOI were two papers, sent twice. `/doi/` must open the path: deeper (De
-# Gruyter's `/document/doi/10.x/y/html`, Emerald's `.../doi/10.x/y/full/html`) a page's name
-# follows the DOI, and no rule tells the two apart.
-_DOI_PAGE = re.compile(
-    r"/doi/(?:(?:abs|full|pdf|epdf|pdfdirect|pdfplus|epub|book|reader)/)?(10\.\d{4,9}/[^/].*)",
-    re.IGNORECASE,
-)
-_PAGE_END = re.compile(r"(?:/|\.pdf)$", re.IGNORECASE)  # `/doi/pdf/10.x/y.pdf`, `.../y/`
 _OPENREVIEW_HOSTS = ("openreview.net", "www.openreview.net")
 # The title a record of a paper file came with (not derived): 'title:<hash>', the title hash's
 # twin. Only an abstract match reads it; it is "strong" so that the state's catalogue hands it
@@ -88,30 +75,6 @@ def plausible_arxiv_id(ident: str) -> bool:
         archive, number = ident.split("/")
         return archive.partition(".")[0] in _ARCHIVES and 1 <= int(number[2:4]) <= 12
     return 1 <= int(ident[2:4]) <= 12
-
-
-def doi(value: str) -> str | None:
-    """A DOI in lowercase (DOIs ignore case) from '10.x/y', 'doi:10.x/y', 'info:doi/10.x/y', a
-    doi.org URL or a publisher's `/doi/` page (their path: a '?ref=rss' is no part of it); of
-    several, space-separated (arXiv's <arxiv:doi> may hold more than one), the first."""
-    text = value.strip()
-    low = text.lower()
-    text = next((text[len(p) :].lstrip() for p in _DOI_PREFIXES if low.startswith(p)), text)
-    if low.startswith(("http://", "https://")):
-        try:
-            parts = urlsplit(text)
-        except ValueError:
-            return None
-        page = _DOI_PAGE.match(parts.path)
-        if (parts.hostname or "") in _DOI_HOSTS:
-            text = parts.path.lstrip("/")
-        elif page:
-            text = _PAGE_END.sub("", page[1])
-        else:
-            return None
-    words = unquote(text).split()
-    match = _DOI.match(words[0]) if words else None
-    return match[0].rstrip(".,;").lower() if match else None
 
 
 def squeezed_title_hash(title: str) -> str | None:
@@ -184,12 +147,16 @@ def paper_id(
 
 
 def former_ids(ident: str, title: str, abstract: str) -> tuple[str, ...]:
-    """The abstract hash a feed's item known by its title of Chinese, Japanese or Korean had as
-    its id before such letters counted as words (title_hash), so the papers stored then are
-    found by it; the title must agree (same_paper), as for a paper file's record."""
-    if kind(ident) != "t" or len(normalize(title).split()) >= MIN_TITLE_WORDS:
-        return ()
-    return (abstract_id(abstract or title),)
+    """The abstract hash a feed's item had as its id before, so the papers stored then are
+    found by it: known by a title of Chinese, Japanese or Korean, before such letters counted as
+    words (title_hash), the title must agree (same_paper), as for a paper file's record. Known by
+    a DOI and by no title (none, or too short), before its `/doi/` link was read: the abstract
+    hash stays a weak key beside the DOI, that a paper of another DOI does not match."""
+    if kind(ident) == "t" and len(normalize(title).split()) < MIN_TITLE_WORDS:
+        return (abstract_id(abstract or title),)
+    if doi(ident) and title_hash(title) is None:
+        return (abstract_id(abstract or title),)
+    return ()
 
 
 def record_id(title: str, abstract: str) -> tuple[str, tuple[str, ...]]:
@@ -305,8 +272,10 @@ def same_paper(matched: str, known: Iterable[str], incoming: Iterable[str]) -> b
     if matched_kind not in ("t", "h", "a", "n"):
         return True
     # A title match merges title variants whatever their own titles; an abstract match reads
-    # nothing else.
-    kinds = (TITLED,) if matched_kind == "h" else (*(k for k in STRONG if k != TITLED), PREPRINT)
+    # them, and the ids too: a DOI's item kept the abstract hash it had been known by (former_ids),
+    # and two items of two DOIs with one placeholder text ("No abstract available") are two.
+    ids = (*(k for k in STRONG if k != TITLED), PREPRINT)
+    kinds = (TITLED, *ids) if matched_kind == "h" else ids
     mine: dict[str, set[str]] = {}
     for key in known:
         mine.setdefault(_conflicting(key), set()).add(unversioned(key))

@@ -93,23 +93,44 @@ def _spaced_math(bare: str) -> bool:
     return re.search(r"\\[A-Za-z]", bare) is not None or bare.isidentifier()
 
 
-def to_text(value: str, *, bibtex: bool = False) -> str:
+def to_text(value: str, *, bibtex: bool = False, marks: bool = True) -> str:
     """The plain text of `value`. With bibtex=True the whole value is LaTeX source, as BibTeX
     fields are: bare braces only group (they go), `~` is a space, `--` a dash. Else its text-mode
     punctuation is read where it can be nothing else (ligatures.py): ``quotes'', "Hartree--Fock",
-    "Fig.~1" had reached readers as written."""
+    "Fig.~1" had reached readers as written; text marked verbatim (ligatures.verbatim) stays.
+    With marks=False that punctuation stays as it is: a text converted once (snippets.tidy's,
+    as stored), read again, had its address's "~" and "--" read (an address: `x.org/a~b`)."""
+    if "\ue102" in value:
+        return _around_verbatim(value, bibtex, marks)
     if "\\" not in value and "$" not in value:
-        if not (_BIBTEX_MARKS if bibtex else ligatures.MARKS).search(value):
+        if not marks or not (_BIBTEX_MARKS if bibtex else ligatures.MARKS).search(value):
             return value
     value = _LOST_BRACES.sub(lambda m: f"\\{m[1] or m[3]}{{{m[2] or m[4]}}}", value)
     literals, spans = _pieces(value)
-    if bibtex or any(c in value for c in ligatures.HOLDERS):
+    if bibtex or not marks or any(c in value for c in ligatures.HOLDERS):
         literals = [_literal(text, bibtex) for text in literals]
     else:
         holders = (ligatures.SPAN if span else ligatures.QUIET for span in spans)
         marked = "".join(t + h for t, h in zip(literals, holders, strict=False)) + literals[-1]
         literals = _HOLDER.split(ligatures.punctuated(marked))
     return "".join(t + s for t, s in zip(literals, spans, strict=False)) + literals[-1]
+
+
+_STAND_IN = "\ua66e"  # a letter (ꙮ) in the verbatim text's place: the rules see a word there
+
+
+def _around_verbatim(value: str, bibtex: bool, marks: bool) -> str:
+    """The text converted around its verbatim parts, which stay as written."""
+    kept = ligatures.VERBATIM.findall(value)
+    if _STAND_IN not in value:
+        read = to_text(ligatures.VERBATIM.sub(_STAND_IN, value), bibtex=bibtex, marks=marks)
+        parts = read.split(_STAND_IN)
+        if len(parts) == len(kept) + 1:
+            return "".join(t + k for t, k in zip(parts, [*kept, ""], strict=True))
+    pieces = ligatures.VERBATIM.split(value)  # odd: verbatim
+    return "".join(
+        p if n % 2 else to_text(p, bibtex=bibtex, marks=marks) for n, p in enumerate(pieces)
+    )
 
 
 def _pieces(value: str) -> tuple[list[str], list[str]]:

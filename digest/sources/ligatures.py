@@ -12,6 +12,9 @@ from collections.abc import Callable
 SPAN, QUIET = "\ue100", "\ue101"
 HOLDERS = SPAN + QUIET
 MARKS = re.compile(r"--|[~`]|\\ ")  # a text without any of them has nothing to change here
+# Around text no rule reads (an OpenReview abstract's Markdown code span, `a--b`): latex.to_text
+# keeps it as written, and drops the marks.
+VERBATIM = re.compile("\ue102([^\ue103]*)\ue103")
 
 _AFTER_WORD = rf"(?:(?<=[^\W_])|(?<=[{HOLDERS}]))"
 # A `~` ties words: "Fig.~1", "10--20~keV", "models~(LLMs)", "[O~III]~$\lambda$", before a
@@ -33,7 +36,17 @@ _RULES = re.compile(
 )
 _TIE = re.compile(rf"(?:{_AFTER_WORD}|(?<=[.:;,)\]}}]))~(?=[^\W\d_]|[{SPAN}(\[])|(?<=[.:;])~(?=\d)")
 _NAME = re.compile(r"(?<![\w\\.])(?=[A-Za-z0-9]*[A-Z])[A-Za-z0-9]{2,}$")
-_WHOLE = re.compile(r"\d+(?![.,]?\d)")
+_WHOLE = re.compile(r"\d+(?![.,]?\d|[eE][-+]?\d)")
+# But a symbol's `~` is "approximately", and so is one before a quantity: "Tc~90 K", "pH~7",
+# "kT~80 eV", "IC50~5 nM", "Mvir~3e13", "f_esc,Lya~30%", "BTCV:~84.64%" had lost it, shown as
+# exact. A symbol, before a number: two letters not both capitals (Tc, Kd, pH, Re; "HR~8799",
+# "SN~1987A" are names). A quantity: a number with a unit, a percent or a power of ten after it.
+_SYMBOL = re.compile(r"(?<![\w\\.])[A-Za-z](?:[a-z]|(?<=[a-z])[A-Z])$")
+_PREFIXED = r"[kMGTmµμunp]?(?:eV|Hz|Da|pc|yr|bar|mol|erg|Pa)|[kMGTmµμunp][KMmsgWVAJTL]"
+_QUANTITY = re.compile(  # a bare letter's unit after a blank: "1987A", "4329A" are names
+    rf"\d+(?:[.,]\d+)?(?:\s?(?:%|[×x]\s?10|°|{_PREFIXED}|dB|dex|mag|au|AU|min|Mo|M⊙|Msun)"
+    r"|\s[KMmsgWVJTLh])(?![\w-])"
+)
 # ``Quoted'' (or ``quoted" as some close it) and `quoted', each mark with its partner: a lone
 # '' (arcseconds: 0.5'') or ` stays, as does an apostrophe within single quotes ("`Hund's rule'").
 _QUOTES = re.compile(
@@ -42,6 +55,11 @@ _QUOTES = re.compile(
 )
 # What is not LaTeX's: an address keeps its `~` and `--` (https://host/~user/a--b).
 _URL = re.compile(r"(?:https?|ftp)://\S+|\bwww\.\S+", re.IGNORECASE)
+
+
+def verbatim(text: str) -> str:
+    """The text, marked for latex.to_text to keep as written."""
+    return f"\ue102{text}\ue103"
 
 
 def punctuated(text: str) -> str:
@@ -78,10 +96,14 @@ def _rule(match: re.Match[str]) -> str:
 def _tilde(text: str, at: int) -> str:
     if text.startswith(QUIET, at + 1):
         return ""
-    if _TIE.match(text, at):
-        return " "
-    named = _NAME.search(text, max(0, at - 100), at) and _WHOLE.match(text, at + 1)
-    return " " if named else "~"
+    if _QUANTITY.match(text, at + 1) or (
+        text[at + 1 : at + 2].isdigit() and _SYMBOL.search(text, max(0, at - 3), at)
+    ):
+        return "~"
+    whole = _WHOLE.match(text, at + 1)
+    if _TIE.match(text, at) and (whole or not text[at + 1 : at + 2].isdigit()):
+        return " "  # "Fig.~1", "Lett.~121"; "BTCV:~84.64%" is approximate
+    return " " if whole and _NAME.search(text, max(0, at - 100), at) else "~"
 
 
 def _quote(match: re.Match[str]) -> str:

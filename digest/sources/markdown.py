@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from digest.sources.ligatures import verbatim
+
 # OpenReview renders an abstract as Markdown (its forms say "Add formatting using Markdown and
 # formulas using LaTeX"): readers had been mailed its "**", "##" and "[link](url)" as typed. A
 # title is one line of plain text there. A formula is no Markdown: "$x**2$", "\(a_b * c\)" and a
@@ -61,7 +63,8 @@ def markdown(text: str) -> str:
     aside: list[str] = []
 
     def set_aside(found: re.Match[str]) -> str:
-        aside.append(found[2] if found[1] else found[0])
+        # A code span's text is as typed: LaTeX's marks read in it (`a--b` as "a–b") had changed it.
+        aside.append(verbatim(found[2]) if found[1] else found[0])
         return f"\x00{len(aside) - 1}\x00"
 
     text = _ASIDE.sub(set_aside, _FENCE.sub("", text.replace("\x00", "")))

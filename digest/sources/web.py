@@ -23,7 +23,7 @@ from digest.models.characters import BIDI, C0, C1
 from digest.models.deadline import Deadline, pause
 from digest.sources import spacing
 from digest.sources.addresses import internal, origin, printable, shown
-from digest.sources.progress import QUIET, Progress
+from digest.sources.progress import QUIET, LogLines, Progress
 
 log = logging.getLogger("digest.sources")
 
@@ -172,9 +172,9 @@ class Client:
                     f" longer than {self.policy.longest_wait:.0f} s: a later run will try again"
                 )
             said = f"{problem}; retrying in {wait:.1f} s"
-            if self.progress is QUIET:  # no run shows it (a `like` lookup): the log says it
-                log.info("source %s: %s (%s)", self.name, said, where)
-            self.progress.note(said)  # one line per retry: the log had said it again (-v: two)
+            if not isinstance(self.progress, LogLines):  # a bar's note flashes, and was all -v
+                log.info("source %s: %s (%s)", self.name, said, where)  # showed of a retry
+            self.progress.note(said)  # one line per retry: LogLines's is the log's (-v had two)
             self._wait(wait, where)
         raise AssertionError("unreachable")  # the loop returns or raises
 

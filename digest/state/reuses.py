@@ -1,6 +1,6 @@
-"""Which of a reused name's digests and alerts are its present reader's: those made from the run
-in which its present stints began (links.reused), on the runs' clock; the ones before are the
-earlier subscription's. Its archive key and its rating links are read from that cut."""
+"""Which of a reused name's digests and alerts are its present reader's: those made while one of
+its addresses held the name (holders.py: who held it when, read from the stints, on the runs'
+clock); the others are earlier or other subscriptions'. Archive keys and rating links read it."""
 
 from __future__ import annotations
 
@@ -8,32 +8,39 @@ from collections.abc import Collection
 from datetime import datetime
 
 from digest.state.engine import Engine
-from digest.state.links import next_stints, reused
-from digest.state.pauses import Mailing, recorded
+from digest.state.holders import Holders, Reader, holders
+from digest.state.links import next_stints
+from digest.state.pauses import Mailing, Stints, recorded
 from digest.state.web import HASHED, LONG_ID, Web, link_name
 
 
 def since(web: Web, name: str, mailing: Mailing) -> str | None:
-    """None when `name` (of `mailing`, the config's) is not reused; else the run clock from which
-    its digests are the present reader's ("": no run since the reuse, all are the earlier's)."""
+    """None when `name` (of `mailing`, the config's) is not reused; else the cut its present
+    reader's archive key is keyed with ("": the name's own key, or no run since the reuse)."""
+    found = held(web, name, mailing)
+    return None if found is None else found.present.key
+
+
+def held(web: Web, name: str, mailing: Mailing, stints: Stints | None = None) -> Holders | None:
+    """Who held `name` when, or None when it had one reader alone (nothing read for a name its
+    e-mail's addresses alone were mailed under: a run renders thousands)."""
     if not maybe(web.db, name, _addresses(mailing, name)):
         return None
-    reuse = reused(web, name, mailing)
-    return None if reuse is None else cut(web.db, reuse.began, _recorded(web, reuse.began))
+    stints = next_stints(web, mailing) if stints is None else stints
+    kept = {t for v in recorded(web.db).values() for t in v if t}
+    return holders(name, stints, _addresses(mailing, name), lambda t: cut(web.db, t, t in kept))
 
 
-def present(web: Web, mailing: Mailing) -> dict[str, str]:
-    """Each reused name of `mailing` whose present reader had a digest run: its cut (since())."""
+def present(web: Web, mailing: Mailing) -> dict[str, Holders]:
+    """Each reused name of `mailing` and who held it when (held())."""
     rows = web.db.execute("SELECT subscriber, address FROM stints")
     kept: dict[str, set[str]] = {}
     for r in rows:
         kept.setdefault(str(r[0]), set()).add(str(r[1]))
     names = [n for n in mailing if kept.get(n, set()) - _addresses(mailing, n)]
     stints = next_stints(web, mailing) if names else {}
-    reuses = {n: reused(web, n, mailing, stints) for n in names}
-    times = {t for v in recorded(web.db).values() for t in v if t} if names else set()
-    cuts = {n: cut(web.db, r.began, r.began in times) for n, r in reuses.items() if r}
-    return {n: c for n, c in cuts.items() if c}
+    found = {n: held(web, n, mailing, stints) for n in names}
+    return {n: h for n, h in found.items() if h is not None}
 
 
 def cut(db: Engine, began: str, kept: bool = True) -> str:
@@ -56,40 +63,43 @@ def cut(db: Engine, began: str, kept: bool = True) -> str:
 
 
 def earlier_given(web: Web, mailing: Mailing) -> dict[str, set[str]]:
-    """Per reused name of `mailing`, the papers first given to it before the cut: its earlier
-    reader's, whose ratings of them are not the newcomer's (ratings are kept by name: a dana
-    renamed dana1 left her ratings to the newcomer named dana, whose digests followed them)."""
+    """Per reused name of `mailing`, the papers given to it never while its present reader held
+    it: another reader's, whose ratings of them are not the present one's (ratings are kept by
+    name: dana renamed dana1 left her ratings to the newcomer named dana, and a newcomer gone,
+    dana1 renamed back, his to her). A paper never given (a CLI rating) is the present one's."""
     out: dict[str, set[str]] = {}
     for name in mailing:
-        if not maybe(web.db, name, _addresses(mailing, name)):
+        found = held(web, name, mailing)
+        if found is None:
             continue
-        at = since(web, name, mailing)
-        if at is None:
-            continue
-        first: dict[str, str] = {}
+        given: dict[str, list[str]] = {}
         for paper, made in web.db.execute(
             "SELECT s.paper_id, d.made_at FROM sent s JOIN digests d ON d.id = s.digest_id"
             " WHERE s.subscriber = ? UNION SELECT paper_id, made_at FROM alerts"
             " WHERE subscriber = ?",
             (name, name),
         ):
-            first[str(paper)] = min(first.get(str(paper), str(made)), str(made))
-        out[name] = {p for p, t in first.items() if not at or t < at}
+            given.setdefault(str(paper), []).append(str(made))
+        out[name] = {p for p, times in given.items() if not _theirs(found.present, times)}
     return out
 
 
 def earlier(web: Web, name: str, link: str, paper_id: str, mailing: Mailing) -> bool:
-    """Whether a rating link of `name` naming `link` (the paper `paper_id` now) is the earlier
-    subscription's: the name reused, and the paper given under it before the cut (or never)."""
-    at = since(web, name, mailing)
-    if at is None:
+    """Whether a rating link of `name` naming `link` (the paper `paper_id` now) is another
+    subscription's: the name reused, and the paper given under it only while another reader
+    held it (or never: no mail of the present reader's carried it)."""
+    found = held(web, name, mailing)
+    if found is None:
         return False
-    given = given_at(web.db, name, link, paper_id)
-    return given is None or not at or given < at
+    return not _theirs(found.present, given_at(web.db, name, link, paper_id))
 
 
-def given_at(db: Engine, name: str, link: str, paper_id: str) -> str | None:
-    """When the paper a link names was first given to `name`, by a digest or an alert."""
+def _theirs(reader: Reader, times: Collection[str]) -> bool:
+    return any(reader.holds(t) for t in times)
+
+
+def given_at(db: Engine, name: str, link: str, paper_id: str) -> list[str]:
+    """When the paper a link names was given to `name`, by a digest or an alert."""
     ids = {link, paper_id}
     if link.startswith(HASHED):  # a long id by its hash: the long ids given to the name
         rows = db.execute(
@@ -106,12 +116,7 @@ def given_at(db: Engine, name: str, link: str, paper_id: str) -> str | None:
             " UNION SELECT made_at FROM alerts WHERE subscriber = ? AND paper_id = ?",
             (name, paper, name, paper),
         ).fetchall()
-    return min((str(t[0]) for t in times), default=None)
-
-
-def _recorded(web: Web, began: str) -> bool:
-    """Whether a pass recorded the stint begun then (else it is the next pass's, a view)."""
-    return began in {t for v in recorded(web.db).values() for t in v if t}
+    return sorted(str(t[0]) for t in times)
 
 
 def _addresses(mailing: Mailing, name: str) -> set[str]:

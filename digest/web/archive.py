@@ -33,27 +33,30 @@ _BIDI = re.compile(f"[{BIDI}]")
 
 @dataclass(frozen=True, slots=True)
 class Shelf:
-    """The digests an archive key shows: a name's, or of a reused name the earlier reader's
-    (made before `until`) or the present one's (made from `since`), on the runs' clock."""
+    """The digests an archive key shows: a name's, or of a reused name one reader's (made in its
+    `spans`, on the runs' clock: holders.py), keyed with `since` (Links.since). `earlier`: not
+    the name's present reader (its pages' unsubscribe links name the name alone)."""
 
     name: str
     since: str = ""
-    until: str = ""
+    spans: tuple[tuple[str, str], ...] | None = None  # None: all the name's
+    earlier: bool = False
 
     def holds(self, made_at: str) -> bool:
-        return made_at >= self.since and (not self.until or made_at < self.until)
+        return self.spans is None or any(a <= made_at < b for a, b in self.spans)
 
 
 def digests(store: Store, shelf: Shelf, limit: int = 200) -> list[dict[str, Any]]:
     """The shelf's digests that had papers, newest first (store.web.digests of its part)."""
-    if not shelf.since and not shelf.until:
+    if shelf.spans is None:
         return store.web.digests(shelf.name, limit)
     rows = store.web.db.execute(
         "SELECT id, period, day, made_at, picked FROM digests WHERE subscriber = ? AND picked > 0"
-        " AND made_at >= ? AND made_at < ? ORDER BY made_at DESC, id DESC LIMIT ?",
-        (shelf.name, shelf.since, shelf.until or "~", limit),  # "~" after every time
+        " ORDER BY made_at DESC, id DESC",
+        (shelf.name,),
     )
-    return [dict(r) for r in rows]
+    # A reader's spans may be several (one who came back): a name's digests are one a day.
+    return [d for d in map(dict, rows) if shelf.holds(str(d["made_at"]))][:limit]
 
 
 def message(store: Store, shelf: Shelf, period: str) -> Message | None:

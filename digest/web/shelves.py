@@ -1,6 +1,6 @@
 """The archive's routes: which digests a key shows (archive.Shelf: a name's, or of a name reused
-since, the earlier reader's before the reuse under the name's key and the present reader's under
-a key of its own), its index, its feed and each digest's page."""
+since, each reader's own: the first's under the name's key, each later one's under a key of its
+own, holders.py), its index, its feed and each digest's page."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from starlette.responses import Response
 
 from digest.channels.email import recipients
 from digest.state import Store, reuses
+from digest.state.holders import Reader
 from digest.state.pauses import Mailing, mailing
 from digest.web import archive
 from digest.web.access import Access
@@ -24,16 +25,28 @@ from digest.web.tokens import VOTE_DAYS, Links, addresses_of
 
 
 def find(store: Store, view: View, key: str, mails: Mailing) -> Shelf | None:
-    """The shelf of an archive key, or None. The name's key of a reused name shows the digests
-    before the reuse: keyed by the name alone, the newcomer's mails carried the earlier reader's
-    key, and each read the other's digests, 👍/👎 too (ops25 F2)."""
+    """The shelf of an archive key, or None. Of a reused name, each reader's digests alone
+    (holders.py): keyed by the name alone, the newcomer's mails carried the earlier reader's
+    key (ops25 F2); keyed by the one cut of the present reader, a reader who came back read the
+    newcomer's digests under the name's key, and a name reused twice lost its middle reader's
+    (ops26 F2). Each key of a reader (the name's of its first, one of each run it began
+    holding the name at) shows all of that reader's."""
     name = view.archives.get(key)
     if name is not None:
-        return Shelf(name, until=reuses.since(store.web, name, mails) or "")
-    for name, cut in reuses.present(store.web, mails).items():
-        if hmac.compare_digest(view.signer.archive_key(name, cut), key):
-            return Shelf(name, since=cut)
+        held = reuses.held(store.web, name, mails)
+        return Shelf(name) if held is None else _shelf(name, held.keyed(""))
+    for name, held in reuses.present(store.web, mails).items():
+        for cut, _ in held.keys:
+            if cut and hmac.compare_digest(view.signer.archive_key(name, cut), key):
+                return _shelf(name, held.keyed(cut))
     return None
+
+
+def _shelf(name: str, reader: Reader | None) -> Shelf | None:
+    """A reader's shelf: its pages link to the key its mails carry (its first)."""
+    if reader is None:
+        return None
+    return Shelf(name, reader.key, reader.spans, not reader.present)
 
 
 class Shelves:
@@ -96,7 +109,7 @@ class Shelves:
         the name alone (followed to its heirs): the newcomer's addresses had stopped the
         newcomer's mail."""
         sub = view.subscribers.get(shelf.name)
-        to = addresses_of(sub) if sub is not None and not shelf.until else None
+        to = addresses_of(sub) if sub is not None and not shelf.earlier else None
         expires = int(now) + VOTE_DAYS * 86400
         return Links(view.base_url, view.signer, shelf.name, expires, to, shelf.since)
 
