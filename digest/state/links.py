@@ -6,7 +6,7 @@ looked for."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from digest.state.heirs import heirs, mailed
@@ -21,9 +21,6 @@ class Reuse:
     addresses: frozenset[str]  # where the earlier stints were
     heirs: tuple[str, ...]  # the subscribers of the config that are the earlier one renamed
     gap: bool  # the earlier stints ended a delivery pass or more before the present began
-    # When the present stints began, as the next pass records them (reuses.py reads from it
-    # which digests are the earlier reader's).
-    began: str = field(default="", compare=False)
 
 
 def reused(web: Web, name: str, mailing: Mailing, stints: Stints | None = None) -> Reuse | None:
@@ -49,7 +46,7 @@ def reused(web: Web, name: str, mailing: Mailing, stints: Stints | None = None) 
     gap = max(ended.values()) < start
     if not names and not gap:
         return None
-    return Reuse(frozenset(ended), tuple(n for n in names if n in mailing), gap, start)
+    return Reuse(frozenset(ended), tuple(n for n in names if n in mailing), gap)
 
 
 def renames(web: Web, name: str, mailing: Mailing) -> list[str]:
