@@ -53,3 +53,20 @@ def test_an_id_after_a_title_s_math_is_an_id_whatever_dollar_came_before(
 )
 def test_a_price_s_sign_after_math_or_on_a_line_of_its_own_stays_a_price(text: str) -> None:
     assert arxiv_ids(text) == []
+
+
+@pytest.mark.parametrize("title", _TITLES)
+@pytest.mark.parametrize("line_end", ["", " ", "\r", " = ", " €"])
+def test_an_id_alone_on_the_line_after_a_title_s_math_is_an_id(title: str, line_end: str) -> None:
+    """reg45 F4: "MoS$_2$\\n2503.03363" had lost its id, the "$" ending the line read as a price's
+    sign before the number ("$" matches before a newline that ends the searched span)."""
+    text = f"{title}{line_end}\n2503.03363 and 2504.01040"
+    assert arxiv_ids(text) == ["2503.03363", "2504.01040"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["MoS$_2$\nE = 1203.4567", "MoS$_2$\ncosts $ 1203.4567", "MoS$_2$\n1203.4567 keV"],
+)
+def test_a_number_its_own_line_measures_stays_a_quantity(text: str) -> None:
+    assert arxiv_ids(text) == []

@@ -905,3 +905,30 @@ def test_a_marked_given_name_and_initials_in_an_and_list_is_a_whole_name(
     reversed name, "Ravi V. Jane Doe": a mark after the second part, which follows a whole name
     and not a "Last, First" name's given part, counted only where the initial was undotted."""
     assert split(written) == names
+
+
+@pytest.mark.parametrize(
+    ("written", "names"),
+    [
+        ("Le Roux, Pierre A.2 and Ana Lee", ("Pierre A. Le Roux", "Ana Lee")),
+        ("De Sousa Costa, Ana M.1 and John Smith", ("Ana M. De Sousa Costa", "John Smith")),
+        ("Van Dijk, Bram V.2, and Ana Lee", ("Bram V. Van Dijk", "Ana Lee")),
+        ("Di Matteo, Paola M.* and Ana Lee", ("Paola M. Di Matteo", "Ana Lee")),
+        ("Al Khatib, Hassan S.2 & Ana Lee", ("Hassan S. Al Khatib", "Ana Lee")),
+        ("Della Rosa, Anna M and Ana Lee", ("Anna M Della Rosa", "Ana Lee")),
+        ("Le Roux, P and Ana Lee", ("P Le Roux", "Ana Lee")),
+        ("DE SOUSA COSTA, ANA M.1 AND JOHN SMITH", ("ANA M. DE SOUSA COSTA", "JOHN SMITH")),
+        # a capital's particle that leads given names more often stays a whole name's, as does
+        # one joined to the word after it
+        ("Bin Li, Ravi V.2 and Ana Lee", ("Bin Li", "Ravi V.", "Ana Lee")),
+        ("Da Xu, Ravi V.2 and Ana Lee", ("Da Xu", "Ravi V.", "Ana Lee")),
+        ("El-Sayed Ahmed, Ravi V.2 and Ana Lee", ("El-Sayed Ahmed", "Ravi V.", "Ana Lee")),
+        ("Jane Doe, Ravi V.2 and Ana Lee", ("Jane Doe", "Ravi V.", "Ana Lee")),
+    ],
+)
+def test_a_particle_with_a_capital_leads_a_surname_before_a_marked_given_name(
+    written: str, names: tuple[str, ...]
+) -> None:
+    """reg45 F3: "Le Roux, Pierre A.2 and Ana Lee" had made three authors, "Le Roux" and "Pierre
+    A." among them: only a particle in small letters was read as leading a surname."""
+    assert split(written) == names

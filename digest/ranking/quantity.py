@@ -110,7 +110,11 @@ _VALUE = re.compile(r"\s*=|\s+(?:is|was|are|were)\b", re.IGNORECASE)
 def measured(text: str, start: int, end: int) -> bool:
     """Whether the bare number at text[start:end] is a quantity: the quantity it measures named
     before it, or a unit or an uncertainty after it (of it or of the numbers it is listed with)."""
-    before = max(0, start - 40)
+    # What names a number is read on its own line: a line ending in "$", "=" or "€" before one
+    # that holds the id alone ("…MoS$_2$\n2503.03363") had made it a price or a value, and the id
+    # was lost (191 of the 45k corpus's 1,071 titles with "$", reg45 F4): "$" matches before a
+    # newline that ends the searched span too. An id alone on its line is an id.
+    before = max(text.rfind("\n", 0, start) + 1, start - 40)
     if _NAMED.search(text, before, start) or _priced(text, before, start):
         return True
     if _NAMES.search(text, before, start) and _VALUE.match(text, end):

@@ -8,6 +8,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from digest.ranking.cases import SPLIT
 from digest.ranking.plurals import cased, other
 from digest.ranking.spellings import unit
 from digest.ranking.symbols import UNITS, series
@@ -51,7 +52,9 @@ def exclude_pattern(words: Collection[str]) -> Phrases | None:
     """One pattern for a subscriber's exclude list (or alert keywords)."""
     # The rule's own typographic marks too ("Alzheimer’s", "fine‐tuning"), as the text's; a rule
     # in quotes, with a full stop or as a comma list had matched nothing, as the ranking reads it.
-    rules = [_unmarked(r) for w in words for r in _listed(w)]
+    # The minus sign as a hyphen: "−1", copied from a paper's PDF, had been one word of letters
+    # and found "−1.5" but no "-1" (reg45 F5).
+    rules = [_unmarked(r).replace("\u2212", "-") for w in words for r in _listed(w)]
     phrases = [_signed(w, _apart(rule_words(w))) for w in map(series, map(respelled, rules))]
     parts = [_bounded(phrase) for phrase in phrases if not no_rule(phrase)]
     if not parts:
@@ -112,18 +115,23 @@ def _plurals(phrase: list[str]) -> str:
     (models -> model, LLMs -> LLM, studies -> study, approaches -> approach)."""
     *head, last = phrase
     numbered = [_NUMBER.fullmatch(word.lstrip("-")) is not None for word in phrase]
-    spell = functools.partial(_spelled, alone=not head, numbered=bool(head) and numbered[-2])
+    spell = functools.partial(
+        _spelled, alone=not head, numbered=bool(head) and numbered[-2], named=bool(head)
+    )
     # A word of letters in its other number as the ranking reads it (plurals.other): "scaling
     # laws" had missed "scaling law", "gender biases" "gender bias", "X-rays" "X-ray", and
     # "goods" would find "good" (rank24 F1, F3, F4, F6); a number, a mark or a unit keeps its
     # -s, which the unit's own spelling guards ("Mpc" finds no "MPCs").
-    if last.isalpha() and not _unit(last):
+    if last in SPLIT:
+        forms = [spell(last) + "(?-i:s)?"]  # "GaNs", as the ranking reads it (cases.py)
+    elif last.isalpha() and not _unit(last):
         forms = [spell(last), *(spell(cased(last, f)) for f in other(last.lower()))]
+        forms += _acronym(last, spell)
     else:
         forms = [spell(last) + "(?:e?s)?"]
     # Words of a phrase apart or joined: "fine tuning" finds "fine-tuning" and "finetuning";
     # "Navier-Stokes" the name pair as journals write it, "Navier–Stokes" (an en dash).
-    heads = [_spelled(w, False, i > 0 and numbered[i - 1]) for i, w in enumerate(head)]
+    heads = [_spelled(w, False, i > 0 and numbered[i - 1], i > 0) for i, w in enumerate(head)]
     return _BETWEEN.join([*heads, "(?:" + "|".join(forms) + ")"])
 
 
@@ -170,19 +178,22 @@ def _unit(letters: str) -> bool:
     return low in UNITS or bool(UNIT_ACRONYM.fullmatch(low)) or unit_case(letters) or unit(letters)
 
 
-def _number(word: str, alone: bool) -> str:
+def _number(word: str, alone: bool, named: bool = False) -> str:
     """A number as a whole, with its thousands separated or not ("1,000", "1000", LaTeX's
     "1{,}000", "1\\,000"): never the tail of another number. "5 MW" had found "2.5 MW", "3 dB"
     "1.3 dB", "100 GB" "1.100 GB", read by the analyzer as no such quantity (reg41 F1). Only a
     comma before three digits separates thousands, and a decimal is no decimal comma's tail:
     "0.5" finds the list "2,1.5,1,0.5" (reg44 F3), "3 dB" still not "1,3 dB". A rule of four
-    digits alone that read as a year is the year: "2023" is not "2,023 participants"."""
+    digits alone that read as a year is the year: "2023" is not "2,023 participants". Nor is it
+    another number's head, but after a name, its version ("Python 3" finds "Python 3.12"): "1"
+    had found "1.5 GPUs", "-1" "-1.5", "2023" "2023.5" (rank25 L2)."""
     whole, point, fraction = word.replace(",", "").partition(".")
     groups = [whole[max(0, end - 3) : end] for end in range(len(whole), 0, -3)][::-1]
     year = alone and word == whole and len(whole) == 4 and whole[:2] in ("18", "19", "20")
     grouped = _THOUSANDS.join(groups) if len(groups) > 1 and not year else whole
     tail = _no_tail("." if point else whole)  # "1,0.5" is a list, no number
-    return rf"{tail}(?:{whole}|{grouped}){re.escape(point + fraction)}(?!,\d{{3}})"
+    head = "" if named else r"(?!\.\d)"
+    return rf"{tail}(?:{whole}|{grouped}){re.escape(point + fraction)}(?!,\d{{3}}){head}"
 
 
 def _no_tail(digits: str) -> str:
@@ -194,15 +205,15 @@ def _no_tail(digits: str) -> str:
 _THOUSANDS = r"(?:,|\{,\}|\\,)"
 
 
-def _spelled(word: str, alone: bool, numbered: bool = False) -> str:
+def _spelled(word: str, alone: bool, numbered: bool = False, named: bool = False) -> str:
     """A word with or without a hyphen inside: "pretraining" finds "pre-training". A Greek
     letter is also its name, and a name its letter, as the analyzer reads them in a term
     ("Hα" finds "H-alpha", "alpha helix" "α-helix"); a rule of a letter alone is that letter.
     A unit's letters in capitals after the rule's own number (numbered) are the unit."""
     if word[:1] == "-":
-        return rf"[{_MINUS}]\s?" + _spelled(word[1:], alone, numbered)
+        return rf"[{_MINUS}]\s?" + _spelled(word[1:], alone, numbered, named)
     if _NUMBER.fullmatch(word):
-        return _number(word, alone)
+        return _number(word, alone, named)
     if lead := re.match(r"\d+", word):
         # A percentage or a multiplier is whole as a number is: "7B" had found "6.7B", "5%"
         # "4.5%", "1% precision" "0.1% precision" (reg44 F1).
@@ -211,6 +222,8 @@ def _spelled(word: str, alone: bool, numbered: bool = False) -> str:
 
 
 def _lettered(word: str, alone: bool, numbered: bool) -> str:
+    if word in SPLIT:  # "GaN" is no "GAN": an alert had fired on 130 GAN papers (rank25 F5)
+        return f"(?-i:{re.escape(word)})"
     if (letter := GREEK.get(word.lower())) and not alone:
         return f"(?:{re.escape(word)}|{letter})"
     if word.isupper() and UNIT_ACRONYM.fullmatch(word.lower()):
@@ -229,8 +242,24 @@ def _lettered(word: str, alone: bool, numbered: bool) -> str:
     if (alone and len(word) == 1) or unit(word):
         return re.escape(word)
     return "-?".join(
-        f"(?:{c}|{n})" if (n := LETTER_NAMES.get(c.lower())) else re.escape(c) for c in word
+        f"(?:{c}|{n})" if (n := LETTER_NAMES.get(c.lower())) else _PERCENT.get(c, re.escape(c))
+        for c in word
     )
+
+
+# LaTeX's percent sign, "5\%" and "$5\%$", which a rule's "5%" had missed (rank25 L2).
+_PERCENT = {"%": r"\\?%"}
+
+
+def _acronym(word: str, spell: functools.partial[str]) -> list[str]:
+    """An acronym's other number by its letters as written: "LM" finds "LMs", "LMs" and "KPIs"
+    their "LM", "KPI" (a word under three letters has no other number, and "kpis" reads as an
+    -is singular, reg45 F2). Not "LMS" (least mean squares), nor "HA" "has"."""
+    if word.isupper() and len(word) > 1:
+        return [f"(?-i:{re.escape(word)}s)"]
+    if len(word) > 2 and word[:-1].isupper() and word[-1] == "s":
+        return [spell(word[:-1])]
+    return []
 
 
 _NAME_DIGITS = "|".join(name_digits())

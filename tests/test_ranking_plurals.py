@@ -1,0 +1,50 @@
+"""A word's other number as the built-in background holds it (digest/ranking/plurals.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from digest.ranking.plurals import other
+
+
+@pytest.mark.parametrize(
+    ("word", "forms"),
+    [("epoch", ("epochs",)), ("flyby", ("flybys",)), ("synthesis", ("syntheses",)),
+     ("census", ("censuses",)), ("bus", ("buses",)), ("ellipsis", ("ellipses",)),
+     ("portfolios", ("portfolioses", "portfolio")), ("regexes", ("regexis", "regexe", "regex"))],
+)  # fmt: skip
+def test_a_word_whose_candidates_the_background_does_not_hold_takes_them_all(
+    word: str, forms: tuple[str, ...]
+) -> None:
+    """reg45 F1: with no candidate held, "synthesis", "census", "portfolios" had no other
+    number, and "epoch", "flyby" only the unheld "epoches", "flybies" (a -ch said /k/, a -y)."""
+    assert other(word) == forms
+
+
+@pytest.mark.parametrize(
+    ("word", "forms"),
+    [("systematics", ()), ("systematic", ()), ("intrinsics", ()), ("numerics", ()),
+     ("plastics", ()), ("metrics", ("metric",)), ("metric", ("metrics",)),
+     ("heuristics", ("heuristic",)), ("statistics", ("statistic",)),
+     ("harmonics", ("harmonic",))],
+)  # fmt: skip
+def test_an_ics_noun_is_no_plural_of_a_far_more_common_adjective(
+    word: str, forms: tuple[str, ...]
+) -> None:
+    """rank25 F1: "systematics" had taken in every "systematic review" (37 -> 960 papers),
+    "intrinsics" every "intrinsic"; nouns whose -ic the background holds as often stay."""
+    assert other(word) == forms
+
+
+@pytest.mark.parametrize(
+    ("word", "forms"),
+    [("bases", ("basis", "base")), ("base", ("bases",)), ("basis", ("bases",)),
+     ("ansatz", ("ansatzes",)), ("analyses", ("analysis",)), ("leaves", ("leaf",)),
+     ("leave", ()), ("cases", ("case",))],
+)  # fmt: skip
+def test_a_plural_meets_a_second_singular_that_more_papers_write(
+    word: str, forms: tuple[str, ...]
+) -> None:
+    """rank25 F2: "bases" had been "basis" alone, and "base" had no plural; the verbs
+    "analyse", "leave" (fewer papers than "analysis", "leaf") stay apart."""
+    assert other(word) == forms
