@@ -31,6 +31,8 @@ from digest.models.errors import StateError, shortened
 from digest.state import OutboxRow, Store, pauses
 from digest.state.deliveries import LEASE, stamp
 from digest.state.engine import StateAway, StateBusy, StateLost
+from digest.state.recipients import Recipients
+from digest.state.recipients import channel_config as channel_config  # digest retry's
 
 log = logging.getLogger("digest.outbox")
 
@@ -158,13 +160,15 @@ class _Run:
         self.tally = threading.Lock()  # the outcome's: a send need not wait for a commit
         self.marks = Marks(store, self.lock, self.clock)
         self.outcome = Outcome()
+        self.recipients = Recipients(settings, store.web, email.recipients)
 
     def clock(self) -> datetime:
         return self.now + timedelta(seconds=time.monotonic() - self.started)
 
     def prepare(self, row: OutboxRow, registry: Mapping[str, Callable[..., Any]]) -> _Job | None:
         label = f"{row.subscriber}/{row.channel}"
-        config = channel_config(self.settings, row)
+        with self.lock:  # a reused name's holders are read from the state (the first row's call)
+            config, why = self.recipients(row)
         job = _Job(row, label, ChannelConfig(row.kind, row.channel), None, label, 0.0)
         if config is None:
             # Several workers: one not yet restarted on a new config claimed the new channel's
@@ -172,7 +176,7 @@ class _Run:
             if self.store.shared and row.created_at > stamp(self.now - LEFT_FOR_OTHERS):
                 log.info("%s: not in this worker's config; left to the other workers", label)
                 return None
-            self.failed(job, "the channel is no longer in the config", retryable=False)
+            self.failed(job, why, retryable=False)
             return None
         try:
             channel = registry[config.kind](config, self.settings)
@@ -391,9 +395,3 @@ class _Run:
         else:
             what = f"attempt {attempts} failed" if counted else "got further, then stopped"
             log.warning("%s: %s (%s); next try in %.0f s", job.label, what, reason, wait)
-
-
-def channel_config(settings: Settings, row: OutboxRow) -> ChannelConfig | None:
-    # Today's config, not the one at render time: a fixed webhook or token applies on retry.
-    mine = (c for s in settings.subscribers if s.name == row.subscriber for c in s.channels)
-    return next((c for c in mine if c.name == row.channel and c.kind == row.kind), None)

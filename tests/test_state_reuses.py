@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_web_reuse import WEDNESDAY, _payload, day, listed, monday
-from web_project import SECRET, Project, project
+from test_web_reuse import NEWCOMER, WEDNESDAY, _payload, day, listed, monday
+from web_project import MONDAY, SECRET, TUESDAY, Project, project
 
 from digest.state.holders import LATER, holders
 from digest.state.pauses import Stints
@@ -119,3 +119,40 @@ def test_a_reader_whose_to_changed_keeps_her_votes_and_her_key(web: Project, cap
     with Store(web.state) as store:
         (ana,) = [s for s in rated(settings, store, settings.subscribers) if s.name == "ana"]
     assert json.loads(_payload(up))[2] in {p.id for p in ana.profile.library}
+
+
+def test_a_pending_mail_of_a_reader_whose_to_changed_goes_to_her_new_address(
+    web: Project, capsys
+) -> None:
+    """Not a reuse (ops27 F1's rule): ana's Monday digest left pending (the relay down), then
+    her e-mail moved to ana.new@ in one edit: the row is hers still, sent there as before."""
+    from test_web_reuse import _down
+
+    _down(web, capsys, MONDAY, "ana@example.org")
+    config = (web.root / "digest.toml").read_text(encoding="utf-8")
+    day(web, capsys, WEDNESDAY, config.replace("ana@", "ana.new@"), [("w1", "Graphs", "Graph.")])
+    dates = [
+        re.findall(r"\d{4}-\d\d-\d\d", str(m["Subject"])) for m in web.mails("ana.new@example.org")
+    ]
+    assert dates == [["2026-11-30"], ["2026-12-02"]]
+
+
+def test_a_delivery_pass_reads_who_held_a_name_when_for_reused_names_alone(
+    web: Project, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whose a due row is (state/recipients.py): no holders read for a name never reused (a
+    pass sends thousands), and those of the reused names once a pass, however many rows."""
+    from digest.state import recipients, reuses
+
+    monday(web, capsys)
+    read: list[str] = []
+    passes: list[int] = []
+    real_holders, real_present = reuses.holders, recipients.present
+    monkeypatch.setattr(reuses, "holders", lambda *a: read.append(a[0]) or real_holders(*a))
+    monkeypatch.setattr(recipients, "present", lambda *a: passes.append(1) or real_present(*a))
+    config = (web.root / "digest.toml").read_text(encoding="utf-8")
+    day(web, capsys, TUESDAY, config, [("u1", "Graph networks", "Graphs.")])
+    assert read == [] and passes == [1]  # ana's e-mail, file and Slack, ben's: one pass
+    renamed = config.replace('name = "ana"', 'name = "ana1"') + NEWCOMER
+    day(web, capsys, WEDNESDAY, renamed, [("w1", "Graph molecules", "Graphs.")])
+    assert set(read) == {"ana"} and passes == [1, 1]

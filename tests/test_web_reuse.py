@@ -364,3 +364,73 @@ def test_a_name_reused_twice_keeps_each_readers_digests_under_its_own_key(
         assert listed(http, newest) == ["2026-12-03", "2026-12-02"]
         (up, *_) = web.links(web.html_of(web.mails("ana2@example.org")[0]), "👍")
         assert http.post(up).status_code == 410
+
+
+def _subjects(p: Project, to: str) -> list[str]:
+    return [str(m["Subject"]) for m in p.mails(to)]
+
+
+def _down(p: Project, capsys: Any, now: str, refused: str) -> None:
+    """A run at `now` whose mail to `refused` the relay defers (451 at RCPT): left pending."""
+    p.mailbox.rcpt_script[refused] = ["451 4.3.0 Try again later"]
+    code, _, err = p.digest(capsys, "run", "--now", now)
+    assert code == 1 and "Traceback" not in err
+    assert not p.mails(refused)
+
+
+def _dead_for_an_earlier_reader(p: Project, capsys: Any) -> None:
+    """`digest status` says so, as of a row whose name was renamed: dead, and why."""
+    _, out, _ = p.digest(capsys, "status")
+    (line,) = [x for x in out.splitlines() if x.strip().startswith("dead ")]
+    assert "ana/email" in line and "made for an earlier reader of the name" in line
+
+
+@pytest.mark.parametrize("command", ["run", "retry"])
+@pytest.mark.parametrize("notice", [False, True])
+def test_a_mail_left_pending_when_its_name_is_reused_never_goes_to_the_newcomer(
+    web: Project, capsys, command: str, notice: bool
+) -> None:
+    """ops27 F1: ana's Monday digest (or quiet-period notice) left pending, the relay down;
+    then ana renamed ana1 and a newcomer named ana at ana2@: the next run mailed her digest,
+    her archive key and an unsubscribe link that stops ana1, to him. It is dead, as after the
+    rename alone (its name gone from the config), and the newcomer's own mail still goes."""
+    config = web.root / "digest.toml"
+    if notice:  # a quiet Monday: nothing new
+        papers_file(web.root / "feed" / "monday.jsonl", [])
+        text = config.read_text(encoding="utf-8")
+        config.write_text(text.replace('name = "ana"\n', 'name = "ana"\non_empty = "notify"\n'))
+    _down(web, capsys, MONDAY, "ana@example.org")
+    time.sleep(1.01 - time.time() % 1)  # runs are stamped to the second (reuses.cut)
+    renamed = config.read_text(encoding="utf-8").replace('name = "ana"', 'name = "ana1"')
+    config.write_text(renamed + NEWCOMER, "utf-8")
+    papers_file(web.root / "feed" / "tuesday.jsonl", [GRAPHS[2], IMAGES[2]])
+    args = ("run", "--now", TUESDAY) if command == "run" else ("retry",)
+    code, _, err = web.digest(capsys, *args)
+    assert not [s for s in _subjects(web, "ana2@example.org") if "2026-11-30" in s]
+    assert len(web.mails("ana2@example.org")) == (command == "run")  # his own Tuesday digest
+    assert not [s for s in _subjects(web, "ana@example.org") if "2026-11-30" in s]
+    assert code == 1 and "Traceback" not in err  # dead, as after a rename
+    _dead_for_an_earlier_reader(web, capsys)
+
+
+def test_a_newcomers_pending_mail_never_goes_to_the_earlier_reader_back_at_the_name(
+    web: Project, capsys
+) -> None:
+    """The other way (ops27 F1): the newcomer's Tuesday digest left pending, then he is taken
+    out and ana1 renamed back to ana: his digest is not hers."""
+    original = (web.root / "digest.toml").read_text(encoding="utf-8")
+    monday(web, capsys)
+    time.sleep(1.01 - time.time() % 1)
+    renamed = original.replace('name = "ana"', 'name = "ana1"')
+    (web.root / "digest.toml").write_text(renamed + NEWCOMER, "utf-8")
+    papers_file(web.root / "feed" / "tuesday.jsonl", [GRAPHS[2], IMAGES[2]])
+    _down(web, capsys, TUESDAY, "ana2@example.org")
+    time.sleep(1.01 - time.time() % 1)
+    (web.root / "digest.toml").write_text(original, "utf-8")
+    papers_file(web.root / "feed" / "wednesday.jsonl", [("w1", "Graph molecules", "Graphs.")])
+    code, _, err = web.digest(capsys, "run", "--now", WEDNESDAY)
+    theirs = [s for s in _subjects(web, "ana@example.org") if "for ana " in s]
+    assert [re.findall(r"\d{4}-\d\d-\d\d", s) for s in theirs] == [["2026-11-30"], ["2026-12-02"]]
+    assert not web.mails("ana2@example.org")
+    assert code == 1 and "Traceback" not in err
+    _dead_for_an_earlier_reader(web, capsys)
