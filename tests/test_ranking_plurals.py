@@ -48,3 +48,26 @@ def test_a_plural_meets_a_second_singular_that_more_papers_write(
     """rank25 F2: "bases" had been "basis" alone, and "base" had no plural; the verbs
     "analyse", "leave" (fewer papers than "analysis", "leaf") stay apart."""
     assert other(word) == forms
+
+
+@pytest.mark.parametrize(
+    ("word", "forms"),
+    [("dynamic", ()), ("semantic", ()), ("robotic", ()), ("graphic", ()), ("analytic", ()),
+     ("fus", ()), ("ris", ()), ("odis", ()), ("metric", ("metrics",))],
+)  # fmt: skip
+def test_no_field_for_its_adjective_nor_a_plural_the_counts_refused(
+    word: str, forms: tuple[str, ...]
+) -> None:
+    """reg46: "dynamic" had found every "dynamics" (3,745 -> 6,376 papers), "semantic",
+    "robotic" their fields; an acronym in -s its refused plural ("FUS" "fuses": 5 -> 287)."""
+    assert other(word) == forms
+
+
+def test_a_case_split_words_plural_rule_keeps_its_case() -> None:
+    """reg46: "pLMs" had matched "PLMs" (pretrained language models) in 76 of its 85 papers."""
+    from digest.ranking.rules import exclude_pattern
+
+    pattern = exclude_pattern(["pLMs"])
+    assert pattern is not None
+    assert pattern.search("protein pLMs") and pattern.search("a pLM embeds")
+    assert not pattern.search("PLMs are pretrained")

@@ -68,6 +68,8 @@ def _of_plural(word: str) -> tuple[str, ...]:
         return plural  # no acronym's plural ("cas", "pos" of "cases", "poses"), nor "eras"
     if single := _singular(word, held=True):
         return single  # "analyses" is "analysis", not the verb "analyse"; "bases" both
+    if plural:  # a plural the counts refused, as an acronym's: "FUS" no "fuses", "RIS" no "rises"
+        return ()  # (reg46: 5 papers had become 287)
     # "us" and "is" end no plural ("status", "synthesis"), "es" no singular ("studies"); "as",
     # "os", "ns" either ("canvas", "portfolios", "microlens", "KPIs").
     plurals = () if word.endswith("es") else tuple(_plurals(word))
@@ -80,6 +82,8 @@ def _of_ics(word: str, share: float) -> tuple[str, ...]:
     "systematics" had taken in every "systematic review", "intrinsics" "intrinsic" (rank25 F1);
     "metrics", "heuristics" stay nouns of "metric", "heuristic"."""
     noun = word if word.endswith("s") else word + "s"
+    if noun.endswith(OTHER_MEANING):  # a field: "dynamic" had found every "dynamics" (reg46)
+        return ()
     adjective, held = noun[:-1], _df(noun)
     if _df(adjective) > share * held or (not held and _df(adjective)):
         return ()

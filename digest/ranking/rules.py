@@ -8,7 +8,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from digest.ranking.cases import SPLIT
+from digest.ranking.cases import SPLIT, name_of
 from digest.ranking.plurals import cased, other
 from digest.ranking.spellings import unit
 from digest.ranking.symbols import UNITS, series
@@ -122,8 +122,8 @@ def _plurals(phrase: list[str]) -> str:
     # laws" had missed "scaling law", "gender biases" "gender bias", "X-rays" "X-ray", and
     # "goods" would find "good" (rank24 F1, F3, F4, F6); a number, a mark or a unit keeps its
     # -s, which the unit's own spelling guards ("Mpc" finds no "MPCs").
-    if last in SPLIT:
-        forms = [spell(last) + "(?-i:s)?"]  # "GaNs", as the ranking reads it (cases.py)
+    if name_of(last) in SPLIT:  # "pLMs" as "pLM": 76 of its 85 papers had been "PLMs" (reg46)
+        forms = [spell(name_of(last)) + "(?-i:s)?"]  # "GaNs", as the ranking reads it (cases.py)
     elif last.isalpha() and not _unit(last):
         forms = [spell(last), *(spell(cased(last, f)) for f in other(last.lower()))]
         forms += _acronym(last, spell)
