@@ -68,10 +68,7 @@ def earlier_given(web: Web, mailing: Mailing) -> dict[str, set[str]]:
     name: dana renamed dana1 left her ratings to the newcomer named dana, and a newcomer gone,
     dana1 renamed back, his to her). A paper never given (a CLI rating) is the present one's."""
     out: dict[str, set[str]] = {}
-    for name in mailing:
-        found = held(web, name, mailing)
-        if found is None:
-            continue
+    for name, found in present(web, mailing).items():  # the stints read once, not per name
         given: dict[str, list[str]] = {}
         for paper, made in web.db.execute(
             "SELECT s.paper_id, d.made_at FROM sent s JOIN digests d ON d.id = s.digest_id"
