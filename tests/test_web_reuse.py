@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_web_app import slack_click
+from test_web_app import ratings, slack_click
 from web_project import GRAPHS, IMAGES, MONDAY, SECRET, TUESDAY, Project, papers_file, project
 
 from digest.state import Store
@@ -31,12 +31,6 @@ NEWCOMER = (
 def web(tmp_path: Path) -> Any:
     with project(tmp_path) as p:
         yield p
-
-
-def ratings(p: Project, capsys: Any) -> list[dict[str, str]]:
-    code, out, err = p.digest(capsys, "ratings", "--format", "json")
-    assert code == 0, err
-    return list(json.loads(out))
 
 
 def run(p: Project, capsys: Any, now: str) -> None:
