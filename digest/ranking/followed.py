@@ -1,8 +1,9 @@
 """Followed authors: whether a paper's author is a name the reader follows, middle initials the
-paper adds aside ("Mary Ma" follows "Mary A. MA", "J. Doe" follows "J. R. Doe")."""
+paper adds aside ("Mary Ma" follows "Mary A. MA", "J. Doe" follows "J. R. Doe", "JA Doe")."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 from digest.ranking.tokens import author_key
@@ -16,6 +17,33 @@ from digest.ranking.tokens import author_key
 # a 20,000 pool, not 5 (rank25 F3); nor is "Mary Ann Ma" a followed "Mary Ma", nor a paper's
 # "J. Doe" a followed "Jane Doe". Library authors (paper to paper) stay exact keys.
 _SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv"})  # "Cesar Jr.": the surname is "cesar jr"
+
+# Initials run together, as PubMed and some lab pages write them ("JA Doe", "Jane AB Doe",
+# "Doe, JA"), had been one given name "ja" that no "J. A. Doe" met (rank25 L3). A given part of
+# two or three capitals, in a name not all in capitals (whose "MA" may be a surname, its
+# "LI" a given name), is read both ways: as written, and as its initials.
+_RUN = re.compile(r"\b[A-Z]{2,3}\b")
+_NOT_RUN = frozenset({"II", "III", "IV"})
+
+
+def spelled(name: str) -> str:
+    """`name` with its given parts of run-together initials spelled apart ("JA Doe" is "J A
+    Doe", "Doe, JA" is "Doe, J A"); the surname and numerals as written."""
+    if name.upper() == name or not _RUN.search(name):
+        return name
+    surname, comma, given = name.partition(",")
+    if not comma:
+        words = name.split()
+        while len(words) > 1 and words[-1].rstrip(".").lower() in _SUFFIXES:
+            words.pop()
+        given = " ".join(words[:-1])
+        surname = name[len(given) :]
+        return _apart(given) + surname
+    return surname + comma + _apart(given)
+
+
+def _apart(given: str) -> str:
+    return _RUN.sub(lambda m: m[0] if m[0] in _NOT_RUN else " ".join(m[0]), given)
 
 
 def parts(key: str) -> tuple[str, tuple[str, ...]]:
@@ -50,17 +78,26 @@ def _rest(followed: Sequence[str], written: Sequence[str]) -> bool:
     return len(written[0]) == 1 and _rest(followed, written[1:])
 
 
+def _keys(name: str) -> set[str]:
+    """A name's keys: as written, and with its run-together initials spelled apart."""
+    return {author_key(name), author_key(spelled(name))}
+
+
 class Followed:
     """Followed names (of one reader or several), by surname and first name, as the first names
-    meet: which of them a paper's author is. Remembers each paper name's answer, as a pool's
-    names repeat."""
+    meet: which of them (their author_key) a paper's author is. Remembers each paper name's
+    answer, as a pool's names repeat."""
 
     def __init__(self, names: Iterable[str]) -> None:
+        names = list(names)
         self.keys = sorted({author_key(n) for n in names})
-        self._index: dict[tuple[str, str], list[tuple[str, tuple[str, ...]]]] = {}
-        for key in self.keys:
-            surname, given = parts(key)
-            self._index.setdefault((surname, given[0] if given else ""), []).append((key, given))
+        # (surname, first given part) -> (the followed key, the variant's given parts, variant)
+        self._index: dict[tuple[str, str], set[tuple[str, tuple[str, ...], str]]] = {}
+        for name in names:
+            for variant in _keys(name):
+                surname, given = parts(variant)
+                entry = (author_key(name), given, variant)
+                self._index.setdefault((surname, given[0] if given else ""), set()).add(entry)
         self._last = {k[k.rfind(" ") + 1 :] for k in self.keys}  # most names: none of these
         self._seen: dict[str, tuple[str, ...]] = {}
 
@@ -72,17 +109,22 @@ class Followed:
         if known (a pool of 50,000 papers holds some 200,000 names: each key made once)."""
         found = self._seen.get(name)
         if found is None:
-            found = self._seen[name] = self._match(author_key(name) if key is None else key)
+            key = author_key(name) if key is None else key
+            if key[key.rfind(" ") + 1 :] not in self._last:
+                found = self._seen[name] = ()
+            else:
+                apart = spelled(name)
+                written = {key, author_key(apart)} if apart != name else {key}
+                found = self._seen[name] = tuple(
+                    sorted({k for w in written for k in self._match(w)})
+                )
         return found
 
-    def _match(self, key: str) -> tuple[str, ...]:
-        if key[key.rfind(" ") + 1 :] not in self._last:
-            return ()
+    def _match(self, key: str) -> set[str]:
         surname, given = parts(key)
-        first = given[0] if given else ""
-        mine = self._index.get((surname, first), [])
+        mine = self._index.get((surname, given[0] if given else ""), ())
         # A followed name of one word (a surname alone, a mononym) matches as it did: exactly.
-        return tuple(sorted({k for k, g in mine if k == key or g and agrees(g, given)}))
+        return {k for k, g, variant in mine if variant == key or g and agrees(g, given)}
 
     def follows(self, name: str) -> bool:
         """Is a paper's author `name` one of these followed names?"""

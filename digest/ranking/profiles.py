@@ -305,7 +305,7 @@ class _Follows:
             for key in sorted({author_key(name) for name in s.profile.authors}):
                 self.of_key.setdefault(key, []).append((si, first + len(self.cells)))
                 self.cells.append((si, first + len(self.cells), AUTHOR_BOOST))
-        self.matcher = Followed(self.of_key)
+        self.matcher = Followed(n for s in subscribers for n in s.profile.authors)
 
     def columns(self, name: str, key: str) -> tuple[int, ...]:
         """A paper's author's followed columns (`key`: its author_key): per reader, the column
