@@ -1119,6 +1119,43 @@ def test_no_answer_to_the_end_of_data_says_the_relay_may_have_the_mail(
     assert alone.value.retryable
 
 
+def test_a_login_refused_for_now_is_tried_again_and_a_wrong_one_is_not(
+    cert: tuple[Path, Path],
+) -> None:
+    """sec1 F1: a relay's "454 Too many login attempts" (RFC 4954's temporary failure) or "421
+    closing" to AUTH had made every digest of the pass dead, as a wrong password is."""
+    import ssl
+
+    from aiosmtpd.smtp import AuthResult
+
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(*cert)
+    answers = ["454 4.7.0 Too many login attempts, please try again later", "421 4.7.0 Closing"]
+    answer = answers[0]
+
+    def throttled(*_: object) -> AuthResult:  # smtplib tries each mechanism: the same answer
+        return AuthResult(success=False, handled=False, message=answer)
+
+    server = LoopbackSMTP(
+        Mailbox(), tls_context=context, require_starttls=True, authenticator=throttled
+    )
+    smtp = {"security": "starttls", "username": "digest-bot", "password": "c0rrect-h0rse",
+            "ca_file": str(cert[0])}  # fmt: skip
+    server.start()
+    try:
+        refusals = []
+        for answer in answers:  # the authenticator reads it
+            with pytest.raises(DeliveryError) as refused:
+                send(channel(settings_for(server.port, **smtp)))
+            refusals.append(refused.value)
+    finally:
+        server.stop()
+    throttle, closing = refusals
+    assert throttle.retryable and "refused the login for now (454 4.7.0 Too many" in str(throttle)
+    assert closing.retryable and "(421" in str(closing)
+    assert all("c0rrect" not in str(r) for r in refusals)
+
+
 def test_a_long_smtp_reply_is_kept_whole_for_the_outbox_to_blot() -> None:
     """A relay may quote the credentials it got after a long preamble; cut here, the password's
     first characters would escape the redaction, which the outbox does before its own cut."""

@@ -233,6 +233,13 @@ class EmailChannel:
         try:
             raise exc
         except smtplib.SMTPAuthenticationError as exc:
+            # smtplib raises this for any answer to AUTH but success: a 454 (RFC 4954's
+            # temporary failure, a relay's throttle) or a 421 had made the mail dead (sec1 F1).
+            if 400 <= exc.smtp_code < 500:
+                return DeliveryError(
+                    f"email: the SMTP server refused the login for now ({said(exc)})",
+                    retryable=True,
+                )
             return DeliveryError(
                 f"email: the SMTP server refused the login ({said(exc)})", retryable=False
             )
