@@ -87,10 +87,23 @@ def test_arxiv_ids_lose_prefix_and_version_other_ids_stay(raw: str, expected: st
     assert normalize_id(raw) == expected
 
 
+@pytest.mark.parametrize("given", ["n/a", "none", "x", "javascript:alert(1)", "github.com/a/b"])
+def test_a_code_url_that_is_no_web_address_is_missing(tmp_path: Path, given: str) -> None:
+    """sec1 F2: an export's "n/a" or a `javascript:` code_url, never shown, had also hidden the
+    abstract's own code link."""
+    path = tmp_path / "junk.jsonl"
+    path.write_text(jsonl({"abstract": ABSTRACT, "code_url": given}))
+    (paper,), _ = fetch(path)
+    assert paper.code_url == "https://github.com/acme/widgetnet"
+
+
 def test_missing_fields_are_derived_from_the_abstract(tmp_path: Path) -> None:
     path = tmp_path / "bare.jsonl"
     path.write_text(
-        jsonl({"abstract": ABSTRACT}, {"id": "", "abstract": ABSTRACT, "code_url": "x"})
+        jsonl(
+            {"abstract": ABSTRACT},
+            {"id": "", "abstract": ABSTRACT, "code_url": "https://gitlab.com/acme/given"},
+        )
     )
     papers, warnings = fetch(path)
     assert warnings == []
@@ -99,7 +112,7 @@ def test_missing_fields_are_derived_from_the_abstract(tmp_path: Path) -> None:
         papers[0].title == "WidgetNet: a graph model that predicts widget failures from sensor logs"
     )
     assert papers[0].code_url == "https://github.com/acme/widgetnet"
-    assert papers[1].code_url == "x"  # given wins over found
+    assert papers[1].code_url == "https://gitlab.com/acme/given"  # given wins over found
     assert papers[0].authors == () and papers[0].published is None
 
 

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import orjson
 
@@ -79,6 +80,16 @@ def _published(record: Mapping[str, Any]) -> date | None:
     raise BadRecord(f"published must be YYYY-MM-DD or null, got {json.dumps(value)[:40]}")
 
 
+def _web_address(text: str) -> str:
+    """`text` if it is an http(s) address, else "": an export's "n/a" or a `javascript:` link,
+    never shown, had also kept the abstract's own code link from being looked for (sec1 F2)."""
+    try:
+        parts = urlsplit(text.strip())
+    except ValueError:
+        return ""
+    return text.strip() if parts.scheme.lower() in ("http", "https") and parts.netloc else ""
+
+
 def to_paper(record: Mapping[str, Any], source: str, links: bool = True) -> Paper:
     """One record of the paper format as a Paper, or BadRecord saying what is wrong. links=False
     skips looking for code links in the abstract (for papers that are only ranked)."""
@@ -88,7 +99,7 @@ def to_paper(record: Mapping[str, Any], source: str, links: bool = True) -> Pape
     raw_id = record.get("id")
     if raw_id is not None and not isinstance(raw_id, str):
         raise BadRecord(f"id must be a string, got {type(raw_id).__name__}")
-    code_url = _text(record, "code_url")
+    code_url = _web_address(_text(record, "code_url"))
     if not code_url and links:
         found = code_links(written)
         code_url = found[0] if found else ""
