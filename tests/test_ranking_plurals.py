@@ -63,6 +63,20 @@ def test_no_field_for_its_adjective_nor_a_plural_the_counts_refused(
     assert other(word) == forms
 
 
+@pytest.mark.parametrize(
+    ("word", "forms"),
+    [("demographic", ("demographics",)), ("demographics", ("demographic",)),
+     ("infographic", ("infographics",)), ("comic", ("comics",)), ("comics", ("comic",)),
+     ("thermodynamic", ()), ("proteomic", ()), ("spintronic", ()), ("graphic", ())],
+)  # fmt: skip
+def test_a_noun_that_merely_ends_like_a_field_keeps_its_other_number(
+    word: str, forms: tuple[str, ...]
+) -> None:
+    """reg47 F1: "demographics" (which ends in "graphics") and "comics" (in "omics") had been
+    taken for fields: "demographic" lost 73 of its 316 papers; compounds of a field stay fields."""
+    assert other(word) == forms
+
+
 def test_a_case_split_words_plural_rule_keeps_its_case() -> None:
     """reg46: "pLMs" had matched "PLMs" (pretrained language models) in 76 of its 85 papers."""
     from digest.ranking.rules import exclude_pattern

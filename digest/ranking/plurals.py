@@ -20,6 +20,25 @@ OTHER_MEANING = (
     *("energetics", "iatrics", "phonetics", "pragmatics", "semiotics", "forensics", "academics"),
     *("organics", "therapeutics", "photovoltaics"),
 )
+# Fields that end other words only as themselves: "demographics", "infographics" are the plurals
+# of "demographic", "infographic", not fields of graphics; and a field's tail after fewer than
+# three letters is no field ("comics" is no "-omics"). Both had lost their singulars (reg47 F1).
+_WHOLE = frozenset({"graphics"})
+
+
+def _field(word: str) -> bool:
+    """Is `word` (small letters) one of OTHER_MEANING, or a compound of one (thermodynamics,
+    bioinformatics, spintronics, proteomics)?"""
+    for meaning in OTHER_MEANING:
+        if word == meaning:
+            return True
+        if word.endswith(meaning) and not (
+            meaning.endswith("ics") and (meaning in _WHOLE or len(word) - len(meaning) < 3)
+        ):
+            return True
+    return False
+
+
 # Acronyms that papers write in capitals and the analyzer reads in small letters, no singulars of
 # a plural in -es: DOS (density of states) is no "doses", LOS (line of sight) no "loses".
 _ACRONYMS = frozenset({"dos", "los", "sos", "cos", "nos", "pos", "cas"})
@@ -42,13 +61,13 @@ def other(word: str) -> tuple[str, ...]:
 
 @functools.lru_cache(maxsize=1 << 16)
 def _other(word: str, _file: Path) -> tuple[str, ...]:
-    if len(word) < 3 or not word.isalpha() or word.endswith(OTHER_MEANING) or word in _ACRONYMS:
+    if len(word) < 3 or not word.isalpha() or _field(word) or word in _ACRONYMS:
         return ()
     if word.endswith(("ic", "ics")):
         return _of_ics(word, _share(_file))
     if word.endswith("s") and not word.endswith("ss"):
         return _of_plural(word)
-    candidates = [p for p in _plurals(word) if not p.endswith(OTHER_MEANING)]
+    candidates = [p for p in _plurals(word) if not _field(p)]
     plural = tuple(p for p in _held(candidates) if word in _singular(p))
     if plural or any(p in _known() for p in candidates) or len(candidates) < len(_plurals(word)):
         return plural  # "leaves" is of leaf, "means" of no "mean"
@@ -82,7 +101,7 @@ def _of_ics(word: str, share: float) -> tuple[str, ...]:
     "systematics" had taken in every "systematic review", "intrinsics" "intrinsic" (rank25 F1);
     "metrics", "heuristics" stay nouns of "metric", "heuristic"."""
     noun = word if word.endswith("s") else word + "s"
-    if noun.endswith(OTHER_MEANING):  # a field: "dynamic" had found every "dynamics" (reg46)
+    if _field(noun):  # a field: "dynamic" had found every "dynamics" (reg46)
         return ()
     adjective, held = noun[:-1], _df(noun)
     if _df(adjective) > share * held or (not held and _df(adjective)):
