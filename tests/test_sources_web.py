@@ -474,6 +474,34 @@ def test_a_redirect_to_a_port_out_of_range_fails_at_once_naming_where_it_led(
     assert sleeps == [] and len(server.requests) == 1
 
 
+def test_a_moved_feeds_failure_names_where_it_was_moved(server: FeedServer) -> None:
+    """feeds24 F7: a 301 to an address that answers 404, or where nothing listens, had been
+    "HTTP 404 Not Found from <the address asked>", whose server had answered."""
+    import socket
+
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        closed = free.getsockname()[1]
+    server.route("/old", Answer(301, headers={"Location": "/gone?token=abc"}))
+    server.route("/dead", Answer(301, headers={"Location": f"http://127.0.0.1:{closed}/x"}))
+    http, _ = client(retries=0)
+    with pytest.raises(SourceError) as moved:
+        http.get(f"{server.url}/old?token=abc")
+    with pytest.raises(SourceError) as dead:
+        http.get(f"{server.url}/dead")
+    assert str(moved.value) == (
+        f"test: redirected to {server.url}/gone, HTTP 404 Not Found from {server.url}/old"
+    )
+    assert str(dead.value).startswith(
+        f"test: redirected to http://127.0.0.1:{closed}/x, network error ("
+    )
+    assert str(dead.value).endswith(f" from {server.url}/dead (gave up after 1 try)")
+    server.route("/here", Answer(404))  # not moved: the address asked alone
+    with pytest.raises(SourceError) as missing:
+        http.get(f"{server.url}/here")
+    assert str(missing.value) == f"test: HTTP 404 Not Found from {server.url}/here"
+
+
 def test_the_addresss_own_query_is_kept_beside_the_sources_parameters(
     server: FeedServer,
 ) -> None:

@@ -105,3 +105,11 @@ def internal(host: str) -> bool:
     except ValueError:
         return False
     return not address.is_global or address.is_multicast
+
+
+def led(final: str, where: str) -> str:
+    """ "redirected to <final>, " when the answer came from the address that `where` redirected
+    to, else "": a moved feed's 404 had named only the address asked, whose server had answered
+    a 301 (feeds24 F7)."""
+    to = shown(final)
+    return "" if to == where else f"redirected to {to}, "

@@ -22,7 +22,7 @@ from digest.models import SourceError, deadline
 from digest.models.characters import BIDI, C0, C1
 from digest.models.deadline import Deadline, pause
 from digest.sources import spacing
-from digest.sources.addresses import internal, origin, printable, shown
+from digest.sources.addresses import internal, led, origin, printable, shown
 from digest.sources.progress import QUIET, LogLines, Progress
 
 log = logging.getLogger("digest.sources")
@@ -152,7 +152,8 @@ class Client:
                     wait = retry_after(response.headers.get("retry-after"))
                     raise _Retry(_status(response, explain), wait)
                 if response.status >= 400:
-                    raise SourceError(f"{self.name}: {_status(response, explain)} from {where}")
+                    problem = led(response.url, where) + _status(response, explain)
+                    raise SourceError(f"{self.name}: {problem} from {where}")
                 return response
             except _Retry as exc:
                 problem, wait = str(exc), exc.wait
@@ -229,7 +230,8 @@ class Client:
                     raise SourceError(f"{self.name}: {_unfinished(policy)} from {where}") from None
                 if isinstance(exc, httpx.TimeoutException):
                     raise _Retry(_timeout_problem(exc, policy)) from None
-                raise _Retry(f"network error ({_detail(exc)})") from None
+                problem = f"network error ({_detail(exc)})"
+                raise _Retry(led(str(exc.request.url), where) + problem) from None
             # Not worth another try: the same address gives the same answer again.
             except httpx.TooManyRedirects:
                 raise SourceError(f"{self.name}: too many redirects from {where}") from None
