@@ -14,6 +14,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from digest import alerts, library
+from digest.channels.email import recipients
 from digest.intake import SourceReport, ingest, seen_replacements
 from digest.models import (
     Digest,
@@ -28,7 +29,8 @@ from digest.models import (
 )
 from digest.outbox import Outcome, deliver
 from digest.periods import behind, covered, next_fire, period_start
-from digest.state import Store
+from digest.state import Store, lineage
+from digest.state.pauses import mailing
 from digest.web import clicks, replies
 from digest.web.tokens import links_in
 
@@ -204,7 +206,10 @@ def make_digests(
     """Make and record (not send) the digest of every subscriber whose period has none yet.
     A subscriber in `waiting` (its liked papers could not be looked up) keeps its period open:
     ranked without them, the papers it would have liked would be passed over for good."""
-    reports, due = _due(store, subscribers, now, waiting)
+    # A renamed reader is one reader: dana1 had been mailed dana's period again (ops28 F2).
+    config = mailing([*settings.subscribers, *subscribers], recipients)
+    own = lineage.History(store.db, lineage.earlier(store.web, config))
+    reports, due = _due(own, subscribers, now, waiting)
     if not due:
         return reports
     due_now = [sub for sub, _ in due]
@@ -213,12 +218,10 @@ def make_digests(
     alerts.hold_for_digest(settings, store, due_now, now)
     held = {sub.name: store.journal.holds(sub.name) for sub in due_now}
     was = {name: {h.scored.paper.id for h in holds} for name, holds in held.items()}
-    floors = {sub.name: store.considered_through(sub.name) for sub, _ in due}
+    floors = {sub.name: own.considered_through(sub.name) for sub, _ in due}
     # Asked of the alerts themselves: an alert pass cut short after its first alert (a locked
     # database, a killed process) has not set the subscriber's alert mark yet.
-    announced = {
-        sub.name: store.journal.alerted_after(sub.name, floors[sub.name]) for sub, _ in due
-    }
+    announced = {sub.name: own.alerted_after(sub.name, floors[sub.name]) for sub, _ in due}
     from digest import corpus
 
     # A library's paper as the store knows it: under an id its record in the library lacks (the
@@ -228,9 +231,9 @@ def make_digests(
     def gone(sub: Subscriber, ids: set[str]) -> set[str]:
         """Papers given before (a digest came first), announced by an alert, held (they have
         their own section), or the reader's own are left out of the ranked picks."""
-        taken = store.sent_ids(sub.name, ids) if floors[sub.name] else set()
+        taken = own.sent_ids(sub.name, ids) if floors[sub.name] else set()
         if announced[sub.name]:
-            taken |= store.journal.alerted_ids(sub.name, ids)
+            taken |= own.alerted_ids(sub.name, ids)
         return taken | (({h.scored.paper.id for h in held[sub.name]} | owned[sub.name]) & ids)
 
     # The space first: a refit reads every stored paper's text, which need not sit in memory
@@ -272,7 +275,8 @@ def make_digests(
         if message is not None:
             messages = [(channel.name, channel.kind, message) for channel in sub.channels]
         purpose = "digest" if items or carried else "notice"
-        made = store.record_digest(digest, max(through, floors[sub.name]), messages, purpose)
+        seq = max(through, floors[sub.name])
+        made = store.record_digest(digest, seq, messages, purpose, own.earlier.get(sub.name, ()))
         if isinstance(made, int):  # a hold this digest did not carry is over (excluded, no rule)
             store.journal.drop_holds(sub.name, was[sub.name] - {h.scored.paper.id for h in carried})
         else:
@@ -288,22 +292,25 @@ def make_digests(
 
 
 def _due(
-    store: Store, subscribers: Sequence[Subscriber], now: datetime, waiting: Collection[str] = ()
+    own: lineage.History,
+    subscribers: Sequence[Subscriber],
+    now: datetime,
+    waiting: Collection[str] = (),
 ) -> tuple[list[SubscriberReport], list[tuple[Subscriber, datetime]]]:
     """(the reports of the subscribers with no digest to make now, the others with the start of
-    their period)."""
+    their period); `own`: each reader's digests, its earlier names' with them (lineage.py)."""
     reports: list[SubscriberReport] = []
     due: list[tuple[Subscriber, datetime]] = []
     for sub in subscribers:
         start = period_start(sub.schedule, sub.timezone, now) or now.astimezone(
             ZoneInfo(sub.timezone)
         )
-        last = store.last_digest(sub.name)
+        last = own.last_digest(sub.name)
         if behind(None if last is None else last[0], now):
             # The clock stepped back (a machine booting before NTP, a --now in the past): a
             # digest now would come out of order, and "already made" would hide the clock.
             reports.append(SubscriberReport(sub.name, start.isoformat(), "clock behind"))
-        elif store.has_digest(sub.name, start.isoformat()):
+        elif own.has_digest(sub.name, start.isoformat()):
             reports.append(SubscriberReport(sub.name, start.isoformat(), "already made"))
         elif covered(start, last):
             # A new schedule or time zone's period the last digest covered: the next fire opens one.

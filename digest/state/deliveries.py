@@ -17,6 +17,7 @@ from digest.state.catalog import giving, papers_of
 from digest.state.claims import unheld
 from digest.state.dialect import server_stamp
 from digest.state.engine import Engine
+from digest.state.lineage import Parts, refused
 
 # How long a claimed outbox row stays its worker's: a worker killed mid-send leaves its rows to the
 # others once it ends. Renewed before each post (each part, each try after a rate limit).
@@ -108,28 +109,26 @@ class Deliveries:
         through_seq: int,
         messages: Sequence[tuple[str, str, Message]],
         purpose: str = "digest",  # "notice": the one-line message of a quiet period
+        earlier: Parts = (),  # the reader's earlier names (lineage.py): checked as its own
     ) -> int | str:
         """Write the digest, its papers and an outbox row per (channel name, kind, message) in
         one transaction, before any network call. Returns its id, or why not: "already made",
         "clock behind" (a later period's made meanwhile), "given meanwhile" (another worker's
         digest of another period gave some of its papers), "alerted meanwhile" (another
-        worker's alert did)."""
+        worker's alert did), under its name or an earlier one."""
         made = stamp(digest.made_at)
         top = max((s.score for s in digest.items), default=None)
         given = [*digest.items, *(h.scored for h in digest.held)]  # held alerts are given too
         with self.transaction() as db:
             # One subscriber's digests (and alerts) one at a time, each checked against the
             # others: two workers with clocks in two periods had both given the same papers.
-            db.lock(giving(digest.subscriber))
-            if self.has_digest(digest.subscriber, digest.period):
-                return "already made"
-            later = "SELECT 1 FROM digests WHERE subscriber = ? AND made_at > ? LIMIT 1"
-            if db.execute(later, (digest.subscriber, made)).fetchone():
-                return "clock behind"
-            if papers_of(db, "sent", digest.subscriber, [s.paper.id for s in given]):
-                return "given meanwhile"
-            if papers_of(db, "alerts", digest.subscriber, [s.paper.id for s in given]):
-                return "alerted meanwhile"
+            # Its earlier names' too, in one order: a worker on the config before the rename
+            # makes the old name's digest one at a time with the new name's.
+            for name in sorted({digest.subscriber, *(p[0] for p in earlier)}):
+                db.lock(giving(name))
+            ids = [s.paper.id for s in given]
+            if why := refused(db, digest.subscriber, digest.period, made, ids, earlier):
+                return why
             # The unique (subscriber, period) decides between workers making the same digest.
             row = db.execute(
                 "INSERT OR IGNORE INTO digests (subscriber, period, day, made_at, through_seq,"

@@ -68,11 +68,12 @@ def holders(
     name: str, stints: Stints, present: Collection[str], clock: Callable[[str], str]
 ) -> Holders | None:
     """The name's readers, or None when it had one alone (never reused). `present`: the
-    addresses its e-mail goes to now; `clock`: a stint's time (this host's) on the runs' clock
-    (reuses.cut), "" when no run made digests from it. Stretches are one reader's when at one
-    address (a reader who came back), side by side, or one left as the other began (the `to`
-    changed in one edit) with no rename at either (dana renamed dana1 and a newcomer at
-    another address; the newcomer gone and dana1 renamed back) at an address new to the name."""
+    addresses its e-mail goes to now (none: _newcomer); `clock`: a stint's time (this host's)
+    on the runs' clock (reuses.cut), "" when no run made digests from it. Stretches are one
+    reader's when at one address (a reader who came back), side by side, or one left as the
+    other began (the `to` changed in one edit) with no rename at either (dana renamed dana1 and
+    a newcomer at another address; the newcomer gone and dana1 renamed back) at an address new
+    to the name."""
     parts = stretches(name, stints)
     group = list(range(len(parts)))
 
@@ -88,9 +89,36 @@ def holders(
         for j in range(i + 1, len(parts)):
             if _one_reader(name, one, parts[j], parts, stints):
                 group[find(j)] = find(i)
-    if len({find(i) for i in range(len(parts))}) < 2 or not now:
+    if not now:
+        return _newcomer(name, parts, [find(i) for i in range(len(parts))], stints, clock)
+    if len({find(i) for i in range(len(parts))}) < 2:
         return None
     return _readers(parts, [find(i) for i in range(len(parts))], find(now[0]), clock)
+
+
+def _newcomer(
+    name: str,
+    parts: list[Stretch],
+    groups: list[int],
+    stints: Stints,
+    clock: Callable[[str], str],
+) -> Holders | None:
+    """The name's readers when its e-mail goes nowhere now: a present reader of its own, a
+    newcomer, when the name's last stretches ended in a rename (another name began at their
+    address as they ended); else None (the reader took her e-mail channel out). A newcomer with
+    no e-mail channel had been taken for the renamed reader, and her pending Slack row was
+    posted to him (ops28 F1)."""
+    left = max((x[2] for x in parts if x[2] is not None), default=None)
+    last = {a for a, _, gone in parts if gone == left}
+    if left is None or not any(
+        s != name and a in last and left in (v[0], v[3]) for (s, a), v in stints.items()
+    ):
+        return None
+    earlier = _readers(parts, groups, -1, clock)
+    since = clock(left) or LATER
+    newcomer = Reader("" if since == LATER else since, ((since, LATER),), True)
+    keys = earlier.keys + (((since, newcomer),) if since != LATER else ())
+    return Holders((*earlier.readers, newcomer), keys)
 
 
 def _one_reader(

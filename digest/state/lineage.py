@@ -1,0 +1,145 @@
+"""A renamed reader's earlier names (heirs.py reads the renames from the stints), whose digests,
+papers given and alerts are its own: what a run's digests read and record_digest checks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from digest.state.engine import Engine
+from digest.state.heirs import heirs, mailed
+from digest.state.holders import LATER
+from digest.state.links import next_stints
+from digest.state.pauses import Mailing, Stints
+from digest.state.reuses import present
+from digest.state.web import Web
+
+# An earlier name and the span [since, until) of the runs' clock (made_at) whose records under
+# it are the reader's: all of a name gone from the config ("", "~"); of a name reused since
+# (dana renamed dana1, a newcomer named dana), its earlier readers' spans alone.
+Part = tuple[str, str, str]
+Parts = tuple[Part, ...]
+
+
+def earlier(web: Web, mailing: Mailing) -> dict[str, Parts]:
+    """Per name of `mailing` (the config's) that is another renamed, as the next delivery pass
+    records the stints (the pass of the rename too, before the new name has a stint), that
+    other's parts. A digest made under the old name had been made again under the new, the same
+    day, with the same papers (ops28 F2)."""
+    if web.db.execute("SELECT 1 FROM stints LIMIT 1").fetchone() is None:
+        return {}
+    stints = next_stints(web, mailing)
+    mail, out = mailed(web.db), dict[str, list[Part]]()
+    for old in sorted(_renamed({s for s, _ in stints} - mailing.keys(), stints)):
+        for new in heirs(old, stints, mailing.keys(), mail):
+            if new in mailing:
+                out.setdefault(new, []).append((old, "", LATER))
+    for name, found in present(web, mailing).items():
+        now = {a for to in mailing[name].values() for a in to}
+        before = {k: v for k, v in stints.items() if k[0] != name or k[1] not in now}
+        spans = [s for r in found.readers if not r.present for s in r.spans]
+        for new in heirs(name, before, mailing.keys() - {name}, mail):
+            if new in mailing and new != name:
+                out.setdefault(new, []).extend((name, *span) for span in spans)
+    return {name: tuple(parts) for name, parts in out.items()}
+
+
+def _renamed(gone: set[str], stints: Stints) -> set[str]:
+    """Of the names gone from the config, those another name may be a rename of: another's
+    stint began at their address as their last ended, or is of before schema 18 (heirs.py
+    reads the rest; a run of thousands of stints asks it of these alone)."""
+    begun = {(a, t) for (_, a), v in stints.items() for t in (v[0], v[3]) if t}
+    unsure = {a for (_, a), v in stints.items() if v[3] is None and v[2] is not None}
+    last: dict[str, str] = {}
+    for (s, _), v in stints.items():
+        if s in gone and v[1] is not None and v[1] > last.get(s, ""):
+            last[s] = v[1]
+    return {
+        s
+        for (s, a), v in stints.items()
+        if s in last and v[1] == last[s] and ((a, last[s]) in begun or a in unsure)
+    }
+
+
+def whose(
+    name: str, parts: Parts, at: str = "made_at", who: str = "subscriber"
+) -> tuple[str, list[str]]:
+    """A WHERE clause (and its arguments) of the records of `name` and its parts."""
+    clause, args = f"{who} = ?", [name]
+    for old, since, until in parts:
+        clause += f" OR ({who} = ? AND {at} >= ? AND {at} < ?)"
+        args += [old, since, until]
+    return f"({clause})", args
+
+
+class History:
+    """What a run's digests read of each reader: its records and its earlier names' (earlier())."""
+
+    def __init__(self, db: Engine, earlier: Mapping[str, Parts]) -> None:
+        self.db, self.earlier = db, earlier
+
+    def has_digest(self, name: str, period: str) -> bool:
+        return has_digest(self.db, name, period, self.earlier.get(name, ()))
+
+    def last_digest(self, name: str) -> tuple[str, str] | None:
+        """(period, made_at) of the reader's digest made last (None: none yet)."""
+        where, args = whose(name, self.earlier.get(name, ()))
+        query = f"SELECT period, made_at FROM digests WHERE {where} ORDER BY id DESC LIMIT 1"
+        row = self.db.execute(query, args).fetchone()
+        return None if row is None else (str(row[0]), str(row[1]))
+
+    def considered_through(self, name: str) -> int:
+        """The last paper seq an earlier digest of the reader looked at (0: none yet)."""
+        where, args = whose(name, self.earlier.get(name, ()))
+        query = f"SELECT coalesce(max(through_seq), 0) FROM digests WHERE {where}"
+        return int(self.db.execute(query, args).fetchone()[0])
+
+    def sent_ids(self, name: str, ids: Iterable[str]) -> set[str]:
+        return given(self.db, "sent", name, ids, self.earlier.get(name, ()))
+
+    def alerted_ids(self, name: str, ids: Iterable[str]) -> set[str]:
+        return given(self.db, "alerts", name, ids, self.earlier.get(name, ()))
+
+    def alerted_after(self, name: str, seq: int) -> int:
+        """How many of the papers stored after seq `seq` were alerted to the reader."""
+        where, args = whose(name, self.earlier.get(name, ()), "a.made_at", "a.subscriber")
+        query = f"SELECT count(*) FROM alerts a JOIN papers p ON p.id = a.paper_id WHERE {where}"
+        return int(self.db.execute(query + " AND p.seq > ?", (*args, seq)).fetchone()[0])
+
+
+def has_digest(db: Engine, name: str, period: str, parts: Parts = ()) -> bool:
+    where, args = whose(name, parts)
+    query = f"SELECT 1 FROM digests WHERE {where} AND period = ? LIMIT 1"
+    return db.execute(query, (*args, period)).fetchone() is not None
+
+
+def given(db: Engine, table: str, name: str, ids: Iterable[str], parts: Parts = ()) -> set[str]:
+    """Which of the ids `table` (sent, alerts) holds for the reader, asked in chunks that stay
+    under SQLite's limit on bound parameters."""
+    if table == "sent":
+        where, args = whose(name, parts, "d.made_at", "s.subscriber")
+        source = "sent s JOIN digests d ON d.id = s.digest_id"
+    else:
+        (where, args), source = whose(name, parts), "alerts s"
+    wanted, found = list(ids), set[str]()
+    for start in range(0, len(wanted), 400):
+        chunk = wanted[start : start + 400]
+        marks = ",".join("?" * len(chunk))
+        query = f"SELECT s.paper_id FROM {source} WHERE {where} AND s.paper_id IN ({marks})"
+        found.update(str(r[0]) for r in db.execute(query, (*args, *chunk)))
+    return found
+
+
+def refused(db: Engine, name: str, period: str, made: str, ids: list[str], parts: Parts) -> str:
+    """Why a digest of the reader cannot be recorded ("": it can), in record_digest's
+    transaction: its period made, a later one made, its papers given or alerted meanwhile,
+    under its name or an earlier one."""
+    later = f"SELECT 1 FROM digests WHERE {whose(name, parts)[0]} AND made_at > ? LIMIT 1"
+    if has_digest(db, name, period, parts):
+        return "already made"
+    if db.execute(later, (*whose(name, parts)[1], made)).fetchone():
+        return "clock behind"
+    if given(db, "sent", name, ids, parts):
+        return "given meanwhile"
+    if given(db, "alerts", name, ids, parts):
+        return "alerted meanwhile"
+    return ""
