@@ -3,8 +3,13 @@ posts of one feed; never on less (one author, an organisation, items of two feed
 
 from __future__ import annotations
 
-from digest.models import Paper
-from digest.models.evidence import own_id, two_papers
+import dataclasses
+
+import pytest
+
+from digest.models import Paper, identity
+from digest.models.evidence import dedupe, one_paper, own_id, two_papers, vouched
+from digest.models.placeholders import placeholder
 
 TITLE = "Machine learning for quantum materials"
 
@@ -384,3 +389,90 @@ def test_dedupe_merges_a_copy_edit_and_keeps_a_notice_or_an_acronyms_guess_apart
     ):  # fmt: skip
         records = [Paper(paper_id(title=t) or "", t, blurb, authors=ours) for t in (one, other)]
         assert len(dedupe(records)) == 2, other
+
+
+PLACEHOLDERS = [
+    "Abstract not available yet.",
+    "No abstract is available for this article.",  # Wiley's
+    "No abstract available",
+    "[No abstract available]",
+    "An abstract is not available for this content so a preview has been provided. Please use"
+    " the Get access link above for information on how to access this content.",  # Cambridge's
+    "Abstract: N/A",
+    "Summary unavailable.",
+    "暂无摘要",
+    "TBA",
+]
+
+
+@pytest.mark.parametrize("stock", PLACEHOLDERS)
+def test_a_re_keyed_items_placeholder_tells_nothing_apart_as_no_text_does(stock: str) -> None:
+    """A feed that re-keys its items gave the abstract the next day under a new id: the
+    placeholder had been read as a text that differs, two papers, sent twice."""
+    first, second = paper(text=stock), paper(text="We report room temperature cables.")
+    opaque = ("guid:jcpl:b8f3c2d1e0b94f7a2222",), ("guid:jcpl:d8f3c2d1e0b94f7a4444",)
+    assert not two_papers(first, opaque[0], second, opaque[1])
+    assert not two_papers(second, opaque[1], first, opaque[0])
+    assert placeholder(stock)
+
+
+def test_a_short_text_that_only_names_a_summary_is_no_placeholder() -> None:
+    for text in (
+        "In summary, we show that not only cables but also grids superconduct.",
+        "This week in quantum materials: three papers on kagome metals.",
+        "We give no bound; the abstract machine is new.",
+    ):
+        assert not placeholder(text), text
+    first, second = paper(text="Week 1: no new kagome."), paper(text="Week 2: moiré.")
+    opaque = ("guid:blog:a1b2c3d4e5f60718",), ("guid:blog:ffeeddccbbaa9988",)
+    assert two_papers(first, opaque[0], second, opaque[1])  # a weekly post's issues stay two
+
+
+SAT = "Sparse Attention Transformers for Protein Structure Prediction"
+PEOPLE = ("Ada Lovelace", "Alan Turing", "Grace Hopper")
+SAT_TEXT = "We introduce a sparse attention transformer that predicts protein structure."
+
+
+def forum(ident: str, venue: str, **changes: object) -> Paper:
+    record = Paper(f"openreview:{ident}", SAT, SAT_TEXT, authors=PEOPLE, venue=venue)
+    return dataclasses.replace(record, **changes)  # type: ignore[arg-type]
+
+
+def test_a_workshops_forum_and_the_conferences_of_one_work_are_one_paper() -> None:
+    """One title, one author list, one text under two venues' forums had been two papers (two
+    forums always differed), sent twice; two notes of one venue stay two."""
+    work, conf = forum("WkShOp4321", "ICLR 2026 Workshop GEM"), forum("AbCdEf", "ICLR 2026 Poster")
+    key = identity.title_hash(SAT) or ""
+    mine, theirs = identity.keys(work), identity.keys(conf)
+    assert not identity.same_paper(key, mine, theirs)
+    assert one_paper(key, work, mine, conf, theirs)
+    assert one_paper(key, work, mine, forum("AbCdEf", "ICLR 2026", title=SAT.upper()), theirs)
+    for other in (
+        forum("AbCdEf", "ICLR 2026 Workshop GEM"),  # one venue's two notes
+        forum("AbCdEf", "ICLR 2026 Poster", authors=("Li Wei", "Zhang Min")),
+        forum("AbCdEf", "ICLR 2026 Poster", authors=PEOPLE[:2]),
+        forum("AbCdEf", "ICLR 2026 Poster", abstract="We prove bounds on attention."),
+        forum("AbCdEf", "ICLR 2026 Poster", title=f"SAT: {SAT}"),
+        forum("AbCdEf", "", abstract=SAT_TEXT),  # no venue: nothing says two venues
+    ):
+        assert not one_paper(key, work, mine, other, identity.keys(other)), other
+    stock = forum("AbCdEf", "ICLR 2026 Poster", abstract="No abstract available")
+    assert not one_paper(key, forum("W", "GEM", abstract="N/A"), mine, stock, identity.keys(stock))
+    preprint = identity.keys(Paper("2512.04444", SAT, "x"))
+    other_preprint = identity.keys(Paper("2512.09999", SAT, "x"))
+    assert not one_paper(key, work, preprint, conf, other_preprint)  # arXiv ids still differ
+
+
+def test_dedupe_keeps_a_workshops_and_the_conferences_forum_as_one_paper() -> None:
+    work, conf = forum("WkShOp4321", "ICLR 2026 Workshop GEM"), forum("AbCdEf", "ICLR 2026 Poster")
+    (one,) = dedupe([work, conf])
+    assert one.id == "openreview:WkShOp4321" and "openreview:AbCdEf" in one.aliases
+    assert len(dedupe([work, forum("AbCdEf", "ICLR 2026 Workshop GEM")])) == 2
+
+
+def test_a_title_vouched_for_by_a_name_or_the_text_alone() -> None:
+    one = forum("A", "x")
+    assert vouched(one, forum("B", "y", abstract="Other words."))  # the people
+    assert vouched(one, forum("B", "y", authors=()))  # the text
+    assert not vouched(one, forum("B", "y", authors=("Li Wei",), abstract="Other words."))
+    assert not vouched(forum("A", "x", abstract="N/A"), forum("B", "y", authors=(), abstract=""))

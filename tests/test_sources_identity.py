@@ -704,3 +704,25 @@ def test_a_copys_subtitle_or_spelling_is_one_paper_and_a_letter_or_sequel_anothe
     preprint = Paper("2503.01234", first, MERGER, authors=people)
     journal = Paper("10.1000/j.5", second, MERGER, authors=people if authors else ())
     assert len(dedupe([preprint, journal])) == papers
+
+
+def test_two_forums_differ_unless_asked_to_let_the_records_say() -> None:
+    """A workshop's and the main conference's forum of one work: same_paper's ids alone say two;
+    forums=False leaves it to evidence.one_work (title, authors, text)."""
+    key = title_hash(TITLE) or ""
+    one, other = keys(Paper("openreview:A1", TITLE, "x")), keys(Paper("openreview:B2", TITLE, "x"))
+    assert not same_paper(key, one, other)
+    assert same_paper(key, one, other, forums=False)
+    arxiv = keys(Paper("2501.00001", TITLE, "x")), keys(Paper("2502.00002", TITLE, "x"))
+    assert not same_paper(key, *arxiv, forums=False)  # other ids still differ
+
+
+def test_the_abstract_replaces_a_placeholder_in_a_merge() -> None:
+    """The known record's text wins, but "Abstract not available yet." is no text: it had
+    stayed the paper's text after the abstract came."""
+    stock = Paper("t:1", TITLE, "Abstract not available yet.")
+    assert merge(stock, Paper("t:1", TITLE, "We prove it.")).abstract == "We prove it."
+    assert merge(stock, Paper("t:1", TITLE, "N/A")).abstract == "Abstract not available yet."
+    assert merge(Paper("t:1", TITLE, "We prove."), Paper("t:1", TITLE, "Other.")).abstract == (
+        "We prove."
+    )

@@ -455,3 +455,97 @@ def test_one_paper_arriving_under_many_ids_of_no_kind_is_stored_once(tmp_path: P
         assert store.add_papers(copies, NOW) == 1
         kept = store.papers.paper("copy0000")
         assert kept is not None and kept.title == title
+
+
+SAT = "Sparse Attention Transformers for Protein Structure Prediction"
+PEOPLE = ("Ada Lovelace", "Alan Turing", "Grace Hopper")
+SAT_TEXT = "We introduce a sparse attention transformer that predicts protein structure."
+RETITLED = "Single-sequence protein structure prediction with linear-memory attention"
+NMETH = Paper("10.1038/s41592-025-01234-5", RETITLED, "Proteins fold.", authors=PEOPLE)
+ICLR = Paper("openreview:AbCdEfGh12", SAT, SAT_TEXT, authors=PEOPLE, venue="ICLR 2026 Poster")
+ARXIV = Paper("2512.04444", SAT, SAT_TEXT, authors=PEOPLE, aliases=(NMETH.id,), venue="arXiv")
+
+
+@pytest.mark.parametrize(
+    "order",
+    [
+        (NMETH, ICLR, ARXIV),
+        (ICLR, NMETH, ARXIV),
+        (NMETH, ARXIV, ICLR),
+        (ICLR, ARXIV, NMETH),
+        (ARXIV, NMETH, ICLR),
+        (ARXIV, ICLR, NMETH),
+    ],  # fmt: skip
+)
+@pytest.mark.parametrize("batched", [False, True])
+def test_one_paper_whatever_the_order_of_the_sources(
+    state: str, order: tuple[Paper, ...], batched: bool
+) -> None:
+    """A retitled journal item and the OpenReview record read before the arXiv record linking
+    both (the DOI, the title): the copy its title matched had stayed a paper, sent beside it."""
+    with Store(state) as store:
+        if batched:
+            assert store.add_papers(order, NOW) == 1  # the copy is not counted new
+        else:
+            for record in order:
+                store.add_papers([record], NOW)
+        ((_, paper),) = store.papers_after(0)
+        wanted = {"arxiv:2512.04444", f"doi:{NMETH.id.lower()}", ICLR.id}
+        assert set(store.papers.keys_of(paper.id)) >= wanted
+
+
+def test_a_title_alone_folds_no_stored_paper_into_another(state: str) -> None:
+    """The arXiv record's title is another stored paper's, whose names and text say nothing of
+    it (another group's, no authors): it stays a paper; an arXiv id of its own too."""
+    others = [
+        dataclasses.replace(ICLR, authors=("Li Wei", "Zhang Min"), abstract="Other words."),
+        dataclasses.replace(ICLR, authors=(), abstract="Other words."),
+        Paper("2512.09999", SAT, SAT_TEXT, authors=PEOPLE),
+    ]
+    for other in others:
+        with Store(state) as store:
+            store.add_papers([NMETH, other], NOW)
+            store.add_papers([ARXIV], NOW)
+            assert len(store.papers_after(0)) == 2, other
+            store.db.execute("DELETE FROM paper_keys")
+            store.db.execute("DELETE FROM papers")
+
+
+def test_copies_a_reader_got_before_the_fold_stay_and_nothing_comes_again(state: str) -> None:
+    """A state made before: both copies stored and sent. The arXiv record folds neither and is
+    not new; nor are they read again."""
+    with Store(state) as store:
+        store.add_papers([NMETH, ICLR], NOW)
+        scored = (Scored(NMETH, 0.5), Scored(ICLR, 0.4))
+        digest = Digest("ana", "P1", date(2026, 11, 30), scored, NOW)
+        store.record_digest(digest, store.latest_seq(), [("file", "file", Message("s", "t", "h"))])
+        assert store.add_papers([ARXIV], NOW) == 0
+        assert store.add_papers([NMETH, ICLR, ARXIV], NOW) == 0
+        assert len(store.papers_after(0)) == 2
+
+
+def test_a_workshops_and_the_conferences_forum_of_one_work_are_one_paper(state: str) -> None:
+    workshop = dataclasses.replace(ICLR, id="openreview:WkShOp4321", venue="ICLR 2026 Workshop GEM")
+    with Store(state) as store:
+        assert store.add_papers([workshop], NOW) == 1
+        assert store.add_papers([ICLR], NOW) == 0
+        (known,) = store.papers.canonical([ICLR])
+        assert known.id == workshop.id
+        same_venue = dataclasses.replace(ICLR, id="openreview:Other1234", venue=workshop.venue)
+        assert store.add_papers([same_venue], NOW) == 1  # two notes of one venue: two papers
+
+
+def test_a_re_keyed_items_placeholder_replaced_by_its_abstract_is_one_paper(state: str) -> None:
+    """A feed gave each read a new item id: "Abstract not available yet." then the abstract had
+    been two papers, sent twice; the abstract replaces the placeholder."""
+    title = "Quantum materials for room temperature superconducting cables in grids"
+    first = Paper(identity.title_hash(title) or "", title, "Abstract not available yet.",
+                  aliases=("guid:rss:jcpl:b8f3c2d1e0b94f7a2222222222222222",))  # fmt: skip
+    second = dataclasses.replace(
+        first, abstract="We report cables.", aliases=("guid:rss:jcpl:d8f3c2d1e0b94f7a4444",)
+    )
+    with Store(state) as store:
+        assert store.add_papers([first], NOW) == 1
+        assert store.add_papers([second], NOW) == 0
+        ((_, paper),) = store.papers_after(0)
+        assert paper.abstract == "We report cables."

@@ -20,7 +20,8 @@ from digest.models.identity import (
     merge,
     same_paper,
 )
-from digest.models.texts import APOSTROPHE, folded, normalize
+from digest.models.placeholders import placeholder
+from digest.models.texts import APOSTROPHE, bare_abstract, folded, normalize
 from digest.models.values import Paper
 from digest.models.wording import same_title
 
@@ -82,6 +83,43 @@ def copies(
     return same_title(known.title, other.title, _same_people(known, other))
 
 
+def one_paper(
+    key: str, known: Paper | None, known_ids: Iterable[str], other: Paper, other_keys: Iterable[str]
+) -> bool:
+    """identity.same_paper, and two OpenReview forums of one work (one_work): a workshop's
+    record and the main conference's, of one title, one author list and one text, had been two
+    papers (two forums always differed), sent twice."""
+    if same_paper(key, known_ids, other_keys):
+        return True
+    return (
+        known is not None
+        and same_paper(key, known_ids, other_keys, forums=False)
+        and one_work(known, other)
+    )
+
+
+def one_work(known: Paper, other: Paper) -> bool:
+    """Whether two records of two venues are one work: one title (as its keys read it), one
+    author list, one text that is no placeholder. Two notes of one venue stay two papers."""
+    if not known.venue or not other.venue or normalize(known.venue) == normalize(other.venue):
+        return False
+    title = loose_title_hash(known.title)
+    if title is None or title != loose_title_hash(other.title) or not known.authors:
+        return False
+    return _name_words(known.authors) == _name_words(other.authors) and _one_text(known, other)
+
+
+def vouched(known: Paper, other: Paper) -> bool:
+    """Whether two records of one title say more than it that they are one paper: a name in
+    common, or one text. A title alone folds no two stored papers into one (catalog's bridges)."""
+    return _same_people(known, other) or _one_text(known, other)
+
+
+def _one_text(known: Paper, other: Paper) -> bool:
+    text = _told(bare_abstract(known.abstract))
+    return bool(text) and text == _told(bare_abstract(other.abstract))
+
+
 def _same_people(known: Paper, other: Paper) -> bool:
     """Do the two author lists share a name?"""
     mine, theirs = _name_words(known.authors), _name_words(other.authors)
@@ -138,9 +176,15 @@ def _other_items(
 ) -> bool:
     if not _two_items(known_guids, other_keys):
         return False  # one item seen again, items of two feeds (one paper's have two ids), or none
-    texts = sorted((normalize(known.abstract), normalize(other.abstract)), key=len)
+    texts = sorted((_told(known.abstract), _told(other.abstract)), key=len)
     # No text, or one a cut of the other (a feed's excerpt "…"), tells nothing apart.
     return bool(texts[0]) and not texts[1].startswith(texts[0].rstrip(". "))
+
+
+def _told(text: str) -> str:
+    """The text's words, none for a placeholder: "Abstract not available yet." had been read as
+    a text that differs from the abstract a re-keyed item brought the next day (sent twice)."""
+    return "" if placeholder(text) else normalize(text)
 
 
 def _item(key: str) -> str:
@@ -245,7 +289,7 @@ def _hit(
     apart = False
     for key in (k for k in among if k in owner):
         i = owner[key]
-        if not same_paper(key, strong[i], paper_keys):
+        if not one_paper(key, merged[i], strong[i], paper, paper_keys):
             continue
         if refuses(kind(key), merged[i], guids[i], paper, paper_keys, least):
             apart = apart or (kind(key) == "t" and merged[i].id == paper.id)

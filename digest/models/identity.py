@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from urllib.parse import parse_qs, urlsplit
 
 from digest.models.dois import doi as doi  # read here since sources ask identity
+from digest.models.placeholders import placeholder
 from digest.models.texts import bare_abstract, normalize, text_keys
 from digest.models.values import Paper
 
@@ -243,6 +244,9 @@ def merge(known: Paper, other: Paper) -> Paper:
     for name in ("title", "abstract", "venue", "url", "code_url"):
         if not getattr(known, name) and getattr(other, name):
             changes[name] = getattr(other, name)
+    # A placeholder ("Abstract not available yet.") is no text: the abstract that replaces it wins.
+    if known.abstract and placeholder(known.abstract) and not placeholder(other.abstract):
+        changes["abstract"] = other.abstract
     # A listing ("arXiv cs.LG", "cs.CR updates on arXiv.org") gives way to where it was published.
     if _listing(known.venue) and other.venue and not _listing(other.venue):
         changes["venue"] = other.venue
@@ -264,17 +268,20 @@ def _listing(venue: str) -> bool:
     return "arxiv" in venue.lower()
 
 
-def same_paper(matched: str, known: Iterable[str], incoming: Iterable[str]) -> bool:
+def same_paper(
+    matched: str, known: Iterable[str], incoming: Iterable[str], forums: bool = True
+) -> bool:
     """Whether a record whose keys include `matched` is the known paper. An id match is certain;
     a title or text match is not when a strong key of one kind differs (two arXiv papers of one
-    title are two); an abstract match is not when the records' own titles differ."""
+    title are two); an abstract match is not when the records' own titles differ. forums=False:
+    two OpenReview forums do not differ (evidence.one_work, whose records say they are one)."""
     matched_kind = kind(matched)
     if matched_kind not in ("t", "h", "a", "n"):
         return True
     # A title match merges title variants whatever their own titles; an abstract match reads
     # them, and the ids too: a DOI's item kept the abstract hash it had been known by (former_ids),
     # and two items of two DOIs with one placeholder text ("No abstract available") are two.
-    ids = (*(k for k in STRONG if k != TITLED), PREPRINT)
+    ids = (*(k for k in STRONG if k != TITLED and (forums or k != "openreview")), PREPRINT)
     kinds = (TITLED, *ids) if matched_kind == "h" else ids
     mine: dict[str, set[str]] = {}
     for key in known:

@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import date, datetime
 from typing import Any
 
 from digest.models import Paper, identity, texts
-from digest.models.evidence import name_keys, own_id, refuses
+from digest.models.evidence import name_keys, one_paper, own_id, refuses, vouched
 from digest.state.engine import Engine
 from digest.state.liked import LikedCache
+from digest.state.owners import bridges as bridges_of
+from digest.state.owners import match as _match
+from digest.state.owners import rows_in as _in
 
 _COLUMNS = "title, abstract, authors, categories, venue, url, code_url, published, source"
 _INSERT = (
@@ -155,25 +158,31 @@ class Catalog(LikedCache):
                     told_apart.add(owner)  # its title, which may be this record's id too
                 return True
 
+            def judge(owner: str, key: str, paper: Paper, keys: Sequence[str]) -> bool:
+                if not one_paper(key, stored.get(owner), theirs.get(owner, []), paper, keys):
+                    return False
+                kind = identity.kind(key)
+                return kind not in ("t", "a", "n") or not apart(owner, paper, keys, kind)
+
             for paper, keys in keyed:
                 told_apart.clear()
 
-                def check(owner: str, kind: str) -> bool:  # this record's, as it now stands
-                    return apart(owner, paper, keys, kind)  # noqa: B023
+                def check(owner: str, key: str) -> bool:  # this record's, as it now stands
+                    return judge(owner, key, paper, keys)  # noqa: B023
 
-                known = _match(keys, owners, theirs, check)
+                known = _match(keys, owners, check)
                 if known is None and paper.id in told_apart:
                     # Another paper under the same title, which is its id: an id of its own,
                     # by which it may be stored already.
                     paper = dataclasses.replace(paper, id=own_id(paper, keys))
                     keys = identity.keys(paper)
                     _read_owners(db, keys, owners, theirs, stored)
-                    known = _match(keys, owners, theirs, check)
+                    known = _match(keys, owners, check)
                 titled = any(k in owners for k in keys if identity.kind(k) == "t")
                 named = name_keys(paper) if titled and known is None else []
                 if named:  # its title is another's: its own earlier record, by a name of it
                     _read_owners(db, named, owners, theirs, stored)
-                    known = _match(keys, owners, theirs, check, among=named)
+                    known = _match(keys, owners, check, among=named)
                 # (the same id known without keys: stored before keys were kept)
                 owner = known or paper.id
                 if any(owners.get(k, owner) != owner for k in keys if identity.kind(k) == "t"):
@@ -199,10 +208,13 @@ class Catalog(LikedCache):
                         theirs.setdefault(owner, []).append(key)
                     elif identity.kind(key) == identity.GUID:
                         added.setdefault(owner, set()).add(key)
-                if known is not None:  # its ids may name a second stored paper: the same one
-                    bridges += [
-                        (owners[k], known) for k in keys if _names_another(k, owners, known)
-                    ]
+                if known is not None:  # its keys may name a second stored paper: the same one
+
+                    def folds(copy: str, key: str) -> bool:  # a title, and a name or the text
+                        told = identity.kind(key) != "t" or vouched(stored[copy], paper)  # noqa: B023
+                        return told and check(copy, key)  # noqa: B023
+
+                    bridges += bridges_of(keys, owners, known, theirs, folds)
             db.executemany(_INSERT, [paper_row(p, seen) for p in inserts.values()])
             db.executemany(_UPDATE, [(*paper_row(p, seen)[1:10], i) for i, p in updates.items()])
             db.executemany(_KEY, key_rows)
@@ -243,11 +255,12 @@ class Catalog(LikedCache):
         found = dict(rows.fetchall())
         for key in (k for k in among if k in found):
             theirs = [r[0] for r in self.db.execute(_KEYS_OF, (found[key],))]
-            if not identity.same_paper(key, theirs, keys):
-                continue
             kind = identity.kind(key)
+            weak = paper is not None and kind in ("t", "h", "a", "n")
+            stored = self.paper(str(found[key])) if weak else None
+            if not one_paper(key, stored, theirs, paper or Paper("", "", ""), keys):
+                continue
             if paper is not None and kind in ("t", "a", "n"):
-                stored = self.paper(str(found[key]))
                 if stored is not None and refuses(kind, stored, theirs, paper, keys):
                     continue
             return str(found[key])
@@ -342,12 +355,6 @@ def _aliases(paper_id: str, keys: Sequence[str]) -> tuple[str, ...]:
     return tuple(f for f in forms if f != paper_id)
 
 
-def _names_another(key: str, owners: dict[str, str], known: str) -> bool:
-    """Whether an id (not a title: two papers may share one) names a stored paper other than
-    the one the record was matched to."""
-    return key in owners and owners[key] != known and identity.kind(key) in identity.IDS
-
-
 def _read_owners(
     db: Engine,
     keys: Sequence[str],
@@ -367,33 +374,3 @@ def _read_owners(
         if identity.kind(key) in identity.STRONG:
             theirs.setdefault(paper_id, []).append(key)
     stored.update({row["id"]: row_paper(row) for row in _in(db, _SELECT_IN, new)})
-
-
-def _match(
-    keys: Sequence[str],
-    owners: dict[str, str],
-    theirs: dict[str, list[str]],
-    apart: Callable[[str, str], bool],
-    among: Sequence[str] = (),
-) -> str | None:
-    """The stored paper one of these keys (or of `among`) names; identity.same_paper judges
-    title matches, and `apart` whether the two records matched by title, name or text say they
-    are two papers."""
-    for key in (k for k in among or keys if k in owners):
-        if identity.same_paper(key, theirs.get(owners[key], []), keys):
-            if identity.kind(key) in ("t", "a", "n") and apart(owners[key], identity.kind(key)):
-                continue
-            return owners[key]
-    return None
-
-
-def _in(db: Engine, query: str, values: Iterable[Any], tail: str = "") -> list[Any]:
-    """The rows of `query IN (values)`, asked in chunks under SQLite's bound-parameter limit;
-    values may be (paper, keys) pairs, whose keys are asked."""
-    wanted = list(dict.fromkeys(k for v in values for k in (v[1] if isinstance(v, tuple) else [v])))
-    rows: list[Any] = []
-    for start in range(0, len(wanted), 500):
-        chunk = wanted[start : start + 500]
-        marks = ",".join("?" * len(chunk))
-        rows += db.execute(f"{query} ({marks}){tail}", chunk).fetchall()
-    return rows
