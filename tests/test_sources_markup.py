@@ -437,3 +437,73 @@ def test_a_names_list_parted_by_any_block_is_a_line_each(tag: str) -> None:
     close = "" if tag.startswith("hr") else f"</{tag}>"
     names = f"<{tag}>Ana Lopez{close}<{tag}>Wei Zhang{close}"
     assert html_text(names, lines=True) == "Ana Lopez\nWei Zhang"
+
+
+@pytest.mark.parametrize(
+    ("markup", "text"),
+    [
+        (  # a JATS section's title, as PubMed writes its heads
+            "<jats:sec><jats:title>Methods</jats:title><jats:p>We did.</jats:p></jats:sec>"
+            "<jats:sec><jats:title>Results</jats:title><jats:p>It works.</jats:p></jats:sec>",
+            "Methods: We did. Results: It works.",
+        ),
+        ("<h4>Background and aims</h4><p>Genes matter.</p>", "Background and aims: Genes matter."),
+        ("<sec><title>Results:</title><p>Ok.</p></sec>", "Results: Ok."),  # its own colon
+        ("<h3>Why does it fold?</h3><p>Crowding.</p>", "Why does it fold? Crowding."),
+        ("<p>Done.</p><h3>Acknowledgements</h3>", "Done. Acknowledgements"),  # no text after it
+        ("<h3><sup>13</sup>C NMR</h3><p>Peaks.</p>", "¹³C NMR: Peaks."),
+        ("<p>A</p><title></title><p>B</p>", "A B"),  # an empty title marks nothing
+    ],
+)
+def test_a_sections_title_is_followed_by_a_colon(markup: str, text: str) -> None:
+    """feeds24 F4: "<jats:title>Methods</jats:title><jats:p>We did." had read "Methods We did."."""
+    assert html_text(markup) == text
+
+
+@pytest.mark.parametrize(
+    ("markup", "text"),
+    [
+        (
+            "We used <jats:list><jats:list-item><jats:p>cells</jats:p></jats:list-item>"
+            "<jats:list-item><jats:p>mice</jats:p></jats:list-item></jats:list> here.",
+            "We used cells; mice here.",
+        ),
+        ("We used <ul><li>cells</li><li>mice</li><li>rats</li></ul>", "We used cells; mice; rats"),
+        ("<ol><li>First step.</li><li>Second step</li></ol>", "First step. Second step"),
+        ("<ul><li>a<ul><li>b</li><li>c</li></ul></li><li>d</li></ul>", "a b; c; d"),
+        ("We used <ul><li></li><li>cells</li></ul>", "We used cells"),  # an empty item: no mark
+    ],
+)
+def test_a_lists_items_stay_apart(markup: str, text: str) -> None:
+    assert html_text(markup) == text
+
+
+def test_a_list_of_names_keeps_one_name_a_line() -> None:
+    assert html_text("<ul><li>Jane Doe</li><li>John Smith</li></ul>", lines=True) == (
+        "Jane Doe\nJohn Smith"
+    )
+
+
+@pytest.mark.parametrize(
+    ("markup", "text"),
+    [
+        ("<jats:p>A<jats:break/>B</jats:p>", "A B"),
+        ("first line<break/>second line", "first line second line"),
+        ('It works<jats:xref ref-type="bibr" rid="b1">1</jats:xref>.', "It works 1."),
+        ('It works <xref ref-type="bibr" rid="b1">1</xref>.', "It works 1."),
+        ('[<xref ref-type="bibr" rid="b1">1</xref>]', "[1]"),
+        ('see Fig.<jats:xref ref-type="fig" rid="f1">1</jats:xref>', "see Fig.1"),  # as written
+        ('cells<sup><xref ref-type="bibr" rid="b2">2</xref></sup>.', "cells²."),
+    ],
+)
+def test_a_jats_break_is_a_blank_and_a_references_number_stays_apart(
+    markup: str, text: str
+) -> None:
+    """feeds24 F4: "A<jats:break/>B" had read "AB", a reference's number "It works1."."""
+    assert html_text(markup) == text
+
+
+def test_lists_and_titles_are_read_in_linear_time() -> None:
+    many = "<ul>" + "<li></li>" * 100_000 + "</ul>" + "<h1>" * 50_000 + "x"
+    many += "<ul>" + "<li>y</li>" * 50_000
+    assert in_time(lambda: html_text(many)).startswith("x y; y; y")

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from digest.sources.authors import split
+from digest.sources.markup import html_text
 from digest.sources.publishers import (
     OWN_WORK_WORDS,
     Unwrapped,
@@ -444,3 +445,50 @@ def test_no_arxiv_abstract_reads_as_a_notice_or_a_withdrawal() -> None:
         if len(text.split()) >= OWN_WORK_WORDS:
             for form in ("Erratum: x", "Withdrawal: x"):
                 assert not is_notice(form, text), (form, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<jats:title>Abstract</jats:title><jats:p>Proteins fold fast in cells.</jats:p>",
+        "<h3>Abstract</h3><p>Proteins fold fast in cells.</p>",
+        "<p><b>Abstract</b></p><p>Proteins fold fast in cells.</p>",
+        "<p><strong>ABSTRACT:</strong></p><p>Proteins fold fast in cells.</p>",
+        "<div><h2>Summary</h2><p>Proteins fold fast in cells.</p></div>",
+        "<jats:sec><jats:title>Abstract</jats:title><jats:p>Proteins fold fast in cells.</jats:p>"
+        "</jats:sec>",
+        (  # a graphical abstract's heading and picture, then the abstract's
+            "<jats:title>Graphical Abstract</jats:title><jats:p>"
+            '<jats:graphic xlink:href="a.png"/></jats:p><jats:title>Abstract</jats:title>'
+            "<jats:p>Proteins fold fast in cells.</jats:p>"
+        ),
+    ],
+)
+def test_an_abstract_heading_at_the_texts_start_goes(text: str) -> None:
+    """feeds24 F4: Crossref's abstracts open with <jats:title>Abstract</jats:title> nearly always,
+    and the abstract had read "Abstract Proteins fold ..."."""
+    assert html_text(unwrap(text).text) == "Proteins fold fast in cells."
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<p><i>Abstract</i> art is older than writing.</p>",  # a word of the prose
+        "<p>Abstract interpretation of programs is sound.</p>",
+        "<p>We study art.</p><h3>Abstract</h3><p>More.</p>",  # not at the start
+        "Abstract algebra<br/>is old.",
+    ],
+)
+def test_an_abstract_that_opens_with_the_word_keeps_it(text: str) -> None:
+    first = html_text(text).split()[0]
+    assert html_text(unwrap(text).text).split()[0] == first
+
+
+def test_a_crossref_structured_abstract_reads_as_pubmeds() -> None:
+    text = (
+        "<jats:title>Abstract</jats:title><jats:sec><jats:title>Background</jats:title><jats:p>"
+        "Genes matter.</jats:p></jats:sec><jats:sec><jats:title>Methods</jats:title><jats:p>We "
+        "used <jats:list><jats:list-item><jats:p>cells</jats:p></jats:list-item><jats:list-item>"
+        "<jats:p>mice</jats:p></jats:list-item></jats:list></jats:p></jats:sec>"
+    )
+    assert html_text(unwrap(text).text) == "Background: Genes matter. Methods: We used cells; mice"

@@ -1219,3 +1219,126 @@ def test_a_short_titled_item_stored_before_its_doi_link_was_read_is_not_new(
         )
         assert (report.read, report.new) == (3, 2)  # the other two: two papers
         assert store.count_papers() == 3
+
+
+SCHOLAR_LINK = (
+    "https://scholar.google.com/scholar_url?url={target}&amp;hl=en&amp;sa=X&amp;d=1234567890"
+    "&amp;ei={ei}&amp;scisig=AFWwaQ1aa&amp;oi=scholaralrt"
+)
+SCHOLAR_ITEM = """<item><title>{title}</title><link>{link}</link><guid>{link}</guid>
+<description>M Rossi, J Doe - Nature Communications, 2025 &lt;br&gt;Genes of patients are read by
+neural networks that find causal variants in cells; we test on 5000 families and …</description>
+</item>"""
+SCHOLAR_RSS = """<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel>
+<title>Google Scholar Alert - protein structure</title><link>https://scholar.google.com/</link>
+{items}</channel></rss>"""
+NATURE_PAPER = "https://www.nature.com/articles/s41467-025-55555-1"
+CAUSAL = "Neural networks find causal variants in genes of patients with rare disease"
+
+
+def scholar_feed(*rows: tuple[str, str, str]) -> str:
+    """A Scholar alert's feed of (title, target, ei) items."""
+    items = (
+        SCHOLAR_ITEM.format(title=t, link=SCHOLAR_LINK.format(target=target, ei=ei))
+        for t, target, ei in rows
+    )
+    return SCHOLAR_RSS.format(items="".join(items))
+
+
+def test_a_scholar_alerts_item_is_its_paper_under_its_own_title_and_address(
+    server: FeedServer,
+) -> None:
+    """feeds24 F2: "[PDF] X" linked through Scholar's redirector had been a new paper beside the
+    arXiv paper X already sent, and the same journal paper came as "[HTML] X", "[PDF] X", X."""
+    body = scholar_feed(
+        ("[PDF] Sparse attention transformers for protein structure prediction",
+         "https://arxiv.org/pdf/2512.04444", "Q1aa"),
+        (f"[HTML] {CAUSAL}", NATURE_PAPER, "Q1bb"),
+        (f"[PDF] {CAUSAL}", f"{NATURE_PAPER}.pdf", "Q2cc"),
+        (CAUSAL, NATURE_PAPER, "Q2dd"),
+    )  # fmt: skip
+    server.route("/scholar", Answer(body=body, content_type="application/rss+xml"))
+    papers, _ = fetch(server, "/scholar")
+    assert papers[0].id == "2512.04444"
+    assert papers[0].title == "Sparse attention transformers for protein structure prediction"
+    assert papers[0].url == "https://arxiv.org/pdf/2512.04444"  # not the tracking link
+    assert [p.title for p in papers[1:]] == [CAUSAL] * 3
+    assert [p.url for p in papers[1:]] == [NATURE_PAPER, f"{NATURE_PAPER}.pdf", NATURE_PAPER]
+    assert len({p.id for p in papers[1:]}) == 1
+
+
+def test_a_scholar_item_stored_with_its_mark_is_not_new_after_the_mark_came_off(
+    server: FeedServer, tmp_path
+) -> None:
+    """Stored as "[PDF] X" under that title's key and its own id (the redirector link): read
+    again, it is found by that id, whatever key its title or its target now gives it."""
+    from datetime import UTC, datetime
+
+    from digest.intake import ingest
+    from digest.models import Settings
+    from digest.models.identity import guid_key, title_hash
+    from digest.state import Store
+
+    arxiv = SCHOLAR_LINK.format(target="https://arxiv.org/pdf/2512.04444", ei="Q1aa")
+    nature = SCHOLAR_LINK.format(target=NATURE_PAPER, ei="Q1bb")
+    rows = [("[PDF] Sparse attention transformers for protein structure prediction", arxiv),
+            (f"[HTML] {CAUSAL}", nature)]  # fmt: skip
+    before = [
+        Paper(
+            title_hash(t) or "", t, "text", aliases=(guid_key(html.unescape(link), "rss:s") or "",)
+        )
+        for t, link in rows
+    ]
+    body = scholar_feed(
+        (rows[0][0], "https://arxiv.org/pdf/2512.04444", "Q1aa"),
+        (rows[1][0], NATURE_PAPER, "Q1bb"),
+    )
+    server.route("/s", Answer(body=body, content_type="application/rss+xml"))
+    sources = (SourceConfig("rss", "s", {"url": f"{server.url}/s"}),)
+    with Store(tmp_path / "state.db") as store:
+        store.add_papers(before, datetime(2025, 12, 4, 9, tzinfo=UTC))
+        (report,), _ = ingest(
+            Settings("t.toml", sources, ()), store, datetime(2025, 12, 5, 9, tzinfo=UTC)
+        )
+        assert (report.read, report.new) == (2, 0)
+        assert store.count_papers() == 2
+
+
+TOC_ITEM = """<item><title>{title}</title><link>https://onlinelibrary.wiley.com/doi/{doi}</link>
+<description>{text}</description><prism:doi>{doi}</prism:doi></item>"""
+TOC_RSS = """<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"
+xmlns:prism="http://prismstandard.org/namespaces/basic/2.0/"><channel>
+<title>Angewandte Chemie International Edition: Table of Contents</title>{items}</channel></rss>"""
+FIXATION = "Photocatalytic Nitrogen Fixation on Single Atom Catalysts in Water"
+
+
+def test_an_issues_covers_and_front_matter_are_no_papers_and_each_is_a_skip(
+    server: FeedServer,
+) -> None:
+    """feeds24 F1: "Front Cover: <the paper's title> (Angew. Chem. Int. Ed. 49/2025)" had ranked
+    above its paper, and came again as a new paper when the issue came out a week later."""
+    blurb = (
+        "The cover picture shows single platinum atoms on carbon nitride that fix nitrogen."
+        " More information can be found in the Research Article by A. Lovelace, A. Turing and"
+        " co-workers (DOI: 10.1002/anie.202412345)."
+    )
+    rows = [
+        (f"Front Cover: {FIXATION} (Angew. Chem. Int. Ed. 49/2025)", blurb),
+        (FIXATION, ABSTRACT),
+        (f"Inside Back Cover: {FIXATION} (Angew. Chem. Int. Ed. 49/2025)", ""),
+        ("In This Issue", "Highlights of this issue: nitrogen fixation with single atoms."),
+        ("Cover Picture: Angew. Chem. Int. Ed. 49/2025", ""),
+        ("Cover: A Framework for Clique Covers of Sparse Graphs", ABSTRACT),
+    ]
+    items = "".join(
+        TOC_ITEM.format(title=t, text=text, doi=f"10.1002/anie.20258490{n}")
+        for n, (t, text) in enumerate(rows)
+    )
+    server.route("/toc", Answer(body=TOC_RSS.format(items=items), content_type="text/xml"))
+    papers, warnings = fetch(server, "/toc")
+    assert [p.title for p in papers] == [FIXATION, rows[-1][0]]
+    assert len(warnings) == 4
+    assert warnings[0] == (
+        "feed: 'Front Cover: Photocatalytic Nitrogen Fixation on Single Atom Catalysts in Water '"
+        " is an issue's cover or front matter, not a paper, skipped"
+    )

@@ -22,8 +22,14 @@ _LINES = {"p", "br", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "blo
     "pre", "center", "details", "summary", "body", "html",
     # JATS's (their prefix's, <jats:fig>): sections, lists, figures and tables, quotes, terms
     "sec", "title", "list", "list-item", "fig", "table-wrap", "def-list", "def-item", "term",
-    "def", "disp-quote", "boxed-text", "statement", "abstract",
+    "def", "disp-quote", "boxed-text", "statement", "abstract", "break",
 }  # fmt: skip
+# A section's title (JATS's <title>, HTML's headings), a list and its items (_structure), and
+# the marks that end a title or an item already.
+_HEADINGS = {"title", "h1", "h2", "h3", "h4", "h5", "h6"}
+_LISTS = {"ul", "ol", "list"}
+_ITEMS = {"li", "list-item"}
+_CLOSED = tuple(":.?!;,\u2013\u2014-")
 # Blanks but no lines: a table's cells ("Jane</td><td>Doe" is one name) and a formula's parts.
 _BLOCKS = _LINES | {"td", "th", "mtable", "disp-formula"}
 # A MathML table's rows and cells, a blank (or a row's "; ") at their start only, so that no
@@ -76,6 +82,11 @@ class _Text(HTMLParser):
         self.rows: list[int] = []  # rows begun in each table open
         self.token = False  # in a MathML <mi> or <mo>, whose "log" is a word, not a product
         self.word = False  # such a word was the last text: a letter after it is set apart
+        self.text_at = -1  # the place among the parts of the last text (a mark goes after it)
+        self.head = -1  # the last text's place when the section title open began
+        self.colon = -1  # a title's last text, that a colon follows once text comes after it
+        self.items: list[list[int]] = []  # in each list open: the last text before its item
+        # open began, and the last text of its last item (-1: none, or an item without text)
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         name = tag.rpartition(":")[2]
@@ -86,6 +97,8 @@ class _Text(HTMLParser):
             if name not in _EMPTY:
                 top.depth += 1
         self.token = name in ("mi", "mo")
+        if not (self.layouts or self.lines or self.hidden):
+            self._structure(name, attrs, start=True)
         if name in _HIDDEN:
             self.hidden += 1
         elif name in _BLOCKS or name in _CELLS:
@@ -105,6 +118,8 @@ class _Text(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         name = tag.rpartition(":")[2]
         self.token = False
+        if not (self.layouts or self.lines or self.hidden):
+            self._structure(name, [], start=False)
         if name in _HIDDEN:
             self.hidden = max(0, self.hidden - 1)
         elif name in _BLOCKS:
@@ -116,6 +131,33 @@ class _Text(HTMLParser):
             self._emit(_composed(self.layouts.pop()))
         if self.layouts and name not in _VOID and name not in _EMPTY:
             self.layouts[-1].depth = max(0, self.layouts[-1].depth - 1)
+
+    def _structure(self, name: str, attrs: list[tuple[str, str | None]], *, start: bool) -> None:
+        """A section's title read "Methods: We did." (as PubMed's heads are), a list's items apart
+        by "; ", a reference's number apart from the word before it: JATS's <title>, <list-item>
+        and <xref ref-type="bibr"> had read "Methods We did.", "cells mice", "It works1."."""
+        if name in _HEADINGS and start:
+            self.head, self.colon = self.text_at, -1
+        elif name in _HEADINGS:
+            self.colon = self.text_at if self.text_at != self.head else -1
+        elif name in _LISTS:
+            self.items.append([-1, -1]) if start else self.items and self.items.pop()
+        elif name in _ITEMS and self.items and start:
+            item = self.items[-1]
+            if item[1] >= 0 and item[1] == self.text_at:
+                self._mark(";")
+            item[0] = self.text_at
+        elif name in _ITEMS and self.items:
+            item = self.items[-1]
+            item[1] = self.text_at if self.text_at != item[0] else -1
+        elif name == "xref" and start and ("ref-type", "bibr") in attrs:
+            self._emit(" " if self._last()[-1:].isalnum() else "")
+
+    def _mark(self, mark: str) -> None:
+        """The mark after the last text, unless that ends in a mark already."""
+        text = self.parts[self.text_at].rstrip() if self.text_at >= 0 else ""
+        if text and text[-1] not in _CLOSED:
+            self.parts[self.text_at] = text + mark + self.parts[self.text_at][len(text) :]
 
     def _block(self, name: str, *, start: bool) -> None:
         """A blank around a block or a cell; a table's rows apart by "; " (1 0; 0 1)."""
@@ -143,6 +185,10 @@ class _Text(HTMLParser):
         elif word:
             data = " " + data if self.word and data[:1].isalnum() else data
             self.word = False
+        if word and self.colon >= 0 and not self.layouts:
+            if self.colon == self.text_at:  # nothing but blanks since the title
+                self._mark(":")
+            self.colon = -1
         self._emit(data)
 
     def close(self) -> None:
@@ -152,6 +198,7 @@ class _Text(HTMLParser):
 
     def _emit(self, text: str) -> None:
         if not self.layouts:
+            self.text_at = len(self.parts) if text.strip() else self.text_at
             self.parts.append(text)
             return
         top = self.layouts[-1]
@@ -306,7 +353,7 @@ _WHEN_CLOSED = set(
     # JATS without its prefix, and IEEE's (Crossref-fed journal feeds)
     " italic bold sc monospace underline overline roman sans-serif xref sec label list"
     " list-item inline-formula disp-formula tex-math alternatives ext-link named-content"
-    " styled-content uri inline-graphic graphic"
+    " styled-content uri inline-graphic graphic break"
     # the rest of what JATS's <alternatives> holds: <textual-form>, unknown, had been escaped to
     # text, and its tags, a part with text, were the rendering chosen, the formula dropped
     " textual-form chem-struct preformat private-char media array supplementary-material"

@@ -11,7 +11,7 @@ import html
 import re
 from dataclasses import dataclass
 
-from digest.sources import authors, citations
+from digest.sources import authors, citations, headings
 
 _TAG = r"(?:<[^>]{0,200}>\s*)*"  # any markup around a line: <p>, <b>, <a href=...>
 # Nature: "<p>Nature, Published online: 02 December 2026; <a ...>doi:10.1038/...</a></p>", a
@@ -46,7 +46,6 @@ _PUBMED_HEAD = re.compile(
     r"^\s*(?:<div>\s*)?<p style=\"color: ?#4aa564;?\">\s*[^<>]{1,300}?\b(?:19|20)\d\d\b"
     r"[^<>]{0,300}?\bdoi:\s*(10\.\d{4,9}/[^\s<>]+?)\.?(?:\s[^<>]{0,200})?</p>\s*"
 )
-_PUBMED_LABEL = re.compile(r"^\s*<p>\s*<b>\s*ABSTRACT\s*</b>\s*</p>\s*", re.IGNORECASE)
 _PUBMED_TAIL = re.compile(r"\s*<p\b[^>]{0,100}>\s*PMID:.{0,600}?</p>\s*(?:</div>)?\s*$", re.DOTALL)
 # PLOS: "<p>by Jane Doe, Rahul Gupta</p>" first; also "By Jane Doe and John Smith", "by Jane M.
 # Doe, ..." (a capital's "By" and an initial's stop had kept the line in the abstract, the paper
@@ -123,9 +122,9 @@ def unwrap(raw: str) -> Unwrapped:
     raw = raw[:cut] + _PUBLISHED.sub("", raw[cut:])
     if match := _PUBMED_HEAD.match(raw):
         raw, doi = raw[match.end() :], doi or match[1].rstrip(".;,")
-        raw = _PUBMED_LABEL.sub("", raw)
         cut = max(0, len(raw) - PUBLISHED_TAIL)
         raw = raw[:cut] + _PUBMED_TAIL.sub("", raw[cut:])
+    raw = headings.dropped(raw)  # any "Abstract" heading: Crossref's <jats:title>, PubMed's <b>
     if (match := _PLOS_BY.match(raw)) and authors.names_alone(html.unescape(match[1])):
         raw, byline = raw[match.end() :], byline or match[1].strip()
     lines = list(_SD_LINE.finditer(raw))

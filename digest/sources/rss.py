@@ -25,7 +25,7 @@ from digest.models.identity import (
     openreview_id,
     paper_id,
 )
-from digest.sources import authors, charsets, publishers
+from digest.sources import authors, charsets, covers, publishers, scholar
 from digest.sources.addresses import check_options, origin, printable, shown
 from digest.sources.common import code_links, numeric, read_entries, written_day, xml_safe
 from digest.sources.cuts import CutShort, cut_short, framed, last_whole
@@ -166,17 +166,26 @@ def _papers(
         if publishers.is_notice(paper.title, paper.abstract):
             notice = f"{name}: {paper.title[:80]!r} is a journal's notice, not a paper, skipped"
             warn(Passed(notice))
+        elif covers.is_cover(paper.title, paper.abstract):
+            cover = f"{name}: {paper.title[:80]!r} is an issue's cover or front matter, not a paper"
+            warn(Passed(f"{cover}, skipped"))
         else:
             papers.append(paper)
     return papers
 
 
 def _own_id(
-    entry: Mapping[str, Any], ident: str, source: str, shared: Collection[str]
+    entry: Mapping[str, Any],
+    ident: str,
+    source: str,
+    shared: Collection[str],
+    scholarly: bool = False,
 ) -> tuple[str, ...]:
-    """The item's own id as a key, for a paper known otherwise by its title or text alone."""
+    """The item's own id as a key, for a paper known otherwise by its title or text alone; a
+    Scholar alert's item's whatever its id: stored as "[PDF] X" before the mark came off, it is
+    found by its id (the redirector link), not sent again as X."""
     guid = str(entry.get("id") or "").strip()
-    if kind(ident) not in ("t", "h") or guid in shared:
+    if (kind(ident) not in ("t", "h") and not scholarly) or guid in shared:
         return ()
     key = guid_key(guid, source)
     return (key,) if key else ()
@@ -190,7 +199,7 @@ def to_paper(
     base: str = "",
     shared: Collection[str] = (),
 ) -> Paper | None:
-    title = publishers.title(html_text(str(entry.get("title", ""))))
+    title = scholar.title(publishers.title(html_text(str(entry.get("title", "")))))
     listing = _LISTING.search(title)
     if listing:
         title = title[: listing.start()]
@@ -214,14 +223,16 @@ def to_paper(
     replacement = announced.lower().startswith("replace") or bool(
         listing and listing[2] == "UPDATED"
     )
-    link = str(entry.get("link", "")).strip()
+    written = str(entry.get("link", "")).strip()
+    link = scholar.target(written)  # Scholar's redirector: its target is the paper's page
+    scholarly = link != written
     # "/a/2" is a page of the feed's site. A link relative to the feed's own path is left as it
     # is (so no link): a private feed's token is often its path, and links reach readers.
     link = _public(urljoin(base, link) if link.startswith("/") and base else link)
     # arXiv's own feed says a published paper's DOI in <arxiv:DOI>, its journal in
     # <arxiv:journal_reference>, as its API does.
     named = ("arxiv_doi", "id", "dc_identifier", "prism_doi")
-    candidates = [str(entry.get(k, "")) for k in named] + [link, wrapped.doi]
+    candidates = [scholar.target(str(entry.get(k, ""))) for k in named] + [link, wrapped.doi]
     venue = str(entry.get("arxiv_journal_reference") or "").strip() or venue
     candidates += [listing[1]] if listing else []
     found_arxiv = next((a for c in candidates if (a := arxiv_id(c))), "")
@@ -248,7 +259,7 @@ def to_paper(
         categories=tuple(t["term"] for t in entry.get("tags", ()) if t.get("term")),
         aliases=tuple(a for a in (found_doi, found_arxiv) if a and a != ident)
         + former_ids(ident, title, abstract)
-        + _own_id(entry, ident, source, shared),
+        + _own_id(entry, ident, source, shared, scholarly=scholarly),
         replacement=replacement and not replacements,
     )
 
