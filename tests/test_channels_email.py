@@ -1131,10 +1131,10 @@ def test_a_login_refused_for_now_is_tried_again_and_a_wrong_one_is_not(
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     context.load_cert_chain(*cert)
     answers = ["454 4.7.0 Too many login attempts, please try again later", "421 4.7.0 Closing"]
-    answer = answers[0]
+    now = {"answer": answers[0]}
 
     def throttled(*_: object) -> AuthResult:  # smtplib tries each mechanism: the same answer
-        return AuthResult(success=False, handled=False, message=answer)
+        return AuthResult(success=False, handled=False, message=now["answer"])
 
     server = LoopbackSMTP(
         Mailbox(), tls_context=context, require_starttls=True, authenticator=throttled
@@ -1144,7 +1144,8 @@ def test_a_login_refused_for_now_is_tried_again_and_a_wrong_one_is_not(
     server.start()
     try:
         refusals = []
-        for answer in answers:  # the authenticator reads it
+        for answer in answers:
+            now["answer"] = answer
             with pytest.raises(DeliveryError) as refused:
                 send(channel(settings_for(server.port, **smtp)))
             refusals.append(refused.value)
