@@ -385,7 +385,7 @@ def test_a_rule_meets_a_regular_plural_the_background_does_not_hold_and_an_acron
               ("intrinsics", "intrinsic noise"), ("numerics", "numeric data"),
               # reg46 F5: a plural in capitals, its singular in capitals
               ("ADs", "an ad hoc method"), ("MRs", "Mr Smith"), ("KPIs", "kpi")]  # fmt: skip
-    found += [("ADs", "AD patients"), ("ADs", "ADs and")]
+    found += [("ADs", "AD patients"), ("ADs", "ADs and"), ("EOSs", "the EoS of"), ("EOSs", "EOS")]
     for rule, text in found + missed:
         pattern = exclude_pattern([rule])
         assert pattern is not None

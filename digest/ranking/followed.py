@@ -26,9 +26,11 @@ _RUN = re.compile(r"\b[A-Z]{2,3}\b")
 _NOT_RUN = frozenset({"II", "III", "IV"})
 
 
-def spelled(name: str) -> str:
+def spelled(name: str, first: bool = True) -> str:
     """`name` with its given parts of run-together initials spelled apart ("JA Doe" is "J A
-    Doe", "Doe, JA" is "Doe, J A"); the surname and numerals as written."""
+    Doe", "Doe, JA" is "Doe, J A"); the surname and numerals as written. first=False: a paper's
+    name, whose first word in capitals may be its surname ("XU Han", "LI Miao": a followed
+    "X. Han" had been told it was his, reg48 F1); a followed one is what its reader wrote."""
     if name.upper() == name or not _RUN.search(name):
         return name
     surname, comma, given = name.partition(",")
@@ -38,6 +40,9 @@ def spelled(name: str) -> str:
             words.pop()
         given = " ".join(words[:-1])
         surname = name[len(given) :]
+        if not first:
+            head, _, given = given.partition(" ")
+            return " ".join(w for w in (head, _apart(given)) if w) + surname
         return _apart(given) + surname
     return surname + comma + _apart(given)
 
@@ -113,7 +118,7 @@ class Followed:
             if key[key.rfind(" ") + 1 :] not in self._last:
                 found = self._seen[name] = ()
             else:
-                apart = spelled(name)
+                apart = spelled(name, first=False)
                 written = {key, author_key(apart)} if apart != name else {key}
                 found = self._seen[name] = tuple(
                     sorted({k for w in written for k in self._match(w)})

@@ -255,11 +255,16 @@ def _acronym(word: str, spell: functools.partial[str]) -> list[str]:
     """An acronym's other number by its letters as written: "LM" finds "LMs", "LMs" and "KPIs"
     their "LM", "KPI" (a word under three letters has no other number, and "kpis" reads as an
     -is singular, reg45 F2). Not "LMS" (least mean squares), nor "HA" "has"; the singular in
-    capitals too: "ADs" had found the "ad" of "ad hoc", "MRs" "Mr" (reg46 F5)."""
+    capitals at both ends: "ADs" had found the "ad" of "ad hoc", "MRs" "Mr" (reg46 F5); "EOSs"
+    finds "EoS" (reg48 F2)."""
     if word.isupper() and len(word) > 1:
         return [f"(?-i:{re.escape(word)}s)"]
     if len(word) > 2 and word[:-1].isupper() and word[-1] == "s":
-        return [f"(?-i:{spell(word[:-1])})"]
+        one = word[:-1]
+        if not one.isalpha():
+            return [f"(?-i:{spell(one)})"]
+        inner = "".join(f"[{c}{c.lower()}]" for c in one[1:-1])
+        return [f"(?-i:{one[0]}{inner}{one[-1]})"]
     return []
 
 
