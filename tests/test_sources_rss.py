@@ -1304,6 +1304,43 @@ def test_a_scholar_item_stored_with_its_mark_is_not_new_after_the_mark_came_off(
         assert store.count_papers() == 2
 
 
+def test_a_scholar_paper_stored_under_one_mark_is_not_new_in_the_next_alert(
+    server: FeedServer, tmp_path
+) -> None:
+    """feeds25 F1: stored as "[PDF] X" before the marks came off, the paper came in the next
+    alert as "[HTML] X" or X under another redirector link (each alert writes its own `ei=`),
+    with another snippet: a new paper, mailed again. Its title's former keys find it."""
+    from datetime import UTC, datetime
+
+    from digest.intake import ingest
+    from digest.models import Settings
+    from digest.models.identity import guid_key, title_hash
+    from digest.state import Store
+
+    first = SCHOLAR_LINK.format(target="https://www.uni-example.edu/papers/qs.pdf", ei="Aa1")
+    stored = Paper(title_hash(f"[PDF] {CAUSAL}") or "", f"[PDF] {CAUSAL}", "M Rossi - snippet",
+                   aliases=(guid_key(html.unescape(first), "rss:s") or "",))  # fmt: skip
+    snippet = "Genes of patients are read by\nneural networks"
+    alerts = [
+        scholar_feed((f"[HTML] {CAUSAL}", "https://journals.example.org/view/1234", "Bb2")),
+        scholar_feed((f"[BOOK][B] {CAUSAL}", "https://books.example.org/b/77", "Cc3")).replace(
+            snippet, "Rare disease: causal variants in cells of\nfamilies are found by networks"
+        ),
+        scholar_feed((CAUSAL, "https://journals.example.org/view/1234", "Dd4")).replace(
+            snippet, "A new readout of genes"
+        ),
+    ]
+    sources = (SourceConfig("rss", "s", {"url": f"{server.url}/s"}),)
+    with Store(tmp_path / "state.db") as store:
+        store.add_papers([stored], datetime(2025, 12, 4, 9, tzinfo=UTC))
+        for day, body in enumerate(alerts, start=5):
+            server.route("/s", Answer(body=body, content_type="application/rss+xml"))
+            now = datetime(2025, 12, day, 9, tzinfo=UTC)
+            (report,), _ = ingest(Settings("t.toml", sources, ()), store, now)
+            assert (report.read, report.new) == (1, 0), day
+        assert store.count_papers() == 1
+
+
 TOC_ITEM = """<item><title>{title}</title><link>https://onlinelibrary.wiley.com/doi/{doi}</link>
 <description>{text}</description><prism:doi>{doi}</prism:doi></item>"""
 TOC_RSS = """<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"

@@ -176,15 +176,27 @@ def _other_items(
 ) -> bool:
     if not _two_items(known_guids, other_keys):
         return False  # one item seen again, items of two feeds (one paper's have two ids), or none
-    texts = sorted((_told(known.abstract), _told(other.abstract)), key=len)
+    texts = sorted((_read(known.abstract), _read(other.abstract)), key=len)
     # No text, or one a cut of the other (a feed's excerpt "…"), tells nothing apart.
-    return bool(texts[0]) and not texts[1].startswith(texts[0].rstrip(". "))
+    return bool(texts[0]) and not texts[1].startswith(texts[0])
 
 
 def _told(text: str) -> str:
     """The text's words, none for a placeholder: "Abstract not available yet." had been read as
     a text that differs from the abstract a re-keyed item brought the next day (sent twice)."""
     return "" if placeholder(text) else normalize(text)
+
+
+def _read(text: str) -> str:
+    """The text's words as any reading of its markup gives them: without an "Abstract" or
+    "Summary" heading before them, run together (a reference's number set apart or not), the
+    marks gone (a section title's ":", a list's "; "). A re-keyed item stored with "Abstract
+    Methods We image ... cells1." and read since as "Methods: We image ... cells 1." had been
+    two items of one feed, mailed again after the upgrade; other words still tell two apart."""
+    return _HEADED.sub("", _told(text)).replace(" ", "")
+
+
+_HEADED = re.compile(r"^(?:(?:graphical |visual )?(?:abstract|summary)(?: |$))+")
 
 
 def _item(key: str) -> str:

@@ -27,6 +27,7 @@ _NEAR = (
     r"|for|of|to|this|these|the|an|a|article|paper|chapter|item|content|here|there) )*"
 )
 _SAYS_NONE = re.compile(rf"{_ABSTRACT}{_NEAR}{_ABSENT}|{_ABSENT}{_NEAR}{_ABSTRACT}")
+_ABSENT_WORD = re.compile(rf"{_ABSENT}|{_ABSTRACT}|\d+")  # "no", "summary", a number
 # Whole texts that stand for no text at all.
 _BARE = re.compile(
     r"(?:n a|na|none|null|nil|tba|tbd|to be (?:announced|added|confirmed|provided)"
@@ -35,13 +36,34 @@ _BARE = re.compile(
 )
 
 
+# The words a stock phrase has around its "no abstract": of the item and where to read it
+# ("... for this conference paper", "Please use the Get access link above", "verfügbar"), none
+# of them a word of a paper's own. A short text with any other word is a text: "In summary, no
+# significant differences were found" and "We find no abstract reasoning in LLMs" had been
+# placeholders, and a blog's second weekly post, read as no text, folded into the first.
+_STOCK = set(
+    """a an the this that these its it is are was were has have had been be will so and or but
+    as at by for from in into of on to with here there above below when until please use see
+    click get access link information how more full text pdf html view read download preview
+    provided given supplied shown added published publication online print version page site
+    website publisher journal author authors article articles paper papers chapter book item
+    content contents record entry document conference proceedings meeting review letter note
+    editorial commentary report issue available currently presently still time moment now
+    later soon provisional de la le du des der die das für fur zur para por da do
+    disponible disponibles disponivel disponível disponibile verfugbar verfügbar vorhanden
+    dostepne dostępne доступна доступен""".split()
+)
+
+
 def placeholder(text: str) -> bool:
     """Whether a text tells nothing of its paper: none, or a short stock phrase where its
-    abstract will be. Two items of one feed under one title, the first "Abstract not available
-    yet." and the second the abstract, had been two papers (their texts differed): sent twice."""
+    abstract will be, and no word of its own beside it. Two items of one feed under one title,
+    the first "Abstract not available yet." and the second the abstract, had been two papers
+    (their texts differed): sent twice."""
     if len(text.split(maxsplit=LONG_TEXT)) > LONG_TEXT:
         return False  # a long text, told without reading it all (merge asks of every copy)
     words = normalize(text)
-    if not words:
+    if not words or _BARE.fullmatch(words):
         return True
-    return bool(_BARE.fullmatch(words) or _SAYS_NONE.search(words))
+    rest, said = _SAYS_NONE.subn(" ", words)
+    return bool(said) and all(w in _STOCK or _ABSENT_WORD.fullmatch(w) for w in rest.split())

@@ -181,11 +181,11 @@ def _own_id(
     shared: Collection[str],
     scholarly: bool = False,
 ) -> tuple[str, ...]:
-    """The item's own id as a key, for a paper known otherwise by its title or text alone; a
-    Scholar alert's item's whatever its id: stored as "[PDF] X" before the mark came off, it is
-    found by its id (the redirector link), not sent again as X."""
+    """The item's own id as a key, for a paper known otherwise by its title or text alone; none
+    for a Scholar alert's item, whose id (the redirector link) each alert writes anew: one
+    paper in two alerts with two snippets had been two items of one feed, sent twice."""
     guid = str(entry.get("id") or "").strip()
-    if (kind(ident) not in ("t", "h") and not scholarly) or guid in shared:
+    if kind(ident) not in ("t", "h") or scholarly or guid in shared:
         return ()
     key = guid_key(guid, source)
     return (key,) if key else ()
@@ -199,7 +199,8 @@ def to_paper(
     base: str = "",
     shared: Collection[str] = (),
 ) -> Paper | None:
-    title = scholar.title(publishers.title(html_text(str(entry.get("title", "")))))
+    written_title = publishers.title(html_text(str(entry.get("title", ""))))
+    title = scholar.title(written_title)
     listing = _LISTING.search(title)
     if listing:
         title = title[: listing.start()]
@@ -259,7 +260,8 @@ def to_paper(
         categories=tuple(t["term"] for t in entry.get("tags", ()) if t.get("term")),
         aliases=tuple(a for a in (found_doi, found_arxiv) if a and a != ident)
         + former_ids(ident, title, abstract)
-        + _own_id(entry, ident, source, shared, scholarly=scholarly),
+        + _own_id(entry, ident, source, shared, scholarly=scholarly)
+        + scholar.former_keys(written_title, title, scholarly),
         replacement=replacement and not replacements,
     )
 
