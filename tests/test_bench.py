@@ -218,3 +218,23 @@ def test_a_precise_keyword_is_rare_mostly_its_fields_and_not_in_the_text():
     # "kagome": in the text; "phonon": too common; "lensing": another field's.
     assert picked == ["nickelate"]
     assert keywords._generic(field, df, 1000) == "quantum"
+
+
+def test_the_quiet_day_bench_counts_a_readers_picks_above_min_score():
+    from bench import quiet, tasks
+    from digest.models import Paper, Profile
+
+    privacy = [Paper(id=f"p{i}", title=f"Private learning {i}", abstract="Differential privacy "
+                     f"for federated learning: clients add noise to gradients, variant {i}.")
+               for i in range(3)]  # fmt: skip
+    stars = [Paper(id=f"s{i}", title=f"Stellar winds {i}", abstract="Massive stars lose mass "
+                   f"through radiation-driven winds observed in the ultraviolet, survey {i}.")
+             for i in range(5)]  # fmt: skip
+    reader = Profile(interests="differential privacy in federated learning")
+    (day,) = quiet.picks(privacy + stars, [reader])
+    (far,) = quiet.picks(stars, [reader])
+    assert {p.id for p in day} == {"p0", "p1", "p2"} and far == []
+    result = {kind: {"quiet": [1.0], "far": [0.0], "day": [3.0], "on topic": [3.0]}
+              for kind in quiet.KINDS}  # fmt: skip
+    page = quiet.table(tasks.REPORT, result)
+    assert "| interests text | 1 | 1.00 | 0.00 | 3.00 | 3.00 |" in page

@@ -1,0 +1,108 @@
+"""Quiet days: how many picks a reader gets on a day with nothing of its field (none of its
+category, or none of its archive: cs, astro-ph, ...), beside a day of every field, for a library
+of liked papers, an interests text and both (rank26 F1, F2). A pick on a day of far fields is
+padding that only min_score can refuse; the text-only reader is the baseline."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+from collections.abc import Sequence
+from pathlib import Path
+
+from bench import corpus
+from bench.tasks import LIKED, SPLITS, Split, _by_category, _sorted, windows
+from digest import ranking
+from digest.models import Paper, Profile, Subscriber
+
+POOL = 1000  # a day's papers
+DRAWS = 3  # libraries per field
+KINDS = ("interests text", "library of 5", "text and library")
+
+
+def readers(split: Split, rng: random.Random) -> list[tuple[str, str, Profile]]:
+    """(field, kind, profile) for each field with a first author's text: the text alone, a
+    library of LIKED papers of the profile months, and both, DRAWS times."""
+    early_by = _by_category(windows(split)[0])
+    texts = split.texts["first author"]
+    out: list[tuple[str, str, Profile]] = []
+    for field in (c for c in split.categories if c in texts and len(early_by[c]) >= LIKED):
+        for _ in range(DRAWS):
+            liked = tuple(rng.sample(early_by[field], LIKED))
+            out += [
+                (field, KINDS[0], Profile(interests=texts[field])),
+                (field, KINDS[1], Profile(library=liked)),
+                (field, KINDS[2], Profile(interests=texts[field], library=liked)),
+            ]
+    return out
+
+
+def picks(pool: Sequence[Paper], profiles: Sequence[Profile]) -> list[list[Paper]]:
+    """Each profile's digest of at most 10 from the pool, min_score at its default."""
+    subs = [Subscriber(f"r{i}", p, (), top_k=10) for i, p in enumerate(profiles)]
+    ranked = ranking.rank(pool, subs)
+    return [[s.paper for s in ranked.get(sub.name, [])] for sub in subs]
+
+
+def run(split: Split) -> dict[str, dict[str, list[float]]]:
+    """{kind: {"quiet": picks per reader, "far": picks on a day of other archives, "day": picks,
+    "on topic": of them of the field}}."""
+    rng = random.Random(f"quiet-{split.name}")
+    late = windows(split)[1]
+    found = readers(split, rng)
+    out: dict[str, dict[str, list[float]]] = {k: {} for k in KINDS}
+    for field in sorted({f for f, _, _ in found}):
+        mine = [(k, p) for f, k, p in found if f == field]
+        day = _sorted(rng.sample(late, POOL))
+        quiet = _sorted(rng.sample([p for p in late if field not in p.categories], POOL))
+        archive = field.split(".")[0] + "."
+        others = [p for p in late if not any(c.startswith(archive) for c in p.categories)]
+        far = _sorted(rng.sample(others, min(POOL, len(others))))
+        profiles = [p for _, p in mine]
+        for (kind, _), on_day, on_quiet, on_far in zip(
+            mine, picks(day, profiles), picks(quiet, profiles), picks(far, profiles), strict=True
+        ):
+            figures = out[kind]
+            figures.setdefault("quiet", []).append(len(on_quiet))
+            figures.setdefault("far", []).append(len(on_far))
+            figures.setdefault("day", []).append(len(on_day))
+            topical = sum(field in p.categories for p in on_day)
+            figures.setdefault("on topic", []).append(topical)
+    return out
+
+
+def table(split: Split, result: dict[str, dict[str, list[float]]]) -> str:
+    rows = [
+        f"### {split.name}: picks of 10 on days of {POOL} papers: without the reader's field,"
+        " without its archive, and of every field",
+        "",
+        "| reader | n | no paper of the field: picks | none of its archive: picks | day: picks"
+        " | day: picks of the field |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for kind, figures in result.items():
+        n = len(figures.get("quiet", []))
+        if n:
+            mean = [statistics.fmean(figures[k]) for k in ("quiet", "far", "day", "on topic")]
+            rows.append(f"| {kind} | {n} | " + " | ".join(f"{m:.2f}" for m in mean) + " |")
+    return "\n".join(rows) + "\n"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.quiet", description=__doc__)
+    corpus.add_argument(parser)
+    parser.add_argument("--split", choices=[*SPLITS, "both"], default="both")
+    parser.add_argument("--out", type=Path, help="also write the tables to this .md file")
+    args = parser.parse_args(argv)
+    corpus.use(args.data)
+    names = list(SPLITS) if args.split == "both" else [args.split]
+    tables = [table(SPLITS[n], run(SPLITS[n])) for n in names]
+    print("\n".join(tables))
+    if args.out:
+        args.out.write_text("# Quiet days\n\n" + "\n".join(tables))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
