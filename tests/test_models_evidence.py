@@ -460,6 +460,12 @@ def test_a_short_text_beside_a_stock_word_is_a_text(text: str) -> None:
         "Résumé non disponible.",
         "Keine Zusammenfassung verfügbar.",
         "Abstract: not yet available (2025)",
+        # feeds26 F2: publishers' phrases the first word list had missed
+        "An abstract is not available for this content so a preview has been provided. As you"
+        " have access to this content, a full PDF is available via the 'Save PDF' action button.",
+        "This article does not have an abstract.",
+        "Abstract withheld at author's request.",
+        "No abstract available. First page PDF preview below.",
     ],
 )
 def test_a_stock_phrase_with_words_of_the_item_or_its_access_is_a_placeholder(stock: str) -> None:

@@ -17,7 +17,6 @@ from digest.models.identity import (
     abstract_id,
     arxiv_id,
     doi,
-    former_title,
     keys,
     loose_title_hash,
     merge,
@@ -727,14 +726,3 @@ def test_the_abstract_replaces_a_placeholder_in_a_merge() -> None:
     assert merge(Paper("t:1", TITLE, "We prove."), Paper("t:1", TITLE, "Other.")).abstract == (
         "We prove."
     )
-
-
-def test_a_former_title_alias_is_a_title_key_and_a_merged_ids_is_not() -> None:
-    """feeds25 F1: keys() reads 'was:t:…' (identity.former_title) as the title key it names, so
-    the paper stored under "[PDF] X" is found; a merged record's other ids ('t:…' among its
-    aliases) stay no key of it."""
-    old = title_hash(f"[PDF] {TITLE}") or ""
-    found = keys(Paper("t:1", TITLE, "x", aliases=(former_title(f"[PDF] {TITLE}") or "",)))
-    assert old in found and not any(k.startswith("was:") for k in found)
-    assert old not in keys(Paper("t:1", TITLE, "x", aliases=(old,)))
-    assert former_title("Attention") is None

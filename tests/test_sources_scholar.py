@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from digest.models.identity import arxiv_id, doi, former_title, title_hash
-from digest.sources.scholar import former_keys, target, title
+from digest.models.identity import arxiv_id, doi, title_hash
+from digest.sources.scholar import target, title
 
 TITLE = "Sparse attention transformers for protein structure prediction"
 
@@ -82,16 +82,3 @@ def test_the_target_names_its_arxiv_id_or_doi() -> None:
 )
 def test_other_links_stay(link: str) -> None:
     assert target(link) == link
-
-
-def test_a_titles_former_keys_are_its_own_marks_and_scholars_usual_ones() -> None:
-    """feeds25 F1: a paper stored as "[PDF] X" before the marks came off is found when the next
-    alert gives it as "[HTML] X" or X: each form's key is the item's former title key."""
-    for written in (f"[HTML] {TITLE}", TITLE, f"[PDF][PDF] {TITLE}"):
-        found = former_keys(written, TITLE, alerted=True)
-        for form in ("[PDF]", "[HTML]", "[BOOK][B]", "[CITATION][C]"):
-            assert former_title(f"{form} {TITLE}") in found, (written, form)
-    assert former_title(f"[PDF][PDF] {TITLE}") in former_keys(f"[PDF][PDF] {TITLE}", TITLE, True)
-    assert former_keys(f"[Re] {TITLE}", f"[Re] {TITLE}", alerted=False) == ()  # no mark, no alert
-    assert former_keys(TITLE, TITLE, alerted=False) == ()
-    assert former_keys("[PDF] Attention", "Attention", alerted=True) == ()  # too short a title

@@ -160,19 +160,6 @@ def former_ids(ident: str, title: str, abstract: str) -> tuple[str, ...]:
     return ()
 
 
-# A title key the paper was stored under before, carried as an alias 'was:t:<hash>' that keys()
-# reads as the key itself: a merged record's other ids ('t:…' among its aliases) stay no key of
-# it. A Scholar item stored as "[PDF] X" came in the next alert as "X" (its marks taken off, a
-# new redirector link): sent again.
-FORMER = "was"
-
-
-def former_title(title: str) -> str | None:
-    """The alias by which a paper is found under a title it was stored with before."""
-    key = title_hash(title)
-    return f"{FORMER}:{key}" if key else None
-
-
 def record_id(title: str, abstract: str) -> tuple[str, tuple[str, ...]]:
     """The id and aliases of a paper file's record that has no id: its title hash, as a feed's
     item without ids gets, and as an alias the abstract hash such a record was known by before
@@ -185,9 +172,8 @@ def record_id(title: str, abstract: str) -> tuple[str, tuple[str, ...]]:
 
 def keys(paper: Paper) -> list[str]:
     """Every key the paper may be known by, strongest first: 'arxiv:…', 'doi:…', 'openreview:…',
-    then 't:…' (title) or the paper's own id when it is of no other kind, and the title keys
-    it was stored under before (former_title); a paper file's record known by its title also by
-    its former abstract hash and 'title:…' (see record_id)."""
+    then 't:…' (title) or the paper's own id when it is of no other kind; a paper file's record
+    known by its title also by its former abstract hash and 'title:…' (see record_id)."""
     found: dict[str, None] = {}
     abstract_keys = [a for a in paper.aliases if kind(a) == "h"]
     for value in (paper.id, *paper.aliases, paper.url):
@@ -212,9 +198,6 @@ def keys(paper: Paper) -> list[str]:
         found.setdefault(loose_title_hash(paper.title) or title, None)
         if abstract_keys:  # its own title, which an abstract match must agree with
             found.setdefault(f"{TITLED}:{title[2:]}", None)
-        for value in paper.aliases:
-            if value.startswith(f"{FORMER}:t:"):
-                found.setdefault(value[len(FORMER) + 1 :], None)
         for text in dict.fromkeys((paper.abstract, bare_abstract(paper.abstract))):
             for key in text_keys(paper.title, text):
                 found.setdefault(key, None)

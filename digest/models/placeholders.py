@@ -41,6 +41,8 @@ _BARE = re.compile(
 # of them a word of a paper's own. A short text with any other word is a text: "In summary, no
 # significant differences were found" and "We find no abstract reasoning in LLMs" had been
 # placeholders, and a blog's second weekly post, read as no text, folded into the first.
+# Cambridge's "... a full PDF is available via the 'Save PDF' action button", "This article does
+# not have an abstract", "withheld at author's request" had been texts (feeds26 F2).
 _STOCK = set(
     """a an the this that these its it is are was were has have had been be will so and or but
     as at by for from in into of on to with here there above below when until please use see
@@ -49,7 +51,8 @@ _STOCK = set(
     website publisher journal author authors article articles paper papers chapter book item
     content contents record entry document conference proceedings meeting review letter note
     editorial commentary report issue available currently presently still time moment now
-    later soon provisional de la le du des der die das für fur zur para por da do
+    later soon provisional you your via save action button does did first request requested s t
+    de la le du des der die das für fur zur para por da do
     disponible disponibles disponivel disponível disponibile verfugbar verfügbar vorhanden
     dostepne dostępne доступна доступен""".split()
 )

@@ -32,6 +32,7 @@ _OWN_HEADS = frozenset(
         "outside front cover",
         "outside back cover",
         "cover picture",
+        "cover image",
         "cover feature",
         "cover profile",
         "frontispiece",
@@ -55,13 +56,14 @@ _ARTICLE = (
     r"(?:article|paper|communication|review|minireview|perspective|concept|highlight|essay"
     r"|letter)s?"
 )
-# The blurb: "The cover picture shows ...", "The Front Cover illustrates ...", "The cover image is
+# The blurb: "The cover picture shows ...", "Our Front Cover illustrates ..." (feeds26 F3), "The
+# Front Cover illustrates ...", "The cover image is
 # based on the Research Article <title> by ...", Wiley's "Invited for this month's cover is the
 # group of ..." at its start; "More information can be found in the Research Article by A.
 # Lovelace, A. Turing and co-workers", "Read the full text of the Article at 10.1002/..."
 # anywhere (no paper's abstract sends its reader to its own article).
 _OPENER = re.compile(
-    r"^\W*(?:the\s+(?:(?:inside\s+)?(?:front|back)\s+|inside\s+)?cover(?:\s+(?:picture|image|art"
+    r"^\W*(?:(?:the|our|this)\s+(?:(?:inside\s+)?(?:front|back)\s+|inside\s+)?cover(?:\s+(?:picture|image|art"
     r"|feature|story|page))?(?:\s+of\s+this\s+issue)?\s+(?:\w+ly\s+)?(?:shows|depicts|illustrates"
     r"|highlights|features|presents|displays|portrays|visuali[sz]es|represents|is\s+based\s+on)\b"
     r"|invited\s+for\s+(?:the|this|our)(?:\s+(?:month|issue|week)['’]s)?\s+cover\b)",
@@ -107,9 +109,15 @@ def _head(title: str) -> str | None:
 
 def _publishers(head: str) -> bool:
     """Whether the head is one only publishers write, as they write it ("Front Cover",
-    "Cover Picture", not "Cover picture" nor "Cover Story")."""
+    "Cover Picture", RSC's "Front cover"; not "Cover picture" nor "Cover Story")."""
     words = head.split()
-    return " ".join(words).lower() in _OWN_HEADS and all(w[0].isupper() for w in words)
+    if " ".join(words).lower() not in _OWN_HEADS or not words[0][0].isupper():
+        return False
+    # "Front cover", "Inside back cover": where a cover sits tells it (feeds26 F3)
+    return words[0].lower() in _PLACES or all(w[0].isupper() for w in words)
+
+
+_PLACES = frozenset({"front", "back", "inside", "outside"})
 
 
 def is_cover(title: str, text: str = "") -> bool:

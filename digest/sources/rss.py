@@ -199,8 +199,7 @@ def to_paper(
     base: str = "",
     shared: Collection[str] = (),
 ) -> Paper | None:
-    written_title = publishers.title(html_text(str(entry.get("title", ""))))
-    title = scholar.title(written_title)
+    title = scholar.title(publishers.title(html_text(str(entry.get("title", "")))))
     listing = _LISTING.search(title)
     if listing:
         title = title[: listing.start()]
@@ -260,8 +259,7 @@ def to_paper(
         categories=tuple(t["term"] for t in entry.get("tags", ()) if t.get("term")),
         aliases=tuple(a for a in (found_doi, found_arxiv) if a and a != ident)
         + former_ids(ident, title, abstract)
-        + _own_id(entry, ident, source, shared, scholarly=scholarly)
-        + scholar.former_keys(written_title, title, scholarly),
+        + _own_id(entry, ident, source, shared, scholarly=scholarly),
         replacement=replacement and not replacements,
     )
 

@@ -7,8 +7,6 @@ from __future__ import annotations
 import re
 from urllib.parse import parse_qs, urlsplit
 
-from digest.models.identity import former_title, title_hash
-
 # Scholar's marks, in capitals, as it writes them: the copy's file type, or a book or a citation
 # with no copy. "[PDF] X" had been another title than X (another key), so the paper an arXiv
 # source had sent came again, and again as "[HTML] X"; a title's own brackets ("[Re] Improving
@@ -22,23 +20,6 @@ _HOST = re.compile(r"scholar\.google(?:\.[a-z]{2,3}){1,2}", re.IGNORECASE)
 def title(written: str) -> str:
     """The title without Scholar's marks of the kind of copy before it."""
     return _MARKS.sub("", written, count=1) if written.lstrip().startswith("[") else written
-
-
-# The marks a title was stored with before they came off (title), beside the item's own: the
-# same paper's next alert gives another mark ("[HTML]" for "[PDF]") or none.
-_USUAL = ("[PDF]", "[HTML]", "[BOOK][B]", "[CITATION][C]")
-
-
-def former_keys(written: str, read: str, alerted: bool) -> tuple[str, ...]:
-    """The aliases (identity.former_title) of a Scholar item's title as stored before its marks
-    came off: with its own mark and with each usual one. `written`: the title as the item
-    gives it; `read`: without the marks; `alerted`: its link is Scholar's redirector."""
-    found = _MARKS.match(written)
-    if not (found or alerted) or title_hash(read) is None:
-        return ()
-    own = (" ".join(found[0].split()),) if found else ()
-    formers = (former_title(f"{mark} {read}") for mark in dict.fromkeys((*own, *_USUAL)))
-    return tuple(k for k in formers if k)
 
 
 def target(link: str) -> str:
