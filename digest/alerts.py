@@ -12,9 +12,11 @@ from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from digest import render
+from digest.channels.email import recipients
 from digest.models import Held, Message, Paper, Scored, Settings, Subscriber
 from digest.periods import behind
-from digest.state import Store
+from digest.state import Store, lineage
+from digest.state.pauses import mailing
 from digest.web.tokens import links_for, links_in
 
 if TYPE_CHECKING:
@@ -114,12 +116,34 @@ def _urgent(sub: Subscriber) -> Callable[[Paper], bool] | None:
     return urgent
 
 
-def _behind(store: Store, sub: Subscriber, now: datetime) -> bool:
+def history(settings: Settings, store: Store, subscribers: Sequence[Subscriber]) -> lineage.History:
+    """What the digests and alerts of these subscribers read of each reader: its records and
+    its earlier names' (lineage.py). The alert pass had read the name alone: a rename alerted
+    the old name's alerts again, its daily cap anew (ops29 F2)."""
+    config = mailing([*settings.subscribers, *subscribers], recipients)
+    return lineage.History(store.db, lineage.earlier(store.web, config))
+
+
+def kept(
+    held: Mapping[str, Sequence[Held]], owned: Mapping[str, set[str]], own: lineage.History
+) -> dict[str, list[Held]]:
+    """The held alerts a digest may carry: not the reader's own papers, nor a paper it was
+    given or alerted under any of its names (a hold of the old name's papers, made by a renamed
+    reader's first alert pass, had its every digest refused "given meanwhile", ops29 F1), nor
+    one an earlier reader of its name held (a newcomer had carried them as his, F3)."""
+    out: dict[str, list[Held]] = {}
+    for name, holds in held.items():
+        gone = owned[name] | own.taken(name, {h.scored.paper.id for h in holds})
+        out[name] = [h for h in holds if h.scored.paper.id not in gone]
+    return out
+
+
+def _behind(store: Store, sub: Subscriber, now: datetime, own: lineage.History) -> bool:
     """Is the clock before the period of the subscriber's last digest (the digest's "clock
     behind"), or before its last alert? Its alerts would be dated on a day that is over, whose
     cap is still unused: they wait, unmarked, for a run on the right clock. Instants, not local
     days: after a move west the new zone's date is earlier, and its alerts had waited hours."""
-    digest = store.last_digest(sub.name)
+    digest = own.last_digest(sub.name)
     if digest is not None and behind(digest[0], now):
         return True
     last = store.journal.last_alert_at(sub.name)
@@ -127,32 +151,46 @@ def _behind(store: Store, sub: Subscriber, now: datetime) -> bool:
 
 
 def make_alerts(
-    settings: Settings, store: Store, subscribers: Sequence[Subscriber], now: datetime
+    settings: Settings,
+    store: Store,
+    subscribers: Sequence[Subscriber],
+    now: datetime,
+    own: lineage.History | None = None,
 ) -> list[AlertReport]:
     """Record (not send) the alerts due now, and hold for the next digest the matches over the
     daily cap. A subscriber's candidates are the papers that came after both its last digest and
     its last alert pass, never given or alerted before. Each is scored against the pool its next
-    digest would rank now, so both use one scale."""
-    subs = [s for s in subscribers if watching(s) and not _behind(store, s, now)]
-    return _look(settings, store, subs, now, hold_all=False)
+    digest would rank now, so both use one scale. `own`: history() of them, when known."""
+    own = own or history(settings, store, subscribers)
+    subs = [s for s in subscribers if watching(s) and not _behind(store, s, now, own)]
+    return _look(settings, store, subs, now, False, own)
 
 
 def hold_for_digest(
-    settings: Settings, store: Store, subscribers: Sequence[Subscriber], now: datetime
+    settings: Settings,
+    store: Store,
+    subscribers: Sequence[Subscriber],
+    now: datetime,
+    own: lineage.History,
 ) -> None:
     """Just before these subscribers' digests are made: hold for them every alert match that no
     alert pass has looked at yet (papers since the last poll, or the whole day for a daily
     `digest run`), whatever its score. Sent as alerts beside the digest they would only repeat
     it, and left to the ranking a match under min_score or past top_k would be lost."""
-    _look(settings, store, [s for s in subscribers if watching(s)], now, hold_all=True)
+    _look(settings, store, [s for s in subscribers if watching(s)], now, True, own)
 
 
 def _look(
-    settings: Settings, store: Store, subs: Sequence[Subscriber], now: datetime, hold_all: bool
+    settings: Settings,
+    store: Store,
+    subs: Sequence[Subscriber],
+    now: datetime,
+    hold_all: bool,
+    own: lineage.History,
 ) -> list[AlertReport]:
     if not subs:
         return []
-    floors = {s.name: store.considered_through(s.name) for s in subs}
+    floors = {s.name: own.considered_through(s.name) for s in subs}
     after = {s.name: max(floors[s.name], store.journal.alert_mark(s.name)) for s in subs}
     if not store.count_after(min(after.values())):
         return [AlertReport(s.name) for s in subs]
@@ -162,8 +200,9 @@ def _look(
     owned = {s.name: store.papers.owners(s.profile.library, s.likes) for s in subs}
 
     def gone(sub: Subscriber, ids: set[str]) -> set[str]:
-        taken = store.sent_ids(sub.name, ids) | store.journal.alerted_ids(sub.name, ids)
-        return taken | (owned[sub.name] & ids)
+        return (
+            own.sent_ids(sub.name, ids) | own.alerted_ids(sub.name, ids) | (owned[sub.name] & ids)
+        )
 
     # The digest's stored space, so an alert's score and the digest's are on one scale. Every
     # new paper is ranked; a pool too large to hold keeps for each subscriber its best papers
@@ -188,7 +227,7 @@ def _look(
         reports.append(report)
         hits = [(sc, why) for sc in ranked.picks.get(s.name, []) if (why := reasons(s, sc))]
         day = now.astimezone(ZoneInfo(s.timezone)).date()
-        left = s.max_alerts_per_day - store.journal.alerts_on(s.name, day)
+        left = s.max_alerts_per_day - own.alerts_on(s.name, day)
         room = 0 if hold_all else max(0, left)
         cap = s.max_alerts_per_day
         over = [] if hold_all else [_capped(cap)]
@@ -264,7 +303,7 @@ def foreseen(
     the ids it would send as alerts, and the matches the digest would carry as held alerts.
     Before the period's digest is made, the run holds every match for it; after, it alerts up to
     the day's cap and holds the rest for the next digest."""
-    if not watching(sub) or _behind(store, sub, now):
+    if not watching(sub) or _behind(store, sub, now, lineage.History(store.db, {})):
         return set(), []
     hits = [(sc, tuple(why)) for sc in scored if (why := reasons(sub, sc))]
     if not made:

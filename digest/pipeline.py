@@ -14,7 +14,6 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from digest import alerts, library
-from digest.channels.email import recipients
 from digest.intake import SourceReport, ingest, seen_replacements
 from digest.models import (
     Digest,
@@ -30,7 +29,6 @@ from digest.models import (
 from digest.outbox import Outcome, deliver
 from digest.periods import behind, covered, next_fire, period_start
 from digest.state import Store, lineage
-from digest.state.pauses import mailing
 from digest.web import clicks, replies
 from digest.web.tokens import links_in
 
@@ -207,15 +205,14 @@ def make_digests(
     A subscriber in `waiting` (its liked papers could not be looked up) keeps its period open:
     ranked without them, the papers it would have liked would be passed over for good."""
     # A renamed reader is one reader: dana1 had been mailed dana's period again (ops28 F2).
-    config = mailing([*settings.subscribers, *subscribers], recipients)
-    own = lineage.History(store.db, lineage.earlier(store.web, config))
+    own = alerts.history(settings, store, subscribers)
     reports, due = _due(own, subscribers, now, waiting)
     if not due:
         return reports
     due_now = [sub for sub, _ in due]
     # Every alert match these digests are the first to see is held for them, then the held
     # alerts (over a daily cap, or just now) go in, the best HELD_MOST, not counted against top_k.
-    alerts.hold_for_digest(settings, store, due_now, now)
+    alerts.hold_for_digest(settings, store, due_now, now, own)
     held = {sub.name: store.journal.holds(sub.name) for sub in due_now}
     was = {name: {h.scored.paper.id for h in holds} for name, holds in held.items()}
     floors = {sub.name: own.considered_through(sub.name) for sub, _ in due}
@@ -231,7 +228,9 @@ def make_digests(
     def gone(sub: Subscriber, ids: set[str]) -> set[str]:
         """Papers given before (a digest came first), announced by an alert, held (they have
         their own section), or the reader's own are left out of the ranked picks."""
-        taken = own.sent_ids(sub.name, ids) if floors[sub.name] else set()
+        taken = (  # a renamed or reused name: given under it before its reader's first digest
+            own.sent_ids(sub.name, ids) if floors[sub.name] or sub.name in own.earlier else set()
+        )
         if announced[sub.name]:
             taken |= own.alerted_ids(sub.name, ids)
         return taken | (({h.scored.paper.id for h in held[sub.name]} | owned[sub.name]) & ids)
@@ -240,9 +239,7 @@ def make_digests(
     # beside the new papers it is fitted for (at a million papers, gigabytes each).
     space = corpus.ranking_space(store, due_now, now)
     held.update(alerts.standing(due_now, held, space))  # as the readers stand now
-    held = {
-        name: [h for h in hs if h.scored.paper.id not in owned[name]] for name, hs in held.items()
-    }
+    held = alerts.kept(held, owned, own)  # the reader's own papers, or given, are no alerts
     ranked = corpus.rank_stored(store, due_now, floors, space, gone)
     picks, through = ranked.picks, ranked.through
     env = None

@@ -1,9 +1,11 @@
 """A renamed reader's earlier names (heirs.py reads the renames from the stints), whose digests,
-papers given and alerts are its own: what a run's digests read and record_digest checks."""
+papers given and alerts are its own, and of a reused name its present reader's spans: what a
+run's digests and alerts read and record_digest checks."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
+from datetime import date
 
 from digest.state.engine import Engine
 from digest.state.heirs import heirs, mailed
@@ -15,7 +17,8 @@ from digest.state.web import Web
 
 # An earlier name and the span [since, until) of the runs' clock (made_at) whose records under
 # it are the reader's: all of a name gone from the config ("", "~"); of a name reused since
-# (dana renamed dana1, a newcomer named dana), its earlier readers' spans alone.
+# (dana renamed dana1, a newcomer named dana), its earlier readers' spans alone. A part of the
+# name itself: its present reader's span, the only records of the name that are his.
 Part = tuple[str, str, str]
 Parts = tuple[Part, ...]
 
@@ -40,7 +43,31 @@ def earlier(web: Web, mailing: Mailing) -> dict[str, Parts]:
         for new in heirs(name, before, mailing.keys() - {name}, mail):
             if new in mailing and new != name:
                 out.setdefault(new, []).extend((name, *span) for span in spans)
+        # The newcomer had read the earlier reader's records under the name as his: her
+        # period made, her floor, her papers given (ops29 F3).
+        if not _swapped(name, now, stints, mailing.keys()):
+            out.setdefault(name, []).extend((name, *span) for span in found.present.spans)
+            known = {old for old, _, _ in out[name]}
+            back = _back(name, now, stints, mailing.keys()) - known
+            out[name].extend((old, "", LATER) for old in sorted(back))
     return {name: tuple(parts) for name, parts in out.items()}
+
+
+def _swapped(name: str, now: set[str], stints: Stints, names: Collection[str]) -> bool:
+    """Whether an address of the name's present reader was left by another name of the config
+    (dana and vis swapped addresses): a rename heirs() does not follow, whose reader's records
+    are not known; the name's are read whole, as before ops29 (its own first digest's floor)."""
+    return any(
+        s != name and s in names and a in now and v[1] is not None for (s, a), v in stints.items()
+    )
+
+
+def _back(name: str, now: set[str], stints: Stints, names: Collection[str]) -> set[str]:
+    """Names gone from the config whose stint at an address of the name's present reader ended
+    as the name's began there: renamed back to it (dana1 back to dana, whom a newcomer named
+    dana was mailed beside meanwhile, which heirs() takes for no rename)."""
+    began = {(a, t) for (s, a), v in stints.items() if s == name and a in now for t in (v[0], v[3])}
+    return {s for (s, a), v in stints.items() if s not in names and v[1] and (a, v[1]) in began}
 
 
 def _renamed(gone: set[str], stints: Stints) -> set[str]:
@@ -63,12 +90,14 @@ def _renamed(gone: set[str], stints: Stints) -> set[str]:
 def whose(
     name: str, parts: Parts, at: str = "made_at", who: str = "subscriber"
 ) -> tuple[str, list[str]]:
-    """A WHERE clause (and its arguments) of the records of `name` and its parts."""
-    clause, args = f"{who} = ?", [name]
+    """A WHERE clause (and its arguments) of the records of `name` and its parts: all under the
+    name, unless a part of the name itself says which are its present reader's."""
+    mine = all(old != name for old, _, _ in parts)
+    clauses, args = ([f"{who} = ?"], [name]) if mine else ([], [])
     for old, since, until in parts:
-        clause += f" OR ({who} = ? AND {at} >= ? AND {at} < ?)"
+        clauses.append(f"({who} = ? AND {at} >= ? AND {at} < ?)")
         args += [old, since, until]
-    return f"({clause})", args
+    return f"({' OR '.join(clauses)})", args
 
 
 class History:
@@ -99,6 +128,28 @@ class History:
     def alerted_ids(self, name: str, ids: Iterable[str]) -> set[str]:
         return given(self.db, "alerts", name, ids, self.earlier.get(name, ()))
 
+    def taken(self, name: str, ids: Iterable[str]) -> set[str]:
+        """Which of the ids the reader was given or alerted, under any of its names, or held
+        under its name by an earlier reader of it: no hold of its to carry (ops29 F1)."""
+        wanted = set(ids)
+        found = self.sent_ids(name, wanted) | self.alerted_ids(name, wanted)
+        spans = [(since, until) for old, since, until in self.earlier.get(name, ()) if old == name]
+        if spans:
+            rows = self.db.execute(
+                "SELECT paper_id, held_at FROM alert_holds WHERE subscriber = ?", (name,)
+            )
+            found |= {
+                str(p) for p, at in rows if not any(a <= str(at) < b for a, b in spans)
+            } & wanted
+        return found
+
+    def alerts_on(self, name: str, day: date) -> int:
+        """How many alerts the reader got on its local `day`, under any of its names: the daily
+        cap's count (a rename had started the day's cap anew, ops29 F2)."""
+        where, args = whose(name, self.earlier.get(name, ()))
+        query = f"SELECT count(*) FROM alerts WHERE {where} AND day = ?"
+        return int(self.db.execute(query, (*args, day.isoformat())).fetchone()[0])
+
     def alerted_after(self, name: str, seq: int) -> int:
         """How many of the papers stored after seq `seq` were alerted to the reader."""
         where, args = whose(name, self.earlier.get(name, ()), "a.made_at", "a.subscriber")
@@ -116,6 +167,10 @@ def given(db: Engine, table: str, name: str, ids: Iterable[str], parts: Parts = 
     """Which of the ids `table` (sent, alerts) holds for the reader, asked in chunks that stay
     under SQLite's limit on bound parameters."""
     if table == "sent":
+        # Whoever held the name: sent keeps one row per name and paper, so a paper of the
+        # earlier reader's given to the newcomer has no row of his (his rating link of it reads
+        # as hers). Of the name's records, its papers given alone are not his present span's.
+        parts = tuple(p for p in parts if p[0] != name)
         where, args = whose(name, parts, "d.made_at", "s.subscriber")
         source = "sent s JOIN digests d ON d.id = s.digest_id"
     else:
