@@ -77,6 +77,31 @@ def test_a_noun_that_merely_ends_like_a_field_keeps_its_other_number(
     assert other(word) == forms
 
 
+@pytest.mark.parametrize(
+    ("word", "forms"),
+    [("matrix", ("matrices",)), ("matrices", ("matrix",)), ("spectrum", ("spectra",)),
+     ("spectra", ("spectrum",)), ("nuclei", ("nucleus",)), ("criterion", ("criteria",)),
+     ("phenomena", ("phenomenon",)), ("corpora", ("corpus",)), ("formulae", ("formula",)),
+     ("medium", ("mediums",)), ("data", ())],
+)  # fmt: skip
+def test_a_latin_or_greek_plural_is_its_words_other_number(
+    word: str, forms: tuple[str, ...]
+) -> None:
+    """rank25 L1: "spectra" had been "spectras", "matrices" "matrice": a reader's "spectrum"
+    missed every "spectra". Media and data, of other meanings, stay out."""
+    assert other(word) == forms
+
+
+def test_a_rule_finds_a_latin_plural_and_its_singular() -> None:
+    from digest.ranking.rules import exclude_pattern
+
+    pairs = [("spectrum", "the spectra of"), ("nuclei", "a nucleus"),
+             ("local minima", "a local minimum"), ("formula", "closed formulae")]  # fmt: skip
+    for rule, text in pairs:
+        pattern = exclude_pattern([rule])
+        assert pattern is not None and pattern.search(text), (rule, text)
+
+
 def test_a_case_split_words_plural_rule_keeps_its_case() -> None:
     """reg46: "pLMs" had matched "PLMs" (pretrained language models) in 76 of its 85 papers."""
     from digest.ranking.rules import exclude_pattern

@@ -59,8 +59,33 @@ def other(word: str) -> tuple[str, ...]:
     return _other(word, background.FILE)
 
 
+# Latin and Greek plurals that English's rules do not make: "matrices" had been "matrice",
+# "spectra" "spectras", so a reader's "spectrum" missed every "spectra" (rank25 L1). Words whose
+# other form means another thing stay out: media (medium), data, quanta, momenta (an optimizer's
+# momentum), errata.
+_LATIN = {
+    **{w: w[:-2] + "ices" for w in ("matrix", "index", "vertex", "apex", "vortex", "cortex",
+                                    "helix", "simplex", "appendix", "codex")},
+    **{w: w[:-2] + "a" for w in ("spectrum", "bacterium", "stratum", "curriculum", "minimum",
+                                 "maximum", "optimum", "memorandum", "addendum")},
+    **{w: w[:-2] + "i" for w in ("nucleus", "locus", "stimulus", "fungus", "alumnus", "radius",
+                                 "focus", "torus", "annulus", "modulus", "calculus", "bacillus")},
+    **{w: w[:-2] + "a" for w in ("criterion", "phenomenon", "automaton", "polyhedron",
+                                 "tetrahedron", "octahedron")},
+    **{w: w + "e" for w in ("formula", "antenna", "nebula", "supernova", "larva", "alga",
+                            "vertebra", "lamina")},
+    "corpus": "corpora", "genus": "genera", "schema": "schemata", "stigma": "stigmata",
+}  # fmt: skip
+_SINGULAR_OF = {v: k for k, v in _LATIN.items()}
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def _other(word: str, _file: Path) -> tuple[str, ...]:
+    if word in _SINGULAR_OF:
+        return (_SINGULAR_OF[word],)
+    if word in _LATIN:  # and a regular plural that papers write too: "formulas", "schemas"
+        regular = _of_plural(word) if word.endswith("s") else _plurals(word)
+        return (_LATIN[word], *(p for p in regular if p in _known()))
     if len(word) < 3 or not word.isalpha() or _field(word) or word in _ACRONYMS:
         return ()
     if word.endswith(("ic", "ics")):
