@@ -248,3 +248,45 @@ def test_the_front_matter_of_journals_issues_is_no_paper(title: str, text: str) 
 @pytest.mark.parametrize("text", ["", ABSTRACT])
 def test_a_paper_whose_title_opens_with_front_matters_words_is_kept(title: str, text: str) -> None:
     assert not is_cover(title, text)
+
+
+# reg49 F5: Wiley's "Cover Art: <title>" with no text, RSC's covers with their long blurb.
+RSC_BLURB = (
+    "Showcasing research from Professor Ada Lovelace's laboratory, Department of Chemistry,"
+    " University of Cambridge, UK. Light-switchable spin crossover in iron complexes. The spin"
+    " state of iron(II) complexes is switched by light at room temperature, which opens a route"
+    " to molecular memories. As featured in: See Ada Lovelace et al., Chem. Sci., 2025, 16, 1234."
+)
+
+
+@pytest.mark.parametrize("head", ["Cover Art", "Front Cover", "Cover Image", "Inside back cover"])
+def test_a_publishers_cover_head_with_no_text_is_a_cover(head: str) -> None:
+    assert is_cover(f"{head}: {PAPER}", "")
+
+
+@pytest.mark.parametrize(
+    "title", [f"Front cover: {PAPER}", f"Inside back cover: {PAPER}", PAPER, "Back cover"]
+)
+def test_rscs_showcasing_blurb_tells_a_cover(title: str) -> None:
+    assert is_cover(title, RSC_BLURB)
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "Cover Art: Generating Album Covers with Diffusion Models",
+        "Front Cover: Designing Book Covers with Diffusion Models",
+        "Cover Image: Generating Cover Images for Podcasts",
+        "Cover Art: Cover Art and Streaming Success",
+    ],
+)
+def test_a_cover_head_that_names_the_papers_own_topic_is_a_paper(title: str) -> None:
+    """The head's words again after it ("Album Covers"): the paper's subject, no cover."""
+    assert not is_cover(title, "")
+    assert is_cover(f"{title} (Small 3/2025)", "")
+
+
+def test_a_paper_that_showcases_research_is_kept() -> None:
+    text = "Showcasing research from ten labs, we build a benchmark of spin crossover complexes."
+    assert not is_cover(PAPER, text + " " + ABSTRACT)
+    assert not is_cover(PAPER, "Our method, as featured in: the 2024 challenge, wins. " + ABSTRACT)

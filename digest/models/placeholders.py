@@ -17,16 +17,23 @@ _ABSTRACT = (
 )
 _ABSENT = (
     r"(?:\b(?:no|not|none|nil|null|n a|without|un ?available|pending|forthcoming|soon|yet|missing"
-    r"|withheld|tba|tbd|keine?|nicht|pas|non|sin|sem|nessun[oa]?|brak|нет)\b|暂无|无|無|なし|없음)"
+    r"|withheld|tba|tbd|keine?|nicht|pas|non|sin|sem|nessun[oa]?|brak|нет|n[aã]o|aucune?|ningun[oa]?"
+    r"|indispon[ií]ve(?:l|is)|indisponibles?|недоступн[аоы]?|отсутствует|(?:to|will) follow"
+    r"|(?:up)?on request)\b|暂无|无|無|なし|없음)"
 )
+# A text that says there is none but in the PDF, with no abstract word (Oxford Academic's "This
+# content is only available as a PDF."): read as no text too (reg49 F4).
+_PDF_ONLY = r"\bonly (?:available|accessible|provided) (?:as|in|via) (?:an? )?pdf\b|\bpdf only\b"
 # The two words side by side or apart by words that say nothing else ("no abstract is
-# available", "abstract for this article is not", "暂无摘要"): a short abstract's "in summary,
-# we show that not only" or "no bound; the abstract machine" is no placeholder.
+# available", "abstract for this article is not", "暂无摘要", "pas de résumé"): a short
+# abstract's "in summary, we show that not only" or "no bound; the abstract machine" is no
+# placeholder. Portuguese "não", French "pas de", "to follow", "on request" had been missed.
 _NEAR = (
     r" ?(?:(?:is|are|was|has|have|been|be|currently|presently|still|yet|available|provided|given"
-    r"|for|of|to|this|these|the|an|a|article|paper|chapter|item|content|here|there) )*"
+    r"|for|of|to|this|these|the|an|a|article|paper|chapter|item|content|here|there|de|d|di|du"
+    r"|hay) )*"
 )
-_SAYS_NONE = re.compile(rf"{_ABSTRACT}{_NEAR}{_ABSENT}|{_ABSENT}{_NEAR}{_ABSTRACT}")
+_SAYS_NONE = re.compile(rf"{_ABSTRACT}{_NEAR}{_ABSENT}|{_ABSENT}{_NEAR}{_ABSTRACT}|{_PDF_ONLY}")
 _ABSENT_WORD = re.compile(rf"{_ABSENT}|{_ABSTRACT}|\d+")  # "no", "summary", a number
 # Whole texts that stand for no text at all.
 _BARE = re.compile(
@@ -42,7 +49,10 @@ _BARE = re.compile(
 # significant differences were found" and "We find no abstract reasoning in LLMs" had been
 # placeholders, and a blog's second weekly post, read as no text, folded into the first.
 # Cambridge's "... a full PDF is available via the 'Save PDF' action button", "This article does
-# not have an abstract", "withheld at author's request" had been texts (feeds26 F2).
+# not have an abstract", "withheld at author's request" had been texts (feeds26 F2). No word of a
+# version's order: "The abstract was missing in the first version of this article." says what
+# an erratum corrects, and had been a placeholder (reg49 F3); the page a publisher shows in its
+# stead is "first page" (_FIRST_PAGE).
 _STOCK = set(
     """a an the this that these its it is are was were has have had been be will so and or but
     as at by for from in into of on to with here there above below when until please use see
@@ -51,11 +61,15 @@ _STOCK = set(
     website publisher journal author authors article articles paper papers chapter book item
     content contents record entry document conference proceedings meeting review letter note
     editorial commentary report issue available currently presently still time moment now
-    later soon provisional you your via save action button does did first request requested s t
+    later soon provisional you your via save action button does did request requested s t
+    associated attached check back again
     de la le du des der die das für fur zur para por da do
     disponible disponibles disponivel disponível disponibile verfugbar verfügbar vorhanden
     dostepne dostępne доступна доступен""".split()
 )
+
+
+_FIRST_PAGE = re.compile(r"\bfirst page\b")
 
 
 def placeholder(text: str) -> bool:
@@ -69,4 +83,5 @@ def placeholder(text: str) -> bool:
     if not words or _BARE.fullmatch(words):
         return True
     rest, said = _SAYS_NONE.subn(" ", words)
+    rest = _FIRST_PAGE.sub(" ", rest)
     return bool(said) and all(w in _STOCK or _ABSENT_WORD.fullmatch(w) for w in rest.split())

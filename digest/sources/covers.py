@@ -33,6 +33,7 @@ _OWN_HEADS = frozenset(
         "outside back cover",
         "cover picture",
         "cover image",
+        "cover art",
         "cover feature",
         "cover profile",
         "frontispiece",
@@ -61,18 +62,22 @@ _ARTICLE = (
 # based on the Research Article <title> by ...", Wiley's "Invited for this month's cover is the
 # group of ..." at its start; "More information can be found in the Research Article by A.
 # Lovelace, A. Turing and co-workers", "Read the full text of the Article at 10.1002/..."
-# anywhere (no paper's abstract sends its reader to its own article).
+# anywhere (no paper's abstract sends its reader to its own article). RSC's "Showcasing research
+# from Professor A. Lovelace's laboratory, ..." at its start, "As featured in: See A. Lovelace et
+# al., Chem. Sci., 2025, 16, 1234." anywhere: its covers, over 30 words, had been papers (reg49 F5).
 _OPENER = re.compile(
     r"^\W*(?:(?:the|our|this)\s+(?:(?:inside\s+)?(?:front|back)\s+|inside\s+)?cover(?:\s+(?:picture|image|art"
     r"|feature|story|page))?(?:\s+of\s+this\s+issue)?\s+(?:\w+ly\s+)?(?:shows|depicts|illustrates"
     r"|highlights|features|presents|displays|portrays|visuali[sz]es|represents|is\s+based\s+on)\b"
-    r"|invited\s+for\s+(?:the|this|our)(?:\s+(?:month|issue|week)['’]s)?\s+cover\b)",
+    r"|invited\s+for\s+(?:the|this|our)(?:\s+(?:month|issue|week)['’]s)?\s+cover\b"
+    r"|showcasing\s+research\s+from\b)",
     re.IGNORECASE,
 )
 _POINTER = re.compile(
     rf"\bmore\s+information\s+can\s+be\s+found\s+in\s+the\s+(?:\w+\s+){{0,2}}?{_ARTICLE}\s+by\b"
     rf"|\bread\s+the\s+full\s+text\s+of\s+the\s+(?:\w+\s+){{0,2}}?{_ARTICLE}\s+at\b"
-    rf"|\bcover\s+(?:picture|image|art)\s+is\s+based\s+on\s+the\s+(?:\w+\s+){{0,2}}?{_ARTICLE}\b",
+    rf"|\bcover\s+(?:picture|image|art)\s+is\s+based\s+on\s+the\s+(?:\w+\s+){{0,2}}?{_ARTICLE}\b"
+    r"|\bas\s+featured\s+in\s*:",
     re.IGNORECASE,
 )
 # An issue's front matter, as the journals' feeds (Wiley, ACS, Elsevier, Springer, RSC, AIP, IOP,
@@ -107,11 +112,16 @@ def _head(title: str) -> str | None:
     return None if acronym else head
 
 
-def _publishers(head: str) -> bool:
+def _publishers(head: str, rest: str) -> bool:
     """Whether the head is one only publishers write, as they write it ("Front Cover",
-    "Cover Picture", RSC's "Front cover"; not "Cover picture" nor "Cover Story")."""
+    "Cover Picture", RSC's "Front cover"; not "Cover picture" nor "Cover Story"), and not the
+    topic of the title after it: "Cover Art: Generating Album Covers with Diffusion Models"
+    names its paper, Wiley's "Cover Art: <a paper's title>" a cover (reg49 F5)."""
     words = head.split()
     if " ".join(words).lower() not in _OWN_HEADS or not words[0][0].isupper():
+        return False
+    topic = {w.lower() for w in words} - _PLACES
+    if any(w.lower().removesuffix("s") in topic for w in re.findall(r"\w+", rest)):
         return False
     # "Front cover", "Inside back cover": where a cover sits tells it (feeds26 F3)
     return words[0].lower() in _PLACES or all(w[0].isupper() for w in words)
@@ -135,5 +145,5 @@ def is_cover(title: str, text: str = "") -> bool:
         if issue or blurb:
             return True
         short = len(text.split()) < OWN_WORK_WORDS and not _AUTHORS_OWN.search(text)
-        return short and _publishers(head)
+        return short and _publishers(head, title.partition(":")[2])
     return blurb and (bool(issue) or bool(_OPENER.match(text) and _POINTER.search(text)))
