@@ -97,6 +97,26 @@ def most(held: Sequence[Held]) -> tuple[Held, ...]:
     return tuple(held[i] for i in sorted(best))
 
 
+def beyond(held: Sequence[Held], carried: Sequence[Held]) -> set[str]:
+    """The held alerts past the HELD_MOST a digest carries: ordinary candidates of its ranked
+    picks. They had been kept out of the picks too, and past 100 a keyword's matches were never
+    delivered, though top_k had room (chan1 F1)."""
+    return {h.scored.paper.id for h in held} - {h.scored.paper.id for h in carried}
+
+
+def carry(
+    held: Mapping[str, Sequence[Held]],
+) -> tuple[dict[str, tuple[Held, ...]], dict[str, set[str]]]:
+    """Per reader, the held alerts its digest carries (most()) and the ids past them (beyond())."""
+    carried = {name: most(holds) for name, holds in held.items()}
+    return carried, {name: beyond(held[name], carried[name]) for name in held}
+
+
+def left_out(held: Sequence[Held], carried: Sequence[Held], picks: Sequence[Scored]) -> int:
+    """How many held alerts a digest leaves out: past those it carries, not among its picks."""
+    return len(beyond(held, carried) - {s.paper.id for s in picks})
+
+
 def _urgent(sub: Subscriber) -> Callable[[Paper], bool] | None:
     """The papers an alert is for whatever their score: by a followed author, or naming an
     alert keyword (None: the subscriber has neither)."""

@@ -211,7 +211,7 @@ def make_digests(
         return reports
     due_now = [sub for sub, _ in due]
     # Every alert match these digests are the first to see is held for them, then the held
-    # alerts (over a daily cap, or just now) go in, the best HELD_MOST, not counted against top_k.
+    # alerts go in, the best HELD_MOST, not counted against top_k (the rest: candidates as any).
     alerts.hold_for_digest(settings, store, due_now, now, own)
     held = {sub.name: store.journal.holds(sub.name) for sub in due_now}
     was = {name: {h.scored.paper.id for h in holds} for name, holds in held.items()}
@@ -224,31 +224,36 @@ def make_digests(
     # A library's paper as the store knows it: under an id its record in the library lacks (the
     # DOI its arXiv record named), which the stored paper, read without its keys, cannot show.
     owned = {sub.name: store.papers.owners(sub.profile.library, sub.likes) for sub in due_now}
+    news: set[str] = set()  # readers with a paper to rank beside the held alerts past the most
 
     def gone(sub: Subscriber, ids: set[str]) -> set[str]:
-        """Papers given before (a digest came first), announced by an alert, held (they have
-        their own section), or the reader's own are left out of the ranked picks."""
+        """Papers given before (a digest came first), announced by an alert, carried as held
+        alerts (their own section), or the reader's own are left out of the ranked picks."""
         taken = (  # a renamed or reused name: given under it before its reader's first digest
             own.sent_ids(sub.name, ids) if floors[sub.name] or sub.name in own.earlier else set()
         )
         if announced[sub.name]:
             taken |= own.alerted_ids(sub.name, ids)
-        return taken | (({h.scored.paper.id for h in held[sub.name]} | owned[sub.name]) & ids)
+        out = taken | (({h.scored.paper.id for h in carrying[sub.name]} | owned[sub.name]) & ids)
+        if not ids <= out | (past[sub.name] & ids):  # held alerts alone wait out a source down
+            news.add(sub.name)
+        return out
 
     # The space first: a refit reads every stored paper's text, which need not sit in memory
     # beside the new papers it is fitted for (at a million papers, gigabytes each).
     space = corpus.ranking_space(store, due_now, now)
     held.update(alerts.standing(due_now, held, space))  # as the readers stand now
     held = alerts.kept(held, owned, own)  # the reader's own papers, or given, are no alerts
+    carrying, past = alerts.carry(held)
     ranked = corpus.rank_stored(store, due_now, floors, space, gone)
     picks, through = ranked.picks, ranked.through
     env = None
     for sub, start in due:
-        items, carried = picks.get(sub.name, []), alerts.most(held[sub.name])
-        left = len(held[sub.name]) - len(carried)
+        items, carried = picks.get(sub.name, []), carrying[sub.name]
+        left = alerts.left_out(held[sub.name], carried, items)
         period = start.isoformat()
-        fresh = ranked.fresh[sub.name] or bool(carried)
-        if not ranked.fresh[sub.name] and sources_down:
+        fresh = sub.name in news or bool(carried)
+        if sub.name not in news and sources_down:
             # Nothing arrived because nothing could be read: keep the period open for a later run
             # (held alerts wait for it too: alone, they made a digest that hid the failure).
             status = "waiting for sources"
@@ -355,8 +360,7 @@ def preview(settings: Settings, store: Store, name: str, now: datetime) -> Messa
     held = alerts.standing([subscriber], {name: store.journal.holds(name)}, space)[name]
     held = [h for h in held if h.scored.paper.id not in owned]
     allowed = {name: set(ids) - store.sent_ids(name, ids) - store.journal.alerted_ids(name, ids)}
-    allowed[name] -= owned
-    allowed[name] -= {h.scored.paper.id for h in held}
+    allowed[name] -= owned | {h.scored.paper.id for h in held}
     fresh = bool(allowed[name])
     start = period_start(subscriber.schedule, subscriber.timezone, now) or now
     made = store.has_digest(name, start.isoformat())
@@ -367,6 +371,8 @@ def preview(settings: Settings, store: Store, name: str, now: datetime) -> Messa
     alerted, holding = alerts.foreseen(store, subscriber, every.get(name, []), now, made)
     allowed[name] -= alerted | {h.scored.paper.id for h in holding}
     held += holding
+    carried = alerts.most(held)  # as the run: the held alerts past those are candidates again
+    allowed[name] |= alerts.beyond(held, carried) & set(ids)
     items = _rank(pool, [subscriber], allowed=allowed, space=space).get(name, [])
     if made:
         start = next_fire(subscriber.schedule, subscriber.timezone, now) or start
@@ -377,10 +383,8 @@ def preview(settings: Settings, store: Store, name: str, now: datetime) -> Messa
         quiet = "no match" if fresh else "nothing new"
         quiet = "waiting for sources" if down else "alerted" if told else quiet
         return alerts.foreseen_quiet(settings, subscriber, quiet, start.date(), now, failed)
-    carried = alerts.most(held)
-    digest = Digest(
-        name, start.isoformat(), start.date(), tuple(items), now, carried, len(held) - len(carried)
-    )
+    left = alerts.left_out(held, carried, items)
+    digest = Digest(name, start.isoformat(), start.date(), tuple(items), now, carried, left)
     links = links_in(settings, store, subscriber, now)  # as the real digest will have them
     return render.render_digest(digest, render.make_environment(settings.templates), links)
 

@@ -535,6 +535,106 @@ def test_a_digest_carries_the_best_hundred_held_alerts_and_says_how_many_were_le
         assert [s.status for s in wednesday.subscribers] == ["nothing new"]
 
 
+def keyword_matches(*numbers: int) -> list[Paper]:
+    """Papers m<n> on the reader's topic that name its alert keyword, each a little different."""
+    text = "Membership inference attacks on differential privacy in federated learning"
+    return [paper(f"m{i}", f"{text}, watermark number {i}. {PRIVACY}") for i in numbers]
+
+
+@pytest.mark.parametrize("route", ["cap", "with the digest"])
+def test_held_alerts_past_the_most_a_digest_carries_are_candidates_of_its_picks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, route: str
+) -> None:
+    """Past the HELD_MOST held alerts a digest carries, the other matches had been kept out of
+    the ranked picks too: never delivered, though top_k had room, and the next day said "nothing
+    new" (chan1 F1). They are picks as any paper: scored, explained, given once."""
+    monkeypatch.setattr(alerts, "HELD_MOST", 3)
+    ana = subscriber("ana", INTERESTS, alert_keywords=("membership inference",),
+                     max_alerts_per_day=1, top_k=10)  # fmt: skip
+    settings = settings_for(tmp_path, ana)
+    with Store(tmp_path / "s.db") as store:
+        first_digest(tmp_path, settings, store, f"{MONDAY}T09:00Z")
+        arrive(tmp_path / "papers", "1", *keyword_matches(*range(8)), *variants(1, 2))
+        if route == "cap":  # one alerted, seven held over the daily cap
+            pipeline.run_once(settings, store, at(f"{MONDAY}T10:00Z"))
+        tuesday = pipeline.run_once(settings, store, at("2026-12-01T09:00Z"))
+        sent_alone = {pid for _, pid, _ in alerted(store)}
+        held = {f"m{i}" for i in range(8)} - sent_alone
+        assert len(held) == (7 if route == "cap" else 8)
+        (made,) = tuesday.subscribers
+        assert (made.status, made.held, made.picked) == ("made", 3, len(held) - 3 + 2)
+        carried = set(given(store, "ana", "2026-12-01T08:00:00+00:00"))
+        assert carried == held | {"p1", "p2"} and not carried & sent_alone
+        text = " ".join(digest_text(tmp_path, "2026-12-01", "ana").split())
+        assert "left out" not in text and text.count("alert: mentions") == 3
+        picks_part = text.split("Ranked picks:")[1]
+        assert sum(f"id {pid} " in picks_part for pid in held) == len(held) - 3
+        assert store.journal.held_counts() == {}
+        wednesday = pipeline.run_once(settings, store, at("2026-12-02T09:00Z"))
+        assert [s.status for s in wednesday.subscribers] == ["nothing new"]
+        rows = store.db.execute("SELECT paper_id FROM sent WHERE subscriber = 'ana'").fetchall()
+        assert sorted(r[0] for r in rows) == sorted(carried)  # each once, none alerted
+
+
+def test_a_digest_says_how_many_held_alerts_are_neither_carried_nor_picked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With top_k smaller than the held alerts past the most it carries, those the ranking does
+    not pick are left out, and the digest says how many: not those among its picks."""
+    monkeypatch.setattr(alerts, "HELD_MOST", 3)
+    ana = subscriber("ana", INTERESTS, alert_keywords=("membership inference",), top_k=2)
+    settings = settings_for(tmp_path, ana)
+    with Store(tmp_path / "s.db") as store:
+        first_digest(tmp_path, settings, store, f"{MONDAY}T09:00Z")
+        arrive(tmp_path / "papers", "1", *keyword_matches(*range(8)))
+        tuesday = pipeline.run_once(settings, store, at("2026-12-01T09:00Z"))
+        assert [(s.status, s.held, s.picked) for s in tuesday.subscribers] == [("made", 3, 2)]
+        carried = set(given(store, "ana", "2026-12-01T08:00:00+00:00"))
+        left = {f"m{i}" for i in range(8)} - carried
+        assert len(carried) == 5 and len(left) == 3
+        text = " ".join(digest_text(tmp_path, "2026-12-01", "ana").split())
+        assert "The best 3 are here; 3 more were left out" in text
+        assert not any(f"id {pid} " in text for pid in left)
+
+
+def test_held_alerts_past_the_most_alone_wait_with_the_digest_while_every_source_is_down(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Candidates of the picks now, they are still no news of the day: with every source down
+    the period waits, as for the held alerts it carries; when a source is back, all go out."""
+    monkeypatch.setattr(alerts, "HELD_MOST", 1)
+    ana = subscriber("ana", INTERESTS, alert_keywords=("membership inference",),
+                     max_alerts_per_day=1, on_empty="notify")  # fmt: skip
+    settings = settings_for(tmp_path, ana)
+    with Store(tmp_path / "s.db") as store:
+        first_digest(tmp_path, settings, store, f"{MONDAY}T09:00Z")
+        arrive(tmp_path / "papers", "1", *keyword_matches(1, 2, 3))
+        pipeline.run_once(settings, store, at("2026-12-01T07:00Z"))  # one sent, two held (cap)
+        (tmp_path / "papers").rename(tmp_path / "gone")
+        report = pipeline.run_once(settings, store, at("2026-12-01T09:00Z"))
+        assert report.subscribers[0].status == "waiting for sources"
+        (tmp_path / "gone").rename(tmp_path / "papers")
+        report = pipeline.run_once(settings, store, at("2026-12-01T10:00Z"))
+        assert [(s.status, s.held, s.picked) for s in report.subscribers] == [("made", 1, 1)]
+
+
+def test_preview_shows_the_held_alerts_past_the_most_among_the_picks_as_the_run_gives_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(alerts, "HELD_MOST", 3)
+    ana = subscriber("ana", INTERESTS, alert_keywords=("membership inference",), top_k=10)
+    settings = settings_for(tmp_path, ana)
+    with Store(tmp_path / "s.db") as store:
+        first_digest(tmp_path, settings, store, f"{MONDAY}T09:00Z")
+        arrive(tmp_path / "papers", "1", *keyword_matches(*range(6)), *variants(1))
+        message = pipeline.preview(settings, store, "ana", at("2026-12-01T09:00Z"))
+        assert not isinstance(message, str) and "left out" not in message.text
+        shown = [e.paper_id for e in message.entries]
+        pipeline.run_once(settings, store, at("2026-12-01T09:00Z"))
+        assert sorted(shown) == given(store, "ana", "2026-12-01T08:00:00+00:00")
+        assert len(shown) == 7
+
+
 @pytest.mark.parametrize(
     ("rule", "why"),
     [
