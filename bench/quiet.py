@@ -17,6 +17,7 @@ from digest import ranking
 from digest.models import Paper, Profile, Subscriber
 
 POOL = 1000  # a day's papers
+SMALL = 100  # a small day's: a feed's, or a quiet field's, where the reader's own are a few
 DRAWS = 3  # libraries per field
 KINDS = ("interests text", "library of 5", "text and library")
 
@@ -55,13 +56,19 @@ def run(split: Split) -> dict[str, dict[str, list[float]]]:
     for field in sorted({f for f, _, _ in found}):
         mine = [(k, p) for f, k, p in found if f == field]
         day = _sorted(rng.sample(late, POOL))
+        small = _sorted(rng.sample(late, SMALL))
         quiet = _sorted(rng.sample([p for p in late if field not in p.categories], POOL))
         archive = field.split(".")[0] + "."
         others = [p for p in late if not any(c.startswith(archive) for c in p.categories)]
         far = _sorted(rng.sample(others, min(POOL, len(others))))
         profiles = [p for _, p in mine]
-        for (kind, _), on_day, on_quiet, on_far in zip(
-            mine, picks(day, profiles), picks(quiet, profiles), picks(far, profiles), strict=True
+        for (kind, _), on_day, on_quiet, on_far, on_small in zip(
+            mine,
+            picks(day, profiles),
+            picks(quiet, profiles),
+            picks(far, profiles),
+            picks(small, profiles),
+            strict=True,
         ):
             figures = out[kind]
             figures.setdefault("quiet", []).append(len(on_quiet))
@@ -69,22 +76,38 @@ def run(split: Split) -> dict[str, dict[str, list[float]]]:
             figures.setdefault("day", []).append(len(on_day))
             topical = sum(field in p.categories for p in on_day)
             figures.setdefault("on topic", []).append(topical)
+            figures.setdefault("small", []).append(len(on_small))
+            figures.setdefault("small on topic", []).append(
+                sum(field in p.categories for p in on_small)
+            )
+            figures.setdefault("small of the field", []).append(
+                min(10, sum(field in p.categories for p in small))
+            )
     return out
 
 
 def table(split: Split, result: dict[str, dict[str, list[float]]]) -> str:
     rows = [
         f"### {split.name}: picks of 10 on days of {POOL} papers: without the reader's field,"
-        " without its archive, and of every field",
+        f" without its archive, and of every field; and on a day of {SMALL} of every field",
         "",
         "| reader | n | no paper of the field: picks | none of its archive: picks | day: picks"
-        " | day: picks of the field |",
-        "| --- | --- | --- | --- | --- | --- |",
+        " | day: picks of the field | small day: picks | of the field | the field's (at most 10) |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for kind, figures in result.items():
         n = len(figures.get("quiet", []))
         if n:
-            mean = [statistics.fmean(figures[k]) for k in ("quiet", "far", "day", "on topic")]
+            keys = (
+                "quiet",
+                "far",
+                "day",
+                "on topic",
+                "small",
+                "small on topic",
+                "small of the field",
+            )
+            mean = [statistics.fmean(figures[k]) for k in keys]
             rows.append(f"| {kind} | {n} | " + " | ".join(f"{m:.2f}" for m in mean) + " |")
     return "\n".join(rows) + "\n"
 

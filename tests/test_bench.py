@@ -234,7 +234,8 @@ def test_the_quiet_day_bench_counts_a_readers_picks_above_min_score():
     (day,) = quiet.picks(privacy + stars, [reader])
     (far,) = quiet.picks(stars, [reader])
     assert {p.id for p in day} == {"p0", "p1", "p2"} and far == []
-    result = {kind: {"quiet": [1.0], "far": [0.0], "day": [3.0], "on topic": [3.0]}
+    result = {kind: {"quiet": [1.0], "far": [0.0], "day": [3.0], "on topic": [3.0], "small": [2.0],
+                     "small on topic": [1.0], "small of the field": [4.0]}
               for kind in quiet.KINDS}  # fmt: skip
     page = quiet.table(tasks.REPORT, result)
-    assert "| interests text | 1 | 1.00 | 0.00 | 3.00 | 3.00 |" in page
+    assert "| interests text | 1 | 1.00 | 0.00 | 3.00 | 3.00 | 2.00 | 1.00 | 4.00 |" in page
