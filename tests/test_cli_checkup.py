@@ -398,3 +398,27 @@ ITALIAN_LISTS = [
 def test_italian_words_are_no_chemical_names(capsys, text: str) -> None:
     code, _, err = validate(capsys, reader(text))
     assert code == 2 and "another language than the papers" in err
+
+
+def test_a_refusal_in_the_interests_text_is_a_warning_pointing_to_exclude(capsys) -> None:
+    text = "Graph neural networks for molecules. Not interested in surveys. Anything except LLMs."
+    code, out, err = validate(capsys, reader(text))
+    assert code == 0 and "OK" in out
+    prefix = "digest: WARNING: digest.toml: subscribers.ana.interests: "
+    assert err.splitlines() == [
+        f"{prefix}{said!r} refuses papers: its words are left out of your interests, but papers"
+        " are kept out only by exclude = [...]"
+        for said in ("Not interested in surveys.", "Anything except LLMs.")
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Non-linear dynamics, not only in fluids but also in plasmas; no-regret learning",
+        "Unsupervised learning without labels, and why models cannot generalize",
+    ],
+)
+def test_a_negation_that_refuses_nothing_is_no_warning(capsys, text: str) -> None:
+    code, _, err = validate(capsys, reader(text))
+    assert code == 0 and err == ""

@@ -140,6 +140,15 @@ def unread(sub: Subscriber) -> list[str]:
         share = f"only {len(known)} of its {len(words)} words ({_few(known)}; not {_few(unknown)})"
         share = share if known else f"none of its words ({_few(words)})"
         found.append(f"interests: {share} {_UNKNOWN}")
+    from digest.ranking.negations import refusals
+
+    # A refusal's words leave the interests (ranking/negations.py), but its papers still come
+    # when other words bring them: a reader who wants them out says so in `exclude` (rank27 F1).
+    found += [
+        f"interests: {said!r} refuses papers: its words are left out of your interests, but"
+        " papers are kept out only by exclude = [...]"
+        for said in refusals(sub.profile.interests)
+    ]
     return found
 
 

@@ -1,6 +1,7 @@
 """A reader's interests text as the ranking reads it: a link, an e-mail address, a DOI or an
 arXiv id is a pointer, not words, an arXiv category code ("cs.LG", "hep-th") is the subject it
-names, and a pasted BibTeX entry or LaTeX text is the words it is about (pasted.py)."""
+names, a pasted BibTeX entry or LaTeX text is the words it is about (pasted.py); what the reader
+refuses (negations.py) and says of itself (asides.py) are no wishes."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from collections.abc import Sequence
 
 from digest.models.identity import arxiv_id, plausible_arxiv_id
 from digest.models.values import Subscriber
+from digest.ranking.asides import unsaid
+from digest.ranking.negations import refused
 from digest.ranking.pasted import plain
 from digest.ranking.quantity import measured
 
@@ -220,11 +223,14 @@ _LISTED = re.compile(r"^[ \t]*(?:[-*•+]|\d{1,3}[.)]|\[\d{1,3}\])?[ \t]*(\d{4}\
 
 
 def read(text: str) -> str:
-    """The text with its pointers dropped and its arXiv category codes as their subjects; a
-    BibTeX entry or LaTeX in it is read as its text first (its doi and url fields are gone)."""
+    """The text with its pointers, the journals it cites, its reader's role and what its reader
+    refuses dropped, and its arXiv category codes as their subjects; a BibTeX entry or LaTeX in
+    it is read as its text first (its doi and url fields are gone). Read as wishes, "Not
+    interested in surveys. Anything except LLMs" had made surveys and LLM papers the picks
+    (rank27 F1), and "published in Phys. Rev. Lett." explained them as "rev, phys" (L1)."""
     text = _POINTERS.sub(" ", plain(text))
     text = _ARXIV_ID.sub(lambda m: " " if _is_id(m) else m[0], text)
-    return _CODE.sub(_subject, text)
+    return _CODE.sub(_subject, refused(unsaid(text)))
 
 
 def _is_id(match: re.Match[str]) -> bool:
