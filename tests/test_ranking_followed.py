@@ -9,7 +9,7 @@ import pytest
 
 from digest.models import Paper, Profile, Subscriber
 from digest.ranking import profiles, rank
-from digest.ranking.followed import Followed, spelled
+from digest.ranking.followed import Followed, spelled, umlauts, vancouver
 
 TOPIC = (
     "Differential privacy for federated learning: clients clip their gradients and add Gaussian "
@@ -184,3 +184,130 @@ def test_a_reader_following_run_together_initials_is_told_of_the_paper() -> None
     assert picks[0].paper.id == "p1"
     assert picks[0].score == pytest.approx(plain["p1"] + profiles.AUTHOR_BOOST)
     assert picks[0].because.startswith("by J. A. Doe, whom you follow")
+
+
+# "Surname Initials", as PubMed and Vancouver-style CVs write co-authors, had been read with the
+# surname "JA", "I" and followed nobody (rank27 F2): it reads as "Surname, Initials" does.
+@pytest.mark.parametrize(
+    ("followed", "written"),
+    [
+        ("Smith JA", "J. A. Smith"),
+        ("Smith JA", "J. A. B. Smith"),  # a middle initial added
+        ("Jiménez-Serra I", "I. Jiménez-Serra"),
+        ("Rubiño-Martín JA", "J. A. Rubiño-Martín"),
+        ("Rubiño-Martín JA", "J.A. Rubino-Martin"),
+        ("van der Berg JH", "J. H. van der Berg"),
+        ("Smith J", "J. R. Smith"),
+        ("Kóspál Á", "Á. Kóspál"),  # an accented initial
+        ("Cesar RM Jr", "R. M. Cesar Jr."),
+        ("Webster RJ III", "R. J. Webster III"),
+        ("Devaprabha A R", "A. R. Devaprabha"),  # initials apart
+        ("Merritt JD", "JD Merritt"),  # a paper's run-together initials
+        ("Dong LI", "LI Dong"),  # whose first word in capitals is a surname
+        ("Wei XU", "Wei Xu"),  # still as written: capitals may be a surname
+        ("Smith JA", "Smith JA"),
+    ],
+)
+def test_a_followed_name_of_surname_and_initials_reads_as_one(followed: str, written: str) -> None:
+    assert Followed([followed]).follows(written)
+
+
+@pytest.mark.parametrize(
+    ("followed", "written"),
+    [
+        ("Smith JA", "Jane A. Smith"),  # initials are no given name, as "Smith, JA"'s are not
+        ("Smith JA", "J. Smith"),
+        ("Smith JA", "A. J. Smith"),
+        ("Smith J", "A. J. Smith"),
+        ("Smith JA", "Ja Smith"),  # initials together meet a paper's capitals alone
+        ("Merritt JD", "Jd Merritt"),
+        ("Dong LI", "Li Dong"),  # a given name Li, surname Dong: another person
+        ("Robert Webster III", "I. Robert Webster"),  # a numeral is no initial
+        ("Li Wei", "W. Li"),
+        ("Wei XU", "W. Xu"),
+    ],
+)
+def test_a_followed_name_of_surname_and_initials_refuses_others(
+    followed: str, written: str
+) -> None:
+    assert not Followed([followed]).follows(written)
+
+
+def test_a_name_is_read_as_surname_and_initials_only_when_written_so() -> None:
+    assert (
+        vancouver("Smith JA") == "Smith, JA" and vancouver("van der Berg JH") == "van der Berg, JH"
+    )
+    assert vancouver("Cesar RM Jr") == "Cesar Jr, RM" and vancouver("Smith IVA") == "Smith, IVA"
+    for other in ("Robert Webster III", "J. Smith", "Smith J.", "Smith, JA", "MARY MA", "Li Wei",
+                  "Smith", "XU LI", "JA Smith"):  # fmt: skip
+        assert vancouver(other) is None, other
+
+
+def test_a_followed_key_is_the_name_as_written_whatever_reading_meets() -> None:
+    followed = Followed(["Smith JA", "Jiménez-Serra I"])
+    assert followed.keys == ["jimenez serra i", "smith ja"]
+    assert followed.of("J. A. Smith") == ("smith ja",)
+    assert followed.of("I. Jiménez-Serra") == ("jimenez serra i",)
+    assert followed.of("John Smith") == ()
+
+
+# German names in transliteration ("Moeller", "Mueller") had not met "Möller", "Müller", nor the
+# reverse (rank27 L2). Only ä, ö, ü are spelled out: "Joel", "Poe" meet no "Jöl", "Pö" reading.
+@pytest.mark.parametrize(
+    ("followed", "written"),
+    [
+        ("Thomas Moeller", "Thomas Möller"),
+        ("Thomas Möller", "Thomas Moeller"),
+        ("Jörg Müller", "Joerg Mueller"),
+        ("Joerg Mueller", "Jörg Müller"),
+        ("Jorg Mueller", "Jörg Müller"),  # one word spelled out, the other not
+        ("Joerg Muller", "Jörg Müller"),
+        ("Müller, Jörg", "JOERG MUELLER"),
+        ("Baer", "Bär"),
+        ("Bär", "Baer"),
+        ("Boehm", "Böhm"),
+        ("Hans Uebel", "Hans Übel"),  # a capital
+        ("Hans Mueller", "Hans Mu\u0308ller"),  # the umlaut a combining mark
+        ("Moeller T", "T. Möller"),
+        ("Möller T", "T. Moeller"),
+        ("Thomas Möller", "Thomas Moller"),  # accents aside, as before
+    ],
+)
+def test_a_followed_german_name_meets_its_transliteration(followed: str, written: str) -> None:
+    assert Followed([followed]).follows(written)
+
+
+@pytest.mark.parametrize(
+    ("followed", "written"),
+    [
+        ("Joel Smith", "Jol Smith"),
+        ("Noel Doe", "Nol Doe"),
+        ("Raoul Doe", "Raul Doe"),
+        ("Samuel Doe", "Samul Doe"),
+        ("Poe", "Po"),
+        ("Mueller", "Muller"),  # in ASCII two names: only an umlaut is spelled out
+        ("Thomas Moeller", "Thomas Moller"),
+        ("Jorg Muller", "Joerg Mueller"),
+        ("Thomas Moeller", "Thomas Möllner"),
+    ],
+)
+def test_a_transliteration_is_spelled_from_an_umlaut_only(followed: str, written: str) -> None:
+    assert not Followed([followed]).follows(written)
+
+
+def test_the_umlaut_spellings_are_word_by_word() -> None:
+    assert sorted(umlauts("Jörg Müller")) == ["Joerg Mueller", "Joerg Müller", "Jörg Mueller"]
+    assert umlauts("Jorg Muller") == [] and umlauts("Noël Łukasz") == []
+
+
+def test_a_reader_following_a_cv_name_and_a_transliteration_is_told_of_both() -> None:
+    papers = pool(("Jane Roe",), ("I. Jiménez-Serra",), ("Thomas Möller",), ("Ines Jiménez",))
+    plain = {s.paper.id: s.score for s in rank(papers, [reader()], thresholds=False)["ana"]}
+    mine = reader(authors=("Jiménez-Serra I", "Thomas Moeller"))
+    picks = {s.paper.id: s for s in rank(papers, [mine], thresholds=False)["ana"]}
+    assert picks["p1"].because.startswith("by I. Jiménez-Serra, whom you follow")
+    assert picks["p2"].because.startswith("by Thomas Möller, whom you follow")
+    for lifted in ("p1", "p2"):
+        assert picks[lifted].score == pytest.approx(plain[lifted] + profiles.AUTHOR_BOOST)
+    for other in ("p0", "p3"):
+        assert picks[other].score == pytest.approx(plain[other])

@@ -1,9 +1,11 @@
 """Followed authors: whether a paper's author is a name the reader follows, middle initials the
-paper adds aside ("Mary Ma" follows "Mary A. MA", "J. Doe" follows "J. R. Doe", "JA Doe")."""
+paper adds aside ("Mary Ma" follows "Mary A. MA", "J. Doe" follows "J. R. Doe", "JA Doe"), a CV's
+spellings read ("Smith JA" is J. A. Smith, "Moeller" is Möller)."""
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 
 from digest.ranking.tokens import author_key
@@ -83,9 +85,71 @@ def _rest(followed: Sequence[str], written: Sequence[str]) -> bool:
     return len(written[0]) == 1 and _rest(followed, written[1:])
 
 
-def _keys(name: str) -> set[str]:
-    """A name's keys: as written, and with its run-together initials spelled apart."""
-    return {author_key(name), author_key(spelled(name))}
+# A followed name written "Surname Initials", as PubMed, Vancouver-style CVs and lab pages list
+# co-authors ("Smith JA", "Jiménez-Serra I", "van der Berg JH"), had been read with the surname
+# "JA" and "I", and followed nobody, silently (rank27 F2). Its last words of one to three capitals
+# (no dots, no comma; not a numeral) are also read as its initials, as "Smith, JA" is. It is read
+# as written too: its capitals may be a surname ("Wei XU", "Zihan YU": "X U Wei" is nobody's).
+def _initials(word: str) -> bool:
+    """Is the word one to three capitals ("JA", "Á"), no numeral ("II", "III", "IV")?"""
+    return len(word) <= 3 and word.isalpha() and word.isupper() and word not in _NOT_RUN
+
+
+def vancouver(name: str) -> str | None:
+    """A followed name "Surname Initials [Jr]" as "Surname [Jr], Initials" ("Smith JA" is "Smith,
+    JA"), or None if it is not written so (a comma, a dot, all capitals, no initials last)."""
+    if "," in name or "." in name or name.upper() == name:
+        return None
+    words = name.split()
+    suffixes: list[str] = []
+    while len(words) > 2 and words[-1].lower() in _SUFFIXES and not _initials(words[-1]):
+        suffixes.insert(0, words.pop())  # "Cesar RM Jr", "Webster RJ III"; "Doe JR" is initials
+    cut = len(words)
+    while cut > 1 and _initials(words[cut - 1]):
+        cut -= 1  # "Devaprabha A R": initials spaced
+    if cut == len(words) or words[cut - 1].upper() == words[cut - 1]:
+        return None  # a word in capitals before them: "Jane SMITH JA" tells no surname
+    return " ".join(words[:cut] + suffixes) + ", " + " ".join(words[cut:])
+
+
+# A name in German transliteration ("Moeller", "Joerg Mueller", "Baer") had not met "Möller",
+# "Jörg Müller", "Bär" (author_key takes the umlaut off: "moller"), nor the reverse (rank27 L2).
+# A name with ä, ö or ü is also spelled with ae, oe, ue, word by word (a reader may write "Jorg
+# Mueller"): never the other way, so "Joel", "Noel", "Raoul", "Poe", "Samuel" stay as written.
+_UMLAUT_WORD = re.compile(r"(\w*[äöüÄÖÜ]\w*)")
+_SPELLED_OUT = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
+
+
+def umlauts(name: str) -> list[str]:
+    """The name's other spellings, its words with ä, ö, ü spelled ae, oe, ue ("Jörg Müller": "Joerg
+    Müller", "Jörg Mueller", "Joerg Mueller"), all at once past three such words; [] if none."""
+    if name.isascii():
+        return []
+    pieces = _UMLAUT_WORD.split(unicodedata.normalize("NFC", name))  # odd ones: the words
+    words = sorted(set(pieces[1::2]))
+    masks = range(1, 2 ** len(words)) if len(words) <= 3 else [2 ** len(words) - 1]
+    out = []
+    for mask in masks:
+        chosen = {w for i, w in enumerate(words) if mask >> i & 1}
+        out.append("".join(p.translate(_SPELLED_OUT) if p in chosen else p for p in pieces))
+    return out
+
+
+def _keys(name: str) -> dict[str, bool]:
+    """A followed name's keys: as written, with its run-together initials spelled apart, read as
+    "Surname Initials", and with its umlauts spelled out; each: does it follow only a paper's name
+    that starts in capitals?"""
+    forms = {name, spelled(name)}
+    capitals: set[str] = set()
+    if (read := vancouver(name)) is not None:
+        # Its initials together ("Merritt JD" as "jd merritt") meet a paper's "JD Merritt" only:
+        # "Dong LI" had followed "Li Dong", a given name Li; its "LI Dong" is Dong Li's.
+        forms.add(spelled(read))
+        capitals = {read} - forms
+    keys: dict[str, bool] = {}
+    for form in sorted(forms | capitals, key=lambda f: f in forms):  # as written last: it wins
+        keys.update((author_key(f), form in capitals) for f in (form, *umlauts(form)))
+    return keys
 
 
 class Followed:
@@ -96,14 +160,16 @@ class Followed:
     def __init__(self, names: Iterable[str]) -> None:
         names = list(names)
         self.keys = sorted({author_key(n) for n in names})
-        # (surname, first given part) -> (the followed key, the variant's given parts, variant)
-        self._index: dict[tuple[str, str], set[tuple[str, tuple[str, ...], str]]] = {}
+        # (surname, first given part) -> (the followed key, the variant's given parts, variant,
+        # whether it meets only a paper name that starts in capitals)
+        self._index: dict[tuple[str, str], set[tuple[str, tuple[str, ...], str, bool]]] = {}
+        self._last: set[str] = set()  # the variants' last words: most names' are none of these
         for name in names:
-            for variant in _keys(name):
+            for variant, capitals in _keys(name).items():
                 surname, given = parts(variant)
-                entry = (author_key(name), given, variant)
+                entry = (author_key(name), given, variant, capitals)
                 self._index.setdefault((surname, given[0] if given else ""), set()).add(entry)
-        self._last = {k[k.rfind(" ") + 1 :] for k in self.keys}  # most names: none of these
+                self._last.add(variant[variant.rfind(" ") + 1 :])
         self._seen: dict[str, tuple[str, ...]] = {}
 
     def __bool__(self) -> bool:
@@ -115,21 +181,29 @@ class Followed:
         found = self._seen.get(name)
         if found is None:
             key = author_key(name) if key is None else key
-            if key[key.rfind(" ") + 1 :] not in self._last:
+            written = {key, *map(author_key, umlauts(name))}
+            if all(w[w.rfind(" ") + 1 :] not in self._last for w in written):
                 found = self._seen[name] = ()
             else:
                 apart = spelled(name, first=False)
-                written = {key, author_key(apart)} if apart != name else {key}
+                if apart != name:
+                    written |= {author_key(f) for f in (apart, *umlauts(apart))}
+                capitals = name.upper() != name and _RUN.match(name) is not None
                 found = self._seen[name] = tuple(
-                    sorted({k for w in written for k in self._match(w)})
+                    sorted({k for w in written for k in self._match(w, capitals)})
                 )
         return found
 
-    def _match(self, key: str) -> set[str]:
+    def _match(self, key: str, capitals: bool) -> set[str]:
+        """The followed keys a paper's name `key` is (`capitals`: written "JD Merritt")."""
         surname, given = parts(key)
         mine = self._index.get((surname, given[0] if given else ""), ())
         # A followed name of one word (a surname alone, a mononym) matches as it did: exactly.
-        return {k for k, g, variant in mine if variant == key or g and agrees(g, given)}
+        return {
+            k
+            for k, g, variant, only in mine
+            if (capitals or not only) and (variant == key or g and agrees(g, given))
+        }
 
     def follows(self, name: str) -> bool:
         """Is a paper's author `name` one of these followed names?"""
