@@ -257,3 +257,68 @@ def test_a_papers_words_naming_a_face_address_stay_on_its_page(web: Project, cap
         assert http.post(up).status_code == 200  # the digest's own links: made again
     assert "no longer work" not in page and up not in mailed
     assert all(escape(s) in page for s in said) and own in page
+
+
+WEDNESDAY = "2026-12-02T09:00:00+00:00"
+THURSDAY = "2026-12-03T09:00:00+00:00"
+
+
+def renamed_day(p: Project, capsys: Any, now: str, name: str, fresh: list[Any]) -> str:
+    """ana's config name set to `name`, a run at `now` with `fresh` papers; the key its mail
+    carries."""
+    config = p.root / "digest.toml"
+    text = re.sub(r'name = "ana\w*"', f'name = "{name}"', config.read_text(encoding="utf-8"))
+    config.write_text(text, "utf-8")
+    papers_file(p.root / "feed" / f"{now[:10]}.jsonl", fresh)
+    assert p.digest(capsys, "run", "--now", now)[0] == 0
+    (key,) = set(re.findall(r"/a/([^/\"]+)/", p.html_of(p.mails("ana@example.org")[-1])))
+    return key
+
+
+def days_of(http: Any, key: str) -> list[str]:
+    answer = http.get(f"/a/{key}/")
+    assert answer.status_code == 200, key
+    return re.findall(r">(\d{4}-\d\d-\d\d)</a>", answer.text)
+
+
+@pytest.mark.parametrize("names", [("ana2",), ("ana1", "ana2"), ("ana1", "ana")])
+def test_a_renamed_readers_archive_and_its_old_mails_links_hold_all_its_digests(
+    web: Project, capsys, names: tuple[str, ...]
+) -> None:
+    """web2 F1: after ana was renamed ana2, her archive and feed held the digests made under
+    ana2 alone, and every older mail's "Past digests", "view in browser" and feed links were
+    404. Each key of the reader (each of its names', a rename, two, or back) shows all of its
+    digests, once, newest first; every older mail's links lead to them."""
+    assert web.digest(capsys, "run", "--now", MONDAY)[0] == 0
+    days = [(TUESDAY, [GRAPHS[2], IMAGES[2]]), (WEDNESDAY, [("w1", "Graph molecules", "Graphs.")])]
+    keys = [Signer(SECRET).archive_key("ana")]
+    for name, (now, fresh) in zip(names, days, strict=False):
+        keys.append(renamed_day(web, capsys, now, name, fresh))
+    mails = web.mails("ana@example.org")
+    made = ["2026-12-02", "2026-12-01", "2026-11-30"][-len(mails) :]
+    with web.web() as http:
+        for key in dict.fromkeys(keys):
+            assert days_of(http, key) == made, key
+            feed = feedparser.parse(http.get(f"/a/{key}/feed.atom").content)
+            assert feed.bozo == 0 and len({e.title for e in feed.entries}) == len(feed.entries)
+            assert len(feed.entries) == sum(len(web.links(web.html_of(m), "👍")) for m in mails)
+        for mail in mails:
+            html = web.html_of(mail)
+            (view,), (past,) = web.links(html, "view in browser"), web.links(html, "Past digests")
+            page = http.get(view)
+            assert page.status_code == 200  # the mail's digest: its papers
+            assert web.links(page.text, "paper") == web.links(html, "paper") != []
+            (now_past,) = web.links(page.text, "Past digests")  # the key its mails carry now
+            assert archive_of(now_past) == keys[-1]
+            assert days_of(http, archive_of(past)) == made
+            assert http.get(f"{past}feed.atom").status_code == 200
+    config = web.root / "digest.toml"
+    rotated = "rotated-secret-eeeeeeeeeeeeeeeeeeee"
+    config.write_text(config.read_text(encoding="utf-8").replace(SECRET, rotated), "utf-8")
+    with web.web() as http:  # the secret rotated: the reader's keys anew, all its digests
+        for name in dict.fromkeys(("ana", *names)):
+            assert days_of(http, Signer(rotated).archive_key(name)) == made
+
+
+def archive_of(url: str) -> str:
+    return url.split("/a/", 1)[1].split("/", 1)[0]

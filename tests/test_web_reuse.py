@@ -140,9 +140,11 @@ def test_a_reused_names_present_reader_has_an_archive_key_of_its_own(
     assert old == signer.archive_key("ana")  # never reused: the key as it always was
     reuse(web, capsys, in_one_edit)
     newest = "2026-12-01" if in_one_edit else "2026-12-02"
-    with web.web() as http:  # the earlier reader's key: not the newcomer's digests
-        earlier = http.get(f"/a/{old}/")
-        assert "2026-11-30" in earlier.text and newest not in earlier.text
+    hers = (
+        ["2026-12-01", "2026-11-30"] if in_one_edit else ["2026-12-02", "2026-12-01", "2026-11-30"]
+    )
+    with web.web() as http:  # the earlier reader's key: hers, as ana and ana1, not his
+        assert listed(http, old) == hers  # web2 F1: ana1's had been left out
     settings = web.settings()
     by_name = {s.name: s for s in settings.subscribers}
     newcomer = by_name["ana"]
@@ -161,7 +163,8 @@ def test_a_reused_names_present_reader_has_an_archive_key_of_its_own(
         feed = http.get(f"/a/{new}/feed.atom").text
         assert f"/a/{new}/" in feed and f"/a/{old}/" not in feed
         (period,) = _periods(present.text)
-        assert http.get(f"/a/{old}/d/{period}").status_code == 404
+        her_page = http.get(f"/a/{old}/d/{period}").text  # ana1's digest of that day, not his
+        assert f"/a/{new}/" not in her_page and "for ana1" in her_page
         page = http.get(f"/a/{new}/d/{period}")
         assert page.status_code == 200 and f"/a/{new}/" in page.text
         assert http.get(f"/a/{signer.archive_key('ana', 'x')}/").status_code == 404
@@ -353,8 +356,11 @@ def test_a_name_reused_twice_keeps_each_readers_digests_under_its_own_key(
     day(web, capsys, THURSDAY, renamed, [("t1", "Latent image diffusion", "Images.")])
     newest = newest_key(web, "ana3@example.org")
     with web.web() as http:
-        assert listed(http, Signer(SECRET).archive_key("ana")) == ["2026-11-30"]
+        # web2 F1: each reader's under each of its names (ana1; ana2, whose own had no paper)
+        days = ["2026-12-03", "2026-12-02", "2026-12-01", "2026-11-30"]
+        assert listed(http, Signer(SECRET).archive_key("ana")) == days
         assert listed(http, first) == ["2026-12-01"]
+        assert "Past digests for ana2" in http.get(f"/a/{first}/").text
         assert listed(http, newest) == ["2026-12-03", "2026-12-02"]
         (up, *_) = web.links(web.html_of(web.mails("ana2@example.org")[0]), "👍")
         assert http.post(up).status_code == 410
@@ -428,3 +434,54 @@ def test_a_newcomers_pending_mail_never_goes_to_the_earlier_reader_back_at_the_n
     assert not web.mails("ana2@example.org")
     assert code == 1 and "Traceback" not in err
     _dead_for_an_earlier_reader(web, capsys)
+
+
+def _read_only_from(p: Project, http: Any, key: str, to: str) -> list[str]:
+    """The days `key` lists, each page one of the digests mailed to `to` (its papers)."""
+    mailed = [p.links(p.html_of(m), "paper") for m in p.mails(to)]
+    index = http.get(f"/a/{key}/").text
+    for period in _periods(index):
+        page = http.get(f"/a/{key}/d/{period}")
+        assert page.status_code == 200 and p.links(page.text, "paper") in mailed, (key, period)
+    return listed(http, key)
+
+
+@pytest.mark.parametrize("his_rename", [False, True])
+def test_a_renamed_reader_and_the_newcomer_of_her_old_name_each_read_their_own(
+    web: Project, capsys, his_rename: bool
+) -> None:
+    """web2 F1: ana renamed ana1, a newcomer named ana (and later renamed nico himself): ana1's
+    key showed none of her digests as ana. Each reader's keys show its digests under each of
+    its names, never one of the other's, whichever name's key an older mail carries."""
+    monday(web, capsys)
+    reuse(web, capsys, in_one_edit=True)
+    his = newest_key(web, "ana2@example.org")
+    config = (web.root / "digest.toml").read_text(encoding="utf-8")
+    if his_rename:
+        config = config.replace(NEWCOMER, NEWCOMER.replace('"ana"', '"nico"'))
+    day(web, capsys, WEDNESDAY, config, [("w1", "Graph transformers for molecules", "Graphs.")])
+    signer = Signer(SECRET)
+    keys = [signer.archive_key("ana"), signer.archive_key("ana1")]
+    with web.web() as http:
+        hers = [_read_only_from(web, http, key, "ana@example.org") for key in keys]
+        assert hers[0] == hers[1] and hers[0][-2:] == ["2026-12-01", "2026-11-30"]
+        mine = [his, newest_key(web, "ana2@example.org")]
+        mine += [signer.archive_key("nico")] if his_rename else []
+        listings = {tuple(_read_only_from(web, http, key, "ana2@example.org")) for key in mine}
+        assert len(listings) == 1 and "2026-11-30" not in listings.pop()
+
+
+def test_two_readers_who_swap_names_each_keep_their_own_archive(web: Project, capsys) -> None:
+    """ana and ben swap addresses (ana at ben@, ben at ana@): no rename the runs follow, so each
+    name's keys show the digests of the reader at its address then, none of the other's."""
+    monday(web, capsys)
+    config = (web.root / "digest.toml").read_text(encoding="utf-8")
+    swapped = config.replace("ana@example.org", "x@").replace("ben@example.org", "ana@example.org")
+    day(web, capsys, TUESDAY, swapped.replace("x@", "ben@example.org"), [GRAPHS[2], IMAGES[2]])
+    signer = Signer(SECRET)
+    with web.web() as http:
+        for name, to in (("ana", "ana@example.org"), ("ben", "ben@example.org")):
+            first = _read_only_from(web, http, signer.archive_key(name), to)
+            assert first == ["2026-11-30"]
+            assert newest_key(web, to) != signer.archive_key(name)
+            assert _read_only_from(web, http, newest_key(web, to), to) == ["2026-12-01"]

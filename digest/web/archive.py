@@ -15,6 +15,7 @@ from urllib.parse import quote
 from digest.models import Entry, Message
 from digest.models.characters import BIDI
 from digest.state import Store
+from digest.state.lineage import Parts, whose
 from digest.web.pages import page
 from digest.web.tokens import Links
 
@@ -33,40 +34,47 @@ _BIDI = re.compile(f"[{BIDI}]")
 
 @dataclass(frozen=True, slots=True)
 class Shelf:
-    """The digests an archive key shows: a name's, or of a reused name one reader's (made in its
-    `spans`, on the runs' clock: holders.py), keyed with `since` (Links.since). `earlier`: not
-    the name's present reader (its pages' unsubscribe links name the name alone)."""
+    """The digests an archive key shows: a reader's, `name` its name now (or of an earlier
+    reader, the name it held), made under each name in its `parts` (lineage.whose reads them:
+    of a reused name its spans on the runs' clock, holders.py), keyed with `since`
+    (Links.since). `earlier`: not the name's present reader (its pages' unsubscribe links name
+    the name alone)."""
 
     name: str
     since: str = ""
-    spans: tuple[tuple[str, str], ...] | None = None  # None: all the name's
+    parts: Parts | None = None  # None: all the name's
     earlier: bool = False
 
-    def holds(self, made_at: str) -> bool:
-        return self.spans is None or any(a <= made_at < b for a, b in self.spans)
+    def where(self) -> tuple[str, list[str]]:
+        return whose(self.name, self.parts or ())
 
 
 def digests(store: Store, shelf: Shelf, limit: int = 200) -> list[dict[str, Any]]:
-    """The shelf's digests that had papers, newest first (store.web.digests of its part)."""
-    if shelf.spans is None:
-        return store.web.digests(shelf.name, limit)
+    """The shelf's digests that had papers, newest first, one a period: a reader renamed the day
+    its digest was made had it made again under the new name (before ops28 F2)."""
+    if shelf.parts is None:
+        return [dict(d, subscriber=shelf.name) for d in store.web.digests(shelf.name, limit)]
+    where, args = shelf.where()
     rows = store.web.db.execute(
-        "SELECT id, period, day, made_at, picked FROM digests WHERE subscriber = ? AND picked > 0"
-        " ORDER BY made_at DESC, id DESC",
-        (shelf.name,),
+        "SELECT id, subscriber, period, day, made_at, picked FROM digests"
+        f" WHERE {where} AND picked > 0 ORDER BY made_at DESC, id DESC",
+        args,
     )
-    # A reader's spans may be several (one who came back): a name's digests are one a day.
-    return [d for d in map(dict, rows) if shelf.holds(str(d["made_at"]))][:limit]
+    out: dict[str, dict[str, Any]] = {}
+    for row in map(dict, rows):
+        out.setdefault(str(row["period"]), row)
+    return list(out.values())[:limit]
 
 
 def message(store: Store, shelf: Shelf, period: str) -> Message | None:
     """The message of the shelf's digest of that period, None when the shelf has none."""
+    where, args = shelf.where()
     row = store.web.db.execute(
-        "SELECT made_at FROM digests WHERE subscriber = ? AND period = ?", (shelf.name, period)
+        f"SELECT subscriber FROM digests WHERE {where} AND period = ?"
+        " ORDER BY picked > 0 DESC, made_at DESC, id DESC LIMIT 1",
+        (*args, period),
     ).fetchone()
-    if row is None or not shelf.holds(str(row[0])):
-        return None
-    return store.web.digest_message(shelf.name, period)
+    return None if row is None else store.web.digest_message(str(row[0]), period)
 
 
 def index(store: Store, shelf: Shelf) -> str:
@@ -201,7 +209,7 @@ def feed(store: Store, shelf: Shelf, archive_url: str) -> bytes:
     add(add(root, "author"), "name", "digest")
     add(root, "generator", "digest")
     for d in made:
-        sent = store.web.digest_message(subscriber, d["period"])
+        sent = store.web.digest_message(d["subscriber"], d["period"])
         page_url = f"{archive_url}d/{quote(d['period'], safe='')}"
         for entry in sent.entries if sent else ():
             if entry.paper_id:

@@ -1,6 +1,6 @@
-"""The archive's routes: which digests a key shows (archive.Shelf: a name's, or of a name reused
-since, each reader's own: the first's under the name's key, each later one's under a key of its
-own, holders.py), its index, its feed and each digest's page."""
+"""The archive's routes: which digests a key shows (archive.Shelf: its reader's under each of its
+names, readers.py; of a name reused, each reader's own: the first's under the name's key, each
+later one's under a key of its own, holders.py), its index, its feed and each digest's page."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from digest.web.answers import refused, respond
 from digest.web.archive import Shelf
 from digest.web.current import Current, View
 from digest.web.pages import page
+from digest.web.readers import Readers
 from digest.web.tokens import VOTE_DAYS, Links, addresses_of
 
 
@@ -30,23 +31,60 @@ def find(store: Store, view: View, key: str, mails: Mailing) -> Shelf | None:
     key (ops25 F2); keyed by the one cut of the present reader, a reader who came back read the
     newcomer's digests under the name's key, and a name reused twice lost its middle reader's
     (ops26 F2). Each key of a reader (the name's of its first, one of each run it began
-    holding the name at) shows all of that reader's."""
+    holding the name at) shows all of that reader's, under each of its names: read by the
+    config's names alone, a renamed reader's archive had lost the old name's digests, and the
+    old name's key (every older mail's archive link) was 404 (web2 F1)."""
+    readers = Readers(store.web, mails)
     name = view.archives.get(key)
     if name is not None:
-        held = reuses.held(store.web, name, mails)
-        return Shelf(name) if held is None else _shelf(name, held.keyed(""))
+        held = readers.held(name) if name in mails else None
+        return _present(readers, name) if held is None else _shelf(readers, name, held.keyed(""))
     for name, held in reuses.present(store.web, mails).items():
         for cut, _ in held.keys:
             if cut and hmac.compare_digest(view.signer.archive_key(name, cut), key):
-                return _shelf(name, held.keyed(cut))
+                return _shelf(readers, name, held.keyed(cut))
+    return _earlier(readers, view, key)
+
+
+def _earlier(readers: Readers, view: View, key: str) -> Shelf | None:
+    """The shelf of a key of a name gone from the config: of its reader, renamed since."""
+    for old in sorted(readers.gone()):
+        held = readers.held(old)
+        if held is None:
+            heir = readers.heir(old)
+            if heir is not None and hmac.compare_digest(view.signer.archive_key(old), key):
+                return _present(readers, heir)
+            continue
+        for cut, reader in held.keys:
+            if hmac.compare_digest(view.signer.archive_key(old, cut), key):
+                return None if reader.present else _shelf(readers, old, reader)
     return None
 
 
-def _shelf(name: str, reader: Reader | None) -> Shelf | None:
-    """A reader's shelf: its pages link to the key its mails carry (its first)."""
+def _present(readers: Readers, name: str) -> Shelf:
+    """The shelf of the present reader of `name`, a name of the config: its pages link to the
+    key its mails carry."""
+    if name not in readers.mails:
+        return Shelf(name)
+    held, parts = readers.held(name), readers.parts(name)
+    if held is None:
+        return Shelf(name, "", parts or None)
+    # Its own spans alone: lineage reads the whole name of one swapped with another (_swapped).
+    own = tuple((name, *span) for span in held.present.spans)
+    return Shelf(name, held.present.key, own + tuple(p for p in parts if p[0] != name))
+
+
+def _shelf(readers: Readers, name: str, reader: Reader | None) -> Shelf | None:
+    """A reader's shelf: its present name's when it was renamed since, else its pages link to
+    the key its mails carry (its first)."""
     if reader is None:
         return None
-    return Shelf(name, reader.key, reader.spans, not reader.present)
+    if reader.present:
+        return _present(readers, name)
+    heirs = readers.heirs(name, reader)
+    if heirs:
+        return _present(readers, heirs[0])
+    return Shelf(name, reader.key, tuple((name, *span) for span in reader.spans), True)
 
 
 class Shelves:
