@@ -67,10 +67,18 @@ def make_environment(folder: str | None = None) -> jinja2.Environment:
     )
 
 
+def shown_name(name: str) -> str:
+    """A subscriber's name as every message and page shows it: one line, without the controls
+    plain() takes out. Only the subject and the text part had been cleaned: the HTML's <title>
+    and <h1> kept a name's U+202E, and Chromium showed "evil" as "live" (web2 F2)."""
+    return " ".join(plain(name).split())
+
+
 def render_digest(digest: Digest, env: jinja2.Environment, links: Links | None = None) -> Message:
     """A digest: its held alerts first, in a section of their own, then its ranked picks; the
     ranks run on across both, so a Matrix reply or a Slack button names one paper."""
     context = _context(digest, links)
+    name = context["subscriber"]
     subject = _render(env, SUBJECT_TEMPLATE, context)
     count, held = len(context["picks"]), len(context["held"])
     said = [_counted(count, "new paper")] if count or not held else []
@@ -80,12 +88,9 @@ def render_digest(digest: Digest, env: jinja2.Environment, links: Links | None =
         subject=" ".join(plain(subject).split()),
         text=plain(_render(env, TEXT_TEMPLATE, context)),
         html=inline_css(_render(env, HTML_TEMPLATE, context)),
-        heading=" ".join(f"Paper digest for {digest.subscriber} — {context['day']}".split()),
+        heading=f"Paper digest for {name} — {context['day']}",
         entries=_entries(context["held"], context["picks"], context["held_left"]),
-        footer=" ".join(
-            f"digest · {', '.join(said)} · ranked by TF-IDF "
-            f"similarity to {digest.subscriber}'s interests".split()
-        ),
+        footer=f"digest · {', '.join(said)} · ranked by TF-IDF similarity to {name}'s interests",
         view_url=context["view_url"],
         unsubscribe_url=context["unsubscribe_url"],
     )
@@ -102,13 +107,14 @@ def render_alert(
     """One paper that could not wait for the digest, and why it could not."""
     item = _item(1, scored, links)
     reasons = [" ".join(plain(r).split()) for r in reasons]  # they quote the paper's authors
-    context = {"subscriber": subscriber, "day": day.isoformat(), "item": item, "reasons": reasons}
+    name = shown_name(subscriber)
+    context = {"subscriber": name, "day": day.isoformat(), "item": item, "reasons": reasons}
     context.update(_page_links(links, None))
     return _message(
         env,
         ALERT_TEMPLATES,
         context,
-        heading=" ".join(f"Paper alert for {subscriber}".split()),
+        heading=f"Paper alert for {name}",
         entries=(_entry(item),),
         footer="why now: " + "; ".join(reasons),
         unsubscribe_url=context["unsubscribe_url"],
@@ -127,7 +133,7 @@ def render_notice(
     with links, the archive and the one-click unsubscribe, as in a digest."""
     # The line may quote a source's error, and so its server's words.
     context = {
-        "subscriber": subscriber,
+        "subscriber": shown_name(subscriber),
         "day": day.isoformat(),
         "quiet": quiet,
         "line": plain(line),
@@ -237,7 +243,7 @@ def _context(digest: Digest, links: Links | None = None) -> dict[str, Any]:
     held = [_item(n, h.scored, links, h.reasons) for n, h in enumerate(digest.held, start=1)]
     picks = [_item(n, s, links) for n, s in enumerate(digest.items, start=len(held) + 1)]
     return {
-        "subscriber": digest.subscriber,
+        "subscriber": shown_name(digest.subscriber),
         "day": digest.day.isoformat(),
         "period": digest.period,
         "count": len(held) + len(picks),

@@ -415,7 +415,8 @@ def test_bidi_controls_leave_every_text_and_untrusted_fields_are_isolated_in_htm
         shown += [entry.authors, entry.venue, entry.because, entry.snippet]
         assert [c for text in shown for c in text if c in BIDI] == []
         html = message.html
-        assert "<bdi>Alert RLO left open</bdi>" in html and "<bdi>Eve Embed</bdi>" in html
+        assert re.search(r'<bdi id="title(-1)?">Alert RLO left open</bdi>', html)
+        assert "<bdi>Eve Embed</bdi>" in html
         assert "<bdi>NeurIPS 2026</bdi> · score 0.90 · id <bdi><code" in html
         assert "<bdi>We isolate nothing. Second sentence.</bdi>" in html
 
@@ -529,3 +530,70 @@ def test_held_alerts_left_out_are_said_in_every_channel(body: str) -> None:
     out = " ".join(re.sub(r"<[^>]+>", "", getattr(message, body)).split())
     assert "The best 1 are here; 42 more were left out, and not among your picks either" in out
     assert message.entries[0].section.endswith("held for this digest (the best; 42 more left out)")
+
+
+# --- a subscriber's name, and each link's name --------------------------------------------------
+
+# Every control plain() takes out, in a name whose HTML-looking characters the HTML escapes:
+# each bidi control, C0 (ESC, BEL, CR), DEL and C1's CSI.
+NAMED = "<img src=x>Zoë & \"Co\" 'x' \u202eevil" + BIDI + " \x1b[31m\x07\r\x7f\x9bred"
+SHOWN = "<img src=x>Zoë & \"Co\" 'x' evil [31m red"
+
+
+def every_message_of(name: str) -> list[Message]:
+    env, scored = make_environment(), Scored(FEDHET, 0.5, ("federated",))
+    links = links_for({"base_url": "https://d.example", "secret": "n" * 32}, name, datetime.now())
+    digest = render_digest(make_digest(scored, subscriber=name), env, links)
+    alert = render_alert(name, DAY, scored, ["a keyword"], env, links)
+    return [digest, alert, render_notice(name, DAY, "quiet", "No new papers.", env, links)]
+
+
+def test_a_subscriber_names_controls_leave_every_text_of_every_message() -> None:
+    """The subject and text part had lost the name's U+202E, the HTML's <title> and <h1> kept
+    it (web2 F2)."""
+    for message in every_message_of(NAMED):
+        shown = [message.subject, message.text, message.html, message.heading, message.footer]
+        assert [c for text in shown for c in text if c in BIDI] == []
+        assert [control_characters(text) for text in shown] == [[]] * len(shown)
+        assert "&lt;img src=x&gt;Zoë &amp;" in message.html and "<img" not in message.html
+    digest = every_message_of(NAMED)[0]
+    assert digest.heading == f"Paper digest for {SHOWN} — 2026-11-30"
+    assert digest.footer.endswith(f"similarity to {SHOWN}'s interests")
+
+
+def test_chromium_shows_a_names_text_in_the_order_it_was_written(browser_page) -> None:
+    """Chromium had shown the <h1>'s "evil" as "live", and the <title> turned around."""
+    page = browser_page
+    for message in every_message_of(NAMED):
+        page.set_content(message.html)
+        text = page.locator("body").inner_text()
+        assert SHOWN in page.title() and f"for {SHOWN}" in text
+        assert not set(page.title() + text) & set(BIDI)
+
+
+PAPER_LINKS = ["paper", "PDF", "code", "👍 more like this", "👎 less like this"]
+
+
+def test_each_link_of_a_paper_is_named_with_its_title_in_chromium(browser_page) -> None:
+    """Eight papers gave eight links named "👍 more like this" and eight "👎 less": a screen
+    reader's list of links could not tell which paper a vote rated (web2 F3). Each is named by
+    its words and the paper's title (aria-labelledby, which the CSS inlining leaves alone); the
+    👎 link's words are those of its title."""
+    web = {"base_url": "https://d.example", "secret": "n" * 32}
+    links = links_for(web, "alice", datetime(2026, 11, 30, 7, tzinfo=UTC))
+    env, page = make_environment(), browser_page
+    alert = render_alert("alice", DAY, Scored(FEDHET, 0.5), ["a keyword"], env, links)
+    no_pdf = [label for label in PAPER_LINKS if label != "PDF"]  # DPLORA has no arXiv id
+    for html, named in (
+        (render_digest(two_items(), env, links).html, {FEDHET: PAPER_LINKS, DPLORA: no_pdf}),
+        (alert.html, {FEDHET: PAPER_LINKS[1:]}),  # its heading is the paper's link
+    ):
+        page.set_content(html)
+        for paper, labels in named.items():
+            for label in labels:
+                link = page.get_by_role("link", name=f"{label} {paper.title}", exact=True)
+                assert link.count() == 1, (label, paper.title)
+        for label in PAPER_LINKS:  # none is named by its words alone
+            assert page.get_by_role("link", name=label, exact=True).count() == 0
+        down = page.locator("a[title='less like this']")
+        assert down.count() == len(named) and down.first.inner_text() == "👎 less like this"

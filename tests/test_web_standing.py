@@ -6,6 +6,7 @@ so, names its paper and what to use instead. A GET changes nothing."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ import pytest
 from test_web_app import first_links, ratings, strict, undo_of
 from web_project import MONDAY, SECRET, TUESDAY, Project, project
 
-from digest.web.standing import when
+from digest.web.standing import unsubscribe, when
 from digest.web.tokens import Signer
 
 GRAPH_TITLE = "Graph neural networks for molecule property prediction"
@@ -175,3 +176,96 @@ def test_an_old_link_after_a_rename_says_stopped_before_a_run_moved_the_pause(
     assert "E-mail digests for <strong>ana-lab</strong> are stopped since 20" in again.text
     assert "<form" not in again.text and "ana-vision" not in again.text
     strict(again)
+
+
+def test_the_unsubscribe_question_says_what_goes_on_after_it() -> None:
+    """A fixed "Other channels go on." had been said to a reader with no other channel (web2
+    F4): what goes on is said by name, or that nothing does; of channels not known, nothing."""
+    button = "<form></form>"
+
+    def asked(others: list[str], elsewhere: list[str] | None) -> str:
+        _, body = unsubscribe(
+            "lab", ["email"], None, "UTC", button, {"email": 1}, others, elsewhere
+        )
+        return body
+
+    alone = asked([], [])
+    assert "There is no other channel: after this, no digest goes to <strong>lab</strong>." in alone
+    assert "go on" not in alone and "Still" not in alone
+    assert "Still delivered after this: email-2, file, slack." in asked(
+        ["email-2"], ["file", "slack"]
+    )
+    assert "Still delivered after this: file." in asked([], ["file"])
+    assert "Still mailed after this: email-2." in asked(["email-2"], None)  # the others unknown
+    unknown = asked([], None)
+    assert "Stop the e-mail digests for <strong>lab</strong>?</p>" in unknown
+    assert "channel" not in unknown.split("<form>")[0]
+    for body in (alone, unknown):
+        assert body.endswith(button)
+
+
+def test_no_unsubscribe_page_says_other_channels_go_on_of_a_reader_with_none(
+    web: Project, capsys
+) -> None:
+    """ben has one e-mail channel and nothing else: his page had said "Other channels go on."."""
+    assert web.digest(capsys, "run", "--now", MONDAY)[0] == 0
+    with web.web() as http:
+        for to in ("ben@example.org", "ana@example.org"):
+            (mail,) = web.mails(to)
+            asked = http.get(mail["List-Unsubscribe"].strip().strip("<>"))
+            assert "Stop the e-mail digests for" in asked.text and "<form" in asked.text
+            assert "Other channels go on" not in asked.text
+
+
+BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+# In TOML: a name with bidi controls (the config refuses C0 and C1), HTML-looking characters.
+ODD_NAME = r"<img src=x>Zoë & \"Co\" 'x' \u202Eevil\u2066\u202A \u2067\u202Bred"
+ODD_SHOWN = "<img src=x>Zoë & \"Co\" 'x' evil red"
+
+
+def test_a_names_controls_leave_every_page_and_mail_chromium_shows(
+    web: Project, capsys, browser_page
+) -> None:
+    """A name's U+202E had left the subject and text part but not the HTML mail, the archive
+    or the unsubscribe page: Chromium showed "evil" as "live" (web2 F2)."""
+    toml = web.root / "digest.toml"
+    text = toml.read_text(encoding="utf-8")
+    toml.write_text(text.replace('name = "ben"', f'name = "{ODD_NAME}"'), encoding="utf-8")
+    assert web.digest(capsys, "run", "--now", MONDAY)[0] == 0
+    (mail,) = web.mails("ben@example.org")
+    html = web.html_of(mail)
+    (archive,) = re.findall(r'<a href="([^"]+)"[^>]*>Past digests', html)
+    unsubscribe_url = mail["List-Unsubscribe"].strip().strip("<>")
+    page = browser_page
+    with web.web():
+        page.set_content(html)
+        shown = [page.title(), page.locator("body").inner_text()]
+        page.goto(archive)
+        shown += [page.title(), page.locator("body").inner_text()]
+        page.get_by_role("link", name="2026-11-30").click()  # the digest's page in the archive
+        shown += [page.title(), page.locator("body").inner_text()]
+        titles = [
+            t.split(". ", 1)[1] for t in page.get_by_role("heading", level=2).all_inner_texts()
+        ]
+        for title in titles:  # each vote link names its paper (web2 F3), here as in the mail
+            for vote in ("👍 more like this", "👎 less like this"):
+                assert page.get_by_role("link", name=f"{vote} {title}", exact=True).count() == 1
+        assert len(titles) == 2
+        page.goto(unsubscribe_url)  # its title is "Unsubscribe"
+        shown += [page.locator("body").inner_text()]
+    assert [t for t in shown if ODD_SHOWN not in t] == []
+    assert [c for t in shown for c in t if c in BIDI] == []
+
+
+def test_the_unsubscribe_page_names_what_goes_on_or_that_nothing_does(web: Project, capsys) -> None:
+    """ben has one e-mail channel, ana a file and a Slack channel besides: each page had said
+    "Other channels go on." (web2 F4)."""
+    assert web.digest(capsys, "run", "--now", MONDAY)[0] == 0
+    said = {}
+    with web.web() as http:
+        for who in ("ben", "ana"):
+            (mail,) = web.mails(f"{who}@example.org")
+            said[who] = http.get(mail["List-Unsubscribe"].strip().strip("<>")).text
+    alone = "There is no other channel: after this, no digest goes to <strong>ben</strong>."
+    assert alone in said["ben"] and "go on" not in said["ben"]
+    assert "Still delivered after this: file, slack." in said["ana"]

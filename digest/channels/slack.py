@@ -161,7 +161,7 @@ def _buttons(entry: Entry) -> list[dict[str, Any]]:
         }
         for vote, label, url in (
             ("up", "👍 more like this", entry.up_url),
-            ("down", "👎 less", entry.down_url),
+            ("down", "👎 less like this", entry.down_url),
         )
     ]
     return [{"type": "actions", "block_id": f"rate-{entry.rank}", "elements": elements}]

@@ -324,9 +324,20 @@ class Face:
         shared = {names[(s, c)]: len(to) for s, c, to in stops}  # each channel's one mail
         zone, button = self._zone(stops[0][0]), button_form(token, "Unsubscribe")
         head, body = standing.unsubscribe(
-            who, list(names.values()), shown, zone, button, shared, going
+            who, list(names.values()), shown, zone, button, shared, going, self.elsewhere(stops)
         )
         return respond(page(head, body))
+
+    def elsewhere(self, stops: list[Target]) -> list[str]:
+        """The stopped names' channels that are not e-mail (an unsubscribe never stops them),
+        named as the page names channels: the first name's bare, another's "name/channel"."""
+        names = dict.fromkeys(s for s, _, _ in stops)
+        return [
+            c.name if s == stops[0][0] else f"{s}/{c.name}"
+            for s in names
+            for c in (self.subscribers[s].channels if s in self.subscribers else ())
+            if c.kind != "email"
+        ]
 
     # Slack
 

@@ -14,6 +14,7 @@ from urllib.parse import quote
 
 from digest.models import Entry, Message
 from digest.models.characters import BIDI
+from digest.render import shown_name
 from digest.state import Store
 from digest.state.lineage import Parts, whose
 from digest.web.pages import page
@@ -202,7 +203,7 @@ def feed(store: Store, shelf: Shelf, archive_url: str) -> bytes:
     subscriber, made = shelf.name, digests(store, shelf, FEED_DIGESTS)
     now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     add(root, "id", f"{archive_url}feed.atom")
-    add(root, "title", f"Paper digest for {subscriber}")
+    add(root, "title", f"Paper digest for {shown_name(subscriber)}")
     add(root, "updated", made[0]["made_at"] if made else now)
     add(root, "link", rel="self", href=f"{archive_url}feed.atom")
     add(root, "link", rel="alternate", type="text/html", href=archive_url)

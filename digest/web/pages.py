@@ -15,6 +15,9 @@ from html.parser import HTMLParser
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from digest.render import shown_name
+from digest.snippets import plain
+
 log = logging.getLogger("digest.web")
 
 STYLE = (
@@ -29,14 +32,18 @@ STYLE = (
 
 
 def page(title: str, body: str, status_line: str = "") -> str:
-    """A whole HTML page; `body` is HTML the caller escaped."""
+    """A whole HTML page; `body` is HTML the caller escaped. Every page's text comes through
+    here, so here it loses the controls no message shows either (render.shown_name): a
+    subscriber name's U+202E had turned the archive's and the unsubscribe page's text around
+    (web2 F2). None of them has a place in the page's own markup."""
     note = f'<p class="muted">{html.escape(status_line)}</p>' if status_line else ""
+    title, body = html.escape(shown_name(title)), plain(body)
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         '<meta name="referrer" content="no-referrer">'
-        f"<title>{html.escape(title)}</title><style>{STYLE}</style></head>"
-        f"<body><main><h1>{html.escape(title)}</h1>{body}{note}</main></body></html>\n"
+        f"<title>{title}</title><style>{STYLE}</style></head>"
+        f"<body><main><h1>{title}</h1>{body}{plain(note)}</main></body></html>\n"
     )
 
 

@@ -98,11 +98,12 @@ def unsubscribe(
     button: str,
     shared: dict[str, int] | None = None,
     others: list[str] | None = None,
+    elsewhere: list[str] | None = None,
 ) -> tuple[str, str]:
     """The heading and body of the unsubscribe page a GET shows: the question and its button
-    (with what is stopped, when known, and that it stops every address of a channel's one mail:
-    `shared`, each channel's addresses), or, once every e-mail channel it stops is, that they
-    are and since when, those of `others` mailed on, and no button."""
+    (with what is stopped, when known, what goes on after it, and that it stops every address
+    of a channel's one mail: `shared`, each channel's addresses), or, once every e-mail channel
+    it stops is, that they are and since when, those of `others` mailed on, and no button."""
     paused = paused or {}
     line = pause_line(subscriber, channels, paused, zone, others)
     if len(paused) == len(channels):
@@ -110,10 +111,25 @@ def unsubscribe(
             "<p>Nothing more to do here. To start them again, ask the digest's operator"
             " (<code>digest resume</code>).</p>"
         )
+    who = f"<strong>{html.escape(subscriber)}</strong>"
+    going = _going_on(who, others or [], elsewhere)
     return "Unsubscribe", (
-        f"<p>Stop the e-mail digests for <strong>{html.escape(subscriber)}</strong>? Other"
-        " channels go on.</p>" + _shared(shared or {}) + line + button
+        f"<p>Stop the e-mail digests for {who}?{going}</p>" + _shared(shared or {}) + line + button
     )
+
+
+def _going_on(who: str, mailed: list[str], elsewhere: list[str] | None) -> str:
+    """What still carries the reader's digests after the unsubscribe: the e-mail channels it
+    leaves (`mailed`) and the channels of other kinds (`elsewhere`, None: not known, and then
+    nothing is said of them). A fixed "Other channels go on." had been said to a reader with
+    no other channel (web2 F4)."""
+    going = [*mailed, *(elsewhere or [])]
+    if going:
+        still = "mailed" if elsewhere is None else "delivered"
+        return f" Still {still} after this: {', '.join(html.escape(c) for c in going)}."
+    if elsewhere is None:
+        return ""
+    return f" There is no other channel: after this, no digest goes to {who}."
 
 
 def unsubscribed(who: str, stopped: list[str], going: list[str] | None) -> str:
