@@ -317,3 +317,212 @@ def test_status_names_the_subscriber_a_digest_made_ahead_of_the_clock_holds_back
     # At that time (the real run's "attention" aside) nothing is held back.
     main(["status", *config, "--now", f"{later}T12:00Z"])
     assert "clock behind" not in capsys.readouterr().out
+
+
+# Overdue digests (sched1 F1): a cron timer stopped for ten days had status say only "due now",
+# exit 0; ten daily periods had gone by, none made, and nothing said so.
+
+
+def scheduled(tmp_path: Path, schedule: str, zone: str, *names: str) -> list[str]:
+    """A config of readers on one schedule and zone (a real SQLite state under state/)."""
+    text = CONFIG.split("[[subscribers]]")[0]
+    for name in names or ("ana",):
+        text += f'[[subscribers]]\nname = "{name}"\ninterests = "differential privacy"\n'
+        text += f'schedule = "{schedule}"\ntimezone = "{zone}"\n'
+        text += '[[subscribers.channels]]\nkind = "file"\ndir = "out"\n'
+    (tmp_path / "digest.toml").write_text(text, encoding="utf-8")
+    if not (tmp_path / "papers").exists():
+        arrive(tmp_path / "papers", "1", paper("p1", PRIVACY))
+    return ["--config", str(tmp_path / "digest.toml")]
+
+
+def status_at(capsys: pytest.CaptureFixture[str], config: list[str], now: str) -> tuple[int, str]:
+    """status's exit code and the line of ana's next digest."""
+    capsys.readouterr()
+    code = main(["status", *config, "--now", now])
+    lines = capsys.readouterr().out.splitlines()
+    return code, next(line.strip() for line in lines if line.startswith("  ana: "))
+
+
+def test_status_says_digests_overdue_after_days_without_a_run_and_needs_attention(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = scheduled(tmp_path, "0 8 * * *", "UTC")
+    assert main(["run", *config, "--now", "2026-11-20T09:00Z"]) == 0
+    code, line = status_at(capsys, config, "2026-12-01T09:00Z")
+    assert code == 1
+    assert line == (
+        "ana: overdue: 10 periods since Fri 2026-11-20 08:00 UTC, last run 2026-11-20 09:00 UTC;"
+        " due now (the period of Tue 2026-12-01 08:00 UTC); then Wed 2026-12-02 08:00 UTC (UTC),"
+        " in 23 h 00 min"
+    )
+    # The next day's period is due, not overdue: a run late by an hour is no missed digest.
+    assert status_at(capsys, config, "2026-11-21T09:00Z") == (
+        0,
+        "ana: due now (the period of Sat 2026-11-21 08:00 UTC); then Sun 2026-11-22 08:00 UTC"
+        " (UTC), in 23 h 00 min",
+    )
+    code, line = status_at(capsys, config, "2026-11-22T08:30Z")  # Saturday's went by
+    assert code == 1 and line.startswith("ana: overdue: 1 period since Fri 2026-11-20 08:00 UTC,")
+    # The timer back: its run makes the period due now, and nothing is overdue any more.
+    assert main(["run", *config, "--now", "2026-12-01T09:00Z"]) == 0
+    code, line = status_at(capsys, config, "2026-12-01T10:00Z")
+    assert code == 0 and "overdue" not in line
+
+
+@pytest.mark.parametrize(
+    ("schedule", "zone", "ran", "fine", "late", "said"),
+    [
+        # Weekdays only: a weekend without runs misses nothing; a Monday without one does.
+        (
+            "0 8 * * 1-5",
+            "America/New_York",
+            "2026-11-20T14:00Z",
+            "2026-11-23T14:00Z",
+            "2026-11-24T14:00Z",
+            "1 period since Fri 2026-11-20 08:00 EST",
+        ),
+        # Weekly: a week-old period due now is due; the week before it, never made, is overdue.
+        (
+            "0 8 * * 1",
+            "UTC",
+            "2026-11-16T09:00Z",
+            "2026-11-29T23:00Z",
+            "2026-11-30T09:00Z",
+            "1 period since Mon 2026-11-16 08:00 UTC",
+        ),
+        # Berlin falls back on 25 October: its second 02:30 opens no period, so one is missed.
+        (
+            "30 2 * * *",
+            "Europe/Berlin",
+            "2026-10-24T01:00Z",
+            "2026-10-25T02:00Z",
+            "2026-10-26T02:00Z",
+            "1 period since Sat 2026-10-24 02:30 CEST",
+        ),
+        # It springs forward on 29 March: the skipped 02:30 fires as 03:30 CEST, one period.
+        (
+            "30 2 * * *",
+            "Europe/Berlin",
+            "2026-03-28T02:00Z",
+            "2026-03-29T01:45Z",
+            "2026-03-30T01:00Z",
+            "1 period since Sat 2026-03-28 02:30 CET",
+        ),
+        # Hourly over the fall-back night: 01:00, 02:00 (once), 03:00 and 04:00 went by.
+        (
+            "0 * * * *",
+            "Europe/Berlin",
+            "2026-10-24T22:30Z",
+            "2026-10-24T23:30Z",
+            "2026-10-25T04:30Z",
+            "4 periods since Sun 2026-10-25 00:00 CEST",
+        ),
+        (
+            "30 7 * * *",
+            "Asia/Kolkata",
+            "2026-11-20T02:30Z",
+            "2026-11-21T03:00Z",
+            "2026-11-22T02:00Z",
+            "1 period since Fri 2026-11-20 07:30 IST",
+        ),
+    ],
+)
+def test_overdue_counts_the_periods_of_each_schedule_and_zone_no_run_saw(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    schedule: str,
+    zone: str,
+    ran: str,
+    fine: str,
+    late: str,
+    said: str,
+) -> None:
+    config = scheduled(tmp_path, schedule, zone)
+    assert main(["run", *config, "--now", ran]) == 0
+    code, line = status_at(capsys, config, fine)
+    assert code == 0 and "overdue" not in line, line
+    code, line = status_at(capsys, config, late)
+    assert code == 1 and line.startswith(f"ana: overdue: {said}, last run {ran[:10]} "), line
+
+
+def test_a_new_reader_or_an_edited_schedule_is_due_not_overdue(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = scheduled(tmp_path, "0 8 * * *", "UTC")
+    assert main(["run", *config, "--now", "2026-11-20T09:00Z"]) == 0
+    # bo joins; at 08:00 next day both are due: bo's first period, ana's next one.
+    scheduled(tmp_path, "0 8 * * *", "UTC", "ana", "bo")
+    capsys.readouterr()
+    assert main(["status", *config, "--now", "2026-11-21T08:10Z"]) == 0
+    out = capsys.readouterr().out
+    assert "  bo: due now (the period of Sat 2026-11-21 08:00 UTC)" in out
+    assert "overdue" not in out
+    # The state's last run stands for a reader no run has seen: bo is overdue with ana.
+    assert main(["status", *config, "--now", "2026-11-23T08:10Z"]) == 1
+    out = capsys.readouterr().out
+    assert "  bo: overdue: 2 periods since Fri 2026-11-20 08:00 UTC, last run" in out
+    # daily -> weekly on Mondays: the Monday period is due, the Monday before it had its run.
+    scheduled(tmp_path, "0 8 * * 1", "UTC")
+    code, line = status_at(capsys, config, "2026-11-23T09:00Z")
+    assert code == 0 and line.startswith("ana: due now (the period of Mon 2026-11-23 08:00 UTC)")
+    # daily -> every 15 minutes: the quarter due now is due; one gone by with no run is overdue.
+    scheduled(tmp_path, "*/15 * * * *", "UTC")
+    assert status_at(capsys, config, "2026-11-20T09:20Z")[0] == 0
+    code, line = status_at(capsys, config, "2026-11-20T09:40Z")
+    assert code == 1 and line.startswith("ana: overdue: 1 period since Fri 2026-11-20 09:00 UTC")
+
+
+def test_a_run_that_failed_or_stopped_before_the_digests_makes_no_period(tmp_path: Path) -> None:
+    """Only a run that got to the digests (or is running) saw the period: one that failed, or
+    a SIGTERM cut short before them, leaves the periods since overdue."""
+    from digest.cli import upcoming
+
+    settings = settings_for(tmp_path, subscriber("ana", "differential privacy"))
+    arrive(tmp_path / "papers", "1", paper("p1", PRIVACY))
+    state = str(tmp_path / "s.db")
+    with Store(state) as store:
+        pipeline.run_once(settings, store, at("2026-11-20T09:00Z"))
+        run = store.start_run(at("2026-11-25T09:00Z"), at("2026-11-25T09:00Z"))
+        store.finish_run(run, at("2026-11-25T09:00Z"), "failed", {"error": "disk full"})
+        run = store.start_run(at("2026-11-26T09:00Z"), at("2026-11-26T09:00Z"))
+        store.finish_run(run, at("2026-11-26T09:00Z"), "attention", {"subscribers": {}})
+        now = at("2026-11-28T09:00Z")
+        pairs, late = upcoming.next_digests(settings, store, store.runs(5, now), now)
+    assert late == ["ana"]
+    assert pairs[0][1].startswith(
+        "overdue: 7 periods since Fri 2026-11-20 08:00 UTC, last run 2026-11-20 09:00 UTC;"
+    )
+
+
+@pytest.mark.parametrize(
+    ("schedule", "zone", "seen", "start"),
+    [
+        ("*/15 * * * *", "Europe/Berlin", "2026-10-24T20:07Z", "2026-10-25T05:00Z"),
+        ("0 * * * *", "America/New_York", "2026-03-07T20:00Z", "2026-03-09T12:00Z"),
+        ("30 2 * * *", "America/New_York", "2026-10-30T12:00Z", "2026-11-03T12:00Z"),
+        ("0 2 * * *", "Australia/Sydney", "2026-04-02T12:00Z", "2026-04-07T12:00Z"),
+        ("0 2 * * *", "Australia/Sydney", "2026-10-01T12:00Z", "2026-10-06T12:00Z"),
+        ("30 1-3 * * *", "Europe/Berlin", "2026-03-27T12:00Z", "2026-03-31T12:00Z"),
+        ("0 0 * * *", "America/Santiago", "2026-09-03T12:00Z", "2026-09-09T12:00Z"),
+        ("0 8 * * 1-5", "Asia/Tokyo", "2026-11-02T12:00Z", "2026-11-20T12:00Z"),
+    ],
+)
+def test_the_periods_missed_are_those_period_start_names_in_between(
+    schedule: str, zone: str, seen: str, start: str
+) -> None:
+    """Counted against periods.period_start taken every five minutes: each period once, the
+    repeated hour's none twice, a skipped 02:30 once."""
+    from digest.cli import upcoming
+    from digest.periods import period_start
+
+    current = period_start(schedule, zone, at(start))
+    assert current is not None
+    count, since = upcoming._missed(schedule, zone, at(seen), current)
+    moment, named = at(seen), set()
+    while moment < current:
+        if (p := period_start(schedule, zone, moment)) is not None:
+            named.add(p.astimezone(UTC))
+        moment += timedelta(minutes=5)
+    assert since.astimezone(UTC) == min(named)
+    assert count == len(named) - 1 > 0

@@ -1,14 +1,14 @@
 """What the command prints about runs: the summary of one `digest run` and the `digest status`
-report (last runs, next digests, sources, pending and dead deliveries)."""
+report (last runs, sources, pending and dead deliveries; its next digests are upcoming.py's)."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from digest.channels.email import recipients
+from digest.cli.upcoming import next_digests
 from digest.models import Settings, redact
-from digest.periods import covered, next_fires, period_start
 from digest.state.lock import health
 from digest.state.pauses import mailing
 
@@ -181,7 +181,7 @@ def _source_state(source: SourceReport) -> str:
 
 def status_report(settings: Settings, store: Store, state: str, now: datetime) -> tuple[str, int]:
     """`digest status`: the text, and 1 if something needs attention (a dead delivery, a source
-    whose last try failed, a last run that was not ok), else 0."""
+    whose last try failed, a last run that was not ok, a subscriber's digests overdue), else 0."""
     alive, beat = health(state, now)
     lines = [f"digest status at {now:%Y-%m-%dT%H:%M%z} over {store.name}", f"serve: {beat}"]
     workers = store.workers()
@@ -224,8 +224,8 @@ def status_report(settings: Settings, store: Store, state: str, now: datetime) -
             f" digests made: {_names(made)};"
             f" {_counted(alerts, 'alert')}{f' ({kept} held)' if kept else ''}; {sent} sent{by}"
         )
-    lines.append("next digests:")
-    lines += _gathered(_next_digests(settings, store, now), "subscriber")
+    upcoming, late = next_digests(settings, store, runs, now)
+    lines += ["next digests:", *_gathered(upcoming, "subscriber")]
     sources = {s["source"]: s for s in store.journal.sources()}
     failing = False
     lines.append("sources, last success:")
@@ -253,47 +253,9 @@ def status_report(settings: Settings, store: Store, state: str, now: datetime) -
     lines.append(f"deliveries: {pending} pending, {dead} dead{gave_up}")
     lines += _deliveries(settings, store, now)
     last = runs[0] if runs else None
-    attention = dead > 0 or stalled > 0 or failing
+    attention = dead > 0 or stalled > 0 or failing or bool(late)  # late: periods no run made
     attention = attention or bool(last and last["outcome"] not in ("ok", "running"))
     return "\n".join(lines), 1 if attention else 0
-
-
-def _next_digests(settings: Settings, store: Store, now: datetime) -> list[tuple[str, str]]:
-    """(subscriber, when its next digest comes) for `digest status`."""
-    pairs = []
-    fires = next_fires(settings, now)
-    waiting = store.journal.held_counts()  # read from the holds themselves, not from run summaries
-    for sub in settings.subscribers:
-        fire = fires[sub.name]
-        when = "never" if fire is None else f"{fire:%a %Y-%m-%d %H:%M %Z}"
-        left = "" if fire is None else f" ({fire.tzinfo}), in {_span(fire - now)}"
-        held = f", with {_counted(waiting[sub.name], 'held alert')}" if sub.name in waiting else ""
-        if _ahead(store, sub.name, now):  # its next fire makes nothing: "clock behind" below
-            pairs.append((sub.name, f"none until the period of its last digest comes{held}"))
-            continue
-        # Past the period's fire time with no digest for it yet: the next run makes it.
-        start = period_start(sub.schedule, sub.timezone, now)
-        covers = start is not None and (
-            store.has_digest(sub.name, start.isoformat())
-            or covered(start, store.last_digest(sub.name))  # a schedule or zone changed since
-        )
-        if start is not None and not covers:
-            opened = f"{start:%a %Y-%m-%d %H:%M %Z}"
-            pairs.append((sub.name, f"due now (the period of {opened}){held}; then {when}{left}"))
-            continue
-        pairs.append((sub.name, f"{when}{left}{held}"))
-    return pairs
-
-
-def _ahead(store: Store, name: str, now: datetime) -> bool:
-    """Whether the subscriber's last digest is for a period after `now` (a --now ahead)."""
-    from digest.periods import behind
-
-    last = store.last_digest(name)
-    try:
-        return last is not None and behind(last[0], now)
-    except (TypeError, ValueError):  # a period with no time, or none with its offset
-        return False
 
 
 def _pauses(settings: Settings, store: Store) -> list[str]:
@@ -389,9 +351,3 @@ def _deliveries(settings: Settings, store: Store, now: datetime) -> list[str]:
 
 def _counted(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
-def _span(delta: timedelta) -> str:
-    minutes = max(0, int(delta.total_seconds() // 60))
-    days, minutes = divmod(minutes, 24 * 60)
-    return (f"{days} d " if days else "") + f"{minutes // 60} h {minutes % 60:02d} min"
