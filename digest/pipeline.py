@@ -1,6 +1,6 @@
 """The only module that wires the stages together: ingest, rank, render, record, deliver.
 
-run_once() is one whole cycle on one clock; preview() is its read-only cousin.
+run_once() is one whole cycle on one clock; preview() (preview.py) is its read-only cousin.
 """
 
 from __future__ import annotations
@@ -14,20 +14,12 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from digest import alerts, library
-from digest.intake import SourceReport, ingest, seen_replacements
-from digest.models import (
-    Digest,
-    DigestError,
-    InputError,
-    Message,
-    Paper,
-    Settings,
-    Subscriber,
-    evidence,
-    redact,
-)
+from digest.intake import SourceReport, ingest
+from digest.models import Digest, DigestError, Message, Settings, Subscriber, redact
 from digest.outbox import Outcome, deliver
-from digest.periods import behind, covered, next_fire, period_start
+from digest.periods import behind, covered, period_start
+from digest.preview import MADE, verdict
+from digest.preview import preview as preview  # `digest preview` calls it here
 from digest.state import Store, lineage
 from digest.web import clicks, replies
 from digest.web.tokens import links_in
@@ -252,22 +244,18 @@ def make_digests(
         items, carried = picks.get(sub.name, []), carrying[sub.name]
         left = alerts.left_out(held[sub.name], carried, items)
         period = start.isoformat()
-        fresh = sub.name in news or bool(carried)
-        if sub.name not in news and sources_down:
-            # Nothing arrived because nothing could be read: keep the period open for a later run
-            # (held alerts wait for it too: alone, they made a digest that hid the failure).
-            status = "waiting for sources"
+        # One rule with the preview's (preview.verdict): it had shown a digest of held alerts
+        # while the run, with a source down, waited for it (reg50 F1).
+        shown, told = bool(items or carried), bool(announced[sub.name])
+        status = verdict(sub.name in news, shown, sources_down, told)
+        if status == "waiting for sources":  # nothing could be read: the period stays open
             told = alerts.notify_down(settings, store, sub, period, start.date(), now, failed)
             reports.append(SubscriberReport(sub.name, period, status, notified=told))
             continue
         digest = Digest(sub.name, period, start.date(), tuple(items), now, carried, left)
         messages: list[tuple[str, str, Message]] = []
-        status = "made" if items or carried else ("no match" if fresh else "nothing new")
-        if not items and not carried and announced[sub.name]:
-            # Papers came and matched, but went out as alerts: neither nothing new nor no match.
-            status = "alerted"
         message: Message | None = None
-        if items or carried:
+        if status == MADE:
             from digest import render
 
             env = env or render.make_environment(settings.templates)
@@ -276,7 +264,7 @@ def make_digests(
             message = alerts.notice(settings, sub, status, start.date(), failed, now, store)
         if message is not None:
             messages = [(channel.name, channel.kind, message) for channel in sub.channels]
-        purpose = "digest" if items or carried else "notice"
+        purpose = "digest" if status == MADE else "notice"
         seq = max(through, floors[sub.name])
         made = store.record_digest(digest, seq, messages, purpose, own.earlier.get(sub.name, ()))
         if isinstance(made, int):  # a hold this digest did not carry is over (excluded, no rule)
@@ -322,79 +310,3 @@ def _due(
         else:
             due.append((sub, start))
     return reports, due
-
-
-def preview(settings: Settings, store: Store, name: str, now: datetime) -> Message | str:
-    """Render the digest the subscriber would get now, changing no state; of a quiet period, its
-    notice, or the line saying that nothing would be sent."""
-    subscriber = next((s for s in settings.subscribers if s.name == name), None)
-    if subscriber is None:
-        known = ", ".join(s.name for s in settings.subscribers)
-        raise InputError(f"no subscriber named {name!r} in {settings.path}; known: {known}")
-    waiting: set[str] = set()
-    cache = library.Unwritten(store.papers)
-    (subscriber,) = library.with_libraries(
-        [subscriber], cache=cache, sources=settings.sources, now=now, waiting=waiting
-    )
-    if waiting:  # as the run: no digest ranked without the liked papers
-        return f"{name}: waiting for liked papers: a run now makes no digest (the lookup failed)"
-    from digest import corpus, render  # numpy: not for commands that never rank
-
-    (subscriber,) = corpus.rated(settings, store, [subscriber])
-    sources, fetched = ingest(settings, None, now)
-    failed = [s.name for s in sources if s.error]
-    fetched = seen_replacements(fetched, store, "preview")
-    fetched = store.papers.canonical(fetched)  # a paper known under another key is that paper
-    floor = store.considered_through(name)
-    stored = [paper for _, paper in store.papers_after(floor)]
-    # Stored before the last digest, a paper was considered then: no news now, as for the run.
-    recent = {paper.id for paper in stored}
-    new = [p for p in fetched if p.id not in recent and store.papers.paper(p.id) is None]
-    fetched = [p for p in fetched if p.id in recent] + new
-    pool = evidence.dedupe(stored + fetched)
-    ids = [p.id for p in pool]
-
-    # The run's space (fitted, unsaved, when the new papers make it stale) and held alerts.
-    space = corpus.foreseen_space(store, [subscriber], new) if pool else None
-    owned = store.papers.owners(subscriber.profile.library, subscriber.likes)  # as the run
-    held = alerts.standing([subscriber], {name: store.journal.holds(name)}, space)[name]
-    held = [h for h in held if h.scored.paper.id not in owned]
-    allowed = {name: set(ids) - store.sent_ids(name, ids) - store.journal.alerted_ids(name, ids)}
-    allowed[name] -= owned | {h.scored.paper.id for h in held}
-    fresh = bool(allowed[name])
-    start = period_start(subscriber.schedule, subscriber.timezone, now) or now
-    made = store.has_digest(name, start.isoformat())
-    # A run now sends or holds alert matches first; after this period's digest, the next.
-    every = _rank(
-        pool, [subscriber], allowed=allowed, space=space, top_k=alerts.ALL, thresholds=False
-    )
-    alerted, holding = alerts.foreseen(store, subscriber, every.get(name, []), now, made)
-    allowed[name] -= alerted | {h.scored.paper.id for h in holding}
-    held += holding
-    carried = alerts.most(held)  # as the run: the held alerts past those are candidates again
-    allowed[name] |= alerts.beyond(held, carried) & set(ids)
-    items = _rank(pool, [subscriber], allowed=allowed, space=space).get(name, [])
-    if made:
-        start = next_fire(subscriber.schedule, subscriber.timezone, now) or start
-        log.info("%s: this period's digest is made; the next one, if no more papers came", name)
-    if not items and not held:  # a quiet period: a run sends its notice, or nothing
-        down = not fresh and bool(failed)
-        told = alerted or store.journal.alerted_after(name, floor)
-        quiet = "no match" if fresh else "nothing new"
-        quiet = "waiting for sources" if down else "alerted" if told else quiet
-        return alerts.foreseen_quiet(settings, subscriber, quiet, start.date(), now, failed)
-    left = alerts.left_out(held, carried, items)
-    digest = Digest(name, start.isoformat(), start.date(), tuple(items), now, carried, left)
-    links = links_in(settings, store, subscriber, now)  # as the real digest will have them
-    return render.render_digest(digest, render.make_environment(settings.templates), links)
-
-
-def _rank(
-    papers: Sequence[Paper], subscribers: Sequence[Subscriber], **options: Any
-) -> dict[str, list[Any]]:
-    if not papers or not subscribers:
-        return {}
-    # Imported here so that commands which never rank (--help, validate) skip scikit-learn.
-    from digest import ranking
-
-    return ranking.rank(papers, subscribers, **options)

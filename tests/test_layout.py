@@ -26,6 +26,7 @@ ORDER = [
     "outbox",  # the delivery loop
     "web",  # the reader-facing HTTP face: rating links, Slack, archive, feed; Matrix replies
     "alerts",  # papers that cannot wait for the digest, and quiet-period notices
+    "preview",  # what a run now would make for one reader, and the rule deciding it
     "pipeline",  # the only module that wires the stages
     "scheduler",  # digest serve
     "cli",  # the command

@@ -4,8 +4,6 @@ papers given once, quiet days told apart, and sources that fail."""
 from __future__ import annotations
 
 import dataclasses
-import email
-import email.policy
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -14,7 +12,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from digest import periods, pipeline
-from digest.models import ChannelConfig, Message, Profile, Settings, SourceConfig, Subscriber
+from digest.models import ChannelConfig, Profile, Settings, SourceConfig, Subscriber
 from digest.state import Store
 from tests.feedserver import Answer, serve
 
@@ -235,157 +233,6 @@ def test_when_every_source_fails_the_period_stays_open(tmp_path: Path) -> None:
         assert (later.subscribers[0].status, later.subscribers[0].picked) == ("made", 1)
 
 
-def test_preview_ranks_in_the_stored_space_a_run_ranks_in(tmp_path: Path, monkeypatch) -> None:
-    from digest import corpus
-    from tests.test_ranking import load_seed_papers
-
-    monkeypatch.setattr(corpus, "SPACE_MIN_PAPERS", 5)
-    write_seeds(tmp_path, "a.txt", PRIVACY, UNLEARN, VISION)  # today's papers, not stored
-    settings = settings_for(tmp_path, subscriber("ana", "differential privacy"))
-    now = datetime(2026, 11, 30, tzinfo=UTC)
-    with Store(tmp_path / "s.db") as store:
-        store.add_papers(load_seed_papers(), now)  # the stored corpus: the 57 seed papers
-        assert corpus.ranking_space(store, settings.subscribers, now) is not None
-        stored = pipeline.preview(settings, store, "ana", now).text
-        store.db.execute("DELETE FROM spaces")  # now the preview fits on its own pool
-        alone = pipeline.preview(settings, store, "ana", now).text
-    assert "differential privacy" in stored.lower()
-    assert stored != alone  # other idf and centroid: other scores
-
-
-def test_preview_ranks_in_the_space_the_run_refits_when_its_new_papers_make_it_stale(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # Preview stores nothing, so it took the saved space for current; the run, having stored
-    # the day's papers, refitted it: other scores, another tenth pick.
-    from digest import corpus
-    from tests.test_ranking import load_seed_papers
-
-    monkeypatch.setattr(corpus, "SPACE_MIN_PAPERS", 5)
-    seeds = load_seed_papers()
-    ana = dataclasses.replace(subscriber("ana", "differential privacy and learning"), top_k=8)
-    settings = settings_for(tmp_path, ana)
-    now = datetime(2026, 11, 30, 12, tzinfo=UTC)
-    with Store(tmp_path / "s.db") as store:
-        store.add_papers(seeds[:20], datetime(2026, 11, 29, tzinfo=UTC))
-        corpus.ranking_space(store, settings.subscribers, now)  # saved: 20 papers
-        write_seeds(tmp_path, "a.txt", *[p.abstract for p in seeds[20:]])  # 37 new: stale
-        shown = pipeline.preview(settings, store, "ana", now)
-        pipeline.run_once(settings, store, now)
-        (row,) = [r for r in store.outbox() if r.purpose == "digest"]
-    assert row.message is not None and shown.text == row.message.text
-
-
-def test_preview_leaves_out_what_the_last_digest_considered_as_the_run_does(
-    tmp_path: Path,
-) -> None:
-    # The sources return yesterday's papers again; the run ranks only papers after its last
-    # digest, and the preview of the next digest must show what that run would send.
-    write_seeds(tmp_path, "a.txt", PRIVACY, UNLEARN)
-    ana = subscriber("ana", "differential privacy and unlearning")
-    settings = settings_for(tmp_path, dataclasses.replace(ana, top_k=1))
-    with Store(tmp_path / "s.db") as store:
-        made = pipeline.run_once(settings, store, datetime(2026, 11, 30, 12, tzinfo=UTC))
-        assert made.subscribers[0].picked == 1  # the other was considered, and passed over
-        later = datetime(2026, 12, 1, 12, tzinfo=UTC)
-        shown = pipeline.preview(settings, store, "ana", later)
-        assert pipeline.run_once(settings, store, later).subscribers[0].status == "nothing new"
-    assert shown == (
-        'ana: nothing would be sent for the digest of 2026-12-01 (on_empty = "skip"): '
-        "No new papers arrived since your last digest."
-    )
-
-
-@pytest.mark.parametrize(
-    ("interests", "quiet"),
-    [
-        ("differential privacy and unlearning", "no new papers"),
-        ("galaxy rotation curves", "nothing matched"),
-    ],
-)
-def test_preview_of_a_quiet_period_shows_the_notice_a_run_sends(
-    tmp_path: Path, interests: str, quiet: str
-) -> None:
-    # A preview showed a digest of "0 new papers" that no run ever sends.
-    write_seeds(tmp_path, "a.txt", PRIVACY)
-    ana = subscriber("ana", interests, on_empty="notify", min_score=0.05)
-    settings = settings_for(tmp_path, ana)
-    with Store(tmp_path / "s.db") as store:
-        if quiet == "no new papers":
-            pipeline.run_once(settings, store, datetime(2026, 11, 30, 12, tzinfo=UTC))
-        later = datetime(2026, 12, 1, 12, tzinfo=UTC)
-        shown = pipeline.preview(settings, store, "ana", later)
-        pipeline.run_once(settings, store, later)
-    assert isinstance(shown, Message) and quiet in shown.subject
-    (eml,) = (tmp_path / "out" / "2026-12-01").glob("ana*.eml")
-    sent = email.message_from_bytes(eml.read_bytes(), policy=email.policy.default)
-    assert sent["Subject"] == shown.subject
-
-
-def test_preview_after_the_periods_digest_shows_the_next_one_without_what_goes_as_alerts(
-    tmp_path: Path,
-) -> None:
-    write_seeds(tmp_path, "a.txt", UNLEARN)
-    ana = subscriber("ana", "differential privacy and unlearning", alert_keywords=("federated",))
-    settings = settings_for(tmp_path, ana)
-    with Store(tmp_path / "s.db") as store:
-        pipeline.run_once(settings, store, datetime(2026, 11, 30, 12, tzinfo=UTC))
-        write_seeds(tmp_path, "b.txt", PRIVACY)  # names "federated": an alert, no digest's
-        later = datetime(2026, 11, 30, 13, tzinfo=UTC)
-        shown = pipeline.preview(settings, store, "ana", later)
-        report = pipeline.run_once(settings, store, later)
-    assert [len(a.made) for a in report.alerts] == [1]
-    assert isinstance(shown, str)  # the only new paper went out as an alert: nothing is left
-    assert "the digest of 2026-12-01" in shown and "went out as an alert" in shown
-
-
-def test_preview_before_the_digest_carries_alert_matches_as_the_run_holds_them(
-    tmp_path: Path,
-) -> None:
-    write_seeds(tmp_path, "a.txt", PRIVACY, UNLEARN)
-    ana = subscriber("ana", "machine unlearning", alert_keywords=("federated",))
-    settings = settings_for(tmp_path, dataclasses.replace(ana, top_k=1))
-    now = datetime(2026, 11, 30, 12, tzinfo=UTC)
-    with Store(tmp_path / "s.db") as store:
-        shown = pipeline.preview(settings, store, "ana", now)
-        pipeline.run_once(settings, store, now)
-    (eml,) = (tmp_path / "out" / "2026-11-30").glob("ana*.eml")
-    mail = email.message_from_bytes(eml.read_bytes(), policy=email.policy.default)
-    made = mail.get_body(("plain",)).get_content()  # type: ignore[union-attr]
-    for text in (shown.text, made):  # the held alert ahead of the one pick, beyond top_k
-        assert "private client updates" in text and "training data" in text
-
-
-def test_preview_when_no_source_can_be_read_says_so_as_the_run_does(tmp_path: Path) -> None:
-    # It said "no new papers since your last digest", on a state that had no digest yet.
-    ana = subscriber("ana", "differential privacy", on_empty="notify")
-    settings = settings_for(tmp_path, ana, path=str(tmp_path / "unmounted"))
-    now = datetime(2026, 11, 30, 12, tzinfo=UTC)
-    with Store(tmp_path / "s.db") as store:
-        shown = pipeline.preview(settings, store, "ana", now)
-        report = pipeline.run_once(settings, store, now)
-    assert [s.status for s in report.subscribers] == ["waiting for sources"]
-    assert isinstance(shown, Message) and "a source failed" in shown.subject
-    assert "could not read seeds" in shown.text
-
-
-def test_preview_when_the_liked_papers_cannot_be_looked_up_makes_no_digest(
-    tmp_path: Path,
-) -> None:
-    # It showed a digest ranked without the liked paper, which no run makes.
-    write_seeds(tmp_path, "a.txt", PRIVACY, UNLEARN)
-    dead = SourceConfig("arxiv", "arxiv", {"url": "http://127.0.0.1:1/api/query", "retries": 0})
-    ana = subscriber("ana", "differential privacy", likes=("2501.01234",))
-    settings = dataclasses.replace(settings_for(tmp_path, ana), sources=(
-        *settings_for(tmp_path, ana).sources, dead))  # fmt: skip
-    now = datetime(2026, 11, 30, 12, tzinfo=UTC)
-    with Store(tmp_path / "s.db") as store:
-        shown = pipeline.preview(settings, store, "ana", now)
-        report = pipeline.run_once(settings, store, now)
-    assert [s.status for s in report.subscribers] == ["waiting for liked papers"]
-    assert shown == "ana: waiting for liked papers: a run now makes no digest (the lookup failed)"
-
-
 def test_a_rating_given_while_the_sources_are_read_counts_in_that_runs_digest(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -406,16 +253,6 @@ def test_a_rating_given_while_the_sources_are_read_counts_in_that_runs_digest(
     with Store(tmp_path / "s.db") as store:
         report = pipeline.run_once(settings, store, datetime(2026, 11, 30, 12, tzinfo=UTC))
     assert [(s.status, s.picked) for s in report.subscribers] == [("made", 1)]
-
-
-def test_preview_changes_nothing(tmp_path: Path) -> None:
-    write_seeds(tmp_path, "a.txt", PRIVACY, UNLEARN)
-    settings = settings_for(tmp_path, subscriber("ana", "differential privacy"))
-    with Store(tmp_path / "s.db") as store:
-        message = pipeline.preview(settings, store, "ana", datetime(2026, 11, 30, tzinfo=UTC))
-        assert "differential privacy" in message.text.lower()
-        assert store.count_papers() == 0 and store.outbox() == [] and store.runs() == []
-        assert not (tmp_path / "out").exists()
 
 
 LIKED = """<?xml version="1.0" encoding="UTF-8"?>

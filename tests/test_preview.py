@@ -1,0 +1,284 @@
+"""`digest preview`: the digest a run at the same instant would make, or its notice, or the line
+that nothing is sent; each checked against that run on a real store (preview.py)."""
+
+from __future__ import annotations
+
+import dataclasses
+import email
+import email.policy
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from digest import alerts, pipeline
+from digest.models import Message, Settings, SourceConfig
+from digest.state import Store
+from tests.test_pipeline import PRIVACY, UNLEARN, VISION, settings_for, subscriber, write_seeds
+
+
+@pytest.fixture(autouse=True)
+def both_ways(ranking_mode: str) -> str:
+    return ranking_mode
+
+
+@pytest.fixture(autouse=True)
+def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+
+
+def test_preview_ranks_in_the_stored_space_a_run_ranks_in(tmp_path: Path, monkeypatch) -> None:
+    from digest import corpus
+    from tests.test_ranking import load_seed_papers
+
+    monkeypatch.setattr(corpus, "SPACE_MIN_PAPERS", 5)
+    write_seeds(tmp_path, "a.txt", PRIVACY, UNLEARN, VISION)  # today's papers, not stored
+    settings = settings_for(tmp_path, subscriber("ana", "differential privacy"))
+    now = datetime(2026, 11, 30, tzinfo=UTC)
+    with Store(tmp_path / "s.db") as store:
+        store.add_papers(load_seed_papers(), now)  # the stored corpus: the 57 seed papers
+        assert corpus.ranking_space(store, settings.subscribers, now) is not None
+        stored = pipeline.preview(settings, store, "ana", now).text
+        store.db.execute("DELETE FROM spaces")  # now the preview fits on its own pool
+        alone = pipeline.preview(settings, store, "ana", now).text
+    assert "differential privacy" in stored.lower()
+    assert stored != alone  # other idf and centroid: other scores
+
+
+def test_preview_ranks_in_the_space_the_run_refits_when_its_new_papers_make_it_stale(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Preview stores nothing, so it took the saved space for current; the run, having stored
+    # the day's papers, refitted it: other scores, another tenth pick.
+    from digest import corpus
+    from tests.test_ranking import load_seed_papers
+
+    monkeypatch.setattr(corpus, "SPACE_MIN_PAPERS", 5)
+    seeds = load_seed_papers()
+    ana = dataclasses.replace(subscriber("ana", "differential privacy and learning"), top_k=8)
+    settings = settings_for(tmp_path, ana)
+    now = datetime(2026, 11, 30, 12, tzinfo=UTC)
+    with Store(tmp_path / "s.db") as store:
+        store.add_papers(seeds[:20], datetime(2026, 11, 29, tzinfo=UTC))
+        corpus.ranking_space(store, settings.subscribers, now)  # saved: 20 papers
+        write_seeds(tmp_path, "a.txt", *[p.abstract for p in seeds[20:]])  # 37 new: stale
+        shown = pipeline.preview(settings, store, "ana", now)
+        pipeline.run_once(settings, store, now)
+        (row,) = [r for r in store.outbox() if r.purpose == "digest"]
+    assert row.message is not None and shown.text == row.message.text
+
+
+def test_preview_leaves_out_what_the_last_digest_considered_as_the_run_does(
+    tmp_path: Path,
+) -> None:
+    # The sources return yesterday's papers again; the run ranks only papers after its last
+    # digest, and the preview of the next digest must show what that run would send.
+    write_seeds(tmp_path, "a.txt", PRIVACY, UNLEARN)
+    ana = subscriber("ana", "differential privacy and unlearning")
+    settings = settings_for(tmp_path, dataclasses.replace(ana, top_k=1))
+    with Store(tmp_path / "s.db") as store:
+        made = pipeline.run_once(settings, store, datetime(2026, 11, 30, 12, tzinfo=UTC))
+        assert made.subscribers[0].picked == 1  # the other was considered, and passed over
+        later = datetime(2026, 12, 1, 12, tzinfo=UTC)
+        shown = pipeline.preview(settings, store, "ana", later)
+        assert pipeline.run_once(settings, store, later).subscribers[0].status == "nothing new"
+    assert shown == (
+        'ana: nothing would be sent for the digest of 2026-12-01 (on_empty = "skip"): '
+        "No new papers arrived since your last digest."
+    )
+
+
+@pytest.mark.parametrize(
+    ("interests", "quiet"),
+    [
+        ("differential privacy and unlearning", "no new papers"),
+        ("galaxy rotation curves", "nothing matched"),
+    ],
+)
+def test_preview_of_a_quiet_period_shows_the_notice_a_run_sends(
+    tmp_path: Path, interests: str, quiet: str
+) -> None:
+    # A preview showed a digest of "0 new papers" that no run ever sends.
+    write_seeds(tmp_path, "a.txt", PRIVACY)
+    ana = subscriber("ana", interests, on_empty="notify", min_score=0.05)
+    settings = settings_for(tmp_path, ana)
+    with Store(tmp_path / "s.db") as store:
+        if quiet == "no new papers":
+            pipeline.run_once(settings, store, datetime(2026, 11, 30, 12, tzinfo=UTC))
+        later = datetime(2026, 12, 1, 12, tzinfo=UTC)
+        shown = pipeline.preview(settings, store, "ana", later)
+        pipeline.run_once(settings, store, later)
+    assert isinstance(shown, Message) and quiet in shown.subject
+    (eml,) = (tmp_path / "out" / "2026-12-01").glob("ana*.eml")
+    sent = email.message_from_bytes(eml.read_bytes(), policy=email.policy.default)
+    assert sent["Subject"] == shown.subject
+
+
+def test_preview_after_the_periods_digest_shows_the_next_one_without_what_goes_as_alerts(
+    tmp_path: Path,
+) -> None:
+    write_seeds(tmp_path, "a.txt", UNLEARN)
+    ana = subscriber("ana", "differential privacy and unlearning", alert_keywords=("federated",))
+    settings = settings_for(tmp_path, ana)
+    with Store(tmp_path / "s.db") as store:
+        pipeline.run_once(settings, store, datetime(2026, 11, 30, 12, tzinfo=UTC))
+        write_seeds(tmp_path, "b.txt", PRIVACY)  # names "federated": an alert, no digest's
+        later = datetime(2026, 11, 30, 13, tzinfo=UTC)
+        shown = pipeline.preview(settings, store, "ana", later)
+        report = pipeline.run_once(settings, store, later)
+    assert [len(a.made) for a in report.alerts] == [1]
+    assert isinstance(shown, str)  # the only new paper went out as an alert: nothing is left
+    assert "the digest of 2026-12-01" in shown and "went out as an alert" in shown
+
+
+def test_preview_before_the_digest_carries_alert_matches_as_the_run_holds_them(
+    tmp_path: Path,
+) -> None:
+    write_seeds(tmp_path, "a.txt", PRIVACY, UNLEARN)
+    ana = subscriber("ana", "machine unlearning", alert_keywords=("federated",))
+    settings = settings_for(tmp_path, dataclasses.replace(ana, top_k=1))
+    now = datetime(2026, 11, 30, 12, tzinfo=UTC)
+    with Store(tmp_path / "s.db") as store:
+        shown = pipeline.preview(settings, store, "ana", now)
+        pipeline.run_once(settings, store, now)
+    (eml,) = (tmp_path / "out" / "2026-11-30").glob("ana*.eml")
+    mail = email.message_from_bytes(eml.read_bytes(), policy=email.policy.default)
+    made = mail.get_body(("plain",)).get_content()  # type: ignore[union-attr]
+    for text in (shown.text, made):  # the held alert ahead of the one pick, beyond top_k
+        assert "private client updates" in text and "training data" in text
+
+
+def test_preview_when_no_source_can_be_read_says_so_as_the_run_does(tmp_path: Path) -> None:
+    # It said "no new papers since your last digest", on a state that had no digest yet.
+    ana = subscriber("ana", "differential privacy", on_empty="notify")
+    settings = settings_for(tmp_path, ana, path=str(tmp_path / "unmounted"))
+    now = datetime(2026, 11, 30, 12, tzinfo=UTC)
+    with Store(tmp_path / "s.db") as store:
+        shown = pipeline.preview(settings, store, "ana", now)
+        report = pipeline.run_once(settings, store, now)
+    assert [s.status for s in report.subscribers] == ["waiting for sources"]
+    assert isinstance(shown, Message) and "a source failed" in shown.subject
+    assert "could not read seeds" in shown.text
+
+
+def test_preview_when_the_liked_papers_cannot_be_looked_up_makes_no_digest(
+    tmp_path: Path,
+) -> None:
+    # It showed a digest ranked without the liked paper, which no run makes.
+    write_seeds(tmp_path, "a.txt", PRIVACY, UNLEARN)
+    dead = SourceConfig("arxiv", "arxiv", {"url": "http://127.0.0.1:1/api/query", "retries": 0})
+    ana = subscriber("ana", "differential privacy", likes=("2501.01234",))
+    settings = dataclasses.replace(settings_for(tmp_path, ana), sources=(
+        *settings_for(tmp_path, ana).sources, dead))  # fmt: skip
+    now = datetime(2026, 11, 30, 12, tzinfo=UTC)
+    with Store(tmp_path / "s.db") as store:
+        shown = pipeline.preview(settings, store, "ana", now)
+        report = pipeline.run_once(settings, store, now)
+    assert [s.status for s in report.subscribers] == ["waiting for liked papers"]
+    assert shown == "ana: waiting for liked papers: a run now makes no digest (the lookup failed)"
+
+
+def test_preview_changes_nothing(tmp_path: Path) -> None:
+    write_seeds(tmp_path, "a.txt", PRIVACY, UNLEARN)
+    settings = settings_for(tmp_path, subscriber("ana", "differential privacy"))
+    with Store(tmp_path / "s.db") as store:
+        message = pipeline.preview(settings, store, "ana", datetime(2026, 11, 30, tzinfo=UTC))
+        assert "differential privacy" in message.text.lower()
+        assert store.count_papers() == 0 and store.outbox() == [] and store.runs() == []
+        assert not (tmp_path / "out").exists()
+
+
+# Three papers naming the alert keyword "federated": with a cap of one alert a day, one goes
+# out as an alert and two are held for the next digest.
+FEDERATED = (
+    PRIVACY,
+    "Federated optimization with secure aggregation keeps the updates of each client private.",
+    "Personalized federated learning adapts one shared model to the private data of each client.",
+)
+DAY1, LATER = datetime(2026, 11, 30, 12, tzinfo=UTC), datetime(2026, 11, 30, 13, tzinfo=UTC)
+DAY2 = datetime(2026, 12, 1, 12, tzinfo=UTC)
+
+
+def alerting(tmp_path: Path, down: bool) -> Settings:
+    """ana, one alert a day, a notice of a quiet period; with `down`, beside her papers' folder a
+    mirror that cannot be read (a share not mounted)."""
+    ana = subscriber(
+        "ana", "differential privacy and unlearning", alert_keywords=("federated",),
+        max_alerts_per_day=1, on_empty="notify",
+    )  # fmt: skip
+    settings = settings_for(tmp_path, ana)
+    mirror = SourceConfig("seeds", "mirror", {"path": str(tmp_path / "unmounted")})
+    return dataclasses.replace(settings, sources=(*settings.sources, mirror)) if down else settings
+
+
+def assert_foreseen(shown: Message | str, store: Store, day: datetime) -> None:
+    """The preview is what that day's run recorded: its digest, or its notice."""
+    (row,) = [r for r in store.outbox() if r.day == day.date() and r.purpose != "alert"]
+    assert isinstance(shown, Message) and row.message is not None
+    assert (shown.subject, shown.text) == (row.message.subject, row.message.text)
+
+
+@pytest.mark.parametrize("down", [True, False], ids=["a source down", "sources up"])
+@pytest.mark.parametrize(
+    ("state", "with_down", "with_up"),
+    [
+        ("held alerts alone", "waiting for sources", "made"),
+        ("held alerts, some past the most", "waiting for sources", "made"),
+        ("held alerts and news", "made", "made"),
+        ("neither", "waiting for sources", "nothing new"),
+    ],
+)
+def test_preview_foresees_whether_the_run_makes_a_digest_or_waits_for_its_sources(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    down: bool,
+    state: str,
+    with_down: str,
+    with_up: str,
+) -> None:
+    # With held alerts alone and a source down, the preview showed a digest (held alerts and
+    # picks) while the run at the same instant waited for the source and sent its notice: the
+    # preview had asked whether a source was down only when it had nothing else to show.
+    if "past the most" in state:
+        monkeypatch.setattr(alerts, "HELD_MOST", 1)  # one held alert carried, one a candidate
+    write_seeds(tmp_path, "a.txt", VISION)
+    with Store(tmp_path / "s.db") as store:
+        pipeline.run_once(alerting(tmp_path, False), store, DAY1)  # the day's (quiet) digest
+        if state != "neither":
+            write_seeds(tmp_path, "b.txt", *FEDERATED)
+            report = pipeline.run_once(alerting(tmp_path, False), store, LATER)
+            assert [(len(a.made), a.held) for a in report.alerts] == [(1, 2)]
+        if "news" in state:
+            write_seeds(tmp_path, "c.txt", UNLEARN)  # names no alert keyword
+        settings = alerting(tmp_path, down)
+        shown = pipeline.preview(settings, store, "ana", DAY2)
+        report = pipeline.run_once(settings, store, DAY2)
+        assert [s.status for s in report.subscribers] == [with_down if down else with_up]
+        assert_foreseen(shown, store, DAY2)
+
+
+@pytest.mark.parametrize("down", [True, False], ids=["a source down", "sources up"])
+@pytest.mark.parametrize(
+    ("matches", "with_up"),
+    [(FEDERATED, "made"), (FEDERATED[:1], "alerted")],
+    ids=["alerts held past the cap", "alerts told"],
+)
+def test_preview_after_the_periods_digest_foresees_the_next_run(
+    tmp_path: Path, down: bool, matches: tuple[str, ...], with_up: str
+) -> None:
+    # Once the period's digest is made, the preview shows the next period's: after a run now
+    # sends the day's alert and holds the rest. With a source down, that run waits for it.
+    write_seeds(tmp_path, "a.txt", VISION)
+    settings = alerting(tmp_path, down)
+    with Store(tmp_path / "s.db") as store:
+        pipeline.run_once(alerting(tmp_path, False), store, DAY1)
+        write_seeds(tmp_path, "b.txt", *matches)
+        shown = pipeline.preview(settings, store, "ana", LATER)
+        now = pipeline.run_once(settings, store, LATER)
+        assert [s.status for s in now.subscribers] == ["already made"]
+        assert [len(a.made) for a in now.alerts] == [1]
+        report = pipeline.run_once(settings, store, DAY2)
+        assert [s.status for s in report.subscribers] == [
+            "waiting for sources" if down else with_up
+        ]
+        assert_foreseen(shown, store, DAY2)
