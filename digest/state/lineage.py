@@ -1,6 +1,6 @@
 """A renamed reader's earlier names (heirs.py reads the renames from the stints), whose digests,
-papers given and alerts are its own, and of a reused name its present reader's spans: what a
-run's digests and alerts read and record_digest checks."""
+papers given and alerts are its own, of a reused name each reader's spans, its renames' alone
+(own_heirs, the archive's too): what a run's digests and alerts read and record_digest checks."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from collections.abc import Collection, Iterable, Mapping
 from datetime import date
 
 from digest.state.engine import Engine
-from digest.state.heirs import heirs, mailed
-from digest.state.holders import LATER
+from digest.state.heirs import Mail, heirs, mailed
+from digest.state.holders import LATER, Reader, Span, stretches
 from digest.state.links import next_stints
-from digest.state.pauses import Mailing, Stints
-from digest.state.reuses import present
+from digest.state.pauses import Mailing, Stints, recorded
+from digest.state.reuses import cut, held, present
 from digest.state.web import Web
 
 # An earlier name and the span [since, until) of the runs' clock (made_at) whose records under
@@ -33,16 +33,19 @@ def earlier(web: Web, mailing: Mailing) -> dict[str, Parts]:
     stints = next_stints(web, mailing)
     mail, out = mailed(web.db), dict[str, list[Part]]()
     for old in sorted(_renamed({s for s, _ in stints} - mailing.keys(), stints)):
+        # Of one address, one reader (holders.py): the stints of thousands are not read again.
+        found = held(web, old, mailing, stints) if _places(old, stints) > 1 else None
+        readers = [r for r in found.readers if not r.present] if found else []
+        if len(readers) > 1:  # a name reused, then gone (dana renamed dana1, a newcomer nico)
+            _per_reader(web, old, readers, stints, mailing, mail, out)
+            continue
         for new in heirs(old, stints, mailing.keys(), mail):
             if new in mailing:
                 out.setdefault(new, []).append((old, "", LATER))
     for name, found in present(web, mailing).items():
         now = {a for to in mailing[name].values() for a in to}
-        before = {k: v for k, v in stints.items() if k[0] != name or k[1] not in now}
-        spans = [s for r in found.readers if not r.present for s in r.spans]
-        for new in heirs(name, before, mailing.keys() - {name}, mail):
-            if new in mailing and new != name:
-                out.setdefault(new, []).extend((name, *span) for span in spans)
+        readers = [r for r in found.readers if not r.present]
+        _per_reader(web, name, readers, stints, mailing, mail, out)
         # The newcomer had read the earlier reader's records under the name as his: her
         # period made, her floor, her papers given (ops29 F3).
         if not _swapped(name, now, stints, mailing.keys()):
@@ -51,6 +54,57 @@ def earlier(web: Web, mailing: Mailing) -> dict[str, Parts]:
             back = _back(name, now, stints, mailing.keys()) - known
             out[name].extend((old, "", LATER) for old in sorted(back))
     return {name: tuple(parts) for name, parts in out.items()}
+
+
+def _per_reader(
+    web: Web,
+    name: str,
+    readers: list[Reader],
+    stints: Stints,
+    mailing: Mailing,
+    mail: Mail,
+    out: dict[str, list[Part]],
+) -> None:
+    """Each earlier reader's spans of the name, to the names that reader was renamed to. Followed
+    from all the name's addresses, the rename of its last reader alone had been read: the middle
+    reader of a name reused twice took the first reader's records as his, and the first
+    reader's own rename got none (ana1 mailed her digest again); a newcomer renamed nico took
+    the whole name, ana1's digests as ana with it."""
+    for reader in readers:
+        spans = [(name, *span) for span in reader.spans]
+        for new in own_heirs(web, name, reader, stints, mailing, mail):
+            out.setdefault(new, []).extend(p for p in spans if p not in out.get(new, []))
+
+
+def own_heirs(
+    web: Web, name: str, reader: Reader, stints: Stints, mailing: Mailing, mail: Mail
+) -> list[str]:
+    """The names of `mailing` an earlier reader of `name` was renamed to: heirs() of the stints
+    of the name at that reader's own addresses alone."""
+    own = addresses(web, name, reader, stints)
+    kept = {k: v for k, v in stints.items() if k[0] != name or k[1] in own}
+    return [n for n in heirs(name, kept, mailing.keys() - {name}, mail) if n in mailing]
+
+
+def addresses(web: Web, name: str, reader: Reader, stints: Stints) -> set[str]:
+    """The addresses of the reader's stretches: those whose span, made as holders._readers
+    makes it (the runs' clock of this host's times, reuses.held's), is one of the reader's."""
+    kept = {t for v in recorded(web.db).values() for t in v if t}
+
+    def clock(at: str) -> str:
+        return cut(web.db, at, at in kept) or LATER
+
+    found = set()
+    for i, (address, began, left) in enumerate(stretches(name, stints)):
+        since = "" if i == 0 or not began else clock(began)
+        span: Span = (since, LATER if left is None else clock(left))
+        if span in reader.spans:
+            found.add(address)
+    return found
+
+
+def _places(name: str, stints: Stints) -> int:
+    return sum(1 for s, _ in stints if s == name)
 
 
 def _swapped(name: str, now: set[str], stints: Stints, names: Collection[str]) -> bool:

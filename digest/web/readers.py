@@ -6,13 +6,11 @@ from __future__ import annotations
 from functools import cached_property
 
 from digest.state import lineage, reuses
-from digest.state.heirs import Mail, heirs, mailed
-from digest.state.holders import LATER, Holders, Reader, Span, stretches
+from digest.state.heirs import Mail, mailed
+from digest.state.holders import Holders, Reader
 from digest.state.links import next_stints
-from digest.state.pauses import Mailing, Stints, recorded
+from digest.state.pauses import Mailing, Stints
 from digest.state.web import Web
-
-Part = lineage.Part
 
 
 class Readers:
@@ -42,35 +40,14 @@ class Readers:
         return self._held[name]
 
     def heirs(self, name: str, reader: Reader) -> list[str]:
-        """The names of the config an earlier reader of a reused name was renamed to: followed
-        from its own addresses alone. From all the name's, the renamed middle reader of a name
-        reused twice had been read as the heir of the first reader too (lineage.earlier)."""
-        own = self._addresses(name, reader)
-        kept = {k: v for k, v in self.stints.items() if k[0] != name or k[1] in own}
-        return [
-            n for n in heirs(name, kept, self.mails.keys() - {name}, self.mail) if n in self.mails
-        ]
-
-    def _addresses(self, name: str, reader: Reader) -> set[str]:
-        """The addresses of the reader's stretches, their spans made as holders._readers makes
-        them (the runs' clock of this host's times)."""
-        kept = {t for v in recorded(self.web.db).values() for t in v if t}
-
-        def clock(at: str) -> str:
-            return reuses.cut(self.web.db, at, at in kept) or LATER
-
-        found = set()
-        for i, (address, began, left) in enumerate(stretches(name, self.stints)):
-            since = "" if i == 0 or not began else clock(began)
-            span: Span = (since, LATER if left is None else clock(left))
-            if span in reader.spans:
-                found.add(address)
-        return found
+        """The names of the config an earlier reader of a reused name was renamed to
+        (lineage.own_heirs: followed from its own addresses alone)."""
+        return lineage.own_heirs(self.web, name, reader, self.stints, self.mails, self.mail)
 
     @cached_property
-    def inherited(self) -> dict[str, list[Part]]:
+    def inherited(self) -> dict[str, list[lineage.Part]]:
         """Per name of the config, the spans of other names' earlier readers renamed to it."""
-        out: dict[str, list[Part]] = {}
+        out: dict[str, list[lineage.Part]] = {}
         names = set(reuses.present(self.web, self.mails)) | self.gone()
         for name in sorted(names):
             held = self.held(name)
