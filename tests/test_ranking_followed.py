@@ -233,6 +233,32 @@ def test_a_followed_name_of_surname_and_initials_refuses_others(
     assert not Followed([followed]).follows(written)
 
 
+# Capitals after a name are read both ways: as the surname ("Wei XU" is Wei Xu) and as initials,
+# as PubMed writes "Ali MA" (M. A. Ali), which a check for Pinyin syllables had lost (reg51 F5).
+@pytest.mark.parametrize(
+    ("followed", "written"),
+    [
+        ("Wei XU", "Wei Xu"),
+        ("Wei XU", "XU Wei"),
+        ("Chen MA", "Chen Ma"),
+        ("Jiaxin GUO", "Jiaxin Guo"),
+        ("Xiao-Ming LI", "Xiao-Ming Li"),
+        ("Smith MA", "M. A. Smith"),
+        ("Lee MA", "M. A. Lee"),
+        ("Kim SJ", "S. J. Kim"),
+        ("Ali MA", "M. A. Ali"),
+        ("Amin MA", "M. A. Amin"),
+        ("Wei SJ", "S. J. Wei"),
+        ("Zihan A", "A. Zihan"),
+        ("Medina GE", "G. E. Medina"),
+    ],
+)
+def test_capitals_after_a_name_are_its_surname_and_its_initials(
+    followed: str, written: str
+) -> None:
+    assert Followed([followed]).follows(written)
+
+
 def test_a_name_is_read_as_surname_and_initials_only_when_written_so() -> None:
     assert (
         vancouver("Smith JA") == "Smith, JA" and vancouver("van der Berg JH") == "van der Berg, JH"
@@ -293,6 +319,31 @@ def test_a_followed_german_name_meets_its_transliteration(followed: str, written
 )
 def test_a_transliteration_is_spelled_from_an_umlaut_only(followed: str, written: str) -> None:
     assert not Followed([followed]).follows(written)
+
+
+# A paper's "Jöl" had been spelled "Joel", so a followed "Joel" followed it (reg51 F6): a name's
+# closing "-ael", "-oel" is two syllables (Michael, Joel, Goel), never "-äl", "-öl". Turkish
+# "-gül" names are written "-guel" too.
+@pytest.mark.parametrize(
+    ("followed", "written"),
+    [
+        ("Joel Moore", "Jöl Moore"),
+        ("Jöl Moore", "Joel Moore"),
+        ("Michael Doe", "Michäl Doe"),
+        ("Noel Doe", "NÖL DOE"),
+        ("Goel", "Göl"),
+        ("Joel Moeller", "Jöl Möller"),
+    ],
+)
+def test_a_closing_ael_or_oel_is_no_umlaut(followed: str, written: str) -> None:
+    assert not Followed([followed]).follows(written)
+
+
+def test_an_umlaut_before_a_closing_l_is_spelled_out_elsewhere() -> None:
+    assert umlauts("Jöl Möller") == ["Jöl Moeller"] and umlauts("Jöl") == []
+    assert Followed(["Ayseguel Tuemer"]).follows("Aysegül Tümer")
+    assert Followed(["Jöl Moeller"]).follows("Jöl Möller")
+    assert Followed(["Thomas Moeller"]).follows("Thomas Möller")  # "ö" before "ll"
 
 
 def test_the_umlaut_spellings_are_word_by_word() -> None:
