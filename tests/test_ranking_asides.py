@@ -45,6 +45,8 @@ def test_a_journal_a_reader_cites_is_no_word(citation: str) -> None:
         "PhD student in stellar physics.",
         "Postdoc at ETH, stellar physics.",
         "We are a small research team in stellar physics.",
+        "My lab works on stellar physics.",
+        "Our group develops and tests stellar physics codes.",
     ],
 )
 def test_a_reader_s_role_is_no_word_its_field_is(about: str) -> None:
@@ -67,6 +69,11 @@ def test_a_reader_s_role_is_no_word_its_field_is(about: str) -> None:
         ("Nature of dark matter and science of science.", "nature"),
         ("Work by J. A. Smith on soft matter.", "smith"),
         ("Soft Matter and Macromolecules.", "macromolecules"),
+        ("Our lab experiments on cold atoms.", "lab"),
+        ("Distillation: our student models and teacher models.", "student"),
+        ("Our group catalogues of clusters.", "group"),
+        ("My team simulations of plasma turbulence.", "team"),
+        ("Our lab measurements, and spectra.", "lab"),
     ],
 )
 def test_the_same_words_as_a_subject_stay(text: str, kept: str) -> None:

@@ -36,6 +36,16 @@ def words(text: str) -> set[str]:
         "Everything, with the exception of surveys.",
         "No surveys, no tutorials.",
         "Alles außer surveys.",
+        "Avoid surveys and literature reviews.",
+        "Skip surveys.",
+        "Please exclude literature reviews and surveys.",
+        "Don't send me surveys.",
+        "I dislike surveys.",
+        "Not keen on surveys.",
+        "Surveys are not my thing.",
+        "Literature reviews: not interested.",
+        "Nothing with surveys.",
+        "No surveys.",
     ],
 )
 def test_a_refusal_leaves_its_words_out_of_the_wishes(refusal: str) -> None:
@@ -82,6 +92,14 @@ def test_what_a_refusal_is_contrasted_with_stays(text: str, kept: set[str], gone
         "Embeddings of words are more similar to each other than to images.",
         "There is no consensus on dark energy, and no evidence of decay.",
         "Models that do not follow a power law, with no labels.",
+        "Skip connections and skip-gram embeddings.",
+        "Avoiding catastrophic forgetting; ignorance priors.",
+        "Machine translation, e.g. No Language Left Behind.",
+        "Existing methods are either fast or expressive, but not both.",
+        "MLLMs outperform humans on some tasks but not on others.",
+        "A person names the topics of their own work, not a category's bounds.",
+        "We propose a solver for sparse systems, not dense ones.",
+        "However, no single model consistently outperforms others across all tasks.",
     ],
 )
 def test_a_negation_that_refuses_nothing_keeps_every_word(text: str) -> None:
@@ -117,3 +135,59 @@ def test_a_reader_who_refuses_surveys_and_llms_ranks_as_one_who_never_named_them
         (s.paper.id, s.score) for s in picks["pos"]
     ]
     assert not {t for s in picks["neg"] for t in s.terms} & {"survey", "llms", "large language"}
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        ", no surveys.",
+        ", not surveys.",
+        " but not surveys.",
+        " - no surveys!",
+        " without surveys please.",
+    ],
+)
+def test_a_lone_refusal_closing_a_reader_s_sentence_refuses(tail: str) -> None:
+    """reg51 F2: "Graph learning, no LLMs", "... but not LLMs" had stayed wishes, no warning: a
+    reader's verbless "X, not Y" refuses Y, as an abstract's "we propose X, not Y" does not."""
+    text = f"Program analysis and formal verification of software{tail}"
+    assert "surveys" not in words(text)
+    assert {"program", "analysis", "formal", "verification", "software"} <= words(text)
+    assert refusals(text) == [" ".join(text.split())]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Galaxy evolution (not only at high redshift) and quenching.",
+        "Transformers (not just LLMs) and vision models.",
+        "Causal inference (not least in epidemiology).",
+        "Graph learning (not necessarily deep) and spectral methods.",
+        "Protein design (no matter the method) and folding.",
+        "Word sense disambiguation (not the same as entity linking).",
+        "Combinatorics\nNo free lunch\nNo three in line problem",
+        "Extremal graph theory\n- No rainbow subgraph conjecture\n- Ramsey numbers",
+        "Spin glasses\n- Not only mean-field models\n- finite dimensions",
+    ],
+)
+def test_an_idiom_or_a_name_in_brackets_or_a_list_refuses_nothing(text: str) -> None:
+    """reg51 F1: "(not only at high redshift)" and the list item "No three in line problem"
+    had been refusals, their words out and validate warning; after a comma they were kept."""
+    assert analyze(read(text)) == analyze(text)
+    assert not refusals(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "gone"),
+    [
+        ("How to design for collaboration rather than replacement.", "replacement"),
+        ("I am interested in systems that act rather than only predict.", "predict"),
+        ("Exact solvers instead of heuristics.", "heuristics"),
+    ],
+)
+def test_a_contrast_weighs_and_refuses_no_papers(text: str, gone: str) -> None:
+    """reg51 F3: validate had told the bench's own readers that "X rather than Y" refuses
+    papers and to use exclude; Y's words still leave the wishes."""
+    assert gone not in words(text)
+    assert not refusals(text)
+    assert refusals(f"{text} No surveys please.") == ["No surveys please."]

@@ -69,6 +69,14 @@ _STATUS_WORD = re.compile(rf"\b(?:{_STATUS})\b", re.IGNORECASE)
 # After the role, what closes its noun phrase: punctuation, a function word, a verb ("our
 # group studies", "working on", "funded by"); a noun ("lab automation") goes on with it.
 _CLOSED = re.compile(r"\s*(?:$|[^\w\s]|(\w+)(?!\w))")
+# A word in "s" after the role is its plural noun, not its verb: by a noun's suffix
+# ("experiments", "catalogues", "simulations", "members") or by what follows it ("models and",
+# "chats of", "results."); "our group studies stellar physics", "my lab works on" are verbs.
+_NOUN_SUFFIX = re.compile(
+    r"(?:ments|tions|sions|logues|gues|ures|ities|nesses|ances|ences|isms|ists|ers|ors|ships"
+    r"|els|als|ums|ics)$"
+)
+_PLURAL_GOES_ON = re.compile(r"\s*(?:$|[^\w\s'’-]|of\b|(and|or)\b)", re.IGNORECASE)
 
 
 def unsaid(text: str) -> str:
@@ -99,8 +107,28 @@ def _role(match: re.Match[str]) -> str:
 
 
 def _closes(text: str, at: int) -> bool:
+    """Whether the role ends its noun phrase at `at`: a stop word, a verb or punctuation follows.
+    A word in "s" after it had always been read as its verb ("our group studies"), and "our lab
+    experiments", "our student models and ...", "group catalogues of ..." lost the role word
+    (reg51 F4): a plural noun ends in a noun's suffix or goes on with "of", "and", a mark."""
     following = _CLOSED.match(text, at)
     if not following or not following[1]:
         return True
     word = following[1].lower()
-    return word in ENGLISH_STOP_WORDS or word.endswith(("s", "ing", "ed"))
+    if word in ENGLISH_STOP_WORDS or word.endswith(("ing", "ed")):
+        return True
+    return _verb(word) and not _noun_goes_on(text, following.end())
+
+
+def _verb(word: str) -> bool:
+    return word.endswith("s") and not _NOUN_SUFFIX.search(word)
+
+
+def _noun_goes_on(text: str, at: int) -> bool:
+    """Whether what follows a word in "s" makes it a plural noun: "of", a mark, or "and" with
+    no second verb ("models and teacher models"; "designs and understands" are verbs)."""
+    after = _PLURAL_GOES_ON.match(text, at)
+    if not after:
+        return False
+    second = re.match(r"\s*(\w+)\b", text[after.end() :]) if after[1] else None
+    return not (second and _verb(second[1].lower()))
