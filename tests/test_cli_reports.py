@@ -139,6 +139,37 @@ def test_a_run_whose_process_died_is_shown_interrupted_and_needs_attention(tmp_p
     assert code == 1  # the newest run died
 
 
+def test_status_names_the_worker_of_a_failed_and_of_an_interrupted_run_too(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """ops31 F2: with several workers, `(by w2)` followed ok and running runs only; the failed
+    or interrupted one, whose worker's log an operator must read, named none."""
+    settings = settings_for(tmp_path, subscriber("ana", "differential privacy"))
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()  # its pid names no process now: a killed `digest run` left its row running
+    killed = f"{socket.gethostname()}:{gone.pid}"
+    clocks = [at(f"2026-11-30T0{h}:00Z") for h in (6, 7, 8, 9)]
+    with Store(postgres_url, worker=killed) as store:
+        store.start_run(clocks[0], clocks[0])
+    with Store(postgres_url, worker="w1") as store:
+        run_id = store.start_run(clocks[1], clocks[1])
+        store.finish_run(run_id, clocks[1], "failed", {"error": "terminating connection"})
+    with Store(postgres_url, worker="w2") as store:
+        store.start_run(clocks[2], clocks[2])
+        store.start_run(clocks[3], clocks[3])  # w2 again: its run before was cut short
+        text, code = reports.status_report(settings, store, postgres_url, clocks[3])
+    lines = {line[2:22]: line for line in text.splitlines() if line.startswith("  2026-11-30T")}
+    assert lines["2026-11-30T06:00:00Z"].startswith("  2026-11-30T06:00:00Z  interrupted  its")
+    assert lines["2026-11-30T06:00:00Z"].endswith(f"is in the state (by {killed})")
+    assert lines["2026-11-30T07:00:00Z"] == (
+        "  2026-11-30T07:00:00Z  failed     terminating connection (by w1)"
+    )
+    # Its reason names the worker already: not twice.
+    assert lines["2026-11-30T08:00:00Z"].endswith("what it made and sent is in the state")
+    assert lines["2026-11-30T08:00:00Z"].count("w2") == 1
+    assert lines["2026-11-30T09:00:00Z"].endswith("(by w2)")  # running
+
+
 def test_a_runs_summary_says_many_failures_of_one_reason_in_one_line() -> None:
     """A relay that was down gave 400 identical lines, and 1,000 readers 3,000 lines."""
     from datetime import UTC, datetime

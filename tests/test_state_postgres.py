@@ -75,6 +75,62 @@ def test_once_the_server_is_known_gone_each_later_statement_fails_at_once_until_
         assert store.count_papers() == 0  # back: the pool serves again
 
 
+def test_sessions_the_server_keeps_ending_are_said_so_not_busy_connections(
+    postgres_cluster: Cluster, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ops31 F3: an administrator ending the database's sessions every 0.5 s failed the runs
+    with "every connection stayed busy"; nothing was busy, the server ended each session the
+    pool made or checked (a direct connection was taken, so nothing said the server away)."""
+    monkeypatch.setattr(postgres, "POOL_TIMEOUT", 2.0)
+    direct = postgres_cluster.create_database()
+    name = direct.rsplit("/", 1)[1]
+    ending, failed = threading.Event(), []
+    end = (
+        f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'"
+        " AND pid <> pg_backend_pid() AND backend_type = 'client backend'"
+    )
+
+    def administrator() -> None:
+        while not ending.wait(0.2):
+            postgres_cluster.execute(end)
+
+    with Store(with_password(direct)) as store:
+        killer = threading.Thread(target=administrator, daemon=True)
+        killer.start()
+        deadline = time.monotonic() + 60
+        try:
+            while not failed and time.monotonic() < deadline:
+                try:
+                    store.count_papers()
+                except StateError as exc:  # a statement's own session ended: StateLost
+                    failed += [exc] if "within" in str(exc) else []
+                time.sleep(0.05)
+        finally:
+            ending.set()
+            killer.join(10)
+    (message,) = map(str, failed)
+    assert "no connection to the server within 2 s" in message, message
+    assert "the server kept ending the pool's sessions: terminating connection due to" in message
+    assert "busy" not in message and PASSWORD not in message and "\n" not in message
+
+
+def test_a_pool_whose_every_connection_stays_busy_says_so(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(postgres, "POOL_TIMEOUT", 1.0)
+    with Store(postgres_url) as store:
+        store.count_papers()
+        held = [store.db.pool.getconn() for _ in range(store.db.pool.max_size)]
+        try:
+            with pytest.raises(StateError) as info:
+                store.count_papers()
+        finally:
+            for conn in held:
+                store.db.pool.putconn(conn)
+        assert store.count_papers() == 0
+    assert str(info.value).endswith("within 1 s (all 4 connections stayed busy)")
+
+
 def test_a_restarted_servers_lost_connections_are_replaced(postgres_cluster: Cluster) -> None:
     proxy = Cuttable(postgres_cluster.port)
     with Store(proxy.url(postgres_cluster.create_database())) as store:

@@ -196,14 +196,17 @@ def status_report(settings: Settings, store: Store, state: str, now: datetime) -
     runs = store.runs(5, now)  # one cut short (its worker gone) reads "interrupted"
     lines.append("last runs, newest first:" if runs else "last runs: none yet")
     for run in runs:
+        # Every run names its worker, a failed or interrupted one too: it had been said only of
+        # ok and running ones, and those are the ones whose logs an operator must find.
         by = f" (by {run['worker']})" if store.shared and run.get("worker") else ""
         if run["outcome"] == "interrupted":
             # Its summary was never written: what its sources stored is known, and the rest
             # (digests made, deliveries) is in the state, not in this row.
             new = "" if run["new"] is None else f"; {_counted(run['new'], 'new paper')} stored"
+            named = f"its worker {run.get('worker')} " in run["gone"]  # said once is enough
             lines.append(
                 f"  {run['clock']}  interrupted  {run['gone']}{new}; what it made and sent is in"
-                " the state"
+                f" the state{'' if named else by}"
             )
             continue
         if run["outcome"] == "running":
@@ -211,7 +214,7 @@ def status_report(settings: Settings, store: Store, state: str, now: datetime) -
             continue
         summary = run["summary"]
         if run["outcome"] == "failed":
-            lines.append(f"  {run['clock']}  failed     {summary.get('error', '')}")
+            lines.append(f"  {run['clock']}  failed     {summary.get('error', '')}{by}")
             continue
         subs = summary.get("subscribers", {})
         made = [n for n, s in subs.items() if s.get("status") == "made"]

@@ -62,6 +62,9 @@ class Postgres:
         self.name, self.url, self.psycopg = shown(url), url, psycopg
         self.local = threading.local()
         self.gone = ""  # why the server could not be reached, since the pool last timed out
+        # What the pool's last new or checked connection met, "" once one passes its check
+        # (is given): why it had none to give when the server can be reached (see _none()).
+        self.failed = ""
         given = self._given()
         self.tcp: dict[str, Any] = {k: v for k, v in KEEPALIVES.items() if k not in given}
         try:
@@ -74,8 +77,8 @@ class Postgres:
             min_size=1,
             max_size=4,
             kwargs={"autocommit": True, "row_factory": _row_factory, **self.tcp},
-            configure=_configure,
-            check=ConnectionPool.check_connection,
+            configure=self._configured,
+            check=self._checked,
             open=True,
             timeout=POOL_TIMEOUT,
         )
@@ -202,11 +205,47 @@ class Postgres:
             self.gone = self._unreachable()
             raise StateAway(  # a server away, or one back whose pool still reconnects
                 f"{self.name}: no connection to the server within {POOL_TIMEOUT:g} s"
-                f" ({self.gone or 'every connection stayed busy'})"
+                f" ({self.gone or self._none()})"
             ) from None
         except self.psycopg.Error as exc:
             kind = StateLost if _lost(exc) else StateError
             raise kind(f"{self.name}: {_first_line(exc)}") from None
+
+    def _none(self) -> str:
+        """Why the pool gave no connection from a server that takes one: an administrator
+        ending the database's sessions every 0.5 s had been read as "every connection stayed
+        busy" (nothing was: the pool's connections were ended as it made or checked them)."""
+        if self.failed:
+            return self.failed
+        stats = self.pool.get_stats()
+        if stats.get("pool_available", 0) == 0 and stats.get("pool_size", 0) >= self.pool.max_size:
+            return f"all {self.pool.max_size} connections stayed busy"
+        return "the pool made none in time"
+
+    def _configured(self, conn: Any) -> None:
+        with self._meeting():
+            _configure(conn)
+
+    def _checked(self, conn: Any) -> None:
+        from psycopg_pool import ConnectionPool
+
+        with self._meeting():
+            ConnectionPool.check_connection(conn)
+        # Cleared only as one is given: one made (configured) while the pool waited to check
+        # again had cleared it, and the wait ended with the connection unchecked.
+        self.failed = ""
+
+    @contextmanager
+    def _meeting(self) -> Iterator[None]:
+        """What one of the pool's connections meets as it is made or checked, kept in
+        `failed`: a session the server ended (57P01-03, class 08) said as such."""
+        try:
+            yield
+        except self.psycopg.Error as exc:
+            said = _first_line(exc)
+            ended = f"the server kept ending the pool's sessions: {said}"
+            self.failed = ended if _lost(exc) else said
+            raise
 
     def _unreachable(self, timeout: int = 10) -> str:
         """What one direct connection is told, or "" if it is made: why the pool had none."""
