@@ -65,6 +65,9 @@ class Marks:
         self.sent: list[tuple[int, str, datetime]] = []
         # Claims: (parts sent,) or, at most once, (parts sent, the parts that got no answer).
         self.parts: dict[int, tuple[int] | tuple[int, tuple[int, ...]]] = {}
+        # The claims of this pass a commit wrote, by row: a claim's `kept` is news (a part the
+        # server took) only against one of them, the part before having been claimed here.
+        self.committed: dict[int, tuple[int] | tuple[int, tuple[int, ...]]] = {}
         self.stop = threading.Event()
         # Why the marks cannot be written (a full disk, a database gone), once a commit failed
         # for a reason other than a busy database: a send now could not be recorded, and the
@@ -117,18 +120,24 @@ class Marks:
 
     def tick(self) -> None:
         """Until stopped: commit what waits, every MARK_SECONDS (a run can be slow to the end:
-        a long Retry-After, the last Slack posts a second apart)."""
+        a long Retry-After, the last Slack posts a second apart). Each failure is told once
+        until a tick succeeds again, not every second the server is away (ops31 F4)."""
+        told: set[str] = set()
         while not self.stop.wait(MARK_SECONDS):
-            try:
-                self.flush()
-            except DigestError as exc:  # the state database refused, for now (busy, gone)
-                # The marks stay queued: the next commit (a claim's, this ticker's, the run's
-                # last) writes them, or reports the error that ends the run.
-                log.warning("outbox: the sent marks wait for the next commit: %s", exc)
-            try:
-                self.renew_inflight()
-            except DigestError as exc:
-                log.warning("outbox: cannot renew the leases of the rows being sent: %s", exc)
+            for what, step in (
+                ("the sent marks wait for the next commit", self.flush),
+                ("cannot renew the leases of the rows being sent", self.renew_inflight),
+            ):
+                try:
+                    step()
+                except DigestError as exc:  # the state database refused, for now (busy, gone)
+                    # The marks stay queued: the next commit (a claim's, this ticker's, the
+                    # run's last) writes them, or reports the error that ends the run.
+                    level = logging.DEBUG if what in told else logging.WARNING
+                    log.log(level, "outbox: %s: %s", what, exc)
+                    told.add(what)
+                else:
+                    told.discard(what)
 
     def sending(self, row_id: int, on: bool) -> None:
         """A row goes on the wire (its lease was just renewed), or comes off it."""
@@ -175,10 +184,17 @@ class Marks:
             with self.queue:
                 if self.parts.get(row_id) == entry:
                     del self.parts[row_id]
-                    if kept is not None:  # a confirmation it carried: not lost with it
+                    if kept is not None and self._news(row_id, kept):  # a confirmation: kept
                         self.parts[row_id] = kept
             raise
         return row_id not in self.lost
+
+    def _news(self, row_id: int, kept: tuple[int, tuple[int, ...]]) -> bool:
+        """Does `kept` record a part the server took that no commit wrote? The row as loaded
+        (the first claim of a send, never committed) had been kept as a confirmation, and a
+        Slack row never posted was named "taken, not recorded" when the server stayed away
+        (ops31 F1): a part is taken only after a claim of this pass was committed."""
+        return row_id in self.committed and kept != self.committed[row_id]
 
     def _marked(self, sent: list[tuple[int, str, datetime]], claims: list[Any]) -> set[int]:
         try:
@@ -218,6 +234,8 @@ class Marks:
         twice = _counted(label for label, kind in named if kind in TWICE)
         others = _counted(label for label, kind in named if kind not in TWICE)
         said = f"{len(rows)} deliveries the servers took are not recorded ({exc}); "
+        if len(rows) == 1:
+            said = f"1 delivery the servers took is not recorded ({exc}); "
         said += "`digest serve` records them before its next pass sends anything, but after"
         said += " this process ends (`digest run`, `digest retry`) the next run "
         if twice:
@@ -291,6 +309,8 @@ class Marks:
                         self.failing = self.failing or exc
                     raise
                 self.failing = None  # written: the server is back, the disk has room
+                with self.queue:
+                    self.committed.update(parts)
                 for row_id in lost:
                     if row_id not in parts:
                         log.warning("outbox row %d: delivered, but taken over meanwhile", row_id)
@@ -308,18 +328,35 @@ def _counted(labels: Iterable[str]) -> list[str]:
 def patiently(action: Callable[[], T], stop: Callable[[], bool], waiting: Callable[[], str]) -> T:
     """action(), tried again while the database server is away (stopped, restarting), for up
     to SETTLE_SECONDS, unless told to stop (SIGTERM); `waiting` says what waits for it ("":
-    nothing, so no wait)."""
-    deadline, delay = time.monotonic() + SETTLE_SECONDS, 0.5
+    nothing, so no wait). The wait is told once as it starts and once as it ends: told on every
+    try, it had filled a run's output with 14 identical lines (ops31 F4)."""
+    started, delay, what = time.monotonic(), 0.5, ""
     while True:
         try:
-            return action()
+            done = action()
         except (StateAway, StateLost) as exc:
-            what = waiting()
-            if not what or stop() or time.monotonic() + delay > deadline:
+            over = stop() or time.monotonic() + delay > started + SETTLE_SECONDS
+            if not what:  # the wait starts, unless nothing waits or there is no time for one
+                what = "" if over else waiting()
+                if not what:
+                    raise
+                again = f"tried again for up to {SETTLE_SECONDS:.0f} s"
+                log.warning("outbox: %s wait for the state database: %s; %s", what, exc, again)
+            elif over:
+                why = "stopping: " if stop() else ""
+                _waited(f"{why}gave up waiting for the state database", started, what)
                 raise
-            log.warning("outbox: %s wait for the state database: %s", what, exc)
             for _ in range(int(delay * 10)):  # a stop is heard within a tenth of a second
                 if stop():
                     break
                 time.sleep(0.1)
             delay = min(2 * delay, 8.0)
+        else:
+            if what:
+                _waited("the state database is back", started, what)
+            return done
+
+
+def _waited(end: str, started: float, what: str) -> None:
+    """The end of a wait, told as its start was."""
+    log.warning("outbox: %s after %.0f s (%s waited)", end, time.monotonic() - started, what)

@@ -30,6 +30,7 @@ from digest.models import (
     Subscriber,
 )
 from digest.state import Store, postgres
+from digest.state.engine import StateAway
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 
@@ -55,6 +56,27 @@ class Took:
 
 class TookOnce(Took):
     at_most_once = True  # Slack's way: its sent mark is committed at once
+
+
+class Posts(TookOnce):
+    """Slack's way with parts: each claimed before its post and confirmed after it; `during`
+    runs before each claim and after each post, in turn."""
+
+    parts = 2
+
+    def send(self, delivery: Delivery) -> Receipt:
+        for index in range(delivery.parts_sent, self.parts):
+            self.hook()
+            delivery.progress(index + 1)
+            self.calls.append(f"{delivery.subscriber}#{index + 1}")
+            self.hook()
+            if index + 1 < self.parts:
+                delivery.progress(index + 1)
+        return Receipt(self.kind, self.detail)
+
+    def hook(self) -> None:
+        if self.during:
+            self.during.pop(0)()
 
 
 def project(store: Store, *rows: tuple[str, str]) -> Settings:
@@ -122,6 +144,82 @@ def test_a_pass_goes_on_once_the_stopped_server_is_back_and_ends_without_its_err
         assert store.outbox_counts(NOW) == {"sent": 4}
         assert Took.calls == ["s0", "s1", "s2", "s3"]  # each once: s0's mark was written first
     assert "the state database is back; sending the 3 held back" in caplog.text
+    said = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    waits = [line for line in said if "wait for the state database" in line]  # ops31 F4: once
+    assert len(waits) == 1 and waits[0].startswith("outbox: 1 sent marks wait")
+    back = [line for line in said if "the state database is back after" in line]
+    assert len(back) == 1 and back[0].endswith(" s (1 sent marks waited)")
+
+
+def stop_server(cluster: Cluster) -> None:
+    cluster._run("pg_ctl", "stop", "-D", cluster.data, "-m", "fast", "-w")
+
+
+@pytest.mark.parametrize("hooks", [1, 2])
+def test_a_slack_part_never_claimed_is_not_named_taken_when_the_server_stays_away(
+    own_cluster: Cluster,
+    hooks: int,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """ops31 F1: PostgreSQL stopped mid-pass, away past SETTLE_SECONDS, just as a Slack row's
+    first part was to be claimed: the run ended "2 deliveries the servers took are not
+    recorded ... s01/slack", though the claim was never committed and nothing posted (the next
+    run posted it, the first time). Stopped after that part's post instead (hooks 2), its
+    confirmation is what the server took unrecorded, and named (s0's mark went with the claim).
+    F4: the wait, told on each try (14 lines), is told as it starts and as it ends."""
+    monkeypatch.setattr(postgres, "POOL_TIMEOUT", 1.0)
+    monkeypatch.setattr(marks, "SETTLE_SECONDS", 3.0)
+    monkeypatch.setattr(marks, "MARK_SECONDS", 60.0)  # no ticker commit between the sends
+    with Store(own_cluster.create_database()) as store:
+        settings = project(store, ("s0", "email"), ("s1", "slack"))
+        Took.during.extend([lambda: None] * hooks + [lambda: stop_server(own_cluster)])
+        registry = {"email": Took, "slack": Posts}
+        with pytest.raises(StateError, match="unreachable"):
+            outbox.deliver(store, settings, NOW, channels=registry)
+    said = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    errors = [line for line in said if line.startswith("outbox: ") and "not recorded" in line]
+    assert len(errors) == 1
+    if hooks == 1:  # s1's first part: its claim met the stopped server, so never posted
+        assert Took.calls == ["s0"]
+        assert errors[0].startswith("outbox: 1 delivery the servers took is not recorded (")
+        assert errors[0].endswith("the next run sends these a second time: s0/email")
+    else:  # posted, and its confirmation met the stopped server
+        assert Took.calls == ["s0", "s1#1"]
+        assert errors[0].startswith("outbox: 1 delivery the servers took is not recorded (")
+        assert errors[0].endswith("the next run sends none of them twice: s1/slack")
+    waits = [line for line in said if "marks wait for the state database" in line]
+    assert len(waits) == 1 and waits[0].startswith("outbox: 1 sent marks wait")
+    assert waits[0].endswith("; tried again for up to 3 s")
+    ended = [line for line in said if "gave up waiting for the state database after" in line]
+    assert len(ended) == 1 and ended[0].endswith("(1 sent marks waited)")
+
+
+def test_a_claim_not_committed_keeps_only_a_part_the_server_took(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ops31 F1: a claim's `kept` (the part before it, confirmed) had been queued even when it
+    was the row as loaded, the send's first claim: nothing of it the server took."""
+    with Store(tmp_path / "s.db") as store:
+        project(store, ("ana", "slack"), ("bob", "slack"))
+        ana, bob = store.due(NOW)
+        made = marks.Marks(store, threading.Lock(), lambda: NOW)
+        written = store.mark_many
+
+        def away(*args: Any) -> set[int]:
+            raise StateAway("s.db: the server is still unreachable")
+
+        monkeypatch.setattr(store, "mark_many", away)
+        with pytest.raises(StateAway):  # ana's first part: its claim never committed
+            made.claim(ana.id, 1, (1,), kept=(0, ()))
+        assert made.parts == {}
+        monkeypatch.setattr(store, "mark_many", written)
+        made.claim(bob.id, 1, (1,), kept=(0, ()))  # bob's first part claimed, then posted
+        made.claim(bob.id, 2, (2,), kept=(1, ()))  # the second's: the first confirmed
+        monkeypatch.setattr(store, "mark_many", away)
+        with pytest.raises(StateAway):  # the third's claim fails: the second's answer is news
+            made.claim(bob.id, 3, (3,), kept=(2, ()))
+        assert made.parts == {bob.id: (2, ())}
 
 
 def full(store: Store) -> None:
