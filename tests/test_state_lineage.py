@@ -85,3 +85,58 @@ def test_each_earlier_reader_of_a_reused_name_keeps_her_own_records(
     for to in ("ana@example.org", "ana2@example.org", "ana3@example.org"):
         papers = _papers(web, to)
         assert len(papers) == len(set(papers)), to
+
+
+NOON, ONE = (f"2026-11-30T{h}:00:00+00:00" for h in ("12", "13"))
+# What follows the newcomer's going at 11:00, run by run (NOON, ONE): the config's subscribers
+# after ana renamed ana1 ("base"), with the newcomer at an address, or ana1 named ana again.
+AFTER = {
+    "deleted": [],
+    "deleted, added again": ["base+ana2@"],
+    "deleted, ana1 renamed back": ["back"],
+    "e-mail taken out": [],
+    "unsubscribed": [],
+    "another deleted at once": ["base"],
+    "another a run apart": ["base+ana3@", "base"],
+}
+
+
+@pytest.mark.parametrize("then", sorted(AFTER))
+def test_a_reused_name_whose_last_reader_went_keeps_each_readers_records(
+    web: Project, capsys, then: str
+) -> None:
+    """lineage2: ana renamed ana1 at 10:00 and a newcomer named ana (ana2@), who went at 11:00
+    (deleted, his e-mail taken out, unsubscribed; or another newcomer at ana3@ in his place).
+    Of a name whose last reader was deleted the readers were not read (holders: none had ended
+    in a rename): ana1 had no records as ana, her Monday digest made again (g1 mailed twice)."""
+    from datetime import UTC, datetime
+
+    config = (web.root / "digest.toml").read_text(encoding="utf-8")
+    _run(web, capsys, MONDAY, config, [])
+    base = config.replace('name = "ana"', 'name = "ana1"')
+    _run(web, capsys, LATER_MONDAY, base + NEWCOMER, [GRAPHS[2]])
+    third = NEWCOMER.replace("ana2@", "ana3@")
+    configs = {
+        "base": base,
+        "base+ana2@": base + NEWCOMER,
+        "base+ana3@": base + third,
+        "back": config,
+        "e-mail taken out": base + NEWCOMER.split("[[subscribers.channels]]")[0],
+        "unsubscribed": base + NEWCOMER,
+        "another deleted at once": base + third,
+    }
+    if then == "unsubscribed":
+        with Store(web.state) as store:
+            store.web.pause("ana", ["email"], datetime(2026, 11, 30, 10, 30, tzinfo=UTC))
+    now = configs.get(then, base)
+    _run(web, capsys, EVENING, now, [IMAGES[2]])
+    if then in ("deleted", "e-mail taken out", "another deleted at once"):
+        assert ("ana", "", "2026-11-30T10:00:00Z") in _earlier(web)["ana1"]
+    for at, step in zip((NOON, ONE), AFTER[then], strict=False):
+        now = configs[step]
+        _run(web, capsys, at, now, [(f"n{at[11:13]}", "Graph networks at noon", "Molecules.")])
+    _run(web, capsys, TUESDAY, now, [("t1", "Graph networks for molecules", "Molecules.")])
+    assert _days(web, "ana@example.org") == ["2026-11-30", "2026-12-01"]
+    for to in ("ana@example.org", "ana2@example.org", "ana3@example.org"):
+        papers = _papers(web, to)
+        assert len(papers) == len(set(papers)), to

@@ -99,6 +99,34 @@ def test_each_reader_of_a_name_reused_twice_has_its_own_key() -> None:
     assert waiting.readers[1].spans == (("t2", LATER),)
 
 
+def test_a_name_whose_last_reader_went_without_a_rename_has_its_readers() -> None:
+    """lineage2: ana renamed ana1 at t2 and a newcomer named ana at b@, who went at t3 (deleted,
+    or his e-mail taken out): the name's readers are read still, the newcomer the present one,
+    held on (his records since are his). They had been None (no rename at t3): one reader."""
+    stints = {
+        ("ana", "a@"): ("t1", "t2", None, "t1"),
+        ("ana1", "a@"): ("t2", None, None, "t2"),
+        ("ana", "b@"): ("t2", "t3", None, "t2"),
+    }
+    found = held(stints, set())
+    assert [(r.key, r.spans, r.present) for r in found.readers] == [
+        ("", (("", "t2"),), False),
+        ("t2", (("t2", LATER),), True),
+    ]
+    assert not found.newcomer and found.keyed("") is found.readers[0]
+    # Two newcomers one after the other at b@ and c@, the `to` changed in one edit: one reader.
+    twice = {**stints, ("ana", "c@"): ("t3", "t4", None, "t3")}
+    assert [r.spans for r in held(twice, set()).readers] == [
+        (("", "t2"),),
+        (("t2", "t3"), ("t3", LATER)),
+    ]
+    # Renamed at t3 (nico at b@): a newcomer after him, as before.
+    renamed = {**stints, ("nico", "b@"): ("t3", None, None, "t3")}
+    assert held(renamed, set()).newcomer
+    alone = {("ana", "a@"): ("t1", "t2", None, "t1"), ("ana", "b@"): ("t2", "t3", None, "t2")}
+    assert held(alone, set()) is None  # her `to` changed, then she went: one reader
+
+
 def test_a_reader_whose_to_changed_keeps_her_votes_and_her_key(web: Project, capsys) -> None:
     """Not a reuse: ana's e-mail moved to ana.new@ in one edit. Her Monday 👍 rates for her
     and the name's key shows both her digests."""

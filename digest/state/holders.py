@@ -39,6 +39,7 @@ class Holders:
 
     readers: tuple[Reader, ...]
     keys: tuple[tuple[str, Reader], ...]
+    newcomer: bool = False  # the present reader has no stretch: he came as the last was renamed
 
     @property
     def present(self) -> Reader:
@@ -105,20 +106,38 @@ def _newcomer(
 ) -> Holders | None:
     """The name's readers when its e-mail goes nowhere now: a present reader of its own, a
     newcomer, when the name's last stretches ended in a rename (another name began at their
-    address as they ended); else None (the reader took her e-mail channel out). A newcomer with
-    no e-mail channel had been taken for the renamed reader, and her pending Slack row was
-    posted to him (ops28 F1)."""
+    address as they ended); else the last stretches' reader, holding it on (she took her e-mail
+    channel out, or was deleted); None when that reader was its only one. A newcomer with no
+    e-mail channel had been taken for the renamed reader, and her pending Slack row was posted
+    to him (ops28 F1). Of a name reused, then its last reader deleted (ana renamed ana1, the
+    newcomer named ana deleted), None had read the whole name as one reader's: ana1's records
+    as ana were hers no more, and her Monday digest was made again (lineage2)."""
     left = max((x[2] for x in parts if x[2] is not None), default=None)
     last = {a for a, _, gone in parts if gone == left}
-    if left is None or not any(
-        s != name and a in last and left in (v[0], v[3]) for (s, a), v in stints.items()
-    ):
+    if left is None:
         return None
+    if not any(s != name and a in last and left in (v[0], v[3]) for (s, a), v in stints.items()):
+        return _held_on(parts, groups, left, clock)
     earlier = _readers(parts, groups, -1, clock)
     since = clock(left) or LATER
     newcomer = Reader("" if since == LATER else since, ((since, LATER),), True)
     keys = earlier.keys + (((since, newcomer),) if since != LATER else ())
-    return Holders((*earlier.readers, newcomer), keys)
+    return Holders((*earlier.readers, newcomer), keys, True)
+
+
+def _held_on(
+    parts: list[Stretch], groups: list[int], left: str, clock: Callable[[str], str]
+) -> Holders | None:
+    """The readers, the one of the stretches that ended last (at `left`) the present one: they
+    stay hers (her digests to other channels since are hers), to LATER."""
+    if len(set(groups)) < 2:
+        return None
+    last = next(g for g, x in zip(groups, parts, strict=True) if x[2] == left)
+    held = [
+        (a, began, None if gone == left and g == last else gone)
+        for g, (a, began, gone) in zip(groups, parts, strict=True)
+    ]
+    return _readers(held, groups, last, clock)
 
 
 def _one_reader(

@@ -9,7 +9,7 @@ from datetime import date
 
 from digest.state.engine import Engine
 from digest.state.heirs import Mail, heirs, mailed
-from digest.state.holders import LATER, Reader, Span, stretches
+from digest.state.holders import LATER, Holders, Reader, Span, stretches
 from digest.state.links import next_stints
 from digest.state.pauses import Mailing, Stints, recorded
 from digest.state.reuses import cut, held, present
@@ -35,8 +35,8 @@ def earlier(web: Web, mailing: Mailing) -> dict[str, Parts]:
     for old in sorted(_renamed({s for s, _ in stints} - mailing.keys(), stints)):
         # Of one address, one reader (holders.py): the stints of thousands are not read again.
         found = held(web, old, mailing, stints) if _places(old, stints) > 1 else None
-        readers = [r for r in found.readers if not r.present] if found else []
-        if len(readers) > 1:  # a name reused, then gone (dana renamed dana1, a newcomer nico)
+        if found is not None and len(readers := _gone(found)) > 1:
+            # A name reused, then gone (dana renamed dana1, a newcomer renamed nico or deleted).
             _per_reader(web, old, readers, stints, mailing, mail, out)
             continue
         for new in heirs(old, stints, mailing.keys(), mail):
@@ -103,6 +103,14 @@ def addresses(web: Web, name: str, reader: Reader, stints: Stints) -> set[str]:
     return found
 
 
+def _gone(found: Holders) -> list[Reader]:
+    """The readers of a name gone from the config, a newcomer after its last reader's rename
+    (holders._newcomer: no stretch of his) aside. Its last reader deleted is held on as its
+    present one, and read with the others: else ana renamed ana1, the newcomer named ana
+    deleted since, ana1 had read none of her records as ana (her Monday digest made again)."""
+    return [r for r in found.readers if not (r.present and found.newcomer)]
+
+
 def _places(name: str, stints: Stints) -> int:
     return sum(1 for s, _ in stints if s == name)
 
@@ -126,8 +134,10 @@ def _back(name: str, now: set[str], stints: Stints, names: Collection[str]) -> s
 
 def _renamed(gone: set[str], stints: Stints) -> set[str]:
     """Of the names gone from the config, those another name may be a rename of: another's
-    stint began at their address as their last ended, or is of before schema 18 (heirs.py
-    reads the rest; a run of thousands of stints asks it of these alone)."""
+    stint began at one of their addresses as their stint there ended (of a name reused, its
+    last reader deleted, an earlier one renamed: the last stint alone read, ana1 had none of
+    hers as ana), or at their last as it ended and is of before schema 18 (heirs.py reads the
+    rest; a run of thousands of stints asks it of these alone)."""
     begun = {(a, t) for (_, a), v in stints.items() for t in (v[0], v[3]) if t}
     unsure = {a for (_, a), v in stints.items() if v[3] is None and v[2] is not None}
     last: dict[str, str] = {}
@@ -137,7 +147,7 @@ def _renamed(gone: set[str], stints: Stints) -> set[str]:
     return {
         s
         for (s, a), v in stints.items()
-        if s in last and v[1] == last[s] and ((a, last[s]) in begun or a in unsure)
+        if s in last and ((a, v[1]) in begun or (v[1] == last[s] and a in unsure))
     }
 
 
