@@ -212,7 +212,7 @@ class Marks:
         def waiting() -> str:
             with self.queue:
                 count = len(self.sent) + len(self.parts)
-            return f"{count} sent marks" if count else ""
+            return f"{count} sent mark{'' if count == 1 else 's'}" if count else ""
 
         try:
             patiently(self.flush, stop, waiting)
@@ -283,7 +283,11 @@ class Marks:
                     len(left),
                 )
             return []
-        rows = patiently(due, stop, lambda: f"{len(left)} deliveries held back")
+        rows = patiently(
+            due,
+            stop,
+            lambda: f"{len(left)} {'delivery' if len(left) == 1 else 'deliveries'} held back",
+        )
         self.failing = None  # the claim was committed: sends can be recorded again
         rows = [row for row in rows if row.id in left]  # not those sent, their marks written
         log.info("outbox: the state database is back; sending the %d held back", len(rows))
@@ -341,7 +345,8 @@ def patiently(action: Callable[[], T], stop: Callable[[], bool], waiting: Callab
                 if not what:
                     raise
                 again = f"tried again for up to {SETTLE_SECONDS:.0f} s"
-                log.warning("outbox: %s wait for the state database: %s; %s", what, exc, again)
+                verb = "waits" if what.startswith("1 ") else "wait"
+                log.warning("outbox: %s %s for the state database: %s; %s", what, verb, exc, again)
             elif over:
                 why = "stopping: " if stop() else ""
                 _waited(f"{why}gave up waiting for the state database", started, what)

@@ -145,10 +145,10 @@ def test_a_pass_goes_on_once_the_stopped_server_is_back_and_ends_without_its_err
         assert Took.calls == ["s0", "s1", "s2", "s3"]  # each once: s0's mark was written first
     assert "the state database is back; sending the 3 held back" in caplog.text
     said = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
-    waits = [line for line in said if "wait for the state database" in line]  # ops31 F4: once
-    assert len(waits) == 1 and waits[0].startswith("outbox: 1 sent marks wait")
+    waits = [line for line in said if "for the state database:" in line]  # ops31 F4: once
+    assert len(waits) == 1 and waits[0].startswith("outbox: 1 sent mark waits")
     back = [line for line in said if "the state database is back after" in line]
-    assert len(back) == 1 and back[0].endswith(" s (1 sent marks waited)")
+    assert len(back) == 1 and back[0].endswith(" s (1 sent mark waited)")
 
 
 def stop_server(cluster: Cluster) -> None:
@@ -188,11 +188,11 @@ def test_a_slack_part_never_claimed_is_not_named_taken_when_the_server_stays_awa
         assert Took.calls == ["s0", "s1#1"]
         assert errors[0].startswith("outbox: 1 delivery the servers took is not recorded (")
         assert errors[0].endswith("the next run sends none of them twice: s1/slack")
-    waits = [line for line in said if "marks wait for the state database" in line]
-    assert len(waits) == 1 and waits[0].startswith("outbox: 1 sent marks wait")
+    waits = [line for line in said if "for the state database:" in line]
+    assert len(waits) == 1 and waits[0].startswith("outbox: 1 sent mark waits")
     assert waits[0].endswith("; tried again for up to 3 s")
     ended = [line for line in said if "gave up waiting for the state database after" in line]
-    assert len(ended) == 1 and ended[0].endswith("(1 sent marks waited)")
+    assert len(ended) == 1 and ended[0].endswith("(1 sent mark waited)")
 
 
 def test_a_claim_not_committed_keeps_only_a_part_the_server_took(

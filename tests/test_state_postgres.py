@@ -557,7 +557,7 @@ def test_sent_marks_of_a_pass_that_ends_while_the_server_is_away_wait_for_it(
         marks.settle()
         store.db.pool.timeout = 30.0
         assert store.outbox_counts(NOW) == {"sent": 1}
-    assert "1 sent marks wait for the state database" in caplog.text
+    assert "1 sent mark waits for the state database" in caplog.text
 
 
 def test_marks_a_pass_gave_up_on_are_written_by_the_next_pass_before_it_sends(
