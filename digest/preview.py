@@ -12,11 +12,13 @@ from digest import alerts, library
 from digest.intake import ingest, seen_replacements
 from digest.models import Digest, Held, InputError, Message, Paper, Settings, Subscriber, evidence
 from digest.periods import next_fire, period_start
-from digest.state import Store
+from digest.state import Store, lineage
 from digest.web.tokens import links_in
 
 log = logging.getLogger("digest.pipeline")
 MADE = "made"
+# (the papers a run now would rank, those of them it would store as new, the sources unread)
+Pool = tuple[list[Paper], list[Paper], list[str]]
 
 
 def verdict(news: bool, shown: bool, down: bool, told: bool) -> str:
@@ -48,20 +50,22 @@ def preview(settings: Settings, store: Store, name: str, now: datetime) -> Messa
     from digest import corpus  # numpy: not for commands that never rank
 
     (subscriber,) = corpus.rated(settings, store, [subscriber])
-    pool, new, failed = _pool(settings, store, name, now)
-    return _foresee(settings, store, subscriber, now, pool, new, failed)
+    # The reader's records and its earlier names', as the run reads them: the preview had read
+    # the name alone, so a renamed reader was previewed the papers mailed to her old name, in a
+    # period the run says is made, and a reused name's newcomer her floor (reg53 F1).
+    own = alerts.history(settings, store, [subscriber])
+    pool, new, failed = _pool(settings, store, own, name, now)
+    return _foresee(settings, store, own, subscriber, now, (pool, new, failed))
 
 
-def _pool(
-    settings: Settings, store: Store, name: str, now: datetime
-) -> tuple[list[Paper], list[Paper], list[str]]:
+def _pool(settings: Settings, store: Store, own: lineage.History, name: str, now: datetime) -> Pool:
     """(the papers a run now would rank for `name`, those of them it would store as new, the
     sources that could not be read)."""
     sources, fetched = ingest(settings, None, now)
     failed = [s.name for s in sources if s.error]
     fetched = seen_replacements(fetched, store, "preview")
     fetched = store.papers.canonical(fetched)  # a paper known under another key is that paper
-    stored = [paper for _, paper in store.papers_after(store.considered_through(name))]
+    stored = [paper for _, paper in store.papers_after(own.considered_through(name))]
     # Stored before the last digest, a paper was considered then: no news now, as for the run.
     recent = {paper.id for paper in stored}
     new = [p for p in fetched if p.id not in recent and store.papers.paper(p.id) is None]
@@ -72,26 +76,27 @@ def _pool(
 def _foresee(
     settings: Settings,
     store: Store,
+    own: lineage.History,
     subscriber: Subscriber,
     now: datetime,
-    pool: list[Paper],
-    new: list[Paper],
-    failed: list[str],
+    read: Pool,
 ) -> Message | str:
-    """What a run now does with this pool: alerts first, then the digest or the period's wait."""
+    """What a run now does with this pool: alerts first, then the digest or the period's wait;
+    `own`: the reader's records, its earlier names' with them, as the run reads them."""
     from digest import corpus, render
 
+    pool, new, failed = read
     name, ids = subscriber.name, [p.id for p in pool]
     # The run's space (fitted, unsaved, when the new papers make it stale) and held alerts.
     space = corpus.foreseen_space(store, [subscriber], new) if pool else None
     owned = store.papers.owners(subscriber.profile.library, subscriber.likes)  # as the run
     stored = store.journal.holds(name)
-    held = alerts.standing([subscriber], {name: stored}, space)[name]
-    held = [h for h in held if h.scored.paper.id not in owned]
-    allowed = {name: set(ids) - store.sent_ids(name, ids) - store.journal.alerted_ids(name, ids)}
+    standing = alerts.standing([subscriber], {name: stored}, space)
+    held = alerts.kept(standing, {name: owned}, own)[name]  # as the run: given under a name, gone
+    allowed = {name: set(ids) - own.sent_ids(name, ids) - own.alerted_ids(name, ids)}
     allowed[name] -= owned | {h.scored.paper.id for h in held}
     start = period_start(subscriber.schedule, subscriber.timezone, now) or now
-    made = store.has_digest(name, start.isoformat())
+    made = own.has_digest(name, start.isoformat())
     # A run now sends or holds alert matches first; after this period's digest, the next.
     every = _rank(
         pool, [subscriber], allowed=allowed, space=space, top_k=alerts.ALL, thresholds=False
@@ -109,7 +114,7 @@ def _foresee(
     if made:
         start = next_fire(subscriber.schedule, subscriber.timezone, now) or start
         log.info("%s: this period's digest is made; the next one, if no more papers came", name)
-    told = bool(alerted) or bool(store.journal.alerted_after(name, store.considered_through(name)))
+    told = bool(alerted) or bool(own.alerted_after(name, own.considered_through(name)))
     status = verdict(news, bool(items or carried), bool(failed), told)
     if status != MADE:  # a quiet period, or one waiting: a run sends its notice, or nothing
         return alerts.foreseen_quiet(settings, subscriber, status, start.date(), now, failed)

@@ -6,10 +6,14 @@ from __future__ import annotations
 import dataclasses
 import email
 import email.policy
+import re
+import time
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
+from web_project import GRAPHS, papers_file, project
 
 from digest import alerts, pipeline
 from digest.models import Message, Settings, SourceConfig
@@ -282,3 +286,84 @@ def test_preview_after_the_periods_digest_foresees_the_next_run(
             "waiting for sources" if down else with_up
         ]
         assert_foreseen(shown, store, DAY2)
+
+
+def _run(p: Any, capsys: Any, now: str, config: str, fresh: list[Any]) -> None:
+    """A run at `now` over `config`, with `fresh` papers; begun in a second of its own (runs are
+    stamped to the second: reuses.cut)."""
+    time.sleep(1.01 - time.time() % 1)
+    (p.root / "digest.toml").write_text(config, "utf-8")
+    papers_file(p.root / "feed" / f"{now[:13]}.jsonl", fresh)
+    code, _, err = p.digest(capsys, "run", "--now", now)
+    assert code == 0 and "Traceback" not in err, err
+
+
+def _preview(p: Any, name: str, now: str) -> Message | str:
+    with Store(p.state) as store:
+        return pipeline.preview(p.settings(), store, name, datetime.fromisoformat(now))
+
+
+def _mailed(p: Any, name: str, day: str) -> Message:
+    """The digest the run recorded for `name` by e-mail on `day`."""
+    with Store(p.state) as store:
+        rows = [r for r in store.outbox() if r.subscriber == name and r.kind == "email"]
+    (row,) = [r for r in rows if r.day.isoformat() == day and r.purpose == "digest"]
+    assert row.message is not None
+    return row.message
+
+
+def _papers(message: Message | str) -> list[str]:
+    text = message if isinstance(message, str) else message.text
+    return re.findall(r"https://example\.org/(\w+)", text)
+
+
+MON, MON10, TUE, WED = (
+    "2026-11-30T09:00:00+00:00", "2026-11-30T10:00:00+00:00",
+    "2026-12-01T09:00:00+00:00", "2026-12-02T09:00:00+00:00",
+)  # fmt: skip
+NEW = [("t1", "Graph networks for molecules", "Graph neural networks for molecules.")]
+NEWER = [("w1", "Diffusion of images", "Diffusion models generate images."), *GRAPHS[2:]]
+
+
+@pytest.mark.parametrize("then", ["renamed", "renamed back", "name reused"])
+def test_preview_reads_a_renamed_readers_earlier_names_as_the_run_does(
+    tmp_path: Path, capsys: Any, then: str
+) -> None:
+    # reg53 F1: the preview read the state by the name alone. anna, renamed from ana, was
+    # previewed ana's mailed papers in a period the run says is made; a newcomer given the
+    # name ana was previewed from her floor, the run ranking from his own first digest.
+    from test_web_reuse import NEWCOMER
+
+    with project(tmp_path, web=False) as p:
+        ana = (p.root / "digest.toml").read_text(encoding="utf-8")
+        anna = ana.replace('name = "ana"', 'name = "anna"')
+        _run(p, capsys, MON, ana, [])
+        given = _papers(_mailed(p, "ana", "2026-11-30"))
+        assert given
+        config, now, day, names = {
+            "renamed": (anna, TUE, "2026-12-01", ["anna"]),
+            "renamed back": (ana, WED, "2026-12-02", ["ana"]),
+            "name reused": (anna + NEWCOMER, TUE, "2026-12-01", ["anna", "ana"]),
+        }[then]
+        (p.root / "digest.toml").write_text(config if then != "renamed back" else anna, "utf-8")
+        if then == "renamed":  # the period is made under the old name: the next one is shown
+            papers_file(p.root / "feed" / "t.jsonl", NEW)
+            soon = _preview(p, "anna", MON10)
+            _run(p, capsys, MON10, anna, [])
+            assert not set(_papers(soon)) & set(given)
+        if then == "renamed back":  # anna's own digest, then ana again
+            _run(p, capsys, TUE, anna, NEW)
+            given += _papers(_mailed(p, "anna", "2026-12-01"))
+        (p.root / "digest.toml").write_text(config, "utf-8")
+        papers_file(p.root / "feed" / "w.jsonl", NEWER if then != "renamed" else [])
+        shown = {name: _preview(p, name, now) for name in names}
+        _run(p, capsys, now, config, [])
+        for name in names:
+            made = _mailed(p, name, day)
+            assert isinstance(shown[name], Message), shown[name]
+            # The picks and their order (a score's last digit may differ with no stored space,
+            # renamed or not: the pool a run fits on is not the preview's; not this finding's).
+            assert (shown[name].subject, _papers(shown[name])) == (made.subject, _papers(made))
+        if then == "renamed":
+            assert _papers(soon) == _papers(made)
+        assert not set(_papers(made)) & set(given) or then == "name reused"
