@@ -327,7 +327,10 @@ def test_a_send_that_timed_out_is_never_reported_sent(dripping: Dripping, tmp_pa
     later = outbox.deliver(store, settings, NOW + timedelta(minutes=2), rand=lambda: 0.5)
     assert later.sent == []  # the server confirmed nothing: not "sent 1 message"
     (dead,) = later.dead
-    assert "part 1 of 1 got no answer on an earlier try" in dead and "nothing was confirmed" in dead
+    assert (
+        "part 1 of 1 had no answer recorded on an earlier try" in dead
+        and "nothing was confirmed" in dead
+    )
     assert dripping.requests == 1  # and it was not posted twice
     assert store.outbox_counts() == {"dead": 1}
 
@@ -341,8 +344,8 @@ def test_a_receipt_counts_only_the_parts_the_server_took(
     later = outbox.deliver(store, settings, NOW + timedelta(minutes=2))
     (sent,) = later.sent
     assert sent.endswith(
-        "2 of 3 messages confirmed via webhook; part 2 got no answer on an earlier try and may be"
-        " missing"
+        "2 of 3 messages confirmed via webhook; part 2 had no answer recorded on an earlier try"
+        " and may be missing"
     )
 
 
@@ -619,7 +622,7 @@ def test_a_dead_unconfirmed_delivery_can_be_dropped_by_retry(
     assert main(["retry", *common, *now, "--drop", "ana/slack"]) == 0
     out = capsys.readouterr().out
     assert "retry: 1 dead delivery dropped (given up, not sent again); 0 pending, 0 dead" in out
-    assert "  dropped ana/slack digest P1: slack: part 1 of 1 got no answer" in out
+    assert "  dropped ana/slack digest P1: slack: part 1 of 1 had no answer recorded" in out
     assert "services/T" not in out  # the webhook is a secret
     (row,) = store.outbox()
     assert row.status == "dropped" and "nothing was confirmed" in row.last_error
@@ -664,8 +667,8 @@ def test_a_part_unanswered_stays_named_through_later_refusals(
     assert (row.parts_sent, row.unconfirmed) == (1, (1,))
     final = outbox.deliver(store, settings, NOW + timedelta(hours=1))
     assert final.sent == [
-        "ana/slack: 2 of 3 messages confirmed via webhook; part 1 got no answer on an earlier try"
-        " and may be missing"
+        "ana/slack: 2 of 3 messages confirmed via webhook; part 1 had no answer recorded on an"
+        " earlier try and may be missing"
     ]
     heads = [p["blocks"][0]["text"]["text"][-5:] for p in slack.accepted]
     assert heads == ["(1/3)", "(2/3)", "(3/3)"]  # each once

@@ -201,7 +201,7 @@ def test_a_slack_delivery_that_can_never_be_posted_again_is_not_called_queued_ag
         "retry: 1 dead delivery queued again, 1 left dead (no try can send it); 1 sent,"
         " 0 retrying, 0 dead now; 0 pending, 1 dead in all"
     )
-    assert out[2].startswith("  still dead ana/slack: slack: part 1 of 1 got no answer on an")
+    assert out[2].startswith("  still dead ana/slack: slack: part 1 of 1 had no answer recorded on")
     assert out[2].endswith("nothing was confirmed; give it up: digest retry --drop ana/slack")
     assert len(slack.accepted) == 1  # bob's; ana's not again
     assert "anahook" not in "\n".join(out)  # the webhook is a secret

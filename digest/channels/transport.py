@@ -267,7 +267,9 @@ def receipt_detail(
 ) -> str:
     """What the receipt says: only messages the server confirmed count. `posted` parts were
     confirmed now, the parts before delivery.parts_sent on earlier tries, less those that got no
-    answer then (claimed, never posted twice: they may be missing), which the receipt names.
+    answer recorded then (claimed, never posted twice: they may be missing), which the receipt
+    names. "Got no answer" had been said of a part the server took while the state database was
+    away to record it (reg53 F2).
     When nothing at all was confirmed, the delivery is not sent: a DeliveryError, dead, for a
     person to see."""
     missing = unconfirmed(delivery)
@@ -279,12 +281,12 @@ def receipt_detail(
     parts = f"part {names}" if len(missing) == 1 else f"parts {names}"
     if accepted <= 0:
         raise DeliveryError(
-            f"{what}: {parts} of {total} got no answer on an earlier try and"
+            f"{what}: {parts} of {total} had no answer recorded on an earlier try and"
             f" {'is' if len(missing) == 1 else 'are'} not posted again (at most once): it may be"
             " missing; nothing was confirmed",
             retryable=False,
         )
     return (
-        f"{accepted} of {total} {unit}s confirmed {via}; {parts} got no answer on an "
+        f"{accepted} of {total} {unit}s confirmed {via}; {parts} had no answer recorded on an "
         f"earlier try and may be missing"
     )
