@@ -317,19 +317,25 @@ def _capped(cap: int) -> str:
 
 
 def foreseen(
-    store: Store, sub: Subscriber, scored: Sequence[Scored], now: datetime, made: bool
+    store: Store,
+    sub: Subscriber,
+    scored: Sequence[Scored],
+    now: datetime,
+    made: bool,
+    own: lineage.History,
 ) -> tuple[set[str], list[Held]]:
     """What a run now would do with the alert matches among these ranked papers, for `preview`:
     the ids it would send as alerts, and the matches the digest would carry as held alerts.
     Before the period's digest is made, the run holds every match for it; after, it alerts up to
-    the day's cap and holds the rest for the next digest."""
-    if not watching(sub) or _behind(store, sub, now, lineage.History(store.db, {})):
+    the day's cap and holds the rest for the next digest. `own`: history(), as make_alerts reads
+    it (the cap had been counted under the name alone: a rename was previewed a fresh cap)."""
+    if not watching(sub) or _behind(store, sub, now, own):
         return set(), []
     hits = [(sc, tuple(why)) for sc in scored if (why := reasons(sub, sc))]
     if not made:
         return set(), [Held(sc, why) for sc, why in hits]
     day = now.astimezone(ZoneInfo(sub.timezone)).date()
-    room = max(0, sub.max_alerts_per_day - store.journal.alerts_on(sub.name, day))
+    room = max(0, sub.max_alerts_per_day - own.alerts_on(sub.name, day))
     held = [Held(sc, (*why, _capped(sub.max_alerts_per_day))) for sc, why in hits[room:]]
     return {sc.paper.id for sc, _ in hits[:room]}, held
 

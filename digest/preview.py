@@ -101,7 +101,7 @@ def _foresee(
     every = _rank(
         pool, [subscriber], allowed=allowed, space=space, top_k=alerts.ALL, thresholds=False
     )
-    alerted, holding = alerts.foreseen(store, subscriber, every.get(name, []), now, made)
+    alerted, holding = alerts.foreseen(store, subscriber, every.get(name, []), now, made, own)
     allowed[name] -= alerted | {h.scored.paper.id for h in holding}
     # What is left is what the run calls news: a paper beside the held alerts, which it ranks
     # even with a source down. A preview had asked that only when it had nothing to show, so

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_project import GRAPHS, papers_file, project
+from web_project import GRAPHS, IMAGES, papers_file, project
 
 from digest import alerts, pipeline
 from digest.models import Message, Settings, SourceConfig
@@ -367,3 +367,37 @@ def test_preview_reads_a_renamed_readers_earlier_names_as_the_run_does(
         if then == "renamed":
             assert _papers(soon) == _papers(made)
         assert not set(_papers(made)) & set(given) or then == "name reused"
+
+
+def test_preview_counts_the_days_cap_under_a_renamed_readers_earlier_names_as_the_run_does(
+    tmp_path: Path, capsys: Any
+) -> None:
+    # The preview had counted the day's alerts under the new name alone: ana, alerted her cap
+    # (one) at 10:00 and renamed anna at 11:00, was previewed the next match as an alert, a
+    # fresh cap the run does not give her; the run holds it for the next digest.
+    from test_state_renames import _alerting
+
+    with project(tmp_path, web=False) as p:
+        ana = _alerting(p)  # her every match alerted, one alert a day
+        _run(p, capsys, MON, ana, [])
+        _run(p, capsys, MON10, ana, [GRAPHS[2], IMAGES[2]])
+        with Store(p.state) as store:
+            assert _alerted(store) == ["ana"]
+        anna = ana.replace('name = "ana"', 'name = "anna"')
+        (p.root / "digest.toml").write_text(anna, "utf-8")
+        papers_file(p.root / "feed" / "t.jsonl", NEW)  # the next match, past the day's cap
+        eleven = "2026-11-30T11:00:00+00:00"
+        shown = _preview(p, "anna", eleven)
+        _run(p, capsys, eleven, anna, [])
+        with Store(p.state) as store:
+            assert "t1" in {h.scored.paper.id for h in store.journal.holds("anna")}
+            assert _alerted(store) == ["ana"]
+        assert "t1" in _papers(shown)  # held for the next digest, as the run holds it
+        _run(p, capsys, TUE, anna, [])
+        made = _mailed(p, "anna", "2026-12-01")
+        assert isinstance(shown, Message)
+        assert (shown.subject, _papers(shown)) == (made.subject, _papers(made))
+
+
+def _alerted(store: Store) -> list[str]:
+    return [str(r[0]) for r in store.db.execute("SELECT subscriber FROM alerts ORDER BY made_at")]
