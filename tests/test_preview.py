@@ -7,7 +7,6 @@ import dataclasses
 import email
 import email.policy
 import re
-import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from digest import alerts, pipeline
 from digest.models import Message, Settings, SourceConfig
 from digest.state import Store
 from tests.test_pipeline import PRIVACY, UNLEARN, VISION, settings_for, subscriber, write_seeds
+from tests.test_state_lineage import _run
 
 
 @pytest.fixture(autouse=True)
@@ -286,16 +286,6 @@ def test_preview_after_the_periods_digest_foresees_the_next_run(
             "waiting for sources" if down else with_up
         ]
         assert_foreseen(shown, store, DAY2)
-
-
-def _run(p: Any, capsys: Any, now: str, config: str, fresh: list[Any]) -> None:
-    """A run at `now` over `config`, with `fresh` papers; begun in a second of its own (runs are
-    stamped to the second: reuses.cut)."""
-    time.sleep(1.01 - time.time() % 1)
-    (p.root / "digest.toml").write_text(config, "utf-8")
-    papers_file(p.root / "feed" / f"{now[:13]}.jsonl", fresh)
-    code, _, err = p.digest(capsys, "run", "--now", now)
-    assert code == 0 and "Traceback" not in err, err
 
 
 def _preview(p: Any, name: str, now: str) -> Message | str:
