@@ -434,20 +434,20 @@ def test_a_run_beats_soon_after_its_server_is_back_and_reads_alive_while_it_may_
 
     with Store(proxy.url(direct), worker="r4") as store, Store(direct, worker="s") as status:
         store.leave = lambda: None  # type: ignore[method-assign]  # killed: it never leaves
-        with store.beating(every=6.0, away=3.0):
+        with store.beating(every=3.0, away=1.5):
             store.start_run(NOW, NOW)
             first = beat_at(status)
             proxy.cut()
-            time.sleep(7.0)  # the beat of 6 s failed: the server away
+            time.sleep(4.0)  # the beat of 3 s failed (its pool's timeout 1 s): the server away
             proxy.mend()
-            deadline = time.monotonic() + 4.0  # a whole beat later, the next had come at 13 s
+            deadline = time.monotonic() + 2.0  # a whole beat later, the next had come at 7 s
             while beat_at(status) == first and time.monotonic() < deadline:
                 time.sleep(0.1)
             assert beat_at(status) > first
             last = time.monotonic()
-        time.sleep(max(0.0, last + 4 * 6.0 - time.monotonic()))  # four beats missed, not the wait
+        time.sleep(max(0.0, last + 4 * 3.0 - time.monotonic()))  # four beats missed, not the wait
         assert status.runs(1)[0]["outcome"] == "running"
-        time.sleep(5.0)
+        time.sleep(2.5)
         assert status.runs(1)[0]["outcome"] == "interrupted"
 
 

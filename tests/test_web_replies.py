@@ -155,9 +155,15 @@ def test_a_vote_in_the_digests_thread_counts(room: Room) -> None:
     assert room.acks() == {vote: 1}
 
 
-def test_a_vote_among_more_lines_than_one_sync_holds_still_counts(room: Room) -> None:
-    # A sync gives a room's last 100 events; a busy room's earlier ones are read back to the
-    # last read's position, or the vote (and an undo) among them would be lost.
+def test_a_vote_among_more_lines_than_one_sync_holds_still_counts(
+    room: Room, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A sync gives a room's last TIMELINE events; a busy room's earlier ones are read back to
+    # the last read's position, or the vote (and an undo) among them would be lost. A timeline
+    # of 10 here: the same reads back, in several pages, for a tenth of the chat.
+    monkeypatch.setattr(replies, "TIMELINE", 10)
+    monkeypatch.setattr(replies, "_FILTER", replies._FILTER.replace('"limit":100', '"limit":10'))
+    assert '"limit":10,' in replies._FILTER
     first, second = room.ranked()
     room.run()  # the bot's read position: now
     vote = room.text("+1")
