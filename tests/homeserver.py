@@ -106,6 +106,7 @@ enable_metrics: false
 presence:
   enabled: false
 url_preview_enabled: false
+bcrypt_rounds: 4  # the default 12 cost a third of a second per registered test user
 {RELAXED_LIMITS if relaxed else ""}
 """
 

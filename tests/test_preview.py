@@ -22,15 +22,11 @@ from tests.test_state_lineage import _run
 
 
 @pytest.fixture(autouse=True)
-def both_ways(ranking_mode: str) -> str:
-    return ranking_mode
-
-
-@pytest.fixture(autouse=True)
 def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
 
 
+@pytest.mark.usefixtures("ranking_mode")
 def test_preview_ranks_in_the_stored_space_a_run_ranks_in(tmp_path: Path, monkeypatch) -> None:
     from digest import corpus
     from tests.test_ranking import load_seed_papers
@@ -49,6 +45,7 @@ def test_preview_ranks_in_the_stored_space_a_run_ranks_in(tmp_path: Path, monkey
     assert stored != alone  # other idf and centroid: other scores
 
 
+@pytest.mark.usefixtures("ranking_mode")
 def test_preview_ranks_in_the_space_the_run_refits_when_its_new_papers_make_it_stale(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -72,6 +69,7 @@ def test_preview_ranks_in_the_space_the_run_refits_when_its_new_papers_make_it_s
     assert row.message is not None and shown.text == row.message.text
 
 
+@pytest.mark.usefixtures("ranking_mode")
 def test_preview_leaves_out_what_the_last_digest_considered_as_the_run_does(
     tmp_path: Path,
 ) -> None:
@@ -92,6 +90,7 @@ def test_preview_leaves_out_what_the_last_digest_considered_as_the_run_does(
     )
 
 
+@pytest.mark.usefixtures("ranking_mode")
 @pytest.mark.parametrize(
     ("interests", "quiet"),
     [
@@ -118,6 +117,7 @@ def test_preview_of_a_quiet_period_shows_the_notice_a_run_sends(
     assert sent["Subject"] == shown.subject
 
 
+@pytest.mark.usefixtures("ranking_mode")
 def test_preview_after_the_periods_digest_shows_the_next_one_without_what_goes_as_alerts(
     tmp_path: Path,
 ) -> None:
@@ -135,6 +135,7 @@ def test_preview_after_the_periods_digest_shows_the_next_one_without_what_goes_a
     assert "the digest of 2026-12-01" in shown and "went out as an alert" in shown
 
 
+@pytest.mark.usefixtures("ranking_mode")
 def test_preview_before_the_digest_carries_alert_matches_as_the_run_holds_them(
     tmp_path: Path,
 ) -> None:
@@ -152,6 +153,7 @@ def test_preview_before_the_digest_carries_alert_matches_as_the_run_holds_them(
         assert "private client updates" in text and "training data" in text
 
 
+@pytest.mark.usefixtures("ranking_mode")
 def test_preview_when_no_source_can_be_read_says_so_as_the_run_does(tmp_path: Path) -> None:
     # It said "no new papers since your last digest", on a state that had no digest yet.
     ana = subscriber("ana", "differential privacy", on_empty="notify")
@@ -165,12 +167,15 @@ def test_preview_when_no_source_can_be_read_says_so_as_the_run_does(tmp_path: Pa
     assert "could not read seeds" in shown.text
 
 
+@pytest.mark.usefixtures("ranking_mode")
 def test_preview_when_the_liked_papers_cannot_be_looked_up_makes_no_digest(
     tmp_path: Path,
 ) -> None:
     # It showed a digest ranked without the liked paper, which no run makes.
     write_seeds(tmp_path, "a.txt", PRIVACY, UNLEARN)
-    dead = SourceConfig("arxiv", "arxiv", {"url": "http://127.0.0.1:1/api/query", "retries": 0})
+    dead = SourceConfig(  # no 3 s of politeness between its two lookups: none is answered
+        "arxiv", "arxiv", {"url": "http://127.0.0.1:1/api/query", "retries": 0, "delay": 0}
+    )
     ana = subscriber("ana", "differential privacy", likes=("2501.01234",))
     settings = dataclasses.replace(settings_for(tmp_path, ana), sources=(
         *settings_for(tmp_path, ana).sources, dead))  # fmt: skip
@@ -182,6 +187,7 @@ def test_preview_when_the_liked_papers_cannot_be_looked_up_makes_no_digest(
     assert shown == "ana: waiting for liked papers: a run now makes no digest (the lookup failed)"
 
 
+@pytest.mark.usefixtures("ranking_mode")
 def test_preview_changes_nothing(tmp_path: Path) -> None:
     write_seeds(tmp_path, "a.txt", PRIVACY, UNLEARN)
     settings = settings_for(tmp_path, subscriber("ana", "differential privacy"))
