@@ -11,7 +11,7 @@ from typing import Any
 from digest import alerts, library
 from digest.intake import ingest, seen_replacements
 from digest.models import Digest, Held, InputError, Message, Paper, Settings, Subscriber, evidence
-from digest.periods import next_fire, period_start
+from digest.periods import covered, next_fire, period_start
 from digest.state import Store, lineage
 from digest.web.tokens import links_in
 
@@ -96,7 +96,9 @@ def _foresee(
     allowed = {name: set(ids) - own.sent_ids(name, ids) - own.alerted_ids(name, ids)}
     allowed[name] -= owned | {h.scored.paper.id for h in held}
     start = period_start(subscriber.schedule, subscriber.timezone, now) or now
-    made = own.has_digest(name, start.isoformat())
+    # A new schedule's period that the last digest covered opens none, as for the run: its
+    # preview had shown a digest no run makes (periods.covered).
+    made = own.has_digest(name, start.isoformat()) or covered(start, own.last_digest(name))
     # A run now sends or holds alert matches first; after this period's digest, the next.
     every = _rank(
         pool, [subscriber], allowed=allowed, space=space, top_k=alerts.ALL, thresholds=False
@@ -117,6 +119,14 @@ def _foresee(
     told = bool(alerted) or bool(own.alerted_after(name, own.considered_through(name)))
     status = verdict(news, bool(items or carried), bool(failed), told)
     if status != MADE:  # a quiet period, or one waiting: a run sends its notice, or nothing
+        # A waiting period's notice goes once (alerts.notify_down): the preview had shown it on.
+        if status == "waiting for sources" and store.journal.has_notice(
+            name, f"notice:{start.isoformat()}"
+        ):
+            return (
+                f"{name}: nothing would be sent for the digest of {start.date()}: the notice that"
+                " a source could not be read went out already; the period waits for its sources"
+            )
         return alerts.foreseen_quiet(settings, subscriber, status, start.date(), now, failed)
     left = alerts.left_out(held, carried, items)
     digest = Digest(name, start.isoformat(), start.date(), tuple(items), now, carried, left)

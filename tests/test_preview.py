@@ -135,6 +135,28 @@ def test_preview_after_the_periods_digest_shows_the_next_one_without_what_goes_a
     assert "the digest of 2026-12-01" in shown and "went out as an alert" in shown
 
 
+def test_preview_after_a_schedule_edit_into_a_covered_period_shows_the_next_digest(
+    tmp_path: Path,
+) -> None:
+    # A new schedule's period that the last digest covered opens no digest in a run ("already
+    # made"); its preview showed one for it, of papers the next period's digest carries.
+    write_seeds(tmp_path, "a.txt", UNLEARN)
+    ana = subscriber("ana", "differential privacy and unlearning")
+    with Store(tmp_path / "s.db") as store:
+        pipeline.run_once(
+            settings_for(tmp_path, ana), store, datetime(2026, 11, 30, 12, tzinfo=UTC)
+        )
+        write_seeds(tmp_path, "b.txt", PRIVACY)
+        edited = settings_for(tmp_path, dataclasses.replace(ana, schedule="0 10 * * *"))
+        later = datetime(2026, 11, 30, 13, tzinfo=UTC)
+        shown = pipeline.preview(edited, store, "ana", later)
+        report = pipeline.run_once(edited, store, later)
+        assert [s.status for s in report.subscribers] == ["already made"]
+        assert isinstance(shown, Message) and "2026-12-01" in shown.subject
+        pipeline.run_once(edited, store, datetime(2026, 12, 1, 10, tzinfo=UTC))
+        assert_foreseen(shown, store, datetime(2026, 12, 1, tzinfo=UTC))
+
+
 @pytest.mark.usefixtures("ranking_mode")
 def test_preview_before_the_digest_carries_alert_matches_as_the_run_holds_them(
     tmp_path: Path,
@@ -265,6 +287,30 @@ def test_preview_foresees_whether_the_run_makes_a_digest_or_waits_for_its_source
         report = pipeline.run_once(settings, store, DAY2)
         assert [s.status for s in report.subscribers] == [with_down if down else with_up]
         assert_foreseen(shown, store, DAY2)
+
+
+def test_preview_of_a_waiting_period_whose_notice_went_out_says_a_run_sends_nothing(
+    tmp_path: Path,
+) -> None:
+    # A waiting period's notice goes once; its preview had shown it again for the next run.
+    write_seeds(tmp_path, "a.txt", VISION)
+    with Store(tmp_path / "s.db") as store:
+        pipeline.run_once(alerting(tmp_path, False), store, DAY1)
+        down = alerting(tmp_path, True)
+        first = pipeline.preview(down, store, "ana", DAY2)
+        pipeline.run_once(down, store, DAY2)
+        assert_foreseen(first, store, DAY2)  # the notice
+        later = DAY2.replace(hour=15)
+        again = pipeline.preview(down, store, "ana", later)
+        report = pipeline.run_once(down, store, later)
+        assert [(s.status, s.notified) for s in report.subscribers] == [
+            ("waiting for sources", False)
+        ]
+        assert len([r for r in store.outbox() if r.day == DAY2.date()]) == 1
+    assert again == (
+        "ana: nothing would be sent for the digest of 2026-12-01: the notice that a source"
+        " could not be read went out already; the period waits for its sources"
+    )
 
 
 @pytest.mark.parametrize("down", [True, False], ids=["a source down", "sources up"])
