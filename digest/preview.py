@@ -11,7 +11,7 @@ from typing import Any
 from digest import alerts, library
 from digest.intake import ingest, seen_replacements
 from digest.models import Digest, Held, InputError, Message, Paper, Settings, Subscriber, evidence
-from digest.periods import covered, next_fire, period_start
+from digest.periods import behind, covered, next_fire, period_start
 from digest.state import Store, lineage
 from digest.web.tokens import links_in
 
@@ -54,6 +54,9 @@ def preview(settings: Settings, store: Store, name: str, now: datetime) -> Messa
     # the name alone, so a renamed reader was previewed the papers mailed to her old name, in a
     # period the run says is made, and a reused name's newcomer her floor (reg53 F1).
     own = alerts.history(settings, store, [subscriber])
+    last = own.last_digest(name)
+    if last is not None and behind(last[0], now):  # as the run: nothing made now comes in order
+        return f"{name}: clock behind: a run now makes no digest (the last is of {last[0]})"
     pool, new, failed = _pool(settings, store, own, name, now)
     return _foresee(settings, store, own, subscriber, now, (pool, new, failed))
 

@@ -157,6 +157,22 @@ def test_preview_after_a_schedule_edit_into_a_covered_period_shows_the_next_dige
         assert_foreseen(shown, store, datetime(2026, 12, 1, tzinfo=UTC))
 
 
+def test_preview_on_a_clock_behind_the_last_digest_says_a_run_makes_none(tmp_path: Path) -> None:
+    write_seeds(tmp_path, "a.txt", UNLEARN)
+    settings = settings_for(tmp_path, subscriber("ana", "differential privacy and unlearning"))
+    with Store(tmp_path / "s.db") as store:
+        pipeline.run_once(settings, store, datetime(2026, 12, 1, 12, tzinfo=UTC))
+        write_seeds(tmp_path, "b.txt", PRIVACY)
+        back = datetime(2026, 11, 30, 12, tzinfo=UTC)  # a clock stepped back a day
+        shown = pipeline.preview(settings, store, "ana", back)
+        report = pipeline.run_once(settings, store, back)
+    assert [s.status for s in report.subscribers] == ["clock behind"]
+    assert (
+        shown
+        == "ana: clock behind: a run now makes no digest (the last is of 2026-12-01T08:00:00+00:00)"
+    )
+
+
 @pytest.mark.usefixtures("ranking_mode")
 def test_preview_before_the_digest_carries_alert_matches_as_the_run_holds_them(
     tmp_path: Path,
