@@ -434,7 +434,7 @@ def test_a_run_beats_soon_after_its_server_is_back_and_reads_alive_while_it_may_
 
     with Store(proxy.url(direct), worker="r4") as store, Store(direct, worker="s") as status:
         store.leave = lambda: None  # type: ignore[method-assign]  # killed: it never leaves
-        with store.beating(every=3.0, away=1.5):
+        with store.beating(every=3.0, away=3.0):
             store.start_run(NOW, NOW)
             first = beat_at(status)
             proxy.cut()
@@ -445,9 +445,11 @@ def test_a_run_beats_soon_after_its_server_is_back_and_reads_alive_while_it_may_
                 time.sleep(0.1)
             assert beat_at(status) > first
             last = time.monotonic()
-        time.sleep(max(0.0, last + 4 * 3.0 - time.monotonic()))  # four beats missed, not the wait
+        # Four beats missed, not the wait (beats are stamped to the second: a beat may read up
+        # to 1 s older than it is, so each check keeps 2 s from the limit of 4 x 3 + 3 s).
+        time.sleep(max(0.0, last + 4 * 3.0 - time.monotonic()))
         assert status.runs(1)[0]["outcome"] == "running"
-        time.sleep(2.5)
+        time.sleep(5.0)
         assert status.runs(1)[0]["outcome"] == "interrupted"
 
 
