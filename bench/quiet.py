@@ -11,20 +11,25 @@ import statistics
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
+
 from bench import corpus
 from bench.tasks import LIKED, SPLITS, Split, _by_category, _sorted, windows
 from digest import ranking
 from digest.models import Paper, Profile, Subscriber
+from digest.ranking import features
 
 POOL = 1000  # a day's papers
 SMALL = 100  # a small day's: a feed's, or a quiet field's, where the reader's own are a few
 DRAWS = 3  # libraries per field
-KINDS = ("interests text", "library of 5", "text and library")
+KINDS = ("interests text", "library of 5", "text and library", "close library of 5")
 
 
 def readers(split: Split, rng: random.Random) -> list[tuple[str, str, Profile]]:
     """(field, kind, profile) for each field with a first author's text: the text alone, a
-    library of LIKED papers of the profile months, and both, DRAWS times."""
+    library of LIKED papers of the profile months, and both, DRAWS times; and a close library,
+    the library's first paper and its nearest papers of the field by words (a reader who liked a
+    few papers on one narrow topic, as readers often start)."""
     early_by = _by_category(windows(split)[0])
     texts = split.texts["first author"]
     out: list[tuple[str, str, Profile]] = []
@@ -35,8 +40,18 @@ def readers(split: Split, rng: random.Random) -> list[tuple[str, str, Profile]]:
                 (field, KINDS[0], Profile(interests=texts[field])),
                 (field, KINDS[1], Profile(library=liked)),
                 (field, KINDS[2], Profile(interests=texts[field], library=liked)),
+                (field, KINDS[3], Profile(library=nearest(early_by[field], liked[0]))),
             ]
     return out
+
+
+def nearest(papers: Sequence[Paper], seed: Paper) -> tuple[Paper, ...]:
+    """The seed and the LIKED - 1 papers closest to it by words (TF-IDF cosine), of `papers`."""
+    _, rows = features.fit([features.paper_text(p) for p in papers])
+    at = papers.index(seed)
+    closeness = (rows @ rows[at].T).toarray().ravel()
+    closeness[at] = np.inf  # first, whatever its twins
+    return tuple(papers[i] for i in np.argsort(-closeness, kind="stable")[:LIKED])
 
 
 def picks(pool: Sequence[Paper], profiles: Sequence[Profile]) -> list[list[Paper]]:
@@ -88,8 +103,8 @@ def run(split: Split) -> dict[str, dict[str, list[float]]]:
 
 def table(split: Split, result: dict[str, dict[str, list[float]]]) -> str:
     rows = [
-        f"### {split.name}: picks of 10 on days of {POOL} papers: without the reader's field,"
-        f" without its archive, and of every field; and on a day of {SMALL} of every field",
+        f"### {split.name}: picks of 10 on days of {POOL} papers: without the reader's"
+        f" field, without its archive, and of every field; and on a day of {SMALL} of every field",
         "",
         "| reader | n | no paper of the field: picks | none of its archive: picks | day: picks"
         " | day: picks of the field | small day: picks | of the field | the field's (at most 10) |",

@@ -239,3 +239,17 @@ def test_the_quiet_day_bench_counts_a_readers_picks_above_min_score():
               for kind in quiet.KINDS}  # fmt: skip
     page = quiet.table(tasks.REPORT, result)
     assert "| interests text | 1 | 1.00 | 0.00 | 3.00 | 3.00 | 2.00 | 1.00 | 4.00 |" in page
+
+
+def test_the_quiet_day_benchs_close_library_is_a_paper_and_its_nearest_by_words():
+    from bench import quiet
+    from digest.models import Paper
+
+    def paper(i: int, words: str) -> Paper:
+        return Paper(id=f"p{i}", title=f"Paper {i}", abstract=words)
+
+    winds = [paper(i, f"Stellar winds of massive stars, survey {i}.") for i in range(5)]
+    other = [paper(10 + i, f"Peptide folding in water, assay {i}.") for i in range(5)]
+    papers = other[:3] + winds + other[3:]
+    close = quiet.nearest(papers, winds[2])
+    assert close[0] == winds[2] and set(close) == set(winds)
