@@ -28,9 +28,10 @@ $(TEST_STAMP): $(RUN_STAMP)
 demo: $(RUN_STAMP)
 	$(BIN)/digest run --config config/digest.toml
 
-# `make test PYTEST_ARGS=tests/test_support.py`: one file only.
+# `make test PYTEST_ARGS=tests/test_support.py`: one file only. One process per core, at most 4
+# (pytest-xdist): `PYTEST_ARGS="-n 0"` runs them in this one.
 test: $(TEST_STAMP)
-	$(strip $(BIN)/python -m pytest -q $(PYTEST_ARGS))
+	$(strip $(BIN)/python -m pytest -q -n auto --maxprocesses 4 $(PYTEST_ARGS))
 
 # Benchmarks (never part of `make test`): a paper corpus by `make bench-relevance DATA=path` (else
 # the bench's own default, where it exists; docs/ranking.md says how to build one); they write
