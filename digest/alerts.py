@@ -348,10 +348,12 @@ def notify_down(
     day: date,
     now: datetime,
     failed: Sequence[str] = (),
+    own: lineage.History | None = None,
 ) -> bool:
-    """Record, once per period, the notice that no source could be read (on_empty = "notify");
-    True if recorded now. The period stays open for its digest, so the notice has its own key."""
-    if sub.on_empty != "notify":
+    """Record, once per period and reader (`own`: its earlier names'), the notice that no source
+    could be read (on_empty = "notify"); True if recorded now. The period stays open for its
+    digest, so the notice has its own key."""
+    if sub.on_empty != "notify" or (own and own.notices(sub.name, f"notice:{period}")):
         return False
     message = notice(settings, sub, "waiting for sources", day, failed, now, store)
     messages = [(c.name, c.kind, message) for c in sub.channels]
@@ -370,11 +372,7 @@ def notice(
     """The one line saying which quiet it is, naming the sources that could not be read; with
     [web], the archive and the one-click unsubscribe too (a notice is a mail like a digest; a
     run's, given its `store`, with a reused name's own archive key: tokens.links_in)."""
-    quiet, line = QUIET[status]
-    if failed and status != "waiting for sources":
-        line += f" (Could not read: {', '.join(failed)}.)"
-    elif failed:
-        line = line.replace("no source could be read", f"could not read {', '.join(failed)}")
+    quiet, line = QUIET[status][0], quiet_line(status, failed)
     env = render.make_environment(settings.templates)
     links = None
     if now is not None:
@@ -382,17 +380,13 @@ def notice(
     return render.render_notice(sub.name, day, quiet, line, env, links)
 
 
-def foreseen_quiet(
-    settings: Settings,
-    sub: Subscriber,
-    status: str,
-    day: date,
-    now: datetime,
-    failed: Sequence[str] = (),
-) -> Message | str:
-    """What a quiet period sends, for `preview`: its notice (on_empty = "notify"), else the line
-    saying that a run sends nothing."""
-    if sub.on_empty == "notify":
-        return notice(settings, sub, status, day, failed, now)
+def quiet_line(status: str, failed: Sequence[str] = ()) -> str:
+    """A quiet period's one line, naming the sources that could not be read."""
     line = QUIET[status][1]
-    return f'{sub.name}: nothing would be sent for the digest of {day} (on_empty = "skip"): {line}'
+    if failed and status != "waiting for sources":
+        return line + f" (Could not read: {', '.join(failed)}.)"
+    return (
+        line.replace("no source could be read", f"could not read {', '.join(failed)}")
+        if failed
+        else line
+    )

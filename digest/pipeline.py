@@ -249,7 +249,8 @@ def make_digests(
         shown, told = bool(items or carried), bool(announced[sub.name])
         status = verdict(sub.name in news, shown, sources_down, told)
         if status == "waiting for sources":  # nothing could be read: the period stays open
-            told = alerts.notify_down(settings, store, sub, period, start.date(), now, failed)
+            day = start.date()
+            told = alerts.notify_down(settings, store, sub, period, day, now, failed, own)
             reports.append(SubscriberReport(sub.name, period, status, notified=told))
             continue
         digest = Digest(sub.name, period, start.date(), tuple(items), now, carried, left)
@@ -302,7 +303,7 @@ def _due(
             reports.append(SubscriberReport(sub.name, start.isoformat(), "clock behind"))
         elif own.has_digest(sub.name, start.isoformat()):
             reports.append(SubscriberReport(sub.name, start.isoformat(), "already made"))
-        elif covered(start, last):
+        elif covered(start, last, own.waited(sub.name)):
             # A new schedule or time zone's period the last digest covered: the next fire opens one.
             reports.append(SubscriberReport(sub.name, start.isoformat(), "already made"))
         elif sub.name in waiting:

@@ -101,7 +101,8 @@ def _foresee(
     start = period_start(subscriber.schedule, subscriber.timezone, now) or now
     # A new schedule's period that the last digest covered opens none, as for the run: its
     # preview had shown a digest no run makes (periods.covered).
-    made = own.has_digest(name, start.isoformat()) or covered(start, own.last_digest(name))
+    last, waited = own.last_digest(name), own.waited(name)
+    made = own.has_digest(name, start.isoformat()) or covered(start, last, waited)
     # A run now sends or holds alert matches first; after this period's digest, the next.
     every = _rank(
         pool, [subscriber], allowed=allowed, space=space, top_k=alerts.ALL, thresholds=False
@@ -122,15 +123,16 @@ def _foresee(
     told = bool(alerted) or bool(own.alerted_after(name, own.considered_through(name)))
     status = verdict(news, bool(items or carried), bool(failed), told)
     if status != MADE:  # a quiet period, or one waiting: a run sends its notice, or nothing
-        # A waiting period's notice goes once (alerts.notify_down): the preview had shown it on.
-        if status == "waiting for sources" and store.journal.has_notice(
-            name, f"notice:{start.isoformat()}"
-        ):
-            return (
-                f"{name}: nothing would be sent for the digest of {start.date()}: the notice that"
-                " a source could not be read went out already; the period waits for its sources"
-            )
-        return alerts.foreseen_quiet(settings, subscriber, status, start.date(), now, failed)
+        # A waiting period's notice goes once per reader (alerts.notify_down): the preview had
+        # shown it on; said as its rows stand (a pending one goes with a run's delivery).
+        notices = own.notices(name, f"notice:{start.isoformat()}")
+        if status == "waiting for sources" and subscriber.on_empty == "notify" and notices:
+            return _told(name, start.date().isoformat(), notices)
+        if subscriber.on_empty == "notify":
+            return alerts.notice(settings, subscriber, status, start.date(), failed, now)
+        line = alerts.quiet_line(status, failed)  # the sources that failed named, as a notice's
+        day = start.date()
+        return f'{name}: nothing would be sent for the digest of {day} (on_empty = "skip"): {line}'
     left = alerts.left_out(held, carried, items)
     digest = Digest(name, start.isoformat(), start.date(), tuple(items), now, carried, left)
     links = links_in(settings, store, subscriber, now)  # as the real digest will have them
@@ -161,3 +163,22 @@ def _rank(
     from digest import ranking
 
     return ranking.rank(papers, subscribers, **options)
+
+
+def _told(name: str, day: str, statuses: set[str]) -> str:
+    """The preview of a waiting period whose notice a run recorded already, as its rows stand."""
+    if statuses == {"sent"}:
+        return (
+            f"{name}: nothing would be sent for the digest of {day}: the notice that a source"
+            " could not be read went out already; the period waits for its sources"
+        )
+    then = (
+        "a run now tries it again (`digest status` says when)"
+        if "pending" in statuses
+        else "it could not be delivered: `digest retry` sends it again"
+    )
+    return (
+        f"{name}: nothing new would be recorded for the digest of {day}: its notice that a"
+        f" source could not be read is recorded, not yet delivered; {then}; the period waits"
+        " for its sources"
+    )

@@ -459,3 +459,78 @@ def test_preview_counts_the_days_cap_under_a_renamed_readers_earlier_names_as_th
 
 def _alerted(store: Store) -> list[str]:
     return [str(r[0]) for r in store.db.execute("SELECT subscriber FROM alerts ORDER BY made_at")]
+
+
+def test_a_renamed_reader_waiting_for_its_sources_is_told_so_once(
+    tmp_path: Path, capsys: Any
+) -> None:
+    # reg54 F1: the notice of a waiting period was kept under the name alone: renamed within the
+    # period, the reader was mailed it again, and the preview showed it again.
+    with project(tmp_path, web=False) as p:
+        up = (p.root / "digest.toml").read_text(encoding="utf-8")
+        up = up.replace('name = "ana"\n', 'name = "ana"\non_empty = "notify"\n')
+        mirror = '[[sources]]\nkind = "files"\nname = "mirror"\npath = "{}"\n\n'
+        up = up.replace("[defaults]", mirror.format("feed") + "[defaults]")
+        down = up.replace('path = "feed"\n\n[defaults]', 'path = "unmounted"\n\n[defaults]')
+        _run(p, capsys, MON, up, [])
+        for name, now in (("ana", TUE), ("anna", TUE.replace("T09", "T10"))):
+            config = down.replace('name = "ana"', f'name = "{name}"')
+            (p.root / "digest.toml").write_text(config, "utf-8")
+            shown = _preview(p, name, now)
+            p.digest(capsys, "run", "--now", now)
+        notices = [m for m in p.mails("ana@example.org") if "a source" in str(m["Subject"])]
+        assert len(notices) == 1  # ana's, not anna's again
+        assert shown == (
+            "anna: nothing would be sent for the digest of 2026-12-01: the notice that a source"
+            " could not be read went out already; the period waits for its sources"
+        )
+
+
+@pytest.mark.parametrize("fails", ["once", "for good"])
+def test_preview_of_a_waiting_period_whose_notice_was_not_delivered_says_what_comes(
+    tmp_path: Path, fails: str
+) -> None:
+    # reg54 F3: it said the notice "went out already" while its row was still pending, and a
+    # run at that instant mailed it.
+    write_seeds(tmp_path, "a.txt", VISION)
+    with Store(tmp_path / "s.db") as store:
+        pipeline.run_once(alerting(tmp_path, False), store, DAY1)
+        pipeline.run_once(alerting(tmp_path, True), store, DAY2)
+        (row,) = [r for r in store.outbox() if r.period.startswith("notice:")]
+        status = "pending" if fails == "once" else "dead"
+        store.db.execute("UPDATE outbox SET status = ? WHERE id = ?", (status, row.id))
+        shown = pipeline.preview(alerting(tmp_path, True), store, "ana", DAY2.replace(hour=15))
+    assert isinstance(shown, str) and "is recorded, not yet delivered" in shown
+    then = "a run now tries it again" if fails == "once" else "`digest retry` sends it again"
+    assert then in shown and "went out" not in shown
+
+
+def test_preview_of_a_skipped_waiting_period_names_the_source_that_failed(tmp_path: Path) -> None:
+    # reg54 F2: its line said "no source could be read" when one of two was read.
+    write_seeds(tmp_path, "a.txt", VISION)
+    with Store(tmp_path / "s.db") as store:
+        pipeline.run_once(alerting(tmp_path, False), store, DAY1)
+        down = alerting(tmp_path, True)
+        ana = dataclasses.replace(down.subscribers[0], on_empty="skip")
+        shown = pipeline.preview(dataclasses.replace(down, subscribers=(ana,)), store, "ana", DAY2)
+    assert isinstance(shown, str) and "could not read mirror" in shown
+    assert "no source could be read" not in shown
+
+
+def test_a_schedule_edit_while_a_period_waits_opens_no_period_before_it(tmp_path: Path) -> None:
+    # reg54 F4: a new schedule whose latest fire fell before the period told it waits opened a
+    # back-dated period, and its notice went out dated the day before.
+    write_seeds(tmp_path, "a.txt", VISION)
+    with Store(tmp_path / "s.db") as store:
+        pipeline.run_once(alerting(tmp_path, False), store, DAY1.replace(hour=8, minute=5))
+        down = alerting(tmp_path, True)
+        pipeline.run_once(down, store, DAY2.replace(hour=8, minute=30))  # told: 12-01 08:00
+        ana = dataclasses.replace(down.subscribers[0], schedule="45 8 * * *")
+        edited = dataclasses.replace(down, subscribers=(ana,))
+        at = DAY2.replace(hour=8, minute=40)  # the new schedule's latest fire: 11-30 08:45
+        shown = pipeline.preview(edited, store, "ana", at)
+        report = pipeline.run_once(edited, store, at)
+        days = [r.day.isoformat() for r in store.outbox() if r.period.startswith("notice:")]
+    assert [s.status for s in report.subscribers] == ["already made"]
+    assert days == ["2026-12-01"]
+    assert isinstance(shown, Message) and "2026-11-30" not in shown.subject

@@ -288,11 +288,6 @@ class Journal(Tables):
         with self.transaction() as db:
             return self._outbox(db, subscriber, period, day, self.stamp(now), messages, "notice")
 
-    def has_notice(self, subscriber: str, period: str) -> bool:
-        """Was the notice of (subscriber, period) recorded? A run records it once."""
-        query = "SELECT 1 FROM outbox WHERE subscriber = ? AND period = ? LIMIT 1"
-        return self.db.execute(query, (subscriber, period)).fetchone() is not None
-
     def _outbox(
         self,
         db: Engine,

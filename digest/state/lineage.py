@@ -214,6 +214,20 @@ class History:
         query = f"SELECT count(*) FROM alerts WHERE {where} AND day = ?"
         return int(self.db.execute(query, (*args, day.isoformat())).fetchone()[0])
 
+    def notices(self, name: str, period: str) -> set[str]:
+        """The statuses of the reader's notice rows of `period` (a waiting period's key), under
+        any of its names: one notice per reader and period (a rename had sent it again, reg54)."""
+        where, args = whose(name, self.earlier.get(name, ()), "created_at")
+        query = f"SELECT status FROM outbox WHERE {where} AND period = ?"
+        return {str(r[0]) for r in self.db.execute(query, (*args, period))}
+
+    def waited(self, name: str) -> str | None:
+        """The period the reader was last told waits for its sources (its notice's), if any."""
+        where, args = whose(name, self.earlier.get(name, ()), "created_at")
+        query = f"SELECT period FROM outbox WHERE {where} AND period LIKE 'notice:%'"
+        row = self.db.execute(query + " ORDER BY id DESC LIMIT 1", args).fetchone()
+        return None if row is None else str(row[0]).removeprefix("notice:")
+
     def alerted_after(self, name: str, seq: int) -> int:
         """How many of the papers stored after seq `seq` were alerted to the reader."""
         where, args = whose(name, self.earlier.get(name, ()), "a.made_at", "a.subscriber")
