@@ -102,19 +102,16 @@ def behind(last_period: str | None, now: datetime) -> bool:
     return last_period is not None and now < datetime.fromisoformat(last_period)
 
 
-def covered(start: datetime, last: tuple[str, str] | None, waited: str | None = None) -> bool:
+def covered(start: datetime, last: tuple[str, str] | None) -> bool:
     """Does a period starting at `start` lie within time the subscriber's last digest (its
-    period, and when it was made) already covered, or before the last period told it waits for
-    its sources (`waited`)? Only a changed schedule or time zone makes one: its latest fire time
-    can fall at or before the last digest's period, or before that digest was made, and a digest
-    for it would be a second, back-dated one (a notice of a wait, one dated before the last,
-    reg54 F4). It opens none; the next fire time does. Compared as instants, so offsets (DST,
-    another zone) do not matter."""
+    period, and when it was made) already covered? Only a changed schedule or time zone makes
+    one: its latest fire time can fall at or before the last digest's period, or before that
+    digest was made, and a digest for it would be a second, back-dated one. It opens none; the
+    next fire time does. Compared as instants, so offsets (DST, another zone) do not matter. (A
+    period told it waits for its sources covers nothing: it has no digest yet; History.told.)"""
+    if last is None:
+        return False
     try:
-        if waited is not None and start < datetime.fromisoformat(waited):
-            return True
-        if last is None:
-            return False
         period, made_at = (datetime.fromisoformat(t) for t in last)
         return start <= period or start < made_at
     except (TypeError, ValueError):  # no time (a test's "P1"), or one without an offset

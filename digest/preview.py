@@ -101,8 +101,7 @@ def _foresee(
     start = period_start(subscriber.schedule, subscriber.timezone, now) or now
     # A new schedule's period that the last digest covered opens none, as for the run: its
     # preview had shown a digest no run makes (periods.covered).
-    last, waited = own.last_digest(name), own.waited(name)
-    made = own.has_digest(name, start.isoformat()) or covered(start, last, waited)
+    made = own.has_digest(name, start.isoformat()) or covered(start, own.last_digest(name))
     # A run now sends or holds alert matches first; after this period's digest, the next.
     every = _rank(
         pool, [subscriber], allowed=allowed, space=space, top_k=alerts.ALL, thresholds=False
@@ -125,7 +124,7 @@ def _foresee(
     if status != MADE:  # a quiet period, or one waiting: a run sends its notice, or nothing
         # A waiting period's notice goes once per reader (alerts.notify_down): the preview had
         # shown it on; said as its rows stand (a pending one goes with a run's delivery).
-        notices = own.notices(name, f"notice:{start.isoformat()}")
+        notices = own.told(name, start.isoformat())
         if status == "waiting for sources" and subscriber.on_empty == "notify" and notices:
             return _told(name, start.date().isoformat(), notices)
         if subscriber.on_empty == "notify":

@@ -517,9 +517,12 @@ def test_preview_of_a_skipped_waiting_period_names_the_source_that_failed(tmp_pa
     assert "no source could be read" not in shown
 
 
-def test_a_schedule_edit_while_a_period_waits_opens_no_period_before_it(tmp_path: Path) -> None:
-    # reg54 F4: a new schedule whose latest fire fell before the period told it waits opened a
-    # back-dated period, and its notice went out dated the day before.
+def test_a_schedule_edit_while_a_period_waits_sends_no_back_dated_notice_and_loses_no_digest(
+    tmp_path: Path,
+) -> None:
+    # reg54 F4: a new schedule whose latest fire fell before the period told it waits sent a
+    # notice dated the day before. reg55 F1: taking that period as covered ("already made")
+    # lost the day's digest once the sources were back. It waits, told already; then it is made.
     write_seeds(tmp_path, "a.txt", VISION)
     with Store(tmp_path / "s.db") as store:
         pipeline.run_once(alerting(tmp_path, False), store, DAY1.replace(hour=8, minute=5))
@@ -531,6 +534,12 @@ def test_a_schedule_edit_while_a_period_waits_opens_no_period_before_it(tmp_path
         shown = pipeline.preview(edited, store, "ana", at)
         report = pipeline.run_once(edited, store, at)
         days = [r.day.isoformat() for r in store.outbox() if r.period.startswith("notice:")]
-    assert [s.status for s in report.subscribers] == ["already made"]
-    assert days == ["2026-12-01"]
-    assert isinstance(shown, Message) and "2026-11-30" not in shown.subject
+        assert [(s.status, s.notified) for s in report.subscribers] == [
+            ("waiting for sources", False)
+        ]
+        assert days == ["2026-12-01"]
+        assert isinstance(shown, str) and "went out already" in shown
+        write_seeds(tmp_path, "b.txt", UNLEARN)
+        back = dataclasses.replace(alerting(tmp_path, False), subscribers=(ana,))
+        report = pipeline.run_once(back, store, at.replace(hour=9))
+    assert [s.status for s in report.subscribers] == ["made"]

@@ -5,7 +5,7 @@ papers given and alerts are its own, of a reused name each reader's spans, its r
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
-from datetime import date
+from datetime import date, datetime
 
 from digest.state.engine import Engine
 from digest.state.heirs import Mail, heirs, mailed
@@ -214,19 +214,19 @@ class History:
         query = f"SELECT count(*) FROM alerts WHERE {where} AND day = ?"
         return int(self.db.execute(query, (*args, day.isoformat())).fetchone()[0])
 
-    def notices(self, name: str, period: str) -> set[str]:
-        """The statuses of the reader's notice rows of `period` (a waiting period's key), under
-        any of its names: one notice per reader and period (a rename had sent it again, reg54)."""
+    def told(self, name: str, period: str) -> set[str]:
+        """The statuses of the notice that told the reader its `period` waits for its sources,
+        under any of its names: that period's, or a later period's (a schedule or zone edited
+        during the wait opens an earlier one, whose notice would come dated before it, reg54
+        F4); none: not told. One per reader and period (a rename had sent it again, F1)."""
         where, args = whose(name, self.earlier.get(name, ()), "created_at")
-        query = f"SELECT status FROM outbox WHERE {where} AND period = ?"
-        return {str(r[0]) for r in self.db.execute(query, (*args, period))}
-
-    def waited(self, name: str) -> str | None:
-        """The period the reader was last told waits for its sources (its notice's), if any."""
-        where, args = whose(name, self.earlier.get(name, ()), "created_at")
-        query = f"SELECT period FROM outbox WHERE {where} AND period LIKE 'notice:%'"
-        row = self.db.execute(query + " ORDER BY id DESC LIMIT 1", args).fetchone()
-        return None if row is None else str(row[0]).removeprefix("notice:")
+        query = f"SELECT period, status FROM outbox WHERE {where} AND period LIKE 'notice:%'"
+        at = datetime.fromisoformat(period)
+        return {
+            str(status)
+            for key, status in self.db.execute(query, args)
+            if datetime.fromisoformat(str(key).removeprefix("notice:")) >= at
+        }
 
     def alerted_after(self, name: str, seq: int) -> int:
         """How many of the papers stored after seq `seq` were alerted to the reader."""
