@@ -347,13 +347,13 @@ def notify_down(
     period: str,
     day: date,
     now: datetime,
-    failed: Sequence[str] = (),
-    own: lineage.History | None = None,
+    failed: Sequence[str],
+    own: lineage.History,
 ) -> bool:
     """Record, once per period and reader (`own`: its earlier names'), the notice that no source
     could be read (on_empty = "notify"); True if recorded now. The period stays open for its
     digest, so the notice has its own key."""
-    if sub.on_empty != "notify" or (own and own.told(sub.name, period)):
+    if sub.on_empty != "notify" or own.told(sub.name, period):
         return False
     message = notice(settings, sub, "waiting for sources", day, failed, now, store)
     messages = [(c.name, c.kind, message) for c in sub.channels]

@@ -233,9 +233,11 @@ class Marks:
         named = [self.labels.get(r, (f"outbox row {r}", "")) for r in rows]
         twice = _counted(label for label, kind in named if kind in TWICE)
         others = _counted(label for label, kind in named if kind not in TWICE)
-        said = f"{len(rows)} deliveries the servers took are not recorded ({exc}); "
-        if len(rows) == 1:
-            said = f"1 delivery the servers took is not recorded ({exc}); "
+        said = (
+            "1 delivery the servers took is not recorded"
+            if len(rows) == 1
+            else f"{len(rows)} deliveries the servers took are not recorded"
+        ) + f" ({exc}); "
         said += "`digest serve` records them before its next pass sends anything, but after"
         said += " this process ends (`digest run`, `digest retry`) the next run "
         if twice:
