@@ -158,7 +158,7 @@ def stored_space(pool: Sequence[Paper]) -> ranking.Space | None:
     name, every = stored_corpus(pool)
     if name and name not in _STORED:
         texts = [features.paper_text(p) for p in every]
-        space, rows = features.fit(texts)
+        space, rows = background.fitted(texts, (), len(texts))
         df = np.bincount(rows.indices, minlength=space.size)
         named = profiles.frequent(profiles.name_counts(every), len(texts))
         _STORED[name] = background.stored(space, df, len(texts), rows, named)

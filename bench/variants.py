@@ -40,7 +40,7 @@ from bench.patches import (
 )
 from bench.tasks import Query
 from digest.models import Paper
-from digest.ranking import bags, features, interests, product, profiles, tokens
+from digest.ranking import background, bags, features, interests, product, profiles, tokens
 from digest.ranking import latent as latent_component
 
 __all__ = ["RATED", "VARIANTS", "Patch", "patched", "variant"]
@@ -251,12 +251,17 @@ RATED.update(
     }
 )
 RATED["ramp by heavy words (0.35)"] = VARIANTS["ramp by heavy words (0.35)"]
+VARIANTS["- store's words as rare as the background's"] = (
+    "a stored space's columns are every word of 2+ stored papers, not the background's terms "
+    "and the stored words as common as its rarest",
+    {(background, "fitted"): lambda texts, keep, docs: features.fit(texts, keep)},
+)
 
 
 def variant(patch: Patch) -> rankers.Ranker:
     # A variant of how rows are made fits its own stored space: the shipped one's rows, centroid
     # and basis beside the variant's profile rows would measure neither.
-    if any(owner in (bags, features, tokens) for owner, _ in patch):
+    if any(owner in (background, bags, features, tokens) for owner, _ in patch):
         patch = {**patch, (rankers, "_STORED"): {}}
 
     def ranker(pool: Sequence[Paper], queries: Sequence[Query]) -> list[list[int]]:

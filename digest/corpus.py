@@ -20,9 +20,9 @@ from digest import library, ranking
 from digest.channels.email import recipients
 from digest.models import InputError, Notice, Paper, Scored, Settings, Subscriber
 from digest.ranking import Space
-from digest.ranking.background import extended, stored
+from digest.ranking.background import extended, fitted, stored
 from digest.ranking.cases import is_cased
-from digest.ranking.features import fit, paper_text
+from digest.ranking.features import paper_text
 from digest.ranking.profiles import frequent, name_counts
 from digest.ranking.tokens import analyze
 from digest.ranking.wishes import interests as read_interests
@@ -252,8 +252,9 @@ def _texts(store: Store, through: int, every: int = 1) -> Iterator[str]:
 def _fit(
     store: Store, latest: int, count: int, wishes: list[str], extra: Sequence[Paper] = ()
 ) -> Space:
-    """The vocabulary of every stored paper, or of an even sample above SPACE_SAMPLE, and of the
-    wishes (as texts of their own, so that a word no stored paper holds is in it too), with
+    """The space of every stored paper, or of an even sample above SPACE_SAMPLE, and of the wishes
+    (as texts of their own, so that a word no stored paper holds is in it too; its columns:
+    background.fitted), with
     document frequencies, idf and author names counted on every paper, the wishes not among
     them."""
     every = math.ceil(count / SPACE_SAMPLE)
@@ -270,7 +271,7 @@ def _fit(
     else:
         sample = list(_texts(store, latest, every=every))
         sample += [paper_text(p) for p in extra[::every]]
-    space, rows = fit(sample + wishes, wishes)
+    space, rows = fitted(sample + wishes, wishes, count)
     rows = rows[: len(sample)]
     if every == 1:  # the sample is every paper: its rows hold the counts
         df, docs = np.bincount(rows.indices, minlength=space.size), len(sample)

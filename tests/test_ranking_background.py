@@ -45,7 +45,7 @@ def test_a_subscribers_word_the_background_never_saw_weighs_the_same_in_any_pool
     found = background.load(background.FILE)
     assert found is not None
     expected = features.idf_of(found.docs, np.array([background.UNSEEN_DF]))[0]
-    assert joined.idf[space.vocabulary["zqxvord"]] == pytest.approx(expected)
+    assert joined.idf[joined.vocabulary["zqxvord"]] == pytest.approx(expected)
 
 
 def test_a_word_neither_the_background_nor_a_subscriber_holds_is_no_feature() -> None:
@@ -154,3 +154,17 @@ def test_papers_with_known_words_arriving_do_not_switch_the_latent_order_on() ->
     mixed = rank([*related, *others], [reader])["ana"]
     assert [s.paper.id for s in mixed] == [s.paper.id for s in alone]
     assert [s.score for s in mixed] == pytest.approx([s.score for s in alone], abs=0.002)
+
+
+def test_a_paper_saying_a_readers_word_otherwise_changes_no_other_papers_score() -> None:
+    # Every background term is a column, held by today's papers or not: with only the ones they
+    # held, one paper saying "stellar masses" made that phrase and "masses" columns, which the
+    # reader's "stellar mass" takes in, and ten related papers lost a tenth of their scores.
+    reader = Subscriber("gal", Profile(interests="stellar mass of galaxies"), ())
+    related = pool(*(f"Galaxies and their stellar mass, sample {c}" for c in "abcdefgh"))
+    other = Paper(id="x", title="Clay minerals", abstract="Masses of clay, not stellar masses.")
+    alone = rank(related, [reader], top_k=8, thresholds=False)["gal"]
+    among = rank([*related, other], [reader], top_k=9, thresholds=False)["gal"]
+    assert [(s.paper.id, s.score) for s in among if s.paper.id != "x"] == [
+        (s.paper.id, s.score) for s in alone
+    ]

@@ -84,11 +84,12 @@ class Background:
 
 def joined(space: Space, rows: sp.csr_matrix) -> tuple[Space, sp.csr_matrix]:
     """A space fitted on a pool, and its rows, with the background's document frequencies and
-    papers (in its centroid) and its latent basis: changed in place (a fresh fit's); as they were
-    when there is no background of this analyzer's version."""
+    papers (in its centroid) and its latent basis, every term of it a column (widened); as they
+    were when there is no background of this analyzer's version."""
     found = load(FILE)
     if found is None:
         return space, rows
+    space, rows = widened(space, rows)
     where = found.where(space)
     # Every weight is the background's, none today's pool's, so that a paper's row is of its own
     # words alone and papers that share none of them change nothing (a store's space does the
@@ -107,10 +108,42 @@ def joined(space: Space, rows: sp.csr_matrix) -> tuple[Space, sp.csr_matrix]:
     # space's columns, so its part over them is shorter than 1 (scoring takes |c| = 1).
     total, outside = found.sums(where, idf)
     space.centroid = total / max(math.sqrt(float(total @ total) + outside), 1e-12)
-    space.idf, space.basis = idf, found.basis(where)  # a fresh fit's space: changed in place
+    space.idf, space.basis = idf, found.basis(where)  # widened's new space: changed in place
     if found.named is not None:
         space.named, space.named_docs = found.named, found.docs
     return space, rows
+
+
+def fitted(texts: Sequence[str], keep: Sequence[str], docs: int) -> tuple[Space, sp.csr_matrix]:
+    """features.fit() for a stored corpus: `texts` are its papers (every one of its `docs`, or an
+    even sample of them), then `keep`. Its columns are every term of the background, the readers'
+    words and the stored papers' words that are as common among them as the background's rarest
+    terms among its own: a new paper's row then holds the same words in a store of 1,000 papers
+    as of 50,000, and as with no store. With every word of two stored papers, rows grew longer as
+    the store grew, and every score fell (an exoplanet paper 0.39 at 1,000 stored papers, 0.29 at
+    20,000)."""
+    found = load(FILE)
+    if found is None:
+        return features.fit(texts, keep)
+    sample = len(texts) - len(keep)
+    pooled = MIN_DF * (docs + found.docs) / found.docs - UNSEEN_DF  # of the store's own
+    common = max(features.MIN_DF, math.ceil(pooled * sample / max(docs, 1)))
+    return widened(*features.fit(texts, keep, found.terms, common=common))
+
+
+def widened(space: Space, rows: sp.csr_matrix) -> tuple[Space, sp.csr_matrix]:
+    """A fresh fit's space and rows with every term of the background a column, held by a paper
+    or not (their weights: joined() or stored()). With only the terms today's papers held, one
+    paper saying "stellar masses" made that phrase and "masses" columns, which a reader's
+    "stellar mass" takes in (plurals.py): every related paper's score fell by a tenth."""
+    found = load(FILE)
+    if found is None:
+        return space, rows
+    wider = extended(space, found.terms)
+    moved = np.fromiter((wider.vocabulary[t] for t in space.names), np.int64, count=space.size)
+    # Both in alphabetical order: the moved columns keep their order within each row.
+    rows = sp.csr_matrix((rows.data, moved[rows.indices], rows.indptr), (rows.shape[0], wider.size))
+    return wider, rows
 
 
 def stored(

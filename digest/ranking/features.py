@@ -41,9 +41,10 @@ from digest.ranking.tokens import analyze, compound, tokenize
 # 22: "10 dB" is "10db", "DB" (MT, MW, KB...) an acronym; no "a-judge"; "AdS/CFT" a phrase
 # 23: "GPT-4 MT", "TNG50 MW": a name's digit is no number, "MT" the acronym
 VERSION = 23
-# The form of a saved space: 2 counts the built-in background in (background.stored); a space
+# The form of a saved space: 2 counts the built-in background in (background.stored), 3 holds
+# its terms and the store's words as common as its rarest (background.fitted); a space
 # saved in another form is fitted again once.
-FORM = 2
+FORM = 3
 # No word is ever cut for being common: a focused source (48 papers that all say "federated
 # learning") would lose the very words its subscriber asked for. Common words weigh little through
 # idf instead, and idf counts BACKGROUND_DOCS pseudo-documents that hold none of the words, so
@@ -194,11 +195,13 @@ def fit(
     keep: Sequence[str] = (),
     known: Sequence[str] | None = None,
     liked: Iterable[int] = (),
+    common: int | None = None,
 ) -> tuple[Space, sp.csr_matrix]:
     """Fit a space on `texts` and return it with their rows. `keep`: texts (interests, keywords)
     whose words survive the min_df cut. `known`: a background's terms (ranking/background.py);
-    with one, the words kept are its terms, those of `keep` and those of the texts at `liked`
-    (rated papers) that another text holds too. Raises ValueError when there is no word."""
+    with one, the words kept are its terms, those of `keep`, those of the texts at `liked`
+    (rated papers) that another text holds too, and those of `common` or more texts (a store's
+    own words). Raises ValueError when there is no word."""
     n = len(texts)
     words, ids, ends = tokenize_all(texts)
     keys, counts = bags.count(ids, ends, len(words))
@@ -235,6 +238,8 @@ def fit(
             spared[counts[b][rated[rated // at == b] % at].indices] = True
         spared &= df >= MIN_DF  # a rated paper's word that no other paper holds matches nothing
         spared[bags.columns_of(itertools.chain(own, known), words, keys)] = True
+        if common is not None:
+            spared |= df >= common
         wanted &= spared
     elif n >= MIN_DF_MIN_DOCS:
         rare = df < MIN_DF
