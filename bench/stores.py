@@ -124,14 +124,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--split", choices=["tune", "report", "both"], default="both")
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 3000, 10000])
     parser.add_argument("--scale-only", action="store_true", help="only the scores' scale")
-    parser.add_argument("--out", default=str(RESULTS / "stores.md"))
+    parser.add_argument(
+        "--out", help="default: results/stores.md, stores-scale.md with --scale-only"
+    )
     args = parser.parse_args(argv)
     corpus.use(args.data)
+    out = args.out or str(RESULTS / ("stores-scale.md" if args.scale_only else "stores.md"))
     head = "| task | metric | stored papers | n | " + " | ".join(WAYS) + " | joined - own (SE) |"
     text = [
         "# Small stores",
         "",
-        f"Command: `python -m bench.stores --sizes {' '.join(map(str, args.sizes))}`.",
+        f"Command: `python -m bench.stores --sizes {' '.join(map(str, args.sizes))}"
+        f"{' --scale-only' if args.scale_only else ''}`.",
     ]
     for key in SPLITS if args.split == "both" else [args.split]:
         split = SPLITS[key]
@@ -140,7 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         text += ["", f"### {key}: scores in a store of N papers / with no store", ""]
         text += ["| readers | stored papers | n | median ratio (quartiles) |", "|" + " --- |" * 4]
         text += scale(split, [s for s in args.sizes if s >= 1000])
-    Path(args.out).write_text("\n".join(text) + "\n", encoding="utf-8")
+    Path(out).write_text("\n".join(text) + "\n", encoding="utf-8")
     print("\n".join(text))
     return 0
 

@@ -557,3 +557,25 @@ def test_the_periods_missed_are_those_period_start_names_in_between(
         moment += timedelta(minutes=5)
     assert since.astimezone(UTC) == min(named)
     assert count == len(named) - 1 > 0
+
+
+def test_a_renamed_reader_whose_period_was_made_under_the_old_name_is_not_due(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # status read the new name's own digests: anna, renamed from ana after ana's digest, was
+    # "due now" for a period the run says is made (and, days later, overdue since her start).
+    from test_state_lineage import _run
+    from web_project import project
+
+    with project(tmp_path, web=False) as p:
+        ana = (p.root / "digest.toml").read_text(encoding="utf-8")
+        anna = ana.replace('name = "ana"', 'name = "anna"')
+        _run(p, capsys, "2026-11-30T09:00:00+00:00", ana, [])
+        (p.root / "digest.toml").write_text(anna, "utf-8")
+        code, out, _ = p.digest(capsys, "status", "--now", "2026-11-30T10:00:00+00:00")
+        (line,) = [line.strip() for line in out.splitlines() if line.startswith("  anna: ")]
+        assert "due now" not in line and line.startswith("anna: Tue 2026-12-01"), line
+        _run(p, capsys, "2026-11-30T10:00:00+00:00", anna, [])
+        with Store(p.state) as store:
+            made = {r.subscriber for r in store.outbox() if r.purpose == "digest"}
+        assert "anna" not in made and "ana" in made  # as status said: the run made none

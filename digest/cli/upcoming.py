@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
+from digest.alerts import history
 from digest.config.crontab import trigger
 from digest.models import Settings
 from digest.periods import behind, covered, next_fires, period_start
@@ -14,6 +15,7 @@ from digest.periods import behind, covered, next_fires, period_start
 if TYPE_CHECKING:
     from digest.models import Subscriber
     from digest.state import Store
+    from digest.state.lineage import History
 
 # Periods counted one by one past a last run: a minute schedule over a month down is 43,200 of
 # them, and "more than" says as much as the exact number.
@@ -31,23 +33,26 @@ def next_digests(
     fires = next_fires(settings, now)
     waiting = store.journal.held_counts()  # read from the holds themselves, not from run summaries
     walked: dict[tuple[str, str, datetime, datetime], Missed] = {}  # one walk per schedule
+    # Each reader's digests under its earlier names too, as a run reads them (lineage.py): by the
+    # name alone, a reader renamed after its period's digest was "due now" for a made period.
+    own = history(settings, store, settings.subscribers)
     for sub in settings.subscribers:
         fire = fires[sub.name]
         when = "never" if fire is None else f"{fire:%a %Y-%m-%d %H:%M %Z}"
         left = "" if fire is None else f" ({fire.tzinfo}), in {_span(fire - now)}"
         held = f", with {_counted(waiting[sub.name], 'held alert')}" if sub.name in waiting else ""
-        if _ahead(store, sub.name, now):  # its next fire makes nothing: "clock behind" below
+        if _ahead(own, sub.name, now):  # its next fire makes nothing: "clock behind" below
             pairs.append((sub.name, f"none until the period of its last digest comes{held}"))
             continue
         # Past the period's fire time with no digest for it yet: the next run makes it.
         start = period_start(sub.schedule, sub.timezone, now)
         covers = start is not None and (
-            store.has_digest(sub.name, start.isoformat())
-            or covered(start, store.last_digest(sub.name))  # a schedule or zone changed since
+            own.has_digest(sub.name, start.isoformat())
+            or covered(start, own.last_digest(sub.name))  # a schedule or zone changed since
         )
         if start is not None and not covers:
             opened = f"{start:%a %Y-%m-%d %H:%M %Z}"
-            overdue = _overdue(sub, _seen(store, runs, sub.name), start, walked)
+            overdue = _overdue(sub, _seen(own, runs, sub.name), start, walked)
             late += [sub.name] if overdue else []
             due = f"{overdue}due now (the period of {opened}){held}; then {when}{left}"
             pairs.append((sub.name, due))
@@ -56,7 +61,7 @@ def next_digests(
     return pairs, late
 
 
-def _seen(store: Store, runs: list[dict[str, Any]], name: str) -> tuple[datetime, str] | None:
+def _seen(own: History, runs: list[dict[str, Any]], name: str) -> tuple[datetime, str] | None:
     """When a run last had the subscriber's period in hand, and what says so: the latest of the
     runs shown that is running or whose summary lists it, else its last digest; for a reader no
     run and no digest knows yet (added since), the state's last run that got to the digests."""
@@ -64,7 +69,7 @@ def _seen(store: Store, runs: list[dict[str, Any]], name: str) -> tuple[datetime
     listed = [
         _instant(r["clock"]) for r in runs if r["outcome"] == "running" or name in _readers(r)
     ]
-    last = store.last_digest(name)
+    last = own.last_digest(name)
     made = None if last is None else _instant(last[1])
     if listed and (made is None or max(listed) >= made):
         return max(listed), "last run"
@@ -132,9 +137,9 @@ def _missed(schedule: str, timezone: str, seen: datetime, start: datetime) -> Mi
     return count, since or seen
 
 
-def _ahead(store: Store, name: str, now: datetime) -> bool:
+def _ahead(own: History, name: str, now: datetime) -> bool:
     """Whether the subscriber's last digest is for a period after `now` (a --now ahead)."""
-    last = store.last_digest(name)
+    last = own.last_digest(name)
     try:
         return last is not None and behind(last[0], now)
     except (TypeError, ValueError):  # a period with no time, or none with its offset
