@@ -161,7 +161,7 @@ def stored_space(pool: Sequence[Paper]) -> ranking.Space | None:
         space, rows = background.fitted(texts, (), len(texts))
         df = np.bincount(rows.indices, minlength=space.size)
         named = profiles.frequent(profiles.name_counts(every), len(texts))
-        _STORED[name] = background.stored(space, df, len(texts), rows, named)
+        _STORED[name] = background.blended(background.stored(space, df, len(texts), rows, named))
     return _STORED.get(name)
 
 

@@ -47,9 +47,8 @@ def space_of(papers: Sequence[Paper], joined: bool) -> Space:
         space, rows = features.fit(texts, known=background.terms())
         return background.joined(space, rows)[0]
     space, rows = background.fitted(texts, (), len(texts))
-    return background.stored(
-        space, np.bincount(rows.indices, minlength=space.size), len(texts), rows
-    )
+    df = np.bincount(rows.indices, minlength=space.size)
+    return background.blended(background.stored(space, df, len(texts), rows))
 
 
 def ranker(size: int, joined: bool, split: Split) -> rankers.Ranker:

@@ -251,6 +251,8 @@ RATED.update(
     }
 )
 RATED["ramp by heavy words (0.35)"] = VARIANTS["ramp by heavy words (0.35)"]
+
+
 def _background_basis(space, df, docs, rows, named=None):  # type: ignore[no-untyped-def]
     out = _STORED_SPACE(space, df, docs, rows, named)
     found = background.load(background.FILE)
@@ -262,6 +264,10 @@ _STORED_SPACE = background.stored
 VARIANTS["+ a store's latent basis the background's"] = (
     "a stored space's latent basis is the built-in background's, not one fitted on its papers",
     {(background, "stored"): _background_basis},
+)
+VARIANTS["- the background's basis beside a store's"] = (
+    "a stored space's latent basis is its own alone, not blended with the background's",
+    {(background, "blended"): lambda space: space},
 )
 VARIANTS["- store's words as rare as the background's"] = (
     "a stored space's columns are every word of 2+ stored papers, not the background's terms "

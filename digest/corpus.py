@@ -20,7 +20,7 @@ from digest import library, ranking
 from digest.channels.email import recipients
 from digest.models import InputError, Notice, Paper, Scored, Settings, Subscriber
 from digest.ranking import Space
-from digest.ranking.background import extended, fitted, stored
+from digest.ranking.background import blended, extended, fitted, stored
 from digest.ranking.cases import is_cased
 from digest.ranking.features import paper_text
 from digest.ranking.profiles import frequent, name_counts
@@ -166,7 +166,7 @@ def ranking_space(store: Store, subscribers: Sequence[Subscriber], now: datetime
         space = _fit(store, latest, count, _wishes(subscribers))
         store.ratings.save_space(space.to_bytes(), latest, count, now)
         log.info("ranking space fitted on %d papers (%d terms)", count, space.size)
-    return with_library(space, subscribers, store)
+    return with_library(space, subscribers)
 
 
 OTHER_VERSION = "this digest reads words otherwise than the one that fitted it"
@@ -183,7 +183,7 @@ def foreseen_space(
         return None
     space = saved_space(store, subscribers, growth=len(new))
     space = space or _fit(store, latest, count + len(new), _wishes(subscribers), new)
-    return with_library(space, subscribers, store)
+    return with_library(space, subscribers)
 
 
 def saved_space(store: Store, subscribers: Sequence[Subscriber], growth: int = 0) -> Space | None:
@@ -219,25 +219,25 @@ def _wishes(subscribers: Sequence[Subscriber]) -> list[str]:
     return wishes + [k for s in subscribers for k in s.profile.keywords]
 
 
-def with_library(space: Space, subscribers: Sequence[Subscriber], store: Store) -> Space:
+def with_library(space: Space, subscribers: Sequence[Subscriber]) -> Space:
     """The stored space with the words of the subscribers' libraries that it lacks
     (_library_terms) as columns too, in memory: a refit for them had made a library that grows
     by a paper a day refit a store of 20,000 papers every run."""
-    return extended(space, _library_terms(subscribers, store))
+    return extended(blended(space), _library_terms(subscribers))
 
 
-def _library_terms(subscribers: Sequence[Subscriber], store: Store) -> list[str]:
-    """The words and phrases two or more of a subscriber's liked papers hold, of those the store
-    does not hold. A store that never held a paper of the library's field had no column for them:
-    a nickelate reader's five liked papers said "nickelate", and no new nickelate paper could
-    match or explain it. A word of one liked paper alone stays out, as without a store (it would
-    only dilute the profile); a stored liked paper (a paper rated up) brings its words at the next
-    refit, as every stored paper does."""
+def _library_terms(subscribers: Sequence[Subscriber]) -> list[str]:
+    """The words and phrases two or more of a subscriber's liked papers hold (its papers rated up
+    among them), whether the store holds those papers or not. A store that never held a paper of
+    the library's field had no column for them: a nickelate reader's five liked papers said
+    "nickelate", and no new nickelate paper could match or explain it; and a stored space takes
+    a stored paper's word only once it is common (background.fitted), so two stored papers rated
+    up that alone say "quuxonium" no longer made it a column at the refit. A word of one liked
+    paper alone stays out, as without a store (it would only dilute the profile)."""
     terms: set[str] = set()
     for s in subscribers:
         liked = list({p.id: p for p in s.profile.library}.values())
-        held = store.papers.held(liked) if liked else set()
-        counts = Counter(t for p in liked if p.id not in held for t in set(analyze(paper_text(p))))
+        counts = Counter(t for p in liked for t in set(analyze(paper_text(p))))
         # A liked paper's word in mixed case is a column only where a reader wrote it, as in
         # features.fit: its small letters stand for it.
         terms.update(t for t, n in counts.items() if n >= 2 and not is_cased(t))
@@ -310,7 +310,7 @@ def rank_files(
         subscribers = rated(settings, store, subscribers)
         # The space a run would rank in, with its latent basis: `digest rank` ranks as it would.
         space = saved_space(store, subscribers) if papers else None
-        space = space and with_library(space, subscribers, store)
+        space = space and with_library(space, subscribers)
     listed = list(papers.values())
     picks = ranking.rank(listed, subscribers, top_k=top, thresholds=False, space=space)
     picks = picks if listed and subscribers else {}

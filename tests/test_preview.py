@@ -29,9 +29,13 @@ def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.usefixtures("ranking_mode")
 def test_preview_ranks_in_the_stored_space_a_run_ranks_in(tmp_path: Path, monkeypatch) -> None:
     from digest import corpus
+    from digest.ranking import background
     from tests.test_ranking import load_seed_papers
 
     monkeypatch.setattr(corpus, "SPACE_MIN_PAPERS", 5)
+    # Without the built-in background: with it, 57 stored papers beside its 20,718 weigh words
+    # (and place the basis) as no store does, and the two previews read alike.
+    monkeypatch.setattr(background, "FILE", tmp_path / "no-background.npz")
     write_seeds(tmp_path, "a.txt", PRIVACY, UNLEARN, VISION)  # today's papers, not stored
     settings = settings_for(tmp_path, subscriber("ana", "differential privacy"))
     now = datetime(2026, 11, 30, tzinfo=UTC)

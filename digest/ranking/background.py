@@ -5,6 +5,7 @@ large store does."""
 
 from __future__ import annotations
 
+import copy
 import functools
 import io
 import logging
@@ -174,6 +175,30 @@ def stored(
     centroid = total / max(math.sqrt(float(total @ total) + outside), 1e-12)
     basis = latent.fit(rows)
     return Space(list(space.names), idf, docs, centroid, basis, named)
+
+
+def blended(space: Space) -> Space:
+    """A stored space whose latent basis counts the background's beside its own, by their papers
+    (its own weighs stored / (stored + 20,718)): two bases side by side, the square roots of the
+    weights on their vectors, so a cosine in it mixes the two and whitening (latent.whitened)
+    takes the mixed projection. A store's own basis alone, of its first 1,000 papers, had moved
+    every score (one paper 0.27 with no store, 0.38 at 1,000 stored papers, 0.31 at 20,000);
+    the background's alone knows none of a field it never saw, which a large store's does."""
+    found = load(FILE)
+    if found is None or space.basis is None:
+        return space
+    mine, theirs = space.basis, found.basis(found.where(space))
+    share = space.docs / (space.docs + found.docs)
+    columns = np.union1d(mine.columns, theirs.columns)
+    width = mine.vectors.shape[1]
+    vectors = np.zeros((len(columns), width + theirs.vectors.shape[1]), np.float32)
+    vectors[np.searchsorted(columns, mine.columns), :width] = math.sqrt(share) * mine.vectors
+    vectors[np.searchsorted(columns, theirs.columns), width:] = (
+        math.sqrt(1 - share) * theirs.vectors
+    )
+    out = copy.copy(space)  # the saved space stays its own; its vocabulary is shared, not built
+    out.basis = latent.Basis(columns, vectors)
+    return out
 
 
 def extended(space: Space, terms: Sequence[str]) -> Space:
