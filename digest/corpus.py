@@ -24,7 +24,7 @@ from digest.ranking.background import blended, extended, fitted, stored
 from digest.ranking.cases import is_cased
 from digest.ranking.features import paper_text
 from digest.ranking.profiles import frequent, name_counts
-from digest.ranking.tokens import analyze
+from digest.ranking.tokens import analyze, compound
 from digest.ranking.wishes import interests as read_interests
 from digest.sources.files import read_papers
 from digest.state import Store, reuses
@@ -166,7 +166,7 @@ def ranking_space(store: Store, subscribers: Sequence[Subscriber], now: datetime
         space = _fit(store, latest, count, _wishes(subscribers))
         store.ratings.save_space(space.to_bytes(), latest, count, now)
         log.info("ranking space fitted on %d papers (%d terms)", count, space.size)
-    return with_library(space, subscribers)
+    return with_library(space, subscribers, store)
 
 
 OTHER_VERSION = "this digest reads words otherwise than the one that fitted it"
@@ -183,7 +183,7 @@ def foreseen_space(
         return None
     space = saved_space(store, subscribers, growth=len(new))
     space = space or _fit(store, latest, count + len(new), _wishes(subscribers), new)
-    return with_library(space, subscribers)
+    return with_library(space, subscribers, store)
 
 
 def saved_space(store: Store, subscribers: Sequence[Subscriber], growth: int = 0) -> Space | None:
@@ -219,29 +219,36 @@ def _wishes(subscribers: Sequence[Subscriber]) -> list[str]:
     return wishes + [k for s in subscribers for k in s.profile.keywords]
 
 
-def with_library(space: Space, subscribers: Sequence[Subscriber]) -> Space:
+def with_library(space: Space, subscribers: Sequence[Subscriber], store: Store) -> Space:
     """The stored space with the words of the subscribers' libraries that it lacks
     (_library_terms) as columns too, in memory: a refit for them had made a library that grows
     by a paper a day refit a store of 20,000 papers every run."""
-    return extended(blended(space), _library_terms(subscribers))
+    return extended(blended(space), _library_terms(subscribers, store))
 
 
-def _library_terms(subscribers: Sequence[Subscriber]) -> list[str]:
-    """The words and phrases two or more of a subscriber's liked papers hold (its papers rated up
-    among them), whether the store holds those papers or not. A store that never held a paper of
-    the library's field had no column for them: a nickelate reader's five liked papers said
-    "nickelate", and no new nickelate paper could match or explain it; and a stored space takes
-    a stored paper's word only once it is common (background.fitted), so two stored papers rated
-    up that alone say "quuxonium" no longer made it a column at the refit. A word of one liked
-    paper alone stays out, as without a store (it would only dilute the profile)."""
+def _library_terms(subscribers: Sequence[Subscriber], store: Store) -> list[str]:
+    """The words and phrases two or more of a subscriber's liked papers hold, of those the store
+    does not hold. A store that never held a paper of the library's field had no column for them:
+    a nickelate reader's five liked papers said "nickelate", and no new nickelate paper could
+    match or explain it. A word of one liked paper alone stays out, as without a store (it would
+    only dilute the profile); a stored liked paper (a paper rated up) brings its words at the next
+    refit (_fit), for every reader alike: added here, they were columns only where its reader
+    was among those ranked, and an alert pass scored a paper above a digest's scale (rank29 F1)."""
     terms: set[str] = set()
     for s in subscribers:
         liked = list({p.id: p for p in s.profile.library}.values())
-        counts = Counter(t for p in liked for t in set(analyze(paper_text(p))))
-        # A liked paper's word in mixed case is a column only where a reader wrote it, as in
-        # features.fit: its small letters stand for it.
-        terms.update(t for t, n in counts.items() if n >= 2 and not is_cased(t))
+        held = store.papers.held(liked) if liked else set()
+        counts = Counter(t for p in liked if p.id not in held for t in set(analyze(paper_text(p))))
+        # A liked paper's word in mixed case, or a compound joined by a function word
+        # ("end-to-end"), is a column only where a reader wrote it, as in features.fit (rank29
+        # F3: "end-to-end" had become a library's pick and its "why").
+        terms.update(t for t, n in counts.items() if n >= 2 and not _unasked(t))
     return sorted(terms)
+
+
+def _unasked(term: str) -> bool:
+    """Whether a term is a column only where a reader wrote it (features.fit)."""
+    return is_cased(term) or any("-" in w and compound(w) for w in term.split(" "))
 
 
 def _texts(store: Store, through: int, every: int = 1) -> Iterator[str]:
@@ -266,12 +273,20 @@ def _fit(
             name_counts(papers, names)
             yield papers
 
+    # Papers rated up, by any reader: their words that one more stored paper holds are columns,
+    # however rare (as a reader's own are); a store takes its other words only once common.
+    up, liked, rated = store.ratings.rated_up(), list[int](), list[str]()
     if every == 1:
-        sample = [paper_text(p) for papers in counting() for p in papers]
+        sample: list[str] = []
+        for p in (p for papers in counting() for p in papers):
+            liked += [len(sample)] if p.id in up else []
+            sample.append(paper_text(p))
     else:
         sample = list(_texts(store, latest, every=every))
         sample += [paper_text(p) for p in extra[::every]]
-    space, rows = fitted(sample + wishes, wishes, count)
+        rated = [paper_text(p) for p in up.values()]  # beside the sample, not in its rows
+        liked = list(range(len(sample), len(sample) + len(rated)))
+    space, rows = fitted(sample + rated + wishes, wishes, count, liked)
     rows = rows[: len(sample)]
     if every == 1:  # the sample is every paper: its rows hold the counts
         df, docs = np.bincount(rows.indices, minlength=space.size), len(sample)
@@ -310,7 +325,7 @@ def rank_files(
         subscribers = rated(settings, store, subscribers)
         # The space a run would rank in, with its latent basis: `digest rank` ranks as it would.
         space = saved_space(store, subscribers) if papers else None
-        space = space and with_library(space, subscribers)
+        space = space and with_library(space, subscribers, store)
     listed = list(papers.values())
     picks = ranking.rank(listed, subscribers, top_k=top, thresholds=False, space=space)
     picks = picks if listed and subscribers else {}

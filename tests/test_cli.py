@@ -179,8 +179,8 @@ def test_rank_with_a_state_ranks_in_the_space_a_run_ranks_in(
     given = read_papers(str(papers), lambda problem: None)
     with Store(project / "state" / "digest.db") as store:
         space = corpus.saved_space(store, subs)
-    assert space is not None
-    space = corpus.with_library(space, subs)  # with the background's basis beside its own
+        assert space is not None
+        space = corpus.with_library(space, subs, store)  # the background's basis beside its own
     stored = ranking.rank(given, subs, top_k=2, thresholds=False, space=space)
     alone = ranking.rank(given, subs, top_k=2, thresholds=False)
     assert shown["alice"] == {s.paper.id: round(s.score, 6) for s in stored["alice"]}

@@ -83,14 +83,15 @@ def test_the_words_two_liked_papers_share_are_in_the_space_though_no_stored_pape
     assert first is not None
     saved = store.ratings.space().data  # type: ignore[union-attr]
     liked = (
-        Paper("l1", "Superconductivity in nickelate thin films", "Infinite-layer nickelates."),
-        Paper("l2", "Pairing in bilayer nickelate superconductors", "Nickelates under pressure."),
+        Paper("l1", "Superconductivity in nickelate thin films", "End-to-end nickelates."),
+        Paper("l2", "Pairing in bilayer nickelate superconductors", "End-to-end nickelates."),
         Paper("l3", "A one-off paper", "Its own word zyxwvut appears here alone."),
     )
     sam = Subscriber("sam", Profile(library=liked), ())
     space = corpus.ranking_space(store, [sam], NOW)
     assert space is not None and {"nickelate", "nickelates"} <= set(space.names)
     assert "zyxwvut" not in set(space.names)  # one liked paper's word alone, as without a store
+    assert "end-to-end" not in set(space.names)  # a reader's word only (rank29 F3)
     assert list(space.names) == sorted(space.names) and space.docs == 6
     assert np.allclose(  # the stored words as they were
         space.idf[space.vocabulary["molecules"]], first.idf[first.vocabulary["molecules"]]
@@ -99,15 +100,24 @@ def test_the_words_two_liked_papers_share_are_in_the_space_though_no_stored_pape
     new = Paper("n1", "Charge order in a nickelate", "We measure the nickelate's charge order.")
     (pick,) = ranking.rank([new], [sam], top_k=1, space=space)[sam.name]
     assert "nickelate" in pick.terms
-    # Liked papers the store holds (rated up) bring their shared words too: a stored space
-    # takes a stored paper's word only once it is common (rank28 F1).
+    # Liked papers the store holds are not read here: with them, a column was there only where
+    # their reader was among those ranked, and an alert pass scored a paper above the digest's
+    # scale (rank29 F1). Papers rated up bring their words at the next refit, for every reader:
+    # a store takes a stored paper's word only once it is common, a rated one's as a reader's
+    # own once one more paper holds it (rank28 F1).
     rated = [Paper(f"r{i}", f"Quxword dynamics {i}", "On quxword effects.") for i in (1, 2)]
     store.add_papers(rated, NOW)
     sam = Subscriber("sam", Profile(library=(*liked, *rated)), ())
+    monkeypatch.setattr(corpus, "REFIT_GROWTH", 1.0)  # +2 of 6 is not a refit for growth
     kept = corpus.ranking_space(store, [sam], NOW)
-    assert kept is not None and "quxword" in set(kept.names)
+    assert kept is not None and "quxword" not in set(kept.names)
+    for paper in rated:
+        store.ratings.rate("sam", paper.id, "up", NOW)
+    store.db.execute("DELETE FROM spaces")  # the next refit
+    refit = corpus.ranking_space(store, [], NOW)  # whoever is ranked
+    assert refit is not None and "quxword" in set(refit.names)
     later = Paper("n2", "Quxword at high pressure", "We compress quxword crystals.")
-    (pick,) = ranking.rank([later], [sam], top_k=1, space=kept)[sam.name]
+    (pick,) = ranking.rank([later], [sam], top_k=1, space=refit)[sam.name]
     assert "quxword" in pick.terms
 
 

@@ -245,6 +245,14 @@ class Ratings(Tables):
             for r in rows
         ]
 
+    def rated_up(self) -> dict[str, Paper]:
+        """Every paper some reader rates up, by id (for the stored space's fit: corpus._fit)."""
+        rows = self.db.execute(
+            "SELECT * FROM papers WHERE id IN (SELECT paper_id FROM ratings WHERE rating > 0)"
+            " ORDER BY id"
+        )
+        return {p.id: p for p in map(row_paper, rows)}
+
     def of(self, subscriber: str) -> tuple[list[Paper], list[Paper]]:
         """(papers rated up, papers rated down), oldest rating first."""
         rows = self.db.execute(
