@@ -181,10 +181,11 @@ def test_a_store_all_on_the_readers_topic_keeps_its_scores(tmp_path: Path) -> No
         store.add_papers(galaxy_papers(1010), NOW)
         space = corpus.ranking_space(store, [reader], NOW)
     stored = ranking.rank(today, [reader], top_k=200, thresholds=False, space=space)["gal"]
-    # The store alone: 0.46 times, and 22 of the 200 under the default min_score (0.05); with
-    # the background, one at 0.047 (0.050 before a store's space held every background term).
-    assert stored[0].score > 0.55 * alone[0].score
-    assert sum(s.score <= 0.05 for s in stored) <= 1
+    # The store alone: 0.46 times, and 22 of the 200 under the default min_score (0.05). With
+    # the background's df and centroid, 0.68 times, the lowest at 0.050; with its basis beside
+    # the store's too, 0.89 times, the lowest at 0.157.
+    assert stored[0].score > 0.8 * alone[0].score
+    assert all(s.score > 0.1 for s in stored)
 
 
 def many(count: int) -> list[Paper]:
