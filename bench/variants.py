@@ -3,6 +3,7 @@ relevance tasks, RATED on the ratings bench, and `variant` that makes a ranker o
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 
 from bench import rankers
@@ -253,17 +254,18 @@ RATED.update(
 RATED["ramp by heavy words (0.35)"] = VARIANTS["ramp by heavy words (0.35)"]
 
 
-def _background_basis(space, df, docs, rows, named=None):  # type: ignore[no-untyped-def]
-    out = _STORED_SPACE(space, df, docs, rows, named)
+def _background_basis(space):  # type: ignore[no-untyped-def]
     found = background.load(background.FILE)
-    out.basis = found.basis(found.where(out)) if found is not None else out.basis
+    if found is None or space.basis is None:
+        return space
+    out = copy.copy(space)
+    out.basis = found.basis(found.where(space))
     return out
 
 
-_STORED_SPACE = background.stored
 VARIANTS["+ a store's latent basis the background's"] = (
     "a stored space's latent basis is the built-in background's, not one fitted on its papers",
-    {(background, "stored"): _background_basis},
+    {(background, "blended"): _background_basis},
 )
 VARIANTS["- the background's basis beside a store's"] = (
     "a stored space's latent basis is its own alone, not blended with the background's",
@@ -272,7 +274,7 @@ VARIANTS["- the background's basis beside a store's"] = (
 VARIANTS["- store's words as rare as the background's"] = (
     "a stored space's columns are every word of 2+ stored papers, not the background's terms "
     "and the stored words as common as its rarest",
-    {(background, "fitted"): lambda texts, keep, docs: features.fit(texts, keep)},
+    {(background, "fitted"): lambda texts, keep, docs, liked=(): features.fit(texts, keep)},
 )
 
 
