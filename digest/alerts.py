@@ -5,7 +5,7 @@ digest leaves it out. Also the one-line notices of quiet periods (on_empty = "no
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
@@ -175,15 +175,20 @@ def make_alerts(
     store: Store,
     subscribers: Sequence[Subscriber],
     now: datetime,
-    own: lineage.History | None = None,
+    waiting: Collection[str] = (),
 ) -> list[AlertReport]:
     """Record (not send) the alerts due now, and hold for the next digest the matches over the
     daily cap. A subscriber's candidates are the papers that came after both its last digest and
     its last alert pass, never given or alerted before. Each is scored against the pool its next
-    digest would rank now, so both use one scale. `own`: history() of them, when known."""
-    own = own or history(settings, store, subscribers)
-    subs = [s for s in subscribers if watching(s) and not _behind(store, s, now, own)]
-    return _look(settings, store, subs, now, False, own)
+    digest would rank now, so both use one scale. `subscribers`: every reader (the space is
+    theirs); one `waiting` for its liked papers has no pass (it would mark papers looked at)."""
+    own = history(settings, store, subscribers)
+    subs = [
+        s
+        for s in subscribers
+        if watching(s) and s.name not in waiting and not _behind(store, s, now, own)
+    ]
+    return _look(settings, store, subs, now, False, own, subscribers)
 
 
 def hold_for_digest(
@@ -192,12 +197,13 @@ def hold_for_digest(
     subscribers: Sequence[Subscriber],
     now: datetime,
     own: lineage.History,
+    everyone: Sequence[Subscriber],
 ) -> None:
     """Just before these subscribers' digests are made: hold for them every alert match that no
     alert pass has looked at yet (papers since the last poll, or the whole day for a daily
     `digest run`), whatever its score. Sent as alerts beside the digest they would only repeat
     it, and left to the ranking a match under min_score or past top_k would be lost."""
-    _look(settings, store, [s for s in subscribers if watching(s)], now, True, own)
+    _look(settings, store, [s for s in subscribers if watching(s)], now, True, own, everyone)
 
 
 def _look(
@@ -207,6 +213,7 @@ def _look(
     now: datetime,
     hold_all: bool,
     own: lineage.History,
+    everyone: Sequence[Subscriber],
 ) -> list[AlertReport]:
     if not subs:
         return []
@@ -227,7 +234,7 @@ def _look(
     # The digest's stored space, so an alert's score and the digest's are on one scale. Every
     # new paper is ranked; a pool too large to hold keeps for each subscriber its best papers
     # and the best that a followed author wrote or that name an alert keyword.
-    space = corpus.ranking_space(store, subs, now)
+    space = corpus.ranking_space(store, everyone, now)
     ranked = corpus.rank_stored(
         store,
         subs,

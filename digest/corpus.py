@@ -153,7 +153,10 @@ def _rank_held(
 
 def ranking_space(store: Store, subscribers: Sequence[Subscriber], now: datetime) -> Space | None:
     """The stored space, refitted when missing, stale or of another version; None: too few
-    papers for a space (ranking then fits on the papers it ranks)."""
+    papers for a space (ranking then fits on the papers it ranks). `subscribers`: every reader
+    of the config, ranked now or not: its words are theirs, so a paper's score does not depend
+    on who else is ranked beside its reader (rank29 F2), nor does a fit for some readers' words
+    make the next pass, of other readers, fit it again."""
     count, latest = store.ratings.extent()
     if count < SPACE_MIN_PAPERS:
         return None
@@ -177,7 +180,8 @@ def foreseen_space(
     store: Store, subscribers: Sequence[Subscriber], new: Sequence[Paper]
 ) -> Space | None:
     """For `preview`: the space a run that stores the `new` papers would rank in, fitted as the
-    run would fit it (on the stored papers and these) when it would refit, and never saved."""
+    run would fit it (on the stored papers and these) when it would refit, and never saved;
+    `subscribers`: every reader, as for ranking_space."""
     count, latest = store.ratings.extent()
     if count + len(new) < SPACE_MIN_PAPERS:
         return None
@@ -323,9 +327,14 @@ def rank_files(
     space = None
     if store is not None:
         subscribers = rated(settings, store, subscribers)
-        # The space a run would rank in, with its latent basis: `digest rank` ranks as it would.
-        space = saved_space(store, subscribers) if papers else None
-        space = space and with_library(space, subscribers, store)
+        # The space a run would rank in, with its latent basis: `digest rank` ranks as it would,
+        # its columns of every library as the run read them (liked ids it looked up), though
+        # the profiles are the contract's: of the library files alone.
+        everyone = library.with_libraries(
+            settings.subscribers, cache=library.Unwritten(store.papers), lookup=False
+        )
+        space = saved_space(store, everyone) if papers else None
+        space = space and with_library(space, everyone, store)
     listed = list(papers.values())
     picks = ranking.rank(listed, subscribers, top_k=top, thresholds=False, space=space)
     picks = picks if listed and subscribers else {}

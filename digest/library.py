@@ -162,10 +162,11 @@ class Unwritten:
 
 
 def liked_papers(
-    ids: Sequence[str], cache: LikedCache, arxiv: SourceConfig, now: datetime
+    ids: Sequence[str], cache: LikedCache, arxiv: SourceConfig, now: datetime, lookup: bool = True
 ) -> tuple[tuple[Paper, ...], bool]:
     """The papers of these arXiv ids, from the cache, else looked up once and remembered; and
-    whether every id is settled (False: a lookup failed, and the next run asks again).
+    whether every id is settled (False: a lookup failed, and the next run asks again; or, with
+    `lookup` off, an id is not cached).
 
     An id arXiv does not know is settled: it is remembered as such for RETRY_UNKNOWN on the
     run's clock, then asked about again.
@@ -173,8 +174,8 @@ def liked_papers(
     wanted = [arxiv_id(i) or i for i in ids]
     known = cache.liked(wanted, unknown_since=now - RETRY_UNKNOWN)
     missing = [i for i in wanted if i not in known]
-    settled = True
-    if missing:
+    settled = not missing
+    if missing and lookup:
         found = _looked_up(missing, arxiv)
         settled = found is not None
         if found is not None:
@@ -208,10 +209,12 @@ def with_libraries(
     sources: Sequence[SourceConfig] = (),
     now: datetime | None = None,
     waiting: set[str] | None = None,
+    lookup: bool = True,
 ) -> tuple[Subscriber, ...]:
     """Subscribers whose profile carries their library papers, each file read once. `like` ids
-    are resolved only with a cache (a run or a preview); without one they are left out. The
-    names of subscribers whose liked papers could not all be looked up now go into `waiting`."""
+    are resolved only with a cache (a run or a preview); without one they are left out, and
+    without `lookup` those it lacks. The names of subscribers whose liked papers could not all
+    be looked up now go into `waiting`."""
     files: dict[str, tuple[Paper, ...]] = {}
     arxiv = next((s for s in sources if s.kind == "arxiv"), SourceConfig("arxiv", "arxiv", {}))
     out = []
@@ -222,7 +225,7 @@ def with_libraries(
                 files[sub.library_path] = load(sub.library_path)
             papers = files[sub.library_path]
         if sub.likes and cache is not None:
-            liked, settled = liked_papers(sub.likes, cache, arxiv, now or datetime.now(UTC))
+            liked, settled = liked_papers(sub.likes, cache, arxiv, now or datetime.now(UTC), lookup)
             if not settled and waiting is not None:
                 waiting.add(sub.name)
             have = {p.id for p in papers}

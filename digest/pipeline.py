@@ -166,8 +166,7 @@ def _cycle(
     )
     # After the digests: a paper in a digest made just now needs no alert. A profile without
     # its liked papers waits for them: its alert pass would mark papers looked at.
-    ready = [s for s in subscribers if s.name not in waiting]
-    report.alerts = alerts.make_alerts(settings, store, ready, now)
+    report.alerts = alerts.make_alerts(settings, store, subscribers, now, waiting)
     if stop():
         log.info("stopping: this run's deliveries are left pending for the next run")
     else:
@@ -204,7 +203,7 @@ def make_digests(
     due_now = [sub for sub, _ in due]
     # Every alert match these digests are the first to see is held for them, then the held
     # alerts go in, the best HELD_MOST, not counted against top_k (the rest: candidates as any).
-    alerts.hold_for_digest(settings, store, due_now, now, own)
+    alerts.hold_for_digest(settings, store, due_now, now, own, subscribers)
     held = {sub.name: store.journal.holds(sub.name) for sub in due_now}
     was = {name: {h.scored.paper.id for h in holds} for name, holds in held.items()}
     floors = {sub.name: own.considered_through(sub.name) for sub, _ in due}
@@ -233,7 +232,7 @@ def make_digests(
 
     # The space first: a refit reads every stored paper's text, which need not sit in memory
     # beside the new papers it is fitted for (at a million papers, gigabytes each).
-    space = corpus.ranking_space(store, due_now, now)
+    space = corpus.ranking_space(store, subscribers, now)  # everyone's words, due or not
     held.update(alerts.standing(due_now, held, space))  # as the readers stand now
     held = alerts.kept(held, owned, own)  # the reader's own papers, or given, are no alerts
     carrying, past = alerts.carry(held)

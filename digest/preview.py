@@ -91,7 +91,8 @@ def _foresee(
     pool, new, failed = read
     name, ids = subscriber.name, [p.id for p in pool]
     # The run's space (fitted, unsaved, when the new papers make it stale) and held alerts.
-    space = corpus.foreseen_space(store, [subscriber], new) if pool else None
+    everyone = _everyone(settings, store, subscriber, now) if pool else []
+    space = corpus.foreseen_space(store, everyone, new) if pool else None
     owned = store.papers.owners(subscriber.profile.library, subscriber.likes)  # as the run
     stored = store.journal.holds(name)
     standing = alerts.standing([subscriber], {name: stored}, space)
@@ -136,6 +137,18 @@ def _foresee(
     digest = Digest(name, start.isoformat(), start.date(), tuple(items), now, carried, left)
     links = links_in(settings, store, subscriber, now)  # as the real digest will have them
     return render.render_digest(digest, render.make_environment(settings.templates), links)
+
+
+def _everyone(
+    settings: Settings, store: Store, subscriber: Subscriber, now: datetime
+) -> list[Subscriber]:
+    """Every reader of the config, as the run's space is theirs (corpus.ranking_space): this one
+    as previewed, the others with their libraries as a run has read them (their liked ids that
+    no run has looked up yet are not looked up here)."""
+    others = [s for s in settings.subscribers if s.name != subscriber.name]
+    cache = library.Unwritten(store.papers)
+    read = {s.name: s for s in library.with_libraries(others, cache=cache, now=now, lookup=False)}
+    return [read.get(s.name, subscriber) for s in settings.subscribers]
 
 
 def _as_read_back(

@@ -4,6 +4,7 @@ papers given once, quiet days told apart, and sources that fail."""
 from __future__ import annotations
 
 import dataclasses
+import logging
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -387,3 +388,29 @@ def test_a_library_paper_stored_under_its_arxiv_id_is_not_picked_by_its_doi(tmp_
         store.add_papers([preprint], datetime(2026, 11, 29, 12, tzinfo=UTC))
         report = pipeline.run_once(settings, store, datetime(2026, 11, 30, 12, tzinfo=UTC))
         assert report.subscribers[0].picked == 0
+
+
+def test_the_ranking_space_is_every_readers_whoever_is_ranked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The space had held the words of the readers ranked when it was fitted: bob's alert pass
+    # fitted it for his words alone, ana's digest then lacked hers and fitted it again (so after
+    # every refit for growth); and a paper's score hung on who else was ranked (rank29 F2).
+    from digest import corpus
+    from tests.test_ranking import load_seed_papers
+
+    monkeypatch.setattr(corpus, "SPACE_MIN_PAPERS", 5)
+    ana = subscriber("ana", "quorlith lattices")
+    bob = subscriber("bob", "zentrovane plasma", schedule="0 20 * * *", alert_threshold=0.9)
+    settings = settings_for(tmp_path, ana, bob)
+    write_seeds(tmp_path, "a.txt", PRIVACY, UNLEARN, VISION)
+    caplog.set_level(logging.INFO, logger="digest.corpus")
+    with Store(tmp_path / "s.db") as store:
+        store.add_papers(load_seed_papers(), datetime(2026, 11, 28, tzinfo=UTC))
+        for day, hour in [(29, 9), (29, 21), (30, 9), (30, 21)]:
+            write_seeds(tmp_path, f"{day}-{hour}.txt", f"Plasma lattices, case {day} {hour}.")
+            pipeline.run_once(settings, store, datetime(2026, 11, day, hour, tzinfo=UTC))
+        space = corpus.ranking_space(store, settings.subscribers, datetime(2026, 12, 1, tzinfo=UTC))
+    fits = [r for r in caplog.records if "fitting it on" in r.getMessage()]
+    assert len(fits) == 1
+    assert space is not None and {"quorlith", "zentrovane"} <= set(space.names)

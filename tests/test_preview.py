@@ -547,3 +547,37 @@ def test_a_schedule_edit_while_a_period_waits_sends_no_back_dated_notice_and_los
         back = dataclasses.replace(alerting(tmp_path, False), subscribers=(ana,))
         report = pipeline.run_once(back, store, at.replace(hour=9))
     assert [s.status for s in report.subscribers] == ["made"]
+
+
+@pytest.mark.usefixtures("ranking_mode")
+def test_preview_ranks_in_a_space_of_every_readers_library_as_the_run_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Words two of a library's papers share are columns; the preview had read the previewed
+    # reader's library alone, the run every reader's: a paper saying sam's word had another
+    # norm, and ana was previewed other scores than the run gave her (rank29 F2).
+    import json
+
+    from digest import corpus
+    from tests.test_ranking import load_seed_papers
+
+    monkeypatch.setattr(corpus, "SPACE_MIN_PAPERS", 5)
+    liked = [
+        {"id": f"l{i}", "title": f"Quorlith lattices {i}", "abstract": "Quorlith grows here."}
+        for i in (1, 2)
+    ]
+    (tmp_path / "sam.jsonl").write_text("\n".join(map(json.dumps, liked)), encoding="utf-8")
+    sam = dataclasses.replace(subscriber("sam", "crystal growth"), library_path="sam.jsonl")
+    ana = dataclasses.replace(subscriber("ana", "differential privacy"), top_k=10)
+    settings = settings_for(tmp_path, ana, sam)
+    quorlith = "Differential privacy for quorlith sensors: private quorlith counts."
+    write_seeds(tmp_path, "a.txt", PRIVACY, quorlith, UNLEARN, VISION)
+    now = datetime(2026, 11, 30, 12, tzinfo=UTC)
+    with Store(tmp_path / "s.db") as store:
+        store.add_papers(load_seed_papers(), datetime(2026, 11, 29, tzinfo=UTC))
+        corpus.ranking_space(store, settings.subscribers, now)  # saved, without sam's word
+        shown = pipeline.preview(settings, store, "ana", now)
+        pipeline.run_once(settings, store, now)
+        row = next(r for r in store.outbox() if r.purpose == "digest" and r.subscriber == "ana")
+    assert isinstance(shown, Message) and "quorlith sensors" in shown.text.lower()
+    assert row.message is not None and shown.text == row.message.text
