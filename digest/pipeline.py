@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from digest import alerts, library
+from digest import alerts, library, quiet
 from digest.intake import SourceReport, ingest
 from digest.models import Digest, DigestError, Message, Settings, Subscriber, redact
 from digest.outbox import Outcome, deliver
@@ -249,7 +249,7 @@ def make_digests(
         status = verdict(sub.name in news, shown, sources_down, told)
         if status == "waiting for sources":  # nothing could be read: the period stays open
             day = start.date()
-            told = alerts.notify_down(settings, store, sub, period, day, now, failed, own)
+            told = quiet.notify_down(settings, store, sub, period, day, now, failed, own)
             reports.append(SubscriberReport(sub.name, period, status, notified=told))
             continue
         digest = Digest(sub.name, period, start.date(), tuple(items), now, carried, left)
@@ -261,7 +261,7 @@ def make_digests(
             env = env or render.make_environment(settings.templates)
             message = render.render_digest(digest, env, links_in(settings, store, sub, now))
         elif sub.on_empty == "notify":
-            message = alerts.notice(settings, sub, status, start.date(), failed, now, store)
+            message = quiet.notice(settings, sub, status, start.date(), failed, now, store)
         if message is not None:
             messages = [(channel.name, channel.kind, message) for channel in sub.channels]
         purpose = "digest" if status == MADE else "notice"

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from digest import alerts, library
+from digest import alerts, library, quiet
 from digest.intake import ingest, seen_replacements
 from digest.models import Digest, Held, InputError, Message, Paper, Settings, Subscriber, evidence
 from digest.periods import behind, covered, next_fire, period_start
@@ -123,14 +123,14 @@ def _foresee(
     told = bool(alerted) or bool(own.alerted_after(name, own.considered_through(name)))
     status = verdict(news, bool(items or carried), bool(failed), told)
     if status != MADE:  # a quiet period, or one waiting: a run sends its notice, or nothing
-        # A waiting period's notice goes once per reader (alerts.notify_down): the preview had
+        # A waiting period's notice goes once per reader (quiet.notify_down): the preview had
         # shown it on; said as its rows stand (a pending one goes with a run's delivery).
         notices = own.told(name, start.isoformat())
         if status == "waiting for sources" and subscriber.on_empty == "notify" and notices:
             return _told(name, start.date().isoformat(), notices)
         if subscriber.on_empty == "notify":
-            return alerts.notice(settings, subscriber, status, start.date(), failed, now)
-        line = alerts.quiet_line(status, failed)  # the sources that failed named, as a notice's
+            return quiet.notice(settings, subscriber, status, start.date(), failed, now)
+        line = quiet.quiet_line(status, failed)  # the sources that failed named, as a notice's
         day = start.date()
         return f'{name}: nothing would be sent for the digest of {day} (on_empty = "skip"): {line}'
     left = alerts.left_out(held, carried, items)

@@ -25,7 +25,8 @@ ORDER = [
     "marks",  # the outbox's claims, sent marks and lease renewals, written in groups
     "outbox",  # the delivery loop
     "web",  # the reader-facing HTTP face: rating links, Slack, archive, feed; Matrix replies
-    "alerts",  # papers that cannot wait for the digest, and quiet-period notices
+    "alerts",  # papers that cannot wait for the digest
+    "quiet",  # the notices of quiet periods
     "preview",  # what a run now would make for one reader, and the rule deciding it
     "pipeline",  # the only module that wires the stages
     "scheduler",  # digest serve
