@@ -228,7 +228,8 @@ def _look(
         thresholds=False,
         keep=max(HOLD_KEEP, *(s.max_alerts_per_day for s in subs)),
         extra=_urgent,
-        pool_after=min(floors.values()),
+        pools=floors,
+        everyone=everyone,
     )
     env: jinja2.Environment | None = None
     reports: list[AlertReport] = []
@@ -272,13 +273,17 @@ def _look(
 
 
 def standing(
-    subs: Sequence[Subscriber], held: Mapping[str, Sequence[Held]], space: Any
+    subs: Sequence[Subscriber],
+    held: Mapping[str, Sequence[Held]],
+    space: Any,
+    everyone: Sequence[Subscriber],
 ) -> dict[str, list[Held]]:
     """The held alerts each digest made now carries, as its reader's profile and rules stand
     now (they were scored and explained when held): a paper now excluded, rated, or in the
     library is dropped; one that no rule of now would alert (a keyword removed, alerts off)
     goes back among the ranked candidates; the rest are scored and explained anew, keeping why
-    they waited. One ranking for every subscriber; `space`: the digests' own, one scale."""
+    they waited. One ranking for every subscriber; `space`: the digests' own, one scale (none:
+    fitted on these papers and `everyone`'s words, as rank_stored fits it)."""
     out: dict[str, list[Held]] = {s.name: [] for s in subs}
     watched = [s for s in subs if held.get(s.name) and watching(s)]
     if not watched:
@@ -289,7 +294,13 @@ def standing(
     allowed = {s.name: {h.scored.paper.id for h in held[s.name]} for s in watched}
     top = max(len(held[s.name]) for s in watched)
     ranked = ranking.rank(
-        list(papers.values()), watched, top_k=top, thresholds=False, allowed=allowed, space=space
+        list(papers.values()),
+        watched,
+        top_k=top,
+        thresholds=False,
+        allowed=allowed,
+        space=space,
+        everyone=everyone,
     )
     for sub in watched:
         fresh = {s.paper.id: s for s in ranked[sub.name]}

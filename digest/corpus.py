@@ -63,57 +63,77 @@ def rank_stored(
     thresholds: bool = True,
     keep: int | None = None,
     extra: ranking.Extra | None = None,
-    pool_after: int | None = None,
+    pools: Mapping[str, int] | None = None,
+    everyone: Sequence[Subscriber] = (),
 ) -> Ranked:
     """Rank, for every subscriber, the stored papers after its seq `after[name]` that gone()
-    leaves it, scored against the pool of papers after `pool_after` (default: the lowest of
-    `after`). top_k, thresholds: as rank(); keep, extra: as rank_pool(), for a pool of over
-    LARGE_POOL papers, which is ranked in passes over blocks."""
+    leaves it, scored against its own pool: the papers after `pools[name]` (default: `after`).
+    A reader's scale is of its own period, whoever else is ranked: one pool for all had counted
+    a weekly reader's week in a daily reader's pool (0.41 -> 0.40). top_k, thresholds: as
+    rank(); keep, extra: as rank_pool(), for a pool of over LARGE_POOL papers, which is ranked
+    in passes over blocks; everyone: every reader, whose words a space fitted here holds."""
     through = store.latest_seq()  # papers other workers store meanwhile wait for the next run
-    low = min(after.values()) if pool_after is None else min(pool_after, *after.values())
-    beyond = store.count_after(through)
-    if space is None or store.count_after(low) - beyond <= ranking.LARGE_POOL:
-        rows = [row for block in store.paper_blocks(low, through) for row in block]
-        held, fresh = _rank_held(rows, subscribers, after, space, gone, top_k, thresholds)
-        return Ranked(held, through, fresh)
+    pools = pools or after
     picks: dict[str, list[Scored]] = {}
-    # Fresh, as at once: some paper it can still get (not one it had as an alert, or held).
-    fresh = {s.name: False for s in subscribers}
-    # Candidates per floor, among the papers its subscribers can get, but every score against
-    # the whole pool's document frequencies: the scale rank() over the whole pool would use.
+    fresh: dict[str, bool] = {}  # as at once: some paper it can still get (not alerted, held)
     groups: dict[int, list[Subscriber]] = {}
     for sub in subscribers:
-        groups.setdefault(after[sub.name], []).append(sub)
-    whole = None
-    if len(groups) > 1 or low not in groups:
-        pool = ([p for _, p in block] for block in store.paper_blocks(low, through))
-        whole = ranking.frequencies(pool, space)
-    for floor, subs in groups.items():
-
-        def blocks(floor: int = floor) -> Iterator[list[Paper]]:
-            return ([p for _, p in block] for block in store.paper_blocks(floor, through))
-
-        def allowed_in(
-            papers: Sequence[Paper], subs: list[Subscriber] = subs
-        ) -> dict[str, set[str]]:
-            ids = {p.id for p in papers}
-            left = {s.name: _left_for(s, ids, gone) for s in subs}
-            fresh.update({name: True for name, mine in left.items() if mine})
-            return left
-
-        picks |= ranking.rank_pool(
-            blocks,
-            subs,
-            space=space,
-            top_k=top_k,
-            thresholds=thresholds,
-            allowed_in=allowed_in,
-            keep=keep,
-            extra=extra,
-            frequencies=whole,
-        )
-    log.info("ranked %d stored papers in passes", store.count_after(low) - beyond)
+        groups.setdefault(pools[sub.name], []).append(sub)
+    beyond = store.count_after(through)
+    for base, subs in sorted(groups.items()):
+        if space is None or store.count_after(base) - beyond <= ranking.LARGE_POOL:
+            rows = [row for block in store.paper_blocks(base, through) for row in block]
+            got, news = _rank_held(rows, subs, after, space, gone, (top_k, thresholds), everyone)
+            picks, fresh = picks | got, fresh | news
+            continue
+        floors: dict[int, list[Subscriber]] = {}
+        for sub in subs:
+            floors.setdefault(after[sub.name], []).append(sub)
+        for floor, some in floors.items():
+            how = (top_k, thresholds, keep, extra)
+            got, news = _rank_passes(store, (base, floor, through), some, space, gone, how)
+            picks, fresh = picks | got, fresh | news
     return Ranked(picks, through, fresh)
+
+
+def _rank_passes(
+    store: Store,
+    seqs: tuple[int, int, int],
+    subs: list[Subscriber],
+    space: Space,
+    gone: Gone,
+    how: tuple[int | None, bool, int | None, ranking.Extra | None],
+) -> tuple[dict[str, list[Scored]], dict[str, bool]]:
+    """rank_stored() of a pool too large to hold, in passes over its blocks: candidates after
+    `floor`, every score against the pool after `base`; how: (top_k, thresholds, keep, extra)."""
+    (base, floor, through), (top_k, thresholds, keep, extra) = seqs, how
+    fresh = {s.name: False for s in subs}
+
+    def blocks(start: int) -> Iterator[list[Paper]]:
+        return ([p for _, p in block] for block in store.paper_blocks(start, through))
+
+    def allowed_in(papers: Sequence[Paper]) -> dict[str, set[str]]:
+        ids = {p.id for p in papers}
+        left = {s.name: _left_for(s, ids, gone) for s in subs}
+        fresh.update({name: True for name, mine in left.items() if mine})
+        return left
+
+    whole = ranking.frequencies(blocks(base), space) if base != floor else None
+    picks = ranking.rank_pool(
+        lambda: blocks(floor),
+        subs,
+        space=space,
+        top_k=top_k,
+        thresholds=thresholds,
+        allowed_in=allowed_in,
+        keep=keep,
+        extra=extra,
+        frequencies=whole,
+    )
+    log.info(
+        "ranked %d stored papers in passes", store.count_after(base) - store.count_after(through)
+    )
+    return picks, fresh
 
 
 def _left_for(sub: Subscriber, ids: set[str], gone: Gone) -> set[str]:
@@ -129,10 +149,10 @@ def _rank_held(
     after: Mapping[str, int],
     space: Space | None,
     gone: Gone,
-    top_k: int | None,
-    thresholds: bool,
+    how: tuple[int | None, bool],
+    everyone: Sequence[Subscriber],
 ) -> tuple[dict[str, list[Scored]], dict[str, bool]]:
-    """rank_stored() with every new paper in memory at once."""
+    """rank_stored() of one pool with every paper in memory at once; how: (top_k, thresholds)."""
     allowed: dict[str, Collection[str]] = {}
     # One id set per floor, shared by the subscribers at that floor (_left_for).
     by_floor: dict[int, set[str]] = {}
@@ -145,8 +165,15 @@ def _rank_held(
     papers = [paper for _, paper in rows]
     picks: dict[str, list[Scored]] = {}
     if papers and subscribers:
+        top_k, thresholds = how
         picks = ranking.rank(
-            papers, subscribers, top_k=top_k, thresholds=thresholds, allowed=allowed, space=space
+            papers,
+            subscribers,
+            top_k=top_k,
+            thresholds=thresholds,
+            allowed=allowed,
+            space=space,
+            everyone=everyone or subscribers,
         )
     return picks, {name: bool(ids) for name, ids in allowed.items()}
 
@@ -324,19 +351,21 @@ def rank_files(
         for paper in found:  # the contract has no code links: none are looked for
             papers.setdefault(paper.id, paper)
     subscribers = library.with_libraries(settings.subscribers)
-    space = None
+    space, everyone = None, subscribers
     if store is not None:
         subscribers = rated(settings, store, subscribers)
         # The space a run would rank in, with its latent basis: `digest rank` ranks as it would,
         # its columns of every library as the run read them (liked ids it looked up), though
         # the profiles are the contract's: of the library files alone.
-        everyone = library.with_libraries(
-            settings.subscribers, cache=library.Unwritten(store.papers), lookup=False
-        )
+        cache = library.Unwritten(store.papers)
+        read = library.with_libraries(settings.subscribers, cache=cache, lookup=False)
+        everyone = rated(settings, store, read)
         space = saved_space(store, everyone) if papers else None
         space = space and with_library(space, everyone, store)
     listed = list(papers.values())
-    picks = ranking.rank(listed, subscribers, top_k=top, thresholds=False, space=space)
+    picks = ranking.rank(
+        listed, subscribers, top_k=top, thresholds=False, space=space, everyone=everyone
+    )
     picks = picks if listed and subscribers else {}
     return {
         sub.name: [

@@ -233,10 +233,10 @@ def make_digests(
     # The space first: a refit reads every stored paper's text, which need not sit in memory
     # beside the new papers it is fitted for (at a million papers, gigabytes each).
     space = corpus.ranking_space(store, subscribers, now)  # everyone's words, due or not
-    held.update(alerts.standing(due_now, held, space))  # as the readers stand now
+    held.update(alerts.standing(due_now, held, space, subscribers))  # as the readers stand now
     held = alerts.kept(held, owned, own)  # the reader's own papers, or given, are no alerts
     carrying, past = alerts.carry(held)
-    ranked = corpus.rank_stored(store, due_now, floors, space, gone)
+    ranked = corpus.rank_stored(store, due_now, floors, space, gone, everyone=subscribers)
     picks, through = ranked.picks, ranked.through
     env = None
     for sub, start in due:

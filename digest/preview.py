@@ -95,7 +95,7 @@ def _foresee(
     space = corpus.foreseen_space(store, everyone, new) if pool else None
     owned = store.papers.owners(subscriber.profile.library, subscriber.likes)  # as the run
     stored = store.journal.holds(name)
-    standing = alerts.standing([subscriber], {name: stored}, space)
+    standing = alerts.standing([subscriber], {name: stored}, space, everyone)
     held = alerts.kept(standing, {name: owned}, own)[name]  # as the run: given under a name, gone
     allowed = {name: set(ids) - own.sent_ids(name, ids) - own.alerted_ids(name, ids)}
     allowed[name] -= owned | {h.scored.paper.id for h in held}
@@ -104,9 +104,8 @@ def _foresee(
     # preview had shown a digest no run makes (periods.covered).
     made = own.has_digest(name, start.isoformat()) or covered(start, own.last_digest(name))
     # A run now sends or holds alert matches first; after this period's digest, the next.
-    every = _rank(
-        pool, [subscriber], allowed=allowed, space=space, top_k=alerts.ALL, thresholds=False
-    )
+    ranks = {"space": space, "everyone": everyone}
+    every = _rank(pool, [subscriber], allowed=allowed, top_k=alerts.ALL, thresholds=False, **ranks)
     alerted, holding = alerts.foreseen(store, subscriber, every.get(name, []), now, made, own)
     allowed[name] -= alerted | {h.scored.paper.id for h in holding}
     # What is left is what the run calls news: a paper beside the held alerts, which it ranks
@@ -116,7 +115,7 @@ def _foresee(
     held = _as_read_back(stored, held, holding, pool)
     carried = alerts.most(held)  # as the run: the held alerts past those are candidates again
     allowed[name] |= alerts.beyond(held, carried) & set(ids)
-    items = _rank(pool, [subscriber], allowed=allowed, space=space).get(name, [])
+    items = _rank(pool, [subscriber], allowed=allowed, **ranks).get(name, [])
     if made:
         start = next_fire(subscriber.schedule, subscriber.timezone, now) or start
         log.info("%s: this period's digest is made; the next one, if no more papers came", name)
@@ -145,10 +144,13 @@ def _everyone(
     """Every reader of the config, as the run's space is theirs (corpus.ranking_space): this one
     as previewed, the others with their libraries as a run has read them (their liked ids that
     no run has looked up yet are not looked up here)."""
+    from digest import corpus
+
     others = [s for s in settings.subscribers if s.name != subscriber.name]
     cache = library.Unwritten(store.papers)
-    read = {s.name: s for s in library.with_libraries(others, cache=cache, now=now, lookup=False)}
-    return [read.get(s.name, subscriber) for s in settings.subscribers]
+    read = library.with_libraries(others, cache=cache, now=now, lookup=False)
+    them = {s.name: s for s in corpus.rated(settings, store, read)}  # as the run: rated
+    return [them.get(s.name, subscriber) for s in settings.subscribers]
 
 
 def _as_read_back(

@@ -803,7 +803,7 @@ def test_held_alerts_of_many_readers_are_weighed_in_one_ranking_each_by_its_own_
         "bob": [Held(Scored(sky, 0.9, ("then",), ""), ("mentions it",))],
         "carl": [Held(Scored(sky, 0.9, ("then",), ""), ("mentions it",))],
     }
-    now = alerts.standing([ana, bob, carl], held, None)
+    now = alerts.standing([ana, bob, carl], held, None, [ana, bob, carl])
     assert [h.scored.paper.id for h in now["ana"]] == ["h1"]
     assert (
         "federated learning" in now["ana"][0].scored.terms and now["ana"][0].reasons[-1] == waited

@@ -414,3 +414,35 @@ def test_the_ranking_space_is_every_readers_whoever_is_ranked(
     fits = [r for r in caplog.records if "fitting it on" in r.getMessage()]
     assert len(fits) == 1
     assert space is not None and {"quorlith", "zentrovane"} <= set(space.names)
+
+
+def test_a_readers_digest_is_of_its_own_period_whoever_else_is_due(tmp_path: Path) -> None:
+    # Every due reader had been scored against one pool, the papers since the oldest of their
+    # last digests: on a weekly reader's day, a daily reader's scale counted the whole week's
+    # papers on its topic (0.41 -> 0.40), and her preview, of her own day, differed from the run.
+    topics = [
+        "Differential privacy for federated learning of {} models.",
+        "Private aggregation of {} gradients under differential privacy.",
+        "Membership inference attacks against {} classifiers.",
+    ]
+    ana = dataclasses.replace(subscriber("ana", "differential privacy in federated learning"))
+    ana = dataclasses.replace(ana, top_k=5)
+    bob = subscriber("bob", "differential privacy", schedule="0 8 * * 1")  # Mondays
+    texts: dict[str, str] = {}
+    for pair in ([ana, bob], [ana]):
+        folder = tmp_path / str(len(pair))
+        folder.mkdir()
+        settings = settings_for(folder, *pair)
+        with Store(folder / "s.db") as store:
+            for day in range(23, 31):  # Monday 2026-11-23 to Monday 2026-11-30
+                some = [t.format(f"w{day}x{i}") + f" Case {i}." for i, t in enumerate(topics * 13)]
+                write_seeds(folder, f"{day}.txt", *some)
+                shown = pipeline.preview(
+                    settings, store, "ana", datetime(2026, 11, day, 9, tzinfo=UTC)
+                )
+                pipeline.run_once(settings, store, datetime(2026, 11, day, 9, tzinfo=UTC))
+            rows = [r for r in store.outbox() if r.subscriber == "ana" and r.purpose == "digest"]
+        assert shown is not None and not isinstance(shown, str) and rows[-1].message is not None
+        assert shown.text == rows[-1].message.text  # the preview of her day, as the run
+        texts[str(len(pair))] = rows[-1].message.text
+    assert texts["2"] == texts["1"]

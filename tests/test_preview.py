@@ -549,19 +549,21 @@ def test_a_schedule_edit_while_a_period_waits_sends_no_back_dated_notice_and_los
     assert [s.status for s in report.subscribers] == ["made"]
 
 
-@pytest.mark.usefixtures("ranking_mode")
+@pytest.mark.parametrize("stored", [True, False], ids=["stored space", "fitted on the pool"])
 def test_preview_ranks_in_a_space_of_every_readers_library_as_the_run_does(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stored: bool
 ) -> None:
     # Words two of a library's papers share are columns; the preview had read the previewed
     # reader's library alone, the run every reader's: a paper saying sam's word had another
-    # norm, and ana was previewed other scores than the run gave her (rank29 F2).
+    # norm, and ana was previewed other scores than the run gave her (rank29 F2). So had a
+    # space fitted on the pool (a store under 1000 papers), of the readers ranked in it.
     import json
 
     from digest import corpus
     from tests.test_ranking import load_seed_papers
 
-    monkeypatch.setattr(corpus, "SPACE_MIN_PAPERS", 5)
+    if stored:
+        monkeypatch.setattr(corpus, "SPACE_MIN_PAPERS", 5)
     liked = [
         {"id": f"l{i}", "title": f"Quorlith lattices {i}", "abstract": "Quorlith grows here."}
         for i in (1, 2)
@@ -575,7 +577,8 @@ def test_preview_ranks_in_a_space_of_every_readers_library_as_the_run_does(
     now = datetime(2026, 11, 30, 12, tzinfo=UTC)
     with Store(tmp_path / "s.db") as store:
         store.add_papers(load_seed_papers(), datetime(2026, 11, 29, tzinfo=UTC))
-        corpus.ranking_space(store, settings.subscribers, now)  # saved, without sam's word
+        space = corpus.ranking_space(store, settings.subscribers, now)  # saved: no sam's word
+        assert (space is not None) == stored
         shown = pipeline.preview(settings, store, "ana", now)
         pipeline.run_once(settings, store, now)
         row = next(r for r in store.outbox() if r.purpose == "digest" and r.subscriber == "ana")

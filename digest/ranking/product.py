@@ -145,9 +145,11 @@ def prepare(
     subscribers: Sequence[Subscriber],
     space: Space | None = None,
     pool_df: np.ndarray | None = None,
+    everyone: Sequence[Subscriber] | None = None,
 ) -> Prepared | None:
     """Rows and profiles for ranking `papers`; pool_df: the document frequencies of the whole
-    pool when `papers` are a selection of it (ranking/pool.py). None: no word to match on."""
+    pool when `papers` are a selection of it (ranking/pool.py); everyone: the readers whose
+    words a space fitted here holds (default: `subscribers`). None: no word to match on."""
     # In id order: sums over papers (a library's neighbours, the centroid) then add in one order
     # whatever order the papers came in, so a selection of a pool scores as the pool does.
     papers = sorted(papers, key=lambda p: p.id)
@@ -159,16 +161,24 @@ def prepare(
         row_of.setdefault(p.id, i)
     liked = [_unique(s.profile.library) for s in subscribers]
     disliked = [_unique(s.profile.disliked) for s in subscribers]
-    for p in (p for group in (*liked, *disliked) for p in group):
+    # A space fitted here holds every reader's words, ranked now or not (a run's due readers,
+    # a preview's one): another reader's word in a paper is a column of its row or not, and
+    # had moved this reader's score with who else was ranked (rank29 F2's no-store side).
+    fitters = list(subscribers)
+    if everyone and space is None:
+        named = {s.name for s in everyone}
+        fitters = [*everyone, *(s for s in subscribers if s.name not in named)]
+    theirs = [(*s.profile.library, *s.profile.disliked) for s in fitters]
+    for p in (p for group in (*liked, *disliked, *theirs) for p in group):
         if p.id not in row_of:
             row_of[p.id] = len(corpus)
             corpus.append(p)
     texts = [paper_text(p) for p in corpus]
     try:
         if space is None:
-            wishes = read_interests(subscribers)
-            wishes += [k for s in subscribers for k in s.profile.keywords]
-            rated = (row_of[p.id] for group in (*liked, *disliked) for p in group)
+            wishes = read_interests(fitters)
+            wishes += [k for s in fitters for k in s.profile.keywords]
+            rated = (row_of[p.id] for group in (*liked, *disliked, *theirs) for p in group)
             # The wishes as texts of their own, as a store's space fits them: a subscriber's word
             # that no paper of today's holds is a column still, so the profile does not change
             # with whichever of its words today's papers happen to hold (one paper saying

@@ -36,12 +36,14 @@ def rank(
     allowed: Mapping[str, Collection[str]] | None = None,
     space: Space | None = None,
     pool_df: np.ndarray | None = None,
+    everyone: Sequence[Subscriber] | None = None,
 ) -> dict[str, list[Scored]]:
     """Every subscriber name -> its picks among `papers`, best first.
 
     top_k overrides each subscriber's own; thresholds=False ignores min_score; allowed restricts a
     subscriber to the given paper ids; space: a fitted space to reuse (default: fit one on the
-    papers and the libraries); pool_df: the whole pool's document frequencies when `papers` are a
+    papers and the libraries of `everyone`, every reader of the config, ranked now or not:
+    default `subscribers`); pool_df: the whole pool's document frequencies when `papers` are a
     selection of it. With thresholds, a paper with neither shared words nor a followed author is
     never a pick; without, every paper is ranked.
     """
@@ -50,7 +52,7 @@ def rank(
         return picks
     if len({p.id for p in papers}) < len(papers):  # one paper twice (a feed's repeat): once
         papers = list({p.id: p for p in reversed(papers)}.values())[::-1]
-    prep = prepare(papers, subscribers, space, pool_df)
+    prep = prepare(papers, subscribers, space, pool_df, everyone)
     if prep is None:  # no text holds a word: nothing matches, and every paper ties at 0
         return picks if thresholds else _tied(papers, subscribers, top_k, allowed)
     limits = [max(0, top_k if top_k is not None else s.top_k) for s in subscribers]
