@@ -222,7 +222,10 @@ def with_libraries(
         papers: tuple[Paper, ...] = ()
         if sub.library_path:
             if sub.library_path not in files:
-                files[sub.library_path] = load(sub.library_path)
+                try:
+                    files[sub.library_path] = load(sub.library_path)
+                except InputError as exc:  # whose: a preview reads every reader's (rank30 F4)
+                    raise InputError(f"subscriber {sub.name!r}: {exc}") from None
             papers = files[sub.library_path]
         if sub.likes and cache is not None:
             liked, settled = liked_papers(sub.likes, cache, arxiv, now or datetime.now(UTC), lookup)

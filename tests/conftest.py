@@ -45,6 +45,11 @@ def _own_working_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     from digest.cli.logs import REDACTOR
 
     monkeypatch.setattr(REDACTOR, "secrets", frozenset())
+    # So are the library words a run's passes share (corpus._shared_words): a test that reads
+    # words otherwise (a patched analyzer) must not meet another test's.
+    from digest import corpus
+
+    corpus._shared_words.cache_clear()
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

@@ -121,6 +121,27 @@ def test_the_words_two_liked_papers_share_are_in_the_space_though_no_stored_pape
     assert "quxword" in pick.terms
 
 
+def test_a_runs_passes_read_every_readers_library_once(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The space holds every reader's library words, and a run asks for it in each pass (held
+    # alerts, digests, alerts), `digest serve` at every poll: 2,000 readers' libraries had been
+    # read three times a run, 7 s each (rank30 F5).
+    monkeypatch.setattr(corpus, "SPACE_MIN_PAPERS", 5)
+    read: list[str] = []
+    analyze = corpus.analyze
+    monkeypatch.setattr(corpus, "analyze", lambda text: read.append(text) or analyze(text))
+    readers = [
+        Subscriber(f"r{i}", Profile(library=(paper(100 + 2 * i), paper(101 + 2 * i))), ())
+        for i in range(50)
+    ]
+    first = corpus.ranking_space(store, readers, NOW)
+    assert len(read) == 100
+    again = corpus.ranking_space(store, readers, NOW)
+    assert len(read) == 100 and first is not None and again is not None
+    assert list(first.names) == list(again.names)
+
+
 def test_a_large_store_fits_a_sample_and_counts_every_paper(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

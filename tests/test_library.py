@@ -66,6 +66,15 @@ def test_subscribers_sharing_a_library_share_one_read(tmp_path: Path) -> None:
     assert c.profile.library == ()
 
 
+def test_a_library_that_cannot_be_read_says_whose_it_is(tmp_path: Path) -> None:
+    # A preview reads every reader's library (the space's words are everyone's): its error had
+    # named a file alone, and ana's preview failed on bob's (rank30 F4).
+    channel = (ChannelConfig("file", "file"),)
+    bob = Subscriber("bob", Profile(interests="x"), channel, library_path=str(tmp_path / "b.bib"))
+    with pytest.raises(InputError, match=r"^subscriber 'bob': .*b\.bib: library file not found"):
+        library.with_libraries([bob])
+
+
 def test_a_bad_record_is_skipped_with_a_warning(tmp_path: Path, caplog) -> None:
     path = liked(tmp_path, [ROW, "{not json"])
     assert len(library.load(str(path))) == 1
