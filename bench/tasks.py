@@ -24,6 +24,7 @@ from digest.models import Paper
 
 LIKED = 5
 ONE_FIELD = 15  # the one-field libraries: large enough to be split into interests
+SMALL_DAY = 300  # a small day's pool: the many-interests task again on it
 MAX_AUTHOR_PAPERS = 15  # a name on more papers than this in eight months is usually several people
 # A paper of more authors than this (a survey's collaboration, a data release, a model report) says
 # little about which person of a name it is, and is no one author's own in the sense a library
@@ -196,6 +197,10 @@ def build(split: Split, seed: int, per_category: int, authors: int, examples: in
     # Its own random source: the tasks above keep the draws they had before it was added.
     one = random.Random(f"{split.name}-{seed}-one")
     tasks.append(_one_field(one, cats, early_by, large, per_category))
+    # A small day (a lab's feeds): the interests must not depend on how many papers came.
+    day = random.Random(f"{split.name}-{seed}-day")
+    small_day = _sorted(day.sample(late, SMALL_DAY))
+    tasks.append(_many(day, cats, early_by, small_day, per_category * 6, least=LIKED))
     return [t for t in tasks if t.queries]
 
 
@@ -349,10 +354,12 @@ def _many(
     early_by: dict[str, list[Paper]],
     large: tuple[Paper, ...],
     count: int,
+    least: int = 15,
 ) -> Task:
-    """Libraries of 3 categories x 5 papers; the top 15 should hold >= 3 of each category."""
+    """Libraries of 3 categories x 5 papers; the top 15 should hold >= 3 of each category (of
+    the categories with `least` papers in the pool)."""
     queries = []
-    sized = [c for c in cats if len(of_category(large, c)) >= 15]
+    sized = [c for c in cats if len(of_category(large, c)) >= least]
     for _ in range(count):
         three = sorted(rng.sample(sized, 3))
         liked = tuple(p for c in three for p in rng.sample(early_by[c], LIKED))
@@ -360,8 +367,9 @@ def _many(
         queries.append(
             Query("+".join(three), liked, grades=dict.fromkeys(topics, 1.0), topics=topics)
         )
+    size = "large" if least == 15 else str(len(large))
     return Task(
-        f"3 interests x 5 papers, pool large ({len(large)})",
+        f"3 interests x 5 papers, pool {size} ({len(large)})",
         "topics with 3+ in top 15",
         large,
         tuple(queries),

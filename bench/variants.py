@@ -518,3 +518,19 @@ RATED.update(
         ),
     }
 )
+VARIANTS["- latent grouping (neighbourhoods in the pool)"] = (
+    "liked papers grouped by their neighbourhoods among today's papers, as before rank31 F2",
+    {(interests, "LATENT"): False},
+)
+RATED["- latent grouping (neighbourhoods in the pool)"] = VARIANTS[
+    "- latent grouping (neighbourhoods in the pool)"
+]
+VARIANTS.update(
+    {
+        f"latent grouping, merged above {m}": (
+            f"groups whose latent centroids are closer than {m} (not 0.55) are one interest",
+            {(interests, "MERGE_LATENT"): m},
+        )
+        for m in (0.45, 0.65)
+    }
+)
