@@ -11,7 +11,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from digest.models import Paper, Scored, Subscriber
-from digest.ranking import latent
+from digest.ranking import interests, latent
 from digest.ranking.features import Space, paper_text, shortened
 from digest.ranking.interests import CLUSTER_MIN, NEIGHBOURS
 from digest.ranking.product import Prepared, candidates, order_of, prepare
@@ -135,12 +135,15 @@ def _first_pass(
     blocks: Blocks, subscribers: Sequence[Subscriber], space: Space
 ) -> tuple[np.ndarray, int, dict[str, Paper]]:
     """(the pool's document frequencies, its size, every liked paper's nearest papers): the
-    neighbours are what interests.split() groups a library by."""
-    # Only a library large enough to be split into interests looks for its papers' neighbours.
+    neighbours are what interests.split() groups a library by when the space has no basis."""
+    # Only a library large enough to be split into interests looks for its papers' neighbours,
+    # and only where there is no latent basis to group it by (interests.placed).
     libraries = [{p.id: p for p in s.profile.library} for s in subscribers]
+    grouped = interests.LATENT and space.basis is not None
     liked = list(
         {i: p for lib in libraries if len(lib) >= CLUSTER_MIN for i, p in lib.items()}.values()
     )
+    liked = [] if grouped else liked
     library = space.transform([paper_text(p) for p in liked]) if liked else None
     near = Best(len(liked), NEIGHBOURS)
     df = np.zeros(space.size, np.int64)
