@@ -30,11 +30,12 @@ log = logging.getLogger("digest.library")
 
 SUFFIXES = (".bib", ".jsonl", ".jsonl.gz", ".csv")
 # Bump when parsing changes what a library's Papers hold: older cached parses are then ignored.
-CACHE_FORMAT = 12  # 2 CSV rows in cp1252, 3 clean(), 4 BibTeX #, 5 unknown LaTeX kept, 6 nested
+CACHE_FORMAT = 13  # 2 CSV rows in cp1252, 3 clean(), 4 BibTeX #, 5 unknown LaTeX kept, 6 nested
 # accents, LaTeX-escaped DOIs, UTF-16, 7 tab-separated CSV and crossref'd books, 8 LaTeX of JSONL
 # and CSV titles read as text, 9 their abstracts' left to the analyzer, 10 a paper of no title
 # known by its abstract read (the id a run stores), 11 one record per paper (dedupe), 12 two
-# papers of one title by other people kept two
+# papers of one title by other people kept two, 13 HTML/JATS/MathML markup and entities of
+# titles, abstracts and names read as text (they had been words: "mml, jats, title, mo, mi")
 # arXiv may not know an id yet (a typo is also possible): asked again after this long.
 RETRY_UNKNOWN = timedelta(days=1)
 

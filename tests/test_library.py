@@ -3,6 +3,7 @@ the file; liked arXiv ids looked up once through the arxiv source and kept in th
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -466,3 +467,54 @@ def test_two_library_records_of_one_title_by_other_people_are_two_papers(
     )
     papers = library.load(str(bib), quiet=True)
     assert [p.authors for p in papers] == [("David Tong",), ("Mark Srednicki", "Steven Weinberg")]
+
+
+# --- markup -------------------------------------------------------------------------------------
+
+# An abstract as Crossref's API writes it, and Zotero keeps it, and their exports hold it.
+JATS = (
+    "<jats:title>Abstract</jats:title><jats:p>We study federated learning &amp; differential"
+    " privacy at <mml:math><mml:mi>p</mml:mi><mml:mo>&lt;</mml:mo><mml:mn>0.05</mml:mn>"
+    "</mml:math>.</jats:p>"
+)
+JATS_TEXT = "We study federated learning & differential privacy at p<0.05."
+MARKUP_WORDS = {"jats", "mml", "math", "mi", "mo", "mn", "amp", "lt", "title", "abstract"}
+
+
+def test_a_crossref_or_zotero_library_is_liked_for_its_words_not_its_markup(
+    tmp_path: Path,
+) -> None:
+    """Its papers' tags had been their words: a probe's top 10 were unrelated papers in the same
+    markup, "why: matched mml, jats, title, mo, mi"."""
+    from digest.ranking.features import paper_text
+    from digest.ranking.tokens import analyze
+
+    jsonl = liked(tmp_path, [ROW | {"abstract": JATS}])
+    bib = tmp_path / "lib.bib"
+    bib.write_text(
+        "@article{fl, title = {Private <i>federated</i> learning}, abstract = {" + JATS + "}}\n",
+        encoding="utf-8",
+    )
+    for path in (jsonl, bib):
+        (paper,) = library.load(str(path))
+        assert (paper.title, paper.abstract) == (ROW["title"], JATS_TEXT)
+        words = set(analyze(paper_text(paper)))
+        assert {"federated", "privacy"} <= words and not words & MARKUP_WORDS
+
+
+def test_a_library_parsed_while_markup_was_kept_is_parsed_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A parse cached before markup was read (cache format 12) would keep its tags as words
+    until the file changed."""
+    path = liked(tmp_path, [ROW | {"abstract": JATS}])
+    read = library.read_papers
+
+    def as_format_12(*args, **kwargs):
+        return [dataclasses.replace(p, abstract=JATS) for p in read(*args, **kwargs)]
+
+    with monkeypatch.context() as then:
+        then.setattr(library, "CACHE_FORMAT", 12)
+        then.setattr(library, "read_papers", as_format_12)
+        assert library.load(str(path))[0].abstract == JATS
+    assert library.load(str(path))[0].abstract == JATS_TEXT

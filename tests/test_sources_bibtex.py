@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from digest.models.identity import title_hash
 from digest.sources.bibtex import bib_paper, names, read_bibtex
 
 SOURCE = "library:test.bib"
@@ -59,6 +60,35 @@ def test_the_abstract_venue_and_keywords_are_decoded_too() -> None:
     assert paper.abstract == "Costs fall by 30% at O(n) per step."
     assert paper.venue == "Journal of Münster"
     assert paper.categories == ("privacy", "H₂O", "learning")
+
+
+# A Crossref abstract as Zotero keeps it and a .bib export writes it: JATS, MathML, entities.
+JATS = (
+    "<jats:title>Abstract</jats:title><jats:p>We study federated learning &amp; differential"
+    " privacy with <mml:math><mml:msub><mml:mi>&#x3b5;</mml:mi><mml:mn>0</mml:mn></mml:msub>"
+    "</mml:math> at $k<n$ and <mml:math><mml:mi>p</mml:mi><mml:mo>&lt;</mml:mo>"
+    "<mml:mn>0.05</mml:mn></mml:math>.</jats:p>"
+)
+
+
+def test_markup_in_an_entry_reads_as_a_feeds_does() -> None:
+    """Its tags and &amp; had been words of a liked paper ("why: matched mml, jats, title"); a
+    "<" that opens no element is the text's. Known by its title, as a feed's copy of it is."""
+    paper = paper_of(
+        title="Growth of <i>E. coli</i> on MoS<sub>2</sub> &amp; graphene",
+        abstract=JATS,
+        author="Garc&iacute;a, Jos&eacute; and Lee, Ann",
+        journal="Journal of R&amp;D",
+    )
+    assert paper.title == "Growth of E. coli on MoS₂ & graphene"
+    assert (
+        paper.abstract
+        == "We study federated learning & differential privacy with ε₀ at k<n and p<0.05."
+    )
+    assert (paper.authors, paper.venue) == (("José García", "Ann Lee"), "Journal of R&D")
+    assert paper.id == title_hash("Growth of E. coli on MoS₂ & graphene")
+    plain = paper_of(title="Bounds for $k<n$ when a<b", abstract="It holds, p < 0.05 & R&D.")
+    assert (plain.title, plain.abstract) == ("Bounds for k<n when a<b", "It holds, p < 0.05 & R&D.")
 
 
 @pytest.mark.parametrize(

@@ -680,3 +680,70 @@ def test_a_paper_stored_under_its_latex_title_is_found_by_the_record_read_as_tex
         # And the journal's copy later, read as text: found by the title keys the run added.
         copy = dataclasses.replace(papers[0], id="10.1093/mnras/staf1000", aliases=())
         assert store.add_papers([copy], NOW) == 0
+
+
+# An abstract as Crossref's API writes it (and Zotero keeps it, and a CSV or JSONL export of
+# either): JATS paragraphs and heading, MathML formulas, HTML entities.
+JATS = (
+    "<jats:title>Abstract</jats:title><jats:p>We study federated learning &amp; differential"
+    " privacy with <mml:math><mml:msub><mml:mi>&#x3b5;</mml:mi><mml:mn>0</mml:mn></mml:msub>"
+    "</mml:math> at <mml:math><mml:mi>p</mml:mi><mml:mo>&lt;</mml:mo><mml:mn>0.05</mml:mn>"
+    "</mml:math>.</jats:p>"
+)
+JATS_TEXT = "We study federated learning & differential privacy with ε₀ at p<0.05."
+MARKED_TITLE = "Growth of <i>E. coli</i> on MoS<sub>2</sub> &amp; graphene"
+MARKED_TITLE_TEXT = "Growth of E. coli on MoS₂ & graphene"
+
+
+def test_markup_in_titles_abstracts_and_names_reads_as_a_feeds_does(tmp_path: Path) -> None:
+    """A library exported from Crossref or Zotero had ranked on the words "mml, jats, title, mo,
+    mi" and shown its tags and &amp; in a digest: a run, `digest rank --papers` and a library
+    (an abstract left to the analyzer) read the markup away, as the RSS source does."""
+    names = ["Jos&eacute; Garc&iacute;a", "Ann Lee"]
+    record = {"title": MARKED_TITLE, "abstract": JATS, "authors": names, "venue": "R&amp;D"}
+    (tmp_path / "a.jsonl").write_text(jsonl(record), encoding="utf-8")
+    row = f'"{MARKED_TITLE}","{JATS}","{"; ".join(names)}",R&amp;D\n'
+    (tmp_path / "b.csv").write_text("title,abstract,authors,venue\n" + row, encoding="utf-8")
+    papers, warnings = fetch(tmp_path)
+    ranked = read_papers(str(tmp_path / "a.jsonl"), print, links=False)
+    assert warnings == []
+    read = (MARKED_TITLE_TEXT, JATS_TEXT, ("José García", "Ann Lee"), "R&D")
+    assert [(p.title, p.abstract, p.authors, p.venue) for p in [*papers, *ranked]] == [read] * 3
+
+
+def test_a_less_than_sign_that_opens_no_element_stays_and_a_plain_text_stays_as_written(
+    tmp_path: Path,
+) -> None:
+    """`$k<n$`, "p < 0.05" and "a<b" are an abstract's own text, beside markup or not; an
+    abstract without markup is as it was, to its blanks (a library's, left to the analyzer)."""
+    marked = "For <i>all</i> $k<n$, a<b holds &amp; p < 0.05."
+    written = "For all $k<n$, a<b holds & p < 0.05;\n  R&D as  written."
+    (tmp_path / "a.jsonl").write_text(jsonl({"abstract": marked}, {"abstract": written}))
+    run = [p.abstract for p in fetch(tmp_path / "a.jsonl")[0]]
+    ranked = [p.abstract for p in read_papers(str(tmp_path / "a.jsonl"), print, links=False)]
+    assert run == [
+        "For all k<n, a<b holds & p < 0.05.",
+        "For all k<n, a<b holds & p < 0.05;\n  R&D as  written.",
+    ]
+    assert ranked == ["For all $k<n$, a<b holds & p < 0.05.", written]
+
+
+def test_a_record_with_markup_keeps_its_id_and_is_its_feed_copy(state: str, tmp_path: Path) -> None:
+    """An upgrade sends nothing again: a record known by its abstract, stored when its markup
+    was read as words, keeps that id (a library's copy too); a feed's item of the same text,
+    read as text, is the same paper, by the hash of the record's text read now."""
+    from digest.sources import rss
+    from digest.sources.latex import to_text
+
+    (tmp_path / "a.jsonl").write_text(jsonl({"abstract": JATS}), encoding="utf-8")
+    before = Paper(abstract_id(to_text(JATS)), "An earlier derived title", JATS, source="files")
+    [paper], _ = fetch(tmp_path / "a.jsonl")
+    [ranked] = read_papers(str(tmp_path / "a.jsonl"), print, links=False)
+    assert paper.id == ranked.id == before.id and paper.abstract == JATS_TEXT
+    item = rss.to_paper({"summary": JATS}, "", "rss:journal")
+    assert item is not None and item.abstract == JATS_TEXT
+    assert len(dedupe([paper, item])) == 1
+    with Store(state) as store:
+        assert store.add_papers([before], NOW) == 1
+        assert store.add_papers([paper], NOW) == 0
+        assert store.add_papers([item], NOW) == 0

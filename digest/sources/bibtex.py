@@ -1,5 +1,6 @@
 """BibTeX files (Zotero, Better BibTeX, Mendeley, JabRef, Google Scholar) as Papers: split by
-bibtexparser, LaTeX decoded only in the fields a Paper keeps, each bad entry one warning line.
+bibtexparser, markup and LaTeX decoded only in the fields a Paper keeps, each bad entry one
+warning line.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ from typing import Any
 
 from digest.models import InputError, Notice, Paper, Warn
 from digest.models.identity import abstract_id, arxiv_id, doi, paper_id
-from digest.sources import authors
+from digest.sources import authors, headings
 from digest.sources.common import code_links
 from digest.sources.latex import to_text
+from digest.sources.markup import plain
 
 # Google Scholar writes arXiv preprints as journal = {arXiv preprint arXiv:2401.01234}.
 _ARXIV_IN_TEXT = re.compile(r"arXiv:\s*(\S+)", re.IGNORECASE)
@@ -207,12 +209,17 @@ def _quiet_bibtexparser() -> Iterator[None]:
 
 
 def _text(value: str) -> str:
-    return " ".join(to_text(value, bibtex=True).split())
+    # HTML, JATS and MathML read as a feed's are: Zotero keeps a Crossref abstract's
+    # <jats:p> and &amp;, which had been words. An entry holding markup in its title or
+    # abstract has its id (a title or abstract hash, when it has no arXiv id nor DOI) move to
+    # the one a feed's copy of it has; a library's papers are read anew, never stored.
+    return " ".join(to_text(plain(value), bibtex=True).split())
 
 
 def bib_paper(fields: Mapping[str, str], source: str) -> Paper | None:
     """One BibTeX entry's fields (keys lowercased, values as written) as a Paper."""
-    title, abstract = _text(fields.get("title", "")), _text(fields.get("abstract", ""))
+    title = _text(fields.get("title", ""))
+    abstract = _text(headings.dropped(fields.get("abstract", "")))
     if not title and not abstract:
         return None
     keywords = [
@@ -254,5 +261,5 @@ def bib_paper(fields: Mapping[str, str], source: str) -> Paper | None:
 def names(field: str) -> tuple[str, ...]:
     """BibTeX's 'Last, First and {Corporate and Name} and First Last' as 'First Last' names:
     accents decoded first, so braces left are the ones that keep a name whole."""
-    found = (_text(name) for name in authors.split(to_text(field)))
+    found = (_text(name) for name in authors.split(to_text(plain(field))))
     return tuple(dict.fromkeys(n for n in found if n and n.lower() != "others"))

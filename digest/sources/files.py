@@ -1,6 +1,6 @@
 """Paper files: the paper JSONL format of DESIGN.md (also gzipped) and CSV with the same columns,
-their titles' and abstracts' LaTeX read as text. A bad record is one warning naming file and line;
-the rest of the file is still read.
+their titles' and abstracts' markup (HTML, JATS, MathML, entities) and LaTeX read as text. A bad
+record is one warning naming file and line; the rest of the file is still read.
 """
 
 from __future__ import annotations
@@ -24,8 +24,10 @@ import orjson
 from digest.models import InputError, Paper, SourceConfig, Warn
 from digest.models.identity import arxiv_id, kind, record_id, title_hash
 from digest.sources import authors as names
+from digest.sources import headings
 from digest.sources.common import clean, code_links
 from digest.sources.latex import to_text
+from digest.sources.markup import plain
 from digest.sources.progress import QUIET, Progress
 from digest.sources.seeds import list_files, source_path, text_lines
 from digest.sources.titles import derive_title
@@ -62,8 +64,8 @@ def _names(record: Mapping[str, Any], key: str) -> tuple[str, ...]:
         return ()
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise BadRecord(f"{key} must be a list of strings, got {json.dumps(value)[:60]}")
-    if key == "authors":  # "Lovelace, Ada" is Ada Lovelace here too
-        return names.split(value)
+    if key == "authors":  # "Lovelace, Ada" is Ada Lovelace here too; "Jos&eacute;" is José
+        return names.split([plain(v, lines=True) for v in value])
     return tuple(v.strip() for v in value if v.strip())
 
 
@@ -106,23 +108,29 @@ def to_paper(record: Mapping[str, Any], source: str, links: bool = True) -> Pape
     # As the arXiv, RSS and OpenReview sources store them: a journal's feed of the same paper
     # (MoS₂, z∼6) had been another paper, sent again, and `MoS$_2$` no "MoS2" to a keyword. A
     # paper only ranked keeps its abstract's LaTeX, which the analyzer reads itself: decoding
-    # every abstract cost `digest rank` a second per 10,000 papers, 1.66x its lower bound.
-    title = to_text(written_title).strip()
-    abstract = to_text(written).strip() if links else written.strip()
+    # every abstract cost `digest rank` a second per 10,000 papers, 1.66x its lower bound. Its
+    # markup is read in both, as the RSS source reads it: a Crossref or Zotero export's
+    # <jats:title>Abstract</jats:title>, <mml:mi> and &amp; had been words ("why: matched mml,
+    # jats, title, mo, mi").
+    bare_title, bare = plain(written_title), plain(headings.dropped(written))
+    title = to_text(bare_title).strip()
+    abstract = to_text(bare).strip() if links else bare.strip()
     aliases: tuple[str, ...] = ()
     if raw_id and raw_id.strip():
         ident = normalize_id(raw_id)
     else:
         # Known by its abstract (no title to tell it by): the id a run stores, of its text
         # read, or a library's paper had been recommended to its own reader. One decode, here.
-        read = abstract if links or title_hash(written_title) else to_text(written).strip()
-        ident, aliases = _record_id(written_title, written, title, read)
+        read = abstract if links or title_hash(written_title) else to_text(bare).strip()
+        marked = (bare_title, bare) != (written_title, written)
+        before = (to_text(written_title).strip(), to_text(written).strip()) if marked else None
+        ident, aliases = _record_id(written_title, written, (title, read), before)
     return Paper(
         id=ident,
-        title=title or derive_title(written),  # which reads the LaTeX itself: not twice
+        title=title or derive_title(bare),  # which reads the LaTeX itself: not twice
         abstract=abstract,
         authors=_names(record, "authors"),
-        venue=_text(record, "venue"),
+        venue=plain(_text(record, "venue")),
         url=_text(record, "url"),
         code_url=code_url,
         published=_published(record),
@@ -133,16 +141,23 @@ def to_paper(record: Mapping[str, Any], source: str, links: bool = True) -> Pape
 
 
 def _record_id(
-    written_title: str, written: str, title: str, abstract: str
+    written_title: str,
+    written: str,
+    read: tuple[str, str],
+    before: tuple[str, str] | None = None,
 ) -> tuple[str, tuple[str, ...]]:
     """The id and aliases of a record without an id: its title's hash (as a feed's item gets),
     of the title as written, the id it was stored under before its LaTeX was read (identity.keys
     reads no title hash among the aliases; the title read gives the other title keys); else
-    the abstract hash. The abstract hashes of both texts are aliases (see record_id)."""
+    the abstract hash of its texts read. The abstract hashes of all its texts are aliases (see
+    record_id). A record holding markup is known by its texts read `before` its markup was
+    (their LaTeX alone): a paper stored then keeps its id and is not sent again, and the hash
+    of its texts read now, that a feed's copy of the paper has, is one of its aliases."""
     former, formers = record_id(written_title, written)
-    decoded, more = record_id(title, abstract)
-    ident = former if kind(former) == "t" else decoded
-    hashes = (former, *formers, decoded, *more)
+    decoded, more = record_id(*read)
+    earlier, most = record_id(*before) if before else (decoded, ())
+    ident = former if kind(former) == "t" else earlier
+    hashes = (former, *formers, earlier, *most, decoded, *more)
     return ident, tuple(k for k in dict.fromkeys(hashes) if kind(k) == "h" and k != ident)
 
 
@@ -276,8 +291,9 @@ def parse_csv(path: Path, warn: Warn, links: bool = True) -> Iterator[Paper]:
         record: dict[str, Any] = {k: (v.strip() or None) for k, v in zip(header, row, strict=True)}
         if record.get("categories"):
             record["categories"] = [part.strip() for part in record["categories"].split(";")]
-        if record.get("authors"):  # "A; B", "Last, F., Last, F.", "A, B and C": names.split's
-            record["authors"] = list(names.split(record["authors"]))
+        if record.get("authors"):  # "A; B", "Last, F., Last, F.", "A, B and C": names.split's,
+            # its entities read first: the ";" of "Jos&eacute;" parts no names
+            record["authors"] = list(names.split(plain(record["authors"], lines=True)))
         try:
             yield to_paper(record, source, links)
         except BadRecord as exc:

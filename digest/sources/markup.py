@@ -305,6 +305,16 @@ def html_text(fragment: str, lines: bool = False) -> str:
     return "\n".join(filter(None, (" ".join(line.split()) for line in kept.split(_LINE))))
 
 
+def plain(text: str, lines: bool = False) -> str:
+    """html_text of a text that markup is rare in (a paper file's, a BibTeX field's), or the text
+    as written, its blanks too, where reading finds no markup in it: a plain abstract, and the
+    id of its hash, stay what they were; `$k<n$` and "p < 0.05" are text either way."""
+    if "<" not in text and "&" not in text or not _MAYBE_MARKUP.search(text):
+        return text  # most texts, and "p < 0.05" or "R & D": not parsed, a library read as fast
+    read = html_text(text, lines)
+    return text if read.split() == text.split() else read
+
+
 def _read(fragment: str, lines: bool = False) -> str:
     """The fragment's text, its whitespace as it came (`lines`: each line break as _LINE)."""
     if "<" not in fragment and "&" not in fragment:
@@ -316,6 +326,9 @@ def _read(fragment: str, lines: bool = False) -> str:
     return "".join(parser.parts)
 
 
+# Where markup can begin: a tag, a comment or a declaration, an entity. No other "<" or "&" is
+# read as any (_TAG_OR_LESS).
+_MAYBE_MARKUP = re.compile(r"<[A-Za-z/!]|&[#A-Za-z]")
 _LINE = "\ufdd6"  # a noncharacter no text holds: a line break through the parser
 # Line breaks in a list of names: "\n" and every other str.splitlines() knows, and the elements
 # that break a line (_LINES). Only "\n" had been carried through the parser: "Jane Doe<br/>John
